@@ -1,0 +1,46 @@
+/* budget.h — the effective CPU budget of a process.
+ *
+ * effective = min(online, affinity, cpuset, quota), each term shown and the
+ * one that binds named (see DESIGN.md, "effective CPUs").  A term that does
+ * not apply (no cpuset file, no quota) is reported as unknown/unlimited and
+ * never binds. */
+#ifndef THREADLAB_BUDGET_H
+#define THREADLAB_BUDGET_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "cgroup.h"
+#include "sysroot.h"
+
+enum budget_term {
+	BUDGET_ONLINE,
+	BUDGET_AFFINITY,
+	BUDGET_CPUSET,
+	BUDGET_QUOTA,
+};
+
+struct budget {
+	int online;		/* sys/devices/system/cpu/online, count */
+	int affinity;		/* proc/PID/status Cpus_allowed_list, count */
+	int cpuset;		/* v2 cpuset.cpus.effective, v1 cpuset.effective_cpus or
+				 * cpuset.cpus; 0 when not readable */
+	struct cgroup_quota quota; /* quota.cpus < 0: unlimited */
+	double effective;	/* CPUs as a real number */
+	enum budget_term binding;
+	struct cgroup_loc loc;	/* the CPU cgroup the quota and throttling come from */
+	char note[256];		/* human note such as the namespace fallback; "" if none */
+};
+
+/* Reads the budget of pid (0 = self).  Returns 0, -ESRCH when the process
+ * has gone, -EACCES when it may not be read. */
+int budget_read(const struct sysroot *r, pid_t pid, struct budget *out);
+
+/* Pure: fills effective and binding from the four terms.  Ties go to the
+ * earliest term in enum order, so "online" binds on an unlimited box. */
+void budget_resolve(struct budget *b);
+
+/* "online", "affinity", "cpuset", "quota". */
+const char *budget_term_name(enum budget_term t);
+
+#endif

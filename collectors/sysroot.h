@@ -1,0 +1,38 @@
+/* sysroot.h — the directory every collector path is relative to.
+ *
+ * Live, the root is "/"; tests point it at tests/fixtures/CASE, which holds
+ * proc/… and sys/… as the real ones do.  Collectors never name an absolute
+ * path: they call sysroot_read(root, "proc/1234/status", …) and friends. */
+#ifndef THREADLAB_SYSROOT_H
+#define THREADLAB_SYSROOT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+struct sysroot {
+	int fd;		  /* O_PATH|O_DIRECTORY descriptor of the root */
+	bool live;	  /* true when the root is "/" (libproc2 and syscalls apply) */
+	char path[4096];  /* as given, for messages */
+};
+
+/* Opens dir as the root.  Returns 0 or -errno. */
+int sysroot_open(struct sysroot *r, const char *dir);
+void sysroot_close(struct sysroot *r);
+
+/* Opens rel (no leading '/') under the root, O_RDONLY|O_CLOEXEC.
+ * Returns a descriptor or -errno. */
+int sysroot_openat(const struct sysroot *r, const char *rel, int flags);
+
+/* Reads the whole of rel (up to cap-1 bytes) into buf and NUL-terminates it.
+ * Returns the number of bytes read or -errno (ENOENT when missing). */
+ssize_t sysroot_read(const struct sysroot *r, const char *rel, char *buf, size_t cap);
+
+/* True when rel exists under the root (any type). */
+bool sysroot_exists(const struct sysroot *r, const char *rel);
+
+/* Reads a descriptor from offset 0 (pread), NUL-terminating; the cheap
+ * re-read of a /proc file held open across ticks.  Returns bytes or -errno. */
+ssize_t sysroot_pread_all(int fd, char *buf, size_t cap);
+
+#endif

@@ -1,0 +1,82 @@
+/* threads.h — per-thread samples of a process (or a process tree).
+ *
+ * A struct tsampler follows one target across ticks.  Each tick it lists
+ * proc/PID/task/ for the target (and, with tree, each descendant that
+ * libproc2 finds), keeps a descriptor per thread for schedstat, stat and
+ * status, and re-reads them with pread at offset 0.  A thread whose schedstat
+ * is unchanged since the last tick has neither run nor been woken, so its
+ * stat and status are not read again.  Threads that vanish mid-read are
+ * dropped silently; a TID reused by a new thread is told apart by its start
+ * time (stat field 22). */
+#ifndef THREADLAB_THREADS_H
+#define THREADLAB_THREADS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "procparse.h"
+#include "sysroot.h"
+
+/* One thread at one instant.  Plain data: copy freely. */
+struct thread_sample {
+	pid_t pid;			/* thread group (process) id */
+	pid_t tid;
+	char name[TASK_NAME_MAX];	/* stat field 2, raw bytes, NUL-terminated */
+	size_t name_len;
+	char state;			/* stat field 3 */
+	int cpu;			/* stat field 39, last CPU */
+	uint64_t utime, stime;		/* stat fields 14, 15, clock ticks */
+	uint64_t starttime;		/* stat field 22, clock ticks */
+	uint64_t run_ns, wait_ns, slices; /* schedstat fields 1-3, ns */
+	uint64_t vcsw, ivcsw;		/* status: voluntary / nonvoluntary switches */
+};
+
+/* All threads seen in one tick, sorted by (pid, tid). */
+struct thread_set {
+	double time;			/* CLOCK_MONOTONIC seconds of the sample */
+	struct thread_sample *v;	/* owned by the set */
+	size_t n, cap;
+	size_t nprocs;			/* processes the threads belong to */
+};
+
+void thread_set_init(struct thread_set *s);
+void thread_set_free(struct thread_set *s);
+void thread_set_copy(struct thread_set *dst, const struct thread_set *src);
+
+struct tsampler;
+
+/* Follows pid (and its descendants when tree).  Returns NULL and sets errno
+ * (ESRCH: no such process, EACCES: may not read it). */
+struct tsampler *tsampler_new(const struct sysroot *r, pid_t pid, bool tree);
+void tsampler_free(struct tsampler *ts);
+
+/* Fills out (replacing its contents).  Returns 0, or -ESRCH once the target
+ * process has exited (out then holds no threads). */
+int tsampler_sample(struct tsampler *ts, struct thread_set *out);
+
+/* Open descriptors currently held (for the benchmark and tests). */
+size_t tsampler_fds(const struct tsampler *ts);
+
+/* Rates between two samples of the same target. */
+struct thread_rate {
+	pid_t pid, tid;
+	char name[TASK_NAME_MAX];	/* raw bytes */
+	size_t name_len;
+	char state;
+	int cpu;			/* last CPU */
+	double cpu_pct;			/* schedstat run delta / wall, % of one CPU */
+	double user_pct, sys_pct;	/* cpu_pct split by the utime:stime tick ratio */
+	double wait_pct;		/* schedstat wait delta / wall, % */
+	double vcsw_per_s, ivcsw_per_s;
+	bool is_new;			/* not in the previous sample: rates are 0 */
+};
+
+/* Computes one rate per thread in cur.  A thread absent from prev (or whose
+ * start time differs: a reused TID) gets is_new and zero rates.  *out is
+ * (re)allocated by the call and owned by the caller; returns the count. */
+size_t thread_rates(const struct thread_set *prev, const struct thread_set *cur,
+		    struct thread_rate **out, size_t *cap);
+
+#endif
