@@ -1,0 +1,84 @@
+/* control.h — the shared-memory control block between threadlab and the
+ * workload helper processes (threadlab-gemm).
+ *
+ * threadlab creates the block in a memfd, maps it MAP_SHARED and passes the
+ * descriptor to every helper it execs.  One helper process runs one inter-op
+ * stream (one GEMM at a time on its own OpenBLAS pool): separate processes
+ * keep concurrent multi-threaded GEMMs from being serialised by OpenBLAS's
+ * level3_lock, so K streams x T threads really run K x T threads at once.
+ *
+ * Settings flow in: threadlab writes the fields of struct ctl_settings, then
+ * bumps settings.epoch (release).  A helper reads epoch (acquire), copies the
+ * settings, re-reads epoch and retries if it moved; it applies them between
+ * two GEMM calls and then stores the epoch into its stream's applied_epoch.
+ *
+ * Counters flow out: each stream's helper owns its struct ctl_stream and is
+ * its only writer.  All shared fields are C11 atomics; nothing else in the
+ * block is written after start-up. */
+#ifndef THREADLAB_CONTROL_H
+#define THREADLAB_CONTROL_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#define CTL_MAGIC 0x544c4142u /* "TLAB" */
+#define CTL_VERSION 1u
+#define CTL_MAX_STREAMS 16
+#define CTL_MAX_THREADS 64   /* intra-op threads per stream */
+#define CTL_INFO_LEN 160
+
+enum ctl_precision {
+	CTL_SINGLE = 0, /* sgemm */
+	CTL_DOUBLE = 1, /* dgemm */
+};
+
+enum ctl_stream_state {
+	CTL_STREAM_OFF = 0,   /* slot unused */
+	CTL_STREAM_STARTING,  /* helper started, OpenBLAS loading, reference being computed */
+	CTL_STREAM_RUNNING,   /* doing GEMMs */
+	CTL_STREAM_PAUSED,    /* waiting: paused, or stream index >= settings.streams */
+	CTL_STREAM_FAILED,    /* gave up; error holds why */
+	CTL_STREAM_EXITED,    /* helper left cleanly */
+};
+
+struct ctl_settings {
+	_Atomic uint64_t epoch;	   /* bumped after every change; 0 = not yet set */
+	_Atomic uint32_t threads;  /* intra-op threads per GEMM, 1..CTL_MAX_THREADS */
+	_Atomic uint32_t streams;  /* inter-op streams wanted, 1..CTL_MAX_STREAMS */
+	_Atomic uint32_t size;	   /* n of the n x n x n GEMM */
+	_Atomic uint32_t precision; /* enum ctl_precision */
+	_Atomic uint32_t paused;   /* 1: helpers finish their GEMM and wait */
+	_Atomic uint32_t quit;	   /* 1: helpers exit */
+};
+
+struct ctl_stream {
+	_Atomic uint32_t state;	    /* enum ctl_stream_state */
+	_Atomic int32_t pid;	    /* helper process id */
+	_Atomic uint64_t applied_epoch; /* settings epoch in effect */
+	_Atomic uint32_t threads;   /* intra-op threads in effect (active pool threads) */
+	_Atomic uint32_t pool;	    /* OpenBLAS pool threads created (never shrinks) */
+	_Atomic uint32_t size;	    /* n in effect */
+	_Atomic uint32_t precision; /* in effect */
+	_Atomic uint64_t gemms;	    /* GEMM calls completed since start */
+	_Atomic uint64_t flops;	    /* 2 n^3 per call, summed */
+	_Atomic uint64_t busy_ns;   /* wall time inside GEMM calls, ns */
+	_Atomic uint64_t checked;   /* results compared with the reference */
+	_Atomic uint64_t mismatches; /* results not bitwise equal to the reference */
+	_Atomic uint64_t max_diff_bits; /* largest |difference| seen, a double's bits */
+	char error[CTL_INFO_LEN];   /* written before state = FAILED */
+};
+
+struct ctl_block {
+	uint32_t magic;		    /* CTL_MAGIC */
+	uint32_t version;	    /* CTL_VERSION */
+	uint32_t spin_off;	    /* start-up choice: OPENBLAS_THREAD_TIMEOUT set low */
+	uint32_t reserved;
+	struct ctl_settings settings;
+	char blas_info[CTL_INFO_LEN]; /* openblas_get_config(), written by stream 0 once */
+	char blas_core[64];	      /* openblas_get_corename() */
+	_Atomic uint32_t blas_parallel; /* openblas_get_parallel(): 0 seq, 1 pthreads, 2 OpenMP */
+	_Atomic uint32_t blas_info_ready;
+	struct ctl_stream stream[CTL_MAX_STREAMS];
+};
+
+#endif
