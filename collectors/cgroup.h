@@ -31,6 +31,8 @@ struct cgroup_line {
  * list holds "cpu" (v1 != 0 asked) or the "0::" line (v1 == 0).
  * Returns 0, -ENOENT when there is no such line, -EINVAL when malformed. */
 int cgroup_file_parse(const char *buf, bool v1, struct cgroup_line *out);
+/* The same for any v1 controller (e.g. "cpuset"); NULL asks for "0::". */
+int cgroup_file_find(const char *buf, const char *controller, struct cgroup_line *out);
 
 /* One cgroup mount taken from /proc/PID/mountinfo. */
 struct cgroup_mount {
@@ -42,6 +44,9 @@ struct cgroup_mount {
 /* Finds the mount of the v1 hierarchy holding the "cpu" controller
  * (version 1 asked) or of cgroup2 (version 2).  Returns 0 or -ENOENT. */
 int cgroup_mountinfo_parse(const char *buf, int version, struct cgroup_mount *out);
+/* The same for any v1 controller (e.g. "cpuset"); NULL asks for cgroup2.
+ * The first matching mount wins; malformed lines are skipped. */
+int cgroup_mountinfo_find(const char *buf, const char *controller, struct cgroup_mount *out);
 
 /* Quota parsers.  *cpus is the quota in CPUs as a real number, or -1 when
  * unlimited ("max", or cfs_quota_us == -1).  period in µs. */
@@ -88,15 +93,25 @@ struct cgroup_loc {
 };
 
 /* Locates the CPU cgroup of pid (0 = self) using /proc/PID/cgroup and
- * /proc/PID/mountinfo under the root.  Returns 0, -ESRCH when the process
+ * mountinfo under the root: /proc/self/mountinfo on a live root (the
+ * directories are opened in our mount namespace), /proc/PID/mountinfo in a
+ * fixture tree.  Returns 0, -ESRCH when the process
  * is gone, -ENOENT when no cgroup hierarchy is mounted. */
 int cgroup_locate(const struct sysroot *r, pid_t pid, struct cgroup_loc *out);
+
+/* Directory (relative to the root) of pid's cgroup in the v1 hierarchy that
+ * holds controller (e.g. "cpuset"), resolved as cgroup_locate does; *fallback
+ * (may be NULL) tells that dir is the mount root.  Returns 0, -ESRCH, or
+ * -ENOENT when that hierarchy is not mounted or pid has no line for it. */
+int cgroup_locate_v1(const struct sysroot *r, pid_t pid, const char *controller, char *dir,
+		     size_t cap, bool *fallback);
 
 /* The tightest quota over loc->dir and each ancestor up to the mount. */
 struct cgroup_quota {
 	double cpus;			/* CPUs as a real number; -1 when unlimited */
 	uint64_t period_us;
-	char dir[CGROUP_PATH_MAX];	/* the cgroup whose quota binds (relative to root) */
+	char dir[CGROUP_PATH_MAX];	/* the cgroup whose quota binds (relative to root);
+					 * "" when unlimited */
 	bool controller;		/* false: no quota file anywhere (no cpu controller) */
 };
 int cgroup_quota_read(const struct sysroot *r, const struct cgroup_loc *loc,
@@ -106,8 +121,10 @@ int cgroup_quota_read(const struct sysroot *r, const struct cgroup_loc *loc,
 int cgroup_cpustat_read(const struct sysroot *r, const char *dir, int version,
 			struct cgroup_cpustat *out);
 
-/* cpu.pressure of dir, or "proc/pressure/cpu" for the system.  A missing
- * or unreadable file gives out->available = false and returns 0. */
+/* cpu.pressure of dir, or "proc/pressure/cpu" for the system (a rel naming
+ * a directory reads rel/cpu.pressure, anything else is read as the file).
+ * A missing or unreadable file gives out->available = false and returns 0;
+ * malformed contents give -EINVAL (available = false). */
 int psi_read(const struct sysroot *r, const char *rel, struct psi *out);
 
 /* Number of CPUs in a cpuset list such as "0-3,8,10-11"; -EINVAL if bad.

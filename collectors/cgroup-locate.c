@@ -1,0 +1,199 @@
+/* cgroup-locate.c — find the directory of a process's cgroup.
+ *
+ * /proc/PID/cgroup gives the path relative to the reader's cgroup
+ * namespace; mountinfo gives, per mount, the hierarchy's root as seen from
+ * that namespace and where it is mounted.  The directory is the
+ * mount point plus the path with the mount's root stripped.  When that
+ * directory is not visible (a namespace whose cgroup lies outside the
+ * mount), the mount root stands in and the caller is told (fallback). */
+#include "config.h"
+
+#include "cgroup.h"
+#include "xalloc.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* "proc/self" or "proc/PID". */
+static void cgroup_locate_piddir(pid_t pid, char *buf, size_t cap)
+{
+	if (pid == 0)
+		snprintf(buf, cap, "proc/self");
+	else
+		snprintf(buf, cap, "proc/%ld", (long)pid);
+}
+
+/* Reads proc/PID/name whole into a malloc'd buffer (mountinfo can be long).
+ * -ESRCH when the process directory has gone. */
+static int cgroup_locate_slurp(const struct sysroot *r, pid_t pid, const char *name, char **out)
+{
+	char piddir[64], rel[96];
+	size_t cap = 16384;
+	cgroup_locate_piddir(pid, piddir, sizeof(piddir));
+	snprintf(rel, sizeof(rel), "%s/%s", piddir, name);
+	for (;;) {
+		char *buf = xmalloc(cap);
+		ssize_t n = sysroot_read(r, rel, buf, cap);
+		if (n < 0) {
+			free(buf);
+			if ((n == -ENOENT || n == -ESRCH) && !sysroot_exists(r, piddir))
+				return -ESRCH;
+			return (int)n;
+		}
+		if ((size_t)n < cap - 1 || cap >= (64u << 20)) {
+			*out = buf;
+			return 0;
+		}
+		free(buf);
+		cap *= 2;
+	}
+}
+
+/* Whose mountinfo to read.  The directories are opened in our own mount
+ * namespace, so live it is ours (a process in a container sees other
+ * mount points); a fixture tree has only the target's. */
+static pid_t cgroup_locate_mnt_pid(const struct sysroot *r, pid_t pid)
+{
+	return r->live ? 0 : pid;
+}
+
+/* True when path holds a ".." component: a cgroup outside the mount. */
+static bool cgroup_locate_has_dotdot(const char *path)
+{
+	for (const char *p = path; (p = strstr(p, "..")) != NULL; p += 2) {
+		bool start = p == path || p[-1] == '/';
+		bool end = p[2] == '\0' || p[2] == '/';
+		if (start && end)
+			return true;
+	}
+	return false;
+}
+
+/* Turns (mount, path) into a directory relative to the root.  mount_dir gets
+ * the mount point without its leading '/'. */
+static int cgroup_locate_resolve(const struct sysroot *r, const struct cgroup_mount *m,
+				 const char *path, char *dir, char *mount_dir, bool *fallback)
+{
+	const char *rel = path;
+	size_t rl = strlen(m->root);
+	const char *mp = m->mountpoint;
+	while (*mp == '/')
+		mp++;
+	if (*mp == '\0')
+		mp = ".";
+	if (strlen(mp) >= CGROUP_PATH_MAX)
+		return -ENAMETOOLONG;
+	strcpy(mount_dir, mp);
+	*fallback = false;
+	/* A mount of a sub-tree (container, bind mount) shows its root in field 4:
+	 * paths below it are relative to that root. */
+	if (strcmp(m->root, "/") != 0 && strncmp(path, m->root, rl) == 0 &&
+	    (path[rl] == '/' || path[rl] == '\0'))
+		rel = path + rl;
+	while (*rel == '/')
+		rel++;
+	if (cgroup_locate_has_dotdot(rel) || cgroup_locate_has_dotdot(m->root)) {
+		*fallback = true;
+	} else if (*rel == '\0') {
+		strcpy(dir, mount_dir);
+	} else {
+		int n = snprintf(dir, CGROUP_PATH_MAX, "%s/%s", mount_dir, rel);
+		if (n < 0 || n >= CGROUP_PATH_MAX)
+			return -ENAMETOOLONG;
+		/* Trailing slashes would break the walk up to the mount. */
+		while (n > 0 && dir[n - 1] == '/')
+			dir[--n] = '\0';
+		if (!sysroot_exists(r, dir))
+			*fallback = true;
+	}
+	if (*fallback)
+		strcpy(dir, mount_dir);
+	return 0;
+}
+
+int cgroup_locate(const struct sysroot *r, pid_t pid, struct cgroup_loc *out)
+{
+	char *cg = NULL, *mi = NULL;
+	struct cgroup_line l1, l2;
+	struct cgroup_mount m1, m2;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	rc = cgroup_locate_slurp(r, pid, "cgroup", &cg);
+	if (rc < 0)
+		return rc;
+	rc = cgroup_locate_slurp(r, cgroup_locate_mnt_pid(r, pid), "mountinfo", &mi);
+	if (rc < 0) {
+		free(cg);
+		return rc;
+	}
+	int f1 = cgroup_file_parse(cg, true, &l1);
+	int f2 = cgroup_file_parse(cg, false, &l2);
+	bool have1 = f1 == 0 && cgroup_mountinfo_parse(mi, 1, &m1) == 0;
+	bool have2 = f2 == 0 && cgroup_mountinfo_parse(mi, 2, &m2) == 0;
+	free(cg);
+	free(mi);
+	if (f1 == -EINVAL || f2 == -EINVAL)
+		return -EINVAL;
+
+	if (have2) {
+		char mdir[CGROUP_PATH_MAX];
+		bool fb;
+		rc = cgroup_locate_resolve(r, &m2, l2.path, out->v2_dir, mdir, &fb);
+		if (rc < 0)
+			return rc;
+		/* On a hybrid host, a hidden v2 path would show the whole
+		 * machine's pressure as the cgroup's: report none instead. */
+		if (fb && have1)
+			out->v2_dir[0] = '\0';
+		if (!have1) {
+			out->version = 2;
+			snprintf(out->path, sizeof(out->path), "%s", l2.path);
+			strcpy(out->dir, out->v2_dir);
+			strcpy(out->mount_dir, mdir);
+			out->fallback = fb;
+		}
+	}
+	if (have1) {
+		out->version = 1;
+		snprintf(out->path, sizeof(out->path), "%s", l1.path);
+		rc = cgroup_locate_resolve(r, &m1, l1.path, out->dir, out->mount_dir,
+					   &out->fallback);
+		if (rc < 0)
+			return rc;
+	}
+	return out->version ? 0 : -ENOENT;
+}
+
+int cgroup_locate_v1(const struct sysroot *r, pid_t pid, const char *controller, char *dir,
+		     size_t cap, bool *fallback)
+{
+	char *cg = NULL, *mi = NULL;
+	struct cgroup_line l;
+	struct cgroup_mount m;
+	char d[CGROUP_PATH_MAX], mdir[CGROUP_PATH_MAX];
+	bool fb = false;
+	int rc = cgroup_locate_slurp(r, pid, "cgroup", &cg);
+	if (rc < 0)
+		return rc;
+	rc = cgroup_locate_slurp(r, cgroup_locate_mnt_pid(r, pid), "mountinfo", &mi);
+	if (rc == 0) {
+		rc = cgroup_file_find(cg, controller, &l);
+		if (rc == 0)
+			rc = cgroup_mountinfo_find(mi, controller, &m);
+		if (rc == 0)
+			rc = cgroup_locate_resolve(r, &m, l.path, d, mdir, &fb);
+	}
+	free(cg);
+	free(mi);
+	if (rc < 0)
+		return rc;
+	if (strlen(d) >= cap)
+		return -ENAMETOOLONG;
+	strcpy(dir, d);
+	if (fallback)
+		*fallback = fb;
+	return 0;
+}

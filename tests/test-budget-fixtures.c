@@ -1,0 +1,359 @@
+/* test-budget-fixtures.c — budget_read and the cgroup readers over fixture
+ * trees (tests/fixtures/cg-*), one per host layout or kernel quirk.  Every
+ * fixture holds proc/4242/{cgroup,mountinfo,status}, the online CPU list
+ * and the cgroup files a real host of that kind shows. */
+#include "config.h"
+
+#include "tl-test.h"
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include "budget.h"
+#include "cgroup.h"
+
+#define PID 4242
+
+struct fx {
+	struct sysroot root;
+	struct budget b;
+	struct cgroup_cpustat st;
+	int st_rc;
+	struct psi cg_psi, sys_psi;
+};
+
+static void check_close(double got, double want, const char *what)
+{
+	if (fabs(got - want) > 1e-9) {
+		print_error("# %s: got %.12g, want %.12g\n", what, got, want);
+		fail();
+	}
+}
+
+/* Opens the fixture and reads everything a sample would: budget, cpu.stat
+ * of the CPU cgroup, cgroup PSI (v2 dir) and system PSI. */
+static void fx_load(struct fx *f, const char *name)
+{
+	char dir[4200];
+	memset(f, 0, sizeof(*f));
+	f->root.fd = -1;
+	snprintf(dir, sizeof(dir), "%s/%s", tl_fixtures(), name);
+	assert_int_equal(sysroot_open(&f->root, dir), 0);
+	assert_false(f->root.live);
+	assert_int_equal(budget_read(&f->root, PID, &f->b), 0);
+	f->st_rc = cgroup_cpustat_read(&f->root, f->b.loc.dir, f->b.loc.version, &f->st);
+	if (f->b.loc.v2_dir[0])
+		assert_int_equal(psi_read(&f->root, f->b.loc.v2_dir, &f->cg_psi), 0);
+	assert_int_equal(psi_read(&f->root, "proc/pressure/cpu", &f->sys_psi), 0);
+}
+
+static int fx_teardown(void **state)
+{
+	struct fx *f = *state;
+	if (f) {
+		sysroot_close(&f->root);
+		free(f);
+	}
+	return 0;
+}
+
+static int fx_setup(void **state)
+{
+	struct fx *f = calloc(1, sizeof(struct fx));
+	if (!f)
+		return -1;
+	f->root.fd = -1; /* sysroot_close must not close descriptor 0 */
+	*state = f;
+	return 0;
+}
+
+static void test_v1(void **state)
+{
+	struct fx *f = *state;
+	fx_load(f, "cg-v1");
+	assert_int_equal(f->b.loc.version, 1);
+	assert_string_equal(f->b.loc.path, "/user.slice/app.service");
+	assert_string_equal(f->b.loc.dir, "sys/fs/cgroup/cpu,cpuacct/user.slice/app.service");
+	assert_string_equal(f->b.loc.mount_dir, "sys/fs/cgroup/cpu,cpuacct");
+	assert_string_equal(f->b.loc.v2_dir, "");
+	assert_false(f->b.loc.fallback);
+	assert_int_equal(f->b.online, 4);
+	assert_int_equal(f->b.affinity, 4);
+	/* cpuset.effective_cpus (0-2) wins over cpuset.cpus (0-3) */
+	assert_int_equal(f->b.cpuset, 3);
+	/* the leaf says -1; its parent's 150000/100000 applies */
+	assert_true(f->b.quota.controller);
+	check_close(f->b.quota.cpus, 1.5, "quota");
+	assert_string_equal(f->b.quota.dir, "sys/fs/cgroup/cpu,cpuacct/user.slice");
+	assert_int_equal(f->b.quota.period_us, 100000);
+	check_close(f->b.effective, 1.5, "effective");
+	assert_int_equal(f->b.binding, BUDGET_QUOTA);
+	assert_string_equal(f->b.note, "");
+	/* v1 throttled_time is ns */
+	assert_int_equal(f->st_rc, 0);
+	assert_true(f->st.has_periods);
+	assert_int_equal(f->st.nr_periods, 1000);
+	assert_int_equal(f->st.nr_throttled, 250);
+	check_close(f->st.throttled_s, 2.5, "throttled_s");
+	/* no v2 mount and no proc/pressure: unavailable, not zero */
+	assert_false(f->cg_psi.available);
+	assert_false(f->sys_psi.available);
+}
+
+static void test_v1_noquota(void **state)
+{
+	struct fx *f = *state;
+	fx_load(f, "cg-v1-noquota");
+	assert_int_equal(f->b.loc.version, 1);
+	/* the cpuacct hierarchy (with a decoy quota) is not the cpu one */
+	assert_string_equal(f->b.loc.dir, "sys/fs/cgroup/cpu/job");
+	assert_true(f->b.quota.controller);
+	check_close(f->b.quota.cpus, -1, "quota unlimited");
+	assert_string_equal(f->b.quota.dir, "");
+	assert_int_equal(f->b.quota.period_us, 100000);
+	assert_int_equal(f->b.online, 8);
+	assert_int_equal(f->b.affinity, 2);
+	/* no cpuset.effective_cpus: cpuset.cpus is read */
+	assert_int_equal(f->b.cpuset, 6);
+	check_close(f->b.effective, 2, "effective");
+	assert_int_equal(f->b.binding, BUDGET_AFFINITY);
+	assert_int_equal(f->st_rc, 0);
+	assert_true(f->st.has_periods);
+	assert_int_equal(f->st.nr_throttled, 0);
+}
+
+static void test_v2(void **state)
+{
+	struct fx *f = *state;
+	fx_load(f, "cg-v2");
+	assert_int_equal(f->b.loc.version, 2);
+	assert_string_equal(f->b.loc.dir, "sys/fs/cgroup/system.slice/app.service");
+	assert_string_equal(f->b.loc.v2_dir, f->b.loc.dir);
+	assert_string_equal(f->b.loc.mount_dir, "sys/fs/cgroup");
+	check_close(f->b.quota.cpus, 2.5, "quota");
+	assert_string_equal(f->b.quota.dir, "sys/fs/cgroup/system.slice/app.service");
+	assert_int_equal(f->b.cpuset, 4);
+	check_close(f->b.effective, 2.5, "effective");
+	assert_int_equal(f->b.binding, BUDGET_QUOTA);
+	/* v2 throttled_usec is µs */
+	assert_int_equal(f->st.nr_periods, 400);
+	assert_int_equal(f->st.nr_throttled, 100);
+	check_close(f->st.throttled_s, 1.5, "throttled_s");
+	check_close(f->st.usage_s, 40.0, "usage_s");
+	assert_true(f->cg_psi.available);
+	check_close(f->cg_psi.some_avg10, 12.5, "cgroup psi");
+	assert_true(f->sys_psi.available);
+	check_close(f->sys_psi.some_avg10, 7.25, "system psi");
+}
+
+static void test_v2_max(void **state)
+{
+	struct fx *f = *state;
+	fx_load(f, "cg-v2-max");
+	assert_true(f->b.quota.controller);
+	check_close(f->b.quota.cpus, -1, "unlimited");
+	assert_string_equal(f->b.quota.dir, "");
+	/* online, affinity and cpuset tie at 4: the earliest term binds */
+	check_close(f->b.effective, 4, "effective");
+	assert_int_equal(f->b.binding, BUDGET_ONLINE);
+	/* no cpu.pressure in the cgroup: unavailable; the system's is there */
+	assert_false(f->cg_psi.available);
+	assert_true(f->sys_psi.available);
+	check_close(f->sys_psi.some_avg10, 0, "system psi");
+}
+
+static void test_v2_quarter(void **state)
+{
+	struct fx *f = *state;
+	fx_load(f, "cg-v2-quarter");
+	assert_int_equal(f->b.online, 1);
+	/* below one CPU: 0.25 stays 0.25, never rounded up to the host */
+	check_close(f->b.quota.cpus, 0.25, "quota");
+	check_close(f->b.effective, 0.25, "effective");
+	assert_int_equal(f->b.binding, BUDGET_QUOTA);
+	assert_string_equal(f->b.quota.dir, "sys/fs/cgroup/small");
+	check_close(f->st.throttled_s, 0.75, "throttled_s");
+}
+
+static void test_v2_parent(void **state)
+{
+	struct fx *f = *state;
+	fx_load(f, "cg-v2-parent");
+	assert_string_equal(f->b.loc.dir, "sys/fs/cgroup/kubepods.slice/pod1.slice/ctr.scope");
+	/* leaf max, parent 2.0, grandparent 0.5: the grandparent binds */
+	check_close(f->b.quota.cpus, 0.5, "quota");
+	assert_string_equal(f->b.quota.dir, "sys/fs/cgroup/kubepods.slice");
+	assert_int_equal(f->b.quota.period_us, 200000);
+	check_close(f->b.effective, 0.5, "effective");
+	assert_int_equal(f->b.binding, BUDGET_QUOTA);
+}
+
+static void test_v2_nocpu(void **state)
+{
+	struct fx *f = *state;
+	fx_load(f, "cg-v2-nocpu");
+	assert_int_equal(f->b.loc.version, 2);
+	/* cpu.max missing everywhere while cpu.stat exists: no controller */
+	assert_false(f->b.quota.controller);
+	check_close(f->b.quota.cpus, -1, "unlimited");
+	assert_int_equal(f->st_rc, 0);
+	assert_false(f->st.has_periods);
+	check_close(f->st.usage_s, 4.0, "usage_s");
+	struct throttle_rate t;
+	cgroup_throttle_rate(&f->st, &f->st, 1.0, &t);
+	assert_false(t.valid);
+	/* no cpuset file, affinity 2 of 4 online binds */
+	assert_int_equal(f->b.cpuset, 0);
+	assert_int_equal(f->b.binding, BUDGET_AFFINITY);
+	check_close(f->b.effective, 2, "effective");
+	assert_false(f->cg_psi.available);
+	assert_false(f->sys_psi.available);
+}
+
+static void test_hybrid(void **state)
+{
+	struct fx *f = *state;
+	fx_load(f, "cg-hybrid");
+	/* the cpu controller is on v1; the v2 mount serves pressure */
+	assert_int_equal(f->b.loc.version, 1);
+	assert_string_equal(f->b.loc.path, "/lab");
+	assert_string_equal(f->b.loc.dir, "sys/fs/cgroup/cpu/lab");
+	assert_string_equal(f->b.loc.mount_dir, "sys/fs/cgroup/cpu");
+	assert_string_equal(f->b.loc.v2_dir, "sys/fs/cgroup/unified/lab.scope");
+	check_close(f->b.quota.cpus, 0.5, "quota");
+	assert_string_equal(f->b.quota.dir, "sys/fs/cgroup/cpu/lab");
+	assert_int_equal(f->b.cpuset, 2);
+	assert_int_equal(f->b.binding, BUDGET_QUOTA);
+	check_close(f->b.effective, 0.5, "effective");
+	assert_int_equal(f->st.nr_throttled, 1000);
+	check_close(f->st.throttled_s, 0.5, "throttled_s");
+	assert_true(f->cg_psi.available);
+	check_close(f->cg_psi.some_avg10, 45.1, "cgroup psi");
+	assert_true(f->sys_psi.available);
+	/* the unified cgroup has cpu.stat but no cpu.max: usage, no periods */
+	struct cgroup_cpustat u;
+	assert_int_equal(cgroup_cpustat_read(&f->root, f->b.loc.v2_dir, 2, &u), 0);
+	assert_false(u.has_periods);
+	check_close(u.usage_s, 1.0, "unified usage");
+}
+
+static void test_colon(void **state)
+{
+	struct fx *f = *state;
+	fx_load(f, "cg-colon");
+	assert_string_equal(f->b.loc.path, "/system.slice/run-u7:job:1.scope");
+	/* mount point "/run/cg\040root" decoded */
+	assert_string_equal(f->b.loc.mount_dir, "run/cg root");
+	assert_string_equal(f->b.loc.dir, "run/cg root/system.slice/run-u7:job:1.scope");
+	assert_false(f->b.loc.fallback);
+	check_close(f->b.quota.cpus, 1.5, "quota");
+	assert_int_equal(f->b.binding, BUDGET_QUOTA);
+	assert_int_equal(f->st.nr_throttled, 1);
+}
+
+static void test_ns(void **state)
+{
+	struct fx *f = *state;
+	fx_load(f, "cg-ns");
+	/* mountinfo root /kubepods/pod1 is stripped from /kubepods/pod1/ctr */
+	assert_string_equal(f->b.loc.dir, "sys/fs/cgroup/ctr");
+	assert_false(f->b.loc.fallback);
+	assert_string_equal(f->b.note, "");
+	check_close(f->b.quota.cpus, 0.75, "quota");
+	assert_string_equal(f->b.quota.dir, "sys/fs/cgroup/ctr");
+	check_close(f->b.effective, 0.75, "effective");
+	assert_int_equal(f->st.nr_throttled, 2);
+}
+
+static void test_ns_hidden(void **state)
+{
+	struct fx *f = *state;
+	fx_load(f, "cg-ns-hidden");
+	assert_string_equal(f->b.loc.path, "/../../system.slice/other.scope");
+	assert_true(f->b.loc.fallback);
+	assert_string_equal(f->b.loc.dir, "sys/fs/cgroup");
+	assert_true(strstr(f->b.note, "not visible") != NULL);
+	check_close(f->b.quota.cpus, 2.0, "quota of the mount root");
+	assert_string_equal(f->b.quota.dir, "sys/fs/cgroup");
+	assert_int_equal(f->b.binding, BUDGET_QUOTA);
+}
+
+static void test_ns_missing(void **state)
+{
+	struct fx *f = *state;
+	fx_load(f, "cg-ns-missing");
+	assert_true(f->b.loc.fallback);
+	assert_string_equal(f->b.loc.dir, "sys/fs/cgroup");
+	assert_true(f->b.note[0] != '\0');
+	/* the mount root's 3.0, not the unrelated sibling's 0.1 */
+	check_close(f->b.quota.cpus, 3.0, "quota");
+	check_close(f->b.effective, 3.0, "effective");
+	assert_int_equal(f->b.binding, BUDGET_QUOTA);
+}
+
+/* A pid with no proc directory has gone. */
+static void test_gone(void **state)
+{
+	struct fx *f = *state;
+	char dir[4200];
+	struct cgroup_loc loc;
+	snprintf(dir, sizeof(dir), "%s/cg-v2", tl_fixtures());
+	assert_int_equal(sysroot_open(&f->root, dir), 0);
+	assert_int_equal(budget_read(&f->root, 99999, &f->b), -ESRCH);
+	assert_int_equal(cgroup_locate(&f->root, 99999, &loc), -ESRCH);
+}
+
+/* cpuset of a v1 hierarchy other than cpu, through the public helper. */
+static void test_locate_v1_cpuset(void **state)
+{
+	struct fx *f = *state;
+	char dir[4200], d[CGROUP_PATH_MAX];
+	bool fb = true;
+	snprintf(dir, sizeof(dir), "%s/cg-v1", tl_fixtures());
+	assert_int_equal(sysroot_open(&f->root, dir), 0);
+	assert_int_equal(cgroup_locate_v1(&f->root, PID, "cpuset", d, sizeof(d), &fb), 0);
+	assert_string_equal(d, "sys/fs/cgroup/cpuset/app");
+	assert_false(fb);
+	assert_int_equal(cgroup_locate_v1(&f->root, PID, "blkio", d, sizeof(d), NULL), -ENOENT);
+}
+
+static void test_resolve(void **state)
+{
+	(void)state;
+	struct budget b;
+	memset(&b, 0, sizeof(b));
+	b.online = 4;
+	b.affinity = 4;
+	b.cpuset = 0; /* unknown never binds */
+	b.quota.cpus = -1;
+	budget_resolve(&b);
+	assert_int_equal(b.binding, BUDGET_ONLINE);
+	check_close(b.effective, 4, "online");
+	b.cpuset = 3;
+	budget_resolve(&b);
+	assert_int_equal(b.binding, BUDGET_CPUSET);
+	b.quota.cpus = 3.0; /* tie with cpuset: the earlier term binds */
+	budget_resolve(&b);
+	assert_int_equal(b.binding, BUDGET_CPUSET);
+	b.quota.cpus = 0.1;
+	budget_resolve(&b);
+	assert_int_equal(b.binding, BUDGET_QUOTA);
+	check_close(b.effective, 0.1, "quota");
+	assert_string_equal(budget_term_name(BUDGET_QUOTA), "quota");
+	assert_string_equal(budget_term_name(BUDGET_AFFINITY), "affinity");
+}
+
+#define T(f) cmocka_unit_test_setup_teardown(f, fx_setup, fx_teardown)
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    T(test_v1),	      T(test_v1_noquota),	T(test_v2),
+	    T(test_v2_max),   T(test_v2_quarter),	T(test_v2_parent),
+	    T(test_v2_nocpu), T(test_hybrid),		T(test_colon),
+	    T(test_ns),	      T(test_ns_hidden),	T(test_ns_missing),
+	    T(test_gone),     T(test_locate_v1_cpuset), cmocka_unit_test(test_resolve),
+	};
+	return cmocka_run_group_tests_name("budget-fixtures", tests, NULL, NULL);
+}
