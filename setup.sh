@@ -1,0 +1,89 @@
+#!/bin/sh
+# setup.sh — one command from a fresh Debian 12 machine to a running threadlab.
+#
+#   ./setup.sh          install what is missing, build, start the dashboard
+#   ./setup.sh check    install what is missing, build, run the whole test suite
+#
+# Run it as root, or as a user with sudo (used for apt-get only).  The build
+# goes to ./build; nothing is installed system-wide but the Debian packages.
+set -eu
+
+cd "$(dirname "$0")"
+what=${1:-run}
+case "$what" in
+run | check) ;;
+*)
+	echo "usage: $0 [run|check]" >&2
+	exit 2
+	;;
+esac
+
+packages="gcc make autoconf automake pkg-config libncurses-dev libproc2-dev libopenblas-dev libcmocka-dev procps"
+if [ "$what" = check ]; then
+	packages="$packages tmux python3"
+fi
+
+missing=""
+for p in $packages; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+		missing="$missing $p"
+	fi
+done
+if [ -n "$missing" ]; then
+	echo "setup: installing:$missing"
+	if [ "$(id -u)" = 0 ]; then
+		sudo=""
+	elif command -v sudo >/dev/null; then
+		sudo="sudo"
+	else
+		echo "setup: need root (or sudo) to install:$missing" >&2
+		exit 1
+	fi
+	$sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+	# shellcheck disable=SC2086
+	$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing >/dev/null
+fi
+
+if [ ! -x configure ] || [ configure.ac -nt configure ] || [ ! -f build-aux/tap-driver.sh ]; then
+	./autogen.sh >/dev/null 2>&1 || ./autogen.sh
+fi
+mkdir -p build
+cd build
+if [ "$what" = check ]; then
+	flags="--enable-werror --enable-sanitizers"
+else
+	flags="--enable-werror"
+fi
+if [ ! -f config.status ] || [ "$(cat .setup-flags 2>/dev/null)" != "$flags" ]; then
+	# shellcheck disable=SC2086
+	../configure -q $flags
+	echo "$flags" >.setup-flags
+fi
+make -j"$(nproc)" >/dev/null
+
+if [ "$what" = run ]; then
+	exec ./threadlab
+fi
+
+# Tests run one at a time: several of them measure CPU time on a small box.
+status=0
+find . -name '*.trs' -delete
+make -j"$(nproc)" check TESTS= >/dev/null
+make -j1 check || status=$?
+pass=0 fail=0 skip=0
+for t in $(find . -name '*.trs'); do
+	pass=$((pass + $(grep -c '^:test-result: PASS' "$t" || true)))
+	pass=$((pass + $(grep -c '^:test-result: XFAIL' "$t" || true)))
+	fail=$((fail + $(grep -c '^:test-result: FAIL' "$t" || true)))
+	fail=$((fail + $(grep -c '^:test-result: ERROR' "$t" || true)))
+	fail=$((fail + $(grep -c '^:test-result: XPASS' "$t" || true)))
+	skip=$((skip + $(grep -c '^:test-result: SKIP' "$t" || true)))
+done
+if [ "$status" != 0 ] && [ -f test-suite.log ]; then
+	tail -n 60 test-suite.log
+fi
+if [ "$status" != 0 ] && [ "$fail" = 0 ]; then
+	fail=1 # the harness failed without a counted result: never report green
+fi
+echo "$pass passed, $fail failed, $skip skipped"
+[ "$fail" = 0 ]

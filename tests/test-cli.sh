@@ -1,0 +1,226 @@
+#!/bin/bash
+# test-cli.sh — threadlab's command line, --budget and --batch, end to end.
+# Prints TAP.  Every process it starts is killed on exit.
+set -u
+TL="${THREADLAB_BUILDDIR:-.}/threadlab"
+SRC="${THREADLAB_SRCDIR:-.}"
+n=0
+fails=0
+tmp=$(mktemp -d)
+pids=()
+cleanup() {
+	for p in "${pids[@]}"; do { kill -9 "$p"; wait "$p"; } 2>/dev/null; done
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+notok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; shift; for l in "$@"; do echo "# $l"; done; }
+check() { # check "description" command...
+	local d="$1"; shift
+	if "$@" >"$tmp/out" 2>"$tmp/err"; then ok "$d"; else notok "$d" "$(head -c 600 "$tmp/err")"; fi
+}
+skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
+
+# Exit status and one-line message of a bad invocation.
+expect_usage() {
+	local d="$1"; shift
+	"$TL" "$@" >"$tmp/out" 2>"$tmp/err"
+	local st=$?
+	if [ "$st" = 2 ] && grep -q '^threadlab: ' "$tmp/err" && [ ! -s "$tmp/out" ]; then
+		ok "$d (exit 2: $(head -n1 "$tmp/err"))"
+	else
+		notok "$d" "status $st" "$(cat "$tmp/err")"
+	fi
+}
+
+# Python validates JSON; absent python3, JSON checks are skipped visibly.
+have_py=1
+command -v python3 >/dev/null || have_py=0
+
+echo "1..29"
+
+"$TL" --help >"$tmp/out" 2>&1 && grep -q -- '--batch' "$tmp/out" && grep -q 'Exit status' "$tmp/out" &&
+	ok "--help documents modes and exit statuses" || notok "--help" "$(cat "$tmp/out")"
+"$TL" --version | grep -q '^threadlab [0-9]' && ok "--version" || notok "--version"
+
+expect_usage "unknown option" --frobnicate
+expect_usage "-p with a non-number" -p abc
+expect_usage "-i of zero" --batch -p 1 -i 0
+expect_usage "bad --format" --batch -p 1 --format xml
+expect_usage "PID that does not exist" --batch -p 999999999 -c 1
+expect_usage "--threads 0" --batch --threads 0
+expect_usage "--cpus 0 (quota <= 0)" --batch --cpus 0
+expect_usage "--size too large" --batch --size 99999999
+expect_usage "command that does not exist" --batch -- /nonexistent/cmd
+
+# --budget of threadlab itself, as text and JSON
+check "--budget text names the binding term" sh -c "'$TL' --budget | grep -q 'bound by'"
+if [ $have_py = 1 ]; then
+	"$TL" --budget --format json >"$tmp/b.json" 2>"$tmp/err"
+	python3 - "$tmp/b.json" <<'PY' >"$tmp/err" 2>&1 && ok "--budget json has every term" || notok "--budget json" "$(cat "$tmp/err")"
+import json, os, sys
+d = json.load(open(sys.argv[1]))
+b = d["budget"]
+for k in ("online", "affinity", "cpuset", "quota", "effective", "binding"):
+    assert k in b, k
+assert b["online"] == os.cpu_count(), b
+assert 0 < b["effective"] <= b["online"], b
+assert b["binding"] in ("online", "affinity", "cpuset", "quota"), b
+PY
+else
+	skip "--budget json" "python3 missing"
+fi
+
+# A process with a hostile name: ESC, BEL, an OSC title and an invalid byte.
+bash -c 'printf "x\033]0;pwn\007\377" > /proc/self/comm; while :; do sleep 0.2; done' &
+hp=$!
+pids+=("$hp")
+sleep 0.3
+"$TL" --batch -p "$hp" -c 2 -i 0.1 >"$tmp/text" 2>"$tmp/err"
+if [ $? = 0 ] && [ "$(grep -c 'PID' "$tmp/text")" = 2 ] && ! LC_ALL=C grep -q $'[\x01-\x08\x0b-\x1f\x7f]' "$tmp/text"; then
+	ok "--batch text: 2 samples, no control byte from a hostile name"
+else
+	notok "--batch text hostile name" "$(od -c "$tmp/text" | head -20)"
+fi
+"$TL" --batch -p "$hp" -c 2 -i 0.1 --format csv >"$tmp/csv" 2>"$tmp/err"
+lines=$(wc -l <"$tmp/csv")
+if head -n1 "$tmp/csv" | grep -q '^time,.*,tid,name,' && [ "$lines" -ge 3 ] &&
+	! LC_ALL=C grep -q $'[\x01-\x08\x0b-\x1f\x7f]' "$tmp/csv"; then
+	ok "--batch csv: header and a row per thread per sample, names safe"
+else
+	notok "--batch csv" "$(cat "$tmp/csv" "$tmp/err")"
+fi
+if [ $have_py = 1 ]; then
+	"$TL" --batch -p "$hp" -c 3 -i 0.05 --format json >"$tmp/j" 2>"$tmp/err"
+	python3 - "$tmp/j" "$hp" <<'PY' >"$tmp/err" 2>&1 && ok "--batch json: 3 JSON Lines with every key; raw name bytes kept" || notok "--batch json" "$(cat "$tmp/err")"
+import json, sys
+lines = open(sys.argv[1], encoding="utf-8").read().splitlines()
+assert len(lines) == 3, len(lines)
+for l in lines:
+    d = json.loads(l)
+    for k in ("time", "budget", "cgroup", "threads", "cpus"):
+        assert k in d, k
+    for k in ("online", "affinity", "cpuset", "quota", "effective", "binding"):
+        assert k in d["budget"], k
+    for k in ("version", "path", "nr_periods", "nr_throttled", "throttled_pct", "throttled_s_per_s", "psi_some_avg10"):
+        assert k in d["cgroup"], k
+    t = d["threads"][0]
+    for k in ("pid", "tid", "name", "state", "cpu", "cpu_pct", "user_pct", "sys_pct", "wait_pct", "vcsw_per_s", "ivcsw_per_s"):
+        assert k in t, k
+    assert t["pid"] == int(sys.argv[2])
+    raw = t["name"].encode("utf-8", "surrogateescape")
+    assert raw == b"x\x1b]0;pwn\x07\xff", raw
+    assert isinstance(d["cpus"], list) and len(d["cpus"]) >= 1
+PY
+else
+	skip "--batch json" "python3 missing"
+fi
+
+# -i with a fraction: 5 samples at 0.05 s take well under 2 s
+start=$(date +%s%N)
+"$TL" --batch -p "$hp" -c 5 -i 0.05 >/dev/null 2>&1
+el=$((($(date +%s%N) - start) / 1000000))
+[ "$el" -lt 2000 ] && ok "-i 0.05 -c 5 finished in ${el} ms" || notok "-i 0.05 too slow: $el ms"
+
+# The target exits: batch stops by itself and says so.
+sleep 0.4 &
+sp=$!
+"$TL" --batch -p "$sp" -i 0.1 >"$tmp/out" 2>"$tmp/err"
+st=$?
+[ $st = 0 ] && grep -q 'exited' "$tmp/err" && ok "batch stops when the target exits" || notok "batch target exit" "status $st" "$(cat "$tmp/err")"
+
+# -- CMD: launch, monitor, stop when it exits, with its status.
+"$TL" --batch -i 0.1 -- sh -c 'sleep 0.3; exit 3' >"$tmp/out" 2>"$tmp/err"
+grep -q 'exited with status 3' "$tmp/err" && [ "$(grep -c PID "$tmp/out")" -ge 1 ] && ok "-- CMD is launched, sampled, and its exit status reported" || notok "-- CMD" "$(cat "$tmp/err")"
+
+# --tree sees a child's threads
+bash -c 'sleep 5 & wait' &
+tp=$!
+pids+=("$tp")
+sleep 0.2
+"$TL" --batch --tree -p "$tp" -c 1 -i 0.1 >"$tmp/out" 2>"$tmp/err"
+grep -q ' sleep ' "$tmp/out" && ok "--tree includes the child process" || notok "--tree" "$(cat "$tmp/out" "$tmp/err")"
+kill "$tp" 2>/dev/null
+
+# SIGINT stops a batch run cleanly with status 0
+"$TL" --batch -p "$hp" -i 0.1 >/dev/null 2>&1 &
+bp=$!
+sleep 0.3
+kill -INT "$bp"
+wait "$bp"
+st=$?
+[ $st = 0 ] && ok "SIGINT ends batch mode with status 0" || notok "SIGINT batch" "status $st"
+
+# --budget against fixture trees: the collectors' root is redirectable.
+FX="$SRC/tests/fixtures"
+"$TL" --budget --root "$FX/cg-v2-quarter" -p 4242 >"$tmp/out" 2>&1
+grep -q 'effective  0.25 CPUs (bound by quota)' "$tmp/out" && ok "--budget --root: a 0.25-CPU quota stays 0.25 and binds" || notok "--budget fixture quarter" "$(cat "$tmp/out")"
+"$TL" --budget --root "$FX/cg-ns-hidden" -p 4242 >"$tmp/out" 2>&1
+grep -q 'note .*not visible' "$tmp/out" && ok "--budget --root: namespace fallback is said" || notok "--budget fixture ns" "$(cat "$tmp/out")"
+
+# The lab in batch mode: workload object, thread names, nothing left behind.
+lab_left() { # prints leftovers: helper processes or quota cgroups
+	pgrep -x threadlab-gemm; pgrep -x threadlab-ancho; pgrep -f tl-burn
+	ls -d /sys/fs/cgroup/cpu/threadlab-* /sys/fs/cgroup/threadlab-* 2>/dev/null
+}
+if [ $have_py = 1 ]; then
+	"$TL" --batch -c 3 -i 0.4 --size 256 --threads 2 --workers 1 --format json >"$tmp/lab" 2>"$tmp/err"
+	st=$?
+	python3 - "$tmp/lab" <<'PY' >"$tmp/err2" 2>&1 && [ $st = 0 ] && ok "--batch lab: workload object, gemm0 + gemm0.w1 threads, worker pid" || notok "--batch lab json" "status $st" "$(cat "$tmp/err" "$tmp/err2")"
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+assert len(lines) == 3, len(lines)
+w = lines[-1]["workload"]
+for k in ("threads", "streams", "size", "precision", "workers", "gflops", "ideal_gflops",
+          "ceiling_gflops", "single_thread_gflops", "results_equal", "pids"):
+    assert k in w, k
+assert w["threads"] == 2 and w["size"] == 256 and w["workers"] == 1, w
+assert len(w["pids"]) >= 3, w["pids"]
+assert w["gflops"] > 0, w
+# 2 threads may sum in another order than the 1-thread reference: then the
+# difference must be reported, and small.
+assert w["results_equal"] is True or (w["results_equal"] is False and 0 < w["max_diff"] < 1e-3), w
+names = {t["name"] for t in lines[-1]["threads"]}
+assert "gemm0" in names and "gemm0.w1" in names, names
+PY
+else
+	skip "--batch lab json" "python3 missing"
+fi
+sleep 0.2
+left=$(lab_left)
+[ -z "$left" ] && ok "normal exit of the lab leaves no process or cgroup" || notok "lab leftovers after exit" "$left"
+
+for sig in INT TERM HUP; do
+	"$TL" --batch -i 0.2 --size 256 --workers 1 >/dev/null 2>&1 &
+	bp=$!
+	sleep 1.5
+	kill -$sig "$bp"
+	wait "$bp" 2>/dev/null
+	sleep 0.3
+	left=$(lab_left)
+	[ -z "$left" ] && ok "SIG$sig: the lab's processes are gone" || notok "SIG$sig leftovers" "$left"
+done
+
+# SIGKILL: helpers die with threadlab (PDEATHSIG); the stale quota cgroup
+# is removed by the next start.
+if [ "$(id -u)" = 0 ] && [ -w /sys/fs/cgroup/cpu ] || [ -w /sys/fs/cgroup/cgroup.subtree_control ]; then
+	"$TL" --batch -i 0.2 --size 256 --cpus 1.5 >/dev/null 2>&1 &
+	bp=$!
+	sleep 1.5
+	had=$(ls -d /sys/fs/cgroup/cpu/threadlab-$bp /sys/fs/cgroup/*/threadlab-$bp /sys/fs/cgroup/threadlab-$bp 2>/dev/null | head -n1)
+	kill -KILL "$bp"
+	wait "$bp" 2>/dev/null
+	sleep 0.5
+	procs=$(pgrep -x threadlab-gemm; pgrep -f tl-burn)
+	"$TL" --batch -c 1 -i 0.1 --size 256 >/dev/null 2>&1
+	if [ -n "$had" ] && [ -z "$procs" ] && [ ! -d "$had" ]; then
+		ok "SIGKILL: helpers died with threadlab; the next start removed the stale cgroup"
+	else
+		notok "SIGKILL cleanup" "cgroup: ${had:-none made}" "procs: $procs" "still there: $(ls -d "$had" 2>/dev/null)"
+	fi
+else
+	skip "SIGKILL cleanup of the quota cgroup" "needs root and a writable cpu cgroup controller"
+fi
+
+exit 0

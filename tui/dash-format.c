@@ -1,0 +1,613 @@
+/* dash-format.c — the dashboard's rows as text (see dash-format.h).
+ *
+ * Widths are counted in terminal columns over UTF-8: names are made safe
+ * first (text_safe), then cut and padded with dash_fit(), so a hostile or
+ * wide name can neither move the cursor nor shift the columns after it. */
+#include "config.h"
+
+#include "dash-format.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+
+#include "budget.h"
+#include "text-safe.h"
+#include "throughput.h"
+
+static const char *const dash_format_sort_names[DASH_NSORT] = {
+    [DASH_SORT_CPU] = "CPU%",  [DASH_SORT_WAIT] = "WAIT%", [DASH_SORT_IVCSW] = "IVCS/s",
+    [DASH_SORT_TID] = "TID",   [DASH_SORT_NAME] = "NAME",
+};
+
+const char *dash_sort_name(enum dash_sort s)
+{
+	return s < DASH_NSORT ? dash_format_sort_names[s] : "?";
+}
+
+const char *dash_mark_name(enum dash_mark m)
+{
+	switch (m) {
+	case DASH_MARK_ACTIVE:
+		return "active";
+	case DASH_MARK_PARKED:
+		return "parked";
+	case DASH_MARK_PAUSED:
+		return "paused";
+	case DASH_MARK_WORKER:
+		return "worker";
+	case DASH_MARK_ANCHOR:
+		return "anchor";
+	case DASH_MARK_NONE:
+		break;
+	}
+	return "";
+}
+
+/* Parses "gemmI", "gemmI.wK" or "gemmI.pK".  Returns the stream index or
+ * -1; *parked tells a .p name. */
+static int dash_format_gemm_name(const char *name, size_t len, bool *parked)
+{
+	char buf[TASK_NAME_MAX];
+	unsigned stream, k;
+	char kind, extra;
+
+	if (len >= sizeof(buf))
+		return -1;
+	memcpy(buf, name, len);
+	buf[len] = '\0';
+	*parked = false;
+	if (sscanf(buf, "gemm%u.%c%u%c", &stream, &kind, &k, &extra) == 3) {
+		if (kind != 'w' && kind != 'p')
+			return -1;
+		*parked = kind == 'p';
+		return (int)stream;
+	}
+	if (sscanf(buf, "gemm%u%c", &stream, &extra) == 1)
+		return (int)stream;
+	return -1;
+}
+
+enum dash_mark dash_thread_mark(const struct thread_rate *r, const struct lab_status *st)
+{
+	bool parked;
+	int stream = -1;
+
+	if (!st)
+		return DASH_MARK_NONE;
+	if (st->anchor_pid > 0 && r->pid == st->anchor_pid)
+		return DASH_MARK_ANCHOR;
+	for (int i = 0; i < st->nworkers && i < LAB_MAX_WORKERS; i++)
+		if (st->worker_pid[i] == r->pid)
+			return DASH_MARK_WORKER;
+	for (int i = 0; i < CTL_MAX_STREAMS; i++)
+		if (st->stream[i].pid > 0 && st->stream[i].pid == r->pid)
+			stream = i;
+	int named = dash_format_gemm_name(r->name, r->name_len, &parked);
+	if (stream < 0)
+		stream = named;
+	if (stream < 0)
+		return DASH_MARK_NONE;
+	if (st->settings.paused)
+		return DASH_MARK_PAUSED;
+	if (stream >= st->settings.streams || (named >= 0 && parked))
+		return DASH_MARK_PARKED;
+	return DASH_MARK_ACTIVE;
+}
+
+/* Decodes one UTF-8 character of s; returns its length (1 for a bad
+ * byte) and its columns in *w. */
+static size_t dash_format_char(const char *s, int *w)
+{
+	mbstate_t ps;
+	wchar_t wc;
+
+	memset(&ps, 0, sizeof(ps));
+	size_t n = mbrtowc(&wc, s, MB_CUR_MAX, &ps);
+	if (n == (size_t)-1 || n == (size_t)-2 || n == 0) {
+		*w = 1;
+		return 1;
+	}
+	int cw = wcwidth(wc);
+	*w = cw < 0 ? 1 : cw;
+	return n;
+}
+
+int dash_width(const char *s)
+{
+	int total = 0, w;
+
+	while (*s) {
+		s += dash_format_char(s, &w);
+		total += w;
+	}
+	return total;
+}
+
+size_t dash_fit(char *out, size_t cap, const char *s, int width, bool pad, bool right)
+{
+	size_t take = 0;
+	int cols = 0, w;
+
+	if (cap == 0)
+		return 0;
+	while (s[take]) {
+		size_t n = dash_format_char(s + take, &w);
+		if (cols + w > width)
+			break;
+		cols += w;
+		take += n;
+	}
+	int spaces = pad && cols < width ? width - cols : 0;
+	size_t o = 0;
+	if (right)
+		for (; spaces > 0 && o + 1 < cap; spaces--)
+			out[o++] = ' ';
+	if (take > cap - 1 - o)
+		take = cap - 1 - o; /* cap too small: may cut a character */
+	memcpy(out + o, s, take);
+	o += take;
+	for (; spaces > 0 && o + 1 < cap; spaces--)
+		out[o++] = ' ';
+	out[o] = '\0';
+	return o;
+}
+
+/* Appends printf output at *o (never past cap). */
+static void dash_format_add(char *out, size_t cap, size_t *o, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void dash_format_add(char *out, size_t cap, size_t *o, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (*o + 1 >= cap)
+		return;
+	va_start(ap, fmt);
+	int n = vsnprintf(out + *o, cap - *o, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		*o += (size_t)n < cap - *o ? (size_t)n : cap - *o - 1;
+}
+
+/* Appends s fitted to width columns. */
+static void dash_format_cell(char *out, size_t cap, size_t *o, const char *s, int width,
+			     bool right)
+{
+	if (*o + 1 >= cap)
+		return;
+	*o += dash_fit(out + *o, cap - *o, s, width, true, right);
+}
+
+/* ---- threads table ---------------------------------------------------- */
+
+#define DASH_COL_FIXED 54 /* every column but NAME, PID and VCS/s, with gaps */
+
+void dash_cols_for(int width, bool tree, struct dash_cols *c)
+{
+	c->width = width;
+	c->pid = tree || width >= 96;
+	c->vcsw = width >= 104;
+	int fixed = DASH_COL_FIXED + (c->pid ? 8 : 0) + (c->vcsw ? 8 : 0);
+	int name = width - fixed;
+	c->name_w = name < 15 ? 15 : name > 24 ? 24 : name;
+}
+
+size_t dash_format_thread_head(char *out, size_t cap, const struct dash_cols *c,
+			       enum dash_sort sort)
+{
+	size_t o = 0;
+	char t[16];
+
+#define DASH_HEAD(key, title, w, right)                                        \
+	do {                                                                   \
+		snprintf(t, sizeof(t), "%s%s", sort == (key) ? "*" : "", title); \
+		dash_format_cell(out, cap, &o, t, w, right);                   \
+	} while (0)
+	out[0] = '\0';
+	if (c->pid) {
+		dash_format_cell(out, cap, &o, "PID", 7, true);
+		dash_format_add(out, cap, &o, " ");
+	}
+	DASH_HEAD(DASH_SORT_TID, "TID", 7, true);
+	dash_format_add(out, cap, &o, " ");
+	DASH_HEAD(DASH_SORT_NAME, "NAME", c->name_w, false);
+	dash_format_add(out, cap, &o, " S CPU ");
+	DASH_HEAD(DASH_SORT_CPU, "CPU%", 6, true);
+	dash_format_add(out, cap, &o, "  USR%%  SYS%% ");
+	DASH_HEAD(DASH_SORT_WAIT, "WAIT%", 6, true);
+	dash_format_add(out, cap, &o, " ");
+	DASH_HEAD(DASH_SORT_IVCSW, "IVCS/s", 7, true);
+	if (c->vcsw)
+		dash_format_add(out, cap, &o, "  VCS/s ");
+	else
+		dash_format_add(out, cap, &o, " ");
+	dash_format_add(out, cap, &o, "MARK");
+#undef DASH_HEAD
+	return o;
+}
+
+size_t dash_format_thread_row(char *out, size_t cap, const struct dash_cols *c,
+			      const struct thread_rate *r, enum dash_mark m)
+{
+	char safe[4 * TASK_NAME_MAX];
+	size_t o = 0;
+
+	out[0] = '\0';
+	if (c->pid)
+		dash_format_add(out, cap, &o, "%7d ", (int)r->pid);
+	dash_format_add(out, cap, &o, "%7d ", (int)r->tid);
+	text_safe(r->name, r->name_len, safe, sizeof(safe));
+	dash_format_cell(out, cap, &o, safe, c->name_w, false);
+	char state = r->state >= 'A' && r->state <= 'z' ? r->state : '?';
+	dash_format_add(out, cap, &o, " %c %3d %6.1f %5.1f %5.1f %6.1f %7.0f ", state,
+			r->cpu >= 0 && r->cpu < 1000 ? r->cpu : 0, r->cpu_pct, r->user_pct,
+			r->sys_pct, r->wait_pct, r->ivcsw_per_s);
+	if (c->vcsw)
+		dash_format_add(out, cap, &o, "%7.0f ", r->vcsw_per_s);
+	dash_format_add(out, cap, &o, "%s", dash_mark_name(m));
+	return o;
+}
+
+static int dash_format_cmp(const void *a, const void *b, void *arg)
+{
+	const struct thread_rate *v = ((const void **)arg)[0];
+	enum dash_sort sort = *(const enum dash_sort *)((const void **)arg)[1];
+	const struct thread_rate *x = &v[*(const size_t *)a], *y = &v[*(const size_t *)b];
+	double dx = 0, dy = 0;
+	int c = 0;
+
+	switch (sort) {
+	case DASH_SORT_CPU:
+		dx = x->cpu_pct, dy = y->cpu_pct;
+		break;
+	case DASH_SORT_WAIT:
+		dx = x->wait_pct, dy = y->wait_pct;
+		break;
+	case DASH_SORT_IVCSW:
+		dx = x->ivcsw_per_s, dy = y->ivcsw_per_s;
+		break;
+	case DASH_SORT_NAME: {
+		size_t n = x->name_len < y->name_len ? x->name_len : y->name_len;
+		c = memcmp(x->name, y->name, n);
+		if (c == 0)
+			c = (x->name_len > y->name_len) - (x->name_len < y->name_len);
+		break;
+	}
+	case DASH_SORT_TID:
+	case DASH_NSORT:
+		break;
+	}
+	if (c == 0)
+		c = (dx < dy) - (dx > dy); /* highest first */
+	if (c == 0)
+		c = (x->tid > y->tid) - (x->tid < y->tid);
+	return c;
+}
+
+void dash_threads_order(const struct thread_rate *v, size_t n, enum dash_sort sort, size_t *idx)
+{
+	const void *arg[2] = {v, &sort};
+
+	for (size_t i = 0; i < n; i++)
+		idx[i] = i;
+	if (n > 1)
+		qsort_r(idx, n, sizeof(*idx), dash_format_cmp, arg);
+}
+
+size_t dash_format_summary(char *out, size_t cap, const struct snapshot_rates *r,
+			   double effective)
+{
+	size_t o = 0;
+
+	out[0] = '\0';
+	dash_format_add(out, cap, &o, "runnable %d of %zu threads on %.2f effective CPUs",
+			r->runnable, r->nthreads, effective);
+	if (effective > 0) {
+		double f = r->runnable / effective;
+		dash_format_add(out, cap, &o, ": %.2fx%s", f, f > 1.0 ? " oversubscribed" : "");
+	}
+	dash_format_add(out, cap, &o, " | total CPU %.0f%% wait %.0f%%", r->total_cpu_pct,
+			r->total_wait_pct);
+	return o;
+}
+
+/* ---- bars, sparkline, chart ------------------------------------------ */
+
+static const char *const dash_format_eighths[8] = {"",	     "\u258f", "\u258e", "\u258d",
+						   "\u258c", "\u258b", "\u258a", "\u2589"};
+
+/* Column (0..width-1) of x on a 0..max scale, or -1 when outside it. */
+static int dash_format_col(double x, double max, int width)
+{
+	if (x <= 0 || max <= 0 || x > max * 1.0001 || width <= 0)
+		return -1;
+	int c = (int)(x / max * width);
+	return c >= width ? width - 1 : c;
+}
+
+size_t dash_format_bar(char *out, size_t cap, int width, double value, double max, double ideal,
+		       double ceiling, bool utf8)
+{
+	size_t o = 0;
+
+	out[0] = '\0';
+	if (width <= 0)
+		return 0;
+	double cells = max > 0 && value > 0 ? value / max * width : 0;
+	if (cells > width)
+		cells = width;
+	int full = (int)cells;
+	int eighth = (int)((cells - full) * 8 + 0.5);
+	if (eighth == 8)
+		full++, eighth = 0;
+	if (!utf8 && eighth >= 4)
+		full++;
+	if (full > width)
+		full = width;
+	int ideal_c = dash_format_col(ideal, max, width);
+	int ceil_c = dash_format_col(ceiling, max, width);
+	for (int i = 0; i < width; i++) {
+		const char *ch;
+		if (i == ceil_c)
+			ch = utf8 ? "\u2502" : "|";
+		else if (i == ideal_c)
+			ch = utf8 ? "\u250a" : ":";
+		else if (i < full)
+			ch = utf8 ? "\u2588" : "#";
+		else if (i == full && utf8 && eighth > 0)
+			ch = dash_format_eighths[eighth];
+		else
+			ch = " ";
+		dash_format_add(out, cap, &o, "%s", ch);
+	}
+	return o;
+}
+
+size_t dash_format_sparkline(char *out, size_t cap, int width, const double *v, size_t n,
+			     double max, bool utf8)
+{
+	static const char *const blocks[8] = {"\u2581", "\u2582", "\u2583", "\u2584",
+					      "\u2585", "\u2586", "\u2587", "\u2588"};
+	static const char ascii[8] = {'.', ':', '-', '=', '+', '*', '#', '@'};
+	size_t o = 0;
+
+	out[0] = '\0';
+	if (width <= 0)
+		return 0;
+	size_t show = n < (size_t)width ? n : (size_t)width;
+	const double *p = v + (n - show);
+	if (max <= 0)
+		for (size_t i = 0; i < show; i++)
+			max = p[i] > max ? p[i] : max;
+	for (int i = 0; i < width - (int)show; i++)
+		dash_format_add(out, cap, &o, " ");
+	for (size_t i = 0; i < show; i++) {
+		int level = max > 0 && p[i] > 0 ? (int)(p[i] / max * 8 + 0.5) : 0;
+		level = level > 8 ? 8 : level;
+		if (level == 0 && p[i] > 0)
+			level = 1; /* any work at all shows */
+		if (level == 0)
+			dash_format_add(out, cap, &o, " ");
+		else if (utf8)
+			dash_format_add(out, cap, &o, "%s", blocks[level - 1]);
+		else
+			dash_format_add(out, cap, &o, "%c", ascii[level - 1]);
+	}
+	return o;
+}
+
+double dash_chart_scale(const struct labview *v, int size, int precision, double single,
+			double effective)
+{
+	double max = single > 0 ? tp_ceiling(single, effective) : 0;
+
+	for (size_t i = 0; i < v->npoints; i++) {
+		const struct labview_point *p = &v->points[i];
+		if (p->size != size || p->precision != precision)
+			continue;
+		if (p->gflops > max)
+			max = p->gflops;
+		double ideal = tp_ideal(single, (double)p->streams * p->threads, effective);
+		if (single > 0 && ideal > max)
+			max = ideal;
+	}
+	return max > 0 ? max * 1.05 : 1.0;
+}
+
+#define DASH_CHART_LABEL 5
+#define DASH_CHART_TAIL 12 /* " %6.1f %4.0f%%" */
+
+size_t dash_format_chart_row(char *out, size_t cap, int width, const struct labview_point *p,
+			     double single, double effective, double scale, bool utf8)
+{
+	char label[24];
+	size_t o = 0;
+
+	out[0] = '\0';
+	snprintf(label, sizeof(label), "%dx%d", p->streams, p->threads);
+	dash_format_cell(out, cap, &o, label, DASH_CHART_LABEL, true);
+	dash_format_add(out, cap, &o, " ");
+	double ideal = single > 0 ? tp_ideal(single, (double)p->streams * p->threads, effective) : 0;
+	double ceiling = single > 0 ? tp_ceiling(single, effective) : 0;
+	int bar = width - DASH_CHART_LABEL - 1 - DASH_CHART_TAIL;
+	if (bar > 0 && o + 1 < cap)
+		o += dash_format_bar(out + o, cap - o, bar, p->gflops, scale, ideal, ceiling, utf8);
+	if (ideal > 0)
+		dash_format_add(out, cap, &o, " %6.1f %4.0f%%", p->gflops,
+				100.0 * tp_efficiency(p->gflops, ideal));
+	else
+		dash_format_add(out, cap, &o, " %6.1f     ?", p->gflops);
+	return o;
+}
+
+size_t dash_format_cpu(char *out, size_t cap, int width, int id, double busy_pct, bool utf8)
+{
+	char label[16];
+	size_t o = 0;
+
+	out[0] = '\0';
+	snprintf(label, sizeof(label), "cpu%d", id);
+	dash_format_cell(out, cap, &o, label, 6, false);
+	int bar = width - 6 - 5;
+	if (bar > 0 && o + 1 < cap)
+		o += dash_format_bar(out + o, cap - o, bar, busy_pct, 100.0, 0, 0, utf8);
+	dash_format_add(out, cap, &o, " %3.0f%%", busy_pct < 0 ? 0 : busy_pct);
+	return o;
+}
+
+/* ---- one-line panels -------------------------------------------------- */
+
+unsigned dash_pending(const struct lab_settings *want, const struct lab_status *st)
+{
+	const struct lab_stream_status *s0 = &st->stream[0];
+	bool s0_up = s0->state == CTL_STREAM_RUNNING || s0->state == CTL_STREAM_PAUSED;
+	unsigned p = 0;
+
+	if (!s0_up || (int)s0->threads != want->threads)
+		p |= DASH_PEND_THREADS;
+	if (!s0_up || s0->size != want->size)
+		p |= DASH_PEND_SIZE;
+	if (!s0_up || s0->precision != want->precision)
+		p |= DASH_PEND_PRECISION;
+	if (!st->applied || st->settings.streams != want->streams)
+		p |= DASH_PEND_STREAMS;
+	if (!st->applied || st->settings.paused != want->paused)
+		p |= DASH_PEND_PAUSED;
+	if (st->nworkers != want->workers)
+		p |= DASH_PEND_WORKERS;
+	double have = st->quota_cpus > 0 ? st->quota_cpus : 0;
+	double asked = want->cpus > 0 ? want->cpus : 0;
+	if (fabs(have - asked) > 1e-6 && st->quota_error[0] == '\0')
+		p |= DASH_PEND_QUOTA;
+	return p;
+}
+
+size_t dash_format_header(char *out, size_t cap, const struct dash_header *h)
+{
+	char safe[512];
+	size_t o = 0;
+
+	out[0] = '\0';
+	dash_format_add(out, cap, &o, "threadlab %s", h->mode);
+	if (h->want) {
+		const struct lab_settings *w = h->want;
+		unsigned p = h->pending;
+#define DASH_STAR(bit) ((p & (bit)) ? "*" : "")
+		dash_format_add(out, cap, &o, " | %s%s n=%d%s",
+				w->precision == CTL_DOUBLE ? "dgemm" : "sgemm",
+				DASH_STAR(DASH_PEND_PRECISION), w->size, DASH_STAR(DASH_PEND_SIZE));
+		dash_format_add(out, cap, &o, " | threads %d%s | streams %d%s | workers %d%s",
+				w->threads, DASH_STAR(DASH_PEND_THREADS), w->streams,
+				DASH_STAR(DASH_PEND_STREAMS), w->workers,
+				DASH_STAR(DASH_PEND_WORKERS));
+		if (w->cpus > 0)
+			dash_format_add(out, cap, &o, " | quota %.1f%s", w->cpus,
+					DASH_STAR(DASH_PEND_QUOTA));
+		else
+			dash_format_add(out, cap, &o, " | quota none%s",
+					DASH_STAR(DASH_PEND_QUOTA));
+		if (w->paused)
+			dash_format_add(out, cap, &o, " | PAUSED%s", DASH_STAR(DASH_PEND_PAUSED));
+#undef DASH_STAR
+	} else {
+		dash_format_add(out, cap, &o, " %d", (int)h->pid);
+		if (h->target && h->target[0]) {
+			text_safe(h->target, strlen(h->target), safe, sizeof(safe));
+			dash_format_add(out, cap, &o, " %s", safe);
+		}
+		if (h->tree)
+			dash_format_add(out, cap, &o, " (tree)");
+	}
+	if (h->sweep && h->sweep[0])
+		dash_format_add(out, cap, &o, " | %s", h->sweep);
+	dash_format_add(out, cap, &o, " | every %gs", h->interval);
+	if (h->gone)
+		dash_format_add(out, cap, &o, " | EXITED");
+	return o;
+}
+
+size_t dash_format_budget(char *out, size_t cap, const struct budget *b)
+{
+	char safe[512];
+	size_t o = 0;
+
+	out[0] = '\0';
+	dash_format_add(out, cap, &o, "CPU budget: online %d | affinity %d | cpuset ", b->online,
+			b->affinity);
+	if (b->cpuset > 0)
+		dash_format_add(out, cap, &o, "%d", b->cpuset);
+	else
+		dash_format_add(out, cap, &o, "n/a");
+	if (!b->quota.controller)
+		dash_format_add(out, cap, &o, " | quota n/a");
+	else if (b->quota.cpus < 0)
+		dash_format_add(out, cap, &o, " | quota none");
+	else
+		dash_format_add(out, cap, &o, " | quota %.2f", b->quota.cpus);
+	dash_format_add(out, cap, &o, " | effective %.2f (%s binds)", b->effective,
+			budget_term_name(b->binding));
+	if (b->note[0]) {
+		text_safe(b->note, strnlen(b->note, sizeof(b->note)), safe, sizeof(safe));
+		dash_format_add(out, cap, &o, " | %s", safe);
+	}
+	return o;
+}
+
+static void dash_format_psi(char *out, size_t cap, size_t *o, const char *what,
+			    const struct psi *p)
+{
+	if (p->available)
+		dash_format_add(out, cap, o, " %s %.1f%%", what, p->some_avg10);
+	else
+		dash_format_add(out, cap, o, " %s unavailable", what);
+}
+
+size_t dash_format_pressure(char *out, size_t cap, const struct snapshot *cur,
+			    const struct snapshot_rates *r, bool have_rates)
+{
+	size_t o = 0;
+
+	out[0] = '\0';
+	if (!have_rates)
+		dash_format_add(out, cap, &o, "throttled measuring... | run-queue wait measuring...");
+	else {
+		if (r->throttle.valid)
+			dash_format_add(out, cap, &o, "throttled %.0f%% of periods %.2f s/s",
+					r->throttle.throttled_pct, r->throttle.throttled_s_per_s);
+		else
+			dash_format_add(out, cap, &o, "throttled n/a");
+		dash_format_add(out, cap, &o, " | run-queue wait %.2f s/s",
+				r->total_wait_pct / 100.0);
+	}
+	dash_format_add(out, cap, &o, " | PSI some:");
+	dash_format_psi(out, cap, &o, "cgroup", &cur->psi_cgroup);
+	dash_format_psi(out, cap, &o, "system", &cur->psi_system);
+	return o;
+}
+
+size_t dash_format_throughput(char *out, size_t cap, const struct workload_report *w)
+{
+	size_t o = 0;
+
+	out[0] = '\0';
+	dash_format_add(out, cap, &o, "GFLOP/s %.1f", w->gflops);
+	if (w->single_thread_gflops > 0) {
+		dash_format_add(out, cap, &o, " | ideal %.1f | ceiling %.1f | %.0f%% of ideal",
+				w->ideal_gflops, w->ceiling_gflops,
+				100.0 * tp_efficiency(w->gflops, w->ideal_gflops));
+		dash_format_add(out, cap, &o, " | 1 thread %.1f", w->single_thread_gflops);
+	} else {
+		dash_format_add(out, cap, &o, " | ideal ? | ceiling measuring...");
+	}
+	if (!w->results_checked)
+		dash_format_add(out, cap, &o, " | results not checked yet");
+	else if (w->results_equal)
+		dash_format_add(out, cap, &o, " | results equal");
+	else
+		dash_format_add(out, cap, &o, " | results DIFFER (max %.3g)", w->max_diff);
+	return o;
+}

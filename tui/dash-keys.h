@@ -1,0 +1,51 @@
+/* dash-keys.h — what each key does in the dashboard.
+ *
+ * dash_keys_handle() maps a key (an ncurses wgetch() code) through one
+ * table to an action on the dashboard's state and on the lab settings
+ * asked for; it never draws and never talks to the workload.  The caller
+ * acts on the returned flags: redraw, apply want (session_apply), reset the
+ * history, quit.  The help screen and the key bar come from the same table. */
+#ifndef THREADLAB_DASH_KEYS_H
+#define THREADLAB_DASH_KEYS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "dash.h"
+#include "lab.h"
+
+#define DASH_KEY_HANDLED 0x01 /* the key means something here */
+#define DASH_KEY_REDRAW 0x02  /* the screen must be drawn again */
+#define DASH_KEY_APPLY 0x04   /* want changed: apply it to the workload */
+#define DASH_KEY_QUIT 0x08    /* leave the dashboard */
+#define DASH_KEY_RESET 0x10   /* forget the throughput history and the chart */
+#define DASH_KEY_RETIME 0x20  /* the refresh interval changed */
+
+/* What a key may need to know about the session. */
+struct dash_key_ctx {
+	bool lab;	  /* the workload keys apply (not attach mode) */
+	int online;	  /* online CPUs: the quota keys' upper end */
+	double effective; /* effective CPUs: the sweep's range */
+	double now;	  /* CLOCK_MONOTONIC, s */
+};
+
+/* Handles one key.  May change d (sort, help, interval, sweep, message,
+ * quit) and *want (lab knobs, clamped to what lab_settings_check accepts;
+ * a size that would not fit in memory is refused with a message).  Returns
+ * DASH_KEY_* flags; 0 for a key that means nothing. */
+int dash_keys_handle(struct dash *d, struct lab_settings *want, const struct dash_key_ctx *c,
+		     int key);
+
+/* One help-screen line. */
+struct dash_key_help {
+	const char *keys; /* "+ -" */
+	const char *what; /* "intra-op threads up / down" */
+	bool lab;	  /* lab only */
+};
+/* The help lines, in order; *n receives their count. */
+const struct dash_key_help *dash_keys_help(size_t *n);
+
+/* The short key bar for the bottom of the screen. */
+const char *dash_keys_bar(bool lab);
+
+#endif

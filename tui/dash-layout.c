@@ -1,0 +1,74 @@
+/* dash-layout.c — panel rectangles from the terminal size.
+ *
+ * Top to bottom: header, budget, pressure, (lab) throughput and the scaling
+ * chart, per-CPU bars, the threads table, the key bar and the message line.
+ * The fixed rows come first; the chart and the CPU bars grow a little with
+ * the height (so the screen does not jump as chart points arrive), and the
+ * threads table takes the rest.  Wide terminals put the CPU bars beside the
+ * chart instead of below it. */
+#include "config.h"
+
+#include "dash-layout.h"
+
+#include <string.h>
+
+#define DASH_CPU_CELL 26 /* columns per CPU bar */
+#define DASH_THREADS_MIN 5
+
+static struct dash_rect dash_layout_rect(int y, int x, int h, int w)
+{
+	struct dash_rect r = {y, x, h, w};
+	return r;
+}
+
+static int dash_layout_clamp(int v, int lo, int hi)
+{
+	return v < lo ? lo : v > hi ? hi : v;
+}
+
+void dash_layout_compute(int rows, int cols, bool lab, size_t ncpus, struct dash_layout *l)
+{
+	memset(l, 0, sizeof(*l));
+	l->rows = rows;
+	l->cols = cols;
+	if (rows < DASH_MIN_ROWS || cols < DASH_MIN_COLS) {
+		l->too_small = true;
+		return;
+	}
+	int y = 0;
+	l->header = dash_layout_rect(y++, 0, 1, cols);
+	l->budget = dash_layout_rect(y++, 0, 1, cols);
+	l->pressure = dash_layout_rect(y++, 0, 1, cols);
+	if (lab) {
+		l->throughput = dash_layout_rect(y, 0, 2, cols);
+		y += 2;
+	}
+	int extra = rows - DASH_MIN_ROWS; /* rows beyond the minimum */
+	int chart_h = lab ? dash_layout_clamp(6 + extra / 3, 6, 12) : 0;
+	bool side = lab && cols >= 120;
+	int cpu_w = side ? cols * 2 / 5 : cols;
+	int per_row = dash_layout_clamp(cpu_w / DASH_CPU_CELL, 1, 64);
+	int need = ncpus ? (int)((ncpus + (size_t)per_row - 1) / (size_t)per_row) : 1;
+	int cpu_max = side ? chart_h : dash_layout_clamp(2 + extra / 4, 2, 16);
+	int cpu_h = dash_layout_clamp(need, 1, cpu_max);
+	l->cpu_cols = per_row;
+	if (side) {
+		int chart_w = cols - cpu_w - 1;
+		l->chart = dash_layout_rect(y, 0, chart_h, chart_w);
+		l->cpus = dash_layout_rect(y, chart_w + 1, cpu_h, cpu_w);
+		y += chart_h;
+	} else {
+		if (lab) {
+			l->chart = dash_layout_rect(y, 0, chart_h, cols);
+			y += chart_h;
+		}
+		l->cpus = dash_layout_rect(y, 0, cpu_h, cols);
+		y += cpu_h;
+	}
+	int threads_h = rows - 2 - y;
+	if (threads_h < DASH_THREADS_MIN)
+		threads_h = DASH_THREADS_MIN; /* cannot happen at 80x24 */
+	l->threads = dash_layout_rect(y, 0, threads_h, cols);
+	l->keys = dash_layout_rect(rows - 2, 0, 1, cols);
+	l->message = dash_layout_rect(rows - 1, 0, 1, cols);
+}

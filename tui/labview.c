@@ -1,0 +1,123 @@
+/* labview.c — smoothed, steady-state and per-setting throughput.
+ *
+ * The steady-state window restarts whenever the settings epoch that every
+ * wanted stream has applied changes; once it is long enough its average is
+ * the figure for the (streams, threads, size, precision) in effect, and
+ * that goes into the scaling chart (replacing an older figure for the same
+ * setting). */
+#include "config.h"
+
+#include "labview.h"
+
+#include <string.h>
+
+#define LABVIEW_TAU_S 1.5     /* smoothing time constant */
+#define LABVIEW_WARMUP_S 0.5  /* skipped after a change took effect */
+#define LABVIEW_MIN_WINDOW_S 1.0
+
+void labview_init(struct labview *v)
+{
+	memset(v, 0, sizeof(*v));
+	tp_ewma_init(&v->ewma, LABVIEW_TAU_S);
+	tp_steady_init(&v->steady, LABVIEW_WARMUP_S);
+	v->last_t = -1;
+}
+
+void labview_reset(struct labview *v)
+{
+	double t = v->last_t;
+	uint64_t f = v->last_flops;
+	labview_init(v);
+	v->last_t = t;
+	v->last_flops = f;
+}
+
+const struct labview_point *labview_point_find(const struct labview *v, int streams, int threads,
+					       int size, int precision)
+{
+	for (size_t i = 0; i < v->npoints; i++) {
+		const struct labview_point *p = &v->points[i];
+		if (p->streams == streams && p->threads == threads && p->size == size &&
+		    p->precision == precision)
+			return p;
+	}
+	return NULL;
+}
+
+static void labview_record(struct labview *v, const struct lab_settings *s, double gflops,
+			   double seconds)
+{
+	struct labview_point *p =
+		(struct labview_point *)labview_point_find(v, s->streams, s->threads, s->size,
+							   (int)s->precision);
+	if (!p) {
+		if (v->npoints == LABVIEW_POINTS)
+			memmove(v->points, v->points + 1, sizeof(v->points[0]) * --v->npoints);
+		p = &v->points[v->npoints++];
+	}
+	p->streams = s->streams;
+	p->threads = s->threads;
+	p->size = s->size;
+	p->precision = (int)s->precision;
+	p->gflops = gflops;
+	p->seconds = seconds;
+}
+
+/* The oldest epoch every wanted stream has applied: the settings that are
+ * really in effect everywhere. */
+static uint64_t labview_applied_epoch(const struct lab_status *st)
+{
+	uint64_t e = UINT64_MAX;
+	for (int i = 0; i < st->settings.streams && i < CTL_MAX_STREAMS; i++)
+		if (st->stream[i].applied_epoch < e)
+			e = st->stream[i].applied_epoch;
+	return e == UINT64_MAX ? 0 : e;
+}
+
+void labview_feed(struct labview *v, const struct lab_status *st, double t, double effective,
+		  double single, struct workload_report *out)
+{
+	const struct lab_settings *s = &st->settings;
+
+	if (v->last_t >= 0 && st->flops >= v->last_flops) {
+		double dt = t - v->last_t;
+		v->gflops = tp_ewma_update(&v->ewma, st->flops - v->last_flops, dt);
+		if (v->nhistory == LABVIEW_HISTORY)
+			memmove(v->history, v->history + 1, sizeof(v->history[0]) * --v->nhistory);
+		v->history[v->nhistory++] = s->paused ? 0 : v->gflops;
+	}
+	v->last_t = t;
+	v->last_flops = st->flops;
+
+	uint64_t epoch = st->applied ? labview_applied_epoch(st) : 0;
+	double steady = -1;
+	if (epoch && !s->paused) {
+		tp_steady_update(&v->steady, t, epoch, st->flops);
+		if (tp_steady_gflops(&v->steady, LABVIEW_MIN_WINDOW_S, &steady) == 0)
+			labview_record(v, s, steady, tp_steady_seconds(&v->steady));
+		else
+			steady = -1;
+	}
+
+	memset(out, 0, sizeof(*out));
+	out->threads = s->threads;
+	out->streams = s->streams;
+	out->size = s->size;
+	out->workers = s->workers;
+	out->precision = s->precision == CTL_DOUBLE ? "double" : "single";
+	out->cpus = st->quota_cpus;
+	out->paused = s->paused;
+	out->spin_off = s->spin_off;
+	out->gflops = s->paused ? 0 : v->gflops;
+	out->steady_gflops = steady;
+	out->single_thread_gflops = single > 0 ? single : -1;
+	if (single > 0) {
+		out->ideal_gflops = tp_ideal(single, (double)s->threads * s->streams, effective);
+		out->ceiling_gflops = tp_ceiling(single, effective);
+	}
+	out->results_checked = st->checked > 0;
+	out->results_equal = st->results_equal;
+	out->max_diff = st->max_diff;
+	for (size_t i = 0; i < st->npids && out->npids < REPORT_PIDS_MAX; i++)
+		out->pids[out->npids++] = st->pids[i];
+}

@@ -1,0 +1,57 @@
+/* labview.h — the workload's counters turned into the figures people read.
+ *
+ * Fed once per tick with the lab's status, it keeps a smoothed GFLOP/s, a
+ * history for the sparkline, the steady-state GFLOP/s since the last change
+ * and, per (streams, threads) pair visited, the best steady-state figure for
+ * the scaling chart.  Pure: no I/O. */
+#ifndef THREADLAB_LABVIEW_H
+#define THREADLAB_LABVIEW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lab.h"
+#include "report.h"
+#include "throughput.h"
+
+#define LABVIEW_HISTORY 256
+#define LABVIEW_POINTS 64
+
+/* One visited setting in the scaling chart. */
+struct labview_point {
+	int streams, threads;
+	int size, precision;
+	double gflops;		/* steady-state GFLOP/s */
+	double seconds;		/* length of the steady window it came from */
+};
+
+struct labview {
+	struct tp_ewma ewma;
+	struct tp_steady steady;
+	double last_t;			/* time of the previous feed, s; < 0 none */
+	uint64_t last_flops;
+	double gflops;			/* smoothed */
+	double history[LABVIEW_HISTORY];/* smoothed GFLOP/s, oldest first */
+	size_t nhistory;
+	struct labview_point points[LABVIEW_POINTS];
+	size_t npoints;
+	uint64_t epoch_seen;		/* settings epoch of the current window */
+};
+
+void labview_init(struct labview *v);
+/* Forgets the history and the chart (key r). */
+void labview_reset(struct labview *v);
+
+/* Feeds one lab status read at time t (s) with the target's effective CPU
+ * budget; single is the single-thread rate (<= 0 when unknown).  Fills
+ * *out for the outputs. */
+void labview_feed(struct labview *v, const struct lab_status *st, double t, double effective,
+		  double single, struct workload_report *out);
+
+/* The chart point for (streams, threads) at the current size/precision,
+ * or NULL. */
+const struct labview_point *labview_point_find(const struct labview *v, int streams, int threads,
+					       int size, int precision);
+
+#endif

@@ -1,0 +1,377 @@
+/* options.c — parse and check threadlab's command line. */
+#include "config.h"
+
+#include "options.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "control.h"
+
+enum {
+	OPT_BUDGET = 256,
+	OPT_BATCH,
+	OPT_SWEEP,
+	OPT_TREE,
+	OPT_FORMAT,
+	OPT_THREADS,
+	OPT_STREAMS,
+	OPT_SIZE,
+	OPT_PRECISION,
+	OPT_CPUS,
+	OPT_WORKERS,
+	OPT_BLAS_SPIN,
+	OPT_SECONDS,
+	OPT_ROOT,
+	OPT_NO_COLOR,
+};
+
+static const struct option options_long[] = {
+	{"pid", required_argument, NULL, 'p'},
+	{"interval", required_argument, NULL, 'i'},
+	{"count", required_argument, NULL, 'c'},
+	{"help", no_argument, NULL, 'h'},
+	{"version", no_argument, NULL, 'V'},
+	{"budget", no_argument, NULL, OPT_BUDGET},
+	{"batch", no_argument, NULL, OPT_BATCH},
+	{"sweep", no_argument, NULL, OPT_SWEEP},
+	{"tree", no_argument, NULL, OPT_TREE},
+	{"format", required_argument, NULL, OPT_FORMAT},
+	{"threads", required_argument, NULL, OPT_THREADS},
+	{"streams", required_argument, NULL, OPT_STREAMS},
+	{"size", required_argument, NULL, OPT_SIZE},
+	{"precision", required_argument, NULL, OPT_PRECISION},
+	{"cpus", required_argument, NULL, OPT_CPUS},
+	{"workers", required_argument, NULL, OPT_WORKERS},
+	{"blas-spin", required_argument, NULL, OPT_BLAS_SPIN},
+	{"seconds", required_argument, NULL, OPT_SECONDS},
+	{"root", required_argument, NULL, OPT_ROOT},
+	{"no-color", no_argument, NULL, OPT_NO_COLOR},
+	{NULL, 0, NULL, 0},
+};
+
+void options_usage(FILE *f)
+{
+	fputs("Usage: threadlab [OPTION]...                  dashboard on the built-in GEMM workload\n"
+	      "       threadlab -p PID [--tree] [OPTION]...  attach to a running process\n"
+	      "       threadlab [OPTION]... -- CMD [ARG]...  launch CMD and monitor it\n"
+	      "       threadlab --budget [-p PID] [--format text|json]\n"
+	      "       threadlab --batch [-p PID | -- CMD] [-i SECONDS] [-c COUNT] [--format text|csv|json]\n"
+	      "       threadlab --sweep [--threads LIST] [--streams LIST] [--seconds S] [--format ...]\n"
+	      "\n"
+	      "Shows how threads meet the CPU budget: per-thread CPU, run-queue wait and\n"
+	      "context switches, the cgroup's quota, throttling and pressure, and the\n"
+	      "GFLOP/s of an OpenBLAS workload against the core-count ceiling.\n"
+	      "\n"
+	      "Modes:\n"
+	      "      --budget          print the effective CPU budget (a more honest nproc)\n"
+	      "      --batch           print samples on stdout instead of drawing a dashboard\n"
+	      "      --sweep           run the workload over thread counts, print a scaling table\n"
+	      "\n"
+	      "Target (default: the built-in workload):\n"
+	      "  -p, --pid PID         monitor process PID\n"
+	      "      --tree            also monitor every descendant of the target\n"
+	      "      -- CMD [ARG]...   start CMD and monitor it (it is stopped when threadlab quits)\n"
+	      "\n"
+	      "Sampling and output:\n"
+	      "  -i, --interval SECONDS  time between samples (default 1; fractions such as 0.05 work)\n"
+	      "  -c, --count N           stop after N samples (batch; default: until the target exits)\n"
+	      "      --format FORMAT     text, csv or json (JSON Lines in batch mode); default text\n"
+	      "      --no-color          no colours in the dashboard (so does NO_COLOR)\n"
+	      "\n"
+	      "Workload knobs (also keys in the dashboard):\n"
+	      "      --threads N       intra-op threads per GEMM (OpenBLAS threads), 1-64; default 1\n"
+	      "      --streams N       inter-op streams: GEMMs running at once, 1-16; default 1\n"
+	      "      --size N          matrix size n of the n x n GEMM, 64-16384; default 768\n"
+	      "      --precision P     single (sgemm) or double (dgemm); default single\n"
+	      "      --cpus X          run the workload under a CPU quota of X CPUs (e.g. 1.5)\n"
+	      "      --workers N       background CPU-burning processes in the same quota; default 0\n"
+	      "      --blas-spin MODE  default, or off: idle OpenBLAS threads sleep instead of spinning\n"
+	      "      --seconds S       --sweep: seconds measured per setting; default 3\n"
+	      "      With --sweep, --threads and --streams take lists such as 1,2,3,4.\n"
+	      "\n"
+	      "  -h, --help            show this help\n"
+	      "  -V, --version         show the version\n"
+	      "\n"
+	      "Exit status: 0 success; 1 failure while running; 2 bad arguments, no such\n"
+	      "process or a process that may not be read; 3 out of memory; 4 no usable\n"
+	      "terminal for the dashboard (use --batch).\n"
+	      "See threadlab(1).\n",
+	      f);
+}
+
+const char *format_name(enum format f)
+{
+	switch (f) {
+	case FORMAT_CSV:
+		return "csv";
+	case FORMAT_JSON:
+		return "json";
+	default:
+		return "text";
+	}
+}
+
+static int options_err(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int options_err(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return EXIT_USAGE;
+}
+
+static bool options_long_int(const char *s, long lo, long hi, long *out)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < lo || v > hi)
+		return false;
+	*out = v;
+	return true;
+}
+
+static bool options_double(const char *s, double lo, double hi, double *out)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(v) || v < lo || v > hi)
+		return false;
+	*out = v;
+	return true;
+}
+
+/* "1,2,4" or "1-4" or a mix, into list; returns the count or 0 when bad. */
+static size_t options_list(const char *s, long lo, long hi, int *list)
+{
+	size_t n = 0;
+	char buf[256];
+	snprintf(buf, sizeof(buf), "%s", s);
+	for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		long a, b;
+		char *dash = strchr(tok, '-');
+		if (dash) {
+			*dash = '\0';
+			if (!options_long_int(tok, lo, hi, &a) ||
+			    !options_long_int(dash + 1, lo, hi, &b) || b < a)
+				return 0;
+		} else if (options_long_int(tok, lo, hi, &a)) {
+			b = a;
+		} else {
+			return 0;
+		}
+		for (long v = a; v <= b; v++) {
+			if (n == OPT_LIST_MAX)
+				return 0;
+			list[n++] = (int)v;
+		}
+	}
+	return n;
+}
+
+static void options_defaults(struct options *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->mode = MODE_DASHBOARD;
+	o->format = FORMAT_TEXT;
+	o->interval = 1.0;
+	o->root = "/";
+	o->threads = 1;
+	o->streams = 1;
+	o->size = 768;
+	o->precision = CTL_SINGLE;
+	o->seconds = 3.0;
+	const char *nc = getenv("NO_COLOR");
+	o->no_color = nc && *nc;
+}
+
+static int options_set_mode(struct options *o, enum mode m, char *err, size_t errlen)
+{
+	if (o->mode != MODE_DASHBOARD && o->mode != m)
+		return options_err(err, errlen, "--budget, --batch and --sweep exclude each other");
+	o->mode = m;
+	return EXIT_OK;
+}
+
+static int options_one(struct options *o, int c, const char *arg, char *err, size_t errlen)
+{
+	long v;
+	switch (c) {
+	case 'p':
+		if (!options_long_int(arg, 1, INT_MAX, &v))
+			return options_err(err, errlen, "-p needs a process ID, not '%s'", arg);
+		o->pid = (pid_t)v;
+		return EXIT_OK;
+	case 'i':
+		if (!options_double(arg, 0.01, 3600, &o->interval))
+			return options_err(err, errlen,
+					   "-i needs seconds from 0.01 to 3600, not '%s'", arg);
+		return EXIT_OK;
+	case 'c':
+		if (!options_long_int(arg, 1, LONG_MAX, &o->count))
+			return options_err(err, errlen, "-c needs a count of 1 or more, not '%s'",
+					   arg);
+		return EXIT_OK;
+	case 'h':
+		o->mode = MODE_HELP;
+		return EXIT_OK;
+	case 'V':
+		o->mode = MODE_VERSION;
+		return EXIT_OK;
+	case OPT_BUDGET:
+		return options_set_mode(o, MODE_BUDGET, err, errlen);
+	case OPT_BATCH:
+		return options_set_mode(o, MODE_BATCH, err, errlen);
+	case OPT_SWEEP:
+		return options_set_mode(o, MODE_SWEEP, err, errlen);
+	case OPT_TREE:
+		o->tree = true;
+		return EXIT_OK;
+	case OPT_FORMAT:
+		if (strcmp(arg, "text") == 0)
+			o->format = FORMAT_TEXT;
+		else if (strcmp(arg, "csv") == 0)
+			o->format = FORMAT_CSV;
+		else if (strcmp(arg, "json") == 0)
+			o->format = FORMAT_JSON;
+		else
+			return options_err(err, errlen,
+					   "--format takes text, csv or json, not '%s'", arg);
+		o->format_set = true;
+		return EXIT_OK;
+	case OPT_THREADS:
+		o->nthread_list = options_list(arg, 1, CTL_MAX_THREADS, o->thread_list);
+		if (!o->nthread_list)
+			return options_err(err, errlen,
+					   "--threads takes 1 to %d (or a list such as 1,2,4), not '%s'",
+					   CTL_MAX_THREADS, arg);
+		o->threads = o->thread_list[0];
+		return EXIT_OK;
+	case OPT_STREAMS:
+		o->nstream_list = options_list(arg, 1, CTL_MAX_STREAMS, o->stream_list);
+		if (!o->nstream_list)
+			return options_err(err, errlen,
+					   "--streams takes 1 to %d (or a list such as 1,2), not '%s'",
+					   CTL_MAX_STREAMS, arg);
+		o->streams = o->stream_list[0];
+		return EXIT_OK;
+	case OPT_SIZE:
+		if (!options_long_int(arg, 64, 16384, &v))
+			return options_err(err, errlen, "--size takes 64 to 16384, not '%s'", arg);
+		o->size = (int)v;
+		return EXIT_OK;
+	case OPT_PRECISION:
+		if (strcmp(arg, "single") == 0 || strcmp(arg, "s") == 0)
+			o->precision = CTL_SINGLE;
+		else if (strcmp(arg, "double") == 0 || strcmp(arg, "d") == 0)
+			o->precision = CTL_DOUBLE;
+		else
+			return options_err(err, errlen,
+					   "--precision takes single or double, not '%s'", arg);
+		return EXIT_OK;
+	case OPT_CPUS:
+		if (!options_double(arg, 0.01, 4096, &o->cpus))
+			return options_err(err, errlen,
+					   "--cpus takes a CPU count above 0 such as 1.5, not '%s'",
+					   arg);
+		return EXIT_OK;
+	case OPT_WORKERS:
+		if (!options_long_int(arg, 0, 64, &v))
+			return options_err(err, errlen, "--workers takes 0 to 64, not '%s'", arg);
+		o->workers = (int)v;
+		return EXIT_OK;
+	case OPT_BLAS_SPIN:
+		if (strcmp(arg, "off") == 0)
+			o->spin_off = true;
+		else if (strcmp(arg, "default") == 0)
+			o->spin_off = false;
+		else
+			return options_err(err, errlen, "--blas-spin takes default or off, not '%s'",
+					   arg);
+		return EXIT_OK;
+	case OPT_SECONDS:
+		if (!options_double(arg, 0.1, 3600, &o->seconds))
+			return options_err(err, errlen,
+					   "--seconds takes 0.1 to 3600 seconds, not '%s'", arg);
+		return EXIT_OK;
+	case OPT_ROOT:
+		o->root = arg;
+		return EXIT_OK;
+	case OPT_NO_COLOR:
+		o->no_color = true;
+		return EXIT_OK;
+	default:
+		return EXIT_USAGE;
+	}
+}
+
+static int options_check(struct options *o, char *err, size_t errlen)
+{
+	if (o->mode == MODE_HELP || o->mode == MODE_VERSION)
+		return EXIT_OK;
+	if (o->pid && o->command)
+		return options_err(err, errlen, "-p and -- CMD exclude each other");
+	if (o->mode == MODE_SWEEP && (o->pid || o->command))
+		return options_err(err, errlen, "--sweep runs the built-in workload: drop -p / -- CMD");
+	if (o->mode == MODE_BUDGET && o->command)
+		return options_err(err, errlen, "--budget reads a running process: use -p PID");
+	if (o->tree && !o->pid && !o->command && o->mode != MODE_BATCH &&
+	    o->mode != MODE_DASHBOARD)
+		return options_err(err, errlen, "--tree needs a target (-p PID or -- CMD)");
+	if (o->mode != MODE_SWEEP && (o->nthread_list > 1 || o->nstream_list > 1))
+		return options_err(err, errlen,
+				   "lists of --threads or --streams are for --sweep only");
+	if (o->mode == MODE_BUDGET && o->format == FORMAT_CSV)
+		return options_err(err, errlen, "--budget prints text or json, not csv");
+	if (o->mode == MODE_DASHBOARD && o->format_set)
+		return options_err(err, errlen, "--format is for --batch, --budget and --sweep");
+	if (strcmp(o->root, "/") != 0 && o->mode != MODE_BUDGET && o->mode != MODE_BATCH)
+		return options_err(err, errlen, "--root is for --budget and --batch");
+	return EXIT_OK;
+}
+
+int options_parse(int argc, char **argv, struct options *o, char *err, size_t errlen)
+{
+	options_defaults(o);
+	err[0] = '\0';
+	opterr = 0;
+	optind = 1;
+	for (;;) {
+		int idx = 0;
+		int c = getopt_long(argc, argv, "+p:i:c:hV", options_long, &idx);
+		if (c == -1)
+			break;
+		if (c == '?' || c == ':') {
+			const char *bad = argv[optind - 1];
+			if (optopt && strchr("pic", optopt))
+				return options_err(err, errlen, "option -%c needs a value", optopt);
+			return options_err(err, errlen, "unknown option '%s' (see --help)", bad);
+		}
+		int rc = options_one(o, c, optarg, err, errlen);
+		if (rc != EXIT_OK)
+			return rc;
+	}
+	if (optind < argc) {
+		/* getopt stops at "--" and consumes it; anything else left is stray */
+		if (strcmp(argv[optind - 1], "--") != 0)
+			return options_err(err, errlen,
+					   "unexpected argument '%s' (to launch a command, put -- before it)",
+					   argv[optind]);
+		o->command = &argv[optind];
+	} else if (optind > 1 && strcmp(argv[optind - 1], "--") == 0) {
+		return options_err(err, errlen, "-- must be followed by a command to launch");
+	}
+	return options_check(o, err, errlen);
+}

@@ -1,0 +1,75 @@
+/* options.h — threadlab's command line.
+ *
+ * options_parse() turns argv into a struct options or says, in one line,
+ * what was wrong.  The exit statuses every mode uses are defined here and
+ * documented in threadlab(1). */
+#ifndef THREADLAB_OPTIONS_H
+#define THREADLAB_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+enum exit_status {
+	EXIT_OK = 0,
+	EXIT_RUNTIME = 1,  /* something failed while running (workload, I/O) */
+	EXIT_USAGE = 2,	   /* bad arguments, no such PID, PID not readable */
+	EXIT_NOMEM = 3,	   /* out of memory (xalloc) */
+	EXIT_NO_TTY = 4,   /* dashboard asked for without a usable terminal */
+};
+
+enum mode {
+	MODE_DASHBOARD,	/* default */
+	MODE_BUDGET,	/* --budget */
+	MODE_BATCH,	/* --batch */
+	MODE_SWEEP,	/* --sweep */
+	MODE_HELP,
+	MODE_VERSION,
+};
+
+enum format {
+	FORMAT_TEXT,
+	FORMAT_CSV,
+	FORMAT_JSON,
+};
+
+#define OPT_LIST_MAX 32
+
+struct options {
+	enum mode mode;
+	enum format format;
+	bool format_set;
+	pid_t pid;		/* -p; 0 when not given */
+	bool tree;		/* --tree */
+	char **command;		/* after "--": argv of the command to launch, or NULL */
+	double interval;	/* -i, seconds */
+	long count;		/* -c, samples; 0 = until the target exits or a signal */
+	const char *root;	/* --root: collectors' root directory ("/" live) */
+	bool no_color;		/* --no-color or NO_COLOR set */
+
+	/* lab knobs; the *_list forms are --sweep's */
+	int threads;
+	int thread_list[OPT_LIST_MAX];
+	size_t nthread_list;
+	int streams;
+	int stream_list[OPT_LIST_MAX];
+	size_t nstream_list;
+	int size;
+	int precision;		/* enum ctl_precision */
+	double cpus;		/* --cpus; <= 0: no quota */
+	int workers;
+	bool spin_off;		/* --blas-spin off */
+	double seconds;		/* --sweep: seconds measured per setting */
+};
+
+/* Parses argv.  Returns EXIT_OK, or EXIT_USAGE with a one-line message
+ * (no "threadlab:" prefix, no newline) in err. */
+int options_parse(int argc, char **argv, struct options *o, char *err, size_t errlen);
+
+/* The --help text. */
+void options_usage(FILE *f);
+
+const char *format_name(enum format f);
+
+#endif

@@ -1,0 +1,48 @@
+/* report.h — samples and budgets as text, CSV or JSON Lines.
+ *
+ * Pure formatting over the collectors' plain structs: nothing here reads the
+ * system.  Foreign names go through text-safe.h (text, CSV) or
+ * json_put_string (JSON). */
+#ifndef THREADLAB_REPORT_H
+#define THREADLAB_REPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "options.h"
+#include "snapshot.h"
+
+#define REPORT_PIDS_MAX 96
+
+/* What the lab adds to a batch sample (issue: "workload" object). */
+struct workload_report {
+	int threads, streams, size, workers;
+	const char *precision;		/* "single" or "double" */
+	double cpus;			/* quota asked for, <= 0: none */
+	bool paused;
+	bool spin_off;
+	double gflops;			/* smoothed, all streams */
+	double steady_gflops;		/* steady state since the last change; < 0 unknown */
+	double ideal_gflops;		/* single x min(threads x streams, effective) */
+	double ceiling_gflops;		/* single x effective */
+	double single_thread_gflops;	/* < 0 while not measured yet */
+	bool results_checked;		/* at least one result compared */
+	bool results_equal;
+	double max_diff;
+	pid_t pids[REPORT_PIDS_MAX];	/* every workload and worker process */
+	size_t npids;
+};
+
+/* threadlab --budget. */
+void report_budget(FILE *f, enum format fmt, pid_t pid, const struct budget *b);
+
+/* One sample.  prev-to-cur rates in r; w is NULL outside the lab.  CSV
+ * prints its header once per FILE when header is true. */
+void report_sample(FILE *f, enum format fmt, const struct snapshot *cur,
+		   const struct snapshot_rates *r, const struct workload_report *w, bool header);
+
+/* Short names for a term ("online", …) and a cgroup version ("v1"). */
+const char *report_version_name(int version);
+
+#endif

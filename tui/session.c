@@ -1,0 +1,319 @@
+/* session.c — start, sample and stop one monitoring target.
+ *
+ * Three kinds of target share one code path: the lab's workload is watched
+ * exactly as an attached process is, through a sampler that follows the
+ * lab's anchor process and its descendants.  Signals only set a flag; the
+ * loops that own the session notice it and stop it, so cleanup runs in
+ * normal code.  A second signal, or a fatal one, takes the emergency path:
+ * kill the workload's process group and remove its cgroup from the handler. */
+#include "config.h"
+
+#include "session.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "proctree.h"
+#include "xalloc.h"
+
+volatile sig_atomic_t session_stop_signal;
+static volatile pid_t session_child_pid;
+static void (*session_on_fatal)(void);
+
+static void session_on_stop(int sig)
+{
+	if (session_stop_signal) {
+		/* Second request: the user means it.  Nothing left behind still. */
+		lab_emergency_stop();
+		if (session_child_pid > 0)
+			kill(session_child_pid, SIGKILL);
+		if (session_on_fatal)
+			session_on_fatal();
+		_exit(128 + sig);
+	}
+	session_stop_signal = sig;
+}
+
+static void session_on_crash(int sig)
+{
+	lab_emergency_stop();
+	if (session_child_pid > 0)
+		kill(session_child_pid, SIGTERM);
+	if (session_on_fatal)
+		session_on_fatal();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+void session_signals_install(void (*on_fatal)(void))
+{
+	struct sigaction sa;
+	session_on_fatal = on_fatal;
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&sa.sa_mask);
+	sa.sa_handler = session_on_stop; /* no SA_RESTART: waits return EINTR */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sa.sa_handler = session_on_crash;
+	sa.sa_flags = SA_RESETHAND;
+	sigaction(SIGSEGV, &sa, NULL);
+	sigaction(SIGBUS, &sa, NULL);
+	sigaction(SIGFPE, &sa, NULL);
+	sigaction(SIGILL, &sa, NULL);
+	sigaction(SIGABRT, &sa, NULL);
+	/* A closed output pipe is noticed as a write error and ends the run
+	 * through the normal path, which cleans up. */
+	signal(SIGPIPE, SIG_IGN);
+}
+
+/* Starts argv[0] with a pipe that carries exec's errno back if it fails. */
+static int session_launch(struct session *s, char **argv, char *err, size_t errlen)
+{
+	int pfd[2];
+	if (pipe2(pfd, O_CLOEXEC) < 0) {
+		snprintf(err, errlen, "cannot create a pipe: %s", strerror(errno));
+		return EXIT_RUNTIME;
+	}
+	pid_t parent = getpid();
+	pid_t pid = fork();
+	if (pid < 0) {
+		snprintf(err, errlen, "cannot fork: %s", strerror(errno));
+		close(pfd[0]), close(pfd[1]);
+		return EXIT_RUNTIME;
+	}
+	if (pid == 0) {
+		/* The command must not outlive threadlab (no stray process). */
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		if (getppid() != parent)
+			_exit(127);
+		signal(SIGPIPE, SIG_DFL);
+		execvp(argv[0], argv);
+		int e = errno;
+		ssize_t w = write(pfd[1], &e, sizeof(e));
+		(void)w;
+		_exit(127);
+	}
+	close(pfd[1]);
+	int e = 0;
+	ssize_t n;
+	do
+		n = read(pfd[0], &e, sizeof(e));
+	while (n < 0 && errno == EINTR);
+	close(pfd[0]);
+	if (n == (ssize_t)sizeof(e)) {
+		waitpid(pid, NULL, 0);
+		snprintf(err, errlen, "cannot run '%s': %s", argv[0], strerror(e));
+		return EXIT_USAGE;
+	}
+	s->child = pid;
+	session_child_pid = pid;
+	s->target = pid;
+	return EXIT_OK;
+}
+
+static int session_start_lab(struct session *s, const struct options *o, char *err,
+			     size_t errlen)
+{
+	struct lab_settings *w = &s->want;
+	*w = lab_settings_default();
+	w->threads = o->threads;
+	w->streams = o->streams;
+	w->size = o->size;
+	w->precision = (enum ctl_precision)o->precision;
+	w->workers = o->workers;
+	w->cpus = o->cpus;
+	w->spin_off = o->spin_off;
+	if (lab_settings_check(w, err, errlen) < 0)
+		return EXIT_USAGE;
+	s->lab = lab_start(w, err, errlen);
+	if (!s->lab)
+		return errno == EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
+	char msg[256] = "";
+	int rc = lab_wait_ready(s->lab, 15000, msg, sizeof(msg));
+	if (rc == -EIO) {
+		snprintf(err, errlen, "the workload failed to start: %s", msg);
+		return EXIT_RUNTIME;
+	}
+	lab_read(s->lab, &s->lab_status);
+	if (s->lab_status.quota_error[0])
+		snprintf(s->message, sizeof(s->message), "%s", s->lab_status.quota_error);
+	s->target = lab_root_pid(s->lab);
+	s->tree = true;
+	labview_init(&s->view);
+	return EXIT_OK;
+}
+
+int session_start(struct session *s, const struct options *o, char *err, size_t errlen)
+{
+	memset(s, 0, sizeof(*s));
+	s->opt = o;
+	snapshot_init(&s->prev);
+	snapshot_init(&s->cur);
+	snapshot_rates_init(&s->rates);
+	int rc = sysroot_open(&s->root, o->root);
+	if (rc < 0) {
+		snprintf(err, errlen, "cannot open root directory '%s': %s", o->root,
+			 strerror(-rc));
+		return EXIT_USAGE;
+	}
+	s->tree = o->tree;
+	if (o->pid) {
+		s->kind = SESSION_ATTACH;
+		s->target = o->pid;
+		if (s->root.live) {
+			rc = proctree_check(&s->root, o->pid);
+			if (rc == -ESRCH) {
+				snprintf(err, errlen, "no process with PID %d", (int)o->pid);
+				return EXIT_USAGE;
+			} else if (rc < 0) {
+				snprintf(err, errlen,
+					 "may not read process %d: %s (run as its user or as root)",
+					 (int)o->pid, strerror(-rc));
+				return EXIT_USAGE;
+			}
+		}
+	} else if (o->command) {
+		s->kind = SESSION_LAUNCH;
+		if ((rc = session_launch(s, o->command, err, errlen)) != EXIT_OK)
+			return rc;
+	} else {
+		s->kind = SESSION_LAB;
+		if ((rc = session_start_lab(s, o, err, errlen)) != EXIT_OK)
+			return rc;
+	}
+	s->sampler = sampler_new(&s->root, s->target, s->tree);
+	if (!s->sampler) {
+		int e = errno;
+		if (e == ESRCH)
+			snprintf(err, errlen, "no process with PID %d", (int)s->target);
+		else
+			snprintf(err, errlen, "may not read process %d: %s (run as its user or as root)",
+				 (int)s->target, strerror(e));
+		return EXIT_USAGE;
+	}
+	/* The first sample is the baseline every rate is measured from. */
+	session_tick(s);
+	return EXIT_OK;
+}
+
+static double session_now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static void session_tick_lab(struct session *s)
+{
+	const char *dir = NULL;
+	int version = 0;
+	if (lab_quota_cgroup(s->lab, &dir, &version))
+		sampler_set_cgroup_override(s->sampler, dir, version);
+	else
+		sampler_set_cgroup_override(s->sampler, NULL, 0);
+	if (lab_read(s->lab, &s->lab_status) < 0)
+		return;
+	const struct lab_settings *set = &s->lab_status.settings;
+	double single = lab_single_rate_cached(s->lab, set->size, set->precision);
+	if (single <= 0 && !set->paused && s->lab_status.applied)
+		single = lab_single_rate(s->lab, set->size, set->precision);
+	labview_feed(&s->view, &s->lab_status, session_now(), s->cur.budget.effective, single,
+		     &s->work);
+}
+
+int session_tick(struct session *s)
+{
+	if (s->child && !s->child_reaped) {
+		int st;
+		if (waitpid(s->child, &st, WNOHANG) == s->child) {
+			s->child_reaped = true;
+			s->child_status = st;
+			session_child_pid = 0;
+		}
+	}
+	if (!s->target_gone) {
+		struct snapshot next;
+		snapshot_init(&next);
+		int rc = sampler_sample(s->sampler, &next);
+		if (rc == 0) {
+			bool had = s->cur.time > 0;
+			snapshot_move(&s->prev, &s->cur);
+			snapshot_move(&s->cur, &next);
+			if (had) {
+				snapshot_rates(&s->prev, &s->cur, &s->rates);
+				s->have_rates = true;
+			}
+		} else {
+			s->target_gone = true;
+			snapshot_free(&next);
+		}
+	}
+	if (s->lab && !s->target_gone)
+		session_tick_lab(s);
+	return s->target_gone ? -ESRCH : 0;
+}
+
+int session_apply(struct session *s)
+{
+	if (!s->lab)
+		return -ENOTSUP;
+	char msg[256] = "";
+	int rc = lab_apply(s->lab, &s->want, msg, sizeof(msg));
+	snprintf(s->message, sizeof(s->message), "%s", msg);
+	return rc;
+}
+
+void session_stop(struct session *s)
+{
+	if (s->lab) {
+		lab_stop(s->lab);
+		s->lab = NULL;
+	}
+	if (s->child && !s->child_reaped) {
+		kill(s->child, SIGTERM);
+		for (int i = 0; i < 50; i++) {
+			if (waitpid(s->child, &s->child_status, WNOHANG) == s->child) {
+				s->child_reaped = true;
+				break;
+			}
+			struct timespec ts = {0, 10 * 1000 * 1000};
+			nanosleep(&ts, NULL);
+		}
+		if (!s->child_reaped) {
+			kill(s->child, SIGKILL);
+			waitpid(s->child, &s->child_status, 0);
+			s->child_reaped = true;
+		}
+		session_child_pid = 0;
+	}
+	sampler_free(s->sampler);
+	s->sampler = NULL;
+	snapshot_free(&s->prev);
+	snapshot_free(&s->cur);
+	snapshot_rates_free(&s->rates);
+	if (s->root.fd > 0)
+		sysroot_close(&s->root);
+	s->root.fd = -1;
+}
+
+const char *session_child_status(const struct session *s, char *buf, size_t cap)
+{
+	if (!s->child || !s->child_reaped)
+		snprintf(buf, cap, "%s", "");
+	else if (WIFEXITED(s->child_status))
+		snprintf(buf, cap, "exited with status %d", WEXITSTATUS(s->child_status));
+	else if (WIFSIGNALED(s->child_status))
+		snprintf(buf, cap, "killed by signal %d (%s)", WTERMSIG(s->child_status),
+			 strsignal(WTERMSIG(s->child_status)));
+	else
+		snprintf(buf, cap, "ended");
+	return buf;
+}

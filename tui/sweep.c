@@ -1,0 +1,273 @@
+/* sweep.c — threadlab --sweep: measure the workload over settings.
+ *
+ * One lab for the whole sweep.  Order: for each stream count, threads go up,
+ * then down for the next stream count, so every step changes exactly one
+ * knob.  Each step: apply, wait until every stream applied it and did a
+ * GEMM, warm up, then measure the window between two collector snapshots of
+ * the lab's tree (helpers' run-queue wait, quota cgroup throttling) and two
+ * lab_read()s (FLOPs, mismatches). */
+#define _GNU_SOURCE
+#include "sweep.h"
+
+#include "budget.h"
+#include "lab.h"
+#include "snapshot.h"
+#include "throughput.h"
+#include "xalloc.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+
+void sweep_opts_default(struct sweep_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->size = 768;
+	o->precision = CTL_SINGLE;
+	o->seconds = 3.0;
+	o->warmup = 1.0;
+	o->format = SWEEP_TEXT;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void sleep_s(double s)
+{
+	if (s <= 0)
+		return;
+	struct timespec ts = {(time_t)s, (long)((s - floor(s)) * 1e9)};
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+static bool is_helper(const struct lab_status *st, pid_t pid)
+{
+	for (int i = 0; i < st->nslots; i++)
+		if (st->stream[i].pid == pid)
+			return true;
+	return false;
+}
+
+static uint64_t mismatches(const struct lab_status *st)
+{
+	uint64_t n = 0;
+	for (int i = 0; i < st->nslots; i++)
+		n += st->stream[i].mismatches;
+	return n;
+}
+
+static void fill_env(struct sweep_env *e, const struct sweep_opts *o, const struct budget *b,
+		     const struct lab_status *st, double single)
+{
+	memset(e, 0, sizeof(*e));
+	lab_cpu_model(e->cpu_model, sizeof(e->cpu_model));
+	e->online = b->online;
+	e->affinity = b->affinity;
+	e->quota_cpus = b->quota.cpus;
+	e->effective = b->effective;
+	snprintf(e->blas_config, sizeof(e->blas_config), "%s", st->blas_config);
+	snprintf(e->blas_core, sizeof(e->blas_core), "%s", st->blas_core);
+	e->blas_variant = st->blas_variant;
+	e->spin = o->spin_off ? "off" : "default";
+	e->omp_num_threads = getenv("OMP_NUM_THREADS");
+	e->openblas_num_threads = getenv("OPENBLAS_NUM_THREADS");
+	e->mkl_num_threads = getenv("MKL_NUM_THREADS");
+	struct utsname u;
+	if (uname(&u) == 0)
+		snprintf(e->kernel, sizeof(e->kernel), "%.100s %.100s", u.sysname, u.release);
+	time_t t = time(NULL);
+	struct tm tm;
+	gmtime_r(&t, &tm);
+	strftime(e->date, sizeof(e->date), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	e->size = o->size;
+	e->precision = o->precision == CTL_DOUBLE ? "double" : "single";
+	e->seconds = o->seconds;
+	e->warmup = o->warmup;
+	e->single_gflops = single;
+}
+
+struct sweep_ctx {
+	const struct sweep_opts *o;
+	FILE *out;
+	struct lab *lab;
+	struct sampler *smp;
+	struct lab_settings set;
+	double single, effective;
+	struct lab_status *a, *b;
+	struct snapshot sa, sb;
+	struct snapshot_rates rates;
+	bool first;
+};
+
+static int sweep_step(struct sweep_ctx *c, int streams, int threads)
+{
+	char msg[512];
+	c->set.streams = streams;
+	c->set.threads = threads;
+	int rc = lab_apply(c->lab, &c->set, msg, sizeof(msg));
+	if (rc == 0)
+		rc = lab_wait_ready(c->lab, 30000, msg, sizeof(msg));
+	if (rc < 0) {
+		fprintf(stderr, "threadlab: sweep at %d stream(s) x %d thread(s): %s\n", streams,
+			threads, msg);
+		return rc;
+	}
+	sleep_s(c->o->warmup);
+	sampler_sample(c->smp, &c->sa);
+	lab_read(c->lab, c->a);
+	double t0 = now_s();
+	sleep_s(c->o->seconds);
+	sampler_sample(c->smp, &c->sb);
+	if (lab_read(c->lab, c->b) < 0) {
+		fprintf(stderr, "threadlab: sweep: the workload's processes have gone\n");
+		return -ESRCH;
+	}
+	double dt = now_s() - t0;
+	snapshot_rates(&c->sa, &c->sb, &c->rates);
+	struct sweep_row r = {.streams = streams, .threads = threads};
+	r.gflops = tp_gflops(c->b->flops - c->a->flops, dt);
+	r.speedup = tp_speedup(r.gflops, c->single);
+	r.efficiency = tp_efficiency(r.gflops, tp_ideal(c->single, (double)streams * threads,
+							c->effective));
+	r.ceiling_pct = tp_ceiling_pct(r.gflops, tp_ceiling(c->single, c->effective));
+	double run = 0, wait = 0;
+	for (size_t i = 0; i < c->rates.nthreads; i++) {
+		const struct thread_rate *t = &c->rates.threads[i];
+		if (t->is_new || !is_helper(c->b, t->pid))
+			continue;
+		run += t->cpu_pct;
+		wait += t->wait_pct;
+	}
+	r.wait_pct = run + wait > 0 ? 100.0 * wait / (run + wait) : 0;
+	r.throttled_pct = -1;
+	if (c->b->quota_dir[0] && c->rates.throttle.valid)
+		r.throttled_pct = c->rates.throttle.throttled_pct;
+	r.results_equal = mismatches(c->b) == mismatches(c->a) && c->b->checked > c->a->checked;
+	r.max_diff = c->b->max_diff;
+	sweep_out_row(c->out, c->o->format, &r, c->first);
+	c->first = false;
+	return 0;
+}
+
+static int sweep_check(const struct sweep_opts *o, struct lab_settings *s)
+{
+	char err[512];
+	*s = lab_settings_default();
+	s->size = o->size;
+	s->precision = o->precision;
+	s->cpus = o->cpus;
+	s->workers = o->workers;
+	s->spin_off = o->spin_off;
+	int smax = 1, tmax = 1;
+	for (size_t i = 0; i < o->nstreams; i++)
+		smax = o->streams[i] > smax ? o->streams[i] : smax;
+	for (size_t i = 0; i < o->nthreads; i++)
+		tmax = o->threads[i] > tmax ? o->threads[i] : tmax;
+	s->streams = smax;
+	s->threads = tmax;
+	int rc = lab_settings_check(s, err, sizeof(err));
+	for (size_t i = 0; rc == 0 && i < o->nstreams; i++) {
+		s->streams = o->streams[i];
+		rc = lab_settings_check(s, err, sizeof(err));
+	}
+	for (size_t i = 0; rc == 0 && i < o->nthreads; i++) {
+		s->threads = o->threads[i];
+		rc = lab_settings_check(s, err, sizeof(err));
+	}
+	if (rc == 0 && (o->seconds <= 0 || o->warmup < 0)) {
+		snprintf(err, sizeof(err), "--seconds must be above 0");
+		rc = -EINVAL;
+	}
+	if (rc < 0)
+		fprintf(stderr, "threadlab: sweep: %s\n", err);
+	s->streams = o->nstreams ? o->streams[0] : 1;
+	s->threads = o->nthreads ? o->threads[0] : 1;
+	return rc;
+}
+
+int sweep_run(const struct sweep_opts *o, FILE *out)
+{
+	struct sweep_ctx c = {.o = o, .out = out, .first = true};
+	int rc = sweep_check(o, &c.set);
+	if (rc < 0)
+		return rc;
+	char err[512];
+	c.lab = lab_start(&c.set, err, sizeof(err));
+	if (!c.lab) {
+		fprintf(stderr, "threadlab: sweep: %s\n", err);
+		return -errno;
+	}
+	if (lab_wait_ready(c.lab, 30000, err, sizeof(err)) < 0) {
+		fprintf(stderr, "threadlab: sweep: %s\n", err);
+		lab_stop(c.lab);
+		return -EIO;
+	}
+	c.a = xmalloc(sizeof(*c.a));
+	c.b = xmalloc(sizeof(*c.b));
+	snapshot_init(&c.sa);
+	snapshot_init(&c.sb);
+	snapshot_rates_init(&c.rates);
+	struct sysroot root = {.fd = -1};
+	struct budget budget;
+	rc = sysroot_open(&root, "/");
+	if (rc == 0)
+		rc = budget_read(&root, lab_root_pid(c.lab), &budget);
+	c.smp = rc == 0 ? sampler_new(&root, lab_root_pid(c.lab), true) : NULL;
+	if (!c.smp) {
+		fprintf(stderr, "threadlab: sweep: cannot monitor the workload: %s\n",
+			strerror(rc < 0 ? -rc : errno));
+		rc = rc < 0 ? rc : -errno;
+		goto out;
+	}
+	lab_read(c.lab, c.a);
+	if (c.a->quota_error[0])
+		fprintf(stderr, "threadlab: %s\n", c.a->quota_error);
+	if (c.a->quota_dir[0])
+		sampler_set_cgroup_override(c.smp, c.a->quota_dir, c.a->quota_version);
+	c.effective = budget.effective;
+	c.single = lab_single_rate(c.lab, o->size, o->precision);
+	lab_read(c.lab, c.a);
+	struct sweep_env env;
+	fill_env(&env, o, &budget, c.a, c.single);
+	sweep_out_begin(out, o->format, &env);
+
+	int tdef[SWEEP_LIST_MAX], sdef[1] = {1};
+	const int *tl = o->threads, *sl = o->streams;
+	size_t nt = o->nthreads, ns = o->nstreams;
+	if (!nt) {
+		int tmax = (int)ceil(2 * c.effective);
+		tmax = tmax < 2 ? 2 : tmax > SWEEP_LIST_MAX ? SWEEP_LIST_MAX : tmax;
+		for (int i = 0; i < tmax; i++)
+			tdef[i] = i + 1;
+		tl = tdef;
+		nt = (size_t)tmax;
+	}
+	if (!ns) {
+		sl = sdef;
+		ns = 1;
+	}
+	for (size_t i = 0; rc == 0 && i < ns; i++)
+		for (size_t j = 0; rc == 0 && j < nt; j++)
+			rc = sweep_step(&c, sl[i], tl[i % 2 ? nt - 1 - j : j]);
+	sweep_out_end(out, o->format);
+out:
+	if (c.smp)
+		sampler_free(c.smp);
+	if (root.fd >= 0)
+		sysroot_close(&root);
+	snapshot_free(&c.sa);
+	snapshot_free(&c.sb);
+	snapshot_rates_free(&c.rates);
+	free(c.a);
+	free(c.b);
+	lab_stop(c.lab);
+	return rc;
+}
