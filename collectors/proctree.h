@@ -2,7 +2,8 @@
  *
  * libproc2 is broad but not cheap, so threadlab asks it only for process
  * level facts (the tree, names, start times), never for every thread on every
- * tick.  Live root only: against a fixture root these return -ENOTSUP. */
+ * tick.  proctree_descendants is live root only: against a fixture root it
+ * returns -ENOTSUP.  proctree_check works under any root. */
 #ifndef THREADLAB_PROCTREE_H
 #define THREADLAB_PROCTREE_H
 

@@ -48,7 +48,11 @@ void thread_set_copy(struct thread_set *dst, const struct thread_set *src);
 struct tsampler;
 
 /* Follows pid (and its descendants when tree).  Returns NULL and sets errno
- * (ESRCH: no such process, EACCES: may not read it). */
+ * (ESRCH: no such process, EACCES: may not read it, ENOTSUP: tree under a
+ * fixture root).  r is copied; its descriptor must outlive the sampler.
+ * Three descriptors are held per thread, up to 64 below RLIMIT_NOFILE's
+ * soft limit; threads beyond that are read by path (slower).  A program
+ * following large processes should raise the soft limit to the hard one. */
 struct tsampler *tsampler_new(const struct sysroot *r, pid_t pid, bool tree);
 void tsampler_free(struct tsampler *ts);
 

@@ -1,0 +1,234 @@
+/* tick-cost.c — threadlab's per-tick CPU cost against top -H, in one run.
+ *
+ * Starts a target process with many threads (1,000 by default, small
+ * stacks), then measures on the same target:
+ *   (a) threadlab: tsampler_sample() + thread_rates() per tick, as CPU time
+ *       (getrusage user + sys of this process) averaged over the ticks;
+ *   (b) top -H -b -d INTERVAL -n TICKS -p PID: the CPU time of the top
+ *       process (wait4 rusage) divided by the ticks.
+ * Both are run twice: with threads that sleep for good (the common case, in
+ * which unchanged schedstat spares the reads of stat and status) and with
+ * threads that wake every 50 ms (every tick reads all three files).
+ *
+ * Usage: tick-cost [-n THREADS] [-t TICKS] [-i INTERVAL_MS] */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sysroot.h"
+#include "threads.h"
+
+static void sleep_ms(long ms)
+{
+	struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
+	while (nanosleep(&t, &t) < 0 && errno == EINTR)
+		;
+}
+
+static long wake_ms; /* 0: threads sleep for good */
+
+static void *target_thread(void *arg)
+{
+	(void)arg;
+	for (;;) {
+		if (wake_ms)
+			sleep_ms(wake_ms);
+		else
+			pause();
+	}
+	return NULL;
+}
+
+/* Forks a target holding nthreads threads; returns its PID once they exist. */
+static pid_t start_target(int nthreads, long wake)
+{
+	int p[2];
+	if (pipe(p) < 0)
+		return -1;
+	pid_t pid = fork();
+	if (pid != 0) {
+		close(p[1]);
+		char c;
+		ssize_t got = pid > 0 ? read(p[0], &c, 1) : -1;
+		close(p[0]);
+		return got == 1 ? pid : -1;
+	}
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	close(p[0]);
+	wake_ms = wake;
+	pthread_attr_t attr;
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, 64 * 1024);
+	for (int i = 0; i < nthreads; i++) {
+		pthread_t t;
+		if (pthread_create(&t, &attr, target_thread, NULL) != 0)
+			_exit(1);
+	}
+	if (write(p[1], "x", 1) != 1)
+		_exit(1);
+	for (;;)
+		pause();
+}
+
+static double cpu_ms(const struct rusage *ru)
+{
+	return (double)(ru->ru_utime.tv_sec + ru->ru_stime.tv_sec) * 1e3 +
+	       (double)(ru->ru_utime.tv_usec + ru->ru_stime.tv_usec) / 1e3;
+}
+
+static double now_ms(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+/* threadlab's CPU ms per tick over ticks ticks (after one warm-up tick). */
+static double bench_threadlab(pid_t pid, int ticks, long interval, double *first_ms,
+			      size_t *nthreads, size_t *fds)
+{
+	struct sysroot r;
+	if (sysroot_open(&r, "/") < 0)
+		return -1;
+	struct tsampler *ts = tsampler_new(&r, pid, false);
+	if (!ts) {
+		sysroot_close(&r);
+		return -1;
+	}
+	struct thread_set prev, cur;
+	thread_set_init(&prev);
+	thread_set_init(&cur);
+	struct thread_rate *rates = NULL;
+	size_t cap = 0;
+	struct rusage a, b;
+
+	getrusage(RUSAGE_SELF, &a);
+	tsampler_sample(ts, &prev);
+	getrusage(RUSAGE_SELF, &b);
+	*first_ms = cpu_ms(&b) - cpu_ms(&a);
+
+	double spent = 0;
+	for (int i = 0; i < ticks; i++) {
+		sleep_ms(interval);
+		getrusage(RUSAGE_SELF, &a);
+		tsampler_sample(ts, &cur);
+		thread_rates(&prev, &cur, &rates, &cap);
+		thread_set_copy(&prev, &cur);
+		getrusage(RUSAGE_SELF, &b);
+		spent += cpu_ms(&b) - cpu_ms(&a);
+	}
+	*nthreads = cur.n;
+	*fds = tsampler_fds(ts);
+	free(rates);
+	thread_set_free(&prev);
+	thread_set_free(&cur);
+	tsampler_free(ts);
+	sysroot_close(&r);
+	return spent / ticks;
+}
+
+/* top -H's CPU ms per tick. */
+static double bench_top(pid_t pid, int ticks, long interval)
+{
+	char n[16], p[16], d[16];
+	snprintf(n, sizeof(n), "%d", ticks);
+	snprintf(p, sizeof(p), "%d", (int)pid);
+	snprintf(d, sizeof(d), "%.3f", (double)interval / 1e3);
+	pid_t top = fork();
+	if (top < 0)
+		return -1;
+	if (top == 0) {
+		int null = open("/dev/null", O_WRONLY);
+		if (null >= 0)
+			dup2(null, STDOUT_FILENO);
+		execlp("top", "top", "-H", "-b", "-d", d, "-n", n, "-p", p, (char *)NULL);
+		_exit(127);
+	}
+	int status;
+	struct rusage ru;
+	while (wait4(top, &status, 0, &ru) < 0)
+		if (errno != EINTR)
+			return -1;
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		return -1;
+	return cpu_ms(&ru) / ticks;
+}
+
+static void run(const char *what, int nthreads, long wake, int ticks, long interval)
+{
+	pid_t pid = start_target(nthreads, wake);
+	if (pid < 0) {
+		fprintf(stderr, "tick-cost: cannot start the target: %s\n", strerror(errno));
+		exit(1);
+	}
+	double first, t0 = now_ms();
+	size_t seen = 0, fds = 0;
+	double tl = bench_threadlab(pid, ticks, interval, &first, &seen, &fds);
+	double tl_wall = now_ms() - t0;
+	double top = bench_top(pid, ticks, interval);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+
+	printf("target: %d %s threads (+1 main), %d ticks at %ld ms\n", nthreads, what, ticks,
+	       interval);
+	if (tl < 0)
+		printf("  threadlab tsampler: failed\n");
+	else
+		printf("  threadlab tsampler: %7.3f ms CPU per tick  (%zu threads, %zu fds held; "
+		       "first tick %.3f ms; %.1f s wall)\n",
+		       tl, seen, fds, first, tl_wall / 1e3);
+	if (top < 0)
+		printf("  top -H -b:          failed (is procps' top installed?)\n");
+	else
+		printf("  top -H -b:          %7.3f ms CPU per tick\n", top);
+	if (tl >= 0 && top > 0)
+		printf("  ratio:              %7.3f x top -H  (goal <= 0.25)\n", tl / top);
+}
+
+int main(int argc, char **argv)
+{
+	int nthreads = 1000, ticks = 20, opt;
+	long interval = 200;
+	while ((opt = getopt(argc, argv, "n:t:i:")) != -1) {
+		switch (opt) {
+		case 'n':
+			nthreads = atoi(optarg);
+			break;
+		case 't':
+			ticks = atoi(optarg);
+			break;
+		case 'i':
+			interval = atol(optarg);
+			break;
+		default:
+			fprintf(stderr,
+				"usage: tick-cost [-n THREADS] [-t TICKS] [-i INTERVAL_MS]\n");
+			return 2;
+		}
+	}
+	if (nthreads < 1 || ticks < 1 || interval < 1) {
+		fprintf(stderr, "tick-cost: THREADS, TICKS and INTERVAL_MS must be positive\n");
+		return 2;
+	}
+	/* Three descriptors per thread are held: lift the soft limit to the hard one. */
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+	run("sleeping", nthreads, 0, ticks, interval);
+	run("waking every 50 ms", nthreads, 50, ticks, interval);
+	return 0;
+}

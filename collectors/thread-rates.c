@@ -1,0 +1,102 @@
+/* thread-rates.c — thread sets and the rates between two of them.
+ *
+ * CPU % and run-queue wait % come from schedstat's nanosecond counters over
+ * the wall-clock time between the samples, so they are exact even at 20 ms
+ * intervals.  utime and stime are only clock ticks (10 ms), too coarse for a
+ * rate, so they only split cpu_pct into user and system: by the ratio of
+ * their deltas when a tick passed, else by the ratio of their totals. */
+#include "config.h"
+
+#include "threads.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "xalloc.h"
+
+void thread_set_init(struct thread_set *s)
+{
+	memset(s, 0, sizeof(*s));
+}
+
+void thread_set_free(struct thread_set *s)
+{
+	free(s->v);
+	thread_set_init(s);
+}
+
+void thread_set_copy(struct thread_set *dst, const struct thread_set *src)
+{
+	if (dst == src)
+		return;
+	dst->v = xreallocarray_grow(dst->v, &dst->cap, src->n, sizeof(*dst->v));
+	if (src->n)
+		memcpy(dst->v, src->v, src->n * sizeof(*src->v));
+	dst->n = src->n;
+	dst->time = src->time;
+	dst->nprocs = src->nprocs;
+}
+
+static int sample_cmp(const void *a, const void *b)
+{
+	const struct thread_sample *x = a, *y = b;
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	return 0;
+}
+
+/* A counter that went backwards (should not happen) counts as no change. */
+static double delta(uint64_t now, uint64_t before)
+{
+	return now > before ? (double)(now - before) : 0.0;
+}
+
+static void rate_one(const struct thread_sample *p, const struct thread_sample *c, double dt,
+		     struct thread_rate *r)
+{
+	double ns = dt * 1e9;
+	r->cpu_pct = 100.0 * delta(c->run_ns, p->run_ns) / ns;
+	r->wait_pct = 100.0 * delta(c->wait_ns, p->wait_ns) / ns;
+	r->vcsw_per_s = delta(c->vcsw, p->vcsw) / dt;
+	r->ivcsw_per_s = delta(c->ivcsw, p->ivcsw) / dt;
+
+	double du = delta(c->utime, p->utime), ds = delta(c->stime, p->stime);
+	if (du + ds <= 0) {
+		du = (double)c->utime;
+		ds = (double)c->stime;
+	}
+	double user_share = du + ds > 0 ? du / (du + ds) : 1.0;
+	r->user_pct = r->cpu_pct * user_share;
+	r->sys_pct = r->cpu_pct - r->user_pct;
+}
+
+size_t thread_rates(const struct thread_set *prev, const struct thread_set *cur,
+		    struct thread_rate **out, size_t *cap)
+{
+	*out = xreallocarray_grow(*out, cap, cur->n, sizeof(**out));
+	double dt = prev ? cur->time - prev->time : 0;
+	for (size_t i = 0; i < cur->n; i++) {
+		const struct thread_sample *c = &cur->v[i];
+		struct thread_rate *r = &(*out)[i];
+		memset(r, 0, sizeof(*r));
+		r->pid = c->pid;
+		r->tid = c->tid;
+		memcpy(r->name, c->name, sizeof(r->name));
+		r->name_len = c->name_len;
+		r->state = c->state;
+		r->cpu = c->cpu;
+
+		const struct thread_sample *p = NULL;
+		if (prev && prev->n)
+			p = bsearch(c, prev->v, prev->n, sizeof(*c), sample_cmp);
+		/* Same TID, other start time: the TID was reused by a new thread. */
+		if (!p || p->starttime != c->starttime || dt <= 0) {
+			r->is_new = p == NULL || p->starttime != c->starttime;
+			continue;
+		}
+		rate_one(p, c, dt, r);
+	}
+	return cur->n;
+}
