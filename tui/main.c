@@ -1,13 +1,44 @@
 /* main.c — threadlab's entry point: parse the command line, run one mode. */
 #include "config.h"
 
+#include <errno.h>
 #include <locale.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "batch.h"
 #include "options.h"
+#include "session.h"
+#include "sweep.h"
 #include "text-safe.h"
+
+static int main_sweep(const struct options *o)
+{
+	struct sweep_opts so;
+	sweep_opts_default(&so);
+	for (size_t i = 0; i < o->nthread_list; i++)
+		so.threads[so.nthreads++] = o->thread_list[i];
+	for (size_t i = 0; i < o->nstream_list; i++)
+		so.streams[so.nstreams++] = o->stream_list[i];
+	so.size = o->size;
+	so.precision = (enum ctl_precision)o->precision;
+	so.cpus = o->cpus;
+	so.workers = o->workers;
+	so.spin_off = o->spin_off;
+	so.seconds = o->seconds;
+	so.format = o->format == FORMAT_JSON ? SWEEP_JSON
+		    : o->format == FORMAT_CSV ? SWEEP_CSV
+					      : SWEEP_TEXT;
+	session_signals_install(NULL);
+	int rc = sweep_run(&so, stdout);
+	if (fflush(stdout) == EOF)
+		return EXIT_RUNTIME;
+	if (rc == -EINVAL || rc == -ENOMEM)
+		return EXIT_USAGE;
+	if (rc == -EINTR)
+		return EXIT_OK;
+	return rc < 0 ? EXIT_RUNTIME : EXIT_OK;
+}
 
 int main(int argc, char **argv)
 {
@@ -16,6 +47,7 @@ int main(int argc, char **argv)
 
 	setlocale(LC_ALL, "");
 	text_safe_init();
+	session_raise_nofile();
 	int rc = options_parse(argc, argv, &o, err, sizeof(err));
 	if (rc != EXIT_OK) {
 		fprintf(stderr, "threadlab: %s\n", err);
@@ -34,6 +66,7 @@ int main(int argc, char **argv)
 	case MODE_BATCH:
 		return batch_run(&o);
 	case MODE_SWEEP:
+		return main_sweep(&o);
 	case MODE_DASHBOARD:
 	default:
 		fprintf(stderr, "threadlab: this mode is not built yet; use --batch\n");

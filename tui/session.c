@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -26,6 +27,20 @@
 volatile sig_atomic_t session_stop_signal;
 static volatile pid_t session_child_pid;
 static void (*session_on_fatal)(void);
+
+static struct rlimit session_nofile_orig;
+static bool session_nofile_raised;
+
+void session_raise_nofile(void)
+{
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur >= rl.rlim_max)
+		return;
+	session_nofile_orig = rl;
+	rl.rlim_cur = rl.rlim_max < 65536 ? rl.rlim_max : 65536;
+	if (rl.rlim_cur > session_nofile_orig.rlim_cur && setrlimit(RLIMIT_NOFILE, &rl) == 0)
+		session_nofile_raised = true;
+}
 
 static void session_on_stop(int sig)
 {
@@ -95,6 +110,8 @@ static int session_launch(struct session *s, char **argv, char *err, size_t errl
 		if (getppid() != parent)
 			_exit(127);
 		signal(SIGPIPE, SIG_DFL);
+		if (session_nofile_raised)
+			setrlimit(RLIMIT_NOFILE, &session_nofile_orig);
 		execvp(argv[0], argv);
 		int e = errno;
 		ssize_t w = write(pfd[1], &e, sizeof(e));

@@ -62,6 +62,10 @@ extern volatile sig_atomic_t session_stop_signal;
  * async-signal-safe, e.g. restore the terminal) and re-raise. */
 void session_signals_install(void (*on_fatal)(void));
 
+/* Raises the soft limit on open files (the thread sampler holds three
+ * descriptors per thread); a launched command gets the original back. */
+void session_raise_nofile(void);
+
 /* Starts the target described by opt.  Returns EXIT_OK, or an exit status
  * (options.h) with a one-line message in err. */
 int session_start(struct session *s, const struct options *opt, char *err, size_t errlen);

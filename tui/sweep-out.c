@@ -44,8 +44,9 @@ static void text_env(FILE *f, const char *lead, const struct sweep_env *e)
 		safe(e->omp_num_threads, a, sizeof(a)), safe(e->openblas_num_threads, b, sizeof(b)),
 		safe(e->mkl_num_threads, c, sizeof(c)));
 	fprintf(f, "%skernel: %s, date: %s\n", lead, safe(e->kernel, a, sizeof(a)), e->date);
-	fprintf(f, "%sworkload: n=%d %s, %.1f s per setting after %.1f s warm-up, "
-		   "single-thread %.1f GFLOP/s\n",
+	fprintf(f,
+		"%sworkload: n=%d %s, %.1f s per setting after %.1f s warm-up, "
+		"single-thread %.1f GFLOP/s\n",
 		lead, e->size, e->precision, e->seconds, e->warmup, e->single_gflops);
 }
 
@@ -83,8 +84,10 @@ void sweep_out_begin(FILE *f, enum sweep_format fmt, const struct sweep_env *e)
 		json_key_str(f, "date", e->date, true);
 		fprintf(f, "    \"size\": %d,\n", e->size);
 		json_key_str(f, "precision", e->precision, true);
-		fprintf(f, "    \"seconds\": %.3f,\n    \"warmup\": %.3f,\n", e->seconds, e->warmup);
-		fprintf(f, "    \"single_thread_gflops\": %.3f\n  },\n  \"rows\": [", e->single_gflops);
+		fprintf(f, "    \"seconds\": %.3f,\n    \"warmup\": %.3f,\n", e->seconds,
+			e->warmup);
+		fprintf(f, "    \"single_thread_gflops\": %.3f\n  },\n  \"rows\": [",
+			e->single_gflops);
 		break;
 	}
 	fflush(f);
@@ -97,9 +100,12 @@ void sweep_out_row(FILE *f, enum sweep_format fmt, const struct sweep_row *r, bo
 		char thr[16] = "-";
 		if (r->throttled_pct >= 0)
 			snprintf(thr, sizeof(thr), "%.1f", r->throttled_pct);
-		fprintf(f, "%7d %7d %9.1f %7.2f %6.2f %7.1f %6.1f %9s %s\n", r->streams,
-			r->threads, r->gflops, r->speedup, r->efficiency, r->ceiling_pct,
-			r->wait_pct, thr, r->results_equal ? "yes" : "NO");
+		fprintf(f, "%7d %7d %9.1f %7.2f %6.2f %7.1f %6.1f %9s ", r->streams, r->threads,
+			r->gflops, r->speedup, r->efficiency, r->ceiling_pct, r->wait_pct, thr);
+		if (r->results_equal)
+			fputs("yes\n", f);
+		else
+			fprintf(f, "no (max diff %.2g)\n", r->max_diff);
 		break;
 	}
 	case SWEEP_CSV:
@@ -110,9 +116,10 @@ void sweep_out_row(FILE *f, enum sweep_format fmt, const struct sweep_row *r, bo
 		fprintf(f, ",%s\n", r->results_equal ? "true" : "false");
 		break;
 	case SWEEP_JSON:
-		fprintf(f, "%s\n    {\"streams\": %d, \"threads\": %d, \"gflops\": %.3f, "
-			   "\"speedup\": %.3f, \"efficiency\": %.4f, \"ceiling_pct\": %.2f, "
-			   "\"wait_pct\": %.2f, \"throttled_pct\": ",
+		fprintf(f,
+			"%s\n    {\"streams\": %d, \"threads\": %d, \"gflops\": %.3f, "
+			"\"speedup\": %.3f, \"efficiency\": %.4f, \"ceiling_pct\": %.2f, "
+			"\"wait_pct\": %.2f, \"throttled_pct\": ",
 			first ? "" : ",", r->streams, r->threads, r->gflops, r->speedup,
 			r->efficiency, r->ceiling_pct, r->wait_pct);
 		if (r->throttled_pct >= 0)
@@ -120,7 +127,8 @@ void sweep_out_row(FILE *f, enum sweep_format fmt, const struct sweep_row *r, bo
 		else
 			fputs("null", f);
 		fprintf(f, ", \"results_equal\": %s, \"max_diff\": %g}",
-			r->results_equal ? "true" : "false", isfinite(r->max_diff) ? r->max_diff : 0.0);
+			r->results_equal ? "true" : "false",
+			isfinite(r->max_diff) ? r->max_diff : 0.0);
 		break;
 	}
 	fflush(f);

@@ -8,6 +8,7 @@
  * lab_read()s (FLOPs, mismatches). */
 #define _GNU_SOURCE
 #include "sweep.h"
+#include "session.h"
 
 #include "budget.h"
 #include "lab.h"
@@ -44,7 +45,8 @@ static void sleep_s(double s)
 	if (s <= 0)
 		return;
 	struct timespec ts = {(time_t)s, (long)((s - floor(s)) * 1e9)};
-	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+	/* A stop signal (session.h) ends the wait; the caller then stops. */
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR && !session_stop_signal)
 		;
 }
 
@@ -121,10 +123,14 @@ static int sweep_step(struct sweep_ctx *c, int streams, int threads)
 		return rc;
 	}
 	sleep_s(c->o->warmup);
+	if (session_stop_signal)
+		return -EINTR;
 	sampler_sample(c->smp, &c->sa);
 	lab_read(c->lab, c->a);
 	double t0 = now_s();
 	sleep_s(c->o->seconds);
+	if (session_stop_signal)
+		return -EINTR;
 	sampler_sample(c->smp, &c->sb);
 	if (lab_read(c->lab, c->b) < 0) {
 		fprintf(stderr, "threadlab: sweep: the workload's processes have gone\n");
@@ -135,8 +141,8 @@ static int sweep_step(struct sweep_ctx *c, int streams, int threads)
 	struct sweep_row r = {.streams = streams, .threads = threads};
 	r.gflops = tp_gflops(c->b->flops - c->a->flops, dt);
 	r.speedup = tp_speedup(r.gflops, c->single);
-	r.efficiency = tp_efficiency(r.gflops, tp_ideal(c->single, (double)streams * threads,
-							c->effective));
+	r.efficiency =
+	    tp_efficiency(r.gflops, tp_ideal(c->single, (double)streams * threads, c->effective));
 	r.ceiling_pct = tp_ceiling_pct(r.gflops, tp_ceiling(c->single, c->effective));
 	double run = 0, wait = 0;
 	for (size_t i = 0; i < c->rates.nthreads; i++) {

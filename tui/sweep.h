@@ -39,13 +39,13 @@ struct sweep_opts {
 	size_t nthreads;
 	int streams[SWEEP_LIST_MAX]; /* streams to try; nstreams 0: just 1 */
 	size_t nstreams;
-	int size;		      /* n */
+	int size; /* n */
 	enum ctl_precision precision;
-	double cpus;		      /* quota, CPUs; <= 0: none */
-	int workers;		      /* background workers during the whole sweep */
-	bool spin_off;		      /* --blas-spin off */
-	double seconds;		      /* measured per setting, s */
-	double warmup;		      /* after each change, before measuring, s */
+	double cpus;	/* quota, CPUs; <= 0: none */
+	int workers;	/* background workers during the whole sweep */
+	bool spin_off;	/* --blas-spin off */
+	double seconds; /* measured per setting, s */
+	double warmup;	/* after each change, before measuring, s */
 	enum sweep_format format;
 };
 
@@ -61,29 +61,29 @@ int sweep_run(const struct sweep_opts *o, FILE *out);
 /* ---- sweep-out.c: the table in text, CSV or JSON ---------------------- */
 
 struct sweep_env {
-	char cpu_model[256];	/* raw bytes */
-	int online, affinity;	/* CPUs */
-	double quota_cpus;	/* <= 0: none */
-	double effective;	/* CPUs as a real number */
+	char cpu_model[256];		/* raw bytes */
+	int online, affinity;		/* CPUs */
+	double quota_cpus;		/* <= 0: none */
+	double effective;		/* CPUs as a real number */
 	char blas_config[CTL_INFO_LEN]; /* raw bytes from the helper */
 	char blas_core[64];
 	const char *blas_variant;
-	const char *spin;	/* "default" or "off" */
+	const char *spin; /* "default" or "off" */
 	const char *omp_num_threads, *openblas_num_threads, *mkl_num_threads; /* NULL: unset */
-	char kernel[256];	/* uname -sr */
-	char date[64];		/* ISO 8601, UTC */
+	char kernel[256];						      /* uname -sr */
+	char date[64];							      /* ISO 8601, UTC */
 	int size;
-	const char *precision;	/* "single" / "double" */
+	const char *precision; /* "single" / "double" */
 	double seconds, warmup;
-	double single_gflops;	/* measured single-thread rate */
+	double single_gflops; /* measured single-thread rate */
 };
 
 struct sweep_row {
 	int streams, threads;
 	double gflops, speedup, efficiency, ceiling_pct, wait_pct;
-	double throttled_pct;	/* < 0: no quota */
+	double throttled_pct; /* < 0: no quota */
 	bool results_equal;
-	double max_diff;	/* largest difference seen so far */
+	double max_diff; /* largest difference seen so far */
 };
 
 void sweep_out_begin(FILE *f, enum sweep_format fmt, const struct sweep_env *env);

@@ -1,0 +1,366 @@
+/* test-lab.c — the lab manager against real helpers, workers and cgroups.
+ *
+ * Live tests: they start threadlab-anchor, threadlab-gemm and threadlab-burn
+ * from the build directory (size 256 keeps them fast), look at the result
+ * in /proc and in the cgroup files, and reap and remove everything on every
+ * path.  Cgroup tests say SKIP where the machine does not allow one.  The
+ * machine is small and shared: assertions are on ratios and "rises". */
+#define _GNU_SOURCE
+#include "tl-test.h"
+
+#include "lab.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static void sleep_ms(int ms)
+{
+	struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+	nanosleep(&ts, NULL);
+}
+
+static int read_file(const char *path, char *buf, size_t cap)
+{
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	size_t n = fread(buf, 1, cap - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return (int)n;
+}
+
+/* Gone: no such process, or a zombie nobody reaped yet. */
+static bool pid_gone(pid_t pid)
+{
+	char path[64], buf[512];
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (read_file(path, buf, sizeof(buf)) <= 0)
+		return true;
+	char *p = strrchr(buf, ')');
+	return p && p[2] == 'Z';
+}
+
+static bool wait_gone(pid_t pid, int ms)
+{
+	for (int i = 0; i < ms / 10 && !pid_gone(pid); i++)
+		sleep_ms(10);
+	return pid_gone(pid);
+}
+
+/* Counts pid's threads whose comm starts with prefix. */
+static int count_threads(pid_t pid, const char *prefix)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	DIR *d = opendir(path);
+	if (!d)
+		return -1;
+	int n = 0;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		char p[320], comm[64];
+		snprintf(p, sizeof(p), "/proc/%d/task/%s/comm", (int)pid, e->d_name);
+		if (read_file(p, comm, sizeof(comm)) > 0 &&
+		    strncmp(comm, prefix, strlen(prefix)) == 0)
+			n++;
+	}
+	closedir(d);
+	return n;
+}
+
+/* utime + stime of a process, seconds. */
+static double cpu_s(pid_t pid)
+{
+	char path[64], buf[1024];
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (read_file(path, buf, sizeof(buf)) <= 0)
+		return -1;
+	unsigned long long ut = 0, st = 0;
+	char *p = strrchr(buf, ')');
+	sscanf(p + 2, "%*c %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %llu %llu", &ut, &st);
+	return (double)(ut + st) / (double)sysconf(_SC_CLK_TCK);
+}
+
+static struct lab *start(struct lab_settings s)
+{
+	char err[512];
+	struct lab *lab = lab_start(&s, err, sizeof(err));
+	if (!lab)
+		fail_msg("lab_start: %s", err);
+	if (lab_wait_ready(lab, 10000, err, sizeof(err)) < 0) {
+		lab_stop(lab);
+		fail_msg("lab_wait_ready: %s", err);
+	}
+	return lab;
+}
+
+static struct lab_settings small(void)
+{
+	struct lab_settings s = lab_settings_default();
+	s.size = 256;
+	return s;
+}
+
+/* ---- settings ---------------------------------------------------------- */
+
+static void test_bad_values(void **state)
+{
+	(void)state;
+	char err[512];
+	struct lab_settings s = lab_settings_default();
+	assert_int_equal(lab_settings_check(&s, err, sizeof(err)), 0);
+	s.threads = 0;
+	assert_int_equal(lab_settings_check(&s, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "threads 0"));
+	s.threads = CTL_MAX_THREADS + 1;
+	assert_int_equal(lab_settings_check(&s, err, sizeof(err)), -EINVAL);
+	s = lab_settings_default();
+	s.streams = 0;
+	assert_int_equal(lab_settings_check(&s, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "streams"));
+	s = lab_settings_default();
+	s.size = 32;
+	assert_int_equal(lab_settings_check(&s, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "size 32"));
+	s = lab_settings_default();
+	s.size = LAB_MAX_SIZE;
+	s.streams = CTL_MAX_STREAMS;
+	s.precision = CTL_DOUBLE;
+	assert_int_equal(lab_settings_check(&s, err, sizeof(err)), -ENOMEM);
+	assert_non_null(strstr(err, "MiB"));
+	double cpus = 7;
+	assert_int_equal(lab_cpus_parse("0", &cpus, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "above 0"));
+	assert_int_equal(lab_cpus_parse("-1.5", &cpus, err, sizeof(err)), -EINVAL);
+	assert_int_equal(lab_cpus_parse("abc", &cpus, err, sizeof(err)), -EINVAL);
+	assert_int_equal(lab_cpus_parse("1.5", &cpus, err, sizeof(err)), 0);
+	assert_true(cpus == 1.5);
+	assert_int_equal(lab_cpus_parse("max", &cpus, err, sizeof(err)), 0);
+	assert_true(cpus == 0);
+	/* lab_start refuses bad settings without starting anything. */
+	s = lab_settings_default();
+	s.threads = 0;
+	assert_null(lab_start(&s, err, sizeof(err)));
+	assert_int_equal(errno, EINVAL);
+}
+
+/* Thread counts and names in /proc follow the settings, live. */
+static void test_settings_in_proc(void **state)
+{
+	(void)state;
+	struct lab_settings s = small();
+	s.threads = 2;
+	struct lab *lab = start(s);
+	struct lab_status st;
+	assert_int_equal(lab_read(lab, &st), 0);
+	pid_t h = st.stream[0].pid;
+	assert_true(h > 0);
+	assert_int_equal(st.stream[0].threads, 2);
+	assert_int_equal(count_threads(h, "gemm0"), count_threads(h, ""));
+	assert_int_equal(count_threads(h, "gemm0.w"), 1);
+	s.threads = 1;
+	char msg[256];
+	assert_int_equal(lab_apply(lab, &s, msg, sizeof(msg)), 0);
+	assert_int_equal(lab_wait_ready(lab, 5000, msg, sizeof(msg)), 0);
+	lab_read(lab, &st);
+	assert_int_equal(st.stream[0].threads, 1);
+	assert_int_equal(count_threads(h, "gemm0.w"), 0);
+	assert_true(count_threads(h, "gemm0.p") >= 1); /* parked, told apart */
+	/* The anchor is the root: the helper is its child. */
+	assert_int_equal(lab_root_pid(lab), st.anchor_pid);
+	assert_int_equal(count_threads(st.anchor_pid, "tl-anchor"), 1);
+	lab_stop(lab);
+	assert_true(wait_gone(h, 2000));
+	assert_true(wait_gone(st.anchor_pid, 2000));
+}
+
+/* 2 streams x 1 thread: two helper processes busy at once; results checked. */
+static void test_concurrency_and_results(void **state)
+{
+	(void)state;
+	struct lab_settings s = small();
+	s.streams = 2;
+	struct lab *lab = start(s);
+	struct lab_status st;
+	lab_read(lab, &st);
+	pid_t a = st.stream[0].pid, b = st.stream[1].pid;
+	assert_true(a > 0 && b > 0 && a != b);
+	double a0 = cpu_s(a), b0 = cpu_s(b);
+	uint64_t g0 = st.stream[0].gemms, g1 = st.stream[1].gemms;
+	sleep_ms(1000);
+	double da = cpu_s(a) - a0, db = cpu_s(b) - b0;
+	lab_read(lab, &st);
+	printf("# helper CPU over 1 s: %.2f + %.2f s\n", da, db);
+	/* Shared 2-core box: each gets at least a fair part of one CPU. */
+	assert_true(da > 0.15 && db > 0.15);
+	assert_true(st.stream[0].gemms > g0 && st.stream[1].gemms > g1);
+	assert_true(st.checked > 0);
+	if (!st.results_equal)
+		printf("# results differ: max diff %g\n", st.max_diff);
+	assert_true(st.results_equal || st.max_diff > 0);
+	assert_true(st.npids >= 3);
+	/* Fewer streams park the helper (same pid, paused). */
+	s.streams = 1;
+	assert_int_equal(lab_apply(lab, &s, NULL, 0), 0);
+	sleep_ms(200);
+	lab_read(lab, &st);
+	assert_int_equal(st.stream[1].pid, b);
+	assert_int_equal(st.stream[1].state, CTL_STREAM_PAUSED);
+	double r = lab_single_rate(lab, 256, CTL_SINGLE);
+	printf("# single-thread rate n=256: %.1f GFLOP/s\n", r);
+	assert_true(r > 0);
+	assert_true(lab_single_rate_cached(lab, 256, CTL_SINGLE) == r);
+	lab_stop(lab);
+	assert_true(wait_gone(a, 2000) && wait_gone(b, 2000));
+}
+
+static void test_workers(void **state)
+{
+	(void)state;
+	struct lab_settings s = small();
+	s.workers = 2;
+	s.paused = true;
+	struct lab *lab = start(s);
+	struct lab_status st;
+	lab_read(lab, &st);
+	assert_int_equal(st.nworkers, 2);
+	pid_t w0 = st.worker_pid[0], w1 = st.worker_pid[1];
+	assert_false(pid_gone(w0) || pid_gone(w1));
+	/* The worker names itself right after exec. */
+	for (int i = 0; i < 100 && count_threads(w1, "tl-worker1") != 1; i++)
+		sleep_ms(10);
+	assert_int_equal(count_threads(w1, "tl-worker1"), 1);
+	s.workers = 1;
+	assert_int_equal(lab_apply(lab, &s, NULL, 0), 0);
+	lab_read(lab, &st);
+	assert_int_equal(st.nworkers, 1);
+	assert_int_equal(st.worker_pid[0], w0);
+	assert_true(wait_gone(w1, 1000));
+	assert_false(pid_gone(w0));
+	lab_stop(lab);
+	assert_true(wait_gone(w0, 2000));
+}
+
+/* ---- quota ----------------------------------------------------------------- */
+
+static uint64_t throttled(const char *dir)
+{
+	char path[1200], buf[1024];
+	snprintf(path, sizeof(path), "/%s/cpu.stat", dir);
+	if (read_file(path, buf, sizeof(buf)) <= 0)
+		return 0;
+	const char *p = strstr(buf, "nr_throttled ");
+	return p ? strtoull(p + 13, NULL, 10) : 0;
+}
+
+/* The quota as the cgroup files say, CPUs; 0 for unlimited. */
+static double quota_read(const char *dir, int version)
+{
+	char path[1200], buf[128];
+	if (version == 1) {
+		snprintf(path, sizeof(path), "/%s/cpu.cfs_quota_us", dir);
+		if (read_file(path, buf, sizeof(buf)) <= 0)
+			return -1;
+		long long q = atoll(buf);
+		return q < 0 ? 0 : (double)q / 100000.0;
+	}
+	snprintf(path, sizeof(path), "/%s/cpu.max", dir);
+	if (read_file(path, buf, sizeof(buf)) <= 0)
+		return -1;
+	return strncmp(buf, "max", 3) == 0 ? 0 : atof(buf) / 100000.0;
+}
+
+static void test_quota(void **state)
+{
+	(void)state;
+	struct lab_settings s = small();
+	s.threads = 2;
+	s.cpus = 0.5;
+	struct lab *lab = start(s);
+	struct lab_status st;
+	lab_read(lab, &st);
+	if (!st.quota_dir[0]) {
+		char why[300];
+		snprintf(why, sizeof(why), "%s", st.quota_error);
+		lab_stop(lab);
+		TL_SKIP("no quota cgroup here: %s", why);
+		return;
+	}
+	char dir[LAB_PATH_MAX];
+	snprintf(dir, sizeof(dir), "%s", st.quota_dir);
+	assert_true(quota_read(dir, st.quota_version) == 0.5);
+	uint64_t t0 = throttled(dir);
+	sleep_ms(600);
+	uint64_t t1 = throttled(dir);
+	printf("# nr_throttled %llu -> %llu\n", (unsigned long long)t0, (unsigned long long)t1);
+	assert_true(t1 > t0);
+	/* Change live, remove, put back. */
+	s.cpus = 1.0;
+	assert_int_equal(lab_apply(lab, &s, NULL, 0), 0);
+	assert_true(quota_read(dir, st.quota_version) == 1.0);
+	s.cpus = 0;
+	assert_int_equal(lab_apply(lab, &s, NULL, 0), 0);
+	assert_true(quota_read(dir, st.quota_version) == 0);
+	lab_read(lab, &st);
+	assert_true(st.quota_cpus == 0 && st.settings.cpus == 0);
+	s.cpus = 0.25;
+	assert_int_equal(lab_apply(lab, &s, NULL, 0), 0);
+	assert_true(quota_read(dir, st.quota_version) == 0.25);
+	lab_stop(lab);
+	char path[1200];
+	snprintf(path, sizeof(path), "/%s", dir);
+	assert_int_equal(access(path, F_OK), -1);
+}
+
+/* A quota added live moves the running workload (anchor, helpers, workers). */
+static void test_quota_live(void **state)
+{
+	(void)state;
+	struct lab_settings s = small();
+	s.workers = 1;
+	struct lab *lab = start(s);
+	s.cpus = 0.3;
+	char msg[512];
+	int rc = lab_apply(lab, &s, msg, sizeof(msg));
+	struct lab_status st;
+	lab_read(lab, &st);
+	if (rc < 0) {
+		assert_true(strlen(msg) > 20);	   /* says what is needed */
+		assert_true(st.stream[0].pid > 0); /* the rest keeps working */
+		lab_stop(lab);
+		TL_SKIP("no quota cgroup here: %s", msg);
+		return;
+	}
+	char path[1200], buf[4096];
+	snprintf(path, sizeof(path), "/%s/%scgroup.procs", st.quota_dir,
+		 st.quota_version == 2 ? "work/" : "");
+	assert_true(read_file(path, buf, sizeof(buf)) > 0);
+	for (size_t i = 0; i < st.npids; i++) {
+		char p[32];
+		snprintf(p, sizeof(p), "%d\n", (int)st.pids[i]);
+		assert_non_null(strstr(buf, p));
+	}
+	lab_stop(lab);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_bad_values),
+	    cmocka_unit_test(test_settings_in_proc),
+	    cmocka_unit_test(test_concurrency_and_results),
+	    cmocka_unit_test(test_workers),
+	    cmocka_unit_test(test_quota),
+	    cmocka_unit_test(test_quota_live),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

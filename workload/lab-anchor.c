@@ -1,0 +1,244 @@
+/* lab-anchor.c — threadlab-anchor: the parent of the lab's processes.
+ *
+ * threadlab execs one anchor per lab (see lab.h for why: the collectors
+ * follow the anchor with tree = true and see every helper and worker and
+ * nothing of threadlab).  The anchor is single-threaded and links no
+ * OpenBLAS, so it may fork; it leads its own process group (threadlab sets
+ * it up), sleeps in poll() and only acts when threadlab rings its bell
+ * (protocol in lab-anchor.h) or a child exits.
+ *
+ * It goes, killing its children first (SIGTERM, then SIGKILL after 300 ms),
+ * when the bell pipe reaches EOF, on SIGTERM/SIGINT/SIGHUP, and when
+ * threadlab dies (PR_SET_PDEATHSIG SIGTERM).  Helpers get --parent <anchor>
+ * and die with it in any case. */
+#define _GNU_SOURCE
+#include "lab-anchor.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/signalfd.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+struct anchor {
+	struct lab_shm *shm;
+	int ctl_fd, bell_fd, reply_fd;
+	const char *gemm, *burn;
+};
+
+static int arg_int(const char *s, long *out)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (errno || *end || v < 0)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+static void anchor_reap(struct anchor *a)
+{
+	int status;
+	pid_t pid;
+	while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+		if (lab_workers_reaped(a->shm, pid))
+			continue;
+		for (int i = 0; i < CTL_MAX_STREAMS; i++) {
+			if (atomic_load(&a->shm->helper_pid[i]) == pid) {
+				atomic_store(&a->shm->helper_status[i], status);
+				atomic_store(&a->shm->helper_exited[i], 1);
+			}
+		}
+	}
+}
+
+static int anchor_start_helper(struct anchor *a, int slot)
+{
+	char fd[16], stream[16], parent[24];
+	snprintf(fd, sizeof(fd), "%d", a->ctl_fd);
+	snprintf(stream, sizeof(stream), "%d", slot);
+	snprintf(parent, sizeof(parent), "%ld", (long)getpid());
+	char *argv[] = {(char *)"threadlab-gemm",
+			(char *)"--ctl-fd",
+			fd,
+			(char *)"--stream",
+			stream,
+			(char *)"--parent",
+			parent,
+			NULL};
+	pid_t pid = lab_spawn(a->gemm, argv);
+	if (pid < 0)
+		return (int)pid;
+	atomic_store(&a->shm->helper_exited[slot], 0);
+	atomic_store(&a->shm->helper_pid[slot], (int32_t)pid);
+	return 0;
+}
+
+static void anchor_reconcile(struct anchor *a)
+{
+	int err = 0;
+	unsigned want = atomic_load(&a->shm->want_slots);
+	if (want > CTL_MAX_STREAMS)
+		want = CTL_MAX_STREAMS;
+	for (unsigned i = 0; i < want; i++) {
+		if (atomic_load(&a->shm->helper_pid[i]) != 0)
+			continue;
+		int rc = anchor_start_helper(a, (int)i);
+		if (rc < 0 && !err)
+			err = -rc;
+	}
+	int rc = lab_workers_set(a->shm, a->burn, atomic_load(&a->shm->want_workers));
+	if (rc < 0 && !err)
+		err = -rc;
+	atomic_store(&a->shm->spawn_errno, err);
+	atomic_fetch_add(&a->shm->seq, 1);
+	char b = 'r';
+	ssize_t w = write(a->reply_fd, &b, 1);
+	(void)w;
+}
+
+static bool anchor_has_children(void)
+{
+	return waitid(P_ALL, 0, &(siginfo_t){0}, WEXITED | WNOHANG | WNOWAIT) == 0 ||
+	       errno != ECHILD;
+}
+
+/* Signals the whole group when the anchor leads it (threadlab makes it so),
+ * else each child it knows. */
+static void anchor_kill_all(struct anchor *a, int sig)
+{
+	if (getpgrp() == getpid()) {
+		kill(0, sig);
+		return;
+	}
+	for (int i = 0; i < CTL_MAX_STREAMS; i++) {
+		pid_t pid = atomic_load(&a->shm->helper_pid[i]);
+		if (pid > 0 && !atomic_load(&a->shm->helper_exited[i]))
+			kill(pid, sig);
+	}
+	unsigned n = atomic_load(&a->shm->nworkers);
+	for (unsigned i = 0; i < n; i++)
+		kill(atomic_load(&a->shm->worker_pid[i]), sig);
+}
+
+/* Kills every child: SIGTERM, up to 300 ms, then SIGKILL; reaps them all. */
+static void anchor_shutdown(struct anchor *a)
+{
+	signal(SIGTERM, SIG_IGN);
+	anchor_kill_all(a, SIGTERM);
+	struct timespec step = {0, 10 * 1000 * 1000};
+	for (int i = 0; i < 30; i++) {
+		anchor_reap(a);
+		if (!anchor_has_children())
+			return;
+		nanosleep(&step, NULL);
+	}
+	anchor_kill_all(a, SIGKILL); /* may end the anchor itself: nothing is left to do */
+	for (int i = 0; i < 100 && anchor_has_children(); i++) {
+		anchor_reap(a);
+		nanosleep(&step, NULL);
+	}
+	_exit(0);
+}
+
+int main(int argc, char **argv)
+{
+	struct anchor a = {.ctl_fd = -1, .bell_fd = -1, .reply_fd = -1};
+	long lab_fd = -1, parent = 0, v;
+	for (int i = 1; i + 1 < argc; i += 2) {
+		const char *k = argv[i], *val = argv[i + 1];
+		if (strcmp(k, "--gemm") == 0)
+			a.gemm = val;
+		else if (strcmp(k, "--burn") == 0)
+			a.burn = val;
+		else if (arg_int(val, &v) < 0)
+			goto usage;
+		else if (strcmp(k, "--ctl-fd") == 0)
+			a.ctl_fd = (int)v;
+		else if (strcmp(k, "--lab-fd") == 0)
+			lab_fd = v;
+		else if (strcmp(k, "--bell-fd") == 0)
+			a.bell_fd = (int)v;
+		else if (strcmp(k, "--reply-fd") == 0)
+			a.reply_fd = (int)v;
+		else if (strcmp(k, "--parent") == 0)
+			parent = v;
+		else
+			goto usage;
+	}
+	if (argc % 2 == 0 || a.ctl_fd < 0 || lab_fd < 0 || a.bell_fd < 0 || a.reply_fd < 0 ||
+	    !a.gemm || !a.burn || parent <= 0)
+		goto usage;
+
+	prctl(PR_SET_NAME, "tl-anchor", 0, 0, 0);
+	if (prctl(PR_SET_PDEATHSIG, SIGTERM, 0, 0, 0) < 0 || getppid() != (pid_t)parent)
+		return 1;
+	sigset_t mask;
+	/* Dispositions survive exec: an ignored SIGTERM would never reach signalfd. */
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	signal(SIGCHLD, SIG_DFL);
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGCHLD);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGHUP);
+	sigprocmask(SIG_BLOCK, &mask, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	int sfd = signalfd(-1, &mask, SFD_CLOEXEC);
+	a.shm = mmap(NULL, sizeof(*a.shm), PROT_READ | PROT_WRITE, MAP_SHARED, (int)lab_fd, 0);
+	if (sfd < 0 || a.shm == MAP_FAILED || a.shm->magic != LAB_SHM_MAGIC) {
+		fprintf(stderr, "threadlab-anchor: bad descriptors: %s\n", strerror(errno));
+		return 1;
+	}
+	/* Only the control block goes on to the helpers. */
+	close((int)lab_fd);
+	fcntl(a.bell_fd, F_SETFD, FD_CLOEXEC);
+	fcntl(a.reply_fd, F_SETFD, FD_CLOEXEC);
+	fcntl(a.ctl_fd, F_SETFD, 0);
+
+	for (;;) {
+		struct pollfd p[2] = {{.fd = a.bell_fd, .events = POLLIN},
+				      {.fd = sfd, .events = POLLIN}};
+		if (poll(p, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		if (p[1].revents & POLLIN) {
+			struct signalfd_siginfo si;
+			while (read(sfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
+				if (si.ssi_signo != SIGCHLD)
+					goto out;
+				anchor_reap(&a);
+				break;
+			}
+		}
+		if (p[0].revents & (POLLIN | POLLHUP | POLLERR)) {
+			char buf[64];
+			ssize_t n = read(a.bell_fd, buf, sizeof(buf));
+			if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN))
+				break;
+			if (n > 0)
+				anchor_reconcile(&a);
+		}
+	}
+out:
+	anchor_shutdown(&a);
+	return 0;
+usage:
+	fprintf(stderr, "usage: threadlab-anchor --ctl-fd N --lab-fd N --bell-fd N --reply-fd N "
+			"--gemm PATH --burn PATH --parent PID\n"
+			"(started by threadlab; not meant to be run by hand)\n");
+	return 2;
+}

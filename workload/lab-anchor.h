@@ -1,0 +1,63 @@
+/* lab-anchor.h — the protocol between threadlab (lab.c) and the anchor
+ * process (threadlab-anchor, lab-anchor.c), and the anchor's worker pool
+ * (lab-workers.c).  Internal to workload/: the rest of threadlab uses lab.h.
+ *
+ * threadlab execs the anchor with these descriptors:
+ *   --ctl-fd N    the control block memfd (control.h), passed on to helpers
+ *   --lab-fd N    a memfd holding struct lab_shm (below)
+ *   --bell-fd N   read end of a pipe: one byte = "reconcile now"; EOF =
+ *                 threadlab is gone or stopping: kill everything and exit
+ *   --reply-fd N  write end of a pipe: one byte after each reconcile
+ *   --gemm PATH   the helper executable (threadlab-gemm)
+ *   --burn PATH   the worker executable (threadlab-burn)
+ *   --parent PID  threadlab's pid (PDEATHSIG check)
+ *
+ * threadlab writes want_slots and want_workers, then rings the bell.  The
+ * anchor starts helpers for slots [0, want_slots) that were never started,
+ * starts or kills workers until nworkers == want_workers, publishes the pids
+ * and answers on the reply pipe.  The anchor is the only writer of every
+ * other field. */
+#ifndef THREADLAB_LAB_ANCHOR_H
+#define THREADLAB_LAB_ANCHOR_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "control.h"
+#include "lab.h"
+
+#define LAB_SHM_MAGIC 0x544c4143u /* "TLAC" */
+
+struct lab_shm {
+	uint32_t magic;
+	_Atomic uint32_t want_slots;		     /* helpers wanted for slots [0, want_slots) */
+	_Atomic uint32_t want_workers;		     /* background workers wanted */
+	_Atomic int32_t helper_pid[CTL_MAX_STREAMS]; /* 0 never started, > 0 started */
+	_Atomic uint32_t helper_exited[CTL_MAX_STREAMS]; /* 1 once reaped */
+	_Atomic int32_t helper_status[CTL_MAX_STREAMS];	 /* waitpid status once exited */
+	_Atomic uint32_t nworkers;			 /* workers running */
+	_Atomic int32_t worker_pid[LAB_MAX_WORKERS];	 /* [0, nworkers) */
+	_Atomic int32_t spawn_errno;			 /* last exec failure (errno), 0 if none */
+	_Atomic uint64_t seq;				 /* reconciles done */
+};
+
+/* ---- lab-workers.c: the anchor's pool of threadlab-burn workers -------- */
+
+/* Starts child `path` with argv in the calling (single-threaded) anchor:
+ * fork, then exec at once with the signal mask cleared.  Returns the pid,
+ * or -errno when the fork or the exec failed (the exec's errno is read back
+ * through a close-on-exec pipe). */
+pid_t lab_spawn(const char *path, char *const argv[]);
+
+/* Makes the number of running workers equal to want (0..LAB_MAX_WORKERS):
+ * starts `burn --name tl-workerK --parent <anchor>` or SIGKILLs and reaps
+ * the newest ones.  Publishes pids in shm.  Returns 0 or -errno (first
+ * failure; the workers started so far stay). */
+int lab_workers_set(struct lab_shm *shm, const char *burn, unsigned want);
+
+/* A child the anchor reaped: if it was a worker, removes it from shm and
+ * returns 1; else 0. */
+int lab_workers_reaped(struct lab_shm *shm, pid_t pid);
+
+#endif

@@ -1,0 +1,129 @@
+/* lab-settings.c — the lab's settings: defaults, checks, --cpus parsing. */
+#define _GNU_SOURCE
+#include "lab.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+struct lab_settings lab_settings_default(void)
+{
+	return (struct lab_settings){
+	    .threads = 1,
+	    .streams = 1,
+	    .size = 768,
+	    .precision = CTL_SINGLE,
+	    .paused = false,
+	    .workers = 0,
+	    .cpus = 0,
+	    .spin_off = false,
+	};
+}
+
+/* MemAvailable in bytes, or 0 when unknown. */
+static unsigned long long mem_available(void)
+{
+	FILE *f = fopen("/proc/meminfo", "re");
+	if (!f)
+		return 0;
+	char line[256];
+	unsigned long long kb = 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb * 1024ull;
+}
+
+int lab_settings_check(const struct lab_settings *s, char *err, size_t errlen)
+{
+	if (s->threads < 1 || s->threads > CTL_MAX_THREADS) {
+		snprintf(err, errlen, "threads %d: give 1 to %d intra-op threads per stream",
+			 s->threads, CTL_MAX_THREADS);
+		return -EINVAL;
+	}
+	if (s->streams < 1 || s->streams > CTL_MAX_STREAMS) {
+		snprintf(err, errlen, "streams %d: give 1 to %d inter-op streams", s->streams,
+			 CTL_MAX_STREAMS);
+		return -EINVAL;
+	}
+	if (s->precision != CTL_SINGLE && s->precision != CTL_DOUBLE) {
+		snprintf(err, errlen, "precision %d: use single or double", (int)s->precision);
+		return -EINVAL;
+	}
+	if (s->size < LAB_MIN_SIZE || s->size > LAB_MAX_SIZE) {
+		snprintf(err, errlen, "size %d: give a matrix size n from %d to %d", s->size,
+			 LAB_MIN_SIZE, LAB_MAX_SIZE);
+		return -EINVAL;
+	}
+	if (s->workers < 0 || s->workers > LAB_MAX_WORKERS) {
+		snprintf(err, errlen, "workers %d: give 0 to %d background workers", s->workers,
+			 LAB_MAX_WORKERS);
+		return -EINVAL;
+	}
+	if (isnan(s->cpus) || s->cpus > 4096) {
+		snprintf(err, errlen, "cpus: give a quota in CPUs such as 1.5 (or none)");
+		return -EINVAL;
+	}
+	if (s->cpus > 0 && s->cpus < 0.01) {
+		snprintf(err, errlen, "cpus %g: the smallest quota is 0.01 CPUs", s->cpus);
+		return -EINVAL;
+	}
+	/* Each stream holds A, B, C and the reference: 4 n^2 elements. */
+	double elem = s->precision == CTL_DOUBLE ? 8.0 : 4.0;
+	double need = (double)s->streams * 4.0 * (double)s->size * (double)s->size * elem;
+	unsigned long long avail = mem_available();
+	if (avail > 0 && need > 0.8 * (double)avail) {
+		snprintf(err, errlen,
+			 "size %d: %d stream(s) x 4 matrices need %.0f MiB, more than the %.0f MiB "
+			 "available; choose a smaller size or fewer streams",
+			 s->size, s->streams, need / 1048576.0, (double)avail / 1048576.0);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+int lab_cpus_parse(const char *arg, double *cpus, char *err, size_t errlen)
+{
+	if (strcasecmp(arg, "max") == 0 || strcasecmp(arg, "none") == 0) {
+		*cpus = 0;
+		return 0;
+	}
+	char *end;
+	errno = 0;
+	double v = strtod(arg, &end);
+	if (errno || end == arg || *end || !isfinite(v) || v <= 0) {
+		snprintf(err, errlen,
+			 "--cpus %s: give the quota as a number of CPUs above 0, such as 1.5 "
+			 "(or \"max\" for none)",
+			 arg);
+		return -EINVAL;
+	}
+	*cpus = v;
+	return 0;
+}
+
+void lab_cpu_model(char *buf, size_t cap)
+{
+	buf[0] = '\0';
+	FILE *f = fopen("/proc/cpuinfo", "re");
+	if (!f)
+		return;
+	char line[512];
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "model name", 10) != 0)
+			continue;
+		const char *v = strchr(line, ':');
+		if (!v)
+			continue;
+		v++;
+		while (*v == ' ' || *v == '\t')
+			v++;
+		snprintf(buf, cap, "%.*s", (int)strcspn(v, "\n"), v);
+		break;
+	}
+	fclose(f);
+}

@@ -1,0 +1,116 @@
+/* lab-workers.c — starting children from the anchor, and the pool of
+ * background CPU workers (threadlab-burn) that compete with the GEMMs.
+ *
+ * Workers run inside the anchor's process group and cgroup, so they share
+ * the workload's quota.  They are numbered tl-worker0, tl-worker1 … in start
+ * order; lowering the count kills the newest first, so the survivors keep
+ * their names. */
+#define _GNU_SOURCE
+#include "lab-anchor.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+pid_t lab_spawn(const char *path, char *const argv[])
+{
+	int p[2];
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return -errno;
+	pid_t pid = fork();
+	if (pid < 0) {
+		int e = errno;
+		close(p[0]);
+		close(p[1]);
+		return -e;
+	}
+	if (pid == 0) {
+		sigset_t none;
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		signal(SIGPIPE, SIG_DFL);
+		execv(path, argv);
+		int e = errno;
+		ssize_t w = write(p[1], &e, sizeof(e));
+		(void)w;
+		_exit(127);
+	}
+	close(p[1]);
+	int e = 0;
+	ssize_t n;
+	do
+		n = read(p[0], &e, sizeof(e));
+	while (n < 0 && errno == EINTR);
+	close(p[0]);
+	if (n == (ssize_t)sizeof(e)) {
+		/* exec failed: the child exits at once; reap it here. */
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
+		return -(e ? e : ENOEXEC);
+	}
+	return pid;
+}
+
+static int workers_start_one(struct lab_shm *shm, const char *burn)
+{
+	unsigned k = atomic_load(&shm->nworkers);
+	char name[16], parent[24];
+	snprintf(name, sizeof(name), "tl-worker%u", k);
+	snprintf(parent, sizeof(parent), "%ld", (long)getpid());
+	char *argv[] = {(char *)"threadlab-burn", (char *)"--name", name,
+			(char *)"--parent",	  parent,	    NULL};
+	pid_t pid = lab_spawn(burn, argv);
+	if (pid < 0)
+		return (int)pid;
+	atomic_store(&shm->worker_pid[k], (int32_t)pid);
+	atomic_store(&shm->nworkers, k + 1);
+	return 0;
+}
+
+static void workers_stop_newest(struct lab_shm *shm)
+{
+	unsigned k = atomic_load(&shm->nworkers);
+	if (k == 0)
+		return;
+	pid_t pid = atomic_load(&shm->worker_pid[k - 1]);
+	atomic_store(&shm->nworkers, k - 1);
+	atomic_store(&shm->worker_pid[k - 1], 0);
+	if (pid > 0) {
+		kill(pid, SIGKILL);
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
+	}
+}
+
+int lab_workers_set(struct lab_shm *shm, const char *burn, unsigned want)
+{
+	if (want > LAB_MAX_WORKERS)
+		want = LAB_MAX_WORKERS;
+	while (atomic_load(&shm->nworkers) > want)
+		workers_stop_newest(shm);
+	while (atomic_load(&shm->nworkers) < want) {
+		int rc = workers_start_one(shm, burn);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+int lab_workers_reaped(struct lab_shm *shm, pid_t pid)
+{
+	unsigned n = atomic_load(&shm->nworkers);
+	for (unsigned i = 0; i < n; i++) {
+		if (atomic_load(&shm->worker_pid[i]) != pid)
+			continue;
+		/* A worker died on its own: close the gap, keep the order. */
+		for (unsigned j = i; j + 1 < n; j++)
+			atomic_store(&shm->worker_pid[j], atomic_load(&shm->worker_pid[j + 1]));
+		atomic_store(&shm->worker_pid[n - 1], 0);
+		atomic_store(&shm->nworkers, n - 1);
+		return 1;
+	}
+	return 0;
+}

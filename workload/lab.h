@@ -1,0 +1,191 @@
+/* lab.h — the lab manager: threadlab's side of the GEMM workload.
+ *
+ * threadlab never links OpenBLAS.  lab_start() creates the shared control
+ * block (workload/control.h) in a memfd and execs one small process, the
+ * anchor (threadlab-anchor, from workload/lab-anchor.c).  The anchor is the
+ * leader of its own process group and the parent of everything the lab runs:
+ * one helper (threadlab-gemm) per inter-op stream and the background CPU
+ * workers.  So:
+ *
+ *   threadlab ── threadlab-anchor   (pgid leader, idle in poll())
+ *                  ├── threadlab-gemm --stream 0   (threads gemm0, gemm0.w1 …)
+ *                  ├── threadlab-gemm --stream 1
+ *                  └── tl-burn0, tl-burn1 …         (workers: fork of the anchor)
+ *
+ * MONITORING: the collectors follow lab_root_pid() (the anchor) with
+ * tree = true: sampler_new(root, lab_root_pid(lab), true) sees every helper
+ * and worker thread and none of threadlab's own.  The anchor's single
+ * thread ("tl-anchor") sleeps and costs nothing.  With a quota,
+ * lab_read()'s quota_dir/quota_version go to sampler_set_cgroup_override().
+ *
+ * LIFETIME: the anchor dies with threadlab (PR_SET_PDEATHSIG plus EOF on its
+ * doorbell pipe), and kills its process group when it goes; helpers get
+ * --parent <anchor pid> and die with the anchor.  lab_stop() and
+ * lab_emergency_stop() kill the whole group.  The quota cgroup is named
+ * threadlab-<threadlab's pid>; lab_start() removes any such cgroup whose pid
+ * is no longer a live threadlab (a run killed with SIGKILL).
+ *
+ * Streams that are switched off are parked, not stopped: their helper stays,
+ * state CTL_STREAM_PAUSED, threads asleep.  A helper is started the first
+ * time its stream is wanted.
+ *
+ * All functions returning int give 0 or -errno.  One struct lab is used from
+ * one thread. */
+#ifndef THREADLAB_LAB_H
+#define THREADLAB_LAB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "control.h"
+
+#define LAB_MAX_WORKERS 64
+#define LAB_MIN_SIZE	64
+#define LAB_MAX_SIZE	32768
+#define LAB_PATH_MAX	1024
+#define LAB_MAX_PIDS	(1 + CTL_MAX_STREAMS + LAB_MAX_WORKERS)
+
+struct lab_settings {
+	int threads;		      /* intra-op OpenBLAS threads per GEMM, 1..CTL_MAX_THREADS */
+	int streams;		      /* inter-op streams (helper processes), 1..CTL_MAX_STREAMS */
+	int size;		      /* n of the n x n x n GEMM, LAB_MIN_SIZE.. (memory bound) */
+	enum ctl_precision precision; /* CTL_SINGLE (sgemm) or CTL_DOUBLE (dgemm) */
+	bool paused;		      /* helpers finish their GEMM and wait */
+	int workers;		      /* background CPU burners, 0..LAB_MAX_WORKERS */
+	double cpus;		      /* quota in CPUs as a real number; <= 0: no quota */
+	bool spin_off;		      /* OPENBLAS_THREAD_TIMEOUT low: idle pool threads
+				       * sleep instead of spinning ~100 ms.  Start-up only. */
+};
+
+/* threads 1, streams 1, size 768, single, running, 0 workers, no quota,
+ * default spin. */
+struct lab_settings lab_settings_default(void);
+
+/* Checks every field.  On error writes one line into err saying what was
+ * wrong and what to do, and returns -EINVAL (-ENOMEM when the matrices of
+ * all streams — A, B, C and the reference each — would not fit in
+ * MemAvailable).  cpus: pass 0 for "no quota"; a negative value that came
+ * from the user is the caller's to reject (lab_settings_check treats < 0 as
+ * "none" too, see lab_cpus_parse). */
+int lab_settings_check(const struct lab_settings *s, char *err, size_t errlen);
+
+/* Parses a --cpus argument: a real number > 0, or "max"/"none" for no
+ * quota (*cpus = 0).  0, negative or non-numbers give -EINVAL with a
+ * message in err. */
+int lab_cpus_parse(const char *arg, double *cpus, char *err, size_t errlen);
+
+struct lab;
+
+/* Starts the lab: control block, stale-cgroup cleanup, quota cgroup (when
+ * s->cpus > 0), the anchor, and the helpers for s->streams streams.  Does
+ * not wait for OpenBLAS to load (see lab_wait_ready).  A quota that cannot
+ * be set up is not fatal: the lab runs without it and lab_read() gives the
+ * reason in quota_error.  Returns NULL with a message in err (and errno set)
+ * when the settings are bad or the processes cannot be started; the helper
+ * executable is looked for next to /proc/self/exe, then in PKGLIBEXECDIR,
+ * then in $THREADLAB_LIBEXECDIR when set.  The caller owns the result and
+ * frees it with lab_stop(). */
+struct lab *lab_start(const struct lab_settings *s, char *err, size_t errlen);
+
+/* Waits up to timeout_ms until every wanted stream has applied the newest
+ * settings and done at least one GEMM with them (or failed).  Returns 0,
+ * -ETIMEDOUT, or -EIO when a helper failed (its error in msg). */
+int lab_wait_ready(struct lab *lab, int timeout_ms, char *msg, size_t msglen);
+
+/* Changes any knob live.  Helpers apply thread/size/precision/pause
+ * changes between two GEMM calls; new streams start helpers; fewer streams
+ * park them; workers are started or killed; the quota is changed, created
+ * or removed (cpus <= 0).  spin_off cannot change after start (ignored,
+ * noted in msg).  A quota error leaves every other change in place, returns
+ * the error (-EACCES, -EROFS, -ENOENT…) and explains it in msg.  Bad values
+ * give -EINVAL and change nothing.  msg may be NULL. */
+int lab_apply(struct lab *lab, const struct lab_settings *s, char *msg, size_t msglen);
+
+/* Stops everything: quit flag, SIGTERM to the process group, SIGKILL after
+ * a short grace (about 300 ms), reaps the anchor (which reaps the rest),
+ * removes the quota cgroup, frees lab.  NULL is fine. */
+void lab_stop(struct lab *lab);
+
+/* For signal handlers: SIGKILL to the lab's process group and rmdir of the
+ * quota cgroup (paths preformatted at start).  Async-signal-safe; does not
+ * free memory; lab_stop() may still be called afterwards (normal path). */
+void lab_emergency_stop(void);
+
+/* What the collectors should monitor (with tree = true): the anchor. */
+pid_t lab_root_pid(const struct lab *lab);
+
+struct lab_stream_status {
+	enum ctl_stream_state state;
+	pid_t pid;		/* helper pid, 0 before it reports */
+	uint64_t applied_epoch; /* settings epoch in effect in this helper */
+	int threads;		/* intra-op threads active */
+	int pool;		/* OpenBLAS pool threads created (never shrinks) */
+	int size;
+	enum ctl_precision precision;
+	uint64_t gemms;		  /* GEMM calls completed since the helper started */
+	uint64_t flops;		  /* 2 n^3 per call, summed */
+	uint64_t busy_ns;	  /* wall time inside GEMM calls, ns */
+	uint64_t checked;	  /* results compared with the reference */
+	uint64_t mismatches;	  /* results not bitwise equal */
+	double max_diff;	  /* largest |difference| seen */
+	char error[CTL_INFO_LEN]; /* when state is CTL_STREAM_FAILED */
+};
+
+struct lab_status {
+	struct lab_settings settings; /* as last requested (quota: as in effect, 0 = none) */
+	uint64_t epoch;		      /* settings epoch written */
+	bool applied;		      /* every wanted stream has applied epoch */
+	int nslots;		      /* stream slots started (wanted or parked) */
+	struct lab_stream_status stream[CTL_MAX_STREAMS];
+	uint64_t gemms, flops, busy_ns; /* summed over all slots */
+	bool results_equal;		/* no mismatch in any stream */
+	double max_diff;		/* largest over all streams */
+	uint64_t checked;		/* results compared, all streams */
+	int nworkers;			/* workers running */
+	pid_t worker_pid[LAB_MAX_WORKERS];
+	char blas_config[CTL_INFO_LEN]; /* openblas_get_config(), "" until known */
+	char blas_core[64];		/* openblas_get_corename() */
+	const char *blas_variant;	/* "sequential", "pthreads", "openmp", "" */
+	char quota_dir[LAB_PATH_MAX];	/* the quota cgroup relative to "/" (its cpu.max or
+					 * cfs files and cpu.stat throttling), e.g.
+					 * "sys/fs/cgroup/cpu/threadlab-1234" (v1) or
+					 * "sys/fs/cgroup/threadlab-1234" (v2, whose
+					 * processes sit in the leaf .../work);
+					 * "" when there is none */
+	int quota_version;		/* 1 or 2; 0 when no quota cgroup */
+	double quota_cpus;		/* quota in effect, CPUs; 0 when none */
+	char quota_error[256];		/* why a requested quota is not in effect, or "" */
+	pid_t anchor_pid;
+	size_t npids; /* anchor, helpers, workers */
+	pid_t pids[LAB_MAX_PIDS];
+};
+
+/* Fills st from the control block and the lab's own state.  Also feeds the
+ * single-thread rate cache when the lab runs 1 stream x 1 thread in steady
+ * state.  Returns 0, or -ESRCH when the anchor has gone. */
+int lab_read(struct lab *lab, struct lab_status *st);
+
+/* The single-thread rate for size n and precision p in GFLOP/s: measured
+ * by a short 1-thread calibration (about 0.3 s, the workload switched to
+ * 1 stream x 1 thread meanwhile) the first time it is asked for that
+ * size/precision, cached, and refined by steady-state 1 x 1 readings.
+ * Returns a value <= 0 when it cannot be measured (helper failed). */
+double lab_single_rate(struct lab *lab, int n, enum ctl_precision p);
+
+/* The cached rate only, never measuring; <= 0 when unknown. */
+double lab_single_rate_cached(const struct lab *lab, int n, enum ctl_precision p);
+
+/* The quota cgroup's cpu.stat directory and version (for the sweep and
+ * batch: throttling of the workload); returns false when there is none. */
+bool lab_quota_cgroup(const struct lab *lab, const char **dir, int *version);
+
+/* The machine's CPU model (/proc/cpuinfo "model name", raw bytes) into
+ * buf; "" when unknown.  For the sweep's and batch's environment header. */
+void lab_cpu_model(char *buf, size_t cap);
+
+/* The helper executable lab_start() found (for messages), or NULL. */
+const char *lab_helper_path(const struct lab *lab);
+
+#endif
