@@ -232,7 +232,9 @@ static void report_text(FILE *f, const struct snapshot *cur, const struct snapsh
 		snprintf(psi, sizeof(psi), "%.1f%%", cur->psi_cgroup.some_avg10);
 	else
 		snprintf(psi, sizeof(psi), "unavailable");
-	if (r->throttle.valid)
+	if (b->quota.cpus <= 0 && !(cur->has_cpustat && cur->cpustat.nr_periods))
+		snprintf(thr, sizeof(thr), "n/a (no quota)");
+	else if (r->throttle.valid)
 		snprintf(thr, sizeof(thr), "%.1f%% of periods, %.3f s/s",
 			 r->throttle.throttled_pct, r->throttle.throttled_s_per_s);
 	else
