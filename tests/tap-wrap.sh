@@ -4,7 +4,12 @@
 # (automake's among them) count as a failure; TAP says "ok N # SKIP".
 prog="$1"; shift
 case "$prog" in
-*.sh) set -- sh "$prog" "$@" ;;
+*.sh)
+	# Run a script with the interpreter its #! line names (bash or sh).
+	interp=$(sed -n '1s/^#! *//p' "$prog")
+	# shellcheck disable=SC2086
+	set -- ${interp:-/bin/sh} "$prog" "$@"
+	;;
 *) set -- "$prog" "$@" ;;
 esac
 status_file=$(mktemp) || exit 99
