@@ -11,6 +11,9 @@
  * bumps settings.epoch (release).  A helper reads epoch (acquire), copies the
  * settings, re-reads epoch and retries if it moved; it applies them between
  * two GEMM calls and then stores the epoch into its stream's applied_epoch.
+ * A paused helper applies thread counts at once, size and precision when it
+ * runs again (their reference result is a GEMM); struct ctl_stream's size and
+ * precision say what is in effect.
  *
  * Counters flow out: each stream's helper owns its struct ctl_stream and is
  * its only writer.  All shared fields are C11 atomics; nothing else in the
@@ -26,6 +29,7 @@
 #define CTL_MAX_STREAMS 16
 #define CTL_MAX_THREADS 64   /* intra-op threads per stream */
 #define CTL_INFO_LEN 160
+#define CTL_MAX_SIZE 32768  /* largest n a helper accepts (memory is checked too) */
 
 enum ctl_precision {
 	CTL_SINGLE = 0, /* sgemm */
@@ -37,7 +41,7 @@ enum ctl_stream_state {
 	CTL_STREAM_STARTING,  /* helper started, OpenBLAS loading, reference being computed */
 	CTL_STREAM_RUNNING,   /* doing GEMMs */
 	CTL_STREAM_PAUSED,    /* waiting: paused, or stream index >= settings.streams */
-	CTL_STREAM_FAILED,    /* gave up; error holds why */
+	CTL_STREAM_FAILED,    /* gave up on the settings; error holds why; tries the next epoch */
 	CTL_STREAM_EXITED,    /* helper left cleanly */
 };
 
@@ -48,7 +52,7 @@ struct ctl_settings {
 	_Atomic uint32_t size;	   /* n of the n x n x n GEMM */
 	_Atomic uint32_t precision; /* enum ctl_precision */
 	_Atomic uint32_t paused;   /* 1: helpers finish their GEMM and wait */
-	_Atomic uint32_t quit;	   /* 1: helpers exit */
+	_Atomic uint32_t quit;	   /* 1: helpers exit (read directly, no epoch bump needed) */
 };
 
 struct ctl_stream {
@@ -56,15 +60,18 @@ struct ctl_stream {
 	_Atomic int32_t pid;	    /* helper process id */
 	_Atomic uint64_t applied_epoch; /* settings epoch in effect */
 	_Atomic uint32_t threads;   /* intra-op threads in effect (active pool threads) */
-	_Atomic uint32_t pool;	    /* OpenBLAS pool threads created (never shrinks) */
+	_Atomic uint32_t pool;	    /* OpenBLAS threads created, counting the driver (never
+				     * shrinks); those beyond threads are parked (gemmI.pK) */
 	_Atomic uint32_t size;	    /* n in effect */
 	_Atomic uint32_t precision; /* in effect */
 	_Atomic uint64_t gemms;	    /* GEMM calls completed since start */
 	_Atomic uint64_t flops;	    /* 2 n^3 per call, summed */
 	_Atomic uint64_t busy_ns;   /* wall time inside GEMM calls, ns */
-	_Atomic uint64_t checked;   /* results compared with the reference */
+	_Atomic uint64_t checked;   /* results compared with the reference: the first after
+				     * each applied change, then as many as fit in 1 % of
+				     * the GEMM time, so checked <= gemms */
 	_Atomic uint64_t mismatches; /* results not bitwise equal to the reference */
-	_Atomic uint64_t max_diff_bits; /* largest |difference| seen, a double's bits */
+	_Atomic uint64_t max_diff_bits; /* largest |difference| seen since start, a double's bits */
 	char error[CTL_INFO_LEN];   /* written before state = FAILED */
 };
 

@@ -1,0 +1,544 @@
+/* test-gemm-helper.c — the workload helper threadlab-gemm (and threadlab-burn)
+ * driven through a real control block, checked through /proc.
+ *
+ * Each test makes a memfd control block, execs helpers from
+ * $THREADLAB_BUILDDIR, changes settings and looks at the helpers' threads
+ * (names, CPU time from schedstat) and counters.  Sizes stay at n = 256 so
+ * every GEMM takes well under a millisecond. */
+#define _GNU_SOURCE
+#include "tl-test.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "control.h"
+
+#define N	  256
+#define MAX_TASKS 64
+
+struct lab {
+	int fd;
+	struct ctl_block *ctl;
+	pid_t pid[2];
+	int nhelpers;
+};
+
+struct task {
+	pid_t tid;
+	char name[32];
+	uint64_t run_ns; /* schedstat field 1 */
+};
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static const char *builddir(void)
+{
+	const char *b = getenv("THREADLAB_BUILDDIR");
+	return b ? b : ".";
+}
+
+/* Starts a program from the build dir with args; stderr to errfd if >= 0. */
+static pid_t spawn(const char *prog, const char *const args[], int errfd)
+{
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/%s", builddir(), prog);
+	const char *argv[16] = {prog};
+	int i = 0;
+	while (args[i] && i < 14) {
+		argv[i + 1] = args[i];
+		i++;
+	}
+	argv[i + 1] = NULL;
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		if (errfd >= 0)
+			dup2(errfd, 2);
+		execv(path, (char *const *)argv);
+		fprintf(stderr, "exec %s: %s\n", path, strerror(errno));
+		_exit(127);
+	}
+	return pid;
+}
+
+/* Waits up to ms for pid to exit; its wait status, or -1 on timeout. */
+static int wait_exit(pid_t pid, long ms)
+{
+	for (long t = 0; t <= ms; t += 5) {
+		int st;
+		pid_t r = waitpid(pid, &st, WNOHANG);
+		if (r == pid)
+			return st;
+		if (r < 0)
+			return -1;
+		sleep_ms(5);
+	}
+	return -1;
+}
+
+static void lab_open(struct lab *l)
+{
+	memset(l, 0, sizeof(*l));
+	l->fd = memfd_create("tl-test-ctl", 0); /* no CLOEXEC: helpers inherit it */
+	assert_true(l->fd >= 0);
+	assert_int_equal(ftruncate(l->fd, sizeof(struct ctl_block)), 0);
+	void *p =
+	    mmap(NULL, sizeof(struct ctl_block), PROT_READ | PROT_WRITE, MAP_SHARED, l->fd, 0);
+	assert_true(p != MAP_FAILED);
+	l->ctl = p;
+	l->ctl->magic = CTL_MAGIC;
+	l->ctl->version = CTL_VERSION;
+}
+
+static pid_t lab_spawn(struct lab *l, unsigned stream)
+{
+	char fd[16], idx[16], parent[16];
+	snprintf(fd, sizeof(fd), "%d", l->fd);
+	snprintf(idx, sizeof(idx), "%u", stream);
+	snprintf(parent, sizeof(parent), "%d", (int)getpid());
+	const char *args[] = {"--ctl-fd", fd, "--stream", idx, "--parent", parent, NULL};
+	pid_t pid = spawn("threadlab-gemm", args, -1);
+	l->pid[l->nhelpers++] = pid;
+	return pid;
+}
+
+/* Writes the settings, then bumps the epoch (control.h); returns it. */
+static uint64_t lab_set(struct lab *l, uint32_t threads, uint32_t streams, uint32_t paused)
+{
+	struct ctl_settings *s = &l->ctl->settings;
+	atomic_store(&s->threads, threads);
+	atomic_store(&s->streams, streams);
+	atomic_store(&s->size, N);
+	atomic_store(&s->precision, CTL_SINGLE);
+	atomic_store(&s->paused, paused);
+	return atomic_fetch_add(&s->epoch, 1) + 1;
+}
+
+/* Waits until stream i applied epoch; 0 or -ETIMEDOUT. */
+static int lab_wait_applied(struct lab *l, int i, uint64_t epoch, long ms)
+{
+	for (long t = 0; t <= ms; t += 2) {
+		if (atomic_load(&l->ctl->stream[i].applied_epoch) == epoch)
+			return 0;
+		sleep_ms(2);
+	}
+	return -ETIMEDOUT;
+}
+
+static void lab_close(struct lab *l)
+{
+	atomic_store(&l->ctl->settings.quit, 1);
+	for (int i = 0; i < l->nhelpers; i++) {
+		if (wait_exit(l->pid[i], 2000) == -1) {
+			kill(l->pid[i], SIGKILL);
+			waitpid(l->pid[i], NULL, 0);
+		}
+	}
+	munmap(l->ctl, sizeof(struct ctl_block));
+	close(l->fd);
+}
+
+static int read_small(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	ssize_t n = read(fd, buf, size - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	buf[n] = 0;
+	return (int)n;
+}
+
+/* The threads of pid: name and CPU time so far. */
+static int tasks_read(pid_t pid, struct task *t, int max)
+{
+	char path[128], buf[256];
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	DIR *d = opendir(path);
+	if (!d)
+		return 0;
+	int n = 0;
+	struct dirent *e;
+	while ((e = readdir(d)) != NULL && n < max) {
+		if (e->d_name[0] < '0' || e->d_name[0] > '9')
+			continue;
+		t[n].tid = atoi(e->d_name);
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", (int)pid, (int)t[n].tid);
+		if (read_small(path, t[n].name, sizeof(t[n].name)) <= 0)
+			continue;
+		t[n].name[strcspn(t[n].name, "\n")] = 0;
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/schedstat", (int)pid, (int)t[n].tid);
+		if (read_small(path, buf, sizeof(buf)) <= 0)
+			continue;
+		t[n].run_ns = strtoull(buf, NULL, 10);
+		n++;
+	}
+	closedir(d);
+	return n;
+}
+
+static int task_find(const struct task *t, int n, const char *name)
+{
+	for (int i = 0; i < n; i++)
+		if (strcmp(t[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+static uint64_t task_run_ns(const struct task *t, int n, const char *name)
+{
+	int i = task_find(t, n, name);
+	return i < 0 ? 0 : t[i].run_ns;
+}
+
+static uint64_t proc_run_ns(pid_t pid)
+{
+	struct task t[MAX_TASKS];
+	int n = tasks_read(pid, t, MAX_TASKS);
+	uint64_t sum = 0;
+	for (int i = 0; i < n; i++)
+		sum += t[i].run_ns;
+	return sum;
+}
+
+/* Waits up to ms for the names to appear in pid's threads. */
+static int wait_names(pid_t pid, const char *const names[], long ms)
+{
+	struct task t[MAX_TASKS];
+	for (long w = 0; w <= ms; w += 5) {
+		int n = tasks_read(pid, t, MAX_TASKS), ok = 1;
+		for (int i = 0; names[i]; i++)
+			ok &= task_find(t, n, names[i]) >= 0;
+		if (ok)
+			return 0;
+		sleep_ms(5);
+	}
+	for (int i = 0, n = tasks_read(pid, t, MAX_TASKS); i < n; i++)
+		printf("# thread %d: %s\n", (int)t[i].tid, t[i].name);
+	return -1;
+}
+
+static void test_bad_ctl_fd(void **state)
+{
+	(void)state;
+	int p[2];
+	assert_int_equal(pipe(p), 0);
+	const char *args[] = {"--ctl-fd", "99", "--stream", "0", NULL};
+	pid_t pid = spawn("threadlab-gemm", args, p[1]);
+	close(p[1]);
+	char msg[512] = "";
+	ssize_t n = read(p[0], msg, sizeof(msg) - 1);
+	msg[n > 0 ? n : 0] = 0;
+	close(p[0]);
+	int st = wait_exit(pid, 2000);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 2);
+	assert_non_null(strstr(msg, "--ctl-fd 99"));
+	/* A descriptor that is not a control block (an empty memfd). */
+	int fd = memfd_create("tl-test-empty", 0);
+	char fds[16];
+	snprintf(fds, sizeof(fds), "%d", fd);
+	const char *args2[] = {"--ctl-fd", fds, "--stream", "0", NULL};
+	int devnull = open("/dev/null", O_WRONLY);
+	pid = spawn("threadlab-gemm", args2, devnull);
+	st = wait_exit(pid, 2000);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 2);
+	/* Not the expected parent: exits at once with 1. */
+	const char *args3[] = {"--ctl-fd", fds, "--stream", "0", "--parent", "1", NULL};
+	pid = spawn("threadlab-gemm", args3, devnull);
+	st = wait_exit(pid, 2000);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 1);
+	close(devnull);
+	close(fd);
+}
+
+static void test_threads_names_results(void **state)
+{
+	(void)state;
+	struct lab l;
+	lab_open(&l);
+	pid_t pid = lab_spawn(&l, 0);
+	uint64_t e = lab_set(&l, 1, 1, 0);
+	assert_int_equal(lab_wait_applied(&l, 0, e, 3000), 0);
+	struct ctl_stream *s = &l.ctl->stream[0];
+	assert_int_equal(atomic_load(&s->pid), pid);
+	assert_int_equal(atomic_load(&s->threads), 1);
+	assert_int_equal(atomic_load(&s->size), N);
+	assert_int_equal(atomic_load(&l.ctl->blas_info_ready), 1);
+	printf("# OpenBLAS: %s, core %s, parallel %u\n", l.ctl->blas_info, l.ctl->blas_core,
+	       atomic_load(&l.ctl->blas_parallel));
+	assert_non_null(strstr(l.ctl->blas_info, "OpenBLAS"));
+	const char *one[] = {"gemm0", NULL};
+	assert_int_equal(wait_names(pid, one, 1000), 0);
+	/* With one thread, as the reference was computed: bitwise equal. */
+	sleep_ms(20);
+	assert_true(atomic_load(&s->checked) > 0);
+	assert_int_equal(atomic_load(&s->mismatches), 0);
+
+	/* Three threads: the pool grows to two workers, both active. */
+	e = lab_set(&l, 3, 1, 0);
+	assert_int_equal(lab_wait_applied(&l, 0, e, 3000), 0);
+	assert_int_equal(atomic_load(&s->threads), 3);
+	assert_true(atomic_load(&s->pool) >= 3);
+	const char *three[] = {"gemm0", "gemm0.w1", "gemm0.w2", NULL};
+	assert_int_equal(wait_names(pid, three, 1000), 0);
+
+	/* Two threads: w1 works, w2 is parked; the driver and w1 both run. */
+	e = lab_set(&l, 2, 1, 0);
+	assert_int_equal(lab_wait_applied(&l, 0, e, 3000), 0);
+	const char *two[] = {"gemm0", "gemm0.w1", "gemm0.p2", NULL};
+	assert_int_equal(wait_names(pid, two, 1000), 0);
+	sleep_ms(150); /* past the spin of w2's last call */
+	struct task a[MAX_TASKS], b[MAX_TASKS];
+	int na = tasks_read(pid, a, MAX_TASKS);
+	uint64_t g0 = atomic_load(&s->gemms);
+	double t0 = now_s();
+	sleep_ms(300);
+	int nb = tasks_read(pid, b, MAX_TASKS);
+	uint64_t g1 = atomic_load(&s->gemms);
+	double win = (now_s() - t0) * 1e9;
+	double drv = (double)(task_run_ns(b, nb, "gemm0") - task_run_ns(a, na, "gemm0"));
+	double w1 = (double)(task_run_ns(b, nb, "gemm0.w1") - task_run_ns(a, na, "gemm0.w1"));
+	double p2 = (double)(task_run_ns(b, nb, "gemm0.p2") - task_run_ns(a, na, "gemm0.p2"));
+	printf("# threads=2: driver %.0f%%, w1 %.0f%%, parked p2 %.0f%% CPU; %llu GEMMs\n",
+	       100 * drv / win, 100 * w1 / win, 100 * p2 / win, (unsigned long long)(g1 - g0));
+	assert_true(g1 > g0);
+	assert_true(drv > 0.1 * win);
+	assert_true(w1 > 0.1 * win);
+	assert_true(p2 < 0.05 * win);
+
+	/* One thread: every worker parked. */
+	e = lab_set(&l, 1, 1, 0);
+	assert_int_equal(lab_wait_applied(&l, 0, e, 3000), 0);
+	const char *parked[] = {"gemm0", "gemm0.p1", "gemm0.p2", NULL};
+	assert_int_equal(wait_names(pid, parked, 1000), 0);
+	g0 = atomic_load(&s->gemms);
+	sleep_ms(50);
+	assert_true(atomic_load(&s->gemms) > g0);
+
+	/* Results: 1, 3, 2 and 1 threads all compared with the reference. */
+	uint64_t checked = atomic_load(&s->checked), bad = atomic_load(&s->mismatches);
+	uint64_t bits = atomic_load(&s->max_diff_bits);
+	double diff;
+	memcpy(&diff, &bits, sizeof(diff));
+	/* OpenBLAS 0.3.21 splits the work differently with more threads: the
+	 * sums are rounded differently, so only 1 thread is bitwise equal. */
+	printf("# results: %llu checked, %llu not bitwise equal, max |diff| %g\n",
+	       (unsigned long long)checked, (unsigned long long)bad, diff);
+	assert_true(checked > 0);
+	assert_true(bad == 0 || diff < 1e-3);
+	assert_true(atomic_load(&s->busy_ns) > 0);
+	assert_int_equal(atomic_load(&s->flops), atomic_load(&s->gemms) * 2ull * N * N * N);
+	lab_close(&l);
+}
+
+static void test_pause_quit(void **state)
+{
+	(void)state;
+	struct lab l;
+	lab_open(&l);
+	pid_t pid = lab_spawn(&l, 0);
+	struct ctl_stream *s = &l.ctl->stream[0];
+	uint64_t e = lab_set(&l, 1, 1, 0);
+	assert_int_equal(lab_wait_applied(&l, 0, e, 3000), 0);
+	sleep_ms(20);
+	assert_int_equal(atomic_load(&s->state), CTL_STREAM_RUNNING);
+	/* Paused: the counters stop. */
+	e = lab_set(&l, 1, 1, 1);
+	assert_int_equal(lab_wait_applied(&l, 0, e, 1000), 0);
+	sleep_ms(20);
+	assert_int_equal(atomic_load(&s->state), CTL_STREAM_PAUSED);
+	uint64_t g = atomic_load(&s->gemms);
+	sleep_ms(100);
+	assert_int_equal(atomic_load(&s->gemms), g);
+	/* Resumed (a stream index beyond streams: see the two-stream test). */
+	e = lab_set(&l, 1, 1, 0);
+	assert_int_equal(lab_wait_applied(&l, 0, e, 1000), 0);
+	sleep_ms(50);
+	assert_true(atomic_load(&s->gemms) > g);
+	/* quit: exit status 0 and state EXITED. */
+	atomic_store(&l.ctl->settings.quit, 1);
+	int st = wait_exit(pid, 1000);
+	assert_true(st != -1 && WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+	assert_int_equal(atomic_load(&s->state), CTL_STREAM_EXITED);
+	l.nhelpers = 0;
+	lab_close(&l);
+}
+
+/* Gone: no such process, or a zombie nobody reaped yet. */
+static int pid_gone(pid_t pid)
+{
+	char path[64], buf[512];
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (read_small(path, buf, sizeof(buf)) <= 0)
+		return 1;
+	char *p = strrchr(buf, ')');
+	return p && (p[2] == 'Z' || p[2] == 'X');
+}
+
+static void test_dies_with_parent(void **state)
+{
+	(void)state;
+	struct lab l;
+	lab_open(&l);
+	int p[2];
+	assert_int_equal(pipe(p), 0);
+	pid_t mid = fork();
+	assert_true(mid >= 0);
+	if (mid == 0) {
+		/* The intermediate parent: starts the helper, reports, waits. */
+		pid_t h = lab_spawn(&l, 0);
+		if (write(p[1], &h, sizeof(h)) != sizeof(h))
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	pid_t helper = 0;
+	assert_int_equal(read(p[0], &helper, sizeof(helper)), sizeof(helper));
+	close(p[0]);
+	close(p[1]);
+	/* The pid is published after PR_SET_PDEATHSIG took effect. */
+	for (int i = 0; i < 600 && atomic_load(&l.ctl->stream[0].pid) != helper; i++)
+		sleep_ms(5);
+	assert_int_equal(atomic_load(&l.ctl->stream[0].pid), helper);
+	lab_set(&l, 1, 1, 0);
+	sleep_ms(20);
+	kill(mid, SIGKILL);
+	waitpid(mid, NULL, 0);
+	double t0 = now_s();
+	while (!pid_gone(helper) && now_s() - t0 < 1.0)
+		sleep_ms(5);
+	printf("# helper gone %.0f ms after its parent was killed\n", (now_s() - t0) * 1000);
+	assert_true(pid_gone(helper));
+	lab_close(&l);
+}
+
+static int online_affinity(void)
+{
+	cpu_set_t set;
+	if (sched_getaffinity(0, sizeof(set), &set) < 0)
+		return 1;
+	return CPU_COUNT(&set);
+}
+
+/* Busy CPU time of the whole machine so far, ns (/proc/stat, all CPUs). */
+static double machine_busy_ns(void)
+{
+	char buf[512];
+	if (read_small("/proc/stat", buf, sizeof(buf)) <= 0)
+		return 0;
+	unsigned long long v[8] = {0};
+	sscanf(buf, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3],
+	       &v[4], &v[5], &v[6], &v[7]);
+	double ticks = (double)(v[0] + v[1] + v[2] + v[5] + v[6] + v[7]);
+	return ticks * 1e9 / (double)sysconf(_SC_CLK_TCK);
+}
+
+static void test_two_streams_concurrent(void **state)
+{
+	(void)state;
+	if (online_affinity() < 2)
+		TL_SKIP("needs 2 CPUs, this process may use %d", online_affinity());
+	struct lab l;
+	lab_open(&l);
+	lab_spawn(&l, 0);
+	lab_spawn(&l, 1);
+	/* Stream 1 is beyond streams = 1: paused. */
+	uint64_t e = lab_set(&l, 1, 1, 0);
+	assert_int_equal(lab_wait_applied(&l, 1, e, 3000), 0);
+	sleep_ms(20);
+	assert_int_equal(atomic_load(&l.ctl->stream[1].state), CTL_STREAM_PAUSED);
+	assert_int_equal(atomic_load(&l.ctl->stream[1].gemms), 0);
+	e = lab_set(&l, 1, 2, 0);
+	assert_int_equal(lab_wait_applied(&l, 0, e, 3000), 0);
+	assert_int_equal(lab_wait_applied(&l, 1, e, 3000), 0);
+	const char *s1[] = {"gemm1", NULL};
+	assert_int_equal(wait_names(l.pid[1], s1, 1000), 0);
+	sleep_ms(50);
+	double cpus = 0, others = 0;
+	for (int attempt = 0; attempt < 3; attempt++) {
+		uint64_t a = proc_run_ns(l.pid[0]) + proc_run_ns(l.pid[1]);
+		double m0 = machine_busy_ns(), t0 = now_s();
+		sleep_ms(500);
+		uint64_t b = proc_run_ns(l.pid[0]) + proc_run_ns(l.pid[1]);
+		double win = (now_s() - t0) * 1e9;
+		cpus = (double)(b - a) / win;
+		others = (machine_busy_ns() - m0) / win - cpus;
+		printf("# 2 streams x 1 thread: helpers use %.2f CPUs, the rest of the machine "
+		       "%.2f\n",
+		       cpus, others);
+		if (cpus >= 1.6)
+			break;
+	}
+	uint64_t g0 = atomic_load(&l.ctl->stream[0].gemms);
+	uint64_t g1 = atomic_load(&l.ctl->stream[1].gemms);
+	assert_true(g0 > 0 && g1 > 0);
+	if (cpus < 1.6 && others > 0.3) {
+		lab_close(&l);
+		TL_SKIP("machine busy: other processes used %.2f CPUs, the helpers %.2f", others,
+			cpus);
+	}
+	assert_true(cpus >= 1.6);
+	lab_close(&l);
+}
+
+static void burn_check(const char *prog, const char *const args[], const char *name)
+{
+	pid_t pid = spawn(prog, args, -1);
+	const char *names[] = {name, NULL};
+	assert_int_equal(wait_names(pid, names, 1000), 0);
+	uint64_t a = proc_run_ns(pid);
+	sleep_ms(100);
+	assert_true(proc_run_ns(pid) > a);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+}
+
+static void test_burn(void **state)
+{
+	(void)state;
+	char parent[16];
+	snprintf(parent, sizeof(parent), "%d", (int)getpid());
+	const char *a1[] = {"--name", "tl-worker0", "--parent", parent, NULL};
+	burn_check("threadlab-burn", a1, "tl-worker0");
+	const char *a2[] = {"--burn", "--name", "tl-worker1", "--parent", parent, NULL};
+	burn_check("threadlab-gemm", a2, "tl-worker1");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_bad_ctl_fd),
+	    cmocka_unit_test(test_threads_names_results),
+	    cmocka_unit_test(test_pause_quit),
+	    cmocka_unit_test(test_dies_with_parent),
+	    cmocka_unit_test(test_two_streams_concurrent),
+	    cmocka_unit_test(test_burn),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

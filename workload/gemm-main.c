@@ -1,0 +1,345 @@
+/* gemm-main.c — threadlab-gemm, the workload helper: one GEMM stream.
+ *
+ *   threadlab-gemm --ctl-fd N --stream I [--parent PID]
+ *   threadlab-gemm --burn [--name NAME] [--parent PID]   (as threadlab-burn)
+ *
+ * threadlab execs one helper per inter-op stream, passing the memfd of the
+ * control block (control.h) as descriptor N.  The helper maps it, checks
+ * magic and version, and from then on talks only through the block:
+ *
+ *   - Lifetime: PR_SET_PDEATHSIG(SIGKILL), then getppid() must equal --parent
+ *     (default: the parent at start); it never forks (fork while OpenBLAS
+ *     threads are busy deadlocks).  threadlab owns its process group.
+ *   - Loop: when settings.epoch moves, copy the settings (re-reading the
+ *     epoch until it is stable), apply them between two GEMM calls, publish
+ *     what is in effect, then store applied_epoch.  Thread counts are applied
+ *     even while paused; size and precision only when the stream runs (their
+ *     reference GEMM is work).  Paused, or I >= settings.streams: state
+ *     PAUSED, polling every 5 ms, no GEMM.  quit: state EXITED, exit 0.
+ *   - Each call C = A x B is timed (CLOCK_MONOTONIC, busy_ns) and counted
+ *     (gemms, flops += 2 n^3).  The first result after every applied change
+ *     is compared with the reference, later ones while the comparing stays
+ *     within CHECK_BUDGET of the GEMM time (checked counts them).
+ *   - Idle spinning: OpenBLAS reads OPENBLAS_THREAD_TIMEOUT when it loads;
+ *     threadlab sets it in the environment (spin_off).  The helper leaves
+ *     the environment and OpenBLAS's thread server alone.
+ *
+ * Exit status: 0 after quit; 1 if the parent died or a system call failed;
+ * 2 for a usage error or a descriptor that is not a valid control block. */
+#define _GNU_SOURCE
+#include "gemm.h"
+#include "xalloc.h"
+
+#include <cblas.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define POLL_NS 5000000L /* 5 ms between looks at the block while idle */
+/* Share of GEMM time the results check may take.  Comparing 2.4 MB (n = 768
+ * single) costs ~0.2 ms against a ~4.3 ms GEMM at 2 threads: checking every
+ * call would cost ~5 %, so after the first call of a setting, calls are
+ * checked as long as the check stays within this budget. */
+#define CHECK_BUDGET 0.01
+
+struct settings_copy {
+	uint32_t threads, streams, size, precision, paused;
+};
+
+struct helper {
+	struct ctl_block *ctl;
+	struct ctl_stream *me;
+	unsigned index;
+	pid_t parent;
+	uint64_t applied; /* epoch in effect */
+	uint64_t failed;  /* epoch whose settings could not be applied, 0 none */
+	struct settings_copy set;
+	struct gemm_names names;
+	struct gemm_run run;
+	double max_diff; /* largest difference published so far */
+	/* Results-check budget since the last applied change, ns. */
+	uint64_t gemm_ns, check_ns;
+};
+
+static const char *prog = "threadlab-gemm";
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: %s --ctl-fd N --stream I [--parent PID]\n"
+		"       %s --burn [--name NAME] [--parent PID]\n"
+		"threadlab starts this helper itself; it is not meant to be run by hand.\n",
+		prog, prog);
+}
+
+static int parse_long(const char *opt, const char *s, long lo, long hi, long *out)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < lo || v > hi) {
+		fprintf(stderr, "%s: %s %s: expected a number from %ld to %ld\n", prog, opt, s, lo,
+			hi);
+		return -EINVAL;
+	}
+	*out = v;
+	return 0;
+}
+
+static void sleep_poll(void)
+{
+	struct timespec ts = {0, POLL_NS};
+	nanosleep(&ts, NULL);
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Maps the control block behind fd and checks it.  0, or an exit status. */
+static int map_block(int fd, struct ctl_block **out)
+{
+	struct stat st;
+	if (fstat(fd, &st) < 0) {
+		fprintf(stderr, "%s: --ctl-fd %d: %s (threadlab passes its control block there)\n",
+			prog, fd, strerror(errno));
+		return 2;
+	}
+	if (st.st_size < (off_t)sizeof(struct ctl_block)) {
+		fprintf(stderr, "%s: --ctl-fd %d: %lld bytes, a control block needs %zu\n", prog,
+			fd, (long long)st.st_size, sizeof(struct ctl_block));
+		return 2;
+	}
+	void *p = mmap(NULL, sizeof(struct ctl_block), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED) {
+		fprintf(stderr, "%s: --ctl-fd %d: cannot map it: %s\n", prog, fd, strerror(errno));
+		return 2;
+	}
+	struct ctl_block *ctl = p;
+	if (ctl->magic != CTL_MAGIC || ctl->version != CTL_VERSION) {
+		fprintf(stderr,
+			"%s: --ctl-fd %d: not a threadlab control block of version %u "
+			"(magic %#x, version %u); threadlab and its helper must come from the "
+			"same build\n",
+			prog, fd, CTL_VERSION, ctl->magic, ctl->version);
+		munmap(p, sizeof(struct ctl_block));
+		return 2;
+	}
+	*out = ctl;
+	return 0;
+}
+
+static void set_state(struct helper *h, enum ctl_stream_state s)
+{
+	atomic_store_explicit(&h->me->state, (uint32_t)s, memory_order_release);
+}
+
+static void fail(struct helper *h, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(h->me->error, sizeof(h->me->error), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "%s: stream %u: %s\n", prog, h->index, h->me->error);
+	set_state(h, CTL_STREAM_FAILED);
+}
+
+static void report_blas(struct ctl_block *ctl)
+{
+	snprintf(ctl->blas_info, sizeof(ctl->blas_info), "%s", openblas_get_config());
+	snprintf(ctl->blas_core, sizeof(ctl->blas_core), "%s", openblas_get_corename());
+	atomic_store_explicit(&ctl->blas_parallel, (uint32_t)openblas_get_parallel(),
+			      memory_order_relaxed);
+	atomic_store_explicit(&ctl->blas_info_ready, 1, memory_order_release);
+}
+
+/* The epoch protocol of control.h: copy, then re-read the epoch. */
+static uint64_t settings_read(struct ctl_settings *s, struct settings_copy *out)
+{
+	for (;;) {
+		uint64_t e1 = atomic_load_explicit(&s->epoch, memory_order_acquire);
+		out->threads = atomic_load_explicit(&s->threads, memory_order_relaxed);
+		out->streams = atomic_load_explicit(&s->streams, memory_order_relaxed);
+		out->size = atomic_load_explicit(&s->size, memory_order_relaxed);
+		out->precision = atomic_load_explicit(&s->precision, memory_order_relaxed);
+		out->paused = atomic_load_explicit(&s->paused, memory_order_relaxed);
+		atomic_thread_fence(memory_order_acquire);
+		if (atomic_load_explicit(&s->epoch, memory_order_relaxed) == e1)
+			return e1;
+	}
+}
+
+static int stream_runs(const struct helper *h)
+{
+	return !h->set.paused && h->index < h->set.streams;
+}
+
+static void apply_threads(struct helper *h)
+{
+	uint32_t t = h->set.threads;
+	if (t < 1)
+		t = 1;
+	if (t > CTL_MAX_THREADS)
+		t = CTL_MAX_THREADS;
+	openblas_set_num_threads((int)t);
+	/* The pool grows inside openblas_set_num_threads; find the new workers. */
+	if (t > h->names.nworkers + 1)
+		gemm_names_scan(&h->names);
+	gemm_names_apply(&h->names, t);
+	atomic_store_explicit(&h->me->threads, t, memory_order_relaxed);
+	atomic_store_explicit(&h->me->pool, h->names.nworkers + 1, memory_order_relaxed);
+}
+
+/* Applies h->set (read at epoch) between two GEMM calls. */
+static void apply(struct helper *h, uint64_t epoch)
+{
+	if (stream_runs(h) && (h->run.n != h->set.size || h->run.precision != h->set.precision)) {
+		char err[CTL_INFO_LEN];
+		set_state(h, CTL_STREAM_STARTING);
+		if (gemm_run_prepare(&h->run, h->set.size, h->set.precision, err, sizeof(err)) <
+		    0) {
+			fail(h, "%s", err);
+			h->failed = epoch;
+			return;
+		}
+		atomic_store_explicit(&h->me->size, h->run.n, memory_order_relaxed);
+		atomic_store_explicit(&h->me->precision, h->run.precision, memory_order_relaxed);
+	}
+	apply_threads(h);
+	h->gemm_ns = h->check_ns = 0; /* the next result is checked */
+	h->failed = 0;
+	h->applied = epoch;
+	atomic_store_explicit(&h->me->applied_epoch, epoch, memory_order_release);
+}
+
+/* Compares the last result with the reference and publishes the outcome. */
+static void check(struct helper *h)
+{
+	struct ctl_stream *me = h->me;
+	uint64_t t0 = now_ns();
+	double diff = 0;
+	if (gemm_run_compare(&h->run, &diff)) {
+		atomic_fetch_add_explicit(&me->mismatches, 1, memory_order_relaxed);
+		if (diff > h->max_diff) {
+			h->max_diff = diff;
+			uint64_t bits;
+			memcpy(&bits, &diff, sizeof(bits));
+			atomic_store_explicit(&me->max_diff_bits, bits, memory_order_relaxed);
+		}
+	}
+	atomic_fetch_add_explicit(&me->checked, 1, memory_order_relaxed);
+	h->check_ns += now_ns() - t0;
+}
+
+static void one_gemm(struct helper *h)
+{
+	struct ctl_stream *me = h->me;
+	uint64_t n = h->run.n;
+	uint64_t t0 = now_ns();
+	gemm_run_call(&h->run);
+	uint64_t t1 = now_ns();
+	atomic_fetch_add_explicit(&me->busy_ns, t1 - t0, memory_order_relaxed);
+	h->gemm_ns += t1 - t0;
+	if ((double)h->check_ns <= CHECK_BUDGET * (double)h->gemm_ns)
+		check(h);
+	atomic_fetch_add_explicit(&me->flops, 2 * n * n * n, memory_order_relaxed);
+	atomic_fetch_add_explicit(&me->gemms, 1, memory_order_release);
+}
+
+static int stream_loop(struct helper *h)
+{
+	for (;;) {
+		if (atomic_load_explicit(&h->ctl->settings.quit, memory_order_acquire))
+			break;
+		if (getppid() != h->parent)
+			return 1;
+		uint64_t epoch = settings_read(&h->ctl->settings, &h->set);
+		if (epoch == 0 || epoch == h->failed) {
+			sleep_poll();
+			continue;
+		}
+		if (epoch != h->applied)
+			apply(h, epoch);
+		if (h->failed)
+			continue;
+		if (!stream_runs(h)) {
+			set_state(h, CTL_STREAM_PAUSED);
+			sleep_poll();
+			continue;
+		}
+		set_state(h, CTL_STREAM_RUNNING);
+		one_gemm(h);
+	}
+	set_state(h, CTL_STREAM_EXITED);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	long fd = -1, stream = -1, parent = 0;
+	int burn = 0;
+	const char *name = NULL;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		int has = i + 1 < argc;
+		int r = 0;
+		if (strcmp(a, "--burn") == 0)
+			burn = 1;
+		else if (strcmp(a, "--ctl-fd") == 0 && has)
+			r = parse_long(a, argv[++i], 0, 1 << 20, &fd);
+		else if (strcmp(a, "--stream") == 0 && has)
+			r = parse_long(a, argv[++i], 0, CTL_MAX_STREAMS - 1, &stream);
+		else if (strcmp(a, "--parent") == 0 && has)
+			r = parse_long(a, argv[++i], 1, 1L << 30, &parent);
+		else if (strcmp(a, "--name") == 0 && has)
+			name = argv[++i];
+		else
+			r = -EINVAL, usage();
+		if (r < 0)
+			return 2;
+	}
+	if (burn)
+		return burn_main(name, (pid_t)parent);
+	if (fd < 0 || stream < 0) {
+		usage();
+		return 2;
+	}
+	if (gemm_die_with_parent((pid_t)parent) < 0) {
+		fprintf(stderr, "%s: parent %ld is gone\n", prog, parent);
+		return 1;
+	}
+	struct helper *h = xcalloc(1, sizeof(*h));
+	h->parent = parent ? (pid_t)parent : getppid();
+	h->index = (unsigned)stream;
+	int st = map_block((int)fd, &h->ctl);
+	if (st) {
+		free(h);
+		return st;
+	}
+	close((int)fd);
+	h->me = &h->ctl->stream[h->index];
+	atomic_store_explicit(&h->me->pid, (int32_t)getpid(), memory_order_relaxed);
+	set_state(h, CTL_STREAM_STARTING);
+	if (h->index == 0)
+		report_blas(h->ctl);
+	int r = gemm_names_init(&h->names, h->index);
+	if (r < 0) {
+		fail(h, "cannot name threads: %s", strerror(-r));
+		free(h);
+		return 1;
+	}
+	st = stream_loop(h);
+	gemm_run_free(&h->run);
+	munmap(h->ctl, sizeof(struct ctl_block));
+	free(h);
+	return st;
+}
