@@ -7,10 +7,34 @@
 #include <string.h>
 
 #include "batch.h"
+#include "dash.h"
 #include "options.h"
 #include "session.h"
 #include "sweep.h"
 #include "text-safe.h"
+
+static int main_dashboard(const struct options *o)
+{
+	char err[512];
+	int rc = dash_check_terminal(err, sizeof(err));
+	if (rc != EXIT_OK) {
+		fprintf(stderr, "threadlab: %s\n", err);
+		return rc;
+	}
+	struct session s;
+	/* Installed before the workload starts: a signal during start-up
+	 * still cleans up.  dash_run() adds its terminal restore. */
+	session_signals_install(NULL);
+	rc = session_start(&s, o, err, sizeof(err));
+	if (rc != EXIT_OK) {
+		session_stop(&s);
+		fprintf(stderr, "threadlab: %s\n", err);
+		return rc;
+	}
+	rc = dash_run(&s);
+	session_stop(&s);
+	return rc;
+}
 
 static int main_sweep(const struct options *o)
 {
@@ -69,7 +93,6 @@ int main(int argc, char **argv)
 		return main_sweep(&o);
 	case MODE_DASHBOARD:
 	default:
-		fprintf(stderr, "threadlab: this mode is not built yet; use --batch\n");
-		return EXIT_RUNTIME;
+		return main_dashboard(&o);
 	}
 }

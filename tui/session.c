@@ -240,8 +240,13 @@ static void session_tick_lab(struct session *s)
 		return;
 	const struct lab_settings *set = &s->lab_status.settings;
 	double single = lab_single_rate_cached(s->lab, set->size, set->precision);
-	if (single <= 0 && !set->paused && s->lab_status.applied)
+	if (single <= 0 && !set->paused && s->lab_status.applied) {
+		/* Calibration runs the workload for a moment: read the counters
+		 * again so its GEMMs are not counted in the next interval. */
 		single = lab_single_rate(s->lab, set->size, set->precision);
+		if (lab_read(s->lab, &s->lab_status) < 0)
+			return;
+	}
 	labview_feed(&s->view, &s->lab_status, session_now(), s->cur.budget.effective, single,
 		     &s->work);
 }
