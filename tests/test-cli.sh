@@ -38,7 +38,7 @@ expect_usage() {
 have_py=1
 command -v python3 >/dev/null || have_py=0
 
-echo "1..29"
+echo "1..32"
 
 "$TL" --help >"$tmp/out" 2>&1 && grep -q -- '--batch' "$tmp/out" && grep -q 'Exit status' "$tmp/out" &&
 	ok "--help documents modes and exit statuses" || notok "--help" "$(cat "$tmp/out")"
@@ -52,6 +52,8 @@ expect_usage "PID that does not exist" --batch -p 999999999 -c 1
 expect_usage "--threads 0" --batch --threads 0
 expect_usage "--cpus 0 (quota <= 0)" --batch --cpus 0
 expect_usage "--size too large" --batch --size 99999999
+expect_usage "matrices that do not fit in memory" --batch --size 16384 --streams 16 --precision double
+expect_usage "--sweep with a bad thread list" --sweep --threads 1,0
 expect_usage "command that does not exist" --batch -- /nonexistent/cmd
 
 # --budget of threadlab itself, as text and JSON
@@ -201,6 +203,31 @@ for sig in INT TERM HUP; do
 	left=$(lab_left)
 	[ -z "$left" ] && ok "SIG$sig: the lab's processes are gone" || notok "SIG$sig leftovers" "$left"
 done
+
+# --sweep: a well-formed table with its environment header
+if [ $have_py = 1 ]; then
+	"$TL" --sweep --threads 1,2 --seconds 0.3 --size 256 --format json >"$tmp/sw" 2>"$tmp/err"
+	st=$?
+	python3 - "$tmp/sw" <<'PY' >"$tmp/err2" 2>&1 && [ $st = 0 ] && ok "--sweep json: env header and one row per thread count" || notok "--sweep json" "status $st" "$(cat "$tmp/err" "$tmp/err2")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+env = d["env"]
+for k in ("cpu_model", "online", "affinity", "quota_cpus", "openblas_config", "openblas_variant",
+          "blas_spin", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "kernel", "date"):
+    assert k in env, k
+rows = d["rows"]
+assert [r["threads"] for r in rows] == [1, 2], rows
+for r in rows:
+    for k in ("streams", "threads", "gflops", "speedup", "efficiency", "ceiling_pct", "wait_pct",
+              "throttled_pct", "results_equal"):
+        assert k in r, k
+    assert r["gflops"] > 0, r
+PY
+else
+	skip "--sweep json" "python3 missing"
+fi
+left=$(lab_left)
+[ -z "$left" ] || echo "# leftovers after sweep: $left"
 
 # SIGKILL: helpers die with threadlab (PDEATHSIG); the stale quota cgroup
 # is removed by the next start.
