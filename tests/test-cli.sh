@@ -162,12 +162,21 @@ grep -q 'effective  0.25 CPUs (bound by quota)' "$tmp/out" && ok "--budget --roo
 grep -q 'note .*not visible' "$tmp/out" && ok "--budget --root: namespace fallback is said" || notok "--budget fixture ns" "$(cat "$tmp/out")"
 
 # The lab in batch mode: workload object, thread names, nothing left behind.
-lab_left() { # prints leftovers: helper processes or quota cgroups
-	pgrep -x threadlab-gemm; pgrep -x threadlab-ancho; pgrep -f tl-burn
-	ls -d /sys/fs/cgroup/cpu/threadlab-* /sys/fs/cgroup/threadlab-* 2>/dev/null
+lab_procs() { # the lab processes under threadlab $1: its anchor and the anchor's children
+	local a
+	for a in $(pgrep -P "$1"); do echo "$a"; pgrep -P "$a"; done
+}
+lab_left() { # $1: threadlab's pid, $2: its lab processes; prints what is still there
+	local p
+	for p in $2; do kill -0 "$p" 2>/dev/null && echo "process $p ($(cat /proc/$p/comm 2>/dev/null))"; done
+	ls -d /sys/fs/cgroup/cpu/threadlab-"$1" /sys/fs/cgroup/threadlab-"$1" /sys/fs/cgroup/*/threadlab-"$1" 2>/dev/null
 }
 if [ $have_py = 1 ]; then
-	"$TL" --batch -c 3 -i 0.4 --size 256 --threads 2 --workers 1 --format json >"$tmp/lab" 2>"$tmp/err"
+	"$TL" --batch -c 3 -i 0.4 --size 256 --threads 2 --workers 1 --format json >"$tmp/lab" 2>"$tmp/err" &
+	lp=$!
+	sleep 0.8
+	lprocs=$(lab_procs "$lp")
+	wait "$lp"
 	st=$?
 	python3 - "$tmp/lab" <<'PY' >"$tmp/err2" 2>&1 && [ $st = 0 ] && ok "--batch lab: workload object, gemm0 + gemm0.w1 threads, worker pid" || notok "--batch lab json" "status $st" "$(cat "$tmp/err" "$tmp/err2")"
 import json, sys
@@ -190,18 +199,22 @@ else
 	skip "--batch lab json" "python3 missing"
 fi
 sleep 0.2
-left=$(lab_left)
-[ -z "$left" ] && ok "normal exit of the lab leaves no process or cgroup" || notok "lab leftovers after exit" "$left"
+left=$(lab_left "${lp:-0}" "${lprocs:-}")
+[ -n "${lprocs:-}" ] && [ -z "$left" ] && ok "normal exit of the lab leaves no process or cgroup" || notok "lab leftovers after exit" "procs: ${lprocs:-none seen}" "$left"
 
 for sig in INT TERM HUP; do
 	"$TL" --batch -i 0.2 --size 256 --workers 1 >/dev/null 2>&1 &
 	bp=$!
 	sleep 1.5
+	procs=$(lab_procs "$bp")
 	kill -$sig "$bp"
 	wait "$bp" 2>/dev/null
-	sleep 0.3
-	left=$(lab_left)
-	[ -z "$left" ] && ok "SIG$sig: the lab's processes are gone" || notok "SIG$sig leftovers" "$left"
+	for _ in $(seq 30); do
+		left=$(lab_left "$bp" "$procs")
+		[ -z "$left" ] && break
+		sleep 0.1
+	done
+	[ -n "$procs" ] && [ -z "$left" ] && ok "SIG$sig: the lab's processes are gone" || notok "SIG$sig leftovers" "procs: ${procs:-none seen}" "$left"
 done
 
 # --sweep: a well-formed table with its environment header
@@ -226,8 +239,6 @@ PY
 else
 	skip "--sweep json" "python3 missing"
 fi
-left=$(lab_left)
-[ -z "$left" ] || echo "# leftovers after sweep: $left"
 
 # SIGKILL: helpers die with threadlab (PDEATHSIG); the stale quota cgroup
 # is removed by the next start.
@@ -236,10 +247,14 @@ if [ "$(id -u)" = 0 ] && [ -w /sys/fs/cgroup/cpu ] || [ -w /sys/fs/cgroup/cgroup
 	bp=$!
 	sleep 1.5
 	had=$(ls -d /sys/fs/cgroup/cpu/threadlab-$bp /sys/fs/cgroup/*/threadlab-$bp /sys/fs/cgroup/threadlab-$bp 2>/dev/null | head -n1)
+	lp=$(lab_procs "$bp")
 	kill -KILL "$bp"
 	wait "$bp" 2>/dev/null
-	sleep 0.5
-	procs=$(pgrep -x threadlab-gemm; pgrep -f tl-burn)
+	for _ in $(seq 30); do # the anchor gives its group 300 ms of grace
+		procs=$(lab_left 0 "$lp")
+		[ -z "$procs" ] && break
+		sleep 0.1
+	done
 	"$TL" --batch -c 1 -i 0.1 --size 256 >/dev/null 2>&1
 	if [ -n "$had" ] && [ -z "$procs" ] && [ ! -d "$had" ]; then
 		ok "SIGKILL: helpers died with threadlab; the next start removed the stale cgroup"
