@@ -251,16 +251,33 @@ static void session_tick_lab(struct session *s)
 		     &s->work);
 }
 
+static bool session_try_reap(struct session *s)
+{
+	int st;
+	if (waitpid(s->child, &st, WNOHANG) != s->child)
+		return false;
+	s->child_reaped = true;
+	s->child_status = st;
+	session_child_pid = 0;
+	return true;
+}
+
+/* The sampler saw the launched command go (a zombie counts as gone):
+ * collect its status, waiting a little for the exit to complete. */
+static void session_reap_child(struct session *s)
+{
+	for (int i = 0; s->child && !s->child_reaped && i < 100; i++) {
+		if (session_try_reap(s))
+			break;
+		struct timespec ts = {0, 10 * 1000 * 1000};
+		nanosleep(&ts, NULL);
+	}
+}
+
 int session_tick(struct session *s)
 {
-	if (s->child && !s->child_reaped) {
-		int st;
-		if (waitpid(s->child, &st, WNOHANG) == s->child) {
-			s->child_reaped = true;
-			s->child_status = st;
-			session_child_pid = 0;
-		}
-	}
+	if (s->child && !s->child_reaped)
+		session_try_reap(s);
 	if (!s->target_gone) {
 		struct snapshot next;
 		snapshot_init(&next);
@@ -276,6 +293,7 @@ int session_tick(struct session *s)
 		} else {
 			s->target_gone = true;
 			snapshot_free(&next);
+			session_reap_child(s);
 		}
 	}
 	if (s->lab && !s->target_gone)
