@@ -1,16 +1,23 @@
 /* lab-quota.c — creating, changing and removing the lab's quota cgroup.
  *
- * Where: threadlab's own cgroup first (so that a delegated subtree works),
- * then the root of the hierarchy.  On v2 a cgroup with processes cannot
- * hand controllers to children (EBUSY), so threadlab's own cgroup only works
- * there when +cpu is already enabled below it; otherwise the root is tried.
- * Every exit path removes the cgroup after its processes are gone; a run
- * killed with SIGKILL leaves one behind, which lab_quota_cleanup_stale()
- * finds at the next start by its pid. */
+ * Which hierarchy: the v1 one mounted with the cpu controller, else cgroup2
+ * when its root lists "cpu" in cgroup.controllers (on a hybrid host the v2
+ * mount has no cpu controller and never gets one).  Where: threadlab's own
+ * cgroup (/proc/self/cgroup, relative to the mount's root in mountinfo),
+ * then each parent up to the root; the first that accepts the cgroup wins.
+ * On v2 that is rarely threadlab's own cgroup: a non-root cgroup holding
+ * processes cannot enable controllers for children (EBUSY), so in a
+ * delegated scope the cgroup lands in the nearest parent we may write.
+ * Before the mkdir, +cpu is enabled in every cgroup from the root down to the
+ * parent that lacks it (written only where missing: ancestors of a delegated
+ * subtree are not ours to write).  Every exit path removes the cgroup after
+ * its processes are gone, leaf first; a run killed with SIGKILL leaves one
+ * behind, which lab_quota_cleanup_stale() finds at the next start by its pid.
+ * All file-system changes go through struct lab_quota_sys so that tests can
+ * run this code on a fixture tree. */
 #define _GNU_SOURCE
 #include "lab-quota.h"
 
-#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -60,19 +67,38 @@ static void sleep_ms(int ms)
 	nanosleep(&ts, NULL);
 }
 
+static int real_mkdir(const char *path)
+{
+	return mkdir(path, 0755) < 0 ? -errno : 0;
+}
+
+static int real_rmdir(const char *path)
+{
+	return rmdir(path) < 0 ? -errno : 0;
+}
+
+static const struct lab_quota_sys real_sys = {"", real_mkdir, real_rmdir, write_str};
+
+static const struct lab_quota_sys *sys_or_real(const struct lab_quota_sys *sys)
+{
+	return sys ? sys : &real_sys;
+}
+
 /* ---- where the hierarchies are ----------------------------------------- */
 
 struct hier {
 	int version;
-	char mount[LAB_PATH_MAX]; /* absolute mount point */
+	char mount[LAB_PATH_MAX]; /* absolute mount point (with the sys root) */
 	char own[LAB_PATH_MAX];	  /* threadlab's cgroup directory, absolute */
 };
 
+/* mountinfo escapes space, tab, newline and backslash as \ooo. */
 static void unescape(char *s)
 {
 	char *w = s;
 	for (char *r = s; *r; r++) {
-		if (r[0] == '\\' && r[1] >= '0' && r[1] <= '3' && r[2] && r[3]) {
+		if (r[0] == '\\' && r[1] >= '0' && r[1] <= '3' && r[2] >= '0' && r[2] <= '7' &&
+		    r[3] >= '0' && r[3] <= '7') {
 			*w++ = (char)((r[1] - '0') * 64 + (r[2] - '0') * 8 + (r[3] - '0'));
 			r += 3;
 		} else {
@@ -82,79 +108,123 @@ static void unescape(char *s)
 	*w = '\0';
 }
 
-static bool has_word(const char *list, const char *word)
+/* Whether word is one of the items of list, separated by any of seps. */
+static bool has_word(const char *list, const char *word, const char *seps)
 {
 	size_t n = strlen(word);
-	for (const char *p = list; p && *p;) {
-		const char *end = strchr(p, ',');
-		size_t len = end ? (size_t)(end - p) : strlen(p);
+	for (const char *p = list; *p;) {
+		size_t len = strcspn(p, seps);
 		if (len == n && strncmp(p, word, n) == 0)
 			return true;
-		p = end ? end + 1 : NULL;
+		p += len;
+		if (*p)
+			p++;
 	}
 	return false;
 }
 
-/* Finds the v1 cpu or the v2 hierarchy and threadlab's place in it. */
-static int hier_find(int version, struct hier *h)
+static bool file_has_word(const char *dir, const char *file, const char *word)
 {
-	static char buf[65536];
-	if (read_str("/proc/self/mountinfo", buf, sizeof(buf)) < 0)
+	char path[LAB_PATH_MAX + 64], buf[512];
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	return read_str(path, buf, sizeof(buf)) > 0 && has_word(buf, word, " \n");
+}
+
+/* The mount point and mount root of the v1 cpu or the v2 hierarchy. */
+static int mount_find(const struct lab_quota_sys *sys, int version, struct hier *h, char *root,
+		      size_t rootlen)
+{
+	char path[LAB_PATH_MAX];
+	snprintf(path, sizeof(path), "%s/proc/self/mountinfo", sys->root);
+	FILE *f = fopen(path, "re");
+	if (!f)
 		return -ENOENT;
-	char root[LAB_PATH_MAX] = "";
-	h->version = version;
-	h->mount[0] = '\0';
-	for (char *sv, *line = strtok_r(buf, "\n", &sv); line; line = strtok_r(NULL, "\n", &sv)) {
-		char mroot[LAB_PATH_MAX], mpoint[LAB_PATH_MAX];
+	char *line = NULL;
+	size_t cap = 0;
+	int rc = -ENOENT;
+	while (rc < 0 && getline(&line, &cap, f) > 0) {
+		char mroot[LAB_PATH_MAX], mpoint[LAB_PATH_MAX], fstype[32], opts[1024] = "";
 		const char *dash = strstr(line, " - ");
-		if (!dash || sscanf(line, "%*s %*s %*s %1023s %1023s", mroot, mpoint) != 2)
+		if (!dash || sscanf(line, "%*s %*s %*s %1023s %1023s", mroot, mpoint) != 2 ||
+		    sscanf(dash + 3, "%31s %*s %1023s", fstype, opts) < 1)
 			continue;
-		char fstype[32], src[256], opts[1024] = "";
-		if (sscanf(dash + 3, "%31s %255s %1023s", fstype, src, opts) < 2)
+		bool hit = version == 1
+			       ? strcmp(fstype, "cgroup") == 0 && has_word(opts, "cpu", ",")
+			       : strcmp(fstype, "cgroup2") == 0;
+		if (!hit)
 			continue;
-		bool hit = version == 1 ? strcmp(fstype, "cgroup") == 0 && has_word(opts, "cpu")
-					: strcmp(fstype, "cgroup2") == 0;
-		if (hit) {
-			unescape(mpoint);
-			unescape(mroot);
-			snprintf(h->mount, sizeof(h->mount), "%s", mpoint);
-			snprintf(root, sizeof(root), "%s", mroot);
-			break;
+		unescape(mpoint);
+		unescape(mroot);
+		if (snprintf(h->mount, sizeof(h->mount), "%s%s", sys->root,
+			     strcmp(mpoint, "/") == 0 ? "" : mpoint) < (int)sizeof(h->mount)) {
+			snprintf(root, rootlen, "%s", mroot);
+			rc = 0;
 		}
 	}
-	if (!h->mount[0])
+	free(line);
+	fclose(f);
+	return rc;
+}
+
+/* Finds the hierarchy and threadlab's place in it (/proc/self/cgroup:
+ * "0::/path" on v2, "N:cpu,cpuacct:/path" on v1).  -ENOENT when there is no
+ * such hierarchy or, on v2, its root has no cpu controller. */
+static int hier_find(const struct lab_quota_sys *sys, int version, struct hier *h)
+{
+	char root[LAB_PATH_MAX], path[LAB_PATH_MAX], buf[8192];
+	h->version = version;
+	if (mount_find(sys, version, h, root, sizeof(root)) < 0)
+		return -ENOENT;
+	if (version == 2 && !file_has_word(h->mount, "cgroup.controllers", "cpu"))
 		return -ENOENT;
 	snprintf(h->own, sizeof(h->own), "%s", h->mount);
-	if (read_str("/proc/self/cgroup", buf, sizeof(buf)) < 0)
+	snprintf(path, sizeof(path), "%s/proc/self/cgroup", sys->root);
+	if (read_str(path, buf, sizeof(buf)) < 0)
 		return 0;
 	for (char *sv, *line = strtok_r(buf, "\n", &sv); line; line = strtok_r(NULL, "\n", &sv)) {
 		char *c1 = strchr(line, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
 		if (!c2)
 			continue;
-		*c2 = '\0';
+		*c1 = *c2 = '\0';
 		bool hit = version == 2 ? strcmp(line, "0") == 0 && c1[1] == '\0'
-					: has_word(c1 + 1, "cpu");
+					: has_word(c1 + 1, "cpu", ",");
 		if (!hit)
 			continue;
-		const char *path = c2 + 1;
-		size_t rl = strlen(root);
-		if (strcmp(root, "/") == 0)
-			rl = 0;
-		/* A path outside the mount's root (cgroup namespace): use the mount. */
-		if (strncmp(path, root, rl) == 0 && strcmp(path + rl, "/") != 0)
-			snprintf(h->own, sizeof(h->own), "%s%s", h->mount, path + rl);
+		const char *p = c2 + 1;
+		size_t rl = strcmp(root, "/") == 0 ? 0 : strlen(root);
+		/* Outside the mount's root (a cgroup namespace, a bind mount of a
+		 * subtree): our cgroup is not visible, so the mount stands in. */
+		if (strncmp(p, root, rl) != 0 || (p[rl] != '/' && p[rl] != '\0') ||
+		    strstr(p + rl, "/..") || p[rl] == '\0' || strcmp(p + rl, "/") == 0)
+			break;
+		char own[LAB_PATH_MAX];
+		struct stat st;
+		if (snprintf(own, sizeof(own), "%s%s", h->mount, p + rl) < (int)sizeof(own) &&
+		    stat(own, &st) == 0 && S_ISDIR(st.st_mode))
+			snprintf(h->own, sizeof(h->own), "%s", own);
 		break;
 	}
 	return 0;
 }
 
+/* dir becomes its parent; false when it already is the mount. */
+static bool dir_up(char *dir, const char *mount)
+{
+	size_t ml = strlen(mount);
+	char *slash = strrchr(dir, '/');
+	if (strlen(dir) <= ml || !slash || (size_t)(slash - dir) < ml)
+		return false;
+	*slash = '\0';
+	return true;
+}
+
 /* ---- stale cgroups ------------------------------------------------------- */
 
 /* Start time of pid as CLOCK_REALTIME seconds, or -1 when it is gone. */
-static double pid_start_wall(pid_t pid)
+static double pid_start_wall(const struct lab_quota_sys *sys, pid_t pid)
 {
-	char path[64], buf[4096];
-	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
+	char path[LAB_PATH_MAX], buf[4096];
+	snprintf(path, sizeof(path), "%s/proc/%ld/stat", sys->root, (long)pid);
 	if (read_str(path, buf, sizeof(buf)) <= 0)
 		return -1;
 	char *p = strrchr(buf, ')');
@@ -188,24 +258,30 @@ static void kill_tasks(const char *dir)
 	}
 }
 
-/* Removes top (and top/work): kills its tasks, retries while they exit. */
-static int remove_tree(const char *top, int timeout_ms)
+/* Removes top (and top/work, first): kills their tasks and retries while
+ * they exit (the kernel refuses rmdir of a populated cgroup with EBUSY). */
+static int remove_tree(const struct lab_quota_sys *sys, const char *top, int timeout_ms)
 {
 	char work[LAB_PATH_MAX + 8];
 	snprintf(work, sizeof(work), "%s/work", top);
 	for (int waited = 0;; waited += 10) {
-		bool leaf_gone = rmdir(work) == 0 || errno == ENOENT || errno == ENOTDIR;
-		if (leaf_gone && (rmdir(top) == 0 || errno == ENOENT))
-			return 0;
-		if (errno != EBUSY || waited >= timeout_ms)
-			return -errno;
+		int rc = sys->rmdir(work);
+		if (rc == 0 || rc == -ENOENT || rc == -ENOTDIR) {
+			rc = sys->rmdir(top);
+			if (rc == 0 || rc == -ENOENT)
+				return 0;
+		}
+		if (rc != -EBUSY)
+			return rc;
 		kill_tasks(work);
 		kill_tasks(top);
+		if (waited >= timeout_ms)
+			return rc;
 		sleep_ms(10);
 	}
 }
 
-static int cleanup_dir(const char *parent)
+static int cleanup_dir(const struct lab_quota_sys *sys, const char *parent)
 {
 	DIR *d = opendir(parent);
 	if (!d)
@@ -222,101 +298,163 @@ static int cleanup_dir(const char *parent)
 		char top[LAB_PATH_MAX];
 		struct stat st;
 		if (snprintf(top, sizeof(top), "%s/%s", parent, e->d_name) >= (int)sizeof(top) ||
-		    stat(top, &st) < 0)
+		    stat(top, &st) < 0 || !S_ISDIR(st.st_mode))
 			continue;
-		double started = pid_start_wall((pid_t)pid);
+		double started = pid_start_wall(sys, (pid_t)pid);
 		/* Alive and older than the cgroup: a running threadlab owns it. */
 		if (started >= 0 && started <= (double)st.st_ctime + 1.0)
 			continue;
-		if (remove_tree(top, 1000) == 0)
+		if (remove_tree(sys, top, 1000) == 0)
 			removed++;
 	}
 	closedir(d);
 	return removed;
 }
 
-int lab_quota_cleanup_stale(void)
+int lab_quota_cleanup_stale_in(const struct lab_quota_sys *sys)
 {
+	sys = sys_or_real(sys);
 	int removed = 0;
 	for (int v = 1; v <= 2; v++) {
 		struct hier h;
-		if (hier_find(v, &h) < 0)
+		if (hier_find(sys, v, &h) < 0)
 			continue;
-		removed += cleanup_dir(h.own);
-		if (strcmp(h.own, h.mount) != 0)
-			removed += cleanup_dir(h.mount);
+		char dir[LAB_PATH_MAX];
+		snprintf(dir, sizeof(dir), "%s", h.own);
+		do
+			removed += cleanup_dir(sys, dir);
+		while (dir_up(dir, h.mount));
 	}
 	return removed;
 }
 
+int lab_quota_cleanup_stale(void)
+{
+	return lab_quota_cleanup_stale_in(NULL);
+}
+
 /* ---- create, set, add, destroy ---------------------------------------------- */
 
-static int try_create(struct lab_quota *q, const struct hier *h, const char *parent, pid_t owner)
+/* v2: +cpu in the subtree_control of mount and of each cgroup below it down
+ * to parent, where it is not there yet. */
+static int enable_cpu_down(const struct lab_quota_sys *sys, const char *mount, const char *parent)
+{
+	char dir[LAB_PATH_MAX], path[LAB_PATH_MAX + 32];
+	size_t ml = strlen(mount);
+	snprintf(dir, sizeof(dir), "%s", parent);
+	for (size_t end = ml;;) {
+		char keep = dir[end];
+		dir[end] = '\0';
+		if (!file_has_word(dir, "cgroup.subtree_control", "cpu")) {
+			snprintf(path, sizeof(path), "%s/cgroup.subtree_control", dir);
+			int rc = sys->write(path, "+cpu");
+			if (rc < 0)
+				return rc;
+		}
+		dir[end] = keep;
+		if (!keep)
+			return 0;
+		const char *next = strchr(dir + end + 1, '/');
+		end = next ? (size_t)(next - dir) : strlen(dir);
+	}
+}
+
+static void undo_create(const struct lab_quota_sys *sys, struct lab_quota *q)
+{
+	if (strcmp(q->leaf, q->top) != 0)
+		sys->rmdir(q->leaf);
+	sys->rmdir(q->top);
+}
+
+static int try_create(const struct lab_quota_sys *sys, struct lab_quota *q, const struct hier *h,
+		      const char *parent, pid_t owner)
 {
 	if (snprintf(q->top, sizeof(q->top), "%s/threadlab-%ld", parent, (long)owner) >=
-	    (int)sizeof(q->top))
+		(int)sizeof(q->top) ||
+	    snprintf(q->leaf, sizeof(q->leaf), "%s/work", q->top) >= (int)sizeof(q->leaf))
 		return -ENAMETOOLONG;
+	if (h->version == 1)
+		snprintf(q->leaf, sizeof(q->leaf), "%s", q->top);
+	int rc = h->version == 2 ? enable_cpu_down(sys, h->mount, parent) : 0;
+	if (rc < 0)
+		return rc;
+	rc = sys->mkdir(q->top);
+	if (rc < 0 && rc != -EEXIST)
+		return rc;
 	char path[LAB_PATH_MAX + 32];
-	if (h->version == 2) {
-		snprintf(path, sizeof(path), "%s/cgroup.subtree_control", parent);
-		int rc = write_str(path, "+cpu");
-		if (rc < 0)
-			return rc;
+	snprintf(path, sizeof(path), "%s/%s", q->top,
+		 h->version == 2 ? "cpu.max" : "cpu.cfs_quota_us");
+	if (access(path, F_OK) < 0) {
+		undo_create(sys, q);
+		return -ENOTSUP;
 	}
-	if (mkdir(q->top, 0755) < 0 && errno != EEXIST)
-		return -errno;
-	snprintf(q->leaf, sizeof(q->leaf), "%s", q->top);
 	if (h->version == 2) {
-		snprintf(path, sizeof(path), "%s/cpu.max", q->top);
-		if (access(path, F_OK) < 0) {
-			rmdir(q->top);
-			return -ENOTSUP;
-		}
-		if (snprintf(q->leaf, sizeof(q->leaf), "%s/work", q->top) >= (int)sizeof(q->leaf)) {
-			rmdir(q->top);
-			return -ENAMETOOLONG;
-		}
-		if (mkdir(q->leaf, 0755) < 0 && errno != EEXIST) {
-			int e = errno;
-			rmdir(q->top);
-			return -e;
+		/* Gives work its own cpu.stat; top holds no process, so allowed. */
+		snprintf(path, sizeof(path), "%s/cgroup.subtree_control", q->top);
+		rc = sys->write(path, "+cpu");
+		if (rc == 0)
+			rc = sys->mkdir(q->leaf);
+		if (rc < 0 && rc != -EEXIST) {
+			undo_create(sys, q);
+			return rc;
 		}
 	}
 	q->version = h->version;
 	q->created = true;
 	q->cpus = 0;
+	q->sys = sys;
 	return 0;
+}
+
+static bool is_permission(int rc)
+{
+	return rc == -EACCES || rc == -EPERM || rc == -EROFS;
+}
+
+int lab_quota_create_in(const struct lab_quota_sys *sys, struct lab_quota *q, pid_t owner,
+			char *err, size_t errlen)
+{
+	sys = sys_or_real(sys);
+	memset(q, 0, sizeof(*q));
+	struct hier h;
+	if (hier_find(sys, 1, &h) < 0 && hier_find(sys, 2, &h) < 0) {
+		snprintf(err, errlen,
+			 "no cgroup hierarchy has the cpu controller (no cgroup v1 cpu mount, "
+			 "no \"cpu\" in the cgroup v2 root's cgroup.controllers): running "
+			 "without a CPU quota");
+		return -ENOENT;
+	}
+	char dir[LAB_PATH_MAX];
+	snprintf(dir, sizeof(dir), "%s", h.own);
+	int first = 0, rc;
+	do {
+		rc = try_create(sys, q, &h, dir, owner);
+		if (rc == 0)
+			return 0;
+		if (!first)
+			first = rc;
+	} while (dir_up(dir, h.mount));
+	memset(q, 0, sizeof(*q));
+	/* The remedy first: lab.h keeps 256 bytes of this message. */
+	char why[128];
+	if (strcmp(h.own, h.mount) == 0 || first == rc)
+		snprintf(why, sizeof(why), "%s", strerror(-rc));
+	else
+		snprintf(why, sizeof(why), "%s; in its parents: %s", strerror(-first),
+			 strerror(-rc));
+	snprintf(err, errlen,
+		 "no CPU quota: needs root or a delegated cgroup v2 subtree (e.g. systemd-run "
+		 "--user --scope -p Delegate=yes threadlab ...); creating a cgroup v%d one "
+		 "under %s: %s",
+		 h.version, h.own, why);
+	if (is_permission(rc))
+		return rc;
+	return is_permission(first) ? first : rc;
 }
 
 int lab_quota_create(struct lab_quota *q, pid_t owner, char *err, size_t errlen)
 {
-	memset(q, 0, sizeof(*q));
-	int rc = -ENOENT;
-	char where[LAB_PATH_MAX] = "/sys/fs/cgroup";
-	for (int v = 1; v <= 2; v++) {
-		struct hier h;
-		if (hier_find(v, &h) < 0)
-			continue;
-		snprintf(where, sizeof(where), "%s", h.own);
-		rc = try_create(q, &h, h.own, owner);
-		if (rc == 0)
-			return 0;
-		if (strcmp(h.own, h.mount) != 0 && try_create(q, &h, h.mount, owner) == 0)
-			return 0;
-		break; /* the first hierarchy with a cpu controller decides */
-	}
-	memset(q, 0, sizeof(*q));
-	if (rc == -ENOENT)
-		snprintf(err, errlen,
-			 "no cgroup hierarchy with the cpu controller is mounted: running "
-			 "without a CPU quota");
-	else
-		snprintf(err, errlen,
-			 "cannot create a CPU-quota cgroup under %.200s: %s. Needs root, or a "
-			 "delegated cgroup v2 subtree (for example: systemd-run --user --scope "
-			 "-p Delegate=yes threadlab ...); running without a quota",
-			 where, strerror(-rc));
-	return rc;
+	return lab_quota_create_in(NULL, q, owner, err, errlen);
 }
 
 int lab_quota_set(struct lab_quota *q, double cpus, char *err, size_t errlen)
@@ -325,6 +463,7 @@ int lab_quota_set(struct lab_quota *q, double cpus, char *err, size_t errlen)
 		snprintf(err, errlen, "no quota cgroup");
 		return -ENOENT;
 	}
+	const struct lab_quota_sys *sys = sys_or_real(q->sys);
 	char path[LAB_PATH_MAX + 32], val[64];
 	long long quota = cpus > 0 ? (long long)(cpus * LAB_QUOTA_PERIOD_US + 0.5) : -1;
 	if (cpus > 0 && quota < 1000)
@@ -333,11 +472,11 @@ int lab_quota_set(struct lab_quota *q, double cpus, char *err, size_t errlen)
 	if (q->version == 1) {
 		snprintf(path, sizeof(path), "%s/cpu.cfs_period_us", q->top);
 		snprintf(val, sizeof(val), "%d", LAB_QUOTA_PERIOD_US);
-		rc = write_str(path, val);
+		rc = sys->write(path, val);
 		if (rc == 0) {
 			snprintf(path, sizeof(path), "%s/cpu.cfs_quota_us", q->top);
 			snprintf(val, sizeof(val), "%lld", quota);
-			rc = write_str(path, val);
+			rc = sys->write(path, val);
 		}
 	} else {
 		snprintf(path, sizeof(path), "%s/cpu.max", q->top);
@@ -345,7 +484,7 @@ int lab_quota_set(struct lab_quota *q, double cpus, char *err, size_t errlen)
 			snprintf(val, sizeof(val), "%lld %d", quota, LAB_QUOTA_PERIOD_US);
 		else
 			snprintf(val, sizeof(val), "max %d", LAB_QUOTA_PERIOD_US);
-		rc = write_str(path, val);
+		rc = sys->write(path, val);
 	}
 	if (rc < 0) {
 		snprintf(err, errlen, "cannot set the CPU quota in %s: %s", path, strerror(-rc));
@@ -359,17 +498,19 @@ int lab_quota_add(struct lab_quota *q, pid_t pid)
 {
 	if (!q->created)
 		return -ENOENT;
+	if (pid <= 0)
+		return -EINVAL;
 	char path[LAB_PATH_MAX + 32], val[32];
 	snprintf(path, sizeof(path), "%s/cgroup.procs", q->leaf);
 	snprintf(val, sizeof(val), "%ld", (long)pid);
-	return write_str(path, val);
+	return sys_or_real(q->sys)->write(path, val);
 }
 
 int lab_quota_destroy(struct lab_quota *q, int timeout_ms)
 {
 	if (!q->created)
 		return 0;
-	int rc = remove_tree(q->top, timeout_ms);
+	int rc = remove_tree(sys_or_real(q->sys), q->top, timeout_ms);
 	if (rc == 0)
 		q->created = false;
 	return rc;

@@ -2,14 +2,18 @@
  *
  * Layout, named after threadlab's pid so that a later run can tell a stale
  * one (its pid no longer a live process started before the cgroup):
- *   v1: <cpu mount>/<threadlab's cgroup or root>/threadlab-<pid>
- *       (cpu.cfs_quota_us, cpu.cfs_period_us)
- *   v2: <mount>/<threadlab's cgroup or root>/threadlab-<pid>/work
- *       +cpu in threadlab-<pid>'s parent's and its own subtree_control, the
- *       quota (cpu.max) on threadlab-<pid>, the processes in the leaf "work"
- *       (the no-internal-process rule).
- * threadlab itself never joins.  The v1 cpu hierarchy is preferred when it
- * is mounted (that is where the cpu controller lives on hybrid hosts).
+ *   v1: <cpu mount>/<place>/threadlab-<pid>
+ *       (cpu.cfs_quota_us, cpu.cfs_period_us; processes in cgroup.procs)
+ *   v2: <mount>/<place>/threadlab-<pid>/work
+ *       +cpu in the subtree_control of every cgroup from the root down to
+ *       threadlab-<pid> itself, the quota (cpu.max) on threadlab-<pid>, the
+ *       processes in the leaf "work" (the no-internal-process rule).
+ * <place> is threadlab's own cgroup when that works, else the nearest parent
+ * of it that does, up to the root (on v2 a cgroup holding processes, as
+ * threadlab's own usually does, cannot hand the cpu controller to children).
+ * threadlab itself never joins.  The v1 cpu hierarchy is used when it is
+ * mounted (that is where the cpu controller lives on hybrid hosts); else the
+ * v2 hierarchy when "cpu" is in its root's cgroup.controllers.
  *
  * Functions return 0 or -errno; with a message in err for the user. */
 #ifndef THREADLAB_LAB_QUOTA_H
@@ -23,31 +27,54 @@
 
 #define LAB_QUOTA_PERIOD_US 100000
 
-struct lab_quota {
-	bool created;		 /* the directories exist and are ours */
-	int version;		 /* 1 or 2 */
-	char top[LAB_PATH_MAX];	 /* absolute: .../threadlab-<pid> */
-	char leaf[LAB_PATH_MAX]; /* absolute: where processes go (= top on v1) */
-	double cpus;		 /* in effect; 0 = unlimited */
+/* The system the quota code works on.  NULL everywhere means this machine:
+ * root "", mkdir(2), rmdir(2) and one write(2) of a control file.  Tests
+ * pass a fixture: root is prefixed to /proc/self/mountinfo,
+ * /proc/self/cgroup, /proc/PID/stat and to the mount points read from
+ * mountinfo; the operations simulate the kernel (mkdir fills in the
+ * interface files, rmdir of a populated cgroup gives -EBUSY, ...).  Each
+ * operation returns 0 or -errno.  kill(2) of the pids listed in cgroup.procs
+ * is always real.  The struct must outlive every lab_quota using it. */
+struct lab_quota_sys {
+	const char *root;
+	int (*mkdir)(const char *path);
+	int (*rmdir)(const char *path);
+	int (*write)(const char *path, const char *text);
 };
 
-/* Removes every threadlab-<pid> cgroup (v1 cpu and v2, under threadlab's
- * own cgroup and under the root) whose pid is dead or younger than the
- * cgroup, killing tasks left in it first.  Returns how many were removed. */
+struct lab_quota {
+	bool created;			 /* the directories exist and are ours */
+	int version;			 /* 1 or 2 */
+	char top[LAB_PATH_MAX];		 /* absolute: .../threadlab-<pid> */
+	char leaf[LAB_PATH_MAX];	 /* absolute: where processes go (= top on v1) */
+	double cpus;			 /* in effect; 0 = unlimited */
+	const struct lab_quota_sys *sys; /* set by lab_quota_create*; NULL = real */
+};
+
+/* Removes every threadlab-<pid> cgroup (v1 cpu and v2, in threadlab's own
+ * cgroup and in each of its parents up to the root) whose pid is dead or
+ * younger than the cgroup, killing tasks left in it first.  Returns how many
+ * were removed. */
 int lab_quota_cleanup_stale(void);
+int lab_quota_cleanup_stale_in(const struct lab_quota_sys *sys);
 
 /* Creates the cgroup for owner (threadlab's pid).  On failure err says why
- * and what is needed (root, or a delegated v2 subtree). */
+ * and what is needed (root, or a delegated v2 subtree); -ENOENT when no
+ * hierarchy has the cpu controller. */
 int lab_quota_create(struct lab_quota *q, pid_t owner, char *err, size_t errlen);
+int lab_quota_create_in(const struct lab_quota_sys *sys, struct lab_quota *q, pid_t owner,
+			char *err, size_t errlen);
 
-/* Sets the quota (cpus > 0) or removes the limit (cpus <= 0). */
+/* Sets the quota (cpus > 0, at least 0.01) or removes the limit (cpus <= 0):
+ * v2 cpu.max "QUOTA PERIOD" or "max PERIOD", v1 cpu.cfs_quota_us (-1 for
+ * none) with cpu.cfs_period_us; the period is LAB_QUOTA_PERIOD_US µs. */
 int lab_quota_set(struct lab_quota *q, double cpus, char *err, size_t errlen);
 
 /* Moves process pid (all its threads) into the leaf. */
 int lab_quota_add(struct lab_quota *q, pid_t pid);
 
 /* SIGKILLs whatever is still in the cgroup, waits up to timeout_ms for it
- * to empty, and removes the directories.  Idempotent. */
+ * to empty, and removes the directories, leaf first.  Idempotent. */
 int lab_quota_destroy(struct lab_quota *q, int timeout_ms);
 
 #endif
