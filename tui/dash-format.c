@@ -20,8 +20,8 @@
 #include "throughput.h"
 
 static const char *const dash_format_sort_names[DASH_NSORT] = {
-    [DASH_SORT_CPU] = "CPU%",  [DASH_SORT_WAIT] = "WAIT%", [DASH_SORT_IVCSW] = "IVCS/s",
-    [DASH_SORT_TID] = "TID",   [DASH_SORT_NAME] = "NAME",
+    [DASH_SORT_CPU] = "CPU%", [DASH_SORT_WAIT] = "WAIT%", [DASH_SORT_IVCSW] = "IVCS/s",
+    [DASH_SORT_TID] = "TID",  [DASH_SORT_NAME] = "NAME",
 };
 
 const char *dash_sort_name(enum dash_sort s)
@@ -31,21 +31,12 @@ const char *dash_sort_name(enum dash_sort s)
 
 const char *dash_mark_name(enum dash_mark m)
 {
-	switch (m) {
-	case DASH_MARK_ACTIVE:
-		return "active";
-	case DASH_MARK_PARKED:
-		return "parked";
-	case DASH_MARK_PAUSED:
-		return "paused";
-	case DASH_MARK_WORKER:
-		return "worker";
-	case DASH_MARK_ANCHOR:
-		return "anchor";
-	case DASH_MARK_NONE:
-		break;
-	}
-	return "";
+	static const char *const names[] = {
+	    [DASH_MARK_NONE] = "",	   [DASH_MARK_ACTIVE] = "active",
+	    [DASH_MARK_PARKED] = "parked", [DASH_MARK_PAUSED] = "paused",
+	    [DASH_MARK_WORKER] = "worker", [DASH_MARK_ANCHOR] = "anchor",
+	};
+	return m <= DASH_MARK_ANCHOR ? names[m] : "";
 }
 
 /* Parses "gemmI", "gemmI.wK" or "gemmI.pK".  Returns the stream index or
@@ -174,8 +165,7 @@ static void dash_format_add(char *out, size_t cap, size_t *o, const char *fmt, .
 }
 
 /* Appends s fitted to width columns. */
-static void dash_format_cell(char *out, size_t cap, size_t *o, const char *s, int width,
-			     bool right)
+static void dash_format_cell(char *out, size_t cap, size_t *o, const char *s, int width, bool right)
 {
 	if (*o + 1 >= cap)
 		return;
@@ -202,10 +192,10 @@ size_t dash_format_thread_head(char *out, size_t cap, const struct dash_cols *c,
 	size_t o = 0;
 	char t[16];
 
-#define DASH_HEAD(key, title, w, right)                                        \
-	do {                                                                   \
-		snprintf(t, sizeof(t), "%s%s", sort == (key) ? "*" : "", title); \
-		dash_format_cell(out, cap, &o, t, w, right);                   \
+#define DASH_HEAD(key, title, w, right)                                                            \
+	do {                                                                                       \
+		snprintf(t, sizeof(t), "%s%s", sort == (key) ? "*" : "", title);                   \
+		dash_format_cell(out, cap, &o, t, w, right);                                       \
 	} while (0)
 	out[0] = '\0';
 	if (c->pid) {
@@ -298,8 +288,7 @@ void dash_threads_order(const struct thread_rate *v, size_t n, enum dash_sort so
 		qsort_r(idx, n, sizeof(*idx), dash_format_cmp, arg);
 }
 
-size_t dash_format_summary(char *out, size_t cap, const struct snapshot_rates *r,
-			   double effective)
+size_t dash_format_summary(char *out, size_t cap, const struct snapshot_rates *r, double effective)
 {
 	size_t o = 0;
 
@@ -419,7 +408,7 @@ double dash_chart_scale(const struct labview *v, int size, int precision, double
 }
 
 #define DASH_CHART_LABEL 5
-#define DASH_CHART_TAIL 12 /* " %6.1f %4.0f%%" */
+#define DASH_CHART_TAIL	 13 /* " %6.1f %4.0f%%" */
 
 size_t dash_format_chart_row(char *out, size_t cap, int width, const struct labview_point *p,
 			     double single, double effective, double scale, bool utf8)
@@ -431,7 +420,8 @@ size_t dash_format_chart_row(char *out, size_t cap, int width, const struct labv
 	snprintf(label, sizeof(label), "%dx%d", p->streams, p->threads);
 	dash_format_cell(out, cap, &o, label, DASH_CHART_LABEL, true);
 	dash_format_add(out, cap, &o, " ");
-	double ideal = single > 0 ? tp_ideal(single, (double)p->streams * p->threads, effective) : 0;
+	double ideal =
+	    single > 0 ? tp_ideal(single, (double)p->streams * p->threads, effective) : 0;
 	double ceiling = single > 0 ? tp_ceiling(single, effective) : 0;
 	int bar = width - DASH_CHART_LABEL - 1 - DASH_CHART_TAIL;
 	if (bar > 0 && o + 1 < cap)
@@ -557,8 +547,7 @@ size_t dash_format_budget(char *out, size_t cap, const struct budget *b)
 	return o;
 }
 
-static void dash_format_psi(char *out, size_t cap, size_t *o, const char *what,
-			    const struct psi *p)
+static void dash_format_psi(char *out, size_t cap, size_t *o, const char *what, const struct psi *p)
 {
 	if (p->available)
 		dash_format_add(out, cap, o, " %s %.1f%%", what, p->some_avg10);
@@ -573,7 +562,8 @@ size_t dash_format_pressure(char *out, size_t cap, const struct snapshot *cur,
 
 	out[0] = '\0';
 	if (!have_rates)
-		dash_format_add(out, cap, &o, "throttled measuring... | run-queue wait measuring...");
+		dash_format_add(out, cap, &o,
+				"throttled measuring... | run-queue wait measuring...");
 	else {
 		if (r->throttle.valid)
 			dash_format_add(out, cap, &o, "throttled %.0f%% of periods %.2f s/s",
@@ -599,7 +589,6 @@ size_t dash_format_throughput(char *out, size_t cap, const struct workload_repor
 		dash_format_add(out, cap, &o, " | ideal %.1f | ceiling %.1f | %.0f%% of ideal",
 				w->ideal_gflops, w->ceiling_gflops,
 				100.0 * tp_efficiency(w->gflops, w->ideal_gflops));
-		dash_format_add(out, cap, &o, " | 1 thread %.1f", w->single_thread_gflops);
 	} else {
 		dash_format_add(out, cap, &o, " | ideal ? | ceiling measuring...");
 	}
@@ -608,6 +597,6 @@ size_t dash_format_throughput(char *out, size_t cap, const struct workload_repor
 	else if (w->results_equal)
 		dash_format_add(out, cap, &o, " | results equal");
 	else
-		dash_format_add(out, cap, &o, " | results DIFFER (max %.3g)", w->max_diff);
+		dash_format_add(out, cap, &o, " | DIFFER %.2g", w->max_diff);
 	return o;
 }

@@ -72,8 +72,7 @@ size_t dash_format_thread_row(char *out, size_t cap, const struct dash_cols *c,
 /* Fills idx[0..n) with the order of v under sort (stable for ties: TID). */
 void dash_threads_order(const struct thread_rate *v, size_t n, enum dash_sort sort, size_t *idx);
 /* "runnable 3 of 7 threads on 2.00 effective CPUs: 1.50x oversubscribed". */
-size_t dash_format_summary(char *out, size_t cap, const struct snapshot_rates *r,
-			   double effective);
+size_t dash_format_summary(char *out, size_t cap, const struct snapshot_rates *r, double effective);
 
 /* ---- bars, sparkline, chart ------------------------------------------ */
 
@@ -99,25 +98,25 @@ size_t dash_format_cpu(char *out, size_t cap, int width, int id, double busy_pct
 /* ---- one-line panels -------------------------------------------------- */
 
 /* Bits of the lab settings asked for but not yet in effect. */
-#define DASH_PEND_THREADS 0x01u
-#define DASH_PEND_STREAMS 0x02u
-#define DASH_PEND_SIZE 0x04u
+#define DASH_PEND_THREADS   0x01u
+#define DASH_PEND_STREAMS   0x02u
+#define DASH_PEND_SIZE	    0x04u
 #define DASH_PEND_PRECISION 0x08u
-#define DASH_PEND_PAUSED 0x10u
-#define DASH_PEND_WORKERS 0x20u
-#define DASH_PEND_QUOTA 0x40u
+#define DASH_PEND_PAUSED    0x10u
+#define DASH_PEND_WORKERS   0x20u
+#define DASH_PEND_QUOTA	    0x40u
 unsigned dash_pending(const struct lab_settings *want, const struct lab_status *st);
 
 struct dash_header {
-	const char *mode;	  /* "lab", "attach", "command" */
-	pid_t pid;		  /* target */
-	const char *target;	  /* attach/command: the name or command line, raw */
+	const char *mode;   /* "lab", "attach", "command" */
+	pid_t pid;	    /* target */
+	const char *target; /* attach/command: the name or command line, raw */
 	bool tree;
 	const struct lab_settings *want; /* lab only, else NULL */
-	unsigned pending;	  /* DASH_PEND_* */
-	double interval;	  /* s */
-	bool gone;		  /* target exited */
-	const char *sweep;	  /* "sweep 2/4" or NULL */
+	unsigned pending;		 /* DASH_PEND_* */
+	double interval;		 /* s */
+	bool gone;			 /* target exited */
+	const char *sweep;		 /* "sweep 2/4" or NULL */
 };
 /* "threadlab lab | sgemm n=768 | threads 2* | streams 1 | workers 0 |
  *  quota none | every 1s" — '*' marks a pending value. */
@@ -130,8 +129,8 @@ size_t dash_format_budget(char *out, size_t cap, const struct budget *b);
  * system 20.3%".  Without rates (first tick): "measuring…". */
 size_t dash_format_pressure(char *out, size_t cap, const struct snapshot *cur,
 			    const struct snapshot_rates *r, bool have_rates);
-/* "GFLOP/s 208.3 | ideal 208.0 | ceiling 208.0 | 100% of ideal, 100% of
- *  ceiling | 1 thread 104.0 | results equal". */
+/* "GFLOP/s 208.3 | ideal 208.0 | ceiling 208.0 | 100% of ideal | results
+ *  equal" (or "DIFFER 2.5e-05", the largest difference): fits 80 columns. */
 size_t dash_format_throughput(char *out, size_t cap, const struct workload_report *w);
 
 #endif

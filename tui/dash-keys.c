@@ -16,8 +16,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#define DASH_KEYS_SIZE_MIN 256
-#define DASH_KEYS_SIZE_STEP 64 /* sizes stay multiples of this */
+#define DASH_KEYS_SIZE_MIN   256
+#define DASH_KEYS_SIZE_STEP  64 /* sizes stay multiples of this */
 #define DASH_KEYS_QUOTA_STEP 0.5
 
 typedef int (*dash_keys_fn)(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
@@ -30,7 +30,8 @@ struct dash_keys_entry {
 	bool lab; /* a workload knob: absent in attach mode, cancels a sweep */
 };
 
-static void dash_keys_say(struct dash *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void dash_keys_say(struct dash *d, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 static void dash_keys_say(struct dash *d, const char *fmt, ...)
 {
 	va_list ap;
@@ -107,14 +108,14 @@ static int dash_keys_size(struct dash *d, struct lab_settings *w, const struct d
 	return dash_keys_try(d, w, &t);
 }
 
-static int dash_keys_precision(struct dash *d, struct lab_settings *w,
-			       const struct dash_key_ctx *c, int arg)
+static int dash_keys_precision(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
+			       int arg)
 {
 	(void)c, (void)arg;
 	struct lab_settings t = *w;
 	t.precision = w->precision == CTL_DOUBLE ? CTL_SINGLE : CTL_DOUBLE;
-	dash_keys_say(d, "precision %s", t.precision == CTL_DOUBLE ? "double (dgemm)"
-								  : "single (sgemm)");
+	dash_keys_say(d, "precision %s",
+		      t.precision == CTL_DOUBLE ? "double (dgemm)" : "single (sgemm)");
 	return dash_keys_try(d, w, &t);
 }
 
@@ -230,8 +231,8 @@ static const double dash_keys_intervals[] = {0.1, 0.2, 0.25, 0.5, 1, 2, 5, 10};
 #define DASH_KEYS_NINTERVALS (sizeof(dash_keys_intervals) / sizeof(dash_keys_intervals[0]))
 
 /* arg -1: shorter interval (faster refresh), +1: longer. */
-static int dash_keys_interval(struct dash *d, struct lab_settings *w,
-			      const struct dash_key_ctx *c, int arg)
+static int dash_keys_interval(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
+			      int arg)
 {
 	(void)w, (void)c;
 	double next = d->interval;
@@ -259,19 +260,19 @@ static int dash_keys_interval(struct dash *d, struct lab_settings *w,
 }
 
 static const struct dash_keys_entry dash_keys_table[] = {
-    {'+', dash_keys_threads, +1, true},	  {'=', dash_keys_threads, +1, true},
-    {'-', dash_keys_threads, -1, true},	  {']', dash_keys_streams, +1, true},
-    {'[', dash_keys_streams, -1, true},	  {'>', dash_keys_size, +1, true},
-    {'<', dash_keys_size, -1, true},	  {'d', dash_keys_precision, 0, true},
-    {'w', dash_keys_workers, +1, true},	  {'W', dash_keys_workers, -1, true},
-    {'}', dash_keys_quota, +1, true},	  {'{', dash_keys_quota, -1, true},
-    {'u', dash_keys_quota, 0, true},	  {' ', dash_keys_pause, 0, true},
-    {'s', dash_keys_sweep, 0, false},	  {'\t', dash_keys_sort, +1, false},
-    {KEY_F(6), dash_keys_sort, +1, false}, {KEY_BTAB, dash_keys_sort, -1, false},
-    {'r', dash_keys_reset, 0, false},	  {KEY_F(1), dash_keys_help_toggle, 0, false},
+    {'+', dash_keys_threads, +1, true},	    {'=', dash_keys_threads, +1, true},
+    {'-', dash_keys_threads, -1, true},	    {']', dash_keys_streams, +1, true},
+    {'[', dash_keys_streams, -1, true},	    {'>', dash_keys_size, +1, true},
+    {'<', dash_keys_size, -1, true},	    {'d', dash_keys_precision, 0, true},
+    {'w', dash_keys_workers, +1, true},	    {'W', dash_keys_workers, -1, true},
+    {'}', dash_keys_quota, +1, true},	    {'{', dash_keys_quota, -1, true},
+    {'u', dash_keys_quota, 0, true},	    {' ', dash_keys_pause, 0, true},
+    {'s', dash_keys_sweep, 0, false},	    {'\t', dash_keys_sort, +1, false},
+    {KEY_F(6), dash_keys_sort, +1, false},  {KEY_BTAB, dash_keys_sort, -1, false},
+    {'r', dash_keys_reset, 0, false},	    {KEY_F(1), dash_keys_help_toggle, 0, false},
     {'h', dash_keys_help_toggle, 0, false}, {'?', dash_keys_help_toggle, 0, false},
-    {KEY_F(10), dash_keys_quit, 0, false}, {'q', dash_keys_quit, 0, false},
-    {'i', dash_keys_interval, -1, false}, {'I', dash_keys_interval, +1, false},
+    {KEY_F(10), dash_keys_quit, 0, false},  {'q', dash_keys_quit, 0, false},
+    {'i', dash_keys_interval, -1, false},   {'I', dash_keys_interval, +1, false},
 };
 
 static const struct dash_key_help dash_keys_helps[] = {

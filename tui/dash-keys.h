@@ -15,11 +15,11 @@
 #include "lab.h"
 
 #define DASH_KEY_HANDLED 0x01 /* the key means something here */
-#define DASH_KEY_REDRAW 0x02  /* the screen must be drawn again */
-#define DASH_KEY_APPLY 0x04   /* want changed: apply it to the workload */
-#define DASH_KEY_QUIT 0x08    /* leave the dashboard */
-#define DASH_KEY_RESET 0x10   /* forget the throughput history and the chart */
-#define DASH_KEY_RETIME 0x20  /* the refresh interval changed */
+#define DASH_KEY_REDRAW	 0x02 /* the screen must be drawn again */
+#define DASH_KEY_APPLY	 0x04 /* want changed: apply it to the workload */
+#define DASH_KEY_QUIT	 0x08 /* leave the dashboard */
+#define DASH_KEY_RESET	 0x10 /* forget the throughput history and the chart */
+#define DASH_KEY_RETIME	 0x20 /* the refresh interval changed */
 
 /* What a key may need to know about the session. */
 struct dash_key_ctx {

@@ -12,7 +12,7 @@
 
 #include <string.h>
 
-#define DASH_CPU_CELL 26 /* columns per CPU bar */
+#define DASH_CPU_CELL	 26 /* columns per CPU bar */
 #define DASH_THREADS_MIN 5
 
 static struct dash_rect dash_layout_rect(int y, int x, int h, int w)

@@ -18,17 +18,17 @@ struct dash_rect {
 
 struct dash_layout {
 	int rows, cols;
-	bool too_small;		 /* below DASH_MIN_COLS x DASH_MIN_ROWS: only the notice */
-	struct dash_rect header;	 /* 1 row: mode, settings, interval */
-	struct dash_rect budget;	 /* 1 row: CPU budget */
-	struct dash_rect pressure;	 /* 1 row: throttling, run-queue wait, PSI */
+	bool too_small;		     /* below DASH_MIN_COLS x DASH_MIN_ROWS: only the notice */
+	struct dash_rect header;     /* 1 row: mode, settings, interval */
+	struct dash_rect budget;     /* 1 row: CPU budget */
+	struct dash_rect pressure;   /* 1 row: throttling, run-queue wait, PSI */
 	struct dash_rect throughput; /* lab: 2 rows, figures and sparkline */
-	struct dash_rect chart;	 /* lab: title row + one row per point */
-	struct dash_rect cpus;	 /* title-less per-CPU bars, several per row */
-	int cpu_cols;		 /* bars per row in cpus */
-	struct dash_rect threads;	 /* head row, rows, summary row */
-	struct dash_rect keys;	 /* 1 row: key bar */
-	struct dash_rect message;	 /* 1 row: message line */
+	struct dash_rect chart;	     /* lab: title row + one row per point */
+	struct dash_rect cpus;	     /* title-less per-CPU bars, several per row */
+	int cpu_cols;		     /* bars per row in cpus */
+	struct dash_rect threads;    /* head row, rows, summary row */
+	struct dash_rect keys;	     /* 1 row: key bar */
+	struct dash_rect message;    /* 1 row: message line */
 };
 
 /* Computes the panels for a rows x cols terminal.  lab: the workload panels

@@ -19,8 +19,7 @@ void dash_sweep_init(struct dash_sweep *sw)
 	memset(sw, 0, sizeof(*sw));
 }
 
-int dash_sweep_start(struct dash_sweep *sw, struct lab_settings *want, double effective,
-		     double now)
+int dash_sweep_start(struct dash_sweep *sw, struct lab_settings *want, double effective, double now)
 {
 	int top = (int)ceil(2.0 * effective - 1e-9);
 
@@ -50,11 +49,16 @@ int dash_sweep_cancel(struct dash_sweep *sw, struct lab_settings *want, bool res
 static bool dash_sweep_measured(const struct dash_sweep *sw, const struct lab_settings *want,
 				const struct lab_status *st, const struct labview *v)
 {
-	if (!st->applied || st->epoch == 0 || v->epoch_seen != st->epoch)
+	/* The labview's steady window must belong to the newest settings. */
+	if (!st->applied || st->epoch == 0 || v->steady.epoch != st->epoch)
 		return false;
 	for (int i = 0; i < want->streams && i < CTL_MAX_STREAMS; i++)
 		if ((int)st->stream[i].threads != sw->t)
 			return false;
+	/* Both clocks are CLOCK_MONOTONIC: the window must have begun after
+	 * this step's change, whatever the epochs say. */
+	if (v->steady.state != 2 || v->steady.t0 < sw->step_start)
+		return false;
 	return tp_steady_seconds(&v->steady) >= DASH_SWEEP_WINDOW;
 }
 

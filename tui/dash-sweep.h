@@ -15,7 +15,7 @@
 #include "lab.h"
 #include "labview.h"
 
-#define DASH_SWEEP_WINDOW 2.0	 /* steady seconds per step */
+#define DASH_SWEEP_WINDOW   2.0	 /* steady seconds per step */
 #define DASH_SWEEP_STEP_MAX 15.0 /* a step that takes longer is skipped, s */
 
 struct dash_sweep {
@@ -29,8 +29,8 @@ struct dash_sweep {
 
 /* Return bits of dash_sweep_start / dash_sweep_tick. */
 #define DASH_SWEEP_APPLY 0x1 /* want changed: apply it */
-#define DASH_SWEEP_DONE 0x2  /* the sweep ended (want restored) */
-#define DASH_SWEEP_NEXT 0x4  /* moved to the next step */
+#define DASH_SWEEP_DONE	 0x2 /* the sweep ended (want restored) */
+#define DASH_SWEEP_NEXT	 0x4 /* moved to the next step */
 
 void dash_sweep_init(struct dash_sweep *sw);
 /* Starts a sweep at time now (s) from the settings in want; sets

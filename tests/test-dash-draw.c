@@ -1,0 +1,339 @@
+/* test-dash-draw.c — the panels drawn into an off-screen window and read
+ * back: where the text lands at 80x24 and larger, and that small windows
+ * get the notice instead of a crash. */
+#include "config.h"
+
+#include "tl-test.h"
+
+#include <curses.h>
+#include <locale.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dash-layout.h"
+#include "dash-panels.h"
+#include "text-safe.h"
+
+struct fixture {
+	struct session s;
+	struct options opt;
+	struct dash d;
+	struct thread_rate rates[4];
+	struct thread_sample samples[4];
+};
+
+static SCREEN *screen;
+static FILE *out_f, *in_f;
+
+static int group_setup(void **state)
+{
+	(void)state;
+	if (!setlocale(LC_ALL, "C.UTF-8"))
+		setlocale(LC_ALL, "C.utf8");
+	text_safe_init();
+	setenv("TERM", "xterm-256color", 1);
+	out_f = fopen("/dev/null", "w");
+	in_f = fopen("/dev/null", "r");
+	if (!out_f || !in_f)
+		return -1;
+	screen = newterm("xterm-256color", out_f, in_f);
+	return screen ? 0 : -1;
+}
+
+static int group_teardown(void **state)
+{
+	(void)state;
+	endwin();
+	delscreen(screen);
+	fclose(out_f);
+	fclose(in_f);
+	return 0;
+}
+
+static struct thread_rate mk_rate(pid_t pid, pid_t tid, const char *name, double cpu)
+{
+	struct thread_rate r;
+	memset(&r, 0, sizeof(r));
+	r.pid = pid;
+	r.tid = tid;
+	r.name_len = strlen(name);
+	memcpy(r.name, name, r.name_len);
+	r.state = cpu > 50 ? 'R' : 'S';
+	r.cpu = 0;
+	r.cpu_pct = cpu;
+	r.user_pct = cpu;
+	return r;
+}
+
+/* A lab session as if two ticks had run: 2 threads on 2 CPUs. */
+static struct fixture *fixture_lab(void)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+	struct session *s = &f->s;
+
+	f->opt.interval = 1;
+	s->kind = SESSION_LAB;
+	s->opt = &f->opt;
+	s->target = 50;
+	s->want = lab_settings_default();
+	s->want.threads = 2;
+	s->lab_status.settings = s->want;
+	s->lab_status.applied = true;
+	s->lab_status.anchor_pid = 50;
+	s->lab_status.stream[0].state = CTL_STREAM_RUNNING;
+	s->lab_status.stream[0].pid = 100;
+	s->lab_status.stream[0].threads = 2;
+	s->lab_status.stream[0].size = 768;
+	s->cur.budget.online = 2;
+	s->cur.budget.affinity = 2;
+	s->cur.budget.cpuset = 2;
+	s->cur.budget.quota.cpus = -1;
+	s->cur.budget.quota.controller = true;
+	s->cur.budget.effective = 2;
+	s->cur.budget.binding = BUDGET_ONLINE;
+	s->cur.cpus.n = 2;
+	s->cur.cpus.id[1] = 1;
+	s->cur.cpus.busy_pct[0] = 100;
+	s->cur.cpus.busy_pct[1] = 50;
+	s->have_rates = true;
+	f->rates[0] = mk_rate(100, 100, "gemm0", 99);
+	f->rates[1] = mk_rate(100, 101, "gemm0.w1", 98);
+	f->rates[2] = mk_rate(100, 102, "gemm0.p2", 1);
+	f->rates[3] = mk_rate(50, 50, "tl-anchor", 0);
+	s->rates.threads = f->rates;
+	s->rates.nthreads = 4;
+	s->rates.runnable = 2;
+	s->work.gflops = 207.5;
+	s->work.single_thread_gflops = 104;
+	s->work.ideal_gflops = 208;
+	s->work.ceiling_gflops = 208;
+	s->work.steady_gflops = 207;
+	s->work.results_checked = true;
+	s->work.results_equal = true;
+	labview_init(&s->view);
+	for (int i = 0; i < 40; i++)
+		s->view.history[s->view.nhistory++] = i < 20 ? 104 : 207;
+	struct labview_point p1 = {1, 1, 768, 0, 104, 2}, p2 = {1, 2, 768, 0, 207, 2};
+	s->view.points[s->view.npoints++] = p1;
+	s->view.points[s->view.npoints++] = p2;
+	memset(&f->d, 0, sizeof(f->d));
+	f->d.interval = 1;
+	f->d.utf8 = false;
+	snprintf(f->d.message, sizeof(f->d.message), "intra-op threads 2");
+	return f;
+}
+
+/* Row y of w as text (multibyte), trailing spaces kept. */
+static const char *row_text(WINDOW *w, int y)
+{
+	static char buf[2048];
+	int n = mvwinnstr(w, y, 0, buf, (int)sizeof(buf) - 1);
+	if (n < 0)
+		buf[0] = '\0';
+	return buf;
+}
+
+/* The first row holding needle, or -1. */
+static int find_row(WINDOW *w, const char *needle)
+{
+	int rows = getmaxy(w);
+	for (int y = 0; y < rows; y++)
+		if (strstr(row_text(w, y), needle))
+			return y;
+	return -1;
+}
+
+static void draw(WINDOW *w, struct fixture *f)
+{
+	struct dash_layout l;
+	dash_layout_compute(getmaxy(w), getmaxx(w), f->s.kind == SESSION_LAB, f->s.cur.cpus.n, &l);
+	dash_panels_draw(w, &l, &f->d, &f->s);
+}
+
+static void test_lab_80x24(void **state)
+{
+	(void)state;
+	struct fixture *f = fixture_lab();
+	WINDOW *w = newwin(24, 80, 0, 0);
+	assert_non_null(w);
+	draw(w, f);
+
+	assert_int_equal(find_row(w, "threadlab lab"), 0);
+	assert_non_null(strstr(row_text(w, 0), "threads 2 |"));
+	assert_int_equal(find_row(w, "CPU budget: online 2"), 1);
+	assert_int_equal(find_row(w, "run-queue wait"), 2);
+	assert_int_equal(find_row(w, "GFLOP/s 207.5"), 3);
+	assert_non_null(strstr(row_text(w, 3), "ceiling 208.0"));
+	assert_int_equal(find_row(w, "history"), 4);
+	assert_non_null(strstr(row_text(w, 4), "steady 207.0 | 1 thread 104.0"));
+	assert_int_equal(find_row(w, "Scaling n=768"), 5);
+	int r1 = find_row(w, "  1x1 ");
+	int r2 = find_row(w, "  1x2 ");
+	assert_int_equal(r1, 6);
+	assert_int_equal(r2, 7);
+	/* The 2-thread bar is longer than the 1-thread bar. */
+	const char *b1 = row_text(w, r1);
+	size_t hashes1 = strspn(b1 + 6, "#");
+	const char *b2 = row_text(w, r2);
+	size_t hashes2 = strspn(b2 + 6, "#");
+	assert_true(hashes2 > hashes1 + 10);
+	assert_non_null(strstr(row_text(w, 11), "cpu0"));
+	assert_non_null(strstr(row_text(w, 11), "cpu1"));
+	int head = find_row(w, "NAME");
+	assert_int_equal(head, 12);
+	/* Sorted by CPU %: the driver first, the anchor last. */
+	assert_non_null(strstr(row_text(w, 13), "gemm0 "));
+	assert_non_null(strstr(row_text(w, 13), "active"));
+	assert_non_null(strstr(row_text(w, 14), "gemm0.w1"));
+	assert_non_null(strstr(row_text(w, 15), "parked"));
+	assert_non_null(strstr(row_text(w, 16), "anchor"));
+	assert_int_equal(find_row(w, "runnable 2 of 4 threads"), 21);
+	assert_int_equal(find_row(w, "F1 help"), 22);
+	assert_int_equal(find_row(w, "intra-op threads 2"), 23);
+	assert_int_equal(find_row(w, "too small"), -1);
+
+	/* A pending change shows its mark at once. */
+	f->s.want.threads = 3;
+	draw(w, f);
+	assert_non_null(strstr(row_text(w, 0), "threads 3*"));
+	delwin(w);
+	free(f);
+}
+
+static void test_lab_large_uses_space(void **state)
+{
+	(void)state;
+	struct fixture *f = fixture_lab();
+	f->s.cur.cpus.n = 16;
+	for (int i = 0; i < 16; i++)
+		f->s.cur.cpus.id[i] = i;
+	WINDOW *w = newwin(50, 160, 0, 0);
+	draw(w, f);
+	int chart = find_row(w, "Scaling");
+	int cpu = find_row(w, "cpu0");
+	assert_true(chart > 0);
+	assert_int_equal(cpu, chart); /* side by side */
+	assert_true(find_row(w, "cpu15") > 0);
+	assert_non_null(strstr(row_text(w, find_row(w, "NAME")), "VCS/s"));
+	assert_int_equal(find_row(w, "F1 help"), 48);
+	delwin(w);
+	free(f);
+}
+
+static void test_utf8_sparkline_cells(void **state)
+{
+	(void)state;
+	struct fixture *f = fixture_lab();
+	f->d.utf8 = true;
+	WINDOW *w = newwin(24, 80, 0, 0);
+	draw(w, f);
+	cchar_t cc;
+	wchar_t wc[CCHARW_MAX + 1];
+	attr_t a;
+	short pair;
+	/* The newest history value sits just left of " steady 207.0 ...". */
+	const char *row = row_text(w, 4);
+	const char *tail = strstr(row, " steady");
+	assert_non_null(tail);
+	/* Count columns up to tail: mvwinnstr gave multibyte text. */
+	char prefix[2048];
+	snprintf(prefix, sizeof(prefix), "%.*s", (int)(tail - row), row);
+	int x = dash_width(prefix) - 1;
+	assert_int_equal(mvwin_wch(w, 4, x, &cc), OK);
+	getcchar(&cc, wc, &a, &pair, NULL);
+	assert_int_equal(wc[0], 0x2588); /* full block: at the ceiling */
+	delwin(w);
+	free(f);
+}
+
+static void test_attach_hostile_name(void **state)
+{
+	(void)state;
+	struct fixture *f = fixture_lab();
+	struct session *s = &f->s;
+	s->kind = SESSION_ATTACH;
+	s->target = 4242;
+	f->rates[0] = mk_rate(4242, 4242, "\x1b[31mRED\x07\x9b", 10);
+	f->rates[1] = mk_rate(4242, 4243, "\xff\x1b]0;pwn\x07", 5);
+	s->rates.nthreads = 2;
+	f->samples[0].tid = 4242;
+	memcpy(f->samples[0].name, "\x1b[2Jx", 5);
+	f->samples[0].name_len = 5;
+	s->cur.threads.v = f->samples;
+	s->cur.threads.n = 1;
+	f->d.message[0] = '\0';
+	WINDOW *w = newwin(24, 80, 0, 0);
+	draw(w, f);
+	assert_int_equal(find_row(w, "GFLOP/s"), -1);
+	assert_int_equal(find_row(w, "Scaling"), -1);
+	assert_true(find_row(w, "threadlab attach 4242") == 0);
+	assert_true(find_row(w, "[2Jx") == 0);
+	assert_true(find_row(w, "[31mRED") > 0);
+	assert_true(find_row(w, "]0;pwn") > 0);
+	for (int y = 0; y < 24; y++)
+		for (const unsigned char *p = (const unsigned char *)row_text(w, y); *p; p++)
+			if (*p < 0x20 || *p == 0x7f || *p == 0x9b)
+				fail_msg("raw control 0x%02x on row %d", *p, y);
+	assert_int_equal(find_row(w, "active"), -1); /* no lab marks when attached */
+	/* The target exited: say so, keep the view. */
+	s->target_gone = true;
+	draw(w, f);
+	assert_true(find_row(w, "exited: last view kept") == 23);
+	assert_non_null(strstr(row_text(w, 0), "EXITED"));
+	assert_true(find_row(w, "[31mRED") > 0);
+	s->kind = SESSION_LAUNCH;
+	snprintf(f->d.status, sizeof(f->d.status), "exited with status 3");
+	draw(w, f);
+	assert_true(find_row(w, "command exited with status 3") == 23);
+	delwin(w);
+	free(f);
+}
+
+static void test_small_sizes(void **state)
+{
+	(void)state;
+	struct fixture *f = fixture_lab();
+	int sizes[][2] = {{12, 50}, {23, 80}, {24, 79}, {3, 10}, {1, 1}, {2, 200}};
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		WINDOW *w = newwin(sizes[i][0], sizes[i][1], 0, 0);
+		assert_non_null(w);
+		draw(w, f);
+		if (sizes[i][1] >= 40 && sizes[i][0] >= 2)
+			assert_true(find_row(w, "terminal too small") >= 0);
+		assert_int_equal(find_row(w, "GFLOP/s"), -1);
+		delwin(w);
+	}
+	free(f);
+}
+
+static void test_help_screen(void **state)
+{
+	(void)state;
+	struct fixture *f = fixture_lab();
+	f->d.help = true;
+	WINDOW *w = newwin(24, 80, 0, 0);
+	draw(w, f);
+	assert_int_equal(find_row(w, "threadlab keys"), 0);
+	assert_true(find_row(w, "intra-op threads") > 0);
+	assert_true(find_row(w, "F10 q") > 0);
+	assert_int_equal(find_row(w, "GFLOP/s"), -1);
+	f->s.kind = SESSION_ATTACH;
+	draw(w, f);
+	assert_int_equal(find_row(w, "intra-op threads"), -1);
+	assert_true(find_row(w, "F10 q") > 0);
+	delwin(w);
+	free(f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_lab_80x24),
+	    cmocka_unit_test(test_lab_large_uses_space),
+	    cmocka_unit_test(test_utf8_sparkline_cells),
+	    cmocka_unit_test(test_attach_hostile_name),
+	    cmocka_unit_test(test_small_sizes),
+	    cmocka_unit_test(test_help_screen),
+	};
+	return cmocka_run_group_tests(tests, group_setup, group_teardown);
+}

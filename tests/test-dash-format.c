@@ -1,0 +1,476 @@
+/* test-dash-format.c — the dashboard's rows, bars and chart as pure text. */
+#include "config.h"
+
+#include "tl-test.h"
+
+#include <locale.h>
+#include <string.h>
+
+#include "dash-format.h"
+#include "text-safe.h"
+
+static int setup_utf8(void **state)
+{
+	(void)state;
+	if (!setlocale(LC_ALL, "C.UTF-8"))
+		setlocale(LC_ALL, "C.utf8");
+	text_safe_init();
+	return 0;
+}
+
+static struct thread_rate mk_thread(pid_t pid, pid_t tid, const char *name, double cpu)
+{
+	struct thread_rate r;
+	memset(&r, 0, sizeof(r));
+	r.pid = pid;
+	r.tid = tid;
+	r.name_len = strlen(name);
+	memcpy(r.name, name, r.name_len);
+	r.state = 'R';
+	r.cpu = 1;
+	r.cpu_pct = cpu;
+	r.user_pct = cpu * 0.9;
+	r.sys_pct = cpu * 0.1;
+	r.wait_pct = 100 - cpu;
+	r.ivcsw_per_s = cpu * 2;
+	return r;
+}
+
+/* No byte that a terminal would act on. */
+static void assert_no_controls(const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p < 0x20 || *p == 0x7f)
+			fail_msg("control byte 0x%02x in '%s'", *p, s);
+		if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)
+			fail_msg("UTF-8 C1 in '%s'", s);
+	}
+}
+
+static void test_fit_and_width(void **state)
+{
+	(void)state;
+	char out[64];
+	assert_int_equal(dash_width("abc"), 3);
+	assert_int_equal(dash_width("\xe7\xba\xbf"), 2); /* wide CJK */
+	dash_fit(out, sizeof(out), "abcdef", 4, true, false);
+	assert_string_equal(out, "abcd");
+	dash_fit(out, sizeof(out), "ab", 4, true, false);
+	assert_string_equal(out, "ab  ");
+	dash_fit(out, sizeof(out), "ab", 4, true, true);
+	assert_string_equal(out, "  ab");
+	/* A wide character that would straddle the edge is left out. */
+	dash_fit(out, sizeof(out), "a\xe7\xba\xbf", 2, true, false);
+	assert_string_equal(out, "a ");
+	assert_int_equal(dash_width(out), 2);
+}
+
+static void test_thread_rows_at_80_and_wider(void **state)
+{
+	(void)state;
+	char head[512], row[512];
+	struct dash_cols c;
+	struct thread_rate r = mk_thread(100, 101, "gemm0.w1", 99.5);
+	int widths[] = {80, 100, 120, 200};
+
+	for (size_t i = 0; i < sizeof(widths) / sizeof(widths[0]); i++) {
+		dash_cols_for(widths[i], false, &c);
+		dash_format_thread_head(head, sizeof(head), &c, DASH_SORT_CPU);
+		dash_format_thread_row(row, sizeof(row), &c, &r, DASH_MARK_ACTIVE);
+		assert_true(dash_width(head) <= widths[i]);
+		assert_true(dash_width(row) <= widths[i]);
+		/* Columns line up: the CPU% value ends where its head ends. */
+		const char *h = strstr(head, "CPU%");
+		const char *v = strstr(row, "99.5");
+		assert_non_null(h);
+		assert_non_null(v);
+		assert_int_equal(h - head + 4, v - row + 4);
+		assert_non_null(strstr(row, "gemm0.w1"));
+		assert_non_null(strstr(row, "active"));
+		assert_non_null(strstr(head, "WAIT%"));
+		assert_non_null(strstr(head, "IVCS/s"));
+	}
+	dash_cols_for(80, false, &c);
+	assert_false(c.pid);
+	assert_true(c.name_w >= 15);
+	dash_cols_for(120, false, &c);
+	assert_true(c.pid);
+	assert_true(c.vcsw);
+	dash_format_thread_head(head, sizeof(head), &c, DASH_SORT_CPU);
+	assert_non_null(strstr(head, "VCS/s"));
+	assert_non_null(strstr(head, "PID"));
+	/* The sort column is marked. */
+	assert_non_null(strstr(head, "*CPU%"));
+	dash_format_thread_head(head, sizeof(head), &c, DASH_SORT_WAIT);
+	assert_non_null(strstr(head, "*WAIT%"));
+	assert_null(strstr(head, "*CPU%"));
+}
+
+static void test_hostile_names_made_safe(void **state)
+{
+	(void)state;
+	static const char *const hostile[] = {
+	    "\x1b[31mRED\x07", /* SGR and BEL */
+	    "a\x9b"
+	    "2Jb", /* raw C1 CSI */
+	    "x\xc2\x9b"
+	    "31my",		    /* UTF-8 encoded C1 */
+	    "\xff\xfe\x1b]0;t\x07", /* invalid UTF-8 and an OSC title */
+	    "tab\there\nnewline",   /* C0 */
+	    "\xe7\xba\xbf\xe7\xba\xbf\xe7\xba\xbf\xe7\xba\xbf\xe7\xba\xbf", /* wide */
+	};
+	char plain[512], row[512];
+	struct dash_cols c;
+	struct thread_rate p = mk_thread(1, 2, "plain", 1);
+
+	dash_cols_for(80, false, &c);
+	dash_format_thread_row(plain, sizeof(plain), &c, &p, DASH_MARK_NONE);
+	for (size_t i = 0; i < sizeof(hostile) / sizeof(hostile[0]); i++) {
+		struct thread_rate r = mk_thread(1, 2, hostile[i], 1);
+		dash_format_thread_row(row, sizeof(row), &c, &r, DASH_MARK_NONE);
+		assert_no_controls(row);
+		for (const char *q = row; *q; q++)
+			assert_int_not_equal((unsigned char)*q, 0x9b);
+		/* Same columns as a plain name: nothing shifted. */
+		assert_int_equal(dash_width(row), dash_width(plain));
+	}
+	struct thread_rate r = mk_thread(1, 2, hostile[0], 1);
+	dash_format_thread_row(row, sizeof(row), &c, &r, DASH_MARK_NONE);
+	assert_non_null(strstr(row, "\xef\xbf\xbd[31mRED\xef\xbf\xbd"));
+	/* A header with a hostile command line is safe too. */
+	struct dash_header h = {
+	    .mode = "command", .pid = 7, .target = "evil\x1b[2J", .interval = 1};
+	dash_format_header(row, sizeof(row), &h);
+	assert_no_controls(row);
+	assert_non_null(strstr(row, "[2J"));
+}
+
+static void test_sorting(void **state)
+{
+	(void)state;
+	struct thread_rate v[4] = {mk_thread(1, 40, "b", 10), mk_thread(1, 30, "a", 50),
+				   mk_thread(1, 20, "c", 30), mk_thread(1, 10, "d", 50)};
+	size_t idx[4];
+
+	dash_threads_order(v, 4, DASH_SORT_CPU, idx);
+	assert_int_equal(v[idx[0]].tid, 10); /* 50 %, lower TID first */
+	assert_int_equal(v[idx[1]].tid, 30);
+	assert_int_equal(v[idx[2]].tid, 20);
+	assert_int_equal(v[idx[3]].tid, 40);
+	dash_threads_order(v, 4, DASH_SORT_TID, idx);
+	assert_int_equal(v[idx[0]].tid, 10);
+	assert_int_equal(v[idx[3]].tid, 40);
+	dash_threads_order(v, 4, DASH_SORT_NAME, idx);
+	assert_string_equal(v[idx[0]].name, "a");
+	assert_string_equal(v[idx[3]].name, "d");
+	dash_threads_order(v, 4, DASH_SORT_WAIT, idx);
+	assert_int_equal(v[idx[0]].tid, 40); /* wait 90 % */
+	dash_threads_order(v, 4, DASH_SORT_IVCSW, idx);
+	assert_int_equal(v[idx[0]].tid, 10);
+	assert_string_equal(dash_sort_name(DASH_SORT_IVCSW), "IVCS/s");
+}
+
+static void test_parked_and_active(void **state)
+{
+	(void)state;
+	struct lab_status st;
+	memset(&st, 0, sizeof(st));
+	st.settings.streams = 1;
+	st.settings.threads = 2;
+	st.anchor_pid = 50;
+	st.stream[0].pid = 100;
+	st.stream[0].state = CTL_STREAM_RUNNING;
+	st.stream[0].threads = 2;
+	st.stream[1].pid = 200;
+	st.stream[1].state = CTL_STREAM_PAUSED;
+	st.nworkers = 1;
+	st.worker_pid[0] = 300;
+
+	struct thread_rate drv = mk_thread(100, 100, "gemm0", 99);
+	struct thread_rate w1 = mk_thread(100, 101, "gemm0.w1", 99);
+	struct thread_rate p2 = mk_thread(100, 102, "gemm0.p2", 0);
+	struct thread_rate s1 = mk_thread(200, 200, "gemm1", 0);
+	struct thread_rate s1w = mk_thread(200, 201, "gemm1.w1", 0);
+	struct thread_rate wk = mk_thread(300, 300, "tl-burn0", 100);
+	struct thread_rate an = mk_thread(50, 50, "tl-anchor", 0);
+	struct thread_rate other = mk_thread(400, 400, "bash", 0);
+
+	assert_int_equal(dash_thread_mark(&drv, &st), DASH_MARK_ACTIVE);
+	assert_int_equal(dash_thread_mark(&w1, &st), DASH_MARK_ACTIVE);
+	assert_int_equal(dash_thread_mark(&p2, &st), DASH_MARK_PARKED);
+	assert_int_equal(dash_thread_mark(&s1, &st), DASH_MARK_PARKED);
+	assert_int_equal(dash_thread_mark(&s1w, &st), DASH_MARK_PARKED);
+	assert_int_equal(dash_thread_mark(&wk, &st), DASH_MARK_WORKER);
+	assert_int_equal(dash_thread_mark(&an, &st), DASH_MARK_ANCHOR);
+	assert_int_equal(dash_thread_mark(&other, &st), DASH_MARK_NONE);
+	assert_int_equal(dash_thread_mark(&drv, NULL), DASH_MARK_NONE);
+	st.settings.streams = 2;
+	assert_int_equal(dash_thread_mark(&s1w, &st), DASH_MARK_ACTIVE);
+	st.settings.paused = true;
+	assert_int_equal(dash_thread_mark(&w1, &st), DASH_MARK_PAUSED);
+	/* A name that merely looks like ours is not parsed past its end. */
+	struct thread_rate fake = mk_thread(400, 401, "gemm0.x1", 0);
+	st.settings.paused = false;
+	assert_int_equal(dash_thread_mark(&fake, &st), DASH_MARK_NONE);
+	assert_string_equal(dash_mark_name(DASH_MARK_PARKED), "parked");
+}
+
+static void test_summary_oversubscription(void **state)
+{
+	(void)state;
+	char out[256];
+	struct snapshot_rates r;
+	memset(&r, 0, sizeof(r));
+	r.runnable = 3;
+	r.nthreads = 7;
+	dash_format_summary(out, sizeof(out), &r, 2.0);
+	assert_non_null(strstr(out, "runnable 3 of 7"));
+	assert_non_null(strstr(out, "1.50x oversubscribed"));
+	r.runnable = 2;
+	dash_format_summary(out, sizeof(out), &r, 2.0);
+	assert_non_null(strstr(out, "1.00x"));
+	assert_null(strstr(out, "oversubscribed"));
+}
+
+static void test_bar_ascii_and_marks(void **state)
+{
+	(void)state;
+	char out[256];
+	dash_format_bar(out, sizeof(out), 10, 50, 100, 0, 0, false);
+	assert_string_equal(out, "#####     ");
+	dash_format_bar(out, sizeof(out), 10, 50, 100, 80, 100, false);
+	assert_string_equal(out, "#####   :|");
+	dash_format_bar(out, sizeof(out), 10, 100, 100, 0, 0, false);
+	assert_string_equal(out, "##########");
+	dash_format_bar(out, sizeof(out), 10, 250, 100, 0, 0, false); /* clipped */
+	assert_string_equal(out, "##########");
+	dash_format_bar(out, sizeof(out), 10, 0, 100, 30, 0, false);
+	assert_string_equal(out, "   :      ");
+	/* A mark beyond the scale is not drawn. */
+	dash_format_bar(out, sizeof(out), 10, 10, 100, 0, 150, false);
+	assert_string_equal(out, "#         ");
+}
+
+static void test_bar_utf8(void **state)
+{
+	(void)state;
+	char out[256];
+	/* 5.5 cells: five full blocks and a half block. */
+	dash_format_bar(out, sizeof(out), 10, 55, 100, 0, 0, true);
+	assert_string_equal(out, "\u2588\u2588\u2588\u2588\u2588\u258c    ");
+	assert_int_equal(dash_width(out), 10);
+	dash_format_bar(out, sizeof(out), 10, 20, 100, 50, 90, true);
+	assert_string_equal(out, "\u2588\u2588   \u250a   \u2502");
+	assert_int_equal(dash_width(out), 10);
+}
+
+static void test_sparkline(void **state)
+{
+	(void)state;
+	char out[256];
+	double v[] = {0, 25, 50, 100};
+
+	dash_format_sparkline(out, sizeof(out), 6, v, 4, 100, false);
+	assert_string_equal(out, "   :=@");
+	dash_format_sparkline(out, sizeof(out), 4, v, 4, 100, true);
+	assert_string_equal(out, " \u2582\u2584\u2588");
+	/* Only the newest values that fit. */
+	dash_format_sparkline(out, sizeof(out), 2, v, 4, 100, false);
+	assert_string_equal(out, "=@");
+	/* max <= 0: scaled to the largest value. */
+	dash_format_sparkline(out, sizeof(out), 2, v, 4, 0, true);
+	assert_string_equal(out, "\u2584\u2588");
+	/* A tiny rate still shows. */
+	double tiny[] = {0.01};
+	dash_format_sparkline(out, sizeof(out), 1, tiny, 1, 100, false);
+	assert_string_equal(out, ".");
+	dash_format_sparkline(out, sizeof(out), 30, v, 4, 100, true);
+	assert_int_equal(dash_width(out), 30);
+}
+
+static void test_chart_rows(void **state)
+{
+	(void)state;
+	char out[512];
+	struct labview v;
+	memset(&v, 0, sizeof(v));
+	struct labview_point pts[] = {
+	    {1, 1, 768, 0, 104, 2},
+	    {1, 2, 768, 0, 208, 2},
+	    {1, 3, 768, 0, 150, 2},
+	    {1, 4, 1024, 0, 900, 2}, /* another size: not on this chart */
+	};
+	memcpy(v.points, pts, sizeof(pts));
+	v.npoints = 4;
+
+	/* single 104 on 2 CPUs: ceiling 208, the scale 5 % above it. */
+	double scale = dash_chart_scale(&v, 768, 0, 104, 2);
+	assert_true(scale > 218 && scale < 219);
+	for (int width = 80; width <= 160; width += 40) {
+		dash_format_chart_row(out, sizeof(out), width, &v.points[1], 104, 2, scale, false);
+		assert_int_equal(dash_width(out), width);
+		assert_non_null(strstr(out, "1x2"));
+		assert_non_null(strstr(out, " 208.0  100%"));
+		dash_format_chart_row(out, sizeof(out), width, &v.points[2], 104, 2, scale, true);
+		assert_int_equal(dash_width(out), width);
+		assert_non_null(strstr(out, "72%")); /* 150 of ideal 208 */
+	}
+	/* ASCII: the 1x1 bar reaches half the ceiling, the ideal mark there,
+	 * the ceiling mark further right. */
+	dash_format_chart_row(out, sizeof(out), 80, &v.points[0], 104, 2, scale, false);
+	const char *ideal = strchr(out, ':');
+	const char *ceil = strchr(out, '|');
+	assert_non_null(ideal);
+	assert_non_null(ceil);
+	assert_true(ideal < ceil);
+	assert_true(ideal[-1] == '#');
+	/* Unknown single-thread rate: no marks, value still shown. */
+	dash_format_chart_row(out, sizeof(out), 80, &v.points[0], -1, 2, 200, false);
+	assert_null(strchr(out, '|'));
+	assert_non_null(strstr(out, "104.0     ?"));
+}
+
+static void test_cpu_bar(void **state)
+{
+	(void)state;
+	char out[256];
+	dash_format_cpu(out, sizeof(out), 25, 3, 50, false);
+	assert_int_equal(dash_width(out), 25);
+	assert_non_null(strstr(out, "cpu3"));
+	assert_non_null(strstr(out, " 50%"));
+	assert_non_null(strstr(out, "#######"));
+}
+
+static void test_header_pending(void **state)
+{
+	(void)state;
+	char out[512];
+	struct lab_settings want = lab_settings_default();
+	struct lab_status st;
+	memset(&st, 0, sizeof(st));
+	st.settings = want;
+	st.applied = true;
+	st.stream[0].state = CTL_STREAM_RUNNING;
+	st.stream[0].threads = 1;
+	st.stream[0].size = 768;
+	st.stream[0].precision = CTL_SINGLE;
+	assert_int_equal(dash_pending(&want, &st), 0);
+
+	want.threads = 2;
+	st.settings.threads = 2;
+	st.applied = false;
+	unsigned p = dash_pending(&want, &st);
+	assert_true(p & DASH_PEND_THREADS);
+	struct dash_header h = {.mode = "lab", .want = &want, .pending = p, .interval = 1};
+	dash_format_header(out, sizeof(out), &h);
+	assert_non_null(strstr(out, "threads 2*"));
+	assert_non_null(strstr(out, "sgemm n=768"));
+	assert_non_null(strstr(out, "quota none"));
+	assert_non_null(strstr(out, "every 1s"));
+
+	st.stream[0].threads = 2;
+	st.applied = true;
+	p = dash_pending(&want, &st);
+	assert_int_equal(p, 0);
+	h.pending = p;
+	dash_format_header(out, sizeof(out), &h);
+	assert_non_null(strstr(out, "threads 2 "));
+
+	/* A quota asked for but refused is an error, not pending. */
+	want.cpus = 1.5;
+	assert_true(dash_pending(&want, &st) & DASH_PEND_QUOTA);
+	snprintf(st.quota_error, sizeof(st.quota_error), "needs root");
+	assert_false(dash_pending(&want, &st) & DASH_PEND_QUOTA);
+	h.pending = 0;
+	dash_format_header(out, sizeof(out), &h);
+	assert_non_null(strstr(out, "quota 1.5"));
+}
+
+static void test_budget_and_pressure(void **state)
+{
+	(void)state;
+	char out[512];
+	struct snapshot cur;
+	struct snapshot_rates r;
+	memset(&cur, 0, sizeof(cur));
+	memset(&r, 0, sizeof(r));
+	cur.budget.online = 2;
+	cur.budget.affinity = 2;
+	cur.budget.cpuset = 0;
+	cur.budget.quota.controller = true;
+	cur.budget.quota.cpus = 1.5;
+	cur.budget.effective = 1.5;
+	cur.budget.binding = BUDGET_QUOTA;
+	dash_format_budget(out, sizeof(out), &cur.budget);
+	assert_non_null(strstr(out, "online 2"));
+	assert_non_null(strstr(out, "cpuset n/a"));
+	assert_non_null(strstr(out, "quota 1.50"));
+	assert_non_null(strstr(out, "effective 1.50 (quota binds)"));
+
+	dash_format_pressure(out, sizeof(out), &cur, &r, false);
+	assert_non_null(strstr(out, "measuring"));
+	assert_non_null(strstr(out, "cgroup unavailable"));
+	r.throttle.valid = true;
+	r.throttle.throttled_pct = 48;
+	r.throttle.throttled_s_per_s = 0.5;
+	r.total_wait_pct = 55;
+	cur.psi_system.available = true;
+	cur.psi_system.some_avg10 = 20.31;
+	dash_format_pressure(out, sizeof(out), &cur, &r, true);
+	assert_non_null(strstr(out, "throttled 48% of periods 0.50 s/s"));
+	/* Wait sits right next to throttling so the two can be compared. */
+	assert_non_null(strstr(out, "0.50 s/s | run-queue wait 0.55 s/s"));
+	assert_non_null(strstr(out, "system 20.3%"));
+}
+
+static void test_throughput_line(void **state)
+{
+	(void)state;
+	char out[512];
+	struct workload_report w;
+	memset(&w, 0, sizeof(w));
+	w.gflops = 150;
+	w.single_thread_gflops = -1;
+	dash_format_throughput(out, sizeof(out), &w);
+	assert_non_null(strstr(out, "GFLOP/s 150.0"));
+	assert_non_null(strstr(out, "ceiling measuring"));
+	w.single_thread_gflops = 104;
+	w.ideal_gflops = 208;
+	w.ceiling_gflops = 208;
+	w.results_checked = true;
+	w.results_equal = true;
+	dash_format_throughput(out, sizeof(out), &w);
+	assert_non_null(strstr(out, "ideal 208.0 | ceiling 208.0 | 72% of ideal"));
+	assert_non_null(strstr(out, "results equal"));
+	w.results_equal = false;
+	w.max_diff = 1e-6;
+	dash_format_throughput(out, sizeof(out), &w);
+	assert_non_null(strstr(out, "DIFFER 1e-06"));
+	/* The worst case still fits 80 columns. */
+	w.gflops = 9999.9;
+	w.ideal_gflops = w.ceiling_gflops = 9999.9;
+	w.max_diff = 2.4812345e-05;
+	dash_format_throughput(out, sizeof(out), &w);
+	assert_true(dash_width(out) <= 80);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_fit_and_width),
+	    cmocka_unit_test(test_thread_rows_at_80_and_wider),
+	    cmocka_unit_test(test_hostile_names_made_safe),
+	    cmocka_unit_test(test_sorting),
+	    cmocka_unit_test(test_parked_and_active),
+	    cmocka_unit_test(test_summary_oversubscription),
+	    cmocka_unit_test(test_bar_ascii_and_marks),
+	    cmocka_unit_test(test_bar_utf8),
+	    cmocka_unit_test(test_sparkline),
+	    cmocka_unit_test(test_chart_rows),
+	    cmocka_unit_test(test_cpu_bar),
+	    cmocka_unit_test(test_header_pending),
+	    cmocka_unit_test(test_budget_and_pressure),
+	    cmocka_unit_test(test_throughput_line),
+	};
+	return cmocka_run_group_tests(tests, setup_utf8, NULL);
+}

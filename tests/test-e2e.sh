@@ -1,0 +1,296 @@
+#!/bin/bash
+# test-e2e.sh — the real dashboard driven in tmux: keys in, screen and /proc
+# and cgroup files checked.  Prints TAP.  A private tmux server (-L) is used
+# and killed on exit with every process the test started.
+set -u
+TL="${THREADLAB_BIN:-${THREADLAB_BUILDDIR:-.}/threadlab}"
+HOSTILE="${THREADLAB_BUILDDIR:-.}/tests/hostile-name"
+SOCK="tl-$$"
+T="tmux -u -L $SOCK -f /dev/null"
+tmp=$(mktemp -d)
+n=0
+fails=0
+hostile_pid=
+lab_pids=
+tl_pid=
+
+cleanup() {
+	$T kill-server 2>/dev/null
+	[ -n "$hostile_pid" ] && kill -9 "$hostile_pid" 2>/dev/null
+	for p in $lab_pids; do kill -9 "$p" 2>/dev/null; done
+	[ -n "$tl_pid" ] && kill -9 "$tl_pid" 2>/dev/null
+	if [ -n "$tl_pid" ]; then
+		for d in $(find /sys/fs/cgroup -maxdepth 4 -type d -name "threadlab-$tl_pid" 2>/dev/null); do
+			find "$d" -depth -type d -exec rmdir {} \; 2>/dev/null
+		done
+	fi
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM HUP
+
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+notok() {
+	n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; shift
+	for l in "$@"; do printf '%s\n' "$l" | sed 's/^/# /'; done
+}
+skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
+
+PLAN=19
+if ! command -v tmux >/dev/null; then
+	echo "1..0 # SKIP tmux is not installed (Debian package tmux)"
+	exit 0
+fi
+if [ ! -x "$TL" ]; then
+	echo "1..0 # SKIP $TL not built"
+	exit 0
+fi
+echo "1..$PLAN"
+# A session that outlives the others keeps the server up between them.
+$T new-session -d -s keep -x 80 -y 24 "sleep 600"
+
+pane() { $T capture-pane -p -t "$1" 2>/dev/null; }
+# wait_pane TARGET ERE TENTHS: polls the pane until ERE matches.
+wait_pane() {
+	local i=0
+	while [ "$i" -lt "$3" ]; do
+		pane "$1" >"$tmp/pane" && grep -Eq -- "$2" "$tmp/pane" && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	pane "$1" >"$tmp/pane"
+	return 1
+}
+# wait_true TENTHS CMD...: polls CMD until it succeeds.
+wait_true() {
+	local i=0 t="$1"; shift
+	while [ "$i" -lt "$t" ]; do
+		"$@" && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+children() { pgrep -P "$1" 2>/dev/null | tr '\n' ' '; }
+# Thread names of the lab's helper processes (children of the anchor).
+lab_names() {
+	local a g
+	for a in $(children "$tl_pid"); do
+		for g in $(children "$a"); do cat /proc/"$g"/task/*/comm 2>/dev/null; done
+	done
+}
+has_thread() { lab_names | grep -qx "$1"; }
+# Alive and not a zombie (tmux may reap its panes' processes late).
+alive() { [ -r "/proc/$1/status" ] && ! grep -q '^State:[[:space:]]*Z' "/proc/$1/status" 2>/dev/null; }
+
+# ---- no terminal ------------------------------------------------------------
+"$TL" </dev/null >"$tmp/notty.out" 2>"$tmp/notty.err"
+st=$?
+if [ "$st" = 4 ] && grep -q -- '--batch' "$tmp/notty.err"; then
+	ok "no terminal: exit 4 pointing to --batch ($(head -n1 "$tmp/notty.err"))"
+else
+	notok "no terminal: exit 4 pointing to --batch" "status $st" "$(cat "$tmp/notty.err")"
+fi
+$T new-session -d -s dumb -x 80 -y 24 \
+	"TERM=dumb '$TL' 2>'$tmp/dumb.err'; echo \$? >'$tmp/dumb.rc'"
+wait_true 50 test -s "$tmp/dumb.rc"
+if [ "$(cat "$tmp/dumb.rc" 2>/dev/null)" = 4 ] && grep -q -- '--batch' "$tmp/dumb.err"; then
+	ok "TERM=dumb: exit 4 pointing to --batch"
+else
+	notok "TERM=dumb: exit 4 pointing to --batch" "rc $(cat "$tmp/dumb.rc" 2>/dev/null)" \
+		"$(cat "$tmp/dumb.err" 2>/dev/null)"
+fi
+
+# ---- the lab ------------------------------------------------------------------
+$T new-session -d -s lab -x 120 -y 40 "exec env LC_ALL=C.UTF-8 '$TL' -i 0.5"
+tl_pid=$($T display-message -p -t lab '#{pane_pid}')
+if wait_pane lab 'GFLOP/s [0-9.]+ .*ceiling [0-9]+\.[0-9]' 150; then
+	ok "lab: the screen shows GFLOP/s and the ceiling"
+else
+	notok "lab: the screen shows GFLOP/s and the ceiling" "$(cat "$tmp/pane")"
+fi
+lab_pids="$(children "$tl_pid")"
+for a in $lab_pids; do lab_pids="$lab_pids $(children "$a")"; done
+
+$T send-keys -t lab '+'
+sleep 0.1
+pane lab >"$tmp/pane"
+if head -n1 "$tmp/pane" | grep -Eq 'threads 2\*? '; then
+	ok "+: the header shows 2 threads within 100 ms"
+else
+	notok "+: the header shows 2 threads within 100 ms" "$(head -n1 "$tmp/pane")"
+fi
+if wait_true 50 has_thread gemm0.w1 && wait_pane lab '^threadlab lab .*threads 2 \|' 50; then
+	ok "+: the workload runs gemm0.w1 (in /proc) and the header says 2, applied"
+else
+	notok "+: the workload runs gemm0.w1 and the header says 2" "names: $(lab_names | tr '\n' ' ')" \
+		"$(head -n1 "$tmp/pane")"
+fi
+
+# ---- quota -----------------------------------------------------------------
+cg_dir() { find /sys/fs/cgroup -maxdepth 4 -type d -name "threadlab-$tl_pid" 2>/dev/null | head -n1; }
+quota_is() { # quota_is half|none
+	local d f q
+	d=$(cg_dir)
+	[ -n "$d" ] || { [ "$1" = none ]; return; }
+	if [ -f "$d/cpu.cfs_quota_us" ]; then
+		q=$(cat "$d/cpu.cfs_quota_us")
+		p=$(cat "$d/cpu.cfs_period_us")
+		if [ "$1" = half ]; then [ "$((q * 2))" = "$p" ]; else [ "$q" = -1 ]; fi
+		return
+	fi
+	for f in "$d/cpu.max" "$d"/*/cpu.max; do
+		[ -f "$f" ] || continue
+		read -r q p <"$f"
+		if [ "$1" = half ]; then [ "$q" != max ] && [ "$((q * 2))" = "$p" ] && return 0
+		else [ "$q" = max ] || return 1; fi
+	done
+	[ "$1" = none ]
+}
+$T send-keys -t lab '}'
+if wait_true 40 quota_is half; then
+	if wait_pane lab '^threadlab lab .*quota 0\.5 \|' 30; then
+		ok "}: a 0.5-CPU quota in $(cg_dir) and the header says so"
+	else
+		notok "}: header shows the quota" "$(head -n1 "$tmp/pane")"
+	fi
+	$T send-keys -t lab '{'
+	if wait_true 40 quota_is none && wait_pane lab '^threadlab lab .*quota none \|' 30; then
+		ok "{: the quota is lifted in the cgroup files and on screen"
+	else
+		notok "{: the quota is lifted" "$(cat "$(cg_dir)"/cpu.cfs_quota_us 2>/dev/null)"
+	fi
+else
+	pane lab >"$tmp/pane"
+	why=$(tail -n1 "$tmp/pane" | sed 's/  *$//')
+	skip "}: quota applied in the cgroup files" "no quota cgroup here: ${why:-unknown}"
+	skip "{: quota lifted" "no quota cgroup here"
+	$T send-keys -t lab 'u'
+fi
+
+# ---- sweep -----------------------------------------------------------------
+$T send-keys -t lab 's'
+if wait_pane lab 'sweep done' 450 && grep -q '  1x3 ' "$tmp/pane" && grep -q '  1x4 ' "$tmp/pane"; then
+	ok "s: the sweep fills the chart (1x1 .. 1x4) and ends"
+else
+	notok "s: the sweep fills the chart" "$(cat "$tmp/pane")"
+fi
+if wait_pane lab '^threadlab lab .*threads 2 \|' 30; then
+	ok "s: the user's 2 threads are back after the sweep"
+else
+	notok "s: the user's threads are back" "$(head -n1 "$tmp/pane")"
+fi
+
+# ---- resize ----------------------------------------------------------------
+$T resize-window -t lab -x 50 -y 12
+wait_pane lab 'too small' 30 && r1=0 || r1=1
+$T resize-window -t lab -x 120 -y 40
+if [ $r1 = 0 ] && wait_pane lab 'GFLOP/s' 30 && alive "$tl_pid"; then
+	ok "resize to 50x12 shows the notice, back to 120x40 redraws, no crash"
+else
+	notok "resize 50x12 and back" "$(cat "$tmp/pane")"
+fi
+
+# ---- quit ------------------------------------------------------------------
+cgdir=$(cg_dir)
+tl_gone() { ! alive "$tl_pid"; }
+none_left() { for p in $lab_pids; do alive "$p" && return 1; done; return 0; }
+$T send-keys -t lab 'q'
+if wait_true 50 tl_gone; then
+	ok "q: threadlab exits"
+else
+	notok "q: threadlab exits"
+fi
+if wait_true 20 none_left && [ -z "$(cg_dir)" ]; then
+	ok "q: no threadlab-anchor / threadlab-gemm process and no cgroup left (${cgdir:-no cgroup made})"
+else
+	left=
+	for p in $lab_pids; do alive "$p" && left="$left $p($(cat /proc/"$p"/comm 2>/dev/null))"; done
+	notok "q: nothing left behind" "processes:$left" "cgroup: $(cg_dir)"
+fi
+
+# ---- attach to hostile thread names ---------------------------------------------
+if [ -x "$HOSTILE" ]; then
+	"$HOSTILE" >"$tmp/hostile.out" &
+	hostile_pid=$!
+	wait_true 30 grep -qs ready "$tmp/hostile.out"
+	$T new-session -d -s att -x 100 -y 30 "exec env LC_ALL=C.UTF-8 '$TL' -i 0.5 -p $hostile_pid"
+	if wait_pane att 'RED' 50; then
+		$T capture-pane -p -t att >"$tmp/att"
+		bad=$(od -An -v -tx1 "$tmp/att" | tr -s ' ' '\n' | grep -cxE '1b|07|9b')
+		if [ "$bad" = 0 ] && grep -q '\[31mRED' "$tmp/att" && grep -q '2J' "$tmp/att"; then
+			ok "attach: hostile thread names shown as visible text, no raw ESC/BEL/C1 in the pane"
+		else
+			notok "attach: hostile names made safe" "raw control bytes: $bad" "$(cat "$tmp/att")"
+		fi
+		if ! grep -q 'GFLOP/s' "$tmp/att" && ! grep -q 'Scaling' "$tmp/att"; then
+			ok "attach: no workload panels"
+		else
+			notok "attach: no workload panels"
+		fi
+	else
+		notok "attach: the hostile process's threads appear" "$(cat "$tmp/pane")"
+		notok "attach: no workload panels"
+	fi
+	kill -9 "$hostile_pid" 2>/dev/null
+	wait "$hostile_pid" 2>/dev/null
+	hostile_pid=
+	if wait_pane att 'exited: last view kept' 40 && grep -q 'RED' "$tmp/pane"; then
+		ok "attach: the target's exit is reported and the last view kept"
+	else
+		notok "attach: target exit reported" "$(cat "$tmp/pane")"
+	fi
+	$T send-keys -t att 'q'
+else
+	notok "attach: $HOSTILE not built"
+	notok "attach: no workload panels"
+	notok "attach: target exit"
+fi
+
+# ---- launch a command -------------------------------------------------------
+$T new-session -d -s cmd -x 100 -y 30 "exec env LC_ALL=C.UTF-8 '$TL' -i 0.25 -- sh -c 'sleep 1; exit 3'"
+if wait_pane cmd 'exited with status 3' 60; then
+	ok "-- CMD: the command's exit status is shown"
+else
+	notok "-- CMD: exit status shown" "$(cat "$tmp/pane")"
+fi
+$T send-keys -t cmd 'q'
+
+# ---- signals restore the terminal --------------------------------------------
+# The pane's shell prints threadlab's status and whether the tty is back in
+# canonical mode; the line only shows if the alternate screen was left too.
+sig_check() { # sig_check NAME HOW EXPECTED-STATUS
+	local sess="sig$1" sh_pid p pids
+	$T new-session -d -s "$sess" -x 100 -y 30 \
+		"'$TL' -i 0.5; echo EXIT=\$?; stty -a | tr ' ;' '\n\n' | grep -x -- '-\{0,1\}icanon'; sleep 30"
+	sh_pid=$($T display-message -p -t "$sess" '#{pane_pid}')
+	if ! wait_pane "$sess" 'GFLOP/s' 100; then
+		notok "$1: the dashboard starts" "$(cat "$tmp/pane")"
+		return
+	fi
+	p=$(children "$sh_pid")
+	pids="$(children "$p")"
+	for a in $pids; do pids="$pids $(children "$a")"; done
+	lab_pids="$lab_pids $pids"
+	case "$2" in
+	C-c) $T send-keys -t "$sess" C-c ;;
+	*) kill -s "$2" "$p" ;;
+	esac
+	none() { for q in $pids; do alive "$q" && return 1; done; return 0; }
+	if wait_pane "$sess" '^-?icanon$' 50 && grep -qx "EXIT=$3" "$tmp/pane" &&
+		grep -qx 'icanon' "$tmp/pane" && wait_true 20 none &&
+		[ "$($T display-message -p -t "$sess" '#{alternate_on}')" = 0 ]; then
+		ok "$1: terminal restored (canonical mode, normal screen), exit $3, workload gone"
+	else
+		notok "$1: terminal restored and workload gone" "$(cat "$tmp/pane")"
+	fi
+}
+sig_check SIGTERM TERM 0
+sig_check SIGINT C-c 0
+sig_check SIGSEGV SEGV 139
+
+if [ "$n" != "$PLAN" ]; then
+	echo "# plan mismatch: $n checks run, $PLAN planned"
+	exit 1
+fi
+[ "$fails" = 0 ]

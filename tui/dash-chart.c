@@ -1,0 +1,84 @@
+/* dash-chart.c — the scaling chart and the per-CPU bars.
+ *
+ * The chart has one bar per (streams, threads) visited at the current size
+ * and precision, sorted by total threads, on one scale shared with the
+ * ideal and the ceiling, so the curve bends where the threads outnumber the
+ * effective CPUs. */
+#include "config.h"
+
+#include "dash-panels.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+static int dash_chart_cmp(const void *a, const void *b)
+{
+	const struct labview_point *x = *(const struct labview_point *const *)a;
+	const struct labview_point *y = *(const struct labview_point *const *)b;
+	int tx = x->streams * x->threads, ty = y->streams * y->threads;
+
+	if (tx != ty)
+		return (tx > ty) - (tx < ty);
+	return (x->streams > y->streams) - (x->streams < y->streams);
+}
+
+void dash_chart_draw(WINDOW *w, const struct dash_rect *r, const struct dash *d,
+		     const struct session *s)
+{
+	const struct labview *v = &s->view;
+	const struct labview_point *pts[LABVIEW_POINTS];
+	size_t n = 0;
+	char out[1024];
+	int size = s->want.size, prec = (int)s->want.precision;
+	double single = s->work.single_thread_gflops;
+	double eff = s->cur.budget.effective;
+
+	if (r->h < 1)
+		return;
+	snprintf(
+	    out, sizeof(out),
+	    "Scaling n=%d %s: bar steady GFLOP/s  %s ideal  %s ceiling %.1f | GFLOP/s, %% of ideal",
+	    size, prec == CTL_DOUBLE ? "dgemm" : "sgemm", d->utf8 ? "\u250a" : ":",
+	    d->utf8 ? "\u2502" : "|", single > 0 ? single * eff : 0.0);
+	dash_panels_put(w, r->y, r->x, r->w, out, dash_panels_attr(d, DASH_ROLE_BOLD));
+	for (size_t i = 0; i < v->npoints && i < LABVIEW_POINTS; i++)
+		if (v->points[i].size == size && v->points[i].precision == prec)
+			pts[n++] = &v->points[i];
+	if (n == 0) {
+		dash_panels_put(w, r->y + 1, r->x, r->w,
+				"no points yet: change threads with + and -, or press s to sweep",
+				dash_panels_attr(d, DASH_ROLE_DIM));
+		return;
+	}
+	qsort(pts, n, sizeof(pts[0]), dash_chart_cmp);
+	double scale = dash_chart_scale(v, size, prec, single, eff);
+	int rows = r->h - 1;
+	/* Too many points for the rows: keep the last ones (most threads). */
+	size_t first = n > (size_t)rows ? n - (size_t)rows : 0;
+	for (size_t i = first; i < n; i++) {
+		const struct labview_point *p = pts[i];
+		bool current = p->streams == s->want.streams && p->threads == s->want.threads;
+		dash_format_chart_row(out, sizeof(out), r->w, p, single, eff, scale, d->utf8);
+		attr_t a = dash_panels_attr(d, DASH_ROLE_BAR) | (current ? A_BOLD : A_NORMAL);
+		dash_panels_put(w, r->y + 1 + (int)(i - first), r->x, r->w, out, a);
+	}
+}
+
+void dash_chart_cpus(WINDOW *w, const struct dash_rect *r, int per_row, const struct dash *d,
+		     const struct session *s)
+{
+	const struct cpu_usage *u = &s->cur.cpus;
+	char out[512];
+
+	if (per_row < 1)
+		per_row = 1;
+	int cell = r->w / per_row;
+	for (size_t i = 0; i < u->n && i < CPUS_MAX; i++) {
+		int row = (int)i / per_row, col = (int)i % per_row;
+		if (row >= r->h)
+			break;
+		dash_format_cpu(out, sizeof(out), cell - 1, u->id[i], u->busy_pct[i], d->utf8);
+		dash_panels_put(w, r->y + row, r->x + col * cell, cell - 1, out,
+				dash_panels_attr(d, DASH_ROLE_BAR));
+	}
+}

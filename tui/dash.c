@@ -1,0 +1,297 @@
+/* dash.c — the dashboard's terminal and its one loop.
+ *
+ * The loop: wait for input with poll() on stdin until the next sample is
+ * due (or 100 ms while a setting is pending), sample when due, handle every
+ * key that is waiting, redraw once if anything changed.  Redrawing goes
+ * through wnoutrefresh/doupdate, so ncurses sends only what changed; with
+ * nothing to do the process sleeps in poll.
+ *
+ * Signals: SIGINT/SIGTERM/SIGHUP set session_stop_signal and interrupt
+ * poll(); SIGWINCH interrupts it too and ncurses turns it into KEY_RESIZE.
+ * A fatal signal calls dash_fatal(), which writes the terminal reset
+ * sequences (computed at start) and restores the saved tty modes: both
+ * async-signal-safe. */
+#include "config.h"
+
+#include "dash.h"
+
+#include <curses.h>
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <term.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "dash-keys.h"
+#include "dash-layout.h"
+#include "dash-panels.h"
+#include "options.h"
+#include "session.h"
+#include "text-safe.h"
+
+#define DASH_PENDING_POLL 0.1 /* s between lab reads while a change is pending */
+
+static char dash_reset_seq[256]; /* rmcup, cnorm, sgr0, rmkx: written on a fatal signal */
+static size_t dash_reset_len;
+static struct termios dash_saved_tty;
+static volatile sig_atomic_t dash_have_tty;
+
+static double dash_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+void dash_init(struct dash *d, const struct session *s)
+{
+	memset(d, 0, sizeof(*d));
+	d->interval = s->opt && s->opt->interval > 0 ? s->opt->interval : 1.0;
+	if (d->interval < DASH_INTERVAL_MIN)
+		d->interval = DASH_INTERVAL_MIN;
+	if (d->interval > DASH_INTERVAL_MAX)
+		d->interval = DASH_INTERVAL_MAX;
+	d->sort = DASH_SORT_CPU;
+	d->utf8 = text_safe_utf8;
+	dash_sweep_init(&d->sweep);
+}
+
+int dash_check_terminal(char *err, size_t errlen)
+{
+	const char *term = getenv("TERM");
+	const char *hint = "use --batch for text output (e.g. threadlab --batch -c 5)";
+	int errret = 0;
+
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		snprintf(err, errlen, "the dashboard needs a terminal on stdin and stdout; %s",
+			 hint);
+		return EXIT_NO_TTY;
+	}
+	if (!term || !term[0] || strcmp(term, "dumb") == 0) {
+		snprintf(err, errlen, "the dashboard needs a capable terminal (TERM is %s); %s",
+			 term && term[0] ? "dumb" : "not set", hint);
+		return EXIT_NO_TTY;
+	}
+	if (setupterm(term, STDOUT_FILENO, &errret) != OK) {
+		snprintf(err, errlen, "terminal type '%.64s' is unknown to terminfo; %s", term,
+			 hint);
+		return EXIT_NO_TTY;
+	}
+	del_curterm(cur_term);
+	return EXIT_OK;
+}
+
+static void dash_fatal(void)
+{
+	ssize_t r;
+
+	if (dash_reset_len)
+		r = write(STDOUT_FILENO, dash_reset_seq, dash_reset_len);
+	if (dash_have_tty)
+		tcsetattr(STDIN_FILENO, TCSAFLUSH, &dash_saved_tty);
+	r = write(STDERR_FILENO, "\r\n", 2);
+	(void)r;
+}
+
+/* Precomputes what dash_fatal() writes. */
+static void dash_reset_prepare(void)
+{
+	static const char *const caps[] = {"sgr0", "cnorm", "rmkx", "rmcup"};
+
+	dash_reset_len = 0;
+	for (size_t i = 0; i < sizeof(caps) / sizeof(caps[0]); i++) {
+		char *v = tigetstr(caps[i]);
+		if (!v || v == (char *)-1)
+			continue;
+		size_t n = strlen(v);
+		if (dash_reset_len + n >= sizeof(dash_reset_seq))
+			break;
+		memcpy(dash_reset_seq + dash_reset_len, v, n);
+		dash_reset_len += n;
+	}
+}
+
+static void dash_draw(WINDOW *w, struct dash *d, struct session *s)
+{
+	struct dash_layout l;
+	int rows, cols;
+
+	getmaxyx(w, rows, cols);
+	dash_layout_compute(rows, cols, s->kind == SESSION_LAB, s->cur.cpus.n, &l);
+	dash_panels_draw(w, &l, d, s);
+	wnoutrefresh(w);
+	doupdate();
+}
+
+/* Applies s->want and takes the session's word for the message. */
+static void dash_apply(struct dash *d, struct session *s)
+{
+	session_apply(s);
+	if (s->message[0])
+		snprintf(d->message, sizeof(d->message), "%s", s->message);
+	d->quick_valid = lab_read(s->lab, &d->quick) == 0;
+}
+
+static bool dash_pending_any(const struct dash *d, const struct session *s)
+{
+	if (s->kind != SESSION_LAB || !s->lab)
+		return false;
+	const struct lab_status *st = d->quick_valid ? &d->quick : &s->lab_status;
+	return dash_pending(&s->want, st) != 0;
+}
+
+/* One sample, then the sweep's next step. */
+static void dash_tick(struct dash *d, struct session *s, double now)
+{
+	char before[sizeof(s->message)];
+
+	snprintf(before, sizeof(before), "%s", s->message);
+	session_tick(s);
+	d->quick_valid = false;
+	if (s->message[0] && strcmp(before, s->message) != 0)
+		snprintf(d->message, sizeof(d->message), "%s", s->message);
+	if (s->kind == SESSION_LAUNCH && !d->status[0])
+		session_child_status(s, d->status, sizeof(d->status));
+	if (s->kind == SESSION_LAB && d->sweep.active) {
+		int r = dash_sweep_tick(&d->sweep, &s->want, &s->lab_status, &s->view, now);
+		if (r & DASH_SWEEP_APPLY)
+			dash_apply(d, s);
+		if (r & DASH_SWEEP_DONE)
+			snprintf(d->message, sizeof(d->message),
+				 "sweep done: threads 1..%d in the chart%s", d->sweep.t_max,
+				 d->sweep.skipped ? " (some steps timed out)" : "");
+	}
+}
+
+static int dash_key_ctx_online(const struct session *s)
+{
+	return s->cur.budget.online > 0 ? s->cur.budget.online : 1;
+}
+
+/* Handles every key waiting; returns true to redraw. */
+static bool dash_input(struct dash *d, struct session *s, double *next_sample)
+{
+	bool dirty = false;
+	int ch;
+
+	while ((ch = wgetch(stdscr)) != ERR) {
+		if (ch == KEY_RESIZE) {
+			dirty = true;
+			continue;
+		}
+		struct dash_key_ctx c = {
+		    .lab = s->kind == SESSION_LAB && s->lab,
+		    .online = dash_key_ctx_online(s),
+		    .effective = s->cur.budget.effective > 0 ? s->cur.budget.effective : 1,
+		    .now = dash_now(),
+		};
+		int f = dash_keys_handle(d, &s->want, &c, ch);
+		if (f & DASH_KEY_APPLY)
+			dash_apply(d, s);
+		if (f & DASH_KEY_RESET)
+			labview_reset(&s->view);
+		if (f & DASH_KEY_RETIME)
+			*next_sample = c.now + d->interval;
+		if (f & DASH_KEY_REDRAW)
+			dirty = true;
+		if (f & DASH_KEY_QUIT)
+			break;
+	}
+	return dirty;
+}
+
+static int dash_loop(struct dash *d, struct session *s)
+{
+	double next_sample = dash_now();
+	double next_quick = 0;
+	bool dirty = true;
+	unsigned last_pending = 0;
+
+	while (!d->quit && !session_stop_signal) {
+		double now = dash_now();
+		if (!s->target_gone && now >= next_sample) {
+			dash_tick(d, s, now);
+			next_sample += d->interval;
+			if (next_sample <= now)
+				next_sample = now + d->interval;
+			dirty = true;
+		}
+		bool pending = dash_pending_any(d, s);
+		if (pending && now >= next_quick) {
+			/* Read the workload only: the pending mark clears within 100 ms. */
+			d->quick_valid = lab_read(s->lab, &d->quick) == 0;
+			next_quick = now + DASH_PENDING_POLL;
+			unsigned p =
+			    dash_pending(&s->want, d->quick_valid ? &d->quick : &s->lab_status);
+			if (p != last_pending)
+				dirty = true;
+			last_pending = p;
+			pending = p != 0;
+		}
+		if (dirty) {
+			dash_draw(stdscr, d, s);
+			dirty = false;
+		}
+		int timeout = -1;
+		if (!s->target_gone) {
+			double wait = next_sample - dash_now();
+			if (pending && wait > DASH_PENDING_POLL)
+				wait = DASH_PENDING_POLL;
+			timeout = wait <= 0 ? 0 : (int)(wait * 1000.0 + 0.999);
+		}
+		struct pollfd pfd = {.fd = STDIN_FILENO, .events = POLLIN};
+		int r = poll(&pfd, 1, timeout);
+		if (r < 0 && errno != EINTR)
+			return EXIT_RUNTIME;
+		if (r > 0 && (pfd.revents & (POLLHUP | POLLERR | POLLNVAL)) &&
+		    !(pfd.revents & POLLIN))
+			break; /* the terminal went away */
+		/* EINTR may be SIGWINCH: wgetch then gives KEY_RESIZE. */
+		if (dash_input(d, s, &next_sample))
+			dirty = true;
+	}
+	return EXIT_OK;
+}
+
+int dash_run(struct session *s)
+{
+	struct dash d;
+
+	dash_init(&d, s);
+	dash_have_tty = tcgetattr(STDIN_FILENO, &dash_saved_tty) == 0;
+	/* Before newterm: ncurses then leaves our SIGINT/SIGTERM handlers alone. */
+	session_signals_install(dash_fatal);
+	SCREEN *scr = newterm(NULL, stdout, stdin);
+	if (!scr) {
+		fprintf(stderr, "threadlab: cannot start the terminal (TERM=%s); use --batch\n",
+			getenv("TERM") ? getenv("TERM") : "");
+		return EXIT_NO_TTY;
+	}
+	set_term(scr);
+	dash_reset_prepare();
+	cbreak();
+	noecho();
+	nonl();
+	intrflush(stdscr, FALSE);
+	keypad(stdscr, TRUE);
+	nodelay(stdscr, TRUE);
+	set_escdelay(25);
+	curs_set(0);
+	const char *nc = getenv("NO_COLOR");
+	if (!(s->opt && s->opt->no_color) && !(nc && nc[0]) && has_colors()) {
+		start_color();
+		use_default_colors();
+		dash_panels_colors_init();
+		d.color = true;
+	}
+	int status = dash_loop(&d, s);
+	endwin();
+	delscreen(scr);
+	dash_reset_len = 0; /* the terminal is back: nothing to reset any more */
+	return status;
+}
