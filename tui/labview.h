@@ -28,7 +28,8 @@ struct labview_point {
 
 struct labview {
 	struct tp_ewma ewma;
-	struct tp_steady steady;
+	struct tp_steady steady;	/* public: the dashboard's sweep reads its epoch,
+					 * state and window start (throughput.h) */
 	double last_t;			/* time of the previous feed, s; < 0 none */
 	uint64_t last_flops;
 	double gflops;			/* smoothed */
@@ -36,7 +37,6 @@ struct labview {
 	size_t nhistory;
 	struct labview_point points[LABVIEW_POINTS];
 	size_t npoints;
-	uint64_t epoch_seen;		/* settings epoch of the current window */
 };
 
 void labview_init(struct labview *v);

@@ -5,7 +5,10 @@
  * command), session_tick() takes one sample and computes the rates against
  * the previous one, session_stop() undoes everything (workload, workers,
  * quota cgroup, launched command).  The struct's fields are read directly by
- * the outputs; only session functions write them. */
+ * the outputs.  Besides the session functions, only the dashboard writes
+ * here, and only three things: want (then session_apply()), view
+ * (labview_reset() on the r key), and it may lab_read() between ticks into
+ * its own copy to see a change applied sooner. */
 #ifndef THREADLAB_SESSION_H
 #define THREADLAB_SESSION_H
 
