@@ -9,6 +9,7 @@
 
 #include "labview.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #define LABVIEW_TAU_S 1.5     /* smoothing time constant */
@@ -65,6 +66,57 @@ static void labview_record(struct labview *v, const struct lab_settings *s, doub
 
 /* The oldest epoch every wanted stream has applied: the settings that are
  * really in effect everywhere. */
+static const char *labview_state_name(enum ctl_stream_state st)
+{
+	switch (st) {
+	case CTL_STREAM_STARTING:
+		return "starting";
+	case CTL_STREAM_RUNNING:
+		return "running";
+	case CTL_STREAM_PAUSED:
+		return "paused";
+	case CTL_STREAM_FAILED:
+		return "failed";
+	case CTL_STREAM_EXITED:
+		return "exited";
+	default:
+		return "off";
+	}
+}
+
+/* Per-stream GFLOP/s and useful CPUs over the dt seconds since the last
+ * feed; a helper that was restarted (new pid, counters back to 0) gets a
+ * fresh start rather than a negative rate. */
+static void labview_streams(struct labview *v, const struct lab_status *st, double dt,
+			    struct workload_report *out)
+{
+	out->nstreams = st->nslots < CTL_MAX_STREAMS ? st->nslots : CTL_MAX_STREAMS;
+	out->useful_cpus = 0;
+	for (int i = 0; i < out->nstreams; i++) {
+		const struct lab_stream_status *ss = &st->stream[i];
+		struct workload_stream_report *r = &out->stream[i];
+		memset(r, 0, sizeof(*r));
+		r->stream = i;
+		r->pid = ss->pid;
+		r->state = labview_state_name(ss->state);
+		r->wanted = i < st->settings.streams;
+		r->threads = ss->threads;
+		bool same = v->last_stream_pid[i] == ss->pid && ss->flops >= v->last_stream_flops[i] &&
+			    ss->busy_ns >= v->last_stream_busy[i];
+		if (same && dt > 0) {
+			r->gflops = tp_gflops(ss->flops - v->last_stream_flops[i], dt);
+			r->useful_cpus = (double)(ss->busy_ns - v->last_stream_busy[i]) / 1e9 *
+					 ss->threads / dt;
+		}
+		out->useful_cpus += r->useful_cpus;
+		v->last_stream_pid[i] = ss->pid;
+		v->last_stream_flops[i] = ss->flops;
+		v->last_stream_busy[i] = ss->busy_ns;
+		if (ss->state == CTL_STREAM_FAILED && !out->error[0])
+			snprintf(out->error, sizeof(out->error), "stream %d: %s", i, ss->error);
+	}
+}
+
 static uint64_t labview_applied_epoch(const struct lab_status *st)
 {
 	uint64_t e = UINT64_MAX;
@@ -79,8 +131,8 @@ void labview_feed(struct labview *v, const struct lab_status *st, double t, doub
 {
 	const struct lab_settings *s = &st->settings;
 
+	double dt = v->last_t >= 0 ? t - v->last_t : 0;
 	if (v->last_t >= 0 && st->flops >= v->last_flops) {
-		double dt = t - v->last_t;
 		v->gflops = tp_ewma_update(&v->ewma, st->flops - v->last_flops, dt);
 		if (v->nhistory == LABVIEW_HISTORY)
 			memmove(v->history, v->history + 1, sizeof(v->history[0]) * --v->nhistory);
@@ -120,4 +172,18 @@ void labview_feed(struct labview *v, const struct lab_status *st, double t, doub
 	out->max_diff = st->max_diff;
 	for (size_t i = 0; i < st->npids && out->npids < REPORT_PIDS_MAX; i++)
 		out->pids[out->npids++] = st->pids[i];
+	labview_streams(v, st, dt, out);
+}
+
+void labview_cpu(const struct thread_rate *threads, size_t n, struct workload_report *out)
+{
+	out->cpu_cpus = 0;
+	for (int i = 0; i < out->nstreams; i++) {
+		struct workload_stream_report *r = &out->stream[i];
+		r->cpu_cpus = 0;
+		for (size_t k = 0; k < n; k++)
+			if (r->pid > 0 && threads[k].pid == r->pid)
+				r->cpu_cpus += threads[k].cpu_pct / 100.0;
+		out->cpu_cpus += r->cpu_cpus;
+	}
 }

@@ -32,6 +32,9 @@ struct labview {
 					 * state and window start (throughput.h) */
 	double last_t;			/* time of the previous feed, s; < 0 none */
 	uint64_t last_flops;
+	uint64_t last_stream_flops[CTL_MAX_STREAMS]; /* per stream, previous feed */
+	uint64_t last_stream_busy[CTL_MAX_STREAMS];  /* busy_ns, previous feed */
+	pid_t last_stream_pid[CTL_MAX_STREAMS];	     /* a new pid restarts the deltas */
 	double gflops;			/* smoothed */
 	double history[LABVIEW_HISTORY];/* smoothed GFLOP/s, oldest first */
 	size_t nhistory;
@@ -45,9 +48,14 @@ void labview_reset(struct labview *v);
 
 /* Feeds one lab status read at time t (s) with the target's effective CPU
  * budget; single is the single-thread rate (<= 0 when unknown).  Fills
- * *out for the outputs. */
+ * *out for the outputs, per stream too, except the CPU time /proc shows
+ * (cpu_cpus), which labview_cpu() adds from the thread rates. */
 void labview_feed(struct labview *v, const struct lab_status *st, double t, double effective,
 		  double single, struct workload_report *out);
+
+/* Adds to *out the CPU time /proc shows per stream helper (and summed):
+ * the thread rates of the interval the last labview_feed() covered. */
+void labview_cpu(const struct thread_rate *threads, size_t n, struct workload_report *out);
 
 /* The chart point for (streams, threads) at the current size/precision,
  * or NULL. */

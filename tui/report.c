@@ -119,7 +119,33 @@ static void report_json_workload(FILE *f, const struct workload_report *w)
 	report_json_num(f, w->single_thread_gflops >= 0 ? w->single_thread_gflops : (double)NAN, 2);
 	fprintf(f, ",\"results_equal\":%s,\"max_diff\":",
 		!w->results_checked ? "null" : w->results_equal ? "true" : "false");
-	report_json_num(f, w->max_diff, 9);
+	if (isfinite(w->max_diff))
+		fprintf(f, "%.6g", w->max_diff);
+	else
+		fputs("null", f);
+	fputs(",\"useful_cpus\":", f);
+	report_json_num(f, w->useful_cpus, 3);
+	fputs(",\"cpu_cpus\":", f);
+	report_json_num(f, w->cpu_cpus, 3);
+	fputs(",\"per_stream\":[", f);
+	for (int i = 0; i < w->nstreams; i++) {
+		const struct workload_stream_report *r = &w->stream[i];
+		fprintf(f, "%s{\"stream\":%d,\"pid\":%d,\"state\":\"%s\",\"wanted\":%s,\"threads\":%d,"
+			   "\"gflops\":",
+			i ? "," : "", r->stream, (int)r->pid, r->state, r->wanted ? "true" : "false",
+			r->threads);
+		report_json_num(f, r->gflops, 2);
+		fputs(",\"useful_cpus\":", f);
+		report_json_num(f, r->useful_cpus, 3);
+		fputs(",\"cpu_cpus\":", f);
+		report_json_num(f, r->cpu_cpus, 3);
+		fputc('}', f);
+	}
+	fputs("],\"error\":", f);
+	if (w->error[0])
+		json_put_string(f, w->error, strlen(w->error));
+	else
+		fputs("null", f);
 	fputs(",\"pids\":[", f);
 	for (size_t i = 0; i < w->npids; i++)
 		fprintf(f, "%s%d", i ? "," : "", (int)w->pids[i]);

@@ -10,10 +10,26 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "control.h"
 #include "options.h"
 #include "snapshot.h"
 
 #define REPORT_PIDS_MAX 96
+
+/* One inter-op stream (one helper process) of the lab. */
+struct workload_stream_report {
+	int stream;			/* index: gemmI */
+	pid_t pid;			/* helper process */
+	const char *state;		/* "starting", "running", "paused" (parked too),
+					 * "failed", "exited" */
+	bool wanted;			/* stream index < settings.streams (else parked) */
+	int threads;			/* intra-op threads in effect */
+	double gflops;			/* this stream over the last interval */
+	double useful_cpus;		/* time inside GEMM calls x threads / wall: CPUs of
+					 * useful work */
+	double cpu_cpus;		/* CPU time /proc shows for the helper's threads /
+					 * wall; above useful_cpus = spinning, overhead */
+};
 
 /* What the lab adds to a batch sample (issue: "workload" object). */
 struct workload_report {
@@ -32,6 +48,11 @@ struct workload_report {
 	double max_diff;
 	pid_t pids[REPORT_PIDS_MAX];	/* every workload and worker process */
 	size_t npids;
+	double useful_cpus;		/* summed over streams (see below) */
+	double cpu_cpus;		/* summed over streams */
+	struct workload_stream_report stream[CTL_MAX_STREAMS];
+	int nstreams;			/* entries in stream[] (slots started) */
+	char error[192];		/* a failed stream's message, "" when none */
 };
 
 /* threadlab --budget. */

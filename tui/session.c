@@ -249,6 +249,8 @@ static void session_tick_lab(struct session *s)
 	}
 	labview_feed(&s->view, &s->lab_status, session_now(), s->cur.budget.effective, single,
 		     &s->work);
+	if (s->have_rates)
+		labview_cpu(s->rates.threads, s->rates.nthreads, &s->work);
 }
 
 static bool session_try_reap(struct session *s)
