@@ -139,10 +139,14 @@ static void sampler_cgroup(struct sampler *s, struct snapshot *out)
 
 	/* Pressure lives only on the unified hierarchy (v2, or hybrid's v2 mount). */
 	const char *psi_dir = NULL;
-	if (s->override_dir[0] && s->override_version == 2)
-		psi_dir = s->override_dir;
-	else if (b->loc.v2_dir[0])
+	if (s->override_dir[0]) {
+		/* A v1 quota cgroup has no pressure file; the v2 cgroup the
+		 * workload sits in would be another cgroup's figure. */
+		if (s->override_version == 2)
+			psi_dir = s->override_dir;
+	} else if (b->loc.v2_dir[0]) {
 		psi_dir = b->loc.v2_dir;
+	}
 	memset(&out->psi_cgroup, 0, sizeof(out->psi_cgroup));
 	if (psi_dir) {
 		snprintf(rel, sizeof(rel), "%s/cpu.pressure", psi_dir);

@@ -75,7 +75,6 @@ int main(int argc, char **argv)
 	int rc = options_parse(argc, argv, &o, err, sizeof(err));
 	if (rc != EXIT_OK) {
 		fprintf(stderr, "threadlab: %s\n", err);
-		fprintf(stderr, "Try 'threadlab --help' for more information.\n");
 		return rc;
 	}
 	switch (o.mode) {

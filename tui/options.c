@@ -88,7 +88,7 @@ void options_usage(FILE *f)
 	      "Workload knobs (also keys in the dashboard):\n"
 	      "      --threads N       intra-op threads per GEMM (OpenBLAS threads), 1-64; default 1\n"
 	      "      --streams N       inter-op streams: GEMMs running at once, 1-16; default 1\n"
-	      "      --size N          matrix size n of the n x n GEMM, 64-16384; default 768\n"
+	      "      --size N          matrix size n of the n x n GEMM, 64-4096; default 768\n"
 	      "      --precision P     single (sgemm) or double (dgemm); default single\n"
 	      "      --cpus X          run the workload under a CPU quota of X CPUs (e.g. 1.5)\n"
 	      "      --workers N       background CPU-burning processes in the same quota; default 0\n"
@@ -208,6 +208,11 @@ static int options_set_mode(struct options *o, enum mode m, char *err, size_t er
 static int options_one(struct options *o, int c, const char *arg, char *err, size_t errlen)
 {
 	long v;
+	if (c >= OPT_THREADS && c <= OPT_BLAS_SPIN && !o->lab_flag) {
+		for (const struct option *lo = options_long; lo->name; lo++)
+			if (lo->val == c)
+				o->lab_flag = lo->name;
+	}
 	switch (c) {
 	case 'p':
 		if (!options_long_int(arg, 1, INT_MAX, &v))
@@ -218,6 +223,7 @@ static int options_one(struct options *o, int c, const char *arg, char *err, siz
 		if (!options_double(arg, 0.01, 3600, &o->interval))
 			return options_err(err, errlen,
 					   "-i needs seconds from 0.01 to 3600, not '%s'", arg);
+		o->interval_set = true;
 		return EXIT_OK;
 	case 'c':
 		if (!options_long_int(arg, 1, LONG_MAX, &o->count))
@@ -268,8 +274,8 @@ static int options_one(struct options *o, int c, const char *arg, char *err, siz
 		o->streams = o->stream_list[0];
 		return EXIT_OK;
 	case OPT_SIZE:
-		if (!options_long_int(arg, 64, 16384, &v))
-			return options_err(err, errlen, "--size takes 64 to 16384, not '%s'", arg);
+		if (!options_long_int(arg, 64, 4096, &v))
+			return options_err(err, errlen, "--size takes 64 to 4096, not '%s'", arg);
 		o->size = (int)v;
 		return EXIT_OK;
 	case OPT_PRECISION:
@@ -305,6 +311,7 @@ static int options_one(struct options *o, int c, const char *arg, char *err, siz
 		if (!options_double(arg, 0.1, 3600, &o->seconds))
 			return options_err(err, errlen,
 					   "--seconds takes 0.1 to 3600 seconds, not '%s'", arg);
+		o->seconds_set = true;
 		return EXIT_OK;
 	case OPT_ROOT:
 		o->root = arg;
@@ -327,9 +334,24 @@ static int options_check(struct options *o, char *err, size_t errlen)
 		return options_err(err, errlen, "--sweep runs the built-in workload: drop -p / -- CMD");
 	if (o->mode == MODE_BUDGET && o->command)
 		return options_err(err, errlen, "--budget reads a running process: use -p PID");
-	if (o->tree && !o->pid && !o->command && o->mode != MODE_BATCH &&
-	    o->mode != MODE_DASHBOARD)
-		return options_err(err, errlen, "--tree needs a target (-p PID or -- CMD)");
+	if (o->tree && !o->pid && !o->command)
+		return options_err(err, errlen,
+				   "--tree needs a target (-p PID or -- CMD); the workload is "
+				   "always followed whole");
+	if (o->lab_flag && (o->pid || o->command))
+		return options_err(err, errlen,
+				   "--%s sets the built-in workload; it does not apply to -p / -- CMD",
+				   o->lab_flag);
+	if (o->lab_flag && o->mode == MODE_BUDGET)
+		return options_err(err, errlen, "--budget takes -p and --format only, not --%s",
+				   o->lab_flag);
+	if (o->count && o->mode != MODE_BATCH)
+		return options_err(err, errlen, "-c is for --batch");
+	if (o->interval_set && (o->mode == MODE_BUDGET || o->mode == MODE_SWEEP))
+		return options_err(err, errlen, "-i is for --batch and the dashboard%s",
+				   o->mode == MODE_SWEEP ? "; --sweep uses --seconds" : "");
+	if (o->seconds_set && o->mode != MODE_SWEEP)
+		return options_err(err, errlen, "--seconds is for --sweep; use -i and -c");
 	if (o->mode != MODE_SWEEP && (o->nthread_list > 1 || o->nstream_list > 1))
 		return options_err(err, errlen,
 				   "lists of --threads or --streams are for --sweep only");

@@ -47,6 +47,9 @@ struct options {
 	long count;		/* -c, samples; 0 = until the target exits or a signal */
 	const char *root;	/* --root: collectors' root directory ("/" live) */
 	bool no_color;		/* --no-color or NO_COLOR set */
+	bool interval_set;	/* -i given */
+	bool seconds_set;	/* --seconds given */
+	const char *lab_flag;	/* first workload knob given ("--threads"), or NULL */
 
 	/* lab knobs; the *_list forms are --sweep's */
 	int threads;

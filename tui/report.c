@@ -165,7 +165,9 @@ static void report_json(FILE *f, const struct snapshot *cur, const struct snapsh
 	fprintf(f, ",\"cgroup\":{\"version\":%d,\"path\":", b->loc.version);
 	json_put_string(f, b->loc.path, strlen(b->loc.path));
 	fputs(",\"stat_dir\":", f);
-	json_put_string(f, cur->stat_dir, strlen(cur->stat_dir));
+	char dir[CGROUP_PATH_MAX + 2];
+	snprintf(dir, sizeof(dir), "/%s", cur->stat_dir);
+	json_put_string(f, dir, strlen(dir));
 	if (cur->has_cpustat && cur->cpustat.has_periods) {
 		fprintf(f, ",\"nr_periods\":%llu,\"nr_throttled\":%llu,\"throttled_s\":",
 			(unsigned long long)cur->cpustat.nr_periods,
@@ -248,6 +250,38 @@ static void report_csv(FILE *f, const struct snapshot *cur, const struct snapsho
 	}
 }
 
+static void report_text_workload(FILE *f, const struct workload_report *w)
+{
+	fprintf(f, "  workload %d stream(s) x %d thread(s), n=%d %s precision", w->streams,
+		w->threads, w->size, w->precision);
+	if (w->workers)
+		fprintf(f, ", %d worker(s)", w->workers);
+	if (w->cpus > 0)
+		fprintf(f, ", quota %.2f CPUs", w->cpus);
+	fprintf(f, ": %.1f GFLOP/s", w->gflops);
+	if (w->steady_gflops >= 0)
+		fprintf(f, " (steady %.1f)", w->steady_gflops);
+	if (w->single_thread_gflops > 0)
+		fprintf(f, ", ideal %.1f, ceiling %.1f, 1 thread %.1f", w->ideal_gflops,
+			w->ceiling_gflops, w->single_thread_gflops);
+	fputc('\n', f);
+	fprintf(f, "  useful %.2f CPUs inside GEMM of %.2f CPUs used; results %s", w->useful_cpus,
+		w->cpu_cpus,
+		!w->results_checked ? "not checked yet"
+		: w->results_equal  ? "bitwise equal"
+				    : "differ");
+	if (w->results_checked && !w->results_equal)
+		fprintf(f, " (max diff %.3g)", w->max_diff);
+	if (w->paused)
+		fputs("; paused", f);
+	fputc('\n', f);
+	if (w->error[0]) {
+		char safe[256];
+		text_safe(w->error, strlen(w->error), safe, sizeof(safe));
+		fprintf(f, "  workload error: %s\n", safe);
+	}
+}
+
 static void report_text(FILE *f, const struct snapshot *cur, const struct snapshot_rates *r,
 			const struct workload_report *w)
 {
@@ -273,16 +307,17 @@ static void report_text(FILE *f, const struct snapshot *cur, const struct snapsh
 	else
 		fputs("  system psi unavailable\n", f);
 	if (w)
-		fprintf(f, "  workload %d stream(s) x %d thread(s) n=%d %s: %.1f GFLOP/s (ceiling %.1f)\n",
-			w->streams, w->threads, w->size, w->precision, w->gflops,
-			w->ceiling_gflops);
+		report_text_workload(f, w);
 	fprintf(f, "  %7s %7s %-16s %s %3s %6s %6s %6s %6s %8s %8s\n", "PID", "TID", "NAME", "S",
 		"CPU", "CPU%", "USR%", "SYS%", "WAIT%", "VCSW/s", "IVCSW/s");
 	for (size_t i = 0; i < r->nthreads; i++) {
 		const struct thread_rate *t = &r->threads[i];
 		text_safe(t->name, t->name_len, name, sizeof(name));
-		fprintf(f, "  %7d %7d %-16s %c %3d %6.1f %6.1f %6.1f %6.1f %8.1f %8.1f\n",
-			(int)t->pid, (int)t->tid, name,
+		/* pad by terminal columns, not bytes: a replacement character is
+		 * three bytes wide in UTF-8 and one column on screen */
+		int pad = 16 - text_safe_width(t->name, t->name_len);
+		fprintf(f, "  %7d %7d %s%*s %c %3d %6.1f %6.1f %6.1f %6.1f %8.1f %8.1f\n",
+			(int)t->pid, (int)t->tid, name, pad > 0 ? pad : 0, "",
 			t->state >= 'A' && t->state <= 'z' ? t->state : '?', t->cpu, t->cpu_pct,
 			t->user_pct, t->sys_pct, t->wait_pct, t->vcsw_per_s, t->ivcsw_per_s);
 	}

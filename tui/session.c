@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "procparse.h"
 #include "proctree.h"
 #include "xalloc.h"
 
@@ -89,6 +90,24 @@ void session_signals_install(void (*on_fatal)(void))
 	signal(SIGPIPE, SIG_IGN);
 }
 
+/* In the launched command: batch output belongs to threadlab, so the
+ * command writes to threadlab's stderr; under the dashboard its output
+ * would tear the screen, so it goes to /dev/null. */
+static void session_launch_output(enum mode mode)
+{
+	if (mode == MODE_BATCH) {
+		dup2(STDERR_FILENO, STDOUT_FILENO);
+		return;
+	}
+	int fd = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	dup2(fd, STDIN_FILENO);
+	dup2(fd, STDOUT_FILENO);
+	dup2(fd, STDERR_FILENO);
+	close(fd);
+}
+
 /* Starts argv[0] with a pipe that carries exec's errno back if it fails. */
 static int session_launch(struct session *s, char **argv, char *err, size_t errlen)
 {
@@ -110,6 +129,7 @@ static int session_launch(struct session *s, char **argv, char *err, size_t errl
 		if (getppid() != parent)
 			_exit(127);
 		signal(SIGPIPE, SIG_DFL);
+		session_launch_output(s->opt->mode);
 		if (session_nofile_raised)
 			setrlimit(RLIMIT_NOFILE, &session_nofile_orig);
 		execvp(argv[0], argv);
@@ -136,6 +156,23 @@ static int session_launch(struct session *s, char **argv, char *err, size_t errl
 	return EXIT_OK;
 }
 
+/* -p names a process: a thread ID of some other process is refused with
+ * the process to use instead (its threads are all shown anyway). */
+static int session_check_pid(const struct sysroot *r, pid_t pid, char *err, size_t errlen)
+{
+	char rel[64], buf[4096];
+	struct status_info st;
+	snprintf(rel, sizeof(rel), "proc/%d/status", (int)pid);
+	if (sysroot_read(r, rel, buf, sizeof(buf)) < 0 || status_parse(buf, &st) < 0)
+		return 0; /* proctree_check says why */
+	if (st.tgid > 0 && st.tgid != pid) {
+		snprintf(err, errlen, "%d is a thread of process %d: use -p %d", (int)pid,
+			 st.tgid, st.tgid);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
 static int session_start_lab(struct session *s, const struct options *o, char *err,
 			     size_t errlen)
 {
@@ -158,7 +195,17 @@ static int session_start_lab(struct session *s, const struct options *o, char *e
 	if (rc == -EIO) {
 		snprintf(err, errlen, "the workload failed to start: %s", msg);
 		return EXIT_RUNTIME;
+	} else if (rc == -ETIMEDOUT) {
+		snprintf(err, errlen,
+			 "the workload did not start within 15 s (n=%d may be too large for "
+			 "this machine: try a smaller --size)",
+			 w->size);
+		return EXIT_RUNTIME;
 	}
+	/* Measure the single-thread rate now, before the baseline sample, so
+	 * the calibration's switch to 1 x 1 is not inside the first interval. */
+	lab_single_rate(s->lab, w->size, w->precision);
+	lab_wait_ready(s->lab, 15000, msg, sizeof(msg));
 	lab_read(s->lab, &s->lab_status);
 	if (s->lab_status.quota_error[0])
 		snprintf(s->message, sizeof(s->message), "%s", s->lab_status.quota_error);
@@ -186,6 +233,9 @@ int session_start(struct session *s, const struct options *o, char *err, size_t 
 		s->kind = SESSION_ATTACH;
 		s->target = o->pid;
 		if (s->root.live) {
+			rc = session_check_pid(&s->root, o->pid, err, errlen);
+			if (rc > 0)
+				return rc;
 			rc = proctree_check(&s->root, o->pid);
 			if (rc == -ESRCH) {
 				snprintf(err, errlen, "no process with PID %d", (int)o->pid);
