@@ -38,7 +38,7 @@ expect_usage() {
 have_py=1
 command -v python3 >/dev/null || have_py=0
 
-echo "1..32"
+echo "1..36"
 
 "$TL" --help >"$tmp/out" 2>&1 && grep -q -- '--batch' "$tmp/out" && grep -q 'Exit status' "$tmp/out" &&
 	ok "--help documents modes and exit statuses" || notok "--help" "$(cat "$tmp/out")"
@@ -52,7 +52,9 @@ expect_usage "PID that does not exist" --batch -p 999999999 -c 1
 expect_usage "--threads 0" --batch --threads 0
 expect_usage "--cpus 0 (quota <= 0)" --batch --cpus 0
 expect_usage "--size too large" --batch --size 99999999
-expect_usage "matrices that do not fit in memory" --batch --size 16384 --streams 16 --precision double
+expect_usage "--streams above the cap" --batch --streams 17
+expect_usage "a workload knob with -p" --batch -p 1 --cpus 1
+expect_usage "--tree without a target" --batch --tree
 expect_usage "--sweep with a bad thread list" --sweep --threads 1,0
 expect_usage "command that does not exist" --batch -- /nonexistent/cmd
 
@@ -135,6 +137,35 @@ st=$?
 # -- CMD: launch, monitor, stop when it exits, with its status.
 "$TL" --batch -i 0.1 -- sh -c 'sleep 0.3; exit 3' >"$tmp/out" 2>"$tmp/err"
 grep -q 'exited with status 3' "$tmp/err" && [ "$(grep -c PID "$tmp/out")" -ge 1 ] && ok "-- CMD is launched, sampled, and its exit status reported" || notok "-- CMD" "$(cat "$tmp/err")"
+
+# The launched command's own output must not mix into batch data.
+if [ $have_py = 1 ]; then
+	"$TL" --batch -i 0.1 -c 2 --format json -- sh -c 'echo noise-from-cmd; sleep 1' >"$tmp/out" 2>"$tmp/err"
+	python3 -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1])]' "$tmp/out" 2>/dev/null &&
+		grep -q noise-from-cmd "$tmp/err" && ok "-- CMD output goes to stderr, stdout stays JSON" ||
+		notok "-- CMD output mixed in" "$(head -c 300 "$tmp/out")"
+else
+	skip "-- CMD output" "python3 missing"
+fi
+
+# A thread ID is not a process: say which process to use.
+"$TL" --batch -c 1 -p "$(ls /proc/$hp/task | head -n1)" >/dev/null 2>&1 # the leader works
+bash -c 'sleep 3 & wait' &
+pp=$!
+pids+=("$pp")
+sleep 0.2
+python3 -c 'import threading,time; t=threading.Thread(target=time.sleep,args=(5,)); t.start(); time.sleep(5)' &
+mp=$!
+pids+=("$mp")
+sleep 0.3
+tid=$(ls /proc/$mp/task | grep -v "^$mp$" | head -n1)
+if [ -n "$tid" ]; then
+	"$TL" --batch -c 1 -p "$tid" >"$tmp/out" 2>"$tmp/err"
+	st=$?
+	[ $st = 2 ] && grep -q "thread of process $mp" "$tmp/err" && ok "-p TID of a non-leader thread is refused with the process to use" || notok "-p TID" "status $st" "$(cat "$tmp/err")"
+else
+	notok "-p TID: no second thread found in $mp"
+fi
 
 # --tree sees a child's threads
 bash -c 'sleep 5 & wait' &
