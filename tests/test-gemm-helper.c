@@ -240,6 +240,14 @@ static int wait_names(pid_t pid, const char *const names[], long ms)
 	return -1;
 }
 
+static int online_affinity(void)
+{
+	cpu_set_t set;
+	if (sched_getaffinity(0, sizeof(set), &set) < 0)
+		return 1;
+	return CPU_COUNT(&set);
+}
+
 static void test_bad_ctl_fd(void **state)
 {
 	(void)state;
@@ -339,6 +347,14 @@ static void test_threads_names_results(void **state)
 	g0 = atomic_load(&s->gemms);
 	sleep_ms(50);
 	assert_true(atomic_load(&s->gemms) > g0);
+	/* The epoch figures start again at the change: one thread, as the
+	 * reference, so nothing differs since, whatever 3 threads did. */
+	assert_true(atomic_load(&s->epoch_checked) > 0);
+	assert_true(atomic_load(&s->epoch_checked) < atomic_load(&s->checked));
+	assert_int_equal(atomic_load(&s->epoch_mismatches), 0);
+	assert_int_equal(atomic_load(&s->epoch_max_diff_bits), 0);
+	assert_int_equal(atomic_load(&s->count_seq) % 2, 0);
+	assert_int_equal(atomic_load(&s->count_seq), 2 * atomic_load(&s->gemms));
 
 	/* Results: 1, 3, 2 and 1 threads all compared with the reference. */
 	uint64_t checked = atomic_load(&s->checked), bad = atomic_load(&s->mismatches);
@@ -353,6 +369,46 @@ static void test_threads_names_results(void **state)
 	assert_true(bad == 0 || diff < 1e-3);
 	assert_true(atomic_load(&s->busy_ns) > 0);
 	assert_int_equal(atomic_load(&s->flops), atomic_load(&s->gemms) * 2ull * N * N * N);
+	lab_close(&l);
+}
+
+/* The pool threads OpenBLAS made at load carry names while the helper
+ * computes its reference (n = 2048 double: a few hundred ms on 1 thread). */
+static void test_names_during_reference(void **state)
+{
+	(void)state;
+	struct lab l;
+	lab_open(&l);
+	pid_t pid = lab_spawn(&l, 0);
+	struct ctl_settings *set = &l.ctl->settings;
+	struct ctl_stream *s = &l.ctl->stream[0];
+	atomic_store(&set->threads, 1);
+	atomic_store(&set->streams, 1);
+	atomic_store(&set->size, 2048);
+	atomic_store(&set->precision, CTL_DOUBLE);
+	uint64_t e = atomic_fetch_add(&set->epoch, 1) + 1;
+	int named = 0, samples = 0;
+	struct task t[MAX_TASKS];
+	for (int i = 0; i < 2500 && atomic_load(&s->applied_epoch) != e; i++) {
+		int n = tasks_read(pid, t, MAX_TASKS), all = n > 0;
+		for (int k = 0; k < n; k++)
+			all &= strncmp(t[k].name, "gemm0", 5) == 0;
+		/* Counted only when the reference was still being computed after. */
+		if (atomic_load(&s->applied_epoch) != e && atomic_load(&s->pid) == pid) {
+			samples++;
+			named += all && n > 1;
+		}
+		sleep_ms(2);
+	}
+	tasks_read(pid, t, MAX_TASKS);
+	printf("# %d of %d samples during start-up had every thread named (%s, %s)\n", named,
+	       samples, t[0].name, t[1].name);
+	assert_int_equal(atomic_load(&s->applied_epoch), e);
+	if (online_affinity() < 2 || samples == 0) {
+		lab_close(&l);
+		TL_SKIP("no pool thread to see (%d CPUs, %d samples)", online_affinity(), samples);
+	}
+	assert_true(named > 0);
 	lab_close(&l);
 }
 
@@ -436,14 +492,6 @@ static void test_dies_with_parent(void **state)
 	printf("# helper gone %.0f ms after its parent was killed\n", (now_s() - t0) * 1000);
 	assert_true(pid_gone(helper));
 	lab_close(&l);
-}
-
-static int online_affinity(void)
-{
-	cpu_set_t set;
-	if (sched_getaffinity(0, sizeof(set), &set) < 0)
-		return 1;
-	return CPU_COUNT(&set);
 }
 
 /* Busy CPU time of the whole machine so far, ns (/proc/stat, all CPUs). */
@@ -535,6 +583,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_bad_ctl_fd),
 	    cmocka_unit_test(test_threads_names_results),
+	    cmocka_unit_test(test_names_during_reference),
 	    cmocka_unit_test(test_pause_quit),
 	    cmocka_unit_test(test_dies_with_parent),
 	    cmocka_unit_test(test_two_streams_concurrent),

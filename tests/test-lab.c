@@ -131,12 +131,19 @@ static void test_bad_values(void **state)
 	s.size = 32;
 	assert_int_equal(lab_settings_check(&s, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "size 32"));
+	/* Sizes whose reference alone takes minutes are refused, with the range. */
 	s = lab_settings_default();
+	s.size = 16384;
+	assert_int_equal(lab_settings_check(&s, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "from 64 to 4096"));
 	s.size = LAB_MAX_SIZE;
 	s.streams = CTL_MAX_STREAMS;
-	s.precision = CTL_DOUBLE;
-	assert_int_equal(lab_settings_check(&s, err, sizeof(err)), -ENOMEM);
+	s.precision = CTL_DOUBLE; /* 16 x 4 x 128 MiB */
+	assert_int_equal(lab_settings_check_mem(&s, 1ull << 30, err, sizeof(err)), -ENOMEM);
 	assert_non_null(strstr(err, "MiB"));
+	assert_int_equal(lab_settings_check_mem(&s, 0, err, sizeof(err)), 0);
+	s.streams = 1;
+	assert_true(lab_ready_timeout_ms(&s) > 10000);
 	double cpus = 7;
 	assert_int_equal(lab_cpus_parse("0", &cpus, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "above 0"));
@@ -219,8 +226,82 @@ static void test_concurrency_and_results(void **state)
 	printf("# single-thread rate n=256: %.1f GFLOP/s\n", r);
 	assert_true(r > 0);
 	assert_true(lab_single_rate_cached(lab, 256, CTL_SINGLE) == r);
+	/* Steady 1 x 1 readings refine the rate by keeping the best. */
+	for (int i = 0; i < 15; i++) {
+		sleep_ms(100);
+		lab_read(lab, &st);
+		assert_true(lab_single_rate_cached(lab, 256, CTL_SINGLE) >= r);
+	}
+	printf("# refined: %.1f GFLOP/s\n", lab_single_rate_cached(lab, 256, CTL_SINGLE));
 	lab_stop(lab);
 	assert_true(wait_gone(a, 2000) && wait_gone(b, 2000));
+}
+
+/* Waits until slot 0 has a helper other than old that applied the
+ * settings, or gave up; returns its state. */
+static int wait_restarted(struct lab *lab, pid_t old, struct lab_status *st)
+{
+	for (int i = 0; i < 500; i++) {
+		lab_read(lab, st);
+		const struct lab_stream_status *s = &st->stream[0];
+		if (s->state == CTL_STREAM_FAILED ||
+		    (s->pid != old && s->pid > 0 && s->state == CTL_STREAM_RUNNING &&
+		     s->applied_epoch == st->epoch))
+			return s->state;
+		sleep_ms(10);
+	}
+	return -1;
+}
+
+/* A helper killed from outside comes back (new pid, counters going on),
+ * the event stays visible; after LAB_RESTART_MAX restarts it stays dead. */
+static void test_helper_restart(void **state)
+{
+	(void)state;
+	struct lab *lab = start(small());
+	struct lab_status st;
+	lab_read(lab, &st);
+	pid_t old = st.stream[0].pid;
+	assert_int_equal(st.stream[0].restarts, 0);
+	assert_string_equal(st.stream[0].last_failure, "");
+	assert_int_equal(kill(old, SIGKILL), 0);
+	assert_int_equal(wait_restarted(lab, old, &st), CTL_STREAM_RUNNING);
+	pid_t pid = st.stream[0].pid;
+	printf("# helper %d killed, restarted as %d\n", (int)old, (int)pid);
+	assert_true(wait_gone(old, 1000));
+	assert_int_equal(st.stream[0].restarts, 1);
+	assert_int_equal(st.restarts, 1);
+	assert_non_null(strstr(st.stream[0].last_failure, "killed by signal 9"));
+	uint64_t g0 = st.stream[0].gemms;
+	sleep_ms(200);
+	lab_read(lab, &st);
+	assert_true(st.stream[0].gemms > g0);
+	assert_int_equal(count_threads(pid, "gemm0"), count_threads(pid, ""));
+	bool listed = false;
+	for (size_t i = 0; i < st.npids; i++)
+		listed |= st.pids[i] == pid;
+	assert_true(listed);
+	/* The budget: LAB_RESTART_MAX restarts a minute, then FAILED for good. */
+	for (int k = 1; k <= LAB_RESTART_MAX; k++) {
+		old = st.stream[0].pid;
+		assert_int_equal(kill(old, SIGKILL), 0);
+		int want = k < LAB_RESTART_MAX ? CTL_STREAM_RUNNING : CTL_STREAM_FAILED;
+		assert_int_equal(wait_restarted(lab, old, &st), want);
+	}
+	printf("# gave up: %s\n", st.stream[0].error);
+	assert_int_equal(st.stream[0].restarts, LAB_RESTART_MAX);
+	assert_non_null(strstr(st.stream[0].error, "killed by signal 9"));
+	assert_non_null(strstr(st.stream[0].error, "not restarted"));
+	char msg[256];
+	assert_int_equal(lab_wait_ready(lab, 1000, msg, sizeof(msg)), -EIO);
+	assert_non_null(strstr(msg, "not restarted"));
+	sleep_ms(100);
+	lab_read(lab, &st);
+	assert_int_equal(st.stream[0].state, CTL_STREAM_FAILED);
+	assert_int_equal(st.stream[0].pid, old); /* no new helper */
+	pid_t anchor = st.anchor_pid;
+	lab_stop(lab);
+	assert_true(wait_gone(anchor, 2000));
 }
 
 static void test_workers(void **state)
@@ -358,6 +439,7 @@ int main(void)
 	    cmocka_unit_test(test_bad_values),
 	    cmocka_unit_test(test_settings_in_proc),
 	    cmocka_unit_test(test_concurrency_and_results),
+	    cmocka_unit_test(test_helper_restart),
 	    cmocka_unit_test(test_workers),
 	    cmocka_unit_test(test_quota),
 	    cmocka_unit_test(test_quota_live),

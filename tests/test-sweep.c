@@ -1,26 +1,40 @@
-/* test-sweep.c — threadlab --sweep's table is well-formed in every format.
+/* test-sweep.c — threadlab --sweep's table is well-formed in every format,
+ * uses its 1x1 row as the baseline, aligns its text columns, and stops on
+ * write errors, a reader that went away, and a stop signal.
  *
- * Runs a short real sweep (n = 256, 1 and 2 threads, 0.3 s per setting)
- * into a memory stream and checks the rows and keys. */
+ * Runs short real sweeps (n = 256, 1 and 2 threads, 0.3 s per setting)
+ * into a memory stream or a pipe and checks the rows and keys. */
 #define _GNU_SOURCE
 #include "tl-test.h"
 
+#include "session.h"
 #include "sweep.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <pthread.h>
+#include <signal.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static void opts(struct sweep_opts *o, enum sweep_format fmt)
+{
+	sweep_opts_default(o);
+	o->size = 256;
+	o->threads[0] = 2; /* 1 comes first all the same: the baseline */
+	o->threads[1] = 1;
+	o->nthreads = 2;
+	o->seconds = 0.3;
+	o->warmup = 0.1;
+	o->format = fmt;
+}
 
 static char *run(enum sweep_format fmt, int *rc)
 {
 	struct sweep_opts o;
-	sweep_opts_default(&o);
-	o.size = 256;
-	o.threads[0] = 1;
-	o.threads[1] = 2;
-	o.nthreads = 2;
-	o.seconds = 0.3;
-	o.warmup = 0.1;
-	o.format = fmt;
+	opts(&o, fmt);
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
@@ -55,6 +69,13 @@ static void test_json(void **state)
 	assert_int_equal(count(s, "{"), count(s, "}"));
 	assert_int_equal(count(s, "["), count(s, "]"));
 	assert_non_null(strstr(s, "\"threads\": 2"));
+	/* The 1x1 row is measured first and is its own baseline. */
+	assert_non_null(strstr(s, "\"baseline\": \"row_1x1\""));
+	assert_non_null(strstr(s, "\"threads\": 1, \"gflops\": "));
+	assert_true(strstr(s, "\"threads\": 1, ") < strstr(s, "\"threads\": 2, "));
+	assert_non_null(strstr(s, "\"speedup\": 1.000,"));
+	assert_non_null(strstr(s, "\"baseline_gflops\": "));
+	assert_int_equal(count(s, "\"max_diff\": "), 2);
 	free(s);
 }
 
@@ -65,16 +86,183 @@ static void test_csv_and_text(void **state)
 	char *s = run(SWEEP_CSV, &rc);
 	assert_int_equal(rc, 0);
 	assert_non_null(strstr(s, "\nstreams,threads,gflops,speedup,efficiency,ceiling_pct,"
-				  "wait_pct,throttled_pct,results_equal\n"));
+				  "wait_pct,throttled_pct,results_equal,max_diff\n"));
 	assert_non_null(strstr(s, "\n1,1,"));
 	assert_non_null(strstr(s, "\n1,2,"));
-	assert_non_null(strstr(s, "# cpu: "));
+	assert_non_null(strstr(s, "# cpu:"));
+	assert_non_null(strstr(s, "# baseline: the 1x1 row"));
 	free(s);
 	s = run(SWEEP_TEXT, &rc);
 	assert_int_equal(rc, 0);
-	assert_non_null(strstr(s, "GFLOP/s"));
+	char head[256];
+	sweep_text_head(head, sizeof(head));
+	assert_non_null(strstr(s, head));
 	assert_non_null(strstr(s, "openblas: "));
 	free(s);
+}
+
+/* The header and rows, extreme values included, end every column at the
+ * same place; differences that are not finite print as "-" / empty / null. */
+static void test_text_columns(void **state)
+{
+	(void)state;
+	struct sweep_row rows[] = {
+	    {1, 1, 104.2, 1.0, 1.0, 50.0, 0.3, -1, true, 0},
+	    {16, 64, 99999.9, 999.99, 9.99, 999.9, 100.0, 100.0, false, 1.5e-5},
+	    {2, 3, 0, 0, 0, 0, 0, 0, false, HUGE_VAL},
+	    {2, 3, 0, 0, 0, 0, 0, 0, false, NAN},
+	};
+	char head[256], line[256];
+	sweep_text_head(head, sizeof(head));
+	printf("# %s\n", head);
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		sweep_text_row(line, sizeof(line), &rows[i]);
+		printf("# %s\n", line);
+		assert_int_equal(strlen(line), strlen(head));
+		/* A column ends where the header's does: blank after, text before. */
+		for (size_t k = 1; k < strlen(head); k++)
+			if (head[k] == ' ' && head[k - 1] != ' ')
+				assert_true(line[k] == ' ' && line[k - 1] != ' ');
+	}
+	assert_true(line[strlen(line) - 1] == '-' && line[strlen(line) - 2] == ' ');
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_int_equal(sweep_out_row(f, SWEEP_JSON, &rows[3], true), 0);
+	assert_int_equal(sweep_out_row(f, SWEEP_CSV, &rows[2], false), 0);
+	assert_int_equal(sweep_out_row(f, SWEEP_CSV, &rows[1], false), 0);
+	fclose(f);
+	printf("# %s", buf);
+	assert_non_null(strstr(buf, "\"max_diff\": null}"));
+	assert_non_null(strstr(buf, "}2,3,0.000,0.000,0.0000,0.00,0.00,0.00,false,\n"));
+	assert_non_null(strstr(buf, ",false,1.5e-05\n"));
+	free(buf);
+}
+
+/* Write errors: ENOSPC gives -EIO, a pipe without reader -EPIPE. */
+static void test_write_errors(void **state)
+{
+	(void)state;
+	struct sweep_row r = {1, 1, 104.2, 1.0, 1.0, 50.0, 0.3, -1, true, 0};
+	FILE *full = fopen("/dev/full", "w");
+	if (!full)
+		TL_SKIP("no /dev/full here");
+	assert_int_equal(sweep_out_row(full, SWEEP_TEXT, &r, true), -EIO);
+	assert_int_equal(errno, ENOSPC);
+	fclose(full);
+	signal(SIGPIPE, SIG_IGN); /* as threadlab does */
+	int p[2];
+	assert_int_equal(pipe(p), 0);
+	close(p[0]);
+	FILE *w = fdopen(p[1], "w");
+	assert_int_equal(sweep_out_row(w, SWEEP_CSV, &r, true), -EPIPE);
+	fclose(w);
+	/* A whole sweep into /dev/full stops at the header with -EIO. */
+	struct sweep_opts o;
+	opts(&o, SWEEP_TEXT);
+	full = fopen("/dev/full", "w");
+	assert_int_equal(sweep_run(&o, full), -EIO);
+	fclose(full);
+}
+
+struct reader {
+	int fd;
+	bool interrupt; /* after the first row set session_stop_signal; else close
+			 * the pipe as soon as the header came (| head -n1) */
+	char buf[16384];
+	size_t len;
+};
+
+/* Reads the sweep's output until EOF or until it closes the pipe. */
+static void *reader_main(void *arg)
+{
+	struct reader *r = arg;
+	bool acted = false;
+	ssize_t n;
+	while ((n = read(r->fd, r->buf + r->len, sizeof(r->buf) - 1 - r->len)) > 0) {
+		r->len += (size_t)n;
+		r->buf[r->len] = '\0';
+		if (!r->interrupt) {
+			close(r->fd);
+			return NULL;
+		}
+		if (!acted && strstr(r->buf, "{\"streams\"")) {
+			acted = true;
+			session_stop_signal = SIGINT;
+		}
+	}
+	close(r->fd);
+	return NULL;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int run_piped(struct reader *r, double seconds, double *elapsed)
+{
+	signal(SIGPIPE, SIG_IGN);
+	int p[2];
+	assert_int_equal(pipe(p), 0);
+	r->fd = p[0];
+	pthread_t t;
+	assert_int_equal(pthread_create(&t, NULL, reader_main, r), 0);
+	struct sweep_opts o;
+	opts(&o, SWEEP_JSON);
+	o.seconds = seconds;
+	FILE *w = fdopen(p[1], "w");
+	double t0 = now_s();
+	int rc = sweep_run(&o, w);
+	*elapsed = now_s() - t0;
+	fclose(w);
+	pthread_join(t, NULL);
+	session_stop_signal = 0;
+	return rc;
+}
+
+/* The reader goes after the header (| head -n1): the sweep stops at once,
+ * not after the first row's 5 s. */
+static void test_reader_gone(void **state)
+{
+	(void)state;
+	struct reader *r = calloc(1, sizeof(*r));
+	double dt;
+	int rc = run_piped(r, 5.0, &dt);
+	printf("# reader gone: rc %d after %.1f s\n", rc, dt);
+	assert_int_equal(rc, -EPIPE);
+	assert_true(dt < 4.5);
+	free(r);
+}
+
+/* A stop signal: the rows so far, JSON closed, a note on stderr. */
+static void test_interrupted(void **state)
+{
+	(void)state;
+	struct reader *r = calloc(1, sizeof(*r));
+	r->interrupt = true;
+	char path[] = "/tmp/tl-test-sweep-XXXXXX";
+	int err = mkstemp(path), saved = dup(2);
+	assert_true(err >= 0 && saved >= 0);
+	unlink(path);
+	dup2(err, 2);
+	double dt;
+	int rc = run_piped(r, 0.3, &dt);
+	dup2(saved, 2);
+	close(saved);
+	char msg[1024] = "";
+	ssize_t n = pread(err, msg, sizeof(msg) - 1, 0);
+	msg[n > 0 ? n : 0] = '\0';
+	close(err);
+	printf("# %s# %s\n", msg, r->buf);
+	assert_int_equal(rc, -EINTR);
+	assert_non_null(strstr(msg, "sweep interrupted after 1 of 2 settings"));
+	assert_int_equal(count(r->buf, "{\"streams\""), 1);
+	assert_int_equal(count(r->buf, "{"), count(r->buf, "}"));
+	assert_int_equal(count(r->buf, "["), count(r->buf, "]"));
+	free(r);
 }
 
 static void test_bad_options(void **state)
@@ -90,8 +278,9 @@ static void test_bad_options(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_bad_options),
-	    cmocka_unit_test(test_json),
+	    cmocka_unit_test(test_bad_options),	 cmocka_unit_test(test_text_columns),
+	    cmocka_unit_test(test_write_errors), cmocka_unit_test(test_reader_gone),
+	    cmocka_unit_test(test_interrupted),	 cmocka_unit_test(test_json),
 	    cmocka_unit_test(test_csv_and_text),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

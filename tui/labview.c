@@ -102,16 +102,15 @@ static void labview_streams(struct labview *v, const struct lab_status *st, doub
 		r->wanted = i < st->settings.streams;
 		r->threads = ss->threads;
 		bool same = v->last_stream_pid[i] == ss->pid && ss->flops >= v->last_stream_flops[i] &&
-			    ss->busy_ns >= v->last_stream_busy[i];
+			    ss->busy_cpu_ns >= v->last_stream_busy[i];
 		if (same && dt > 0) {
 			r->gflops = tp_gflops(ss->flops - v->last_stream_flops[i], dt);
-			r->useful_cpus = (double)(ss->busy_ns - v->last_stream_busy[i]) / 1e9 *
-					 ss->threads / dt;
+			r->useful_cpus = (double)(ss->busy_cpu_ns - v->last_stream_busy[i]) / 1e9 / dt;
 		}
 		out->useful_cpus += r->useful_cpus;
 		v->last_stream_pid[i] = ss->pid;
 		v->last_stream_flops[i] = ss->flops;
-		v->last_stream_busy[i] = ss->busy_ns;
+		v->last_stream_busy[i] = ss->busy_cpu_ns;
 		if (ss->state == CTL_STREAM_FAILED && !out->error[0])
 			snprintf(out->error, sizeof(out->error), "stream %d: %s", i, ss->error);
 	}

@@ -33,7 +33,7 @@ struct labview {
 	double last_t;			/* time of the previous feed, s; < 0 none */
 	uint64_t last_flops;
 	uint64_t last_stream_flops[CTL_MAX_STREAMS]; /* per stream, previous feed */
-	uint64_t last_stream_busy[CTL_MAX_STREAMS];  /* busy_ns, previous feed */
+	uint64_t last_stream_busy[CTL_MAX_STREAMS];  /* busy_cpu_ns, previous feed */
 	pid_t last_stream_pid[CTL_MAX_STREAMS];	     /* a new pid restarts the deltas */
 	double gflops;			/* smoothed */
 	double history[LABVIEW_HISTORY];/* smoothed GFLOP/s, oldest first */

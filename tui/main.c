@@ -55,12 +55,16 @@ static int main_sweep(const struct options *o)
 					      : SWEEP_TEXT;
 	session_signals_install(NULL);
 	int rc = sweep_run(&so, stdout);
-	if (fflush(stdout) == EOF)
-		return EXIT_RUNTIME;
+	/* -EPIPE: the reader went away; -EINTR: a stop signal.  Both end a
+	 * sweep normally, with the rows so far written. */
+	if (rc == -EPIPE || rc == -EINTR)
+		return EXIT_OK;
 	if (rc == -EINVAL || rc == -ENOMEM)
 		return EXIT_USAGE;
-	if (rc == -EINTR)
-		return EXIT_OK;
+	if (rc == 0 && fflush(stdout) == EOF) {
+		fprintf(stderr, "threadlab: cannot write the output: %s\n", strerror(errno));
+		return EXIT_RUNTIME;
+	}
 	return rc < 0 ? EXIT_RUNTIME : EXIT_OK;
 }
 

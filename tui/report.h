@@ -25,8 +25,8 @@ struct workload_stream_report {
 	bool wanted;			/* stream index < settings.streams (else parked) */
 	int threads;			/* intra-op threads in effect */
 	double gflops;			/* this stream over the last interval */
-	double useful_cpus;		/* time inside GEMM calls x threads / wall: CPUs of
-					 * useful work */
+	double useful_cpus;		/* CPU time of the helper's threads while inside GEMM
+					 * calls / wall: CPUs of useful work */
 	double cpu_cpus;		/* CPU time /proc shows for the helper's threads /
 					 * wall; above useful_cpus = spinning, overhead */
 };

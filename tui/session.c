@@ -191,21 +191,22 @@ static int session_start_lab(struct session *s, const struct options *o, char *e
 	if (!s->lab)
 		return errno == EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
 	char msg[256] = "";
-	int rc = lab_wait_ready(s->lab, 15000, msg, sizeof(msg));
+	int timeout_ms = lab_ready_timeout_ms(w);
+	int rc = lab_wait_ready(s->lab, timeout_ms, msg, sizeof(msg));
 	if (rc == -EIO) {
 		snprintf(err, errlen, "the workload failed to start: %s", msg);
 		return EXIT_RUNTIME;
 	} else if (rc == -ETIMEDOUT) {
 		snprintf(err, errlen,
-			 "the workload did not start within 15 s (n=%d may be too large for "
+			 "the workload did not start within %d s (n=%d may be too large for "
 			 "this machine: try a smaller --size)",
-			 w->size);
+			 timeout_ms / 1000, w->size);
 		return EXIT_RUNTIME;
 	}
 	/* Measure the single-thread rate now, before the baseline sample, so
 	 * the calibration's switch to 1 x 1 is not inside the first interval. */
 	lab_single_rate(s->lab, w->size, w->precision);
-	lab_wait_ready(s->lab, 15000, msg, sizeof(msg));
+	lab_wait_ready(s->lab, timeout_ms, msg, sizeof(msg));
 	lab_read(s->lab, &s->lab_status);
 	if (s->lab_status.quota_error[0])
 		snprintf(s->message, sizeof(s->message), "%s", s->lab_status.quota_error);

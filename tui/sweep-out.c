@@ -2,12 +2,97 @@
  *
  * Strings that come from other processes or the system (CPU model, OpenBLAS
  * config, environment variables) go through text_safe() for text and CSV
- * and json_put_string() for JSON. */
+ * and json_put_string() for JSON.  The text table is built from one list of
+ * columns, so the header and every row share the same widths.  Every part
+ * ends with a flush whose outcome is returned: a sweep runs for minutes and
+ * must notice a full disk or a reader that has gone. */
 #include "sweep.h"
 #include "text-safe.h"
 
+#include <errno.h>
 #include <math.h>
 #include <string.h>
+
+/* Text columns: header, width (right-aligned), two spaces apart. */
+enum {
+	C_STREAMS,
+	C_THREADS,
+	C_GFLOPS,
+	C_SPEEDUP,
+	C_EFF,
+	C_CEIL,
+	C_WAIT,
+	C_THR,
+	C_EQ,
+	C_DIFF,
+	NCOL
+};
+static const struct {
+	const char *head;
+	int width;
+} cols[NCOL] = {
+    {"streams", 7}, {"threads", 7}, {"GFLOP/s", 9}, {"speedup", 7}, {"effic", 6},
+    {"ceil%", 6},   {"wait%", 6},   {"thrott%", 7}, {"equal", 5},   {"max_diff", 9},
+};
+
+#define CELL 32
+
+static void join(char *buf, size_t cap, char cell[NCOL][CELL])
+{
+	size_t len = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < NCOL && len < cap; i++) {
+		int n =
+		    snprintf(buf + len, cap - len, "%s%*s", i ? "  " : "", cols[i].width, cell[i]);
+		if (n < 0)
+			break;
+		len += (size_t)n;
+	}
+}
+
+void sweep_text_head(char *buf, size_t cap)
+{
+	char cell[NCOL][CELL];
+	for (int i = 0; i < NCOL; i++)
+		snprintf(cell[i], CELL, "%s", cols[i].head);
+	join(buf, cap, cell);
+}
+
+void sweep_text_row(char *buf, size_t cap, const struct sweep_row *r)
+{
+	char cell[NCOL][CELL];
+	snprintf(cell[C_STREAMS], CELL, "%d", r->streams);
+	snprintf(cell[C_THREADS], CELL, "%d", r->threads);
+	snprintf(cell[C_GFLOPS], CELL, "%.1f", r->gflops);
+	snprintf(cell[C_SPEEDUP], CELL, "%.2f", r->speedup);
+	snprintf(cell[C_EFF], CELL, "%.2f", r->efficiency);
+	snprintf(cell[C_CEIL], CELL, "%.1f", r->ceiling_pct);
+	snprintf(cell[C_WAIT], CELL, "%.1f", r->wait_pct);
+	if (r->throttled_pct >= 0)
+		snprintf(cell[C_THR], CELL, "%.1f", r->throttled_pct);
+	else
+		snprintf(cell[C_THR], CELL, "-");
+	snprintf(cell[C_EQ], CELL, "%s", r->results_equal ? "yes" : "no");
+	if (!isfinite(r->max_diff))
+		snprintf(cell[C_DIFF], CELL, "-");
+	else if (r->max_diff == 0)
+		snprintf(cell[C_DIFF], CELL, "0");
+	else
+		snprintf(cell[C_DIFF], CELL, "%.2g", r->max_diff);
+	join(buf, cap, cell);
+}
+
+/* Flushes f: 0, -EPIPE when the reader of a pipe has gone, else -EIO. */
+static int out_status(FILE *f)
+{
+	int e = errno;
+	if (fflush(f) == 0 && !ferror(f))
+		return 0;
+	if (errno != 0)
+		e = errno;
+	errno = e;
+	return e == EPIPE ? -EPIPE : -EIO;
+}
 
 static const char *safe(const char *s, char *buf, size_t cap)
 {
@@ -27,41 +112,62 @@ static void json_key_str(FILE *f, const char *key, const char *val, bool comma)
 	fputs(comma ? ",\n" : "\n", f);
 }
 
+/* "key:" padded to one width, so the values line up. */
+static void text_key(FILE *f, const char *lead, const char *key)
+{
+	fprintf(f, "%s%s:%*s", lead, key, (int)(9 - strlen(key)), "");
+}
+
 static void text_env(FILE *f, const char *lead, const struct sweep_env *e)
 {
 	char a[1024], b[1024], c[1024];
-	fprintf(f, "%scpu: %s\n", lead, safe(e->cpu_model, a, sizeof(a)));
-	fprintf(f, "%sbudget: online %d, affinity %d, quota ", lead, e->online, e->affinity);
+	text_key(f, lead, "cpu");
+	fprintf(f, "%s\n", safe(e->cpu_model, a, sizeof(a)));
+	text_key(f, lead, "budget");
+	fprintf(f, "online %d, affinity %d, quota ", e->online, e->affinity);
 	if (e->quota_cpus > 0)
 		fprintf(f, "%.2f", e->quota_cpus);
 	else
 		fputs("none", f);
 	fprintf(f, ", effective %.2f CPUs\n", e->effective);
-	fprintf(f, "%sopenblas: %s (core %s, %s), spin %s\n", lead,
-		safe(e->blas_config, a, sizeof(a)), safe(e->blas_core, b, sizeof(b)),
+	text_key(f, lead, "openblas");
+	fprintf(f, "%s (core %s, %s), spin %s\n", safe(e->blas_config, a, sizeof(a)),
+		safe(e->blas_core, b, sizeof(b)),
 		e->blas_variant && *e->blas_variant ? e->blas_variant : "unknown", e->spin);
-	fprintf(f, "%senv: OMP_NUM_THREADS=%s OPENBLAS_NUM_THREADS=%s MKL_NUM_THREADS=%s\n", lead,
+	text_key(f, lead, "env");
+	fprintf(f, "OMP_NUM_THREADS=%s OPENBLAS_NUM_THREADS=%s MKL_NUM_THREADS=%s\n",
 		safe(e->omp_num_threads, a, sizeof(a)), safe(e->openblas_num_threads, b, sizeof(b)),
 		safe(e->mkl_num_threads, c, sizeof(c)));
-	fprintf(f, "%skernel: %s, date: %s\n", lead, safe(e->kernel, a, sizeof(a)), e->date);
-	fprintf(f,
-		"%sworkload: n=%d %s, %.1f s per setting after %.1f s warm-up, "
-		"single-thread %.1f GFLOP/s\n",
-		lead, e->size, e->precision, e->seconds, e->warmup, e->single_gflops);
+	text_key(f, lead, "kernel");
+	fprintf(f, "%s\n", safe(e->kernel, a, sizeof(a)));
+	text_key(f, lead, "date");
+	fprintf(f, "%s\n", e->date);
+	text_key(f, lead, "workload");
+	fprintf(f, "n=%d %s, %.1f s per setting after %.1f s warm-up\n", e->size, e->precision,
+		e->seconds, e->warmup);
+	text_key(f, lead, "baseline");
+	if (e->baseline_row)
+		fprintf(f, "the 1x1 row (calibrated single-thread rate %.1f GFLOP/s)\n",
+			e->single_gflops);
+	else
+		fprintf(f, "calibrated single-thread rate %.1f GFLOP/s (no 1x1 row)\n",
+			e->single_gflops);
 }
 
-void sweep_out_begin(FILE *f, enum sweep_format fmt, const struct sweep_env *e)
+int sweep_out_begin(FILE *f, enum sweep_format fmt, const struct sweep_env *e)
 {
+	char head[256];
+	errno = 0;
 	switch (fmt) {
 	case SWEEP_TEXT:
 		text_env(f, "", e);
-		fprintf(f, "\n%7s %7s %9s %7s %6s %7s %6s %9s %s\n", "streams", "threads",
-			"GFLOP/s", "speedup", "eff", "ceil%", "wait%", "throttle%", "equal");
+		sweep_text_head(head, sizeof(head));
+		fprintf(f, "\n%s\n", head);
 		break;
 	case SWEEP_CSV:
 		text_env(f, "# ", e);
 		fputs("streams,threads,gflops,speedup,efficiency,ceiling_pct,wait_pct,"
-		      "throttled_pct,results_equal\n",
+		      "throttled_pct,results_equal,max_diff\n",
 		      f);
 		break;
 	case SWEEP_JSON:
@@ -86,34 +192,32 @@ void sweep_out_begin(FILE *f, enum sweep_format fmt, const struct sweep_env *e)
 		json_key_str(f, "precision", e->precision, true);
 		fprintf(f, "    \"seconds\": %.3f,\n    \"warmup\": %.3f,\n", e->seconds,
 			e->warmup);
-		fprintf(f, "    \"single_thread_gflops\": %.3f\n  },\n  \"rows\": [",
-			e->single_gflops);
+		fprintf(f, "    \"single_thread_gflops\": %.3f,\n", e->single_gflops);
+		json_key_str(f, "baseline", e->baseline_row ? "row_1x1" : "calibration", false);
+		fputs("  },\n  \"rows\": [", f);
 		break;
 	}
-	fflush(f);
+	return out_status(f);
 }
 
-void sweep_out_row(FILE *f, enum sweep_format fmt, const struct sweep_row *r, bool first)
+int sweep_out_row(FILE *f, enum sweep_format fmt, const struct sweep_row *r, bool first)
 {
+	char line[256];
+	errno = 0;
 	switch (fmt) {
-	case SWEEP_TEXT: {
-		char thr[16] = "-";
-		if (r->throttled_pct >= 0)
-			snprintf(thr, sizeof(thr), "%.1f", r->throttled_pct);
-		fprintf(f, "%7d %7d %9.1f %7.2f %6.2f %7.1f %6.1f %9s ", r->streams, r->threads,
-			r->gflops, r->speedup, r->efficiency, r->ceiling_pct, r->wait_pct, thr);
-		if (r->results_equal)
-			fputs("yes\n", f);
-		else
-			fprintf(f, "no (max diff %.2g)\n", r->max_diff);
+	case SWEEP_TEXT:
+		sweep_text_row(line, sizeof(line), r);
+		fprintf(f, "%s\n", line);
 		break;
-	}
 	case SWEEP_CSV:
 		fprintf(f, "%d,%d,%.3f,%.3f,%.4f,%.2f,%.2f,", r->streams, r->threads, r->gflops,
 			r->speedup, r->efficiency, r->ceiling_pct, r->wait_pct);
 		if (r->throttled_pct >= 0)
 			fprintf(f, "%.2f", r->throttled_pct);
-		fprintf(f, ",%s\n", r->results_equal ? "true" : "false");
+		fprintf(f, ",%s,", r->results_equal ? "true" : "false");
+		if (isfinite(r->max_diff))
+			fprintf(f, "%.6g", r->max_diff);
+		fputc('\n', f);
 		break;
 	case SWEEP_JSON:
 		fprintf(f,
@@ -126,17 +230,21 @@ void sweep_out_row(FILE *f, enum sweep_format fmt, const struct sweep_row *r, bo
 			fprintf(f, "%.2f", r->throttled_pct);
 		else
 			fputs("null", f);
-		fprintf(f, ", \"results_equal\": %s, \"max_diff\": %g}",
-			r->results_equal ? "true" : "false",
-			isfinite(r->max_diff) ? r->max_diff : 0.0);
+		fprintf(f, ", \"results_equal\": %s, \"max_diff\": ",
+			r->results_equal ? "true" : "false");
+		if (isfinite(r->max_diff))
+			fprintf(f, "%.6g}", r->max_diff);
+		else
+			fputs("null}", f);
 		break;
 	}
-	fflush(f);
+	return out_status(f);
 }
 
-void sweep_out_end(FILE *f, enum sweep_format fmt)
+int sweep_out_end(FILE *f, enum sweep_format fmt, double baseline_gflops)
 {
+	errno = 0;
 	if (fmt == SWEEP_JSON)
-		fputs("\n  ]\n}\n", f);
-	fflush(f);
+		fprintf(f, "\n  ],\n  \"baseline_gflops\": %.3f\n}\n", baseline_gflops);
+	return out_status(f);
 }

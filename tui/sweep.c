@@ -2,10 +2,13 @@
  *
  * One lab for the whole sweep.  Order: for each stream count, threads go up,
  * then down for the next stream count, so every step changes exactly one
- * knob.  Each step: apply, wait until every stream applied it and did a
- * GEMM, warm up, then measure the window between two collector snapshots of
- * the lab's tree (helpers' run-queue wait, quota cgroup throttling) and two
- * lab_read()s (FLOPs, mismatches). */
+ * knob; 1 stream x 1 thread, when in the grid, comes first and becomes the
+ * baseline (sweep.h).  Each step: apply, wait until every stream applied it
+ * and did a GEMM, warm up, then measure the window between two collector
+ * snapshots of the lab's tree (helpers' run-queue wait, quota cgroup
+ * throttling) and two lab_read()s (FLOPs; results since the setting took
+ * effect).  The output is checked after every row; waits are cut short by
+ * a stop signal or by the reader of a pipe going away. */
 #define _GNU_SOURCE
 #include "sweep.h"
 #include "session.h"
@@ -18,6 +21,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -40,14 +44,33 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static void sleep_s(double s)
+/* True when f is a pipe whose reader has gone (poll gives POLLERR on the
+ * write end); a memory stream or a file has no such state. */
+static bool out_gone(FILE *f)
 {
-	if (s <= 0)
-		return;
-	struct timespec ts = {(time_t)s, (long)((s - floor(s)) * 1e9)};
-	/* A stop signal (session.h) ends the wait; the caller then stops. */
-	while (nanosleep(&ts, &ts) < 0 && errno == EINTR && !session_stop_signal)
-		;
+	int fd = fileno(f);
+	struct pollfd p = {.fd = fd, .events = 0};
+	return fd >= 0 && poll(&p, 1, 0) == 1 && (p.revents & POLLERR);
+}
+
+/* Sleeps s seconds in steps of 100 ms.  0, -EINTR on a stop signal
+ * (session.h), -EPIPE when out's reader has gone. */
+static int sleep_s(double s, FILE *out)
+{
+	double end = now_s() + s;
+	for (;;) {
+		if (session_stop_signal)
+			return -EINTR;
+		if (out_gone(out))
+			return -EPIPE;
+		double left = end - now_s();
+		if (left <= 0)
+			return 0;
+		if (left > 0.1)
+			left = 0.1;
+		struct timespec ts = {0, (long)(left * 1e9)};
+		nanosleep(&ts, NULL);
+	}
 }
 
 static bool is_helper(const struct lab_status *st, pid_t pid)
@@ -58,12 +81,13 @@ static bool is_helper(const struct lab_status *st, pid_t pid)
 	return false;
 }
 
-static uint64_t mismatches(const struct lab_status *st)
+/* Reports a write error; -EPIPE stays silent (the reader chose to go). */
+static int out_error(int rc)
 {
-	uint64_t n = 0;
-	for (int i = 0; i < st->nslots; i++)
-		n += st->stream[i].mismatches;
-	return n;
+	if (rc == -EIO)
+		fprintf(stderr, "threadlab: sweep: cannot write the table: %s\n",
+			strerror(errno ? errno : EIO));
+	return rc;
 }
 
 static void fill_env(struct sweep_env *e, const struct sweep_opts *o, const struct budget *b,
@@ -96,18 +120,55 @@ static void fill_env(struct sweep_env *e, const struct sweep_opts *o, const stru
 	e->single_gflops = single;
 }
 
+/* Moves the value 1 to the front of l, keeping the others' order. */
+static void one_first(int *l, size_t n)
+{
+	for (size_t i = 1; i < n; i++) {
+		if (l[i] != 1)
+			continue;
+		memmove(l + 1, l, i * sizeof(*l));
+		l[0] = 1;
+		return;
+	}
+}
+
+static bool has_one(const int *l, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (l[i] == 1)
+			return true;
+	return false;
+}
+
 struct sweep_ctx {
 	const struct sweep_opts *o;
 	FILE *out;
 	struct lab *lab;
 	struct sampler *smp;
 	struct lab_settings set;
-	double single, effective;
+	double single, effective; /* single: the baseline, GFLOP/s */
+	bool baseline_row;	  /* single becomes the 1 x 1 row's GFLOP/s */
 	struct lab_status *a, *b;
 	struct snapshot sa, sb;
 	struct snapshot_rates rates;
 	bool first;
+	unsigned restarts; /* helper restarts reported so far */
 };
+
+/* A helper restarted during the sweep: its row is suspect; say so. */
+static void note_restarts(struct sweep_ctx *c, int streams, int threads)
+{
+	if (c->b->restarts == c->restarts)
+		return;
+	c->restarts = c->b->restarts;
+	for (int i = 0; i < c->b->nslots; i++)
+		if (c->b->stream[i].last_failure[0])
+			fprintf(stderr,
+				"threadlab: sweep at %d stream(s) x %d thread(s): stream %d: %s, "
+				"restarted (%u in all)\n",
+				streams, threads, i, c->b->stream[i].last_failure,
+				c->b->stream[i].restarts);
+}
 
 static int sweep_step(struct sweep_ctx *c, int streams, int threads)
 {
@@ -116,21 +177,21 @@ static int sweep_step(struct sweep_ctx *c, int streams, int threads)
 	c->set.threads = threads;
 	int rc = lab_apply(c->lab, &c->set, msg, sizeof(msg));
 	if (rc == 0)
-		rc = lab_wait_ready(c->lab, 30000, msg, sizeof(msg));
+		rc = lab_wait_ready(c->lab, lab_ready_timeout_ms(&c->set), msg, sizeof(msg));
 	if (rc < 0) {
 		fprintf(stderr, "threadlab: sweep at %d stream(s) x %d thread(s): %s\n", streams,
 			threads, msg);
 		return rc;
 	}
-	sleep_s(c->o->warmup);
-	if (session_stop_signal)
-		return -EINTR;
+	rc = sleep_s(c->o->warmup, c->out);
+	if (rc < 0)
+		return rc;
 	sampler_sample(c->smp, &c->sa);
 	lab_read(c->lab, c->a);
 	double t0 = now_s();
-	sleep_s(c->o->seconds);
-	if (session_stop_signal)
-		return -EINTR;
+	rc = sleep_s(c->o->seconds, c->out);
+	if (rc < 0)
+		return rc;
 	sampler_sample(c->smp, &c->sb);
 	if (lab_read(c->lab, c->b) < 0) {
 		fprintf(stderr, "threadlab: sweep: the workload's processes have gone\n");
@@ -138,8 +199,13 @@ static int sweep_step(struct sweep_ctx *c, int streams, int threads)
 	}
 	double dt = now_s() - t0;
 	snapshot_rates(&c->sa, &c->sb, &c->rates);
+	note_restarts(c, streams, threads);
 	struct sweep_row r = {.streams = streams, .threads = threads};
 	r.gflops = tp_gflops(c->b->flops - c->a->flops, dt);
+	if (c->baseline_row && streams == 1 && threads == 1 && r.gflops > 0) {
+		c->single = r.gflops;
+		c->baseline_row = false; /* set once */
+	}
 	r.speedup = tp_speedup(r.gflops, c->single);
 	r.efficiency =
 	    tp_efficiency(r.gflops, tp_ideal(c->single, (double)streams * threads, c->effective));
@@ -156,11 +222,12 @@ static int sweep_step(struct sweep_ctx *c, int streams, int threads)
 	r.throttled_pct = -1;
 	if (c->b->quota_dir[0] && c->rates.throttle.valid)
 		r.throttled_pct = c->rates.throttle.throttled_pct;
-	r.results_equal = mismatches(c->b) == mismatches(c->a) && c->b->checked > c->a->checked;
-	r.max_diff = c->b->max_diff;
-	sweep_out_row(c->out, c->o->format, &r, c->first);
+	/* Since the setting took effect, not since the helpers started. */
+	r.results_equal = c->b->epoch_results_equal && c->b->epoch_checked > 0;
+	r.max_diff = c->b->epoch_max_diff;
+	rc = sweep_out_row(c->out, c->o->format, &r, c->first);
 	c->first = false;
-	return 0;
+	return out_error(rc);
 }
 
 static int sweep_check(const struct sweep_opts *o, struct lab_settings *s)
@@ -211,7 +278,7 @@ int sweep_run(const struct sweep_opts *o, FILE *out)
 		fprintf(stderr, "threadlab: sweep: %s\n", err);
 		return -errno;
 	}
-	if (lab_wait_ready(c.lab, 30000, err, sizeof(err)) < 0) {
+	if (lab_wait_ready(c.lab, lab_ready_timeout_ms(&c.set), err, sizeof(err)) < 0) {
 		fprintf(stderr, "threadlab: sweep: %s\n", err);
 		lab_stop(c.lab);
 		return -EIO;
@@ -239,31 +306,51 @@ int sweep_run(const struct sweep_opts *o, FILE *out)
 	if (c.a->quota_dir[0])
 		sampler_set_cgroup_override(c.smp, c.a->quota_dir, c.a->quota_version);
 	c.effective = budget.effective;
-	c.single = lab_single_rate(c.lab, o->size, o->precision);
+	double cal = lab_single_rate(c.lab, o->size, o->precision);
+	c.single = cal;
 	lab_read(c.lab, c.a);
-	struct sweep_env env;
-	fill_env(&env, o, &budget, c.a, c.single);
-	sweep_out_begin(out, o->format, &env);
+	c.restarts = c.a->restarts;
 
-	int tdef[SWEEP_LIST_MAX], sdef[1] = {1};
-	const int *tl = o->threads, *sl = o->streams;
+	int tl[SWEEP_LIST_MAX], sl[SWEEP_LIST_MAX];
 	size_t nt = o->nthreads, ns = o->nstreams;
+	memcpy(tl, o->threads, sizeof(tl));
+	memcpy(sl, o->streams, sizeof(sl));
 	if (!nt) {
 		int tmax = (int)ceil(2 * c.effective);
 		tmax = tmax < 2 ? 2 : tmax > SWEEP_LIST_MAX ? SWEEP_LIST_MAX : tmax;
 		for (int i = 0; i < tmax; i++)
-			tdef[i] = i + 1;
-		tl = tdef;
+			tl[i] = i + 1;
 		nt = (size_t)tmax;
 	}
 	if (!ns) {
-		sl = sdef;
+		sl[0] = 1;
 		ns = 1;
 	}
+	c.baseline_row = has_one(tl, nt) && has_one(sl, ns);
+	if (c.baseline_row) {
+		one_first(tl, nt);
+		one_first(sl, ns);
+	}
+	struct sweep_env env;
+	fill_env(&env, o, &budget, c.a, cal);
+	env.baseline_row = c.baseline_row;
+	rc = out_error(sweep_out_begin(out, o->format, &env));
+
+	size_t done = 0, total = ns * nt;
 	for (size_t i = 0; rc == 0 && i < ns; i++)
-		for (size_t j = 0; rc == 0 && j < nt; j++)
-			rc = sweep_step(&c, sl[i], tl[i % 2 ? nt - 1 - j : j]);
-	sweep_out_end(out, o->format);
+		for (size_t j = 0; rc == 0 && j < nt; j++) {
+			rc = session_stop_signal ? -EINTR : out_gone(out) ? -EPIPE : 0;
+			if (rc == 0)
+				rc = sweep_step(&c, sl[i], tl[i % 2 ? nt - 1 - j : j]);
+			done += rc == 0;
+		}
+	if (rc == -EINTR)
+		fprintf(stderr, "threadlab: sweep interrupted after %zu of %zu settings\n", done,
+			total);
+	if (rc == 0 || rc == -EINTR) {
+		int w = out_error(sweep_out_end(out, o->format, c.single));
+		rc = rc == 0 ? w : rc;
+	}
 out:
 	if (c.smp)
 		sampler_free(c.smp);

@@ -17,19 +17,29 @@
  *
  * Counters flow out: each stream's helper owns its struct ctl_stream and is
  * its only writer.  All shared fields are C11 atomics; nothing else in the
- * block is written after start-up. */
+ * block is written after start-up.
+ *
+ * A reader that needs gemms, flops and busy_ns of the same instant (a rate
+ * over a short window) uses count_seq as a sequence lock: the helper makes
+ * it odd, updates the three counters, makes it even again (release).  Read
+ * count_seq (acquire), the counters, an acquire fence, count_seq again, and
+ * retry while it was odd or moved.
+ *
+ * A helper that dies is restarted by the lab (lab.h) in the same slot: the
+ * new helper keeps adding to the cumulative counters and max_diff_bits, and
+ * sets applied_epoch to 0 until it has applied the settings again. */
 #ifndef THREADLAB_CONTROL_H
 #define THREADLAB_CONTROL_H
 
 #include <stdatomic.h>
 #include <stdint.h>
 
-#define CTL_MAGIC 0x544c4142u /* "TLAB" */
-#define CTL_VERSION 1u
+#define CTL_MAGIC	0x544c4142u /* "TLAB" */
+#define CTL_VERSION	2u
 #define CTL_MAX_STREAMS 16
-#define CTL_MAX_THREADS 64   /* intra-op threads per stream */
-#define CTL_INFO_LEN 160
-#define CTL_MAX_SIZE 32768  /* largest n a helper accepts (memory is checked too) */
+#define CTL_MAX_THREADS 64 /* intra-op threads per stream */
+#define CTL_INFO_LEN	160
+#define CTL_MAX_SIZE	32768 /* largest n a helper accepts (memory is checked too) */
 
 enum ctl_precision {
 	CTL_SINGLE = 0, /* sgemm */
@@ -37,52 +47,63 @@ enum ctl_precision {
 };
 
 enum ctl_stream_state {
-	CTL_STREAM_OFF = 0,   /* slot unused */
-	CTL_STREAM_STARTING,  /* helper started, OpenBLAS loading, reference being computed */
-	CTL_STREAM_RUNNING,   /* doing GEMMs */
-	CTL_STREAM_PAUSED,    /* waiting: paused, or stream index >= settings.streams */
-	CTL_STREAM_FAILED,    /* gave up on the settings; error holds why; tries the next epoch */
-	CTL_STREAM_EXITED,    /* helper left cleanly */
+	CTL_STREAM_OFF = 0,  /* slot unused */
+	CTL_STREAM_STARTING, /* helper started, OpenBLAS loading, reference being computed */
+	CTL_STREAM_RUNNING,  /* doing GEMMs */
+	CTL_STREAM_PAUSED,   /* waiting: paused, or stream index >= settings.streams */
+	CTL_STREAM_FAILED,   /* gave up on the settings; error holds why; tries the next epoch */
+	CTL_STREAM_EXITED,   /* helper left cleanly */
 };
 
 struct ctl_settings {
-	_Atomic uint64_t epoch;	   /* bumped after every change; 0 = not yet set */
-	_Atomic uint32_t threads;  /* intra-op threads per GEMM, 1..CTL_MAX_THREADS */
-	_Atomic uint32_t streams;  /* inter-op streams wanted, 1..CTL_MAX_STREAMS */
-	_Atomic uint32_t size;	   /* n of the n x n x n GEMM */
+	_Atomic uint64_t epoch;	    /* bumped after every change; 0 = not yet set */
+	_Atomic uint32_t threads;   /* intra-op threads per GEMM, 1..CTL_MAX_THREADS */
+	_Atomic uint32_t streams;   /* inter-op streams wanted, 1..CTL_MAX_STREAMS */
+	_Atomic uint32_t size;	    /* n of the n x n x n GEMM */
 	_Atomic uint32_t precision; /* enum ctl_precision */
-	_Atomic uint32_t paused;   /* 1: helpers finish their GEMM and wait */
-	_Atomic uint32_t quit;	   /* 1: helpers exit (read directly, no epoch bump needed) */
+	_Atomic uint32_t paused;    /* 1: helpers finish their GEMM and wait */
+	_Atomic uint32_t quit;	    /* 1: helpers exit (read directly, no epoch bump needed) */
 };
 
 struct ctl_stream {
-	_Atomic uint32_t state;	    /* enum ctl_stream_state */
-	_Atomic int32_t pid;	    /* helper process id */
+	_Atomic uint32_t state;		/* enum ctl_stream_state */
+	_Atomic int32_t pid;		/* helper process id */
 	_Atomic uint64_t applied_epoch; /* settings epoch in effect */
-	_Atomic uint32_t threads;   /* intra-op threads in effect (active pool threads) */
-	_Atomic uint32_t pool;	    /* OpenBLAS threads created, counting the driver (never
-				     * shrinks); those beyond threads are parked (gemmI.pK) */
-	_Atomic uint32_t size;	    /* n in effect */
-	_Atomic uint32_t precision; /* in effect */
-	_Atomic uint64_t gemms;	    /* GEMM calls completed since start */
-	_Atomic uint64_t flops;	    /* 2 n^3 per call, summed */
-	_Atomic uint64_t busy_ns;   /* wall time inside GEMM calls, ns */
-	_Atomic uint64_t checked;   /* results compared with the reference: the first after
-				     * each applied change, then as many as fit in 1 % of
-				     * the GEMM time, so checked <= gemms */
-	_Atomic uint64_t mismatches; /* results not bitwise equal to the reference */
-	_Atomic uint64_t max_diff_bits; /* largest |difference| seen since start, a double's bits */
-	char error[CTL_INFO_LEN];   /* written before state = FAILED */
+	_Atomic uint32_t threads;	/* intra-op threads in effect (active pool threads) */
+	_Atomic uint32_t pool;		/* OpenBLAS threads created, counting the driver (never
+					 * shrinks); those beyond threads are parked (gemmI.pK) */
+	_Atomic uint32_t size;		/* n in effect */
+	_Atomic uint32_t precision;	/* in effect */
+	_Atomic uint64_t gemms;		/* GEMM calls completed since start */
+	_Atomic uint64_t flops;		/* 2 n^3 per call, summed */
+	_Atomic uint64_t busy_ns;	/* wall time inside GEMM calls, ns */
+	_Atomic uint64_t checked;	/* results compared with the reference: the first after
+					 * each applied change, then as many as fit in 1 % of
+					 * the GEMM time, so checked <= gemms */
+	_Atomic uint64_t mismatches;	/* results not bitwise equal to the reference */
+	_Atomic uint64_t max_diff_bits; /* largest |difference| seen since start, a double's bits
+					 * (+inf for a NaN or infinite difference) */
+	char error[CTL_INFO_LEN];	/* written before state = FAILED */
+	/* Since the settings epoch in applied_epoch took effect: set to 0 by the
+	 * helper before it stores applied_epoch, so a reader that sees the new
+	 * epoch sees only results of that setting. */
+	_Atomic uint64_t epoch_checked;	      /* results compared */
+	_Atomic uint64_t epoch_mismatches;    /* results not bitwise equal */
+	_Atomic uint64_t epoch_max_diff_bits; /* largest |difference|, a double's bits */
+	_Atomic uint64_t count_seq;	      /* sequence lock over gemms, flops, busy_ns */
+	_Atomic uint64_t busy_cpu_ns; /* CPU time of the whole helper (all its threads)
+				       * while inside GEMM calls, ns: the useful work.  What
+				       * /proc shows beyond it is idle spinning and overhead */
 };
 
 struct ctl_block {
-	uint32_t magic;		    /* CTL_MAGIC */
-	uint32_t version;	    /* CTL_VERSION */
-	uint32_t spin_off;	    /* start-up choice: OPENBLAS_THREAD_TIMEOUT set low */
+	uint32_t magic;	   /* CTL_MAGIC */
+	uint32_t version;  /* CTL_VERSION */
+	uint32_t spin_off; /* start-up choice: OPENBLAS_THREAD_TIMEOUT set low */
 	uint32_t reserved;
 	struct ctl_settings settings;
-	char blas_info[CTL_INFO_LEN]; /* openblas_get_config(), written by stream 0 once */
-	char blas_core[64];	      /* openblas_get_corename() */
+	char blas_info[CTL_INFO_LEN];	/* openblas_get_config(), written by stream 0 once */
+	char blas_core[64];		/* openblas_get_corename() */
 	_Atomic uint32_t blas_parallel; /* openblas_get_parallel(): 0 seq, 1 pthreads, 2 OpenMP */
 	_Atomic uint32_t blas_info_ready;
 	struct ctl_stream stream[CTL_MAX_STREAMS];

@@ -16,10 +16,14 @@
  *     even while paused; size and precision only when the stream runs (their
  *     reference GEMM is work).  Paused, or I >= settings.streams: state
  *     PAUSED, polling every 5 ms, no GEMM.  quit: state EXITED, exit 0.
+ *   - Names: the pool threads OpenBLAS made when it loaded are named (parked)
+ *     at start, and parked again while a reference is computed with one
+ *     thread, so no thread ever shows as a bare "threadlab-gemm".
  *   - Each call C = A x B is timed (CLOCK_MONOTONIC, busy_ns) and counted
- *     (gemms, flops += 2 n^3).  The first result after every applied change
- *     is compared with the reference, later ones while the comparing stays
- *     within CHECK_BUDGET of the GEMM time (checked counts them).
+ *     (gemms, flops += 2 n^3) under the count_seq sequence lock.  The first
+ *     result after every applied change is compared with the reference,
+ *     later ones while the comparing stays within CHECK_BUDGET of the GEMM
+ *     time (checked counts them; the epoch_* figures count since the change).
  *   - Idle spinning: OpenBLAS reads OPENBLAS_THREAD_TIMEOUT when it loads;
  *     threadlab sets it in the environment (spin_off).  The helper leaves
  *     the environment and OpenBLAS's thread server alone.
@@ -62,7 +66,8 @@ struct helper {
 	struct settings_copy set;
 	struct gemm_names names;
 	struct gemm_run run;
-	double max_diff; /* largest difference published so far */
+	double max_diff;       /* largest difference published so far */
+	double epoch_max_diff; /* the same since the last applied change */
 	/* Results-check budget since the last applied change, ns. */
 	uint64_t gemm_ns, check_ns;
 };
@@ -105,6 +110,14 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* CPU time of every thread of this process, ns. */
+static uint64_t cpu_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 /* Maps the control block behind fd and checks it.  0, or an exit status. */
 static int map_block(int fd, struct ctl_block **out)
 {
@@ -136,6 +149,13 @@ static int map_block(int fd, struct ctl_block **out)
 	}
 	*out = ctl;
 	return 0;
+}
+
+static uint64_t diff_bits(double d)
+{
+	uint64_t bits;
+	memcpy(&bits, &d, sizeof(bits));
+	return bits;
 }
 
 static void set_state(struct helper *h, enum ctl_stream_state s)
@@ -205,6 +225,8 @@ static void apply(struct helper *h, uint64_t epoch)
 	if (stream_runs(h) && (h->run.n != h->set.size || h->run.precision != h->set.precision)) {
 		char err[CTL_INFO_LEN];
 		set_state(h, CTL_STREAM_STARTING);
+		/* The reference runs on the driver alone: every worker is parked. */
+		gemm_names_apply(&h->names, 1);
 		if (gemm_run_prepare(&h->run, h->set.size, h->set.precision, err, sizeof(err)) <
 		    0) {
 			fail(h, "%s", err);
@@ -218,6 +240,10 @@ static void apply(struct helper *h, uint64_t epoch)
 	h->gemm_ns = h->check_ns = 0; /* the next result is checked */
 	h->failed = 0;
 	h->applied = epoch;
+	h->epoch_max_diff = 0;
+	atomic_store_explicit(&h->me->epoch_checked, 0, memory_order_relaxed);
+	atomic_store_explicit(&h->me->epoch_mismatches, 0, memory_order_relaxed);
+	atomic_store_explicit(&h->me->epoch_max_diff_bits, 0, memory_order_relaxed);
 	atomic_store_explicit(&h->me->applied_epoch, epoch, memory_order_release);
 }
 
@@ -229,14 +255,20 @@ static void check(struct helper *h)
 	double diff = 0;
 	if (gemm_run_compare(&h->run, &diff)) {
 		atomic_fetch_add_explicit(&me->mismatches, 1, memory_order_relaxed);
+		atomic_fetch_add_explicit(&me->epoch_mismatches, 1, memory_order_relaxed);
 		if (diff > h->max_diff) {
 			h->max_diff = diff;
-			uint64_t bits;
-			memcpy(&bits, &diff, sizeof(bits));
-			atomic_store_explicit(&me->max_diff_bits, bits, memory_order_relaxed);
+			atomic_store_explicit(&me->max_diff_bits, diff_bits(diff),
+					      memory_order_relaxed);
+		}
+		if (diff > h->epoch_max_diff) {
+			h->epoch_max_diff = diff;
+			atomic_store_explicit(&me->epoch_max_diff_bits, diff_bits(diff),
+					      memory_order_relaxed);
 		}
 	}
 	atomic_fetch_add_explicit(&me->checked, 1, memory_order_relaxed);
+	atomic_fetch_add_explicit(&me->epoch_checked, 1, memory_order_relaxed);
 	h->check_ns += now_ns() - t0;
 }
 
@@ -244,15 +276,23 @@ static void one_gemm(struct helper *h)
 {
 	struct ctl_stream *me = h->me;
 	uint64_t n = h->run.n;
+	uint64_t c0 = cpu_ns();
 	uint64_t t0 = now_ns();
 	gemm_run_call(&h->run);
 	uint64_t t1 = now_ns();
+	uint64_t c1 = cpu_ns();
+	/* Sequence lock (control.h): odd while the three counters move. */
+	uint64_t seq = atomic_load_explicit(&me->count_seq, memory_order_relaxed);
+	atomic_store_explicit(&me->count_seq, seq + 1, memory_order_relaxed);
+	atomic_thread_fence(memory_order_release);
 	atomic_fetch_add_explicit(&me->busy_ns, t1 - t0, memory_order_relaxed);
+	atomic_fetch_add_explicit(&me->flops, 2 * n * n * n, memory_order_relaxed);
+	atomic_fetch_add_explicit(&me->gemms, 1, memory_order_release);
+	atomic_store_explicit(&me->count_seq, seq + 2, memory_order_release);
+	atomic_fetch_add_explicit(&me->busy_cpu_ns, c1 - c0, memory_order_relaxed);
 	h->gemm_ns += t1 - t0;
 	if ((double)h->check_ns <= CHECK_BUDGET * (double)h->gemm_ns)
 		check(h);
-	atomic_fetch_add_explicit(&me->flops, 2 * n * n * n, memory_order_relaxed);
-	atomic_fetch_add_explicit(&me->gemms, 1, memory_order_release);
 }
 
 static int stream_loop(struct helper *h)
@@ -327,6 +367,14 @@ int main(int argc, char **argv)
 	}
 	close((int)fd);
 	h->me = &h->ctl->stream[h->index];
+	/* A restarted helper (control.h) has applied nothing yet; it goes on
+	 * from the cumulative figures of the one before. */
+	atomic_store_explicit(&h->me->applied_epoch, 0, memory_order_relaxed);
+	uint64_t bits = atomic_load_explicit(&h->me->max_diff_bits, memory_order_relaxed);
+	memcpy(&h->max_diff, &bits, sizeof(h->max_diff));
+	/* One killed mid-update left the sequence lock odd: even it out. */
+	uint64_t seq = atomic_load_explicit(&h->me->count_seq, memory_order_relaxed);
+	atomic_store_explicit(&h->me->count_seq, (seq + 1) & ~1ull, memory_order_release);
 	atomic_store_explicit(&h->me->pid, (int32_t)getpid(), memory_order_relaxed);
 	set_state(h, CTL_STREAM_STARTING);
 	if (h->index == 0)
@@ -337,6 +385,7 @@ int main(int argc, char **argv)
 		free(h);
 		return 1;
 	}
+	gemm_names_apply(&h->names, 1); /* nothing runs yet: all parked */
 	st = stream_loop(h);
 	gemm_run_free(&h->run);
 	munmap(h->ctl, sizeof(struct ctl_block));

@@ -7,6 +7,11 @@
  * it up), sleeps in poll() and only acts when threadlab rings its bell
  * (protocol in lab-anchor.h) or a child exits.
  *
+ * A helper that dies unexpectedly (a signal, a non-zero exit) is started
+ * again in its slot, within a budget of LAB_RESTART_MAX restarts per slot
+ * per LAB_RESTART_WINDOW_S seconds (lab-anchor.h); a helper that keeps
+ * dying is then left dead, and threadlab reports it FAILED.
+ *
  * It goes, killing its children first (SIGTERM, then SIGKILL after 300 ms),
  * when the bell pipe reaches EOF, on SIGTERM/SIGINT/SIGHUP, and when
  * threadlab dies (PR_SET_PDEATHSIG SIGTERM).  Helpers get --parent <anchor>
@@ -17,6 +22,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stdbool.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,7 +38,17 @@ struct anchor {
 	struct lab_shm *shm;
 	int ctl_fd, bell_fd, reply_fd;
 	const char *gemm, *burn;
+	bool stopping; /* shutting down: reap, never restart */
+	uint32_t dead; /* bit i: helper i died unexpectedly, restart pending */
+	double restart_t[CTL_MAX_STREAMS][LAB_RESTART_MAX]; /* ring of the last restarts, s */
 };
+
+static double mono_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
 
 static int arg_int(const char *s, long *out)
 {
@@ -53,10 +69,15 @@ static void anchor_reap(struct anchor *a)
 		if (lab_workers_reaped(a->shm, pid))
 			continue;
 		for (int i = 0; i < CTL_MAX_STREAMS; i++) {
-			if (atomic_load(&a->shm->helper_pid[i]) == pid) {
-				atomic_store(&a->shm->helper_status[i], status);
+			if (atomic_load(&a->shm->helper_pid[i]) != pid)
+				continue;
+			atomic_store(&a->shm->helper_status[i], status);
+			bool clean = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+			/* Not marked exited when a restart follows: no FAILED flicker. */
+			if (clean || a->stopping)
 				atomic_store(&a->shm->helper_exited[i], 1);
-			}
+			else
+				a->dead |= 1u << i;
 		}
 	}
 }
@@ -81,6 +102,30 @@ static int anchor_start_helper(struct anchor *a, int slot)
 	atomic_store(&a->shm->helper_exited[slot], 0);
 	atomic_store(&a->shm->helper_pid[slot], (int32_t)pid);
 	return 0;
+}
+
+/* Restarts the helpers that died unexpectedly, within the budget. */
+static void anchor_restart_dead(struct anchor *a)
+{
+	for (int i = 0; a->dead && i < CTL_MAX_STREAMS; i++) {
+		if (!(a->dead & (1u << i)))
+			continue;
+		a->dead &= ~(1u << i);
+		unsigned n = atomic_load(&a->shm->helper_restarts[i]);
+		double now = mono_s(), *oldest = &a->restart_t[i][n % LAB_RESTART_MAX];
+		int rc = -EAGAIN;
+		if (n < LAB_RESTART_MAX || now - *oldest >= LAB_RESTART_WINDOW_S)
+			rc = anchor_start_helper(a, i);
+		if (rc < 0) {
+			if (rc != -EAGAIN)
+				atomic_store(&a->shm->helper_restart_errno[i], -rc);
+			atomic_store(&a->shm->helper_gave_up[i], 1);
+			atomic_store(&a->shm->helper_exited[i], 1);
+			continue;
+		}
+		*oldest = now;
+		atomic_store(&a->shm->helper_restarts[i], n + 1);
+	}
 }
 
 static void anchor_reconcile(struct anchor *a)
@@ -134,6 +179,7 @@ static void anchor_kill_all(struct anchor *a, int sig)
 static void anchor_shutdown(struct anchor *a)
 {
 	signal(SIGTERM, SIG_IGN);
+	a->stopping = true;
 	anchor_kill_all(a, SIGTERM);
 	struct timespec step = {0, 10 * 1000 * 1000};
 	for (int i = 0; i < 30; i++) {
@@ -221,6 +267,7 @@ int main(int argc, char **argv)
 				if (si.ssi_signo != SIGCHLD)
 					goto out;
 				anchor_reap(&a);
+				anchor_restart_dead(&a);
 				break;
 			}
 		}

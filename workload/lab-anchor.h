@@ -16,7 +16,14 @@
  * anchor starts helpers for slots [0, want_slots) that were never started,
  * starts or kills workers until nworkers == want_workers, publishes the pids
  * and answers on the reply pipe.  The anchor is the only writer of every
- * other field. */
+ * other field.
+ *
+ * A helper that dies without being asked to (anything but exit status 0
+ * after settings.quit) is restarted at once in its slot, at most
+ * LAB_RESTART_MAX times per slot within LAB_RESTART_WINDOW_S seconds; then
+ * the slot is left dead (helper_exited 1, helper_gave_up 1).  helper_status
+ * keeps the status of the last death, also after a restart.  Nothing is
+ * restarted once the anchor is shutting down. */
 #ifndef THREADLAB_LAB_ANCHOR_H
 #define THREADLAB_LAB_ANCHOR_H
 
@@ -34,12 +41,15 @@ struct lab_shm {
 	_Atomic uint32_t want_slots;		     /* helpers wanted for slots [0, want_slots) */
 	_Atomic uint32_t want_workers;		     /* background workers wanted */
 	_Atomic int32_t helper_pid[CTL_MAX_STREAMS]; /* 0 never started, > 0 started */
-	_Atomic uint32_t helper_exited[CTL_MAX_STREAMS]; /* 1 once reaped */
-	_Atomic int32_t helper_status[CTL_MAX_STREAMS];	 /* waitpid status once exited */
-	_Atomic uint32_t nworkers;			 /* workers running */
-	_Atomic int32_t worker_pid[LAB_MAX_WORKERS];	 /* [0, nworkers) */
-	_Atomic int32_t spawn_errno;			 /* last exec failure (errno), 0 if none */
-	_Atomic uint64_t seq;				 /* reconciles done */
+	_Atomic uint32_t helper_exited[CTL_MAX_STREAMS];   /* 1 once reaped */
+	_Atomic int32_t helper_status[CTL_MAX_STREAMS];	   /* waitpid status of the last exit */
+	_Atomic uint32_t helper_restarts[CTL_MAX_STREAMS]; /* restarts after unexpected deaths */
+	_Atomic uint32_t helper_gave_up[CTL_MAX_STREAMS];  /* 1: died too often, left dead */
+	_Atomic int32_t helper_restart_errno[CTL_MAX_STREAMS]; /* a restart's exec failure */
+	_Atomic uint32_t nworkers;			       /* workers running */
+	_Atomic int32_t worker_pid[LAB_MAX_WORKERS];	       /* [0, nworkers) */
+	_Atomic int32_t spawn_errno; /* last exec failure (errno), 0 if none */
+	_Atomic uint64_t seq;	     /* reconciles done */
 };
 
 /* ---- lab-workers.c: the anchor's pool of threadlab-burn workers -------- */

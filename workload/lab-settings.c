@@ -55,8 +55,10 @@ int lab_settings_check(const struct lab_settings *s, char *err, size_t errlen)
 		return -EINVAL;
 	}
 	if (s->size < LAB_MIN_SIZE || s->size > LAB_MAX_SIZE) {
-		snprintf(err, errlen, "size %d: give a matrix size n from %d to %d", s->size,
-			 LAB_MIN_SIZE, LAB_MAX_SIZE);
+		snprintf(err, errlen,
+			 "size %d: give a matrix size n from %d to %d (at n = %d the 1-thread "
+			 "reference GEMM alone takes seconds)",
+			 s->size, LAB_MIN_SIZE, LAB_MAX_SIZE, LAB_MAX_SIZE);
 		return -EINVAL;
 	}
 	if (s->workers < 0 || s->workers > LAB_MAX_WORKERS) {
@@ -72,10 +74,15 @@ int lab_settings_check(const struct lab_settings *s, char *err, size_t errlen)
 		snprintf(err, errlen, "cpus %g: the smallest quota is 0.01 CPUs", s->cpus);
 		return -EINVAL;
 	}
+	return lab_settings_check_mem(s, mem_available(), err, errlen);
+}
+
+int lab_settings_check_mem(const struct lab_settings *s, unsigned long long avail, char *err,
+			   size_t errlen)
+{
 	/* Each stream holds A, B, C and the reference: 4 n^2 elements. */
 	double elem = s->precision == CTL_DOUBLE ? 8.0 : 4.0;
 	double need = (double)s->streams * 4.0 * (double)s->size * (double)s->size * elem;
-	unsigned long long avail = mem_available();
 	if (avail > 0 && need > 0.8 * (double)avail) {
 		snprintf(err, errlen,
 			 "size %d: %d stream(s) x 4 matrices need %.0f MiB, more than the %.0f MiB "
@@ -84,6 +91,23 @@ int lab_settings_check(const struct lab_settings *s, char *err, size_t errlen)
 		return -ENOMEM;
 	}
 	return 0;
+}
+
+/* A slow 1-thread rate, GFLOP/s (single precision; double counts twice):
+ * a fifth of what this machine's slowest measured case does. */
+#define READY_SLOW_GFLOPS 10.0
+
+int lab_ready_timeout_ms(const struct lab_settings *s)
+{
+	double n = s->size, call_s = 2.0 * n * n * n / (READY_SLOW_GFLOPS * 1e9);
+	if (s->precision == CTL_DOUBLE)
+		call_s *= 2;
+	/* Every stream's reference and first GEMM, the streams sharing CPUs. */
+	double t = 2.0 * call_s * (s->streams > 1 ? s->streams : 1);
+	if (s->cpus > 0 && s->cpus < 1)
+		t /= s->cpus;
+	t = 10.0 + t;
+	return t > 600.0 ? 600000 : (int)(t * 1000);
 }
 
 int lab_cpus_parse(const char *arg, double *cpus, char *err, size_t errlen)

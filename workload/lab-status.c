@@ -1,6 +1,7 @@
-/* lab-status.c — reading the lab: counters, pids, readiness, and the
- * single-thread rate (measured by a short 1 x 1 calibration, cached per
- * size and precision, refined while the lab runs 1 x 1 in steady state). */
+/* lab-status.c — reading the lab: counters, pids, restarts, readiness, and
+ * the single-thread rate (measured by a short 1 x 1 calibration, cached per
+ * size and precision, refined while the lab runs 1 x 1 in steady state; the
+ * method is in lab.h). */
 #define _GNU_SOURCE
 #include "lab-internal.h"
 #include "xalloc.h"
@@ -13,9 +14,11 @@
 #include <sys/wait.h>
 #include <time.h>
 
-#define CAL_BUSY_NS 250000000ull /* calibration: 0.25 s inside GEMM calls */
-#define CAL_MAX_MS  3000
-#define SS_BUSY_NS  1000000000ull /* refinement window: 1 s inside GEMM calls */
+#define CAL_TOTAL_MS	 600	      /* calibration: windows over this long */
+#define CAL_WINDOW_CALLS 3	      /* a window: at least this many calls … */
+#define CAL_LONG_NS	 200000000ull /* … or one call when calls take this long */
+#define CAL_POLL_MS	 2
+#define SS_BUSY_NS	 1000000000ull /* refinement window: 1 s inside GEMM calls */
 
 static void sleep_ms(int ms)
 {
@@ -44,36 +47,79 @@ static const char *variant_name(uint32_t v)
 	}
 }
 
+struct counts {
+	uint64_t gemms, flops, busy_ns;
+};
+
+/* gemms, flops and busy_ns of one instant (control.h's sequence lock). */
+static struct counts read_counts(const struct ctl_stream *c)
+{
+	struct counts k;
+	for (int tries = 0;; tries++) {
+		uint64_t s1 = atomic_load_explicit(&c->count_seq, memory_order_acquire);
+		k.gemms = atomic_load_explicit(&c->gemms, memory_order_relaxed);
+		k.flops = atomic_load_explicit(&c->flops, memory_order_relaxed);
+		k.busy_ns = atomic_load_explicit(&c->busy_ns, memory_order_relaxed);
+		atomic_thread_fence(memory_order_acquire);
+		uint64_t s2 = atomic_load_explicit(&c->count_seq, memory_order_relaxed);
+		/* A helper killed mid-update leaves the lock odd: take what is there. */
+		if ((s1 == s2 && !(s1 & 1)) || tries > 1000)
+			return k;
+	}
+}
+
+static void describe_exit(int st, char *buf, size_t cap)
+{
+	if (WIFSIGNALED(st))
+		snprintf(buf, cap, "helper killed by signal %d", WTERMSIG(st));
+	else
+		snprintf(buf, cap, "helper exited with status %d", WEXITSTATUS(st));
+}
+
 static void read_stream(const struct lab *lab, int i, struct lab_stream_status *o)
 {
 	const struct ctl_stream *c = &lab->ctl->stream[i];
+	const struct lab_shm *shm = lab->shm;
 	memset(o, 0, sizeof(*o));
 	o->state = (enum ctl_stream_state)atomic_load(&c->state);
-	o->pid = atomic_load(&lab->shm->helper_pid[i]);
+	o->pid = atomic_load(&shm->helper_pid[i]);
 	o->applied_epoch = atomic_load(&c->applied_epoch);
 	o->threads = (int)atomic_load(&c->threads);
 	o->pool = (int)atomic_load(&c->pool);
 	o->size = (int)atomic_load(&c->size);
 	o->precision = (enum ctl_precision)atomic_load(&c->precision);
-	o->gemms = atomic_load(&c->gemms);
-	o->flops = atomic_load(&c->flops);
-	o->busy_ns = atomic_load(&c->busy_ns);
+	struct counts k = read_counts(c);
+	o->gemms = k.gemms;
+	o->flops = k.flops;
+	o->busy_ns = k.busy_ns;
+	o->busy_cpu_ns = atomic_load(&c->busy_cpu_ns);
 	o->checked = atomic_load(&c->checked);
 	o->mismatches = atomic_load(&c->mismatches);
 	o->max_diff = u64_to_double_bits(atomic_load(&c->max_diff_bits));
+	o->epoch_checked = atomic_load(&c->epoch_checked);
+	o->epoch_mismatches = atomic_load(&c->epoch_mismatches);
+	o->epoch_max_diff = u64_to_double_bits(atomic_load(&c->epoch_max_diff_bits));
 	if (o->state == CTL_STREAM_FAILED)
 		snprintf(o->error, sizeof(o->error), "%.*s", (int)sizeof(c->error) - 1, c->error);
-	if (atomic_load(&lab->shm->helper_exited[i]) && o->state != CTL_STREAM_EXITED &&
-	    o->state != CTL_STREAM_FAILED) {
-		int st = atomic_load(&lab->shm->helper_status[i]);
-		o->state = CTL_STREAM_FAILED;
-		if (WIFSIGNALED(st))
-			snprintf(o->error, sizeof(o->error), "helper killed by signal %d",
-				 WTERMSIG(st));
-		else
-			snprintf(o->error, sizeof(o->error), "helper exited with status %d",
-				 WEXITSTATUS(st));
-	}
+	o->restarts = atomic_load(&shm->helper_restarts[i]);
+	int st = atomic_load(&shm->helper_status[i]);
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+		describe_exit(st, o->last_failure, sizeof(o->last_failure));
+	if (!atomic_load(&shm->helper_exited[i]) || o->state == CTL_STREAM_EXITED)
+		return;
+	/* The helper is gone for good. */
+	if (o->state != CTL_STREAM_FAILED || !o->error[0])
+		describe_exit(st, o->error, sizeof(o->error));
+	o->state = CTL_STREAM_FAILED;
+	int e = atomic_load(&shm->helper_restart_errno[i]);
+	size_t len = strlen(o->error);
+	if (e)
+		snprintf(o->error + len, sizeof(o->error) - len, "; cannot restart it: %s",
+			 strerror(e));
+	else if (atomic_load(&shm->helper_gave_up[i]))
+		snprintf(o->error + len, sizeof(o->error) - len,
+			 "; not restarted: it was restarted %u times within %d s", o->restarts,
+			 LAB_RESTART_WINDOW_S);
 }
 
 /* Feeds the cache while the lab runs 1 stream x 1 thread undisturbed. */
@@ -95,8 +141,9 @@ static void refine_rate(struct lab *lab, const struct lab_status *st)
 	double rate = (double)(s0->flops - lab->ss_flops) / (double)dbusy;
 	double old;
 	uint32_t n = (uint32_t)s0->size, p = (uint32_t)s0->precision;
-	if (tp_cache_get(&lab->rates, n, p, &old) == 0)
-		rate = 0.8 * old + 0.2 * rate;
+	/* Noise only lowers a rate: the best reading is the machine's. */
+	if (tp_cache_get(&lab->rates, n, p, &old) == 0 && old > rate)
+		rate = old;
 	tp_cache_put(&lab->rates, n, p, rate);
 	lab->ss_flops = s0->flops;
 	lab->ss_busy = s0->busy_ns;
@@ -110,6 +157,7 @@ int lab_read(struct lab *lab, struct lab_status *st)
 	st->epoch = atomic_load(&lab->ctl->settings.epoch);
 	st->nslots = (int)atomic_load(&lab->shm->want_slots);
 	st->results_equal = true;
+	st->epoch_results_equal = true;
 	st->applied = true;
 	for (int i = 0; i < st->nslots && i < CTL_MAX_STREAMS; i++) {
 		struct lab_stream_status *s = &st->stream[i];
@@ -124,6 +172,14 @@ int lab_read(struct lab *lab, struct lab_status *st)
 			st->results_equal = false;
 		if (s->max_diff > st->max_diff)
 			st->max_diff = s->max_diff;
+		st->restarts += s->restarts;
+		if (i >= lab->set.streams)
+			continue;
+		st->epoch_checked += s->epoch_checked;
+		if (s->epoch_mismatches)
+			st->epoch_results_equal = false;
+		if (s->epoch_max_diff > st->epoch_max_diff)
+			st->epoch_max_diff = s->epoch_max_diff;
 	}
 	st->nworkers = (int)atomic_load(&lab->shm->nworkers);
 	for (int i = 0; i < st->nworkers && i < LAB_MAX_WORKERS; i++)
@@ -207,6 +263,28 @@ double lab_single_rate_cached(const struct lab *lab, int n, enum ctl_precision p
 	return tp_cache_get(&c, (uint32_t)n, (uint32_t)p, &r) == 0 ? r : 0;
 }
 
+/* The best rate (FLOPs per ns inside GEMM = GFLOP/s) over windows of a few
+ * calls during CAL_TOTAL_MS, or until one window when calls are long. */
+static double calibrate(const struct ctl_stream *c, int timeout_ms)
+{
+	double best = 0;
+	struct counts w0 = read_counts(c);
+	for (int waited = 0; waited < timeout_ms; waited += CAL_POLL_MS) {
+		sleep_ms(CAL_POLL_MS);
+		struct counts k = read_counts(c);
+		uint64_t calls = k.gemms - w0.gemms, busy = k.busy_ns - w0.busy_ns;
+		if (calls >= CAL_WINDOW_CALLS || (calls >= 1 && busy >= CAL_LONG_NS)) {
+			double rate = (double)(k.flops - w0.flops) / (double)busy;
+			if (rate > best)
+				best = rate;
+			w0 = k;
+		}
+		if (best > 0 && waited >= CAL_TOTAL_MS)
+			break;
+	}
+	return best;
+}
+
 double lab_single_rate(struct lab *lab, int n, enum ctl_precision p)
 {
 	double r;
@@ -222,20 +300,11 @@ double lab_single_rate(struct lab *lab, int n, enum ctl_precision p)
 	cal.workers = 0;
 	cal.cpus = 0;
 	char msg[256];
+	int timeout = lab_ready_timeout_ms(&cal);
 	r = 0;
 	if (lab_apply(lab, &cal, msg, sizeof(msg)) == 0 &&
-	    lab_wait_ready(lab, CAL_MAX_MS, msg, sizeof(msg)) == 0) {
-		const struct ctl_stream *c = &lab->ctl->stream[0];
-		uint64_t f0 = atomic_load(&c->flops), b0 = atomic_load(&c->busy_ns);
-		for (int waited = 0; waited < CAL_MAX_MS; waited += 10) {
-			sleep_ms(10);
-			uint64_t b = atomic_load(&c->busy_ns);
-			if (b - b0 >= CAL_BUSY_NS) {
-				r = (double)(atomic_load(&c->flops) - f0) / (double)(b - b0);
-				break;
-			}
-		}
-	}
+	    lab_wait_ready(lab, timeout, msg, sizeof(msg)) == 0)
+		r = calibrate(&lab->ctl->stream[0], timeout);
 	if (r > 0)
 		tp_cache_put(&lab->rates, (uint32_t)n, (uint32_t)p, r);
 	saved.spin_off = lab->set.spin_off;

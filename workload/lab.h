@@ -29,6 +29,14 @@
  * state CTL_STREAM_PAUSED, threads asleep.  A helper is started the first
  * time its stream is wanted.
  *
+ * A helper that dies unexpectedly (killed by a signal, a non-zero exit) is
+ * restarted in its slot by the anchor at once: a new pid, which loads
+ * OpenBLAS, recomputes its reference and applies the current settings, and
+ * whose counters carry on from the dead one's.  At most LAB_RESTART_MAX
+ * restarts per slot within LAB_RESTART_WINDOW_S seconds; the next death
+ * leaves the stream CTL_STREAM_FAILED for good, with an error saying so.
+ * Every restart stays visible in lab_status (restarts, last_failure).
+ *
  * All functions returning int give 0 or -errno.  One struct lab is used from
  * one thread. */
 #ifndef THREADLAB_LAB_H
@@ -41,11 +49,13 @@
 
 #include "control.h"
 
-#define LAB_MAX_WORKERS 64
-#define LAB_MIN_SIZE	64
-#define LAB_MAX_SIZE	32768
-#define LAB_PATH_MAX	1024
-#define LAB_MAX_PIDS	(1 + CTL_MAX_STREAMS + LAB_MAX_WORKERS)
+#define LAB_MAX_WORKERS	     64
+#define LAB_MIN_SIZE	     64
+#define LAB_MAX_SIZE	     4096 /* a 1-thread reference: about 2 s sgemm, 4 s dgemm */
+#define LAB_PATH_MAX	     1024
+#define LAB_MAX_PIDS	     (1 + CTL_MAX_STREAMS + LAB_MAX_WORKERS)
+#define LAB_RESTART_MAX	     3	/* restarts of one slot's helper ... */
+#define LAB_RESTART_WINDOW_S 60 /* ... within this many seconds */
 
 struct lab_settings {
 	int threads;		      /* intra-op OpenBLAS threads per GEMM, 1..CTL_MAX_THREADS */
@@ -70,6 +80,17 @@ struct lab_settings lab_settings_default(void);
  * from the user is the caller's to reject (lab_settings_check treats < 0 as
  * "none" too, see lab_cpus_parse). */
 int lab_settings_check(const struct lab_settings *s, char *err, size_t errlen);
+
+/* The memory part of lab_settings_check, against avail bytes (MemAvailable;
+ * 0: unknown, always fits): -ENOMEM with a message when the matrices need
+ * more than 80 % of it, else 0.  Pure, for tests. */
+int lab_settings_check_mem(const struct lab_settings *s, unsigned long long avail, char *err,
+			   size_t errlen);
+
+/* A generous timeout for lab_wait_ready() after starting or changing to s,
+ * ms: the 1-thread reference and a first GEMM of every stream at a slow
+ * rate, stretched by a quota below 1 CPU.  At least 10 s. */
+int lab_ready_timeout_ms(const struct lab_settings *s);
 
 /* Parses a --cpus argument: a real number > 0, or "max"/"none" for no
  * quota (*cpus = 0).  0, negative or non-numbers give -EINVAL with a
@@ -124,13 +145,24 @@ struct lab_stream_status {
 	int pool;		/* OpenBLAS pool threads created (never shrinks) */
 	int size;
 	enum ctl_precision precision;
-	uint64_t gemms;		  /* GEMM calls completed since the helper started */
-	uint64_t flops;		  /* 2 n^3 per call, summed */
-	uint64_t busy_ns;	  /* wall time inside GEMM calls, ns */
-	uint64_t checked;	  /* results compared with the reference */
-	uint64_t mismatches;	  /* results not bitwise equal */
-	double max_diff;	  /* largest |difference| seen */
-	char error[CTL_INFO_LEN]; /* when state is CTL_STREAM_FAILED */
+	/* gemms, flops and busy_ns are read together (one instant); like
+	 * checked, mismatches and max_diff they count since the slot's first
+	 * helper started and carry on across restarts. */
+	uint64_t gemms;	     /* GEMM calls completed */
+	uint64_t flops;	     /* 2 n^3 per call, summed */
+	uint64_t busy_ns;    /* wall time inside GEMM calls, ns */
+	uint64_t busy_cpu_ns; /* CPU time of all the helper's threads inside GEMM calls, ns */
+	uint64_t checked;    /* results compared with the reference */
+	uint64_t mismatches; /* results not bitwise equal */
+	double max_diff;     /* largest |difference| seen; +inf: NaN or infinite */
+	/* The same since applied_epoch took effect (reset at each change). */
+	uint64_t epoch_checked;
+	uint64_t epoch_mismatches;
+	double epoch_max_diff;
+	char error[CTL_INFO_LEN];	 /* when state is CTL_STREAM_FAILED */
+	unsigned restarts;		 /* times the helper was restarted after dying */
+	char last_failure[CTL_INFO_LEN]; /* the last unexpected death ("helper killed by
+					  * signal 9"), kept after a restart; "" if none */
 };
 
 struct lab_status {
@@ -140,10 +172,15 @@ struct lab_status {
 	int nslots;		      /* stream slots started (wanted or parked) */
 	struct lab_stream_status stream[CTL_MAX_STREAMS];
 	uint64_t gemms, flops, busy_ns; /* summed over all slots */
-	bool results_equal;		/* no mismatch in any stream */
-	double max_diff;		/* largest over all streams */
+	bool results_equal;		/* no mismatch in any stream, ever */
+	double max_diff;		/* largest over all streams, ever */
 	uint64_t checked;		/* results compared, all streams */
-	int nworkers;			/* workers running */
+	/* Over the wanted streams, since each applied its current epoch: */
+	bool epoch_results_equal; /* no mismatch (true also while none was checked) */
+	double epoch_max_diff;	  /* largest |difference|; +inf: NaN or infinite */
+	uint64_t epoch_checked;	  /* results compared */
+	unsigned restarts;	  /* helper restarts, all slots */
+	int nworkers;		  /* workers running */
 	pid_t worker_pid[LAB_MAX_WORKERS];
 	char blas_config[CTL_INFO_LEN]; /* openblas_get_config(), "" until known */
 	char blas_core[64];		/* openblas_get_corename() */
@@ -167,10 +204,19 @@ struct lab_status {
  * state.  Returns 0, or -ESRCH when the anchor has gone. */
 int lab_read(struct lab *lab, struct lab_status *st);
 
-/* The single-thread rate for size n and precision p in GFLOP/s: measured
- * by a short 1-thread calibration (about 0.3 s, the workload switched to
- * 1 stream x 1 thread meanwhile) the first time it is asked for that
- * size/precision, cached, and refined by steady-state 1 x 1 readings.
+/* The single-thread rate for size n and precision p in GFLOP/s, the first
+ * time it is asked for that size/precision measured, then cached.
+ *
+ * Method: the workload is switched to 1 stream x 1 thread (no workers, no
+ * quota) and, once applied, the rate FLOPs / time inside GEMM calls is
+ * taken over short windows of at least 3 calls (or 1 call of 0.2 s and
+ * more) for about 0.6 s, and the best window is kept: noise from other
+ * processes only lowers a rate, so the maximum is the machine's.  Large
+ * sizes wait for at least one window (lab_ready_timeout_ms bounds it).
+ * The settings before are restored.  While the lab later runs 1 x 1 in
+ * steady state (no workers, no quota), each second of GEMM time refines
+ * the cached value: it keeps the maximum.
+ *
  * Returns a value <= 0 when it cannot be measured (helper failed). */
 double lab_single_rate(struct lab *lab, int n, enum ctl_precision p);
 
