@@ -96,6 +96,7 @@ static struct fixture *fixture_lab(void)
 	s->cur.cpus.busy_pct[0] = 100;
 	s->cur.cpus.busy_pct[1] = 50;
 	s->have_rates = true;
+	s->rates.throttle.valid = true;
 	f->rates[0] = mk_rate(100, 100, "gemm0", 99);
 	f->rates[1] = mk_rate(100, 101, "gemm0.w1", 98);
 	f->rates[2] = mk_rate(100, 102, "gemm0.p2", 1);
@@ -110,6 +111,14 @@ static struct fixture *fixture_lab(void)
 	s->work.steady_gflops = 207;
 	s->work.results_checked = true;
 	s->work.results_equal = true;
+	s->work.streams = 1;
+	s->work.nstreams = 1;
+	s->work.stream[0].state = "running";
+	s->work.stream[0].wanted = true;
+	s->work.stream[0].pid = 100;
+	s->work.stream[0].gflops = 207.5;
+	s->work.stream[0].useful_cpus = s->work.useful_cpus = 1.96;
+	s->work.stream[0].cpu_cpus = s->work.cpu_cpus = 2.0;
 	labview_init(&s->view);
 	for (int i = 0; i < 40; i++)
 		s->view.history[s->view.nhistory++] = i < 20 ? 104 : 207;
@@ -159,43 +168,144 @@ static void test_lab_80x24(void **state)
 	draw(w, f);
 
 	assert_int_equal(find_row(w, "threadlab lab"), 0);
-	assert_non_null(strstr(row_text(w, 0), "threads 2 |"));
-	assert_int_equal(find_row(w, "CPU budget: online 2"), 1);
+	assert_non_null(strstr(row_text(w, 0), "thr 2 | str 1 | wrk 0 | quota none | every 1s"));
+	assert_int_equal(find_row(w, "budget: online 2"), 1);
+	assert_non_null(strstr(row_text(w, 1), "| effective 2.00 (online binds)"));
 	assert_int_equal(find_row(w, "run-queue wait"), 2);
+	assert_non_null(strstr(row_text(w, 2), "s/s | throttled 0.00 s/s (0%) | PSI"));
 	assert_int_equal(find_row(w, "GFLOP/s 207.5"), 3);
 	assert_non_null(strstr(row_text(w, 3), "ceiling 208.0"));
-	assert_int_equal(find_row(w, "history"), 4);
-	assert_non_null(strstr(row_text(w, 4), "steady 207.0 | 1 thread 104.0"));
-	assert_int_equal(find_row(w, "Scaling n=768"), 5);
+	/* Useful CPU next to what /proc shows: the difference is spin. */
+	assert_int_equal(find_row(w, "work 1.96 of 2.00 CPUs busy (0.04 spin/overhead)"), 4);
+	assert_int_equal(find_row(w, "history"), 5);
+	assert_non_null(strstr(row_text(w, 5), "steady 207.0 | 1 thread 104.0"));
+	assert_int_equal(find_row(w, "Scaling n=768"), 6);
 	int r1 = find_row(w, "  1x1 ");
 	int r2 = find_row(w, "  1x2 ");
-	assert_int_equal(r1, 6);
-	assert_int_equal(r2, 7);
+	assert_int_equal(r1, 7);
+	assert_int_equal(r2, 8);
 	/* The 2-thread bar is longer than the 1-thread bar. */
 	const char *b1 = row_text(w, r1);
 	size_t hashes1 = strspn(b1 + 6, "#");
 	const char *b2 = row_text(w, r2);
 	size_t hashes2 = strspn(b2 + 6, "#");
 	assert_true(hashes2 > hashes1 + 10);
-	assert_non_null(strstr(row_text(w, 11), "cpu0"));
-	assert_non_null(strstr(row_text(w, 11), "cpu1"));
+	assert_non_null(strstr(row_text(w, 12), "cpu0"));
+	assert_non_null(strstr(row_text(w, 12), "cpu1"));
 	int head = find_row(w, "NAME");
-	assert_int_equal(head, 12);
+	assert_int_equal(head, 13);
 	/* Sorted by CPU %: the driver first, the anchor last. */
-	assert_non_null(strstr(row_text(w, 13), "gemm0 "));
-	assert_non_null(strstr(row_text(w, 13), "active"));
-	assert_non_null(strstr(row_text(w, 14), "gemm0.w1"));
-	assert_non_null(strstr(row_text(w, 15), "parked"));
-	assert_non_null(strstr(row_text(w, 16), "anchor"));
+	assert_non_null(strstr(row_text(w, 14), "gemm0 "));
+	assert_non_null(strstr(row_text(w, 14), "active"));
+	assert_non_null(strstr(row_text(w, 15), "gemm0.w1"));
+	assert_non_null(strstr(row_text(w, 16), "parked"));
+	assert_non_null(strstr(row_text(w, 17), "anchor"));
 	assert_int_equal(find_row(w, "runnable 2 of 4 threads"), 21);
 	assert_int_equal(find_row(w, "F1 help"), 22);
+	assert_non_null(strstr(row_text(w, 22), "q quit"));
 	assert_int_equal(find_row(w, "intra-op threads 2"), 23);
 	assert_int_equal(find_row(w, "too small"), -1);
 
 	/* A pending change shows its mark at once. */
 	f->s.want.threads = 3;
 	draw(w, f);
-	assert_non_null(strstr(row_text(w, 0), "threads 3*"));
+	assert_non_null(strstr(row_text(w, 0), "thr 3*"));
+	delwin(w);
+	free(f);
+}
+
+/* Whole words that a row may end with in the fixture's screens: a row
+ * ending in anything else at the window's edge was cut. */
+static void assert_no_row_cut(WINDOW *w)
+{
+	int rows = getmaxy(w), cols = getmaxx(w);
+	for (int y = 0; y < rows; y++) {
+		const char *t = row_text(w, y);
+		if (strstr(t, "\u2026") || strstr(t, "..."))
+			fail_msg("row %d cut at %d columns: '%s'", y, cols, t);
+	}
+}
+
+static void test_no_row_cut_mid_word(void **state)
+{
+	(void)state;
+	int sizes[][2] = {{24, 80}, {30, 100}, {40, 120}, {50, 200}};
+	for (int streams = 1; streams <= 2; streams++) {
+		struct fixture *f = fixture_lab();
+		struct session *s = &f->s;
+		/* A busy lab: 2 streams under a quota, throttled, pending. */
+		if (streams == 2) {
+			s->want.streams = 2;
+			s->want.cpus = 1.5;
+			s->want.workers = 1;
+			s->work.streams = s->work.nstreams = 2;
+			s->work.stream[1] = s->work.stream[0];
+			s->work.stream[1].stream = 1;
+			s->work.stream[1].gflops = 85.2;
+			s->cur.budget.quota.cpus = 1.5;
+			s->cur.budget.effective = 1.5;
+			s->cur.budget.binding = BUDGET_QUOTA;
+			s->rates.throttle.valid = true;
+			s->rates.throttle.throttled_pct = 98;
+			s->rates.throttle.throttled_s_per_s = 0.49;
+			s->rates.total_wait_pct = 250;
+			s->rates.runnable = 4;
+			s->work.results_equal = false;
+			s->work.max_diff = 2.4812e-05;
+			snprintf(
+			    f->d.message, sizeof(f->d.message),
+			    "quota needs root or a delegated cgroup v2 subtree: run sudo "
+			    "threadlab, or systemd-run --user --scope -p Delegate=yes threadlab");
+		}
+		for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+			WINDOW *w = newwin(sizes[i][0], sizes[i][1], 0, 0);
+			dash_panels_cuts = 0;
+			draw(w, f);
+			/* Every row's text fitted its width before it was drawn. */
+			assert_int_equal(dash_panels_cuts, 0);
+			if (streams == 1 || sizes[i][1] >= 200)
+				assert_no_row_cut(w);
+			assert_true(find_row(w, "spin/overhead") > 0 || find_row(w, "spin)") > 0);
+			assert_true(find_row(w, "F1 help") == sizes[i][0] - 2);
+			if (streams == 2) {
+				assert_true(find_row(w, "s0 ") > 0 && find_row(w, " s1 ") > 0);
+				assert_true(find_row(w, "throttled 0.49 s/s (98%") == 2);
+				assert_true(find_row(w, "quota needs root") == sizes[i][0] - 1);
+			}
+			delwin(w);
+		}
+		free(f);
+	}
+}
+
+static void test_failure_message_highlighted(void **state)
+{
+	(void)state;
+	struct fixture *f = fixture_lab();
+	WINDOW *w = newwin(24, 80, 0, 0);
+	snprintf(f->d.message, sizeof(f->d.message),
+		 "stream 0: helper killed by signal 9, restarted (restart 1)");
+	f->d.message_bad = true;
+	if (has_colors() && start_color() == OK) {
+		use_default_colors();
+		dash_panels_colors_init();
+		f->d.color = true;
+	}
+	draw(w, f);
+	assert_int_equal(find_row(w, "helper killed by signal 9, restarted"), 23);
+	attr_t bad = dash_panels_attr(&f->d, DASH_ROLE_BAD);
+	assert_true((mvwinch(w, 23, 0) & A_ATTRIBUTES) == (bad & A_ATTRIBUTES));
+	if (f->d.color) {
+		f->d.message_bad = false;
+		draw(w, f);
+		assert_true((mvwinch(w, 23, 0) & A_ATTRIBUTES) != (bad & A_ATTRIBUTES));
+		f->d.message_bad = true;
+	}
+	/* A stream that failed for good shows on the work row too. */
+	f->s.work.stream[0].state = "failed";
+	snprintf(f->s.work.error, sizeof(f->s.work.error), "stream 0: helper exited with status 1");
+	draw(w, f);
+	assert_non_null(strstr(row_text(w, 4), "s0 FAILED"));
 	delwin(w);
 	free(f);
 }
@@ -232,14 +342,14 @@ static void test_utf8_sparkline_cells(void **state)
 	attr_t a;
 	short pair;
 	/* The newest history value sits just left of " steady 207.0 ...". */
-	const char *row = row_text(w, 4);
+	const char *row = row_text(w, 5);
 	const char *tail = strstr(row, " steady");
 	assert_non_null(tail);
 	/* Count columns up to tail: mvwinnstr gave multibyte text. */
 	char prefix[2048];
 	snprintf(prefix, sizeof(prefix), "%.*s", (int)(tail - row), row);
 	int x = dash_width(prefix) - 1;
-	assert_int_equal(mvwin_wch(w, 4, x, &cc), OK);
+	assert_int_equal(mvwin_wch(w, 5, x, &cc), OK);
 	getcchar(&cc, wc, &a, &pair, NULL);
 	assert_int_equal(wc[0], 0x2588); /* full block: at the ceiling */
 	delwin(w);
@@ -329,6 +439,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_lab_80x24),
+	    cmocka_unit_test(test_no_row_cut_mid_word),
+	    cmocka_unit_test(test_failure_message_highlighted),
 	    cmocka_unit_test(test_lab_large_uses_space),
 	    cmocka_unit_test(test_utf8_sparkline_cells),
 	    cmocka_unit_test(test_attach_hostile_name),

@@ -65,6 +65,62 @@ static void test_fit_and_width(void **state)
 	assert_int_equal(dash_width(out), 2);
 }
 
+static void test_fit_words(void **state)
+{
+	(void)state;
+	char out[128];
+	dash_fit_words(out, sizeof(out), "quota needs root: run as root", 80);
+	assert_string_equal(out, "quota needs root: run as root");
+	/* Cut after a whole word, separators dropped, an ellipsis added. */
+	dash_fit_words(out, sizeof(out), "quota needs root: run as root", 19);
+	assert_string_equal(out, "quota needs root\u2026");
+	dash_fit_words(out, sizeof(out), "alpha | beta | gamma", 15);
+	assert_string_equal(out, "alpha | beta\u2026");
+	/* One long word: cut at a character. */
+	dash_fit_words(out, sizeof(out), "abcdefghij", 5);
+	assert_string_equal(out, "abcd\u2026");
+	assert_int_equal(dash_width(out), 5);
+	text_safe_utf8 = false;
+	dash_fit_words(out, sizeof(out), "quota needs root", 12);
+	assert_string_equal(out, "quota...");
+	text_safe_utf8 = true;
+}
+
+static void test_line_shorten_drop_keep(void **state)
+{
+	(void)state;
+	char out[256];
+	struct dash_line l;
+
+	dash_line_init(&l, " | ");
+	dash_line_add(&l, 0, "first");
+	dash_line_add(&l, 1, "second field");
+	dash_line_brief(&l, "2nd");
+	dash_line_add(&l, 2, "third");
+	dash_line_add(&l, 3 | DASH_LINE_KEEP, "every 1s");
+	dash_line_brief(&l, "1s");
+	dash_line_add(&l, 1 | DASH_LINE_GLUE, "glued");
+	dash_line_render(&l, out, sizeof(out), 0);
+	assert_string_equal(out, "first | second field | third | every 1s glued");
+	dash_line_render(&l, out, sizeof(out), 200);
+	assert_string_equal(out, "first | second field | third | every 1s glued");
+	/* The least important shortens first ... */
+	dash_line_render(&l, out, sizeof(out), 40);
+	assert_string_equal(out, "first | second field | third | 1s glued");
+	/* ... then goes (unless kept); the freed room brings back full forms. */
+	dash_line_render(&l, out, sizeof(out), 33);
+	assert_string_equal(out, "first | second field | 1s glued");
+	dash_line_render(&l, out, sizeof(out), 20);
+	assert_string_equal(out, "first | 2nd | 1s");
+	/* Priority 0 is never dropped: a last resort cut at a word. */
+	dash_line_render(&l, out, sizeof(out), 6);
+	assert_string_equal(out, "first\u2026");
+	for (int w = 6; w < 60; w++) {
+		dash_line_render(&l, out, sizeof(out), w);
+		assert_true(dash_width(out) <= w);
+	}
+}
+
 static void test_thread_rows_at_80_and_wider(void **state)
 {
 	(void)state;
@@ -140,7 +196,7 @@ static void test_hostile_names_made_safe(void **state)
 	/* A header with a hostile command line is safe too. */
 	struct dash_header h = {
 	    .mode = "command", .pid = 7, .target = "evil\x1b[2J", .interval = 1};
-	dash_format_header(row, sizeof(row), &h);
+	dash_format_header(row, sizeof(row), 80, &h);
 	assert_no_controls(row);
 	assert_non_null(strstr(row, "[2J"));
 }
@@ -213,23 +269,6 @@ static void test_parked_and_active(void **state)
 	st.settings.paused = false;
 	assert_int_equal(dash_thread_mark(&fake, &st), DASH_MARK_NONE);
 	assert_string_equal(dash_mark_name(DASH_MARK_PARKED), "parked");
-}
-
-static void test_summary_oversubscription(void **state)
-{
-	(void)state;
-	char out[256];
-	struct snapshot_rates r;
-	memset(&r, 0, sizeof(r));
-	r.runnable = 3;
-	r.nthreads = 7;
-	dash_format_summary(out, sizeof(out), &r, 2.0);
-	assert_non_null(strstr(out, "runnable 3 of 7"));
-	assert_non_null(strstr(out, "1.50x oversubscribed"));
-	r.runnable = 2;
-	dash_format_summary(out, sizeof(out), &r, 2.0);
-	assert_non_null(strstr(out, "1.00x"));
-	assert_null(strstr(out, "oversubscribed"));
 }
 
 static void test_bar_ascii_and_marks(void **state)
@@ -341,136 +380,21 @@ static void test_cpu_bar(void **state)
 	assert_non_null(strstr(out, "#######"));
 }
 
-static void test_header_pending(void **state)
-{
-	(void)state;
-	char out[512];
-	struct lab_settings want = lab_settings_default();
-	struct lab_status st;
-	memset(&st, 0, sizeof(st));
-	st.settings = want;
-	st.applied = true;
-	st.stream[0].state = CTL_STREAM_RUNNING;
-	st.stream[0].threads = 1;
-	st.stream[0].size = 768;
-	st.stream[0].precision = CTL_SINGLE;
-	assert_int_equal(dash_pending(&want, &st), 0);
-
-	want.threads = 2;
-	st.settings.threads = 2;
-	st.applied = false;
-	unsigned p = dash_pending(&want, &st);
-	assert_true(p & DASH_PEND_THREADS);
-	struct dash_header h = {.mode = "lab", .want = &want, .pending = p, .interval = 1};
-	dash_format_header(out, sizeof(out), &h);
-	assert_non_null(strstr(out, "threads 2*"));
-	assert_non_null(strstr(out, "sgemm n=768"));
-	assert_non_null(strstr(out, "quota none"));
-	assert_non_null(strstr(out, "every 1s"));
-
-	st.stream[0].threads = 2;
-	st.applied = true;
-	p = dash_pending(&want, &st);
-	assert_int_equal(p, 0);
-	h.pending = p;
-	dash_format_header(out, sizeof(out), &h);
-	assert_non_null(strstr(out, "threads 2 "));
-
-	/* A quota asked for but refused is an error, not pending. */
-	want.cpus = 1.5;
-	assert_true(dash_pending(&want, &st) & DASH_PEND_QUOTA);
-	snprintf(st.quota_error, sizeof(st.quota_error), "needs root");
-	assert_false(dash_pending(&want, &st) & DASH_PEND_QUOTA);
-	h.pending = 0;
-	dash_format_header(out, sizeof(out), &h);
-	assert_non_null(strstr(out, "quota 1.5"));
-}
-
-static void test_budget_and_pressure(void **state)
-{
-	(void)state;
-	char out[512];
-	struct snapshot cur;
-	struct snapshot_rates r;
-	memset(&cur, 0, sizeof(cur));
-	memset(&r, 0, sizeof(r));
-	cur.budget.online = 2;
-	cur.budget.affinity = 2;
-	cur.budget.cpuset = 0;
-	cur.budget.quota.controller = true;
-	cur.budget.quota.cpus = 1.5;
-	cur.budget.effective = 1.5;
-	cur.budget.binding = BUDGET_QUOTA;
-	dash_format_budget(out, sizeof(out), &cur.budget);
-	assert_non_null(strstr(out, "online 2"));
-	assert_non_null(strstr(out, "cpuset n/a"));
-	assert_non_null(strstr(out, "quota 1.50"));
-	assert_non_null(strstr(out, "effective 1.50 (quota binds)"));
-
-	dash_format_pressure(out, sizeof(out), &cur, &r, false);
-	assert_non_null(strstr(out, "measuring"));
-	assert_non_null(strstr(out, "cgroup unavailable"));
-	r.throttle.valid = true;
-	r.throttle.throttled_pct = 48;
-	r.throttle.throttled_s_per_s = 0.5;
-	r.total_wait_pct = 55;
-	cur.psi_system.available = true;
-	cur.psi_system.some_avg10 = 20.31;
-	dash_format_pressure(out, sizeof(out), &cur, &r, true);
-	assert_non_null(strstr(out, "throttled 48% of periods 0.50 s/s"));
-	/* Wait sits right next to throttling so the two can be compared. */
-	assert_non_null(strstr(out, "0.50 s/s | run-queue wait 0.55 s/s"));
-	assert_non_null(strstr(out, "system 20.3%"));
-}
-
-static void test_throughput_line(void **state)
-{
-	(void)state;
-	char out[512];
-	struct workload_report w;
-	memset(&w, 0, sizeof(w));
-	w.gflops = 150;
-	w.single_thread_gflops = -1;
-	dash_format_throughput(out, sizeof(out), &w);
-	assert_non_null(strstr(out, "GFLOP/s 150.0"));
-	assert_non_null(strstr(out, "ceiling measuring"));
-	w.single_thread_gflops = 104;
-	w.ideal_gflops = 208;
-	w.ceiling_gflops = 208;
-	w.results_checked = true;
-	w.results_equal = true;
-	dash_format_throughput(out, sizeof(out), &w);
-	assert_non_null(strstr(out, "ideal 208.0 | ceiling 208.0 | 72% of ideal"));
-	assert_non_null(strstr(out, "results equal"));
-	w.results_equal = false;
-	w.max_diff = 1e-6;
-	dash_format_throughput(out, sizeof(out), &w);
-	assert_non_null(strstr(out, "DIFFER 1e-06"));
-	/* The worst case still fits 80 columns. */
-	w.gflops = 9999.9;
-	w.ideal_gflops = w.ceiling_gflops = 9999.9;
-	w.max_diff = 2.4812345e-05;
-	dash_format_throughput(out, sizeof(out), &w);
-	assert_true(dash_width(out) <= 80);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_fit_and_width),
+	    cmocka_unit_test(test_fit_words),
+	    cmocka_unit_test(test_line_shorten_drop_keep),
 	    cmocka_unit_test(test_thread_rows_at_80_and_wider),
 	    cmocka_unit_test(test_hostile_names_made_safe),
 	    cmocka_unit_test(test_sorting),
 	    cmocka_unit_test(test_parked_and_active),
-	    cmocka_unit_test(test_summary_oversubscription),
 	    cmocka_unit_test(test_bar_ascii_and_marks),
 	    cmocka_unit_test(test_bar_utf8),
 	    cmocka_unit_test(test_sparkline),
 	    cmocka_unit_test(test_chart_rows),
 	    cmocka_unit_test(test_cpu_bar),
-	    cmocka_unit_test(test_header_pending),
-	    cmocka_unit_test(test_budget_and_pressure),
-	    cmocka_unit_test(test_throughput_line),
 	};
 	return cmocka_run_group_tests(tests, setup_utf8, NULL);
 }

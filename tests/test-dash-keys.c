@@ -324,8 +324,12 @@ static void test_help_lists_every_key(void **state)
 		if (!found)
 			fail_msg("help misses %s", want[i]);
 	}
-	assert_non_null(strstr(dash_keys_bar(true), "q quit"));
-	assert_null(strstr(dash_keys_bar(false), "threads"));
+	char bar[256];
+	dash_keys_bar(bar, sizeof(bar), 200, true);
+	assert_non_null(strstr(bar, "q quit"));
+	assert_non_null(strstr(bar, "+- threads"));
+	dash_keys_bar(bar, sizeof(bar), 80, false);
+	assert_null(strstr(bar, "threads"));
 }
 
 int main(void)

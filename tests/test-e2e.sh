@@ -36,7 +36,7 @@ notok() {
 }
 skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
 
-PLAN=19
+PLAN=23
 if ! command -v tmux >/dev/null; then
 	echo "1..0 # SKIP tmux is not installed (Debian package tmux)"
 	exit 0
@@ -207,6 +207,49 @@ else
 	left=
 	for p in $lab_pids; do alive "$p" && left="$left $p($(cat /proc/"$p"/comm 2>/dev/null))"; done
 	notok "q: nothing left behind" "processes:$left" "cgroup: $(cg_dir)"
+fi
+
+# ---- 80x24, two streams, a helper killed --------------------------------------
+# The narrowest screen: every row fits by shorter labels (no "…" cut), the
+# per-stream GFLOP/s and the useful-vs-busy CPU line show, and a helper the
+# lab restarts after SIGKILL is reported on the message line.
+$T new-session -d -s two -x 80 -y 24 "exec env LC_ALL=C.UTF-8 '$TL' -i 0.5 --streams 2"
+two_pid=$($T display-message -p -t two '#{pane_pid}')
+lab_pids="$lab_pids $two_pid"
+if wait_pane two '\| s0 [0-9]+ s1 [0-9]+ *$' 150 &&
+	grep -Eq '^(work [0-9.]+ of [0-9.]+ CPUs busy \([0-9.]+ spin/overhead\)|in GEMM [0-9.]+ threads, [0-9.]+ CPUs busy \([0-9.]+ waiting\)) \|' "$tmp/pane"; then
+	ok "--streams 2 at 80x24: per-stream GFLOP/s (s0 … s1 …) next to useful vs busy CPU"
+else
+	notok "--streams 2 at 80x24: per-stream GFLOP/s and useful CPU" "$(cat "$tmp/pane")"
+fi
+two_anchor=$(pgrep -P "$two_pid" | head -n1)
+two_lab=$two_anchor
+for a in $two_lab; do two_lab="$two_lab $(children "$a")"; done
+lab_pids="$lab_pids $two_lab"
+sed 's/ *$//' "$tmp/pane" >"$tmp/two"
+if ! grep -q '…' "$tmp/two" &&
+	head -n1 "$tmp/two" | grep -Eq '^threadlab lab \| sgemm n=768 \| thr 1 \| str 2 \| wrk 0 \| quota none \| every 0\.5s$' &&
+	sed -n 2p "$tmp/two" | grep -q 'binds)$' && sed -n 3p "$tmp/two" | grep -Eq 's/s \| throttled .*%\)? \| PSI ' &&
+	grep -Eq '^F1 help .* q quit$' "$tmp/two"; then
+	ok "80x24: header, budget, pressure and key bar fit whole (short labels, no cut word)"
+else
+	notok "80x24: rows fit whole" "$(cat "$tmp/two")"
+fi
+helper=$(children "$two_anchor" | awk '{ print $1 }')
+if [ -n "$helper" ] && kill -9 "$helper" 2>/dev/null &&
+	wait_pane two 'stream [0-9]: helper killed by signal 9, restarted' 60; then
+	ok "a helper killed with SIGKILL: the message line says so and that it was restarted"
+else
+	notok "helper killed: message line" "helper ${helper:-none}" "$(tail -n1 "$tmp/pane")"
+fi
+for a in $two_anchor; do two_lab="$two_lab $(children "$a")"; done # the restarted helper
+lab_pids="$lab_pids $two_lab"
+$T send-keys -t two 'q'
+two_gone() { for p in $two_pid $two_lab; do alive "$p" && return 1; done; return 0; }
+if wait_true 50 two_gone; then
+	ok "q after the restart: threadlab, anchor and helpers gone"
+else
+	notok "q after the restart: nothing left" "$(ps -o pid,comm -p "$two_pid $two_lab" 2>/dev/null)"
 fi
 
 # ---- attach to hostile thread names ---------------------------------------------

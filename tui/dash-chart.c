@@ -35,19 +35,17 @@ void dash_chart_draw(WINDOW *w, const struct dash_rect *r, const struct dash *d,
 
 	if (r->h < 1)
 		return;
-	snprintf(
-	    out, sizeof(out),
-	    "Scaling n=%d %s: bar steady GFLOP/s  %s ideal  %s ceiling %.1f | GFLOP/s, %% of ideal",
-	    size, prec == CTL_DOUBLE ? "dgemm" : "sgemm", d->utf8 ? "\u250a" : ":",
-	    d->utf8 ? "\u2502" : "|", single > 0 ? single * eff : 0.0);
+	dash_format_chart_title(out, sizeof(out), r->w, size, prec, single > 0 ? single * eff : 0.0,
+				d->utf8);
 	dash_panels_put(w, r->y, r->x, r->w, out, dash_panels_attr(d, DASH_ROLE_BOLD));
 	for (size_t i = 0; i < v->npoints && i < LABVIEW_POINTS; i++)
 		if (v->points[i].size == size && v->points[i].precision == prec)
 			pts[n++] = &v->points[i];
 	if (n == 0) {
-		dash_panels_put(w, r->y + 1, r->x, r->w,
-				"no points yet: change threads with + and -, or press s to sweep",
-				dash_panels_attr(d, DASH_ROLE_DIM));
+		dash_fit_words(out, sizeof(out),
+			       "no points yet: change threads with + and -, or press s to sweep",
+			       r->w);
+		dash_panels_put(w, r->y + 1, r->x, r->w, out, dash_panels_attr(d, DASH_ROLE_DIM));
 		return;
 	}
 	qsort(pts, n, sizeof(pts[0]), dash_chart_cmp);

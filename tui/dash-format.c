@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <wchar.h>
 
 #include "budget.h"
 #include "text-safe.h"
@@ -88,64 +87,6 @@ enum dash_mark dash_thread_mark(const struct thread_rate *r, const struct lab_st
 	if (stream >= st->settings.streams || (named >= 0 && parked))
 		return DASH_MARK_PARKED;
 	return DASH_MARK_ACTIVE;
-}
-
-/* Decodes one UTF-8 character of s; returns its length (1 for a bad
- * byte) and its columns in *w. */
-static size_t dash_format_char(const char *s, int *w)
-{
-	mbstate_t ps;
-	wchar_t wc;
-
-	memset(&ps, 0, sizeof(ps));
-	size_t n = mbrtowc(&wc, s, MB_CUR_MAX, &ps);
-	if (n == (size_t)-1 || n == (size_t)-2 || n == 0) {
-		*w = 1;
-		return 1;
-	}
-	int cw = wcwidth(wc);
-	*w = cw < 0 ? 1 : cw;
-	return n;
-}
-
-int dash_width(const char *s)
-{
-	int total = 0, w;
-
-	while (*s) {
-		s += dash_format_char(s, &w);
-		total += w;
-	}
-	return total;
-}
-
-size_t dash_fit(char *out, size_t cap, const char *s, int width, bool pad, bool right)
-{
-	size_t take = 0;
-	int cols = 0, w;
-
-	if (cap == 0)
-		return 0;
-	while (s[take]) {
-		size_t n = dash_format_char(s + take, &w);
-		if (cols + w > width)
-			break;
-		cols += w;
-		take += n;
-	}
-	int spaces = pad && cols < width ? width - cols : 0;
-	size_t o = 0;
-	if (right)
-		for (; spaces > 0 && o + 1 < cap; spaces--)
-			out[o++] = ' ';
-	if (take > cap - 1 - o)
-		take = cap - 1 - o; /* cap too small: may cut a character */
-	memcpy(out + o, s, take);
-	o += take;
-	for (; spaces > 0 && o + 1 < cap; spaces--)
-		out[o++] = ' ';
-	out[o] = '\0';
-	return o;
 }
 
 /* Appends printf output at *o (never past cap). */
@@ -286,22 +227,6 @@ void dash_threads_order(const struct thread_rate *v, size_t n, enum dash_sort so
 		idx[i] = i;
 	if (n > 1)
 		qsort_r(idx, n, sizeof(*idx), dash_format_cmp, arg);
-}
-
-size_t dash_format_summary(char *out, size_t cap, const struct snapshot_rates *r, double effective)
-{
-	size_t o = 0;
-
-	out[0] = '\0';
-	dash_format_add(out, cap, &o, "runnable %d of %zu threads on %.2f effective CPUs",
-			r->runnable, r->nthreads, effective);
-	if (effective > 0) {
-		double f = r->runnable / effective;
-		dash_format_add(out, cap, &o, ": %.2fx%s", f, f > 1.0 ? " oversubscribed" : "");
-	}
-	dash_format_add(out, cap, &o, " | total CPU %.0f%% wait %.0f%%", r->total_cpu_pct,
-			r->total_wait_pct);
-	return o;
 }
 
 /* ---- bars, sparkline, chart ------------------------------------------ */
@@ -446,157 +371,5 @@ size_t dash_format_cpu(char *out, size_t cap, int width, int id, double busy_pct
 	if (bar > 0 && o + 1 < cap)
 		o += dash_format_bar(out + o, cap - o, bar, busy_pct, 100.0, 0, 0, utf8);
 	dash_format_add(out, cap, &o, " %3.0f%%", busy_pct < 0 ? 0 : busy_pct);
-	return o;
-}
-
-/* ---- one-line panels -------------------------------------------------- */
-
-unsigned dash_pending(const struct lab_settings *want, const struct lab_status *st)
-{
-	const struct lab_stream_status *s0 = &st->stream[0];
-	bool s0_up = s0->state == CTL_STREAM_RUNNING || s0->state == CTL_STREAM_PAUSED;
-	unsigned p = 0;
-
-	if (!s0_up || (int)s0->threads != want->threads)
-		p |= DASH_PEND_THREADS;
-	if (!s0_up || s0->size != want->size)
-		p |= DASH_PEND_SIZE;
-	if (!s0_up || s0->precision != want->precision)
-		p |= DASH_PEND_PRECISION;
-	if (!st->applied || st->settings.streams != want->streams)
-		p |= DASH_PEND_STREAMS;
-	if (!st->applied || st->settings.paused != want->paused)
-		p |= DASH_PEND_PAUSED;
-	if (st->nworkers != want->workers)
-		p |= DASH_PEND_WORKERS;
-	double have = st->quota_cpus > 0 ? st->quota_cpus : 0;
-	double asked = want->cpus > 0 ? want->cpus : 0;
-	if (fabs(have - asked) > 1e-6 && st->quota_error[0] == '\0')
-		p |= DASH_PEND_QUOTA;
-	return p;
-}
-
-size_t dash_format_header(char *out, size_t cap, const struct dash_header *h)
-{
-	char safe[512];
-	size_t o = 0;
-
-	out[0] = '\0';
-	dash_format_add(out, cap, &o, "threadlab %s", h->mode);
-	if (h->want) {
-		const struct lab_settings *w = h->want;
-		unsigned p = h->pending;
-#define DASH_STAR(bit) ((p & (bit)) ? "*" : "")
-		dash_format_add(out, cap, &o, " | %s%s n=%d%s",
-				w->precision == CTL_DOUBLE ? "dgemm" : "sgemm",
-				DASH_STAR(DASH_PEND_PRECISION), w->size, DASH_STAR(DASH_PEND_SIZE));
-		dash_format_add(out, cap, &o, " | threads %d%s | streams %d%s | workers %d%s",
-				w->threads, DASH_STAR(DASH_PEND_THREADS), w->streams,
-				DASH_STAR(DASH_PEND_STREAMS), w->workers,
-				DASH_STAR(DASH_PEND_WORKERS));
-		if (w->cpus > 0)
-			dash_format_add(out, cap, &o, " | quota %.1f%s", w->cpus,
-					DASH_STAR(DASH_PEND_QUOTA));
-		else
-			dash_format_add(out, cap, &o, " | quota none%s",
-					DASH_STAR(DASH_PEND_QUOTA));
-		if (w->paused)
-			dash_format_add(out, cap, &o, " | PAUSED%s", DASH_STAR(DASH_PEND_PAUSED));
-#undef DASH_STAR
-	} else {
-		dash_format_add(out, cap, &o, " %d", (int)h->pid);
-		if (h->target && h->target[0]) {
-			text_safe(h->target, strlen(h->target), safe, sizeof(safe));
-			dash_format_add(out, cap, &o, " %s", safe);
-		}
-		if (h->tree)
-			dash_format_add(out, cap, &o, " (tree)");
-	}
-	if (h->sweep && h->sweep[0])
-		dash_format_add(out, cap, &o, " | %s", h->sweep);
-	dash_format_add(out, cap, &o, " | every %gs", h->interval);
-	if (h->gone)
-		dash_format_add(out, cap, &o, " | EXITED");
-	return o;
-}
-
-size_t dash_format_budget(char *out, size_t cap, const struct budget *b)
-{
-	char safe[512];
-	size_t o = 0;
-
-	out[0] = '\0';
-	dash_format_add(out, cap, &o, "CPU budget: online %d | affinity %d | cpuset ", b->online,
-			b->affinity);
-	if (b->cpuset > 0)
-		dash_format_add(out, cap, &o, "%d", b->cpuset);
-	else
-		dash_format_add(out, cap, &o, "n/a");
-	if (!b->quota.controller)
-		dash_format_add(out, cap, &o, " | quota n/a");
-	else if (b->quota.cpus < 0)
-		dash_format_add(out, cap, &o, " | quota none");
-	else
-		dash_format_add(out, cap, &o, " | quota %.2f", b->quota.cpus);
-	dash_format_add(out, cap, &o, " | effective %.2f (%s binds)", b->effective,
-			budget_term_name(b->binding));
-	if (b->note[0]) {
-		text_safe(b->note, strnlen(b->note, sizeof(b->note)), safe, sizeof(safe));
-		dash_format_add(out, cap, &o, " | %s", safe);
-	}
-	return o;
-}
-
-static void dash_format_psi(char *out, size_t cap, size_t *o, const char *what, const struct psi *p)
-{
-	if (p->available)
-		dash_format_add(out, cap, o, " %s %.1f%%", what, p->some_avg10);
-	else
-		dash_format_add(out, cap, o, " %s unavailable", what);
-}
-
-size_t dash_format_pressure(char *out, size_t cap, const struct snapshot *cur,
-			    const struct snapshot_rates *r, bool have_rates)
-{
-	size_t o = 0;
-
-	out[0] = '\0';
-	if (!have_rates)
-		dash_format_add(out, cap, &o,
-				"throttled measuring... | run-queue wait measuring...");
-	else {
-		if (r->throttle.valid)
-			dash_format_add(out, cap, &o, "throttled %.0f%% of periods %.2f s/s",
-					r->throttle.throttled_pct, r->throttle.throttled_s_per_s);
-		else
-			dash_format_add(out, cap, &o, "throttled n/a");
-		dash_format_add(out, cap, &o, " | run-queue wait %.2f s/s",
-				r->total_wait_pct / 100.0);
-	}
-	dash_format_add(out, cap, &o, " | PSI some:");
-	dash_format_psi(out, cap, &o, "cgroup", &cur->psi_cgroup);
-	dash_format_psi(out, cap, &o, "system", &cur->psi_system);
-	return o;
-}
-
-size_t dash_format_throughput(char *out, size_t cap, const struct workload_report *w)
-{
-	size_t o = 0;
-
-	out[0] = '\0';
-	dash_format_add(out, cap, &o, "GFLOP/s %.1f", w->gflops);
-	if (w->single_thread_gflops > 0) {
-		dash_format_add(out, cap, &o, " | ideal %.1f | ceiling %.1f | %.0f%% of ideal",
-				w->ideal_gflops, w->ceiling_gflops,
-				100.0 * tp_efficiency(w->gflops, w->ideal_gflops));
-	} else {
-		dash_format_add(out, cap, &o, " | ideal ? | ceiling measuring...");
-	}
-	if (!w->results_checked)
-		dash_format_add(out, cap, &o, " | results not checked yet");
-	else if (w->results_equal)
-		dash_format_add(out, cap, &o, " | results equal");
-	else
-		dash_format_add(out, cap, &o, " | DIFFER %.2g", w->max_diff);
 	return o;
 }

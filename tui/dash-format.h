@@ -5,7 +5,10 @@
  * Text is UTF-8; widths are terminal columns, not bytes.  Foreign names go
  * through text_safe() here before they are padded.  Each function writes at
  * most cap bytes (NUL included) and returns the bytes written (without the
- * NUL). */
+ * NUL).  Functions taking a width fit their row to it as dash-fit.h says:
+ * shorter labels first, then fewer fields, never a word cut in two.
+ * dash-format.c holds the table, bars and chart; dash-rows.c the one-line
+ * panels. */
 #ifndef THREADLAB_DASH_FORMAT_H
 #define THREADLAB_DASH_FORMAT_H
 
@@ -13,6 +16,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "dash-fit.h"
 #include "lab.h"
 #include "labview.h"
 #include "report.h"
@@ -46,12 +50,6 @@ const char *dash_mark_name(enum dash_mark m);
  * active).  st NULL (attach mode) gives DASH_MARK_NONE. */
 enum dash_mark dash_thread_mark(const struct thread_rate *r, const struct lab_status *st);
 
-/* Columns of UTF-8 text s (a wide character counts two, an unknown one). */
-int dash_width(const char *s);
-/* Copies s cut to at most width columns (at a character boundary) and, when
- * pad, padded with spaces to exactly width; right-aligns when right. */
-size_t dash_fit(char *out, size_t cap, const char *s, int width, bool pad, bool right);
-
 /* ---- threads table ---------------------------------------------------- */
 
 /* Which columns fit: the PID column from 96 columns (or with --tree), the
@@ -71,8 +69,10 @@ size_t dash_format_thread_row(char *out, size_t cap, const struct dash_cols *c,
 			      const struct thread_rate *r, enum dash_mark m);
 /* Fills idx[0..n) with the order of v under sort (stable for ties: TID). */
 void dash_threads_order(const struct thread_rate *v, size_t n, enum dash_sort sort, size_t *idx);
-/* "runnable 3 of 7 threads on 2.00 effective CPUs: 1.50x oversubscribed". */
-size_t dash_format_summary(char *out, size_t cap, const struct snapshot_rates *r, double effective);
+/* "runnable 3 of 7 threads on 2.00 effective CPUs: 1.50x oversubscribed |
+ *  total CPU 95% wait 106%" fitted to width. */
+size_t dash_format_summary(char *out, size_t cap, int width, const struct snapshot_rates *r,
+			   double effective);
 
 /* ---- bars, sparkline, chart ------------------------------------------ */
 
@@ -89,6 +89,10 @@ size_t dash_format_sparkline(char *out, size_t cap, int width, const double *v, 
  * their ideals (for the current size and precision); 1 when all are 0. */
 double dash_chart_scale(const struct labview *v, int size, int precision, double single,
 			double effective);
+/* The chart's title row: "Scaling n=768 sgemm | bars: steady GFLOP/s,
+ * ┊ ideal, │ ceiling 208.0 | right: GFLOP/s, % of ideal" fitted to width. */
+size_t dash_format_chart_title(char *out, size_t cap, int width, int size, int precision,
+			       double ceiling, bool utf8);
 /* One chart row: "1x2 ████▌ │  208.3 ideal 208.0". */
 size_t dash_format_chart_row(char *out, size_t cap, int width, const struct labview_point *p,
 			     double single, double effective, double scale, bool utf8);
@@ -119,18 +123,31 @@ struct dash_header {
 	const char *sweep;		 /* "sweep 2/4" or NULL */
 };
 /* "threadlab lab | sgemm n=768 | threads 2* | streams 1 | workers 0 |
- *  quota none | every 1s" — '*' marks a pending value. */
-size_t dash_format_header(char *out, size_t cap, const struct dash_header *h);
+ *  quota none | every 1s" — '*' marks a pending value; at 80 columns
+ *  "… | thr 2* | str 1 | wrk 0 | quota none | 1s". */
+size_t dash_format_header(char *out, size_t cap, int width, const struct dash_header *h);
 /* "CPU budget: online 2 | affinity 2 | cpuset 2 | quota none |
  *  effective 2.00 (online binds)". */
-size_t dash_format_budget(char *out, size_t cap, const struct budget *b);
-/* Throttling next to run-queue wait, then pressure: "throttled 48% of
- * periods 0.50 s/s | run-queue wait 0.55 s/s | PSI some cgroup 40.1%
- * system 20.3%".  Without rates (first tick): "measuring…". */
-size_t dash_format_pressure(char *out, size_t cap, const struct snapshot *cur,
+size_t dash_format_budget(char *out, size_t cap, int width, const struct budget *b);
+/* Run-queue wait with throttling right after it, then pressure:
+ * "run-queue wait 0.55 s/s | throttled 0.50 s/s (48% of periods, part of
+ * the wait) | PSI some: cgroup 40.1% system 20.3%".  Under a quota the wait
+ * includes throttled time (DESIGN.md): the two figures sit side by side so
+ * they can be told apart.  Without rates: "measuring...". */
+size_t dash_format_pressure(char *out, size_t cap, int width, const struct snapshot *cur,
 			    const struct snapshot_rates *r, bool have_rates);
 /* "GFLOP/s 208.3 | ideal 208.0 | ceiling 208.0 | 100% of ideal | results
- *  equal" (or "DIFFER 2.5e-05", the largest difference): fits 80 columns. */
-size_t dash_format_throughput(char *out, size_t cap, const struct workload_report *w);
+ *  equal" (or "DIFFER 2.5e-05", the largest difference). */
+size_t dash_format_throughput(char *out, size_t cap, int width, const struct workload_report *w);
+/* Useful CPU next to the CPU /proc shows, then per-stream GFLOP/s when
+ * more than one stream runs: "work 1.96 of 2.00 CPUs busy (0.04
+ * spin/overhead) | per stream GFLOP/s: s0 76.1 s1 85.2".  Stream failures
+ * show as "s1 FAILED". */
+size_t dash_format_work(char *out, size_t cap, int width, const struct workload_report *w);
+/* The message for a helper the lab restarted: "stream 1: helper killed by
+ * signal 9, restarted (restart 2)"; failure is lab_stream_status
+ * last_failure (raw: made safe when drawn). */
+size_t dash_format_restart(char *out, size_t cap, int stream, unsigned restarts,
+			   const char *failure);
 
 #endif

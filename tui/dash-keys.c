@@ -39,6 +39,7 @@ static void dash_keys_say(struct dash *d, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(d->message, sizeof(d->message), fmt, ap);
 	va_end(ap);
+	d->message_bad = false;
 }
 
 /* Accepts *t as the new settings when lab_settings_check agrees. */
@@ -298,12 +299,30 @@ const struct dash_key_help *dash_keys_help(size_t *n)
 	return dash_keys_helps;
 }
 
-const char *dash_keys_bar(bool lab)
+/* The key bar's entries in screen order; prio: what goes first when the
+ * bar is too wide (dash-fit.h), 0 never. */
+static const struct {
+	const char *text;
+	int prio;
+	bool lab;
+} dash_keys_bar_entries[] = {
+    {"F1 help", 0, false},  {"+- threads", 1, true},  {"][ streams", 1, true},
+    {">< size", 3, true},   {"d prec", 3, true},      {"wW worker", 2, true},
+    {"}{u quota", 2, true}, {"spc pause", 2, true},   {"s sweep", 1, true},
+    {"Tab sort", 2, false}, {"iI refresh", 3, false}, {"q quit", 0, false},
+};
+
+size_t dash_keys_bar(char *out, size_t cap, int width, bool lab)
 {
-	if (lab)
-		return "F1 help  +- threads  ][ streams  >< size  d prec  wW worker  }{u quota  "
-		       "spc pause  s sweep  Tab sort  iI refresh  q quit";
-	return "F1 help  Tab sort  iI refresh  q quit";
+	struct dash_line l;
+
+	dash_line_init(&l, "  ");
+	for (size_t i = 0; i < sizeof(dash_keys_bar_entries) / sizeof(dash_keys_bar_entries[0]);
+	     i++)
+		if (lab || !dash_keys_bar_entries[i].lab)
+			dash_line_add(&l, dash_keys_bar_entries[i].prio, "%s",
+				      dash_keys_bar_entries[i].text);
+	return dash_line_render(&l, out, cap, width);
 }
 
 int dash_keys_handle(struct dash *d, struct lab_settings *want, const struct dash_key_ctx *c,

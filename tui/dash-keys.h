@@ -45,7 +45,9 @@ struct dash_key_help {
 /* The help lines, in order; *n receives their count. */
 const struct dash_key_help *dash_keys_help(size_t *n);
 
-/* The short key bar for the bottom of the screen. */
-const char *dash_keys_bar(bool lab);
+/* The key bar for the bottom of the screen, fitted to width columns: the
+ * less used keys go first when it is narrow (F1 help and q quit stay).
+ * Returns the bytes written. */
+size_t dash_keys_bar(char *out, size_t cap, int width, bool lab);
 
 #endif

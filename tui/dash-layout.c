@@ -40,8 +40,8 @@ void dash_layout_compute(int rows, int cols, bool lab, size_t ncpus, struct dash
 	l->budget = dash_layout_rect(y++, 0, 1, cols);
 	l->pressure = dash_layout_rect(y++, 0, 1, cols);
 	if (lab) {
-		l->throughput = dash_layout_rect(y, 0, 2, cols);
-		y += 2;
+		l->throughput = dash_layout_rect(y, 0, 3, cols);
+		y += 3;
 	}
 	int extra = rows - DASH_MIN_ROWS; /* rows beyond the minimum */
 	int chart_h = lab ? dash_layout_clamp(6 + extra / 3, 6, 12) : 0;

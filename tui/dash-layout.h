@@ -22,7 +22,7 @@ struct dash_layout {
 	struct dash_rect header;     /* 1 row: mode, settings, interval */
 	struct dash_rect budget;     /* 1 row: CPU budget */
 	struct dash_rect pressure;   /* 1 row: throttling, run-queue wait, PSI */
-	struct dash_rect throughput; /* lab: 2 rows, figures and sparkline */
+	struct dash_rect throughput; /* lab: 3 rows: figures, useful vs busy CPU, history */
 	struct dash_rect chart;	     /* lab: title row + one row per point */
 	struct dash_rect cpus;	     /* title-less per-CPU bars, several per row */
 	int cpu_cols;		     /* bars per row in cpus */

@@ -54,6 +54,8 @@ attr_t dash_panels_attr(const struct dash *d, enum dash_role role)
 	return A_NORMAL;
 }
 
+unsigned long dash_panels_cuts;
+
 void dash_panels_put(WINDOW *w, int y, int x, int width, const char *s, attr_t a)
 {
 	char buf[2048];
@@ -64,6 +66,8 @@ void dash_panels_put(WINDOW *w, int y, int x, int width, const char *s, attr_t a
 		return;
 	if (width > cols - x)
 		width = cols - x;
+	if (dash_width(s) > width)
+		dash_panels_cuts++;
 	dash_fit(buf, sizeof(buf), s, width, false, false);
 	wattrset(w, a);
 	mvwaddstr(w, y, x, buf);
@@ -131,7 +135,7 @@ void dash_panels_header(WINDOW *w, const struct dash_rect *r, const struct dash 
 		dash_panels_target(s, target, sizeof(target));
 		h.target = target;
 	}
-	dash_format_header(out, sizeof(out), &h);
+	dash_format_header(out, sizeof(out), r->w, &h);
 	attr_t a = dash_panels_attr(d, DASH_ROLE_TITLE);
 	dash_panels_fill(w, r, 0, a);
 	dash_panels_put(w, r->y, r->x, r->w, out, a);
@@ -142,7 +146,7 @@ void dash_panels_budget(WINDOW *w, const struct dash_rect *r, const struct dash 
 {
 	char out[1024];
 
-	dash_format_budget(out, sizeof(out), &s->cur.budget);
+	dash_format_budget(out, sizeof(out), r->w, &s->cur.budget);
 	dash_panels_put(w, r->y, r->x, r->w, out, dash_panels_attr(d, DASH_ROLE_PLAIN));
 }
 
@@ -153,16 +157,48 @@ void dash_panels_pressure(WINDOW *w, const struct dash_rect *r, const struct das
 	bool throttled =
 	    s->have_rates && s->rates.throttle.valid && s->rates.throttle.throttled_pct > 0.5;
 
-	dash_format_pressure(out, sizeof(out), &s->cur, &s->rates, s->have_rates);
+	dash_format_pressure(out, sizeof(out), r->w, &s->cur, &s->rates, s->have_rates);
 	dash_panels_put(w, r->y, r->x, r->w, out,
 			dash_panels_attr(d, throttled ? DASH_ROLE_WARN : DASH_ROLE_PLAIN));
+}
+
+/* The history row: "history ▂▄▅▅ steady 207.0 | 1 thread 104.0". */
+static void dash_panels_history(WINDOW *w, int y, const struct dash_rect *r, const struct dash *d,
+				const struct session *s)
+{
+	const struct workload_report *wr = &s->work;
+	char spark[1024], tail[96], steady[32] = "steady ...";
+	const char *label = "history ";
+
+	if (wr->steady_gflops >= 0)
+		snprintf(steady, sizeof(steady), "steady %.1f", wr->steady_gflops);
+	if (wr->single_thread_gflops > 0)
+		snprintf(tail, sizeof(tail), " %s | 1 thread %.1f", steady,
+			 wr->single_thread_gflops);
+	else
+		snprintf(tail, sizeof(tail), " %s", steady);
+	int width = r->w - (int)strlen(label) - dash_width(tail);
+	if (width < 8) {
+		snprintf(tail, sizeof(tail), " %s", steady);
+		width = r->w - (int)strlen(label) - dash_width(tail);
+	}
+	double max = wr->ceiling_gflops;
+	for (size_t i = 0; i < s->view.nhistory; i++)
+		max = s->view.history[i] > max ? s->view.history[i] : max;
+	dash_format_sparkline(spark, sizeof(spark), width, s->view.history, s->view.nhistory, max,
+			      d->utf8);
+	dash_panels_put(w, y, r->x, r->w, label, dash_panels_attr(d, DASH_ROLE_PLAIN));
+	dash_panels_put(w, y, r->x + (int)strlen(label), width, spark,
+			dash_panels_attr(d, DASH_ROLE_BAR));
+	dash_panels_put(w, y, r->x + (int)strlen(label) + width, dash_width(tail), tail,
+			dash_panels_attr(d, DASH_ROLE_PLAIN));
 }
 
 void dash_panels_throughput(WINDOW *w, const struct dash_rect *r, const struct dash *d,
 			    const struct session *s)
 {
 	const struct workload_report *wr = &s->work;
-	char out[1024], spark[1024], tail[64];
+	char out[1024];
 	enum dash_role role = DASH_ROLE_PLAIN;
 
 	if (wr->ideal_gflops > 0) {
@@ -171,59 +207,91 @@ void dash_panels_throughput(WINDOW *w, const struct dash_rect *r, const struct d
 	}
 	if (wr->results_checked && !wr->results_equal)
 		role = DASH_ROLE_BAD;
-	dash_format_throughput(out, sizeof(out), wr);
+	dash_format_throughput(out, sizeof(out), r->w, wr);
 	dash_panels_put(w, r->y, r->x, r->w, out, dash_panels_attr(d, role));
-	if (r->h < 2)
-		return;
-	if (wr->steady_gflops >= 0)
-		snprintf(tail, sizeof(tail), " steady %.1f", wr->steady_gflops);
-	else
-		snprintf(tail, sizeof(tail), " steady ...");
-	if (wr->single_thread_gflops > 0)
-		snprintf(tail + strlen(tail), sizeof(tail) - strlen(tail), " | 1 thread %.1f",
-			 wr->single_thread_gflops);
-	const char *label = "history ";
-	int width = r->w - (int)strlen(label) - (int)strlen(tail);
-	double max = wr->ceiling_gflops;
-	for (size_t i = 0; i < s->view.nhistory; i++)
-		max = s->view.history[i] > max ? s->view.history[i] : max;
-	dash_format_sparkline(spark, sizeof(spark), width, s->view.history, s->view.nhistory, max,
-			      d->utf8);
-	dash_panels_put(w, r->y + 1, r->x, r->w, label, dash_panels_attr(d, DASH_ROLE_PLAIN));
-	dash_panels_put(w, r->y + 1, r->x + (int)strlen(label), width, spark,
-			dash_panels_attr(d, DASH_ROLE_BAR));
-	dash_panels_put(w, r->y + 1, r->x + (int)strlen(label) + width, (int)strlen(tail), tail,
-			dash_panels_attr(d, DASH_ROLE_PLAIN));
+	if (r->h >= 3) {
+		/* Spin shows as busy CPU beyond the work: warn from 0.25 CPU. */
+		bool spin = wr->cpu_cpus - wr->useful_cpus >= 0.25;
+		dash_format_work(out, sizeof(out), r->w, wr);
+		dash_panels_put(w, r->y + 1, r->x, r->w, out,
+				dash_panels_attr(d, wr->error[0] ? DASH_ROLE_BAD
+						    : spin	 ? DASH_ROLE_WARN
+								 : DASH_ROLE_PLAIN));
+	}
+	if (r->h >= 2)
+		dash_panels_history(w, r->y + r->h - 1, r, d, s);
 }
 
 void dash_panels_keys(WINDOW *w, const struct dash_rect *r, const struct dash *d,
 		      const struct session *s)
 {
 	attr_t a = dash_panels_attr(d, DASH_ROLE_TITLE);
+	char out[512];
 
+	dash_keys_bar(out, sizeof(out), r->w, s->kind == SESSION_LAB);
 	dash_panels_fill(w, r, 0, a);
-	dash_panels_put(w, r->y, r->x, r->w, dash_keys_bar(s->kind == SESSION_LAB), a);
+	dash_panels_put(w, r->y, r->x, r->w, out, a);
 }
 
 void dash_panels_message(WINDOW *w, const struct dash_rect *r, const struct dash *d,
 			 const struct session *s)
 {
-	char out[512], safe[512];
+	char out[512], safe[512], fitted[512];
 	const char *m = d->message[0] ? d->message : s->message;
+	enum dash_role role = d->message_bad ? DASH_ROLE_BAD : DASH_ROLE_BOLD;
 
 	if (s->target_gone) {
-		if (d->status[0])
+		if (s->kind == SESSION_LAB)
+			snprintf(out, sizeof(out),
+				 "the lab workload (process %d) exited: "
+				 "last view kept, q quits",
+				 (int)s->target);
+		else if (d->status[0])
 			snprintf(out, sizeof(out), "command %s: last view kept, q quits",
 				 d->status);
 		else
 			snprintf(out, sizeof(out), "process %d exited: last view kept, q quits",
 				 (int)s->target);
 		m = out;
+		role = DASH_ROLE_WARN;
 	}
 	/* Messages may quote paths and helper errors: make them safe too. */
 	text_safe(m, strlen(m), safe, sizeof(safe));
-	dash_panels_put(w, r->y, r->x, r->w, safe,
-			dash_panels_attr(d, s->target_gone ? DASH_ROLE_WARN : DASH_ROLE_BOLD));
+	dash_fit_words(fitted, sizeof(fitted), safe, r->w);
+	dash_panels_put(w, r->y, r->x, r->w, fitted, dash_panels_attr(d, role));
+}
+
+/* Writes s from row y, wrapped at spaces to cols, continuation rows
+ * indented by indent; returns the next free row. */
+static int dash_panels_wrap(WINDOW *w, int y, int rows, int cols, int indent, const char *s,
+			    attr_t a)
+{
+	char part[512];
+	int x = 0;
+
+	while (*s && y < rows) {
+		int width = cols - x;
+		size_t n = strlen(s);
+		if (dash_width(s) > width) {
+			/* The last space that keeps the part within width. */
+			size_t cut = 0;
+			for (size_t i = 1; i < n; i++) {
+				snprintf(part, sizeof(part), "%.*s", (int)i, s);
+				if (dash_width(part) > width)
+					break;
+				if (s[i] == ' ')
+					cut = i;
+			}
+			n = cut ? cut : n;
+		}
+		snprintf(part, sizeof(part), "%.*s", (int)n, s);
+		dash_panels_put(w, y++, x, width, part, a);
+		s += n;
+		while (*s == ' ')
+			s++;
+		x = indent;
+	}
+	return y;
 }
 
 void dash_panels_help(WINDOW *w, const struct dash *d, const struct session *s)
@@ -247,11 +315,13 @@ void dash_panels_help(WINDOW *w, const struct dash *d, const struct session *s)
 		if (h[i].lab && !lab)
 			continue;
 		snprintf(line, sizeof(line), "  %-8s %s", h[i].keys, h[i].what);
-		dash_panels_put(w, y++, 0, cols, line, dash_panels_attr(d, DASH_ROLE_PLAIN));
+		y = dash_panels_wrap(w, y, rows, cols, 11, line,
+				     dash_panels_attr(d, DASH_ROLE_PLAIN));
 	}
 	y++;
 	for (size_t i = 0; i < sizeof(notes) / sizeof(notes[0]) && y < rows; i++)
-		dash_panels_put(w, y++, 0, cols, notes[i], dash_panels_attr(d, DASH_ROLE_PLAIN));
+		y = dash_panels_wrap(w, y, rows, cols, 2, notes[i],
+				     dash_panels_attr(d, DASH_ROLE_PLAIN));
 }
 
 void dash_panels_too_small(WINDOW *w, int rows, int cols)

@@ -33,8 +33,11 @@ void dash_panels_colors_init(void);
 /* The attribute for a role: colour pairs only when d->color. */
 attr_t dash_panels_attr(const struct dash *d, enum dash_role role);
 
-/* Writes s at (y, x) cut to width columns, with attribute a. */
+/* Writes s at (y, x) cut to width columns, with attribute a.  The rows'
+ * formatters fit their text first; a cut here is counted in
+ * dash_panels_cuts (tests assert that a typical screen needs none). */
 void dash_panels_put(WINDOW *w, int y, int x, int width, const char *s, attr_t a);
+extern unsigned long dash_panels_cuts;
 
 /* Erases w and draws the whole screen for layout l: the panels, the help
  * screen when d->help, or the "terminal too small" notice. */

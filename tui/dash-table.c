@@ -66,7 +66,7 @@ void dash_table_draw(WINDOW *w, const struct dash_rect *r, const struct dash *d,
 	if (!s->have_rates)
 		return;
 	double eff = s->cur.budget.effective;
-	dash_format_summary(out, sizeof(out), rt, eff);
+	dash_format_summary(out, sizeof(out), r->w, rt, eff);
 	bool over = eff > 0 && rt->runnable > eff + 1e-9;
 	dash_panels_put(w, r->y + r->h - 1, r->x, r->w, out,
 			dash_panels_attr(d, over ? DASH_ROLE_BAD : DASH_ROLE_PLAIN));

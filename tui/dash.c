@@ -1,16 +1,24 @@
 /* dash.c — the dashboard's terminal and its one loop.
  *
- * The loop: wait for input with poll() on stdin until the next sample is
+ * The loop: wait for input with ppoll() on stdin until the next sample is
  * due (or 100 ms while a setting is pending), sample when due, handle every
  * key that is waiting, redraw once if anything changed.  Redrawing goes
  * through wnoutrefresh/doupdate, so ncurses sends only what changed; with
- * nothing to do the process sleeps in poll.
+ * nothing to do the process sleeps in ppoll.
  *
  * Signals: SIGINT/SIGTERM/SIGHUP set session_stop_signal and interrupt
- * poll(); SIGWINCH interrupts it too and ncurses turns it into KEY_RESIZE.
+ * the wait; SIGWINCH interrupts it too and ncurses turns it into
+ * KEY_RESIZE.  They are blocked from the stop check to the wait and
+ * unblocked by ppoll() itself, so one arriving in between still ends the
+ * wait at once (blocked only there: children never inherit the mask).
  * A fatal signal calls dash_fatal(), which writes the terminal reset
  * sequences (computed at start) and restores the saved tty modes: both
- * async-signal-safe. */
+ * async-signal-safe.
+ *
+ * A workload failure (a helper the lab restarted, or one that failed for
+ * good: workload_report.error) goes on the message line, highlighted, once
+ * per event.  When the target exits the sampling stops and the last view
+ * stays; the message line says so. */
 #include "config.h"
 
 #include "dash.h"
@@ -18,6 +26,7 @@
 #include <curses.h>
 #include <errno.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -132,8 +141,10 @@ static void dash_draw(WINDOW *w, struct dash *d, struct session *s)
 static void dash_apply(struct dash *d, struct session *s)
 {
 	session_apply(s);
-	if (s->message[0])
+	if (s->message[0]) {
 		snprintf(d->message, sizeof(d->message), "%s", s->message);
+		d->message_bad = false;
+	}
 	d->quick_valid = lab_read(s->lab, &d->quick) == 0;
 }
 
@@ -145,6 +156,28 @@ static bool dash_pending_any(const struct dash *d, const struct session *s)
 	return dash_pending(&s->want, st) != 0;
 }
 
+/* Puts a helper restart or a failed stream on the message line, once. */
+static void dash_failures(struct dash *d, const struct session *s)
+{
+	const struct lab_status *st = &s->lab_status;
+
+	for (int i = 0; i < st->nslots && i < CTL_MAX_STREAMS; i++) {
+		const struct lab_stream_status *ss = &st->stream[i];
+		if (ss->restarts > d->restarts[i]) {
+			dash_format_restart(d->message, sizeof(d->message), i, ss->restarts,
+					    ss->last_failure);
+			d->message_bad = true;
+		}
+		d->restarts[i] = ss->restarts;
+	}
+	const char *e = s->work.error;
+	if (e[0] && strcmp(e, d->last_error) != 0) {
+		snprintf(d->message, sizeof(d->message), "workload failed: %s", e);
+		d->message_bad = true;
+	}
+	snprintf(d->last_error, sizeof(d->last_error), "%s", e);
+}
+
 /* One sample, then the sweep's next step. */
 static void dash_tick(struct dash *d, struct session *s, double now)
 {
@@ -153,8 +186,12 @@ static void dash_tick(struct dash *d, struct session *s, double now)
 	snprintf(before, sizeof(before), "%s", s->message);
 	session_tick(s);
 	d->quick_valid = false;
-	if (s->message[0] && strcmp(before, s->message) != 0)
+	if (s->message[0] && strcmp(before, s->message) != 0) {
 		snprintf(d->message, sizeof(d->message), "%s", s->message);
+		d->message_bad = false;
+	}
+	if (s->kind == SESSION_LAB)
+		dash_failures(d, s);
 	if (s->kind == SESSION_LAUNCH && !d->status[0])
 		session_child_status(s, d->status, sizeof(d->status));
 	if (s->kind == SESSION_LAB && d->sweep.active) {
@@ -205,6 +242,29 @@ static bool dash_input(struct dash *d, struct session *s, double *next_sample)
 	return dirty;
 }
 
+/* Waits for input for at most timeout ms (-1: no limit) unless a stop
+ * signal came first.  Returns poll's result (-1 with EINTR on a signal). */
+static int dash_wait(struct pollfd *pfd, int timeout)
+{
+	sigset_t block, old;
+	struct timespec ts = {timeout / 1000, (long)(timeout % 1000) * 1000000L};
+
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigaddset(&block, SIGWINCH);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	int r = -1;
+	errno = EINTR;
+	if (!session_stop_signal)
+		r = ppoll(pfd, 1, timeout < 0 ? NULL : &ts, &old);
+	int e = errno;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	errno = e;
+	return r;
+}
+
 static int dash_loop(struct dash *d, struct session *s)
 {
 	double next_sample = dash_now();
@@ -245,7 +305,7 @@ static int dash_loop(struct dash *d, struct session *s)
 			timeout = wait <= 0 ? 0 : (int)(wait * 1000.0 + 0.999);
 		}
 		struct pollfd pfd = {.fd = STDIN_FILENO, .events = POLLIN};
-		int r = poll(&pfd, 1, timeout);
+		int r = dash_wait(&pfd, timeout);
 		if (r < 0 && errno != EINTR)
 			return EXIT_RUNTIME;
 		if (r > 0 && (pfd.revents & (POLLHUP | POLLERR | POLLNVAL)) &&

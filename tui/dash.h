@@ -25,15 +25,19 @@ struct session;
 #define DASH_MESSAGE_LEN 256
 
 struct dash {
-	double interval;		/* refresh interval, s (starts at -i) */
-	enum dash_sort sort;		/* threads table order */
-	bool help;			/* help screen shown instead of the panels */
-	bool utf8;			/* bars and sparklines in UTF-8 block characters */
-	bool color;			/* colour pairs initialised */
-	bool quit;			/* q / F10 pressed */
-	struct dash_sweep sweep;	/* the s key's thread-count sweep */
-	char message[DASH_MESSAGE_LEN]; /* message line ("" none) */
-	char status[96];		/* how the target ended ("exited with status 3"), "" */
+	double interval;		    /* refresh interval, s (starts at -i) */
+	enum dash_sort sort;		    /* threads table order */
+	bool help;			    /* help screen shown instead of the panels */
+	bool utf8;			    /* bars and sparklines in UTF-8 block characters */
+	bool color;			    /* colour pairs initialised */
+	bool quit;			    /* q / F10 pressed */
+	struct dash_sweep sweep;	    /* the s key's thread-count sweep */
+	char message[DASH_MESSAGE_LEN];	    /* message line ("" none) */
+	bool message_bad;		    /* message reports a failure: highlighted */
+	char last_error[192];		    /* the workload error last put on the message
+					     * line (workload_report.error), "" none */
+	unsigned restarts[CTL_MAX_STREAMS]; /* helper restarts already reported */
+	char status[96];		    /* how the target ended ("exited with status 3"), "" */
 	/* Lab status read between ticks (lab_read) while a change is pending,
 	 * so a setting's "pending" mark clears as soon as the workload applied
 	 * it; quick_valid is false when s->lab_status is the newer one. */

@@ -1,0 +1,366 @@
+/* test-dash-rows.c — the dashboard's one-line panels as fitted text: what
+ * each row says, and that from 80 columns up every row fits its width by
+ * shortening labels and dropping minor fields, never by cutting a word. */
+#include "config.h"
+
+#include "tl-test.h"
+
+#include <locale.h>
+#include <string.h>
+
+#include "dash-format.h"
+#include "dash-keys.h"
+#include "text-safe.h"
+
+static const int widths[] = {80, 100, 120, 200};
+#define NWIDTHS (sizeof(widths) / sizeof(widths[0]))
+
+static int setup_utf8(void **state)
+{
+	(void)state;
+	if (!setlocale(LC_ALL, "C.UTF-8"))
+		setlocale(LC_ALL, "C.utf8");
+	text_safe_init();
+	return 0;
+}
+
+/* Fits width and was not cut (no ellipsis added). */
+static void assert_fits_whole(const char *out, int width)
+{
+	if (dash_width(out) > width)
+		fail_msg("%d columns > %d: '%s'", dash_width(out), width, out);
+	if (strstr(out, "\u2026") || strstr(out, "..."))
+		if (!strstr(out, "measuring..."))
+			fail_msg("cut at %d: '%s'", width, out);
+}
+
+static void test_header_widths(void **state)
+{
+	(void)state;
+	char out[512];
+	struct lab_settings want = lab_settings_default();
+	struct dash_header h = {.mode = "lab", .want = &want, .interval = 1};
+
+	dash_format_header(out, sizeof(out), 200, &h);
+	assert_string_equal(out,
+			    "threadlab lab | sgemm n=768 | threads 1 | streams 1 | workers 0 | "
+			    "quota none | every 1s");
+	dash_format_header(out, sizeof(out), 80, &h);
+	assert_string_equal(
+	    out, "threadlab lab | sgemm n=768 | thr 1 | str 1 | wrk 0 | quota none | every 1s");
+	/* Pending marks, a pause, a sweep (never both: a sweep needs the
+	 * workload running) survive at 80 columns. */
+	want.threads = 3;
+	want.workers = 2;
+	want.cpus = 1.5;
+	h.pending = DASH_PEND_THREADS | DASH_PEND_QUOTA | DASH_PEND_WORKERS;
+	h.interval = 0.25;
+	for (int sweep = 0; sweep < 2; sweep++) {
+		want.paused = !sweep;
+		h.sweep = sweep ? "sweep 3/4" : NULL;
+		for (size_t i = 0; i < NWIDTHS; i++) {
+			dash_format_header(out, sizeof(out), widths[i], &h);
+			assert_fits_whole(out, widths[i]);
+			assert_non_null(strstr(out, "3* | "));
+			assert_non_null(strstr(out, "2* | "));
+			assert_non_null(strstr(out, "quota 1.5*"));
+			assert_non_null(strstr(out, sweep ? "3/4" : "PAUSED"));
+			assert_non_null(strstr(out, "0.25s"));
+		}
+	}
+	/* Attach with a long command line: only its first word when narrow. */
+	struct dash_header a = {.mode = "command",
+				.pid = 4321,
+				.target = "python3 train.py --epochs 100 --batch-size 256 "
+					  "--workers 8 --data /very/long/path/to/the/dataset",
+				.tree = true,
+				.interval = 1};
+	dash_format_header(out, sizeof(out), 80, &a);
+	assert_true(dash_width(out) <= 80);
+	assert_non_null(strstr(out, "threadlab command 4321 python3\u2026 (tree) | every 1s"));
+	dash_format_header(out, sizeof(out), 200, &a);
+	assert_non_null(strstr(out, "--data /very/long/path/to/the/dataset (tree) | every 1s"));
+	a.gone = true;
+	dash_format_header(out, sizeof(out), 80, &a);
+	assert_non_null(strstr(out, "EXITED"));
+}
+
+static void test_header_pending(void **state)
+{
+	(void)state;
+	char out[512];
+	struct lab_settings want = lab_settings_default();
+	struct lab_status st;
+	memset(&st, 0, sizeof(st));
+	st.settings = want;
+	st.applied = true;
+	st.stream[0].state = CTL_STREAM_RUNNING;
+	st.stream[0].threads = 1;
+	st.stream[0].size = 768;
+	st.stream[0].precision = CTL_SINGLE;
+	assert_int_equal(dash_pending(&want, &st), 0);
+
+	want.threads = 2;
+	st.settings.threads = 2;
+	st.applied = false;
+	unsigned p = dash_pending(&want, &st);
+	assert_true(p & DASH_PEND_THREADS);
+	struct dash_header h = {.mode = "lab", .want = &want, .pending = p, .interval = 1};
+	dash_format_header(out, sizeof(out), 120, &h);
+	assert_non_null(strstr(out, "threads 2*"));
+	assert_non_null(strstr(out, "sgemm n=768"));
+	assert_non_null(strstr(out, "every 1s"));
+
+	st.stream[0].threads = 2;
+	st.applied = true;
+	p = dash_pending(&want, &st);
+	assert_int_equal(p, 0);
+	h.pending = p;
+	dash_format_header(out, sizeof(out), 120, &h);
+	assert_non_null(strstr(out, "threads 2 "));
+
+	/* A quota asked for but refused is an error, not pending. */
+	want.cpus = 1.5;
+	assert_true(dash_pending(&want, &st) & DASH_PEND_QUOTA);
+	snprintf(st.quota_error, sizeof(st.quota_error), "needs root");
+	assert_false(dash_pending(&want, &st) & DASH_PEND_QUOTA);
+	h.pending = 0;
+	dash_format_header(out, sizeof(out), 120, &h);
+	assert_non_null(strstr(out, "quota 1.5 |"));
+}
+
+static void test_budget(void **state)
+{
+	(void)state;
+	char out[512];
+	struct budget b;
+	memset(&b, 0, sizeof(b));
+	b.online = 2;
+	b.affinity = 2;
+	b.quota.controller = true;
+	b.quota.cpus = 1.5;
+	b.effective = 1.5;
+	b.binding = BUDGET_QUOTA;
+	dash_format_budget(out, sizeof(out), 200, &b);
+	assert_string_equal(out, "CPU budget: online 2 | affinity 2 | cpuset n/a | quota 1.50 | "
+				 "effective 1.50 (quota binds)");
+	dash_format_budget(out, sizeof(out), 80, &b);
+	assert_string_equal(out, "budget: online 2 | aff 2 | cpuset n/a | quota 1.50 | "
+				 "eff 1.50 (quota binds)");
+	/* A note shows where there is room and goes first where there is not. */
+	snprintf(b.note, sizeof(b.note), "cgroup path not visible in this namespace");
+	dash_format_budget(out, sizeof(out), 200, &b);
+	assert_non_null(strstr(out, "(quota binds) | cgroup path not visible"));
+	for (size_t i = 0; i < NWIDTHS; i++) {
+		dash_format_budget(out, sizeof(out), widths[i], &b);
+		assert_fits_whole(out, widths[i]);
+		assert_non_null(strstr(out, " 1.50 (quota binds)"));
+	}
+}
+
+static void test_pressure_wait_next_to_throttling(void **state)
+{
+	(void)state;
+	char out[512];
+	struct snapshot cur;
+	struct snapshot_rates r;
+	memset(&cur, 0, sizeof(cur));
+	memset(&r, 0, sizeof(r));
+
+	dash_format_pressure(out, sizeof(out), 120, &cur, &r, false);
+	assert_non_null(strstr(out, "measuring"));
+	assert_non_null(strstr(out, "cgroup unavailable"));
+	r.throttle.valid = true;
+	r.throttle.throttled_pct = 48;
+	r.throttle.throttled_s_per_s = 0.5;
+	r.total_wait_pct = 55;
+	cur.psi_system.available = true;
+	cur.psi_system.some_avg10 = 20.31;
+	dash_format_pressure(out, sizeof(out), 200, &cur, &r, true);
+	assert_string_equal(out, "run-queue wait 0.55 s/s | throttled 0.50 s/s (48% of periods, "
+				 "part of the wait) | PSI some: cgroup unavailable system 20.3%");
+	/* At every width the throttled figure sits right after the wait. */
+	for (size_t i = 0; i < NWIDTHS; i++) {
+		dash_format_pressure(out, sizeof(out), widths[i], &cur, &r, true);
+		assert_fits_whole(out, widths[i]);
+		assert_non_null(strstr(out, "wait 0.55 s/s | throttled 0.50 s/s ("));
+		assert_non_null(strstr(out, "PSI"));
+	}
+	dash_format_pressure(out, sizeof(out), 80, &cur, &r, true);
+	assert_string_equal(
+	    out, "run-queue wait 0.55 s/s | throttled 0.50 s/s (48%) | PSI cg n/a sys 20%");
+	/* At 120 the throttling keeps its words; PSI is the one shortened. */
+	dash_format_pressure(out, sizeof(out), 120, &cur, &r, true);
+	assert_string_equal(out, "run-queue wait 0.55 s/s | throttled 0.50 s/s (48% of periods, "
+				 "part of the wait) | PSI cg n/a sys 20%");
+	/* Not throttled: no "part of the wait". */
+	r.throttle.throttled_pct = 0;
+	r.throttle.throttled_s_per_s = 0;
+	dash_format_pressure(out, sizeof(out), 200, &cur, &r, true);
+	assert_non_null(strstr(out, "throttled 0.00 s/s (0% of periods) |"));
+}
+
+static void test_throughput_line(void **state)
+{
+	(void)state;
+	char out[512];
+	struct workload_report w;
+	memset(&w, 0, sizeof(w));
+	w.gflops = 150;
+	w.single_thread_gflops = -1;
+	dash_format_throughput(out, sizeof(out), 80, &w);
+	assert_non_null(strstr(out, "GFLOP/s 150.0"));
+	assert_non_null(strstr(out, "ceiling measuring"));
+	w.single_thread_gflops = 104;
+	w.ideal_gflops = 208;
+	w.ceiling_gflops = 208;
+	w.results_checked = true;
+	w.results_equal = true;
+	dash_format_throughput(out, sizeof(out), 80, &w);
+	assert_string_equal(
+	    out, "GFLOP/s 150.0 | ideal 208.0 | ceiling 208.0 | 72% of ideal | results equal");
+	w.results_equal = false;
+	w.max_diff = 1e-6;
+	dash_format_throughput(out, sizeof(out), 120, &w);
+	assert_non_null(strstr(out, "results DIFFER 1e-06"));
+	/* The worst case keeps every figure at 80 columns. */
+	w.gflops = 9999.9;
+	w.ideal_gflops = w.ceiling_gflops = 9999.9;
+	w.max_diff = 2.4812345e-05;
+	dash_format_throughput(out, sizeof(out), 80, &w);
+	assert_fits_whole(out, 80);
+	assert_non_null(strstr(out, "DIFFER 2.5e-05"));
+	assert_non_null(strstr(out, "ideal 9999.9"));
+}
+
+static struct workload_report mk_work(int streams)
+{
+	static const double gf[] = {76.14, 85.2, 80};
+	struct workload_report w;
+	memset(&w, 0, sizeof(w));
+	w.streams = streams;
+	w.nstreams = streams;
+	for (int i = 0; i < streams; i++) {
+		w.stream[i].stream = i;
+		w.stream[i].state = "running";
+		w.stream[i].wanted = true;
+		w.stream[i].gflops = gf[i];
+		w.stream[i].useful_cpus = 0.98;
+		w.stream[i].cpu_cpus = 1.0;
+		w.useful_cpus += 0.98;
+		w.cpu_cpus += 1.0;
+	}
+	return w;
+}
+
+static void test_work_line_spin_and_streams(void **state)
+{
+	(void)state;
+	char out[512];
+	struct workload_report w;
+	memset(&w, 0, sizeof(w));
+	dash_format_work(out, sizeof(out), 80, &w);
+	assert_string_equal(out, "work measuring...");
+
+	/* One stream: useful CPU next to busy CPU, the difference is spin. */
+	w = mk_work(1);
+	w.useful_cpus = 1.96;
+	w.cpu_cpus = 2.0;
+	dash_format_work(out, sizeof(out), 120, &w);
+	assert_string_equal(out, "work 1.96 of 2.00 CPUs busy (0.04 spin/overhead) | "
+				 "--blas-spin default");
+	assert_null(strstr(out, "s0"));
+
+	/* Two streams: per-stream GFLOP/s, short at 80 columns. */
+	w = mk_work(2);
+	for (size_t i = 0; i < NWIDTHS; i++) {
+		dash_format_work(out, sizeof(out), widths[i], &w);
+		assert_fits_whole(out, widths[i]);
+		assert_non_null(strstr(out, "spin"));
+	}
+	dash_format_work(out, sizeof(out), 80, &w);
+	assert_string_equal(out, "work 1.96 of 2.00 CPUs busy (0.04 spin/overhead) | s0 76 s1 85");
+	dash_format_work(out, sizeof(out), 200, &w);
+	assert_non_null(strstr(out, "per stream GFLOP/s: s0 76.1 s1 85.2"));
+	assert_non_null(strstr(out, "per stream in GEMM/busy: s0 0.98/1.00 s1 0.98/1.00"));
+
+	/* A parked stream is left out; a failed one is said, even alone. */
+	w = mk_work(3);
+	w.streams = 2;
+	w.stream[2].wanted = false;
+	dash_format_work(out, sizeof(out), 80, &w);
+	assert_null(strstr(out, "s2"));
+	w.stream[1].state = "failed";
+	dash_format_work(out, sizeof(out), 80, &w);
+	assert_non_null(strstr(out, "s1 FAILED"));
+
+	/* More threads inside GEMM than CPUs busy: they wait, no spin. */
+	w = mk_work(1);
+	w.useful_cpus = 3.0;
+	w.cpu_cpus = 2.0;
+	dash_format_work(out, sizeof(out), 120, &w);
+	assert_non_null(strstr(out, "in GEMM 3.00 threads, 2.00 CPUs busy (1.00 waiting)"));
+	assert_null(strstr(out, "spin/"));
+}
+
+static void test_summary_and_restart(void **state)
+{
+	(void)state;
+	char out[256];
+	struct snapshot_rates r;
+	memset(&r, 0, sizeof(r));
+	r.runnable = 3;
+	r.nthreads = 7;
+	r.total_cpu_pct = 150;
+	r.total_wait_pct = 250;
+	dash_format_summary(out, sizeof(out), 200, &r, 2.0);
+	assert_string_equal(out, "runnable 3 of 7 threads on 2.00 effective CPUs: 1.50x "
+				 "oversubscribed | total CPU 150% wait 250%");
+	dash_format_summary(out, sizeof(out), 80, &r, 2.0);
+	assert_fits_whole(out, 80);
+	assert_non_null(strstr(out, "1.50x oversubscribed"));
+	r.runnable = 2;
+	dash_format_summary(out, sizeof(out), 80, &r, 2.0);
+	assert_non_null(strstr(out, "1.00x"));
+	assert_null(strstr(out, "oversubscribed"));
+
+	dash_format_restart(out, sizeof(out), 1, 2, "helper killed by signal 9");
+	assert_string_equal(out, "stream 1: helper killed by signal 9, restarted (restart 2)");
+	dash_format_restart(out, sizeof(out), 0, 1, "");
+	assert_string_equal(out, "stream 0: helper died, restarted (restart 1)");
+}
+
+static void test_key_bar_and_chart_title(void **state)
+{
+	(void)state;
+	char out[512];
+	for (size_t i = 0; i < NWIDTHS; i++) {
+		dash_keys_bar(out, sizeof(out), widths[i], true);
+		assert_fits_whole(out, widths[i]);
+		assert_true(strncmp(out, "F1 help  +- threads", 19) == 0);
+		assert_non_null(strstr(out, "q quit"));
+		dash_format_chart_title(out, sizeof(out), widths[i] * 3 / 5, 768, 0, 208, true);
+		assert_fits_whole(out, widths[i] * 3 / 5);
+		assert_non_null(strstr(out, "Scaling n=768 sgemm"));
+		assert_non_null(strstr(out, "ceiling 208.0"));
+	}
+	dash_keys_bar(out, sizeof(out), 200, true);
+	assert_non_null(strstr(out, "iI refresh  q quit"));
+	dash_keys_bar(out, sizeof(out), 80, false);
+	assert_string_equal(out, "F1 help  Tab sort  iI refresh  q quit");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_header_widths),
+	    cmocka_unit_test(test_header_pending),
+	    cmocka_unit_test(test_budget),
+	    cmocka_unit_test(test_pressure_wait_next_to_throttling),
+	    cmocka_unit_test(test_throughput_line),
+	    cmocka_unit_test(test_work_line_spin_and_streams),
+	    cmocka_unit_test(test_summary_and_restart),
+	    cmocka_unit_test(test_key_bar_and_chart_title),
+	};
+	return cmocka_run_group_tests(tests, setup_utf8, NULL);
+}

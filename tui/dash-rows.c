@@ -1,0 +1,328 @@
+/* dash-rows.c — the dashboard's one-line panels as fitted text.
+ *
+ * Each row is a dash_line of fields (dash-fit.h) whose priorities say what
+ * a narrow terminal gives up first: the refresh interval's label before the
+ * thread counts, the PSI wording before the throttling figures, per-stream
+ * CPU before per-stream GFLOP/s.  At 80 columns every row keeps its key
+ * figures with short labels; from about 120 columns the full wording and
+ * the extra fields (budget note, pressure hint, spin setting) appear. */
+#include "config.h"
+
+#include "dash-format.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "budget.h"
+#include "text-safe.h"
+#include "throughput.h"
+
+unsigned dash_pending(const struct lab_settings *want, const struct lab_status *st)
+{
+	const struct lab_stream_status *s0 = &st->stream[0];
+	bool s0_up = s0->state == CTL_STREAM_RUNNING || s0->state == CTL_STREAM_PAUSED;
+	unsigned p = 0;
+
+	if (!s0_up || (int)s0->threads != want->threads)
+		p |= DASH_PEND_THREADS;
+	if (!s0_up || s0->size != want->size)
+		p |= DASH_PEND_SIZE;
+	if (!s0_up || s0->precision != want->precision)
+		p |= DASH_PEND_PRECISION;
+	if (!st->applied || st->settings.streams != want->streams)
+		p |= DASH_PEND_STREAMS;
+	if (!st->applied || st->settings.paused != want->paused)
+		p |= DASH_PEND_PAUSED;
+	if (st->nworkers != want->workers)
+		p |= DASH_PEND_WORKERS;
+	double have = st->quota_cpus > 0 ? st->quota_cpus : 0;
+	double asked = want->cpus > 0 ? want->cpus : 0;
+	if (fabs(have - asked) > 1e-6 && st->quota_error[0] == '\0')
+		p |= DASH_PEND_QUOTA;
+	return p;
+}
+
+/* The first word of a safe command line, with "…" when more follows. */
+static void dash_rows_first_word(const char *safe, char *out, size_t cap)
+{
+	size_t n = strcspn(safe, " ");
+
+	if (safe[n] == '\0')
+		snprintf(out, cap, "%s", safe);
+	else
+		snprintf(out, cap, "%.*s%s", (int)n, safe, text_safe_utf8 ? "\u2026" : "...");
+}
+
+size_t dash_format_header(char *out, size_t cap, int width, const struct dash_header *h)
+{
+	struct dash_line l;
+	char safe[512], word[512];
+
+	dash_line_init(&l, " | ");
+	dash_line_add(&l, 0, "threadlab %s", h->mode);
+	if (h->want)
+		dash_line_brief(&l, "%s", h->mode); /* "lab": the last thing to go */
+	if (h->want) {
+		const struct lab_settings *w = h->want;
+		unsigned p = h->pending;
+#define DASH_STAR(bit) ((p & (bit)) ? "*" : "")
+		dash_line_add(&l, 0, "%s%s n=%d%s", w->precision == CTL_DOUBLE ? "dgemm" : "sgemm",
+			      DASH_STAR(DASH_PEND_PRECISION), w->size, DASH_STAR(DASH_PEND_SIZE));
+		dash_line_add(&l, 1 | DASH_LINE_KEEP, "threads %d%s", w->threads,
+			      DASH_STAR(DASH_PEND_THREADS));
+		dash_line_brief(&l, "thr %d%s", w->threads, DASH_STAR(DASH_PEND_THREADS));
+		dash_line_add(&l, 1 | DASH_LINE_KEEP, "streams %d%s", w->streams,
+			      DASH_STAR(DASH_PEND_STREAMS));
+		dash_line_brief(&l, "str %d%s", w->streams, DASH_STAR(DASH_PEND_STREAMS));
+		dash_line_add(&l, 1 | DASH_LINE_KEEP, "workers %d%s", w->workers,
+			      DASH_STAR(DASH_PEND_WORKERS));
+		dash_line_brief(&l, "wrk %d%s", w->workers, DASH_STAR(DASH_PEND_WORKERS));
+		if (w->cpus > 0)
+			dash_line_add(&l, 0, "quota %.1f%s", w->cpus, DASH_STAR(DASH_PEND_QUOTA));
+		else
+			dash_line_add(&l, 0, "quota none%s", DASH_STAR(DASH_PEND_QUOTA));
+		if (w->paused)
+			dash_line_add(&l, 0, "PAUSED%s", DASH_STAR(DASH_PEND_PAUSED));
+#undef DASH_STAR
+	} else {
+		dash_line_add(&l, DASH_LINE_GLUE, "%d", (int)h->pid);
+		if (h->target && h->target[0]) {
+			text_safe(h->target, strlen(h->target), safe, sizeof(safe));
+			dash_rows_first_word(safe, word, sizeof(word));
+			dash_line_add(&l, 2 | DASH_LINE_GLUE, "%s", safe);
+			dash_line_brief(&l, "%s", word);
+		}
+		if (h->tree)
+			dash_line_add(&l, 1 | DASH_LINE_GLUE, "(tree)");
+	}
+	if (h->sweep && h->sweep[0]) {
+		dash_line_add(&l, 0, "%s", h->sweep);
+		if (strncmp(h->sweep, "sweep ", 6) == 0)
+			dash_line_brief(&l, "sw %s", h->sweep + 6);
+	}
+	dash_line_add(&l, 3 | DASH_LINE_KEEP, "every %gs", h->interval);
+	dash_line_brief(&l, "%gs", h->interval);
+	if (h->gone)
+		dash_line_add(&l, 0, "EXITED");
+	return dash_line_render(&l, out, cap, width);
+}
+
+size_t dash_format_budget(char *out, size_t cap, int width, const struct budget *b)
+{
+	const int k = 1 | DASH_LINE_KEEP; /* every term stays; labels shorten */
+	struct dash_line l;
+	char safe[512];
+
+	dash_line_init(&l, " | ");
+	dash_line_add(&l, k, "CPU budget: online %d", b->online);
+	dash_line_brief(&l, "budget: online %d", b->online);
+	dash_line_add(&l, k, "affinity %d", b->affinity);
+	dash_line_brief(&l, "aff %d", b->affinity);
+	if (b->cpuset > 0)
+		dash_line_add(&l, k, "cpuset %d", b->cpuset);
+	else
+		dash_line_add(&l, k, "cpuset n/a");
+	if (!b->quota.controller)
+		dash_line_add(&l, k, "quota n/a");
+	else if (b->quota.cpus < 0)
+		dash_line_add(&l, k, "quota none");
+	else
+		dash_line_add(&l, k, "quota %.2f", b->quota.cpus);
+	dash_line_add(&l, 0, "effective %.2f (%s binds)", b->effective,
+		      budget_term_name(b->binding));
+	dash_line_brief(&l, "eff %.2f (%s binds)", b->effective, budget_term_name(b->binding));
+	if (b->note[0]) {
+		text_safe(b->note, strnlen(b->note, sizeof(b->note)), safe, sizeof(safe));
+		dash_line_add(&l, 3, "%s", safe);
+	}
+	return dash_line_render(&l, out, cap, width);
+}
+
+/* "cgroup 40.1%" or "cgroup unavailable"; brief "cg 40%". */
+static void dash_rows_psi(char *full, char *brief, size_t cap, const char *what,
+			  const char *short_what, const struct psi *p)
+{
+	if (p->available) {
+		snprintf(full, cap, "%s %.1f%%", what, p->some_avg10);
+		snprintf(brief, cap, "%s %.0f%%", short_what, p->some_avg10);
+	} else {
+		snprintf(full, cap, "%s unavailable", what);
+		snprintf(brief, cap, "%s n/a", short_what);
+	}
+}
+
+size_t dash_format_pressure(char *out, size_t cap, int width, const struct snapshot *cur,
+			    const struct snapshot_rates *r, bool have_rates)
+{
+	struct dash_line l;
+	char cg[64], cgb[64], sys[64], sysb[64];
+	bool throttled = false;
+
+	dash_line_init(&l, " | ");
+	if (!have_rates) {
+		dash_line_add(&l, 0, "run-queue wait measuring...");
+		dash_line_brief(&l, "wait measuring...");
+		dash_line_add(&l, 1, "throttled measuring...");
+	} else {
+		dash_line_add(&l, 0, "run-queue wait %.2f s/s", r->total_wait_pct / 100.0);
+		dash_line_brief(&l, "wait %.2f s/s", r->total_wait_pct / 100.0);
+		if (r->throttle.valid) {
+			throttled = r->throttle.throttled_s_per_s >= 0.005 ||
+				    r->throttle.throttled_pct >= 0.5;
+			/* Never dropped while it throttles; PSI shortens first. */
+			dash_line_add(&l, throttled ? 1 | DASH_LINE_KEEP : 1,
+				      "throttled %.2f s/s (%.0f%% of periods%s)",
+				      r->throttle.throttled_s_per_s, r->throttle.throttled_pct,
+				      throttled ? ", part of the wait" : "");
+			dash_line_brief(&l, "throttled %.2f s/s (%.0f%%)",
+					r->throttle.throttled_s_per_s, r->throttle.throttled_pct);
+		} else {
+			dash_line_add(&l, 2, "throttled n/a");
+		}
+	}
+	dash_rows_psi(cg, cgb, sizeof(cg), "cgroup", "cg", &cur->psi_cgroup);
+	dash_rows_psi(sys, sysb, sizeof(sys), "system", "sys", &cur->psi_system);
+	dash_line_add(&l, 2 | DASH_LINE_KEEP, "PSI some: %s %s", cg, sys);
+	dash_line_brief(&l, "PSI %s %s", cgb, sysb);
+	return dash_line_render(&l, out, cap, width);
+}
+
+size_t dash_format_throughput(char *out, size_t cap, int width, const struct workload_report *w)
+{
+	struct dash_line l;
+
+	dash_line_init(&l, " | ");
+	dash_line_add(&l, 0, "GFLOP/s %.1f", w->gflops);
+	if (w->single_thread_gflops > 0) {
+		dash_line_add(&l, 1, "ideal %.1f", w->ideal_gflops);
+		dash_line_add(&l, 1 | DASH_LINE_KEEP, "ceiling %.1f", w->ceiling_gflops);
+		dash_line_brief(&l, "ceil %.1f", w->ceiling_gflops);
+		dash_line_add(&l, 1, "%.0f%% of ideal",
+			      100.0 * tp_efficiency(w->gflops, w->ideal_gflops));
+		dash_line_brief(&l, "%.0f%%", 100.0 * tp_efficiency(w->gflops, w->ideal_gflops));
+	} else {
+		dash_line_add(&l, 1, "ideal ?");
+		dash_line_add(&l, 1, "ceiling measuring...");
+	}
+	if (!w->results_checked) {
+		dash_line_add(&l, 2, "results not checked yet");
+		dash_line_brief(&l, "unchecked");
+	} else if (w->results_equal) {
+		dash_line_add(&l, 2, "results equal");
+		dash_line_brief(&l, "equal");
+	} else {
+		dash_line_add(&l, 2 | DASH_LINE_KEEP, "results DIFFER %.2g", w->max_diff);
+		dash_line_brief(&l, "DIFFER %.2g", w->max_diff);
+	}
+	return dash_line_render(&l, out, cap, width);
+}
+
+/* Per-stream GFLOP/s ("s0 76.1 s1 85.2") into full and brief ("s0 76 s1
+ * 85") and per-stream CPU ("s0 0.98/1.00 s1 …") into cpu. */
+static void dash_rows_streams(const struct workload_report *w, char *full, char *brief, char *cpu,
+			      size_t cap)
+{
+	size_t of = 0, ob = 0, oc = 0;
+
+	full[0] = brief[0] = cpu[0] = '\0';
+	for (int i = 0; i < w->nstreams && i < CTL_MAX_STREAMS; i++) {
+		const struct workload_stream_report *r = &w->stream[i];
+		bool failed = r->state && strcmp(r->state, "failed") == 0;
+		if (!r->wanted && !failed)
+			continue; /* parked: the threads table says so */
+		const char *sp = of ? " " : "";
+		int a, b, c;
+		if (failed) {
+			a = snprintf(full + of, cap - of, "%ss%d FAILED", sp, r->stream);
+			b = snprintf(brief + ob, cap - ob, "%ss%d FAILED", sp, r->stream);
+		} else {
+			a = snprintf(full + of, cap - of, "%ss%d %.1f", sp, r->stream, r->gflops);
+			b = snprintf(brief + ob, cap - ob, "%ss%d %.0f", sp, r->stream, r->gflops);
+		}
+		c = snprintf(cpu + oc, cap - oc, "%ss%d %.2f/%.2f", sp, r->stream, r->useful_cpus,
+			     r->cpu_cpus);
+		of += a > 0 && (size_t)a < cap - of ? (size_t)a : 0;
+		ob += b > 0 && (size_t)b < cap - ob ? (size_t)b : 0;
+		oc += c > 0 && (size_t)c < cap - oc ? (size_t)c : 0;
+	}
+}
+
+size_t dash_format_work(char *out, size_t cap, int width, const struct workload_report *w)
+{
+	struct dash_line l;
+	char full[256], brief[256], cpu[256];
+	double spin = w->cpu_cpus - w->useful_cpus;
+
+	dash_line_init(&l, " | ");
+	if (w->nstreams == 0) {
+		dash_line_add(&l, 0, "work measuring...");
+	} else if (spin >= -0.05) {
+		/* /proc shows more CPU than the GEMM calls held: idle pool
+		 * threads spinning, driver overhead. */
+		dash_line_add(&l, 0, "work %.2f of %.2f CPUs busy (%.2f spin/overhead)",
+			      w->useful_cpus, w->cpu_cpus, spin > 0 ? spin : 0.0);
+		dash_line_brief(&l, "work %.2f of %.2f CPU (%.2f spin)", w->useful_cpus,
+				w->cpu_cpus, spin > 0 ? spin : 0.0);
+	} else {
+		/* Threads inside a GEMM call that do not get a CPU: waiting. */
+		dash_line_add(&l, 0, "in GEMM %.2f threads, %.2f CPUs busy (%.2f waiting)",
+			      w->useful_cpus, w->cpu_cpus, -spin);
+		dash_line_brief(&l, "in GEMM %.2f, CPU %.2f (%.2f wait)", w->useful_cpus,
+				w->cpu_cpus, -spin);
+	}
+	dash_rows_streams(w, full, brief, cpu, sizeof(full));
+	if (w->streams > 1 || strstr(full, "FAILED")) {
+		dash_line_add(&l, strstr(full, "FAILED") ? 0 : 1, "per stream GFLOP/s: %s", full);
+		dash_line_brief(&l, "%s", brief);
+		if (w->streams > 1)
+			dash_line_add(&l, 3, "per stream in GEMM/busy: %s", cpu);
+	}
+	if (w->nstreams > 0)
+		dash_line_add(&l, 4, "%s", w->spin_off ? "--blas-spin off" : "--blas-spin default");
+	return dash_line_render(&l, out, cap, width);
+}
+
+size_t dash_format_restart(char *out, size_t cap, int stream, unsigned restarts,
+			   const char *failure)
+{
+	int n = snprintf(out, cap, "stream %d: %s, restarted (restart %u)", stream,
+			 failure && failure[0] ? failure : "helper died", restarts);
+	return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap - 1;
+}
+
+size_t dash_format_summary(char *out, size_t cap, int width, const struct snapshot_rates *r,
+			   double effective)
+{
+	struct dash_line l;
+	char f[64] = "";
+
+	dash_line_init(&l, " | ");
+	if (effective > 0) {
+		double x = r->runnable / effective;
+		snprintf(f, sizeof(f), ": %.2fx%s", x, x > 1.0 ? " oversubscribed" : "");
+	}
+	dash_line_add(&l, 2 | DASH_LINE_KEEP, "runnable %d of %zu threads on %.2f effective CPUs%s",
+		      r->runnable, r->nthreads, effective, f);
+	dash_line_brief(&l, "runnable %d of %zu threads on %.2f CPUs%s", r->runnable, r->nthreads,
+			effective, f);
+	dash_line_add(&l, 1, "total CPU %.0f%% wait %.0f%%", r->total_cpu_pct, r->total_wait_pct);
+	dash_line_brief(&l, "CPU %.0f%% wait %.0f%%", r->total_cpu_pct, r->total_wait_pct);
+	return dash_line_render(&l, out, cap, width);
+}
+
+size_t dash_format_chart_title(char *out, size_t cap, int width, int size, int precision,
+			       double ceiling, bool utf8)
+{
+	struct dash_line l;
+	const char *im = utf8 ? "\u250a" : ":", *cm = utf8 ? "\u2502" : "|";
+
+	dash_line_init(&l, " | ");
+	dash_line_add(&l, 0, "Scaling n=%d %s", size, precision == CTL_DOUBLE ? "dgemm" : "sgemm");
+	dash_line_add(&l, 1 | DASH_LINE_KEEP, "bars: steady GFLOP/s, %s ideal, %s ceiling %.1f", im,
+		      cm, ceiling);
+	dash_line_brief(&l, "%s ideal %s ceiling %.1f", im, cm, ceiling);
+	dash_line_add(&l, 2, "right: GFLOP/s, %% of ideal");
+	dash_line_brief(&l, "GFLOP/s, %% of ideal");
+	return dash_line_render(&l, out, cap, width);
+}
