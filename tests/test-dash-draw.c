@@ -122,7 +122,8 @@ static struct fixture *fixture_lab(void)
 	labview_init(&s->view);
 	for (int i = 0; i < 40; i++)
 		s->view.history[s->view.nhistory++] = i < 20 ? 104 : 207;
-	struct labview_point p1 = {1, 1, 768, 0, 104, 2}, p2 = {1, 2, 768, 0, 207, 2};
+	struct labview_point p1 = {1, 1, 768, 0, 104, 2, 2, 0}, p2 = {1, 2, 768, 0, 207, 2, 2, 0};
+	s->view.effective = 2;
 	s->view.points[s->view.npoints++] = p1;
 	s->view.points[s->view.npoints++] = p2;
 	memset(&f->d, 0, sizeof(f->d));

@@ -333,14 +333,20 @@ static void test_chart_rows(void **state)
 	char out[512];
 	struct labview v;
 	memset(&v, 0, sizeof(v));
+	v.effective = 2;
 	struct labview_point pts[] = {
-	    {1, 1, 768, 0, 104, 2},
-	    {1, 2, 768, 0, 208, 2},
-	    {1, 3, 768, 0, 150, 2},
-	    {1, 4, 1024, 0, 900, 2}, /* another size: not on this chart */
+	    {1, 1, 768, 0, 104, 2, 2, 0},
+	    {1, 2, 768, 0, 208, 2, 2, 0},
+	    {1, 3, 768, 0, 150, 2, 2, 0},
+	    {1, 4, 1024, 0, 900, 2, 2, 0}, /* another size: not on this chart */
+	    {1, 5, 768, 0, 900, 2, 1.5, 0}, /* another budget: not on this chart */
+	    {1, 6, 768, 0, 900, 2, 2, 1},   /* measured beside a worker: not either */
 	};
 	memcpy(v.points, pts, sizeof(pts));
-	v.npoints = 4;
+	v.npoints = 6;
+	assert_true(labview_point_current(&v, &v.points[0], 768, 0));
+	assert_false(labview_point_current(&v, &v.points[4], 768, 0));
+	assert_false(labview_point_current(&v, &v.points[5], 768, 0));
 
 	/* single 104 on 2 CPUs: ceiling 208, the scale 5 % above it. */
 	double scale = dash_chart_scale(&v, 768, 0, 104, 2);

@@ -39,7 +39,7 @@ void dash_chart_draw(WINDOW *w, const struct dash_rect *r, const struct dash *d,
 				d->utf8);
 	dash_panels_put(w, r->y, r->x, r->w, out, dash_panels_attr(d, DASH_ROLE_BOLD));
 	for (size_t i = 0; i < v->npoints && i < LABVIEW_POINTS; i++)
-		if (v->points[i].size == size && v->points[i].precision == prec)
+		if (labview_point_current(v, &v->points[i], size, prec))
 			pts[n++] = &v->points[i];
 	if (n == 0) {
 		dash_fit_words(out, sizeof(out),

@@ -321,7 +321,7 @@ double dash_chart_scale(const struct labview *v, int size, int precision, double
 
 	for (size_t i = 0; i < v->npoints; i++) {
 		const struct labview_point *p = &v->points[i];
-		if (p->size != size || p->precision != precision)
+		if (!labview_point_current(v, p, size, precision))
 			continue;
 		if (p->gflops > max)
 			max = p->gflops;

@@ -9,6 +9,7 @@
 
 #include "labview.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -33,13 +34,20 @@ void labview_reset(struct labview *v)
 	v->last_flops = f;
 }
 
+bool labview_point_current(const struct labview *v, const struct labview_point *p, int size,
+			   int precision)
+{
+	return p->size == size && p->precision == precision && p->workers == v->workers &&
+	       fabs(p->effective - v->effective) < 0.005;
+}
+
 const struct labview_point *labview_point_find(const struct labview *v, int streams, int threads,
 					       int size, int precision)
 {
 	for (size_t i = 0; i < v->npoints; i++) {
 		const struct labview_point *p = &v->points[i];
-		if (p->streams == streams && p->threads == threads && p->size == size &&
-		    p->precision == precision)
+		if (p->streams == streams && p->threads == threads &&
+		    labview_point_current(v, p, size, precision))
 			return p;
 	}
 	return NULL;
@@ -62,6 +70,8 @@ static void labview_record(struct labview *v, const struct lab_settings *s, doub
 	p->precision = (int)s->precision;
 	p->gflops = gflops;
 	p->seconds = seconds;
+	p->effective = v->effective;
+	p->workers = v->workers;
 }
 
 /* The oldest epoch every wanted stream has applied: the settings that are
@@ -129,6 +139,8 @@ void labview_feed(struct labview *v, const struct lab_status *st, double t, doub
 		  double single, struct workload_report *out)
 {
 	const struct lab_settings *s = &st->settings;
+	v->effective = effective;
+	v->workers = s->workers;
 
 	double dt = v->last_t >= 0 ? t - v->last_t : 0;
 	if (v->last_t >= 0 && st->flops >= v->last_flops) {
@@ -183,6 +195,12 @@ void labview_cpu(const struct thread_rate *threads, size_t n, struct workload_re
 		for (size_t k = 0; k < n; k++)
 			if (r->pid > 0 && threads[k].pid == r->pid)
 				r->cpu_cpus += threads[k].cpu_pct / 100.0;
+		/* The two come from intervals a few ms apart; useful work cannot
+		 * exceed the CPU time it ran on. */
+		if (r->useful_cpus > r->cpu_cpus) {
+			out->useful_cpus -= r->useful_cpus - r->cpu_cpus;
+			r->useful_cpus = r->cpu_cpus;
+		}
 		out->cpu_cpus += r->cpu_cpus;
 	}
 }

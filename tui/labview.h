@@ -24,6 +24,8 @@ struct labview_point {
 	int size, precision;
 	double gflops;		/* steady-state GFLOP/s */
 	double seconds;		/* length of the steady window it came from */
+	double effective;	/* effective CPUs it was measured under */
+	int workers;		/* background workers running meanwhile */
 };
 
 struct labview {
@@ -40,6 +42,8 @@ struct labview {
 	size_t nhistory;
 	struct labview_point points[LABVIEW_POINTS];
 	size_t npoints;
+	double effective;		/* effective CPUs at the last feed */
+	int workers;			/* workers at the last feed */
 };
 
 void labview_init(struct labview *v);
@@ -57,9 +61,15 @@ void labview_feed(struct labview *v, const struct lab_status *st, double t, doub
  * the thread rates of the interval the last labview_feed() covered. */
 void labview_cpu(const struct thread_rate *threads, size_t n, struct workload_report *out);
 
-/* The chart point for (streams, threads) at the current size/precision,
- * or NULL. */
+/* The chart point for (streams, threads) at size/precision measured under
+ * the budget and workers of the last feed, or NULL. */
 const struct labview_point *labview_point_find(const struct labview *v, int streams, int threads,
 					       int size, int precision);
+
+/* Whether a point belongs in the chart now: same size and precision, and
+ * measured under the effective CPUs and workers of the last feed (a point
+ * from before a quota change would be drawn against the wrong ceiling). */
+bool labview_point_current(const struct labview *v, const struct labview_point *p, int size,
+			   int precision);
 
 #endif
