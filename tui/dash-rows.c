@@ -257,19 +257,14 @@ size_t dash_format_work(char *out, size_t cap, int width, const struct workload_
 	dash_line_init(&l, " | ");
 	if (w->nstreams == 0) {
 		dash_line_add(&l, 0, "work measuring...");
-	} else if (spin >= -0.05) {
-		/* /proc shows more CPU than the GEMM calls held: idle pool
-		 * threads spinning, driver overhead. */
+	} else {
+		/* useful_cpus is the helpers' CPU time inside GEMM calls (capped
+		 * at what /proc shows); the rest is idle pool threads spinning
+		 * and driver overhead. */
 		dash_line_add(&l, 0, "work %.2f of %.2f CPUs busy (%.2f spin/overhead)",
 			      w->useful_cpus, w->cpu_cpus, spin > 0 ? spin : 0.0);
 		dash_line_brief(&l, "work %.2f of %.2f CPU (%.2f spin)", w->useful_cpus,
 				w->cpu_cpus, spin > 0 ? spin : 0.0);
-	} else {
-		/* Threads inside a GEMM call that do not get a CPU: waiting. */
-		dash_line_add(&l, 0, "in GEMM %.2f threads, %.2f CPUs busy (%.2f waiting)",
-			      w->useful_cpus, w->cpu_cpus, -spin);
-		dash_line_brief(&l, "in GEMM %.2f, CPU %.2f (%.2f wait)", w->useful_cpus,
-				w->cpu_cpus, -spin);
 	}
 	dash_rows_streams(w, full, brief, cpu, sizeof(full));
 	if (w->streams > 1 || strstr(full, "FAILED")) {
