@@ -43,8 +43,8 @@ int batch_run(const struct options *o)
 		session_stop(&s);
 		return rc;
 	}
-	if (s.message[0])
-		fprintf(stderr, "threadlab: %s\n", s.message);
+	if (s.lab && s.lab_status.quota_error[0])
+		fprintf(stderr, "threadlab: %s\n", s.lab_status.quota_error);
 
 	long printed = 0;
 	bool header = true;

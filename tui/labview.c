@@ -178,6 +178,9 @@ void labview_feed(struct labview *v, const struct lab_status *st, double t, doub
 		out->ideal_gflops = tp_ideal(single, (double)s->threads * s->streams, effective);
 		out->ceiling_gflops = tp_ceiling(single, effective);
 	}
+	out->blas_config = st->blas_config;
+	out->blas_core = st->blas_core;
+	out->blas_variant = st->blas_variant ? st->blas_variant : "";
 	out->results_checked = st->checked > 0;
 	out->results_equal = st->results_equal;
 	out->max_diff = st->max_diff;

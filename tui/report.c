@@ -97,6 +97,14 @@ static void report_time_iso(double wall, char *buf, size_t cap)
 	snprintf(buf + n, cap - n, ".%03dZ", (int)((wall - floor(wall)) * 1000));
 }
 
+static void report_json_str(FILE *f, const char *s)
+{
+	if (s)
+		json_put_string(f, s, strlen(s));
+	else
+		fputs("null", f);
+}
+
 static void report_json_workload(FILE *f, const struct workload_report *w)
 {
 	fprintf(f, ",\"workload\":{\"threads\":%d,\"streams\":%d,\"size\":%d,\"precision\":\"%s\","
@@ -141,7 +149,13 @@ static void report_json_workload(FILE *f, const struct workload_report *w)
 		report_json_num(f, r->cpu_cpus, 3);
 		fputc('}', f);
 	}
-	fputs("],\"error\":", f);
+	fputs("],\"blas\":{\"config\":", f);
+	report_json_str(f, w->blas_config);
+	fputs(",\"core\":", f);
+	report_json_str(f, w->blas_core);
+	fputs(",\"variant\":", f);
+	report_json_str(f, w->blas_variant);
+	fputs("},\"error\":", f);
 	if (w->error[0])
 		json_put_string(f, w->error, strlen(w->error));
 	else
@@ -275,6 +289,11 @@ static void report_text_workload(FILE *f, const struct workload_report *w)
 	if (w->paused)
 		fputs("; paused", f);
 	fputc('\n', f);
+	if (w->blas_config && w->blas_config[0]) {
+		char safe[256];
+		text_safe(w->blas_config, strlen(w->blas_config), safe, sizeof(safe));
+		fprintf(f, "  openblas %s (%s)\n", safe, w->blas_variant ? w->blas_variant : "");
+	}
 	if (w->error[0]) {
 		char safe[256];
 		text_safe(w->error, strlen(w->error), safe, sizeof(safe));

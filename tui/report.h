@@ -35,6 +35,8 @@ struct workload_stream_report {
 struct workload_report {
 	int threads, streams, size, workers;
 	const char *precision;		/* "single" or "double" */
+	/* Strings below point into the session's lab_status: valid until the
+	 * next session_tick(). */
 	double cpus;			/* quota asked for, <= 0: none */
 	bool paused;
 	bool spin_off;
@@ -53,6 +55,9 @@ struct workload_report {
 	struct workload_stream_report stream[CTL_MAX_STREAMS];
 	int nstreams;			/* entries in stream[] (slots started) */
 	char error[192];		/* a failed stream's message, "" when none */
+	const char *blas_config;	/* openblas_get_config(), "" until known */
+	const char *blas_core;		/* openblas_get_corename() */
+	const char *blas_variant;	/* "pthreads", "openmp", "sequential" */
 };
 
 /* threadlab --budget. */

@@ -23,6 +23,7 @@
 
 #include "procparse.h"
 #include "proctree.h"
+#include "text-safe.h"
 #include "xalloc.h"
 
 volatile sig_atomic_t session_stop_signal;
@@ -208,8 +209,17 @@ static int session_start_lab(struct session *s, const struct options *o, char *e
 	lab_single_rate(s->lab, w->size, w->precision);
 	lab_wait_ready(s->lab, timeout_ms, msg, sizeof(msg));
 	lab_read(s->lab, &s->lab_status);
-	if (s->lab_status.quota_error[0])
+	if (s->lab_status.quota_error[0]) {
 		snprintf(s->message, sizeof(s->message), "%s", s->lab_status.quota_error);
+	} else if (s->lab_status.blas_config[0]) {
+		/* What the workload runs on, said once at start. */
+		char cfg[128];
+		text_safe(s->lab_status.blas_config, strlen(s->lab_status.blas_config), cfg,
+			  sizeof(cfg));
+		snprintf(s->message, sizeof(s->message), "%s (core %s, %s)", cfg,
+			 s->lab_status.blas_core,
+			 s->lab_status.blas_variant ? s->lab_status.blas_variant : "?");
+	}
 	s->target = lab_root_pid(s->lab);
 	s->tree = true;
 	labview_init(&s->view);
