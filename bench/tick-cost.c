@@ -8,7 +8,9 @@
  *       process (wait4 rusage) divided by the ticks.
  * Both are run twice: with threads that sleep for good (the common case, in
  * which unchanged schedstat spares the reads of stat and status) and with
- * threads that wake every 50 ms (every tick reads all three files).
+ * threads that wake every 50 ms (every tick reads schedstat and stat of
+ * every thread, and status of those whose turn it is: about one in
+ * status-period / interval).  The files read per tick are printed too.
  *
  * Usage: tick-cost [-n THREADS] [-t TICKS] [-i INTERVAL_MS] */
 #include "config.h"
@@ -97,7 +99,7 @@ static double now_ms(void)
 
 /* threadlab's CPU ms per tick over ticks ticks (after one warm-up tick). */
 static double bench_threadlab(pid_t pid, int ticks, long interval, double *first_ms,
-			      size_t *nthreads, size_t *fds)
+			      size_t *nthreads, size_t *fds, struct tsampler_reads *per_tick)
 {
 	struct sysroot r;
 	if (sysroot_open(&r, "/") < 0)
@@ -119,6 +121,8 @@ static double bench_threadlab(pid_t pid, int ticks, long interval, double *first
 	getrusage(RUSAGE_SELF, &b);
 	*first_ms = cpu_ms(&b) - cpu_ms(&a);
 
+	struct tsampler_reads r0, r1;
+	tsampler_read_counts(ts, &r0);
 	double spent = 0;
 	for (int i = 0; i < ticks; i++) {
 		sleep_ms(interval);
@@ -131,6 +135,11 @@ static double bench_threadlab(pid_t pid, int ticks, long interval, double *first
 	}
 	*nthreads = cur.n;
 	*fds = tsampler_fds(ts);
+	tsampler_read_counts(ts, &r1);
+	per_tick->listings = (r1.listings - r0.listings) / (uint64_t)ticks;
+	per_tick->schedstat = (r1.schedstat - r0.schedstat) / (uint64_t)ticks;
+	per_tick->stat = (r1.stat - r0.stat) / (uint64_t)ticks;
+	per_tick->status = (r1.status - r0.status) / (uint64_t)ticks;
 	free(rates);
 	thread_set_free(&prev);
 	thread_set_free(&cur);
@@ -175,7 +184,8 @@ static void run(const char *what, int nthreads, long wake, int ticks, long inter
 	}
 	double first, t0 = now_ms();
 	size_t seen = 0, fds = 0;
-	double tl = bench_threadlab(pid, ticks, interval, &first, &seen, &fds);
+	struct tsampler_reads reads = {0};
+	double tl = bench_threadlab(pid, ticks, interval, &first, &seen, &fds, &reads);
 	double tl_wall = now_ms() - t0;
 	double top = bench_top(pid, ticks, interval);
 	kill(pid, SIGKILL);
@@ -189,6 +199,11 @@ static void run(const char *what, int nthreads, long wake, int ticks, long inter
 		printf("  threadlab tsampler: %7.3f ms CPU per tick  (%zu threads, %zu fds held; "
 		       "first tick %.3f ms; %.1f s wall)\n",
 		       tl, seen, fds, first, tl_wall / 1e3);
+	if (tl >= 0)
+		printf(
+		    "  reads per tick:     %llu listings, %llu schedstat, %llu stat, %llu status\n",
+		    (unsigned long long)reads.listings, (unsigned long long)reads.schedstat,
+		    (unsigned long long)reads.stat, (unsigned long long)reads.status);
 	if (top < 0)
 		printf("  top -H -b:          failed (is procps' top installed?)\n");
 	else

@@ -47,6 +47,23 @@ static bool parse_field(const char **p, const char *end, uint64_t *out)
 	return true;
 }
 
+/* Steps over a stat field that is not kept: optional '-', then digits. */
+static bool skip_field(const char **p, const char *end)
+{
+	const char *s = *p;
+	while (s < end && *s == ' ')
+		s++;
+	if (s < end && *s == '-')
+		s++;
+	const char *digits = s;
+	while (s < end && *s >= '0' && *s <= '9')
+		s++;
+	if (s == digits)
+		return false;
+	*p = s;
+	return true;
+}
+
 /* A field ends at a space, a newline or the end of the buffer. */
 static bool at_field_end(const char *p, const char *end)
 {
@@ -57,13 +74,8 @@ int stat_line_parse(const char *buf, size_t len, struct stat_line *out)
 {
 	const char *end = buf + len;
 	const char *open = memchr(buf, '(', len);
-	const char *close = NULL;
 	/* comm may hold ')': the name ends at the LAST ')' of the buffer. */
-	for (const char *q = end; q > buf; q--)
-		if (q[-1] == ')') {
-			close = q - 1;
-			break;
-		}
+	const char *close = memrchr(buf, ')', len);
 	if (!open || !close || close < open)
 		return -EINVAL;
 
@@ -87,8 +99,16 @@ int stat_line_parse(const char *buf, size_t len, struct stat_line *out)
 	out->state = p[1];
 	p += 2;
 
-	/* Fields 4..39; every one must be present, or the line is truncated. */
+	/* Fields 4..39; every one must be present, or the line is truncated.
+	 * Only the kept ones are converted: this runs for every thread that ran. */
+	const uint64_t kept =
+	    1ull << 4 | 1ull << 14 | 1ull << 15 | 1ull << 20 | 1ull << 22 | 1ull << 39;
 	for (int field = 4; field <= 39; field++) {
+		if (!(kept >> field & 1)) {
+			if (!skip_field(&p, end) || !at_field_end(p, end))
+				return -EINVAL;
+			continue;
+		}
 		if (!parse_field(&p, end, &v) || !at_field_end(p, end))
 			return -EINVAL;
 		switch (field) {
@@ -189,5 +209,44 @@ int status_parse(const char *buf, struct status_info *out)
 		line = *eol ? eol + 1 : eol;
 	}
 	/* Every kernel since 2.6.23 prints both; without them the file is cut short. */
+	return have_v && have_iv ? 0 : -EINVAL;
+}
+
+/* Like status_value for the line [line, eol). */
+static const char *status_value_n(const char *line, const char *eol, const char *key, size_t k)
+{
+	if ((size_t)(eol - line) < k || memcmp(line, key, k) != 0)
+		return NULL;
+	line += k;
+	while (line < eol && (*line == ' ' || *line == '\t'))
+		line++;
+	return line;
+}
+
+int status_switches_parse(const char *buf, size_t len, uint64_t *vcsw, uint64_t *ivcsw)
+{
+	static const char vkey[] = "voluntary_ctxt_switches:";
+	static const char ikey[] = "nonvoluntary_ctxt_switches:";
+	bool have_v = false, have_iv = false;
+	/* status_parse stops at a NUL: so does this. */
+	const char *nul = memchr(buf, '\0', len);
+	const char *eol = nul ? nul : buf + len;
+	while (!(have_v && have_iv)) {
+		const char *nl = memrchr(buf, '\n', (size_t)(eol - buf));
+		const char *line = nl ? nl + 1 : buf;
+		const char *v;
+		if (!have_v && (v = status_value_n(line, eol, vkey, sizeof(vkey) - 1))) {
+			if (status_u64(v, eol, vcsw) < 0)
+				return -EINVAL;
+			have_v = true;
+		} else if (!have_iv && (v = status_value_n(line, eol, ikey, sizeof(ikey) - 1))) {
+			if (status_u64(v, eol, ivcsw) < 0)
+				return -EINVAL;
+			have_iv = true;
+		}
+		if (!nl)
+			break;
+		eol = nl;
+	}
 	return have_v && have_iv ? 0 : -EINVAL;
 }

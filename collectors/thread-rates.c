@@ -4,7 +4,13 @@
  * the wall-clock time between the samples, so they are exact even at 20 ms
  * intervals.  utime and stime are only clock ticks (10 ms), too coarse for a
  * rate, so they only split cpu_pct into user and system: by the ratio of
- * their deltas when a tick passed, else by the ratio of their totals. */
+ * their deltas when a tick passed, else by the ratio of their totals.
+ *
+ * Switch counts come from status, which the sampler reads on a cadence of
+ * its own (threads.h): each sample says when its counts were exact
+ * (csw_time), so a rate is the count delta over that time delta, and when
+ * status was not read in between, the sample's own last interval is carried
+ * rather than showing a false 0. */
 #include "config.h"
 
 #include "threads.h"
@@ -53,14 +59,29 @@ static double delta(uint64_t now, uint64_t before)
 	return now > before ? (double)(now - before) : 0.0;
 }
 
+/* Samples made without a csw_time (hand-made ones) count as exact at
+ * their set's time. */
+static void switch_rates(const struct thread_sample *p, double ptime, const struct thread_sample *c,
+			 double ctime, struct thread_rate *r)
+{
+	double pt = p->csw_time > 0 ? p->csw_time : ptime;
+	double ct = c->csw_time > 0 ? c->csw_time : ctime;
+	if (ct > pt) {
+		r->vcsw_per_s = delta(c->vcsw, p->vcsw) / (ct - pt);
+		r->ivcsw_per_s = delta(c->ivcsw, p->ivcsw) / (ct - pt);
+	} else if (c->csw_time0 > 0 && c->csw_time > c->csw_time0) {
+		double dt = c->csw_time - c->csw_time0;
+		r->vcsw_per_s = delta(c->vcsw, c->vcsw0) / dt;
+		r->ivcsw_per_s = delta(c->ivcsw, c->ivcsw0) / dt;
+	}
+}
+
 static void rate_one(const struct thread_sample *p, const struct thread_sample *c, double dt,
 		     struct thread_rate *r)
 {
 	double ns = dt * 1e9;
 	r->cpu_pct = 100.0 * delta(c->run_ns, p->run_ns) / ns;
 	r->wait_pct = 100.0 * delta(c->wait_ns, p->wait_ns) / ns;
-	r->vcsw_per_s = delta(c->vcsw, p->vcsw) / dt;
-	r->ivcsw_per_s = delta(c->ivcsw, p->ivcsw) / dt;
 
 	double du = delta(c->utime, p->utime), ds = delta(c->stime, p->stime);
 	if (du + ds <= 0) {
@@ -77,6 +98,7 @@ size_t thread_rates(const struct thread_set *prev, const struct thread_set *cur,
 {
 	*out = xreallocarray_grow(*out, cap, cur->n, sizeof(**out));
 	double dt = prev ? cur->time - prev->time : 0;
+	size_t j = 0; /* both sets are sorted: one merge walk, no search */
 	for (size_t i = 0; i < cur->n; i++) {
 		const struct thread_sample *c = &cur->v[i];
 		struct thread_rate *r = &(*out)[i];
@@ -89,14 +111,17 @@ size_t thread_rates(const struct thread_set *prev, const struct thread_set *cur,
 		r->cpu = c->cpu;
 
 		const struct thread_sample *p = NULL;
-		if (prev && prev->n)
-			p = bsearch(c, prev->v, prev->n, sizeof(*c), sample_cmp);
+		while (prev && j < prev->n && sample_cmp(&prev->v[j], c) < 0)
+			j++;
+		if (prev && j < prev->n && sample_cmp(&prev->v[j], c) == 0)
+			p = &prev->v[j];
 		/* Same TID, other start time: the TID was reused by a new thread. */
 		if (!p || p->starttime != c->starttime || dt <= 0) {
 			r->is_new = p == NULL || p->starttime != c->starttime;
 			continue;
 		}
 		rate_one(p, c, dt, r);
+		switch_rates(p, prev->time, c, cur->time, r);
 	}
 	return cur->n;
 }

@@ -1,14 +1,25 @@
 /* threads.c — the per-thread sampler (see threads.h).
  *
- * Each tick, for every followed process (sorted by PID): list
- * proc/PID/task/ with getdents64, merge the sorted TIDs with the entries kept
- * from the previous tick, and bring each entry up to date.  An entry holds
+ * Each tick, for every followed process (sorted by PID): take the TIDs kept
+ * from the previous tick (or, when there are none, list proc/PID/task/ with
+ * getdents64), merge them with the entries kept, and bring each entry up to
+ * date; list task/ after all if the leader's thread count disagrees with the
+ * entries that could be read (sample_process).  An entry holds
  * descriptors of its schedstat, stat and status, re-read with pread at
  * offset 0: that costs a fraction of open/read/close.  If schedstat (run,
  * wait, slices) did not change, the thread has neither run nor been woken,
  * so stat and status are not read again and the previous values are reused;
  * the group leader's stat is always read, because a zombie leader is how a
  * dead but unreaped process shows.
+ *
+ * status costs more than stat and schedstat together and only gives switch
+ * counts, so it follows a cadence of its own.  Each entry knows the last
+ * point (csw_time) at which its counts were exact, and whether the thread
+ * has run since (csw_stale).  An unchanged schedstat with fresh counts moves
+ * that point to now without a read.  A thread that ran is read when its
+ * TID's phase boundary (one per status period) fell since csw_time, or at
+ * once when the last interval measured no run (new, or idle last tick) —
+ * otherwise the rate carried from that interval would be a false 0.
  *
  * A descriptor held on a /proc task file is bound to that task: once it
  * exits, reads give ESRCH, even if the TID is reused.  So a read that fails
@@ -25,6 +36,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +54,9 @@ struct tentry {
 	int fd[F_N];	   /* held descriptors; -1: read by path each time */
 	bool no_schedstat; /* kernel without schedstat: run time from stat ticks */
 	bool have;	   /* s holds a complete sample */
+	bool csw_stale;	   /* ran since status was read: s.vcsw, s.ivcsw lag */
+	bool csw_idle;	   /* s.csw_time0..csw_time saw no run, or there is no csw_time0 */
+	long nthreads;	   /* stat field 20 when stat was last read */
 	struct thread_sample s;
 };
 
@@ -58,9 +73,12 @@ struct tsampler {
 	size_t pids_cap;
 	pid_t *tids; /* TIDs listed for one process */
 	size_t ntids, tids_cap;
-	size_t nfds;	   /* descriptors held over all entries */
-	int fd_ceiling;	   /* descriptors at or above this are not held */
-	long hz;	   /* clock ticks per second, for kernels without schedstat */
+	size_t nfds;		   /* descriptors held over all entries */
+	int fd_ceiling;		   /* descriptors at or above this are not held */
+	long hz;		   /* clock ticks per second, for kernels without schedstat */
+	double now;		   /* CLOCK_MONOTONIC seconds of this tick */
+	uint64_t status_period_ns; /* 0: status of every thread that ran, each tick */
+	struct tsampler_reads reads;
 	char dents[32768]; /* getdents64 buffer */
 	char buf[4096];	   /* file contents */
 };
@@ -132,6 +150,8 @@ static ssize_t read_once(int fd, char *buf, size_t cap)
 
 static ssize_t entry_read(struct tsampler *ts, int taskfd, const struct tentry *e, int f)
 {
+	uint64_t *count[F_N] = {&ts->reads.schedstat, &ts->reads.stat, &ts->reads.status};
+	(*count[f])++;
 	if (e->fd[f] >= 0)
 		return read_once(e->fd[f], ts->buf, sizeof(ts->buf));
 	char rel[64];
@@ -144,51 +164,107 @@ static ssize_t entry_read(struct tsampler *ts, int taskfd, const struct tentry *
 	return n;
 }
 
+/* Whether a thread that ran since its counts were exact has status read
+ * now: its TID's phase boundary (one per period) fell since csw_time.  The
+ * phases spread the reads evenly over the period. */
+static bool status_due(const struct tsampler *ts, const struct tentry *e)
+{
+	uint64_t p = ts->status_period_ns;
+	if (p == 0)
+		return true;
+	uint64_t phase = (uint64_t)(uint32_t)e->s.tid * 2654435761u % p;
+	uint64_t then = (uint64_t)llround(e->s.csw_time * 1e9) + phase;
+	uint64_t now = (uint64_t)llround(ts->now * 1e9) + phase;
+	return then / p != now / p;
+}
+
+/* Moves the point at which the switch counts were exact to now. */
+static void csw_advance(struct tentry *e, double now, uint64_t vcsw, uint64_t ivcsw)
+{
+	struct thread_sample *s = &e->s;
+	s->vcsw0 = s->vcsw;
+	s->ivcsw0 = s->ivcsw;
+	s->csw_time0 = s->csw_time;
+	s->vcsw = vcsw;
+	s->ivcsw = ivcsw;
+	s->csw_time = now;
+}
+
 /* Reads the entry's files.  Returns 0, or -errno when the thread is gone or
  * its files are malformed (either way it is dropped). */
 static int entry_update(struct tsampler *ts, int taskfd, struct tentry *e)
 {
 	struct schedstat ss = {0};
 	struct stat_line st;
-	struct status_info si;
+	uint64_t vcsw = 0, ivcsw = 0;
 	ssize_t n;
+	bool changed = true;
 
 	if (!e->no_schedstat) {
 		if ((n = entry_read(ts, taskfd, e, F_SCHED)) < 0)
 			return (int)n;
 		if (schedstat_parse(ts->buf, &ss) < 0)
 			return -EINVAL;
-		bool same = e->have && ss.run_ns == e->s.run_ns && ss.wait_ns == e->s.wait_ns &&
-			    ss.slices == e->s.slices;
-		if (same && e->s.tid != e->s.pid)
-			return 0;
+		changed = !e->have || ss.run_ns != e->s.run_ns || ss.wait_ns != e->s.wait_ns ||
+			  ss.slices != e->s.slices;
 	}
-	if ((n = entry_read(ts, taskfd, e, F_STAT)) < 0)
-		return (int)n;
-	if (stat_line_parse(ts->buf, (size_t)n, &st) < 0)
-		return -EINVAL;
-	if ((n = entry_read(ts, taskfd, e, F_STATUS)) < 0)
-		return (int)n;
-	if (status_parse(ts->buf, &si) < 0)
-		return -EINVAL;
+	bool fresh = !changed && !e->csw_stale; /* counts still exact: no read needed */
+	bool read_stat = changed || e->s.tid == e->s.pid;
+	bool read_status;
+	if (!e->have || e->no_schedstat)
+		read_status = true;
+	else if (fresh)
+		read_status = false;
+	else
+		read_status = (changed && e->csw_idle) || status_due(ts, e);
+
+	if (read_stat) {
+		if ((n = entry_read(ts, taskfd, e, F_STAT)) < 0)
+			return (int)n;
+		if (stat_line_parse(ts->buf, (size_t)n, &st) < 0)
+			return -EINVAL;
+	}
+	if (read_status) {
+		if ((n = entry_read(ts, taskfd, e, F_STATUS)) < 0)
+			return (int)n;
+		if (status_switches_parse(ts->buf, (size_t)n, &vcsw, &ivcsw) < 0)
+			return -EINVAL;
+	}
 
 	struct thread_sample *s = &e->s;
-	memcpy(s->name, st.name, sizeof(s->name));
-	s->name_len = st.name_len;
-	s->state = st.state;
-	s->cpu = st.processor;
-	s->utime = st.utime;
-	s->stime = st.stime;
-	s->starttime = st.starttime;
+	if (read_stat) {
+		memcpy(s->name, st.name, sizeof(s->name));
+		s->name_len = st.name_len;
+		s->state = st.state;
+		s->cpu = st.processor;
+		s->utime = st.utime;
+		s->stime = st.stime;
+		s->starttime = st.starttime;
+		e->nthreads = st.num_threads;
+	}
 	if (e->no_schedstat) {
 		ss.run_ns = (st.utime + st.stime) * (1000000000u / (uint64_t)ts->hz);
-		ss.slices = si.vcsw + si.ivcsw;
+		ss.slices = vcsw + ivcsw;
 	}
 	s->run_ns = ss.run_ns;
 	s->wait_ns = ss.wait_ns;
 	s->slices = ss.slices;
-	s->vcsw = si.vcsw;
-	s->ivcsw = si.ivcsw;
+
+	if (read_status) {
+		csw_advance(e, ts->now, vcsw, ivcsw);
+		if (!e->have) {
+			s->vcsw0 = vcsw;
+			s->ivcsw0 = ivcsw;
+			s->csw_time0 = 0;
+		}
+		e->csw_idle = !e->have;
+		e->csw_stale = false;
+	} else if (fresh) {
+		csw_advance(e, ts->now, s->vcsw, s->ivcsw);
+		e->csw_idle = true;
+	} else {
+		e->csw_stale = true;
+	}
 	e->have = true;
 	return 0;
 }
@@ -215,7 +291,12 @@ static int list_tids(struct tsampler *ts, int taskfd)
 			ts->tids[ts->ntids++] = (pid_t)tid;
 		}
 	}
-	qsort(ts->tids, ts->ntids, sizeof(*ts->tids), pid_cmp);
+	/* The kernel lists threads in creation order: usually sorted already. */
+	for (size_t k = 1; k < ts->ntids; k++)
+		if (ts->tids[k] < ts->tids[k - 1]) {
+			qsort(ts->tids, ts->ntids, sizeof(*ts->tids), pid_cmp);
+			break;
+		}
 	return 0;
 }
 
@@ -226,8 +307,107 @@ static void drop_old_before(struct tsampler *ts, size_t *i, pid_t pid, pid_t tid
 		entry_close(ts, &ts->e[(*i)++]);
 }
 
+/* Uses the TIDs of pid kept from the last tick as this tick's listing.
+ * False when there are none, or the leader (whose stat tells the thread
+ * count) is not among them. */
+static bool tids_from_entries(struct tsampler *ts, pid_t pid, size_t old)
+{
+	bool leader = false;
+	ts->ntids = 0;
+	for (size_t i = old; i < ts->n && ts->e[i].s.pid <= pid; i++) {
+		if (ts->e[i].s.pid < pid)
+			continue;
+		ts->tids =
+		    xreallocarray_grow(ts->tids, &ts->tids_cap, ts->ntids + 1, sizeof(*ts->tids));
+		ts->tids[ts->ntids++] = ts->e[i].s.tid;
+		leader |= ts->e[i].s.tid == pid;
+	}
+	return leader;
+}
+
+/* Brings e up to date and appends it to ts->ne, or drops it if it vanished.
+ * kept: e comes from the last tick (held descriptors may be stale). */
+static void entry_visit(struct tsampler *ts, int taskfd, struct tentry *e, bool kept, bool *alive)
+{
+	int rc = entry_update(ts, taskfd, e);
+	if (rc < 0 && kept) {
+		/* Held descriptors of an exited task: the TID may have been reused. */
+		entry_close(ts, e);
+		e->have = false;
+		entry_open(ts, taskfd, e);
+		rc = entry_update(ts, taskfd, e);
+	}
+	if (rc < 0) {
+		entry_close(ts, e);
+		return;
+	}
+	if (e->s.state != 'Z' && e->s.state != 'X')
+		*alive = true;
+	ts->ne = xreallocarray_grow(ts->ne, &ts->ncap, ts->nn + 1, sizeof(*ts->ne));
+	ts->ne[ts->nn++] = *e;
+}
+
+static void entry_new(struct tsampler *ts, int taskfd, pid_t pid, pid_t tid, bool *alive)
+{
+	struct tentry e;
+	memset(&e, 0, sizeof(e));
+	e.s.pid = pid;
+	e.s.tid = tid;
+	entry_open(ts, taskfd, &e);
+	entry_visit(ts, taskfd, &e, false, alive);
+}
+
+static int entry_tid_cmp(const void *a, const void *b)
+{
+	return pid_cmp(&((const struct tentry *)a)->s.tid, &((const struct tentry *)b)->s.tid);
+}
+
+/* After a tick that visited only the known TIDs: if the leader's thread
+ * count differs from the threads kept, list task/ after all, drop what it
+ * does not hold and add what it holds and we did not. */
+static void add_unlisted(struct tsampler *ts, int taskfd, pid_t pid, size_t first, bool *alive)
+{
+	const struct tentry *leader = NULL;
+	for (size_t i = first; i < ts->nn; i++)
+		if (ts->ne[i].s.tid == pid)
+			leader = &ts->ne[i];
+	if (leader && leader->s.state != 'Z' && leader->nthreads == (long)(ts->nn - first))
+		return;
+	ts->reads.listings++;
+	if (list_tids(ts, taskfd) < 0)
+		return;
+	size_t kept = first, k = 0;
+	for (size_t j = first; j < ts->nn; j++) {
+		while (k < ts->ntids && ts->tids[k] < ts->ne[j].s.tid)
+			k++;
+		if (k < ts->ntids && ts->tids[k] == ts->ne[j].s.tid)
+			ts->ne[kept++] = ts->ne[j];
+		else
+			entry_close(ts, &ts->ne[j]);
+	}
+	ts->nn = kept;
+	size_t j = first;
+	for (k = 0; k < ts->ntids; k++) {
+		while (j < kept && ts->ne[j].s.tid < ts->tids[k])
+			j++;
+		if (j >= kept || ts->ne[j].s.tid != ts->tids[k])
+			entry_new(ts, taskfd, pid, ts->tids[k], alive);
+	}
+	if (ts->nn > kept)
+		qsort(ts->ne + first, ts->nn - first, sizeof(*ts->ne), entry_tid_cmp);
+	*alive = false;
+	for (j = first; j < ts->nn; j++)
+		if (ts->ne[j].s.state != 'Z' && ts->ne[j].s.state != 'X')
+			*alive = true;
+}
+
 /* Brings the entries of one process up to date, appending them to ts->ne.
- * Returns true when the process is alive (some thread not a zombie). */
+ * Returns true when the process is alive (some thread not a zombie).
+ *
+ * Listing task/ is a tenth of a tick's cost, so it is skipped when the TIDs
+ * kept from the last tick can stand for it: threads that exited fail their
+ * reads and are dropped, and a new thread shows in the leader's thread
+ * count (stat field 20), read during the same pass, which then lists. */
 static bool sample_process(struct tsampler *ts, pid_t pid, size_t *old)
 {
 	int taskfd =
@@ -237,10 +417,15 @@ static bool sample_process(struct tsampler *ts, pid_t pid, size_t *old)
 		snprintf(rel, sizeof(rel), "proc/%d/task", (int)pid);
 		taskfd = sysroot_openat(&ts->root, rel, O_RDONLY | O_DIRECTORY);
 	}
-	if (taskfd < 0 || list_tids(ts, taskfd) < 0) {
-		if (taskfd >= 0)
-			close(taskfd);
+	if (taskfd < 0)
 		return false;
+	bool listed = !tids_from_entries(ts, pid, *old);
+	if (listed) {
+		ts->reads.listings++;
+		if (list_tids(ts, taskfd) < 0) {
+			close(taskfd);
+			return false;
+		}
 	}
 
 	size_t first = ts->nn;
@@ -248,34 +433,17 @@ static bool sample_process(struct tsampler *ts, pid_t pid, size_t *old)
 	for (size_t k = 0; k < ts->ntids; k++) {
 		pid_t tid = ts->tids[k];
 		drop_old_before(ts, old, pid, tid);
-		struct tentry e;
 		bool kept = *old < ts->n && ts->e[*old].s.pid == pid && ts->e[*old].s.tid == tid;
 		if (kept) {
-			e = ts->e[(*old)++];
+			struct tentry e = ts->e[(*old)++];
+			entry_visit(ts, taskfd, &e, true, &alive);
 		} else {
-			memset(&e, 0, sizeof(e));
-			e.s.pid = pid;
-			e.s.tid = tid;
-			entry_open(ts, taskfd, &e);
+			entry_new(ts, taskfd, pid, tid, &alive);
 		}
-		int rc = entry_update(ts, taskfd, &e);
-		if (rc < 0 && kept) {
-			/* Held descriptors of an exited task: the TID may have been reused. */
-			entry_close(ts, &e);
-			e.have = false;
-			entry_open(ts, taskfd, &e);
-			rc = entry_update(ts, taskfd, &e);
-		}
-		if (rc < 0) {
-			entry_close(ts, &e);
-			continue;
-		}
-		if (e.s.state != 'Z' && e.s.state != 'X')
-			alive = true;
-		ts->ne = xreallocarray_grow(ts->ne, &ts->ncap, ts->nn + 1, sizeof(*ts->ne));
-		ts->ne[ts->nn++] = e;
 	}
 	drop_old_before(ts, old, pid + 1, 0);
+	if (!listed)
+		add_unlisted(ts, taskfd, pid, first, &alive);
 	close(taskfd);
 	if (!alive) {
 		while (ts->nn > first)
@@ -315,6 +483,7 @@ struct tsampler *tsampler_new(const struct sysroot *r, pid_t pid, bool tree)
 	ts->pid = pid;
 	ts->tree = tree;
 	ts->piddir = piddir;
+	ts->status_period_ns = 1000000000u;
 	ts->hz = sysconf(_SC_CLK_TCK);
 	if (ts->hz <= 0)
 		ts->hz = 100;
@@ -340,11 +509,27 @@ size_t tsampler_fds(const struct tsampler *ts)
 	return ts->nfds;
 }
 
+void tsampler_set_status_period(struct tsampler *ts, double seconds)
+{
+	ts->status_period_ns = seconds > 0 ? (uint64_t)llround(seconds * 1e9) : 0;
+}
+
+void tsampler_read_counts(const struct tsampler *ts, struct tsampler_reads *out)
+{
+	*out = ts->reads;
+}
+
 int tsampler_sample(struct tsampler *ts, struct thread_set *out)
 {
 	struct timespec now;
 	clock_gettime(CLOCK_MONOTONIC, &now);
-	out->time = (double)now.tv_sec + (double)now.tv_nsec / 1e9;
+	return tsampler_sample_at(ts, (double)now.tv_sec + (double)now.tv_nsec / 1e9, out);
+}
+
+int tsampler_sample_at(struct tsampler *ts, double now, struct thread_set *out)
+{
+	ts->now = now;
+	out->time = now;
 	out->n = 0;
 	out->nprocs = 0;
 	update_fd_ceiling(ts);

@@ -1,13 +1,30 @@
 /* threads.h — per-thread samples of a process (or a process tree).
  *
- * A struct tsampler follows one target across ticks.  Each tick it lists
+ * A struct tsampler follows one target across ticks.  It lists
  * proc/PID/task/ for the target (and, with tree, each descendant that
  * libproc2 finds), keeps a descriptor per thread for schedstat, stat and
- * status, and re-reads them with pread at offset 0.  A thread whose schedstat
- * is unchanged since the last tick has neither run nor been woken, so its
- * stat and status are not read again.  Threads that vanish mid-read are
- * dropped silently; a TID reused by a new thread is told apart by its start
- * time (stat field 22). */
+ * status, and re-reads them with pread at offset 0.  Later ticks list task/
+ * again only when the leader's thread count (stat field 20) differs from
+ * the threads kept: a thread that exited fails its reads.  A thread whose
+ * schedstat is unchanged since the last tick has neither run nor been
+ * woken, so its stat and status are not read again.  Threads that vanish
+ * mid-read are dropped silently; a TID reused by a new thread is told apart
+ * by its start time (stat field 22).  A new thread shows from the tick after
+ * it starts at the latest.
+ *
+ * status, the dearest file, only gives the voluntary and involuntary switch
+ * counts, so a thread that keeps running has it re-read about once per
+ * status period P (default 1 s), not every tick: at the first tick after a
+ * boundary of its own, spread over P by TID so each tick reads an even
+ * share.  Staleness bound, with T the longest interval between ticks: the
+ * switch counts of a thread that has run since they were read are at most
+ * P + T old; its switch rates describe the interval between its last two
+ * reads, so a change of rate shows in full within 2 (P + T).  A thread that
+ * has not run since its status was read has exact counts, and its rates
+ * fall to 0 on the next tick; one that runs again after such an idle tick,
+ * or that is new, has status read on that tick, so no rate is a false 0.
+ * Schedstat, and stat for every thread that ran, are still read every tick:
+ * CPU %, wait %, state and last CPU are as fresh as ever. */
 #ifndef THREADLAB_THREADS_H
 #define THREADLAB_THREADS_H
 
@@ -21,24 +38,27 @@
 
 /* One thread at one instant.  Plain data: copy freely. */
 struct thread_sample {
-	pid_t pid;			/* thread group (process) id */
+	pid_t pid; /* thread group (process) id */
 	pid_t tid;
-	char name[TASK_NAME_MAX];	/* stat field 2, raw bytes, NUL-terminated */
+	char name[TASK_NAME_MAX]; /* stat field 2, raw bytes, NUL-terminated */
 	size_t name_len;
-	char state;			/* stat field 3 */
-	int cpu;			/* stat field 39, last CPU */
-	uint64_t utime, stime;		/* stat fields 14, 15, clock ticks */
-	uint64_t starttime;		/* stat field 22, clock ticks */
+	char state;			  /* stat field 3 */
+	int cpu;			  /* stat field 39, last CPU */
+	uint64_t utime, stime;		  /* stat fields 14, 15, clock ticks */
+	uint64_t starttime;		  /* stat field 22, clock ticks */
 	uint64_t run_ns, wait_ns, slices; /* schedstat fields 1-3, ns */
-	uint64_t vcsw, ivcsw;		/* status: voluntary / nonvoluntary switches */
+	uint64_t vcsw, ivcsw;	/* status: voluntary / nonvoluntary switches at csw_time */
+	double csw_time;	/* CLOCK_MONOTONIC s at which vcsw, ivcsw were exact */
+	uint64_t vcsw0, ivcsw0; /* the counts at csw_time0, the point before csw_time */
+	double csw_time0;	/* 0: no point before csw_time yet */
 };
 
 /* All threads seen in one tick, sorted by (pid, tid). */
 struct thread_set {
-	double time;			/* CLOCK_MONOTONIC seconds of the sample */
-	struct thread_sample *v;	/* owned by the set */
+	double time;		 /* CLOCK_MONOTONIC seconds of the sample */
+	struct thread_sample *v; /* owned by the set */
 	size_t n, cap;
-	size_t nprocs;			/* processes the threads belong to */
+	size_t nprocs; /* processes the threads belong to */
 };
 
 void thread_set_init(struct thread_set *s);
@@ -60,25 +80,46 @@ void tsampler_free(struct tsampler *ts);
  * process has exited (out then holds no threads). */
 int tsampler_sample(struct tsampler *ts, struct thread_set *out);
 
+/* As tsampler_sample, with the sample time given instead of read from
+ * CLOCK_MONOTONIC (seconds, > 0, increasing from call to call): lets tests
+ * drive the status cadence with a clock of their own. */
+int tsampler_sample_at(struct tsampler *ts, double now, struct thread_set *out);
+
+/* Sets the status period P in seconds (see the top of this file); 0 reads
+ * status of every thread that ran on every tick.  A caller that needs exact
+ * switch rates between two samples less than P apart should set 0. */
+void tsampler_set_status_period(struct tsampler *ts, double seconds);
+
+/* Files read since tsampler_new (for the benchmark and tests). */
+struct tsampler_reads {
+	uint64_t listings;		  /* task/ directories listed */
+	uint64_t schedstat, stat, status; /* preads of each file */
+};
+void tsampler_read_counts(const struct tsampler *ts, struct tsampler_reads *out);
+
 /* Open descriptors currently held (for the benchmark and tests). */
 size_t tsampler_fds(const struct tsampler *ts);
 
 /* Rates between two samples of the same target. */
 struct thread_rate {
 	pid_t pid, tid;
-	char name[TASK_NAME_MAX];	/* raw bytes */
+	char name[TASK_NAME_MAX]; /* raw bytes */
 	size_t name_len;
 	char state;
 	int cpu;			/* last CPU */
 	double cpu_pct;			/* schedstat run delta / wall, % of one CPU */
 	double user_pct, sys_pct;	/* cpu_pct split by the utime:stime tick ratio */
 	double wait_pct;		/* schedstat wait delta / wall, % */
-	double vcsw_per_s, ivcsw_per_s;
+	double vcsw_per_s, ivcsw_per_s; /* over the samples' csw_time span (see the top) */
 	bool is_new;			/* not in the previous sample: rates are 0 */
 };
 
 /* Computes one rate per thread in cur.  A thread absent from prev (or whose
- * start time differs: a reused TID) gets is_new and zero rates.  *out is
+ * start time differs: a reused TID) gets is_new and zero rates.  Switch
+ * rates are the count deltas over the csw_time deltas; when status was not
+ * read between prev and cur (same csw_time), cur's own last interval
+ * (csw_time0 to csw_time) is carried, so a rate is never 0 merely because
+ * status was not read.  Both sets must be sorted by (pid, tid).  *out is
  * (re)allocated by the call and owned by the caller; returns the count. */
 size_t thread_rates(const struct thread_set *prev, const struct thread_set *cur,
 		    struct thread_rate **out, size_t *cap);

@@ -15,7 +15,9 @@
 #include "sysroot.h"
 #include "threads.h"
 
-/* A stat line whose fields 4..52 are "4+k" (field 39 is 39) after NAME. */
+static unsigned long long stat_nthreads = 20; /* field 20 of make_stat's lines */
+
+/* A stat line whose fields 4..52 are "4+k" (field 39 is 1) after NAME. */
 static size_t make_stat(char *buf, size_t cap, int pid, const char *name, size_t name_len,
 			unsigned long long start)
 {
@@ -27,6 +29,8 @@ static size_t make_stat(char *buf, size_t cap, int pid, const char *name, size_t
 		unsigned long long v = (unsigned long long)f;
 		if (f == 22)
 			v = start;
+		else if (f == 20)
+			v = stat_nthreads;
 		else if (f == 39)
 			v = 1;
 		n += (size_t)snprintf(buf + n, cap - n, " %llu", v);
@@ -192,6 +196,29 @@ static void status_cases(void **state)
 	assert_int_equal(status_parse(buf, &si), 0);
 	assert_int_equal(si.tgid, getpid());
 	assert_true(si.cpus_allowed_list[0] != '\0');
+
+	/* The switch counts alone, found from the end: the same as status_parse. */
+	const char *same[] = {
+	    buf, ok, "voluntary_ctxt_switches: 1\nnonvoluntary_ctxt_switches: 2",
+	    "nonvoluntary_ctxt_switches:\t7\nvoluntary_ctxt_switches:\t8\nX:\t1\n"};
+	for (size_t i = 0; i < sizeof(same) / sizeof(*same); i++) {
+		uint64_t v = 0, iv = 0;
+		assert_int_equal(status_parse(same[i], &si), 0);
+		assert_int_equal(status_switches_parse(same[i], strlen(same[i]), &v, &iv), 0);
+		assert_true(v == si.vcsw && iv == si.ivcsw);
+	}
+	static const char *bad_sw[] = {
+	    "", "voluntary_ctxt_switches:\t5\n",
+	    "voluntary_ctxt_switches:\t5 6\nnonvoluntary_ctxt_switches:\t1\n",
+	    "voluntary_ctxt_switches:\t5\nnonvoluntary_ctxt_switches:\tx\n",
+	    "xvoluntary_ctxt_switches:\t5\nnonvoluntary_ctxt_switches:\t1\n"};
+	uint64_t v, iv;
+	for (size_t i = 0; i < sizeof(bad_sw) / sizeof(*bad_sw); i++)
+		assert_int_equal(status_switches_parse(bad_sw[i], strlen(bad_sw[i]), &v, &iv),
+				 -EINVAL);
+	static const char nul[] = "voluntary_ctxt_switches:\t5\n\0nonvoluntary_ctxt_switches:\t1\n";
+	assert_int_equal(status_switches_parse(nul, sizeof(nul) - 1, &v, &iv),
+			 -EINVAL); /* as status_parse */
 }
 
 /* ---- the sampler over fixture trees ------------------------------------ */
@@ -398,6 +425,116 @@ static void sampler_changes(void **state)
 	assert_int_equal(nftw(tmp_root, rm_entry, 8, FTW_DEPTH | FTW_PHYS), 0);
 }
 
+/* ---- status on its own cadence (fake clock) ---------------------------- */
+
+enum { NT = 40, TICKS = 30 };
+struct fake_thread {
+	unsigned long long run, v, iv;
+};
+
+/* Thread 1 stops after tick 10; thread 2 idles over ticks 3..12. */
+static bool cadence_idle(int i, int k)
+{
+	return (i == 1 && k > 10) || (i == 2 && k >= 3 && k <= 12);
+}
+
+static void put_counts(int tid, const struct fake_thread *f)
+{
+	char rel[96], text[160];
+	snprintf(rel, sizeof(rel), "proc/4242/task/%d/schedstat", tid);
+	snprintf(text, sizeof(text), "%llu 0 %llu\n", f->run, f->run);
+	put(rel, text);
+	snprintf(rel, sizeof(rel), "proc/4242/task/%d/status", tid);
+	snprintf(text, sizeof(text),
+		 "Name:\tx\nvoluntary_ctxt_switches:\t%llu\nnonvoluntary_ctxt_switches:\t%llu\n",
+		 f->v, f->iv);
+	put(rel, text);
+}
+
+/* 40 threads at 50 + 5 switches/s, ticks of 0.2 s, status period 1 s.
+ * 4243 stops at tick 10; 4244 idles over ticks 3..12; 4245 doubles its
+ * rate from tick 11.  Rates must be exact, never a false 0, and follow the
+ * staleness bound of threads.h.  The thread count stays: task/ is listed
+ * once. */
+static void status_cadence(void **state)
+{
+	(void)state;
+	const double P = 1.0, T = 0.2, t0 = 100.0;
+	snprintf(tmp_root, sizeof(tmp_root), "/tmp/tl-pp-XXXXXX");
+	assert_non_null(mkdtemp(tmp_root));
+	struct fake_thread ft[NT] = {{0}};
+	stat_nthreads = NT;
+	for (int i = 0; i < NT; i++)
+		put_thread(4242 + i, "w", 100 + (unsigned long long)i, "1 0 1\n");
+	struct sysroot r;
+	assert_int_equal(sysroot_open(&r, tmp_root), 0);
+	struct tsampler *ts = tsampler_new(&r, 4242, false);
+	assert_non_null(ts);
+	tsampler_set_status_period(ts, P);
+	struct thread_set prev = {0}, cur = {0};
+	struct thread_rate *rates = NULL;
+	size_t cap = 0, status_total = 0;
+	struct tsampler_reads rd0, rd1;
+
+	for (int k = 0; k < TICKS; k++) {
+		double t = t0 + T * k;
+		for (int i = 0; i < NT; i++) {
+			if (k > 0 && !cadence_idle(i, k)) {
+				unsigned long long dv = i == 3 && k > 10 ? 20 : 10;
+				ft[i].run += 1000, ft[i].v += dv, ft[i].iv += 1;
+			}
+			put_counts(4242 + i, &ft[i]);
+		}
+		tsampler_read_counts(ts, &rd0);
+		assert_int_equal(tsampler_sample_at(ts, t, &cur), 0);
+		tsampler_read_counts(ts, &rd1);
+		assert_int_equal(cur.n, NT);
+		size_t status_reads = (size_t)(rd1.status - rd0.status);
+		if (k >= 2) {
+			/* An even share: about NT * T / P per tick, never all. */
+			assert_true(status_reads >= 3 && status_reads <= 13);
+			status_total += status_reads;
+		}
+		for (size_t j = 0; k > 0 && j < cur.n; j++) /* staleness bound */
+			assert_true(t - cur.v[j].csw_time <= P + T + 1e-9);
+		if (k == 0) {
+			thread_set_copy(&prev, &cur);
+			continue;
+		}
+		size_t n = thread_rates(&prev, &cur, &rates, &cap);
+		for (int i = 0; i < NT; i++) {
+			const struct thread_rate *x = find_rate(rates, n, 4242 + i);
+			double v = x->vcsw_per_s, iv = x->ivcsw_per_s;
+			assert_false(x->is_new);
+			if (cadence_idle(i, k)) { /* falls to 0 within P + 2 ticks */
+				assert_true(v >= 0 && v <= 50 + 1e-6);
+				if (k >= (i == 1 ? 10 : 3) + 7)
+					assert_float_equal(v, 0.0, 1e-9);
+			} else if (i == 3 && k > 10) { /* exact once two reads follow */
+				assert_true(v >= 50 - 1e-6 && v <= 100 + 1e-6);
+				if (k >= 10 + 12)
+					assert_float_equal(v, 100.0, 1e-6);
+			} else { /* running: exact, also on ticks without a read */
+				assert_float_equal(v, 50.0, 1e-6);
+				assert_float_equal(iv, 5.0, 1e-6);
+			}
+		}
+		thread_set_copy(&prev, &cur);
+	}
+	/* 28 ticks of 0.2 s at one read per second: about 5.6 reads per thread. */
+	assert_true(status_total >= 4 * NT && status_total <= 7 * NT);
+	tsampler_read_counts(ts, &rd1);
+	assert_int_equal(rd1.listings, 1);
+
+	stat_nthreads = 20;
+	free(rates);
+	thread_set_free(&prev);
+	thread_set_free(&cur);
+	tsampler_free(ts);
+	sysroot_close(&r);
+	assert_int_equal(nftw(tmp_root, rm_entry, 8, FTW_DEPTH | FTW_PHYS), 0);
+}
+
 /* ---- thread_rates on hand-made samples -------------------------------- */
 
 static struct thread_sample mk(pid_t tid, uint64_t start, uint64_t run, uint64_t wait, uint64_t ut,
@@ -469,7 +606,8 @@ int main(void)
 	    cmocka_unit_test(stat_truncated),  cmocka_unit_test(stat_malformed),
 	    cmocka_unit_test(stat_self),       cmocka_unit_test(schedstat_cases),
 	    cmocka_unit_test(status_cases),    cmocka_unit_test(sampler_fixture),
-	    cmocka_unit_test(sampler_changes), cmocka_unit_test(rates_handmade),
+	    cmocka_unit_test(sampler_changes), cmocka_unit_test(status_cadence),
+	    cmocka_unit_test(rates_handmade),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -268,6 +268,75 @@ static void churn(void **state)
 	tsampler_free(ts);
 }
 
+static pid_t find_tid(const struct thread_set *s, pid_t tid)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (s->v[i].tid == tid)
+			return tid;
+	return 0;
+}
+
+/* Ticks of 100 ms with the default 1 s status period: a thread waking every
+ * 20 ms never shows 0 switches/s though its status is read about once a
+ * second; task/ is listed only when the thread count changes. */
+static void status_cadence_live(void **state)
+{
+	(void)state;
+	struct worker w[2] = {{.busy = false}, {.busy = false}};
+	start_workers(w, 1);
+	struct tsampler *ts = tsampler_new(&root, getpid(), false);
+	assert_non_null(ts);
+	struct thread_set prev, cur;
+	thread_set_init(&prev);
+	thread_set_init(&cur);
+	struct thread_rate *r = NULL;
+	size_t cap = 0;
+	struct tsampler_reads a, b;
+	assert_int_equal(tsampler_sample(ts, &prev), 0);
+	tsampler_read_counts(ts, &a);
+	double low = 1e9;
+	for (int k = 0; k < 15; k++) {
+		sleep_ms(100);
+		assert_int_equal(tsampler_sample(ts, &cur), 0);
+		size_t n = thread_rates(&prev, &cur, &r, &cap);
+		const struct thread_rate *x = find_rate(r, n, (pid_t)atomic_load(&w[0].tid));
+		assert_int_equal(x->tid, atomic_load(&w[0].tid));
+		low = x->vcsw_per_s < low ? x->vcsw_per_s : low;
+		thread_set_copy(&prev, &cur);
+	}
+	tsampler_read_counts(ts, &b);
+	printf("# 15 ticks: %llu stat, %llu status reads; lowest rate %.1f/s\n",
+	       (unsigned long long)(b.stat - a.stat), (unsigned long long)(b.status - a.status),
+	       low);
+	assert_true(low > 10);
+	assert_true(b.status - a.status < (b.stat - a.stat) / 2);
+	assert_int_equal(b.listings, 1);
+
+	/* A new thread is found; once it exits, it is dropped without a listing. */
+	start_workers(&w[1], 1);
+	assert_int_equal(tsampler_sample(ts, &cur), 0);
+	assert_int_equal(find_tid(&cur, (pid_t)atomic_load(&w[1].tid)), atomic_load(&w[1].tid));
+	tsampler_read_counts(ts, &a);
+	assert_int_equal(a.listings, 2);
+	stop_workers(w, 2);
+	assert_int_equal(tsampler_sample(ts, &cur), 0);
+	assert_int_equal(find_tid(&cur, (pid_t)atomic_load(&w[1].tid)), 0);
+	assert_int_equal(cur.n, 1);
+	tsampler_read_counts(ts, &b);
+	assert_int_equal(b.listings, 2);
+
+	/* Period 0: status with every stat of a thread that ran. */
+	tsampler_set_status_period(ts, 0);
+	sleep_ms(20);
+	assert_int_equal(tsampler_sample(ts, &cur), 0);
+	tsampler_read_counts(ts, &a);
+	assert_int_equal(a.status - b.status, a.stat - b.stat);
+	free(r);
+	thread_set_free(&prev);
+	thread_set_free(&cur);
+	tsampler_free(ts);
+}
+
 /* A child that starts two named sleeping threads, says so on fd, and waits. */
 static void *kid_thread(void *arg)
 {
@@ -451,7 +520,7 @@ int main(void)
 	    cmocka_unit_test(busy_and_sleeping), cmocka_unit_test(named_thread),
 	    cmocka_unit_test(oversubscribed),	 cmocka_unit_test(churn),
 	    cmocka_unit_test(tree_sees_child),	 cmocka_unit_test(target_exits),
-	    cmocka_unit_test(cpus_and_names),
+	    cmocka_unit_test(cpus_and_names),	 cmocka_unit_test(status_cadence_live),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

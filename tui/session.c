@@ -212,13 +212,18 @@ static int session_start_lab(struct session *s, const struct options *o, char *e
 	if (s->lab_status.quota_error[0]) {
 		snprintf(s->message, sizeof(s->message), "%s", s->lab_status.quota_error);
 	} else if (s->lab_status.blas_config[0]) {
-		/* What the workload runs on, said once at start. */
-		char cfg[128];
-		text_safe(s->lab_status.blas_config, strlen(s->lab_status.blas_config), cfg,
-			  sizeof(cfg));
-		snprintf(s->message, sizeof(s->message), "%s (core %s, %s)", cfg,
-			 s->lab_status.blas_core,
-			 s->lab_status.blas_variant ? s->lab_status.blas_variant : "?");
+		/* What the workload runs on, said once at start: the first two
+		 * words of the config are the library and its version. */
+		char cfg[128], core[64];
+		const char *c = s->lab_status.blas_config, *e = strchr(c, ' ');
+		if (e)
+			e = strchr(e + 1, ' ');
+		size_t n = e ? (size_t)(e - c) : strlen(c);
+		text_safe(c, n, cfg, sizeof(cfg));
+		text_safe(s->lab_status.blas_core, strlen(s->lab_status.blas_core), core,
+			  sizeof(core));
+		snprintf(s->message, sizeof(s->message), "workload on %s, core %s, %s threads", cfg,
+			 core, s->lab_status.blas_variant ? s->lab_status.blas_variant : "?");
 	}
 	s->target = lab_root_pid(s->lab);
 	s->tree = true;
