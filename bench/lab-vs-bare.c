@@ -1,11 +1,11 @@
 /* lab-vs-bare.c — the lab's GFLOP/s against a bare OpenBLAS loop.
  *
- *   lab-vs-bare [SECONDS] [N]
+ *   lab-vs-bare [SECONDS] [N] [ROUNDS]
  *
  * For 1 and 2 intra-op threads (one stream, single precision, n = 768 by
  * default) it measures the lab (threadlab-gemm driven through lab.h, over
  * the FLOP counters after a 1 s warm-up) and bench/bare-gemm (a plain
- * cblas_sgemm loop) alternately, ROUNDS times each, and prints the best
+ * cblas_sgemm loop) alternately, ROUNDS times each (default 5), and prints the best
  * round of each: the machine is shared, and the best round is the one least
  * disturbed.  Goals (issue 3): lab >= 97 % of bare; lab 2 threads >= 1.9 x
  * lab 1 thread. */
@@ -20,7 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define ROUNDS 3
+#define ROUNDS_DEFAULT 5
 
 static double now_s(void)
 {
@@ -69,6 +69,11 @@ int main(int argc, char **argv)
 {
 	double seconds = argc > 1 ? atof(argv[1]) : 3.0;
 	int n = argc > 2 ? atoi(argv[2]) : 768;
+	int rounds = argc > 3 ? atoi(argv[3]) : ROUNDS_DEFAULT;
+	if (seconds <= 0 || n < 64 || rounds < 1) {
+		fprintf(stderr, "usage: lab-vs-bare [SECONDS > 0] [N >= 64] [ROUNDS >= 1]\n");
+		return 2;
+	}
 	char self[PATH_MAX], bare[PATH_MAX + 16];
 	ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	if (len <= 0)
@@ -88,7 +93,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	double best_lab[3] = {0}, best_bare[3] = {0};
-	for (int r = 0; r < ROUNDS; r++) {
+	for (int r = 0; r < rounds; r++) {
 		for (int t = 1; t <= 2; t++) {
 			double l = lab_gflops(lab, t, seconds, n);
 			struct lab_settings idle = s;
@@ -103,7 +108,7 @@ int main(int argc, char **argv)
 		}
 	}
 	lab_stop(lab);
-	printf("\nsgemm n=%d, one stream, best of %d rounds of %.1f s:\n", n, ROUNDS, seconds);
+	printf("\nsgemm n=%d, one stream, best of %d rounds of %.1f s:\n", n, rounds, seconds);
 	for (int t = 1; t <= 2; t++)
 		printf("  %d thread(s): lab %7.1f GFLOP/s  bare %7.1f GFLOP/s  lab/bare %5.1f %%  "
 		       "(goal >= 97 %%)\n",
