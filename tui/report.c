@@ -97,6 +97,13 @@ static void report_time_iso(double wall, char *buf, size_t cap)
 	snprintf(buf + n, cap - n, ".%03dZ", (int)((wall - floor(wall)) * 1000));
 }
 
+/* ,"key":number — or null for NaN and infinities. */
+static void report_jnum(FILE *f, const char *key, double v, int prec)
+{
+	fprintf(f, ",\"%s\":", key);
+	report_json_num(f, v, prec);
+}
+
 static void report_json_str(FILE *f, const char *s)
 {
 	if (s)
@@ -117,24 +124,18 @@ static void report_json_workload(FILE *f, const struct workload_report *w)
 	fprintf(f, ",\"paused\":%s,\"blas_spin\":\"%s\",\"gflops\":", w->paused ? "true" : "false",
 		w->spin_off ? "off" : "default");
 	report_json_num(f, w->gflops, 2);
-	fputs(",\"steady_gflops\":", f);
-	report_json_num(f, w->steady_gflops >= 0 ? w->steady_gflops : (double)NAN, 2);
-	fputs(",\"ideal_gflops\":", f);
-	report_json_num(f, w->single_thread_gflops >= 0 ? w->ideal_gflops : (double)NAN, 2);
-	fputs(",\"ceiling_gflops\":", f);
-	report_json_num(f, w->single_thread_gflops >= 0 ? w->ceiling_gflops : (double)NAN, 2);
-	fputs(",\"single_thread_gflops\":", f);
-	report_json_num(f, w->single_thread_gflops >= 0 ? w->single_thread_gflops : (double)NAN, 2);
+	report_jnum(f, "steady_gflops", w->steady_gflops >= 0 ? w->steady_gflops : (double)NAN, 2);
+	report_jnum(f, "ideal_gflops", w->single_thread_gflops >= 0 ? w->ideal_gflops : (double)NAN, 2);
+	report_jnum(f, "ceiling_gflops", w->single_thread_gflops >= 0 ? w->ceiling_gflops : (double)NAN, 2);
+	report_jnum(f, "single_thread_gflops", w->single_thread_gflops >= 0 ? w->single_thread_gflops : (double)NAN, 2);
 	fprintf(f, ",\"results_equal\":%s,\"max_diff\":",
 		!w->results_checked ? "null" : w->results_equal ? "true" : "false");
 	if (isfinite(w->max_diff))
 		fprintf(f, "%.6g", w->max_diff);
 	else
 		fputs("null", f);
-	fputs(",\"useful_cpus\":", f);
-	report_json_num(f, w->useful_cpus, 3);
-	fputs(",\"cpu_cpus\":", f);
-	report_json_num(f, w->cpu_cpus, 3);
+	report_jnum(f, "useful_cpus", w->useful_cpus, 3);
+	report_jnum(f, "cpu_cpus", w->cpu_cpus, 3);
 	fputs(",\"per_stream\":[", f);
 	for (int i = 0; i < w->nstreams; i++) {
 		const struct workload_stream_report *r = &w->stream[i];
@@ -143,10 +144,8 @@ static void report_json_workload(FILE *f, const struct workload_report *w)
 			i ? "," : "", r->stream, (int)r->pid, r->state, r->wanted ? "true" : "false",
 			r->threads);
 		report_json_num(f, r->gflops, 2);
-		fputs(",\"useful_cpus\":", f);
-		report_json_num(f, r->useful_cpus, 3);
-		fputs(",\"cpu_cpus\":", f);
-		report_json_num(f, r->cpu_cpus, 3);
+		report_jnum(f, "useful_cpus", r->useful_cpus, 3);
+		report_jnum(f, "cpu_cpus", r->cpu_cpus, 3);
 		fputc('}', f);
 	}
 	fputs("],\"blas\":{\"config\":", f);
@@ -190,12 +189,9 @@ static void report_json(FILE *f, const struct snapshot *cur, const struct snapsh
 	} else {
 		fputs(",\"nr_periods\":null,\"nr_throttled\":null,\"throttled_s\":null", f);
 	}
-	fputs(",\"throttled_pct\":", f);
-	report_json_num(f, r->throttle.valid ? r->throttle.throttled_pct : (double)NAN, 2);
-	fputs(",\"throttled_s_per_s\":", f);
-	report_json_num(f, r->throttle.valid ? r->throttle.throttled_s_per_s : (double)NAN, 4);
-	fputs(",\"psi_some_avg10\":", f);
-	report_json_num(f, cur->psi_cgroup.available ? cur->psi_cgroup.some_avg10 : (double)NAN, 2);
+	report_jnum(f, "throttled_pct", r->throttle.valid ? r->throttle.throttled_pct : (double)NAN, 2);
+	report_jnum(f, "throttled_s_per_s", r->throttle.valid ? r->throttle.throttled_s_per_s : (double)NAN, 4);
+	report_jnum(f, "psi_some_avg10", cur->psi_cgroup.available ? cur->psi_cgroup.some_avg10 : (double)NAN, 2);
 	fputs("},\"system\":{\"psi_some_avg10\":", f);
 	report_json_num(f, cur->psi_system.available ? cur->psi_system.some_avg10 : (double)NAN, 2);
 	fprintf(f, "},\"runnable\":%d,\"threads\":[", r->runnable);
@@ -207,16 +203,11 @@ static void report_json(FILE *f, const struct snapshot *cur, const struct snapsh
 		fprintf(f, ",\"state\":\"%c\",\"cpu\":%d,\"cpu_pct\":",
 			t->state >= 'A' && t->state <= 'z' ? t->state : '?', t->cpu);
 		report_json_num(f, t->cpu_pct, 2);
-		fputs(",\"user_pct\":", f);
-		report_json_num(f, t->user_pct, 2);
-		fputs(",\"sys_pct\":", f);
-		report_json_num(f, t->sys_pct, 2);
-		fputs(",\"wait_pct\":", f);
-		report_json_num(f, t->wait_pct, 2);
-		fputs(",\"vcsw_per_s\":", f);
-		report_json_num(f, t->vcsw_per_s, 1);
-		fputs(",\"ivcsw_per_s\":", f);
-		report_json_num(f, t->ivcsw_per_s, 1);
+		report_jnum(f, "user_pct", t->user_pct, 2);
+		report_jnum(f, "sys_pct", t->sys_pct, 2);
+		report_jnum(f, "wait_pct", t->wait_pct, 2);
+		report_jnum(f, "vcsw_per_s", t->vcsw_per_s, 1);
+		report_jnum(f, "ivcsw_per_s", t->ivcsw_per_s, 1);
 		fputc('}', f);
 	}
 	fputs("],\"cpus\":[", f);
