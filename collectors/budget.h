@@ -21,15 +21,15 @@ enum budget_term {
 };
 
 struct budget {
-	int online;		/* sys/devices/system/cpu/online, count */
-	int affinity;		/* proc/PID/status Cpus_allowed_list, count */
-	int cpuset;		/* v2 cpuset.cpus.effective, v1 cpuset.effective_cpus or
-				 * cpuset.cpus; 0 when not readable */
+	int online;		   /* sys/devices/system/cpu/online, count */
+	int affinity;		   /* proc/PID/status Cpus_allowed_list, count */
+	int cpuset;		   /* v2 cpuset.cpus.effective, v1 cpuset.effective_cpus or
+				    * cpuset.cpus; 0 when not readable */
 	struct cgroup_quota quota; /* quota.cpus < 0: unlimited */
-	double effective;	/* CPUs as a real number */
+	double effective;	   /* CPUs as a real number */
 	enum budget_term binding;
-	struct cgroup_loc loc;	/* the CPU cgroup the quota and throttling come from */
-	char note[256];		/* human note such as the namespace fallback; "" if none */
+	struct cgroup_loc loc; /* the CPU cgroup the quota and throttling come from */
+	char note[256];	       /* human note such as the namespace fallback; "" if none */
 };
 
 /* Reads the budget of pid (0 = self).  Returns 0, -ESRCH when the process

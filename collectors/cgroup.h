@@ -22,9 +22,9 @@
 /* One line of /proc/PID/cgroup: "ID:CONTROLLERS:PATH".  PATH may itself
  * hold colons; it is everything after the second colon. */
 struct cgroup_line {
-	int id;				/* hierarchy ID, 0 for v2 */
-	char controllers[256];		/* comma list, "" for v2, may be "name=systemd" */
-	char path[CGROUP_PATH_MAX];	/* as seen inside the process's cgroup namespace */
+	int id;			    /* hierarchy ID, 0 for v2 */
+	char controllers[256];	    /* comma list, "" for v2, may be "name=systemd" */
+	char path[CGROUP_PATH_MAX]; /* as seen inside the process's cgroup namespace */
 };
 
 /* Finds in the contents of /proc/PID/cgroup the v1 line whose controller
@@ -36,8 +36,8 @@ int cgroup_file_find(const char *buf, const char *controller, struct cgroup_line
 
 /* One cgroup mount taken from /proc/PID/mountinfo. */
 struct cgroup_mount {
-	int version;			/* 1 or 2 */
-	char root[CGROUP_PATH_MAX];	/* field 4: the mount's root inside the hierarchy */
+	int version;			  /* 1 or 2 */
+	char root[CGROUP_PATH_MAX];	  /* field 4: the mount's root inside the hierarchy */
 	char mountpoint[CGROUP_PATH_MAX]; /* field 5, octal escapes decoded */
 };
 
@@ -57,17 +57,17 @@ int cgroup_cfs_parse(const char *quota_buf, const char *period_buf, double *cpus
 /* cpu.stat.  Fields absent in the file stay 0 and has_periods is false
  * (v2 cgroup without the cpu controller shows only usage). */
 struct cgroup_cpustat {
-	bool has_periods;		/* nr_periods line present */
-	uint64_t nr_periods;		/* cpu.stat nr_periods */
-	uint64_t nr_throttled;		/* cpu.stat nr_throttled */
-	double throttled_s;		/* v2 throttled_usec / 1e6, v1 throttled_time / 1e9 */
-	double usage_s;			/* v2 usage_usec / 1e6; v1 0 (cpuacct not read) */
+	bool has_periods;      /* nr_periods line present */
+	uint64_t nr_periods;   /* cpu.stat nr_periods */
+	uint64_t nr_throttled; /* cpu.stat nr_throttled */
+	double throttled_s;    /* v2 throttled_usec / 1e6, v1 throttled_time / 1e9 */
+	double usage_s;	       /* v2 usage_usec / 1e6; v1 0 (cpuacct not read) */
 };
 int cgroup_cpustat_parse(const char *buf, int version, struct cgroup_cpustat *out);
 
 /* PSI "some avg10=… avg60=… avg300=… total=…" (+ "full …" line). */
 struct psi {
-	bool available;			/* false: file missing or unreadable (EOPNOTSUPP) */
+	bool available; /* false: file missing or unreadable (EOPNOTSUPP) */
 	double some_avg10, some_avg60, some_avg300; /* % */
 	uint64_t some_total_us;
 	bool has_full;
@@ -80,16 +80,16 @@ int psi_parse(const char *buf, struct psi *out);
 
 /* Where the CPU cgroup of a process lives. */
 struct cgroup_loc {
-	int version;			/* 1 or 2: the hierarchy that holds the cpu controller
-					 * (v1 if mounted, else v2); 0 when none found */
-	char path[CGROUP_PATH_MAX];	/* cgroup path as /proc/PID/cgroup gives it */
-	char dir[CGROUP_PATH_MAX];	/* directory relative to the root, e.g.
-					 * "sys/fs/cgroup/cpu/user.slice" */
+	int version;			 /* 1 or 2: the hierarchy that holds the cpu controller
+					  * (v1 if mounted, else v2); 0 when none found */
+	char path[CGROUP_PATH_MAX];	 /* cgroup path as /proc/PID/cgroup gives it */
+	char dir[CGROUP_PATH_MAX];	 /* directory relative to the root, e.g.
+					  * "sys/fs/cgroup/cpu/user.slice" */
 	char mount_dir[CGROUP_PATH_MAX]; /* the hierarchy's mount point relative to the root */
-	bool fallback;			/* path not visible under the mount (cgroup namespace):
-					 * dir is the mount root instead */
-	char v2_dir[CGROUP_PATH_MAX];	/* hybrid/v2: the unified cgroup's directory (for
-					 * cpu.pressure); "" when there is no v2 mount */
+	bool fallback;			 /* path not visible under the mount (cgroup namespace):
+					  * dir is the mount root instead */
+	char v2_dir[CGROUP_PATH_MAX];	 /* hybrid/v2: the unified cgroup's directory (for
+					  * cpu.pressure); "" when there is no v2 mount */
 };
 
 /* Locates the CPU cgroup of pid (0 = self) using /proc/PID/cgroup and
@@ -108,11 +108,11 @@ int cgroup_locate_v1(const struct sysroot *r, pid_t pid, const char *controller,
 
 /* The tightest quota over loc->dir and each ancestor up to the mount. */
 struct cgroup_quota {
-	double cpus;			/* CPUs as a real number; -1 when unlimited */
+	double cpus; /* CPUs as a real number; -1 when unlimited */
 	uint64_t period_us;
-	char dir[CGROUP_PATH_MAX];	/* the cgroup whose quota binds (relative to root);
-					 * "" when unlimited */
-	bool controller;		/* false: no quota file anywhere (no cpu controller) */
+	char dir[CGROUP_PATH_MAX]; /* the cgroup whose quota binds (relative to root);
+				    * "" when unlimited */
+	bool controller;	   /* false: no quota file anywhere (no cpu controller) */
 };
 int cgroup_quota_read(const struct sysroot *r, const struct cgroup_loc *loc,
 		      struct cgroup_quota *out);
@@ -133,9 +133,9 @@ int cpulist_count(const char *buf);
 
 /* Throttling between two cpu.stat readings dt seconds apart. */
 struct throttle_rate {
-	bool valid;			/* false when either reading lacks nr_periods */
-	double throttled_pct;		/* nr_throttled delta / nr_periods delta, % */
-	double throttled_s_per_s;	/* throttled seconds per wall second */
+	bool valid;		  /* false when either reading lacks nr_periods */
+	double throttled_pct;	  /* nr_throttled delta / nr_periods delta, % */
+	double throttled_s_per_s; /* throttled seconds per wall second */
 };
 void cgroup_throttle_rate(const struct cgroup_cpustat *prev, const struct cgroup_cpustat *cur,
 			  double dt, struct throttle_rate *out);

@@ -7,10 +7,10 @@
 #define CPUS_MAX 1024
 
 struct cpu_usage {
-	size_t n;			/* CPUs reported */
-	int id[CPUS_MAX];		/* CPU number */
-	double busy_pct[CPUS_MAX];	/* non-idle share since the previous call, % */
-	double total_busy_pct;		/* over all CPUs, % of the whole machine */
+	size_t n;		   /* CPUs reported */
+	int id[CPUS_MAX];	   /* CPU number */
+	double busy_pct[CPUS_MAX]; /* non-idle share since the previous call, % */
+	double total_busy_pct;	   /* over all CPUs, % of the whole machine */
 };
 
 struct cpus_sampler;

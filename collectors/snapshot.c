@@ -71,8 +71,7 @@ void snapshot_rates(const struct snapshot *prev, const struct snapshot *cur,
 		    struct snapshot_rates *out)
 {
 	out->dt = cur->time - prev->time;
-	if (prev->has_cpustat && cur->has_cpustat &&
-	    strcmp(prev->stat_dir, cur->stat_dir) == 0)
+	if (prev->has_cpustat && cur->has_cpustat && strcmp(prev->stat_dir, cur->stat_dir) == 0)
 		cgroup_throttle_rate(&prev->cpustat, &cur->cpustat, out->dt, &out->throttle);
 	else
 		memset(&out->throttle, 0, sizeof(out->throttle));

@@ -18,28 +18,28 @@
 #include "threads.h"
 
 struct snapshot {
-	double time;			/* CLOCK_MONOTONIC seconds */
-	double wall;			/* CLOCK_REALTIME seconds (for output "time") */
-	bool target_alive;		/* false once the target process exited */
+	double time;	   /* CLOCK_MONOTONIC seconds */
+	double wall;	   /* CLOCK_REALTIME seconds (for output "time") */
+	bool target_alive; /* false once the target process exited */
 	struct budget budget;
-	char stat_dir[CGROUP_PATH_MAX];	/* cgroup whose cpu.stat is read (relative to root) */
+	char stat_dir[CGROUP_PATH_MAX]; /* cgroup whose cpu.stat is read (relative to root) */
 	bool has_cpustat;
 	struct cgroup_cpustat cpustat;
-	struct psi psi_cgroup;		/* cpu.pressure of the cgroup (v2 or hybrid) */
-	struct psi psi_system;		/* proc/pressure/cpu */
-	struct thread_set threads;	/* owned */
-	struct cpu_usage cpus;		/* busy % since the previous snapshot */
+	struct psi psi_cgroup;	   /* cpu.pressure of the cgroup (v2 or hybrid) */
+	struct psi psi_system;	   /* proc/pressure/cpu */
+	struct thread_set threads; /* owned */
+	struct cpu_usage cpus;	   /* busy % since the previous snapshot */
 };
 
 /* Rates from two consecutive snapshots. */
 struct snapshot_rates {
-	double dt;			/* seconds between the snapshots */
+	double dt; /* seconds between the snapshots */
 	struct throttle_rate throttle;
-	struct thread_rate *threads;	/* owned; one per thread in the newer snapshot */
+	struct thread_rate *threads; /* owned; one per thread in the newer snapshot */
 	size_t nthreads, cap;
-	double total_cpu_pct;		/* sum of thread cpu_pct */
-	double total_wait_pct;		/* sum of thread wait_pct */
-	int runnable;			/* threads in state 'R' */
+	double total_cpu_pct;  /* sum of thread cpu_pct */
+	double total_wait_pct; /* sum of thread wait_pct */
+	int runnable;	       /* threads in state 'R' */
 };
 
 void snapshot_init(struct snapshot *s);

@@ -11,9 +11,9 @@
 #include <sys/types.h>
 
 struct sysroot {
-	int fd;		  /* O_PATH|O_DIRECTORY descriptor of the root */
-	bool live;	  /* true when the root is "/" (libproc2 and syscalls apply) */
-	char path[4096];  /* as given, for messages */
+	int fd;		 /* O_PATH|O_DIRECTORY descriptor of the root */
+	bool live;	 /* true when the root is "/" (libproc2 and syscalls apply) */
+	char path[4096]; /* as given, for messages */
 };
 
 /* Opens dir as the root.  Returns 0 or -errno. */

@@ -338,7 +338,7 @@ static void test_chart_rows(void **state)
 	    {1, 1, 768, 0, 104, 2, 2, 0},
 	    {1, 2, 768, 0, 208, 2, 2, 0},
 	    {1, 3, 768, 0, 150, 2, 2, 0},
-	    {1, 4, 1024, 0, 900, 2, 2, 0}, /* another size: not on this chart */
+	    {1, 4, 1024, 0, 900, 2, 2, 0},  /* another size: not on this chart */
 	    {1, 5, 768, 0, 900, 2, 1.5, 0}, /* another budget: not on this chart */
 	    {1, 6, 768, 0, 900, 2, 2, 1},   /* measured beside a worker: not either */
 	};

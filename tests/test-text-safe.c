@@ -13,31 +13,40 @@
 struct safe_case {
 	const char *name;
 	const char *in;
-	size_t len; /* 0: strlen(in) */
+	size_t len;	   /* 0: strlen(in) */
 	const char *utf8;  /* expected in a UTF-8 locale */
 	const char *ascii; /* expected in a non-UTF-8 locale */
 };
 
 static const struct safe_case safe_cases[] = {
-	{"plain", "gemm0.w1", 0, "gemm0.w1", "gemm0.w1"},
-	{"empty", "", 0, "", ""},
-	{"ESC clear screen", "a\x1b[2Jb", 0, "a" R "[2Jb", "a?[2Jb"},
-	{"OSC title", "\x1b]0;pwned\x07x", 0, R "]0;pwned" R "x", "?]0;pwned?x"},
-	{"newline and tab", "a\nb\tc\r", 0, "a" R "b" R "c" R, "a?b?c?"},
-	{"NUL inside", "a\0b", 3, "a" R "b", "a?b"},
-	{"DEL", "x\x7fy", 0, "x" R "y", "x?y"},
-	{"raw C1 CSI byte", "a\x9b" "31mb", 0, "a" R "31mb", "a?31mb"},
-	{"UTF-8 encoded C1 CSI", "a\xc2\x9b" "31m", 0, "a" R "31m", "a?31m"},
-	{"UTF-8 encoded C1 NEL", "\xc2\x85", 0, R, "?"},
-	{"printable UTF-8", "caf\xc3\xa9", 0, "caf\xc3\xa9", "caf?"},
-	{"CJK wide", "\xe7\xba\xbf", 0, "\xe7\xba\xbf", "?"},
-	{"overlong slash", "\xc0\xaf", 0, R R, "??"},
-	{"surrogate", "\xed\xa0\x80", 0, R R R, "???"},
-	{"above U+10FFFF", "\xf4\x90\x80\x80", 0, R R R R, "????"},
-	{"truncated sequence", "ab\xe2\x82", 0, "ab" R R, "ab??"},
-	{"lone continuation", "\x80z", 0, R "z", "?z"},
-	{"bidi override", "abc\xe2\x80\xae" "fdp.exe", 0, "abc" R "fdp.exe", "abc?fdp.exe"},
-	{"0xff byte", "\xff", 0, R, "?"},
+    {"plain", "gemm0.w1", 0, "gemm0.w1", "gemm0.w1"},
+    {"empty", "", 0, "", ""},
+    {"ESC clear screen", "a\x1b[2Jb", 0, "a" R "[2Jb", "a?[2Jb"},
+    {"OSC title", "\x1b]0;pwned\x07x", 0, R "]0;pwned" R "x", "?]0;pwned?x"},
+    {"newline and tab", "a\nb\tc\r", 0, "a" R "b" R "c" R, "a?b?c?"},
+    {"NUL inside", "a\0b", 3, "a" R "b", "a?b"},
+    {"DEL", "x\x7fy", 0, "x" R "y", "x?y"},
+    {"raw C1 CSI byte",
+     "a\x9b"
+     "31mb",
+     0, "a" R "31mb", "a?31mb"},
+    {"UTF-8 encoded C1 CSI",
+     "a\xc2\x9b"
+     "31m",
+     0, "a" R "31m", "a?31m"},
+    {"UTF-8 encoded C1 NEL", "\xc2\x85", 0, R, "?"},
+    {"printable UTF-8", "caf\xc3\xa9", 0, "caf\xc3\xa9", "caf?"},
+    {"CJK wide", "\xe7\xba\xbf", 0, "\xe7\xba\xbf", "?"},
+    {"overlong slash", "\xc0\xaf", 0, R R, "??"},
+    {"surrogate", "\xed\xa0\x80", 0, R R R, "???"},
+    {"above U+10FFFF", "\xf4\x90\x80\x80", 0, R R R R, "????"},
+    {"truncated sequence", "ab\xe2\x82", 0, "ab" R R, "ab??"},
+    {"lone continuation", "\x80z", 0, R "z", "?z"},
+    {"bidi override",
+     "abc\xe2\x80\xae"
+     "fdp.exe",
+     0, "abc" R "fdp.exe", "abc?fdp.exe"},
+    {"0xff byte", "\xff", 0, R, "?"},
 };
 
 static void test_text_safe_table(void **state)
@@ -140,11 +149,11 @@ int main(void)
 	if (!setlocale(LC_CTYPE, "C.UTF-8"))
 		setlocale(LC_CTYPE, "");
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_text_safe_table),
-		cmocka_unit_test(test_text_safe_no_control_bytes_ever),
-		cmocka_unit_test(test_text_safe_truncates_on_character),
-		cmocka_unit_test(test_json_string),
-		cmocka_unit_test(test_csv_field),
+	    cmocka_unit_test(test_text_safe_table),
+	    cmocka_unit_test(test_text_safe_no_control_bytes_ever),
+	    cmocka_unit_test(test_text_safe_truncates_on_character),
+	    cmocka_unit_test(test_json_string),
+	    cmocka_unit_test(test_csv_field),
 	};
 	return cmocka_run_group_tests_name("text-safe", tests, NULL, NULL);
 }

@@ -14,16 +14,16 @@
 
 #include <cmocka.h>
 
-#define TL_SKIP(...)                                   \
-	do {                                           \
-		printf("# SKIP: ");                    \
-		printf(__VA_ARGS__);                   \
-		printf("\n");                          \
-		fflush(stdout);                        \
-		fprintf(stderr, "SKIP: ");             \
-		fprintf(stderr, __VA_ARGS__);          \
-		fprintf(stderr, "\n");                 \
-		skip();                                \
+#define TL_SKIP(...)                                                                               \
+	do {                                                                                       \
+		printf("# SKIP: ");                                                                \
+		printf(__VA_ARGS__);                                                               \
+		printf("\n");                                                                      \
+		fflush(stdout);                                                                    \
+		fprintf(stderr, "SKIP: ");                                                         \
+		fprintf(stderr, __VA_ARGS__);                                                      \
+		fprintf(stderr, "\n");                                                             \
+		skip();                                                                            \
 	} while (0)
 
 /* Directory of the fixture trees: $THREADLAB_SRCDIR/tests/fixtures. */

@@ -13,8 +13,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#define LABVIEW_TAU_S 1.5     /* smoothing time constant */
-#define LABVIEW_WARMUP_S 0.5  /* skipped after a change took effect */
+#define LABVIEW_TAU_S	     1.5 /* smoothing time constant */
+#define LABVIEW_WARMUP_S     0.5 /* skipped after a change took effect */
 #define LABVIEW_MIN_WINDOW_S 1.0
 
 void labview_init(struct labview *v)
@@ -56,9 +56,8 @@ const struct labview_point *labview_point_find(const struct labview *v, int stre
 static void labview_record(struct labview *v, const struct lab_settings *s, double gflops,
 			   double seconds)
 {
-	struct labview_point *p =
-		(struct labview_point *)labview_point_find(v, s->streams, s->threads, s->size,
-							   (int)s->precision);
+	struct labview_point *p = (struct labview_point *)labview_point_find(
+	    v, s->streams, s->threads, s->size, (int)s->precision);
 	if (!p) {
 		if (v->npoints == LABVIEW_POINTS)
 			memmove(v->points, v->points + 1, sizeof(v->points[0]) * --v->npoints);
@@ -111,11 +110,13 @@ static void labview_streams(struct labview *v, const struct lab_status *st, doub
 		r->state = labview_state_name(ss->state);
 		r->wanted = i < st->settings.streams;
 		r->threads = ss->threads;
-		bool same = v->last_stream_pid[i] == ss->pid && ss->flops >= v->last_stream_flops[i] &&
+		bool same = v->last_stream_pid[i] == ss->pid &&
+			    ss->flops >= v->last_stream_flops[i] &&
 			    ss->busy_cpu_ns >= v->last_stream_busy[i];
 		if (same && dt > 0) {
 			r->gflops = tp_gflops(ss->flops - v->last_stream_flops[i], dt);
-			r->useful_cpus = (double)(ss->busy_cpu_ns - v->last_stream_busy[i]) / 1e9 / dt;
+			r->useful_cpus =
+			    (double)(ss->busy_cpu_ns - v->last_stream_busy[i]) / 1e9 / dt;
 		}
 		out->useful_cpus += r->useful_cpus;
 		v->last_stream_pid[i] = ss->pid;

@@ -16,34 +16,34 @@
 #include "throughput.h"
 
 #define LABVIEW_HISTORY 256
-#define LABVIEW_POINTS 64
+#define LABVIEW_POINTS	64
 
 /* One visited setting in the scaling chart. */
 struct labview_point {
 	int streams, threads;
 	int size, precision;
-	double gflops;		/* steady-state GFLOP/s */
-	double seconds;		/* length of the steady window it came from */
-	double effective;	/* effective CPUs it was measured under */
-	int workers;		/* background workers running meanwhile */
+	double gflops;	  /* steady-state GFLOP/s */
+	double seconds;	  /* length of the steady window it came from */
+	double effective; /* effective CPUs it was measured under */
+	int workers;	  /* background workers running meanwhile */
 };
 
 struct labview {
 	struct tp_ewma ewma;
-	struct tp_steady steady;	/* public: the dashboard's sweep reads its epoch,
-					 * state and window start (throughput.h) */
-	double last_t;			/* time of the previous feed, s; < 0 none */
+	struct tp_steady steady; /* public: the dashboard's sweep reads its epoch,
+				  * state and window start (throughput.h) */
+	double last_t;		 /* time of the previous feed, s; < 0 none */
 	uint64_t last_flops;
 	uint64_t last_stream_flops[CTL_MAX_STREAMS]; /* per stream, previous feed */
 	uint64_t last_stream_busy[CTL_MAX_STREAMS];  /* busy_cpu_ns, previous feed */
 	pid_t last_stream_pid[CTL_MAX_STREAMS];	     /* a new pid restarts the deltas */
-	double gflops;			/* smoothed */
-	double history[LABVIEW_HISTORY];/* smoothed GFLOP/s, oldest first */
+	double gflops;				     /* smoothed */
+	double history[LABVIEW_HISTORY];	     /* smoothed GFLOP/s, oldest first */
 	size_t nhistory;
 	struct labview_point points[LABVIEW_POINTS];
 	size_t npoints;
-	double effective;		/* effective CPUs at the last feed */
-	int workers;			/* workers at the last feed */
+	double effective; /* effective CPUs at the last feed */
+	int workers;	  /* workers at the last feed */
 };
 
 void labview_init(struct labview *v);

@@ -50,7 +50,7 @@ static int main_sweep(const struct options *o)
 	so.workers = o->workers;
 	so.spin_off = o->spin_off;
 	so.seconds = o->seconds;
-	so.format = o->format == FORMAT_JSON ? SWEEP_JSON
+	so.format = o->format == FORMAT_JSON  ? SWEEP_JSON
 		    : o->format == FORMAT_CSV ? SWEEP_CSV
 					      : SWEEP_TEXT;
 	session_signals_install(NULL);

@@ -33,29 +33,31 @@ enum {
 };
 
 static const struct option options_long[] = {
-	{"pid", required_argument, NULL, 'p'},
-	{"interval", required_argument, NULL, 'i'},
-	{"count", required_argument, NULL, 'c'},
-	{"help", no_argument, NULL, 'h'},
-	{"version", no_argument, NULL, 'V'},
-	{"budget", no_argument, NULL, OPT_BUDGET},
-	{"batch", no_argument, NULL, OPT_BATCH},
-	{"sweep", no_argument, NULL, OPT_SWEEP},
-	{"tree", no_argument, NULL, OPT_TREE},
-	{"format", required_argument, NULL, OPT_FORMAT},
-	{"threads", required_argument, NULL, OPT_THREADS},
-	{"streams", required_argument, NULL, OPT_STREAMS},
-	{"size", required_argument, NULL, OPT_SIZE},
-	{"precision", required_argument, NULL, OPT_PRECISION},
-	{"cpus", required_argument, NULL, OPT_CPUS},
-	{"workers", required_argument, NULL, OPT_WORKERS},
-	{"blas-spin", required_argument, NULL, OPT_BLAS_SPIN},
-	{"seconds", required_argument, NULL, OPT_SECONDS},
-	{"root", required_argument, NULL, OPT_ROOT},
-	{"no-color", no_argument, NULL, OPT_NO_COLOR},
-	{NULL, 0, NULL, 0},
+    {"pid", required_argument, NULL, 'p'},
+    {"interval", required_argument, NULL, 'i'},
+    {"count", required_argument, NULL, 'c'},
+    {"help", no_argument, NULL, 'h'},
+    {"version", no_argument, NULL, 'V'},
+    {"budget", no_argument, NULL, OPT_BUDGET},
+    {"batch", no_argument, NULL, OPT_BATCH},
+    {"sweep", no_argument, NULL, OPT_SWEEP},
+    {"tree", no_argument, NULL, OPT_TREE},
+    {"format", required_argument, NULL, OPT_FORMAT},
+    {"threads", required_argument, NULL, OPT_THREADS},
+    {"streams", required_argument, NULL, OPT_STREAMS},
+    {"size", required_argument, NULL, OPT_SIZE},
+    {"precision", required_argument, NULL, OPT_PRECISION},
+    {"cpus", required_argument, NULL, OPT_CPUS},
+    {"workers", required_argument, NULL, OPT_WORKERS},
+    {"blas-spin", required_argument, NULL, OPT_BLAS_SPIN},
+    {"seconds", required_argument, NULL, OPT_SECONDS},
+    {"root", required_argument, NULL, OPT_ROOT},
+    {"no-color", no_argument, NULL, OPT_NO_COLOR},
+    {NULL, 0, NULL, 0},
 };
 
+/* The help text is laid out as it prints. */
+/* clang-format off */
 void options_usage(FILE *f)
 {
 	fputs("Usage: threadlab [OPTION]...                  dashboard on the built-in GEMM workload\n"
@@ -105,6 +107,7 @@ void options_usage(FILE *f)
 	      "See threadlab(1).\n",
 	      f);
 }
+/* clang-format on */
 
 const char *format_name(enum format f)
 {
@@ -119,7 +122,7 @@ const char *format_name(enum format f)
 }
 
 static int options_err(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 
 static int options_err(char *err, size_t errlen, const char *fmt, ...)
 {
@@ -260,17 +263,19 @@ static int options_one(struct options *o, int c, const char *arg, char *err, siz
 	case OPT_THREADS:
 		o->nthread_list = options_list(arg, 1, CTL_MAX_THREADS, o->thread_list);
 		if (!o->nthread_list)
-			return options_err(err, errlen,
-					   "--threads takes 1 to %d (or a list such as 1,2,4), not '%s'",
-					   CTL_MAX_THREADS, arg);
+			return options_err(
+			    err, errlen,
+			    "--threads takes 1 to %d (or a list such as 1,2,4), not '%s'",
+			    CTL_MAX_THREADS, arg);
 		o->threads = o->thread_list[0];
 		return EXIT_OK;
 	case OPT_STREAMS:
 		o->nstream_list = options_list(arg, 1, CTL_MAX_STREAMS, o->stream_list);
 		if (!o->nstream_list)
-			return options_err(err, errlen,
-					   "--streams takes 1 to %d (or a list such as 1,2), not '%s'",
-					   CTL_MAX_STREAMS, arg);
+			return options_err(
+			    err, errlen,
+			    "--streams takes 1 to %d (or a list such as 1,2), not '%s'",
+			    CTL_MAX_STREAMS, arg);
 		o->streams = o->stream_list[0];
 		return EXIT_OK;
 	case OPT_SIZE:
@@ -304,8 +309,8 @@ static int options_one(struct options *o, int c, const char *arg, char *err, siz
 		else if (strcmp(arg, "default") == 0)
 			o->spin_off = false;
 		else
-			return options_err(err, errlen, "--blas-spin takes default or off, not '%s'",
-					   arg);
+			return options_err(err, errlen,
+					   "--blas-spin takes default or off, not '%s'", arg);
 		return EXIT_OK;
 	case OPT_SECONDS:
 		if (!options_double(arg, 0.1, 3600, &o->seconds))
@@ -331,7 +336,8 @@ static int options_check(struct options *o, char *err, size_t errlen)
 	if (o->pid && o->command)
 		return options_err(err, errlen, "-p and -- CMD exclude each other");
 	if (o->mode == MODE_SWEEP && (o->pid || o->command))
-		return options_err(err, errlen, "--sweep runs the built-in workload: drop -p / -- CMD");
+		return options_err(err, errlen,
+				   "--sweep runs the built-in workload: drop -p / -- CMD");
 	if (o->mode == MODE_BUDGET && o->command)
 		return options_err(err, errlen, "--budget reads a running process: use -p PID");
 	if (o->tree && !o->pid && !o->command)
@@ -339,9 +345,10 @@ static int options_check(struct options *o, char *err, size_t errlen)
 				   "--tree needs a target (-p PID or -- CMD); the workload is "
 				   "always followed whole");
 	if (o->lab_flag && (o->pid || o->command))
-		return options_err(err, errlen,
-				   "--%s sets the built-in workload; it does not apply to -p / -- CMD",
-				   o->lab_flag);
+		return options_err(
+		    err, errlen,
+		    "--%s sets the built-in workload; it does not apply to -p / -- CMD",
+		    o->lab_flag);
 	if (o->lab_flag && o->mode == MODE_BUDGET)
 		return options_err(err, errlen, "--budget takes -p and --format only, not --%s",
 				   o->lab_flag);
@@ -388,9 +395,10 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 	if (optind < argc) {
 		/* getopt stops at "--" and consumes it; anything else left is stray */
 		if (strcmp(argv[optind - 1], "--") != 0)
-			return options_err(err, errlen,
-					   "unexpected argument '%s' (to launch a command, put -- before it)",
-					   argv[optind]);
+			return options_err(
+			    err, errlen,
+			    "unexpected argument '%s' (to launch a command, put -- before it)",
+			    argv[optind]);
 		o->command = &argv[optind];
 	} else if (optind > 1 && strcmp(argv[optind - 1], "--") == 0) {
 		return options_err(err, errlen, "-- must be followed by a command to launch");

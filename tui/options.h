@@ -13,14 +13,14 @@
 
 enum exit_status {
 	EXIT_OK = 0,
-	EXIT_RUNTIME = 1,  /* something failed while running (workload, I/O) */
-	EXIT_USAGE = 2,	   /* bad arguments, no such PID, PID not readable */
-	EXIT_NOMEM = 3,	   /* out of memory (xalloc) */
-	EXIT_NO_TTY = 4,   /* dashboard asked for without a usable terminal */
+	EXIT_RUNTIME = 1, /* something failed while running (workload, I/O) */
+	EXIT_USAGE = 2,	  /* bad arguments, no such PID, PID not readable */
+	EXIT_NOMEM = 3,	  /* out of memory (xalloc) */
+	EXIT_NO_TTY = 4,  /* dashboard asked for without a usable terminal */
 };
 
 enum mode {
-	MODE_DASHBOARD,	/* default */
+	MODE_DASHBOARD, /* default */
 	MODE_BUDGET,	/* --budget */
 	MODE_BATCH,	/* --batch */
 	MODE_SWEEP,	/* --sweep */
@@ -40,16 +40,16 @@ struct options {
 	enum mode mode;
 	enum format format;
 	bool format_set;
-	pid_t pid;		/* -p; 0 when not given */
-	bool tree;		/* --tree */
-	char **command;		/* after "--": argv of the command to launch, or NULL */
-	double interval;	/* -i, seconds */
-	long count;		/* -c, samples; 0 = until the target exits or a signal */
-	const char *root;	/* --root: collectors' root directory ("/" live) */
-	bool no_color;		/* --no-color or NO_COLOR set */
-	bool interval_set;	/* -i given */
-	bool seconds_set;	/* --seconds given */
-	const char *lab_flag;	/* first workload knob given ("--threads"), or NULL */
+	pid_t pid;	      /* -p; 0 when not given */
+	bool tree;	      /* --tree */
+	char **command;	      /* after "--": argv of the command to launch, or NULL */
+	double interval;      /* -i, seconds */
+	long count;	      /* -c, samples; 0 = until the target exits or a signal */
+	const char *root;     /* --root: collectors' root directory ("/" live) */
+	bool no_color;	      /* --no-color or NO_COLOR set */
+	bool interval_set;    /* -i given */
+	bool seconds_set;     /* --seconds given */
+	const char *lab_flag; /* first workload knob given ("--threads"), or NULL */
 
 	/* lab knobs; the *_list forms are --sweep's */
 	int threads;
@@ -59,11 +59,11 @@ struct options {
 	int stream_list[OPT_LIST_MAX];
 	size_t nstream_list;
 	int size;
-	int precision;		/* enum ctl_precision */
-	double cpus;		/* --cpus; <= 0: no quota */
+	int precision; /* enum ctl_precision */
+	double cpus;   /* --cpus; <= 0: no quota */
 	int workers;
-	bool spin_off;		/* --blas-spin off */
-	double seconds;		/* --sweep: seconds measured per setting */
+	bool spin_off;	/* --blas-spin off */
+	double seconds; /* --sweep: seconds measured per setting */
 };
 
 /* Parses argv.  Returns EXIT_OK, or EXIT_USAGE with a one-line message

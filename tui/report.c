@@ -48,7 +48,8 @@ static void report_budget_text(FILE *f, pid_t pid, const struct budget *b)
 	if (b->quota.cpus > 0)
 		snprintf(quota, sizeof(quota), "%.2f CPUs (/%s)", b->quota.cpus, b->quota.dir);
 	else
-		snprintf(quota, sizeof(quota), "%s", b->quota.controller ? "none (max)" : "none (no cpu controller)");
+		snprintf(quota, sizeof(quota), "%s",
+			 b->quota.controller ? "none (max)" : "none (no cpu controller)");
 	if (b->cpuset > 0)
 		snprintf(cpuset, sizeof(cpuset), "%d", b->cpuset);
 	else
@@ -57,7 +58,8 @@ static void report_budget_text(FILE *f, pid_t pid, const struct budget *b)
 		fprintf(f, "CPU budget of process %d\n", (int)pid);
 	else
 		fputs("CPU budget of this process\n", f);
-	fprintf(f, "  online     %d%s\n", b->online, b->binding == BUDGET_ONLINE ? "   <- binds" : "");
+	fprintf(f, "  online     %d%s\n", b->online,
+		b->binding == BUDGET_ONLINE ? "   <- binds" : "");
 	fprintf(f, "  affinity   %d%s\n", b->affinity,
 		b->binding == BUDGET_AFFINITY ? "   <- binds" : "");
 	fprintf(f, "  cpuset     %s%s\n", cpuset, b->binding == BUDGET_CPUSET ? "   <- binds" : "");
@@ -114,8 +116,9 @@ static void report_json_str(FILE *f, const char *s)
 
 static void report_json_workload(FILE *f, const struct workload_report *w)
 {
-	fprintf(f, ",\"workload\":{\"threads\":%d,\"streams\":%d,\"size\":%d,\"precision\":\"%s\","
-		   "\"workers\":%d,\"cpus\":",
+	fprintf(f,
+		",\"workload\":{\"threads\":%d,\"streams\":%d,\"size\":%d,\"precision\":\"%s\","
+		"\"workers\":%d,\"cpus\":",
 		w->threads, w->streams, w->size, w->precision, w->workers);
 	if (w->cpus > 0)
 		report_json_num(f, w->cpus, 3);
@@ -125,11 +128,16 @@ static void report_json_workload(FILE *f, const struct workload_report *w)
 		w->spin_off ? "off" : "default");
 	report_json_num(f, w->gflops, 2);
 	report_jnum(f, "steady_gflops", w->steady_gflops >= 0 ? w->steady_gflops : (double)NAN, 2);
-	report_jnum(f, "ideal_gflops", w->single_thread_gflops >= 0 ? w->ideal_gflops : (double)NAN, 2);
-	report_jnum(f, "ceiling_gflops", w->single_thread_gflops >= 0 ? w->ceiling_gflops : (double)NAN, 2);
-	report_jnum(f, "single_thread_gflops", w->single_thread_gflops >= 0 ? w->single_thread_gflops : (double)NAN, 2);
+	report_jnum(f, "ideal_gflops", w->single_thread_gflops >= 0 ? w->ideal_gflops : (double)NAN,
+		    2);
+	report_jnum(f, "ceiling_gflops",
+		    w->single_thread_gflops >= 0 ? w->ceiling_gflops : (double)NAN, 2);
+	report_jnum(f, "single_thread_gflops",
+		    w->single_thread_gflops >= 0 ? w->single_thread_gflops : (double)NAN, 2);
 	fprintf(f, ",\"results_equal\":%s,\"max_diff\":",
-		!w->results_checked ? "null" : w->results_equal ? "true" : "false");
+		!w->results_checked ? "null"
+		: w->results_equal  ? "true"
+				    : "false");
 	if (isfinite(w->max_diff))
 		fprintf(f, "%.6g", w->max_diff);
 	else
@@ -139,10 +147,11 @@ static void report_json_workload(FILE *f, const struct workload_report *w)
 	fputs(",\"per_stream\":[", f);
 	for (int i = 0; i < w->nstreams; i++) {
 		const struct workload_stream_report *r = &w->stream[i];
-		fprintf(f, "%s{\"stream\":%d,\"pid\":%d,\"state\":\"%s\",\"wanted\":%s,\"threads\":%d,"
-			   "\"gflops\":",
-			i ? "," : "", r->stream, (int)r->pid, r->state, r->wanted ? "true" : "false",
-			r->threads);
+		fprintf(f,
+			"%s{\"stream\":%d,\"pid\":%d,\"state\":\"%s\",\"wanted\":%s,\"threads\":%d,"
+			"\"gflops\":",
+			i ? "," : "", r->stream, (int)r->pid, r->state,
+			r->wanted ? "true" : "false", r->threads);
 		report_json_num(f, r->gflops, 2);
 		report_jnum(f, "useful_cpus", r->useful_cpus, 3);
 		report_jnum(f, "cpu_cpus", r->cpu_cpus, 3);
@@ -189,9 +198,12 @@ static void report_json(FILE *f, const struct snapshot *cur, const struct snapsh
 	} else {
 		fputs(",\"nr_periods\":null,\"nr_throttled\":null,\"throttled_s\":null", f);
 	}
-	report_jnum(f, "throttled_pct", r->throttle.valid ? r->throttle.throttled_pct : (double)NAN, 2);
-	report_jnum(f, "throttled_s_per_s", r->throttle.valid ? r->throttle.throttled_s_per_s : (double)NAN, 4);
-	report_jnum(f, "psi_some_avg10", cur->psi_cgroup.available ? cur->psi_cgroup.some_avg10 : (double)NAN, 2);
+	report_jnum(f, "throttled_pct", r->throttle.valid ? r->throttle.throttled_pct : (double)NAN,
+		    2);
+	report_jnum(f, "throttled_s_per_s",
+		    r->throttle.valid ? r->throttle.throttled_s_per_s : (double)NAN, 4);
+	report_jnum(f, "psi_some_avg10",
+		    cur->psi_cgroup.available ? cur->psi_cgroup.some_avg10 : (double)NAN, 2);
 	fputs("},\"system\":{\"psi_some_avg10\":", f);
 	report_json_num(f, cur->psi_system.available ? cur->psi_system.some_avg10 : (double)NAN, 2);
 	fprintf(f, "},\"runnable\":%d,\"threads\":[", r->runnable);
@@ -305,8 +317,8 @@ static void report_text(FILE *f, const struct snapshot *cur, const struct snapsh
 	if (b->quota.cpus <= 0 && !(cur->has_cpustat && cur->cpustat.nr_periods))
 		snprintf(thr, sizeof(thr), "n/a (no quota)");
 	else if (r->throttle.valid)
-		snprintf(thr, sizeof(thr), "%.1f%% of periods, %.3f s/s",
-			 r->throttle.throttled_pct, r->throttle.throttled_s_per_s);
+		snprintf(thr, sizeof(thr), "%.1f%% of periods, %.3f s/s", r->throttle.throttled_pct,
+			 r->throttle.throttled_s_per_s);
 	else
 		snprintf(thr, sizeof(thr), "n/a (no quota accounting)");
 	fprintf(f, "%s  effective %.2f CPUs (%s)  runnable %d  threads %zu\n", ts, b->effective,

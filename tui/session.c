@@ -167,15 +167,14 @@ static int session_check_pid(const struct sysroot *r, pid_t pid, char *err, size
 	if (sysroot_read(r, rel, buf, sizeof(buf)) < 0 || status_parse(buf, &st) < 0)
 		return 0; /* proctree_check says why */
 	if (st.tgid > 0 && st.tgid != pid) {
-		snprintf(err, errlen, "%d is a thread of process %d: use -p %d", (int)pid,
-			 st.tgid, st.tgid);
+		snprintf(err, errlen, "%d is a thread of process %d: use -p %d", (int)pid, st.tgid,
+			 st.tgid);
 		return EXIT_USAGE;
 	}
 	return 0;
 }
 
-static int session_start_lab(struct session *s, const struct options *o, char *err,
-			     size_t errlen)
+static int session_start_lab(struct session *s, const struct options *o, char *err, size_t errlen)
 {
 	struct lab_settings *w = &s->want;
 	*w = lab_settings_default();
@@ -278,7 +277,8 @@ int session_start(struct session *s, const struct options *o, char *err, size_t 
 		if (e == ESRCH)
 			snprintf(err, errlen, "no process with PID %d", (int)s->target);
 		else
-			snprintf(err, errlen, "may not read process %d: %s (run as its user or as root)",
+			snprintf(err, errlen,
+				 "may not read process %d: %s (run as its user or as root)",
 				 (int)s->target, strerror(e));
 		return EXIT_USAGE;
 	}

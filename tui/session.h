@@ -32,27 +32,27 @@ struct session {
 	enum session_kind kind;
 	const struct options *opt;
 	struct sysroot root;
-	pid_t target;			/* the pid the sampler follows */
-	bool tree;			/* sampler follows descendants too */
+	pid_t target; /* the pid the sampler follows */
+	bool tree;    /* sampler follows descendants too */
 	struct sampler *sampler;
 
-	struct snapshot prev, cur;	/* cur is the newest sample */
-	bool have_rates;		/* prev and cur both valid: rates is meaningful */
-	struct snapshot_rates rates;	/* prev -> cur */
-	bool target_gone;		/* the target exited (attach/launch) */
+	struct snapshot prev, cur;   /* cur is the newest sample */
+	bool have_rates;	     /* prev and cur both valid: rates is meaningful */
+	struct snapshot_rates rates; /* prev -> cur */
+	bool target_gone;	     /* the target exited (attach/launch) */
 
 	/* launch mode */
-	pid_t child;			/* the launched command, 0 when none */
+	pid_t child; /* the launched command, 0 when none */
 	bool child_reaped;
-	int child_status;		/* waitpid status once reaped */
+	int child_status; /* waitpid status once reaped */
 
 	/* lab mode */
 	struct lab *lab;
-	struct lab_settings want;	/* settings last asked for */
-	struct lab_status lab_status;	/* read at every tick */
-	struct labview view;		/* smoothed and steady-state throughput */
-	struct workload_report work;	/* what outputs show of the workload */
-	char message[256];		/* last short message for the user ("" none) */
+	struct lab_settings want;     /* settings last asked for */
+	struct lab_status lab_status; /* read at every tick */
+	struct labview view;	      /* smoothed and steady-state throughput */
+	struct workload_report work;  /* what outputs show of the workload */
+	char message[256];	      /* last short message for the user ("" none) */
 };
 
 /* Set by the signal handlers session_signals_install() installs: the

@@ -57,8 +57,8 @@ static size_t text_safe_decode(const unsigned char *s, size_t n, uint32_t *cp)
 /* Characters that reorder or hide text even though they print nothing. */
 static bool text_safe_bidi(uint32_t cp)
 {
-	return (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069) ||
-	       cp == 0x200e || cp == 0x200f || cp == 0x061c;
+	return (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069) || cp == 0x200e ||
+	       cp == 0x200f || cp == 0x061c;
 }
 
 static bool text_safe_printable(uint32_t cp)

@@ -91,9 +91,9 @@ struct ctl_stream {
 	_Atomic uint64_t epoch_mismatches;    /* results not bitwise equal */
 	_Atomic uint64_t epoch_max_diff_bits; /* largest |difference|, a double's bits */
 	_Atomic uint64_t count_seq;	      /* sequence lock over gemms, flops, busy_ns */
-	_Atomic uint64_t busy_cpu_ns; /* CPU time of the whole helper (all its threads)
-				       * while inside GEMM calls, ns: the useful work.  What
-				       * /proc shows beyond it is idle spinning and overhead */
+	_Atomic uint64_t busy_cpu_ns;	      /* CPU time of the whole helper (all its threads)
+					       * while inside GEMM calls, ns: the useful work.  What
+					       * /proc shows beyond it is idle spinning and overhead */
 };
 
 struct ctl_block {

@@ -148,13 +148,13 @@ struct lab_stream_status {
 	/* gemms, flops and busy_ns are read together (one instant); like
 	 * checked, mismatches and max_diff they count since the slot's first
 	 * helper started and carry on across restarts. */
-	uint64_t gemms;	     /* GEMM calls completed */
-	uint64_t flops;	     /* 2 n^3 per call, summed */
-	uint64_t busy_ns;    /* wall time inside GEMM calls, ns */
+	uint64_t gemms;	      /* GEMM calls completed */
+	uint64_t flops;	      /* 2 n^3 per call, summed */
+	uint64_t busy_ns;     /* wall time inside GEMM calls, ns */
 	uint64_t busy_cpu_ns; /* CPU time of all the helper's threads inside GEMM calls, ns */
-	uint64_t checked;    /* results compared with the reference */
-	uint64_t mismatches; /* results not bitwise equal */
-	double max_diff;     /* largest |difference| seen; +inf: NaN or infinite */
+	uint64_t checked;     /* results compared with the reference */
+	uint64_t mismatches;  /* results not bitwise equal */
+	double max_diff;      /* largest |difference| seen; +inf: NaN or infinite */
 	/* The same since applied_epoch took effect (reset at each change). */
 	uint64_t epoch_checked;
 	uint64_t epoch_mismatches;
