@@ -50,23 +50,12 @@ int fake_cg_putf(const char *dir, const char *file, const char *text)
 	return put(path, text, O_TRUNC);
 }
 
-static int get(const char *path, char *buf, size_t cap)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	ssize_t n = read(fd, buf, cap - 1);
-	close(fd);
-	buf[n > 0 ? n : 0] = '\0';
-	return n < 0 ? -EIO : (int)n;
-}
-
 const char *fake_cg_getf(const char *dir, const char *file)
 {
 	static char buf[4096];
 	char path[PATH_MAX + 64];
 	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	if (get(path, buf, sizeof(buf)) < 0)
+	if (tl_read_file(path, buf, sizeof(buf)) < 0)
 		return "(missing)";
 	return buf;
 }
@@ -91,12 +80,7 @@ bool fake_cg_exists(const char *path)
 /* Live and not a zombie, in the real /proc. */
 static bool pid_live(long pid)
 {
-	char path[64], buf[512];
-	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
-	if (get(path, buf, sizeof(buf)) <= 0)
-		return false;
-	char *p = strrchr(buf, ')');
-	return p && p[2] != 'Z';
+	return !tl_pid_gone((pid_t)pid);
 }
 
 static void rm_rf(const char *path)

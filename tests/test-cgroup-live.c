@@ -45,9 +45,7 @@ static int live_teardown(void **state)
 {
 	struct live *l = *state;
 	if (l->child > 0) {
-		kill(l->child, SIGKILL);
-		while (waitpid(l->child, NULL, 0) < 0 && errno == EINTR)
-			;
+		tl_kill_reap(l->child);
 	}
 	/* The cgroup empties a moment after its last task is reaped. */
 	for (int i = 0; l->cg[0] && i < 100; i++) {
@@ -71,13 +69,6 @@ static int write_str(const char *path, const char *s)
 	int rc = n < 0 ? -errno : 0;
 	close(fd);
 	return rc;
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 static void sleep_s(double s)
@@ -208,10 +199,10 @@ static void test_quota_live(void **state)
 	struct cgroup_cpustat s0, s1;
 	assert_int_equal(cgroup_cpustat_read(&l->root, b.loc.dir, b.loc.version, &s0), 0);
 	assert_true(s0.has_periods);
-	double t0 = now_s(), t1;
+	double t0 = tl_now_s(), t1;
 	do {
 		sleep_s(0.25);
-		t1 = now_s();
+		t1 = tl_now_s();
 		assert_int_equal(cgroup_cpustat_read(&l->root, b.loc.dir, b.loc.version, &s1), 0);
 	} while ((t1 - t0 < 1.0 || s1.nr_throttled == s0.nr_throttled) && t1 - t0 < 6.0);
 	struct throttle_rate r;

@@ -6,13 +6,14 @@
 #include "tl-test.h"
 
 #include <curses.h>
-#include <locale.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "dash-layout.h"
 #include "dash-panels.h"
 #include "text-safe.h"
+#include "tl-dash.h"
+#include "tl-rates.h"
 
 struct fixture {
 	struct session s;
@@ -27,10 +28,7 @@ static FILE *out_f, *in_f;
 
 static int group_setup(void **state)
 {
-	(void)state;
-	if (!setlocale(LC_ALL, "C.UTF-8"))
-		setlocale(LC_ALL, "C.utf8");
-	text_safe_init();
+	tl_setup_utf8(state);
 	setenv("TERM", "xterm-256color", 1);
 	out_f = fopen("/dev/null", "w");
 	in_f = fopen("/dev/null", "r");
@@ -48,21 +46,6 @@ static int group_teardown(void **state)
 	fclose(out_f);
 	fclose(in_f);
 	return 0;
-}
-
-static struct thread_rate mk_rate(pid_t pid, pid_t tid, const char *name, double cpu)
-{
-	struct thread_rate r;
-	memset(&r, 0, sizeof(r));
-	r.pid = pid;
-	r.tid = tid;
-	r.name_len = strlen(name);
-	memcpy(r.name, name, r.name_len);
-	r.state = cpu > 50 ? 'R' : 'S';
-	r.cpu = 0;
-	r.cpu_pct = cpu;
-	r.user_pct = cpu;
-	return r;
 }
 
 /* A lab session as if two ticks had run: 2 threads on 2 CPUs. */
@@ -97,10 +80,10 @@ static struct fixture *fixture_lab(void)
 	s->cur.cpus.busy_pct[1] = 50;
 	s->have_rates = true;
 	s->rates.throttle.valid = true;
-	f->rates[0] = mk_rate(100, 100, "gemm0", 99);
-	f->rates[1] = mk_rate(100, 101, "gemm0.w1", 98);
-	f->rates[2] = mk_rate(100, 102, "gemm0.p2", 1);
-	f->rates[3] = mk_rate(50, 50, "tl-anchor", 0);
+	f->rates[0] = tl_rate(100, 100, "gemm0", 'R', 99);
+	f->rates[1] = tl_rate(100, 101, "gemm0.w1", 'R', 98);
+	f->rates[2] = tl_rate(100, 102, "gemm0.p2", 'S', 1);
+	f->rates[3] = tl_rate(50, 50, "tl-anchor", 'S', 0);
 	s->rates.threads = f->rates;
 	s->rates.nthreads = 4;
 	s->rates.runnable = 2;
@@ -364,8 +347,8 @@ static void test_attach_hostile_name(void **state)
 	struct session *s = &f->s;
 	s->kind = SESSION_ATTACH;
 	s->target = 4242;
-	f->rates[0] = mk_rate(4242, 4242, "\x1b[31mRED\x07\x9b", 10);
-	f->rates[1] = mk_rate(4242, 4243, "\xff\x1b]0;pwn\x07", 5);
+	f->rates[0] = tl_rate(4242, 4242, "\x1b[31mRED\x07\x9b", 'S', 10);
+	f->rates[1] = tl_rate(4242, 4243, "\xff\x1b]0;pwn\x07", 'S', 5);
 	s->rates.nthreads = 2;
 	f->samples[0].tid = 4242;
 	memcpy(f->samples[0].name, "\x1b[2Jx", 5);

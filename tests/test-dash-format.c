@@ -3,32 +3,18 @@
 
 #include "tl-test.h"
 
-#include <locale.h>
 #include <string.h>
 
 #include "dash-format.h"
 #include "text-safe.h"
+#include "tl-dash.h"
+#include "tl-rates.h"
 
-static int setup_utf8(void **state)
-{
-	(void)state;
-	if (!setlocale(LC_ALL, "C.UTF-8"))
-		setlocale(LC_ALL, "C.utf8");
-	text_safe_init();
-	return 0;
-}
-
+/* A running thread on CPU 1 whose split, wait and switches follow cpu. */
 static struct thread_rate mk_thread(pid_t pid, pid_t tid, const char *name, double cpu)
 {
-	struct thread_rate r;
-	memset(&r, 0, sizeof(r));
-	r.pid = pid;
-	r.tid = tid;
-	r.name_len = strlen(name);
-	memcpy(r.name, name, r.name_len);
-	r.state = 'R';
+	struct thread_rate r = tl_rate(pid, tid, name, 'R', cpu);
 	r.cpu = 1;
-	r.cpu_pct = cpu;
 	r.user_pct = cpu * 0.9;
 	r.sys_pct = cpu * 0.1;
 	r.wait_pct = 100 - cpu;
@@ -402,5 +388,5 @@ int main(void)
 	    cmocka_unit_test(test_chart_rows),
 	    cmocka_unit_test(test_cpu_bar),
 	};
-	return cmocka_run_group_tests(tests, setup_utf8, NULL);
+	return cmocka_run_group_tests(tests, tl_setup_utf8, NULL);
 }

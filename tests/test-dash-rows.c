@@ -5,24 +5,15 @@
 
 #include "tl-test.h"
 
-#include <locale.h>
 #include <string.h>
 
 #include "dash-format.h"
 #include "dash-keys.h"
 #include "text-safe.h"
+#include "tl-dash.h"
 
 static const int widths[] = {80, 100, 120, 200};
 #define NWIDTHS (sizeof(widths) / sizeof(widths[0]))
-
-static int setup_utf8(void **state)
-{
-	(void)state;
-	if (!setlocale(LC_ALL, "C.UTF-8"))
-		setlocale(LC_ALL, "C.utf8");
-	text_safe_init();
-	return 0;
-}
 
 /* Fits width and was not cut (no ellipsis added). */
 static void assert_fits_whole(const char *out, int width)
@@ -361,5 +352,5 @@ int main(void)
 	    cmocka_unit_test(test_summary_and_restart),
 	    cmocka_unit_test(test_key_bar_and_chart_title),
 	};
-	return cmocka_run_group_tests(tests, setup_utf8, NULL);
+	return cmocka_run_group_tests(tests, tl_setup_utf8, NULL);
 }

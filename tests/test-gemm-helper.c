@@ -37,20 +37,6 @@ struct task {
 	uint64_t run_ns; /* schedstat field 1 */
 };
 
-static void sleep_ms(long ms)
-{
-	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
-	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-		;
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static const char *builddir(void)
 {
 	const char *b = getenv("THREADLAB_BUILDDIR");
@@ -91,7 +77,7 @@ static int wait_exit(pid_t pid, long ms)
 			return st;
 		if (r < 0)
 			return -1;
-		sleep_ms(5);
+		tl_sleep_ms(5);
 	}
 	return -1;
 }
@@ -140,7 +126,7 @@ static int lab_wait_applied(struct lab *l, int i, uint64_t epoch, long ms)
 	for (long t = 0; t <= ms; t += 2) {
 		if (atomic_load(&l->ctl->stream[i].applied_epoch) == epoch)
 			return 0;
-		sleep_ms(2);
+		tl_sleep_ms(2);
 	}
 	return -ETIMEDOUT;
 }
@@ -158,19 +144,6 @@ static void lab_close(struct lab *l)
 	close(l->fd);
 }
 
-static int read_small(const char *path, char *buf, size_t size)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	ssize_t n = read(fd, buf, size - 1);
-	close(fd);
-	if (n < 0)
-		return -errno;
-	buf[n] = 0;
-	return (int)n;
-}
-
 /* The threads of pid: name and CPU time so far. */
 static int tasks_read(pid_t pid, struct task *t, int max)
 {
@@ -186,11 +159,11 @@ static int tasks_read(pid_t pid, struct task *t, int max)
 			continue;
 		t[n].tid = atoi(e->d_name);
 		snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", (int)pid, (int)t[n].tid);
-		if (read_small(path, t[n].name, sizeof(t[n].name)) <= 0)
+		if (tl_read_file(path, t[n].name, sizeof(t[n].name)) <= 0)
 			continue;
 		t[n].name[strcspn(t[n].name, "\n")] = 0;
 		snprintf(path, sizeof(path), "/proc/%d/task/%d/schedstat", (int)pid, (int)t[n].tid);
-		if (read_small(path, buf, sizeof(buf)) <= 0)
+		if (tl_read_file(path, buf, sizeof(buf)) <= 0)
 			continue;
 		t[n].run_ns = strtoull(buf, NULL, 10);
 		n++;
@@ -233,7 +206,7 @@ static int wait_names(pid_t pid, const char *const names[], long ms)
 			ok &= task_find(t, n, names[i]) >= 0;
 		if (ok)
 			return 0;
-		sleep_ms(5);
+		tl_sleep_ms(5);
 	}
 	for (int i = 0, n = tasks_read(pid, t, MAX_TASKS); i < n; i++)
 		printf("# thread %d: %s\n", (int)t[i].tid, t[i].name);
@@ -303,7 +276,7 @@ static void test_threads_names_results(void **state)
 	const char *one[] = {"gemm0", NULL};
 	assert_int_equal(wait_names(pid, one, 1000), 0);
 	/* With one thread, as the reference was computed: bitwise equal. */
-	sleep_ms(20);
+	tl_sleep_ms(20);
 	assert_true(atomic_load(&s->checked) > 0);
 	assert_int_equal(atomic_load(&s->mismatches), 0);
 
@@ -320,15 +293,15 @@ static void test_threads_names_results(void **state)
 	assert_int_equal(lab_wait_applied(&l, 0, e, 3000), 0);
 	const char *two[] = {"gemm0", "gemm0.w1", "gemm0.p2", NULL};
 	assert_int_equal(wait_names(pid, two, 1000), 0);
-	sleep_ms(150); /* past the spin of w2's last call */
+	tl_sleep_ms(150); /* past the spin of w2's last call */
 	struct task a[MAX_TASKS], b[MAX_TASKS];
 	int na = tasks_read(pid, a, MAX_TASKS);
 	uint64_t g0 = atomic_load(&s->gemms);
-	double t0 = now_s();
-	sleep_ms(300);
+	double t0 = tl_now_s();
+	tl_sleep_ms(300);
 	int nb = tasks_read(pid, b, MAX_TASKS);
 	uint64_t g1 = atomic_load(&s->gemms);
-	double win = (now_s() - t0) * 1e9;
+	double win = (tl_now_s() - t0) * 1e9;
 	double drv = (double)(task_run_ns(b, nb, "gemm0") - task_run_ns(a, na, "gemm0"));
 	double w1 = (double)(task_run_ns(b, nb, "gemm0.w1") - task_run_ns(a, na, "gemm0.w1"));
 	double p2 = (double)(task_run_ns(b, nb, "gemm0.p2") - task_run_ns(a, na, "gemm0.p2"));
@@ -345,7 +318,7 @@ static void test_threads_names_results(void **state)
 	const char *parked[] = {"gemm0", "gemm0.p1", "gemm0.p2", NULL};
 	assert_int_equal(wait_names(pid, parked, 1000), 0);
 	g0 = atomic_load(&s->gemms);
-	sleep_ms(50);
+	tl_sleep_ms(50);
 	assert_true(atomic_load(&s->gemms) > g0);
 	/* The epoch figures start again at the change: one thread, as the
 	 * reference, so nothing differs since, whatever 3 threads did. */
@@ -398,7 +371,7 @@ static void test_names_during_reference(void **state)
 			samples++;
 			named += all && n > 1;
 		}
-		sleep_ms(2);
+		tl_sleep_ms(2);
 	}
 	tasks_read(pid, t, MAX_TASKS);
 	printf("# %d of %d samples during start-up had every thread named (%s, %s)\n", named,
@@ -421,20 +394,20 @@ static void test_pause_quit(void **state)
 	struct ctl_stream *s = &l.ctl->stream[0];
 	uint64_t e = lab_set(&l, 1, 1, 0);
 	assert_int_equal(lab_wait_applied(&l, 0, e, 3000), 0);
-	sleep_ms(20);
+	tl_sleep_ms(20);
 	assert_int_equal(atomic_load(&s->state), CTL_STREAM_RUNNING);
 	/* Paused: the counters stop. */
 	e = lab_set(&l, 1, 1, 1);
 	assert_int_equal(lab_wait_applied(&l, 0, e, 1000), 0);
-	sleep_ms(20);
+	tl_sleep_ms(20);
 	assert_int_equal(atomic_load(&s->state), CTL_STREAM_PAUSED);
 	uint64_t g = atomic_load(&s->gemms);
-	sleep_ms(100);
+	tl_sleep_ms(100);
 	assert_int_equal(atomic_load(&s->gemms), g);
 	/* Resumed (a stream index beyond streams: see the two-stream test). */
 	e = lab_set(&l, 1, 1, 0);
 	assert_int_equal(lab_wait_applied(&l, 0, e, 1000), 0);
-	sleep_ms(50);
+	tl_sleep_ms(50);
 	assert_true(atomic_load(&s->gemms) > g);
 	/* quit: exit status 0 and state EXITED. */
 	atomic_store(&l.ctl->settings.quit, 1);
@@ -444,17 +417,6 @@ static void test_pause_quit(void **state)
 	assert_int_equal(atomic_load(&s->state), CTL_STREAM_EXITED);
 	l.nhelpers = 0;
 	lab_close(&l);
-}
-
-/* Gone: no such process, or a zombie nobody reaped yet. */
-static int pid_gone(pid_t pid)
-{
-	char path[64], buf[512];
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	if (read_small(path, buf, sizeof(buf)) <= 0)
-		return 1;
-	char *p = strrchr(buf, ')');
-	return p && (p[2] == 'Z' || p[2] == 'X');
 }
 
 static void test_dies_with_parent(void **state)
@@ -480,17 +442,17 @@ static void test_dies_with_parent(void **state)
 	close(p[1]);
 	/* The pid is published after PR_SET_PDEATHSIG took effect. */
 	for (int i = 0; i < 600 && atomic_load(&l.ctl->stream[0].pid) != helper; i++)
-		sleep_ms(5);
+		tl_sleep_ms(5);
 	assert_int_equal(atomic_load(&l.ctl->stream[0].pid), helper);
 	lab_set(&l, 1, 1, 0);
-	sleep_ms(20);
+	tl_sleep_ms(20);
 	kill(mid, SIGKILL);
 	waitpid(mid, NULL, 0);
-	double t0 = now_s();
-	while (!pid_gone(helper) && now_s() - t0 < 1.0)
-		sleep_ms(5);
-	printf("# helper gone %.0f ms after its parent was killed\n", (now_s() - t0) * 1000);
-	assert_true(pid_gone(helper));
+	double t0 = tl_now_s();
+	while (!tl_pid_gone(helper) && tl_now_s() - t0 < 1.0)
+		tl_sleep_ms(5);
+	printf("# helper gone %.0f ms after its parent was killed\n", (tl_now_s() - t0) * 1000);
+	assert_true(tl_pid_gone(helper));
 	lab_close(&l);
 }
 
@@ -498,7 +460,7 @@ static void test_dies_with_parent(void **state)
 static double machine_busy_ns(void)
 {
 	char buf[512];
-	if (read_small("/proc/stat", buf, sizeof(buf)) <= 0)
+	if (tl_read_file("/proc/stat", buf, sizeof(buf)) <= 0)
 		return 0;
 	unsigned long long v[8] = {0};
 	sscanf(buf, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3],
@@ -519,7 +481,7 @@ static void test_two_streams_concurrent(void **state)
 	/* Stream 1 is beyond streams = 1: paused. */
 	uint64_t e = lab_set(&l, 1, 1, 0);
 	assert_int_equal(lab_wait_applied(&l, 1, e, 3000), 0);
-	sleep_ms(20);
+	tl_sleep_ms(20);
 	assert_int_equal(atomic_load(&l.ctl->stream[1].state), CTL_STREAM_PAUSED);
 	assert_int_equal(atomic_load(&l.ctl->stream[1].gemms), 0);
 	e = lab_set(&l, 1, 2, 0);
@@ -527,14 +489,14 @@ static void test_two_streams_concurrent(void **state)
 	assert_int_equal(lab_wait_applied(&l, 1, e, 3000), 0);
 	const char *s1[] = {"gemm1", NULL};
 	assert_int_equal(wait_names(l.pid[1], s1, 1000), 0);
-	sleep_ms(50);
+	tl_sleep_ms(50);
 	double cpus = 0, others = 0;
 	for (int attempt = 0; attempt < 3; attempt++) {
 		uint64_t a = proc_run_ns(l.pid[0]) + proc_run_ns(l.pid[1]);
-		double m0 = machine_busy_ns(), t0 = now_s();
-		sleep_ms(500);
+		double m0 = machine_busy_ns(), t0 = tl_now_s();
+		tl_sleep_ms(500);
 		uint64_t b = proc_run_ns(l.pid[0]) + proc_run_ns(l.pid[1]);
-		double win = (now_s() - t0) * 1e9;
+		double win = (tl_now_s() - t0) * 1e9;
 		cpus = (double)(b - a) / win;
 		others = (machine_busy_ns() - m0) / win - cpus;
 		printf("# 2 streams x 1 thread: helpers use %.2f CPUs, the rest of the machine "
@@ -561,7 +523,7 @@ static void burn_check(const char *prog, const char *const args[], const char *n
 	const char *names[] = {name, NULL};
 	assert_int_equal(wait_names(pid, names, 1000), 0);
 	uint64_t a = proc_run_ns(pid);
-	sleep_ms(100);
+	tl_sleep_ms(100);
 	assert_true(proc_run_ns(pid) > a);
 	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);

@@ -19,33 +19,6 @@
 #include <time.h>
 #include <unistd.h>
 
-static void sleep_ms(int ms)
-{
-	struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
-	nanosleep(&ts, NULL);
-}
-
-static bool pid_gone(pid_t pid)
-{
-	char path[64], buf[512];
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	FILE *f = fopen(path, "re");
-	if (!f)
-		return true;
-	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	char *p = strrchr(buf, ')');
-	return p && p[2] == 'Z';
-}
-
-static bool wait_gone(pid_t pid, int ms)
-{
-	for (int i = 0; i < ms / 10 && !pid_gone(pid); i++)
-		sleep_ms(10);
-	return pid_gone(pid);
-}
-
 static void on_signal(int sig)
 {
 	lab_emergency_stop();
@@ -111,7 +84,7 @@ static void kill_parent(int sig)
 	int status;
 	assert_int_equal(waitpid(child, &status, 0), child);
 	for (size_t i = 0; i < r.npids; i++)
-		assert_true(wait_gone(r.pids[i], 3000));
+		assert_true(tl_wait_gone(r.pids[i], 3000));
 	if (!r.quota_dir[0]) {
 		printf("# no quota cgroup here: only the processes were checked\n");
 		return;

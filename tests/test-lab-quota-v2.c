@@ -59,8 +59,7 @@ static bool reaped_by_sigkill(pid_t pid)
 			forget(pid);
 			return WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;
 		}
-		struct timespec ts = {0, 5 * 1000 * 1000};
-		nanosleep(&ts, NULL);
+		tl_sleep_ms(5);
 	}
 	return false;
 }

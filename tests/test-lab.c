@@ -19,41 +19,6 @@
 #include <time.h>
 #include <unistd.h>
 
-static void sleep_ms(int ms)
-{
-	struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
-	nanosleep(&ts, NULL);
-}
-
-static int read_file(const char *path, char *buf, size_t cap)
-{
-	FILE *f = fopen(path, "re");
-	if (!f)
-		return -errno;
-	size_t n = fread(buf, 1, cap - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-	return (int)n;
-}
-
-/* Gone: no such process, or a zombie nobody reaped yet. */
-static bool pid_gone(pid_t pid)
-{
-	char path[64], buf[512];
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	if (read_file(path, buf, sizeof(buf)) <= 0)
-		return true;
-	char *p = strrchr(buf, ')');
-	return p && p[2] == 'Z';
-}
-
-static bool wait_gone(pid_t pid, int ms)
-{
-	for (int i = 0; i < ms / 10 && !pid_gone(pid); i++)
-		sleep_ms(10);
-	return pid_gone(pid);
-}
-
 /* Counts pid's threads whose comm starts with prefix. */
 static int count_threads(pid_t pid, const char *prefix)
 {
@@ -69,7 +34,7 @@ static int count_threads(pid_t pid, const char *prefix)
 			continue;
 		char p[320], comm[64];
 		snprintf(p, sizeof(p), "/proc/%d/task/%s/comm", (int)pid, e->d_name);
-		if (read_file(p, comm, sizeof(comm)) > 0 &&
+		if (tl_read_file(p, comm, sizeof(comm)) > 0 &&
 		    strncmp(comm, prefix, strlen(prefix)) == 0)
 			n++;
 	}
@@ -82,7 +47,7 @@ static double cpu_s(pid_t pid)
 {
 	char path[64], buf[1024];
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	if (read_file(path, buf, sizeof(buf)) <= 0)
+	if (tl_read_file(path, buf, sizeof(buf)) <= 0)
 		return -1;
 	unsigned long long ut = 0, st = 0;
 	char *p = strrchr(buf, ')');
@@ -186,8 +151,8 @@ static void test_settings_in_proc(void **state)
 	assert_int_equal(lab_root_pid(lab), st.anchor_pid);
 	assert_int_equal(count_threads(st.anchor_pid, "tl-anchor"), 1);
 	lab_stop(lab);
-	assert_true(wait_gone(h, 2000));
-	assert_true(wait_gone(st.anchor_pid, 2000));
+	assert_true(tl_wait_gone(h, 2000));
+	assert_true(tl_wait_gone(st.anchor_pid, 2000));
 }
 
 /* 2 streams x 1 thread: two helper processes busy at once; results checked. */
@@ -203,7 +168,7 @@ static void test_concurrency_and_results(void **state)
 	assert_true(a > 0 && b > 0 && a != b);
 	double a0 = cpu_s(a), b0 = cpu_s(b);
 	uint64_t g0 = st.stream[0].gemms, g1 = st.stream[1].gemms;
-	sleep_ms(1000);
+	tl_sleep_ms(1000);
 	double da = cpu_s(a) - a0, db = cpu_s(b) - b0;
 	lab_read(lab, &st);
 	printf("# helper CPU over 1 s: %.2f + %.2f s\n", da, db);
@@ -218,7 +183,7 @@ static void test_concurrency_and_results(void **state)
 	/* Fewer streams park the helper (same pid, paused). */
 	s.streams = 1;
 	assert_int_equal(lab_apply(lab, &s, NULL, 0), 0);
-	sleep_ms(200);
+	tl_sleep_ms(200);
 	lab_read(lab, &st);
 	assert_int_equal(st.stream[1].pid, b);
 	assert_int_equal(st.stream[1].state, CTL_STREAM_PAUSED);
@@ -228,13 +193,13 @@ static void test_concurrency_and_results(void **state)
 	assert_true(lab_single_rate_cached(lab, 256, CTL_SINGLE) == r);
 	/* Steady 1 x 1 readings refine the rate by keeping the best. */
 	for (int i = 0; i < 15; i++) {
-		sleep_ms(100);
+		tl_sleep_ms(100);
 		lab_read(lab, &st);
 		assert_true(lab_single_rate_cached(lab, 256, CTL_SINGLE) >= r);
 	}
 	printf("# refined: %.1f GFLOP/s\n", lab_single_rate_cached(lab, 256, CTL_SINGLE));
 	lab_stop(lab);
-	assert_true(wait_gone(a, 2000) && wait_gone(b, 2000));
+	assert_true(tl_wait_gone(a, 2000) && tl_wait_gone(b, 2000));
 }
 
 /* Waits until slot 0 has a helper other than old that applied the
@@ -248,7 +213,7 @@ static int wait_restarted(struct lab *lab, pid_t old, struct lab_status *st)
 		    (s->pid != old && s->pid > 0 && s->state == CTL_STREAM_RUNNING &&
 		     s->applied_epoch == st->epoch))
 			return s->state;
-		sleep_ms(10);
+		tl_sleep_ms(10);
 	}
 	return -1;
 }
@@ -268,12 +233,12 @@ static void test_helper_restart(void **state)
 	assert_int_equal(wait_restarted(lab, old, &st), CTL_STREAM_RUNNING);
 	pid_t pid = st.stream[0].pid;
 	printf("# helper %d killed, restarted as %d\n", (int)old, (int)pid);
-	assert_true(wait_gone(old, 1000));
+	assert_true(tl_wait_gone(old, 1000));
 	assert_int_equal(st.stream[0].restarts, 1);
 	assert_int_equal(st.restarts, 1);
 	assert_non_null(strstr(st.stream[0].last_failure, "killed by signal 9"));
 	uint64_t g0 = st.stream[0].gemms;
-	sleep_ms(200);
+	tl_sleep_ms(200);
 	lab_read(lab, &st);
 	assert_true(st.stream[0].gemms > g0);
 	assert_int_equal(count_threads(pid, "gemm0"), count_threads(pid, ""));
@@ -295,13 +260,13 @@ static void test_helper_restart(void **state)
 	char msg[256];
 	assert_int_equal(lab_wait_ready(lab, 1000, msg, sizeof(msg)), -EIO);
 	assert_non_null(strstr(msg, "not restarted"));
-	sleep_ms(100);
+	tl_sleep_ms(100);
 	lab_read(lab, &st);
 	assert_int_equal(st.stream[0].state, CTL_STREAM_FAILED);
 	assert_int_equal(st.stream[0].pid, old); /* no new helper */
 	pid_t anchor = st.anchor_pid;
 	lab_stop(lab);
-	assert_true(wait_gone(anchor, 2000));
+	assert_true(tl_wait_gone(anchor, 2000));
 }
 
 static void test_workers(void **state)
@@ -315,20 +280,20 @@ static void test_workers(void **state)
 	lab_read(lab, &st);
 	assert_int_equal(st.nworkers, 2);
 	pid_t w0 = st.worker_pid[0], w1 = st.worker_pid[1];
-	assert_false(pid_gone(w0) || pid_gone(w1));
+	assert_false(tl_pid_gone(w0) || tl_pid_gone(w1));
 	/* The worker names itself right after exec. */
 	for (int i = 0; i < 100 && count_threads(w1, "tl-worker1") != 1; i++)
-		sleep_ms(10);
+		tl_sleep_ms(10);
 	assert_int_equal(count_threads(w1, "tl-worker1"), 1);
 	s.workers = 1;
 	assert_int_equal(lab_apply(lab, &s, NULL, 0), 0);
 	lab_read(lab, &st);
 	assert_int_equal(st.nworkers, 1);
 	assert_int_equal(st.worker_pid[0], w0);
-	assert_true(wait_gone(w1, 1000));
-	assert_false(pid_gone(w0));
+	assert_true(tl_wait_gone(w1, 1000));
+	assert_false(tl_pid_gone(w0));
 	lab_stop(lab);
-	assert_true(wait_gone(w0, 2000));
+	assert_true(tl_wait_gone(w0, 2000));
 }
 
 /* ---- quota ----------------------------------------------------------------- */
@@ -337,7 +302,7 @@ static uint64_t throttled(const char *dir)
 {
 	char path[1200], buf[1024];
 	snprintf(path, sizeof(path), "/%s/cpu.stat", dir);
-	if (read_file(path, buf, sizeof(buf)) <= 0)
+	if (tl_read_file(path, buf, sizeof(buf)) <= 0)
 		return 0;
 	const char *p = strstr(buf, "nr_throttled ");
 	return p ? strtoull(p + 13, NULL, 10) : 0;
@@ -349,13 +314,13 @@ static double quota_read(const char *dir, int version)
 	char path[1200], buf[128];
 	if (version == 1) {
 		snprintf(path, sizeof(path), "/%s/cpu.cfs_quota_us", dir);
-		if (read_file(path, buf, sizeof(buf)) <= 0)
+		if (tl_read_file(path, buf, sizeof(buf)) <= 0)
 			return -1;
 		long long q = atoll(buf);
 		return q < 0 ? 0 : (double)q / 100000.0;
 	}
 	snprintf(path, sizeof(path), "/%s/cpu.max", dir);
-	if (read_file(path, buf, sizeof(buf)) <= 0)
+	if (tl_read_file(path, buf, sizeof(buf)) <= 0)
 		return -1;
 	return strncmp(buf, "max", 3) == 0 ? 0 : atof(buf) / 100000.0;
 }
@@ -380,7 +345,7 @@ static void test_quota(void **state)
 	snprintf(dir, sizeof(dir), "%s", st.quota_dir);
 	assert_true(quota_read(dir, st.quota_version) == 0.5);
 	uint64_t t0 = throttled(dir);
-	sleep_ms(600);
+	tl_sleep_ms(600);
 	uint64_t t1 = throttled(dir);
 	printf("# nr_throttled %llu -> %llu\n", (unsigned long long)t0, (unsigned long long)t1);
 	assert_true(t1 > t0);
@@ -424,7 +389,7 @@ static void test_quota_live(void **state)
 	char path[1200], buf[4096];
 	snprintf(path, sizeof(path), "/%s/%scgroup.procs", st.quota_dir,
 		 st.quota_version == 2 ? "work/" : "");
-	assert_true(read_file(path, buf, sizeof(buf)) > 0);
+	assert_true(tl_read_file(path, buf, sizeof(buf)) > 0);
 	for (size_t i = 0; i < st.npids; i++) {
 		char p[32];
 		snprintf(p, sizeof(p), "%d\n", (int)st.pids[i]);

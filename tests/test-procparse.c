@@ -14,6 +14,7 @@
 #include "procparse.h"
 #include "sysroot.h"
 #include "threads.h"
+#include "tl-rates.h"
 
 static unsigned long long stat_nthreads = 20; /* field 20 of make_stat's lines */
 
@@ -338,15 +339,6 @@ static void remove_thread(int tid)
 	assert_int_equal(nftw(path, rm_entry, 8, FTW_DEPTH | FTW_PHYS), 0);
 }
 
-static const struct thread_rate *find_rate(const struct thread_rate *v, size_t n, pid_t tid)
-{
-	for (size_t i = 0; i < n; i++)
-		if (v[i].tid == tid)
-			return &v[i];
-	static const struct thread_rate missing; /* tid 0 */
-	return &missing;
-}
-
 static void sampler_changes(void **state)
 {
 	(void)state;
@@ -386,12 +378,12 @@ static void sampler_changes(void **state)
 
 	size_t n = thread_rates(&t1, &t2, &rates, &cap);
 	assert_int_equal(n, 3);
-	assert_int_equal(find_rate(rates, n, 4242)->tid, 4242);
-	assert_false(find_rate(rates, n, 4242)->is_new);
-	assert_int_equal(find_rate(rates, n, 4243)->tid, 4243);
-	assert_false(find_rate(rates, n, 4243)->is_new);
-	assert_int_equal(find_rate(rates, n, 4244)->tid, 4244);
-	assert_true(find_rate(rates, n, 4244)->is_new);
+	assert_int_equal(tl_find_rate(rates, n, 4242)->tid, 4242);
+	assert_false(tl_find_rate(rates, n, 4242)->is_new);
+	assert_int_equal(tl_find_rate(rates, n, 4243)->tid, 4243);
+	assert_false(tl_find_rate(rates, n, 4243)->is_new);
+	assert_int_equal(tl_find_rate(rates, n, 4244)->tid, 4244);
+	assert_true(tl_find_rate(rates, n, 4244)->is_new);
 
 	/* 4243 goes; TID 4244 is reused by a thread with another start time. */
 	remove_thread(4243);
@@ -404,10 +396,10 @@ static void sampler_changes(void **state)
 	assert_int_equal(tsampler_fds(ts), 6);
 	n = thread_rates(&t2, &t3, &rates, &cap);
 	assert_int_equal(n, 2);
-	assert_int_equal(find_rate(rates, n, 4244)->tid, 4244);
-	assert_true(find_rate(rates, n, 4244)->is_new);
-	assert_int_equal(find_rate(rates, n, 4242)->tid, 4242);
-	assert_false(find_rate(rates, n, 4242)->is_new);
+	assert_int_equal(tl_find_rate(rates, n, 4244)->tid, 4244);
+	assert_true(tl_find_rate(rates, n, 4244)->is_new);
+	assert_int_equal(tl_find_rate(rates, n, 4242)->tid, 4242);
+	assert_false(tl_find_rate(rates, n, 4242)->is_new);
 
 	/* The whole process goes. */
 	remove_thread(4242);
@@ -503,7 +495,7 @@ static void status_cadence(void **state)
 		}
 		size_t n = thread_rates(&prev, &cur, &rates, &cap);
 		for (int i = 0; i < NT; i++) {
-			const struct thread_rate *x = find_rate(rates, n, 4242 + i);
+			const struct thread_rate *x = tl_find_rate(rates, n, 4242 + i);
 			double v = x->vcsw_per_s, iv = x->ivcsw_per_s;
 			assert_false(x->is_new);
 			if (cadence_idle(i, k)) { /* falls to 0 within P + 2 ticks */

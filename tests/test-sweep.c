@@ -195,13 +195,6 @@ static void *reader_main(void *arg)
 	return NULL;
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static int run_piped(struct reader *r, double seconds, double *elapsed)
 {
 	signal(SIGPIPE, SIG_IGN);
@@ -214,9 +207,9 @@ static int run_piped(struct reader *r, double seconds, double *elapsed)
 	opts(&o, SWEEP_JSON);
 	o.seconds = seconds;
 	FILE *w = fdopen(p[1], "w");
-	double t0 = now_s();
+	double t0 = tl_now_s();
 	int rc = sweep_run(&o, w);
-	*elapsed = now_s() - t0;
+	*elapsed = tl_now_s() - t0;
 	fclose(w);
 	pthread_join(t, NULL);
 	session_stop_signal = 0;

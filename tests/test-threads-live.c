@@ -24,6 +24,7 @@
 #include "proctree.h"
 #include "sysroot.h"
 #include "threads.h"
+#include "tl-rates.h"
 
 static struct sysroot root;
 static atomic_bool stop;
@@ -34,13 +35,6 @@ struct worker {
 	bool busy;
 	cpu_set_t *mask; /* NULL: inherit */
 };
-
-static void sleep_ms(long ms)
-{
-	struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
-	while (nanosleep(&t, &t) < 0 && errno == EINTR)
-		;
-}
 
 static void *worker_main(void *arg)
 {
@@ -53,7 +47,7 @@ static void *worker_main(void *arg)
 		if (w->busy)
 			spin++;
 		else
-			sleep_ms(20);
+			tl_sleep_ms(20);
 	}
 	return NULL;
 }
@@ -67,7 +61,7 @@ static void start_workers(struct worker *w, size_t n)
 	}
 	for (size_t i = 0; i < n; i++)
 		while (atomic_load(&w[i].tid) == 0)
-			sleep_ms(1);
+			tl_sleep_ms(1);
 }
 
 static void stop_workers(struct worker *w, size_t n)
@@ -77,15 +71,6 @@ static void stop_workers(struct worker *w, size_t n)
 		pthread_join(w[i].th, NULL);
 }
 
-static const struct thread_rate *find_rate(const struct thread_rate *v, size_t n, pid_t tid)
-{
-	for (size_t i = 0; i < n; i++)
-		if (v[i].tid == tid)
-			return &v[i];
-	static const struct thread_rate missing; /* tid 0 */
-	return &missing;
-}
-
 /* Two samples ms apart; returns the number of rates in *r. */
 static size_t measure(struct tsampler *ts, long ms, struct thread_rate **r, size_t *cap)
 {
@@ -93,7 +78,7 @@ static size_t measure(struct tsampler *ts, long ms, struct thread_rate **r, size
 	thread_set_init(&a);
 	thread_set_init(&b);
 	assert_int_equal(tsampler_sample(ts, &a), 0);
-	sleep_ms(ms);
+	tl_sleep_ms(ms);
 	assert_int_equal(tsampler_sample(ts, &b), 0);
 	size_t n = thread_rates(&a, &b, r, cap);
 	thread_set_free(&a);
@@ -111,8 +96,8 @@ static void busy_and_sleeping(void **state)
 	struct thread_rate *r = NULL;
 	size_t cap = 0, n = measure(ts, 500, &r, &cap);
 
-	const struct thread_rate *busy = find_rate(r, n, (pid_t)atomic_load(&w[0].tid));
-	const struct thread_rate *idle = find_rate(r, n, (pid_t)atomic_load(&w[1].tid));
+	const struct thread_rate *busy = tl_find_rate(r, n, (pid_t)atomic_load(&w[0].tid));
+	const struct thread_rate *idle = tl_find_rate(r, n, (pid_t)atomic_load(&w[1].tid));
 	stop_workers(w, 2);
 	assert_int_equal(busy->tid, atomic_load(&w[0].tid));
 	assert_int_equal(idle->tid, atomic_load(&w[1].tid));
@@ -181,7 +166,7 @@ static void oversubscribed(void **state)
 
 	double cpu = 0, ivcsw = 0;
 	for (int i = 0; i < 4; i++) {
-		const struct thread_rate *t = find_rate(r, n, (pid_t)atomic_load(&w[i].tid));
+		const struct thread_rate *t = tl_find_rate(r, n, (pid_t)atomic_load(&w[i].tid));
 		assert_int_equal(t->tid, atomic_load(&w[i].tid));
 		printf("# thread %d on %d CPUs: cpu %.1f%% wait %.1f%% ivcsw %.0f/s\n", i, k,
 		       t->cpu_pct, t->wait_pct, t->ivcsw_per_s);
@@ -199,7 +184,7 @@ static void oversubscribed(void **state)
 static void *short_lived(void *arg)
 {
 	(void)arg;
-	sleep_ms(1);
+	tl_sleep_ms(1);
 	return NULL;
 }
 
@@ -247,7 +232,7 @@ static void churn(void **state)
 		if (cur.n > max_seen)
 			max_seen = cur.n;
 		thread_set_copy(&prev, &cur);
-		sleep_ms(20);
+		tl_sleep_ms(20);
 	}
 	atomic_store(&stop, true);
 	pthread_join(c, NULL);
@@ -296,10 +281,10 @@ static void status_cadence_live(void **state)
 	tsampler_read_counts(ts, &a);
 	double low = 1e9;
 	for (int k = 0; k < 15; k++) {
-		sleep_ms(100);
+		tl_sleep_ms(100);
 		assert_int_equal(tsampler_sample(ts, &cur), 0);
 		size_t n = thread_rates(&prev, &cur, &r, &cap);
-		const struct thread_rate *x = find_rate(r, n, (pid_t)atomic_load(&w[0].tid));
+		const struct thread_rate *x = tl_find_rate(r, n, (pid_t)atomic_load(&w[0].tid));
 		assert_int_equal(x->tid, atomic_load(&w[0].tid));
 		low = x->vcsw_per_s < low ? x->vcsw_per_s : low;
 		thread_set_copy(&prev, &cur);
@@ -327,7 +312,7 @@ static void status_cadence_live(void **state)
 
 	/* Period 0: status with every stat of a thread that ran. */
 	tsampler_set_status_period(ts, 0);
-	sleep_ms(20);
+	tl_sleep_ms(20);
 	assert_int_equal(tsampler_sample(ts, &cur), 0);
 	tsampler_read_counts(ts, &a);
 	assert_int_equal(a.status - b.status, a.stat - b.stat);
@@ -372,13 +357,6 @@ static pid_t start_child(int nthreads)
 	return pid;
 }
 
-static void reap(pid_t pid)
-{
-	kill(pid, SIGKILL);
-	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
-		;
-}
-
 static size_t count_pid(const struct thread_set *s, pid_t pid, const char *name)
 {
 	size_t n = 0;
@@ -399,7 +377,7 @@ static void tree_sees_child(void **state)
 	thread_set_init(&f);
 	int rc_tree = tree ? tsampler_sample(tree, &s) : -errno;
 	int rc_flat = tsampler_sample(flat, &f);
-	reap(kid);
+	tl_kill_reap(kid);
 	assert_int_equal(rc_tree, 0);
 	assert_int_equal(rc_flat, 0);
 	assert_int_equal(count_pid(&s, kid, NULL), 3);
@@ -435,7 +413,7 @@ static void target_exits(void **state)
 		;
 	int rc_zombie = ts ? tsampler_sample(ts, &s) : 0;
 	size_t n_zombie = s.n;
-	reap(kid);
+	tl_kill_reap(kid);
 	assert_int_equal(rc, 0);
 	assert_int_equal(n_alive, 2);
 	assert_int_equal(rc_zombie, -ESRCH);
@@ -470,7 +448,7 @@ static void cpus_and_names(void **state)
 	assert_int_equal(cpus_sample(cs, u), 0); /* since boot */
 	struct worker w = {.busy = true, .mask = &one};
 	start_workers(&w, 1);
-	sleep_ms(300);
+	tl_sleep_ms(300);
 	int rc = cpus_sample(cs, u);
 	stop_workers(&w, 1);
 	assert_int_equal(rc, 0);

@@ -1,16 +1,32 @@
 /* tl-test.h — what every cmocka test program includes.
  *
  * TL_SKIP prints the reason where the TAP log and the terminal show it,
- * then marks the test skipped (counted as skipped, not passed). */
+ * then marks the test skipped (counted as skipped, not passed).  Below it,
+ * small process and file helpers that need only libc and POSIX (include
+ * this first: it asks for _GNU_SOURCE).  Helpers that need threadlab's own
+ * headers live in tl-rates.h and tl-dash.h. */
 #ifndef THREADLAB_TL_TEST_H
 #define THREADLAB_TL_TEST_H
 
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE 1
+#endif
+
+#include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -33,6 +49,77 @@ static inline const char *tl_fixtures(void)
 	const char *src = getenv("THREADLAB_SRCDIR");
 	snprintf(buf, sizeof(buf), "%s/tests/fixtures", src ? src : ".");
 	return buf;
+}
+
+/* Sleeps ms milliseconds, the whole of them even when a signal comes. */
+static inline void tl_sleep_ms(long ms)
+{
+	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+/* Seconds on the monotonic clock. */
+static inline double tl_now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Reads path into buf (at most cap - 1 bytes, NUL-terminated, "" on error).
+ * Returns the bytes read, or -errno. */
+static inline int tl_read_file(const char *path, char *buf, size_t cap)
+{
+	buf[0] = '\0';
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	size_t n = 0;
+	while (n < cap - 1) {
+		ssize_t r = read(fd, buf + n, cap - 1 - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			int err = errno;
+			close(fd);
+			buf[0] = '\0';
+			return -err;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	close(fd);
+	buf[n] = '\0';
+	return (int)n;
+}
+
+/* Gone: no such process, or a zombie (or dead task) nobody reaped yet. */
+static inline bool tl_pid_gone(pid_t pid)
+{
+	char path[64], buf[512];
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (tl_read_file(path, buf, sizeof(buf)) <= 0)
+		return true;
+	char *p = strrchr(buf, ')');
+	return p && (p[2] == 'Z' || p[2] == 'X');
+}
+
+/* Waits up to ms (in steps of 10) for pid to be gone; whether it is. */
+static inline bool tl_wait_gone(pid_t pid, int ms)
+{
+	for (int i = 0; i < ms / 10 && !tl_pid_gone(pid); i++)
+		tl_sleep_ms(10);
+	return tl_pid_gone(pid);
+}
+
+/* Kills pid with SIGKILL and reaps it. */
+static inline void tl_kill_reap(pid_t pid)
+{
+	kill(pid, SIGKILL);
+	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+		;
 }
 
 #endif
