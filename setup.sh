@@ -20,7 +20,7 @@ esac
 
 packages="gcc make autoconf automake pkg-config libncurses-dev libproc2-dev libopenblas-dev libcmocka-dev procps"
 if [ "$what" = check ]; then
-	packages="$packages tmux python3"
+	packages="$packages tmux python3 locales"
 fi
 
 missing=""

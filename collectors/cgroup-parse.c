@@ -84,7 +84,9 @@ static bool cgroup_parse_list_has(const char *s, size_t len, const char *word)
 		size_t il = c ? (size_t)(c - s) : (size_t)(end - s);
 		if (il == wl && memcmp(s, word, wl) == 0)
 			return true;
-		s += il + 1;
+		if (!c)
+			break;
+		s = c + 1;
 	}
 	return false;
 }
@@ -120,11 +122,15 @@ int cgroup_file_find(const char *buf, const char *controller, struct cgroup_line
 		/* The path is everything after the second colon: it may hold colons. */
 		const char *path = c2 + 1;
 		size_t cl = (size_t)(c2 - ctl), pl = (size_t)(eol - path);
-		if (pl == 0 || path[0] != '/' || pl >= CGROUP_PATH_MAX || cl >= 256)
+		if (pl == 0 || path[0] != '/')
 			return -EINVAL;
 		bool match =
 		    controller ? cgroup_parse_list_has(ctl, cl, controller) : (id == 0 && cl == 0);
 		if (match && !found) {
+			/* Only the line we keep must fit: a very long path of some
+			 * other controller does not hide ours. */
+			if (pl >= CGROUP_PATH_MAX || cl >= sizeof(out->controllers))
+				return -ENAMETOOLONG;
 			found = true;
 			out->id = (int)id;
 			memcpy(out->controllers, ctl, cl);

@@ -29,7 +29,9 @@ struct cgroup_line {
 
 /* Finds in the contents of /proc/PID/cgroup the v1 line whose controller
  * list holds "cpu" (v1 != 0 asked) or the "0::" line (v1 == 0).
- * Returns 0, -ENOENT when there is no such line, -EINVAL when malformed. */
+ * Returns 0, -ENOENT when there is no such line, -EINVAL when malformed,
+ * -ENAMETOOLONG when the line found does not fit struct cgroup_line (other
+ * lines may be any length). */
 int cgroup_file_parse(const char *buf, bool v1, struct cgroup_line *out);
 /* The same for any v1 controller (e.g. "cpuset"); NULL asks for "0::". */
 int cgroup_file_find(const char *buf, const char *controller, struct cgroup_line *out);

@@ -94,7 +94,7 @@ int stat_line_parse(const char *buf, size_t len, struct stat_line *out)
 	out->name_len = n;
 
 	p = close + 1;
-	if (p + 2 >= end || *p != ' ' || p[1] == ' ' || !at_field_end(p + 2, end))
+	if (end - p <= 2 || *p != ' ' || p[1] == ' ' || !at_field_end(p + 2, end))
 		return -EINVAL;
 	out->state = p[1];
 	p += 2;

@@ -93,6 +93,19 @@ static void test_cgroup_file(void **state)
 	EQ_INT(cgroup_file_parse("2:cpuacct:/a\n1:cpu:/c\n0::/v2\n", false, &l), 0);
 	EQ_STR(l.path, "/v2");
 	EQ_STR(l.controllers, "");
+
+	/* Another controller's path longer than we keep does not hide ours;
+	 * our own too long is said as such. */
+	static char big[2 * CGROUP_PATH_MAX + 64];
+	char longpath[CGROUP_PATH_MAX + 10];
+	memset(longpath, 'x', sizeof(longpath) - 1);
+	longpath[0] = '/';
+	longpath[sizeof(longpath) - 1] = '\0';
+	snprintf(big, sizeof(big), "3:memory:%s\n1:cpu:/mine\n", longpath);
+	EQ_INT(cgroup_file_parse(big, true, &l), 0);
+	EQ_STR(l.path, "/mine");
+	snprintf(big, sizeof(big), "1:cpu:%s\n", longpath);
+	EQ_INT(cgroup_file_parse(big, true, &l), -ENAMETOOLONG);
 }
 
 /* ---- mountinfo ----------------------------------------------------------- */

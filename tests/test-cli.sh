@@ -184,6 +184,19 @@ wait "$bp"
 st=$?
 [ $st = 0 ] && ok "SIGINT ends batch mode with status 0" || notok "SIGINT batch" "status $st"
 
+# A locale whose decimal separator is ',' must not leak into data or options.
+mkdir -p "$tmp/loc"
+if command -v localedef >/dev/null && [ -f /usr/share/i18n/locales/de_DE ] && [ $have_py = 1 ] &&
+	localedef -i de_DE -f UTF-8 "$tmp/loc/de_DE.UTF-8" >/dev/null 2>&1; then
+	LOCPATH="$tmp/loc" LC_ALL=de_DE.UTF-8 "$TL" --budget --format json >"$tmp/out" 2>"$tmp/err"
+	LOCPATH="$tmp/loc" LC_ALL=de_DE.UTF-8 "$TL" --batch -p "$hp" -c 1 -i 0.2 --format json >"$tmp/out2" 2>>"$tmp/err"
+	st=$?
+	python3 -c 'import json,sys; json.load(open(sys.argv[1])); json.loads(open(sys.argv[2]).read())' "$tmp/out" "$tmp/out2" 2>>"$tmp/err" && [ $st = 0 ] &&
+		ok "a de_DE locale: JSON stays JSON and -i 0.2 is accepted" || notok "de_DE locale" "$(cat "$tmp/err" "$tmp/out")"
+else
+	skip "decimal-comma locale" "localedef or the de_DE locale source (Debian package locales) is missing"
+fi
+
 # --budget against fixture trees: the collectors' root is redirectable.
 FX="$SRC/tests/fixtures"
 "$TL" --budget --root "$FX/cg-v2-quarter" -p 4242 >"$tmp/out" 2>&1

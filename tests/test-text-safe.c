@@ -47,6 +47,9 @@ static const struct safe_case safe_cases[] = {
      "fdp.exe",
      0, "abc" R "fdp.exe", "abc?fdp.exe"},
     {"0xff byte", "\xff", 0, R, "?"},
+    {"zero-width joiner", "ge\xe2\x80\x8dmm0", 0, "ge" R "mm0", "ge?mm0"},
+    {"BOM", "\xef\xbb\xbfgemm0", 0, R "gemm0", "?gemm0"},
+    {"combining accent alone", "e\xcc\x81", 0, "e" R, "e?"},
 };
 
 static void test_text_safe_table(void **state)
@@ -139,8 +142,14 @@ static void test_csv_field(void **state)
 	csv_put_field(f, "a,b", 3);
 	putc('|', f);
 	csv_put_field(f, "say \"hi\"\n", 9);
+	putc('|', f);
+	csv_put_field(f, "=1+2", 4);
+	putc('|', f);
+	csv_put_field(f, "@SUM(A1)", 8);
+	putc('|', f);
+	csv_put_field(f, "-x", 2);
 	fclose(f);
-	assert_string_equal(out, "plain|\"a,b\"|\"say \"\"hi\"\"" R "\"");
+	assert_string_equal(out, "plain|\"a,b\"|\"say \"\"hi\"\"" R "\"|'=1+2|'@SUM(A1)|'-x");
 }
 
 int main(void)

@@ -11,6 +11,7 @@
 
 #include "report.h"
 #include "session.h"
+#include "text-safe.h"
 
 static double batch_now(void)
 {
@@ -43,8 +44,12 @@ int batch_run(const struct options *o)
 		session_stop(&s);
 		return rc;
 	}
-	if (s.lab && s.lab_status.quota_error[0])
-		fprintf(stderr, "threadlab: %s\n", s.lab_status.quota_error);
+	if (s.lab && s.lab_status.quota_error[0]) {
+		char safe[3 * sizeof(s.lab_status.quota_error)];
+		text_safe(s.lab_status.quota_error, strlen(s.lab_status.quota_error), safe,
+			  sizeof(safe));
+		fprintf(stderr, "threadlab: %s\n", safe);
+	}
 
 	long printed = 0;
 	bool header = true;

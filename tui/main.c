@@ -74,6 +74,8 @@ int main(int argc, char **argv)
 	char err[512];
 
 	setlocale(LC_ALL, "");
+	/* Numbers in and out (JSON, CSV, -i 0.5, --cpus 1.5) always use '.'. */
+	setlocale(LC_NUMERIC, "C");
 	text_safe_init();
 	session_raise_nofile();
 	int rc = options_parse(argc, argv, &o, err, sizeof(err));

@@ -9,6 +9,12 @@
 
 #include "text-safe.h"
 
+/* A task state as one safe letter ('?' for anything else). */
+static char report_state(char c)
+{
+	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ? c : '?';
+}
+
 const char *report_version_name(int version)
 {
 	return version == 1 ? "v1" : version == 2 ? "v2" : "none";
@@ -44,9 +50,14 @@ static void report_budget_json_obj(FILE *f, const struct budget *b)
 
 static void report_budget_text(FILE *f, pid_t pid, const struct budget *b)
 {
-	char quota[CGROUP_PATH_MAX + 64], cpuset[32];
+	/* cgroup names come from whoever made the cgroup: made safe here */
+	char quota[3 * CGROUP_PATH_MAX + 64], cpuset[32], dir[3 * CGROUP_PATH_MAX];
+	char path[3 * CGROUP_PATH_MAX], note[3 * sizeof(b->note)];
+	text_safe(b->quota.dir, strlen(b->quota.dir), dir, sizeof(dir));
+	text_safe(b->loc.path, strlen(b->loc.path), path, sizeof(path));
+	text_safe(b->note, strlen(b->note), note, sizeof(note));
 	if (b->quota.cpus > 0)
-		snprintf(quota, sizeof(quota), "%.2f CPUs (/%s)", b->quota.cpus, b->quota.dir);
+		snprintf(quota, sizeof(quota), "%.2f CPUs (/%s)", b->quota.cpus, dir);
 	else
 		snprintf(quota, sizeof(quota), "%s",
 			 b->quota.controller ? "none (max)" : "none (no cpu controller)");
@@ -67,9 +78,9 @@ static void report_budget_text(FILE *f, pid_t pid, const struct budget *b)
 	fprintf(f, "  effective  %.2f CPUs (bound by %s)\n", b->effective,
 		budget_term_name(b->binding));
 	fprintf(f, "  cgroup     %s %s\n", report_version_name(b->loc.version),
-		b->loc.path[0] ? b->loc.path : "-");
-	if (b->note[0])
-		fprintf(f, "  note       %s\n", b->note);
+		path[0] ? path : "-");
+	if (note[0])
+		fprintf(f, "  note       %s\n", note);
 }
 
 void report_budget(FILE *f, enum format fmt, pid_t pid, const struct budget *b)
@@ -213,7 +224,7 @@ static void report_json(FILE *f, const struct snapshot *cur, const struct snapsh
 			(int)t->tid);
 		json_put_string(f, t->name, t->name_len);
 		fprintf(f, ",\"state\":\"%c\",\"cpu\":%d,\"cpu_pct\":",
-			t->state >= 'A' && t->state <= 'z' ? t->state : '?', t->cpu);
+			report_state(t->state), t->cpu);
 		report_json_num(f, t->cpu_pct, 2);
 		report_jnum(f, "user_pct", t->user_pct, 2);
 		report_jnum(f, "sys_pct", t->sys_pct, 2);
@@ -259,7 +270,7 @@ static void report_csv(FILE *f, const struct snapshot *cur, const struct snapsho
 		fprintf(f, "%d,%d,", (int)t->pid, (int)t->tid);
 		csv_put_field(f, t->name, t->name_len);
 		fprintf(f, ",%c,%d,%.2f,%.2f,%.2f,%.2f,%.1f,%.1f,",
-			t->state >= 'A' && t->state <= 'z' ? t->state : '?', t->cpu, t->cpu_pct,
+			report_state(t->state), t->cpu, t->cpu_pct,
 			t->user_pct, t->sys_pct, t->wait_pct, t->vcsw_per_s, t->ivcsw_per_s);
 		if (w)
 			fprintf(f, "%.2f", w->gflops);
@@ -340,7 +351,7 @@ static void report_text(FILE *f, const struct snapshot *cur, const struct snapsh
 		int pad = 16 - text_safe_width(t->name, t->name_len);
 		fprintf(f, "  %7d %7d %s%*s %c %3d %6.1f %6.1f %6.1f %6.1f %8.1f %8.1f\n",
 			(int)t->pid, (int)t->tid, name, pad > 0 ? pad : 0, "",
-			t->state >= 'A' && t->state <= 'z' ? t->state : '?', t->cpu, t->cpu_pct,
+			report_state(t->state), t->cpu, t->cpu_pct,
 			t->user_pct, t->sys_pct, t->wait_pct, t->vcsw_per_s, t->ivcsw_per_s);
 	}
 	if (cur->cpus.n) {

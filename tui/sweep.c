@@ -16,6 +16,7 @@
 #include "budget.h"
 #include "lab.h"
 #include "snapshot.h"
+#include "text-safe.h"
 #include "throughput.h"
 #include "xalloc.h"
 
@@ -301,8 +302,11 @@ int sweep_run(const struct sweep_opts *o, FILE *out)
 		goto out;
 	}
 	lab_read(c.lab, c.a);
-	if (c.a->quota_error[0])
-		fprintf(stderr, "threadlab: %s\n", c.a->quota_error);
+	if (c.a->quota_error[0]) {
+		char safe[3 * sizeof(c.a->quota_error)];
+		text_safe(c.a->quota_error, strlen(c.a->quota_error), safe, sizeof(safe));
+		fprintf(stderr, "threadlab: %s\n", safe);
+	}
 	if (c.a->quota_dir[0])
 		sampler_set_cgroup_override(c.smp, c.a->quota_dir, c.a->quota_version);
 	c.effective = budget.effective;

@@ -70,8 +70,10 @@ static bool text_safe_printable(uint32_t cp)
 	if (cp < 0x7f)
 		return true;
 	/* iswprint knows the locale's idea of printable; outside a UTF-8
-	 * locale the caller never gets here with cp >= 0x80. */
-	return iswprint((wint_t)cp) != 0;
+	 * locale the caller never gets here with cp >= 0x80.  Zero-width
+	 * characters (joiners, BOM, tags, combining marks) print nothing and
+	 * could make one name look like another: they are replaced too. */
+	return iswprint((wint_t)cp) != 0 && wcwidth((wchar_t)cp) >= 1;
 }
 
 size_t text_safe_mode(const char *in, size_t len, char *out, size_t cap, bool utf8)
@@ -167,16 +169,23 @@ void json_put_string(FILE *f, const char *bytes, size_t len)
 void csv_put_field(FILE *f, const char *bytes, size_t len)
 {
 	char buf[1024];
-	size_t n = text_safe(bytes, len, buf, sizeof(buf));
-	if (strpbrk(buf, ",\" ") == NULL) {
-		fwrite(buf, 1, n, f);
+	size_t n = text_safe(bytes, len, buf + 1, sizeof(buf) - 1);
+	char *p = buf + 1;
+	/* A spreadsheet would run a field starting with = + - @ as a formula:
+	 * a leading quote keeps it text. */
+	if (n && strchr("=+-@", p[0])) {
+		*--p = '\'';
+		n++;
+	}
+	if (strpbrk(p, ",\" ") == NULL) {
+		fwrite(p, 1, n, f);
 		return;
 	}
 	putc('"', f);
 	for (size_t i = 0; i < n; i++) {
-		if (buf[i] == '"')
+		if (p[i] == '"')
 			putc('"', f);
-		putc(buf[i], f);
+		putc(p[i], f);
 	}
 	putc('"', f);
 }

@@ -18,8 +18,8 @@ void text_safe_init(void);
 
 /* Copies len bytes of in to out (cap bytes, always NUL-terminated unless
  * cap is 0) with every C0 control, DEL, C1 control (raw 0x80-0x9F or UTF-8
- * encoded U+0080-U+009F), bidirectional override, invalid UTF-8 byte and
- * non-printable character replaced by one visible replacement: U+FFFD in a
+ * encoded U+0080-U+009F), bidirectional override, zero-width character,
+ * invalid UTF-8 byte and non-printable character replaced by one visible replacement: U+FFFD in a
  * UTF-8 locale, '?' otherwise.  Printable UTF-8 passes in a UTF-8 locale
  * and is replaced (one '?' per character) otherwise.  Output is cut at a
  * character boundary when cap is too small.  Returns the bytes written. */
@@ -37,8 +37,9 @@ int text_safe_width(const char *in, size_t len);
  * raw bytes).  Nothing is dropped. */
 void json_put_string(FILE *f, const char *bytes, size_t len);
 
-/* Writes in as one CSV field: made safe as text_safe() does, quoted with
- * '"' (inner quotes doubled) when it holds a comma, quote or space. */
+/* Writes in as one CSV field: made safe as text_safe() does, a leading
+ * = + - @ prefixed with ' (no spreadsheet formula), quoted with '"' (inner
+ * quotes doubled) when it holds a comma, quote or space. */
 void csv_put_field(FILE *f, const char *bytes, size_t len);
 
 #endif
