@@ -94,6 +94,8 @@ static struct fixture *fixture_lab(void)
 	s->work.steady_gflops = 207;
 	s->work.results_checked = true;
 	s->work.results_equal = true;
+	s->work.epoch_results_checked = true;
+	s->work.epoch_results_equal = true;
 	s->work.streams = 1;
 	s->work.nstreams = 1;
 	s->work.stream[0].state = "running";
@@ -236,6 +238,8 @@ static void test_no_row_cut_mid_word(void **state)
 			s->rates.runnable = 4;
 			s->work.results_equal = false;
 			s->work.max_diff = 2.4812e-05;
+			s->work.epoch_results_equal = false;
+			s->work.epoch_max_diff = 2.4812e-05;
 			snprintf(
 			    f->d.message, sizeof(f->d.message),
 			    "quota needs root or a delegated cgroup v2 subtree: run sudo "

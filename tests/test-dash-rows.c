@@ -197,30 +197,35 @@ static void test_throughput_line(void **state)
 	char out[512];
 	struct workload_report w;
 	memset(&w, 0, sizeof(w));
-	w.gflops = 150;
+		w.gflops = 150;
 	w.single_thread_gflops = -1;
+	w.threads = 1;
 	dash_format_throughput(out, sizeof(out), 80, &w);
 	assert_non_null(strstr(out, "GFLOP/s 150.0"));
 	assert_non_null(strstr(out, "ceiling measuring"));
+	/* More threads: the rate is measured only on a visit to one thread. */
+	w.threads = 2;
+	dash_format_throughput(out, sizeof(out), 120, &w);
+	assert_non_null(strstr(out, "ceiling ? (needs a 1-thread run"));
 	w.single_thread_gflops = 104;
 	w.ideal_gflops = 208;
 	w.ceiling_gflops = 208;
-	w.results_checked = true;
-	w.results_equal = true;
+		w.epoch_results_checked = true;
+	w.epoch_results_equal = true;
 	dash_format_throughput(out, sizeof(out), 80, &w);
 	assert_string_equal(
 	    out, "GFLOP/s 150.0 | ideal 208.0 | ceiling 208.0 | 72% of ideal | results equal");
-	w.results_equal = false;
-	w.max_diff = 1e-6;
+		w.epoch_results_equal = false;
+	w.epoch_max_diff = 1e-6;
 	dash_format_throughput(out, sizeof(out), 120, &w);
-	assert_non_null(strstr(out, "results DIFFER 1e-06"));
+	assert_non_null(strstr(out, "results differ 1e-06"));
 	/* The worst case keeps every figure at 80 columns. */
 	w.gflops = 9999.9;
 	w.ideal_gflops = w.ceiling_gflops = 9999.9;
-	w.max_diff = 2.4812345e-05;
+		w.epoch_max_diff = 2.4812345e-05;
 	dash_format_throughput(out, sizeof(out), 80, &w);
 	assert_fits_whole(out, 80);
-	assert_non_null(strstr(out, "DIFFER 2.5e-05"));
+	assert_non_null(strstr(out, "differ 2.5e-05"));
 	assert_non_null(strstr(out, "ideal 9999.9"));
 }
 

@@ -99,6 +99,9 @@ static int dash_keys_size(struct dash *d, struct lab_settings *w, const struct d
 		t.size = (int)floor(w->size / 1.25) / step * step;
 		if (t.size < DASH_KEYS_SIZE_MIN)
 			t.size = DASH_KEYS_SIZE_MIN;
+		/* Started below the key range (--size 128): down never grows. */
+		if (t.size > w->size)
+			t.size = w->size;
 	}
 	if (t.size == w->size) {
 		dash_keys_say(d, "matrix size stays within %d..%d", DASH_KEYS_SIZE_MIN,

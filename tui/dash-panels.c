@@ -205,8 +205,12 @@ void dash_panels_throughput(WINDOW *w, const struct dash_rect *r, const struct d
 		double eff = wr->gflops / wr->ideal_gflops;
 		role = eff >= 0.9 ? DASH_ROLE_GOOD : eff >= 0.6 ? DASH_ROLE_WARN : DASH_ROLE_BAD;
 	}
-	if (wr->results_checked && !wr->results_equal)
+	/* A difference in the last bits is OpenBLAS adding in another order,
+	 * not a fault: only a large one (or NaN) colours the line. */
+	if (wr->epoch_results_checked && !wr->epoch_results_equal && !(wr->epoch_max_diff < 1e-3))
 		role = DASH_ROLE_BAD;
+	if (wr->paused)
+		role = DASH_ROLE_PLAIN;
 	dash_format_throughput(out, sizeof(out), r->w, wr);
 	dash_panels_put(w, r->y, r->x, r->w, out, dash_panels_attr(d, role));
 	if (r->h >= 3) {

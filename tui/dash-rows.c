@@ -202,18 +202,23 @@ size_t dash_format_throughput(char *out, size_t cap, int width, const struct wor
 			      100.0 * tp_efficiency(w->gflops, w->ideal_gflops));
 		dash_line_brief(&l, "%.0f%%", 100.0 * tp_efficiency(w->gflops, w->ideal_gflops));
 	} else {
+		/* Measured in passing while one intra-op thread runs. */
 		dash_line_add(&l, 1, "ideal ?");
-		dash_line_add(&l, 1, "ceiling measuring...");
+		if (w->threads == 1 && !w->paused)
+			dash_line_add(&l, 1, "ceiling measuring...");
+		else
+			dash_line_add(&l, 1, "ceiling ? (needs a 1-thread run: - or s)");
 	}
-	if (!w->results_checked) {
+	/* The setting now in effect: results since it was applied. */
+	if (!w->epoch_results_checked) {
 		dash_line_add(&l, 2, "results not checked yet");
 		dash_line_brief(&l, "unchecked");
-	} else if (w->results_equal) {
+	} else if (w->epoch_results_equal) {
 		dash_line_add(&l, 2, "results equal");
 		dash_line_brief(&l, "equal");
 	} else {
-		dash_line_add(&l, 2 | DASH_LINE_KEEP, "results DIFFER %.2g", w->max_diff);
-		dash_line_brief(&l, "DIFFER %.2g", w->max_diff);
+		dash_line_add(&l, 2 | DASH_LINE_KEEP, "results differ %.2g", w->epoch_max_diff);
+		dash_line_brief(&l, "differ %.2g", w->epoch_max_diff);
 	}
 	return dash_line_render(&l, out, cap, width);
 }

@@ -61,10 +61,15 @@ void dash_init(struct dash *d, const struct session *s)
 {
 	memset(d, 0, sizeof(*d));
 	d->interval = s->opt && s->opt->interval > 0 ? s->opt->interval : 1.0;
+	double asked = d->interval;
 	if (d->interval < DASH_INTERVAL_MIN)
 		d->interval = DASH_INTERVAL_MIN;
 	if (d->interval > DASH_INTERVAL_MAX)
 		d->interval = DASH_INTERVAL_MAX;
+	if (d->interval != asked)
+		snprintf(d->message, sizeof(d->message),
+			 "the dashboard refreshes every %g to %g s: -i %g became %g s",
+			 DASH_INTERVAL_MIN, DASH_INTERVAL_MAX, asked, d->interval);
 	d->sort = DASH_SORT_CPU;
 	d->utf8 = text_safe_utf8;
 	dash_sweep_init(&d->sweep);
@@ -221,6 +226,11 @@ static bool dash_input(struct dash *d, struct session *s, double *next_sample)
 			dirty = true;
 			continue;
 		}
+		/* Behind the "too small" notice nothing but quitting is shown,
+		 * so nothing else may act unseen. */
+		if ((getmaxy(stdscr) < DASH_MIN_ROWS || getmaxx(stdscr) < DASH_MIN_COLS) &&
+		    ch != 'q' && ch != KEY_F(10))
+			continue;
 		struct dash_key_ctx c = {
 		    .lab = s->kind == SESSION_LAB && s->lab,
 		    .online = dash_key_ctx_online(s),

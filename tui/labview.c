@@ -20,6 +20,7 @@
 void labview_init(struct labview *v)
 {
 	memset(v, 0, sizeof(*v));
+	tp_cache_init(&v->single);
 	tp_ewma_init(&v->ewma, LABVIEW_TAU_S);
 	tp_steady_init(&v->steady, LABVIEW_WARMUP_S);
 	v->last_t = -1;
@@ -27,11 +28,31 @@ void labview_init(struct labview *v)
 
 void labview_reset(struct labview *v)
 {
-	double t = v->last_t;
-	uint64_t f = v->last_flops;
+	/* History and chart go; the counters' baselines and the measured
+	 * rates stay, or the next interval would read as no work done. */
+	struct labview keep = *v;
 	labview_init(v);
-	v->last_t = t;
-	v->last_flops = f;
+	v->last_t = keep.last_t;
+	v->last_flops = keep.last_flops;
+	memcpy(v->last_stream_flops, keep.last_stream_flops, sizeof(v->last_stream_flops));
+	memcpy(v->last_stream_busy, keep.last_stream_busy, sizeof(v->last_stream_busy));
+	memcpy(v->last_stream_pid, keep.last_stream_pid, sizeof(v->last_stream_pid));
+	v->single = keep.single;
+	v->effective = keep.effective;
+	v->workers = keep.workers;
+}
+
+double labview_single(const struct labview *v, int size, int precision)
+{
+	double r;
+	struct tp_cache c = v->single; /* get() stamps the entry: work on a copy */
+	return tp_cache_get(&c, (uint32_t)size, (uint32_t)precision, &r) == 0 ? r : 0;
+}
+
+void labview_single_put(struct labview *v, int size, int precision, double gflops)
+{
+	if (gflops > labview_single(v, size, precision))
+		tp_cache_put(&v->single, (uint32_t)size, (uint32_t)precision, gflops);
 }
 
 bool labview_point_current(const struct labview *v, const struct labview_point *p, int size,
@@ -93,6 +114,30 @@ static const char *labview_state_name(enum ctl_stream_state st)
 	}
 }
 
+#define LABVIEW_SINGLE_CPU_NS 250000000ull /* CPU time one measurement spans */
+
+/* Stream i ran one intra-op thread at the current size and precision:
+ * accumulate its FLOPs and CPU time inside GEMM, and every 0.25 s of CPU
+ * keep the best rate (noise from other work only ever lowers it). */
+static void labview_measure_single(struct labview *v, const struct lab_status *st, int i, bool same)
+{
+	const struct lab_stream_status *ss = &st->stream[i];
+	bool one = same && ss->state == CTL_STREAM_RUNNING && ss->threads == 1 &&
+		   ss->size == st->settings.size && ss->precision == st->settings.precision;
+	if (!one) {
+		v->acc_flops[i] = v->acc_cpu[i] = 0;
+		return;
+	}
+	v->acc_flops[i] += ss->flops - v->last_stream_flops[i];
+	v->acc_cpu[i] += ss->busy_cpu_ns - v->last_stream_busy[i];
+	if (v->acc_cpu[i] < LABVIEW_SINGLE_CPU_NS)
+		return;
+	/* FLOPs per ns is GFLOP/s */
+	labview_single_put(v, ss->size, (int)ss->precision,
+			   (double)v->acc_flops[i] / (double)v->acc_cpu[i]);
+	v->acc_flops[i] = v->acc_cpu[i] = 0;
+}
+
 /* Per-stream GFLOP/s and useful CPUs over the dt seconds since the last
  * feed; a helper that was restarted (new pid, counters back to 0) gets a
  * fresh start rather than a negative rate. */
@@ -118,6 +163,7 @@ static void labview_streams(struct labview *v, const struct lab_status *st, doub
 			r->useful_cpus =
 			    (double)(ss->busy_cpu_ns - v->last_stream_busy[i]) / 1e9 / dt;
 		}
+		labview_measure_single(v, st, i, same);
 		out->useful_cpus += r->useful_cpus;
 		v->last_stream_pid[i] = ss->pid;
 		v->last_stream_flops[i] = ss->flops;
@@ -144,6 +190,13 @@ void labview_feed(struct labview *v, const struct lab_status *st, double t, doub
 	v->workers = s->workers;
 
 	double dt = v->last_t >= 0 ? t - v->last_t : 0;
+	uint64_t applied = st->applied ? labview_applied_epoch(st) : 0;
+	if (applied && applied != v->ewma_epoch) {
+		/* A new setting is in effect: the smoothed figure starts over
+		 * from its first interval instead of drifting from the old one. */
+		tp_ewma_init(&v->ewma, LABVIEW_TAU_S);
+		v->ewma_epoch = applied;
+	}
 	if (v->last_t >= 0 && st->flops >= v->last_flops) {
 		v->gflops = tp_ewma_update(&v->ewma, st->flops - v->last_flops, dt);
 		if (v->nhistory == LABVIEW_HISTORY)
@@ -174,6 +227,10 @@ void labview_feed(struct labview *v, const struct lab_status *st, double t, doub
 	out->spin_off = s->spin_off;
 	out->gflops = s->paused ? 0 : v->gflops;
 	out->steady_gflops = steady;
+	/* Per-stream figures first: they may measure the single-thread rate. */
+	labview_streams(v, st, dt, out);
+	if (single <= 0)
+		single = labview_single(v, s->size, (int)s->precision);
 	out->single_thread_gflops = single > 0 ? single : -1;
 	if (single > 0) {
 		out->ideal_gflops = tp_ideal(single, (double)s->threads * s->streams, effective);
@@ -182,12 +239,14 @@ void labview_feed(struct labview *v, const struct lab_status *st, double t, doub
 	out->blas_config = st->blas_config;
 	out->blas_core = st->blas_core;
 	out->blas_variant = st->blas_variant ? st->blas_variant : "";
+	out->epoch_results_checked = st->epoch_checked > 0;
+	out->epoch_results_equal = st->epoch_results_equal;
+	out->epoch_max_diff = st->epoch_max_diff;
 	out->results_checked = st->checked > 0;
 	out->results_equal = st->results_equal;
 	out->max_diff = st->max_diff;
 	for (size_t i = 0; i < st->npids && out->npids < REPORT_PIDS_MAX; i++)
 		out->pids[out->npids++] = st->pids[i];
-	labview_streams(v, st, dt, out);
 }
 
 void labview_cpu(const struct thread_rate *threads, size_t n, struct workload_report *out)

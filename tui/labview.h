@@ -42,8 +42,15 @@ struct labview {
 	size_t nhistory;
 	struct labview_point points[LABVIEW_POINTS];
 	size_t npoints;
-	double effective; /* effective CPUs at the last feed */
-	int workers;	  /* workers at the last feed */
+	double effective;    /* effective CPUs at the last feed */
+	int workers;	     /* workers at the last feed */
+	uint64_t ewma_epoch; /* applied epoch the smoothing belongs to */
+	/* Single-thread rates measured in passing: a stream running one
+	 * intra-op thread does flops / CPU-ns inside GEMM = GFLOP/s of one
+	 * thread, whatever the quota, workers or other streams (they change
+	 * how long it waits, not how fast it computes on a CPU). */
+	struct tp_cache single;
+	uint64_t acc_flops[CTL_MAX_STREAMS], acc_cpu[CTL_MAX_STREAMS];
 };
 
 void labview_init(struct labview *v);
@@ -51,11 +58,18 @@ void labview_init(struct labview *v);
 void labview_reset(struct labview *v);
 
 /* Feeds one lab status read at time t (s) with the target's effective CPU
- * budget; single is the single-thread rate (<= 0 when unknown).  Fills
+ * budget; single is the single-thread rate (<= 0: use the one measured in
+ * passing, labview_single(), if any).  Fills
  * *out for the outputs, per stream too, except the CPU time /proc shows
  * (cpu_cpus), which labview_cpu() adds from the thread rates. */
 void labview_feed(struct labview *v, const struct lab_status *st, double t, double effective,
 		  double single, struct workload_report *out);
+
+/* The single-thread rate measured in passing for size/precision (GFLOP/s),
+ * or 0 when no stream has run one thread at that size yet. */
+double labview_single(const struct labview *v, int size, int precision);
+/* Records a rate measured elsewhere (the lab's start-up calibration). */
+void labview_single_put(struct labview *v, int size, int precision, double gflops);
 
 /* Adds to *out the CPU time /proc shows per stream helper (and summed):
  * the thread rates of the interval the last labview_feed() covered. */

@@ -145,10 +145,13 @@ static void report_json_workload(FILE *f, const struct workload_report *w)
 		    w->single_thread_gflops >= 0 ? w->ceiling_gflops : (double)NAN, 2);
 	report_jnum(f, "single_thread_gflops",
 		    w->single_thread_gflops >= 0 ? w->single_thread_gflops : (double)NAN, 2);
+		fprintf(f, ",\"setting_results_equal\":%s",
+		!w->epoch_results_checked ? "null"
+		: w->epoch_results_equal  ? "true"
+					  : "false");
+	report_jnum(f, "setting_max_diff", w->epoch_max_diff, 9);
 	fprintf(f, ",\"results_equal\":%s,\"max_diff\":",
-		!w->results_checked ? "null"
-		: w->results_equal  ? "true"
-				    : "false");
+		!w->results_checked ? "null" : w->results_equal ? "true" : "false");
 	if (isfinite(w->max_diff))
 		fprintf(f, "%.6g", w->max_diff);
 	else

@@ -45,9 +45,12 @@ struct workload_report {
 	double ideal_gflops;	     /* single x min(threads x streams, effective) */
 	double ceiling_gflops;	     /* single x effective */
 	double single_thread_gflops; /* < 0 while not measured yet */
-	bool results_checked;	     /* at least one result compared */
-	bool results_equal;
+	bool results_checked;	     /* at least one result compared since start */
+	bool results_equal;	     /* since start: across every setting visited */
 	double max_diff;
+	bool epoch_results_checked; /* the same for the setting now in effect */
+	bool epoch_results_equal;
+	double epoch_max_diff;
 	pid_t pids[REPORT_PIDS_MAX]; /* every workload and worker process */
 	size_t npids;
 	double useful_cpus; /* summed over streams (see below) */

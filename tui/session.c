@@ -203,13 +203,21 @@ static int session_start_lab(struct session *s, const struct options *o, char *e
 			 timeout_ms / 1000, w->size);
 		return EXIT_RUNTIME;
 	}
-	/* Measure the single-thread rate now, before the baseline sample, so
-	 * the calibration's switch to 1 x 1 is not inside the first interval. */
-	lab_single_rate(s->lab, w->size, w->precision);
-	lab_wait_ready(s->lab, timeout_ms, msg, sizeof(msg));
+	labview_init(&s->view);
+	/* With one intra-op thread the single-thread rate is measured in
+	 * passing (labview.h).  Otherwise measure it once now, before the
+	 * first sample and the first screen; later size or precision changes
+	 * never block: the rate then comes from a visit to one thread. */
+	if (w->threads != 1) {
+		double r = lab_single_rate(s->lab, w->size, w->precision);
+		if (r > 0)
+			labview_single_put(&s->view, w->size, (int)w->precision, r);
+		lab_wait_ready(s->lab, timeout_ms, msg, sizeof(msg));
+	}
 	lab_read(s->lab, &s->lab_status);
 	if (s->lab_status.quota_error[0]) {
 		snprintf(s->message, sizeof(s->message), "%s", s->lab_status.quota_error);
+		s->want.cpus = s->lab_status.quota_cpus;
 	} else if (s->lab_status.blas_config[0]) {
 		/* What the workload runs on, said once at start: the first two
 		 * words of the config are the library and its version. */
@@ -221,12 +229,11 @@ static int session_start_lab(struct session *s, const struct options *o, char *e
 		text_safe(c, n, cfg, sizeof(cfg));
 		text_safe(s->lab_status.blas_core, strlen(s->lab_status.blas_core), core,
 			  sizeof(core));
-		snprintf(s->message, sizeof(s->message), "workload on %s, core %s, %s threads", cfg,
+		snprintf(s->message, sizeof(s->message), "workload on %s, core %s, %s build", cfg,
 			 core, s->lab_status.blas_variant ? s->lab_status.blas_variant : "?");
 	}
 	s->target = lab_root_pid(s->lab);
 	s->tree = true;
-	labview_init(&s->view);
 	return EXIT_OK;
 }
 
@@ -304,17 +311,7 @@ static void session_tick_lab(struct session *s)
 		sampler_set_cgroup_override(s->sampler, NULL, 0);
 	if (lab_read(s->lab, &s->lab_status) < 0)
 		return;
-	const struct lab_settings *set = &s->lab_status.settings;
-	double single = lab_single_rate_cached(s->lab, set->size, set->precision);
-	if (single <= 0 && !set->paused && s->lab_status.applied) {
-		/* Calibration runs the workload for a moment: read the counters
-		 * again so its GEMMs are not counted in the next interval. */
-		single = lab_single_rate(s->lab, set->size, set->precision);
-		if (lab_read(s->lab, &s->lab_status) < 0)
-			return;
-	}
-	labview_feed(&s->view, &s->lab_status, session_now(), s->cur.budget.effective, single,
-		     &s->work);
+	labview_feed(&s->view, &s->lab_status, session_now(), s->cur.budget.effective, 0, &s->work);
 	if (s->have_rates)
 		labview_cpu(s->rates.threads, s->rates.nthreads, &s->work);
 }
@@ -376,6 +373,11 @@ int session_apply(struct session *s)
 	char msg[256] = "";
 	int rc = lab_apply(s->lab, &s->want, msg, sizeof(msg));
 	snprintf(s->message, sizeof(s->message), "%s", msg);
+	/* A quota that could not be set must not be shown as asked for: the
+	 * settings go back to the quota really in effect. */
+	if (rc < 0 && lab_read(s->lab, &s->lab_status) == 0 &&
+	    s->lab_status.quota_cpus != (s->want.cpus > 0 ? s->want.cpus : 0))
+		s->want.cpus = s->lab_status.quota_cpus;
 	return rc;
 }
 
