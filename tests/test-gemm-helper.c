@@ -108,16 +108,30 @@ static pid_t lab_spawn(struct lab *l, unsigned stream)
 	return pid;
 }
 
-/* Writes the settings, then bumps the epoch (control.h); returns it. */
+static void settings_store(struct ctl_settings *s, uint32_t threads, uint32_t streams,
+			   uint32_t size, uint32_t precision, uint32_t paused)
+{
+	atomic_store_explicit(&s->threads, threads, memory_order_relaxed);
+	atomic_store_explicit(&s->streams, streams, memory_order_relaxed);
+	atomic_store_explicit(&s->size, size, memory_order_relaxed);
+	atomic_store_explicit(&s->precision, precision, memory_order_relaxed);
+	atomic_store_explicit(&s->paused, paused, memory_order_relaxed);
+}
+
+/* The writer's side of control.h's sequence lock, as lab.c does it;
+ * returns the new (even) epoch. */
+static uint64_t settings_write(struct ctl_settings *s, uint32_t threads, uint32_t streams,
+			       uint32_t size, uint32_t precision, uint32_t paused)
+{
+	atomic_fetch_add_explicit(&s->epoch, 1, memory_order_relaxed);
+	atomic_thread_fence(memory_order_release);
+	settings_store(s, threads, streams, size, precision, paused);
+	return atomic_fetch_add_explicit(&s->epoch, 1, memory_order_release) + 1;
+}
+
 static uint64_t lab_set(struct lab *l, uint32_t threads, uint32_t streams, uint32_t paused)
 {
-	struct ctl_settings *s = &l->ctl->settings;
-	atomic_store(&s->threads, threads);
-	atomic_store(&s->streams, streams);
-	atomic_store(&s->size, N);
-	atomic_store(&s->precision, CTL_SINGLE);
-	atomic_store(&s->paused, paused);
-	return atomic_fetch_add(&s->epoch, 1) + 1;
+	return settings_write(&l->ctl->settings, threads, streams, N, CTL_SINGLE, paused);
 }
 
 /* Waits until stream i applied epoch; 0 or -ETIMEDOUT. */
@@ -353,13 +367,8 @@ static void test_names_during_reference(void **state)
 	struct lab l;
 	lab_open(&l);
 	pid_t pid = lab_spawn(&l, 0);
-	struct ctl_settings *set = &l.ctl->settings;
 	struct ctl_stream *s = &l.ctl->stream[0];
-	atomic_store(&set->threads, 1);
-	atomic_store(&set->streams, 1);
-	atomic_store(&set->size, 2048);
-	atomic_store(&set->precision, CTL_DOUBLE);
-	uint64_t e = atomic_fetch_add(&set->epoch, 1) + 1;
+	uint64_t e = settings_write(&l.ctl->settings, 1, 1, 2048, CTL_DOUBLE, 0);
 	int named = 0, samples = 0;
 	struct task t[MAX_TASKS];
 	for (int i = 0; i < 2500 && atomic_load(&s->applied_epoch) != e; i++) {

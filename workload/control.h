@@ -7,14 +7,26 @@
  * keep concurrent multi-threaded GEMMs from being serialised by OpenBLAS's
  * level3_lock, so K streams x T threads really run K x T threads at once.
  *
- * Settings flow in: threadlab writes the fields of struct ctl_settings, then
- * bumps settings.epoch (release).  A helper reads epoch (acquire), copies the
- * settings, re-reads epoch and retries if it moved; it applies them between
- * two GEMM calls and then stores the epoch into its stream's applied_epoch.
- * A paused helper applies thread counts at once, size and precision when it
- * runs again (their reference result is a GEMM); struct ctl_stream's size and
- * precision say what is in effect.
+ * Settings flow in under a sequence lock on settings.epoch, whose only
+ * writer is threadlab: it makes epoch odd (fetch_add 1, then a release
+ * fence), stores the fields, and makes it even again (fetch_add 1,
+ * release).  So an even epoch names exactly one set of values written
+ * together; 0 means "not set yet" and the first write gives 2.  A helper
+ * reads epoch (acquire), retries while it is odd, copies the fields, an
+ * acquire fence, re-reads epoch and retries if it moved.  It applies the
+ * copy between two GEMM calls and then stores that (even) epoch into its
+ * stream's applied_epoch; "applied" always compares these even epochs.  A
+ * paused helper applies thread counts at once, size and precision when it
+ * runs again (their reference result is a GEMM); struct ctl_stream's size
+ * and precision say what is in effect.
  *
+ * While a helper applies a change, its applied_epoch is 0: it stores 0 and
+ * a release fence before it touches threads, pool, size or precision, and
+ * the new epoch (release) after.  A reader that reads applied_epoch
+ * (acquire), those fields, an acquire fence and applied_epoch again, and
+ * finds the same non-zero value both times, holds what that epoch put in
+ * effect.
+
  * Counters flow out: each stream's helper owns its struct ctl_stream and is
  * its only writer.  All shared fields are C11 atomics; nothing else in the
  * block is written after start-up.
@@ -35,7 +47,7 @@
 #include <stdint.h>
 
 #define CTL_MAGIC	0x544c4142u /* "TLAB" */
-#define CTL_VERSION	2u
+#define CTL_VERSION	3u	    /* 3: the settings epoch is a sequence lock */
 #define CTL_MAX_STREAMS 16
 #define CTL_MAX_THREADS 64 /* intra-op threads per stream */
 #define CTL_INFO_LEN	160
@@ -56,19 +68,19 @@ enum ctl_stream_state {
 };
 
 struct ctl_settings {
-	_Atomic uint64_t epoch;	    /* bumped after every change; 0 = not yet set */
+	_Atomic uint64_t epoch;	    /* sequence lock: odd while written; 0 = not yet set */
 	_Atomic uint32_t threads;   /* intra-op threads per GEMM, 1..CTL_MAX_THREADS */
 	_Atomic uint32_t streams;   /* inter-op streams wanted, 1..CTL_MAX_STREAMS */
 	_Atomic uint32_t size;	    /* n of the n x n x n GEMM */
 	_Atomic uint32_t precision; /* enum ctl_precision */
 	_Atomic uint32_t paused;    /* 1: helpers finish their GEMM and wait */
-	_Atomic uint32_t quit;	    /* 1: helpers exit (read directly, no epoch bump needed) */
+	_Atomic uint32_t quit;	    /* 1: helpers exit (read directly, outside the lock) */
 };
 
 struct ctl_stream {
 	_Atomic uint32_t state;		/* enum ctl_stream_state */
 	_Atomic int32_t pid;		/* helper process id */
-	_Atomic uint64_t applied_epoch; /* settings epoch in effect */
+	_Atomic uint64_t applied_epoch; /* settings epoch in effect (even); 0 while applying */
 	_Atomic uint32_t threads;	/* intra-op threads in effect (active pool threads) */
 	_Atomic uint32_t pool;		/* OpenBLAS threads created, counting the driver (never
 					 * shrinks); those beyond threads are parked (gemmI.pK) */

@@ -10,12 +10,15 @@
  *   - Lifetime: PR_SET_PDEATHSIG(SIGKILL), then getppid() must equal --parent
  *     (default: the parent at start); it never forks (fork while OpenBLAS
  *     threads are busy deadlocks).  threadlab owns its process group.
- *   - Loop: when settings.epoch moves, copy the settings (re-reading the
- *     epoch until it is stable), apply them between two GEMM calls, publish
- *     what is in effect, then store applied_epoch.  Thread counts are applied
+ *   - Loop: when settings.epoch moves, copy the settings (the sequence lock
+ *     of control.h: never while the epoch is odd, again if it moved), apply
+ *     them between two GEMM calls, publish what is in effect (applied_epoch
+ *     0 meanwhile), then store applied_epoch.  Thread counts are applied
  *     even while paused; size and precision only when the stream runs (their
  *     reference GEMM is work).  Paused, or I >= settings.streams: state
  *     PAUSED, polling every 5 ms, no GEMM.  quit: state EXITED, exit 0.
+ *     A stream whose matrices are not prepared for the settings it holds
+ *     never calls GEMM (defence against a copy that is not what was applied).
  *   - Names: the pool threads OpenBLAS made when it loaded are named (parked)
  *     at start, and parked again while a reference is computed with one
  *     thread, so no thread ever shows as a bare "threadlab-gemm".
@@ -36,6 +39,7 @@
 
 #include <cblas.h>
 #include <errno.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -182,11 +186,15 @@ static void report_blas(struct ctl_block *ctl)
 	atomic_store_explicit(&ctl->blas_info_ready, 1, memory_order_release);
 }
 
-/* The epoch protocol of control.h: copy, then re-read the epoch. */
+/* The sequence lock of control.h: a copy of the fields of one even epoch. */
 static uint64_t settings_read(struct ctl_settings *s, struct settings_copy *out)
 {
 	for (;;) {
 		uint64_t e1 = atomic_load_explicit(&s->epoch, memory_order_acquire);
+		if (e1 & 1) {
+			sched_yield(); /* threadlab is between its stores */
+			continue;
+		}
 		out->threads = atomic_load_explicit(&s->threads, memory_order_relaxed);
 		out->streams = atomic_load_explicit(&s->streams, memory_order_relaxed);
 		out->size = atomic_load_explicit(&s->size, memory_order_relaxed);
@@ -198,9 +206,25 @@ static uint64_t settings_read(struct ctl_settings *s, struct settings_copy *out)
 	}
 }
 
-static int stream_runs(const struct helper *h)
+/* The settings ask this stream to do GEMMs. */
+static int stream_wanted(const struct helper *h)
 {
 	return !h->set.paused && h->index < h->set.streams;
+}
+
+/* The matrices are ready for the size and precision of h->set. */
+static int stream_prepared(const struct helper *h)
+{
+	const struct gemm_run *r = &h->run;
+	return r->n != 0 && r->a && r->b && r->c && r->ref && r->n == h->set.size &&
+	       r->precision == h->set.precision;
+}
+
+/* apply() prepares every wanted stream, so a wanted stream that is not
+ * prepared holds settings that were never applied: it waits instead. */
+static int stream_runs(const struct helper *h)
+{
+	return stream_wanted(h) && stream_prepared(h);
 }
 
 static void apply_threads(struct helper *h)
@@ -222,7 +246,10 @@ static void apply_threads(struct helper *h)
 /* Applies h->set (read at epoch) between two GEMM calls. */
 static void apply(struct helper *h, uint64_t epoch)
 {
-	if (stream_runs(h) && (h->run.n != h->set.size || h->run.precision != h->set.precision)) {
+	/* 0 while the fields in effect change (control.h). */
+	atomic_store_explicit(&h->me->applied_epoch, 0, memory_order_relaxed);
+	atomic_thread_fence(memory_order_release);
+	if (stream_wanted(h) && !stream_prepared(h)) {
 		char err[CTL_INFO_LEN];
 		set_state(h, CTL_STREAM_STARTING);
 		/* The reference runs on the driver alone: every worker is parked. */
@@ -276,6 +303,8 @@ static void one_gemm(struct helper *h)
 {
 	struct ctl_stream *me = h->me;
 	uint64_t n = h->run.n;
+	if (!stream_prepared(h))
+		return;
 	uint64_t c0 = cpu_ns();
 	uint64_t t0 = now_ns();
 	gemm_run_call(&h->run);

@@ -96,7 +96,7 @@ static int anchor_start_helper(struct anchor *a, int slot)
 			(char *)"--parent",
 			parent,
 			NULL};
-	pid_t pid = lab_spawn(a->gemm, argv);
+	pid_t pid = lab_spawn(a->gemm, argv, a->ctl_fd);
 	if (pid < 0)
 		return (int)pid;
 	atomic_store(&a->shm->helper_exited[slot], 0);
@@ -131,6 +131,7 @@ static void anchor_restart_dead(struct anchor *a)
 static void anchor_reconcile(struct anchor *a)
 {
 	int err = 0;
+	uint64_t req = atomic_load_explicit(&a->shm->req_seq, memory_order_acquire);
 	unsigned want = atomic_load(&a->shm->want_slots);
 	if (want > CTL_MAX_STREAMS)
 		want = CTL_MAX_STREAMS;
@@ -145,7 +146,7 @@ static void anchor_reconcile(struct anchor *a)
 	if (rc < 0 && !err)
 		err = -rc;
 	atomic_store(&a->shm->spawn_errno, err);
-	atomic_fetch_add(&a->shm->seq, 1);
+	atomic_store_explicit(&a->shm->done_seq, req, memory_order_release);
 	char b = 'r';
 	ssize_t w = write(a->reply_fd, &b, 1);
 	(void)w;
@@ -171,7 +172,7 @@ static void anchor_kill_all(struct anchor *a, int sig)
 			kill(pid, sig);
 	}
 	unsigned n = atomic_load(&a->shm->nworkers);
-	for (unsigned i = 0; i < n; i++)
+	for (unsigned i = 0; i < n && i < LAB_MAX_WORKERS; i++)
 		kill(atomic_load(&a->shm->worker_pid[i]), sig);
 }
 
@@ -242,16 +243,22 @@ int main(int argc, char **argv)
 	sigprocmask(SIG_BLOCK, &mask, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	int sfd = signalfd(-1, &mask, SFD_CLOEXEC);
+	int e = sfd < 0 ? errno : 0;
 	a.shm = mmap(NULL, sizeof(*a.shm), PROT_READ | PROT_WRITE, MAP_SHARED, (int)lab_fd, 0);
-	if (sfd < 0 || a.shm == MAP_FAILED || a.shm->magic != LAB_SHM_MAGIC) {
+	if (a.shm == MAP_FAILED || a.shm->magic != LAB_SHM_MAGIC) {
+		/* stderr is /dev/null under threadlab: this is for a run by hand. */
 		fprintf(stderr, "threadlab-anchor: bad descriptors: %s\n", strerror(errno));
 		return 1;
 	}
-	/* Only the control block goes on to the helpers. */
+	if (sfd < 0) {
+		atomic_store(&a.shm->spawn_errno, e); /* threadlab's only channel */
+		return 1;
+	}
+	/* Only the control block goes on, and only to the helpers (lab_spawn). */
 	close((int)lab_fd);
 	fcntl(a.bell_fd, F_SETFD, FD_CLOEXEC);
 	fcntl(a.reply_fd, F_SETFD, FD_CLOEXEC);
-	fcntl(a.ctl_fd, F_SETFD, 0);
+	fcntl(a.ctl_fd, F_SETFD, FD_CLOEXEC);
 
 	for (;;) {
 		struct pollfd p[2] = {{.fd = a.bell_fd, .events = POLLIN},

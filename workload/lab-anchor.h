@@ -2,8 +2,10 @@
  * process (threadlab-anchor, lab-anchor.c), and the anchor's worker pool
  * (lab-workers.c).  Internal to workload/: the rest of threadlab uses lab.h.
  *
- * threadlab execs the anchor with these descriptors:
+ * threadlab execs the anchor with /dev/null as stdin, stdout and stderr
+ * (it reports through struct lab_shm) and these descriptors:
  *   --ctl-fd N    the control block memfd (control.h), passed on to helpers
+ *                 only (close-on-exec for every other child)
  *   --lab-fd N    a memfd holding struct lab_shm (below)
  *   --bell-fd N   read end of a pipe: one byte = "reconcile now"; EOF =
  *                 threadlab is gone or stopping: kill everything and exit
@@ -12,11 +14,15 @@
  *   --burn PATH   the worker executable (threadlab-burn)
  *   --parent PID  threadlab's pid (PDEATHSIG check)
  *
- * threadlab writes want_slots and want_workers, then rings the bell.  The
- * anchor starts helpers for slots [0, want_slots) that were never started,
- * starts or kills workers until nworkers == want_workers, publishes the pids
- * and answers on the reply pipe.  The anchor is the only writer of every
- * other field.
+ * threadlab writes want_slots and want_workers, increments req_seq
+ * (release), then rings the bell.  The anchor reads req_seq (acquire), starts
+ * helpers for slots [0, want_slots) that were never started, starts or kills
+ * workers until nworkers == want_workers, publishes the pids and
+ * spawn_errno, stores the req_seq it read into done_seq (release) and
+ * answers on the reply pipe.  Several rings may be handled by one pass.
+ * threadlab waits for done_seq >= its request, not for a reply byte alone:
+ * a byte may answer an earlier request that it stopped waiting for.  The
+ * anchor is the only writer of every field but want_*, req_seq and magic.
  *
  * A helper that dies without being asked to (anything but exit status 0
  * after settings.quit) is restarted at once in its slot, at most
@@ -49,16 +55,20 @@ struct lab_shm {
 	_Atomic uint32_t nworkers;			       /* workers running */
 	_Atomic int32_t worker_pid[LAB_MAX_WORKERS];	       /* [0, nworkers) */
 	_Atomic int32_t spawn_errno; /* last exec failure (errno), 0 if none */
-	_Atomic uint64_t seq;	     /* reconciles done */
+	_Atomic uint64_t req_seq;    /* threadlab: number of its latest request */
+	_Atomic uint64_t done_seq;   /* anchor: the latest request handled */
 };
 
 /* ---- lab-workers.c: the anchor's pool of threadlab-burn workers -------- */
 
 /* Starts child `path` with argv in the calling (single-threaded) anchor:
- * fork, then exec at once with the signal mask cleared.  Returns the pid,
- * or -errno when the fork or the exec failed (the exec's errno is read back
- * through a close-on-exec pipe). */
-pid_t lab_spawn(const char *path, char *const argv[]);
+ * fork, then exec at once with the signal mask cleared.  Descriptors are
+ * inherited as they are, except keep_fd (>= 0; -1 for none), whose
+ * close-on-exec flag is cleared in the child only, so that one child gets
+ * it while the anchor's other children do not.  Returns the pid, or -errno
+ * when the fork or the exec failed (the exec's errno is read back through a
+ * close-on-exec pipe). */
+pid_t lab_spawn(const char *path, char *const argv[], int keep_fd);
 
 /* Makes the number of running workers equal to want (0..LAB_MAX_WORKERS):
  * starts `burn --name tl-workerK --parent <anchor>` or SIGKILLs and reaps

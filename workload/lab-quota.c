@@ -506,6 +506,20 @@ int lab_quota_add(struct lab_quota *q, pid_t pid)
 	return sys_or_real(q->sys)->write(path, val);
 }
 
+int lab_quota_add_all(struct lab_quota *q, const pid_t *pids, size_t n, pid_t *failed)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (pids[i] <= 0)
+			continue;
+		int rc = lab_quota_add(q, pids[i]);
+		if (rc < 0 && rc != -ESRCH) {
+			*failed = pids[i];
+			return rc;
+		}
+	}
+	return 0;
+}
+
 int lab_quota_destroy(struct lab_quota *q, int timeout_ms)
 {
 	if (!q->created)

@@ -73,6 +73,12 @@ int lab_quota_set(struct lab_quota *q, double cpus, char *err, size_t errlen);
 /* Moves process pid (all its threads) into the leaf. */
 int lab_quota_add(struct lab_quota *q, pid_t pid);
 
+/* Moves each of the n processes in pids into the leaf, in order.  A process
+ * that has gone (-ESRCH) or a pid <= 0 is skipped.  Stops at the first other
+ * failure: returns its -errno and puts that pid in *failed (the processes
+ * before it stay moved); 0 when every live process is in. */
+int lab_quota_add_all(struct lab_quota *q, const pid_t *pids, size_t n, pid_t *failed);
+
 /* SIGKILLs whatever is still in the cgroup, waits up to timeout_ms for it
  * to empty, and removes the directories, leaf first.  Idempotent. */
 int lab_quota_destroy(struct lab_quota *q, int timeout_ms);

@@ -155,11 +155,14 @@ int lab_read(struct lab *lab, struct lab_status *st)
 	st->settings = lab->set;
 	st->settings.cpus = lab->quota.created ? lab->quota.cpus : 0;
 	st->epoch = atomic_load(&lab->ctl->settings.epoch);
+	/* Bounded: the counts come from another process's memory. */
 	st->nslots = (int)atomic_load(&lab->shm->want_slots);
+	if (st->nslots > CTL_MAX_STREAMS)
+		st->nslots = CTL_MAX_STREAMS;
 	st->results_equal = true;
 	st->epoch_results_equal = true;
 	st->applied = true;
-	for (int i = 0; i < st->nslots && i < CTL_MAX_STREAMS; i++) {
+	for (int i = 0; i < st->nslots; i++) {
 		struct lab_stream_status *s = &st->stream[i];
 		read_stream(lab, i, s);
 		if (i < lab->set.streams && s->applied_epoch != st->epoch)
@@ -181,8 +184,9 @@ int lab_read(struct lab *lab, struct lab_status *st)
 		if (s->epoch_max_diff > st->epoch_max_diff)
 			st->epoch_max_diff = s->epoch_max_diff;
 	}
-	st->nworkers = (int)atomic_load(&lab->shm->nworkers);
-	for (int i = 0; i < st->nworkers && i < LAB_MAX_WORKERS; i++)
+	unsigned nw = atomic_load(&lab->shm->nworkers);
+	st->nworkers = nw > LAB_MAX_WORKERS ? LAB_MAX_WORKERS : (int)nw;
+	for (int i = 0; i < st->nworkers; i++)
 		st->worker_pid[i] = atomic_load(&lab->shm->worker_pid[i]);
 	st->blas_variant = "";
 	if (atomic_load(&lab->ctl->blas_info_ready)) {

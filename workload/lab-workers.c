@@ -15,7 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-pid_t lab_spawn(const char *path, char *const argv[])
+pid_t lab_spawn(const char *path, char *const argv[], int keep_fd)
 {
 	int p[2];
 	if (pipe2(p, O_CLOEXEC) < 0)
@@ -32,7 +32,8 @@ pid_t lab_spawn(const char *path, char *const argv[])
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
 		signal(SIGPIPE, SIG_DFL);
-		execv(path, argv);
+		if (keep_fd < 0 || fcntl(keep_fd, F_SETFD, 0) == 0)
+			execv(path, argv);
 		int e = errno;
 		ssize_t w = write(p[1], &e, sizeof(e));
 		(void)w;
@@ -54,15 +55,24 @@ pid_t lab_spawn(const char *path, char *const argv[])
 	return pid;
 }
 
-static int workers_start_one(struct lab_shm *shm, const char *burn)
+/* nworkers, never beyond the array (the block is shared memory). */
+static unsigned workers_count(const struct lab_shm *shm)
 {
 	unsigned k = atomic_load(&shm->nworkers);
+	return k > LAB_MAX_WORKERS ? LAB_MAX_WORKERS : k;
+}
+
+static int workers_start_one(struct lab_shm *shm, const char *burn)
+{
+	unsigned k = workers_count(shm);
+	if (k >= LAB_MAX_WORKERS)
+		return -EINVAL;
 	char name[16], parent[24];
 	snprintf(name, sizeof(name), "tl-worker%u", k);
 	snprintf(parent, sizeof(parent), "%ld", (long)getpid());
 	char *argv[] = {(char *)"threadlab-burn", (char *)"--name", name,
 			(char *)"--parent",	  parent,	    NULL};
-	pid_t pid = lab_spawn(burn, argv);
+	pid_t pid = lab_spawn(burn, argv, -1);
 	if (pid < 0)
 		return (int)pid;
 	atomic_store(&shm->worker_pid[k], (int32_t)pid);
@@ -72,7 +82,7 @@ static int workers_start_one(struct lab_shm *shm, const char *burn)
 
 static void workers_stop_newest(struct lab_shm *shm)
 {
-	unsigned k = atomic_load(&shm->nworkers);
+	unsigned k = workers_count(shm);
 	if (k == 0)
 		return;
 	pid_t pid = atomic_load(&shm->worker_pid[k - 1]);
@@ -89,9 +99,9 @@ int lab_workers_set(struct lab_shm *shm, const char *burn, unsigned want)
 {
 	if (want > LAB_MAX_WORKERS)
 		want = LAB_MAX_WORKERS;
-	while (atomic_load(&shm->nworkers) > want)
+	while (workers_count(shm) > want)
 		workers_stop_newest(shm);
-	while (atomic_load(&shm->nworkers) < want) {
+	while (workers_count(shm) < want) {
 		int rc = workers_start_one(shm, burn);
 		if (rc < 0)
 			return rc;
@@ -101,7 +111,7 @@ int lab_workers_set(struct lab_shm *shm, const char *burn, unsigned want)
 
 int lab_workers_reaped(struct lab_shm *shm, pid_t pid)
 {
-	unsigned n = atomic_load(&shm->nworkers);
+	unsigned n = workers_count(shm);
 	for (unsigned i = 0; i < n; i++) {
 		if (atomic_load(&shm->worker_pid[i]) != pid)
 			continue;

@@ -1,14 +1,20 @@
 /* lab.c — the lab manager: control block, anchor process, quota, status.
  *
  * Design (see lab.h for the process tree): threadlab writes settings into
- * the control block (control.h) and bumps its epoch; the helpers apply them
- * between GEMM calls.  Starting helpers and workers is the anchor's job, so
- * that everything the lab runs descends from one process the collectors can
- * follow; threadlab asks it over a socketpair ("bell") and waits for its
- * one-byte answer, so that pids are known when lab_apply() returns.  A
- * socketpair rather than a pipe: send(MSG_NOSIGNAL) never raises SIGPIPE in
- * threadlab when the anchor has gone, and closing threadlab's end (or its
- * death) gives the anchor EOF. */
+ * the control block (control.h) under its epoch sequence lock; the helpers
+ * apply them between GEMM calls.  Starting helpers and workers is the
+ * anchor's job, so that everything the lab runs descends from one process
+ * the collectors can follow; threadlab numbers each request (req_seq in
+ * lab-anchor.h), rings the anchor over a socketpair ("bell") and waits until
+ * the anchor says it handled that number, so that pids are known when
+ * lab_apply() returns, and a late answer to an earlier request that timed
+ * out is never taken for the current one.  A socketpair rather than a
+ * pipe: send(MSG_NOSIGNAL) never raises SIGPIPE in threadlab when the anchor
+ * has gone, and closing threadlab's end (or its death) gives the anchor EOF.
+ *
+ * The workload's processes get /dev/null as stdin, stdout and stderr: what
+ * they have to say goes through the shared blocks (a helper's error, the
+ * anchor's spawn_errno), never onto threadlab's screen or its JSON. */
 #define _GNU_SOURCE
 #include "lab-internal.h"
 #include "xalloc.h"
@@ -84,27 +90,47 @@ static bool find_program(const char *name, char *out, size_t cap)
 
 /* ---- talking to the anchor ------------------------------------------------- */
 
-/* Rings the bell and waits for the anchor's answer; reports exec failures. */
+static long elapsed_ms(const struct timespec *t0)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (long)(t.tv_sec - t0->tv_sec) * 1000 + (t.tv_nsec - t0->tv_nsec) / 1000000;
+}
+
+/* Rings the bell with a new request number and waits until the anchor has
+ * handled that request; reports exec failures.  Answers to earlier requests
+ * (one that timed out) are read and dropped. */
 static int ring(struct lab *lab, char *msg, size_t msglen)
 {
-	char b = 'b';
-	if (send(lab->bell, &b, 1, MSG_NOSIGNAL) != 1) {
+	char buf[64];
+	while (recv(lab->bell, buf, sizeof(buf), MSG_DONTWAIT) > 0)
+		;
+	uint64_t req = atomic_load_explicit(&lab->shm->req_seq, memory_order_relaxed) + 1;
+	atomic_store_explicit(&lab->shm->req_seq, req, memory_order_release);
+	if (send(lab->bell, "b", 1, MSG_NOSIGNAL) != 1) {
 		snprintf(msg, msglen, "the lab's anchor process has gone (%s)", strerror(errno));
 		return -EPIPE;
 	}
-	struct pollfd p = {.fd = lab->bell, .events = POLLIN};
-	int rc;
-	do
-		rc = poll(&p, 1, BELL_TIMEOUT_MS);
-	while (rc < 0 && errno == EINTR);
-	if (rc == 0) {
-		snprintf(msg, msglen, "the lab's anchor process did not answer in %d ms",
-			 BELL_TIMEOUT_MS);
-		return -ETIMEDOUT;
-	}
-	if (recv(lab->bell, &b, 1, 0) != 1) {
-		snprintf(msg, msglen, "the lab's anchor process has gone");
-		return -EPIPE;
+	struct timespec t0;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (atomic_load_explicit(&lab->shm->done_seq, memory_order_acquire) < req) {
+		long left = BELL_TIMEOUT_MS - elapsed_ms(&t0);
+		struct pollfd p = {.fd = lab->bell, .events = POLLIN};
+		int rc = left > 0 ? poll(&p, 1, (int)left) : 0;
+		if (rc < 0 && errno == EINTR)
+			continue;
+		if (rc == 0) {
+			snprintf(msg, msglen, "the lab's anchor process did not answer in %d ms",
+				 BELL_TIMEOUT_MS);
+			return -ETIMEDOUT;
+		}
+		ssize_t got = rc > 0 ? recv(lab->bell, buf, sizeof(buf), MSG_DONTWAIT) : -1;
+		if (rc < 0 || got == 0 || (got < 0 && errno != EAGAIN && errno != EINTR)) {
+			int e = atomic_load(&lab->shm->spawn_errno);
+			snprintf(msg, msglen, "the lab's anchor process has gone%s%s%s",
+				 e ? " (last error: " : "", e ? strerror(e) : "", e ? ")" : "");
+			return -EPIPE;
+		}
 	}
 	int e = atomic_load(&lab->shm->spawn_errno);
 	if (e) {
@@ -136,6 +162,9 @@ static void *map_memfd(const char *name, size_t size, int *fd)
  * only calls async-signal-safe functions before execve. */
 static pid_t spawn_anchor(struct lab *lab, int peer)
 {
+	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (null < 0)
+		return -errno;
 	char ctl[16] = "3", shm[16] = "4", bell[16] = "5", parent[24];
 	snprintf(parent, sizeof(parent), "%ld", (long)getpid());
 	char *argv[] = {(char *)"threadlab-anchor",
@@ -170,16 +199,20 @@ static pid_t spawn_anchor(struct lab *lab, int peer)
 	pid_t pid = fork();
 	if (pid == 0) {
 		setpgid(0, 0);
+		/* Above 10 first, so that no source is overwritten by another's dup2. */
 		int a = fcntl(lab->ctl_fd, F_DUPFD, 10);
 		int b = fcntl(lab->shm_fd, F_DUPFD, 10);
 		int c = fcntl(peer, F_DUPFD, 10);
-		if (a < 0 || b < 0 || c < 0 || dup2(a, 3) < 0 || dup2(b, 4) < 0 || dup2(c, 5) < 0)
+		int d = fcntl(null, F_DUPFD, 10);
+		if (a < 0 || b < 0 || c < 0 || d < 0 || dup2(d, 0) < 0 || dup2(d, 1) < 0 ||
+		    dup2(d, 2) < 0 || dup2(a, 3) < 0 || dup2(b, 4) < 0 || dup2(c, 5) < 0)
 			_exit(127);
 		close_range(6, ~0U, 0);
 		execve(lab->anchor_path, argv, envp);
 		_exit(127);
 	}
 	int e = errno;
+	close(null);
 	free(envp);
 	if (pid < 0)
 		return -e;
@@ -189,15 +222,18 @@ static pid_t spawn_anchor(struct lab *lab, int peer)
 
 /* ---- settings into the control block ---------------------------------------- */
 
+/* The writer's side of control.h's sequence lock: odd while storing. */
 static void write_settings(struct lab *lab, const struct lab_settings *s, bool quit)
 {
 	struct ctl_settings *c = &lab->ctl->settings;
-	atomic_store(&c->threads, (uint32_t)s->threads);
-	atomic_store(&c->streams, (uint32_t)s->streams);
-	atomic_store(&c->size, (uint32_t)s->size);
-	atomic_store(&c->precision, (uint32_t)s->precision);
-	atomic_store(&c->paused, s->paused ? 1u : 0u);
-	atomic_store(&c->quit, quit ? 1u : 0u);
+	atomic_fetch_add_explicit(&c->epoch, 1, memory_order_relaxed);
+	atomic_thread_fence(memory_order_release);
+	atomic_store_explicit(&c->threads, (uint32_t)s->threads, memory_order_relaxed);
+	atomic_store_explicit(&c->streams, (uint32_t)s->streams, memory_order_relaxed);
+	atomic_store_explicit(&c->size, (uint32_t)s->size, memory_order_relaxed);
+	atomic_store_explicit(&c->precision, (uint32_t)s->precision, memory_order_relaxed);
+	atomic_store_explicit(&c->paused, s->paused ? 1u : 0u, memory_order_relaxed);
+	atomic_store_explicit(&c->quit, quit ? 1u : 0u, memory_order_release);
 	atomic_fetch_add_explicit(&c->epoch, 1, memory_order_release);
 }
 
@@ -212,32 +248,51 @@ static void emergency_arm(struct lab *lab)
 	g_pgid = lab->anchor;
 }
 
-/* Moves the anchor and everything under it into a new quota cgroup. */
+/* The anchor first, then the live helpers and the workers; returns how many. */
+static size_t lab_processes(const struct lab *lab, pid_t *pids)
+{
+	size_t n = 0;
+	pids[n++] = lab->anchor;
+	for (int i = 0; i < CTL_MAX_STREAMS; i++) {
+		pid_t pid = atomic_load(&lab->shm->helper_pid[i]);
+		if (pid > 0 && !atomic_load(&lab->shm->helper_exited[i]))
+			pids[n++] = pid;
+	}
+	unsigned nw = atomic_load(&lab->shm->nworkers);
+	for (unsigned i = 0; i < nw && i < LAB_MAX_WORKERS; i++)
+		pids[n++] = atomic_load(&lab->shm->worker_pid[i]);
+	return n;
+}
+
+/* Puts the anchor and everything under it into the quota cgroup (made now
+ * if needed; moving a process already there is harmless), then sets the
+ * quota.  When a process cannot be moved, no quota is claimed: a new cgroup
+ * the anchor never entered is removed, else the limit is lifted. */
 static int quota_enable(struct lab *lab, double cpus, char *msg, size_t msglen)
 {
 	int rc;
-	if (!lab->quota.created) {
+	bool fresh = !lab->quota.created;
+	if (fresh) {
 		rc = lab_quota_create(&lab->quota, getpid(), msg, msglen);
 		if (rc < 0)
 			return rc;
-		rc = lab_quota_add(&lab->quota, lab->anchor);
-		for (int i = 0; rc == 0 && i < CTL_MAX_STREAMS; i++) {
-			pid_t pid = atomic_load(&lab->shm->helper_pid[i]);
-			if (pid > 0 && !atomic_load(&lab->shm->helper_exited[i]))
-				lab_quota_add(&lab->quota, pid);
-		}
-		unsigned nw = atomic_load(&lab->shm->nworkers);
-		for (unsigned i = 0; rc == 0 && i < nw; i++)
-			lab_quota_add(&lab->quota, atomic_load(&lab->shm->worker_pid[i]));
-		if (rc < 0) {
-			snprintf(msg, msglen, "cannot move the workload into %.150s: %s",
-				 lab->quota.leaf, strerror(-rc));
-			lab_quota_destroy(&lab->quota, 0);
-			return rc;
-		}
-		emergency_arm(lab);
 	}
-	return lab_quota_set(&lab->quota, cpus, msg, msglen);
+	pid_t pids[LAB_MAX_PIDS], bad = 0;
+	rc = lab_quota_add_all(&lab->quota, pids, lab_processes(lab, pids), &bad);
+	if (rc < 0) {
+		snprintf(msg, msglen,
+			 "cannot move %s %ld into %.150s: %s; the workload runs without a quota",
+			 bad == lab->anchor ? "the anchor process" : "workload process", (long)bad,
+			 lab->quota.leaf, strerror(-rc));
+		char scratch[256];
+		if (fresh && bad == lab->anchor)
+			lab_quota_destroy(&lab->quota, 0);
+		else
+			lab_quota_set(&lab->quota, 0, scratch, sizeof(scratch));
+	}
+	if (lab->quota.created)
+		emergency_arm(lab);
+	return rc < 0 ? rc : lab_quota_set(&lab->quota, cpus, msg, msglen);
 }
 
 static int apply_quota(struct lab *lab, double cpus, char *msg, size_t msglen)

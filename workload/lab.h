@@ -18,6 +18,9 @@
  * thread ("tl-anchor") sleeps and costs nothing.  With a quota,
  * lab_read()'s quota_dir/quota_version go to sampler_set_cgroup_override().
  *
+ * The anchor, helpers and workers run with /dev/null as stdin, stdout and
+ * stderr; their errors come back through the shared blocks (lab_read).
+ *
  * LIFETIME: the anchor dies with threadlab (PR_SET_PDEATHSIG plus EOF on its
  * doorbell pipe), and kills its process group when it goes; helpers get
  * --parent <anchor pid> and die with the anchor.  lab_stop() and
@@ -120,8 +123,10 @@ int lab_wait_ready(struct lab *lab, int timeout_ms, char *msg, size_t msglen);
  * park them; workers are started or killed; the quota is changed, created
  * or removed (cpus <= 0).  spin_off cannot change after start (ignored,
  * noted in msg).  A quota error leaves every other change in place, returns
- * the error (-EACCES, -EROFS, -ENOENT…) and explains it in msg.  Bad values
- * give -EINVAL and change nothing.  msg may be NULL. */
+ * the error (-EACCES, -EROFS, -ENOENT…) and explains it in msg; when one of
+ * the workload's processes cannot be moved into the quota cgroup, no quota
+ * is in effect afterwards (lab_read: quota_cpus 0, quota_error says why).
+ * Bad values give -EINVAL and change nothing.  msg may be NULL. */
 int lab_apply(struct lab *lab, const struct lab_settings *s, char *msg, size_t msglen);
 
 /* Stops everything: quit flag, SIGTERM to the process group, SIGKILL after
