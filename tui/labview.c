@@ -155,6 +155,7 @@ static void labview_streams(struct labview *v, const struct lab_status *st, doub
 		r->state = labview_state_name(ss->state);
 		r->wanted = i < st->settings.streams;
 		r->threads = ss->threads;
+		r->pool = ss->pool;
 		bool same = v->last_stream_pid[i] == ss->pid &&
 			    ss->flops >= v->last_stream_flops[i] &&
 			    ss->busy_cpu_ns >= v->last_stream_busy[i];

@@ -145,13 +145,15 @@ static void report_json_workload(FILE *f, const struct workload_report *w)
 		    w->single_thread_gflops >= 0 ? w->ceiling_gflops : (double)NAN, 2);
 	report_jnum(f, "single_thread_gflops",
 		    w->single_thread_gflops >= 0 ? w->single_thread_gflops : (double)NAN, 2);
-		fprintf(f, ",\"setting_results_equal\":%s",
+	fprintf(f, ",\"setting_results_equal\":%s",
 		!w->epoch_results_checked ? "null"
 		: w->epoch_results_equal  ? "true"
 					  : "false");
 	report_jnum(f, "setting_max_diff", w->epoch_max_diff, 9);
 	fprintf(f, ",\"results_equal\":%s,\"max_diff\":",
-		!w->results_checked ? "null" : w->results_equal ? "true" : "false");
+		!w->results_checked ? "null"
+		: w->results_equal  ? "true"
+				    : "false");
 	if (isfinite(w->max_diff))
 		fprintf(f, "%.6g", w->max_diff);
 	else
@@ -163,9 +165,10 @@ static void report_json_workload(FILE *f, const struct workload_report *w)
 		const struct workload_stream_report *r = &w->stream[i];
 		fprintf(f,
 			"%s{\"stream\":%d,\"pid\":%d,\"state\":\"%s\",\"wanted\":%s,\"threads\":%d,"
+			"\"pool\":%d,"
 			"\"gflops\":",
 			i ? "," : "", r->stream, (int)r->pid, r->state,
-			r->wanted ? "true" : "false", r->threads);
+			r->wanted ? "true" : "false", r->threads, r->pool);
 		report_json_num(f, r->gflops, 2);
 		report_jnum(f, "useful_cpus", r->useful_cpus, 3);
 		report_jnum(f, "cpu_cpus", r->cpu_cpus, 3);
@@ -226,8 +229,8 @@ static void report_json(FILE *f, const struct snapshot *cur, const struct snapsh
 		fprintf(f, "%s{\"pid\":%d,\"tid\":%d,\"name\":", i ? "," : "", (int)t->pid,
 			(int)t->tid);
 		json_put_string(f, t->name, t->name_len);
-		fprintf(f, ",\"state\":\"%c\",\"cpu\":%d,\"cpu_pct\":",
-			report_state(t->state), t->cpu);
+		fprintf(f, ",\"state\":\"%c\",\"cpu\":%d,\"cpu_pct\":", report_state(t->state),
+			t->cpu);
 		report_json_num(f, t->cpu_pct, 2);
 		report_jnum(f, "user_pct", t->user_pct, 2);
 		report_jnum(f, "sys_pct", t->sys_pct, 2);
@@ -272,9 +275,9 @@ static void report_csv(FILE *f, const struct snapshot *cur, const struct snapsho
 			fputc(',', f);
 		fprintf(f, "%d,%d,", (int)t->pid, (int)t->tid);
 		csv_put_field(f, t->name, t->name_len);
-		fprintf(f, ",%c,%d,%.2f,%.2f,%.2f,%.2f,%.1f,%.1f,",
-			report_state(t->state), t->cpu, t->cpu_pct,
-			t->user_pct, t->sys_pct, t->wait_pct, t->vcsw_per_s, t->ivcsw_per_s);
+		fprintf(f, ",%c,%d,%.2f,%.2f,%.2f,%.2f,%.1f,%.1f,", report_state(t->state), t->cpu,
+			t->cpu_pct, t->user_pct, t->sys_pct, t->wait_pct, t->vcsw_per_s,
+			t->ivcsw_per_s);
 		if (w)
 			fprintf(f, "%.2f", w->gflops);
 		fputc('\n', f);
@@ -354,8 +357,8 @@ static void report_text(FILE *f, const struct snapshot *cur, const struct snapsh
 		int pad = 16 - text_safe_width(t->name, t->name_len);
 		fprintf(f, "  %7d %7d %s%*s %c %3d %6.1f %6.1f %6.1f %6.1f %8.1f %8.1f\n",
 			(int)t->pid, (int)t->tid, name, pad > 0 ? pad : 0, "",
-			report_state(t->state), t->cpu, t->cpu_pct,
-			t->user_pct, t->sys_pct, t->wait_pct, t->vcsw_per_s, t->ivcsw_per_s);
+			report_state(t->state), t->cpu, t->cpu_pct, t->user_pct, t->sys_pct,
+			t->wait_pct, t->vcsw_per_s, t->ivcsw_per_s);
 	}
 	if (cur->cpus.n) {
 		fputs("  cpus", f);

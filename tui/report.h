@@ -24,6 +24,7 @@ struct workload_stream_report {
 			     * "failed", "exited" */
 	bool wanted;	    /* stream index < settings.streams (else parked) */
 	int threads;	    /* intra-op threads in effect */
+	int pool;	    /* OpenBLAS pool threads (never shrinks) */
 	double gflops;	    /* this stream over the last interval */
 	double useful_cpus; /* CPU time of the helper's threads while inside GEMM
 			     * calls / wall: CPUs of useful work */

@@ -229,8 +229,10 @@ static int session_start_lab(struct session *s, const struct options *o, char *e
 		text_safe(c, n, cfg, sizeof(cfg));
 		text_safe(s->lab_status.blas_core, strlen(s->lab_status.blas_core), core,
 			  sizeof(core));
-		snprintf(s->message, sizeof(s->message), "workload on %s, core %s, %s build", cfg,
-			 core, s->lab_status.blas_variant ? s->lab_status.blas_variant : "?");
+		snprintf(s->message, sizeof(s->message),
+			 "workload on %s, core %s, %s build, pool of %d thread(s)", cfg, core,
+			 s->lab_status.blas_variant ? s->lab_status.blas_variant : "?",
+			 s->lab_status.stream[0].pool);
 	}
 	s->target = lab_root_pid(s->lab);
 	s->tree = true;
