@@ -5,7 +5,8 @@
 #   ./setup.sh check    install what is missing, build, run the whole test suite
 #
 # Run it as root, or as a user with sudo (used for apt-get only).  The build
-# goes to ./build; nothing is installed system-wide but the Debian packages.
+# goes to ./build (./build-check, with ASan and UBSan, for the test suite);
+# nothing is installed system-wide but the Debian packages.
 set -eu
 
 cd "$(dirname "$0")"
@@ -47,15 +48,20 @@ fi
 if [ ! -x configure ] || [ configure.ac -nt configure ] || [ ! -f build-aux/tap-driver.sh ]; then
 	./autogen.sh >/dev/null 2>&1 || ./autogen.sh
 fi
-mkdir -p build
-cd build
+# The test suite builds with sanitizers in its own directory: objects built
+# with other flags must never be linked together.
 if [ "$what" = check ]; then
+	dir=build-check
 	flags="--enable-werror --enable-sanitizers"
 else
+	dir=build
 	flags="--enable-werror"
 fi
+mkdir -p "$dir"
+cd "$dir"
 if [ ! -f config.status ] || [ "$(cat .setup-flags 2>/dev/null)" != "$flags" ]; then
 	# shellcheck disable=SC2086
+		[ -f Makefile ] && make distclean >/dev/null 2>&1
 	../configure -q $flags
 	echo "$flags" >.setup-flags
 fi
