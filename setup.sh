@@ -59,13 +59,16 @@ else
 fi
 mkdir -p "$dir"
 cd "$dir"
-if [ ! -f config.status ] || [ "$(cat .setup-flags 2>/dev/null)" != "$flags" ]; then
+# .setup-flags is written only after a good build with these flags; any
+# other state (first run, other flags, a build that failed) starts clean.
+if [ "$(cat .setup-flags 2>/dev/null)" != "$flags" ]; then
+	rm -f .setup-flags
+	if [ -f Makefile ]; then make distclean >/dev/null 2>&1 || true; fi
 	# shellcheck disable=SC2086
-		[ -f Makefile ] && make distclean >/dev/null 2>&1
 	../configure -q $flags
-	echo "$flags" >.setup-flags
 fi
 make -j"$(nproc)" >/dev/null
+echo "$flags" >.setup-flags
 
 if [ "$what" = run ]; then
 	exec ./threadlab
