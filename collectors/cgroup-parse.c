@@ -237,10 +237,25 @@ int cgroup_mountinfo_parse(const char *buf, int version, struct cgroup_mount *ou
 
 /* ---- quota --------------------------------------------------------------- */
 
+/* Both quota formats end in the period, µs: parse it from p and give the
+ * quota in CPUs (-1 when unlimited). */
+static int cgroup_parse_quota_end(const char *p, bool unlimited, uint64_t quota, double *cpus,
+				  uint64_t *period_us)
+{
+	uint64_t period;
+	while (*p == ' ')
+		p++;
+	if (cgroup_parse_u64(&p, &period) < 0 || period == 0 || !cgroup_parse_rest_blank(p))
+		return -EINVAL;
+	*cpus = unlimited ? -1.0 : (double)quota / (double)period;
+	*period_us = period;
+	return 0;
+}
+
 int cgroup_cpu_max_parse(const char *buf, double *cpus, uint64_t *period_us)
 {
 	const char *p = buf;
-	uint64_t quota = 0, period;
+	uint64_t quota = 0;
 	bool unlimited = false;
 	while (*p == ' ')
 		p++;
@@ -252,20 +267,14 @@ int cgroup_cpu_max_parse(const char *buf, double *cpus, uint64_t *period_us)
 	}
 	if (*p != ' ')
 		return -EINVAL;
-	while (*p == ' ')
-		p++;
-	if (cgroup_parse_u64(&p, &period) < 0 || period == 0 || !cgroup_parse_rest_blank(p))
-		return -EINVAL;
-	*cpus = unlimited ? -1.0 : (double)quota / (double)period;
-	*period_us = period;
-	return 0;
+	return cgroup_parse_quota_end(p, unlimited, quota, cpus, period_us);
 }
 
 int cgroup_cfs_parse(const char *quota_buf, const char *period_buf, double *cpus,
 		     uint64_t *period_us)
 {
 	const char *q = quota_buf, *p = period_buf;
-	uint64_t quota = 0, period;
+	uint64_t quota = 0;
 	bool unlimited = false;
 	while (*q == ' ')
 		q++;
@@ -280,13 +289,7 @@ int cgroup_cfs_parse(const char *quota_buf, const char *period_buf, double *cpus
 	}
 	if (!cgroup_parse_rest_blank(q))
 		return -EINVAL;
-	while (*p == ' ')
-		p++;
-	if (cgroup_parse_u64(&p, &period) < 0 || period == 0 || !cgroup_parse_rest_blank(p))
-		return -EINVAL;
-	*cpus = unlimited ? -1.0 : (double)quota / (double)period;
-	*period_us = period;
-	return 0;
+	return cgroup_parse_quota_end(p, unlimited, quota, cpus, period_us);
 }
 
 /* ---- cpu.stat ------------------------------------------------------------ */

@@ -108,25 +108,12 @@ static pid_t lab_spawn(struct lab *l, unsigned stream)
 	return pid;
 }
 
-static void settings_store(struct ctl_settings *s, uint32_t threads, uint32_t streams,
-			   uint32_t size, uint32_t precision, uint32_t paused)
-{
-	atomic_store_explicit(&s->threads, threads, memory_order_relaxed);
-	atomic_store_explicit(&s->streams, streams, memory_order_relaxed);
-	atomic_store_explicit(&s->size, size, memory_order_relaxed);
-	atomic_store_explicit(&s->precision, precision, memory_order_relaxed);
-	atomic_store_explicit(&s->paused, paused, memory_order_relaxed);
-}
-
-/* The writer's side of control.h's sequence lock, as lab.c does it;
- * returns the new (even) epoch. */
+/* Settings through control.h's sequence lock, as lab.c writes them. */
 static uint64_t settings_write(struct ctl_settings *s, uint32_t threads, uint32_t streams,
 			       uint32_t size, uint32_t precision, uint32_t paused)
 {
-	atomic_fetch_add_explicit(&s->epoch, 1, memory_order_relaxed);
-	atomic_thread_fence(memory_order_release);
-	settings_store(s, threads, streams, size, precision, paused);
-	return atomic_fetch_add_explicit(&s->epoch, 1, memory_order_release) + 1;
+	struct ctl_values v = {threads, streams, size, precision, paused, 0};
+	return ctl_settings_write(s, &v);
 }
 
 static uint64_t lab_set(struct lab *l, uint32_t threads, uint32_t streams, uint32_t paused)

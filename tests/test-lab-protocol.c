@@ -9,6 +9,7 @@
  * processes come from $THREADLAB_BUILDDIR; sizes stay at 128 and 256. */
 #define _GNU_SOURCE
 #include "tl-test.h"
+#include "tl-lab.h"
 
 #include "lab.h"
 #include "lab-internal.h" /* the shared blocks, to check and to corrupt */
@@ -78,25 +79,12 @@ static void blk_close(struct blk *l)
 	close(l->fd);
 }
 
-static void settings_store(struct ctl_settings *s, uint32_t threads, uint32_t streams,
-			   uint32_t size, uint32_t precision, uint32_t paused)
-{
-	atomic_store_explicit(&s->threads, threads, memory_order_relaxed);
-	atomic_store_explicit(&s->streams, streams, memory_order_relaxed);
-	atomic_store_explicit(&s->size, size, memory_order_relaxed);
-	atomic_store_explicit(&s->precision, precision, memory_order_relaxed);
-	atomic_store_explicit(&s->paused, paused, memory_order_relaxed);
-}
-
-/* The writer's side of control.h's sequence lock, as lab.c does it;
- * returns the new (even) epoch. */
+/* Settings through control.h's sequence lock, as lab.c writes them. */
 static uint64_t settings_write(struct ctl_settings *s, uint32_t threads, uint32_t streams,
 			       uint32_t size, uint32_t precision, uint32_t paused)
 {
-	atomic_fetch_add_explicit(&s->epoch, 1, memory_order_relaxed);
-	atomic_thread_fence(memory_order_release);
-	settings_store(s, threads, streams, size, precision, paused);
-	return atomic_fetch_add_explicit(&s->epoch, 1, memory_order_release) + 1;
+	struct ctl_values v = {threads, streams, size, precision, paused, 0};
+	return ctl_settings_write(s, &v);
 }
 
 static uint64_t blk_set(struct blk *l, uint32_t threads, uint32_t streams, uint32_t paused)
@@ -217,7 +205,8 @@ static void test_unprepared_never_runs(void **state)
 	assert_int_equal(blk_wait_applied(&l, 1, e, 3000), 0);
 	tl_sleep_ms(20);
 	assert_int_equal(atomic_load(&s1->state), CTL_STREAM_PAUSED);
-	settings_store(set, 1, 2, N, CTL_SINGLE, 0); /* unpause, epoch not moved yet */
+	struct ctl_values unpause = {1, 2, N, CTL_SINGLE, 0, 0};
+	ctl_settings_store(set, &unpause); /* unpause, epoch not moved yet */
 	tl_sleep_ms(30);
 	uint64_t g = atomic_load(&s1->gemms), f = atomic_load(&s1->flops);
 	printf("# stream 1 before the epoch moved: state %u, %llu GEMMs\n", atomic_load(&s1->state),
@@ -237,33 +226,13 @@ static void test_unprepared_never_runs(void **state)
 
 /* ---- through the lab ----------------------------------------------------- */
 
-static struct lab *start(struct lab_settings s)
-{
-	char err[512];
-	struct lab *lab = lab_start(&s, err, sizeof(err));
-	if (!lab)
-		fail_msg("lab_start: %s", err);
-	if (lab_wait_ready(lab, 10000, err, sizeof(err)) < 0) {
-		lab_stop(lab);
-		fail_msg("lab_wait_ready: %s", err);
-	}
-	return lab;
-}
-
-static struct lab_settings small(void)
-{
-	struct lab_settings s = lab_settings_default();
-	s.size = 256;
-	return s;
-}
-
 /* Pause, add a stream, unpause: the new helper never prepared while parked,
  * and must prepare and run once unpaused (never GEMM without matrices). */
 static void test_pause_add_stream_unpause(void **state)
 {
 	(void)state;
-	struct lab_settings s = small();
-	struct lab *lab = start(s);
+	struct lab_settings s = tl_lab_small();
+	struct lab *lab = tl_lab_start(s);
 	char msg[256];
 	for (int round = 0; round < 3; round++) {
 		s.streams = 1;
@@ -295,9 +264,9 @@ static void test_pause_add_stream_unpause(void **state)
 static void test_lab_settings_hammer(void **state)
 {
 	(void)state;
-	struct lab_settings s = small();
+	struct lab_settings s = tl_lab_small();
 	s.threads = 2; /* size 256 */
-	struct lab *lab = start(s);
+	struct lab *lab = tl_lab_start(s);
 	const struct ctl_stream *c = &lab->ctl->stream[0];
 	long applies = 0, samples = 0, bad = 0;
 	unsigned seed = 7;
@@ -376,9 +345,9 @@ static bool has_memfd(pid_t pid)
 static void test_descriptors(void **state)
 {
 	(void)state;
-	struct lab_settings s = small();
+	struct lab_settings s = tl_lab_small();
 	s.workers = 1;
-	struct lab *lab = start(s);
+	struct lab *lab = tl_lab_start(s);
 	struct lab_status st;
 	lab_read(lab, &st);
 	pid_t who[] = {st.anchor_pid, st.stream[0].pid, st.worker_pid[0]};
@@ -398,9 +367,9 @@ static void test_descriptors(void **state)
 static void test_bell_after_timeout(void **state)
 {
 	(void)state;
-	struct lab_settings s = small();
+	struct lab_settings s = tl_lab_small();
 	s.paused = true;
-	struct lab *lab = start(s);
+	struct lab *lab = tl_lab_start(s);
 	pid_t anchor = lab_root_pid(lab);
 	char msg[256];
 	assert_int_equal(kill(anchor, SIGSTOP), 0);
@@ -425,9 +394,9 @@ static void test_bell_after_timeout(void **state)
 static void test_status_bounds(void **state)
 {
 	(void)state;
-	struct lab_settings s = small();
+	struct lab_settings s = tl_lab_small();
 	s.paused = true;
-	struct lab *lab = start(s);
+	struct lab *lab = tl_lab_start(s);
 	struct lab_status *st = malloc(sizeof(*st));
 	assert_non_null(st);
 	atomic_store(&lab->shm->nworkers, 100000);

@@ -7,6 +7,7 @@
  * machine is small and shared: assertions are on ratios and "rises". */
 #define _GNU_SOURCE
 #include "tl-test.h"
+#include "tl-lab.h"
 
 #include "lab.h"
 
@@ -53,26 +54,6 @@ static double cpu_s(pid_t pid)
 	char *p = strrchr(buf, ')');
 	sscanf(p + 2, "%*c %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %llu %llu", &ut, &st);
 	return (double)(ut + st) / (double)sysconf(_SC_CLK_TCK);
-}
-
-static struct lab *start(struct lab_settings s)
-{
-	char err[512];
-	struct lab *lab = lab_start(&s, err, sizeof(err));
-	if (!lab)
-		fail_msg("lab_start: %s", err);
-	if (lab_wait_ready(lab, 10000, err, sizeof(err)) < 0) {
-		lab_stop(lab);
-		fail_msg("lab_wait_ready: %s", err);
-	}
-	return lab;
-}
-
-static struct lab_settings small(void)
-{
-	struct lab_settings s = lab_settings_default();
-	s.size = 256;
-	return s;
 }
 
 /* ---- settings ---------------------------------------------------------- */
@@ -129,9 +110,9 @@ static void test_bad_values(void **state)
 static void test_settings_in_proc(void **state)
 {
 	(void)state;
-	struct lab_settings s = small();
+	struct lab_settings s = tl_lab_small();
 	s.threads = 2;
-	struct lab *lab = start(s);
+	struct lab *lab = tl_lab_start(s);
 	struct lab_status st;
 	assert_int_equal(lab_read(lab, &st), 0);
 	pid_t h = st.stream[0].pid;
@@ -159,9 +140,9 @@ static void test_settings_in_proc(void **state)
 static void test_concurrency_and_results(void **state)
 {
 	(void)state;
-	struct lab_settings s = small();
+	struct lab_settings s = tl_lab_small();
 	s.streams = 2;
-	struct lab *lab = start(s);
+	struct lab *lab = tl_lab_start(s);
 	struct lab_status st;
 	lab_read(lab, &st);
 	pid_t a = st.stream[0].pid, b = st.stream[1].pid;
@@ -223,7 +204,7 @@ static int wait_restarted(struct lab *lab, pid_t old, struct lab_status *st)
 static void test_helper_restart(void **state)
 {
 	(void)state;
-	struct lab *lab = start(small());
+	struct lab *lab = tl_lab_start(tl_lab_small());
 	struct lab_status st;
 	lab_read(lab, &st);
 	pid_t old = st.stream[0].pid;
@@ -272,10 +253,10 @@ static void test_helper_restart(void **state)
 static void test_workers(void **state)
 {
 	(void)state;
-	struct lab_settings s = small();
+	struct lab_settings s = tl_lab_small();
 	s.workers = 2;
 	s.paused = true;
-	struct lab *lab = start(s);
+	struct lab *lab = tl_lab_start(s);
 	struct lab_status st;
 	lab_read(lab, &st);
 	assert_int_equal(st.nworkers, 2);
@@ -328,10 +309,10 @@ static double quota_read(const char *dir, int version)
 static void test_quota(void **state)
 {
 	(void)state;
-	struct lab_settings s = small();
+	struct lab_settings s = tl_lab_small();
 	s.threads = 2;
 	s.cpus = 0.5;
-	struct lab *lab = start(s);
+	struct lab *lab = tl_lab_start(s);
 	struct lab_status st;
 	lab_read(lab, &st);
 	if (!st.quota_dir[0]) {
@@ -371,9 +352,9 @@ static void test_quota(void **state)
 static void test_quota_live(void **state)
 {
 	(void)state;
-	struct lab_settings s = small();
+	struct lab_settings s = tl_lab_small();
 	s.workers = 1;
-	struct lab *lab = start(s);
+	struct lab *lab = tl_lab_start(s);
 	s.cpus = 0.3;
 	char msg[512];
 	int rc = lab_apply(lab, &s, msg, sizeof(msg));

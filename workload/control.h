@@ -77,6 +77,21 @@ struct ctl_settings {
 	_Atomic uint32_t quit;	    /* 1: helpers exit (read directly, outside the lock) */
 };
 
+/* Plain values of the settings, as written or read under the lock. */
+struct ctl_values {
+	uint32_t threads, streams, size, precision, paused, quit;
+};
+
+/* The writer's side of the sequence lock (threadlab): makes the epoch odd,
+ * stores every field, makes it even again.  Returns the new even epoch. */
+uint64_t ctl_settings_write(struct ctl_settings *s, const struct ctl_values *v);
+/* The stores alone, without moving the epoch: only ctl_settings_write and
+ * tests that act out a broken writer call this. */
+void ctl_settings_store(struct ctl_settings *s, const struct ctl_values *v);
+/* The reader's side (helpers): a copy of the fields of one even epoch,
+ * waiting while a write is under way.  Returns that epoch. */
+uint64_t ctl_settings_read(struct ctl_settings *s, struct ctl_values *out);
+
 struct ctl_stream {
 	_Atomic uint32_t state;		/* enum ctl_stream_state */
 	_Atomic int32_t pid;		/* helper process id */

@@ -56,10 +56,6 @@
  * checked as long as the check stays within this budget. */
 #define CHECK_BUDGET 0.01
 
-struct settings_copy {
-	uint32_t threads, streams, size, precision, paused;
-};
-
 struct helper {
 	struct ctl_block *ctl;
 	struct ctl_stream *me;
@@ -67,7 +63,7 @@ struct helper {
 	pid_t parent;
 	uint64_t applied; /* epoch in effect */
 	uint64_t failed;  /* epoch whose settings could not be applied, 0 none */
-	struct settings_copy set;
+	struct ctl_values set;
 	struct gemm_names names;
 	struct gemm_run run;
 	double max_diff;       /* largest difference published so far */
@@ -184,26 +180,6 @@ static void report_blas(struct ctl_block *ctl)
 	atomic_store_explicit(&ctl->blas_parallel, (uint32_t)openblas_get_parallel(),
 			      memory_order_relaxed);
 	atomic_store_explicit(&ctl->blas_info_ready, 1, memory_order_release);
-}
-
-/* The sequence lock of control.h: a copy of the fields of one even epoch. */
-static uint64_t settings_read(struct ctl_settings *s, struct settings_copy *out)
-{
-	for (;;) {
-		uint64_t e1 = atomic_load_explicit(&s->epoch, memory_order_acquire);
-		if (e1 & 1) {
-			sched_yield(); /* threadlab is between its stores */
-			continue;
-		}
-		out->threads = atomic_load_explicit(&s->threads, memory_order_relaxed);
-		out->streams = atomic_load_explicit(&s->streams, memory_order_relaxed);
-		out->size = atomic_load_explicit(&s->size, memory_order_relaxed);
-		out->precision = atomic_load_explicit(&s->precision, memory_order_relaxed);
-		out->paused = atomic_load_explicit(&s->paused, memory_order_relaxed);
-		atomic_thread_fence(memory_order_acquire);
-		if (atomic_load_explicit(&s->epoch, memory_order_relaxed) == e1)
-			return e1;
-	}
 }
 
 /* The settings ask this stream to do GEMMs. */
@@ -331,7 +307,7 @@ static int stream_loop(struct helper *h)
 			break;
 		if (getppid() != h->parent)
 			return 1;
-		uint64_t epoch = settings_read(&h->ctl->settings, &h->set);
+		uint64_t epoch = ctl_settings_read(&h->ctl->settings, &h->set);
 		if (epoch == 0 || epoch == h->failed) {
 			sleep_poll();
 			continue;

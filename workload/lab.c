@@ -222,19 +222,18 @@ static pid_t spawn_anchor(struct lab *lab, int peer)
 
 /* ---- settings into the control block ---------------------------------------- */
 
-/* The writer's side of control.h's sequence lock: odd while storing. */
+/* The settings into the control block, under its sequence lock. */
 static void write_settings(struct lab *lab, const struct lab_settings *s, bool quit)
 {
-	struct ctl_settings *c = &lab->ctl->settings;
-	atomic_fetch_add_explicit(&c->epoch, 1, memory_order_relaxed);
-	atomic_thread_fence(memory_order_release);
-	atomic_store_explicit(&c->threads, (uint32_t)s->threads, memory_order_relaxed);
-	atomic_store_explicit(&c->streams, (uint32_t)s->streams, memory_order_relaxed);
-	atomic_store_explicit(&c->size, (uint32_t)s->size, memory_order_relaxed);
-	atomic_store_explicit(&c->precision, (uint32_t)s->precision, memory_order_relaxed);
-	atomic_store_explicit(&c->paused, s->paused ? 1u : 0u, memory_order_relaxed);
-	atomic_store_explicit(&c->quit, quit ? 1u : 0u, memory_order_release);
-	atomic_fetch_add_explicit(&c->epoch, 1, memory_order_release);
+	struct ctl_values v = {
+	    .threads = (uint32_t)s->threads,
+	    .streams = (uint32_t)s->streams,
+	    .size = (uint32_t)s->size,
+	    .precision = (uint32_t)s->precision,
+	    .paused = s->paused ? 1u : 0u,
+	    .quit = quit ? 1u : 0u,
+	};
+	ctl_settings_write(&lab->ctl->settings, &v);
 }
 
 static void emergency_arm(struct lab *lab)
