@@ -280,7 +280,7 @@ static const struct dash_keys_entry dash_keys_table[] = {
 };
 
 static const struct dash_key_help dash_keys_helps[] = {
-    {"+ -", "intra-op threads (OpenBLAS threads per GEMM) up / down", true},
+    {"+ -", "intra-op threads (OpenBLAS threads per GEMM) up / down; = works as +", true},
     {"] [", "inter-op streams (GEMMs at the same time) up / down", true},
     {"> <", "matrix size n up / down (x1.25, 256 up to what fits in memory)", true},
     {"d", "single / double precision (sgemm / dgemm)", true},

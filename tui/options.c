@@ -86,6 +86,7 @@ void options_usage(FILE *f)
 	      "  -c, --count N           stop after N samples (batch; default: until the target exits)\n"
 	      "      --format FORMAT     text, csv or json (JSON Lines in batch mode); default text\n"
 	      "      --no-color          no colours in the dashboard (so does NO_COLOR)\n"
+	      "      --root DIR          read /proc and /sys under DIR (fixture trees; --budget, --batch)\n"
 	      "\n"
 	      "Workload knobs (also keys in the dashboard):\n"
 	      "      --threads N       intra-op threads per GEMM (OpenBLAS threads), 1-64; default 1\n"
