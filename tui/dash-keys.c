@@ -42,12 +42,14 @@ static void dash_keys_say(struct dash *d, const char *fmt, ...)
 	d->message_bad = false;
 }
 
-/* Accepts *t as the new settings when lab_settings_check agrees. */
-static int dash_keys_try(struct dash *d, struct lab_settings *w, const struct lab_settings *t)
+/* Accepts *t as the new settings when the lab's checks agree. */
+static int dash_keys_try(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
+			 const struct lab_settings *t)
 {
 	char err[DASH_MESSAGE_LEN];
 
-	if (lab_settings_check(t, err, sizeof(err)) < 0) {
+	if (lab_settings_check(t, err, sizeof(err)) < 0 ||
+	    lab_settings_check_mem(t, c->mem_avail, err, sizeof(err)) < 0) {
 		dash_keys_say(d, "%s", err);
 		return DASH_KEY_HANDLED | DASH_KEY_REDRAW;
 	}
@@ -58,36 +60,33 @@ static int dash_keys_try(struct dash *d, struct lab_settings *w, const struct la
 static int dash_keys_threads(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
 			     int arg)
 {
-	(void)c;
-	struct lab_settings t = *w;
+		struct lab_settings t = *w;
 	t.threads += arg;
 	if (t.threads < 1 || t.threads > CTL_MAX_THREADS) {
 		dash_keys_say(d, "intra-op threads stay within 1..%d", CTL_MAX_THREADS);
 		return DASH_KEY_HANDLED | DASH_KEY_REDRAW;
 	}
 	dash_keys_say(d, "intra-op threads %d", t.threads);
-	return dash_keys_try(d, w, &t);
+	return dash_keys_try(d, w, c, &t);
 }
 
 static int dash_keys_streams(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
 			     int arg)
 {
-	(void)c;
-	struct lab_settings t = *w;
+		struct lab_settings t = *w;
 	t.streams += arg;
 	if (t.streams < 1 || t.streams > CTL_MAX_STREAMS) {
 		dash_keys_say(d, "inter-op streams stay within 1..%d", CTL_MAX_STREAMS);
 		return DASH_KEY_HANDLED | DASH_KEY_REDRAW;
 	}
 	dash_keys_say(d, "inter-op streams %d", t.streams);
-	return dash_keys_try(d, w, &t);
+	return dash_keys_try(d, w, c, &t);
 }
 
 static int dash_keys_size(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
 			  int arg)
 {
-	(void)c;
-	struct lab_settings t = *w;
+		struct lab_settings t = *w;
 	const int step = DASH_KEYS_SIZE_STEP;
 	if (arg > 0) {
 		t.size = ((int)ceil(w->size * 1.25) + step - 1) / step * step;
@@ -109,32 +108,31 @@ static int dash_keys_size(struct dash *d, struct lab_settings *w, const struct d
 		return DASH_KEY_HANDLED | DASH_KEY_REDRAW;
 	}
 	dash_keys_say(d, "matrix size n=%d", t.size);
-	return dash_keys_try(d, w, &t);
+	return dash_keys_try(d, w, c, &t);
 }
 
 static int dash_keys_precision(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
 			       int arg)
 {
-	(void)c, (void)arg;
+	(void)arg;
 	struct lab_settings t = *w;
 	t.precision = w->precision == CTL_DOUBLE ? CTL_SINGLE : CTL_DOUBLE;
 	dash_keys_say(d, "precision %s",
 		      t.precision == CTL_DOUBLE ? "double (dgemm)" : "single (sgemm)");
-	return dash_keys_try(d, w, &t);
+	return dash_keys_try(d, w, c, &t);
 }
 
 static int dash_keys_workers(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
 			     int arg)
 {
-	(void)c;
-	struct lab_settings t = *w;
+		struct lab_settings t = *w;
 	t.workers += arg;
 	if (t.workers < 0 || t.workers > LAB_MAX_WORKERS) {
 		dash_keys_say(d, "background workers stay within 0..%d", LAB_MAX_WORKERS);
 		return DASH_KEY_HANDLED | DASH_KEY_REDRAW;
 	}
 	dash_keys_say(d, "background workers %d", t.workers);
-	return dash_keys_try(d, w, &t);
+	return dash_keys_try(d, w, c, &t);
 }
 
 /* arg: +1 up, -1 down, 0 none.  Up from no quota starts at 0.5 CPU; down
@@ -167,7 +165,7 @@ static int dash_keys_quota(struct dash *d, struct lab_settings *w, const struct 
 		dash_keys_say(d, "quota %.1f CPUs", t.cpus);
 	else
 		dash_keys_say(d, "quota removed");
-	return dash_keys_try(d, w, &t);
+	return dash_keys_try(d, w, c, &t);
 }
 
 static int dash_keys_pause(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,

@@ -27,6 +27,7 @@ struct dash_key_ctx {
 	int online;	  /* online CPUs: the quota keys' upper end */
 	double effective; /* effective CPUs: the sweep's range */
 	double now;	  /* CLOCK_MONOTONIC, s */
+	unsigned long long mem_avail; /* MemAvailable, bytes (0: unknown, sizes always fit) */
 };
 
 /* Handles one key.  May change d (sort, help, interval, sweep, message,

@@ -236,6 +236,7 @@ static bool dash_input(struct dash *d, struct session *s, double *next_sample)
 		    .online = dash_key_ctx_online(s),
 		    .effective = s->cur.budget.effective > 0 ? s->cur.budget.effective : 1,
 		    .now = dash_now(),
+		    .mem_avail = session_mem_available(s),
 		};
 		int f = dash_keys_handle(d, &s->want, &c, ch);
 		if (f & DASH_KEY_APPLY)

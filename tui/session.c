@@ -21,27 +21,18 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "procparse.h"
+#include "launch.h"
+#include "procinfo.h"
 #include "proctree.h"
 #include "text-safe.h"
 #include "xalloc.h"
 
 volatile sig_atomic_t session_stop_signal;
-static volatile pid_t session_child_pid;
 static void (*session_on_fatal)(void);
-
-static struct rlimit session_nofile_orig;
-static bool session_nofile_raised;
 
 void session_raise_nofile(void)
 {
-	struct rlimit rl;
-	if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur >= rl.rlim_max)
-		return;
-	session_nofile_orig = rl;
-	rl.rlim_cur = rl.rlim_max < 65536 ? rl.rlim_max : 65536;
-	if (rl.rlim_cur > session_nofile_orig.rlim_cur && setrlimit(RLIMIT_NOFILE, &rl) == 0)
-		session_nofile_raised = true;
+	launch_raise_nofile();
 }
 
 static void session_on_stop(int sig)
@@ -49,8 +40,7 @@ static void session_on_stop(int sig)
 	if (session_stop_signal) {
 		/* Second request: the user means it.  Nothing left behind still. */
 		lab_emergency_stop();
-		if (session_child_pid > 0)
-			kill(session_child_pid, SIGKILL);
+		launch_emergency_stop(SIGKILL);
 		if (session_on_fatal)
 			session_on_fatal();
 		_exit(128 + sig);
@@ -61,8 +51,7 @@ static void session_on_stop(int sig)
 static void session_on_crash(int sig)
 {
 	lab_emergency_stop();
-	if (session_child_pid > 0)
-		kill(session_child_pid, SIGTERM);
+	launch_emergency_stop(SIGTERM);
 	if (session_on_fatal)
 		session_on_fatal();
 	signal(sig, SIG_DFL);
@@ -91,87 +80,17 @@ void session_signals_install(void (*on_fatal)(void))
 	signal(SIGPIPE, SIG_IGN);
 }
 
-/* In the launched command: batch output belongs to threadlab, so the
- * command writes to threadlab's stderr; under the dashboard its output
- * would tear the screen, so it goes to /dev/null. */
-static void session_launch_output(enum mode mode)
-{
-	if (mode == MODE_BATCH) {
-		dup2(STDERR_FILENO, STDOUT_FILENO);
-		return;
-	}
-	int fd = open("/dev/null", O_RDWR | O_CLOEXEC);
-	if (fd < 0)
-		return;
-	dup2(fd, STDIN_FILENO);
-	dup2(fd, STDOUT_FILENO);
-	dup2(fd, STDERR_FILENO);
-	close(fd);
-}
-
-/* Starts argv[0] with a pipe that carries exec's errno back if it fails. */
-static int session_launch(struct session *s, char **argv, char *err, size_t errlen)
-{
-	int pfd[2];
-	if (pipe2(pfd, O_CLOEXEC) < 0) {
-		snprintf(err, errlen, "cannot create a pipe: %s", strerror(errno));
-		return EXIT_RUNTIME;
-	}
-	pid_t parent = getpid();
-	pid_t pid = fork();
-	if (pid < 0) {
-		snprintf(err, errlen, "cannot fork: %s", strerror(errno));
-		close(pfd[0]), close(pfd[1]);
-		return EXIT_RUNTIME;
-	}
-	if (pid == 0) {
-		/* The command must not outlive threadlab (no stray process). */
-		prctl(PR_SET_PDEATHSIG, SIGTERM);
-		if (getppid() != parent)
-			_exit(127);
-		signal(SIGPIPE, SIG_DFL);
-		session_launch_output(s->opt->mode);
-		if (session_nofile_raised)
-			setrlimit(RLIMIT_NOFILE, &session_nofile_orig);
-		execvp(argv[0], argv);
-		int e = errno;
-		ssize_t w = write(pfd[1], &e, sizeof(e));
-		(void)w;
-		_exit(127);
-	}
-	close(pfd[1]);
-	int e = 0;
-	ssize_t n;
-	do
-		n = read(pfd[0], &e, sizeof(e));
-	while (n < 0 && errno == EINTR);
-	close(pfd[0]);
-	if (n == (ssize_t)sizeof(e)) {
-		waitpid(pid, NULL, 0);
-		snprintf(err, errlen, "cannot run '%s': %s", argv[0], strerror(e));
-		return EXIT_USAGE;
-	}
-	s->child = pid;
-	session_child_pid = pid;
-	s->target = pid;
-	return EXIT_OK;
-}
-
 /* -p names a process: a thread ID of some other process is refused with
  * the process to use instead (its threads are all shown anyway). */
 static int session_check_pid(const struct sysroot *r, pid_t pid, char *err, size_t errlen)
 {
-	char rel[64], buf[4096];
-	struct status_info st;
-	snprintf(rel, sizeof(rel), "proc/%d/status", (int)pid);
-	if (sysroot_read(r, rel, buf, sizeof(buf)) < 0 || status_parse(buf, &st) < 0)
-		return 0; /* proctree_check says why */
-	if (st.tgid > 0 && st.tgid != pid) {
-		snprintf(err, errlen, "%d is a thread of process %d: use -p %d", (int)pid, st.tgid,
-			 st.tgid);
+	int tgid = procinfo_tgid(r, pid);
+	if (tgid > 0 && tgid != pid) {
+		snprintf(err, errlen, "%d is a thread of process %d: use -p %d", (int)pid, tgid,
+			 tgid);
 		return EXIT_USAGE;
 	}
-	return 0;
+	return 0; /* proctree_check says why when it failed */
 }
 
 static int session_start_lab(struct session *s, const struct options *o, char *err, size_t errlen)
@@ -186,6 +105,8 @@ static int session_start_lab(struct session *s, const struct options *o, char *e
 	w->cpus = o->cpus;
 	w->spin_off = o->spin_off;
 	if (lab_settings_check(w, err, errlen) < 0)
+		return EXIT_USAGE;
+	if (lab_settings_check_mem(w, procinfo_mem_available(&s->root), err, errlen) < 0)
 		return EXIT_USAGE;
 	s->lab = lab_start(w, err, errlen);
 	if (!s->lab)
@@ -273,8 +194,10 @@ int session_start(struct session *s, const struct options *o, char *err, size_t 
 		}
 	} else if (o->command) {
 		s->kind = SESSION_LAUNCH;
-		if ((rc = session_launch(s, o->command, err, errlen)) != EXIT_OK)
-			return rc;
+		enum launch_stdio io = o->mode == MODE_BATCH ? LAUNCH_STDIO_STDERR : LAUNCH_STDIO_NULL;
+		if (launch_start(&s->child, o->command, io, err, errlen) < 0)
+			return EXIT_USAGE;
+		s->target = s->child.pid;
 	} else {
 		s->kind = SESSION_LAB;
 		if ((rc = session_start_lab(s, o, err, errlen)) != EXIT_OK)
@@ -318,33 +241,9 @@ static void session_tick_lab(struct session *s)
 		labview_cpu(s->rates.threads, s->rates.nthreads, &s->work);
 }
 
-static bool session_try_reap(struct session *s)
-{
-	int st;
-	if (waitpid(s->child, &st, WNOHANG) != s->child)
-		return false;
-	s->child_reaped = true;
-	s->child_status = st;
-	session_child_pid = 0;
-	return true;
-}
-
-/* The sampler saw the launched command go (a zombie counts as gone):
- * collect its status, waiting a little for the exit to complete. */
-static void session_reap_child(struct session *s)
-{
-	for (int i = 0; s->child && !s->child_reaped && i < 100; i++) {
-		if (session_try_reap(s))
-			break;
-		struct timespec ts = {0, 10 * 1000 * 1000};
-		nanosleep(&ts, NULL);
-	}
-}
-
 int session_tick(struct session *s)
 {
-	if (s->child && !s->child_reaped)
-		session_try_reap(s);
+	launch_reap(&s->child);
 	if (!s->target_gone) {
 		struct snapshot next;
 		snapshot_init(&next);
@@ -360,7 +259,9 @@ int session_tick(struct session *s)
 		} else {
 			s->target_gone = true;
 			snapshot_free(&next);
-			session_reap_child(s);
+			/* The sampler saw the command go (a zombie counts as gone):
+			 * collect its status, waiting a little for the exit. */
+			launch_reap_wait(&s->child, 1000);
 		}
 	}
 	if (s->lab && !s->target_gone)
@@ -389,23 +290,7 @@ void session_stop(struct session *s)
 		lab_stop(s->lab);
 		s->lab = NULL;
 	}
-	if (s->child && !s->child_reaped) {
-		kill(s->child, SIGTERM);
-		for (int i = 0; i < 50; i++) {
-			if (waitpid(s->child, &s->child_status, WNOHANG) == s->child) {
-				s->child_reaped = true;
-				break;
-			}
-			struct timespec ts = {0, 10 * 1000 * 1000};
-			nanosleep(&ts, NULL);
-		}
-		if (!s->child_reaped) {
-			kill(s->child, SIGKILL);
-			waitpid(s->child, &s->child_status, 0);
-			s->child_reaped = true;
-		}
-		session_child_pid = 0;
-	}
+	launch_stop(&s->child);
 	sampler_free(s->sampler);
 	s->sampler = NULL;
 	snapshot_free(&s->prev);
@@ -416,16 +301,12 @@ void session_stop(struct session *s)
 	s->root.fd = -1;
 }
 
+unsigned long long session_mem_available(const struct session *s)
+{
+	return procinfo_mem_available(&s->root);
+}
+
 const char *session_child_status(const struct session *s, char *buf, size_t cap)
 {
-	if (!s->child || !s->child_reaped)
-		snprintf(buf, cap, "%s", "");
-	else if (WIFEXITED(s->child_status))
-		snprintf(buf, cap, "exited with status %d", WEXITSTATUS(s->child_status));
-	else if (WIFSIGNALED(s->child_status))
-		snprintf(buf, cap, "killed by signal %d (%s)", WTERMSIG(s->child_status),
-			 strsignal(WTERMSIG(s->child_status)));
-	else
-		snprintf(buf, cap, "ended");
-	return buf;
+	return launch_status_text(&s->child, buf, cap);
 }

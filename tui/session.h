@@ -17,6 +17,7 @@
 #include <sys/types.h>
 
 #include "lab.h"
+#include "launch.h"
 #include "labview.h"
 #include "options.h"
 #include "report.h"
@@ -41,10 +42,7 @@ struct session {
 	struct snapshot_rates rates; /* prev -> cur */
 	bool target_gone;	     /* the target exited (attach/launch) */
 
-	/* launch mode */
-	pid_t child; /* the launched command, 0 when none */
-	bool child_reaped;
-	int child_status; /* waitpid status once reaped */
+	struct launch child; /* launch mode: the command */
 
 	/* lab mode */
 	struct lab *lab;
@@ -85,6 +83,10 @@ int session_apply(struct session *s);
 /* Stops the workload, the launched command (SIGTERM, then SIGKILL after
  * 500 ms) and frees everything.  Safe to call twice. */
 void session_stop(struct session *s);
+
+/* MemAvailable of the machine, bytes; 0 when unknown (the lab's size
+ * checks). */
+unsigned long long session_mem_available(const struct session *s);
 
 /* Launch mode: a short description of how the command ended
  * ("exited with status 3", "killed by signal 9"), or "" while running. */

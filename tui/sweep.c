@@ -15,6 +15,7 @@
 
 #include "budget.h"
 #include "lab.h"
+#include "procinfo.h"
 #include "snapshot.h"
 #include "text-safe.h"
 #include "throughput.h"
@@ -91,11 +92,11 @@ static int out_error(int rc)
 	return rc;
 }
 
-static void fill_env(struct sweep_env *e, const struct sweep_opts *o, const struct budget *b,
-		     const struct lab_status *st, double single)
+static void fill_env(struct sweep_env *e, const struct sweep_opts *o, const struct sysroot *root,
+		     const struct budget *b, const struct lab_status *st, double single)
 {
 	memset(e, 0, sizeof(*e));
-	lab_cpu_model(e->cpu_model, sizeof(e->cpu_model));
+	procinfo_cpu_model(root, e->cpu_model, sizeof(e->cpu_model));
 	e->online = b->online;
 	e->affinity = b->affinity;
 	e->quota_cpus = b->quota.cpus;
@@ -248,6 +249,14 @@ static int sweep_check(const struct sweep_opts *o, struct lab_settings *s)
 	s->streams = smax;
 	s->threads = tmax;
 	int rc = lab_settings_check(s, err, sizeof(err));
+	if (rc == 0) {
+		struct sysroot live;
+		if (sysroot_open(&live, "/") == 0) {
+			rc = lab_settings_check_mem(s, procinfo_mem_available(&live), err,
+						    sizeof(err));
+			sysroot_close(&live);
+		}
+	}
 	for (size_t i = 0; rc == 0 && i < o->nstreams; i++) {
 		s->streams = o->streams[i];
 		rc = lab_settings_check(s, err, sizeof(err));
@@ -336,7 +345,7 @@ int sweep_run(const struct sweep_opts *o, FILE *out)
 		one_first(sl, ns);
 	}
 	struct sweep_env env;
-	fill_env(&env, o, &budget, c.a, cal);
+	fill_env(&env, o, &root, &budget, c.a, cal);
 	env.baseline_row = c.baseline_row;
 	rc = out_error(sweep_out_begin(out, o->format, &env));
 

@@ -18,6 +18,7 @@
  * and die with it in any case. */
 #define _GNU_SOURCE
 #include "lab-anchor.h"
+#include "spawn.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -96,7 +97,8 @@ static int anchor_start_helper(struct anchor *a, int slot)
 			(char *)"--parent",
 			parent,
 			NULL};
-	pid_t pid = lab_spawn(a->gemm, argv, a->ctl_fd);
+	struct spawn_opts o = {.keep_fd = a->ctl_fd};
+	pid_t pid = spawn_start(a->gemm, argv, &o);
 	if (pid < 0)
 		return (int)pid;
 	atomic_store(&a->shm->helper_exited[slot], 0);
@@ -254,7 +256,7 @@ int main(int argc, char **argv)
 		atomic_store(&a.shm->spawn_errno, e); /* threadlab's only channel */
 		return 1;
 	}
-	/* Only the control block goes on, and only to the helpers (lab_spawn). */
+	/* Only the control block goes on, and only to the helpers (spawn_start keeps it). */
 	close((int)lab_fd);
 	fcntl(a.bell_fd, F_SETFD, FD_CLOEXEC);
 	fcntl(a.reply_fd, F_SETFD, FD_CLOEXEC);

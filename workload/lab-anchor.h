@@ -61,15 +61,6 @@ struct lab_shm {
 
 /* ---- lab-workers.c: the anchor's pool of threadlab-burn workers -------- */
 
-/* Starts child `path` with argv in the calling (single-threaded) anchor:
- * fork, then exec at once with the signal mask cleared.  Descriptors are
- * inherited as they are, except keep_fd (>= 0; -1 for none), whose
- * close-on-exec flag is cleared in the child only, so that one child gets
- * it while the anchor's other children do not.  Returns the pid, or -errno
- * when the fork or the exec failed (the exec's errno is read back through a
- * close-on-exec pipe). */
-pid_t lab_spawn(const char *path, char *const argv[], int keep_fd);
-
 /* Makes the number of running workers equal to want (0..LAB_MAX_WORKERS):
  * starts `burn --name tl-workerK --parent <anchor>` or SIGKILLs and reaps
  * the newest ones.  Publishes pids in shm.  Returns 0 or -errno (first

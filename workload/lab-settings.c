@@ -23,21 +23,6 @@ struct lab_settings lab_settings_default(void)
 	};
 }
 
-/* MemAvailable in bytes, or 0 when unknown. */
-static unsigned long long mem_available(void)
-{
-	FILE *f = fopen("/proc/meminfo", "re");
-	if (!f)
-		return 0;
-	char line[256];
-	unsigned long long kb = 0;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
-			break;
-	fclose(f);
-	return kb * 1024ull;
-}
-
 int lab_settings_check(const struct lab_settings *s, char *err, size_t errlen)
 {
 	if (s->threads < 1 || s->threads > CTL_MAX_THREADS) {
@@ -74,7 +59,7 @@ int lab_settings_check(const struct lab_settings *s, char *err, size_t errlen)
 		snprintf(err, errlen, "cpus %g: the smallest quota is 0.01 CPUs", s->cpus);
 		return -EINVAL;
 	}
-	return lab_settings_check_mem(s, mem_available(), err, errlen);
+	return 0;
 }
 
 int lab_settings_check_mem(const struct lab_settings *s, unsigned long long avail, char *err,
@@ -128,26 +113,4 @@ int lab_cpus_parse(const char *arg, double *cpus, char *err, size_t errlen)
 	}
 	*cpus = v;
 	return 0;
-}
-
-void lab_cpu_model(char *buf, size_t cap)
-{
-	buf[0] = '\0';
-	FILE *f = fopen("/proc/cpuinfo", "re");
-	if (!f)
-		return;
-	char line[512];
-	while (fgets(line, sizeof(line), f)) {
-		if (strncmp(line, "model name", 10) != 0)
-			continue;
-		const char *v = strchr(line, ':');
-		if (!v)
-			continue;
-		v++;
-		while (*v == ' ' || *v == '\t')
-			v++;
-		snprintf(buf, cap, "%.*s", (int)strcspn(v, "\n"), v);
-		break;
-	}
-	fclose(f);
 }

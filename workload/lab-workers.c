@@ -1,4 +1,4 @@
-/* lab-workers.c — starting children from the anchor, and the pool of
+/* lab-workers.c — the anchor's pool of
  * background CPU workers (threadlab-burn) that compete with the GEMMs.
  *
  * Workers run inside the anchor's process group and cgroup, so they share
@@ -7,6 +7,7 @@
  * their names. */
 #define _GNU_SOURCE
 #include "lab-anchor.h"
+#include "spawn.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -14,46 +15,6 @@
 #include <stdio.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-pid_t lab_spawn(const char *path, char *const argv[], int keep_fd)
-{
-	int p[2];
-	if (pipe2(p, O_CLOEXEC) < 0)
-		return -errno;
-	pid_t pid = fork();
-	if (pid < 0) {
-		int e = errno;
-		close(p[0]);
-		close(p[1]);
-		return -e;
-	}
-	if (pid == 0) {
-		sigset_t none;
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
-		signal(SIGPIPE, SIG_DFL);
-		if (keep_fd < 0 || fcntl(keep_fd, F_SETFD, 0) == 0)
-			execv(path, argv);
-		int e = errno;
-		ssize_t w = write(p[1], &e, sizeof(e));
-		(void)w;
-		_exit(127);
-	}
-	close(p[1]);
-	int e = 0;
-	ssize_t n;
-	do
-		n = read(p[0], &e, sizeof(e));
-	while (n < 0 && errno == EINTR);
-	close(p[0]);
-	if (n == (ssize_t)sizeof(e)) {
-		/* exec failed: the child exits at once; reap it here. */
-		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
-			;
-		return -(e ? e : ENOEXEC);
-	}
-	return pid;
-}
 
 /* nworkers, never beyond the array (the block is shared memory). */
 static unsigned workers_count(const struct lab_shm *shm)
@@ -72,7 +33,7 @@ static int workers_start_one(struct lab_shm *shm, const char *burn)
 	snprintf(parent, sizeof(parent), "%ld", (long)getpid());
 	char *argv[] = {(char *)"threadlab-burn", (char *)"--name", name,
 			(char *)"--parent",	  parent,	    NULL};
-	pid_t pid = lab_spawn(burn, argv, -1);
+	pid_t pid = spawn_start(burn, argv, NULL);
 	if (pid < 0)
 		return (int)pid;
 	atomic_store(&shm->worker_pid[k], (int32_t)pid);

@@ -77,14 +77,14 @@ struct lab_settings {
 struct lab_settings lab_settings_default(void);
 
 /* Checks every field.  On error writes one line into err saying what was
- * wrong and what to do, and returns -EINVAL (-ENOMEM when the matrices of
- * all streams — A, B, C and the reference each — would not fit in
- * MemAvailable).  cpus: pass 0 for "no quota"; a negative value that came
- * from the user is the caller's to reject (lab_settings_check treats < 0 as
- * "none" too, see lab_cpus_parse). */
+ * wrong and what to do, and returns -EINVAL.  Pure: memory is checked
+ * apart (lab_settings_check_mem), against a MemAvailable the caller reads.
+ * cpus: pass 0 for "no quota"; a negative value that came from the user is
+ * the caller's to reject (lab_settings_check treats < 0 as "none" too, see
+ * lab_cpus_parse). */
 int lab_settings_check(const struct lab_settings *s, char *err, size_t errlen);
 
-/* The memory part of lab_settings_check, against avail bytes (MemAvailable;
+/* The memory check, against avail bytes (MemAvailable;
  * 0: unknown, always fits): -ENOMEM with a message when the matrices need
  * more than 80 % of it, else 0.  Pure, for tests. */
 int lab_settings_check_mem(const struct lab_settings *s, unsigned long long avail, char *err,
@@ -231,10 +231,6 @@ double lab_single_rate_cached(const struct lab *lab, int n, enum ctl_precision p
 /* The quota cgroup's cpu.stat directory and version (for the sweep and
  * batch: throttling of the workload); returns false when there is none. */
 bool lab_quota_cgroup(const struct lab *lab, const char **dir, int *version);
-
-/* The machine's CPU model (/proc/cpuinfo "model name", raw bytes) into
- * buf; "" when unknown.  For the sweep's and batch's environment header. */
-void lab_cpu_model(char *buf, size_t cap);
 
 /* The helper executable lab_start() found (for messages), or NULL. */
 const char *lab_helper_path(const struct lab *lab);

@@ -1,4 +1,4 @@
-/* xalloc.h — allocation that cannot fail.
+/* xalloc.h — allocation that cannot fail (common/: every layer links it).
  *
  * threadlab has no useful way to continue without memory, so every
  * allocation goes through these wrappers: on failure they print one line to

@@ -1,0 +1,57 @@
+/* launch.h — the command threadlab starts and monitors (-- CMD).
+ *
+ * The command must not outlive threadlab: it gets PR_SET_PDEATHSIG, is
+ * stopped (SIGTERM, then SIGKILL) by launch_stop() and killed from signal
+ * handlers by launch_emergency_stop().  One command per process. */
+#ifndef THREADLAB_LAUNCH_H
+#define THREADLAB_LAUNCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+/* Where the command's standard streams go. */
+enum launch_stdio {
+	LAUNCH_STDIO_NULL,   /* stdin, stdout, stderr on /dev/null (under the dashboard
+			      * its output would tear the screen) */
+	LAUNCH_STDIO_STDERR, /* stdout onto threadlab's stderr, stdin and stderr kept
+			      * (batch: stdout belongs to threadlab's samples) */
+};
+
+struct launch {
+	pid_t pid;   /* 0 when nothing was started */
+	bool reaped; /* the command's exit was collected */
+	int status;  /* its waitpid status once reaped */
+};
+
+/* Raises this process's soft RLIMIT_NOFILE to the hard limit (at most
+ * 65536; the thread sampler holds three descriptors per thread) and
+ * remembers the original, which launched commands get back. */
+void launch_raise_nofile(void);
+
+/* Starts argv[0] (looked up in PATH).  Returns 0, or -errno: exec's error
+ * (no such program, not executable) or fork's; err says which in one line. */
+int launch_start(struct launch *l, char *const argv[], enum launch_stdio io, char *err,
+		 size_t errlen);
+
+/* Collects the command's exit if it has ended (never blocks).  Returns true
+ * once it is reaped. */
+bool launch_reap(struct launch *l);
+
+/* The command was seen gone (a zombie counts): waits up to ms for the exit
+ * to be collectable, then collects it. */
+void launch_reap_wait(struct launch *l, int ms);
+
+/* Stops the command if still running: SIGTERM, then SIGKILL after 500 ms,
+ * and reaps it.  Safe to call twice. */
+void launch_stop(struct launch *l);
+
+/* For signal handlers: sig (SIGTERM or SIGKILL) to the running command.
+ * Async-signal-safe. */
+void launch_emergency_stop(int sig);
+
+/* "exited with status 3", "killed by signal 9 (Killed)", or "" while it
+ * runs.  Returns buf. */
+const char *launch_status_text(const struct launch *l, char *buf, size_t cap);
+
+#endif
