@@ -2,7 +2,7 @@
  *
  * Starts a target process with many threads (1,000 by default, small
  * stacks), then measures on the same target:
- *   (a) threadlab: tsampler_sample() + thread_rates() per tick, as CPU time
+ *   (a) threadlab: thread_sampler_sample() + thread_rates() per tick, as CPU time
  *       (getrusage user + sys of this process) averaged over the ticks;
  *   (b) top -H -b -d INTERVAL -n TICKS -p PID: the CPU time of the top
  *       process (wait4 rusage) divided by the ticks.
@@ -99,12 +99,12 @@ static double now_ms(void)
 
 /* threadlab's CPU ms per tick over ticks ticks (after one warm-up tick). */
 static double bench_threadlab(pid_t pid, int ticks, long interval, double *first_ms,
-			      size_t *nthreads, size_t *fds, struct tsampler_reads *per_tick)
+			      size_t *nthreads, size_t *fds, struct thread_sampler_reads *per_tick)
 {
 	struct sysroot r;
 	if (sysroot_open(&r, "/") < 0)
 		return -1;
-	struct tsampler *ts = tsampler_new(&r, pid, false);
+	struct thread_sampler *ts = thread_sampler_new(&r, pid, false);
 	if (!ts) {
 		sysroot_close(&r);
 		return -1;
@@ -117,25 +117,25 @@ static double bench_threadlab(pid_t pid, int ticks, long interval, double *first
 	struct rusage a, b;
 
 	getrusage(RUSAGE_SELF, &a);
-	tsampler_sample(ts, &prev);
+	thread_sampler_sample(ts, &prev);
 	getrusage(RUSAGE_SELF, &b);
 	*first_ms = cpu_ms(&b) - cpu_ms(&a);
 
-	struct tsampler_reads r0, r1;
-	tsampler_read_counts(ts, &r0);
+	struct thread_sampler_reads r0, r1;
+	thread_sampler_read_counts(ts, &r0);
 	double spent = 0;
 	for (int i = 0; i < ticks; i++) {
 		sleep_ms(interval);
 		getrusage(RUSAGE_SELF, &a);
-		tsampler_sample(ts, &cur);
+		thread_sampler_sample(ts, &cur);
 		thread_rates(&prev, &cur, &rates, &cap);
 		thread_set_copy(&prev, &cur);
 		getrusage(RUSAGE_SELF, &b);
 		spent += cpu_ms(&b) - cpu_ms(&a);
 	}
 	*nthreads = cur.n;
-	*fds = tsampler_fds(ts);
-	tsampler_read_counts(ts, &r1);
+	*fds = thread_sampler_fds(ts);
+	thread_sampler_read_counts(ts, &r1);
 	per_tick->listings = (r1.listings - r0.listings) / (uint64_t)ticks;
 	per_tick->schedstat = (r1.schedstat - r0.schedstat) / (uint64_t)ticks;
 	per_tick->stat = (r1.stat - r0.stat) / (uint64_t)ticks;
@@ -143,7 +143,7 @@ static double bench_threadlab(pid_t pid, int ticks, long interval, double *first
 	free(rates);
 	thread_set_free(&prev);
 	thread_set_free(&cur);
-	tsampler_free(ts);
+	thread_sampler_free(ts);
 	sysroot_close(&r);
 	return spent / ticks;
 }
@@ -184,7 +184,7 @@ static void run(const char *what, int nthreads, long wake, int ticks, long inter
 	}
 	double first, t0 = now_ms();
 	size_t seen = 0, fds = 0;
-	struct tsampler_reads reads = {0};
+	struct thread_sampler_reads reads = {0};
 	double tl = bench_threadlab(pid, ticks, interval, &first, &seen, &fds, &reads);
 	double tl_wall = now_ms() - t0;
 	double top = bench_top(pid, ticks, interval);
@@ -194,9 +194,10 @@ static void run(const char *what, int nthreads, long wake, int ticks, long inter
 	printf("target: %d %s threads (+1 main), %d ticks at %ld ms\n", nthreads, what, ticks,
 	       interval);
 	if (tl < 0)
-		printf("  threadlab tsampler: failed\n");
+		printf("  threadlab thread_sampler: failed\n");
 	else
-		printf("  threadlab tsampler: %7.3f ms CPU per tick  (%zu threads, %zu fds held; "
+		printf("  threadlab thread_sampler: %7.3f ms CPU per tick  (%zu threads, %zu fds "
+		       "held; "
 		       "first tick %.3f ms; %.1f s wall)\n",
 		       tl, seen, fds, first, tl_wall / 1e3);
 	if (tl >= 0)

@@ -7,21 +7,6 @@
 #include <stdio.h>
 #include <string.h>
 
-const char *budget_term_name(enum budget_term t)
-{
-	switch (t) {
-	case BUDGET_ONLINE:
-		return "online";
-	case BUDGET_AFFINITY:
-		return "affinity";
-	case BUDGET_CPUSET:
-		return "cpuset";
-	case BUDGET_QUOTA:
-		return "quota";
-	}
-	return "?";
-}
-
 void budget_resolve(struct budget *b)
 {
 	/* A count of 0 means "not readable": such a term never binds. */

@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 int procinfo_meminfo_parse(const char *buf, unsigned long long *avail)
 {
 	for (const char *l = buf; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {

@@ -1,12 +1,7 @@
-/* snapshot.c — one tick of every collector for one target.
+/* snapshot.c — snapshots and the rates between two of them.
  *
- * The sampler owns a thread sampler and a per-CPU sampler; each tick it
- * re-reads the budget (a quota can change while we watch), the cpu.stat of
- * the cgroup that throttles (the one whose quota binds, else the target's
- * own, or the lab's quota cgroup when overridden), both pressure files, the
- * threads and the CPUs.  Rates are computed from two snapshots by
- * snapshot_rates(), never inside the sampler, so batch output and the
- * dashboard agree on every figure. */
+ * Rates are computed from two snapshots here, never inside the sampler
+ * (sampler.c), so batch output and the dashboard agree on every figure. */
 #include "config.h"
 
 #include "snapshot.h"
@@ -18,24 +13,6 @@
 #include <time.h>
 
 #include "xalloc.h"
-
-struct sampler {
-	const struct sysroot *root;
-	pid_t pid;
-	struct tsampler *ts;
-	struct cpus_sampler *cs;
-	char override_dir[CGROUP_PATH_MAX]; /* "" when not overridden */
-	int override_version;
-	struct budget last_budget;
-	bool have_budget;
-};
-
-static double snapshot_clock(clockid_t id)
-{
-	struct timespec t;
-	clock_gettime(id, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
 
 void snapshot_init(struct snapshot *s)
 {
@@ -85,98 +62,4 @@ void snapshot_rates(const struct snapshot *prev, const struct snapshot *cur,
 		if (out->threads[i].state == 'R')
 			out->runnable++;
 	}
-}
-
-struct sampler *sampler_new(const struct sysroot *r, pid_t pid, bool tree)
-{
-	struct sampler *s = xcalloc(1, sizeof(*s));
-	s->root = r;
-	s->pid = pid;
-	s->ts = tsampler_new(r, pid, tree);
-	if (!s->ts) {
-		int e = errno;
-		free(s);
-		errno = e;
-		return NULL;
-	}
-	/* Per-CPU figures are the machine's own: only meaningful live. */
-	s->cs = r->live ? cpus_sampler_new() : NULL;
-	return s;
-}
-
-void sampler_free(struct sampler *s)
-{
-	if (!s)
-		return;
-	tsampler_free(s->ts);
-	cpus_sampler_free(s->cs);
-	free(s);
-}
-
-void sampler_set_cgroup_override(struct sampler *s, const char *dir, int version)
-{
-	snprintf(s->override_dir, sizeof(s->override_dir), "%s", dir ? dir : "");
-	s->override_version = version;
-}
-
-static void sampler_cgroup(struct sampler *s, struct snapshot *out)
-{
-	const struct budget *b = &out->budget;
-	char rel[CGROUP_PATH_MAX + 32];
-	int version = b->loc.version;
-
-	if (s->override_dir[0]) {
-		snprintf(out->stat_dir, sizeof(out->stat_dir), "%s", s->override_dir);
-		version = s->override_version;
-	} else if (b->quota.cpus > 0 && b->quota.dir[0]) {
-		snprintf(out->stat_dir, sizeof(out->stat_dir), "%s", b->quota.dir);
-	} else {
-		snprintf(out->stat_dir, sizeof(out->stat_dir), "%s", b->loc.dir);
-	}
-	out->has_cpustat = out->stat_dir[0] &&
-			   cgroup_cpustat_read(s->root, out->stat_dir, version, &out->cpustat) == 0;
-
-	/* Pressure lives only on the unified hierarchy (v2, or hybrid's v2 mount). */
-	const char *psi_dir = NULL;
-	if (s->override_dir[0]) {
-		/* A v1 quota cgroup has no pressure file; the v2 cgroup the
-		 * workload sits in would be another cgroup's figure. */
-		if (s->override_version == 2)
-			psi_dir = s->override_dir;
-	} else if (b->loc.v2_dir[0]) {
-		psi_dir = b->loc.v2_dir;
-	}
-	memset(&out->psi_cgroup, 0, sizeof(out->psi_cgroup));
-	if (psi_dir) {
-		snprintf(rel, sizeof(rel), "%s/cpu.pressure", psi_dir);
-		psi_read(s->root, rel, &out->psi_cgroup);
-	}
-	psi_read(s->root, "proc/pressure/cpu", &out->psi_system);
-}
-
-int sampler_sample(struct sampler *s, struct snapshot *out)
-{
-	thread_set_free(&out->threads);
-	thread_set_init(&out->threads);
-	out->time = snapshot_clock(CLOCK_MONOTONIC);
-	out->wall = snapshot_clock(CLOCK_REALTIME);
-
-	int rc = budget_read(s->root, s->pid, &out->budget);
-	if (rc == 0) {
-		s->last_budget = out->budget;
-		s->have_budget = true;
-	} else if (s->have_budget) {
-		out->budget = s->last_budget;
-	} else {
-		memset(&out->budget, 0, sizeof(out->budget));
-	}
-	sampler_cgroup(s, out);
-	if (s->cs)
-		cpus_sample(s->cs, &out->cpus);
-	else
-		out->cpus.n = 0;
-
-	rc = tsampler_sample(s->ts, &out->threads);
-	out->target_alive = rc == 0;
-	return rc == 0 ? 0 : -ESRCH;
 }

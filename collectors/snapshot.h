@@ -1,10 +1,7 @@
 /* snapshot.h — everything the collectors know about one target at one tick.
  *
- * struct sampler ties the collectors together for one target process (or
- * process tree): each sampler_sample() reads the budget, the cgroup's
- * cpu.stat and pressure, the system pressure, every thread and the per-CPU
- * usage into a struct snapshot.  snapshot_rates() turns two snapshots into
- * the rates the outputs show.  The TUI and batch mode only ever see these
+ * A sampler (sampler.h) fills one per tick; snapshot_rates() turns two
+ * snapshots into the rates the outputs show.  The faces only ever see these
  * plain structs. */
 #ifndef THREADLAB_SNAPSHOT_H
 #define THREADLAB_SNAPSHOT_H
@@ -51,19 +48,5 @@ void snapshot_rates_init(struct snapshot_rates *r);
 void snapshot_rates_free(struct snapshot_rates *r);
 void snapshot_rates(const struct snapshot *prev, const struct snapshot *cur,
 		    struct snapshot_rates *out);
-
-struct sampler;
-
-/* Follows pid (tree: and its descendants).  stat_dir_override, when not
- * NULL, names the cgroup directory (relative to root) whose cpu.stat and
- * cpu.pressure to read instead of the target's own (the lab's quota cgroup).
- * Returns NULL and sets errno (ESRCH, EACCES). */
-struct sampler *sampler_new(const struct sysroot *r, pid_t pid, bool tree);
-void sampler_free(struct sampler *s);
-void sampler_set_cgroup_override(struct sampler *s, const char *dir, int version);
-
-/* Fills out.  Returns 0, or -ESRCH when the target has exited (out then has
- * target_alive false and no threads, but budget from the last good read). */
-int sampler_sample(struct sampler *s, struct snapshot *out);
 
 #endif

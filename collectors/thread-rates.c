@@ -1,4 +1,4 @@
-/* thread-rates.c — thread sets and the rates between two of them.
+/* thread-rates.c — the rates between two thread sets.
  *
  * CPU % and run-queue wait % come from schedstat's nanosecond counters over
  * the wall-clock time between the samples, so they are exact even at 20 ms
@@ -19,29 +19,6 @@
 #include <string.h>
 
 #include "xalloc.h"
-
-void thread_set_init(struct thread_set *s)
-{
-	memset(s, 0, sizeof(*s));
-}
-
-void thread_set_free(struct thread_set *s)
-{
-	free(s->v);
-	thread_set_init(s);
-}
-
-void thread_set_copy(struct thread_set *dst, const struct thread_set *src)
-{
-	if (dst == src)
-		return;
-	dst->v = xreallocarray_grow(dst->v, &dst->cap, src->n, sizeof(*dst->v));
-	if (src->n)
-		memcpy(dst->v, src->v, src->n * sizeof(*src->v));
-	dst->n = src->n;
-	dst->time = src->time;
-	dst->nprocs = src->nprocs;
-}
 
 static int sample_cmp(const void *a, const void *b)
 {

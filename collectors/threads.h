@@ -1,6 +1,6 @@
 /* threads.h — per-thread samples of a process (or a process tree).
  *
- * A struct tsampler follows one target across ticks.  It lists
+ * A struct thread_sampler follows one target across ticks.  It lists
  * proc/PID/task/ for the target (and, with tree, each descendant that
  * libproc2 finds), keeps a descriptor per thread for schedstat, stat and
  * status, and re-reads them with pread at offset 0.  Later ticks list task/
@@ -65,7 +65,7 @@ void thread_set_init(struct thread_set *s);
 void thread_set_free(struct thread_set *s);
 void thread_set_copy(struct thread_set *dst, const struct thread_set *src);
 
-struct tsampler;
+struct thread_sampler;
 
 /* Follows pid (and its descendants when tree).  Returns NULL and sets errno
  * (ESRCH: no such process, EACCES: may not read it, ENOTSUP: tree under a
@@ -73,32 +73,32 @@ struct tsampler;
  * Three descriptors are held per thread, up to 64 below RLIMIT_NOFILE's
  * soft limit; threads beyond that are read by path (slower).  A program
  * following large processes should raise the soft limit to the hard one. */
-struct tsampler *tsampler_new(const struct sysroot *r, pid_t pid, bool tree);
-void tsampler_free(struct tsampler *ts);
+struct thread_sampler *thread_sampler_new(const struct sysroot *r, pid_t pid, bool tree);
+void thread_sampler_free(struct thread_sampler *ts);
 
 /* Fills out (replacing its contents).  Returns 0, or -ESRCH once the target
  * process has exited (out then holds no threads). */
-int tsampler_sample(struct tsampler *ts, struct thread_set *out);
+int thread_sampler_sample(struct thread_sampler *ts, struct thread_set *out);
 
-/* As tsampler_sample, with the sample time given instead of read from
+/* As thread_sampler_sample, with the sample time given instead of read from
  * CLOCK_MONOTONIC (seconds, > 0, increasing from call to call): lets tests
  * drive the status cadence with a clock of their own. */
-int tsampler_sample_at(struct tsampler *ts, double now, struct thread_set *out);
+int thread_sampler_sample_at(struct thread_sampler *ts, double now, struct thread_set *out);
 
 /* Sets the status period P in seconds (see the top of this file); 0 reads
  * status of every thread that ran on every tick.  A caller that needs exact
  * switch rates between two samples less than P apart should set 0. */
-void tsampler_set_status_period(struct tsampler *ts, double seconds);
+void thread_sampler_set_status_period(struct thread_sampler *ts, double seconds);
 
-/* Files read since tsampler_new (for the benchmark and tests). */
-struct tsampler_reads {
+/* Files read since thread_sampler_new (for the benchmark and tests). */
+struct thread_sampler_reads {
 	uint64_t listings;		  /* task/ directories listed */
 	uint64_t schedstat, stat, status; /* preads of each file */
 };
-void tsampler_read_counts(const struct tsampler *ts, struct tsampler_reads *out);
+void thread_sampler_read_counts(const struct thread_sampler *ts, struct thread_sampler_reads *out);
 
 /* Open descriptors currently held (for the benchmark and tests). */
-size_t tsampler_fds(const struct tsampler *ts);
+size_t thread_sampler_fds(const struct thread_sampler *ts);
 
 /* Rates between two samples of the same target. */
 struct thread_rate {

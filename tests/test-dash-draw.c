@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "dash-layout.h"
+#include "dash-paint.h"
 #include "dash-panels.h"
 #include "text-safe.h"
 #include "tl-dash.h"
@@ -17,7 +18,6 @@
 
 struct fixture {
 	struct session s;
-	struct options opt;
 	struct dash d;
 	struct thread_rate rates[4];
 	struct thread_sample samples[4];
@@ -54,9 +54,7 @@ static struct fixture *fixture_lab(void)
 	struct fixture *f = calloc(1, sizeof(*f));
 	struct session *s = &f->s;
 
-	f->opt.interval = 1;
 	s->kind = SESSION_LAB;
-	s->opt = &f->opt;
 	s->target = 50;
 	s->want = lab_settings_default();
 	s->want.threads = 2;
@@ -247,10 +245,10 @@ static void test_no_row_cut_mid_word(void **state)
 		}
 		for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
 			WINDOW *w = newwin(sizes[i][0], sizes[i][1], 0, 0);
-			dash_panels_cuts = 0;
+			dash_paint_cuts = 0;
 			draw(w, f);
 			/* Every row's text fitted its width before it was drawn. */
-			assert_int_equal(dash_panels_cuts, 0);
+			assert_int_equal(dash_paint_cuts, 0);
 			if (streams == 1 || sizes[i][1] >= 200)
 				assert_no_row_cut(w);
 			assert_true(find_row(w, "spin/overhead") > 0 || find_row(w, "spin)") > 0);
@@ -276,12 +274,12 @@ static void test_failure_message_highlighted(void **state)
 	f->d.message_bad = true;
 	if (has_colors() && start_color() == OK) {
 		use_default_colors();
-		dash_panels_colors_init();
+		dash_paint_colors_init();
 		f->d.color = true;
 	}
 	draw(w, f);
 	assert_int_equal(find_row(w, "helper killed by signal 9, restarted"), 23);
-	attr_t bad = dash_panels_attr(&f->d, DASH_ROLE_BAD);
+	attr_t bad = dash_paint_attr(&f->d, DASH_ROLE_BAD);
 	assert_true((mvwinch(w, 23, 0) & A_ATTRIBUTES) == (bad & A_ATTRIBUTES));
 	if (f->d.color) {
 		f->d.message_bad = false;

@@ -116,9 +116,9 @@ static void test_thread_rows_at_80_and_wider(void **state)
 	int widths[] = {80, 100, 120, 200};
 
 	for (size_t i = 0; i < sizeof(widths) / sizeof(widths[0]); i++) {
-		dash_cols_for(widths[i], false, &c);
+		dash_format_cols(widths[i], false, &c);
 		dash_format_thread_head(head, sizeof(head), &c, DASH_SORT_CPU);
-		dash_format_thread_row(row, sizeof(row), &c, &r, DASH_MARK_ACTIVE);
+		dash_format_thread_row(row, sizeof(row), &c, &r, LABVIEW_MARK_ACTIVE);
 		assert_true(dash_width(head) <= widths[i]);
 		assert_true(dash_width(row) <= widths[i]);
 		/* Columns line up: the CPU% value ends where its head ends. */
@@ -132,10 +132,10 @@ static void test_thread_rows_at_80_and_wider(void **state)
 		assert_non_null(strstr(head, "WAIT%"));
 		assert_non_null(strstr(head, "IVCS/s"));
 	}
-	dash_cols_for(80, false, &c);
+	dash_format_cols(80, false, &c);
 	assert_false(c.pid);
 	assert_true(c.name_w >= 15);
-	dash_cols_for(120, false, &c);
+	dash_format_cols(120, false, &c);
 	assert_true(c.pid);
 	assert_true(c.vcsw);
 	dash_format_thread_head(head, sizeof(head), &c, DASH_SORT_CPU);
@@ -165,11 +165,11 @@ static void test_hostile_names_made_safe(void **state)
 	struct dash_cols c;
 	struct thread_rate p = mk_thread(1, 2, "plain", 1);
 
-	dash_cols_for(80, false, &c);
-	dash_format_thread_row(plain, sizeof(plain), &c, &p, DASH_MARK_NONE);
+	dash_format_cols(80, false, &c);
+	dash_format_thread_row(plain, sizeof(plain), &c, &p, LABVIEW_MARK_NONE);
 	for (size_t i = 0; i < sizeof(hostile) / sizeof(hostile[0]); i++) {
 		struct thread_rate r = mk_thread(1, 2, hostile[i], 1);
-		dash_format_thread_row(row, sizeof(row), &c, &r, DASH_MARK_NONE);
+		dash_format_thread_row(row, sizeof(row), &c, &r, LABVIEW_MARK_NONE);
 		assert_no_controls(row);
 		for (const char *q = row; *q; q++)
 			assert_int_not_equal((unsigned char)*q, 0x9b);
@@ -177,12 +177,12 @@ static void test_hostile_names_made_safe(void **state)
 		assert_int_equal(dash_width(row), dash_width(plain));
 	}
 	struct thread_rate r = mk_thread(1, 2, hostile[0], 1);
-	dash_format_thread_row(row, sizeof(row), &c, &r, DASH_MARK_NONE);
+	dash_format_thread_row(row, sizeof(row), &c, &r, LABVIEW_MARK_NONE);
 	assert_non_null(strstr(row, "\xef\xbf\xbd[31mRED\xef\xbf\xbd"));
 	/* A header with a hostile command line is safe too. */
 	struct dash_header h = {
 	    .mode = "command", .pid = 7, .target = "evil\x1b[2J", .interval = 1};
-	dash_format_header(row, sizeof(row), 80, &h);
+	dash_rows_header(row, sizeof(row), 80, &h);
 	assert_no_controls(row);
 	assert_non_null(strstr(row, "[2J"));
 }
@@ -194,22 +194,22 @@ static void test_sorting(void **state)
 				   mk_thread(1, 20, "c", 30), mk_thread(1, 10, "d", 50)};
 	size_t idx[4];
 
-	dash_threads_order(v, 4, DASH_SORT_CPU, idx);
+	dash_format_order(v, 4, DASH_SORT_CPU, idx);
 	assert_int_equal(v[idx[0]].tid, 10); /* 50 %, lower TID first */
 	assert_int_equal(v[idx[1]].tid, 30);
 	assert_int_equal(v[idx[2]].tid, 20);
 	assert_int_equal(v[idx[3]].tid, 40);
-	dash_threads_order(v, 4, DASH_SORT_TID, idx);
+	dash_format_order(v, 4, DASH_SORT_TID, idx);
 	assert_int_equal(v[idx[0]].tid, 10);
 	assert_int_equal(v[idx[3]].tid, 40);
-	dash_threads_order(v, 4, DASH_SORT_NAME, idx);
+	dash_format_order(v, 4, DASH_SORT_NAME, idx);
 	assert_string_equal(v[idx[0]].name, "a");
 	assert_string_equal(v[idx[3]].name, "d");
-	dash_threads_order(v, 4, DASH_SORT_WAIT, idx);
+	dash_format_order(v, 4, DASH_SORT_WAIT, idx);
 	assert_int_equal(v[idx[0]].tid, 40); /* wait 90 % */
-	dash_threads_order(v, 4, DASH_SORT_IVCSW, idx);
+	dash_format_order(v, 4, DASH_SORT_IVCSW, idx);
 	assert_int_equal(v[idx[0]].tid, 10);
-	assert_string_equal(dash_sort_name(DASH_SORT_IVCSW), "IVCS/s");
+	assert_string_equal(dash_format_sort_name(DASH_SORT_IVCSW), "IVCS/s");
 }
 
 static void test_parked_and_active(void **state)
@@ -237,24 +237,24 @@ static void test_parked_and_active(void **state)
 	struct thread_rate an = mk_thread(50, 50, "tl-anchor", 0);
 	struct thread_rate other = mk_thread(400, 400, "bash", 0);
 
-	assert_int_equal(dash_thread_mark(&drv, &st), DASH_MARK_ACTIVE);
-	assert_int_equal(dash_thread_mark(&w1, &st), DASH_MARK_ACTIVE);
-	assert_int_equal(dash_thread_mark(&p2, &st), DASH_MARK_PARKED);
-	assert_int_equal(dash_thread_mark(&s1, &st), DASH_MARK_PARKED);
-	assert_int_equal(dash_thread_mark(&s1w, &st), DASH_MARK_PARKED);
-	assert_int_equal(dash_thread_mark(&wk, &st), DASH_MARK_WORKER);
-	assert_int_equal(dash_thread_mark(&an, &st), DASH_MARK_ANCHOR);
-	assert_int_equal(dash_thread_mark(&other, &st), DASH_MARK_NONE);
-	assert_int_equal(dash_thread_mark(&drv, NULL), DASH_MARK_NONE);
+	assert_int_equal(labview_mark(&drv, &st), LABVIEW_MARK_ACTIVE);
+	assert_int_equal(labview_mark(&w1, &st), LABVIEW_MARK_ACTIVE);
+	assert_int_equal(labview_mark(&p2, &st), LABVIEW_MARK_PARKED);
+	assert_int_equal(labview_mark(&s1, &st), LABVIEW_MARK_PARKED);
+	assert_int_equal(labview_mark(&s1w, &st), LABVIEW_MARK_PARKED);
+	assert_int_equal(labview_mark(&wk, &st), LABVIEW_MARK_WORKER);
+	assert_int_equal(labview_mark(&an, &st), LABVIEW_MARK_ANCHOR);
+	assert_int_equal(labview_mark(&other, &st), LABVIEW_MARK_NONE);
+	assert_int_equal(labview_mark(&drv, NULL), LABVIEW_MARK_NONE);
 	st.settings.streams = 2;
-	assert_int_equal(dash_thread_mark(&s1w, &st), DASH_MARK_ACTIVE);
+	assert_int_equal(labview_mark(&s1w, &st), LABVIEW_MARK_ACTIVE);
 	st.settings.paused = true;
-	assert_int_equal(dash_thread_mark(&w1, &st), DASH_MARK_PAUSED);
+	assert_int_equal(labview_mark(&w1, &st), LABVIEW_MARK_PAUSED);
 	/* A name that merely looks like ours is not parsed past its end. */
 	struct thread_rate fake = mk_thread(400, 401, "gemm0.x1", 0);
 	st.settings.paused = false;
-	assert_int_equal(dash_thread_mark(&fake, &st), DASH_MARK_NONE);
-	assert_string_equal(dash_mark_name(DASH_MARK_PARKED), "parked");
+	assert_int_equal(labview_mark(&fake, &st), LABVIEW_MARK_NONE);
+	assert_string_equal(labview_mark_name(LABVIEW_MARK_PARKED), "parked");
 }
 
 static void test_bar_ascii_and_marks(void **state)
@@ -335,7 +335,7 @@ static void test_chart_rows(void **state)
 	assert_false(labview_point_current(&v, &v.points[5], 768, 0));
 
 	/* single 104 on 2 CPUs: ceiling 208, the scale 5 % above it. */
-	double scale = dash_chart_scale(&v, 768, 0, 104, 2);
+	double scale = dash_format_chart_scale(&v, 768, 0, 104, 2);
 	assert_true(scale > 218 && scale < 219);
 	for (int width = 80; width <= 160; width += 40) {
 		dash_format_chart_row(out, sizeof(out), width, &v.points[1], 104, 2, scale, false);

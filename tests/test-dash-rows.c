@@ -32,11 +32,11 @@ static void test_header_widths(void **state)
 	struct lab_settings want = lab_settings_default();
 	struct dash_header h = {.mode = "lab", .want = &want, .interval = 1};
 
-	dash_format_header(out, sizeof(out), 200, &h);
+	dash_rows_header(out, sizeof(out), 200, &h);
 	assert_string_equal(out,
 			    "threadlab lab | sgemm n=768 | threads 1 | streams 1 | workers 0 | "
 			    "quota none | every 1s");
-	dash_format_header(out, sizeof(out), 80, &h);
+	dash_rows_header(out, sizeof(out), 80, &h);
 	assert_string_equal(
 	    out, "threadlab lab | sgemm n=768 | thr 1 | str 1 | wrk 0 | quota none | every 1s");
 	/* Pending marks, a pause, a sweep (never both: a sweep needs the
@@ -44,13 +44,13 @@ static void test_header_widths(void **state)
 	want.threads = 3;
 	want.workers = 2;
 	want.cpus = 1.5;
-	h.pending = DASH_PEND_THREADS | DASH_PEND_QUOTA | DASH_PEND_WORKERS;
+	h.pending = SESSION_PEND_THREADS | SESSION_PEND_QUOTA | SESSION_PEND_WORKERS;
 	h.interval = 0.25;
 	for (int sweep = 0; sweep < 2; sweep++) {
 		want.paused = !sweep;
 		h.sweep = sweep ? "sweep 3/4" : NULL;
 		for (size_t i = 0; i < NWIDTHS; i++) {
-			dash_format_header(out, sizeof(out), widths[i], &h);
+			dash_rows_header(out, sizeof(out), widths[i], &h);
 			assert_fits_whole(out, widths[i]);
 			assert_non_null(strstr(out, "3* | "));
 			assert_non_null(strstr(out, "2* | "));
@@ -66,13 +66,13 @@ static void test_header_widths(void **state)
 					  "--workers 8 --data /very/long/path/to/the/dataset",
 				.tree = true,
 				.interval = 1};
-	dash_format_header(out, sizeof(out), 80, &a);
+	dash_rows_header(out, sizeof(out), 80, &a);
 	assert_true(dash_width(out) <= 80);
 	assert_non_null(strstr(out, "threadlab command 4321 python3\u2026 (tree) | every 1s"));
-	dash_format_header(out, sizeof(out), 200, &a);
+	dash_rows_header(out, sizeof(out), 200, &a);
 	assert_non_null(strstr(out, "--data /very/long/path/to/the/dataset (tree) | every 1s"));
 	a.gone = true;
-	dash_format_header(out, sizeof(out), 80, &a);
+	dash_rows_header(out, sizeof(out), 80, &a);
 	assert_non_null(strstr(out, "EXITED"));
 }
 
@@ -89,34 +89,34 @@ static void test_header_pending(void **state)
 	st.stream[0].threads = 1;
 	st.stream[0].size = 768;
 	st.stream[0].precision = CTL_SINGLE;
-	assert_int_equal(dash_pending(&want, &st), 0);
+	assert_int_equal(session_pending_of(&want, &st), 0);
 
 	want.threads = 2;
 	st.settings.threads = 2;
 	st.applied = false;
-	unsigned p = dash_pending(&want, &st);
-	assert_true(p & DASH_PEND_THREADS);
+	unsigned p = session_pending_of(&want, &st);
+	assert_true(p & SESSION_PEND_THREADS);
 	struct dash_header h = {.mode = "lab", .want = &want, .pending = p, .interval = 1};
-	dash_format_header(out, sizeof(out), 120, &h);
+	dash_rows_header(out, sizeof(out), 120, &h);
 	assert_non_null(strstr(out, "threads 2*"));
 	assert_non_null(strstr(out, "sgemm n=768"));
 	assert_non_null(strstr(out, "every 1s"));
 
 	st.stream[0].threads = 2;
 	st.applied = true;
-	p = dash_pending(&want, &st);
+	p = session_pending_of(&want, &st);
 	assert_int_equal(p, 0);
 	h.pending = p;
-	dash_format_header(out, sizeof(out), 120, &h);
+	dash_rows_header(out, sizeof(out), 120, &h);
 	assert_non_null(strstr(out, "threads 2 "));
 
 	/* A quota asked for but refused is an error, not pending. */
 	want.cpus = 1.5;
-	assert_true(dash_pending(&want, &st) & DASH_PEND_QUOTA);
+	assert_true(session_pending_of(&want, &st) & SESSION_PEND_QUOTA);
 	snprintf(st.quota_error, sizeof(st.quota_error), "needs root");
-	assert_false(dash_pending(&want, &st) & DASH_PEND_QUOTA);
+	assert_false(session_pending_of(&want, &st) & SESSION_PEND_QUOTA);
 	h.pending = 0;
-	dash_format_header(out, sizeof(out), 120, &h);
+	dash_rows_header(out, sizeof(out), 120, &h);
 	assert_non_null(strstr(out, "quota 1.5 |"));
 }
 
@@ -132,18 +132,18 @@ static void test_budget(void **state)
 	b.quota.cpus = 1.5;
 	b.effective = 1.5;
 	b.binding = BUDGET_QUOTA;
-	dash_format_budget(out, sizeof(out), 200, &b);
+	dash_rows_budget(out, sizeof(out), 200, &b);
 	assert_string_equal(out, "CPU budget: online 2 | affinity 2 | cpuset n/a | quota 1.50 | "
 				 "effective 1.50 (quota binds)");
-	dash_format_budget(out, sizeof(out), 80, &b);
+	dash_rows_budget(out, sizeof(out), 80, &b);
 	assert_string_equal(out, "budget: online 2 | aff 2 | cpuset n/a | quota 1.50 | "
 				 "eff 1.50 (quota binds)");
 	/* A note shows where there is room and goes first where there is not. */
 	snprintf(b.note, sizeof(b.note), "cgroup path not visible in this namespace");
-	dash_format_budget(out, sizeof(out), 200, &b);
+	dash_rows_budget(out, sizeof(out), 200, &b);
 	assert_non_null(strstr(out, "(quota binds) | cgroup path not visible"));
 	for (size_t i = 0; i < NWIDTHS; i++) {
-		dash_format_budget(out, sizeof(out), widths[i], &b);
+		dash_rows_budget(out, sizeof(out), widths[i], &b);
 		assert_fits_whole(out, widths[i]);
 		assert_non_null(strstr(out, " 1.50 (quota binds)"));
 	}
@@ -158,7 +158,7 @@ static void test_pressure_wait_next_to_throttling(void **state)
 	memset(&cur, 0, sizeof(cur));
 	memset(&r, 0, sizeof(r));
 
-	dash_format_pressure(out, sizeof(out), 120, &cur, &r, false);
+	dash_rows_pressure(out, sizeof(out), 120, &cur, &r, false);
 	assert_non_null(strstr(out, "measuring"));
 	assert_non_null(strstr(out, "cgroup unavailable"));
 	r.throttle.valid = true;
@@ -167,27 +167,27 @@ static void test_pressure_wait_next_to_throttling(void **state)
 	r.total_wait_pct = 55;
 	cur.psi_system.available = true;
 	cur.psi_system.some_avg10 = 20.31;
-	dash_format_pressure(out, sizeof(out), 200, &cur, &r, true);
+	dash_rows_pressure(out, sizeof(out), 200, &cur, &r, true);
 	assert_string_equal(out, "run-queue wait 0.55 s/s | throttled 0.50 s/s (48% of periods, "
 				 "part of the wait) | PSI some: cgroup unavailable system 20.3%");
 	/* At every width the throttled figure sits right after the wait. */
 	for (size_t i = 0; i < NWIDTHS; i++) {
-		dash_format_pressure(out, sizeof(out), widths[i], &cur, &r, true);
+		dash_rows_pressure(out, sizeof(out), widths[i], &cur, &r, true);
 		assert_fits_whole(out, widths[i]);
 		assert_non_null(strstr(out, "wait 0.55 s/s | throttled 0.50 s/s ("));
 		assert_non_null(strstr(out, "PSI"));
 	}
-	dash_format_pressure(out, sizeof(out), 80, &cur, &r, true);
+	dash_rows_pressure(out, sizeof(out), 80, &cur, &r, true);
 	assert_string_equal(
 	    out, "run-queue wait 0.55 s/s | throttled 0.50 s/s (48%) | PSI cg n/a sys 20%");
 	/* At 120 the throttling keeps its words; PSI is the one shortened. */
-	dash_format_pressure(out, sizeof(out), 120, &cur, &r, true);
+	dash_rows_pressure(out, sizeof(out), 120, &cur, &r, true);
 	assert_string_equal(out, "run-queue wait 0.55 s/s | throttled 0.50 s/s (48% of periods, "
 				 "part of the wait) | PSI cg n/a sys 20%");
 	/* Not throttled: no "part of the wait". */
 	r.throttle.throttled_pct = 0;
 	r.throttle.throttled_s_per_s = 0;
-	dash_format_pressure(out, sizeof(out), 200, &cur, &r, true);
+	dash_rows_pressure(out, sizeof(out), 200, &cur, &r, true);
 	assert_non_null(strstr(out, "throttled 0.00 s/s (0% of periods) |"));
 }
 
@@ -197,33 +197,33 @@ static void test_throughput_line(void **state)
 	char out[512];
 	struct workload_report w;
 	memset(&w, 0, sizeof(w));
-		w.gflops = 150;
+	w.gflops = 150;
 	w.single_thread_gflops = -1;
 	w.threads = 1;
-	dash_format_throughput(out, sizeof(out), 80, &w);
+	dash_rows_throughput(out, sizeof(out), 80, &w);
 	assert_non_null(strstr(out, "GFLOP/s 150.0"));
 	assert_non_null(strstr(out, "ceiling measuring"));
 	/* More threads: the rate is measured only on a visit to one thread. */
 	w.threads = 2;
-	dash_format_throughput(out, sizeof(out), 120, &w);
+	dash_rows_throughput(out, sizeof(out), 120, &w);
 	assert_non_null(strstr(out, "ceiling ? (needs a 1-thread run"));
 	w.single_thread_gflops = 104;
 	w.ideal_gflops = 208;
 	w.ceiling_gflops = 208;
-		w.epoch_results_checked = true;
+	w.epoch_results_checked = true;
 	w.epoch_results_equal = true;
-	dash_format_throughput(out, sizeof(out), 80, &w);
+	dash_rows_throughput(out, sizeof(out), 80, &w);
 	assert_string_equal(
 	    out, "GFLOP/s 150.0 | ideal 208.0 | ceiling 208.0 | 72% of ideal | results equal");
-		w.epoch_results_equal = false;
+	w.epoch_results_equal = false;
 	w.epoch_max_diff = 1e-6;
-	dash_format_throughput(out, sizeof(out), 120, &w);
+	dash_rows_throughput(out, sizeof(out), 120, &w);
 	assert_non_null(strstr(out, "results differ 1e-06"));
 	/* The worst case keeps every figure at 80 columns. */
 	w.gflops = 9999.9;
 	w.ideal_gflops = w.ceiling_gflops = 9999.9;
-		w.epoch_max_diff = 2.4812345e-05;
-	dash_format_throughput(out, sizeof(out), 80, &w);
+	w.epoch_max_diff = 2.4812345e-05;
+	dash_rows_throughput(out, sizeof(out), 80, &w);
 	assert_fits_whole(out, 80);
 	assert_non_null(strstr(out, "differ 2.5e-05"));
 	assert_non_null(strstr(out, "ideal 9999.9"));
@@ -255,14 +255,14 @@ static void test_work_line_spin_and_streams(void **state)
 	char out[512];
 	struct workload_report w;
 	memset(&w, 0, sizeof(w));
-	dash_format_work(out, sizeof(out), 80, &w);
+	dash_rows_work(out, sizeof(out), 80, &w);
 	assert_string_equal(out, "work measuring...");
 
 	/* One stream: useful CPU next to busy CPU, the difference is spin. */
 	w = mk_work(1);
 	w.useful_cpus = 1.96;
 	w.cpu_cpus = 2.0;
-	dash_format_work(out, sizeof(out), 120, &w);
+	dash_rows_work(out, sizeof(out), 120, &w);
 	assert_string_equal(out, "work 1.96 of 2.00 CPUs busy (0.04 spin/overhead) | "
 				 "--blas-spin default");
 	assert_null(strstr(out, "s0"));
@@ -270,13 +270,13 @@ static void test_work_line_spin_and_streams(void **state)
 	/* Two streams: per-stream GFLOP/s, short at 80 columns. */
 	w = mk_work(2);
 	for (size_t i = 0; i < NWIDTHS; i++) {
-		dash_format_work(out, sizeof(out), widths[i], &w);
+		dash_rows_work(out, sizeof(out), widths[i], &w);
 		assert_fits_whole(out, widths[i]);
 		assert_non_null(strstr(out, "spin"));
 	}
-	dash_format_work(out, sizeof(out), 80, &w);
+	dash_rows_work(out, sizeof(out), 80, &w);
 	assert_string_equal(out, "work 1.96 of 2.00 CPUs busy (0.04 spin/overhead) | s0 76 s1 85");
-	dash_format_work(out, sizeof(out), 200, &w);
+	dash_rows_work(out, sizeof(out), 200, &w);
 	assert_non_null(strstr(out, "per stream GFLOP/s: s0 76.1 s1 85.2"));
 	assert_non_null(strstr(out, "per stream in GEMM/busy: s0 0.98/1.00 s1 0.98/1.00"));
 
@@ -284,17 +284,17 @@ static void test_work_line_spin_and_streams(void **state)
 	w = mk_work(3);
 	w.streams = 2;
 	w.stream[2].wanted = false;
-	dash_format_work(out, sizeof(out), 80, &w);
+	dash_rows_work(out, sizeof(out), 80, &w);
 	assert_null(strstr(out, "s2"));
 	w.stream[1].state = "failed";
-	dash_format_work(out, sizeof(out), 80, &w);
+	dash_rows_work(out, sizeof(out), 80, &w);
 	assert_non_null(strstr(out, "s1 FAILED"));
 
 	/* Idle pool threads spinning: CPU beyond the work is said as spin. */
 	w = mk_work(1);
 	w.useful_cpus = 0.86;
 	w.cpu_cpus = 1.35;
-	dash_format_work(out, sizeof(out), 120, &w);
+	dash_rows_work(out, sizeof(out), 120, &w);
 	assert_non_null(strstr(out, "work 0.86 of 1.35 CPUs busy (0.49 spin/overhead)"));
 }
 
@@ -308,20 +308,20 @@ static void test_summary_and_restart(void **state)
 	r.nthreads = 7;
 	r.total_cpu_pct = 150;
 	r.total_wait_pct = 250;
-	dash_format_summary(out, sizeof(out), 200, &r, 2.0);
+	dash_rows_summary(out, sizeof(out), 200, &r, 2.0);
 	assert_string_equal(out, "runnable 3 of 7 threads on 2.00 effective CPUs: 1.50x "
 				 "oversubscribed | total CPU 150% wait 250%");
-	dash_format_summary(out, sizeof(out), 80, &r, 2.0);
+	dash_rows_summary(out, sizeof(out), 80, &r, 2.0);
 	assert_fits_whole(out, 80);
 	assert_non_null(strstr(out, "1.50x oversubscribed"));
 	r.runnable = 2;
-	dash_format_summary(out, sizeof(out), 80, &r, 2.0);
+	dash_rows_summary(out, sizeof(out), 80, &r, 2.0);
 	assert_non_null(strstr(out, "1.00x"));
 	assert_null(strstr(out, "oversubscribed"));
 
-	dash_format_restart(out, sizeof(out), 1, 2, "helper killed by signal 9");
+	session_restart_text(out, sizeof(out), 1, 2, "helper killed by signal 9");
 	assert_string_equal(out, "stream 1: helper killed by signal 9, restarted (restart 2)");
-	dash_format_restart(out, sizeof(out), 0, 1, "");
+	session_restart_text(out, sizeof(out), 0, 1, "");
 	assert_string_equal(out, "stream 0: helper died, restarted (restart 1)");
 }
 
@@ -334,7 +334,7 @@ static void test_key_bar_and_chart_title(void **state)
 		assert_fits_whole(out, widths[i]);
 		assert_true(strncmp(out, "F1 help  +- threads", 19) == 0);
 		assert_non_null(strstr(out, "q quit"));
-		dash_format_chart_title(out, sizeof(out), widths[i] * 3 / 5, 768, 0, 208, true);
+		dash_rows_chart_title(out, sizeof(out), widths[i] * 3 / 5, 768, 0, 208, true);
 		assert_fits_whole(out, widths[i] * 3 / 5);
 		assert_non_null(strstr(out, "Scaling n=768 sgemm"));
 		assert_non_null(strstr(out, "ceiling 208.0"));

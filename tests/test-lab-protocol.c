@@ -390,6 +390,34 @@ static void test_bell_after_timeout(void **state)
 	lab_stop(lab);
 }
 
+/* Threads, size and pause go through the control block alone: with the
+ * anchor stopped they still apply at once; a worker change needs it. */
+static void test_apply_without_anchor(void **state)
+{
+	(void)state;
+	struct lab_settings s = tl_lab_small();
+	struct lab *lab = tl_lab_start(s);
+	pid_t anchor = lab_root_pid(lab);
+	char msg[256];
+	assert_int_equal(kill(anchor, SIGSTOP), 0);
+	s.threads = 2;
+	s.paused = true;
+	double t0 = tl_now_s();
+	int rc = lab_apply(lab, &s, msg, sizeof(msg));
+	double dt = tl_now_s() - t0;
+	printf("# threads+pause with the anchor stopped: rc %d in %.3f s\n", rc, dt);
+	assert_int_equal(rc, 0);
+	s.workers = 1;
+	assert_int_equal(lab_apply(lab, &s, msg, sizeof(msg)), -ETIMEDOUT);
+	assert_int_equal(kill(anchor, SIGCONT), 0);
+	assert_int_equal(lab_wait_ready(lab, 10000, msg, sizeof(msg)), 0);
+	struct lab_status st;
+	lab_read(lab, &st);
+	assert_int_equal(st.stream[0].threads, 2);
+	assert_true(st.settings.paused);
+	lab_stop(lab);
+}
+
 /* Counts in the anchor's block are bounded before use. */
 static void test_status_bounds(void **state)
 {
@@ -446,6 +474,7 @@ int main(void)
 	    cmocka_unit_test(test_lab_settings_hammer),
 	    cmocka_unit_test(test_descriptors),
 	    cmocka_unit_test(test_bell_after_timeout),
+	    cmocka_unit_test(test_apply_without_anchor),
 	    cmocka_unit_test(test_status_bounds),
 	    cmocka_unit_test(test_quota_add_all),
 	};

@@ -243,19 +243,19 @@ static void sampler_fixture(void **state)
 	assert_false(r.live);
 
 	errno = 0;
-	assert_null(tsampler_new(&r, 4241, false));
+	assert_null(thread_sampler_new(&r, 4241, false));
 	assert_int_equal(errno, ESRCH);
-	assert_null(tsampler_new(&r, 4242, true));
+	assert_null(thread_sampler_new(&r, 4242, true));
 	assert_int_equal(errno, ENOTSUP);
 
-	struct tsampler *ts = tsampler_new(&r, 4242, false);
+	struct thread_sampler *ts = thread_sampler_new(&r, 4242, false);
 	assert_non_null(ts);
 	struct thread_set set;
 	thread_set_init(&set);
-	assert_int_equal(tsampler_sample(ts, &set), 0);
+	assert_int_equal(thread_sampler_sample(ts, &set), 0);
 	assert_int_equal(set.n, 2);
 	assert_int_equal(set.nprocs, 1);
-	assert_int_equal(tsampler_fds(ts), 6);
+	assert_int_equal(thread_sampler_fds(ts), 6);
 
 	const struct thread_sample *a = &set.v[0], *b = &set.v[1];
 	assert_int_equal(a->tid, 4242);
@@ -285,7 +285,7 @@ static void sampler_fixture(void **state)
 
 	thread_set_free(&copy);
 	thread_set_free(&set);
-	tsampler_free(ts);
+	thread_sampler_free(ts);
 	sysroot_close(&r);
 }
 
@@ -349,7 +349,7 @@ static void sampler_changes(void **state)
 
 	struct sysroot r;
 	assert_int_equal(sysroot_open(&r, tmp_root), 0);
-	struct tsampler *ts = tsampler_new(&r, 4242, false);
+	struct thread_sampler *ts = thread_sampler_new(&r, 4242, false);
 	assert_non_null(ts);
 	struct thread_set t1, t2, t3;
 	thread_set_init(&t1);
@@ -358,7 +358,7 @@ static void sampler_changes(void **state)
 	struct thread_rate *rates = NULL;
 	size_t cap = 0;
 
-	assert_int_equal(tsampler_sample(ts, &t1), 0);
+	assert_int_equal(thread_sampler_sample(ts, &t1), 0);
 	assert_int_equal(t1.n, 2);
 
 	/* 4243's schedstat unchanged: its stat is not read again. */
@@ -369,12 +369,12 @@ static void sampler_changes(void **state)
 	put("proc/4242/task/4245/status",
 	    "voluntary_ctxt_switches:\t1\nnonvoluntary_ctxt_switches:\t1\n");
 	put("proc/4242/task/4242/schedstat", "5000 10 9\n");
-	assert_int_equal(tsampler_sample(ts, &t2), 0);
+	assert_int_equal(thread_sampler_sample(ts, &t2), 0);
 	assert_int_equal(t2.n, 3); /* 4245's truncated stat: skipped */
 	assert_int_equal(find(&t2, 4245)->tid, 0);
 	assert_string_equal(find(&t2, 4243)->name, "old-name");
 	assert_int_equal(find(&t2, 4242)->run_ns, 5000);
-	assert_int_equal(tsampler_fds(ts), 9);
+	assert_int_equal(thread_sampler_fds(ts), 9);
 
 	size_t n = thread_rates(&t1, &t2, &rates, &cap);
 	assert_int_equal(n, 3);
@@ -389,11 +389,11 @@ static void sampler_changes(void **state)
 	remove_thread(4243);
 	remove_thread(4245);
 	put_thread(4244, "reborn", 301, "99 0 2\n");
-	assert_int_equal(tsampler_sample(ts, &t3), 0);
+	assert_int_equal(thread_sampler_sample(ts, &t3), 0);
 	assert_int_equal(t3.n, 2);
 	assert_int_equal(find(&t3, 4243)->tid, 0);
 	assert_string_equal(find(&t3, 4244)->name, "reborn");
-	assert_int_equal(tsampler_fds(ts), 6);
+	assert_int_equal(thread_sampler_fds(ts), 6);
 	n = thread_rates(&t2, &t3, &rates, &cap);
 	assert_int_equal(n, 2);
 	assert_int_equal(tl_find_rate(rates, n, 4244)->tid, 4244);
@@ -404,15 +404,15 @@ static void sampler_changes(void **state)
 	/* The whole process goes. */
 	remove_thread(4242);
 	remove_thread(4244);
-	assert_int_equal(tsampler_sample(ts, &t3), -ESRCH);
+	assert_int_equal(thread_sampler_sample(ts, &t3), -ESRCH);
 	assert_int_equal(t3.n, 0);
-	assert_int_equal(tsampler_fds(ts), 0);
+	assert_int_equal(thread_sampler_fds(ts), 0);
 
 	free(rates);
 	thread_set_free(&t1);
 	thread_set_free(&t2);
 	thread_set_free(&t3);
-	tsampler_free(ts);
+	thread_sampler_free(ts);
 	sysroot_close(&r);
 	assert_int_equal(nftw(tmp_root, rm_entry, 8, FTW_DEPTH | FTW_PHYS), 0);
 }
@@ -460,13 +460,13 @@ static void status_cadence(void **state)
 		put_thread(4242 + i, "w", 100 + (unsigned long long)i, "1 0 1\n");
 	struct sysroot r;
 	assert_int_equal(sysroot_open(&r, tmp_root), 0);
-	struct tsampler *ts = tsampler_new(&r, 4242, false);
+	struct thread_sampler *ts = thread_sampler_new(&r, 4242, false);
 	assert_non_null(ts);
-	tsampler_set_status_period(ts, P);
+	thread_sampler_set_status_period(ts, P);
 	struct thread_set prev = {0}, cur = {0};
 	struct thread_rate *rates = NULL;
 	size_t cap = 0, status_total = 0;
-	struct tsampler_reads rd0, rd1;
+	struct thread_sampler_reads rd0, rd1;
 
 	for (int k = 0; k < TICKS; k++) {
 		double t = t0 + T * k;
@@ -477,9 +477,9 @@ static void status_cadence(void **state)
 			}
 			put_counts(4242 + i, &ft[i]);
 		}
-		tsampler_read_counts(ts, &rd0);
-		assert_int_equal(tsampler_sample_at(ts, t, &cur), 0);
-		tsampler_read_counts(ts, &rd1);
+		thread_sampler_read_counts(ts, &rd0);
+		assert_int_equal(thread_sampler_sample_at(ts, t, &cur), 0);
+		thread_sampler_read_counts(ts, &rd1);
 		assert_int_equal(cur.n, NT);
 		size_t status_reads = (size_t)(rd1.status - rd0.status);
 		if (k >= 2) {
@@ -515,14 +515,14 @@ static void status_cadence(void **state)
 	}
 	/* 28 ticks of 0.2 s at one read per second: about 5.6 reads per thread. */
 	assert_true(status_total >= 4 * NT && status_total <= 7 * NT);
-	tsampler_read_counts(ts, &rd1);
+	thread_sampler_read_counts(ts, &rd1);
 	assert_int_equal(rd1.listings, 1);
 
 	stat_nthreads = 20;
 	free(rates);
 	thread_set_free(&prev);
 	thread_set_free(&cur);
-	tsampler_free(ts);
+	thread_sampler_free(ts);
 	sysroot_close(&r);
 	assert_int_equal(nftw(tmp_root, rm_entry, 8, FTW_DEPTH | FTW_PHYS), 0);
 }

@@ -7,8 +7,8 @@
 #define _GNU_SOURCE
 #include "tl-test.h"
 
-#include "session.h"
-#include "sweep.h"
+#include "stop.h"
+#include "sweep-out.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -19,7 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static void opts(struct sweep_opts *o, enum sweep_format fmt)
+static void opts(struct sweep_opts *o)
 {
 	sweep_opts_default(o);
 	o->size = 256;
@@ -28,17 +28,16 @@ static void opts(struct sweep_opts *o, enum sweep_format fmt)
 	o->nthreads = 2;
 	o->seconds = 0.3;
 	o->warmup = 0.1;
-	o->format = fmt;
 }
 
-static char *run(enum sweep_format fmt, int *rc)
+static char *run(enum format fmt, int *rc)
 {
 	struct sweep_opts o;
-	opts(&o, fmt);
+	opts(&o);
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	*rc = sweep_run(&o, f);
+	*rc = sweep_out_run(&o, f, fmt);
 	fclose(f);
 	printf("# %s", buf);
 	return buf;
@@ -56,7 +55,7 @@ static void test_json(void **state)
 {
 	(void)state;
 	int rc;
-	char *s = run(SWEEP_JSON, &rc);
+	char *s = run(FORMAT_JSON, &rc);
 	assert_int_equal(rc, 0);
 	assert_non_null(strstr(s, "\"env\": {"));
 	assert_non_null(strstr(s, "\"OMP_NUM_THREADS\""));
@@ -83,7 +82,7 @@ static void test_csv_and_text(void **state)
 {
 	(void)state;
 	int rc;
-	char *s = run(SWEEP_CSV, &rc);
+	char *s = run(FORMAT_CSV, &rc);
 	assert_int_equal(rc, 0);
 	assert_non_null(strstr(s, "\nstreams,threads,gflops,speedup,efficiency,ceiling_pct,"
 				  "wait_pct,throttled_pct,results_equal,max_diff\n"));
@@ -92,10 +91,10 @@ static void test_csv_and_text(void **state)
 	assert_non_null(strstr(s, "# cpu:"));
 	assert_non_null(strstr(s, "# baseline: the 1x1 row"));
 	free(s);
-	s = run(SWEEP_TEXT, &rc);
+	s = run(FORMAT_TEXT, &rc);
 	assert_int_equal(rc, 0);
 	char head[256];
-	sweep_text_head(head, sizeof(head));
+	sweep_out_text_head(head, sizeof(head));
 	assert_non_null(strstr(s, head));
 	assert_non_null(strstr(s, "openblas: "));
 	free(s);
@@ -113,10 +112,10 @@ static void test_text_columns(void **state)
 	    {2, 3, 0, 0, 0, 0, 0, 0, false, NAN},
 	};
 	char head[256], line[256];
-	sweep_text_head(head, sizeof(head));
+	sweep_out_text_head(head, sizeof(head));
 	printf("# %s\n", head);
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-		sweep_text_row(line, sizeof(line), &rows[i]);
+		sweep_out_text_row(line, sizeof(line), &rows[i]);
 		printf("# %s\n", line);
 		assert_int_equal(strlen(line), strlen(head));
 		/* A column ends where the header's does: blank after, text before. */
@@ -128,9 +127,12 @@ static void test_text_columns(void **state)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	assert_int_equal(sweep_out_row(f, SWEEP_JSON, &rows[3], true), 0);
-	assert_int_equal(sweep_out_row(f, SWEEP_CSV, &rows[2], false), 0);
-	assert_int_equal(sweep_out_row(f, SWEEP_CSV, &rows[1], false), 0);
+	struct sweep_out wj, wc;
+	sweep_out_init(&wj, f, FORMAT_JSON);
+	sweep_out_init(&wc, f, FORMAT_CSV);
+	assert_int_equal(sweep_out_row(&wj, &rows[3]), 0);
+	assert_int_equal(sweep_out_row(&wc, &rows[2]), 0);
+	assert_int_equal(sweep_out_row(&wc, &rows[1]), 0);
 	fclose(f);
 	printf("# %s", buf);
 	assert_non_null(strstr(buf, "\"max_diff\": null}"));
@@ -147,7 +149,9 @@ static void test_write_errors(void **state)
 	FILE *full = fopen("/dev/full", "w");
 	if (!full)
 		TL_SKIP("no /dev/full here");
-	assert_int_equal(sweep_out_row(full, SWEEP_TEXT, &r, true), -EIO);
+	struct sweep_out wt;
+	sweep_out_init(&wt, full, FORMAT_TEXT);
+	assert_int_equal(sweep_out_row(&wt, &r), -EIO);
 	assert_int_equal(errno, ENOSPC);
 	fclose(full);
 	signal(SIGPIPE, SIG_IGN); /* as threadlab does */
@@ -155,19 +159,21 @@ static void test_write_errors(void **state)
 	assert_int_equal(pipe(p), 0);
 	close(p[0]);
 	FILE *w = fdopen(p[1], "w");
-	assert_int_equal(sweep_out_row(w, SWEEP_CSV, &r, true), -EPIPE);
+	struct sweep_out wp;
+	sweep_out_init(&wp, w, FORMAT_CSV);
+	assert_int_equal(sweep_out_row(&wp, &r), -EPIPE);
 	fclose(w);
 	/* A whole sweep into /dev/full stops at the header with -EIO. */
 	struct sweep_opts o;
-	opts(&o, SWEEP_TEXT);
+	opts(&o);
 	full = fopen("/dev/full", "w");
-	assert_int_equal(sweep_run(&o, full), -EIO);
+	assert_int_equal(sweep_out_run(&o, full, FORMAT_TEXT), -EIO);
 	fclose(full);
 }
 
 struct reader {
 	int fd;
-	bool interrupt; /* after the first row set session_stop_signal; else close
+	bool interrupt; /* after the first row set stop_signal; else close
 			 * the pipe as soon as the header came (| head -n1) */
 	char buf[16384];
 	size_t len;
@@ -188,7 +194,7 @@ static void *reader_main(void *arg)
 		}
 		if (!acted && strstr(r->buf, "{\"streams\"")) {
 			acted = true;
-			session_stop_signal = SIGINT;
+			stop_signal = SIGINT;
 		}
 	}
 	close(r->fd);
@@ -204,15 +210,15 @@ static int run_piped(struct reader *r, double seconds, double *elapsed)
 	pthread_t t;
 	assert_int_equal(pthread_create(&t, NULL, reader_main, r), 0);
 	struct sweep_opts o;
-	opts(&o, SWEEP_JSON);
+	opts(&o);
 	o.seconds = seconds;
 	FILE *w = fdopen(p[1], "w");
 	double t0 = tl_now_s();
-	int rc = sweep_run(&o, w);
+	int rc = sweep_out_run(&o, w, FORMAT_JSON);
 	*elapsed = tl_now_s() - t0;
 	fclose(w);
 	pthread_join(t, NULL);
-	session_stop_signal = 0;
+	stop_signal = 0;
 	return rc;
 }
 
@@ -265,7 +271,7 @@ static void test_bad_options(void **state)
 	sweep_opts_default(&o);
 	o.threads[0] = 0;
 	o.nthreads = 1;
-	assert_int_equal(sweep_run(&o, stdout), -EINVAL);
+	assert_int_equal(sweep_out_run(&o, stdout, FORMAT_TEXT), -EINVAL);
 }
 
 int main(void)

@@ -3,9 +3,13 @@
 
 #include "tl-test.h"
 
+#include <math.h>
+
 #include <locale.h>
 #include <string.h>
 
+#include "csv-out.h"
+#include "json-out.h"
 #include "text-safe.h"
 
 #define R "\xef\xbf\xbd" /* U+FFFD, the visible replacement */
@@ -108,7 +112,7 @@ static void json_of(const char *in, size_t len, char *out, size_t cap)
 {
 	FILE *f = fmemopen(out, cap, "w");
 	assert_non_null(f);
-	json_put_string(f, in, len);
+	json_out_string_to(f, in, len);
 	fclose(f);
 }
 
@@ -137,19 +141,83 @@ static void test_csv_field(void **state)
 	char out[256];
 	text_safe_utf8 = true;
 	FILE *f = fmemopen(out, sizeof(out), "w");
-	csv_put_field(f, "plain", 5);
+	struct csv_out c;
+	/* One field per row start: the writer's own commas stay out. */
+#define FIELD(s, n) (csv_out_init(&c, f), csv_out_bytes(&c, s, n))
+	FIELD("plain", 5);
 	putc('|', f);
-	csv_put_field(f, "a,b", 3);
+	FIELD("a,b", 3);
 	putc('|', f);
-	csv_put_field(f, "say \"hi\"\n", 9);
+	FIELD("say \"hi\"\n", 9);
 	putc('|', f);
-	csv_put_field(f, "=1+2", 4);
+	FIELD("=1+2", 4);
 	putc('|', f);
-	csv_put_field(f, "@SUM(A1)", 8);
+	FIELD("@SUM(A1)", 8);
 	putc('|', f);
-	csv_put_field(f, "-x", 2);
+	FIELD("-x", 2);
+#undef FIELD
 	fclose(f);
 	assert_string_equal(out, "plain|\"a,b\"|\"say \"\"hi\"\"" R "\"|'=1+2|'@SUM(A1)|'-x");
+}
+
+/* A CSV row: commas between fields, empty for NaN, quoted text. */
+static void test_csv_row(void **state)
+{
+	(void)state;
+	char out[256];
+	FILE *f = fmemopen(out, sizeof(out), "w");
+	struct csv_out c;
+	csv_out_init(&c, f);
+	csv_out_int(&c, 7);
+	csv_out_num(&c, 1.5, 2);
+	csv_out_num(&c, NAN, 2);
+	csv_out_str(&c, NULL);
+	csv_out_str(&c, "x y");
+	csv_out_end_row(&c);
+	csv_out_int(&c, 8);
+	csv_out_end_row(&c);
+	fclose(f);
+	assert_string_equal(out, "7,1.50,,,\"x y\"\n8\n");
+}
+
+static char *json_doc(int pretty)
+{
+	static char out[1024];
+	FILE *f = fmemopen(out, sizeof(out), "w");
+	struct json_out j;
+	json_out_init(&j, f, pretty);
+	json_out_object(&j);
+	json_out_kint(&j, "a", 1);
+	json_out_key(&j, "rows");
+	json_out_array(&j);
+	json_out_object(&j);
+	json_out_knum(&j, "x", 1.25, 2);
+	json_out_knum(&j, "nan", NAN, 2);
+	json_out_end(&j);
+	json_out_object(&j);
+	json_out_kbool(&j, "t", true);
+	json_out_end(&j);
+	json_out_end(&j);
+	json_out_key(&j, "empty");
+	json_out_array(&j);
+	json_out_end(&j);
+	json_out_kstr(&j, "s", NULL);
+	json_out_end(&j);
+	json_out_newline(&j);
+	fclose(f);
+	return out;
+}
+
+/* The writer's layouts: JSON Lines' compact form, and the pretty one whose
+ * rows stay on one line each. */
+static void test_json_writer(void **state)
+{
+	(void)state;
+	assert_string_equal(json_doc(0), "{\"a\":1,\"rows\":[{\"x\":1.25,\"nan\":null},"
+					 "{\"t\":true}],\"empty\":[],\"s\":null}\n");
+	assert_string_equal(json_doc(2), "{\n  \"a\": 1,\n  \"rows\": [\n    {\"x\": 1.25, "
+					 "\"nan\": null},\n    {\"t\": true}\n  ],\n  "
+					 "\"empty\": [],\n  \"s\": null\n}\n");
 }
 
 int main(void)
@@ -163,6 +231,8 @@ int main(void)
 	    cmocka_unit_test(test_text_safe_truncates_on_character),
 	    cmocka_unit_test(test_json_string),
 	    cmocka_unit_test(test_csv_field),
+	    cmocka_unit_test(test_csv_row),
+	    cmocka_unit_test(test_json_writer),
 	};
 	return cmocka_run_group_tests_name("text-safe", tests, NULL, NULL);
 }

@@ -72,14 +72,14 @@ static void stop_workers(struct worker *w, size_t n)
 }
 
 /* Two samples ms apart; returns the number of rates in *r. */
-static size_t measure(struct tsampler *ts, long ms, struct thread_rate **r, size_t *cap)
+static size_t measure(struct thread_sampler *ts, long ms, struct thread_rate **r, size_t *cap)
 {
 	struct thread_set a, b;
 	thread_set_init(&a);
 	thread_set_init(&b);
-	assert_int_equal(tsampler_sample(ts, &a), 0);
+	assert_int_equal(thread_sampler_sample(ts, &a), 0);
 	tl_sleep_ms(ms);
-	assert_int_equal(tsampler_sample(ts, &b), 0);
+	assert_int_equal(thread_sampler_sample(ts, &b), 0);
 	size_t n = thread_rates(&a, &b, r, cap);
 	thread_set_free(&a);
 	thread_set_free(&b);
@@ -91,7 +91,7 @@ static void busy_and_sleeping(void **state)
 	(void)state;
 	struct worker w[2] = {{.busy = true}, {.busy = false}};
 	start_workers(w, 2);
-	struct tsampler *ts = tsampler_new(&root, getpid(), false);
+	struct thread_sampler *ts = thread_sampler_new(&root, getpid(), false);
 	assert_non_null(ts);
 	struct thread_rate *r = NULL;
 	size_t cap = 0, n = measure(ts, 500, &r, &cap);
@@ -112,7 +112,7 @@ static void busy_and_sleeping(void **state)
 	assert_true(idle->cpu_pct < 2.0);
 	assert_true(idle->vcsw_per_s > 10); /* wakes every 20 ms */
 	free(r);
-	tsampler_free(ts);
+	thread_sampler_free(ts);
 }
 
 static void named_thread(void **state)
@@ -123,11 +123,11 @@ static void named_thread(void **state)
 	char name[16];
 	snprintf(name, sizeof(name), "tl-nm-%d", (int)(getpid() % 100000));
 	assert_int_equal(pthread_setname_np(w.th, name), 0);
-	struct tsampler *ts = tsampler_new(&root, getpid(), false);
+	struct thread_sampler *ts = thread_sampler_new(&root, getpid(), false);
 	assert_non_null(ts);
 	struct thread_set s;
 	thread_set_init(&s);
-	assert_int_equal(tsampler_sample(ts, &s), 0);
+	assert_int_equal(thread_sampler_sample(ts, &s), 0);
 	pid_t found = 0;
 	for (size_t i = 0; i < s.n; i++)
 		if (s.v[i].name_len == strlen(name) &&
@@ -136,9 +136,9 @@ static void named_thread(void **state)
 	stop_workers(&w, 1);
 	assert_int_equal(found, atomic_load(&w.tid));
 	assert_int_equal(s.nprocs, 1);
-	assert_int_equal(tsampler_fds(ts), 3 * s.n);
+	assert_int_equal(thread_sampler_fds(ts), 3 * s.n);
 	thread_set_free(&s);
-	tsampler_free(ts);
+	thread_sampler_free(ts);
 }
 
 /* Four busy threads on at most two CPUs must queue. */
@@ -158,7 +158,7 @@ static void oversubscribed(void **state)
 	for (int i = 0; i < 4; i++)
 		w[i] = (struct worker){.busy = true, .mask = &few};
 	start_workers(w, 4);
-	struct tsampler *ts = tsampler_new(&root, getpid(), false);
+	struct thread_sampler *ts = thread_sampler_new(&root, getpid(), false);
 	assert_non_null(ts);
 	struct thread_rate *r = NULL;
 	size_t cap = 0, n = measure(ts, 500, &r, &cap);
@@ -178,7 +178,7 @@ static void oversubscribed(void **state)
 	assert_true(cpu <= 100.0 * k + 5);
 	assert_true(ivcsw > 0);
 	free(r);
-	tsampler_free(ts);
+	thread_sampler_free(ts);
 }
 
 static void *short_lived(void *arg)
@@ -214,7 +214,7 @@ static void churn(void **state)
 	atomic_store(&churned, 0);
 	pthread_t c;
 	assert_int_equal(pthread_create(&c, NULL, churn_main, NULL), 0);
-	struct tsampler *ts = tsampler_new(&root, getpid(), false);
+	struct thread_sampler *ts = thread_sampler_new(&root, getpid(), false);
 	assert_non_null(ts);
 	struct thread_set prev, cur;
 	thread_set_init(&prev);
@@ -223,7 +223,7 @@ static void churn(void **state)
 	size_t cap = 0, max_seen = 0;
 	int fails = 0;
 	for (int i = 0; i < 60; i++) {
-		if (tsampler_sample(ts, &cur) != 0)
+		if (thread_sampler_sample(ts, &cur) != 0)
 			fails++;
 		for (size_t j = 0; j < cur.n; j++)
 			if (cur.v[j].pid != getpid() || cur.v[j].name_len == 0)
@@ -243,14 +243,14 @@ static void churn(void **state)
 	assert_true(max_seen > 2); /* some short-lived threads were caught */
 
 	/* Only the main thread is left, and the exited ones' descriptors went. */
-	assert_int_equal(tsampler_sample(ts, &cur), 0);
+	assert_int_equal(thread_sampler_sample(ts, &cur), 0);
 	assert_int_equal(cur.n, 1);
 	assert_int_equal(cur.v[0].tid, getpid());
-	assert_int_equal(tsampler_fds(ts), 3);
+	assert_int_equal(thread_sampler_fds(ts), 3);
 	free(r);
 	thread_set_free(&prev);
 	thread_set_free(&cur);
-	tsampler_free(ts);
+	thread_sampler_free(ts);
 }
 
 static pid_t find_tid(const struct thread_set *s, pid_t tid)
@@ -269,27 +269,27 @@ static void status_cadence_live(void **state)
 	(void)state;
 	struct worker w[2] = {{.busy = false}, {.busy = false}};
 	start_workers(w, 1);
-	struct tsampler *ts = tsampler_new(&root, getpid(), false);
+	struct thread_sampler *ts = thread_sampler_new(&root, getpid(), false);
 	assert_non_null(ts);
 	struct thread_set prev, cur;
 	thread_set_init(&prev);
 	thread_set_init(&cur);
 	struct thread_rate *r = NULL;
 	size_t cap = 0;
-	struct tsampler_reads a, b;
-	assert_int_equal(tsampler_sample(ts, &prev), 0);
-	tsampler_read_counts(ts, &a);
+	struct thread_sampler_reads a, b;
+	assert_int_equal(thread_sampler_sample(ts, &prev), 0);
+	thread_sampler_read_counts(ts, &a);
 	double low = 1e9;
 	for (int k = 0; k < 15; k++) {
 		tl_sleep_ms(100);
-		assert_int_equal(tsampler_sample(ts, &cur), 0);
+		assert_int_equal(thread_sampler_sample(ts, &cur), 0);
 		size_t n = thread_rates(&prev, &cur, &r, &cap);
 		const struct thread_rate *x = tl_find_rate(r, n, (pid_t)atomic_load(&w[0].tid));
 		assert_int_equal(x->tid, atomic_load(&w[0].tid));
 		low = x->vcsw_per_s < low ? x->vcsw_per_s : low;
 		thread_set_copy(&prev, &cur);
 	}
-	tsampler_read_counts(ts, &b);
+	thread_sampler_read_counts(ts, &b);
 	printf("# 15 ticks: %llu stat, %llu status reads; lowest rate %.1f/s\n",
 	       (unsigned long long)(b.stat - a.stat), (unsigned long long)(b.status - a.status),
 	       low);
@@ -299,27 +299,27 @@ static void status_cadence_live(void **state)
 
 	/* A new thread is found; once it exits, it is dropped without a listing. */
 	start_workers(&w[1], 1);
-	assert_int_equal(tsampler_sample(ts, &cur), 0);
+	assert_int_equal(thread_sampler_sample(ts, &cur), 0);
 	assert_int_equal(find_tid(&cur, (pid_t)atomic_load(&w[1].tid)), atomic_load(&w[1].tid));
-	tsampler_read_counts(ts, &a);
+	thread_sampler_read_counts(ts, &a);
 	assert_int_equal(a.listings, 2);
 	stop_workers(w, 2);
-	assert_int_equal(tsampler_sample(ts, &cur), 0);
+	assert_int_equal(thread_sampler_sample(ts, &cur), 0);
 	assert_int_equal(find_tid(&cur, (pid_t)atomic_load(&w[1].tid)), 0);
 	assert_int_equal(cur.n, 1);
-	tsampler_read_counts(ts, &b);
+	thread_sampler_read_counts(ts, &b);
 	assert_int_equal(b.listings, 2);
 
 	/* Period 0: status with every stat of a thread that ran. */
-	tsampler_set_status_period(ts, 0);
+	thread_sampler_set_status_period(ts, 0);
 	tl_sleep_ms(20);
-	assert_int_equal(tsampler_sample(ts, &cur), 0);
-	tsampler_read_counts(ts, &a);
+	assert_int_equal(thread_sampler_sample(ts, &cur), 0);
+	thread_sampler_read_counts(ts, &a);
 	assert_int_equal(a.status - b.status, a.stat - b.stat);
 	free(r);
 	thread_set_free(&prev);
 	thread_set_free(&cur);
-	tsampler_free(ts);
+	thread_sampler_free(ts);
 }
 
 /* A child that starts two named sleeping threads, says so on fd, and waits. */
@@ -370,13 +370,13 @@ static void tree_sees_child(void **state)
 {
 	(void)state;
 	pid_t kid = start_child(2);
-	struct tsampler *tree = tsampler_new(&root, getpid(), true);
-	struct tsampler *flat = tsampler_new(&root, getpid(), false);
+	struct thread_sampler *tree = thread_sampler_new(&root, getpid(), true);
+	struct thread_sampler *flat = thread_sampler_new(&root, getpid(), false);
 	struct thread_set s, f;
 	thread_set_init(&s);
 	thread_set_init(&f);
-	int rc_tree = tree ? tsampler_sample(tree, &s) : -errno;
-	int rc_flat = tsampler_sample(flat, &f);
+	int rc_tree = tree ? thread_sampler_sample(tree, &s) : -errno;
+	int rc_flat = thread_sampler_sample(flat, &f);
 	tl_kill_reap(kid);
 	assert_int_equal(rc_tree, 0);
 	assert_int_equal(rc_flat, 0);
@@ -388,45 +388,45 @@ static void tree_sees_child(void **state)
 	assert_int_equal(f.nprocs, 1);
 
 	/* The child is gone: the tree shrinks, the target is still there. */
-	assert_int_equal(tsampler_sample(tree, &s), 0);
+	assert_int_equal(thread_sampler_sample(tree, &s), 0);
 	assert_int_equal(count_pid(&s, kid, NULL), 0);
-	assert_int_equal(tsampler_fds(tree), 3 * s.n);
+	assert_int_equal(thread_sampler_fds(tree), 3 * s.n);
 	thread_set_free(&s);
 	thread_set_free(&f);
-	tsampler_free(tree);
-	tsampler_free(flat);
+	thread_sampler_free(tree);
+	thread_sampler_free(flat);
 }
 
 static void target_exits(void **state)
 {
 	(void)state;
 	pid_t kid = start_child(1);
-	struct tsampler *ts = tsampler_new(&root, kid, false);
+	struct thread_sampler *ts = thread_sampler_new(&root, kid, false);
 	struct thread_set s;
 	thread_set_init(&s);
-	int rc = ts ? tsampler_sample(ts, &s) : -errno;
+	int rc = ts ? thread_sampler_sample(ts, &s) : -errno;
 	size_t n_alive = s.n;
 	kill(kid, SIGKILL);
 	/* Wait until it is a zombie, without reaping it. */
 	siginfo_t si;
 	while (waitid(P_PID, (id_t)kid, &si, WEXITED | WNOWAIT) < 0 && errno == EINTR)
 		;
-	int rc_zombie = ts ? tsampler_sample(ts, &s) : 0;
+	int rc_zombie = ts ? thread_sampler_sample(ts, &s) : 0;
 	size_t n_zombie = s.n;
 	tl_kill_reap(kid);
 	assert_int_equal(rc, 0);
 	assert_int_equal(n_alive, 2);
 	assert_int_equal(rc_zombie, -ESRCH);
 	assert_int_equal(n_zombie, 0);
-	assert_int_equal(tsampler_sample(ts, &s), -ESRCH);
+	assert_int_equal(thread_sampler_sample(ts, &s), -ESRCH);
 	assert_int_equal(s.n, 0);
-	assert_int_equal(tsampler_fds(ts), 0);
-	tsampler_free(ts);
+	assert_int_equal(thread_sampler_fds(ts), 0);
+	thread_sampler_free(ts);
 	thread_set_free(&s);
 
 	assert_int_equal(proctree_check(&root, kid), -ESRCH);
 	errno = 0;
-	assert_null(tsampler_new(&root, kid, false));
+	assert_null(thread_sampler_new(&root, kid, false));
 	assert_int_equal(errno, ESRCH);
 }
 

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <math.h>
 
+#include "rate-cache.h"
 #include "throughput.h"
 
 #define GF 1000000000ull /* FLOPs in one GFLOP */
@@ -22,91 +23,91 @@ static void check_near(double a, double b, double eps, int line)
 static void test_gflops(void **state)
 {
 	(void)state;
-	assert_near(tp_gflops(100 * GF, 2.0), 50.0, 1e-9);
-	assert_near(tp_gflops(100 * GF, 0.0), 0.0, 0);
-	assert_near(tp_gflops(100 * GF, -1.0), 0.0, 0);
+	assert_near(throughput_gflops(100 * GF, 2.0), 50.0, 1e-9);
+	assert_near(throughput_gflops(100 * GF, 0.0), 0.0, 0);
+	assert_near(throughput_gflops(100 * GF, -1.0), 0.0, 0);
 }
 
 static void test_ewma(void **state)
 {
 	(void)state;
-	struct tp_ewma e;
-	tp_ewma_init(&e, 1.0);
+	struct throughput_ewma e;
+	throughput_ewma_init(&e, 1.0);
 	/* The first sample sets the value. */
-	assert_near(tp_ewma_update(&e, 100 * GF, 1.0), 100.0, 1e-9);
+	assert_near(throughput_ewma_update(&e, 100 * GF, 1.0), 100.0, 1e-9);
 	/* dt = tau: weight 1 - 1/e. */
-	double v = tp_ewma_update(&e, 200 * GF, 1.0);
+	double v = throughput_ewma_update(&e, 200 * GF, 1.0);
 	assert_near(v, 100.0 + (1.0 - exp(-1.0)) * 100.0, 1e-9);
 	/* A zero-length sample changes nothing. */
-	assert_near(tp_ewma_update(&e, 5 * GF, 0.0), v, 0);
+	assert_near(throughput_ewma_update(&e, 5 * GF, 0.0), v, 0);
 	/* Independent of the sampling rate: two half steps = one whole step. */
-	struct tp_ewma a, b;
-	tp_ewma_init(&a, 2.0);
-	tp_ewma_init(&b, 2.0);
-	tp_ewma_update(&a, 10 * GF, 1.0);
-	tp_ewma_update(&b, 10 * GF, 1.0);
-	tp_ewma_update(&a, 50 * GF, 1.0);
-	tp_ewma_update(&b, 25 * GF, 0.5);
-	tp_ewma_update(&b, 25 * GF, 0.5);
+	struct throughput_ewma a, b;
+	throughput_ewma_init(&a, 2.0);
+	throughput_ewma_init(&b, 2.0);
+	throughput_ewma_update(&a, 10 * GF, 1.0);
+	throughput_ewma_update(&b, 10 * GF, 1.0);
+	throughput_ewma_update(&a, 50 * GF, 1.0);
+	throughput_ewma_update(&b, 25 * GF, 0.5);
+	throughput_ewma_update(&b, 25 * GF, 0.5);
 	assert_near(a.gflops, b.gflops, 1e-9);
 	/* Converges to a constant rate. */
 	for (int i = 0; i < 100; i++)
-		tp_ewma_update(&a, 15 * GF, 0.5);
+		throughput_ewma_update(&a, 15 * GF, 0.5);
 	assert_near(a.gflops, 30.0, 1e-6);
 }
 
 static void test_steady_warmup(void **state)
 {
 	(void)state;
-	struct tp_steady s;
-	tp_steady_init(&s, 0.5);
+	struct throughput_steady s;
+	throughput_steady_init(&s, 0.5);
 	double g = -1;
-	assert_int_equal(tp_steady_gflops(&s, 0, &g), -EAGAIN);
+	assert_int_equal(throughput_steady_gflops(&s, 0, &g), -EAGAIN);
 	/* Epoch 3 applied at t = 10 s; 50 GFLOP/s during warm-up, then 100. */
 	uint64_t f = 0;
-	tp_steady_update(&s, 10.0, 3, f);
+	throughput_steady_update(&s, 10.0, 3, f);
 	f += 5 * GF;
-	tp_steady_update(&s, 10.1, 3, f);
-	assert_int_equal(tp_steady_gflops(&s, 0, &g), -EAGAIN);
+	throughput_steady_update(&s, 10.1, 3, f);
+	assert_int_equal(throughput_steady_gflops(&s, 0, &g), -EAGAIN);
 	f += 20 * GF;
-	tp_steady_update(&s, 10.5, 3, f); /* warm-up over: window starts here */
-	assert_int_equal(tp_steady_gflops(&s, 0, &g), -EAGAIN);
+	throughput_steady_update(&s, 10.5, 3, f); /* warm-up over: window starts here */
+	assert_int_equal(throughput_steady_gflops(&s, 0, &g), -EAGAIN);
 	for (int i = 1; i <= 10; i++) {
 		f += 10 * GF;
-		tp_steady_update(&s, 10.5 + 0.1 * i, 3, f);
+		throughput_steady_update(&s, 10.5 + 0.1 * i, 3, f);
 	}
-	assert_near(tp_steady_seconds(&s), 1.0, 1e-9);
-	assert_int_equal(tp_steady_gflops(&s, 2.0, &g), -EAGAIN);
-	assert_int_equal(tp_steady_gflops(&s, 0.5, &g), 0);
+	assert_near(throughput_steady_seconds(&s), 1.0, 1e-9);
+	assert_int_equal(throughput_steady_gflops(&s, 2.0, &g), -EAGAIN);
+	assert_int_equal(throughput_steady_gflops(&s, 0.5, &g), 0);
 	assert_near(g, 100.0, 1e-6);
 }
 
 static void test_steady_restart(void **state)
 {
 	(void)state;
-	struct tp_steady s;
-	tp_steady_init(&s, 0.2);
+	struct throughput_steady s;
+	throughput_steady_init(&s, 0.2);
 	double g;
-	tp_steady_update(&s, 0.0, 1, 0);
-	tp_steady_update(&s, 0.2, 1, 10 * GF);
-	tp_steady_update(&s, 1.2, 1, 110 * GF);
-	assert_int_equal(tp_steady_gflops(&s, 0, &g), 0);
+	throughput_steady_update(&s, 0.0, 1, 0);
+	throughput_steady_update(&s, 0.2, 1, 10 * GF);
+	throughput_steady_update(&s, 1.2, 1, 110 * GF);
+	assert_int_equal(throughput_steady_gflops(&s, 0, &g), 0);
 	assert_near(g, 100.0, 1e-6);
 	/* A new epoch restarts the window, warm-up included. */
-	tp_steady_update(&s, 1.25, 2, 120 * GF);
-	assert_int_equal(tp_steady_gflops(&s, 0, &g), -EAGAIN);
-	tp_steady_update(&s, 1.5, 2, 130 * GF);
-	tp_steady_update(&s, 2.5, 2, 330 * GF);
-	assert_int_equal(tp_steady_gflops(&s, 0, &g), 0);
+	throughput_steady_update(&s, 1.25, 2, 120 * GF);
+	assert_int_equal(throughput_steady_gflops(&s, 0, &g), -EAGAIN);
+	throughput_steady_update(&s, 1.5, 2, 130 * GF);
+	throughput_steady_update(&s, 2.5, 2, 330 * GF);
+	assert_int_equal(throughput_steady_gflops(&s, 0, &g), 0);
 	assert_near(g, 200.0, 1e-6);
 	/* A counter going backwards (helper restarted) restarts too. */
-	tp_steady_update(&s, 2.6, 2, 5 * GF);
-	assert_int_equal(tp_steady_gflops(&s, 0, &g), -EAGAIN);
+	throughput_steady_update(&s, 2.6, 2, 5 * GF);
+	assert_int_equal(throughput_steady_gflops(&s, 0, &g), -EAGAIN);
 	/* Without warm-up the first sample opens the window. */
-	tp_steady_init(&s, 0);
-	tp_steady_update(&s, 0.0, 7, 0);
-	tp_steady_update(&s, 0.5, 7, 50 * GF);
-	assert_int_equal(tp_steady_gflops(&s, 0, &g), 0);
+	throughput_steady_init(&s, 0);
+	throughput_steady_update(&s, 0.0, 7, 0);
+	throughput_steady_update(&s, 0.5, 7, 50 * GF);
+	assert_int_equal(throughput_steady_gflops(&s, 0, &g), 0);
 	assert_near(g, 100.0, 1e-6);
 }
 
@@ -114,51 +115,52 @@ static void test_ideal_ceiling(void **state)
 {
 	(void)state;
 	/* 1.5 effective CPUs: the second thread gives half a thread's worth. */
-	assert_near(tp_ideal(100, 1, 1.5), 100, 1e-9);
-	assert_near(tp_ideal(100, 2, 1.5), 150, 1e-9);
-	assert_near(tp_ideal(100, 4, 1.5), 150, 1e-9);
-	assert_near(tp_ceiling(100, 1.5), 150, 1e-9);
-	assert_near(tp_ideal(100, 0.5, 2), 50, 1e-9);
-	assert_near(tp_ceiling(104, 2), 208, 1e-9);
+	assert_near(throughput_ideal(100, 1, 1.5), 100, 1e-9);
+	assert_near(throughput_ideal(100, 2, 1.5), 150, 1e-9);
+	assert_near(throughput_ideal(100, 4, 1.5), 150, 1e-9);
+	assert_near(throughput_ceiling(100, 1.5), 150, 1e-9);
+	assert_near(throughput_ideal(100, 0.5, 2), 50, 1e-9);
+	assert_near(throughput_ceiling(104, 2), 208, 1e-9);
 	/* 140 GFLOP/s with 2 threads on 1.5 CPUs. */
-	assert_near(tp_efficiency(140, tp_ideal(100, 2, 1.5)), 140.0 / 150, 1e-9);
-	assert_near(tp_ceiling_pct(140, tp_ceiling(100, 1.5)), 100.0 * 140 / 150, 1e-9);
-	assert_near(tp_speedup(140, 100), 1.4, 1e-9);
+	assert_near(throughput_efficiency(140, throughput_ideal(100, 2, 1.5)), 140.0 / 150, 1e-9);
+	assert_near(throughput_ceiling_pct(140, throughput_ceiling(100, 1.5)), 100.0 * 140 / 150,
+		    1e-9);
+	assert_near(throughput_speedup(140, 100), 1.4, 1e-9);
 	/* Nothing to compare with: 0, not a division by zero. */
-	assert_near(tp_efficiency(140, 0), 0, 0);
-	assert_near(tp_ceiling_pct(140, 0), 0, 0);
-	assert_near(tp_speedup(140, 0), 0, 0);
+	assert_near(throughput_efficiency(140, 0), 0, 0);
+	assert_near(throughput_ceiling_pct(140, 0), 0, 0);
+	assert_near(throughput_speedup(140, 0), 0, 0);
 }
 
 static void test_cache(void **state)
 {
 	(void)state;
-	struct tp_cache c;
-	tp_cache_init(&c);
+	struct rate_cache c;
+	rate_cache_init(&c);
 	double g = -1;
-	assert_int_equal(tp_cache_get(&c, 768, 0, &g), -ENOENT);
-	tp_cache_put(&c, 768, 0, 104);
-	tp_cache_put(&c, 768, 1, 52);
-	assert_int_equal(tp_cache_get(&c, 768, 0, &g), 0);
+	assert_int_equal(rate_cache_get(&c, 768, 0, &g), -ENOENT);
+	rate_cache_put(&c, 768, 0, 104);
+	rate_cache_put(&c, 768, 1, 52);
+	assert_int_equal(rate_cache_get(&c, 768, 0, &g), 0);
 	assert_near(g, 104, 0);
-	assert_int_equal(tp_cache_get(&c, 768, 1, &g), 0);
+	assert_int_equal(rate_cache_get(&c, 768, 1, &g), 0);
 	assert_near(g, 52, 0);
-	assert_int_equal(tp_cache_get(&c, 256, 0, &g), -ENOENT);
+	assert_int_equal(rate_cache_get(&c, 256, 0, &g), -ENOENT);
 	/* Replacing keeps one entry per key. */
-	tp_cache_put(&c, 768, 0, 100);
-	assert_int_equal(tp_cache_get(&c, 768, 0, &g), 0);
+	rate_cache_put(&c, 768, 0, 100);
+	assert_int_equal(rate_cache_get(&c, 768, 0, &g), 0);
 	assert_near(g, 100, 0);
 	/* When full, the least recently used entry goes: touch 768/0, then
 	 * fill every other slot; 768/1 is the oldest and is dropped. */
-	assert_int_equal(tp_cache_get(&c, 768, 0, &g), 0);
-	for (uint32_t n = 1; n <= TP_CACHE_SLOTS - 1; n++)
-		tp_cache_put(&c, n, 0, n);
-	assert_int_equal(tp_cache_get(&c, 768, 1, &g), -ENOENT);
-	assert_int_equal(tp_cache_get(&c, 768, 0, &g), 0);
-	assert_int_equal(tp_cache_get(&c, 1, 0, &g), 0);
+	assert_int_equal(rate_cache_get(&c, 768, 0, &g), 0);
+	for (uint32_t n = 1; n <= RATE_CACHE_SLOTS - 1; n++)
+		rate_cache_put(&c, n, 0, n);
+	assert_int_equal(rate_cache_get(&c, 768, 1, &g), -ENOENT);
+	assert_int_equal(rate_cache_get(&c, 768, 0, &g), 0);
+	assert_int_equal(rate_cache_get(&c, 1, 0, &g), 0);
 	assert_near(g, 1, 0);
-	tp_cache_clear(&c);
-	assert_int_equal(tp_cache_get(&c, 768, 0, &g), -ENOENT);
+	rate_cache_clear(&c);
+	assert_int_equal(rate_cache_get(&c, 768, 0, &g), -ENOENT);
 }
 
 int main(void)

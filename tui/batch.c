@@ -23,7 +23,7 @@ static double batch_now(void)
 /* Sleeps until the monotonic time t, or until a stop signal arrives. */
 static void batch_sleep_until(double t)
 {
-	while (!session_stop_signal) {
+	while (!stop_signal) {
 		double left = t - batch_now();
 		if (left <= 0)
 			return;
@@ -33,31 +33,43 @@ static void batch_sleep_until(double t)
 	}
 }
 
+/* A failure the session reported (a quota refused, a helper restarted, a
+ * stream that failed) goes to stderr once; other news is the dashboard's. */
+static void batch_news(const struct session *s, unsigned *seen)
+{
+	if (s->message_seq == *seen)
+		return;
+	*seen = s->message_seq;
+	if (!s->message_bad || !s->message[0])
+		return;
+	char safe[3 * SESSION_MESSAGE_LEN];
+	text_safe(s->message, strlen(s->message), safe, sizeof(safe));
+	fprintf(stderr, "threadlab: %s\n", safe);
+}
+
 int batch_run(const struct options *o)
 {
 	struct session s;
+	struct session_config c;
 	char err[512];
-	session_signals_install(NULL);
-	int rc = session_start(&s, o, err, sizeof(err));
+	options_session_config(o, &c);
+	stop_install(NULL);
+	int rc = session_start(&s, &c, err, sizeof(err));
 	if (rc != EXIT_OK) {
 		fprintf(stderr, "threadlab: %s\n", err);
 		session_stop(&s);
 		return rc;
 	}
-	if (s.lab && s.lab_status.quota_error[0]) {
-		char safe[3 * sizeof(s.lab_status.quota_error)];
-		text_safe(s.lab_status.quota_error, strlen(s.lab_status.quota_error), safe,
-			  sizeof(safe));
-		fprintf(stderr, "threadlab: %s\n", safe);
-	}
+	unsigned seen = 0;
+	batch_news(&s, &seen);
 
 	long printed = 0;
 	bool header = true;
 	double next = batch_now() + o->interval;
 	rc = EXIT_OK;
-	while (!session_stop_signal) {
+	while (!stop_signal) {
 		batch_sleep_until(next);
-		if (session_stop_signal)
+		if (stop_signal)
 			break;
 		if (session_tick(&s) < 0) {
 			char st[128];
@@ -93,23 +105,12 @@ int batch_run(const struct options *o)
 
 int batch_budget(const struct options *o)
 {
-	struct sysroot root;
 	struct budget b;
-	int rc = sysroot_open(&root, o->root);
-	if (rc < 0) {
-		fprintf(stderr, "threadlab: cannot open root directory '%s': %s\n", o->root,
-			strerror(-rc));
-		return EXIT_USAGE;
-	}
-	rc = budget_read(&root, o->pid, &b);
-	sysroot_close(&root);
-	if (rc == -ESRCH) {
-		fprintf(stderr, "threadlab: no process with PID %d\n", (int)o->pid);
-		return EXIT_USAGE;
-	} else if (rc < 0) {
-		fprintf(stderr, "threadlab: cannot read the CPU budget of %s %d: %s\n",
-			o->pid ? "process" : "this process", (int)o->pid, strerror(-rc));
-		return EXIT_USAGE;
+	char err[512];
+	int rc = session_budget(o->root, o->pid, &b, err, sizeof(err));
+	if (rc != EXIT_OK) {
+		fprintf(stderr, "threadlab: %s\n", err);
+		return rc;
 	}
 	report_budget(stdout, o->format, o->pid, &b);
 	return fflush(stdout) == EOF ? EXIT_RUNTIME : EXIT_OK;

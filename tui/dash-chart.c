@@ -6,7 +6,9 @@
  * effective CPUs. */
 #include "config.h"
 
-#include "dash-panels.h"
+#include "dash-chart.h"
+
+#include "dash-paint.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,9 +37,9 @@ void dash_chart_draw(WINDOW *w, const struct dash_rect *r, const struct dash *d,
 
 	if (r->h < 1)
 		return;
-	dash_format_chart_title(out, sizeof(out), r->w, size, prec, single > 0 ? single * eff : 0.0,
-				d->utf8);
-	dash_panels_put(w, r->y, r->x, r->w, out, dash_panels_attr(d, DASH_ROLE_BOLD));
+	dash_rows_chart_title(out, sizeof(out), r->w, size, prec, single > 0 ? single * eff : 0.0,
+			      d->utf8);
+	dash_paint_put(w, r->y, r->x, r->w, out, dash_paint_attr(d, DASH_ROLE_BOLD));
 	for (size_t i = 0; i < v->npoints && i < LABVIEW_POINTS; i++)
 		if (labview_point_current(v, &v->points[i], size, prec))
 			pts[n++] = &v->points[i];
@@ -45,11 +47,11 @@ void dash_chart_draw(WINDOW *w, const struct dash_rect *r, const struct dash *d,
 		dash_fit_words(out, sizeof(out),
 			       "no points yet: change threads with + and -, or press s to sweep",
 			       r->w);
-		dash_panels_put(w, r->y + 1, r->x, r->w, out, dash_panels_attr(d, DASH_ROLE_DIM));
+		dash_paint_put(w, r->y + 1, r->x, r->w, out, dash_paint_attr(d, DASH_ROLE_DIM));
 		return;
 	}
 	qsort(pts, n, sizeof(pts[0]), dash_chart_cmp);
-	double scale = dash_chart_scale(v, size, prec, single, eff);
+	double scale = dash_format_chart_scale(v, size, prec, single, eff);
 	int rows = r->h - 1;
 	/* Too many points for the rows: keep the last ones (most threads). */
 	size_t first = n > (size_t)rows ? n - (size_t)rows : 0;
@@ -57,8 +59,8 @@ void dash_chart_draw(WINDOW *w, const struct dash_rect *r, const struct dash *d,
 		const struct labview_point *p = pts[i];
 		bool current = p->streams == s->want.streams && p->threads == s->want.threads;
 		dash_format_chart_row(out, sizeof(out), r->w, p, single, eff, scale, d->utf8);
-		attr_t a = dash_panels_attr(d, DASH_ROLE_BAR) | (current ? A_BOLD : A_NORMAL);
-		dash_panels_put(w, r->y + 1 + (int)(i - first), r->x, r->w, out, a);
+		attr_t a = dash_paint_attr(d, DASH_ROLE_BAR) | (current ? A_BOLD : A_NORMAL);
+		dash_paint_put(w, r->y + 1 + (int)(i - first), r->x, r->w, out, a);
 	}
 }
 
@@ -76,7 +78,7 @@ void dash_chart_cpus(WINDOW *w, const struct dash_rect *r, int per_row, const st
 		if (row >= r->h)
 			break;
 		dash_format_cpu(out, sizeof(out), cell - 1, u->id[i], u->busy_pct[i], d->utf8);
-		dash_panels_put(w, r->y + row, r->x + col * cell, cell - 1, out,
-				dash_panels_attr(d, DASH_ROLE_BAR));
+		dash_paint_put(w, r->y + row, r->x + col * cell, cell - 1, out,
+			       dash_paint_attr(d, DASH_ROLE_BAR));
 	}
 }

@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "budget.h"
 #include "text-safe.h"
 #include "throughput.h"
 
@@ -23,70 +22,9 @@ static const char *const dash_format_sort_names[DASH_NSORT] = {
     [DASH_SORT_TID] = "TID",  [DASH_SORT_NAME] = "NAME",
 };
 
-const char *dash_sort_name(enum dash_sort s)
+const char *dash_format_sort_name(enum dash_sort s)
 {
 	return s < DASH_NSORT ? dash_format_sort_names[s] : "?";
-}
-
-const char *dash_mark_name(enum dash_mark m)
-{
-	static const char *const names[] = {
-	    [DASH_MARK_NONE] = "",	   [DASH_MARK_ACTIVE] = "active",
-	    [DASH_MARK_PARKED] = "parked", [DASH_MARK_PAUSED] = "paused",
-	    [DASH_MARK_WORKER] = "worker", [DASH_MARK_ANCHOR] = "anchor",
-	};
-	return m <= DASH_MARK_ANCHOR ? names[m] : "";
-}
-
-/* Parses "gemmI", "gemmI.wK" or "gemmI.pK".  Returns the stream index or
- * -1; *parked tells a .p name. */
-static int dash_format_gemm_name(const char *name, size_t len, bool *parked)
-{
-	char buf[TASK_NAME_MAX];
-	unsigned stream, k;
-	char kind, extra;
-
-	if (len >= sizeof(buf))
-		return -1;
-	memcpy(buf, name, len);
-	buf[len] = '\0';
-	*parked = false;
-	if (sscanf(buf, "gemm%u.%c%u%c", &stream, &kind, &k, &extra) == 3) {
-		if (kind != 'w' && kind != 'p')
-			return -1;
-		*parked = kind == 'p';
-		return (int)stream;
-	}
-	if (sscanf(buf, "gemm%u%c", &stream, &extra) == 1)
-		return (int)stream;
-	return -1;
-}
-
-enum dash_mark dash_thread_mark(const struct thread_rate *r, const struct lab_status *st)
-{
-	bool parked;
-	int stream = -1;
-
-	if (!st)
-		return DASH_MARK_NONE;
-	if (st->anchor_pid > 0 && r->pid == st->anchor_pid)
-		return DASH_MARK_ANCHOR;
-	for (int i = 0; i < st->nworkers && i < LAB_MAX_WORKERS; i++)
-		if (st->worker_pid[i] == r->pid)
-			return DASH_MARK_WORKER;
-	for (int i = 0; i < CTL_MAX_STREAMS; i++)
-		if (st->stream[i].pid > 0 && st->stream[i].pid == r->pid)
-			stream = i;
-	int named = dash_format_gemm_name(r->name, r->name_len, &parked);
-	if (stream < 0)
-		stream = named;
-	if (stream < 0)
-		return DASH_MARK_NONE;
-	if (st->settings.paused)
-		return DASH_MARK_PAUSED;
-	if (stream >= st->settings.streams || (named >= 0 && parked))
-		return DASH_MARK_PARKED;
-	return DASH_MARK_ACTIVE;
 }
 
 /* Appends printf output at *o (never past cap). */
@@ -117,7 +55,7 @@ static void dash_format_cell(char *out, size_t cap, size_t *o, const char *s, in
 
 #define DASH_COL_FIXED 54 /* every column but NAME, PID and VCS/s, with gaps */
 
-void dash_cols_for(int width, bool tree, struct dash_cols *c)
+void dash_format_cols(int width, bool tree, struct dash_cols *c)
 {
 	c->width = width;
 	c->pid = tree || width >= 96;
@@ -162,7 +100,7 @@ size_t dash_format_thread_head(char *out, size_t cap, const struct dash_cols *c,
 }
 
 size_t dash_format_thread_row(char *out, size_t cap, const struct dash_cols *c,
-			      const struct thread_rate *r, enum dash_mark m)
+			      const struct thread_rate *r, enum labview_mark m)
 {
 	char safe[4 * TASK_NAME_MAX];
 	size_t o = 0;
@@ -179,7 +117,7 @@ size_t dash_format_thread_row(char *out, size_t cap, const struct dash_cols *c,
 			r->sys_pct, r->wait_pct, r->ivcsw_per_s);
 	if (c->vcsw)
 		dash_format_add(out, cap, &o, "%7.0f ", r->vcsw_per_s);
-	dash_format_add(out, cap, &o, "%s", dash_mark_name(m));
+	dash_format_add(out, cap, &o, "%s", labview_mark_name(m));
 	return o;
 }
 
@@ -219,7 +157,7 @@ static int dash_format_cmp(const void *a, const void *b, void *arg)
 	return c;
 }
 
-void dash_threads_order(const struct thread_rate *v, size_t n, enum dash_sort sort, size_t *idx)
+void dash_format_order(const struct thread_rate *v, size_t n, enum dash_sort sort, size_t *idx)
 {
 	const void *arg[2] = {v, &sort};
 
@@ -314,10 +252,10 @@ size_t dash_format_sparkline(char *out, size_t cap, int width, const double *v, 
 	return o;
 }
 
-double dash_chart_scale(const struct labview *v, int size, int precision, double single,
-			double effective)
+double dash_format_chart_scale(const struct labview *v, int size, int precision, double single,
+			       double effective)
 {
-	double max = single > 0 ? tp_ceiling(single, effective) : 0;
+	double max = single > 0 ? throughput_ceiling(single, effective) : 0;
 
 	for (size_t i = 0; i < v->npoints; i++) {
 		const struct labview_point *p = &v->points[i];
@@ -325,7 +263,7 @@ double dash_chart_scale(const struct labview *v, int size, int precision, double
 			continue;
 		if (p->gflops > max)
 			max = p->gflops;
-		double ideal = tp_ideal(single, (double)p->streams * p->threads, effective);
+		double ideal = throughput_ideal(single, (double)p->streams * p->threads, effective);
 		if (single > 0 && ideal > max)
 			max = ideal;
 	}
@@ -346,14 +284,14 @@ size_t dash_format_chart_row(char *out, size_t cap, int width, const struct labv
 	dash_format_cell(out, cap, &o, label, DASH_CHART_LABEL, true);
 	dash_format_add(out, cap, &o, " ");
 	double ideal =
-	    single > 0 ? tp_ideal(single, (double)p->streams * p->threads, effective) : 0;
-	double ceiling = single > 0 ? tp_ceiling(single, effective) : 0;
+	    single > 0 ? throughput_ideal(single, (double)p->streams * p->threads, effective) : 0;
+	double ceiling = single > 0 ? throughput_ceiling(single, effective) : 0;
 	int bar = width - DASH_CHART_LABEL - 1 - DASH_CHART_TAIL;
 	if (bar > 0 && o + 1 < cap)
 		o += dash_format_bar(out + o, cap - o, bar, p->gflops, scale, ideal, ceiling, utf8);
 	if (ideal > 0)
 		dash_format_add(out, cap, &o, " %6.1f %4.0f%%", p->gflops,
-				100.0 * tp_efficiency(p->gflops, ideal));
+				100.0 * throughput_efficiency(p->gflops, ideal));
 	else
 		dash_format_add(out, cap, &o, " %6.1f     ?", p->gflops);
 	return o;

@@ -17,10 +17,7 @@
 #include <sys/types.h>
 
 #include "dash-fit.h"
-#include "lab.h"
-#include "labview.h"
-#include "report.h"
-#include "snapshot.h"
+#include "session.h"
 
 /* Threads table orders; Tab / F6 cycles through them. */
 enum dash_sort {
@@ -31,24 +28,7 @@ enum dash_sort {
 	DASH_SORT_NAME,	 /* name (raw bytes), then TID */
 	DASH_NSORT,
 };
-const char *dash_sort_name(enum dash_sort s);
-
-/* What a thread is to the lab. */
-enum dash_mark {
-	DASH_MARK_NONE,	  /* not a lab thread, or attach mode */
-	DASH_MARK_ACTIVE, /* stream driver or pool worker doing GEMMs */
-	DASH_MARK_PARKED, /* pool worker beyond the active threads, or a stream
-			   * beyond settings.streams */
-	DASH_MARK_PAUSED, /* the lab is paused */
-	DASH_MARK_WORKER, /* background CPU worker */
-	DASH_MARK_ANCHOR, /* the lab's idle parent process */
-};
-const char *dash_mark_name(enum dash_mark m);
-
-/* Classifies a thread of the lab: by its process (anchor, worker, stream
- * helper: st->stream[i].pid) and its name (gemmI.pK parked, gemmI / gemmI.wK
- * active).  st NULL (attach mode) gives DASH_MARK_NONE. */
-enum dash_mark dash_thread_mark(const struct thread_rate *r, const struct lab_status *st);
+const char *dash_format_sort_name(enum dash_sort s);
 
 /* ---- threads table ---------------------------------------------------- */
 
@@ -61,18 +41,18 @@ struct dash_cols {
 	bool vcsw;
 	int name_w;
 };
-void dash_cols_for(int width, bool tree, struct dash_cols *c);
+void dash_format_cols(int width, bool tree, struct dash_cols *c);
 
 size_t dash_format_thread_head(char *out, size_t cap, const struct dash_cols *c,
 			       enum dash_sort sort);
 size_t dash_format_thread_row(char *out, size_t cap, const struct dash_cols *c,
-			      const struct thread_rate *r, enum dash_mark m);
+			      const struct thread_rate *r, enum labview_mark m);
 /* Fills idx[0..n) with the order of v under sort (stable for ties: TID). */
-void dash_threads_order(const struct thread_rate *v, size_t n, enum dash_sort sort, size_t *idx);
+void dash_format_order(const struct thread_rate *v, size_t n, enum dash_sort sort, size_t *idx);
 /* "runnable 3 of 7 threads on 2.00 effective CPUs: 1.50x oversubscribed |
  *  total CPU 95% wait 106%" fitted to width. */
-size_t dash_format_summary(char *out, size_t cap, int width, const struct snapshot_rates *r,
-			   double effective);
+size_t dash_rows_summary(char *out, size_t cap, int width, const struct snapshot_rates *r,
+			 double effective);
 
 /* ---- bars, sparkline, chart ------------------------------------------ */
 
@@ -87,12 +67,12 @@ size_t dash_format_sparkline(char *out, size_t cap, int width, const double *v, 
 			     double max, bool utf8);
 /* The chart's scale: 5 % above the largest of the ceiling, the points and
  * their ideals (for the current size and precision); 1 when all are 0. */
-double dash_chart_scale(const struct labview *v, int size, int precision, double single,
-			double effective);
+double dash_format_chart_scale(const struct labview *v, int size, int precision, double single,
+			       double effective);
 /* The chart's title row: "Scaling n=768 sgemm | bars: steady GFLOP/s,
  * ┊ ideal, │ ceiling 208.0 | right: GFLOP/s, % of ideal" fitted to width. */
-size_t dash_format_chart_title(char *out, size_t cap, int width, int size, int precision,
-			       double ceiling, bool utf8);
+size_t dash_rows_chart_title(char *out, size_t cap, int width, int size, int precision,
+			     double ceiling, bool utf8);
 /* One chart row: "1x2 ████▌ │  208.3 ideal 208.0". */
 size_t dash_format_chart_row(char *out, size_t cap, int width, const struct labview_point *p,
 			     double single, double effective, double scale, bool utf8);
@@ -101,23 +81,13 @@ size_t dash_format_cpu(char *out, size_t cap, int width, int id, double busy_pct
 
 /* ---- one-line panels -------------------------------------------------- */
 
-/* Bits of the lab settings asked for but not yet in effect. */
-#define DASH_PEND_THREADS   0x01u
-#define DASH_PEND_STREAMS   0x02u
-#define DASH_PEND_SIZE	    0x04u
-#define DASH_PEND_PRECISION 0x08u
-#define DASH_PEND_PAUSED    0x10u
-#define DASH_PEND_WORKERS   0x20u
-#define DASH_PEND_QUOTA	    0x40u
-unsigned dash_pending(const struct lab_settings *want, const struct lab_status *st);
-
 struct dash_header {
 	const char *mode;   /* "lab", "attach", "command" */
 	pid_t pid;	    /* target */
 	const char *target; /* attach/command: the name or command line, raw */
 	bool tree;
 	const struct lab_settings *want; /* lab only, else NULL */
-	unsigned pending;		 /* DASH_PEND_* */
+	unsigned pending;		 /* SESSION_PEND_* */
 	double interval;		 /* s */
 	bool gone;			 /* target exited */
 	const char *sweep;		 /* "sweep 2/4" or NULL */
@@ -125,29 +95,23 @@ struct dash_header {
 /* "threadlab lab | sgemm n=768 | threads 2* | streams 1 | workers 0 |
  *  quota none | every 1s" — '*' marks a pending value; at 80 columns
  *  "… | thr 2* | str 1 | wrk 0 | quota none | 1s". */
-size_t dash_format_header(char *out, size_t cap, int width, const struct dash_header *h);
+size_t dash_rows_header(char *out, size_t cap, int width, const struct dash_header *h);
 /* "CPU budget: online 2 | affinity 2 | cpuset 2 | quota none |
  *  effective 2.00 (online binds)". */
-size_t dash_format_budget(char *out, size_t cap, int width, const struct budget *b);
+size_t dash_rows_budget(char *out, size_t cap, int width, const struct budget *b);
 /* Run-queue wait with throttling right after it, then pressure:
  * "run-queue wait 0.55 s/s | throttled 0.50 s/s (48% of periods, part of
  * the wait) | PSI some: cgroup 40.1% system 20.3%".  Under a quota the wait
  * includes throttled time (DESIGN.md): the two figures sit side by side so
  * they can be told apart.  Without rates: "measuring...". */
-size_t dash_format_pressure(char *out, size_t cap, int width, const struct snapshot *cur,
-			    const struct snapshot_rates *r, bool have_rates);
+size_t dash_rows_pressure(char *out, size_t cap, int width, const struct snapshot *cur,
+			  const struct snapshot_rates *r, bool have_rates);
 /* "GFLOP/s 208.3 | ideal 208.0 | ceiling 208.0 | 100% of ideal | results
  *  equal" (or "DIFFER 2.5e-05", the largest difference). */
-size_t dash_format_throughput(char *out, size_t cap, int width, const struct workload_report *w);
+size_t dash_rows_throughput(char *out, size_t cap, int width, const struct workload_report *w);
 /* Useful CPU next to the CPU /proc shows, then per-stream GFLOP/s when
  * more than one stream runs: "work 1.96 of 2.00 CPUs busy (0.04
  * spin/overhead) | per stream GFLOP/s: s0 76.1 s1 85.2".  Stream failures
  * show as "s1 FAILED". */
-size_t dash_format_work(char *out, size_t cap, int width, const struct workload_report *w);
-/* The message for a helper the lab restarted: "stream 1: helper killed by
- * signal 9, restarted (restart 2)"; failure is lab_stream_status
- * last_failure (raw: made safe when drawn). */
-size_t dash_format_restart(char *out, size_t cap, int stream, unsigned restarts,
-			   const char *failure);
-
+size_t dash_rows_work(char *out, size_t cap, int width, const struct workload_report *w);
 #endif

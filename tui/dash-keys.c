@@ -48,8 +48,7 @@ static int dash_keys_try(struct dash *d, struct lab_settings *w, const struct da
 {
 	char err[DASH_MESSAGE_LEN];
 
-	if (lab_settings_check(t, err, sizeof(err)) < 0 ||
-	    lab_settings_check_mem(t, c->mem_avail, err, sizeof(err)) < 0) {
+	if (session_check_settings(c->session, t, err, sizeof(err)) < 0) {
 		dash_keys_say(d, "%s", err);
 		return DASH_KEY_HANDLED | DASH_KEY_REDRAW;
 	}
@@ -60,7 +59,7 @@ static int dash_keys_try(struct dash *d, struct lab_settings *w, const struct da
 static int dash_keys_threads(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
 			     int arg)
 {
-		struct lab_settings t = *w;
+	struct lab_settings t = *w;
 	t.threads += arg;
 	if (t.threads < 1 || t.threads > CTL_MAX_THREADS) {
 		dash_keys_say(d, "intra-op threads stay within 1..%d", CTL_MAX_THREADS);
@@ -73,7 +72,7 @@ static int dash_keys_threads(struct dash *d, struct lab_settings *w, const struc
 static int dash_keys_streams(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
 			     int arg)
 {
-		struct lab_settings t = *w;
+	struct lab_settings t = *w;
 	t.streams += arg;
 	if (t.streams < 1 || t.streams > CTL_MAX_STREAMS) {
 		dash_keys_say(d, "inter-op streams stay within 1..%d", CTL_MAX_STREAMS);
@@ -86,7 +85,7 @@ static int dash_keys_streams(struct dash *d, struct lab_settings *w, const struc
 static int dash_keys_size(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
 			  int arg)
 {
-		struct lab_settings t = *w;
+	struct lab_settings t = *w;
 	const int step = DASH_KEYS_SIZE_STEP;
 	if (arg > 0) {
 		t.size = ((int)ceil(w->size * 1.25) + step - 1) / step * step;
@@ -125,7 +124,7 @@ static int dash_keys_precision(struct dash *d, struct lab_settings *w, const str
 static int dash_keys_workers(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
 			     int arg)
 {
-		struct lab_settings t = *w;
+	struct lab_settings t = *w;
 	t.workers += arg;
 	if (t.workers < 0 || t.workers > LAB_MAX_WORKERS) {
 		dash_keys_say(d, "background workers stay within 0..%d", LAB_MAX_WORKERS);
@@ -201,7 +200,7 @@ static int dash_keys_sort(struct dash *d, struct lab_settings *w, const struct d
 {
 	(void)w, (void)c;
 	d->sort = (enum dash_sort)(((int)d->sort + arg + DASH_NSORT) % DASH_NSORT);
-	dash_keys_say(d, "threads sorted by %s", dash_sort_name(d->sort));
+	dash_keys_say(d, "threads sorted by %s", dash_format_sort_name(d->sort));
 	return DASH_KEY_HANDLED | DASH_KEY_REDRAW;
 }
 

@@ -12,7 +12,7 @@
 #include <stddef.h>
 
 #include "dash.h"
-#include "lab.h"
+#include "session.h"
 
 #define DASH_KEY_HANDLED 0x01 /* the key means something here */
 #define DASH_KEY_REDRAW	 0x02 /* the screen must be drawn again */
@@ -23,11 +23,13 @@
 
 /* What a key may need to know about the session. */
 struct dash_key_ctx {
-	bool lab;	  /* the workload keys apply (not attach mode) */
-	int online;	  /* online CPUs: the quota keys' upper end */
-	double effective; /* effective CPUs: the sweep's range */
-	double now;	  /* CLOCK_MONOTONIC, s */
-	unsigned long long mem_avail; /* MemAvailable, bytes (0: unknown, sizes always fit) */
+	bool lab;		       /* the workload keys apply (not attach mode) */
+	int online;		       /* online CPUs: the quota keys' upper end */
+	double effective;	       /* effective CPUs: the sweep's range */
+	double now;		       /* CLOCK_MONOTONIC, s */
+	const struct session *session; /* settings are checked against its machine's
+					* memory (session_check_settings); NULL: the
+					* fields only */
 };
 
 /* Handles one key.  May change d (sort, help, interval, sweep, message,

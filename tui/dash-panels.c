@@ -1,8 +1,9 @@
-/* dash-panels.c — the one-line panels, the help screen, the notices.
+/* dash-panels.c — the one-line panels, the help screen, the notices, and
+ * the whole screen put together.
  *
- * Each panel formats its row with dash-format.c and writes it cut to its
- * rectangle; the table and the chart live in dash-table.c and dash-chart.c.
- * Colours are a hint only: every role has a meaning without them. */
+ * Each panel formats its row with dash-rows.c and paints it cut to its
+ * rectangle (dash-paint.c); the table and the chart live in dash-table.c
+ * and dash-chart.c. */
 #include "config.h"
 
 #include "dash-panels.h"
@@ -10,110 +11,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "dash-chart.h"
 #include "dash-keys.h"
+#include "dash-paint.h"
+#include "dash-table.h"
 #include "text-safe.h"
-
-enum {
-	DASH_PAIR_GOOD = 1,
-	DASH_PAIR_WARN,
-	DASH_PAIR_BAD,
-	DASH_PAIR_BAR,
-};
-
-void dash_panels_colors_init(void)
-{
-	/* -1: the terminal's default background (use_default_colors). */
-	init_pair(DASH_PAIR_GOOD, COLOR_GREEN, -1);
-	init_pair(DASH_PAIR_WARN, COLOR_YELLOW, -1);
-	init_pair(DASH_PAIR_BAD, COLOR_RED, -1);
-	init_pair(DASH_PAIR_BAR, COLOR_CYAN, -1);
-}
-
-attr_t dash_panels_attr(const struct dash *d, enum dash_role role)
-{
-	bool c = d->color;
-
-	switch (role) {
-	case DASH_ROLE_TITLE:
-		return A_REVERSE;
-	case DASH_ROLE_GOOD:
-		return c ? COLOR_PAIR(DASH_PAIR_GOOD) : A_NORMAL;
-	case DASH_ROLE_WARN:
-		return c ? COLOR_PAIR(DASH_PAIR_WARN) : A_BOLD;
-	case DASH_ROLE_BAD:
-		return c ? COLOR_PAIR(DASH_PAIR_BAD) | A_BOLD : A_BOLD;
-	case DASH_ROLE_BAR:
-		return c ? COLOR_PAIR(DASH_PAIR_BAR) : A_NORMAL;
-	case DASH_ROLE_DIM:
-		return A_DIM;
-	case DASH_ROLE_BOLD:
-		return A_BOLD;
-	case DASH_ROLE_PLAIN:
-		break;
-	}
-	return A_NORMAL;
-}
-
-unsigned long dash_panels_cuts;
-
-void dash_panels_put(WINDOW *w, int y, int x, int width, const char *s, attr_t a)
-{
-	char buf[2048];
-	int rows, cols;
-
-	getmaxyx(w, rows, cols);
-	if (y < 0 || y >= rows || x < 0 || x >= cols || width <= 0)
-		return;
-	if (width > cols - x)
-		width = cols - x;
-	if (dash_width(s) > width)
-		dash_panels_cuts++;
-	dash_fit(buf, sizeof(buf), s, width, false, false);
-	wattrset(w, a);
-	mvwaddstr(w, y, x, buf);
-	wattrset(w, A_NORMAL);
-}
-
-/* Fills a row of the rectangle with spaces in attribute a (title bars). */
-static void dash_panels_fill(WINDOW *w, const struct dash_rect *r, int row, attr_t a)
-{
-	char buf[1024];
-	int n = r->w < (int)sizeof(buf) - 1 ? r->w : (int)sizeof(buf) - 1;
-
-	memset(buf, ' ', (size_t)n);
-	buf[n] = '\0';
-	dash_panels_put(w, r->y + row, r->x, r->w, buf, a);
-}
-
-/* The settings status to compare want with: the newest we have. */
-static const struct lab_status *dash_panels_status(const struct dash *d, const struct session *s)
-{
-	return d->quick_valid ? &d->quick : &s->lab_status;
-}
-
-/* The launched command line or the attached process's name, raw. */
-static void dash_panels_target(const struct session *s, char *buf, size_t cap)
-{
-	size_t o = 0;
-
-	buf[0] = '\0';
-	if (s->kind == SESSION_LAUNCH && s->opt && s->opt->command) {
-		for (char **a = s->opt->command; *a && o + 1 < cap; a++) {
-			int n = snprintf(buf + o, cap - o, "%s%s", o ? " " : "", *a);
-			o += n > 0 ? (size_t)n : 0;
-		}
-		return;
-	}
-	for (size_t i = 0; i < s->cur.threads.n; i++) {
-		const struct thread_sample *t = &s->cur.threads.v[i];
-		if (t->tid == s->target) {
-			size_t n = t->name_len < cap - 1 ? t->name_len : cap - 1;
-			memcpy(buf, t->name, n);
-			buf[n] = '\0';
-			return;
-		}
-	}
-}
 
 void dash_panels_header(WINDOW *w, const struct dash_rect *r, const struct dash *d,
 			const struct session *s)
@@ -129,16 +31,16 @@ void dash_panels_header(WINDOW *w, const struct dash_rect *r, const struct dash 
 	if (s->kind == SESSION_LAB) {
 		h.mode = "lab";
 		h.want = &s->want;
-		h.pending = dash_pending(&s->want, dash_panels_status(d, s));
+		h.pending = session_pending(s);
 	} else {
 		h.mode = s->kind == SESSION_LAUNCH ? "command" : "attach";
-		dash_panels_target(s, target, sizeof(target));
+		session_target_name(s, target, sizeof(target));
 		h.target = target;
 	}
-	dash_format_header(out, sizeof(out), r->w, &h);
-	attr_t a = dash_panels_attr(d, DASH_ROLE_TITLE);
-	dash_panels_fill(w, r, 0, a);
-	dash_panels_put(w, r->y, r->x, r->w, out, a);
+	dash_rows_header(out, sizeof(out), r->w, &h);
+	attr_t a = dash_paint_attr(d, DASH_ROLE_TITLE);
+	dash_paint_fill(w, r, 0, a);
+	dash_paint_put(w, r->y, r->x, r->w, out, a);
 }
 
 void dash_panels_budget(WINDOW *w, const struct dash_rect *r, const struct dash *d,
@@ -146,8 +48,8 @@ void dash_panels_budget(WINDOW *w, const struct dash_rect *r, const struct dash 
 {
 	char out[1024];
 
-	dash_format_budget(out, sizeof(out), r->w, &s->cur.budget);
-	dash_panels_put(w, r->y, r->x, r->w, out, dash_panels_attr(d, DASH_ROLE_PLAIN));
+	dash_rows_budget(out, sizeof(out), r->w, &s->cur.budget);
+	dash_paint_put(w, r->y, r->x, r->w, out, dash_paint_attr(d, DASH_ROLE_PLAIN));
 }
 
 void dash_panels_pressure(WINDOW *w, const struct dash_rect *r, const struct dash *d,
@@ -157,9 +59,9 @@ void dash_panels_pressure(WINDOW *w, const struct dash_rect *r, const struct das
 	bool throttled =
 	    s->have_rates && s->rates.throttle.valid && s->rates.throttle.throttled_pct > 0.5;
 
-	dash_format_pressure(out, sizeof(out), r->w, &s->cur, &s->rates, s->have_rates);
-	dash_panels_put(w, r->y, r->x, r->w, out,
-			dash_panels_attr(d, throttled ? DASH_ROLE_WARN : DASH_ROLE_PLAIN));
+	dash_rows_pressure(out, sizeof(out), r->w, &s->cur, &s->rates, s->have_rates);
+	dash_paint_put(w, r->y, r->x, r->w, out,
+		       dash_paint_attr(d, throttled ? DASH_ROLE_WARN : DASH_ROLE_PLAIN));
 }
 
 /* The history row: "history ▂▄▅▅ steady 207.0 | 1 thread 104.0". */
@@ -187,11 +89,11 @@ static void dash_panels_history(WINDOW *w, int y, const struct dash_rect *r, con
 		max = s->view.history[i] > max ? s->view.history[i] : max;
 	dash_format_sparkline(spark, sizeof(spark), width, s->view.history, s->view.nhistory, max,
 			      d->utf8);
-	dash_panels_put(w, y, r->x, r->w, label, dash_panels_attr(d, DASH_ROLE_PLAIN));
-	dash_panels_put(w, y, r->x + (int)strlen(label), width, spark,
-			dash_panels_attr(d, DASH_ROLE_BAR));
-	dash_panels_put(w, y, r->x + (int)strlen(label) + width, dash_width(tail), tail,
-			dash_panels_attr(d, DASH_ROLE_PLAIN));
+	dash_paint_put(w, y, r->x, r->w, label, dash_paint_attr(d, DASH_ROLE_PLAIN));
+	dash_paint_put(w, y, r->x + (int)strlen(label), width, spark,
+		       dash_paint_attr(d, DASH_ROLE_BAR));
+	dash_paint_put(w, y, r->x + (int)strlen(label) + width, dash_width(tail), tail,
+		       dash_paint_attr(d, DASH_ROLE_PLAIN));
 }
 
 void dash_panels_throughput(WINDOW *w, const struct dash_rect *r, const struct dash *d,
@@ -211,16 +113,16 @@ void dash_panels_throughput(WINDOW *w, const struct dash_rect *r, const struct d
 		role = DASH_ROLE_BAD;
 	if (wr->paused)
 		role = DASH_ROLE_PLAIN;
-	dash_format_throughput(out, sizeof(out), r->w, wr);
-	dash_panels_put(w, r->y, r->x, r->w, out, dash_panels_attr(d, role));
+	dash_rows_throughput(out, sizeof(out), r->w, wr);
+	dash_paint_put(w, r->y, r->x, r->w, out, dash_paint_attr(d, role));
 	if (r->h >= 3) {
 		/* Spin shows as busy CPU beyond the work: warn from 0.25 CPU. */
 		bool spin = wr->cpu_cpus - wr->useful_cpus >= 0.25;
-		dash_format_work(out, sizeof(out), r->w, wr);
-		dash_panels_put(w, r->y + 1, r->x, r->w, out,
-				dash_panels_attr(d, wr->error[0] ? DASH_ROLE_BAD
-						    : spin	 ? DASH_ROLE_WARN
-								 : DASH_ROLE_PLAIN));
+		dash_rows_work(out, sizeof(out), r->w, wr);
+		dash_paint_put(w, r->y + 1, r->x, r->w, out,
+			       dash_paint_attr(d, wr->error[0] ? DASH_ROLE_BAD
+						  : spin       ? DASH_ROLE_WARN
+							       : DASH_ROLE_PLAIN));
 	}
 	if (r->h >= 2)
 		dash_panels_history(w, r->y + r->h - 1, r, d, s);
@@ -229,12 +131,12 @@ void dash_panels_throughput(WINDOW *w, const struct dash_rect *r, const struct d
 void dash_panels_keys(WINDOW *w, const struct dash_rect *r, const struct dash *d,
 		      const struct session *s)
 {
-	attr_t a = dash_panels_attr(d, DASH_ROLE_TITLE);
+	attr_t a = dash_paint_attr(d, DASH_ROLE_TITLE);
 	char out[512];
 
 	dash_keys_bar(out, sizeof(out), r->w, s->kind == SESSION_LAB);
-	dash_panels_fill(w, r, 0, a);
-	dash_panels_put(w, r->y, r->x, r->w, out, a);
+	dash_paint_fill(w, r, 0, a);
+	dash_paint_put(w, r->y, r->x, r->w, out, a);
 }
 
 void dash_panels_message(WINDOW *w, const struct dash_rect *r, const struct dash *d,
@@ -262,7 +164,7 @@ void dash_panels_message(WINDOW *w, const struct dash_rect *r, const struct dash
 	/* Messages may quote paths and helper errors: make them safe too. */
 	text_safe(m, strlen(m), safe, sizeof(safe));
 	dash_fit_words(fitted, sizeof(fitted), safe, r->w);
-	dash_panels_put(w, r->y, r->x, r->w, fitted, dash_panels_attr(d, role));
+	dash_paint_put(w, r->y, r->x, r->w, fitted, dash_paint_attr(d, role));
 }
 
 /* Writes s from row y, wrapped at spaces to cols, continuation rows
@@ -289,7 +191,7 @@ static int dash_panels_wrap(WINDOW *w, int y, int rows, int cols, int indent, co
 			n = cut ? cut : n;
 		}
 		snprintf(part, sizeof(part), "%.*s", (int)n, s);
-		dash_panels_put(w, y++, x, width, part, a);
+		dash_paint_put(w, y++, x, width, part, a);
 		s += n;
 		while (*s == ' ')
 			s++;
@@ -312,20 +214,20 @@ void dash_panels_help(WINDOW *w, const struct dash *d, const struct session *s)
 	const struct dash_key_help *h = dash_keys_help(&n);
 
 	getmaxyx(w, rows, cols);
-	dash_panels_put(w, y++, 0, cols, "threadlab keys (any key closes this help)",
-			dash_panels_attr(d, DASH_ROLE_BOLD));
+	dash_paint_put(w, y++, 0, cols, "threadlab keys (any key closes this help)",
+		       dash_paint_attr(d, DASH_ROLE_BOLD));
 	y++;
 	for (size_t i = 0; i < n && y < rows; i++) {
 		if (h[i].lab && !lab)
 			continue;
 		snprintf(line, sizeof(line), "  %-8s %s", h[i].keys, h[i].what);
 		y = dash_panels_wrap(w, y, rows, cols, 11, line,
-				     dash_panels_attr(d, DASH_ROLE_PLAIN));
+				     dash_paint_attr(d, DASH_ROLE_PLAIN));
 	}
 	y++;
 	for (size_t i = 0; i < sizeof(notes) / sizeof(notes[0]) && y < rows; i++)
 		y = dash_panels_wrap(w, y, rows, cols, 2, notes[i],
-				     dash_panels_attr(d, DASH_ROLE_PLAIN));
+				     dash_paint_attr(d, DASH_ROLE_PLAIN));
 }
 
 void dash_panels_too_small(WINDOW *w, int rows, int cols)
@@ -336,10 +238,10 @@ void dash_panels_too_small(WINDOW *w, int rows, int cols)
 	snprintf(line, sizeof(line), "terminal too small: %dx%d, needs %dx%d", cols, rows,
 		 DASH_MIN_COLS, DASH_MIN_ROWS);
 	int x = (cols - (int)strlen(line)) / 2;
-	dash_panels_put(w, y < 0 ? 0 : y, x < 0 ? 0 : x, cols, line, A_BOLD);
+	dash_paint_put(w, y < 0 ? 0 : y, x < 0 ? 0 : x, cols, line, A_BOLD);
 	const char *q = "q quits";
 	x = (cols - (int)strlen(q)) / 2;
-	dash_panels_put(w, y + 1 < 0 ? 0 : y + 1, x < 0 ? 0 : x, cols, q, A_NORMAL);
+	dash_paint_put(w, y + 1 < 0 ? 0 : y + 1, x < 0 ? 0 : x, cols, q, A_NORMAL);
 }
 
 void dash_panels_draw(WINDOW *w, const struct dash_layout *l, const struct dash *d,

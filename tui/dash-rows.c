@@ -14,34 +14,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "budget.h"
 #include "text-safe.h"
 #include "throughput.h"
-
-unsigned dash_pending(const struct lab_settings *want, const struct lab_status *st)
-{
-	const struct lab_stream_status *s0 = &st->stream[0];
-	bool s0_up = s0->state == CTL_STREAM_RUNNING || s0->state == CTL_STREAM_PAUSED;
-	unsigned p = 0;
-
-	if (!s0_up || (int)s0->threads != want->threads)
-		p |= DASH_PEND_THREADS;
-	if (!s0_up || s0->size != want->size)
-		p |= DASH_PEND_SIZE;
-	if (!s0_up || s0->precision != want->precision)
-		p |= DASH_PEND_PRECISION;
-	if (!st->applied || st->settings.streams != want->streams)
-		p |= DASH_PEND_STREAMS;
-	if (!st->applied || st->settings.paused != want->paused)
-		p |= DASH_PEND_PAUSED;
-	if (st->nworkers != want->workers)
-		p |= DASH_PEND_WORKERS;
-	double have = st->quota_cpus > 0 ? st->quota_cpus : 0;
-	double asked = want->cpus > 0 ? want->cpus : 0;
-	if (fabs(have - asked) > 1e-6 && st->quota_error[0] == '\0')
-		p |= DASH_PEND_QUOTA;
-	return p;
-}
 
 /* The first word of a safe command line, with "…" when more follows. */
 static void dash_rows_first_word(const char *safe, char *out, size_t cap)
@@ -54,7 +28,7 @@ static void dash_rows_first_word(const char *safe, char *out, size_t cap)
 		snprintf(out, cap, "%.*s%s", (int)n, safe, text_safe_utf8 ? "\u2026" : "...");
 }
 
-size_t dash_format_header(char *out, size_t cap, int width, const struct dash_header *h)
+size_t dash_rows_header(char *out, size_t cap, int width, const struct dash_header *h)
 {
 	struct dash_line l;
 	char safe[512], word[512];
@@ -68,22 +42,24 @@ size_t dash_format_header(char *out, size_t cap, int width, const struct dash_he
 		unsigned p = h->pending;
 #define DASH_STAR(bit) ((p & (bit)) ? "*" : "")
 		dash_line_add(&l, 0, "%s%s n=%d%s", w->precision == CTL_DOUBLE ? "dgemm" : "sgemm",
-			      DASH_STAR(DASH_PEND_PRECISION), w->size, DASH_STAR(DASH_PEND_SIZE));
+			      DASH_STAR(SESSION_PEND_PRECISION), w->size,
+			      DASH_STAR(SESSION_PEND_SIZE));
 		dash_line_add(&l, 1 | DASH_LINE_KEEP, "threads %d%s", w->threads,
-			      DASH_STAR(DASH_PEND_THREADS));
-		dash_line_brief(&l, "thr %d%s", w->threads, DASH_STAR(DASH_PEND_THREADS));
+			      DASH_STAR(SESSION_PEND_THREADS));
+		dash_line_brief(&l, "thr %d%s", w->threads, DASH_STAR(SESSION_PEND_THREADS));
 		dash_line_add(&l, 1 | DASH_LINE_KEEP, "streams %d%s", w->streams,
-			      DASH_STAR(DASH_PEND_STREAMS));
-		dash_line_brief(&l, "str %d%s", w->streams, DASH_STAR(DASH_PEND_STREAMS));
+			      DASH_STAR(SESSION_PEND_STREAMS));
+		dash_line_brief(&l, "str %d%s", w->streams, DASH_STAR(SESSION_PEND_STREAMS));
 		dash_line_add(&l, 1 | DASH_LINE_KEEP, "workers %d%s", w->workers,
-			      DASH_STAR(DASH_PEND_WORKERS));
-		dash_line_brief(&l, "wrk %d%s", w->workers, DASH_STAR(DASH_PEND_WORKERS));
+			      DASH_STAR(SESSION_PEND_WORKERS));
+		dash_line_brief(&l, "wrk %d%s", w->workers, DASH_STAR(SESSION_PEND_WORKERS));
 		if (w->cpus > 0)
-			dash_line_add(&l, 0, "quota %.1f%s", w->cpus, DASH_STAR(DASH_PEND_QUOTA));
+			dash_line_add(&l, 0, "quota %.1f%s", w->cpus,
+				      DASH_STAR(SESSION_PEND_QUOTA));
 		else
-			dash_line_add(&l, 0, "quota none%s", DASH_STAR(DASH_PEND_QUOTA));
+			dash_line_add(&l, 0, "quota none%s", DASH_STAR(SESSION_PEND_QUOTA));
 		if (w->paused)
-			dash_line_add(&l, 0, "PAUSED%s", DASH_STAR(DASH_PEND_PAUSED));
+			dash_line_add(&l, 0, "PAUSED%s", DASH_STAR(SESSION_PEND_PAUSED));
 #undef DASH_STAR
 	} else {
 		dash_line_add(&l, DASH_LINE_GLUE, "%d", (int)h->pid);
@@ -108,7 +84,7 @@ size_t dash_format_header(char *out, size_t cap, int width, const struct dash_he
 	return dash_line_render(&l, out, cap, width);
 }
 
-size_t dash_format_budget(char *out, size_t cap, int width, const struct budget *b)
+size_t dash_rows_budget(char *out, size_t cap, int width, const struct budget *b)
 {
 	const int k = 1 | DASH_LINE_KEEP; /* every term stays; labels shorten */
 	struct dash_line l;
@@ -152,8 +128,8 @@ static void dash_rows_psi(char *full, char *brief, size_t cap, const char *what,
 	}
 }
 
-size_t dash_format_pressure(char *out, size_t cap, int width, const struct snapshot *cur,
-			    const struct snapshot_rates *r, bool have_rates)
+size_t dash_rows_pressure(char *out, size_t cap, int width, const struct snapshot *cur,
+			  const struct snapshot_rates *r, bool have_rates)
 {
 	struct dash_line l;
 	char cg[64], cgb[64], sys[64], sysb[64];
@@ -188,7 +164,7 @@ size_t dash_format_pressure(char *out, size_t cap, int width, const struct snaps
 	return dash_line_render(&l, out, cap, width);
 }
 
-size_t dash_format_throughput(char *out, size_t cap, int width, const struct workload_report *w)
+size_t dash_rows_throughput(char *out, size_t cap, int width, const struct workload_report *w)
 {
 	struct dash_line l;
 
@@ -199,8 +175,9 @@ size_t dash_format_throughput(char *out, size_t cap, int width, const struct wor
 		dash_line_add(&l, 1 | DASH_LINE_KEEP, "ceiling %.1f", w->ceiling_gflops);
 		dash_line_brief(&l, "ceil %.1f", w->ceiling_gflops);
 		dash_line_add(&l, 1, "%.0f%% of ideal",
-			      100.0 * tp_efficiency(w->gflops, w->ideal_gflops));
-		dash_line_brief(&l, "%.0f%%", 100.0 * tp_efficiency(w->gflops, w->ideal_gflops));
+			      100.0 * throughput_efficiency(w->gflops, w->ideal_gflops));
+		dash_line_brief(&l, "%.0f%%",
+				100.0 * throughput_efficiency(w->gflops, w->ideal_gflops));
 	} else {
 		/* Measured in passing while one intra-op thread runs. */
 		dash_line_add(&l, 1, "ideal ?");
@@ -253,7 +230,7 @@ static void dash_rows_streams(const struct workload_report *w, char *full, char 
 	}
 }
 
-size_t dash_format_work(char *out, size_t cap, int width, const struct workload_report *w)
+size_t dash_rows_work(char *out, size_t cap, int width, const struct workload_report *w)
 {
 	struct dash_line l;
 	char full[256], brief[256], cpu[256];
@@ -283,16 +260,8 @@ size_t dash_format_work(char *out, size_t cap, int width, const struct workload_
 	return dash_line_render(&l, out, cap, width);
 }
 
-size_t dash_format_restart(char *out, size_t cap, int stream, unsigned restarts,
-			   const char *failure)
-{
-	int n = snprintf(out, cap, "stream %d: %s, restarted (restart %u)", stream,
-			 failure && failure[0] ? failure : "helper died", restarts);
-	return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap - 1;
-}
-
-size_t dash_format_summary(char *out, size_t cap, int width, const struct snapshot_rates *r,
-			   double effective)
+size_t dash_rows_summary(char *out, size_t cap, int width, const struct snapshot_rates *r,
+			 double effective)
 {
 	struct dash_line l;
 	char f[64] = "";
@@ -311,8 +280,8 @@ size_t dash_format_summary(char *out, size_t cap, int width, const struct snapsh
 	return dash_line_render(&l, out, cap, width);
 }
 
-size_t dash_format_chart_title(char *out, size_t cap, int width, int size, int precision,
-			       double ceiling, bool utf8)
+size_t dash_rows_chart_title(char *out, size_t cap, int width, int size, int precision,
+			     double ceiling, bool utf8)
 {
 	struct dash_line l;
 	const char *im = utf8 ? "\u250a" : ":", *cm = utf8 ? "\u2502" : "|";

@@ -59,7 +59,7 @@ static bool dash_sweep_measured(const struct dash_sweep *sw, const struct lab_se
 	 * this step's change, whatever the epochs say. */
 	if (v->steady.state != 2 || v->steady.t0 < sw->step_start)
 		return false;
-	return tp_steady_seconds(&v->steady) >= DASH_SWEEP_WINDOW;
+	return throughput_steady_seconds(&v->steady) >= DASH_SWEEP_WINDOW;
 }
 
 int dash_sweep_tick(struct dash_sweep *sw, struct lab_settings *want, const struct lab_status *st,

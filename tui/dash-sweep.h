@@ -12,8 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "lab.h"
-#include "labview.h"
+#include "model.h"
 
 #define DASH_SWEEP_WINDOW   2.0	 /* steady seconds per step */
 #define DASH_SWEEP_STEP_MAX 15.0 /* a step that takes longer is skipped, s */

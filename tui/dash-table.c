@@ -5,24 +5,26 @@
  * thread, a parked pool worker, a background worker or the idle anchor. */
 #include "config.h"
 
-#include "dash-panels.h"
+#include "dash-table.h"
+
+#include "dash-paint.h"
 
 #include <stdlib.h>
 
 #include "xalloc.h"
 
-static enum dash_role dash_table_role(enum dash_mark m)
+static enum dash_role dash_table_role(enum labview_mark m)
 {
 	switch (m) {
-	case DASH_MARK_ACTIVE:
+	case LABVIEW_MARK_ACTIVE:
 		return DASH_ROLE_GOOD;
-	case DASH_MARK_PARKED:
-	case DASH_MARK_PAUSED:
-	case DASH_MARK_ANCHOR:
+	case LABVIEW_MARK_PARKED:
+	case LABVIEW_MARK_PAUSED:
+	case LABVIEW_MARK_ANCHOR:
 		return DASH_ROLE_DIM;
-	case DASH_MARK_WORKER:
+	case LABVIEW_MARK_WORKER:
 		return DASH_ROLE_WARN;
-	case DASH_MARK_NONE:
+	case LABVIEW_MARK_NONE:
 		break;
 	}
 	return DASH_ROLE_PLAIN;
@@ -39,35 +41,35 @@ void dash_table_draw(WINDOW *w, const struct dash_rect *r, const struct dash *d,
 	if (r->h < 2)
 		return;
 	if (s->kind == SESSION_LAB)
-		st = d->quick_valid ? &d->quick : &s->lab_status;
-	dash_cols_for(r->w, s->tree && s->kind != SESSION_LAB, &c);
+		st = &s->lab_status;
+	dash_format_cols(r->w, s->tree && s->kind != SESSION_LAB, &c);
 	dash_format_thread_head(out, sizeof(out), &c, d->sort);
-	dash_panels_put(w, r->y, r->x, r->w, out, dash_panels_attr(d, DASH_ROLE_BOLD));
+	dash_paint_put(w, r->y, r->x, r->w, out, dash_paint_attr(d, DASH_ROLE_BOLD));
 	int body = r->h - 2;
 	size_t n = s->have_rates ? rt->nthreads : 0;
 	if (n == 0) {
-		dash_panels_put(w, r->y + 1, r->x, r->w,
-				s->target_gone
-				    ? "no threads: the target has exited"
-				    : "measuring (threads appear after the second sample)...",
-				dash_panels_attr(d, DASH_ROLE_DIM));
+		dash_paint_put(w, r->y + 1, r->x, r->w,
+			       s->target_gone
+				   ? "no threads: the target has exited"
+				   : "measuring (threads appear after the second sample)...",
+			       dash_paint_attr(d, DASH_ROLE_DIM));
 	} else {
 		size_t *idx = xmalloc(n * sizeof(*idx));
-		dash_threads_order(rt->threads, n, d->sort, idx);
+		dash_format_order(rt->threads, n, d->sort, idx);
 		for (int i = 0; i < body && (size_t)i < n; i++) {
 			const struct thread_rate *t = &rt->threads[idx[i]];
-			enum dash_mark m = dash_thread_mark(t, st);
+			enum labview_mark m = labview_mark(t, st);
 			dash_format_thread_row(out, sizeof(out), &c, t, m);
-			dash_panels_put(w, r->y + 1 + i, r->x, r->w, out,
-					dash_panels_attr(d, dash_table_role(m)));
+			dash_paint_put(w, r->y + 1 + i, r->x, r->w, out,
+				       dash_paint_attr(d, dash_table_role(m)));
 		}
 		free(idx);
 	}
 	if (!s->have_rates)
 		return;
 	double eff = s->cur.budget.effective;
-	dash_format_summary(out, sizeof(out), r->w, rt, eff);
+	dash_rows_summary(out, sizeof(out), r->w, rt, eff);
 	bool over = eff > 0 && rt->runnable > eff + 1e-9;
-	dash_panels_put(w, r->y + r->h - 1, r->x, r->w, out,
-			dash_panels_attr(d, over ? DASH_ROLE_BAD : DASH_ROLE_PLAIN));
+	dash_paint_put(w, r->y + r->h - 1, r->x, r->w, out,
+		       dash_paint_attr(d, over ? DASH_ROLE_BAD : DASH_ROLE_PLAIN));
 }

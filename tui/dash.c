@@ -6,7 +6,7 @@
  * through wnoutrefresh/doupdate, so ncurses sends only what changed; with
  * nothing to do the process sleeps in ppoll.
  *
- * Signals: SIGINT/SIGTERM/SIGHUP set session_stop_signal and interrupt
+ * Signals: SIGINT/SIGTERM/SIGHUP set stop_signal and interrupt
  * the wait; SIGWINCH interrupts it too and ncurses turns it into
  * KEY_RESIZE.  They are blocked from the stop check to the wait and
  * unblocked by ppoll() itself, so one arriving in between still ends the
@@ -37,6 +37,7 @@
 
 #include "dash-keys.h"
 #include "dash-layout.h"
+#include "dash-paint.h"
 #include "dash-panels.h"
 #include "options.h"
 #include "session.h"
@@ -57,10 +58,10 @@ static double dash_now(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-void dash_init(struct dash *d, const struct session *s)
+void dash_init(struct dash *d, const struct dash_config *c)
 {
 	memset(d, 0, sizeof(*d));
-	d->interval = s->opt && s->opt->interval > 0 ? s->opt->interval : 1.0;
+	d->interval = c && c->interval > 0 ? c->interval : 1.0;
 	double asked = d->interval;
 	if (d->interval < DASH_INTERVAL_MIN)
 		d->interval = DASH_INTERVAL_MIN;
@@ -142,61 +143,30 @@ static void dash_draw(WINDOW *w, struct dash *d, struct session *s)
 	doupdate();
 }
 
-/* Applies s->want and takes the session's word for the message. */
+/* The session's newest message onto the message line, once. */
+static void dash_news(struct dash *d, const struct session *s)
+{
+	if (s->message_seq == d->message_seq)
+		return;
+	d->message_seq = s->message_seq;
+	if (!s->message[0])
+		return;
+	snprintf(d->message, sizeof(d->message), "%s", s->message);
+	d->message_bad = s->message_bad;
+}
+
+/* Applies s->want; the session says what happened. */
 static void dash_apply(struct dash *d, struct session *s)
 {
 	session_apply(s);
-	if (s->message[0]) {
-		snprintf(d->message, sizeof(d->message), "%s", s->message);
-		d->message_bad = false;
-	}
-	d->quick_valid = lab_read(s->lab, &d->quick) == 0;
-}
-
-static bool dash_pending_any(const struct dash *d, const struct session *s)
-{
-	if (s->kind != SESSION_LAB || !s->lab)
-		return false;
-	const struct lab_status *st = d->quick_valid ? &d->quick : &s->lab_status;
-	return dash_pending(&s->want, st) != 0;
-}
-
-/* Puts a helper restart or a failed stream on the message line, once. */
-static void dash_failures(struct dash *d, const struct session *s)
-{
-	const struct lab_status *st = &s->lab_status;
-
-	for (int i = 0; i < st->nslots && i < CTL_MAX_STREAMS; i++) {
-		const struct lab_stream_status *ss = &st->stream[i];
-		if (ss->restarts > d->restarts[i]) {
-			dash_format_restart(d->message, sizeof(d->message), i, ss->restarts,
-					    ss->last_failure);
-			d->message_bad = true;
-		}
-		d->restarts[i] = ss->restarts;
-	}
-	const char *e = s->work.error;
-	if (e[0] && strcmp(e, d->last_error) != 0) {
-		snprintf(d->message, sizeof(d->message), "workload failed: %s", e);
-		d->message_bad = true;
-	}
-	snprintf(d->last_error, sizeof(d->last_error), "%s", e);
+	dash_news(d, s);
 }
 
 /* One sample, then the sweep's next step. */
 static void dash_tick(struct dash *d, struct session *s, double now)
 {
-	char before[sizeof(s->message)];
-
-	snprintf(before, sizeof(before), "%s", s->message);
 	session_tick(s);
-	d->quick_valid = false;
-	if (s->message[0] && strcmp(before, s->message) != 0) {
-		snprintf(d->message, sizeof(d->message), "%s", s->message);
-		d->message_bad = false;
-	}
-	if (s->kind == SESSION_LAB)
-		dash_failures(d, s);
+	dash_news(d, s);
 	if (s->kind == SESSION_LAUNCH && !d->status[0])
 		session_child_status(s, d->status, sizeof(d->status));
 	if (s->kind == SESSION_LAB && d->sweep.active) {
@@ -236,7 +206,7 @@ static bool dash_input(struct dash *d, struct session *s, double *next_sample)
 		    .online = dash_key_ctx_online(s),
 		    .effective = s->cur.budget.effective > 0 ? s->cur.budget.effective : 1,
 		    .now = dash_now(),
-		    .mem_avail = session_mem_available(s),
+		    .session = s,
 		};
 		int f = dash_keys_handle(d, &s->want, &c, ch);
 		if (f & DASH_KEY_APPLY)
@@ -268,7 +238,7 @@ static int dash_wait(struct pollfd *pfd, int timeout)
 	sigprocmask(SIG_BLOCK, &block, &old);
 	int r = -1;
 	errno = EINTR;
-	if (!session_stop_signal)
+	if (!stop_signal)
 		r = ppoll(pfd, 1, timeout < 0 ? NULL : &ts, &old);
 	int e = errno;
 	sigprocmask(SIG_SETMASK, &old, NULL);
@@ -279,11 +249,11 @@ static int dash_wait(struct pollfd *pfd, int timeout)
 static int dash_loop(struct dash *d, struct session *s)
 {
 	double next_sample = dash_now();
-	double next_quick = 0;
+	double next_poll = 0;
 	bool dirty = true;
-	unsigned last_pending = 0;
+	unsigned last_pending = session_pending(s);
 
-	while (!d->quit && !session_stop_signal) {
+	while (!d->quit && !stop_signal) {
 		double now = dash_now();
 		if (!s->target_gone && now >= next_sample) {
 			dash_tick(d, s, now);
@@ -292,13 +262,11 @@ static int dash_loop(struct dash *d, struct session *s)
 				next_sample = now + d->interval;
 			dirty = true;
 		}
-		bool pending = dash_pending_any(d, s);
-		if (pending && now >= next_quick) {
+		bool pending = session_pending(s) != 0;
+		if (pending && now >= next_poll) {
 			/* Read the workload only: the pending mark clears within 100 ms. */
-			d->quick_valid = lab_read(s->lab, &d->quick) == 0;
-			next_quick = now + DASH_PENDING_POLL;
-			unsigned p =
-			    dash_pending(&s->want, d->quick_valid ? &d->quick : &s->lab_status);
+			unsigned p = session_poll(s);
+			next_poll = now + DASH_PENDING_POLL;
 			if (p != last_pending)
 				dirty = true;
 			last_pending = p;
@@ -329,14 +297,19 @@ static int dash_loop(struct dash *d, struct session *s)
 	return EXIT_OK;
 }
 
-int dash_run(struct session *s)
+int dash_run(struct session *s, const struct dash_config *c)
 {
 	struct dash d;
 
-	dash_init(&d, s);
+	dash_init(&d, c);
+	d.message_seq = s->message_seq;
+	if (s->message[0]) {
+		snprintf(d.message, sizeof(d.message), "%s", s->message);
+		d.message_bad = s->message_bad;
+	}
 	dash_have_tty = tcgetattr(STDIN_FILENO, &dash_saved_tty) == 0;
 	/* Before newterm: ncurses then leaves our SIGINT/SIGTERM handlers alone. */
-	session_signals_install(dash_fatal);
+	stop_install(dash_fatal);
 	SCREEN *scr = newterm(NULL, stdout, stdin);
 	if (!scr) {
 		fprintf(stderr, "threadlab: cannot start the terminal (TERM=%s); use --batch\n",
@@ -354,10 +327,10 @@ int dash_run(struct session *s)
 	set_escdelay(25);
 	curs_set(0);
 	const char *nc = getenv("NO_COLOR");
-	if (!(s->opt && s->opt->no_color) && !(nc && nc[0]) && has_colors()) {
+	if (!(c && c->no_color) && !(nc && nc[0]) && has_colors()) {
 		start_color();
 		use_default_colors();
-		dash_panels_colors_init();
+		dash_paint_colors_init();
 		d.color = true;
 	}
 	int status = dash_loop(&d, s);

@@ -3,9 +3,9 @@
  * main() calls dash_check_terminal() first (before anything is started),
  * then session_start(), then dash_run(), then session_stop().  dash_run()
  * owns the terminal from its start to its return and restores it on every
- * path it controls: quit key, SIGINT/SIGTERM/SIGHUP (session_stop_signal)
+ * path it controls: quit key, SIGINT/SIGTERM/SIGHUP (stop_signal)
  * and fatal signals (through the on_fatal hook it gives
- * session_signals_install()).
+ * stop_install()).
  *
  * struct dash is the dashboard's own state (sort column, help, sweep,
  * message, refresh interval).  The panels (dash-panels.h) read it together
@@ -18,40 +18,38 @@
 
 #include "dash-format.h"
 #include "dash-sweep.h"
-#include "lab.h"
-
-struct session;
+#include "session.h"
 
 #define DASH_MESSAGE_LEN 256
 
 struct dash {
-	double interval;		    /* refresh interval, s (starts at -i) */
-	enum dash_sort sort;		    /* threads table order */
-	bool help;			    /* help screen shown instead of the panels */
-	bool utf8;			    /* bars and sparklines in UTF-8 block characters */
-	bool color;			    /* colour pairs initialised */
-	bool quit;			    /* q / F10 pressed */
-	struct dash_sweep sweep;	    /* the s key's thread-count sweep */
-	char message[DASH_MESSAGE_LEN];	    /* message line ("" none) */
-	bool message_bad;		    /* message reports a failure: highlighted */
-	char last_error[192];		    /* the workload error last put on the message
-					     * line (workload_report.error), "" none */
-	unsigned restarts[CTL_MAX_STREAMS]; /* helper restarts already reported */
-	char status[96];		    /* how the target ended ("exited with status 3"), "" */
-	/* Lab status read between ticks (lab_read) while a change is pending,
-	 * so a setting's "pending" mark clears as soon as the workload applied
-	 * it; quick_valid is false when s->lab_status is the newer one. */
-	struct lab_status quick;
-	bool quick_valid;
+	double interval;		/* refresh interval, s (starts at -i) */
+	enum dash_sort sort;		/* threads table order */
+	bool help;			/* help screen shown instead of the panels */
+	bool utf8;			/* bars and sparklines in UTF-8 block characters */
+	bool color;			/* colour pairs initialised */
+	bool quit;			/* q / F10 pressed */
+	struct dash_sweep sweep;	/* the s key's thread-count sweep */
+	char message[DASH_MESSAGE_LEN]; /* message line ("" none): a key's answer, or
+					 * the session's newest message */
+	bool message_bad;		/* message reports a failure: highlighted */
+	unsigned message_seq;		/* the session message last shown */
+	char status[96];		/* how the target ended ("exited with status 3"), "" */
+};
+
+/* What the command line says about the dashboard. */
+struct dash_config {
+	double interval; /* refresh, s (-i; clamped to the range below) */
+	bool no_color;	 /* --no-color (NO_COLOR is read by dash_run itself) */
 };
 
 /* Refresh intervals the i / I keys step through, s. */
 #define DASH_INTERVAL_MIN 0.1
 #define DASH_INTERVAL_MAX 10.0
 
-/* Initial state for a session: interval from the options (clamped to the
- * range above), sort by CPU %, utf8 from text_safe_utf8, colour off. */
-void dash_init(struct dash *d, const struct session *s);
+/* Initial state: interval from c (clamped to the range above; c NULL: 1 s),
+ * sort by CPU %, utf8 from text_safe_utf8, colour off. */
+void dash_init(struct dash *d, const struct dash_config *c);
 
 /* Checks that the dashboard can run here: stdin and stdout are terminals,
  * TERM is set, not "dumb", and known to terminfo.  Returns EXIT_OK, or
@@ -63,6 +61,6 @@ int dash_check_terminal(char *err, size_t errlen);
  * Does not stop the session (the caller's session_stop() does).  Returns
  * EXIT_OK, or EXIT_NO_TTY when the terminal cannot be initialised (message
  * on stderr). */
-int dash_run(struct session *s);
+int dash_run(struct session *s, const struct dash_config *c);
 
 #endif

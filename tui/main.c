@@ -10,7 +10,7 @@
 #include "dash.h"
 #include "options.h"
 #include "session.h"
-#include "sweep.h"
+#include "sweep-out.h"
 #include "text-safe.h"
 
 static int main_dashboard(const struct options *o)
@@ -22,16 +22,19 @@ static int main_dashboard(const struct options *o)
 		return rc;
 	}
 	struct session s;
+	struct session_config c;
+	options_session_config(o, &c);
 	/* Installed before the workload starts: a signal during start-up
 	 * still cleans up.  dash_run() adds its terminal restore. */
-	session_signals_install(NULL);
-	rc = session_start(&s, o, err, sizeof(err));
+	stop_install(NULL);
+	rc = session_start(&s, &c, err, sizeof(err));
 	if (rc != EXIT_OK) {
 		session_stop(&s);
 		fprintf(stderr, "threadlab: %s\n", err);
 		return rc;
 	}
-	rc = dash_run(&s);
+	struct dash_config dc = {.interval = o->interval, .no_color = o->no_color};
+	rc = dash_run(&s, &dc);
 	session_stop(&s);
 	return rc;
 }
@@ -39,22 +42,9 @@ static int main_dashboard(const struct options *o)
 static int main_sweep(const struct options *o)
 {
 	struct sweep_opts so;
-	sweep_opts_default(&so);
-	for (size_t i = 0; i < o->nthread_list; i++)
-		so.threads[so.nthreads++] = o->thread_list[i];
-	for (size_t i = 0; i < o->nstream_list; i++)
-		so.streams[so.nstreams++] = o->stream_list[i];
-	so.size = o->size;
-	so.precision = (enum ctl_precision)o->precision;
-	so.cpus = o->cpus;
-	so.workers = o->workers;
-	so.spin_off = o->spin_off;
-	so.seconds = o->seconds;
-	so.format = o->format == FORMAT_JSON  ? SWEEP_JSON
-		    : o->format == FORMAT_CSV ? SWEEP_CSV
-					      : SWEEP_TEXT;
-	session_signals_install(NULL);
-	int rc = sweep_run(&so, stdout);
+	options_sweep_opts(o, &so);
+	stop_install(NULL);
+	int rc = sweep_out_run(&so, stdout, o->format);
 	/* -EPIPE: the reader went away; -EINTR: a stop signal.  Both end a
 	 * sweep normally, with the rows so far written. */
 	if (rc == -EPIPE || rc == -EINTR)

@@ -12,8 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "control.h"
-
 enum {
 	OPT_BUDGET = 256,
 	OPT_BATCH,
@@ -110,16 +108,36 @@ void options_usage(FILE *f)
 }
 /* clang-format on */
 
-const char *format_name(enum format f)
+void options_session_config(const struct options *o, struct session_config *c)
 {
-	switch (f) {
-	case FORMAT_CSV:
-		return "csv";
-	case FORMAT_JSON:
-		return "json";
-	default:
-		return "text";
-	}
+	session_config_default(c);
+	c->root = o->root;
+	c->pid = o->pid;
+	c->tree = o->tree;
+	c->command = o->command;
+	c->stdio = o->mode == MODE_BATCH ? LAUNCH_STDIO_STDERR : LAUNCH_STDIO_NULL;
+	c->lab.threads = o->threads;
+	c->lab.streams = o->streams;
+	c->lab.size = o->size;
+	c->lab.precision = (enum ctl_precision)o->precision;
+	c->lab.workers = o->workers;
+	c->lab.cpus = o->cpus;
+	c->lab.spin_off = o->spin_off;
+}
+
+void options_sweep_opts(const struct options *o, struct sweep_opts *so)
+{
+	sweep_opts_default(so);
+	for (size_t i = 0; i < o->nthread_list; i++)
+		so->threads[so->nthreads++] = o->thread_list[i];
+	for (size_t i = 0; i < o->nstream_list; i++)
+		so->streams[so->nstreams++] = o->stream_list[i];
+	so->size = o->size;
+	so->precision = (enum ctl_precision)o->precision;
+	so->cpus = o->cpus;
+	so->workers = o->workers;
+	so->spin_off = o->spin_off;
+	so->seconds = o->seconds;
 }
 
 static int options_err(char *err, size_t errlen, const char *fmt, ...)
@@ -280,8 +298,9 @@ static int options_one(struct options *o, int c, const char *arg, char *err, siz
 		o->streams = o->stream_list[0];
 		return EXIT_OK;
 	case OPT_SIZE:
-		if (!options_long_int(arg, 64, 4096, &v))
-			return options_err(err, errlen, "--size takes 64 to 4096, not '%s'", arg);
+		if (!options_long_int(arg, LAB_MIN_SIZE, LAB_MAX_SIZE, &v))
+			return options_err(err, errlen, "--size takes %d to %d, not '%s'",
+					   LAB_MIN_SIZE, LAB_MAX_SIZE, arg);
 		o->size = (int)v;
 		return EXIT_OK;
 	case OPT_PRECISION:
@@ -300,8 +319,9 @@ static int options_one(struct options *o, int c, const char *arg, char *err, siz
 					   arg);
 		return EXIT_OK;
 	case OPT_WORKERS:
-		if (!options_long_int(arg, 0, 64, &v))
-			return options_err(err, errlen, "--workers takes 0 to 64, not '%s'", arg);
+		if (!options_long_int(arg, 0, LAB_MAX_WORKERS, &v))
+			return options_err(err, errlen, "--workers takes 0 to %d, not '%s'",
+					   LAB_MAX_WORKERS, arg);
 		o->workers = (int)v;
 		return EXIT_OK;
 	case OPT_BLAS_SPIN:

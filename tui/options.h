@@ -1,8 +1,9 @@
 /* options.h — threadlab's command line.
  *
  * options_parse() turns argv into a struct options or says, in one line,
- * what was wrong.  The exit statuses every mode uses are defined here and
- * documented in threadlab(1). */
+ * what was wrong; the modes turn it into the monitor's configurations.  The
+ * exit statuses every mode uses are session.h's, documented in
+ * threadlab(1). */
 #ifndef THREADLAB_OPTIONS_H
 #define THREADLAB_OPTIONS_H
 
@@ -11,13 +12,9 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-enum exit_status {
-	EXIT_OK = 0,
-	EXIT_RUNTIME = 1, /* something failed while running (workload, I/O) */
-	EXIT_USAGE = 2,	  /* bad arguments, no such PID, PID not readable */
-	EXIT_NOMEM = 3,	  /* out of memory (xalloc) */
-	EXIT_NO_TTY = 4,  /* dashboard asked for without a usable terminal */
-};
+#include "format.h"
+#include "session.h"
+#include "sweep.h"
 
 enum mode {
 	MODE_DASHBOARD, /* default */
@@ -26,12 +23,6 @@ enum mode {
 	MODE_SWEEP,	/* --sweep */
 	MODE_HELP,
 	MODE_VERSION,
-};
-
-enum format {
-	FORMAT_TEXT,
-	FORMAT_CSV,
-	FORMAT_JSON,
 };
 
 #define OPT_LIST_MAX 32
@@ -70,9 +61,13 @@ struct options {
  * (no "threadlab:" prefix, no newline) in err. */
 int options_parse(int argc, char **argv, struct options *o, char *err, size_t errlen);
 
+/* The session to start for o: target, root, the lab's knobs; the launched
+ * command's output onto stderr in batch mode. */
+void options_session_config(const struct options *o, struct session_config *c);
+/* The sweep to run for o. */
+void options_sweep_opts(const struct options *o, struct sweep_opts *so);
+
 /* The --help text. */
 void options_usage(FILE *f);
-
-const char *format_name(enum format f);
 
 #endif

@@ -8,7 +8,7 @@
 #include "lab.h"
 #include "lab-anchor.h"
 #include "lab-quota.h"
-#include "throughput.h"
+#include "rate-cache.h"
 
 struct lab {
 	struct ctl_block *ctl;
@@ -21,7 +21,7 @@ struct lab {
 	struct lab_quota quota;
 	char quota_error[256];
 	char gemm[PATH_MAX], burn[PATH_MAX], anchor_path[PATH_MAX];
-	struct tp_cache rates;
+	struct rate_cache rates;
 	/* steady-state 1 x 1 refinement of the single-thread rate */
 	uint64_t ss_epoch, ss_flops, ss_busy;
 };

@@ -142,9 +142,9 @@ static void refine_rate(struct lab *lab, const struct lab_status *st)
 	double old;
 	uint32_t n = (uint32_t)s0->size, p = (uint32_t)s0->precision;
 	/* Noise only lowers a rate: the best reading is the machine's. */
-	if (tp_cache_get(&lab->rates, n, p, &old) == 0 && old > rate)
+	if (rate_cache_get(&lab->rates, n, p, &old) == 0 && old > rate)
 		rate = old;
-	tp_cache_put(&lab->rates, n, p, rate);
+	rate_cache_put(&lab->rates, n, p, rate);
 	lab->ss_flops = s0->flops;
 	lab->ss_busy = s0->busy_ns;
 }
@@ -263,8 +263,8 @@ int lab_wait_ready(struct lab *lab, int timeout_ms, char *msg, size_t msglen)
 double lab_single_rate_cached(const struct lab *lab, int n, enum ctl_precision p)
 {
 	double r;
-	struct tp_cache c = lab->rates; /* get() stamps the entry: work on a copy */
-	return tp_cache_get(&c, (uint32_t)n, (uint32_t)p, &r) == 0 ? r : 0;
+	struct rate_cache c = lab->rates; /* get() stamps the entry: work on a copy */
+	return rate_cache_get(&c, (uint32_t)n, (uint32_t)p, &r) == 0 ? r : 0;
 }
 
 /* The best rate (FLOPs per ns inside GEMM = GFLOP/s) over windows of a few
@@ -292,7 +292,7 @@ static double calibrate(const struct ctl_stream *c, int timeout_ms)
 double lab_single_rate(struct lab *lab, int n, enum ctl_precision p)
 {
 	double r;
-	if (tp_cache_get(&lab->rates, (uint32_t)n, (uint32_t)p, &r) == 0)
+	if (rate_cache_get(&lab->rates, (uint32_t)n, (uint32_t)p, &r) == 0)
 		return r;
 	/* Calibrate: 1 stream x 1 thread, no workers, quota lifted. */
 	struct lab_settings saved = lab->set, cal = lab->set;
@@ -310,7 +310,7 @@ double lab_single_rate(struct lab *lab, int n, enum ctl_precision p)
 	    lab_wait_ready(lab, timeout, msg, sizeof(msg)) == 0)
 		r = calibrate(&lab->ctl->stream[0], timeout);
 	if (r > 0)
-		tp_cache_put(&lab->rates, (uint32_t)n, (uint32_t)p, r);
+		rate_cache_put(&lab->rates, (uint32_t)n, (uint32_t)p, r);
 	saved.spin_off = lab->set.spin_off;
 	lab_apply(lab, &saved, msg, sizeof(msg));
 	return r;

@@ -319,7 +319,7 @@ struct lab *lab_start(const struct lab_settings *s, char *err, size_t errlen)
 	struct lab *lab = xcalloc(1, sizeof(*lab));
 	lab->set = *s;
 	lab->ctl_fd = lab->shm_fd = lab->bell = -1;
-	tp_cache_init(&lab->rates);
+	rate_cache_init(&lab->rates);
 	if (!find_program("threadlab-gemm", lab->gemm, sizeof(lab->gemm)) ||
 	    !find_program("threadlab-burn", lab->burn, sizeof(lab->burn)) ||
 	    !find_program("threadlab-anchor", lab->anchor_path, sizeof(lab->anchor_path))) {
@@ -398,13 +398,20 @@ int lab_apply(struct lab *lab, const struct lab_settings *s, char *msg, size_t m
 	lab->set = *s;
 	lab->set.spin_off = spin;
 	write_settings(lab, s, false);
+	/* Threads, size, precision and pause travel in the control block
+	 * alone; only new helper slots and a new worker count are the
+	 * anchor's business. */
 	uint32_t slots = atomic_load(&lab->shm->want_slots);
-	if ((uint32_t)s->streams > slots)
-		atomic_store(&lab->shm->want_slots, (uint32_t)s->streams);
-	atomic_store(&lab->shm->want_workers, (uint32_t)s->workers);
-	rc = ring(lab, msg, msglen);
-	if (rc < 0)
-		return rc;
+	bool anchor = (uint32_t)s->streams > slots ||
+		      atomic_load(&lab->shm->want_workers) != (uint32_t)s->workers;
+	if (anchor) {
+		if ((uint32_t)s->streams > slots)
+			atomic_store(&lab->shm->want_slots, (uint32_t)s->streams);
+		atomic_store(&lab->shm->want_workers, (uint32_t)s->workers);
+		rc = ring(lab, msg, msglen);
+		if (rc < 0)
+			return rc;
+	}
 	rc = apply_quota(lab, s->cpus, msg, msglen);
 	if (rc == 0 && s->spin_off != spin)
 		snprintf(msg, msglen, "the spin setting applies at start only: unchanged");

@@ -126,7 +126,10 @@ int lab_wait_ready(struct lab *lab, int timeout_ms, char *msg, size_t msglen);
  * the error (-EACCES, -EROFS, -ENOENT…) and explains it in msg; when one of
  * the workload's processes cannot be moved into the quota cgroup, no quota
  * is in effect afterwards (lab_read: quota_cpus 0, quota_error says why).
- * Bad values give -EINVAL and change nothing.  msg may be NULL. */
+ * Bad values give -EINVAL and change nothing.  msg may be NULL.  Only
+ * more streams than slots started, or another worker count, involve the
+ * anchor (lab_apply waits for its answer, BELL_TIMEOUT_MS at most); the
+ * other knobs travel through the control block alone. */
 int lab_apply(struct lab *lab, const struct lab_settings *s, char *msg, size_t msglen);
 
 /* Stops everything: quit flag, SIGTERM to the process group, SIGKILL after

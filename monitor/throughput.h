@@ -16,16 +16,16 @@
  * Time constant tau_s: a sample dt seconds long gets weight 1 - exp(-dt/tau),
  * so the result does not depend on how often it is fed.  The first sample
  * sets the value directly. */
-struct tp_ewma {
+struct throughput_ewma {
 	double tau_s;  /* time constant, s */
 	double gflops; /* current smoothed value, GFLOP/s */
 	int primed;    /* 0 until the first sample */
 };
 
-void tp_ewma_init(struct tp_ewma *e, double tau_s);
+void throughput_ewma_init(struct throughput_ewma *e, double tau_s);
 /* Feeds dflops FLOPs done over dt_s seconds; returns the smoothed GFLOP/s.
  * A sample with dt_s <= 0 is ignored (the current value is returned). */
-double tp_ewma_update(struct tp_ewma *e, uint64_t dflops, double dt_s);
+double throughput_ewma_update(struct throughput_ewma *e, uint64_t dflops, double dt_s);
 
 /* ---- steady state after a setting took effect ------------------------ */
 
@@ -34,7 +34,7 @@ double tp_ewma_update(struct tp_ewma *e, uint64_t dflops, double dt_s);
  * itself when the epoch changes or the counter goes backwards (a helper was
  * restarted).  For a total over several streams, pass the smallest applied
  * epoch among the running streams and the sum of their FLOP counters. */
-struct tp_steady {
+struct throughput_steady {
 	double warmup_s;     /* skipped after each epoch change, s */
 	uint64_t epoch;	     /* applied epoch being measured */
 	int state;	     /* 0 empty, 1 warming up, 2 measuring */
@@ -46,53 +46,31 @@ struct tp_steady {
 	uint64_t flops_prev; /* counter of the previous sample (any state) */
 };
 
-void tp_steady_init(struct tp_steady *s, double warmup_s);
+void throughput_steady_init(struct throughput_steady *s, double warmup_s);
 /* Feeds one sample: time t_s, the applied epoch, the FLOP counter. */
-void tp_steady_update(struct tp_steady *s, double t_s, uint64_t applied_epoch, uint64_t flops);
+void throughput_steady_update(struct throughput_steady *s, double t_s, uint64_t applied_epoch,
+			      uint64_t flops);
 /* Seconds measured so far in the current window (0 while warming up). */
-double tp_steady_seconds(const struct tp_steady *s);
+double throughput_steady_seconds(const struct throughput_steady *s);
 /* Average GFLOP/s of the window into *gflops.  Returns 0, or -EAGAIN while
  * the window is shorter than min_window_s (or still warming up). */
-int tp_steady_gflops(const struct tp_steady *s, double min_window_s, double *gflops);
+int throughput_steady_gflops(const struct throughput_steady *s, double min_window_s,
+			     double *gflops);
 
 /* ---- comparisons (DESIGN.md "Words") --------------------------------- */
 
 /* single * min(threads, effective).  threads is the number of threads doing
  * GEMM work at once (streams x intra-op threads for the total). */
-double tp_ideal(double single_gflops, double threads, double effective_cpus);
+double throughput_ideal(double single_gflops, double threads, double effective_cpus);
 /* single * effective: no thread count beats it. */
-double tp_ceiling(double single_gflops, double effective_cpus);
+double throughput_ceiling(double single_gflops, double effective_cpus);
 /* gflops / ideal as a fraction (1.0 = ideal); 0 if ideal <= 0. */
-double tp_efficiency(double gflops, double ideal_gflops);
+double throughput_efficiency(double gflops, double ideal_gflops);
 /* 100 * gflops / ceiling, a percentage; 0 if ceiling <= 0. */
-double tp_ceiling_pct(double gflops, double ceiling_gflops);
+double throughput_ceiling_pct(double gflops, double ceiling_gflops);
 /* gflops / single-thread rate; 0 if single <= 0. */
-double tp_speedup(double gflops, double single_gflops);
+double throughput_speedup(double gflops, double single_gflops);
 /* GFLOP/s of a counter delta: dflops / dt_s / 1e9; 0 if dt_s <= 0. */
-double tp_gflops(uint64_t dflops, double dt_s);
-
-/* ---- single-thread rates, cached by (size, precision) ---------------- */
-
-#define TP_CACHE_SLOTS 16
-
-/* A fixed-size cache; when full, the least recently stored or read entry is
- * replaced.  Plain value type: embed it, no free needed. */
-struct tp_cache {
-	struct {
-		uint32_t size;	    /* n */
-		uint32_t precision; /* enum ctl_precision */
-		double gflops;	    /* single-thread rate, GFLOP/s */
-		uint64_t used;	    /* 0 = empty slot, else last use stamp */
-	} slot[TP_CACHE_SLOTS];
-	uint64_t clock; /* use stamp counter */
-};
-
-void tp_cache_init(struct tp_cache *c);
-/* Returns 0 and the rate in *gflops, or -ENOENT. */
-int tp_cache_get(struct tp_cache *c, uint32_t size, uint32_t precision, double *gflops);
-/* Stores or replaces the rate for (size, precision). */
-void tp_cache_put(struct tp_cache *c, uint32_t size, uint32_t precision, double gflops);
-/* Forgets every entry (for example when the CPU budget changed). */
-void tp_cache_clear(struct tp_cache *c);
+double throughput_gflops(uint64_t dflops, double dt_s);
 
 #endif

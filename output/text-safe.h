@@ -1,15 +1,16 @@
-/* text-safe.h — foreign text made safe for a terminal or a data format.
+/* text-safe.h — foreign text made safe for a terminal.
  *
  * Thread names, command lines and anything else that came from another
- * process are stored as raw bytes and pass through here on their way out,
- * and only here.  Nothing in the output can move the cursor, change colours,
- * switch character sets or confuse a parser. */
+ * process are stored as raw bytes and pass through here on their way to a
+ * terminal, and only here; json-out.h and csv-out.h escape them for data.
+ * Nothing in the output can move the cursor, change colours, switch
+ * character sets or confuse a parser. */
 #ifndef THREADLAB_TEXT_SAFE_H
 #define THREADLAB_TEXT_SAFE_H
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdio.h>
+#include <stdint.h>
 
 /* Whether the terminal takes UTF-8: set once from the locale (after
  * setlocale) by text_safe_init(); tests set it directly. */
@@ -30,16 +31,12 @@ size_t text_safe_mode(const char *in, size_t len, char *out, size_t cap, bool ut
  * East Asian characters count two when the locale says so). */
 int text_safe_width(const char *in, size_t len);
 
-/* Writes in as a JSON string with its quotes.  Valid UTF-8 passes except
- * that '"', '\\', C0, DEL and C1 are escaped (\n, \u0000-style); each byte
- * of invalid UTF-8 is written as \udcXX (the "surrogateescape" convention:
- * Python's json.loads(s).encode('utf-8', 'surrogateescape') gives back the
- * raw bytes).  Nothing is dropped. */
-void json_put_string(FILE *f, const char *bytes, size_t len);
-
-/* Writes in as one CSV field: made safe as text_safe() does, a leading
- * = + - @ prefixed with ' (no spreadsheet formula), quoted with '"' (inner
- * quotes doubled) when it holds a comma, quote or space. */
-void csv_put_field(FILE *f, const char *bytes, size_t len);
+/* One UTF-8 character at s (n bytes available): its code point in *cp and
+ * its length, or 0 when the bytes are not valid UTF-8 (overlong forms,
+ * surrogates and values above U+10FFFF included). */
+size_t text_safe_decode(const unsigned char *s, size_t n, uint32_t *cp);
+/* Characters that reorder or hide text although they print nothing:
+ * bidirectional embeddings, overrides, isolates and marks. */
+bool text_safe_bidi(uint32_t cp);
 
 #endif

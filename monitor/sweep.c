@@ -11,23 +11,19 @@
  * a stop signal or by the reader of a pipe going away. */
 #define _GNU_SOURCE
 #include "sweep.h"
-#include "session.h"
-
-#include "budget.h"
-#include "lab.h"
-#include "procinfo.h"
-#include "snapshot.h"
-#include "text-safe.h"
-#include "throughput.h"
-#include "xalloc.h"
 
 #include <errno.h>
 #include <math.h>
-#include <poll.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <time.h>
+
+#include "procinfo.h"
+#include "sampler.h"
+#include "stop.h"
+#include "throughput.h"
+#include "xalloc.h"
 
 void sweep_opts_default(struct sweep_opts *o)
 {
@@ -36,7 +32,6 @@ void sweep_opts_default(struct sweep_opts *o)
 	o->precision = CTL_SINGLE;
 	o->seconds = 3.0;
 	o->warmup = 1.0;
-	o->format = SWEEP_TEXT;
 }
 
 static double now_s(void)
@@ -46,24 +41,34 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* True when f is a pipe whose reader has gone (poll gives POLLERR on the
- * write end); a memory stream or a file has no such state. */
-static bool out_gone(FILE *f)
+static int sink_gone(const struct sweep_sink *k)
 {
-	int fd = fileno(f);
-	struct pollfd p = {.fd = fd, .events = 0};
-	return fd >= 0 && poll(&p, 1, 0) == 1 && (p.revents & POLLERR);
+	return k->gone ? k->gone(k->arg) : 0;
+}
+
+static void sink_note(const struct sweep_sink *k, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void sink_note(const struct sweep_sink *k, const char *fmt, ...)
+{
+	char line[512];
+	va_list ap;
+	if (!k->note)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	k->note(k->arg, line);
 }
 
 /* Sleeps s seconds in steps of 100 ms.  0, -EINTR on a stop signal
- * (session.h), -EPIPE when out's reader has gone. */
-static int sleep_s(double s, FILE *out)
+ * (stop.h), -EPIPE when the sink's reader has gone. */
+static int sleep_s(double s, const struct sweep_sink *k)
 {
 	double end = now_s() + s;
 	for (;;) {
-		if (session_stop_signal)
+		if (stop_signal)
 			return -EINTR;
-		if (out_gone(out))
+		if (sink_gone(k))
 			return -EPIPE;
 		double left = end - now_s();
 		if (left <= 0)
@@ -84,11 +89,10 @@ static bool is_helper(const struct lab_status *st, pid_t pid)
 }
 
 /* Reports a write error; -EPIPE stays silent (the reader chose to go). */
-static int out_error(int rc)
+static int out_error(const struct sweep_sink *k, int rc)
 {
 	if (rc == -EIO)
-		fprintf(stderr, "threadlab: sweep: cannot write the table: %s\n",
-			strerror(errno ? errno : EIO));
+		sink_note(k, "sweep: cannot write the table: %s", strerror(errno ? errno : EIO));
 	return rc;
 }
 
@@ -96,25 +100,8 @@ static void fill_env(struct sweep_env *e, const struct sweep_opts *o, const stru
 		     const struct budget *b, const struct lab_status *st, double single)
 {
 	memset(e, 0, sizeof(*e));
-	procinfo_cpu_model(root, e->cpu_model, sizeof(e->cpu_model));
-	e->online = b->online;
-	e->affinity = b->affinity;
-	e->quota_cpus = b->quota.cpus;
-	e->effective = b->effective;
-	snprintf(e->blas_config, sizeof(e->blas_config), "%s", st->blas_config);
-	snprintf(e->blas_core, sizeof(e->blas_core), "%s", st->blas_core);
-	e->blas_variant = st->blas_variant;
+	environment_fill(&e->env, root, b, st);
 	e->spin = o->spin_off ? "off" : "default";
-	e->omp_num_threads = getenv("OMP_NUM_THREADS");
-	e->openblas_num_threads = getenv("OPENBLAS_NUM_THREADS");
-	e->mkl_num_threads = getenv("MKL_NUM_THREADS");
-	struct utsname u;
-	if (uname(&u) == 0)
-		snprintf(e->kernel, sizeof(e->kernel), "%.100s %.100s", u.sysname, u.release);
-	time_t t = time(NULL);
-	struct tm tm;
-	gmtime_r(&t, &tm);
-	strftime(e->date, sizeof(e->date), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	e->size = o->size;
 	e->precision = o->precision == CTL_DOUBLE ? "double" : "single";
 	e->seconds = o->seconds;
@@ -144,7 +131,7 @@ static bool has_one(const int *l, size_t n)
 
 struct sweep_ctx {
 	const struct sweep_opts *o;
-	FILE *out;
+	const struct sweep_sink *k;
 	struct lab *lab;
 	struct sampler *smp;
 	struct lab_settings set;
@@ -165,11 +152,11 @@ static void note_restarts(struct sweep_ctx *c, int streams, int threads)
 	c->restarts = c->b->restarts;
 	for (int i = 0; i < c->b->nslots; i++)
 		if (c->b->stream[i].last_failure[0])
-			fprintf(stderr,
-				"threadlab: sweep at %d stream(s) x %d thread(s): stream %d: %s, "
-				"restarted (%u in all)\n",
-				streams, threads, i, c->b->stream[i].last_failure,
-				c->b->stream[i].restarts);
+			sink_note(c->k,
+				  "sweep at %d stream(s) x %d thread(s): stream %d: %s, "
+				  "restarted (%u in all)",
+				  streams, threads, i, c->b->stream[i].last_failure,
+				  c->b->stream[i].restarts);
 }
 
 static int sweep_step(struct sweep_ctx *c, int streams, int threads)
@@ -181,37 +168,37 @@ static int sweep_step(struct sweep_ctx *c, int streams, int threads)
 	if (rc == 0)
 		rc = lab_wait_ready(c->lab, lab_ready_timeout_ms(&c->set), msg, sizeof(msg));
 	if (rc < 0) {
-		fprintf(stderr, "threadlab: sweep at %d stream(s) x %d thread(s): %s\n", streams,
-			threads, msg);
+		sink_note(c->k, "sweep at %d stream(s) x %d thread(s): %s", streams, threads, msg);
 		return rc;
 	}
-	rc = sleep_s(c->o->warmup, c->out);
+	rc = sleep_s(c->o->warmup, c->k);
 	if (rc < 0)
 		return rc;
 	sampler_sample(c->smp, &c->sa);
 	lab_read(c->lab, c->a);
 	double t0 = now_s();
-	rc = sleep_s(c->o->seconds, c->out);
+	rc = sleep_s(c->o->seconds, c->k);
 	if (rc < 0)
 		return rc;
 	sampler_sample(c->smp, &c->sb);
 	if (lab_read(c->lab, c->b) < 0) {
-		fprintf(stderr, "threadlab: sweep: the workload's processes have gone\n");
+		sink_note(c->k, "sweep: the workload's processes have gone");
 		return -ESRCH;
 	}
 	double dt = now_s() - t0;
 	snapshot_rates(&c->sa, &c->sb, &c->rates);
 	note_restarts(c, streams, threads);
 	struct sweep_row r = {.streams = streams, .threads = threads};
-	r.gflops = tp_gflops(c->b->flops - c->a->flops, dt);
+	r.gflops = throughput_gflops(c->b->flops - c->a->flops, dt);
 	if (c->baseline_row && streams == 1 && threads == 1 && r.gflops > 0) {
 		c->single = r.gflops;
 		c->baseline_row = false; /* set once */
 	}
-	r.speedup = tp_speedup(r.gflops, c->single);
-	r.efficiency =
-	    tp_efficiency(r.gflops, tp_ideal(c->single, (double)streams * threads, c->effective));
-	r.ceiling_pct = tp_ceiling_pct(r.gflops, tp_ceiling(c->single, c->effective));
+	r.speedup = throughput_speedup(r.gflops, c->single);
+	r.efficiency = throughput_efficiency(
+	    r.gflops, throughput_ideal(c->single, (double)streams * threads, c->effective));
+	r.ceiling_pct =
+	    throughput_ceiling_pct(r.gflops, throughput_ceiling(c->single, c->effective));
 	double run = 0, wait = 0;
 	for (size_t i = 0; i < c->rates.nthreads; i++) {
 		const struct thread_rate *t = &c->rates.threads[i];
@@ -227,12 +214,12 @@ static int sweep_step(struct sweep_ctx *c, int streams, int threads)
 	/* Since the setting took effect, not since the helpers started. */
 	r.results_equal = c->b->epoch_results_equal && c->b->epoch_checked > 0;
 	r.max_diff = c->b->epoch_max_diff;
-	rc = sweep_out_row(c->out, c->o->format, &r, c->first);
 	c->first = false;
-	return out_error(rc);
+	return out_error(c->k, c->k->row(c->k->arg, &r));
 }
 
-static int sweep_check(const struct sweep_opts *o, struct lab_settings *s)
+static int sweep_check(const struct sweep_opts *o, const struct sweep_sink *k,
+		       struct lab_settings *s)
 {
 	char err[512];
 	*s = lab_settings_default();
@@ -270,26 +257,27 @@ static int sweep_check(const struct sweep_opts *o, struct lab_settings *s)
 		rc = -EINVAL;
 	}
 	if (rc < 0)
-		fprintf(stderr, "threadlab: sweep: %s\n", err);
+		sink_note(k, "sweep: %s", err);
 	s->streams = o->nstreams ? o->streams[0] : 1;
 	s->threads = o->nthreads ? o->threads[0] : 1;
 	return rc;
 }
 
-int sweep_run(const struct sweep_opts *o, FILE *out)
+int sweep_run(const struct sweep_opts *o, const struct sweep_sink *k)
 {
-	struct sweep_ctx c = {.o = o, .out = out, .first = true};
-	int rc = sweep_check(o, &c.set);
+	struct sweep_ctx c = {.o = o, .k = k, .first = true};
+	int rc = sweep_check(o, k, &c.set);
 	if (rc < 0)
 		return rc;
 	char err[512];
 	c.lab = lab_start(&c.set, err, sizeof(err));
 	if (!c.lab) {
-		fprintf(stderr, "threadlab: sweep: %s\n", err);
-		return -errno;
+		int e = errno;
+		sink_note(k, "sweep: %s", err);
+		return -e;
 	}
 	if (lab_wait_ready(c.lab, lab_ready_timeout_ms(&c.set), err, sizeof(err)) < 0) {
-		fprintf(stderr, "threadlab: sweep: %s\n", err);
+		sink_note(k, "sweep: %s", err);
 		lab_stop(c.lab);
 		return -EIO;
 	}
@@ -305,17 +293,14 @@ int sweep_run(const struct sweep_opts *o, FILE *out)
 		rc = budget_read(&root, lab_root_pid(c.lab), &budget);
 	c.smp = rc == 0 ? sampler_new(&root, lab_root_pid(c.lab), true) : NULL;
 	if (!c.smp) {
-		fprintf(stderr, "threadlab: sweep: cannot monitor the workload: %s\n",
-			strerror(rc < 0 ? -rc : errno));
+		sink_note(k, "sweep: cannot monitor the workload: %s",
+			  strerror(rc < 0 ? -rc : errno));
 		rc = rc < 0 ? rc : -errno;
 		goto out;
 	}
 	lab_read(c.lab, c.a);
-	if (c.a->quota_error[0]) {
-		char safe[3 * sizeof(c.a->quota_error)];
-		text_safe(c.a->quota_error, strlen(c.a->quota_error), safe, sizeof(safe));
-		fprintf(stderr, "threadlab: %s\n", safe);
-	}
+	if (c.a->quota_error[0])
+		sink_note(k, "%s", c.a->quota_error);
 	if (c.a->quota_dir[0])
 		sampler_set_cgroup_override(c.smp, c.a->quota_dir, c.a->quota_version);
 	c.effective = budget.effective;
@@ -347,21 +332,20 @@ int sweep_run(const struct sweep_opts *o, FILE *out)
 	struct sweep_env env;
 	fill_env(&env, o, &root, &budget, c.a, cal);
 	env.baseline_row = c.baseline_row;
-	rc = out_error(sweep_out_begin(out, o->format, &env));
+	rc = out_error(k, k->begin(k->arg, &env));
 
 	size_t done = 0, total = ns * nt;
 	for (size_t i = 0; rc == 0 && i < ns; i++)
 		for (size_t j = 0; rc == 0 && j < nt; j++) {
-			rc = session_stop_signal ? -EINTR : out_gone(out) ? -EPIPE : 0;
+			rc = stop_signal ? -EINTR : sink_gone(k) ? -EPIPE : 0;
 			if (rc == 0)
 				rc = sweep_step(&c, sl[i], tl[i % 2 ? nt - 1 - j : j]);
 			done += rc == 0;
 		}
 	if (rc == -EINTR)
-		fprintf(stderr, "threadlab: sweep interrupted after %zu of %zu settings\n", done,
-			total);
+		sink_note(k, "sweep interrupted after %zu of %zu settings", done, total);
 	if (rc == 0 || rc == -EINTR) {
-		int w = out_error(sweep_out_end(out, o->format, c.single));
+		int w = out_error(k, k->end(k->arg, c.single));
 		rc = rc == 0 ? w : rc;
 	}
 out:

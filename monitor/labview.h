@@ -12,11 +12,61 @@
 #include <stdint.h>
 
 #include "lab.h"
-#include "report.h"
+#include "rate-cache.h"
+#include "threads.h"
 #include "throughput.h"
 
-#define LABVIEW_HISTORY 256
-#define LABVIEW_POINTS	64
+#define LABVIEW_HISTORY	 256
+#define LABVIEW_POINTS	 64
+#define LABVIEW_PIDS_MAX 96
+
+/* One inter-op stream (one helper process) of the lab. */
+struct workload_stream_report {
+	int stream;	    /* index: gemmI */
+	pid_t pid;	    /* helper process */
+	const char *state;  /* "starting", "running", "paused" (parked too),
+			     * "failed", "exited" */
+	bool wanted;	    /* stream index < settings.streams (else parked) */
+	int threads;	    /* intra-op threads in effect */
+	int pool;	    /* OpenBLAS pool threads (never shrinks) */
+	double gflops;	    /* this stream over the last interval */
+	double useful_cpus; /* CPU time of the helper's threads while inside GEMM
+			     * calls / wall: CPUs of useful work */
+	double cpu_cpus;    /* CPU time /proc shows for the helper's threads /
+			     * wall; above useful_cpus = spinning, overhead */
+};
+
+/* What the lab adds to a batch sample (issue: "workload" object). */
+struct workload_report {
+	int threads, streams, size, workers;
+	const char *precision; /* "single" or "double" */
+	/* Strings below point into the session's lab_status: valid until the
+	 * next session_tick(). */
+	double cpus; /* quota asked for, <= 0: none */
+	bool paused;
+	bool spin_off;
+	double gflops;		     /* smoothed, all streams */
+	double steady_gflops;	     /* steady state since the last change; < 0 unknown */
+	double ideal_gflops;	     /* single x min(threads x streams, effective) */
+	double ceiling_gflops;	     /* single x effective */
+	double single_thread_gflops; /* < 0 while not measured yet */
+	bool results_checked;	     /* at least one result compared since start */
+	bool results_equal;	     /* since start: across every setting visited */
+	double max_diff;
+	bool epoch_results_checked; /* the same for the setting now in effect */
+	bool epoch_results_equal;
+	double epoch_max_diff;
+	pid_t pids[LABVIEW_PIDS_MAX]; /* every workload and worker process */
+	size_t npids;
+	double useful_cpus; /* summed over streams (see below) */
+	double cpu_cpus;    /* summed over streams */
+	struct workload_stream_report stream[CTL_MAX_STREAMS];
+	int nstreams;		  /* entries in stream[] (slots started) */
+	char error[192];	  /* a failed stream's message, "" when none */
+	const char *blas_config;  /* openblas_get_config(), "" until known */
+	const char *blas_core;	  /* openblas_get_corename() */
+	const char *blas_variant; /* "pthreads", "openmp", "sequential" */
+};
 
 /* One visited setting in the scaling chart. */
 struct labview_point {
@@ -29,10 +79,10 @@ struct labview_point {
 };
 
 struct labview {
-	struct tp_ewma ewma;
-	struct tp_steady steady; /* public: the dashboard's sweep reads its epoch,
-				  * state and window start (throughput.h) */
-	double last_t;		 /* time of the previous feed, s; < 0 none */
+	struct throughput_ewma ewma;
+	struct throughput_steady steady; /* public: the dashboard's sweep reads its epoch,
+					  * state and window start (throughput.h) */
+	double last_t;			 /* time of the previous feed, s; < 0 none */
 	uint64_t last_flops;
 	uint64_t last_stream_flops[CTL_MAX_STREAMS]; /* per stream, previous feed */
 	uint64_t last_stream_busy[CTL_MAX_STREAMS];  /* busy_cpu_ns, previous feed */
@@ -49,7 +99,7 @@ struct labview {
 	 * intra-op thread does flops / CPU-ns inside GEMM = GFLOP/s of one
 	 * thread, whatever the quota, workers or other streams (they change
 	 * how long it waits, not how fast it computes on a CPU). */
-	struct tp_cache single;
+	struct rate_cache single;
 	uint64_t acc_flops[CTL_MAX_STREAMS], acc_cpu[CTL_MAX_STREAMS];
 };
 
@@ -85,5 +135,23 @@ const struct labview_point *labview_point_find(const struct labview *v, int stre
  * from before a quota change would be drawn against the wrong ceiling). */
 bool labview_point_current(const struct labview *v, const struct labview_point *p, int size,
 			   int precision);
+
+/* What a thread is to the lab. */
+enum labview_mark {
+	LABVIEW_MARK_NONE,   /* not a lab thread, or attach mode */
+	LABVIEW_MARK_ACTIVE, /* stream driver or pool worker doing GEMMs */
+	LABVIEW_MARK_PARKED, /* pool worker beyond the active threads, or a stream
+			      * beyond settings.streams */
+	LABVIEW_MARK_PAUSED, /* the lab is paused */
+	LABVIEW_MARK_WORKER, /* background CPU worker */
+	LABVIEW_MARK_ANCHOR, /* the lab's idle parent process */
+};
+/* "", "active", "parked", "paused", "worker", "anchor". */
+const char *labview_mark_name(enum labview_mark m);
+
+/* Classifies a thread of the lab: by its process (anchor, worker, stream
+ * helper: st->stream[i].pid) and its name (gemmI.pK parked, gemmI / gemmI.wK
+ * active).  st NULL (attach mode) gives LABVIEW_MARK_NONE. */
+enum labview_mark labview_mark(const struct thread_rate *r, const struct lab_status *st);
 
 #endif

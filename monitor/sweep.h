@@ -30,15 +30,10 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "control.h"
+#include "environment.h"
+#include "lab.h"
 
 #define SWEEP_LIST_MAX 32
-
-enum sweep_format {
-	SWEEP_TEXT,
-	SWEEP_CSV,
-	SWEEP_JSON,
-};
 
 struct sweep_opts {
 	int threads[SWEEP_LIST_MAX]; /* intra-op threads to try; nthreads 0: 1 .. max(2,
@@ -53,43 +48,16 @@ struct sweep_opts {
 	bool spin_off;	/* --blas-spin off */
 	double seconds; /* measured per setting, s */
 	double warmup;	/* after each change, before measuring, s */
-	enum sweep_format format;
 };
 
 /* Defaults: lists empty (see above), size 768, single, no quota, 0 workers,
- * 3 s per setting, 1 s warm-up, text. */
+ * 3 s per setting, 1 s warm-up. */
 void sweep_opts_default(struct sweep_opts *o);
 
-/* Runs the sweep, writing the table to out; out is flushed after every
- * row.  Errors go to stderr as one line saying what was wrong ("threadlab:
- * ...").  Returns:
- *   0        every setting measured;
- *   -EINVAL  bad options (-ENOMEM: the matrices would not fit in memory);
- *   -EINTR   session_stop_signal was set: the rows so far are written (JSON
- *            closed), and stderr says "sweep interrupted after N of M
- *            settings";
- *   -EPIPE   out is a pipe whose reader has gone (seen on a write, or by
- *            polling out's descriptor between rows and while waiting): the
- *            sweep stops at once, silently;
- *   -EIO     any other write error on out (e.g. ENOSPC): stops, with a
- *            message on stderr;
- *   -errno   the workload could not be started or died. */
-int sweep_run(const struct sweep_opts *o, FILE *out);
-
-/* ---- sweep-out.c: the table in text, CSV or JSON ---------------------- */
-
+/* What the table's figures belong to. */
 struct sweep_env {
-	char cpu_model[256];		/* raw bytes */
-	int online, affinity;		/* CPUs */
-	double quota_cpus;		/* <= 0: none */
-	double effective;		/* CPUs as a real number */
-	char blas_config[CTL_INFO_LEN]; /* raw bytes from the helper */
-	char blas_core[64];
-	const char *blas_variant;
-	const char *spin; /* "default" or "off" */
-	const char *omp_num_threads, *openblas_num_threads, *mkl_num_threads; /* NULL: unset */
-	char kernel[256];						      /* uname -sr */
-	char date[64];							      /* ISO 8601, UTC */
+	struct env_record env; /* machine, budget, BLAS, thread variables, kernel, date */
+	const char *spin;      /* "default" or "off" */
 	int size;
 	const char *precision; /* "single" / "double" */
 	double seconds, warmup;
@@ -105,16 +73,35 @@ struct sweep_row {
 	double max_diff;      /* largest |difference| since then; not finite: NaN/inf */
 };
 
-/* Each writes its part and flushes f.  0, -EPIPE (the reader of a pipe has
- * gone) or -EIO (another write error; errno says which). */
-int sweep_out_begin(FILE *f, enum sweep_format fmt, const struct sweep_env *env);
-int sweep_out_row(FILE *f, enum sweep_format fmt, const struct sweep_row *r, bool first);
-/* baseline_gflops: what speedups were computed against (JSON only). */
-int sweep_out_end(FILE *f, enum sweep_format fmt, double baseline_gflops);
+/* Where the rows go: output/sweep-out.c writes them as a table.  Each
+ * callback returns 0, -EPIPE (the reader of a pipe has gone: the sweep
+ * stops at once, silently) or -EIO (another write error: it stops).  gone
+ * and note may be NULL. */
+struct sweep_sink {
+	void *arg;
+	int (*begin)(void *arg, const struct sweep_env *env);
+	int (*row)(void *arg, const struct sweep_row *r);
+	/* baseline_gflops: what speedups were computed against */
+	int (*end)(void *arg, double baseline_gflops);
+	/* Polled between rows and while waiting: -EPIPE when the reader has
+	 * gone, else 0. */
+	int (*gone)(void *arg);
+	/* One line for the user (no "threadlab:" prefix, no newline): a
+	 * restart, an error, the interruption. */
+	void (*note)(void *arg, const char *line);
+};
 
-/* The text table's header line and one row, without newline, into buf;
- * columns right-aligned to the same widths.  Pure, for tests. */
-void sweep_text_head(char *buf, size_t cap);
-void sweep_text_row(char *buf, size_t cap, const struct sweep_row *r);
+/* Runs the sweep, handing the environment, each row as soon as it is
+ * measured, and the end to the sink.  Returns:
+ *   0        every setting measured;
+ *   -EINVAL  bad options (-ENOMEM: the matrices would not fit in memory);
+ *   -EINTR   stop_signal was set: the rows so far are handed on, end is
+ *            called, and a note says "sweep interrupted after N of M
+ *            settings";
+ *   -EPIPE   the sink's reader has gone: the sweep stops at once;
+ *   -EIO     another write error in the sink;
+ *   -errno   the workload could not be started or died.
+ * The lab is stopped on every path. */
+int sweep_run(const struct sweep_opts *o, const struct sweep_sink *sink);
 
 #endif

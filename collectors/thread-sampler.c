@@ -60,7 +60,7 @@ struct tentry {
 	struct thread_sample s;
 };
 
-struct tsampler {
+struct thread_sampler {
 	struct sysroot root; /* copy; the caller's root must outlive the sampler */
 	pid_t pid;
 	bool tree;
@@ -78,7 +78,7 @@ struct tsampler {
 	long hz;		   /* clock ticks per second, for kernels without schedstat */
 	double now;		   /* CLOCK_MONOTONIC seconds of this tick */
 	uint64_t status_period_ns; /* 0: status of every thread that ran, each tick */
-	struct tsampler_reads reads;
+	struct thread_sampler_reads reads;
 	char dents[32768]; /* getdents64 buffer */
 	char buf[4096];	   /* file contents */
 };
@@ -89,7 +89,7 @@ static int pid_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static void entry_close(struct tsampler *ts, struct tentry *e)
+static void entry_close(struct thread_sampler *ts, struct tentry *e)
 {
 	for (int f = 0; f < F_N; f++)
 		if (e->fd[f] >= 0) {
@@ -101,7 +101,7 @@ static void entry_close(struct tsampler *ts, struct tentry *e)
 
 /* Keeps a reserve under RLIMIT_NOFILE so the rest of the program can still
  * open files; threads beyond it are read by path (slower, still correct). */
-static void update_fd_ceiling(struct tsampler *ts)
+static void update_fd_ceiling(struct thread_sampler *ts)
 {
 	struct rlimit rl;
 	rlim_t soft = 1024;
@@ -112,7 +112,7 @@ static void update_fd_ceiling(struct tsampler *ts)
 	ts->fd_ceiling = soft > 256 ? (int)soft - 64 : (int)soft / 2;
 }
 
-static void entry_open(struct tsampler *ts, int taskfd, struct tentry *e)
+static void entry_open(struct thread_sampler *ts, int taskfd, struct tentry *e)
 {
 	char rel[64];
 	for (int f = 0; f < F_N; f++) {
@@ -148,7 +148,7 @@ static ssize_t read_once(int fd, char *buf, size_t cap)
 	return n;
 }
 
-static ssize_t entry_read(struct tsampler *ts, int taskfd, const struct tentry *e, int f)
+static ssize_t entry_read(struct thread_sampler *ts, int taskfd, const struct tentry *e, int f)
 {
 	uint64_t *count[F_N] = {&ts->reads.schedstat, &ts->reads.stat, &ts->reads.status};
 	(*count[f])++;
@@ -167,7 +167,7 @@ static ssize_t entry_read(struct tsampler *ts, int taskfd, const struct tentry *
 /* Whether a thread that ran since its counts were exact has status read
  * now: its TID's phase boundary (one per period) fell since csw_time.  The
  * phases spread the reads evenly over the period. */
-static bool status_due(const struct tsampler *ts, const struct tentry *e)
+static bool status_due(const struct thread_sampler *ts, const struct tentry *e)
 {
 	uint64_t p = ts->status_period_ns;
 	if (p == 0)
@@ -192,7 +192,7 @@ static void csw_advance(struct tentry *e, double now, uint64_t vcsw, uint64_t iv
 
 /* Reads the entry's files.  Returns 0, or -errno when the thread is gone or
  * its files are malformed (either way it is dropped). */
-static int entry_update(struct tsampler *ts, int taskfd, struct tentry *e)
+static int entry_update(struct thread_sampler *ts, int taskfd, struct tentry *e)
 {
 	struct schedstat ss = {0};
 	struct stat_line st;
@@ -270,7 +270,7 @@ static int entry_update(struct tsampler *ts, int taskfd, struct tentry *e)
 }
 
 /* Lists the numeric entries of a task directory into ts->tids, sorted. */
-static int list_tids(struct tsampler *ts, int taskfd)
+static int list_tids(struct thread_sampler *ts, int taskfd)
 {
 	ts->ntids = 0;
 	for (;;) {
@@ -300,7 +300,7 @@ static int list_tids(struct tsampler *ts, int taskfd)
 	return 0;
 }
 
-static void drop_old_before(struct tsampler *ts, size_t *i, pid_t pid, pid_t tid)
+static void drop_old_before(struct thread_sampler *ts, size_t *i, pid_t pid, pid_t tid)
 {
 	while (*i < ts->n &&
 	       (ts->e[*i].s.pid < pid || (ts->e[*i].s.pid == pid && ts->e[*i].s.tid < tid)))
@@ -310,7 +310,7 @@ static void drop_old_before(struct tsampler *ts, size_t *i, pid_t pid, pid_t tid
 /* Uses the TIDs of pid kept from the last tick as this tick's listing.
  * False when there are none, or the leader (whose stat tells the thread
  * count) is not among them. */
-static bool tids_from_entries(struct tsampler *ts, pid_t pid, size_t old)
+static bool tids_from_entries(struct thread_sampler *ts, pid_t pid, size_t old)
 {
 	bool leader = false;
 	ts->ntids = 0;
@@ -327,7 +327,8 @@ static bool tids_from_entries(struct tsampler *ts, pid_t pid, size_t old)
 
 /* Brings e up to date and appends it to ts->ne, or drops it if it vanished.
  * kept: e comes from the last tick (held descriptors may be stale). */
-static void entry_visit(struct tsampler *ts, int taskfd, struct tentry *e, bool kept, bool *alive)
+static void entry_visit(struct thread_sampler *ts, int taskfd, struct tentry *e, bool kept,
+			bool *alive)
 {
 	int rc = entry_update(ts, taskfd, e);
 	if (rc < 0 && kept) {
@@ -347,7 +348,7 @@ static void entry_visit(struct tsampler *ts, int taskfd, struct tentry *e, bool 
 	ts->ne[ts->nn++] = *e;
 }
 
-static void entry_new(struct tsampler *ts, int taskfd, pid_t pid, pid_t tid, bool *alive)
+static void entry_new(struct thread_sampler *ts, int taskfd, pid_t pid, pid_t tid, bool *alive)
 {
 	struct tentry e;
 	memset(&e, 0, sizeof(e));
@@ -365,7 +366,8 @@ static int entry_tid_cmp(const void *a, const void *b)
 /* After a tick that visited only the known TIDs: if the leader's thread
  * count differs from the threads kept, list task/ after all, drop what it
  * does not hold and add what it holds and we did not. */
-static void add_unlisted(struct tsampler *ts, int taskfd, pid_t pid, size_t first, bool *alive)
+static void add_unlisted(struct thread_sampler *ts, int taskfd, pid_t pid, size_t first,
+			 bool *alive)
 {
 	const struct tentry *leader = NULL;
 	for (size_t i = first; i < ts->nn; i++)
@@ -408,7 +410,7 @@ static void add_unlisted(struct tsampler *ts, int taskfd, pid_t pid, size_t firs
  * kept from the last tick can stand for it: threads that exited fail their
  * reads and are dropped, and a new thread shows in the leader's thread
  * count (stat field 20), read during the same pass, which then lists. */
-static bool sample_process(struct tsampler *ts, pid_t pid, size_t *old)
+static bool sample_process(struct thread_sampler *ts, pid_t pid, size_t *old)
 {
 	int taskfd =
 	    pid == ts->pid ? openat(ts->piddir, "task", O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
@@ -452,7 +454,7 @@ static bool sample_process(struct tsampler *ts, pid_t pid, size_t *old)
 	return alive;
 }
 
-struct tsampler *tsampler_new(const struct sysroot *r, pid_t pid, bool tree)
+struct thread_sampler *thread_sampler_new(const struct sysroot *r, pid_t pid, bool tree)
 {
 	if (pid <= 0) {
 		errno = ESRCH;
@@ -478,7 +480,7 @@ struct tsampler *tsampler_new(const struct sysroot *r, pid_t pid, bool tree)
 	}
 	close(taskfd);
 
-	struct tsampler *ts = xcalloc(1, sizeof(*ts));
+	struct thread_sampler *ts = xcalloc(1, sizeof(*ts));
 	ts->root = *r;
 	ts->pid = pid;
 	ts->tree = tree;
@@ -490,7 +492,7 @@ struct tsampler *tsampler_new(const struct sysroot *r, pid_t pid, bool tree)
 	return ts;
 }
 
-void tsampler_free(struct tsampler *ts)
+void thread_sampler_free(struct thread_sampler *ts)
 {
 	if (!ts)
 		return;
@@ -504,29 +506,29 @@ void tsampler_free(struct tsampler *ts)
 	free(ts);
 }
 
-size_t tsampler_fds(const struct tsampler *ts)
+size_t thread_sampler_fds(const struct thread_sampler *ts)
 {
 	return ts->nfds;
 }
 
-void tsampler_set_status_period(struct tsampler *ts, double seconds)
+void thread_sampler_set_status_period(struct thread_sampler *ts, double seconds)
 {
 	ts->status_period_ns = seconds > 0 ? (uint64_t)llround(seconds * 1e9) : 0;
 }
 
-void tsampler_read_counts(const struct tsampler *ts, struct tsampler_reads *out)
+void thread_sampler_read_counts(const struct thread_sampler *ts, struct thread_sampler_reads *out)
 {
 	*out = ts->reads;
 }
 
-int tsampler_sample(struct tsampler *ts, struct thread_set *out)
+int thread_sampler_sample(struct thread_sampler *ts, struct thread_set *out)
 {
 	struct timespec now;
 	clock_gettime(CLOCK_MONOTONIC, &now);
-	return tsampler_sample_at(ts, (double)now.tv_sec + (double)now.tv_nsec / 1e9, out);
+	return thread_sampler_sample_at(ts, (double)now.tv_sec + (double)now.tv_nsec / 1e9, out);
 }
 
-int tsampler_sample_at(struct tsampler *ts, double now, struct thread_set *out)
+int thread_sampler_sample_at(struct thread_sampler *ts, double now, struct thread_set *out)
 {
 	ts->now = now;
 	out->time = now;

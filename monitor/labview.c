@@ -20,9 +20,9 @@
 void labview_init(struct labview *v)
 {
 	memset(v, 0, sizeof(*v));
-	tp_cache_init(&v->single);
-	tp_ewma_init(&v->ewma, LABVIEW_TAU_S);
-	tp_steady_init(&v->steady, LABVIEW_WARMUP_S);
+	rate_cache_init(&v->single);
+	throughput_ewma_init(&v->ewma, LABVIEW_TAU_S);
+	throughput_steady_init(&v->steady, LABVIEW_WARMUP_S);
 	v->last_t = -1;
 }
 
@@ -45,14 +45,14 @@ void labview_reset(struct labview *v)
 double labview_single(const struct labview *v, int size, int precision)
 {
 	double r;
-	struct tp_cache c = v->single; /* get() stamps the entry: work on a copy */
-	return tp_cache_get(&c, (uint32_t)size, (uint32_t)precision, &r) == 0 ? r : 0;
+	struct rate_cache c = v->single; /* get() stamps the entry: work on a copy */
+	return rate_cache_get(&c, (uint32_t)size, (uint32_t)precision, &r) == 0 ? r : 0;
 }
 
 void labview_single_put(struct labview *v, int size, int precision, double gflops)
 {
 	if (gflops > labview_single(v, size, precision))
-		tp_cache_put(&v->single, (uint32_t)size, (uint32_t)precision, gflops);
+		rate_cache_put(&v->single, (uint32_t)size, (uint32_t)precision, gflops);
 }
 
 bool labview_point_current(const struct labview *v, const struct labview_point *p, int size,
@@ -160,7 +160,7 @@ static void labview_streams(struct labview *v, const struct lab_status *st, doub
 			    ss->flops >= v->last_stream_flops[i] &&
 			    ss->busy_cpu_ns >= v->last_stream_busy[i];
 		if (same && dt > 0) {
-			r->gflops = tp_gflops(ss->flops - v->last_stream_flops[i], dt);
+			r->gflops = throughput_gflops(ss->flops - v->last_stream_flops[i], dt);
 			r->useful_cpus =
 			    (double)(ss->busy_cpu_ns - v->last_stream_busy[i]) / 1e9 / dt;
 		}
@@ -195,11 +195,11 @@ void labview_feed(struct labview *v, const struct lab_status *st, double t, doub
 	if (applied && applied != v->ewma_epoch) {
 		/* A new setting is in effect: the smoothed figure starts over
 		 * from its first interval instead of drifting from the old one. */
-		tp_ewma_init(&v->ewma, LABVIEW_TAU_S);
+		throughput_ewma_init(&v->ewma, LABVIEW_TAU_S);
 		v->ewma_epoch = applied;
 	}
 	if (v->last_t >= 0 && st->flops >= v->last_flops) {
-		v->gflops = tp_ewma_update(&v->ewma, st->flops - v->last_flops, dt);
+		v->gflops = throughput_ewma_update(&v->ewma, st->flops - v->last_flops, dt);
 		if (v->nhistory == LABVIEW_HISTORY)
 			memmove(v->history, v->history + 1, sizeof(v->history[0]) * --v->nhistory);
 		v->history[v->nhistory++] = s->paused ? 0 : v->gflops;
@@ -210,9 +210,9 @@ void labview_feed(struct labview *v, const struct lab_status *st, double t, doub
 	uint64_t epoch = st->applied ? labview_applied_epoch(st) : 0;
 	double steady = -1;
 	if (epoch && !s->paused) {
-		tp_steady_update(&v->steady, t, epoch, st->flops);
-		if (tp_steady_gflops(&v->steady, LABVIEW_MIN_WINDOW_S, &steady) == 0)
-			labview_record(v, s, steady, tp_steady_seconds(&v->steady));
+		throughput_steady_update(&v->steady, t, epoch, st->flops);
+		if (throughput_steady_gflops(&v->steady, LABVIEW_MIN_WINDOW_S, &steady) == 0)
+			labview_record(v, s, steady, throughput_steady_seconds(&v->steady));
 		else
 			steady = -1;
 	}
@@ -234,8 +234,9 @@ void labview_feed(struct labview *v, const struct lab_status *st, double t, doub
 		single = labview_single(v, s->size, (int)s->precision);
 	out->single_thread_gflops = single > 0 ? single : -1;
 	if (single > 0) {
-		out->ideal_gflops = tp_ideal(single, (double)s->threads * s->streams, effective);
-		out->ceiling_gflops = tp_ceiling(single, effective);
+		out->ideal_gflops =
+		    throughput_ideal(single, (double)s->threads * s->streams, effective);
+		out->ceiling_gflops = throughput_ceiling(single, effective);
 	}
 	out->blas_config = st->blas_config;
 	out->blas_core = st->blas_core;
@@ -246,7 +247,7 @@ void labview_feed(struct labview *v, const struct lab_status *st, double t, doub
 	out->results_checked = st->checked > 0;
 	out->results_equal = st->results_equal;
 	out->max_diff = st->max_diff;
-	for (size_t i = 0; i < st->npids && out->npids < REPORT_PIDS_MAX; i++)
+	for (size_t i = 0; i < st->npids && out->npids < LABVIEW_PIDS_MAX; i++)
 		out->pids[out->npids++] = st->pids[i];
 }
 
@@ -267,4 +268,67 @@ void labview_cpu(const struct thread_rate *threads, size_t n, struct workload_re
 		}
 		out->cpu_cpus += r->cpu_cpus;
 	}
+}
+
+/* ---- what a thread is to the lab --------------------------------------- */
+
+const char *labview_mark_name(enum labview_mark m)
+{
+	static const char *const names[] = {
+	    [LABVIEW_MARK_NONE] = "",	      [LABVIEW_MARK_ACTIVE] = "active",
+	    [LABVIEW_MARK_PARKED] = "parked", [LABVIEW_MARK_PAUSED] = "paused",
+	    [LABVIEW_MARK_WORKER] = "worker", [LABVIEW_MARK_ANCHOR] = "anchor",
+	};
+	return m <= LABVIEW_MARK_ANCHOR ? names[m] : "";
+}
+
+/* Parses "gemmI", "gemmI.wK" or "gemmI.pK".  Returns the stream index or
+ * -1; *parked tells a .p name. */
+static int labview_gemm_name(const char *name, size_t len, bool *parked)
+{
+	char buf[TASK_NAME_MAX];
+	unsigned stream, k;
+	char kind, extra;
+
+	if (len >= sizeof(buf))
+		return -1;
+	memcpy(buf, name, len);
+	buf[len] = '\0';
+	*parked = false;
+	if (sscanf(buf, "gemm%u.%c%u%c", &stream, &kind, &k, &extra) == 3) {
+		if (kind != 'w' && kind != 'p')
+			return -1;
+		*parked = kind == 'p';
+		return (int)stream;
+	}
+	if (sscanf(buf, "gemm%u%c", &stream, &extra) == 1)
+		return (int)stream;
+	return -1;
+}
+
+enum labview_mark labview_mark(const struct thread_rate *r, const struct lab_status *st)
+{
+	bool parked;
+	int stream = -1;
+
+	if (!st)
+		return LABVIEW_MARK_NONE;
+	if (st->anchor_pid > 0 && r->pid == st->anchor_pid)
+		return LABVIEW_MARK_ANCHOR;
+	for (int i = 0; i < st->nworkers && i < LAB_MAX_WORKERS; i++)
+		if (st->worker_pid[i] == r->pid)
+			return LABVIEW_MARK_WORKER;
+	for (int i = 0; i < CTL_MAX_STREAMS; i++)
+		if (st->stream[i].pid > 0 && st->stream[i].pid == r->pid)
+			stream = i;
+	int named = labview_gemm_name(r->name, r->name_len, &parked);
+	if (stream < 0)
+		stream = named;
+	if (stream < 0)
+		return LABVIEW_MARK_NONE;
+	if (st->settings.paused)
+		return LABVIEW_MARK_PAUSED;
+	if (stream >= st->settings.streams || (named >= 0 && parked))
+		return LABVIEW_MARK_PARKED;
+	return LABVIEW_MARK_ACTIVE;
 }

@@ -23,7 +23,7 @@ void text_safe_init(void)
 
 /* Decodes one character at s (n bytes left).  Returns its length (1-4) and
  * sets *cp, or returns 0 for an invalid byte at s. */
-static size_t text_safe_decode(const unsigned char *s, size_t n, uint32_t *cp)
+size_t text_safe_decode(const unsigned char *s, size_t n, uint32_t *cp)
 {
 	unsigned char c = s[0];
 	size_t len;
@@ -55,7 +55,7 @@ static size_t text_safe_decode(const unsigned char *s, size_t n, uint32_t *cp)
 }
 
 /* Characters that reorder or hide text even though they print nothing. */
-static bool text_safe_bidi(uint32_t cp)
+bool text_safe_bidi(uint32_t cp)
 {
 	return (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069) || cp == 0x200e ||
 	       cp == 0x200f || cp == 0x061c;
@@ -132,60 +132,4 @@ int text_safe_width(const char *in, size_t len)
 		i += n;
 	}
 	return w;
-}
-
-void json_put_string(FILE *f, const char *bytes, size_t len)
-{
-	const unsigned char *s = (const unsigned char *)bytes;
-	putc('"', f);
-	for (size_t i = 0; i < len;) {
-		uint32_t cp = 0;
-		size_t n = text_safe_decode(s + i, len - i, &cp);
-		if (n == 0) {
-			fprintf(f, "\\udc%02x", s[i]);
-			i++;
-			continue;
-		}
-		if (cp == '"' || cp == '\\') {
-			putc('\\', f);
-			putc((int)cp, f);
-		} else if (cp == '\n') {
-			fputs("\\n", f);
-		} else if (cp == '\t') {
-			fputs("\\t", f);
-		} else if (cp == '\r') {
-			fputs("\\r", f);
-		} else if (cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xa0) ||
-			   text_safe_bidi(cp)) {
-			fprintf(f, "\\u%04x", (unsigned)cp);
-		} else {
-			fwrite(s + i, 1, n, f);
-		}
-		i += n;
-	}
-	putc('"', f);
-}
-
-void csv_put_field(FILE *f, const char *bytes, size_t len)
-{
-	char buf[1024];
-	size_t n = text_safe(bytes, len, buf + 1, sizeof(buf) - 1);
-	char *p = buf + 1;
-	/* A spreadsheet would run a field starting with = + - @ as a formula:
-	 * a leading quote keeps it text. */
-	if (n && strchr("=+-@", p[0])) {
-		*--p = '\'';
-		n++;
-	}
-	if (strpbrk(p, ",\" ") == NULL) {
-		fwrite(p, 1, n, f);
-		return;
-	}
-	putc('"', f);
-	for (size_t i = 0; i < n; i++) {
-		if (p[i] == '"')
-			putc('"', f);
-		putc(p[i], f);
-	}
-	putc('"', f);
 }

@@ -1,0 +1,31 @@
+/* sampler.h — every collector, once per tick, for one target.
+ *
+ * struct sampler ties the collectors together for one target process (or
+ * process tree): each sampler_sample() reads the budget, the cgroup's
+ * cpu.stat and pressure, the system pressure, every thread and the per-CPU
+ * usage into a struct snapshot (snapshot.h). */
+#ifndef THREADLAB_SAMPLER_H
+#define THREADLAB_SAMPLER_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "snapshot.h"
+#include "sysroot.h"
+
+struct sampler;
+
+/* Follows pid (tree: and its descendants) under r, whose descriptor must
+ * outlive the sampler.  Returns NULL and sets errno (ESRCH, EACCES). */
+struct sampler *sampler_new(const struct sysroot *r, pid_t pid, bool tree);
+void sampler_free(struct sampler *s);
+/* Names the cgroup directory (relative to the root, cgroup version 1 or 2)
+ * whose cpu.stat and cpu.pressure to read instead of the target's own: the
+ * lab's quota cgroup.  dir NULL goes back to the target's own. */
+void sampler_set_cgroup_override(struct sampler *s, const char *dir, int version);
+
+/* Fills out.  Returns 0, or -ESRCH when the target has exited (out then has
+ * target_alive false and no threads, but budget from the last good read). */
+int sampler_sample(struct sampler *s, struct snapshot *out);
+
+#endif

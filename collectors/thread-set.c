@@ -1,0 +1,32 @@
+/* thread-set.c — a tick's threads: init, free, copy (threads.h). */
+#include "config.h"
+
+#include "threads.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "xalloc.h"
+
+void thread_set_init(struct thread_set *s)
+{
+	memset(s, 0, sizeof(*s));
+}
+
+void thread_set_free(struct thread_set *s)
+{
+	free(s->v);
+	thread_set_init(s);
+}
+
+void thread_set_copy(struct thread_set *dst, const struct thread_set *src)
+{
+	if (dst == src)
+		return;
+	dst->v = xreallocarray_grow(dst->v, &dst->cap, src->n, sizeof(*dst->v));
+	if (src->n)
+		memcpy(dst->v, src->v, src->n * sizeof(*src->v));
+	dst->n = src->n;
+	dst->time = src->time;
+	dst->nprocs = src->nprocs;
+}

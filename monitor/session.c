@@ -1,0 +1,401 @@
+/* session.c — start, sample and stop one monitoring target.
+ *
+ * Three kinds of target share one code path: the lab's workload is watched
+ * exactly as an attached process is, through a sampler that follows the
+ * lab's anchor process and its descendants.  One tick: sample, difference
+ * with the previous sample (rates), then (lab) the workload's status and
+ * the lab view; events found on the way (a helper restarted, a stream that
+ * failed) become messages. */
+#include "config.h"
+
+#include "session.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "procinfo.h"
+#include "proctree.h"
+
+void session_config_default(struct session_config *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->root = "/";
+	c->stdio = LAUNCH_STDIO_NULL;
+	c->lab = lab_settings_default();
+}
+
+void session_raise_nofile(void)
+{
+	launch_raise_nofile();
+}
+
+static void session_say(struct session *s, bool bad, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void session_say(struct session *s, bool bad, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(s->message, sizeof(s->message), fmt, ap);
+	va_end(ap);
+	s->message_bad = bad;
+	s->message_seq++;
+}
+
+/* -p names a process: a thread ID of some other process is refused with
+ * the process to use instead (its threads are all shown anyway). */
+static int session_check_pid(const struct sysroot *r, pid_t pid, char *err, size_t errlen)
+{
+	int tgid = procinfo_tgid(r, pid);
+	if (tgid > 0 && tgid != pid) {
+		snprintf(err, errlen, "%d is a thread of process %d: use -p %d", (int)pid, tgid,
+			 tgid);
+		return EXIT_USAGE;
+	}
+	return 0; /* proctree_check says why when it failed */
+}
+
+int session_check_settings(const struct session *s, const struct lab_settings *want, char *err,
+			   size_t errlen)
+{
+	int rc = lab_settings_check(want, err, errlen);
+	if (rc == 0 && s)
+		rc = lab_settings_check_mem(want, procinfo_mem_available(&s->root), err, errlen);
+	return rc;
+}
+
+/* What the workload runs on, said once at start: the first two words of
+ * the config are the library and its version. */
+static void session_lab_hello(struct session *s)
+{
+	const struct lab_status *st = &s->lab_status;
+	const char *c = st->blas_config, *e = strchr(c, ' ');
+	if (e)
+		e = strchr(e + 1, ' ');
+	int n = e ? (int)(e - c) : (int)strlen(c);
+	session_say(s, false, "workload on %.*s, core %.63s, %s build, pool of %d thread(s)",
+		    n > 120 ? 120 : n, c, st->blas_core, st->blas_variant ? st->blas_variant : "?",
+		    st->stream[0].pool);
+}
+
+static int session_start_lab(struct session *s, char *err, size_t errlen)
+{
+	struct lab_settings *w = &s->want;
+	*w = s->cfg.lab;
+	if (session_check_settings(s, w, err, errlen) < 0)
+		return EXIT_USAGE;
+	s->lab = lab_start(w, err, errlen);
+	if (!s->lab)
+		return errno == EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
+	char msg[256] = "";
+	int timeout_ms = lab_ready_timeout_ms(w);
+	int rc = lab_wait_ready(s->lab, timeout_ms, msg, sizeof(msg));
+	if (rc == -EIO) {
+		snprintf(err, errlen, "the workload failed to start: %s", msg);
+		return EXIT_RUNTIME;
+	} else if (rc == -ETIMEDOUT) {
+		snprintf(err, errlen,
+			 "the workload did not start within %d s (n=%d may be too large for "
+			 "this machine: try a smaller --size)",
+			 timeout_ms / 1000, w->size);
+		return EXIT_RUNTIME;
+	}
+	labview_init(&s->view);
+	/* With one intra-op thread the single-thread rate is measured in
+	 * passing (labview.h).  Otherwise measure it once now, before the
+	 * first sample and the first screen; later size or precision changes
+	 * never block: the rate then comes from a visit to one thread. */
+	if (w->threads != 1) {
+		double r = lab_single_rate(s->lab, w->size, w->precision);
+		if (r > 0)
+			labview_single_put(&s->view, w->size, (int)w->precision, r);
+		lab_wait_ready(s->lab, timeout_ms, msg, sizeof(msg));
+	}
+	lab_read(s->lab, &s->lab_status);
+	if (s->lab_status.quota_error[0]) {
+		session_say(s, true, "%s", s->lab_status.quota_error);
+		s->want.cpus = s->lab_status.quota_cpus;
+	} else if (s->lab_status.blas_config[0]) {
+		session_lab_hello(s);
+	}
+	for (int i = 0; i < CTL_MAX_STREAMS; i++)
+		s->restarts_seen[i] = s->lab_status.stream[i].restarts;
+	s->target = lab_root_pid(s->lab);
+	s->tree = true;
+	return EXIT_OK;
+}
+
+static int session_start_attach(struct session *s, char *err, size_t errlen)
+{
+	s->kind = SESSION_ATTACH;
+	s->target = s->cfg.pid;
+	if (!s->root.live)
+		return EXIT_OK;
+	int rc = session_check_pid(&s->root, s->cfg.pid, err, errlen);
+	if (rc > 0)
+		return rc;
+	rc = proctree_check(&s->root, s->cfg.pid);
+	if (rc == -ESRCH) {
+		snprintf(err, errlen, "no process with PID %d", (int)s->cfg.pid);
+		return EXIT_USAGE;
+	} else if (rc < 0) {
+		snprintf(err, errlen, "may not read process %d: %s (run as its user or as root)",
+			 (int)s->cfg.pid, strerror(-rc));
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+int session_start(struct session *s, const struct session_config *c, char *err, size_t errlen)
+{
+	memset(s, 0, sizeof(*s));
+	s->cfg = *c;
+	s->root.fd = -1;
+	snapshot_init(&s->prev);
+	snapshot_init(&s->cur);
+	snapshot_rates_init(&s->rates);
+	int rc = sysroot_open(&s->root, c->root);
+	if (rc < 0) {
+		s->root.fd = -1;
+		snprintf(err, errlen, "cannot open root directory '%s': %s", c->root,
+			 strerror(-rc));
+		return EXIT_USAGE;
+	}
+	s->tree = c->tree;
+	if (c->pid) {
+		rc = session_start_attach(s, err, errlen);
+	} else if (c->command) {
+		s->kind = SESSION_LAUNCH;
+		rc = launch_start(&s->child, c->command, c->stdio, err, errlen) < 0 ? EXIT_USAGE
+										    : EXIT_OK;
+		s->target = s->child.pid;
+	} else {
+		s->kind = SESSION_LAB;
+		rc = session_start_lab(s, err, errlen);
+	}
+	if (rc != EXIT_OK)
+		return rc;
+	s->sampler = sampler_new(&s->root, s->target, s->tree);
+	if (!s->sampler) {
+		int e = errno;
+		if (e == ESRCH)
+			snprintf(err, errlen, "no process with PID %d", (int)s->target);
+		else
+			snprintf(err, errlen,
+				 "may not read process %d: %s (run as its user or as root)",
+				 (int)s->target, strerror(e));
+		return EXIT_USAGE;
+	}
+	/* The first sample is the baseline every rate is measured from. */
+	session_tick(s);
+	return EXIT_OK;
+}
+
+static double session_now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* A helper the lab restarted, or a stream that failed for good: said
+ * once per event. */
+static void session_lab_events(struct session *s)
+{
+	const struct lab_status *st = &s->lab_status;
+	for (int i = 0; i < st->nslots && i < CTL_MAX_STREAMS; i++) {
+		const struct lab_stream_status *ss = &st->stream[i];
+		if (ss->restarts > s->restarts_seen[i]) {
+			char m[SESSION_MESSAGE_LEN];
+			session_restart_text(m, sizeof(m), i, ss->restarts, ss->last_failure);
+			session_say(s, true, "%s", m);
+		}
+		s->restarts_seen[i] = ss->restarts;
+	}
+	const char *e = s->work.error;
+	if (e[0] && strcmp(e, s->error_seen) != 0)
+		session_say(s, true, "workload failed: %s", e);
+	snprintf(s->error_seen, sizeof(s->error_seen), "%s", e);
+}
+
+size_t session_restart_text(char *out, size_t cap, int stream, unsigned restarts,
+			    const char *failure)
+{
+	int n = snprintf(out, cap, "stream %d: %s, restarted (restart %u)", stream,
+			 failure && failure[0] ? failure : "helper died", restarts);
+	return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap - 1;
+}
+
+static void session_tick_lab(struct session *s)
+{
+	const char *dir = NULL;
+	int version = 0;
+	if (lab_quota_cgroup(s->lab, &dir, &version))
+		sampler_set_cgroup_override(s->sampler, dir, version);
+	else
+		sampler_set_cgroup_override(s->sampler, NULL, 0);
+	if (lab_read(s->lab, &s->lab_status) < 0)
+		return;
+	labview_feed(&s->view, &s->lab_status, session_now(), s->cur.budget.effective, 0, &s->work);
+	if (s->have_rates)
+		labview_cpu(s->rates.threads, s->rates.nthreads, &s->work);
+	session_lab_events(s);
+}
+
+int session_tick(struct session *s)
+{
+	launch_reap(&s->child);
+	if (!s->target_gone) {
+		struct snapshot next;
+		snapshot_init(&next);
+		int rc = sampler_sample(s->sampler, &next);
+		if (rc == 0) {
+			bool had = s->cur.time > 0;
+			snapshot_move(&s->prev, &s->cur);
+			snapshot_move(&s->cur, &next);
+			if (had) {
+				snapshot_rates(&s->prev, &s->cur, &s->rates);
+				s->have_rates = true;
+			}
+		} else {
+			s->target_gone = true;
+			snapshot_free(&next);
+			/* The sampler saw the command go (a zombie counts as gone):
+			 * collect its status, waiting a little for the exit. */
+			launch_reap_wait(&s->child, 1000);
+		}
+	}
+	if (s->lab && !s->target_gone)
+		session_tick_lab(s);
+	return s->target_gone ? -ESRCH : 0;
+}
+
+int session_apply(struct session *s)
+{
+	if (!s->lab)
+		return -ENOTSUP;
+	char msg[256] = "";
+	int rc = lab_apply(s->lab, &s->want, msg, sizeof(msg));
+	if (msg[0])
+		session_say(s, rc < 0, "%s", msg);
+	/* A quota that could not be set must not be shown as asked for: the
+	 * settings go back to the quota really in effect. */
+	if (lab_read(s->lab, &s->lab_status) == 0 && rc < 0 &&
+	    s->lab_status.quota_cpus != (s->want.cpus > 0 ? s->want.cpus : 0))
+		s->want.cpus = s->lab_status.quota_cpus;
+	return rc;
+}
+
+unsigned session_pending_of(const struct lab_settings *want, const struct lab_status *st)
+{
+	const struct lab_stream_status *s0 = &st->stream[0];
+	bool s0_up = s0->state == CTL_STREAM_RUNNING || s0->state == CTL_STREAM_PAUSED;
+	unsigned p = 0;
+
+	if (!s0_up || (int)s0->threads != want->threads)
+		p |= SESSION_PEND_THREADS;
+	if (!s0_up || s0->size != want->size)
+		p |= SESSION_PEND_SIZE;
+	if (!s0_up || s0->precision != want->precision)
+		p |= SESSION_PEND_PRECISION;
+	if (!st->applied || st->settings.streams != want->streams)
+		p |= SESSION_PEND_STREAMS;
+	if (!st->applied || st->settings.paused != want->paused)
+		p |= SESSION_PEND_PAUSED;
+	if (st->nworkers != want->workers)
+		p |= SESSION_PEND_WORKERS;
+	double have = st->quota_cpus > 0 ? st->quota_cpus : 0;
+	double asked = want->cpus > 0 ? want->cpus : 0;
+	if ((have > asked + 1e-6 || have < asked - 1e-6) && st->quota_error[0] == '\0')
+		p |= SESSION_PEND_QUOTA;
+	return p;
+}
+
+unsigned session_pending(const struct session *s)
+{
+	if (s->kind != SESSION_LAB)
+		return 0;
+	return session_pending_of(&s->want, &s->lab_status);
+}
+
+unsigned session_poll(struct session *s)
+{
+	if (s->kind == SESSION_LAB && s->lab && !s->target_gone)
+		lab_read(s->lab, &s->lab_status);
+	return session_pending(s);
+}
+
+void session_stop(struct session *s)
+{
+	if (s->lab) {
+		lab_stop(s->lab);
+		s->lab = NULL;
+	}
+	launch_stop(&s->child);
+	sampler_free(s->sampler);
+	s->sampler = NULL;
+	snapshot_free(&s->prev);
+	snapshot_free(&s->cur);
+	snapshot_rates_free(&s->rates);
+	if (s->root.fd >= 0)
+		sysroot_close(&s->root);
+	s->root.fd = -1;
+}
+
+int session_budget(const char *root, pid_t pid, struct budget *b, char *err, size_t errlen)
+{
+	struct sysroot r;
+	int rc = sysroot_open(&r, root);
+	if (rc < 0) {
+		snprintf(err, errlen, "cannot open root directory '%s': %s", root, strerror(-rc));
+		return EXIT_USAGE;
+	}
+	rc = budget_read(&r, pid, b);
+	sysroot_close(&r);
+	if (rc == -ESRCH) {
+		snprintf(err, errlen, "no process with PID %d", (int)pid);
+		return EXIT_USAGE;
+	} else if (rc < 0) {
+		snprintf(err, errlen, "cannot read the CPU budget of %s %d: %s",
+			 pid ? "process" : "this process", (int)pid, strerror(-rc));
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+const char *session_child_status(const struct session *s, char *buf, size_t cap)
+{
+	return launch_status_text(&s->child, buf, cap);
+}
+
+void session_target_name(const struct session *s, char *buf, size_t cap)
+{
+	size_t o = 0;
+
+	if (cap == 0)
+		return;
+	buf[0] = '\0';
+	if (s->kind == SESSION_LAB) {
+		snprintf(buf, cap, "lab");
+		return;
+	}
+	if (s->kind == SESSION_LAUNCH && s->cfg.command) {
+		for (char **a = s->cfg.command; *a && o + 1 < cap; a++) {
+			int n = snprintf(buf + o, cap - o, "%s%s", o ? " " : "", *a);
+			o += n > 0 ? (size_t)n : 0;
+		}
+		return;
+	}
+	for (size_t i = 0; i < s->cur.threads.n; i++) {
+		const struct thread_sample *t = &s->cur.threads.v[i];
+		if (t->tid == s->target) {
+			size_t n = t->name_len < cap - 1 ? t->name_len : cap - 1;
+			memcpy(buf, t->name, n);
+			buf[n] = '\0';
+			return;
+		}
+	}
+}

@@ -1,0 +1,156 @@
+/* session.h — one monitoring session: a target, its source, and the lab.
+ *
+ * Every face shares this: session_start() sets up the target (the built-in
+ * lab workload, an attached PID, or a launched command) from a struct
+ * session_config, session_tick() takes one sample and computes the rates
+ * against the previous one and the views (lab view, steady state),
+ * session_stop() undoes everything (workload, workers, quota cgroup,
+ * launched command).  The faces read the struct's fields directly (they are
+ * the model of model.h) and change the session only through the functions
+ * here: session_apply() after changing want, session_poll() between ticks,
+ * labview_reset() on the view.
+ *
+ * Messages: what the user should hear about the session (a setting
+ * applied, a quota refused, a helper restarted, a stream failed) goes into
+ * s->message with a sequence number, raw (made safe by whoever shows it):
+ * a face shows or prints each new one once. */
+#ifndef THREADLAB_SESSION_H
+#define THREADLAB_SESSION_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "launch.h"
+#include "model.h"
+#include "sampler.h"
+#include "stop.h"
+
+/* Exit statuses of every mode, documented in threadlab(1). */
+enum exit_status {
+	EXIT_OK = 0,
+	EXIT_RUNTIME = 1, /* something failed while running (workload, I/O) */
+	EXIT_USAGE = 2,	  /* bad arguments, no such PID, PID not readable, bad file */
+	EXIT_NOMEM = 3,	  /* out of memory (xalloc) */
+	EXIT_NO_TTY = 4,  /* dashboard asked for without a usable terminal */
+};
+
+enum session_kind {
+	SESSION_LAB,	/* built-in workload (no -p, no -- CMD) */
+	SESSION_ATTACH, /* -p PID */
+	SESSION_LAUNCH, /* -- CMD */
+};
+
+/* What to monitor.  Strings and argv are borrowed: they must outlive the
+ * session (main's argv does). */
+struct session_config {
+	const char *root;	 /* collectors' root: "/" live, or a fixture tree */
+	pid_t pid;		 /* > 0: attach to this process */
+	bool tree;		 /* follow the target's descendants too */
+	char **command;		 /* non-NULL: launch this argv */
+	enum launch_stdio stdio; /* where the launched command's output goes */
+	struct lab_settings lab; /* the lab's knobs at start (no pid, no command) */
+};
+
+/* root "/", nothing to attach or launch, the lab's defaults, the launched
+ * command's output to /dev/null. */
+void session_config_default(struct session_config *c);
+
+#define SESSION_MESSAGE_LEN 256
+
+struct session {
+	enum session_kind kind;
+	struct session_config cfg;
+	struct sysroot root;
+	pid_t target; /* the pid the sampler follows */
+	bool tree;    /* sampler follows descendants too */
+	struct sampler *sampler;
+
+	struct snapshot prev, cur;   /* cur is the newest sample */
+	bool have_rates;	     /* prev and cur both valid: rates is meaningful */
+	struct snapshot_rates rates; /* prev -> cur */
+	bool target_gone;	     /* the target exited (attach/launch) */
+
+	struct launch child; /* launch mode: the command */
+
+	/* lab mode */
+	struct lab *lab;
+	struct lab_settings want;     /* settings last asked for */
+	struct lab_status lab_status; /* read at every tick and by session_poll() */
+	struct labview view;	      /* smoothed and steady-state throughput */
+	struct workload_report work;  /* what outputs show of the workload */
+
+	char message[SESSION_MESSAGE_LEN]; /* the newest message, raw; "" none */
+	bool message_bad;		   /* it reports a failure */
+	unsigned message_seq;		   /* counts messages: a face shows each once */
+	/* What the session has reported already. */
+	unsigned restarts_seen[CTL_MAX_STREAMS];
+	char error_seen[192];
+};
+
+/* Raises the soft limit on open files (the thread sampler holds three
+ * descriptors per thread); a launched command gets the original back. */
+void session_raise_nofile(void);
+
+/* Starts the target described by c (copied).  Returns EXIT_OK, or an exit
+ * status with a one-line message in err.  session_stop() must be called
+ * either way. */
+int session_start(struct session *s, const struct session_config *c, char *err, size_t errlen);
+
+/* One tick: reaps a launched command that exited, samples, computes rates
+ * and (lab) reads the workload, updates the view and reports events as
+ * messages.  Returns 0, or -ESRCH once the target has gone (s->target_gone;
+ * cur keeps the last budget). */
+int session_tick(struct session *s);
+
+/* Lab only: applies s->want (after a key or a flag changed it).  Returns 0
+ * or -errno; a message says what happened in a few words either way. */
+int session_apply(struct session *s);
+
+/* The lab's settings asked for but not yet in effect, as SESSION_PEND_*
+ * bits; 0 outside the lab. */
+#define SESSION_PEND_THREADS   0x01u
+#define SESSION_PEND_STREAMS   0x02u
+#define SESSION_PEND_SIZE      0x04u
+#define SESSION_PEND_PRECISION 0x08u
+#define SESSION_PEND_PAUSED    0x10u
+#define SESSION_PEND_WORKERS   0x20u
+#define SESSION_PEND_QUOTA     0x40u
+unsigned session_pending(const struct session *s);
+/* The same for any want against any status (pure, for tests). */
+unsigned session_pending_of(const struct lab_settings *want, const struct lab_status *st);
+
+/* Between ticks: reads the workload's status again (lab only), so that a
+ * pending mark clears as soon as a setting took effect.  Returns the
+ * pending bits afterwards. */
+unsigned session_poll(struct session *s);
+
+/* Checks lab settings as lab_start() and lab_apply() will, and (s not
+ * NULL) against the available memory of s's machine.  Returns 0, or
+ * -EINVAL / -ENOMEM with a one-line reason in err. */
+int session_check_settings(const struct session *s, const struct lab_settings *want, char *err,
+			   size_t errlen);
+
+/* The message for a helper the lab restarted: "stream 1: helper killed by
+ * signal 9, restarted (restart 2)"; failure is lab_stream_status
+ * last_failure ("" or NULL: "helper died").  Returns the bytes written. */
+size_t session_restart_text(char *out, size_t cap, int stream, unsigned restarts,
+			    const char *failure);
+
+/* Stops the workload, the launched command (SIGTERM, then SIGKILL after
+ * 500 ms) and frees everything.  Safe to call twice. */
+void session_stop(struct session *s);
+
+/* The effective CPU budget of pid (0: threadlab itself) under root, for
+ * --budget.  Returns EXIT_OK, or EXIT_USAGE with a one-line message in err
+ * (no such process, may not be read, root not a directory). */
+int session_budget(const char *root, pid_t pid, struct budget *b, char *err, size_t errlen);
+
+/* Launch mode: a short description of how the command ended
+ * ("exited with status 3", "killed by signal 9"), or "" while running. */
+const char *session_child_status(const struct session *s, char *buf, size_t cap);
+
+/* The target's name (attach: its comm; launch: the command line; lab:
+ * "lab"), raw bytes, into buf. */
+void session_target_name(const struct session *s, char *buf, size_t cap);
+
+#endif

@@ -1,0 +1,56 @@
+/* stop.c — signal handlers: a flag for the loops, an emergency path. */
+#include "config.h"
+
+#include "stop.h"
+
+#include <string.h>
+#include <unistd.h>
+
+#include "lab.h"
+#include "launch.h"
+
+volatile sig_atomic_t stop_signal;
+static void (*stop_on_fatal)(void);
+
+static void stop_on_signal(int sig)
+{
+	if (stop_signal) {
+		/* Second request: the user means it.  Nothing left behind still. */
+		lab_emergency_stop();
+		launch_emergency_stop(SIGKILL);
+		if (stop_on_fatal)
+			stop_on_fatal();
+		_exit(128 + sig);
+	}
+	stop_signal = sig;
+}
+
+static void stop_on_crash(int sig)
+{
+	lab_emergency_stop();
+	launch_emergency_stop(SIGTERM);
+	if (stop_on_fatal)
+		stop_on_fatal();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+void stop_install(void (*on_fatal)(void))
+{
+	struct sigaction sa;
+	stop_on_fatal = on_fatal;
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&sa.sa_mask);
+	sa.sa_handler = stop_on_signal; /* no SA_RESTART: waits return EINTR */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sa.sa_handler = stop_on_crash;
+	sa.sa_flags = SA_RESETHAND;
+	sigaction(SIGSEGV, &sa, NULL);
+	sigaction(SIGBUS, &sa, NULL);
+	sigaction(SIGFPE, &sa, NULL);
+	sigaction(SIGILL, &sa, NULL);
+	sigaction(SIGABRT, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}

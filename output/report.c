@@ -1,0 +1,388 @@
+/* report.c — text, CSV and JSON Lines output of budgets and samples.
+ *
+ * JSON goes through json-out.h and CSV through csv-out.h, the writers every
+ * format shares; text is laid out here, names made safe by text_safe(). */
+#include "config.h"
+
+#include "report.h"
+
+#include <math.h>
+#include <string.h>
+#include <time.h>
+
+#include "csv-out.h"
+#include "json-out.h"
+#include "text-safe.h"
+
+/* A task state as one safe letter ('?' for anything else). */
+static char report_state(char c)
+{
+	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ? c : '?';
+}
+
+const char *report_version_name(int version)
+{
+	return version == 1 ? "v1" : version == 2 ? "v2" : "none";
+}
+
+static void report_budget_json_obj(struct json_out *j, const struct budget *b)
+{
+	json_out_object(j);
+	json_out_kint(j, "online", b->online);
+	json_out_kint(j, "affinity", b->affinity);
+	if (b->cpuset > 0)
+		json_out_kint(j, "cpuset", b->cpuset);
+	else
+		json_out_knull(j, "cpuset");
+	json_out_knum(j, "quota", b->quota.cpus > 0 ? b->quota.cpus : (double)NAN, 3);
+	json_out_knum(j, "effective", b->effective, 3);
+	json_out_kstr(j, "binding", budget_term_name(b->binding));
+	json_out_end(j);
+}
+
+static void report_budget_text(FILE *f, pid_t pid, const struct budget *b)
+{
+	/* cgroup names come from whoever made the cgroup: made safe here */
+	char quota[3 * CGROUP_PATH_MAX + 64], cpuset[32], dir[3 * CGROUP_PATH_MAX];
+	char path[3 * CGROUP_PATH_MAX], note[3 * sizeof(b->note)];
+	text_safe(b->quota.dir, strlen(b->quota.dir), dir, sizeof(dir));
+	text_safe(b->loc.path, strlen(b->loc.path), path, sizeof(path));
+	text_safe(b->note, strlen(b->note), note, sizeof(note));
+	if (b->quota.cpus > 0)
+		snprintf(quota, sizeof(quota), "%.2f CPUs (/%s)", b->quota.cpus, dir);
+	else
+		snprintf(quota, sizeof(quota), "%s",
+			 b->quota.controller ? "none (max)" : "none (no cpu controller)");
+	if (b->cpuset > 0)
+		snprintf(cpuset, sizeof(cpuset), "%d", b->cpuset);
+	else
+		snprintf(cpuset, sizeof(cpuset), "n/a");
+	if (pid)
+		fprintf(f, "CPU budget of process %d\n", (int)pid);
+	else
+		fputs("CPU budget of this process\n", f);
+	fprintf(f, "  online     %d%s\n", b->online,
+		b->binding == BUDGET_ONLINE ? "   <- binds" : "");
+	fprintf(f, "  affinity   %d%s\n", b->affinity,
+		b->binding == BUDGET_AFFINITY ? "   <- binds" : "");
+	fprintf(f, "  cpuset     %s%s\n", cpuset, b->binding == BUDGET_CPUSET ? "   <- binds" : "");
+	fprintf(f, "  quota      %s%s\n", quota, b->binding == BUDGET_QUOTA ? "   <- binds" : "");
+	fprintf(f, "  effective  %.2f CPUs (bound by %s)\n", b->effective,
+		budget_term_name(b->binding));
+	fprintf(f, "  cgroup     %s %s\n", report_version_name(b->loc.version),
+		path[0] ? path : "-");
+	if (note[0])
+		fprintf(f, "  note       %s\n", note);
+}
+
+void report_budget(FILE *f, enum format fmt, pid_t pid, const struct budget *b)
+{
+	if (fmt != FORMAT_JSON) {
+		report_budget_text(f, pid, b);
+		return;
+	}
+	struct json_out j;
+	json_out_init(&j, f, 0);
+	json_out_object(&j);
+	json_out_key(&j, "budget");
+	report_budget_json_obj(&j, b);
+	json_out_key(&j, "cgroup");
+	json_out_object(&j);
+	json_out_kint(&j, "version", b->loc.version);
+	json_out_kstr(&j, "path", b->loc.path);
+	json_out_kstr(&j, "quota_dir", b->quota.dir);
+	json_out_kbool(&j, "fallback", b->loc.fallback);
+	json_out_end(&j);
+	json_out_kstr(&j, "note", b->note);
+	json_out_end(&j);
+	json_out_newline(&j);
+}
+
+void report_time_iso(double wall, char *buf, size_t cap)
+{
+	/* Milliseconds rounded, not cut: a time read back from a recording
+	 * (seconds + ms / 1000) must print as it was written. */
+	long long ms = (long long)floor(wall * 1000.0 + 0.5);
+	time_t t = (time_t)(ms / 1000);
+	struct tm tm;
+	gmtime_r(&t, &tm);
+	size_t n = strftime(buf, cap, "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(buf + n, cap - n, ".%03dZ", (int)(ms % 1000));
+}
+
+static void report_json_results(struct json_out *j, const char *key, bool checked, bool equal)
+{
+	json_out_key(j, key);
+	if (!checked)
+		json_out_null(j);
+	else
+		json_out_bool(j, equal);
+}
+
+static void report_json_workload(struct json_out *j, const struct workload_report *w)
+{
+	json_out_key(j, "workload");
+	json_out_object(j);
+	json_out_kint(j, "threads", w->threads);
+	json_out_kint(j, "streams", w->streams);
+	json_out_kint(j, "size", w->size);
+	json_out_kstr(j, "precision", w->precision);
+	json_out_kint(j, "workers", w->workers);
+	json_out_knum(j, "cpus", w->cpus > 0 ? w->cpus : (double)NAN, 3);
+	json_out_kbool(j, "paused", w->paused);
+	json_out_kstr(j, "blas_spin", w->spin_off ? "off" : "default");
+	json_out_knum(j, "gflops", w->gflops, 2);
+	json_out_knum(j, "steady_gflops", w->steady_gflops >= 0 ? w->steady_gflops : (double)NAN,
+		      2);
+	bool single = w->single_thread_gflops >= 0;
+	json_out_knum(j, "ideal_gflops", single ? w->ideal_gflops : (double)NAN, 2);
+	json_out_knum(j, "ceiling_gflops", single ? w->ceiling_gflops : (double)NAN, 2);
+	json_out_knum(j, "single_thread_gflops", single ? w->single_thread_gflops : (double)NAN, 2);
+	report_json_results(j, "setting_results_equal", w->epoch_results_checked,
+			    w->epoch_results_equal);
+	json_out_knum(j, "setting_max_diff", w->epoch_max_diff, 9);
+	report_json_results(j, "results_equal", w->results_checked, w->results_equal);
+	json_out_key(j, "max_diff");
+	json_out_sig(j, w->max_diff, 6);
+	json_out_knum(j, "useful_cpus", w->useful_cpus, 3);
+	json_out_knum(j, "cpu_cpus", w->cpu_cpus, 3);
+	json_out_key(j, "per_stream");
+	json_out_array(j);
+	for (int i = 0; i < w->nstreams; i++) {
+		const struct workload_stream_report *r = &w->stream[i];
+		json_out_object(j);
+		json_out_kint(j, "stream", r->stream);
+		json_out_kint(j, "pid", r->pid);
+		json_out_kstr(j, "state", r->state);
+		json_out_kbool(j, "wanted", r->wanted);
+		json_out_kint(j, "threads", r->threads);
+		json_out_kint(j, "pool", r->pool);
+		json_out_knum(j, "gflops", r->gflops, 2);
+		json_out_knum(j, "useful_cpus", r->useful_cpus, 3);
+		json_out_knum(j, "cpu_cpus", r->cpu_cpus, 3);
+		json_out_end(j);
+	}
+	json_out_end(j);
+	json_out_key(j, "blas");
+	json_out_object(j);
+	json_out_kstr(j, "config", w->blas_config);
+	json_out_kstr(j, "core", w->blas_core);
+	json_out_kstr(j, "variant", w->blas_variant);
+	json_out_end(j);
+	json_out_kstr(j, "error", w->error[0] ? w->error : NULL);
+	json_out_key(j, "pids");
+	json_out_array(j);
+	for (size_t i = 0; i < w->npids; i++)
+		json_out_int(j, w->pids[i]);
+	json_out_end(j);
+	json_out_end(j);
+}
+
+static void report_json(FILE *f, const struct snapshot *cur, const struct snapshot_rates *r,
+			const struct workload_report *w)
+{
+	char ts[64], dir[CGROUP_PATH_MAX + 2];
+	const struct budget *b = &cur->budget;
+	struct json_out j;
+	json_out_init(&j, f, 0);
+	report_time_iso(cur->wall, ts, sizeof(ts));
+	json_out_object(&j);
+	json_out_kstr(&j, "time", ts);
+	json_out_knum(&j, "interval", r->dt, 3);
+	json_out_key(&j, "budget");
+	report_budget_json_obj(&j, b);
+	json_out_key(&j, "cgroup");
+	json_out_object(&j);
+	json_out_kint(&j, "version", b->loc.version);
+	json_out_kstr(&j, "path", b->loc.path);
+	snprintf(dir, sizeof(dir), "/%s", cur->stat_dir);
+	json_out_kstr(&j, "stat_dir", dir);
+	if (cur->has_cpustat && cur->cpustat.has_periods) {
+		json_out_kuint(&j, "nr_periods", cur->cpustat.nr_periods);
+		json_out_kuint(&j, "nr_throttled", cur->cpustat.nr_throttled);
+		json_out_knum(&j, "throttled_s", cur->cpustat.throttled_s, 6);
+	} else {
+		json_out_knull(&j, "nr_periods");
+		json_out_knull(&j, "nr_throttled");
+		json_out_knull(&j, "throttled_s");
+	}
+	bool tv = r->throttle.valid;
+	json_out_knum(&j, "throttled_pct", tv ? r->throttle.throttled_pct : (double)NAN, 2);
+	json_out_knum(&j, "throttled_s_per_s", tv ? r->throttle.throttled_s_per_s : (double)NAN, 4);
+	json_out_knum(&j, "psi_some_avg10",
+		      cur->psi_cgroup.available ? cur->psi_cgroup.some_avg10 : (double)NAN, 2);
+	json_out_end(&j);
+	json_out_key(&j, "system");
+	json_out_object(&j);
+	json_out_knum(&j, "psi_some_avg10",
+		      cur->psi_system.available ? cur->psi_system.some_avg10 : (double)NAN, 2);
+	json_out_end(&j);
+	json_out_kint(&j, "runnable", r->runnable);
+	json_out_key(&j, "threads");
+	json_out_array(&j);
+	for (size_t i = 0; i < r->nthreads; i++) {
+		const struct thread_rate *t = &r->threads[i];
+		char state[2] = {report_state(t->state), '\0'};
+		json_out_object(&j);
+		json_out_kint(&j, "pid", t->pid);
+		json_out_kint(&j, "tid", t->tid);
+		json_out_kbytes(&j, "name", t->name, t->name_len);
+		json_out_kstr(&j, "state", state);
+		json_out_kint(&j, "cpu", t->cpu);
+		json_out_knum(&j, "cpu_pct", t->cpu_pct, 2);
+		json_out_knum(&j, "user_pct", t->user_pct, 2);
+		json_out_knum(&j, "sys_pct", t->sys_pct, 2);
+		json_out_knum(&j, "wait_pct", t->wait_pct, 2);
+		json_out_knum(&j, "vcsw_per_s", t->vcsw_per_s, 1);
+		json_out_knum(&j, "ivcsw_per_s", t->ivcsw_per_s, 1);
+		json_out_end(&j);
+	}
+	json_out_end(&j);
+	json_out_key(&j, "cpus");
+	json_out_array(&j);
+	for (size_t i = 0; i < cur->cpus.n; i++)
+		json_out_num(&j, cur->cpus.busy_pct[i], 1);
+	json_out_end(&j);
+	if (w)
+		report_json_workload(&j, w);
+	json_out_end(&j);
+	json_out_newline(&j);
+}
+
+static void report_csv(FILE *f, const struct snapshot *cur, const struct snapshot_rates *r,
+		       const struct workload_report *w, bool header)
+{
+	char ts[64];
+	struct csv_out c;
+	csv_out_init(&c, f);
+	if (header)
+		csv_out_header(&c, "time,effective_cpus,binding,throttled_pct,throttled_s_per_s,"
+				   "psi_some_avg10,pid,tid,name,state,cpu,cpu_pct,user_pct,sys_pct,"
+				   "wait_pct,vcsw_per_s,ivcsw_per_s,gflops");
+	report_time_iso(cur->wall, ts, sizeof(ts));
+	bool tv = r->throttle.valid;
+	for (size_t i = 0; i < r->nthreads; i++) {
+		const struct thread_rate *t = &r->threads[i];
+		char state[2] = {report_state(t->state), '\0'};
+		csv_out_str(&c, ts);
+		csv_out_num(&c, cur->budget.effective, 3);
+		csv_out_str(&c, budget_term_name(cur->budget.binding));
+		csv_out_num(&c, tv ? r->throttle.throttled_pct : (double)NAN, 2);
+		csv_out_num(&c, tv ? r->throttle.throttled_s_per_s : (double)NAN, 4);
+		csv_out_num(
+		    &c, cur->psi_cgroup.available ? cur->psi_cgroup.some_avg10 : (double)NAN, 2);
+		csv_out_int(&c, t->pid);
+		csv_out_int(&c, t->tid);
+		csv_out_bytes(&c, t->name, t->name_len);
+		csv_out_str(&c, state);
+		csv_out_int(&c, t->cpu);
+		csv_out_num(&c, t->cpu_pct, 2);
+		csv_out_num(&c, t->user_pct, 2);
+		csv_out_num(&c, t->sys_pct, 2);
+		csv_out_num(&c, t->wait_pct, 2);
+		csv_out_num(&c, t->vcsw_per_s, 1);
+		csv_out_num(&c, t->ivcsw_per_s, 1);
+		csv_out_num(&c, w ? w->gflops : (double)NAN, 2);
+		csv_out_end_row(&c);
+	}
+}
+
+static void report_text_workload(FILE *f, const struct workload_report *w)
+{
+	fprintf(f, "  workload %d stream(s) x %d thread(s), n=%d %s precision", w->streams,
+		w->threads, w->size, w->precision);
+	if (w->workers)
+		fprintf(f, ", %d worker(s)", w->workers);
+	if (w->cpus > 0)
+		fprintf(f, ", quota %.2f CPUs", w->cpus);
+	fprintf(f, ": %.1f GFLOP/s", w->gflops);
+	if (w->steady_gflops >= 0)
+		fprintf(f, " (steady %.1f)", w->steady_gflops);
+	if (w->single_thread_gflops > 0)
+		fprintf(f, ", ideal %.1f, ceiling %.1f, 1 thread %.1f", w->ideal_gflops,
+			w->ceiling_gflops, w->single_thread_gflops);
+	fputc('\n', f);
+	fprintf(f, "  useful %.2f CPUs inside GEMM of %.2f CPUs used; results %s", w->useful_cpus,
+		w->cpu_cpus,
+		!w->results_checked ? "not checked yet"
+		: w->results_equal  ? "bitwise equal"
+				    : "differ");
+	if (w->results_checked && !w->results_equal)
+		fprintf(f, " (max diff %.3g)", w->max_diff);
+	if (w->paused)
+		fputs("; paused", f);
+	fputc('\n', f);
+	if (w->blas_config && w->blas_config[0]) {
+		char safe[256];
+		text_safe(w->blas_config, strlen(w->blas_config), safe, sizeof(safe));
+		fprintf(f, "  openblas %s (%s)\n", safe, w->blas_variant ? w->blas_variant : "");
+	}
+	if (w->error[0]) {
+		char safe[256];
+		text_safe(w->error, strlen(w->error), safe, sizeof(safe));
+		fprintf(f, "  workload error: %s\n", safe);
+	}
+}
+
+static void report_text(FILE *f, const struct snapshot *cur, const struct snapshot_rates *r,
+			const struct workload_report *w)
+{
+	char ts[64], name[64], psi[32], thr[64];
+	const struct budget *b = &cur->budget;
+	report_time_iso(cur->wall, ts, sizeof(ts));
+	if (cur->psi_cgroup.available)
+		snprintf(psi, sizeof(psi), "%.1f%%", cur->psi_cgroup.some_avg10);
+	else
+		snprintf(psi, sizeof(psi), "unavailable");
+	if (b->quota.cpus <= 0 && !(cur->has_cpustat && cur->cpustat.nr_periods))
+		snprintf(thr, sizeof(thr), "n/a (no quota)");
+	else if (r->throttle.valid)
+		snprintf(thr, sizeof(thr), "%.1f%% of periods, %.3f s/s", r->throttle.throttled_pct,
+			 r->throttle.throttled_s_per_s);
+	else
+		snprintf(thr, sizeof(thr), "n/a (no quota accounting)");
+	fprintf(f, "%s  effective %.2f CPUs (%s)  runnable %d  threads %zu\n", ts, b->effective,
+		budget_term_name(b->binding), r->runnable, r->nthreads);
+	fprintf(f, "  throttled %s  cgroup psi some %s", thr, psi);
+	if (cur->psi_system.available)
+		fprintf(f, "  system psi some %.1f%%\n", cur->psi_system.some_avg10);
+	else
+		fputs("  system psi unavailable\n", f);
+	if (w)
+		report_text_workload(f, w);
+	fprintf(f, "  %7s %7s %-16s %s %3s %6s %6s %6s %6s %8s %8s\n", "PID", "TID", "NAME", "S",
+		"CPU", "CPU%", "USR%", "SYS%", "WAIT%", "VCSW/s", "IVCSW/s");
+	for (size_t i = 0; i < r->nthreads; i++) {
+		const struct thread_rate *t = &r->threads[i];
+		text_safe(t->name, t->name_len, name, sizeof(name));
+		/* pad by terminal columns, not bytes: a replacement character is
+		 * three bytes wide in UTF-8 and one column on screen */
+		int pad = 16 - text_safe_width(t->name, t->name_len);
+		fprintf(f, "  %7d %7d %s%*s %c %3d %6.1f %6.1f %6.1f %6.1f %8.1f %8.1f\n",
+			(int)t->pid, (int)t->tid, name, pad > 0 ? pad : 0, "",
+			report_state(t->state), t->cpu, t->cpu_pct, t->user_pct, t->sys_pct,
+			t->wait_pct, t->vcsw_per_s, t->ivcsw_per_s);
+	}
+	if (cur->cpus.n) {
+		fputs("  cpus", f);
+		for (size_t i = 0; i < cur->cpus.n; i++)
+			fprintf(f, " %d:%.0f%%", cur->cpus.id[i], cur->cpus.busy_pct[i]);
+		fputc('\n', f);
+	}
+}
+
+void report_sample(FILE *f, enum format fmt, const struct snapshot *cur,
+		   const struct snapshot_rates *r, const struct workload_report *w, bool header)
+{
+	switch (fmt) {
+	case FORMAT_JSON:
+		report_json(f, cur, r, w);
+		break;
+	case FORMAT_CSV:
+		report_csv(f, cur, r, w, header);
+		break;
+	default:
+		report_text(f, cur, r, w);
+		break;
+	}
+}

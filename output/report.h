@@ -1,0 +1,31 @@
+/* report.h — samples and budgets as text, CSV or JSON Lines.
+ *
+ * Pure formatting over the model's plain structs (model.h): nothing here
+ * reads the system.  Foreign names go through text-safe.h (text),
+ * csv-out.h (CSV) or json-out.h (JSON). */
+#ifndef THREADLAB_REPORT_H
+#define THREADLAB_REPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "format.h"
+#include "model.h"
+
+/* threadlab --budget. */
+void report_budget(FILE *f, enum format fmt, pid_t pid, const struct budget *b);
+
+/* One sample.  prev-to-cur rates in r; w is NULL outside the lab.  CSV
+ * prints its header once per FILE when header is true. */
+void report_sample(FILE *f, enum format fmt, const struct snapshot *cur,
+		   const struct snapshot_rates *r, const struct workload_report *w, bool header);
+
+/* A cgroup version's short name: "v1", "v2", "none". */
+const char *report_version_name(int version);
+
+/* wall (CLOCK_REALTIME seconds) as "2026-12-01T08:17:03.123Z", to the
+ * millisecond, rounded. */
+void report_time_iso(double wall, char *buf, size_t cap);
+
+#endif

@@ -1,0 +1,336 @@
+/* sweep-out.c — the sweep's table as text, CSV or JSON.
+ *
+ * Strings that come from other processes or the system (CPU model, OpenBLAS
+ * config, environment variables) go through text_safe() for text, the CSV
+ * writer (csv-out.h) for CSV and the JSON writer (json-out.h) for JSON.  The text table is built
+ * from one list of columns, so the header and every row share the same widths.  Every part ends
+ * with a flush whose outcome is returned: a sweep runs for minutes and must notice a full disk or a
+ * reader that has gone. */
+#include "sweep-out.h"
+
+#include "csv-out.h"
+#include "text-safe.h"
+
+#include <errno.h>
+#include <math.h>
+#include <poll.h>
+#include <string.h>
+
+/* Text columns: header, width (right-aligned), two spaces apart. */
+enum {
+	C_STREAMS,
+	C_THREADS,
+	C_GFLOPS,
+	C_SPEEDUP,
+	C_EFF,
+	C_CEIL,
+	C_WAIT,
+	C_THR,
+	C_EQ,
+	C_DIFF,
+	NCOL
+};
+static const struct {
+	const char *head;
+	int width;
+} cols[NCOL] = {
+    {"streams", 7}, {"threads", 7}, {"GFLOP/s", 9}, {"speedup", 7}, {"effic", 6},
+    {"ceil%", 6},   {"wait%", 6},   {"thrott%", 7}, {"equal", 5},   {"max_diff", 9},
+};
+
+#define CELL 32
+
+static void join(char *buf, size_t cap, char cell[NCOL][CELL])
+{
+	size_t len = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < NCOL && len < cap; i++) {
+		int n =
+		    snprintf(buf + len, cap - len, "%s%*s", i ? "  " : "", cols[i].width, cell[i]);
+		if (n < 0)
+			break;
+		len += (size_t)n;
+	}
+}
+
+void sweep_out_text_head(char *buf, size_t cap)
+{
+	char cell[NCOL][CELL];
+	for (int i = 0; i < NCOL; i++)
+		snprintf(cell[i], CELL, "%s", cols[i].head);
+	join(buf, cap, cell);
+}
+
+void sweep_out_text_row(char *buf, size_t cap, const struct sweep_row *r)
+{
+	char cell[NCOL][CELL];
+	snprintf(cell[C_STREAMS], CELL, "%d", r->streams);
+	snprintf(cell[C_THREADS], CELL, "%d", r->threads);
+	snprintf(cell[C_GFLOPS], CELL, "%.1f", r->gflops);
+	snprintf(cell[C_SPEEDUP], CELL, "%.2f", r->speedup);
+	snprintf(cell[C_EFF], CELL, "%.2f", r->efficiency);
+	snprintf(cell[C_CEIL], CELL, "%.1f", r->ceiling_pct);
+	snprintf(cell[C_WAIT], CELL, "%.1f", r->wait_pct);
+	if (r->throttled_pct >= 0)
+		snprintf(cell[C_THR], CELL, "%.1f", r->throttled_pct);
+	else
+		snprintf(cell[C_THR], CELL, "-");
+	snprintf(cell[C_EQ], CELL, "%s", r->results_equal ? "yes" : "no");
+	if (!isfinite(r->max_diff))
+		snprintf(cell[C_DIFF], CELL, "-");
+	else if (r->max_diff == 0)
+		snprintf(cell[C_DIFF], CELL, "0");
+	else
+		snprintf(cell[C_DIFF], CELL, "%.2g", r->max_diff);
+	join(buf, cap, cell);
+}
+
+/* Flushes f: 0, -EPIPE when the reader of a pipe has gone, else -EIO. */
+static int out_status(FILE *f)
+{
+	int e = errno;
+	if (fflush(f) == 0 && !ferror(f))
+		return 0;
+	if (errno != 0)
+		e = errno;
+	errno = e;
+	return e == EPIPE ? -EPIPE : -EIO;
+}
+
+static const char *safe(const char *s, char *buf, size_t cap)
+{
+	if (!s)
+		return "-";
+	text_safe(s, strlen(s), buf, cap);
+	return buf;
+}
+
+/* "key:" padded to one width, so the values line up. */
+static void text_key(FILE *f, const char *lead, const char *key)
+{
+	fprintf(f, "%s%s:%*s", lead, key, (int)(9 - strlen(key)), "");
+}
+
+/* The three variables always, unset or not; any other only when set. */
+static void text_vars(FILE *f, const struct env_record *e)
+{
+	static const char *const always[] = {"OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS",
+					     "MKL_NUM_THREADS"};
+	char a[1024];
+	const char *sp = "";
+	for (size_t i = 0; i < e->nvars; i++) {
+		bool shown = false;
+		for (size_t k = 0; k < sizeof(always) / sizeof(always[0]); k++)
+			shown |= strcmp(e->vars[i].name, always[k]) == 0;
+		if (!shown && !e->vars[i].value)
+			continue;
+		fprintf(f, "%s%s=%s", sp, e->vars[i].name, safe(e->vars[i].value, a, sizeof(a)));
+		sp = " ";
+	}
+	fputc('\n', f);
+}
+
+static void text_env(FILE *f, const char *lead, const struct sweep_env *w)
+{
+	const struct env_record *e = &w->env;
+	char a[1024], b[1024];
+	text_key(f, lead, "cpu");
+	fprintf(f, "%s\n", safe(e->cpu_model, a, sizeof(a)));
+	text_key(f, lead, "budget");
+	fprintf(f, "online %d, affinity %d, quota ", e->online, e->affinity);
+	if (e->quota_cpus > 0)
+		fprintf(f, "%.2f", e->quota_cpus);
+	else
+		fputs("none", f);
+	fprintf(f, ", effective %.2f CPUs\n", e->effective);
+	text_key(f, lead, "openblas");
+	fprintf(f, "%s (core %s, %s), spin %s\n", safe(e->blas_config, a, sizeof(a)),
+		safe(e->blas_core, b, sizeof(b)), *e->blas_variant ? e->blas_variant : "unknown",
+		w->spin);
+	text_key(f, lead, "env");
+	text_vars(f, e);
+	text_key(f, lead, "kernel");
+	fprintf(f, "%s\n", safe(e->kernel, a, sizeof(a)));
+	text_key(f, lead, "date");
+	fprintf(f, "%s\n", e->date);
+	text_key(f, lead, "workload");
+	fprintf(f, "n=%d %s, %.1f s per setting after %.1f s warm-up\n", w->size, w->precision,
+		w->seconds, w->warmup);
+	text_key(f, lead, "baseline");
+	if (w->baseline_row)
+		fprintf(f, "the 1x1 row (calibrated single-thread rate %.1f GFLOP/s)\n",
+			w->single_gflops);
+	else
+		fprintf(f, "calibrated single-thread rate %.1f GFLOP/s (no 1x1 row)\n",
+			w->single_gflops);
+}
+
+static void json_env(struct json_out *j, const struct sweep_env *w)
+{
+	const struct env_record *e = &w->env;
+	json_out_key(j, "env");
+	json_out_object(j);
+	json_out_kstr(j, "cpu_model", e->cpu_model);
+	json_out_kint(j, "online", e->online);
+	json_out_kint(j, "affinity", e->affinity);
+	json_out_knum(j, "quota_cpus", e->quota_cpus > 0 ? e->quota_cpus : (double)NAN, 3);
+	json_out_knum(j, "effective_cpus", e->effective, 3);
+	json_out_kstr(j, "openblas_config", e->blas_config);
+	json_out_kstr(j, "openblas_core", e->blas_core);
+	json_out_kstr(j, "openblas_variant", e->blas_variant);
+	json_out_kstr(j, "blas_spin", w->spin);
+	for (size_t i = 0; i < e->nvars; i++)
+		json_out_kstr(j, e->vars[i].name, e->vars[i].value);
+	json_out_kstr(j, "host", e->host);
+	json_out_kstr(j, "kernel", e->kernel);
+	json_out_kstr(j, "date", e->date);
+	json_out_kint(j, "size", w->size);
+	json_out_kstr(j, "precision", w->precision);
+	json_out_knum(j, "seconds", w->seconds, 3);
+	json_out_knum(j, "warmup", w->warmup, 3);
+	json_out_knum(j, "single_thread_gflops", w->single_gflops, 3);
+	json_out_kstr(j, "baseline", w->baseline_row ? "row_1x1" : "calibration");
+	json_out_end(j);
+}
+
+void sweep_out_init(struct sweep_out *w, FILE *f, enum format fmt)
+{
+	memset(w, 0, sizeof(*w));
+	w->f = f;
+	w->fmt = fmt;
+	json_out_init(&w->j, f, 2);
+}
+
+int sweep_out_begin(struct sweep_out *w, const struct sweep_env *e)
+{
+	char head[256];
+	errno = 0;
+	switch (w->fmt) {
+	case FORMAT_TEXT:
+		text_env(w->f, "", e);
+		sweep_out_text_head(head, sizeof(head));
+		fprintf(w->f, "\n%s\n", head);
+		break;
+	case FORMAT_CSV:
+		text_env(w->f, "# ", e);
+		fputs("streams,threads,gflops,speedup,efficiency,ceiling_pct,wait_pct,"
+		      "throttled_pct,results_equal,max_diff\n",
+		      w->f);
+		break;
+	case FORMAT_JSON:
+		json_out_object(&w->j);
+		json_env(&w->j, e);
+		json_out_key(&w->j, "rows");
+		json_out_array(&w->j);
+		break;
+	}
+	return out_status(w->f);
+}
+
+int sweep_out_row(struct sweep_out *w, const struct sweep_row *r)
+{
+	char line[256];
+	struct csv_out c;
+	struct json_out *j = &w->j;
+	errno = 0;
+	switch (w->fmt) {
+	case FORMAT_TEXT:
+		sweep_out_text_row(line, sizeof(line), r);
+		fprintf(w->f, "%s\n", line);
+		break;
+	case FORMAT_CSV:
+		csv_out_init(&c, w->f);
+		csv_out_int(&c, r->streams);
+		csv_out_int(&c, r->threads);
+		csv_out_num(&c, r->gflops, 3);
+		csv_out_num(&c, r->speedup, 3);
+		csv_out_num(&c, r->efficiency, 4);
+		csv_out_num(&c, r->ceiling_pct, 2);
+		csv_out_num(&c, r->wait_pct, 2);
+		csv_out_num(&c, r->throttled_pct >= 0 ? r->throttled_pct : (double)NAN, 2);
+		csv_out_str(&c, r->results_equal ? "true" : "false");
+		csv_out_sig(&c, r->max_diff, 6);
+		csv_out_end_row(&c);
+		break;
+	case FORMAT_JSON:
+		json_out_flat(j);
+		json_out_object(j);
+		json_out_kint(j, "streams", r->streams);
+		json_out_kint(j, "threads", r->threads);
+		json_out_knum(j, "gflops", r->gflops, 3);
+		json_out_knum(j, "speedup", r->speedup, 3);
+		json_out_knum(j, "efficiency", r->efficiency, 4);
+		json_out_knum(j, "ceiling_pct", r->ceiling_pct, 2);
+		json_out_knum(j, "wait_pct", r->wait_pct, 2);
+		json_out_knum(j, "throttled_pct",
+			      r->throttled_pct >= 0 ? r->throttled_pct : (double)NAN, 2);
+		json_out_kbool(j, "results_equal", r->results_equal);
+		json_out_key(j, "max_diff");
+		json_out_sig(j, r->max_diff, 6);
+		json_out_end(j);
+		break;
+	}
+	return out_status(w->f);
+}
+
+int sweep_out_end(struct sweep_out *w, double baseline_gflops)
+{
+	errno = 0;
+	if (w->fmt == FORMAT_JSON) {
+		json_out_end(&w->j); /* rows */
+		json_out_knum(&w->j, "baseline_gflops", baseline_gflops, 3);
+		json_out_end(&w->j);
+		json_out_newline(&w->j);
+	}
+	return out_status(w->f);
+}
+
+/* ---- the sink sweep_run() writes through ------------------------------- */
+
+static int sweep_out_sink_begin(void *arg, const struct sweep_env *env)
+{
+	return sweep_out_begin(arg, env);
+}
+
+static int sweep_out_sink_row(void *arg, const struct sweep_row *r)
+{
+	return sweep_out_row(arg, r);
+}
+
+static int sweep_out_sink_end(void *arg, double baseline)
+{
+	return sweep_out_end(arg, baseline);
+}
+
+/* A pipe whose reader has gone gives POLLERR on the write end; a memory
+ * stream or a file has no such state. */
+static int sweep_out_sink_gone(void *arg)
+{
+	const struct sweep_out *w = arg;
+	int fd = fileno(w->f);
+	struct pollfd p = {.fd = fd, .events = 0};
+	return fd >= 0 && poll(&p, 1, 0) == 1 && (p.revents & POLLERR) ? -EPIPE : 0;
+}
+
+static void sweep_out_sink_note(void *arg, const char *line)
+{
+	char safe_line[1536];
+	(void)arg;
+	text_safe(line, strlen(line), safe_line, sizeof(safe_line));
+	fprintf(stderr, "threadlab: %s\n", safe_line);
+}
+
+int sweep_out_run(const struct sweep_opts *o, FILE *f, enum format fmt)
+{
+	struct sweep_out w;
+	sweep_out_init(&w, f, fmt);
+	struct sweep_sink k = {
+	    .arg = &w,
+	    .begin = sweep_out_sink_begin,
+	    .row = sweep_out_sink_row,
+	    .end = sweep_out_sink_end,
+	    .gone = sweep_out_sink_gone,
+	    .note = sweep_out_sink_note,
+	};
+	return sweep_run(o, &k);
+}
