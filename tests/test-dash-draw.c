@@ -334,7 +334,7 @@ static void test_utf8_sparkline_cells(void **state)
 	/* Count columns up to tail: mvwinnstr gave multibyte text. */
 	char prefix[2048];
 	snprintf(prefix, sizeof(prefix), "%.*s", (int)(tail - row), row);
-	int x = dash_width(prefix) - 1;
+	int x = dash_fit_width(prefix) - 1;
 	assert_int_equal(mvwin_wch(w, 5, x, &cc), OK);
 	getcchar(&cc, wc, &a, &pair, NULL);
 	assert_int_equal(wc[0], 0x2588); /* full block: at the ceiling */

@@ -37,8 +37,8 @@ static void test_fit_and_width(void **state)
 {
 	(void)state;
 	char out[64];
-	assert_int_equal(dash_width("abc"), 3);
-	assert_int_equal(dash_width("\xe7\xba\xbf"), 2); /* wide CJK */
+	assert_int_equal(dash_fit_width("abc"), 3);
+	assert_int_equal(dash_fit_width("\xe7\xba\xbf"), 2); /* wide CJK */
 	dash_fit(out, sizeof(out), "abcdef", 4, true, false);
 	assert_string_equal(out, "abcd");
 	dash_fit(out, sizeof(out), "ab", 4, true, false);
@@ -48,7 +48,7 @@ static void test_fit_and_width(void **state)
 	/* A wide character that would straddle the edge is left out. */
 	dash_fit(out, sizeof(out), "a\xe7\xba\xbf", 2, true, false);
 	assert_string_equal(out, "a ");
-	assert_int_equal(dash_width(out), 2);
+	assert_int_equal(dash_fit_width(out), 2);
 }
 
 static void test_fit_words(void **state)
@@ -65,7 +65,7 @@ static void test_fit_words(void **state)
 	/* One long word: cut at a character. */
 	dash_fit_words(out, sizeof(out), "abcdefghij", 5);
 	assert_string_equal(out, "abcd\u2026");
-	assert_int_equal(dash_width(out), 5);
+	assert_int_equal(dash_fit_width(out), 5);
 	text_safe_utf8 = false;
 	dash_fit_words(out, sizeof(out), "quota needs root", 12);
 	assert_string_equal(out, "quota...");
@@ -103,7 +103,7 @@ static void test_line_shorten_drop_keep(void **state)
 	assert_string_equal(out, "first\u2026");
 	for (int w = 6; w < 60; w++) {
 		dash_line_render(&l, out, sizeof(out), w);
-		assert_true(dash_width(out) <= w);
+		assert_true(dash_fit_width(out) <= w);
 	}
 }
 
@@ -119,8 +119,8 @@ static void test_thread_rows_at_80_and_wider(void **state)
 		dash_format_cols(widths[i], false, &c);
 		dash_format_thread_head(head, sizeof(head), &c, DASH_SORT_CPU);
 		dash_format_thread_row(row, sizeof(row), &c, &r, LABVIEW_MARK_ACTIVE);
-		assert_true(dash_width(head) <= widths[i]);
-		assert_true(dash_width(row) <= widths[i]);
+		assert_true(dash_fit_width(head) <= widths[i]);
+		assert_true(dash_fit_width(row) <= widths[i]);
 		/* Columns line up: the CPU% value ends where its head ends. */
 		const char *h = strstr(head, "CPU%");
 		const char *v = strstr(row, "99.5");
@@ -174,7 +174,7 @@ static void test_hostile_names_made_safe(void **state)
 		for (const char *q = row; *q; q++)
 			assert_int_not_equal((unsigned char)*q, 0x9b);
 		/* Same columns as a plain name: nothing shifted. */
-		assert_int_equal(dash_width(row), dash_width(plain));
+		assert_int_equal(dash_fit_width(row), dash_fit_width(plain));
 	}
 	struct thread_rate r = mk_thread(1, 2, hostile[0], 1);
 	dash_format_thread_row(row, sizeof(row), &c, &r, LABVIEW_MARK_NONE);
@@ -283,10 +283,10 @@ static void test_bar_utf8(void **state)
 	/* 5.5 cells: five full blocks and a half block. */
 	dash_format_bar(out, sizeof(out), 10, 55, 100, 0, 0, true);
 	assert_string_equal(out, "\u2588\u2588\u2588\u2588\u2588\u258c    ");
-	assert_int_equal(dash_width(out), 10);
+	assert_int_equal(dash_fit_width(out), 10);
 	dash_format_bar(out, sizeof(out), 10, 20, 100, 50, 90, true);
 	assert_string_equal(out, "\u2588\u2588   \u250a   \u2502");
-	assert_int_equal(dash_width(out), 10);
+	assert_int_equal(dash_fit_width(out), 10);
 }
 
 static void test_sparkline(void **state)
@@ -310,7 +310,7 @@ static void test_sparkline(void **state)
 	dash_format_sparkline(out, sizeof(out), 1, tiny, 1, 100, false);
 	assert_string_equal(out, ".");
 	dash_format_sparkline(out, sizeof(out), 30, v, 4, 100, true);
-	assert_int_equal(dash_width(out), 30);
+	assert_int_equal(dash_fit_width(out), 30);
 }
 
 static void test_chart_rows(void **state)
@@ -339,11 +339,11 @@ static void test_chart_rows(void **state)
 	assert_true(scale > 218 && scale < 219);
 	for (int width = 80; width <= 160; width += 40) {
 		dash_format_chart_row(out, sizeof(out), width, &v.points[1], 104, 2, scale, false);
-		assert_int_equal(dash_width(out), width);
+		assert_int_equal(dash_fit_width(out), width);
 		assert_non_null(strstr(out, "1x2"));
 		assert_non_null(strstr(out, " 208.0  100%"));
 		dash_format_chart_row(out, sizeof(out), width, &v.points[2], 104, 2, scale, true);
-		assert_int_equal(dash_width(out), width);
+		assert_int_equal(dash_fit_width(out), width);
 		assert_non_null(strstr(out, "72%")); /* 150 of ideal 208 */
 	}
 	/* ASCII: the 1x1 bar reaches half the ceiling, the ideal mark there,
@@ -366,7 +366,7 @@ static void test_cpu_bar(void **state)
 	(void)state;
 	char out[256];
 	dash_format_cpu(out, sizeof(out), 25, 3, 50, false);
-	assert_int_equal(dash_width(out), 25);
+	assert_int_equal(dash_fit_width(out), 25);
 	assert_non_null(strstr(out, "cpu3"));
 	assert_non_null(strstr(out, " 50%"));
 	assert_non_null(strstr(out, "#######"));

@@ -325,10 +325,137 @@ static void test_help_lists_every_key(void **state)
 			fail_msg("help misses %s", want[i]);
 	}
 	char bar[256];
-	dash_keys_bar(bar, sizeof(bar), 200, true);
+	dash_keys_bar(bar, sizeof(bar), 200, DASH_KEYS_MODE_LAB);
 	assert_non_null(strstr(bar, "q quit"));
 	assert_non_null(strstr(bar, "+- threads"));
-	dash_keys_bar(bar, sizeof(bar), 80, false);
+	dash_keys_bar(bar, sizeof(bar), 80, DASH_KEYS_MODE_ATTACH);
+	assert_null(strstr(bar, "threads"));
+}
+
+/* The bold words of the man page's KEYS section: .B lines whole, the
+ * odd-numbered arguments of .BR lines ("\-" read as "-"). */
+static size_t man_key_words(char words[][32], size_t cap)
+{
+	char path[4200], line[512];
+	snprintf(path, sizeof(path), "%s/man/threadlab.1",
+		 getenv("THREADLAB_SRCDIR") ? getenv("THREADLAB_SRCDIR") : ".");
+	FILE *f = fopen(path, "r");
+	assert_non_null(f);
+	size_t n = 0;
+	bool in = false;
+	while (fgets(line, sizeof(line), f) && n < cap) {
+		if (strncmp(line, ".SH", 3) == 0) {
+			in = strstr(line, "KEYS") != NULL;
+			continue;
+		}
+		bool b = strncmp(line, ".B ", 3) == 0, br = strncmp(line, ".BR ", 4) == 0;
+		if (!in || (!b && !br))
+			continue;
+		/* Arguments: words, or "quoted strings" taken whole. */
+		char *p = line + (b ? 3 : 4);
+		for (int arg = 0; *p && n < cap; arg++) {
+			while (*p == ' ')
+				p++;
+			if (!*p || *p == '\n')
+				break;
+			char buf[128];
+			size_t k = 0;
+			if (*p == '"') {
+				for (p++; *p && *p != '"' && k + 1 < sizeof(buf); p++)
+					buf[k++] = *p;
+				if (*p == '"')
+					p++;
+			} else {
+				for (; *p && *p != ' ' && *p != '\n' && k + 1 < sizeof(buf); p++)
+					buf[k++] = *p;
+			}
+			buf[k] = '\0';
+			if (br && arg % 2)
+				continue; /* roman */
+			/* Unescape and split into words. */
+			for (char *save = NULL, *w = strtok_r(buf, " ", &save); w && n < cap;
+			     w = strtok_r(NULL, " ", &save)) {
+				size_t o = 0;
+				for (const char *c = w; *c && o + 1 < 32; c++)
+					if (!(c[0] == '\\' && c[1] == '-'))
+						words[n][o++] = *c;
+				words[n][o] = '\0';
+				if (o)
+					n++;
+			}
+			if (b)
+				break; /* .B: the rest of the line is one bold run */
+		}
+	}
+	fclose(f);
+	return n;
+}
+
+/* Every key of the key table is named in bold in the man page's KEYS
+ * section: the page cannot fall behind the table. */
+static void test_man_page_lists_every_key(void **state)
+{
+	(void)state;
+	static char words[256][32];
+	size_t nw = man_key_words(words, 256), n;
+	assert_true(nw > 20);
+	const struct dash_key_help *h = dash_keys_help(&n);
+	for (size_t i = 0; i < n; i++) {
+		char keys[64];
+		snprintf(keys, sizeof(keys), "%s", h[i].keys);
+		for (char *save = NULL, *k = strtok_r(keys, " ", &save); k;
+		     k = strtok_r(NULL, " ", &save)) {
+			bool found = false;
+			for (size_t j = 0; j < nw && !found; j++)
+				found = strcmp(words[j], k) == 0;
+			if (!found)
+				fail_msg("man page KEYS misses %s (%s)", k, h[i].what);
+		}
+	}
+}
+
+/* In a replay the knobs are inactive and the replay keys move the time. */
+static void test_replay_keys(void **state)
+{
+	(void)state;
+	struct dash d;
+	struct lab_settings w = lab_settings_default();
+	struct dash_key_ctx c = lab_ctx;
+	c.replay = true;
+	c.replay_pos = 5;
+	c.replay_count = 10;
+	dash_fresh(&d);
+	d.replay.on = true;
+	d.replay.speed = 1;
+	int f = dash_keys_handle(&d, &w, &c, '+');
+	assert_false(f & DASH_KEY_APPLY);
+	assert_int_equal(w.threads, 1);
+	assert_non_null(strstr(d.message, "inactive"));
+	f = dash_keys_handle(&d, &w, &c, ' ');
+	assert_true(d.replay.paused);
+	assert_false(f & DASH_KEY_APPLY);
+	f = dash_keys_handle(&d, &w, &c, KEY_RIGHT);
+	assert_true(f & DASH_KEY_SEEK);
+	assert_int_equal(d.replay.target, 6);
+	f = dash_keys_handle(&d, &w, &c, ',');
+	assert_int_equal(d.replay.target, 4);
+	f = dash_keys_handle(&d, &w, &c, 'G');
+	assert_int_equal(d.replay.target, 9);
+	f = dash_keys_handle(&d, &w, &c, KEY_HOME);
+	assert_int_equal(d.replay.target, 0);
+	c.replay_pos = 0;
+	f = dash_keys_handle(&d, &w, &c, KEY_LEFT); /* already at the start */
+	assert_false(f & DASH_KEY_SEEK);
+	dash_keys_handle(&d, &w, &c, '4');
+	assert_int_equal(d.replay.speed, 4);
+	/* Replay keys say where they work outside a replay. */
+	dash_fresh(&d);
+	f = dash_keys_handle(&d, &w, &lab_ctx, 'G');
+	assert_false(f & DASH_KEY_SEEK);
+	assert_non_null(strstr(d.message, "replay"));
+	char bar[256];
+	dash_keys_bar(bar, sizeof(bar), 200, DASH_KEYS_MODE_REPLAY);
+	assert_non_null(strstr(bar, "1248 speed"));
 	assert_null(strstr(bar, "threads"));
 }
 
@@ -343,6 +470,8 @@ int main(void)
 	    cmocka_unit_test(test_sweep_state_machine),
 	    cmocka_unit_test(test_layout),
 	    cmocka_unit_test(test_help_lists_every_key),
+	    cmocka_unit_test(test_man_page_lists_every_key),
+	    cmocka_unit_test(test_replay_keys),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -18,8 +18,8 @@ static const int widths[] = {80, 100, 120, 200};
 /* Fits width and was not cut (no ellipsis added). */
 static void assert_fits_whole(const char *out, int width)
 {
-	if (dash_width(out) > width)
-		fail_msg("%d columns > %d: '%s'", dash_width(out), width, out);
+	if (dash_fit_width(out) > width)
+		fail_msg("%d columns > %d: '%s'", dash_fit_width(out), width, out);
 	if (strstr(out, "\u2026") || strstr(out, "..."))
 		if (!strstr(out, "measuring..."))
 			fail_msg("cut at %d: '%s'", width, out);
@@ -67,7 +67,7 @@ static void test_header_widths(void **state)
 				.tree = true,
 				.interval = 1};
 	dash_rows_header(out, sizeof(out), 80, &a);
-	assert_true(dash_width(out) <= 80);
+	assert_true(dash_fit_width(out) <= 80);
 	assert_non_null(strstr(out, "threadlab command 4321 python3\u2026 (tree) | every 1s"));
 	dash_rows_header(out, sizeof(out), 200, &a);
 	assert_non_null(strstr(out, "--data /very/long/path/to/the/dataset (tree) | every 1s"));
@@ -330,7 +330,7 @@ static void test_key_bar_and_chart_title(void **state)
 	(void)state;
 	char out[512];
 	for (size_t i = 0; i < NWIDTHS; i++) {
-		dash_keys_bar(out, sizeof(out), widths[i], true);
+		dash_keys_bar(out, sizeof(out), widths[i], DASH_KEYS_MODE_LAB);
 		assert_fits_whole(out, widths[i]);
 		assert_true(strncmp(out, "F1 help  +- threads", 19) == 0);
 		assert_non_null(strstr(out, "q quit"));
@@ -339,9 +339,9 @@ static void test_key_bar_and_chart_title(void **state)
 		assert_non_null(strstr(out, "Scaling n=768 sgemm"));
 		assert_non_null(strstr(out, "ceiling 208.0"));
 	}
-	dash_keys_bar(out, sizeof(out), 200, true);
+	dash_keys_bar(out, sizeof(out), 200, DASH_KEYS_MODE_LAB);
 	assert_non_null(strstr(out, "iI refresh  q quit"));
-	dash_keys_bar(out, sizeof(out), 80, false);
+	dash_keys_bar(out, sizeof(out), 80, DASH_KEYS_MODE_ATTACH);
 	assert_string_equal(out, "F1 help  Tab sort  iI refresh  q quit");
 }
 

@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "dash-fit.h"
+#include "dash-line.h"
 #include "session.h"
 
 /* Threads table orders; Tab / F6 cycles through them. */

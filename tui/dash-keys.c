@@ -1,10 +1,13 @@
-/* dash-keys.c — key → action table of the dashboard.
+/* dash-keys.c — the dashboard's one key table.
  *
- * Each entry names a key, an action and its argument; the help screen is
- * written from the entries that carry help text, so the two cannot drift.
- * Lab knobs change only the settings asked for (want): the caller applies
- * them and the header shows them with a pending mark until the workload's
- * applied epoch catches up. */
+ * Each command names its keys (each with an argument), its action, the
+ * modes it acts in, its help line and its key-bar entry with the bar's
+ * priority: the help screen, the key bar and the man-page test
+ * (test-dash-keys.c) all come from this table, so they cannot drift.  Lab
+ * knobs change only the settings asked for (want): the caller applies them
+ * and the header shows them with a pending mark until the workload's
+ * applied epoch catches up.  In a replay the knobs are inactive and the
+ * replay keys move the recorded time instead. */
 #include "config.h"
 
 #include "dash-keys.h"
@@ -23,11 +26,19 @@
 typedef int (*dash_keys_fn)(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
 			    int arg);
 
-struct dash_keys_entry {
-	int key;
+#define DASH_KEYS_MAX 4 /* keys per command */
+
+struct dash_keys_cmd {
+	struct {
+		int key; /* 0 ends the list */
+		int arg;
+	} k[DASH_KEYS_MAX];
 	dash_keys_fn fn;
-	int arg;
-	bool lab; /* a workload knob: absent in attach mode, cancels a sweep */
+	unsigned modes;		/* DASH_KEYS_MODE_* where the keys act */
+	bool knob;		/* a workload knob: cancels a sweep */
+	struct dash_key_help h; /* help line (keys NULL: none) */
+	const char *bar;	/* key-bar text, NULL: not on the bar */
+	int bar_prio;		/* what a narrow bar drops first (dash-fit.h); 0 never */
 };
 
 static void dash_keys_say(struct dash *d, const char *fmt, ...)
@@ -260,69 +271,222 @@ static int dash_keys_interval(struct dash *d, struct lab_settings *w, const stru
 	return DASH_KEY_HANDLED | DASH_KEY_REDRAW | DASH_KEY_RETIME;
 }
 
-static const struct dash_keys_entry dash_keys_table[] = {
-    {'+', dash_keys_threads, +1, true},	    {'=', dash_keys_threads, +1, true},
-    {'-', dash_keys_threads, -1, true},	    {']', dash_keys_streams, +1, true},
-    {'[', dash_keys_streams, -1, true},	    {'>', dash_keys_size, +1, true},
-    {'<', dash_keys_size, -1, true},	    {'d', dash_keys_precision, 0, true},
-    {'w', dash_keys_workers, +1, true},	    {'W', dash_keys_workers, -1, true},
-    {'}', dash_keys_quota, +1, true},	    {'{', dash_keys_quota, -1, true},
-    {'u', dash_keys_quota, 0, true},	    {' ', dash_keys_pause, 0, true},
-    {'s', dash_keys_sweep, 0, false},	    {'\t', dash_keys_sort, +1, false},
-    {KEY_F(6), dash_keys_sort, +1, false},  {KEY_BTAB, dash_keys_sort, -1, false},
-    {'r', dash_keys_reset, 0, false},	    {KEY_F(1), dash_keys_help_toggle, 0, false},
-    {'h', dash_keys_help_toggle, 0, false}, {'?', dash_keys_help_toggle, 0, false},
-    {KEY_F(10), dash_keys_quit, 0, false},  {'q', dash_keys_quit, 0, false},
-    {'i', dash_keys_interval, -1, false},   {'I', dash_keys_interval, +1, false},
+/* ---- replay --------------------------------------------------------------- */
+
+static int dash_keys_replay_pause(struct dash *d, struct lab_settings *w,
+				  const struct dash_key_ctx *c, int arg)
+{
+	(void)w, (void)c, (void)arg;
+	d->replay.paused = !d->replay.paused;
+	dash_keys_say(d, "replay %s", d->replay.paused ? "paused" : "playing");
+	return DASH_KEY_HANDLED | DASH_KEY_REDRAW | DASH_KEY_RETIME;
+}
+
+/* arg: samples to move (the replay pauses), or DASH_KEYS_START / _END. */
+#define DASH_KEYS_START (-1000000000)
+#define DASH_KEYS_END	1000000000
+
+static int dash_keys_replay_seek(struct dash *d, struct lab_settings *w,
+				 const struct dash_key_ctx *c, int arg)
+{
+	(void)w;
+	long last = c->replay_count > 0 ? c->replay_count - 1 : 0;
+	long to = arg == DASH_KEYS_START ? 0 : arg == DASH_KEYS_END ? last : c->replay_pos + arg;
+	to = to < 0 ? 0 : to > last ? last : to;
+	if (arg != DASH_KEYS_START && arg != DASH_KEYS_END)
+		d->replay.paused = true;
+	if (to == c->replay_pos) {
+		dash_keys_say(d, "%s of the recording (sample %ld of %ld)",
+			      to == 0 ? "at the start" : "at the end", to + 1, c->replay_count);
+		return DASH_KEY_HANDLED | DASH_KEY_REDRAW;
+	}
+	d->replay.target = to;
+	dash_keys_say(d, "sample %ld of %ld%s", to + 1, c->replay_count,
+		      d->replay.paused ? " (paused: space plays)" : "");
+	return DASH_KEY_HANDLED | DASH_KEY_REDRAW | DASH_KEY_SEEK | DASH_KEY_RETIME;
+}
+
+static int dash_keys_replay_speed(struct dash *d, struct lab_settings *w,
+				  const struct dash_key_ctx *c, int arg)
+{
+	(void)w, (void)c;
+	d->replay.speed = arg;
+	dash_keys_say(d, "replay at %dx", arg);
+	return DASH_KEY_HANDLED | DASH_KEY_REDRAW | DASH_KEY_RETIME;
+}
+
+#define LAB  DASH_KEYS_MODE_LAB
+#define LIVE (DASH_KEYS_MODE_LAB | DASH_KEYS_MODE_ATTACH)
+#define RPL  DASH_KEYS_MODE_REPLAY
+#define ALL  (LIVE | RPL)
+
+static const struct dash_keys_cmd dash_keys_table[] = {
+    {{{'+', +1}, {'=', +1}, {'-', -1}},
+     dash_keys_threads,
+     LAB,
+     true,
+     {"+ -", "intra-op threads (OpenBLAS threads per GEMM) up / down; = works as +", LAB},
+     "+- threads",
+     1},
+    {{{']', +1}, {'[', -1}},
+     dash_keys_streams,
+     LAB,
+     true,
+     {"] [", "inter-op streams (GEMMs at the same time) up / down", LAB},
+     "][ streams",
+     1},
+    {{{'>', +1}, {'<', -1}},
+     dash_keys_size,
+     LAB,
+     true,
+     {"> <", "matrix size n up / down (x1.25, 256 up to what fits in memory)", LAB},
+     ">< size",
+     3},
+    {{{'d', 0}},
+     dash_keys_precision,
+     LAB,
+     true,
+     {"d", "single / double precision (sgemm / dgemm)", LAB},
+     "d prec",
+     3},
+    {{{'w', +1}, {'W', -1}},
+     dash_keys_workers,
+     LAB,
+     true,
+     {"w W", "add / remove a background CPU worker", LAB},
+     "wW worker",
+     2},
+    {{{'}', +1}, {'{', -1}},
+     dash_keys_quota,
+     LAB,
+     true,
+     {"} {", "CPU quota up / down by 0.5 CPU (down to 0 lifts it)", LAB},
+     "}{u quota",
+     2},
+    {{{'u', 0}}, dash_keys_quota, LAB, true, {"u", "no CPU quota", LAB}, NULL, 0},
+    {{{' ', 0}},
+     dash_keys_pause,
+     LAB,
+     true,
+     {"space", "pause / resume the workload", LAB},
+     "spc pause",
+     2},
+    {{{' ', 0}},
+     dash_keys_replay_pause,
+     RPL,
+     false,
+     {"space", "pause / play the replay", RPL},
+     "spc pause",
+     1},
+    {{{KEY_RIGHT, +1}, {'.', +1}, {KEY_LEFT, -1}, {',', -1}},
+     dash_keys_replay_seek,
+     RPL,
+     false,
+     {"Right Left . ,", "one sample forward / back (pauses the replay)", RPL},
+     "<> step",
+     1},
+    {{{KEY_HOME, DASH_KEYS_START},
+      {'g', DASH_KEYS_START},
+      {KEY_END, DASH_KEYS_END},
+      {'G', DASH_KEYS_END}},
+     dash_keys_replay_seek,
+     RPL,
+     false,
+     {"Home End g G", "jump to the start / end of the recording", RPL},
+     "g/G start/end",
+     2},
+    {{{'1', 1}, {'2', 2}, {'4', 4}, {'8', 8}},
+     dash_keys_replay_speed,
+     RPL,
+     false,
+     {"1 2 4 8", "replay speed 1x, 2x, 4x, 8x", RPL},
+     "1248 speed",
+     2},
+    {{{'s', 0}},
+     dash_keys_sweep,
+     LAB,
+     false,
+     {"s", "sweep thread counts 1..2x effective CPUs into the chart (s again stops)", LAB},
+     "s sweep",
+     1},
+    {{{'\t', +1}, {KEY_F(6), +1}, {KEY_BTAB, -1}},
+     dash_keys_sort,
+     ALL,
+     false,
+     {"Tab F6", "sort the threads table by the next column (Shift-Tab: previous)", ALL},
+     "Tab sort",
+     2},
+    {{{'r', 0}},
+     dash_keys_reset,
+     LAB,
+     false,
+     {"r", "reset the throughput history and the chart", LAB},
+     NULL,
+     0},
+    {{{'i', -1}, {'I', +1}},
+     dash_keys_interval,
+     LIVE,
+     false,
+     {"i I", "refresh faster / slower", LIVE},
+     "iI refresh",
+     3},
+    {{{KEY_F(1), 0}, {'h', 0}, {'?', 0}},
+     dash_keys_help_toggle,
+     ALL,
+     false,
+     {"F1 h ?", "this help (any key closes it)", ALL},
+     "F1 help",
+     0},
+    {{{KEY_F(10), 0}, {'q', 0}},
+     dash_keys_quit,
+     ALL,
+     false,
+     {"F10 q", "quit (stops the workload and removes its cgroup)", ALL},
+     "q quit",
+     0},
 };
 
-static const struct dash_key_help dash_keys_helps[] = {
-    {"+ -", "intra-op threads (OpenBLAS threads per GEMM) up / down; = works as +", true},
-    {"] [", "inter-op streams (GEMMs at the same time) up / down", true},
-    {"> <", "matrix size n up / down (x1.25, 256 up to what fits in memory)", true},
-    {"d", "single / double precision (sgemm / dgemm)", true},
-    {"w W", "add / remove a background CPU worker", true},
-    {"} {", "CPU quota up / down by 0.5 CPU (down to 0 lifts it)", true},
-    {"u", "no CPU quota", true},
-    {"space", "pause / resume the workload", true},
-    {"s", "sweep thread counts 1..2x effective CPUs into the chart (s again stops)", true},
-    {"Tab F6", "sort the threads table by the next column (Shift-Tab: previous)", false},
-    {"r", "reset the throughput history and the chart", true},
-    {"i I", "refresh faster / slower", false},
-    {"F1 h ?", "this help (any key closes it)", false},
-    {"F10 q", "quit (stops the workload and removes its cgroup)", false},
-};
+#undef LAB
+#undef LIVE
+#undef RPL
+#undef ALL
+
+#define DASH_KEYS_NCMDS (sizeof(dash_keys_table) / sizeof(dash_keys_table[0]))
 
 const struct dash_key_help *dash_keys_help(size_t *n)
 {
-	*n = sizeof(dash_keys_helps) / sizeof(dash_keys_helps[0]);
-	return dash_keys_helps;
+	static struct dash_key_help lines[DASH_KEYS_NCMDS];
+	size_t k = 0;
+	for (size_t i = 0; i < DASH_KEYS_NCMDS; i++)
+		if (dash_keys_table[i].h.keys)
+			lines[k++] = dash_keys_table[i].h;
+	*n = k;
+	return lines;
 }
 
-/* The key bar's entries in screen order; prio: what goes first when the
- * bar is too wide (dash-fit.h), 0 never. */
-static const struct {
-	const char *text;
-	int prio;
-	bool lab;
-} dash_keys_bar_entries[] = {
-    {"F1 help", 0, false},  {"+- threads", 1, true},  {"][ streams", 1, true},
-    {">< size", 3, true},   {"d prec", 3, true},      {"wW worker", 2, true},
-    {"}{u quota", 2, true}, {"spc pause", 2, true},   {"s sweep", 1, true},
-    {"Tab sort", 2, false}, {"iI refresh", 3, false}, {"q quit", 0, false},
-};
-
-size_t dash_keys_bar(char *out, size_t cap, int width, bool lab)
+size_t dash_keys_bar(char *out, size_t cap, int width, unsigned mode)
 {
 	struct dash_line l;
 
 	dash_line_init(&l, "  ");
-	for (size_t i = 0; i < sizeof(dash_keys_bar_entries) / sizeof(dash_keys_bar_entries[0]);
-	     i++)
-		if (lab || !dash_keys_bar_entries[i].lab)
-			dash_line_add(&l, dash_keys_bar_entries[i].prio, "%s",
-				      dash_keys_bar_entries[i].text);
+	/* Screen order: help first, quit last, the rest as in the table. */
+	for (int pass = 0; pass < 3; pass++)
+		for (size_t i = 0; i < DASH_KEYS_NCMDS; i++) {
+			const struct dash_keys_cmd *e = &dash_keys_table[i];
+			bool help = e->fn == dash_keys_help_toggle, quit = e->fn == dash_keys_quit;
+			if (!e->bar || !(e->modes & mode) || (pass == 0) != help ||
+			    (pass == 2) != quit)
+				continue;
+			dash_line_add(&l, e->bar_prio, "%s", e->bar);
+		}
 	return dash_line_render(&l, out, cap, width);
+}
+
+unsigned dash_keys_mode(const struct dash_key_ctx *c)
+{
+	return c->replay ? DASH_KEYS_MODE_REPLAY
+	       : c->lab	 ? DASH_KEYS_MODE_LAB
+			 : DASH_KEYS_MODE_ATTACH;
 }
 
 int dash_keys_handle(struct dash *d, struct lab_settings *want, const struct dash_key_ctx *c,
@@ -337,19 +501,31 @@ int dash_keys_handle(struct dash *d, struct lab_settings *want, const struct das
 		d->help = false;
 		return DASH_KEY_HANDLED | DASH_KEY_REDRAW;
 	}
-	for (size_t i = 0; i < sizeof(dash_keys_table) / sizeof(dash_keys_table[0]); i++) {
-		const struct dash_keys_entry *e = &dash_keys_table[i];
-		if (e->key != key)
-			continue;
-		if ((e->lab || e->fn == dash_keys_sweep || e->fn == dash_keys_reset) && !c->lab) {
-			dash_keys_say(d, "no workload here: lab keys work without -p / --");
-			return DASH_KEY_HANDLED | DASH_KEY_REDRAW;
+	unsigned mode = dash_keys_mode(c);
+	const struct dash_keys_cmd *other = NULL;
+	for (size_t i = 0; i < DASH_KEYS_NCMDS; i++) {
+		const struct dash_keys_cmd *e = &dash_keys_table[i];
+		for (int k = 0; k < DASH_KEYS_MAX && e->k[k].key; k++) {
+			if (e->k[k].key != key)
+				continue;
+			if (!(e->modes & mode)) {
+				other = other ? other : e;
+				continue;
+			}
+			int extra = 0;
+			if (e->knob && d->sweep.active)
+				extra =
+				    dash_sweep_cancel(&d->sweep, want, true) ? DASH_KEY_APPLY : 0;
+			return e->fn(d, want, c, e->k[k].arg) | extra;
 		}
-		int extra = 0;
-		if (e->lab && d->sweep.active) {
-			extra = dash_sweep_cancel(&d->sweep, want, true) ? DASH_KEY_APPLY : 0;
-		}
-		return e->fn(d, want, c, e->arg) | extra;
 	}
-	return 0;
+	if (!other)
+		return 0;
+	if (mode == DASH_KEYS_MODE_REPLAY)
+		dash_keys_say(d, "a replay: the workload keys are inactive");
+	else if (other->modes & DASH_KEYS_MODE_LAB)
+		dash_keys_say(d, "no workload here: lab keys work without -p / --");
+	else
+		dash_keys_say(d, "that key works in a replay (--replay FILE)");
+	return DASH_KEY_HANDLED | DASH_KEY_REDRAW;
 }

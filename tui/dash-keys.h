@@ -4,7 +4,8 @@
  * table to an action on the dashboard's state and on the lab settings
  * asked for; it never draws and never talks to the workload.  The caller
  * acts on the returned flags: redraw, apply want (session_apply), reset the
- * history, quit.  The help screen and the key bar come from the same table. */
+ * history, seek in a replay, quit.  The help screen, the key bar and the
+ * man page's KEYS section (checked by a test) come from the same table. */
 #ifndef THREADLAB_DASH_KEYS_H
 #define THREADLAB_DASH_KEYS_H
 
@@ -19,11 +20,20 @@
 #define DASH_KEY_APPLY	 0x04 /* want changed: apply it to the workload */
 #define DASH_KEY_QUIT	 0x08 /* leave the dashboard */
 #define DASH_KEY_RESET	 0x10 /* forget the throughput history and the chart */
-#define DASH_KEY_RETIME	 0x20 /* the refresh interval changed */
+#define DASH_KEY_RETIME	 0x20 /* the refresh interval (or replay pace) changed */
+#define DASH_KEY_SEEK	 0x40 /* replay: show sample d->replay.target next */
+
+/* Where a key acts. */
+#define DASH_KEYS_MODE_LAB    0x1u /* the built-in workload */
+#define DASH_KEYS_MODE_ATTACH 0x2u /* -p PID or -- CMD */
+#define DASH_KEYS_MODE_REPLAY 0x4u /* --replay FILE */
 
 /* What a key may need to know about the session. */
 struct dash_key_ctx {
 	bool lab;		       /* the workload keys apply (not attach mode) */
+	bool replay;		       /* a replay: knobs inactive, replay keys act */
+	long replay_pos;	       /* replay: the sample shown (0-based) */
+	long replay_count;	       /* replay: samples in the recording */
 	int online;		       /* online CPUs: the quota keys' upper end */
 	double effective;	       /* effective CPUs: the sweep's range */
 	double now;		       /* CLOCK_MONOTONIC, s */
@@ -41,16 +51,19 @@ int dash_keys_handle(struct dash *d, struct lab_settings *want, const struct das
 
 /* One help-screen line. */
 struct dash_key_help {
-	const char *keys; /* "+ -" */
+	const char *keys; /* "+ -": key names, separated by spaces */
 	const char *what; /* "intra-op threads up / down" */
-	bool lab;	  /* lab only */
+	unsigned modes;	  /* DASH_KEYS_MODE_* where the keys act */
 };
 /* The help lines, in order; *n receives their count. */
 const struct dash_key_help *dash_keys_help(size_t *n);
 
-/* The key bar for the bottom of the screen, fitted to width columns: the
- * less used keys go first when it is narrow (F1 help and q quit stay).
- * Returns the bytes written. */
-size_t dash_keys_bar(char *out, size_t cap, int width, bool lab);
+/* The key bar for the bottom of the screen in mode (DASH_KEYS_MODE_*),
+ * fitted to width columns: the less used keys go first when it is narrow
+ * (F1 help and q quit stay).  Returns the bytes written. */
+size_t dash_keys_bar(char *out, size_t cap, int width, unsigned mode);
+
+/* The DASH_KEYS_MODE_* a context is in. */
+unsigned dash_keys_mode(const struct dash_key_ctx *c);
 
 #endif

@@ -62,7 +62,7 @@ void dash_paint_put(WINDOW *w, int y, int x, int width, const char *s, attr_t a)
 		return;
 	if (width > cols - x)
 		width = cols - x;
-	if (dash_width(s) > width)
+	if (dash_fit_width(s) > width)
 		dash_paint_cuts++;
 	dash_fit(buf, sizeof(buf), s, width, false, false);
 	wattrset(w, a);

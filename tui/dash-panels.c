@@ -17,6 +17,14 @@
 #include "dash-table.h"
 #include "text-safe.h"
 
+/* The key table's mode for what is on screen. */
+static unsigned dash_panels_mode(const struct dash *d, const struct session *s)
+{
+	if (d->replay.on)
+		return DASH_KEYS_MODE_REPLAY;
+	return s->kind == SESSION_LAB ? DASH_KEYS_MODE_LAB : DASH_KEYS_MODE_ATTACH;
+}
+
 void dash_panels_header(WINDOW *w, const struct dash_rect *r, const struct dash *d,
 			const struct session *s)
 {
@@ -79,10 +87,10 @@ static void dash_panels_history(WINDOW *w, int y, const struct dash_rect *r, con
 			 wr->single_thread_gflops);
 	else
 		snprintf(tail, sizeof(tail), " %s", steady);
-	int width = r->w - (int)strlen(label) - dash_width(tail);
+	int width = r->w - (int)strlen(label) - dash_fit_width(tail);
 	if (width < 8) {
 		snprintf(tail, sizeof(tail), " %s", steady);
-		width = r->w - (int)strlen(label) - dash_width(tail);
+		width = r->w - (int)strlen(label) - dash_fit_width(tail);
 	}
 	double max = wr->ceiling_gflops;
 	for (size_t i = 0; i < s->view.nhistory; i++)
@@ -92,7 +100,7 @@ static void dash_panels_history(WINDOW *w, int y, const struct dash_rect *r, con
 	dash_paint_put(w, y, r->x, r->w, label, dash_paint_attr(d, DASH_ROLE_PLAIN));
 	dash_paint_put(w, y, r->x + (int)strlen(label), width, spark,
 		       dash_paint_attr(d, DASH_ROLE_BAR));
-	dash_paint_put(w, y, r->x + (int)strlen(label) + width, dash_width(tail), tail,
+	dash_paint_put(w, y, r->x + (int)strlen(label) + width, dash_fit_width(tail), tail,
 		       dash_paint_attr(d, DASH_ROLE_PLAIN));
 }
 
@@ -134,7 +142,7 @@ void dash_panels_keys(WINDOW *w, const struct dash_rect *r, const struct dash *d
 	attr_t a = dash_paint_attr(d, DASH_ROLE_TITLE);
 	char out[512];
 
-	dash_keys_bar(out, sizeof(out), r->w, s->kind == SESSION_LAB);
+	dash_keys_bar(out, sizeof(out), r->w, dash_panels_mode(d, s));
 	dash_paint_fill(w, r, 0, a);
 	dash_paint_put(w, r->y, r->x, r->w, out, a);
 }
@@ -178,12 +186,12 @@ static int dash_panels_wrap(WINDOW *w, int y, int rows, int cols, int indent, co
 	while (*s && y < rows) {
 		int width = cols - x;
 		size_t n = strlen(s);
-		if (dash_width(s) > width) {
+		if (dash_fit_width(s) > width) {
 			/* The last space that keeps the part within width. */
 			size_t cut = 0;
 			for (size_t i = 1; i < n; i++) {
 				snprintf(part, sizeof(part), "%.*s", (int)i, s);
-				if (dash_width(part) > width)
+				if (dash_fit_width(part) > width)
 					break;
 				if (s[i] == ' ')
 					cut = i;
@@ -210,7 +218,7 @@ void dash_panels_help(WINDOW *w, const struct dash *d, const struct session *s)
 	char line[512];
 	int rows, cols, y = 0;
 	size_t n;
-	bool lab = s->kind == SESSION_LAB;
+	unsigned mode = dash_panels_mode(d, s);
 	const struct dash_key_help *h = dash_keys_help(&n);
 
 	getmaxyx(w, rows, cols);
@@ -218,7 +226,7 @@ void dash_panels_help(WINDOW *w, const struct dash *d, const struct session *s)
 		       dash_paint_attr(d, DASH_ROLE_BOLD));
 	y++;
 	for (size_t i = 0; i < n && y < rows; i++) {
-		if (h[i].lab && !lab)
+		if (!(h[i].modes & mode))
 			continue;
 		snprintf(line, sizeof(line), "  %-8s %s", h[i].keys, h[i].what);
 		y = dash_panels_wrap(w, y, rows, cols, 11, line,

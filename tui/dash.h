@@ -22,6 +22,14 @@
 
 #define DASH_MESSAGE_LEN 256
 
+/* Replaying a recording: where and how fast. */
+struct dash_replay {
+	bool on;     /* the session replays a recording */
+	bool paused; /* the recorded time stands still */
+	int speed;   /* 1, 2, 4 or 8 samples per recorded interval */
+	long target; /* the sample a key asked for (DASH_KEY_SEEK) */
+};
+
 struct dash {
 	double interval;		/* refresh interval, s (starts at -i) */
 	enum dash_sort sort;		/* threads table order */
@@ -30,6 +38,7 @@ struct dash {
 	bool color;			/* colour pairs initialised */
 	bool quit;			/* q / F10 pressed */
 	struct dash_sweep sweep;	/* the s key's thread-count sweep */
+	struct dash_replay replay;	/* --replay */
 	char message[DASH_MESSAGE_LEN]; /* message line ("" none): a key's answer, or
 					 * the session's newest message */
 	bool message_bad;		/* message reports a failure: highlighted */
