@@ -19,7 +19,7 @@ run | check) ;;
 	;;
 esac
 
-packages="gcc make autoconf automake pkg-config libncurses-dev libproc2-dev libopenblas-dev libcmocka-dev procps"
+packages="gcc make autoconf automake pkg-config libncurses-dev libproc2-dev libopenblas-dev libcmocka-dev libjson-c-dev libzstd-dev procps"
 if [ "$what" = check ]; then
 	packages="$packages tmux python3 locales"
 fi

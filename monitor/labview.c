@@ -198,12 +198,9 @@ void labview_feed(struct labview *v, const struct lab_status *st, double t, doub
 		throughput_ewma_init(&v->ewma, LABVIEW_TAU_S);
 		v->ewma_epoch = applied;
 	}
-	if (v->last_t >= 0 && st->flops >= v->last_flops) {
+	bool interval = v->last_t >= 0 && st->flops >= v->last_flops;
+	if (interval)
 		v->gflops = throughput_ewma_update(&v->ewma, st->flops - v->last_flops, dt);
-		if (v->nhistory == LABVIEW_HISTORY)
-			memmove(v->history, v->history + 1, sizeof(v->history[0]) * --v->nhistory);
-		v->history[v->nhistory++] = s->paused ? 0 : v->gflops;
-	}
 	v->last_t = t;
 	v->last_flops = st->flops;
 
@@ -211,13 +208,13 @@ void labview_feed(struct labview *v, const struct lab_status *st, double t, doub
 	double steady = -1;
 	if (epoch && !s->paused) {
 		throughput_steady_update(&v->steady, t, epoch, st->flops);
-		if (throughput_steady_gflops(&v->steady, LABVIEW_MIN_WINDOW_S, &steady) == 0)
-			labview_record(v, s, steady, throughput_steady_seconds(&v->steady));
-		else
+		if (throughput_steady_gflops(&v->steady, LABVIEW_MIN_WINDOW_S, &steady) < 0)
 			steady = -1;
 	}
 
 	memset(out, 0, sizeof(*out));
+	out->interval = interval ? dt : 0;
+	out->steady_seconds = steady >= 0 ? throughput_steady_seconds(&v->steady) : 0;
 	out->threads = s->threads;
 	out->streams = s->streams;
 	out->size = s->size;
@@ -249,6 +246,30 @@ void labview_feed(struct labview *v, const struct lab_status *st, double t, doub
 	out->max_diff = st->max_diff;
 	for (size_t i = 0; i < st->npids && out->npids < LABVIEW_PIDS_MAX; i++)
 		out->pids[out->npids++] = st->pids[i];
+	out->anchor_pid = st->anchor_pid;
+	for (int i = 0; i < st->nworkers && i < LAB_MAX_WORKERS; i++)
+		out->worker_pids[out->nworkers_pids++] = st->worker_pid[i];
+	labview_note(v, out, effective);
+}
+
+void labview_note(struct labview *v, const struct workload_report *w, double effective)
+{
+	v->effective = effective;
+	v->workers = w->workers;
+	if (w->interval > 0) {
+		if (v->nhistory == LABVIEW_HISTORY)
+			memmove(v->history, v->history + 1, sizeof(v->history[0]) * --v->nhistory);
+		v->history[v->nhistory++] = w->paused ? 0 : w->gflops;
+	}
+	if (w->steady_gflops >= 0 && !w->paused) {
+		struct lab_settings s = {
+		    .threads = w->threads,
+		    .streams = w->streams,
+		    .size = w->size,
+		    .precision = strcmp(w->precision, "double") == 0 ? CTL_DOUBLE : CTL_SINGLE,
+		};
+		labview_record(v, &s, w->steady_gflops, w->steady_seconds);
+	}
 }
 
 void labview_cpu(const struct thread_rate *threads, size_t n, struct workload_report *out)

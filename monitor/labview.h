@@ -45,8 +45,11 @@ struct workload_report {
 	double cpus; /* quota asked for, <= 0: none */
 	bool paused;
 	bool spin_off;
+	double interval;	     /* s the figures below cover; 0 on the first feed or
+				      * after a counter reset (no history point) */
 	double gflops;		     /* smoothed, all streams */
 	double steady_gflops;	     /* steady state since the last change; < 0 unknown */
+	double steady_seconds;	     /* the steady window's length, s */
 	double ideal_gflops;	     /* single x min(threads x streams, effective) */
 	double ceiling_gflops;	     /* single x effective */
 	double single_thread_gflops; /* < 0 while not measured yet */
@@ -58,6 +61,9 @@ struct workload_report {
 	double epoch_max_diff;
 	pid_t pids[LABVIEW_PIDS_MAX]; /* every workload and worker process */
 	size_t npids;
+	pid_t anchor_pid;		    /* the lab's anchor */
+	pid_t worker_pids[LAB_MAX_WORKERS]; /* background workers */
+	size_t nworkers_pids;
 	double useful_cpus; /* summed over streams (see below) */
 	double cpu_cpus;    /* summed over streams */
 	struct workload_stream_report stream[CTL_MAX_STREAMS];
@@ -114,6 +120,12 @@ void labview_reset(struct labview *v);
  * (cpu_cpus), which labview_cpu() adds from the thread rates. */
 void labview_feed(struct labview *v, const struct lab_status *st, double t, double effective,
 		  double single, struct workload_report *out);
+
+/* Adds the figures of w (one interval of the workload, live or recorded)
+ * to the history and, when w has a steady figure, to the chart, under the
+ * budget's effective CPUs.  labview_feed() calls it; a replay calls it for
+ * each recorded sample. */
+void labview_note(struct labview *v, const struct workload_report *w, double effective);
 
 /* The single-thread rate measured in passing for size/precision (GFLOP/s),
  * or 0 when no stream has run one thread at that size yet. */

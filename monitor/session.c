@@ -17,8 +17,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "environment.h"
 #include "procinfo.h"
 #include "proctree.h"
+#include "session-replay.h"
 
 void session_config_default(struct session_config *c)
 {
@@ -165,6 +167,8 @@ int session_start(struct session *s, const struct session_config *c, char *err, 
 		return EXIT_USAGE;
 	}
 	s->tree = c->tree;
+	if (c->replay)
+		return session_replay_start(s, err, errlen);
 	if (c->pid) {
 		rc = session_start_attach(s, err, errlen);
 	} else if (c->command) {
@@ -247,6 +251,8 @@ static void session_tick_lab(struct session *s)
 
 int session_tick(struct session *s)
 {
+	if (s->rec)
+		return session_replay_tick(s);
 	launch_reap(&s->child);
 	if (!s->target_gone) {
 		struct snapshot next;
@@ -335,6 +341,7 @@ void session_stop(struct session *s)
 		s->lab = NULL;
 	}
 	launch_stop(&s->child);
+	session_replay_stop(s);
 	sampler_free(s->sampler);
 	s->sampler = NULL;
 	snapshot_free(&s->prev);
@@ -382,6 +389,10 @@ void session_target_name(const struct session *s, char *buf, size_t cap)
 		snprintf(buf, cap, "lab");
 		return;
 	}
+	if (s->rec && s->replay_target[0]) {
+		snprintf(buf, cap, "%s", s->replay_target);
+		return;
+	}
 	if (s->kind == SESSION_LAUNCH && s->cfg.command) {
 		for (char **a = s->cfg.command; *a && o + 1 < cap; a++) {
 			int n = snprintf(buf + o, cap - o, "%s%s", o ? " " : "", *a);
@@ -398,4 +409,16 @@ void session_target_name(const struct session *s, char *buf, size_t cap)
 			return;
 		}
 	}
+}
+
+void session_recording_header(const struct session *s, double interval, struct recording_header *h)
+{
+	static const char *const modes[] = {
+	    [SESSION_LAB] = "lab", [SESSION_ATTACH] = "attach", [SESSION_LAUNCH] = "command"};
+	struct env_record e;
+	char target[512];
+	environment_fill(&e, &s->root, &s->cur.budget,
+			 s->kind == SESSION_LAB ? &s->lab_status : NULL);
+	session_target_name(s, target, sizeof(target));
+	recording_header_fill(h, &e, modes[s->kind], (int)s->target, target, s->tree, interval);
 }

@@ -22,6 +22,7 @@
 
 #include "launch.h"
 #include "model.h"
+#include "recording.h"
 #include "sampler.h"
 #include "stop.h"
 
@@ -49,6 +50,7 @@ struct session_config {
 	char **command;		 /* non-NULL: launch this argv */
 	enum launch_stdio stdio; /* where the launched command's output goes */
 	struct lab_settings lab; /* the lab's knobs at start (no pid, no command) */
+	const char *replay;	 /* non-NULL: replay this recording instead of sampling */
 };
 
 /* root "/", nothing to attach or launch, the lab's defaults, the launched
@@ -56,6 +58,8 @@ struct session_config {
 void session_config_default(struct session_config *c);
 
 #define SESSION_MESSAGE_LEN 256
+
+struct session_replay_note;
 
 struct session {
 	enum session_kind kind;
@@ -79,6 +83,16 @@ struct session {
 	struct labview view;	      /* smoothed and steady-state throughput */
 	struct workload_report work;  /* what outputs show of the workload */
 
+	/* replay: the source is a recording */
+	struct recording *rec;
+	long replay_pos;			  /* the sample in cur and rates (0-based) */
+	long replay_count;			  /* samples in the recording */
+	bool replay_end;			  /* a tick found no sample after replay_pos */
+	struct recording_sample rs;		  /* the sample shown */
+	struct session_replay_note *replay_notes; /* per sample, for seeking */
+	unsigned replay_skipped;		  /* lines that did not read */
+	char replay_target[512];		  /* the recorded target's name, raw */
+
 	char message[SESSION_MESSAGE_LEN]; /* the newest message, raw; "" none */
 	bool message_bad;		   /* it reports a failure */
 	unsigned message_seq;		   /* counts messages: a face shows each once */
@@ -99,8 +113,19 @@ int session_start(struct session *s, const struct session_config *c, char *err, 
 /* One tick: reaps a launched command that exited, samples, computes rates
  * and (lab) reads the workload, updates the view and reports events as
  * messages.  Returns 0, or -ESRCH once the target has gone (s->target_gone;
- * cur keeps the last budget). */
+ * cur keeps the last budget).  In a replay a tick moves to the next sample
+ * (lines that do not read are skipped, said once); -ENODATA at the end. */
 int session_tick(struct session *s);
+
+/* Replay only: shows sample i (clamped to the recording), with the lab
+ * view rebuilt as it stood then.  Returns 0, or -ENOTSUP outside a
+ * replay. */
+int session_replay_seek(struct session *s, long i);
+
+/* The header of a recording of this session: mode, target and the
+ * environment record (machine, BLAS, thread variables), sampling every
+ * interval seconds. */
+void session_recording_header(const struct session *s, double interval, struct recording_header *h);
 
 /* Lab only: applies s->want (after a key or a flag changed it).  Returns 0
  * or -errno; a message says what happened in a few words either way. */

@@ -141,7 +141,9 @@ struct sweep_ctx {
 	struct snapshot sa, sb;
 	struct snapshot_rates rates;
 	bool first;
-	unsigned restarts; /* helper restarts reported so far */
+	unsigned restarts;	      /* helper restarts reported so far */
+	struct labview *view;	      /* sink->sample: the window's figures */
+	struct workload_report *work; /* sink->sample: what it hands over */
 };
 
 /* A helper restarted during the sweep: its row is suspect; say so. */
@@ -177,6 +179,10 @@ static int sweep_step(struct sweep_ctx *c, int streams, int threads)
 	sampler_sample(c->smp, &c->sa);
 	lab_read(c->lab, c->a);
 	double t0 = now_s();
+	if (c->k->sample) {
+		labview_init(c->view);
+		labview_feed(c->view, c->a, t0, c->effective, c->single, c->work);
+	}
 	rc = sleep_s(c->o->seconds, c->k);
 	if (rc < 0)
 		return rc;
@@ -185,9 +191,17 @@ static int sweep_step(struct sweep_ctx *c, int streams, int threads)
 		sink_note(c->k, "sweep: the workload's processes have gone");
 		return -ESRCH;
 	}
-	double dt = now_s() - t0;
+	double t1 = now_s(), dt = t1 - t0;
 	snapshot_rates(&c->sa, &c->sb, &c->rates);
 	note_restarts(c, streams, threads);
+	if (c->k->sample) {
+		/* The window as one sample, for a recording of the sweep. */
+		labview_feed(c->view, c->b, t1, c->effective, c->single, c->work);
+		labview_cpu(c->rates.threads, c->rates.nthreads, c->work);
+		rc = out_error(c->k, c->k->sample(c->k->arg, &c->sb, &c->rates, c->work));
+		if (rc < 0)
+			return rc;
+	}
 	struct sweep_row r = {.streams = streams, .threads = threads};
 	r.gflops = throughput_gflops(c->b->flops - c->a->flops, dt);
 	if (c->baseline_row && streams == 1 && threads == 1 && r.gflops > 0) {
@@ -283,6 +297,8 @@ int sweep_run(const struct sweep_opts *o, const struct sweep_sink *k)
 	}
 	c.a = xmalloc(sizeof(*c.a));
 	c.b = xmalloc(sizeof(*c.b));
+	c.view = xmalloc(sizeof(*c.view));
+	c.work = xmalloc(sizeof(*c.work));
 	snapshot_init(&c.sa);
 	snapshot_init(&c.sb);
 	snapshot_rates_init(&c.rates);
@@ -358,6 +374,8 @@ out:
 	snapshot_rates_free(&c.rates);
 	free(c.a);
 	free(c.b);
+	free(c.view);
+	free(c.work);
 	lab_stop(c.lab);
 	return rc;
 }

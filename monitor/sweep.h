@@ -31,6 +31,7 @@
 #include <stdio.h>
 
 #include "environment.h"
+#include "labview.h"
 #include "lab.h"
 
 #define SWEEP_LIST_MAX 32
@@ -89,6 +90,10 @@ struct sweep_sink {
 	/* One line for the user (no "threadlab:" prefix, no newline): a
 	 * restart, an error, the interruption. */
 	void (*note)(void *arg, const char *line);
+	/* Each setting's measured window as one sample (a recording of the
+	 * sweep); NULL: not wanted.  Returns 0 or -errno like row. */
+	int (*sample)(void *arg, const struct snapshot *cur, const struct snapshot_rates *r,
+		      const struct workload_report *w);
 };
 
 /* Runs the sweep, handing the environment, each row as soon as it is

@@ -37,6 +37,8 @@ static void report_budget_json_obj(struct json_out *j, const struct budget *b)
 	json_out_knum(j, "quota", b->quota.cpus > 0 ? b->quota.cpus : (double)NAN, 3);
 	json_out_knum(j, "effective", b->effective, 3);
 	json_out_kstr(j, "binding", budget_term_name(b->binding));
+	json_out_kbool(j, "quota_controller", b->quota.controller);
+	json_out_kstr(j, "note", b->note);
 	json_out_end(j);
 }
 
@@ -134,6 +136,7 @@ static void report_json_workload(struct json_out *j, const struct workload_repor
 	json_out_knum(j, "gflops", w->gflops, 2);
 	json_out_knum(j, "steady_gflops", w->steady_gflops >= 0 ? w->steady_gflops : (double)NAN,
 		      2);
+	json_out_knum(j, "steady_seconds", w->steady_seconds, 2);
 	bool single = w->single_thread_gflops >= 0;
 	json_out_knum(j, "ideal_gflops", single ? w->ideal_gflops : (double)NAN, 2);
 	json_out_knum(j, "ceiling_gflops", single ? w->ceiling_gflops : (double)NAN, 2);
@@ -174,6 +177,12 @@ static void report_json_workload(struct json_out *j, const struct workload_repor
 	json_out_array(j);
 	for (size_t i = 0; i < w->npids; i++)
 		json_out_int(j, w->pids[i]);
+	json_out_end(j);
+	json_out_kint(j, "anchor_pid", w->anchor_pid);
+	json_out_key(j, "worker_pids");
+	json_out_array(j);
+	for (size_t i = 0; i < w->nworkers_pids; i++)
+		json_out_int(j, w->worker_pids[i]);
 	json_out_end(j);
 	json_out_end(j);
 }

@@ -9,6 +9,7 @@
 #include "sweep-out.h"
 
 #include "csv-out.h"
+#include "record.h"
 #include "text-safe.h"
 
 #include <errno.h>
@@ -289,7 +290,29 @@ int sweep_out_end(struct sweep_out *w, double baseline_gflops)
 
 static int sweep_out_sink_begin(void *arg, const struct sweep_env *env)
 {
-	return sweep_out_begin(arg, env);
+	struct sweep_out *w = arg;
+	if (w->record) {
+		struct recording_header h;
+		recording_header_fill(&h, &env->env, "sweep", 0, "sweep", true, env->seconds);
+		int rc = record_header(w->record, &h);
+		if (rc < 0) {
+			errno = -rc;
+			return -EIO;
+		}
+	}
+	return sweep_out_begin(w, env);
+}
+
+static int sweep_out_sink_sample(void *arg, const struct snapshot *cur,
+				 const struct snapshot_rates *r, const struct workload_report *wr)
+{
+	struct sweep_out *w = arg;
+	int rc = record_sample(w->record, cur, r, wr);
+	if (rc < 0) {
+		errno = -rc;
+		return -EIO;
+	}
+	return 0;
 }
 
 static int sweep_out_sink_row(void *arg, const struct sweep_row *r)
@@ -320,10 +343,11 @@ static void sweep_out_sink_note(void *arg, const char *line)
 	fprintf(stderr, "threadlab: %s\n", safe_line);
 }
 
-int sweep_out_run(const struct sweep_opts *o, FILE *f, enum format fmt)
+int sweep_out_run(const struct sweep_opts *o, FILE *f, enum format fmt, struct record *rec)
 {
 	struct sweep_out w;
 	sweep_out_init(&w, f, fmt);
+	w.record = rec;
 	struct sweep_sink k = {
 	    .arg = &w,
 	    .begin = sweep_out_sink_begin,
@@ -331,6 +355,7 @@ int sweep_out_run(const struct sweep_opts *o, FILE *f, enum format fmt)
 	    .end = sweep_out_sink_end,
 	    .gone = sweep_out_sink_gone,
 	    .note = sweep_out_sink_note,
+	    .sample = rec ? sweep_out_sink_sample : NULL,
 	};
 	return sweep_run(o, &k);
 }

@@ -14,10 +14,13 @@
 #include "json-out.h"
 #include "sweep.h"
 
+struct record;
+
 struct sweep_out {
 	FILE *f;
 	enum format fmt;
-	struct json_out j; /* JSON: the document being written */
+	struct json_out j;     /* JSON: the document being written */
+	struct record *record; /* --record: the windows as samples, or NULL */
 };
 
 void sweep_out_init(struct sweep_out *w, FILE *f, enum format fmt);
@@ -35,7 +38,8 @@ void sweep_out_text_row(char *buf, size_t cap, const struct sweep_row *r);
 
 /* Runs the sweep (sweep_run) writing the table to f in fmt, its notes to
  * stderr as "threadlab: …" lines; stops when f is a pipe whose reader has
- * gone.  Returns what sweep_run returns. */
-int sweep_out_run(const struct sweep_opts *o, FILE *f, enum format fmt);
+ * gone.  rec, when not NULL, gets the recording header (mode "sweep") and
+ * each setting's window as a sample.  Returns what sweep_run returns. */
+int sweep_out_run(const struct sweep_opts *o, FILE *f, enum format fmt, struct record *rec);
 
 #endif

@@ -37,7 +37,7 @@ static char *run(enum format fmt, int *rc)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	*rc = sweep_out_run(&o, f, fmt);
+	*rc = sweep_out_run(&o, f, fmt, NULL);
 	fclose(f);
 	printf("# %s", buf);
 	return buf;
@@ -167,7 +167,7 @@ static void test_write_errors(void **state)
 	struct sweep_opts o;
 	opts(&o);
 	full = fopen("/dev/full", "w");
-	assert_int_equal(sweep_out_run(&o, full, FORMAT_TEXT), -EIO);
+	assert_int_equal(sweep_out_run(&o, full, FORMAT_TEXT, NULL), -EIO);
 	fclose(full);
 }
 
@@ -214,7 +214,7 @@ static int run_piped(struct reader *r, double seconds, double *elapsed)
 	o.seconds = seconds;
 	FILE *w = fdopen(p[1], "w");
 	double t0 = tl_now_s();
-	int rc = sweep_out_run(&o, w, FORMAT_JSON);
+	int rc = sweep_out_run(&o, w, FORMAT_JSON, NULL);
 	*elapsed = tl_now_s() - t0;
 	fclose(w);
 	pthread_join(t, NULL);
@@ -271,7 +271,7 @@ static void test_bad_options(void **state)
 	sweep_opts_default(&o);
 	o.threads[0] = 0;
 	o.nthreads = 1;
-	assert_int_equal(sweep_out_run(&o, stdout, FORMAT_TEXT), -EINVAL);
+	assert_int_equal(sweep_out_run(&o, stdout, FORMAT_TEXT, NULL), -EINVAL);
 }
 
 int main(void)

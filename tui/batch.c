@@ -1,4 +1,5 @@
-/* batch.c — samples on stdout, one per interval, no terminal needed. */
+/* batch.c — samples on stdout, one per interval, no terminal needed; and a
+ * recording converted to text, CSV or JSON Lines. */
 #include "config.h"
 
 #include "batch.h"
@@ -9,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "record.h"
 #include "report.h"
 #include "session.h"
 #include "text-safe.h"
@@ -33,18 +35,76 @@ static void batch_sleep_until(double t)
 	}
 }
 
+static void batch_say(const char *m)
+{
+	char safe[3 * 1024];
+	text_safe(m, strlen(m), safe, sizeof(safe));
+	fprintf(stderr, "threadlab: %s\n", safe);
+}
+
 /* A failure the session reported (a quota refused, a helper restarted, a
- * stream that failed) goes to stderr once; other news is the dashboard's. */
+ * stream that failed, a recorded line that did not read) goes to stderr
+ * once; other news is the dashboard's. */
 static void batch_news(const struct session *s, unsigned *seen)
 {
 	if (s->message_seq == *seen)
 		return;
 	*seen = s->message_seq;
-	if (!s->message_bad || !s->message[0])
+	if (s->message_bad && s->message[0])
+		batch_say(s->message);
+}
+
+/* Prints the current sample; false when stdout failed (the status set). */
+static bool batch_print(const struct options *o, struct session *s, bool header, int *rc)
+{
+	report_sample(stdout, o->format, &s->cur, &s->rates,
+		      s->kind == SESSION_LAB ? &s->work : NULL, header);
+	if (fflush(stdout) == EOF || ferror(stdout)) {
+		/* The reader went away (a closed pipe): stop quietly. */
+		if (errno != EPIPE) {
+			fprintf(stderr, "threadlab: cannot write the output: %s\n",
+				strerror(errno));
+			*rc = EXIT_RUNTIME;
+		}
+		return false;
+	}
+	return true;
+}
+
+/* A recording that failed to write stops recording, not sampling. */
+static void batch_record(struct record **rec, const struct options *o, const struct session *s)
+{
+	if (!*rec)
 		return;
-	char safe[3 * SESSION_MESSAGE_LEN];
-	text_safe(s->message, strlen(s->message), safe, sizeof(safe));
-	fprintf(stderr, "threadlab: %s\n", safe);
+	int rc = record_sample(*rec, &s->cur, &s->rates, s->kind == SESSION_LAB ? &s->work : NULL);
+	if (rc < 0) {
+		fprintf(stderr, "threadlab: cannot write the recording %s: %s; recording stops\n",
+			o->record, strerror(-rc));
+		record_close(*rec);
+		*rec = NULL;
+	}
+}
+
+static int batch_replay(const struct options *o, struct session *s)
+{
+	unsigned seen = 0;
+	int rc = EXIT_OK;
+	long printed = 0;
+	batch_news(s, &seen);
+	for (bool header = true; !stop_signal; header = false) {
+		if (!batch_print(o, s, header, &rc))
+			break;
+		if (o->count && ++printed >= o->count)
+			break;
+		int t = session_tick(s);
+		batch_news(s, &seen);
+		if (t < 0)
+			break;
+	}
+	if (s->replay_skipped > 1)
+		fprintf(stderr, "threadlab: %u lines of %s did not read and were skipped\n",
+			s->replay_skipped, o->replay);
+	return rc;
 }
 
 int batch_run(const struct options *o)
@@ -56,9 +116,25 @@ int batch_run(const struct options *o)
 	stop_install(NULL);
 	int rc = session_start(&s, &c, err, sizeof(err));
 	if (rc != EXIT_OK) {
-		fprintf(stderr, "threadlab: %s\n", err);
+		batch_say(err);
 		session_stop(&s);
 		return rc;
+	}
+	if (o->replay) {
+		rc = batch_replay(o, &s);
+		session_stop(&s);
+		return rc;
+	}
+	struct record *rec = NULL;
+	if (o->record) {
+		struct recording_header h;
+		session_recording_header(&s, o->interval, &h);
+		rec = record_start(o->record, o->argc, o->argv, &h, err, sizeof(err));
+		if (!rec) {
+			batch_say(err);
+			session_stop(&s);
+			return EXIT_USAGE;
+		}
 	}
 	unsigned seen = 0;
 	batch_news(&s, &seen);
@@ -71,7 +147,9 @@ int batch_run(const struct options *o)
 		batch_sleep_until(next);
 		if (stop_signal)
 			break;
-		if (session_tick(&s) < 0) {
+		int tick = session_tick(&s);
+		batch_news(&s, &seen);
+		if (tick < 0) {
 			char st[128];
 			if (s.kind == SESSION_LAUNCH)
 				fprintf(stderr, "threadlab: the command %s\n",
@@ -80,18 +158,10 @@ int batch_run(const struct options *o)
 				fprintf(stderr, "threadlab: process %d exited\n", (int)s.target);
 			break;
 		}
-		report_sample(stdout, o->format, &s.cur, &s.rates,
-			      s.kind == SESSION_LAB ? &s.work : NULL, header);
-		header = false;
-		if (fflush(stdout) == EOF || ferror(stdout)) {
-			/* The reader went away (a closed pipe): stop quietly. */
-			if (errno != EPIPE) {
-				fprintf(stderr, "threadlab: cannot write the output: %s\n",
-					strerror(errno));
-				rc = EXIT_RUNTIME;
-			}
+		batch_record(&rec, o, &s);
+		if (!batch_print(o, &s, header, &rc))
 			break;
-		}
+		header = false;
 		if (o->count && ++printed >= o->count)
 			break;
 		next += o->interval;
@@ -99,6 +169,8 @@ int batch_run(const struct options *o)
 		if (next < now)
 			next = now + o->interval;
 	}
+	if (rec && record_close(rec) < 0)
+		fprintf(stderr, "threadlab: cannot close the recording %s\n", o->record);
 	session_stop(&s);
 	return rc;
 }

@@ -91,6 +91,10 @@ struct dash_header {
 	double interval;		 /* s */
 	bool gone;			 /* target exited */
 	const char *sweep;		 /* "sweep 2/4" or NULL */
+	const char *replay;		 /* replay: "2026-12-01 08:17:03", else NULL */
+	long replay_pos, replay_count;	 /* replay: the sample shown (0-based), of */
+	int replay_speed;		 /* replay: 1, 2, 4, 8 */
+	bool replay_paused;
 };
 /* "threadlab lab | sgemm n=768 | threads 2* | streams 1 | workers 0 |
  *  quota none | every 1s" — '*' marks a pending value; at 80 columns

@@ -15,6 +15,7 @@
 #include "dash-keys.h"
 #include "dash-paint.h"
 #include "dash-table.h"
+#include "report.h"
 #include "text-safe.h"
 
 /* The key table's mode for what is on screen. */
@@ -28,10 +29,21 @@ static unsigned dash_panels_mode(const struct dash *d, const struct session *s)
 void dash_panels_header(WINDOW *w, const struct dash_rect *r, const struct dash *d,
 			const struct session *s)
 {
-	char out[1024], target[512], sweep[32];
+	char out[1024], target[512], sweep[32], when[64];
 	struct dash_header h = {0};
 
 	h.interval = d->interval;
+	if (d->replay.on) {
+		/* The recorded time, to the second: "2026-12-01 08:17:03". */
+		report_time_iso(s->cur.wall, when, sizeof(when));
+		when[10] = ' ';
+		when[19] = '\0';
+		h.replay = when;
+		h.replay_pos = s->replay_pos;
+		h.replay_count = s->replay_count;
+		h.replay_speed = d->replay.speed;
+		h.replay_paused = d->replay.paused;
+	}
 	h.pid = s->target;
 	h.tree = s->tree;
 	h.gone = s->target_gone;

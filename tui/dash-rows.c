@@ -34,9 +34,21 @@ size_t dash_rows_header(char *out, size_t cap, int width, const struct dash_head
 	char safe[512], word[512];
 
 	dash_line_init(&l, " | ");
-	dash_line_add(&l, 0, "threadlab %s", h->mode);
-	if (h->want)
-		dash_line_brief(&l, "%s", h->mode); /* "lab": the last thing to go */
+	if (h->replay) {
+		/* What was recorded, when, and where the replay stands. */
+		dash_line_add(&l, 0, "threadlab replay %s", h->mode);
+		dash_line_brief(&l, "replay %s", h->mode);
+		dash_line_add(&l, 0, "%s", h->replay);
+		dash_line_brief(&l, "%s", h->replay + 11); /* the time alone */
+		dash_line_add(&l, 1 | DASH_LINE_KEEP, "sample %ld/%ld", h->replay_pos + 1,
+			      h->replay_count);
+		dash_line_brief(&l, "%ld/%ld", h->replay_pos + 1, h->replay_count);
+		dash_line_add(&l, 0, "%dx%s", h->replay_speed, h->replay_paused ? " PAUSED" : "");
+	} else {
+		dash_line_add(&l, 0, "threadlab %s", h->mode);
+		if (h->want)
+			dash_line_brief(&l, "%s", h->mode); /* "lab": the last thing to go */
+	}
 	if (h->want) {
 		const struct lab_settings *w = h->want;
 		unsigned p = h->pending;
@@ -77,8 +89,10 @@ size_t dash_rows_header(char *out, size_t cap, int width, const struct dash_head
 		if (strncmp(h->sweep, "sweep ", 6) == 0)
 			dash_line_brief(&l, "sw %s", h->sweep + 6);
 	}
-	dash_line_add(&l, 3 | DASH_LINE_KEEP, "every %gs", h->interval);
-	dash_line_brief(&l, "%gs", h->interval);
+	if (!h->replay) {
+		dash_line_add(&l, 3 | DASH_LINE_KEEP, "every %gs", h->interval);
+		dash_line_brief(&l, "%gs", h->interval);
+	}
 	if (h->gone)
 		dash_line_add(&l, 0, "EXITED");
 	return dash_line_render(&l, out, cap, width);

@@ -40,6 +40,7 @@
 #include "dash-paint.h"
 #include "dash-panels.h"
 #include "options.h"
+#include "record.h"
 #include "session.h"
 #include "text-safe.h"
 
@@ -165,8 +166,28 @@ static void dash_apply(struct dash *d, struct session *s)
 /* One sample, then the sweep's next step. */
 static void dash_tick(struct dash *d, struct session *s, double now)
 {
-	session_tick(s);
+	int rc = session_tick(s);
 	dash_news(d, s);
+	if (d->replay.on) {
+		if (rc == -ENODATA && !d->replay.paused) {
+			d->replay.paused = true;
+			snprintf(d->message, sizeof(d->message),
+				 "end of the recording: g or Home plays it again");
+			d->message_bad = false;
+		}
+		return;
+	}
+	if (d->record && s->have_rates && rc == 0) {
+		int w = record_sample(d->record, &s->cur, &s->rates,
+				      s->kind == SESSION_LAB ? &s->work : NULL);
+		if (w < 0) {
+			snprintf(d->message, sizeof(d->message),
+				 "cannot write the recording: %s; recording stops", strerror(-w));
+			d->message_bad = true;
+			record_close(d->record);
+			d->record = NULL;
+		}
+	}
 	if (s->kind == SESSION_LAUNCH && !d->status[0])
 		session_child_status(s, d->status, sizeof(d->status));
 	if (s->kind == SESSION_LAB && d->sweep.active) {
@@ -178,6 +199,16 @@ static void dash_tick(struct dash *d, struct session *s, double now)
 				 "sweep done: threads 1..%d in the chart%s", d->sweep.t_max,
 				 d->sweep.skipped ? " (some steps timed out)" : "");
 	}
+}
+
+/* Seconds between ticks: the refresh interval live; in a replay the
+ * recorded interval over the speed. */
+static double dash_period(const struct dash *d, const struct session *s)
+{
+	if (!d->replay.on)
+		return d->interval;
+	double dt = s->rates.dt > 0.01 ? s->rates.dt : 1.0;
+	return dt / (d->replay.speed > 0 ? d->replay.speed : 1);
 }
 
 static int dash_key_ctx_online(const struct session *s)
@@ -203,6 +234,9 @@ static bool dash_input(struct dash *d, struct session *s, double *next_sample)
 			continue;
 		struct dash_key_ctx c = {
 		    .lab = s->kind == SESSION_LAB && s->lab,
+		    .replay = d->replay.on,
+		    .replay_pos = s->replay_pos,
+		    .replay_count = s->replay_count,
 		    .online = dash_key_ctx_online(s),
 		    .effective = s->cur.budget.effective > 0 ? s->cur.budget.effective : 1,
 		    .now = dash_now(),
@@ -213,8 +247,10 @@ static bool dash_input(struct dash *d, struct session *s, double *next_sample)
 			dash_apply(d, s);
 		if (f & DASH_KEY_RESET)
 			labview_reset(&s->view);
+		if (f & DASH_KEY_SEEK)
+			session_replay_seek(s, d->replay.target);
 		if (f & DASH_KEY_RETIME)
-			*next_sample = c.now + d->interval;
+			*next_sample = c.now + dash_period(d, s);
 		if (f & DASH_KEY_REDRAW)
 			dirty = true;
 		if (f & DASH_KEY_QUIT)
@@ -246,20 +282,29 @@ static int dash_wait(struct pollfd *pfd, int timeout)
 	return r;
 }
 
+/* Whether ticks are due at all: a live target still there, or a replay
+ * that plays. */
+static bool dash_running(const struct dash *d, const struct session *s)
+{
+	return d->replay.on ? !d->replay.paused : !s->target_gone;
+}
+
 static int dash_loop(struct dash *d, struct session *s)
 {
-	double next_sample = dash_now();
+	/* A replay shows its first sample at once; the next comes after it. */
+	double next_sample = dash_now() + (d->replay.on ? dash_period(d, s) : 0);
 	double next_poll = 0;
 	bool dirty = true;
 	unsigned last_pending = session_pending(s);
 
 	while (!d->quit && !stop_signal) {
 		double now = dash_now();
-		if (!s->target_gone && now >= next_sample) {
+		if (dash_running(d, s) && now >= next_sample) {
 			dash_tick(d, s, now);
-			next_sample += d->interval;
+			double period = dash_period(d, s);
+			next_sample += period;
 			if (next_sample <= now)
-				next_sample = now + d->interval;
+				next_sample = now + period;
 			dirty = true;
 		}
 		bool pending = session_pending(s) != 0;
@@ -277,7 +322,7 @@ static int dash_loop(struct dash *d, struct session *s)
 			dirty = false;
 		}
 		int timeout = -1;
-		if (!s->target_gone) {
+		if (dash_running(d, s)) {
 			double wait = next_sample - dash_now();
 			if (pending && wait > DASH_PENDING_POLL)
 				wait = DASH_PENDING_POLL;
@@ -302,6 +347,9 @@ int dash_run(struct session *s, const struct dash_config *c)
 	struct dash d;
 
 	dash_init(&d, c);
+	d.record = c ? c->record : NULL;
+	d.replay.on = s->rec != NULL;
+	d.replay.speed = 1;
 	d.message_seq = s->message_seq;
 	if (s->message[0]) {
 		snprintf(d.message, sizeof(d.message), "%s", s->message);
@@ -336,6 +384,8 @@ int dash_run(struct session *s, const struct dash_config *c)
 	int status = dash_loop(&d, s);
 	endwin();
 	delscreen(scr);
+	if (d.record && record_close(d.record) < 0)
+		fprintf(stderr, "threadlab: cannot close the recording\n");
 	dash_reset_len = 0; /* the terminal is back: nothing to reset any more */
 	return status;
 }

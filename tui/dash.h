@@ -44,12 +44,17 @@ struct dash {
 	bool message_bad;		/* message reports a failure: highlighted */
 	unsigned message_seq;		/* the session message last shown */
 	char status[96];		/* how the target ended ("exited with status 3"), "" */
+	struct record *record;		/* --record, NULL when none (or after an error) */
 };
+
+struct record;
 
 /* What the command line says about the dashboard. */
 struct dash_config {
-	double interval; /* refresh, s (-i; clamped to the range below) */
-	bool no_color;	 /* --no-color (NO_COLOR is read by dash_run itself) */
+	double interval;       /* refresh, s (-i; clamped to the range below) */
+	bool no_color;	       /* --no-color (NO_COLOR is read by dash_run itself) */
+	struct record *record; /* --record: each sample goes there too (dash_run
+				* closes it); NULL: none */
 };
 
 /* Refresh intervals the i / I keys step through, s. */

@@ -28,6 +28,8 @@ enum {
 	OPT_SECONDS,
 	OPT_ROOT,
 	OPT_NO_COLOR,
+	OPT_RECORD,
+	OPT_REPLAY,
 };
 
 static const struct option options_long[] = {
@@ -51,6 +53,8 @@ static const struct option options_long[] = {
     {"seconds", required_argument, NULL, OPT_SECONDS},
     {"root", required_argument, NULL, OPT_ROOT},
     {"no-color", no_argument, NULL, OPT_NO_COLOR},
+    {"record", required_argument, NULL, OPT_RECORD},
+    {"replay", required_argument, NULL, OPT_REPLAY},
     {NULL, 0, NULL, 0},
 };
 
@@ -64,6 +68,7 @@ void options_usage(FILE *f)
 	      "       threadlab --budget [-p PID] [--format text|json]\n"
 	      "       threadlab --batch [-p PID | -- CMD] [-i SECONDS] [-c COUNT] [--format text|csv|json]\n"
 	      "       threadlab --sweep [--threads LIST] [--streams LIST] [--seconds S] [--format ...]\n"
+	      "       threadlab --replay FILE [--batch [--format text|csv|json]]\n"
 	      "\n"
 	      "Shows how threads meet the CPU budget: per-thread CPU, run-queue wait and\n"
 	      "context switches, the cgroup's quota, throttling and pressure, and the\n"
@@ -85,6 +90,8 @@ void options_usage(FILE *f)
 	      "      --format FORMAT     text, csv or json (JSON Lines in batch mode); default text\n"
 	      "      --no-color          no colours in the dashboard (so does NO_COLOR)\n"
 	      "      --root DIR          read /proc and /sys under DIR (fixture trees; --budget, --batch)\n"
+	      "      --record FILE       also write the session to FILE (JSON Lines; FILE.zst: zstd)\n"
+	      "      --replay FILE       the dashboard (or --batch) on a recording instead of live\n"
 	      "\n"
 	      "Workload knobs (also keys in the dashboard):\n"
 	      "      --threads N       intra-op threads per GEMM (OpenBLAS threads), 1-64; default 1\n"
@@ -123,6 +130,7 @@ void options_session_config(const struct options *o, struct session_config *c)
 	c->lab.workers = o->workers;
 	c->lab.cpus = o->cpus;
 	c->lab.spin_off = o->spin_off;
+	c->replay = o->replay;
 }
 
 void options_sweep_opts(const struct options *o, struct sweep_opts *so)
@@ -345,15 +353,51 @@ static int options_one(struct options *o, int c, const char *arg, char *err, siz
 	case OPT_NO_COLOR:
 		o->no_color = true;
 		return EXIT_OK;
+	case OPT_RECORD:
+		if (!arg[0])
+			return options_err(err, errlen, "--record needs a file name");
+		o->record = arg;
+		return EXIT_OK;
+	case OPT_REPLAY:
+		if (!arg[0])
+			return options_err(err, errlen, "--replay needs a file name");
+		o->replay = arg;
+		return EXIT_OK;
 	default:
 		return EXIT_USAGE;
 	}
+}
+
+/* --replay shows what was recorded: nothing of the live session applies. */
+static int options_check_replay(const struct options *o, char *err, size_t errlen)
+{
+	if (o->pid || o->command || o->lab_flag)
+		return options_err(
+		    err, errlen, "--replay shows a recording: drop -p, -- CMD and workload knobs");
+	if (o->mode == MODE_SWEEP || o->mode == MODE_BUDGET)
+		return options_err(err, errlen, "--replay takes the dashboard or --batch");
+	if (o->record)
+		return options_err(err, errlen, "--replay and --record exclude each other");
+	if (o->interval_set)
+		return options_err(err, errlen,
+				   "-i does not apply to --replay: the recorded interval is kept "
+				   "(keys 1 2 4 8 set the speed)");
+	if (o->tree || strcmp(o->root, "/") != 0)
+		return options_err(err, errlen, "--replay takes no --tree or --root");
+	if (o->mode == MODE_DASHBOARD && o->format_set)
+		return options_err(err, errlen, "--format is for --replay with --batch");
+	return EXIT_OK;
 }
 
 static int options_check(struct options *o, char *err, size_t errlen)
 {
 	if (o->mode == MODE_HELP || o->mode == MODE_VERSION)
 		return EXIT_OK;
+	if (o->replay)
+		return options_check_replay(o, err, errlen);
+	if (o->record && o->mode == MODE_BUDGET)
+		return options_err(err, errlen,
+				   "--record is for the dashboard, --batch and --sweep");
 	if (o->pid && o->command)
 		return options_err(err, errlen, "-p and -- CMD exclude each other");
 	if (o->mode == MODE_SWEEP && (o->pid || o->command))
@@ -395,6 +439,8 @@ static int options_check(struct options *o, char *err, size_t errlen)
 int options_parse(int argc, char **argv, struct options *o, char *err, size_t errlen)
 {
 	options_defaults(o);
+	o->argc = argc;
+	o->argv = argv;
 	err[0] = '\0';
 	opterr = 0;
 	optind = 1;

@@ -31,13 +31,17 @@ struct options {
 	enum mode mode;
 	enum format format;
 	bool format_set;
-	pid_t pid;	      /* -p; 0 when not given */
-	bool tree;	      /* --tree */
-	char **command;	      /* after "--": argv of the command to launch, or NULL */
-	double interval;      /* -i, seconds */
-	long count;	      /* -c, samples; 0 = until the target exits or a signal */
-	const char *root;     /* --root: collectors' root directory ("/" live) */
-	bool no_color;	      /* --no-color or NO_COLOR set */
+	pid_t pid;	    /* -p; 0 when not given */
+	bool tree;	    /* --tree */
+	char **command;	    /* after "--": argv of the command to launch, or NULL */
+	double interval;    /* -i, seconds */
+	long count;	    /* -c, samples; 0 = until the target exits or a signal */
+	const char *root;   /* --root: collectors' root directory ("/" live) */
+	bool no_color;	    /* --no-color or NO_COLOR set */
+	const char *record; /* --record FILE, or NULL */
+	const char *replay; /* --replay FILE, or NULL */
+	int argc;	    /* threadlab's own command line, for a recording's header */
+	char **argv;
 	bool interval_set;    /* -i given */
 	bool seconds_set;     /* --seconds given */
 	const char *lab_flag; /* first workload knob given ("--threads"), or NULL */
@@ -57,8 +61,9 @@ struct options {
 	double seconds; /* --sweep: seconds measured per setting */
 };
 
-/* Parses argv.  Returns EXIT_OK, or EXIT_USAGE with a one-line message
- * (no "threadlab:" prefix, no newline) in err. */
+/* Parses argv (kept in o: it must outlive o).  Returns EXIT_OK, or
+ * EXIT_USAGE with a one-line message (no "threadlab:" prefix, no newline)
+ * in err. */
 int options_parse(int argc, char **argv, struct options *o, char *err, size_t errlen);
 
 /* The session to start for o: target, root, the lab's knobs; the launched

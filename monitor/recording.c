@@ -1,0 +1,340 @@
+/* recording.c — open, index and read a recording (recording.h).
+ *
+ * The file is mapped, not read: a one-hour recording of a 1,000-thread
+ * process is hundreds of megabytes, and the index only needs the line
+ * boundaries.  Plain files are indexed with memchr over the mapping.  zstd
+ * files are walked frame by frame (ZSTD_findFrameCompressedSize) and each
+ * frame decompressed once to find its lines; reading a line later
+ * decompresses its frame again (the last frame is kept, so stepping through
+ * a frame of many lines — a file compressed by the zstd tool in one frame —
+ * does not redo it).  The header line, when present, is line 1. */
+#include "config.h"
+
+#include "recording.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include "xalloc.h"
+
+struct recording_line {
+	size_t frame;	    /* zstd: the frame's index; plain: unused */
+	size_t off, len;    /* plain: in the file; zstd: in the decompressed frame */
+	unsigned long line; /* 1-based line number */
+};
+
+struct recording_frame {
+	size_t off, len; /* compressed bytes in the file */
+};
+
+struct recording {
+	char path[1024];
+	const unsigned char *map;
+	size_t size;
+	bool zstd;
+	struct recording_frame *frames;
+	size_t nframes, frames_cap;
+	struct recording_line *lines; /* samples only */
+	size_t nlines, lines_cap;
+	struct recording_header header;
+	char note[256];
+	/* zstd: the frame decompressed last */
+	ZSTD_DCtx *dctx;
+	size_t cached; /* frame index + 1; 0 none */
+	char *buf;
+	size_t buf_len, buf_cap;
+};
+
+void recording_header_fill(struct recording_header *h, const struct env_record *e, const char *mode,
+			   int pid, const char *target, bool tree, double interval)
+{
+	memset(h, 0, sizeof(*h));
+	h->present = true;
+	h->version = RECORDING_VERSION;
+	snprintf(h->threadlab_version, sizeof(h->threadlab_version), "%s", PACKAGE_VERSION);
+	snprintf(h->host, sizeof(h->host), "%s", e->host);
+	snprintf(h->kernel, sizeof(h->kernel), "%s", e->kernel);
+	snprintf(h->cpu_model, sizeof(h->cpu_model), "%s", e->cpu_model);
+	h->online = e->online;
+	snprintf(h->blas_config, sizeof(h->blas_config), "%s", e->blas_config);
+	snprintf(h->blas_core, sizeof(h->blas_core), "%s", e->blas_core);
+	snprintf(h->blas_variant, sizeof(h->blas_variant), "%s", e->blas_variant);
+	for (size_t i = 0; i < e->nvars && i < ENVIRONMENT_VARS_MAX; i++) {
+		snprintf(h->vars[i].name, sizeof(h->vars[i].name), "%s", e->vars[i].name);
+		h->vars[i].set = e->vars[i].value != NULL;
+		snprintf(h->vars[i].value, sizeof(h->vars[i].value), "%s",
+			 e->vars[i].value ? e->vars[i].value : "");
+	}
+	h->nvars = e->nvars;
+	snprintf(h->start_time, sizeof(h->start_time), "%s", e->date);
+	snprintf(h->mode, sizeof(h->mode), "%s", mode);
+	h->pid = pid;
+	snprintf(h->target, sizeof(h->target), "%s", target ? target : "");
+	h->tree = tree;
+	h->interval = interval;
+}
+
+static const unsigned char recording_zstd_magic[4] = {0x28, 0xb5, 0x2f, 0xfd};
+
+static void recording_add_line(struct recording *r, size_t frame, size_t off, size_t len,
+			       unsigned long line)
+{
+	r->lines = xreallocarray_grow(r->lines, &r->lines_cap, r->nlines + 1, sizeof(*r->lines));
+	r->lines[r->nlines++] = (struct recording_line){frame, off, len, line};
+}
+
+/* Decompresses frame i into r->buf.  0, or -EINVAL (corrupt). */
+static int recording_inflate(struct recording *r, size_t i)
+{
+	if (r->cached == i + 1)
+		return 0;
+	const struct recording_frame *f = &r->frames[i];
+	ZSTD_DCtx_reset(r->dctx, ZSTD_reset_session_only);
+	ZSTD_inBuffer in = {r->map + f->off, f->len, 0};
+	r->buf_len = 0;
+	r->cached = 0;
+	for (;;) {
+		if (r->buf_cap - r->buf_len < ZSTD_DStreamOutSize()) {
+			r->buf_cap = r->buf_cap ? r->buf_cap * 2 : 2 * ZSTD_DStreamOutSize();
+			r->buf = xrealloc(r->buf, r->buf_cap);
+		}
+		ZSTD_outBuffer out = {r->buf, r->buf_cap, r->buf_len};
+		size_t rc = ZSTD_decompressStream(r->dctx, &out, &in);
+		if (ZSTD_isError(rc))
+			return -EINVAL;
+		r->buf_len = out.pos;
+		if (rc == 0)
+			break;
+		if (in.pos == in.size && out.pos < out.size)
+			return -EINVAL; /* the frame ends before its data */
+	}
+	r->cached = i + 1;
+	return 0;
+}
+
+/* The text of line (frame, off, len) of the file; for zstd, inflates. */
+static const char *recording_text(struct recording *r, const struct recording_line *l)
+{
+	if (!r->zstd)
+		return (const char *)r->map + l->off;
+	if (recording_inflate(r, l->frame) < 0)
+		return NULL;
+	return r->buf + l->off;
+}
+
+/* Lines of a buffer: every complete one (ending in '\n'); a tail without a
+ * newline is torn.  Returns the bytes of that torn tail. */
+static size_t recording_split(struct recording *r, const char *p, size_t n, size_t frame,
+			      size_t base, unsigned long *lineno)
+{
+	size_t off = 0;
+	while (off < n) {
+		const char *nl = memchr(p + off, '\n', n - off);
+		if (!nl)
+			return n - off;
+		size_t len = (size_t)(nl - (p + off));
+		++*lineno;
+		if (len > 0 && !(len == 1 && p[off] == '\r'))
+			recording_add_line(r, frame, base + off, len, *lineno);
+		off += len + 1;
+	}
+	return 0;
+}
+
+static int recording_index_zstd(struct recording *r, char *err, size_t errlen)
+{
+	unsigned long lineno = 0;
+	size_t off = 0;
+	r->dctx = ZSTD_createDCtx();
+	if (!r->dctx) {
+		snprintf(err, errlen, "%s: cannot start zstd", r->path);
+		return -ENOMEM;
+	}
+	while (off < r->size) {
+		size_t len = ZSTD_findFrameCompressedSize(r->map + off, r->size - off);
+		if (ZSTD_isError(len)) {
+			snprintf(
+			    r->note, sizeof(r->note),
+			    "the file is cut in a zstd frame after line %lu: the rest is ignored",
+			    lineno);
+			break;
+		}
+		r->frames = xreallocarray_grow(r->frames, &r->frames_cap, r->nframes + 1,
+					       sizeof(*r->frames));
+		r->frames[r->nframes] = (struct recording_frame){off, len};
+		if (recording_inflate(r, r->nframes) < 0) {
+			snprintf(r->note, sizeof(r->note),
+				 "zstd frame %zu is corrupt: the file is read up to line %lu",
+				 r->nframes + 1, lineno);
+			break;
+		}
+		size_t torn = recording_split(r, r->buf, r->buf_len, r->nframes, 0, &lineno);
+		r->nframes++;
+		off += len;
+		if (torn) {
+			snprintf(r->note, sizeof(r->note), "line %lu has no end: ignored",
+				 lineno + 1);
+			break;
+		}
+	}
+	if (r->nframes == 0 && r->size > 0) {
+		snprintf(err, errlen, "%s: not a zstd file threadlab can read", r->path);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Line 1: the header, if it is one (then it leaves the sample index). */
+static int recording_take_header(struct recording *r, char *err, size_t errlen)
+{
+	char why[256];
+	if (r->nlines == 0)
+		return 0;
+	const char *t = recording_text(r, &r->lines[0]);
+	if (!t) {
+		snprintf(err, errlen, "%s:1: corrupt zstd data", r->path);
+		return -EINVAL;
+	}
+	int rc = recording_parse_header(t, r->lines[0].len, &r->header, why, sizeof(why));
+	unsigned long l = r->lines[0].line;
+	if (rc == -ENOTSUP)
+		snprintf(err, errlen, "%s:%lu: %s", r->path, l, why);
+	else if (rc < 0 &&
+		 (strncmp(why, "not JSON", 8) == 0 || strncmp(why, "not a JSON", 10) == 0))
+		snprintf(err, errlen, "%s:%lu: not a threadlab recording (%s)", r->path, l, why);
+	else if (rc < 0)
+		snprintf(err, errlen, "%s:%lu: bad recording header: %s", r->path, l, why);
+	if (rc < 0)
+		return rc;
+	if (rc == 1)
+		memmove(r->lines, r->lines + 1, --r->nlines * sizeof(*r->lines));
+	return 0;
+}
+
+struct recording *recording_open(const char *path, char *err, size_t errlen)
+{
+	struct recording *r = xcalloc(1, sizeof(*r));
+	snprintf(r->path, sizeof(r->path), "%s", path);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		free(r);
+		return NULL;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s: not a regular file", path);
+		close(fd);
+		free(r);
+		return NULL;
+	}
+	r->size = (size_t)st.st_size;
+	if (r->size) {
+		void *m = mmap(NULL, r->size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (m == MAP_FAILED) {
+			snprintf(err, errlen, "%s: %s", path, strerror(errno));
+			close(fd);
+			free(r);
+			return NULL;
+		}
+		r->map = m;
+		madvise(m, r->size, MADV_SEQUENTIAL);
+	}
+	close(fd);
+	r->zstd = r->size >= 4 && memcmp(r->map, recording_zstd_magic, 4) == 0;
+	int rc = 0;
+	if (r->zstd) {
+		rc = recording_index_zstd(r, err, errlen);
+	} else {
+		unsigned long lineno = 0;
+		size_t torn = recording_split(r, (const char *)r->map, r->size, 0, 0, &lineno);
+		if (torn)
+			snprintf(r->note, sizeof(r->note), "line %lu has no end: ignored",
+				 lineno + 1);
+	}
+	if (rc == 0)
+		rc = recording_take_header(r, err, errlen);
+	if (rc == 0 && r->nlines == 0) {
+		snprintf(err, errlen, "%s: %s", path,
+			 r->header.present ? "a recording without samples"
+					   : "empty: not a threadlab recording");
+		rc = -EINVAL;
+	}
+	/* The first sample must read, or this is not a recording at all. */
+	if (rc == 0 && !r->header.present) {
+		struct recording_sample s;
+		char why[256];
+		recording_sample_init(&s);
+		const char *t = recording_text(r, &r->lines[0]);
+		if (!t || recording_parse_sample(t, r->lines[0].len, &s, why, sizeof(why)) < 0) {
+			snprintf(err, errlen, "%s:%lu: not a threadlab recording (%s)", path,
+				 r->lines[0].line, t ? why : "corrupt zstd data");
+			rc = -EINVAL;
+		}
+		recording_sample_free(&s);
+	}
+	if (rc < 0) {
+		recording_close(r);
+		return NULL;
+	}
+	madvise((void *)r->map, r->size, MADV_RANDOM);
+	return r;
+}
+
+void recording_close(struct recording *r)
+{
+	if (!r)
+		return;
+	if (r->map)
+		munmap((void *)r->map, r->size);
+	ZSTD_freeDCtx(r->dctx);
+	free(r->frames);
+	free(r->lines);
+	free(r->buf);
+	free(r);
+}
+
+const struct recording_header *recording_header(const struct recording *r)
+{
+	return &r->header;
+}
+
+size_t recording_count(const struct recording *r)
+{
+	return r->nlines;
+}
+
+const char *recording_note(const struct recording *r)
+{
+	return r->note;
+}
+
+int recording_read(struct recording *r, size_t i, struct recording_sample *out, char *err,
+		   size_t errlen)
+{
+	char why[256];
+	if (i >= r->nlines)
+		return -ERANGE;
+	const struct recording_line *l = &r->lines[i];
+	const char *t = recording_text(r, l);
+	if (!t) {
+		snprintf(err, errlen, "%s:%lu: corrupt zstd data", r->path, l->line);
+		return -EINVAL;
+	}
+	if (recording_parse_sample(t, l->len, out, why, sizeof(why)) < 0) {
+		snprintf(err, errlen, "%s:%lu: %s", r->path, l->line, why);
+		return -EINVAL;
+	}
+	out->index = i;
+	out->line = l->line;
+	return 0;
+}

@@ -1,0 +1,111 @@
+/* recording.h — a recorded session, read back: replay's source.
+ *
+ * A recording is JSON Lines: a header line (what the session was: machine,
+ * BLAS, thread variables, command line, start time, mode, target), then one
+ * line per sample in exactly the batch --format json schema (output/
+ * report.c writes both), so a batch JSON file is a recording without a
+ * header.  FILE.zst is the same compressed with zstd, one frame per line, so
+ * a run that was killed leaves a file readable up to its last whole frame,
+ * and one line can be decompressed without the others.
+ *
+ * Opening indexes every line (plain: the newlines of the mapped file; zstd:
+ * each frame decompressed once) without parsing it, so that reading any
+ * sample later costs one line's parse.  A torn last line (no newline) or a
+ * cut last frame is left out with a note.  JSON is parsed with json-c.
+ *
+ * Names are raw bytes: bytes that are not UTF-8 were written as \udcXX
+ * each ("surrogateescape"), which json-c alone would read as U+FFFD; the
+ * parser keeps them apart (recording-parse.c), so they replay as the very
+ * bytes that were recorded. */
+#ifndef THREADLAB_RECORDING_H
+#define THREADLAB_RECORDING_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "environment.h"
+#include "model.h"
+
+#define RECORDING_VERSION  1 /* the header's "threadlab_recording" */
+#define RECORDING_ARGS_LEN 2048
+
+/* The header line.  Writers fill it with session_recording_header(); the
+ * reader fills it from the file (present false: a batch JSON file). */
+struct recording_header {
+	bool present;
+	int version; /* RECORDING_VERSION of the writer */
+	char threadlab_version[32];
+	char host[256];
+	char kernel[256];
+	char cpu_model[256];
+	int online;
+	char blas_config[CTL_INFO_LEN], blas_core[64], blas_variant[16];
+	size_t nvars;
+	struct {
+		char name[32];
+		char value[256];
+		bool set; /* false: the variable was unset */
+	} vars[ENVIRONMENT_VARS_MAX];
+	char command_line[RECORDING_ARGS_LEN]; /* threadlab's argv, joined by spaces */
+	char start_time[64];		       /* ISO 8601 UTC */
+	char mode[16];			       /* "lab", "attach", "command", "sweep" */
+	int pid;			       /* the target */
+	char target[512];		       /* its name or command line, raw */
+	bool tree;
+	double interval; /* s between samples as asked for */
+};
+
+/* One sample read back, in the model's types. */
+struct recording_sample {
+	size_t index;		     /* among the samples, 0-based */
+	unsigned long line;	     /* line number in the file, 1-based */
+	struct snapshot snap;	     /* budget, cgroup, pressure, CPUs; no threads */
+	struct snapshot_rates rates; /* threads owned: recording_sample_free() */
+	bool has_workload;	     /* a lab sample */
+	struct workload_report work; /* its strings point into this struct */
+	struct lab_status status;    /* what a face needs of the lab: settings, pids */
+	char blas_config[CTL_INFO_LEN], blas_core[64], blas_variant[16];
+};
+
+void recording_sample_init(struct recording_sample *s);
+void recording_sample_free(struct recording_sample *s);
+
+/* Fills h for a writer: the environment record e, the mode ("lab",
+ * "attach", "command", "sweep"), the target and the sampling interval;
+ * the start time is now. */
+void recording_header_fill(struct recording_header *h, const struct env_record *e, const char *mode,
+			   int pid, const char *target, bool tree, double interval);
+
+struct recording;
+
+/* Opens and indexes path.  Returns NULL with a one-line message naming the
+ * file (and line) in err: no such file, not a recording, a newer format
+ * version, no sample at all, a bad header. */
+struct recording *recording_open(const char *path, char *err, size_t errlen);
+void recording_close(struct recording *r);
+
+const struct recording_header *recording_header(const struct recording *r);
+/* Samples indexed (the header and a torn tail not counted). */
+size_t recording_count(const struct recording *r);
+/* What opening left out ("torn last line ignored"), "" when nothing. */
+const char *recording_note(const struct recording *r);
+
+/* Reads sample i into out (replacing its contents).  Returns 0, or -EINVAL
+ * for a line that is not valid JSON or has wrong types, with a message
+ * naming the file and line in err (the caller skips it), or -ERANGE when i
+ * is not below recording_count(). */
+int recording_read(struct recording *r, size_t i, struct recording_sample *out, char *err,
+		   size_t errlen);
+
+/* Parses one sample line (len bytes, no newline needed) into out.  Pure:
+ * 0, or -EINVAL with the reason in err. */
+int recording_parse_sample(const char *line, size_t len, struct recording_sample *out, char *err,
+			   size_t errlen);
+/* Parses a header line into h: 1 when it is one, 0 when the line is not a
+ * header (a sample), -EINVAL for a header with wrong types, -ENOTSUP for a
+ * newer version (err says so). */
+int recording_parse_header(const char *line, size_t len, struct recording_header *h, char *err,
+			   size_t errlen);
+
+#endif

@@ -1,0 +1,218 @@
+/* session-replay.c — a session whose source is a recording.
+ *
+ * The recorded samples are the model already (recording.h turns each line
+ * back into a snapshot, its rates and the workload's report), so a replayed
+ * session fills the same fields a live one does and every face works on it
+ * unchanged.  What a live session accumulates tick by tick — the lab view's
+ * history and chart — is rebuilt on a seek from the samples before it; the
+ * few figures that takes are kept per sample, so seeking again is cheap.
+ * Lines that do not read are skipped, and the first one is reported. */
+#include "config.h"
+
+#include "session-replay.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xalloc.h"
+
+/* What labview_note() needs of one sample, kept once read. */
+struct session_replay_note {
+	float gflops, steady, steady_s, interval, effective;
+	int threads, streams, size, workers;
+	unsigned char precision, paused;
+	unsigned char state; /* 0 not read yet, 1 read (lab), 2 did not read / no workload */
+};
+
+static void session_replay_bad(struct session *s, const char *why)
+{
+	if (s->replay_skipped++ == 0) {
+		snprintf(s->message, sizeof(s->message), "%.230s (skipped)", why);
+		s->message_bad = true;
+		s->message_seq++;
+	}
+}
+
+static void session_replay_remember(struct session *s, size_t i)
+{
+	struct session_replay_note *n = &s->replay_notes[i];
+	const struct recording_sample *r = &s->rs;
+	if (!r->has_workload) {
+		n->state = 2;
+		return;
+	}
+	n->state = 1;
+	n->gflops = (float)r->work.gflops;
+	n->steady = (float)r->work.steady_gflops;
+	n->steady_s = (float)r->work.steady_seconds;
+	n->interval = (float)r->work.interval;
+	n->effective = (float)r->snap.budget.effective;
+	n->threads = r->work.threads;
+	n->streams = r->work.streams;
+	n->size = r->work.size;
+	n->workers = r->work.workers;
+	n->precision = r->status.settings.precision == CTL_DOUBLE;
+	n->paused = r->work.paused;
+}
+
+/* Reads sample i into s->rs.  0, or -EINVAL (reported, skipped). */
+static int session_replay_read(struct session *s, size_t i)
+{
+	char err[512];
+	int rc = recording_read(s->rec, i, &s->rs, err, sizeof(err));
+	if (rc == -EINVAL) {
+		session_replay_bad(s, err);
+		s->replay_notes[i].state = 2;
+		return rc;
+	}
+	if (rc == 0)
+		session_replay_remember(s, i);
+	return rc;
+}
+
+/* The sample in s->rs becomes the session's current one. */
+static void session_replay_show(struct session *s, long i)
+{
+	const struct recording_sample *r = &s->rs;
+	snapshot_free(&s->cur);
+	s->cur = r->snap; /* no threads: nothing owned */
+	s->cur.threads.v = NULL;
+	s->cur.threads.n = s->cur.threads.cap = 0;
+	s->rates.threads = xreallocarray_grow(s->rates.threads, &s->rates.cap, r->rates.nthreads,
+					      sizeof(*s->rates.threads));
+	struct thread_rate *keep = s->rates.threads;
+	size_t cap = s->rates.cap;
+	s->rates = r->rates;
+	s->rates.threads = keep;
+	s->rates.cap = cap;
+	if (r->rates.nthreads)
+		memcpy(keep, r->rates.threads, r->rates.nthreads * sizeof(*keep));
+	s->have_rates = true;
+	if (r->has_workload) {
+		s->work = r->work;
+		s->lab_status = r->status;
+		s->want = r->status.settings;
+	}
+	s->replay_pos = i;
+}
+
+/* One sample's figures back into the lab view, as labview_feed() gave
+ * them when it was recorded. */
+static void session_replay_note(struct session *s, size_t i)
+{
+	const struct session_replay_note *n = &s->replay_notes[i];
+	struct workload_report w;
+	if (n->state != 1)
+		return;
+	memset(&w, 0, sizeof(w));
+	w.gflops = n->gflops;
+	w.steady_gflops = n->steady;
+	w.steady_seconds = n->steady_s;
+	w.interval = n->interval;
+	w.threads = n->threads;
+	w.streams = n->streams;
+	w.size = n->size;
+	w.workers = n->workers;
+	w.precision = n->precision ? "double" : "single";
+	w.paused = n->paused;
+	labview_note(&s->view, &w, n->effective);
+}
+
+int session_replay_start(struct session *s, char *err, size_t errlen)
+{
+	s->rec = recording_open(s->cfg.replay, err, errlen);
+	if (!s->rec)
+		return EXIT_USAGE;
+	const struct recording_header *h = recording_header(s->rec);
+	s->replay_count = (long)recording_count(s->rec);
+	s->replay_notes = xcalloc((size_t)s->replay_count, sizeof(*s->replay_notes));
+	recording_sample_init(&s->rs);
+	labview_init(&s->view);
+	const char *note = recording_note(s->rec);
+	if (note[0]) {
+		snprintf(s->message, sizeof(s->message), "%s: %s", s->cfg.replay, note);
+		s->message_bad = true;
+		s->message_seq++;
+	}
+	long first = 0;
+	while (first < s->replay_count && session_replay_read(s, (size_t)first) < 0)
+		first++;
+	if (first == s->replay_count) {
+		snprintf(err, errlen, "%s: no sample reads (%s)", s->cfg.replay, s->message);
+		return EXIT_USAGE;
+	}
+	if (strcmp(h->mode, "lab") == 0 || strcmp(h->mode, "sweep") == 0 ||
+	    (!h->present && s->rs.has_workload))
+		s->kind = SESSION_LAB;
+	else if (strcmp(h->mode, "command") == 0)
+		s->kind = SESSION_LAUNCH;
+	else
+		s->kind = SESSION_ATTACH;
+	s->target = h->pid;
+	if (!s->target && s->rs.rates.nthreads)
+		s->target = s->rs.rates.threads[0].pid;
+	s->tree = h->tree;
+	snprintf(s->replay_target, sizeof(s->replay_target), "%s", h->target);
+	session_replay_show(s, first);
+	session_replay_note(s, (size_t)first);
+	return EXIT_OK;
+}
+
+int session_replay_tick(struct session *s)
+{
+	for (long i = s->replay_pos + 1; i < s->replay_count; i++) {
+		if (session_replay_read(s, (size_t)i) < 0)
+			continue;
+		session_replay_show(s, i);
+		session_replay_note(s, (size_t)i);
+		s->replay_end = false;
+		return 0;
+	}
+	s->replay_end = true;
+	return -ENODATA;
+}
+
+int session_replay_seek(struct session *s, long i)
+{
+	if (!s->rec)
+		return -ENOTSUP;
+	i = i < 0 ? 0 : i >= s->replay_count ? s->replay_count - 1 : i;
+	/* The nearest sample at or before i that reads; else after it. */
+	long at = i;
+	while (at >= 0 && session_replay_read(s, (size_t)at) < 0)
+		at--;
+	if (at < 0) {
+		for (at = i + 1; at < s->replay_count && session_replay_read(s, (size_t)at) < 0;
+		     at++)
+			;
+		if (at == s->replay_count)
+			return 0;
+	}
+	/* The view as it stood: every sample up to at, from the notes (read
+	 * now where they were not yet). */
+	struct recording_sample shown = s->rs;
+	recording_sample_init(&s->rs);
+	labview_init(&s->view);
+	if (shown.has_workload)
+		for (long k = 0; k <= at; k++) {
+			if (s->replay_notes[k].state == 0)
+				session_replay_read(s, (size_t)k);
+			session_replay_note(s, (size_t)k);
+		}
+	recording_sample_free(&s->rs);
+	s->rs = shown;
+	session_replay_show(s, at);
+	s->replay_end = false;
+	return 0;
+}
+
+void session_replay_stop(struct session *s)
+{
+	recording_close(s->rec);
+	s->rec = NULL;
+	recording_sample_free(&s->rs);
+	free(s->replay_notes);
+	s->replay_notes = NULL;
+}

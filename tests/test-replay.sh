@@ -1,0 +1,260 @@
+#!/bin/bash
+# test-replay.sh — --record and --replay end to end: a real lab run and a
+# real attach run recorded, converted back with --replay --batch (the same
+# samples), replayed in the dashboard under tmux (the recorded figures on
+# screen, the seek keys move the recorded time), zstd whole and cut, and
+# every bad input with its message and exit status.  Prints TAP.
+set -u
+TL="${THREADLAB_BUILDDIR:-.}/threadlab"
+HOSTILE="${THREADLAB_BUILDDIR:-.}/tests/hostile-name"
+SOCK="tl-replay-$$"
+T="tmux -u -L $SOCK -f /dev/null"
+tmp=$(mktemp -d)
+n=0
+fails=0
+pids=()
+cleanup() {
+	$T kill-server 2>/dev/null
+	for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM HUP
+
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+notok() {
+	n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; shift
+	for l in "$@"; do printf '%s\n' "$l" | sed 's/^/# /'; done
+}
+skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
+# Runs a command under a time limit; a timeout is a failure with a message.
+limited() { timeout -k 5 "$@"; }
+
+if ! command -v python3 >/dev/null; then
+	echo "1..0 # SKIP python3 is needed to compare JSON (Debian package python3)"
+	exit 0
+fi
+
+# same A B: the JSON Lines of A and B hold the same samples, field for field.
+same() {
+	python3 - "$1" "$2" <<'PY'
+import json, sys
+a = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+b = [json.loads(l) for l in open(sys.argv[2]) if l.strip()]
+if len(a) != len(b):
+    sys.exit("%d samples against %d" % (len(a), len(b)))
+for i, (x, y) in enumerate(zip(a, b)):
+    if x != y:
+        keys = [k for k in set(x) | set(y) if x.get(k) != y.get(k)]
+        sys.exit("sample %d differs in %s" % (i, keys))
+if not a:
+    sys.exit("no samples")
+PY
+}
+
+# ---- a real lab run, recorded in batch mode (5 s) -----------------------------
+limited 60 "$TL" --batch -c 10 -i 0.5 --size 256 --threads 2 --format json \
+	--record "$tmp/lab.jsonl" >"$tmp/lab.out" 2>"$tmp/lab.err"
+st=$?
+if [ $st = 0 ] && [ "$(wc -l <"$tmp/lab.jsonl")" = 11 ] &&
+	head -n1 "$tmp/lab.jsonl" | grep -q '"threadlab_recording":1' &&
+	head -n1 "$tmp/lab.jsonl" | grep -q '"mode":"lab"'; then
+	ok "--batch --record: a header and one line per sample (11 lines)"
+else
+	notok "--batch --record" "status $st" "$(cat "$tmp/lab.err")" "$(wc -l <"$tmp/lab.jsonl")"
+fi
+python3 - "$tmp/lab.jsonl" <<'PY' >"$tmp/err" 2>&1 && ok "the header holds every field it promises" || notok "recording header fields" "$(cat "$tmp/err")"
+import json, sys
+h = json.loads(open(sys.argv[1]).readline())
+for k in ("threadlab_recording", "threadlab_version", "host", "kernel", "cpu_model",
+          "online_cpus", "openblas", "env", "command_line", "start_time", "mode", "target",
+          "interval"):
+    assert k in h, k
+assert "OMP_NUM_THREADS" in h["env"], h["env"]
+assert h["openblas"]["variant"] in ("pthreads", "openmp", "sequential"), h["openblas"]
+assert h["command_line"][:2] == [h["command_line"][0], "--batch"], h["command_line"]
+assert h["interval"] == 0.5
+PY
+tail -n +2 "$tmp/lab.jsonl" >"$tmp/lab.samples"
+if same "$tmp/lab.out" "$tmp/lab.samples" 2>"$tmp/err"; then
+	ok "each recorded sample is the batch --format json sample"
+else
+	notok "recorded samples = batch output" "$(cat "$tmp/err")"
+fi
+limited 30 "$TL" --replay "$tmp/lab.jsonl" --batch --format json >"$tmp/lab.replay" 2>"$tmp/err"
+st=$?
+if [ $st = 0 ] && same "$tmp/lab.out" "$tmp/lab.replay" 2>>"$tmp/err"; then
+	ok "--replay --batch --format json gives the same samples back (round trip)"
+else
+	notok "round trip" "status $st" "$(cat "$tmp/err")"
+fi
+# A batch JSON file is a recording without a header.
+limited 30 "$TL" --replay "$tmp/lab.out" --batch --format json >"$tmp/lab.replay2" 2>"$tmp/err"
+if same "$tmp/lab.out" "$tmp/lab.replay2" 2>>"$tmp/err"; then
+	ok "a batch JSON file replays too (no header)"
+else
+	notok "batch JSON replays" "$(cat "$tmp/err")"
+fi
+limited 30 "$TL" --replay "$tmp/lab.jsonl" --batch --format csv >"$tmp/lab.csv" 2>"$tmp/err"
+rows=$(python3 -c 'import json,sys; print(sum(len(json.loads(l)["threads"]) for l in open(sys.argv[1])))' "$tmp/lab.out")
+if [ "$(head -n1 "$tmp/lab.csv" | cut -d, -f1)" = time ] && [ "$(($(wc -l <"$tmp/lab.csv") - 1))" = "$rows" ]; then
+	ok "--replay --format csv: one row per thread per sample ($rows rows)"
+else
+	notok "--replay csv" "$(head -n3 "$tmp/lab.csv")" "want $rows rows"
+fi
+limited 30 "$TL" --replay "$tmp/lab.jsonl" --batch -c 3 >"$tmp/lab.txt" 2>"$tmp/err"
+if [ "$(grep -c 'effective 2.00 CPUs\|effective [0-9.]* CPUs' "$tmp/lab.txt")" = 3 ] &&
+	grep -q 'workload 1 stream(s) x 2 thread(s)' "$tmp/lab.txt"; then
+	ok "--replay --format text -c 3: three samples with the workload"
+else
+	notok "--replay text" "$(head -n12 "$tmp/lab.txt")"
+fi
+
+# ---- zstd, whole and cut --------------------------------------------------------
+limited 60 "$TL" --batch -c 6 -i 0.3 --size 256 --format json --record "$tmp/lab.jsonl.zst" \
+	>"$tmp/z.out" 2>"$tmp/err"
+if [ "$(head -c4 "$tmp/lab.jsonl.zst" | od -An -tx1 | tr -d ' ')" = 28b52ffd ] &&
+	limited 30 "$TL" --replay "$tmp/lab.jsonl.zst" --batch --format json >"$tmp/z.replay" 2>>"$tmp/err" &&
+	same "$tmp/z.out" "$tmp/z.replay" 2>>"$tmp/err"; then
+	ok "FILE.zst is written compressed and replays to the same samples"
+else
+	notok "zstd round trip" "$(cat "$tmp/err")"
+fi
+size=$(stat -c %s "$tmp/lab.jsonl.zst")
+head -c $((size * 3 / 5)) "$tmp/lab.jsonl.zst" >"$tmp/cut.zst"
+limited 30 "$TL" --replay "$tmp/cut.zst" --batch --format json >"$tmp/cut.out" 2>"$tmp/cut.err"
+st=$?
+got=$(wc -l <"$tmp/cut.out")
+if [ $st = 0 ] && [ "$got" -ge 1 ] && [ "$got" -lt 6 ] && grep -q 'cut in a zstd frame' "$tmp/cut.err" &&
+	python3 -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1])]' "$tmp/cut.out"; then
+	ok "a zstd file cut in the middle replays up to the cut, with a note ($got of 6)"
+else
+	notok "cut zstd" "status $st, $got lines" "$(cat "$tmp/cut.err")"
+fi
+
+# ---- a real attach run -------------------------------------------------------------
+"$HOSTILE" &
+hp=$!
+pids+=("$hp")
+for _ in $(seq 50); do [ "$(ls /proc/$hp/task 2>/dev/null | wc -l)" -ge 3 ] && break; sleep 0.1; done
+limited 30 "$TL" --batch -p "$hp" -c 4 -i 0.2 --format json --record "$tmp/att.jsonl" >"$tmp/att.out" 2>"$tmp/err"
+limited 30 "$TL" --replay "$tmp/att.jsonl" --batch --format json >"$tmp/att.replay" 2>>"$tmp/err"
+if head -n1 "$tmp/att.jsonl" | grep -q '"mode":"attach"' && same "$tmp/att.out" "$tmp/att.replay" 2>>"$tmp/err"; then
+	ok "attach run: recorded (mode attach) and replayed to the same samples"
+else
+	notok "attach round trip" "$(cat "$tmp/err")"
+fi
+
+# ---- bad input: one line, exit 2 ----------------------------------------------------
+# bad NAME NEEDLE ARGS...: exit 2, nothing on stdout, one line naming NEEDLE.
+bad() {
+	local d="$1" needle="$2"; shift 2
+	limited 30 "$TL" "$@" >"$tmp/b.out" 2>"$tmp/b.err"
+	local st=$?
+	if [ $st = 2 ] && [ ! -s "$tmp/b.out" ] && [ "$(wc -l <"$tmp/b.err")" = 1 ] &&
+		grep -q "^threadlab: .*$needle" "$tmp/b.err"; then
+		ok "$d: exit 2, $(cat "$tmp/b.err")"
+	else
+		notok "$d" "status $st" "$(cat "$tmp/b.err")" "$(head -c 300 "$tmp/b.out")"
+	fi
+}
+bad "a recording that does not exist" "$tmp/none.jsonl: No such file" --replay "$tmp/none.jsonl" --batch
+printf 'GIF89a\n' >"$tmp/pic.jsonl"
+bad "a file that is not a recording" "pic.jsonl:1: not a threadlab recording" --replay "$tmp/pic.jsonl" --batch
+sed '1s/"threadlab_recording":1/"threadlab_recording":7/' "$tmp/lab.jsonl" >"$tmp/newer.jsonl"
+bad "a recording from a newer format" "newer.jsonl:1: recording format 7 is newer" --replay "$tmp/newer.jsonl" --batch
+head -n1 "$tmp/lab.jsonl" >"$tmp/headonly.jsonl"
+bad "a recording without samples" "without samples" --replay "$tmp/headonly.jsonl" --batch
+bad "--replay with -p" "drop -p" --replay "$tmp/lab.jsonl" -p 1
+bad "--record into a directory that does not exist" "cannot write the recording" --batch -c 1 --size 256 --record "$tmp/no/such/dir.jsonl"
+# A bad line in the middle is skipped and said once.
+{ head -n4 "$tmp/lab.jsonl"; echo '{"time": 12}'; echo 'not json at all'; tail -n +5 "$tmp/lab.jsonl"; } >"$tmp/mid.jsonl"
+limited 30 "$TL" --replay "$tmp/mid.jsonl" --batch --format json >"$tmp/mid.out" 2>"$tmp/mid.err"
+st=$?
+if [ $st = 0 ] && [ "$(wc -l <"$tmp/mid.out")" = 10 ] && grep -q 'mid.jsonl:5: ' "$tmp/mid.err" &&
+	grep -q '2 lines .* skipped' "$tmp/mid.err" && [ "$(wc -l <"$tmp/mid.err")" = 2 ]; then
+	ok "bad lines in the middle: skipped, the first named once, the count at the end"
+else
+	notok "bad line in the middle" "status $st, $(wc -l <"$tmp/mid.out") lines" "$(cat "$tmp/mid.err")"
+fi
+# A torn last line (a run killed while writing) is ignored with a note.
+head -c -40 "$tmp/lab.jsonl" >"$tmp/torn.jsonl"
+limited 30 "$TL" --replay "$tmp/torn.jsonl" --batch --format json >"$tmp/torn.out" 2>"$tmp/torn.err"
+if [ $? = 0 ] && [ "$(wc -l <"$tmp/torn.out")" = 9 ] && grep -q 'no end: ignored' "$tmp/torn.err"; then
+	ok "a torn last line is ignored with a note"
+else
+	notok "torn last line" "$(cat "$tmp/torn.err")"
+fi
+
+# ---- the dashboard on a recording (tmux) ------------------------------------------
+if ! command -v tmux >/dev/null; then
+	skip "replay in the dashboard" "tmux is not installed (Debian package tmux)"
+	skip "replay seek keys" "tmux is not installed"
+	skip "dashboard --record" "tmux is not installed"
+else
+	$T new-session -d -s keep -x 80 -y 24 "sleep 600"
+	pane() { $T capture-pane -p -t "$1" 2>/dev/null; }
+	wait_pane() {
+		local i=0
+		while [ "$i" -lt "$3" ]; do
+			pane "$1" >"$tmp/pane" && grep -Eq -- "$2" "$tmp/pane" && return 0
+			sleep 0.1
+			i=$((i + 1))
+		done
+		pane "$1" >"$tmp/pane"
+		return 1
+	}
+	# The recorded GFLOP/s of the first sample, as the screen rounds it.
+	first=$(python3 -c 'import json,sys; print("%.1f" % json.loads(open(sys.argv[1]).readline())["workload"]["gflops"])' "$tmp/lab.out")
+	t1=$(python3 -c 'import json,sys; print(json.loads(open(sys.argv[1]).readline())["time"][11:19])' "$tmp/lab.out")
+	$T new-session -d -s rp -x 120 -y 40 "exec env LC_ALL=C.UTF-8 '$TL' --replay '$tmp/lab.jsonl'"
+	$T send-keys -t rp ' ' # pause at once: the first sample stays
+	if wait_pane rp 'threadlab replay lab' 50 && grep -q "GFLOP/s $first" "$tmp/pane" &&
+		grep -q "$t1" "$tmp/pane" && grep -q 'gemm0.w1' "$tmp/pane" &&
+		grep -q 'CPU budget: online' "$tmp/pane" && grep -Eq ' (sample )?1/10 ' "$tmp/pane"; then
+		ok "replay: the dashboard shows the recorded GFLOP/s ($first), time, threads and budget"
+	else
+		notok "replay screen" "want GFLOP/s $first at $t1" "$(cat "$tmp/pane")"
+	fi
+	$T send-keys -t rp G
+	wait_pane rp ' (sample )?10/10 ' 30
+	at_end=$?
+	t10=$(python3 -c 'import json,sys; print([json.loads(l) for l in open(sys.argv[1])][-1]["time"][11:19])' "$tmp/lab.out")
+	grep -q "$t10" "$tmp/pane"
+	end_time=$?
+	$T send-keys -t rp Left Left
+	wait_pane rp ' (sample )?8/10 ' 30
+	back=$?
+	$T send-keys -t rp g
+	wait_pane rp ' (sample )?1/10 ' 30
+	start=$?
+	if [ $at_end = 0 ] && [ $end_time = 0 ] && [ $back = 0 ] && [ $start = 0 ]; then
+		ok "replay keys: G to the end (its recorded time), Left twice back, g to the start"
+	else
+		notok "replay keys" "end $at_end time $end_time back $back start $start" "$(cat "$tmp/pane")"
+	fi
+	$T send-keys -t rp '4' ' '
+	if wait_pane rp ' (sample )?([3-9]|10)/10 ' 40 && grep -q '| 4x' "$tmp/pane"; then
+		ok "replay plays on at 4x after space"
+	else
+		notok "replay play at 4x" "$(cat "$tmp/pane")"
+	fi
+	$T send-keys -t rp q
+
+	# The dashboard records too: a header and samples, while it runs.
+	$T new-session -d -s rec -x 120 -y 40 "exec '$TL' -i 0.3 --size 256 --record '$tmp/dash.jsonl'"
+	wait_pane rec 'GFLOP/s [0-9]' 150
+	sleep 1.5
+	$T send-keys -t rec q
+	for _ in $(seq 50); do $T has-session -t rec 2>/dev/null || break; sleep 0.1; done
+	lines=$(wc -l <"$tmp/dash.jsonl" 2>/dev/null || echo 0)
+	if [ "$lines" -ge 4 ] && limited 30 "$TL" --replay "$tmp/dash.jsonl" --batch --format json >"$tmp/dash.out" 2>"$tmp/err" &&
+		[ "$(wc -l <"$tmp/dash.out")" = $((lines - 1)) ]; then
+		ok "the dashboard with --record writes a recording that replays ($((lines - 1)) samples)"
+	else
+		notok "dashboard --record" "$lines lines" "$(cat "$tmp/err" 2>/dev/null)"
+	fi
+fi
+
+echo "1..$n"
+[ "$fails" = 0 ]
