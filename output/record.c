@@ -178,6 +178,12 @@ int record_sample(struct record *r, const struct snapshot *cur, const struct sna
 	return record_flush_line(r);
 }
 
+int record_line(struct record *r, const char *line, size_t len)
+{
+	fwrite(line, 1, len, r->mem);
+	return record_flush_line(r);
+}
+
 unsigned long long record_bytes(const struct record *r)
 {
 	return r->bytes;

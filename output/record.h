@@ -35,6 +35,11 @@ struct record *record_start(const char *path, int argc, char **argv,
 int record_sample(struct record *r, const struct snapshot *cur, const struct snapshot_rates *rt,
 		  const struct workload_report *w);
 
+/* One sample already formatted as a batch JSON line (len bytes, its
+ * newline included): batch --format json formats each sample once for
+ * stdout and the recording both.  0 or -errno. */
+int record_line(struct record *r, const char *line, size_t len);
+
 /* Bytes written so far (compressed, for zstd) and lines. */
 unsigned long long record_bytes(const struct record *r);
 unsigned long record_lines(const struct record *r);

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -54,11 +55,24 @@ static void batch_news(const struct session *s, unsigned *seen)
 		batch_say(s->message);
 }
 
-/* Prints the current sample; false when stdout failed (the status set). */
-static bool batch_print(const struct options *o, struct session *s, bool header, int *rc)
+/* The sample as one JSON line, formatted once for stdout and the
+ * recording (batch --format json --record). */
+struct batch_line {
+	FILE *f;
+	char *buf;
+	size_t len;
+};
+
+/* Prints the current sample (line: already formatted); false when stdout
+ * failed (the status set). */
+static bool batch_print(const struct options *o, struct session *s, bool header, int *rc,
+			const struct batch_line *line)
 {
-	report_sample(stdout, o->format, &s->cur, &s->rates,
-		      s->kind == SESSION_LAB ? &s->work : NULL, header);
+	if (line)
+		fwrite(line->buf, 1, line->len, stdout);
+	else
+		report_sample(stdout, o->format, &s->cur, &s->rates,
+			      s->kind == SESSION_LAB ? &s->work : NULL, header);
 	if (fflush(stdout) == EOF || ferror(stdout)) {
 		/* The reader went away (a closed pipe): stop quietly. */
 		if (errno != EPIPE) {
@@ -71,12 +85,16 @@ static bool batch_print(const struct options *o, struct session *s, bool header,
 	return true;
 }
 
-/* A recording that failed to write stops recording, not sampling. */
-static void batch_record(struct record **rec, const struct options *o, const struct session *s)
+/* A recording that failed to write stops recording, not sampling.  line,
+ * when not NULL, is the sample already formatted as JSON. */
+static void batch_record(struct record **rec, const struct options *o, const struct session *s,
+			 const struct batch_line *line)
 {
 	if (!*rec)
 		return;
-	int rc = record_sample(*rec, &s->cur, &s->rates, s->kind == SESSION_LAB ? &s->work : NULL);
+	int rc = line ? record_line(*rec, line->buf, line->len)
+		      : record_sample(*rec, &s->cur, &s->rates,
+				      s->kind == SESSION_LAB ? &s->work : NULL);
 	if (rc < 0) {
 		fprintf(stderr, "threadlab: cannot write the recording %s: %s; recording stops\n",
 			o->record, strerror(-rc));
@@ -92,7 +110,7 @@ static int batch_replay(const struct options *o, struct session *s)
 	long printed = 0;
 	batch_news(s, &seen);
 	for (bool header = true; !stop_signal; header = false) {
-		if (!batch_print(o, s, header, &rc))
+		if (!batch_print(o, s, header, &rc, NULL))
 			break;
 		if (o->count && ++printed >= o->count)
 			break;
@@ -138,6 +156,9 @@ int batch_run(const struct options *o)
 	}
 	unsigned seen = 0;
 	batch_news(&s, &seen);
+	struct batch_line one = {0};
+	if (rec && o->format == FORMAT_JSON)
+		one.f = open_memstream(&one.buf, &one.len);
 
 	long printed = 0;
 	bool header = true;
@@ -158,8 +179,16 @@ int batch_run(const struct options *o)
 				fprintf(stderr, "threadlab: process %d exited\n", (int)s.target);
 			break;
 		}
-		batch_record(&rec, o, &s);
-		if (!batch_print(o, &s, header, &rc))
+		const struct batch_line *line = NULL;
+		if (one.f && rec) {
+			rewind(one.f);
+			report_sample(one.f, FORMAT_JSON, &s.cur, &s.rates,
+				      s.kind == SESSION_LAB ? &s.work : NULL, false);
+			if (fflush(one.f) == 0)
+				line = &one;
+		}
+		batch_record(&rec, o, &s, line);
+		if (!batch_print(o, &s, header, &rc, line))
 			break;
 		header = false;
 		if (o->count && ++printed >= o->count)
@@ -171,6 +200,9 @@ int batch_run(const struct options *o)
 	}
 	if (rec && record_close(rec) < 0)
 		fprintf(stderr, "threadlab: cannot close the recording %s\n", o->record);
+	if (one.f)
+		fclose(one.f);
+	free(one.buf);
 	session_stop(&s);
 	return rc;
 }
