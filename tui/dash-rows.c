@@ -10,6 +10,8 @@
 
 #include "dash-format.h"
 
+#include "demand.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -282,8 +284,9 @@ size_t dash_rows_summary(char *out, size_t cap, int width, const struct snapshot
 
 	dash_line_init(&l, " | ");
 	if (effective > 0) {
-		double x = r->runnable / effective;
-		snprintf(f, sizeof(f), ": %.2fx%s", x, x > 1.0 ? " oversubscribed" : "");
+		double x = demand_factor(r->runnable, effective);
+		snprintf(f, sizeof(f), ": %.2fx%s", x,
+			 demand_oversubscribed(x) ? " oversubscribed" : "");
 	}
 	dash_line_add(&l, 2 | DASH_LINE_KEEP, "runnable %d of %zu threads on %.2f effective CPUs%s",
 		      r->runnable, r->nthreads, effective, f);

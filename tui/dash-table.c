@@ -8,6 +8,7 @@
 #include "dash-table.h"
 
 #include "dash-paint.h"
+#include "demand.h"
 
 #include <stdlib.h>
 
@@ -69,7 +70,7 @@ void dash_table_draw(WINDOW *w, const struct dash_rect *r, const struct dash *d,
 		return;
 	double eff = s->cur.budget.effective;
 	dash_rows_summary(out, sizeof(out), r->w, rt, eff);
-	bool over = eff > 0 && rt->runnable > eff + 1e-9;
+	bool over = demand_oversubscribed(demand_factor(rt->runnable, eff));
 	dash_paint_put(w, r->y + r->h - 1, r->x, r->w, out,
 		       dash_paint_attr(d, over ? DASH_ROLE_BAD : DASH_ROLE_PLAIN));
 }
