@@ -62,7 +62,8 @@ static void synth(const char *path, int nthreads, int nsamples)
 			struct thread_rate *t = &rt.threads[k];
 			t->pid = 4242;
 			t->tid = 4242 + k;
-			t->name_len = (size_t)snprintf(t->name, sizeof(t->name), "pt_thread_%d", k % 40);
+			t->name_len =
+			    (size_t)snprintf(t->name, sizeof(t->name), "pt_thread_%d", k % 40);
 			t->state = k % 7 ? 'S' : 'R';
 			t->cpu = k % 2;
 			t->cpu_pct = (double)(rand_r(&seed) % 10000) / 100.0;
@@ -72,7 +73,7 @@ static void synth(const char *path, int nthreads, int nsamples)
 			t->vcsw_per_s = rand_r(&seed) % 50;
 			t->ivcsw_per_s = rand_r(&seed) % 20;
 		}
-		if (record_sample(r, &s, &rt, NULL) < 0) {
+		if (record_sample(r, &s, &rt, NULL, NULL) < 0) {
 			fprintf(stderr, "replay-seek: cannot write %s\n", path);
 			exit(1);
 		}

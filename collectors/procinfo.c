@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 int procinfo_meminfo_parse(const char *buf, unsigned long long *avail)
 {
@@ -106,4 +107,79 @@ int procinfo_tgid(const struct sysroot *r, pid_t pid)
 		return (int)v;
 	}
 	return -EINVAL;
+}
+
+int procinfo_stat(const struct sysroot *r, pid_t pid, struct stat_line *out)
+{
+	char rel[64], buf[1024];
+	snprintf(rel, sizeof(rel), "proc/%d/stat", (int)pid);
+	ssize_t n = sysroot_read(r, rel, buf, sizeof(buf));
+	if (n < 0)
+		return n == -ENOENT ? -ESRCH : (int)n;
+	return stat_line_parse(buf, (size_t)n, out);
+}
+
+ssize_t procinfo_cmdline(const struct sysroot *r, pid_t pid, char *buf, size_t cap)
+{
+	char rel[64];
+	snprintf(rel, sizeof(rel), "proc/%d/cmdline", (int)pid);
+	ssize_t n = sysroot_read(r, rel, buf, cap);
+	return n == -ENOENT ? -ESRCH : n;
+}
+
+int procinfo_exe(const struct sysroot *r, pid_t pid, char *buf, size_t cap)
+{
+	char rel[64];
+	snprintf(rel, sizeof(rel), "proc/%d/exe", (int)pid);
+	if (cap == 0)
+		return -EINVAL;
+	ssize_t n = readlinkat(r->fd, rel, buf, cap - 1);
+	if (n < 0) {
+		int e = errno;
+		buf[0] = '\0';
+		snprintf(rel, sizeof(rel), "proc/%d", (int)pid);
+		return e == ENOENT && !sysroot_exists(r, rel) ? -ESRCH : -e;
+	}
+	buf[n] = '\0';
+	return 0;
+}
+
+/* A small integer file under the root, or -1. */
+static long procinfo_long(const struct sysroot *r, const char *rel)
+{
+	char buf[64];
+	if (sysroot_read(r, rel, buf, sizeof(buf)) <= 0)
+		return -1;
+	char *e;
+	long v = strtol(buf, &e, 10);
+	return e == buf ? -1 : v;
+}
+
+int procinfo_physical_cores(const struct sysroot *r)
+{
+	char rel[128];
+	long seen[1024][2];
+	int n = 0;
+	for (int cpu = 0; cpu < 1024; cpu++) {
+		snprintf(rel, sizeof(rel), "sys/devices/system/cpu/cpu%d/topology/core_id", cpu);
+		long core = procinfo_long(r, rel);
+		if (core < 0) {
+			snprintf(rel, sizeof(rel), "sys/devices/system/cpu/cpu%d", cpu);
+			if (!sysroot_exists(r, rel))
+				break;
+			continue; /* offline: no topology */
+		}
+		snprintf(rel, sizeof(rel),
+			 "sys/devices/system/cpu/cpu%d/topology/physical_package_id", cpu);
+		long pkg = procinfo_long(r, rel);
+		bool dup = false;
+		for (int i = 0; i < n && !dup; i++)
+			dup = seen[i][0] == pkg && seen[i][1] == core;
+		if (!dup && n < 1024) {
+			seen[n][0] = pkg;
+			seen[n][1] = core;
+			n++;
+		}
+	}
+	return n;
 }

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "procparse.h"
 #include "sysroot.h"
 
 /* "MemAvailable:" of a /proc/meminfo buffer, in bytes.  0, or -EINVAL
@@ -30,5 +31,23 @@ void procinfo_cpu_model(const struct sysroot *r, char *out, size_t cap);
  * Returns the tgid, -ESRCH when there is no such task, -EACCES when it may
  * not be read, -EINVAL when the file has no Tgid line. */
 int procinfo_tgid(const struct sysroot *r, pid_t pid);
+
+/* Process pid's own stat line (proc/PID/stat: its comm, state, parent,
+ * start time, thread count).  0, -ESRCH, -EINVAL. */
+int procinfo_stat(const struct sysroot *r, pid_t pid, struct stat_line *out);
+
+/* proc/PID/cmdline into buf: the arguments, each ended by a NUL, raw, cut
+ * to cap - 1 bytes (and NUL-terminated).  Returns the length (0 for a
+ * kernel thread or a zombie), or -ESRCH. */
+ssize_t procinfo_cmdline(const struct sysroot *r, pid_t pid, char *buf, size_t cap);
+
+/* The executable of pid: the target of proc/PID/exe, " (deleted)" kept as
+ * the kernel writes it.  0, or -ESRCH, -EACCES (another user's process
+ * without CAP_SYS_PTRACE), -ENOENT (a kernel thread). */
+int procinfo_exe(const struct sysroot *r, pid_t pid, char *buf, size_t cap);
+
+/* Physical cores among the online CPUs (distinct package and core ids
+ * under sys/devices/system/cpu/cpuN/topology); 0 when unknown. */
+int procinfo_physical_cores(const struct sysroot *r);
 
 #endif

@@ -67,6 +67,16 @@ void sampler_set_cgroup_override(struct sampler *s, const char *dir, int version
 	s->override_version = version;
 }
 
+void sampler_set_stat_period(struct sampler *s, double seconds)
+{
+	thread_sampler_set_stat_period(s->ts, seconds);
+}
+
+void sampler_want_stat(struct sampler *s, const pid_t *tids, size_t n)
+{
+	thread_sampler_want_stat(s->ts, tids, n);
+}
+
 static void sampler_cgroup(struct sampler *s, struct snapshot *out)
 {
 	const struct budget *b = &out->budget;

@@ -8,6 +8,7 @@
 #define THREADLAB_SAMPLER_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <sys/types.h>
 
 #include "snapshot.h"
@@ -23,6 +24,11 @@ void sampler_free(struct sampler *s);
  * whose cpu.stat and cpu.pressure to read instead of the target's own: the
  * lab's quota cgroup.  dir NULL goes back to the target's own. */
 void sampler_set_cgroup_override(struct sampler *s, const char *dir, int version);
+
+/* The thread sampler's stat cadence and the TIDs it reads stat of every
+ * tick (threads.h): a face that shows only some threads passes those. */
+void sampler_set_stat_period(struct sampler *s, double seconds);
+void sampler_want_stat(struct sampler *s, const pid_t *tids, size_t n);
 
 /* Fills out.  Returns 0, or -ESRCH when the target has exited (out then has
  * target_alive false and no threads, but budget from the last good read). */

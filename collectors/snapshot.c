@@ -33,6 +33,16 @@ void snapshot_move(struct snapshot *dst, struct snapshot *src)
 	snapshot_init(src);
 }
 
+void snapshot_copy(struct snapshot *dst, const struct snapshot *src)
+{
+	if (dst == src)
+		return;
+	struct thread_set keep = dst->threads;
+	*dst = *src;
+	dst->threads = keep;
+	thread_set_copy(&dst->threads, &src->threads);
+}
+
 void snapshot_rates_init(struct snapshot_rates *r)
 {
 	memset(r, 0, sizeof(*r));

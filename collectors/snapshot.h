@@ -43,6 +43,8 @@ void snapshot_init(struct snapshot *s);
 void snapshot_free(struct snapshot *s);
 /* Moves src into dst (dst's old contents are freed; src is left empty). */
 void snapshot_move(struct snapshot *dst, struct snapshot *src);
+/* Copies src into dst (dst's threads reallocated as needed). */
+void snapshot_copy(struct snapshot *dst, const struct snapshot *src);
 
 void snapshot_rates_init(struct snapshot_rates *r);
 void snapshot_rates_free(struct snapshot_rates *r);

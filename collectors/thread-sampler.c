@@ -1,4 +1,4 @@
-/* threads.c — the per-thread sampler (see threads.h).
+/* thread-sampler.c — the per-thread sampler (see threads.h).
  *
  * Each tick, for every followed process (sorted by PID): take the TIDs kept
  * from the previous tick (or, when there are none, list proc/PID/task/ with
@@ -56,6 +56,7 @@ struct tentry {
 	bool have;	   /* s holds a complete sample */
 	bool csw_stale;	   /* ran since status was read: s.vcsw, s.ivcsw lag */
 	bool csw_idle;	   /* s.csw_time0..csw_time saw no run, or there is no csw_time0 */
+	double stat_time;  /* CLOCK_MONOTONIC s at which stat was last read */
 	long nthreads;	   /* stat field 20 when stat was last read */
 	struct thread_sample s;
 };
@@ -78,6 +79,9 @@ struct thread_sampler {
 	long hz;		   /* clock ticks per second, for kernels without schedstat */
 	double now;		   /* CLOCK_MONOTONIC seconds of this tick */
 	uint64_t status_period_ns; /* 0: status of every thread that ran, each tick */
+	uint64_t stat_period_ns;   /* 0: stat of every thread that ran, each tick */
+	pid_t *want;		   /* TIDs whose stat is read whenever they ran, sorted */
+	size_t nwant, want_cap;
 	struct thread_sampler_reads reads;
 	char dents[32768]; /* getdents64 buffer */
 	char buf[4096];	   /* file contents */
@@ -178,6 +182,22 @@ static bool status_due(const struct thread_sampler *ts, const struct tentry *e)
 	return then / p != now / p;
 }
 
+/* Whether stat of a thread that ran is read now: it is wanted (shown or
+ * exported), or its phase boundary of the stat period fell since its last
+ * read (the same spreading as status). */
+static bool stat_due(const struct thread_sampler *ts, const struct tentry *e)
+{
+	uint64_t p = ts->stat_period_ns;
+	if (p == 0 || !e->have)
+		return true;
+	if (ts->nwant && bsearch(&e->s.tid, ts->want, ts->nwant, sizeof(*ts->want), pid_cmp))
+		return true;
+	uint64_t phase = (uint64_t)(uint32_t)e->s.tid * 2246822519u % p;
+	uint64_t then = (uint64_t)llround(e->stat_time * 1e9) + phase;
+	uint64_t now = (uint64_t)llround(ts->now * 1e9) + phase;
+	return then / p != now / p;
+}
+
 /* Moves the point at which the switch counts were exact to now. */
 static void csw_advance(struct tentry *e, double now, uint64_t vcsw, uint64_t ivcsw)
 {
@@ -209,7 +229,7 @@ static int entry_update(struct thread_sampler *ts, int taskfd, struct tentry *e)
 			  ss.slices != e->s.slices;
 	}
 	bool fresh = !changed && !e->csw_stale; /* counts still exact: no read needed */
-	bool read_stat = changed || e->s.tid == e->s.pid;
+	bool read_stat = e->s.tid == e->s.pid || e->no_schedstat || (changed && stat_due(ts, e));
 	bool read_status;
 	if (!e->have || e->no_schedstat)
 		read_status = true;
@@ -241,6 +261,7 @@ static int entry_update(struct thread_sampler *ts, int taskfd, struct tentry *e)
 		s->stime = st.stime;
 		s->starttime = st.starttime;
 		e->nthreads = st.num_threads;
+		e->stat_time = ts->now;
 	}
 	if (e->no_schedstat) {
 		ss.run_ns = (st.utime + st.stime) * (1000000000u / (uint64_t)ts->hz);
@@ -503,7 +524,22 @@ void thread_sampler_free(struct thread_sampler *ts)
 	free(ts->ne);
 	free(ts->pids);
 	free(ts->tids);
+	free(ts->want);
 	free(ts);
+}
+
+void thread_sampler_set_stat_period(struct thread_sampler *ts, double seconds)
+{
+	ts->stat_period_ns = seconds > 0 ? (uint64_t)llround(seconds * 1e9) : 0;
+}
+
+void thread_sampler_want_stat(struct thread_sampler *ts, const pid_t *tids, size_t n)
+{
+	ts->want = xreallocarray_grow(ts->want, &ts->want_cap, n ? n : 1, sizeof(*ts->want));
+	if (n)
+		memcpy(ts->want, tids, n * sizeof(*tids));
+	ts->nwant = n;
+	qsort(ts->want, n, sizeof(*ts->want), pid_cmp);
 }
 
 size_t thread_sampler_fds(const struct thread_sampler *ts)

@@ -23,8 +23,17 @@
  * has not run since its status was read has exact counts, and its rates
  * fall to 0 on the next tick; one that runs again after such an idle tick,
  * or that is new, has status read on that tick, so no rate is a false 0.
- * Schedstat, and stat for every thread that ran, are still read every tick:
- * CPU %, wait %, state and last CPU are as fresh as ever. */
+ * Schedstat is read every tick: CPU %, wait % and the demand they make are
+ * as fresh as ever.
+ *
+ * stat (state, last CPU, name, utime/stime) follows a cadence too when a
+ * stat period is set (thread_sampler_set_stat_period; default 0: every
+ * thread that ran, every tick): a thread that ran has it read at its own
+ * phase boundary of the period, or at once when it is among the TIDs the
+ * caller wants (the rows shown, thread_sampler_want_stat), when it is new,
+ * or when it leads its process (a zombie leader is how a dead process
+ * shows).  So with a period P, a state or last CPU shown for a thread that
+ * is not wanted is at most P + T old. */
 #ifndef THREADLAB_THREADS_H
 #define THREADLAB_THREADS_H
 
@@ -89,6 +98,12 @@ int thread_sampler_sample_at(struct thread_sampler *ts, double now, struct threa
  * status of every thread that ran on every tick.  A caller that needs exact
  * switch rates between two samples less than P apart should set 0. */
 void thread_sampler_set_status_period(struct thread_sampler *ts, double seconds);
+
+/* Sets the stat period in seconds (see the top of this file); 0 (the
+ * default) reads stat of every thread that ran on every tick. */
+void thread_sampler_set_stat_period(struct thread_sampler *ts, double seconds);
+/* The TIDs whose stat is read on every tick they ran (copied; n 0 clears). */
+void thread_sampler_want_stat(struct thread_sampler *ts, const pid_t *tids, size_t n);
 
 /* Files read since thread_sampler_new (for the benchmark and tests). */
 struct thread_sampler_reads {

@@ -13,25 +13,13 @@
 #include "procinfo.h"
 
 const char *const environment_thread_vars[] = {
-    "OMP_NUM_THREADS",
-    "OMP_THREAD_LIMIT",
-    "OMP_DYNAMIC",
-    "OMP_WAIT_POLICY",
-    "OMP_PROC_BIND",
-    "OMP_PLACES",
-    "GOMP_SPINCOUNT",
-    "OPENBLAS_NUM_THREADS",
-    "GOTO_NUM_THREADS",
-    "OPENBLAS_THREAD_TIMEOUT",
-    "MKL_NUM_THREADS",
-    "MKL_DYNAMIC",
-    "BLIS_NUM_THREADS",
-    "KMP_BLOCKTIME",
-    "KMP_AFFINITY",
-    "TF_NUM_INTRAOP_THREADS",
-    "TF_NUM_INTEROP_THREADS",
-    "NUMEXPR_NUM_THREADS",
-    NULL,
+    "OMP_NUM_THREADS",	       "OMP_THREAD_LIMIT",	 "OMP_DYNAMIC",
+    "OMP_WAIT_POLICY",	       "OMP_PROC_BIND",		 "OMP_PLACES",
+    "GOMP_SPINCOUNT",	       "OPENBLAS_NUM_THREADS",	 "GOTO_NUM_THREADS",
+    "OPENBLAS_THREAD_TIMEOUT", "MKL_NUM_THREADS",	 "MKL_DYNAMIC",
+    "BLIS_NUM_THREADS",	       "KMP_BLOCKTIME",		 "KMP_AFFINITY",
+    "TF_NUM_INTRAOP_THREADS",  "TF_NUM_INTEROP_THREADS", "NUMEXPR_NUM_THREADS",
+    "OPENCV_FOR_THREADS_NUM",  "VECLIB_MAXIMUM_THREADS", NULL,
 };
 
 void environment_fill(struct env_record *e, const struct sysroot *root, const struct budget *b,

@@ -24,6 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "diagnosis.h"
 #include "environment.h"
 #include "model.h"
 
@@ -65,6 +66,8 @@ struct recording_sample {
 	bool has_workload;	     /* a lab sample */
 	struct workload_report work; /* its strings point into this struct */
 	struct lab_status status;    /* what a face needs of the lab: settings, pids */
+	bool has_diag;		     /* the sample has a "diagnosis" */
+	struct diagnosis diag;
 	char blas_config[CTL_INFO_LEN], blas_core[64], blas_variant[16];
 };
 

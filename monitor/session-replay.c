@@ -90,6 +90,10 @@ static void session_replay_show(struct session *s, long i)
 	if (r->rates.nthreads)
 		memcpy(keep, r->rates.threads, r->rates.nthreads * sizeof(*keep));
 	s->have_rates = true;
+	s->have_diag = r->has_diag;
+	if (r->has_diag)
+		s->diag = r->diag;
+	s->runnable_mean = r->has_diag ? r->diag.runnable_mean : diagnosis_runnable_mean(&s->rates);
 	if (r->has_workload) {
 		s->work = r->work;
 		s->lab_status = r->status;

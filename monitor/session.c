@@ -20,6 +20,7 @@
 #include "environment.h"
 #include "procinfo.h"
 #include "proctree.h"
+#include "session-diag.h"
 #include "session-replay.h"
 
 void session_config_default(struct session_config *c)
@@ -160,6 +161,7 @@ int session_start(struct session *s, const struct session_config *c, char *err, 
 	snapshot_init(&s->cur);
 	snapshot_rates_init(&s->rates);
 	int rc = sysroot_open(&s->root, c->root);
+	session_diag_init(s);
 	if (rc < 0) {
 		s->root.fd = -1;
 		snprintf(err, errlen, "cannot open root directory '%s': %s", c->root,
@@ -183,6 +185,8 @@ int session_start(struct session *s, const struct session_config *c, char *err, 
 	if (rc != EXIT_OK)
 		return rc;
 	s->sampler = sampler_new(&s->root, s->target, s->tree);
+	if (s->sampler)
+		sampler_set_stat_period(s->sampler, c->stat_period);
 	if (!s->sampler) {
 		int e = errno;
 		if (e == ESRCH)
@@ -276,7 +280,15 @@ int session_tick(struct session *s)
 	}
 	if (s->lab && !s->target_gone)
 		session_tick_lab(s);
+	if (!s->target_gone)
+		session_diag_tick(s);
 	return s->target_gone ? -ESRCH : 0;
+}
+
+void session_show_threads(struct session *s, const pid_t *tids, size_t n)
+{
+	if (s->sampler)
+		sampler_want_stat(s->sampler, tids, n);
 }
 
 int session_apply(struct session *s)
@@ -347,6 +359,7 @@ void session_stop(struct session *s)
 	snapshot_free(&s->prev);
 	snapshot_free(&s->cur);
 	snapshot_rates_free(&s->rates);
+	session_diag_free(s);
 	if (s->root.fd >= 0)
 		sysroot_close(&s->root);
 	s->root.fd = -1;

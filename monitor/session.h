@@ -20,6 +20,8 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+#include "census.h"
+#include "diagnosis.h"
 #include "launch.h"
 #include "model.h"
 #include "recording.h"
@@ -51,6 +53,10 @@ struct session_config {
 	enum launch_stdio stdio; /* where the launched command's output goes */
 	struct lab_settings lab; /* the lab's knobs at start (no pid, no command) */
 	const char *replay;	 /* non-NULL: replay this recording instead of sampling */
+	double diag_window;	 /* s the diagnosis judges (a sliding window of at least half this
+				  * and at most this); 0: the last interval */
+	double stat_period;	 /* threads' stat cadence, s (threads.h); 0: every thread that
+				  * ran, every tick (what batch exports need) */
 };
 
 /* root "/", nothing to attach or launch, the lab's defaults, the launched
@@ -93,6 +99,14 @@ struct session {
 	unsigned replay_skipped;		  /* lines that did not read */
 	char replay_target[512];		  /* the recorded target's name, raw */
 
+	/* the diagnosis (not in a replay of a file without one) */
+	struct census census;  /* the target's processes */
+	struct diagnosis diag; /* over the window */
+	bool have_diag;
+	double runnable_mean;		  /* mean runnable threads over the last interval */
+	struct snapshot win_old, win_new; /* the window's bases: win_old is 1/2..1 window old */
+	struct snapshot_rates win_rates;  /* win_old -> cur */
+
 	char message[SESSION_MESSAGE_LEN]; /* the newest message, raw; "" none */
 	bool message_bad;		   /* it reports a failure */
 	unsigned message_seq;		   /* counts messages: a face shows each once */
@@ -126,6 +140,10 @@ int session_replay_seek(struct session *s, long i);
  * environment record (machine, BLAS, thread variables), sampling every
  * interval seconds. */
 void session_recording_header(const struct session *s, double interval, struct recording_header *h);
+
+/* The threads a face shows: their stat (state, last CPU) is read every
+ * tick while the others follow the stat period. */
+void session_show_threads(struct session *s, const pid_t *tids, size_t n);
 
 /* Lab only: applies s->want (after a key or a flag changed it).  Returns 0
  * or -errno; a message says what happened in a few words either way. */

@@ -172,9 +172,9 @@ struct record *record_start(const char *path, int argc, char **argv,
 }
 
 int record_sample(struct record *r, const struct snapshot *cur, const struct snapshot_rates *rt,
-		  const struct workload_report *w)
+		  const struct workload_report *w, const struct diagnosis *diag)
 {
-	report_sample(r->mem, FORMAT_JSON, cur, rt, w, false);
+	report_sample(r->mem, FORMAT_JSON, cur, rt, w, diag, false);
 	return record_flush_line(r);
 }
 

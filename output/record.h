@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "diagnosis.h"
 #include "model.h"
 #include "recording.h"
 
@@ -30,10 +31,10 @@ int record_header(struct record *r, const struct recording_header *h);
 struct record *record_start(const char *path, int argc, char **argv,
 			    const struct recording_header *h, char *err, size_t errlen);
 
-/* One sample (w NULL outside the lab).  0 or -errno (ENOSPC…); after an
- * error the file stays as it was before the call, less a torn tail. */
+/* One sample (w NULL outside the lab, diag NULL without a diagnosis).  0 or -errno (ENOSPC…); after
+ * an error the file stays as it was before the call, less a torn tail. */
 int record_sample(struct record *r, const struct snapshot *cur, const struct snapshot_rates *rt,
-		  const struct workload_report *w);
+		  const struct workload_report *w, const struct diagnosis *diag);
 
 /* One sample already formatted as a batch JSON line (len bytes, its
  * newline included): batch --format json formats each sample once for

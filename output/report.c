@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "csv-out.h"
+#include "diagnosis-out.h"
 #include "json-out.h"
 #include "text-safe.h"
 
@@ -187,8 +188,15 @@ static void report_json_workload(struct json_out *j, const struct workload_repor
 	json_out_end(j);
 }
 
+/* Mean runnable threads: the diagnosis's when there is one (a replay then
+ * writes what was recorded), else from the rates. */
+static double report_runnable_mean(const struct snapshot_rates *r, const struct diagnosis *diag)
+{
+	return diag ? diag->runnable_mean : diagnosis_runnable_mean(r);
+}
+
 static void report_json(FILE *f, const struct snapshot *cur, const struct snapshot_rates *r,
-			const struct workload_report *w)
+			const struct workload_report *w, const struct diagnosis *diag)
 {
 	char ts[64], dir[CGROUP_PATH_MAX + 2];
 	const struct budget *b = &cur->budget;
@@ -227,6 +235,7 @@ static void report_json(FILE *f, const struct snapshot *cur, const struct snapsh
 		      cur->psi_system.available ? cur->psi_system.some_avg10 : (double)NAN, 2);
 	json_out_end(&j);
 	json_out_kint(&j, "runnable", r->runnable);
+	json_out_knum(&j, "runnable_mean", report_runnable_mean(r, diag), 3);
 	json_out_key(&j, "threads");
 	json_out_array(&j);
 	for (size_t i = 0; i < r->nthreads; i++) {
@@ -254,12 +263,17 @@ static void report_json(FILE *f, const struct snapshot *cur, const struct snapsh
 	json_out_end(&j);
 	if (w)
 		report_json_workload(&j, w);
+	json_out_key(&j, "diagnosis");
+	if (diag)
+		diagnosis_out_json(&j, diag);
+	else
+		json_out_null(&j);
 	json_out_end(&j);
 	json_out_newline(&j);
 }
 
 static void report_csv(FILE *f, const struct snapshot *cur, const struct snapshot_rates *r,
-		       const struct workload_report *w, bool header)
+		       const struct workload_report *w, const struct diagnosis *diag, bool header)
 {
 	char ts[64];
 	struct csv_out c;
@@ -267,7 +281,8 @@ static void report_csv(FILE *f, const struct snapshot *cur, const struct snapsho
 	if (header)
 		csv_out_header(&c, "time,effective_cpus,binding,throttled_pct,throttled_s_per_s,"
 				   "psi_some_avg10,pid,tid,name,state,cpu,cpu_pct,user_pct,sys_pct,"
-				   "wait_pct,vcsw_per_s,ivcsw_per_s,gflops");
+				   "wait_pct,vcsw_per_s,ivcsw_per_s,gflops,runnable_mean,factor,"
+				   "verdict");
 	report_time_iso(cur->wall, ts, sizeof(ts));
 	bool tv = r->throttle.valid;
 	for (size_t i = 0; i < r->nthreads; i++) {
@@ -292,6 +307,9 @@ static void report_csv(FILE *f, const struct snapshot *cur, const struct snapsho
 		csv_out_num(&c, t->vcsw_per_s, 1);
 		csv_out_num(&c, t->ivcsw_per_s, 1);
 		csv_out_num(&c, w ? w->gflops : (double)NAN, 2);
+		csv_out_num(&c, report_runnable_mean(r, diag), 3);
+		csv_out_num(&c, diag ? diag->factor : (double)NAN, 3);
+		csv_out_str(&c, diag ? diagnosis_verdict_name(diag->verdict) : NULL);
 		csv_out_end_row(&c);
 	}
 }
@@ -334,9 +352,9 @@ static void report_text_workload(FILE *f, const struct workload_report *w)
 }
 
 static void report_text(FILE *f, const struct snapshot *cur, const struct snapshot_rates *r,
-			const struct workload_report *w)
+			const struct workload_report *w, const struct diagnosis *diag)
 {
-	char ts[64], name[64], psi[32], thr[64];
+	char ts[64], name[64], psi[32], thr[64], line[4 * DIAG_TEXT];
 	const struct budget *b = &cur->budget;
 	report_time_iso(cur->wall, ts, sizeof(ts));
 	if (cur->psi_cgroup.available)
@@ -350,8 +368,9 @@ static void report_text(FILE *f, const struct snapshot *cur, const struct snapsh
 			 r->throttle.throttled_s_per_s);
 	else
 		snprintf(thr, sizeof(thr), "n/a (no quota accounting)");
-	fprintf(f, "%s  effective %.2f CPUs (%s)  runnable %d  threads %zu\n", ts, b->effective,
-		budget_term_name(b->binding), r->runnable, r->nthreads);
+	fprintf(f, "%s  effective %.2f CPUs (%s)  runnable %d  threads %zu  mean runnable %.2f\n",
+		ts, b->effective, budget_term_name(b->binding), r->runnable, r->nthreads,
+		report_runnable_mean(r, diag));
 	fprintf(f, "  throttled %s  cgroup psi some %s", thr, psi);
 	if (cur->psi_system.available)
 		fprintf(f, "  system psi some %.1f%%\n", cur->psi_system.some_avg10);
@@ -359,6 +378,10 @@ static void report_text(FILE *f, const struct snapshot *cur, const struct snapsh
 		fputs("  system psi unavailable\n", f);
 	if (w)
 		report_text_workload(f, w);
+	if (diag) {
+		diagnosis_out_line(line, sizeof(line), diag);
+		fprintf(f, "  diagnosis: %s\n", line);
+	}
 	fprintf(f, "  %7s %7s %-16s %s %3s %6s %6s %6s %6s %8s %8s\n", "PID", "TID", "NAME", "S",
 		"CPU", "CPU%", "USR%", "SYS%", "WAIT%", "VCSW/s", "IVCSW/s");
 	for (size_t i = 0; i < r->nthreads; i++) {
@@ -381,17 +404,18 @@ static void report_text(FILE *f, const struct snapshot *cur, const struct snapsh
 }
 
 void report_sample(FILE *f, enum format fmt, const struct snapshot *cur,
-		   const struct snapshot_rates *r, const struct workload_report *w, bool header)
+		   const struct snapshot_rates *r, const struct workload_report *w,
+		   const struct diagnosis *diag, bool header)
 {
 	switch (fmt) {
 	case FORMAT_JSON:
-		report_json(f, cur, r, w);
+		report_json(f, cur, r, w, diag);
 		break;
 	case FORMAT_CSV:
-		report_csv(f, cur, r, w, header);
+		report_csv(f, cur, r, w, diag, header);
 		break;
 	default:
-		report_text(f, cur, r, w);
+		report_text(f, cur, r, w, diag);
 		break;
 	}
 }

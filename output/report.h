@@ -11,15 +11,19 @@
 #include <sys/types.h>
 
 #include "format.h"
+#include "diagnosis.h"
 #include "model.h"
 
 /* threadlab --budget. */
 void report_budget(FILE *f, enum format fmt, pid_t pid, const struct budget *b);
 
-/* One sample.  prev-to-cur rates in r; w is NULL outside the lab.  CSV
- * prints its header once per FILE when header is true. */
+/* One sample.  prev-to-cur rates in r; w is NULL outside the lab; diag
+ * NULL when there is no diagnosis (JSON then writes "diagnosis": null and
+ * runnable_mean from the rates).  CSV prints its header once per FILE when
+ * header is true. */
 void report_sample(FILE *f, enum format fmt, const struct snapshot *cur,
-		   const struct snapshot_rates *r, const struct workload_report *w, bool header);
+		   const struct snapshot_rates *r, const struct workload_report *w,
+		   const struct diagnosis *diag, bool header);
 
 /* A cgroup version's short name: "v1", "v2", "none". */
 const char *report_version_name(int version);

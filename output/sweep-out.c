@@ -307,7 +307,7 @@ static int sweep_out_sink_sample(void *arg, const struct snapshot *cur,
 				 const struct snapshot_rates *r, const struct workload_report *wr)
 {
 	struct sweep_out *w = arg;
-	int rc = record_sample(w->record, cur, r, wr);
+	int rc = record_sample(w->record, cur, r, wr, NULL);
 	if (rc < 0) {
 		errno = -rc;
 		return -EIO;

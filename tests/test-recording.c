@@ -136,7 +136,7 @@ static char *sample_json(const struct snapshot *s, const struct snapshot_rates *
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	report_sample(f, FORMAT_JSON, s, r, w, false);
+	report_sample(f, FORMAT_JSON, s, r, w, NULL, false);
 	fclose(f);
 	return buf;
 }
@@ -157,7 +157,7 @@ static void write_recording(const char *path, int n)
 	for (int i = 0; i < n; i++) {
 		struct fake f;
 		fake_make(&f, i);
-		assert_int_equal(record_sample(r, &f.snap, &f.rates, &f.w), 0);
+		assert_int_equal(record_sample(r, &f.snap, &f.rates, &f.w, NULL), 0);
 	}
 	assert_int_equal(record_lines(r), (unsigned long)n + 1);
 	assert_int_equal(record_close(r), 0);

@@ -36,6 +36,11 @@ static void batch_sleep_until(double t)
 	}
 }
 
+static const struct diagnosis *batch_diag(const struct session *s)
+{
+	return s->have_diag ? &s->diag : NULL;
+}
+
 static void batch_say(const char *m)
 {
 	char safe[3 * 1024];
@@ -72,7 +77,7 @@ static bool batch_print(const struct options *o, struct session *s, bool header,
 		fwrite(line->buf, 1, line->len, stdout);
 	else
 		report_sample(stdout, o->format, &s->cur, &s->rates,
-			      s->kind == SESSION_LAB ? &s->work : NULL, header);
+			      s->kind == SESSION_LAB ? &s->work : NULL, batch_diag(s), header);
 	if (fflush(stdout) == EOF || ferror(stdout)) {
 		/* The reader went away (a closed pipe): stop quietly. */
 		if (errno != EPIPE) {
@@ -94,7 +99,7 @@ static void batch_record(struct record **rec, const struct options *o, const str
 		return;
 	int rc = line ? record_line(*rec, line->buf, line->len)
 		      : record_sample(*rec, &s->cur, &s->rates,
-				      s->kind == SESSION_LAB ? &s->work : NULL);
+				      s->kind == SESSION_LAB ? &s->work : NULL, batch_diag(s));
 	if (rc < 0) {
 		fprintf(stderr, "threadlab: cannot write the recording %s: %s; recording stops\n",
 			o->record, strerror(-rc));
@@ -183,7 +188,8 @@ int batch_run(const struct options *o)
 		if (one.f && rec) {
 			rewind(one.f);
 			report_sample(one.f, FORMAT_JSON, &s.cur, &s.rates,
-				      s.kind == SESSION_LAB ? &s.work : NULL, false);
+				      s.kind == SESSION_LAB ? &s.work : NULL, batch_diag(&s),
+				      false);
 			if (fflush(one.f) == 0)
 				line = &one;
 		}

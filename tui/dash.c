@@ -179,7 +179,8 @@ static void dash_tick(struct dash *d, struct session *s, double now)
 	}
 	if (d->record && s->have_rates && rc == 0) {
 		int w = record_sample(d->record, &s->cur, &s->rates,
-				      s->kind == SESSION_LAB ? &s->work : NULL);
+				      s->kind == SESSION_LAB ? &s->work : NULL,
+				      s->have_diag ? &s->diag : NULL);
 		if (w < 0) {
 			snprintf(d->message, sizeof(d->message),
 				 "cannot write the recording: %s; recording stops", strerror(-w));

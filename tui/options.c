@@ -131,6 +131,12 @@ void options_session_config(const struct options *o, struct session_config *c)
 	c->lab.cpus = o->cpus;
 	c->lab.spin_off = o->spin_off;
 	c->replay = o->replay;
+	if (o->mode == MODE_DASHBOARD) {
+		/* A screen shows some threads and a verdict that should not flip
+		 * with each interval; batch output exports every thread. */
+		c->diag_window = 5.0;
+		c->stat_period = 1.0;
+	}
 }
 
 void options_sweep_opts(const struct options *o, struct sweep_opts *so)

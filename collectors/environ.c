@@ -1,0 +1,66 @@
+/* environ.c — a process's initial environment (environ.h). */
+#include "config.h"
+
+#include "environ.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "xalloc.h"
+
+ssize_t environ_read(const struct sysroot *r, pid_t pid, char **buf, bool *truncated)
+{
+	char rel[64];
+	snprintf(rel, sizeof(rel), "proc/%d/environ", (int)pid);
+	*buf = NULL;
+	*truncated = false;
+	int fd = sysroot_openat(r, rel, O_RDONLY);
+	if (fd < 0)
+		return fd == -ENOENT ? -ESRCH : fd;
+	size_t size = 8192, n = 0;
+	char *b = xmalloc(size);
+	for (;;) {
+		if (n + 1 >= size) {
+			if (size >= ENVIRON_MAX + 1) {
+				*truncated = true;
+				break;
+			}
+			size = size * 2 > ENVIRON_MAX + 1 ? ENVIRON_MAX + 1 : size * 2;
+			b = xrealloc(b, size);
+		}
+		ssize_t got = read(fd, b + n, size - 1 - n);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			int e = errno;
+			close(fd);
+			free(b);
+			return -e;
+		}
+		if (got == 0)
+			break;
+		n += (size_t)got;
+	}
+	close(fd);
+	b[n] = '\0';
+	*buf = b;
+	return (ssize_t)n;
+}
+
+const char *environ_get(const char *buf, size_t len, const char *name)
+{
+	size_t k = strlen(name);
+	const char *found = NULL;
+	for (const char *p = buf, *end = buf + len; p < end;) {
+		const char *z = memchr(p, '\0', (size_t)(end - p));
+		size_t n = z ? (size_t)(z - p) : (size_t)(end - p);
+		if (n > k && memcmp(p, name, k) == 0 && p[k] == '=')
+			found = p + k + 1;
+		p += n + 1;
+	}
+	return found;
+}

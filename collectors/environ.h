@@ -1,0 +1,30 @@
+/* environ.h — the environment a process was started with.
+ *
+ * /proc/PID/environ holds the block execve() put on the new process's
+ * stack, NUL-separated: what the process changes later with setenv() does
+ * not show there (fs/proc/base.c environ_read).  Reading it needs the
+ * ptrace read check (PTRACE_MODE_READ_FSCREDS): another user's process is
+ * EACCES unless we have CAP_SYS_PTRACE — "not readable", never "unset". */
+#ifndef THREADLAB_ENVIRON_H
+#define THREADLAB_ENVIRON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "sysroot.h"
+
+#define ENVIRON_MAX (4u << 20) /* bytes read at most (ARG_MAX is far below) */
+
+/* Reads proc/PID/environ into *buf (allocated, owned by the caller; a NUL
+ * is added after the last byte).  Returns the length (0: empty, e.g. a
+ * kernel thread), or -ESRCH, -EACCES.  At most ENVIRON_MAX bytes;
+ * *truncated says the block was longer. */
+ssize_t environ_read(const struct sysroot *r, pid_t pid, char **buf, bool *truncated);
+
+/* The value of name in a NUL-separated block of len bytes, or NULL when it
+ * is not there.  The last of several definitions wins (as getenv() finds
+ * the first in environ[] but a shell exports the last one given). */
+const char *environ_get(const char *buf, size_t len, const char *name);
+
+#endif

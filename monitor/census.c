@@ -1,0 +1,171 @@
+/* census.c — the processes of a target and what each one is (census.h). */
+#include "config.h"
+
+#include "census.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "environ.h"
+#include "maps.h"
+#include "procinfo.h"
+#include "xalloc.h"
+
+#define CENSUS_MAPS_MAX (16u << 20) /* a framework maps thousands of files */
+
+void census_init(struct census *c, const struct sysroot *r)
+{
+	memset(c, 0, sizeof(*c));
+	c->cores = r ? procinfo_physical_cores(r) : 0;
+}
+
+static void census_proc_free(struct census_proc *p)
+{
+	free(p->environ);
+	p->environ = NULL;
+}
+
+void census_free(struct census *c)
+{
+	for (size_t i = 0; i < c->n; i++)
+		census_proc_free(&c->p[i]);
+	free(c->p);
+	memset(c, 0, sizeof(*c));
+}
+
+static int census_cmp(const void *a, const void *b)
+{
+	const struct census_proc *x = a, *y = b;
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+const struct census_proc *census_find(const struct census *c, pid_t pid)
+{
+	struct census_proc key = {.pid = pid};
+	return c->n ? bsearch(&key, c->p, c->n, sizeof(*c->p), census_cmp) : NULL;
+}
+
+const char *census_var(const struct census_proc *p, const char *name)
+{
+	if (!p || p->env != CENSUS_ENV_OK)
+		return NULL;
+	for (size_t i = 0; environment_thread_vars[i] && i < ENVIRONMENT_VARS_MAX; i++)
+		if (strcmp(environment_thread_vars[i], name) == 0)
+			return p->vars[i];
+	return environ_get(p->environ, p->environ_len, name);
+}
+
+static const char *census_env_get(const void *ctx, const char *name)
+{
+	return census_var(ctx, name);
+}
+
+struct runtimes_env census_runtimes_env(const struct census_proc *p)
+{
+	return (struct runtimes_env){census_env_get, p};
+}
+
+static void census_add_runtime(const struct maps_line *l, void *arg)
+{
+	struct census_proc *p = arg;
+	struct runtime_match m;
+	if (!runtimes_match(l->path, &m) || p->nruntimes == CENSUS_RUNTIMES)
+		return;
+	for (size_t i = 0; i < p->nruntimes; i++)
+		if (strcmp(p->runtimes[i].lib, l->path) == 0)
+			return;
+	struct census_runtime *rt = &p->runtimes[p->nruntimes++];
+	rt->id = m.id;
+	rt->variant = m.variant;
+	snprintf(rt->lib, sizeof(rt->lib), "%.*s", (int)sizeof(rt->lib) - 1, l->path);
+}
+
+/* maps and environ: what changes while a process runs. */
+static void census_refresh(const struct sysroot *r, struct census_proc *p, double now)
+{
+	char *buf = NULL;
+	bool cut = false;
+	p->read_at = now;
+	ssize_t n = maps_read(r, p->pid, &buf, CENSUS_MAPS_MAX, &cut);
+	p->maps_readable = n >= 0;
+	if (n >= 0) {
+		p->nruntimes = 0;
+		maps_files(buf, (size_t)n, census_add_runtime, p);
+	}
+	free(buf);
+	census_proc_free(p);
+	n = environ_read(r, p->pid, &p->environ, &p->env_truncated);
+	memset(p->vars, 0, sizeof(p->vars));
+	if (n < 0) {
+		p->env = n == -EACCES || n == -EPERM ? CENSUS_ENV_UNREADABLE : CENSUS_ENV_UNKNOWN;
+		return;
+	}
+	p->env = CENSUS_ENV_OK;
+	p->environ_len = (size_t)n;
+	for (size_t i = 0; environment_thread_vars[i] && i < ENVIRONMENT_VARS_MAX; i++)
+		p->vars[i] = environ_get(p->environ, p->environ_len, environment_thread_vars[i]);
+}
+
+/* A process seen for the first time: what does not change. */
+static void census_first(const struct sysroot *r, struct census_proc *p, double now)
+{
+	struct stat_line st;
+	if (procinfo_stat(r, p->pid, &st) == 0) {
+		p->ppid = st.ppid;
+		memcpy(p->comm, st.name, sizeof(p->comm));
+	}
+	p->exe_readable = procinfo_exe(r, p->pid, p->exe, sizeof(p->exe)) == 0;
+	ssize_t n = procinfo_cmdline(r, p->pid, p->cmdline, sizeof(p->cmdline));
+	p->cmdline_len = n > 0 ? (size_t)n : 0;
+	census_refresh(r, p, now);
+}
+
+void census_update_pids(struct census *c, const struct sysroot *r, const pid_t *pids, size_t n,
+			double now)
+{
+	for (size_t i = 0; i < c->n; i++)
+		c->p[i].seen = false;
+	size_t before = c->n;
+	for (size_t k = 0; k < n; k++) {
+		if (k > 0 && pids[k] == pids[k - 1])
+			continue;
+		struct census_proc key = {.pid = pids[k]};
+		struct census_proc *p =
+		    before ? bsearch(&key, c->p, before, sizeof(*c->p), census_cmp) : NULL;
+		if (!p) {
+			/* appended now, sorted below */
+			c->p = xreallocarray_grow(c->p, &c->cap, c->n + 1, sizeof(*c->p));
+			p = &c->p[c->n++];
+			memset(p, 0, sizeof(*p));
+			p->pid = pids[k];
+			census_first(r, p, now);
+		} else if (now - p->read_at >= CENSUS_REFRESH_S) {
+			census_refresh(r, p, now);
+		}
+		p->seen = true;
+	}
+	size_t kept = 0;
+	for (size_t i = 0; i < c->n; i++) {
+		if (c->p[i].seen)
+			c->p[kept++] = c->p[i];
+		else
+			census_proc_free(&c->p[i]);
+	}
+	c->n = kept;
+	qsort(c->p, c->n, sizeof(*c->p), census_cmp);
+}
+
+void census_update(struct census *c, const struct sysroot *r, const struct thread_set *threads,
+		   double now)
+{
+	/* The set is sorted by (pid, tid): its pids come in order. */
+	pid_t *pids = xmalloc((threads->n ? threads->n : 1) * sizeof(*pids));
+	size_t n = 0;
+	for (size_t i = 0; i < threads->n; i++)
+		if (n == 0 || pids[n - 1] != threads->v[i].pid)
+			pids[n++] = threads->v[i].pid;
+	census_update_pids(c, r, pids, n, now);
+	free(pids);
+}

@@ -1,0 +1,89 @@
+/* census.h — what each process of a target is: its executable, command
+ * line, parent, the runtimes it loaded and its thread variables.
+ *
+ * The threads sampler knows threads; the diagnosis also needs processes.
+ * A census entry is read when a process first appears (stat, cmdline,
+ * exe) and its maps and environ again every CENSUS_REFRESH_S seconds
+ * (libraries load late: "import torch" comes after start).  Processes that
+ * left are dropped.  Everything is read through collectors/ under the
+ * session's root; what may not be read is recorded as such, never as
+ * absent. */
+#ifndef THREADLAB_CENSUS_H
+#define THREADLAB_CENSUS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "environment.h"
+#include "model.h"
+#include "runtimes.h"
+
+#define CENSUS_REFRESH_S 5.0
+#define CENSUS_RUNTIMES	 12
+#define CENSUS_LIB_MAX	 256
+#define CENSUS_CMD_MAX	 1024
+
+/* One runtime a process has mapped. */
+struct census_runtime {
+	enum runtime_id id;
+	const char *variant;	  /* runtimes.h; static storage */
+	char lib[CENSUS_LIB_MAX]; /* the file, as maps shows it */
+};
+
+/* How a process's environment read. */
+enum census_env {
+	CENSUS_ENV_UNKNOWN,    /* not read yet */
+	CENSUS_ENV_OK,	       /* read: values below (NULL: unset) */
+	CENSUS_ENV_UNREADABLE, /* permission denied (another user's process) */
+};
+
+struct census_proc {
+	pid_t pid, ppid;
+	char comm[TASK_NAME_MAX]; /* stat field 2, raw */
+	char exe[CENSUS_LIB_MAX]; /* proc/PID/exe; "" when not readable */
+	bool exe_readable;
+	char cmdline[CENSUS_CMD_MAX]; /* arguments NUL-separated, raw */
+	size_t cmdline_len;
+	bool maps_readable;
+	size_t nruntimes;
+	struct census_runtime runtimes[CENSUS_RUNTIMES];
+	enum census_env env;
+	bool env_truncated; /* longer than ENVIRON_MAX */
+	char *environ;	    /* the block read, owned */
+	size_t environ_len;
+	const char *vars[ENVIRONMENT_VARS_MAX]; /* environment_thread_vars values, into
+						 * environ; NULL: unset */
+	double read_at; /* CLOCK_MONOTONIC s of the last maps/environ read */
+	bool seen;	/* in the latest update */
+};
+
+struct census {
+	struct census_proc *p; /* sorted by pid */
+	size_t n, cap;
+	int cores; /* physical cores of the machine (0: unknown) */
+};
+
+void census_init(struct census *c, const struct sysroot *r);
+void census_free(struct census *c);
+
+/* Brings the census to the processes of threads (the pids that appear),
+ * at time now (CLOCK_MONOTONIC s): reads new ones, refreshes old ones on
+ * the cadence, drops those gone. */
+void census_update(struct census *c, const struct sysroot *r, const struct thread_set *threads,
+		   double now);
+/* The same from a list of pids (replay: no thread samples). */
+void census_update_pids(struct census *c, const struct sysroot *r, const pid_t *pids, size_t n,
+			double now);
+
+/* The entry of pid, or NULL. */
+const struct census_proc *census_find(const struct census *c, pid_t pid);
+
+/* The value of a thread variable in p's initial environment (NULL unset or
+ * unreadable: look at p->env). */
+const char *census_var(const struct census_proc *p, const char *name);
+
+/* p's environment as runtimes.h reads it. */
+struct runtimes_env census_runtimes_env(const struct census_proc *p);
+
+#endif

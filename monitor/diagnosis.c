@@ -1,0 +1,694 @@
+/* diagnosis.c — demand, roles, runtimes, groups and the verdict.
+ *
+ * Design: every figure comes from one window of rates, so they add up: the
+ * roles' runnable threads sum to the total, the groups' to their process's.
+ * The verdict table (diag_rules) is the only place where thresholds live;
+ * each rule is a predicate over the figures and a writer of its reasons and
+ * suggestions.  Thresholds:
+ *   idle             under 0.05 CPUs in use and under 0.1 runnable threads
+ *   throttled        a quota, throttled in >= 20 % of periods (or >= 0.1 s/s),
+ *                    and throttling explains at least half of the wait
+ *   oversubscribed   factor (runnable / effective CPUs) above 1.2
+ *   undersubscribed  a thread busy >= 90 % of a CPU, yet a whole CPU or
+ *                    more of the effective ones unused (runnable <= E - 0.9)
+ *   fine             anything else */
+#include "config.h"
+
+#include "diagnosis.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xalloc.h"
+
+#define DIAG_OVER_FACTOR     1.2
+#define DIAG_IDLE_CPU	     0.05
+#define DIAG_IDLE_RUNNABLE   0.10
+#define DIAG_THROTTLE_PCT    20.0
+#define DIAG_THROTTLE_S	     0.10
+#define DIAG_UNDER_SLACK     0.9
+#define DIAG_BUSY_THREAD_PCT 90.0
+
+static const char *const diag_names[VERDICT_N] = {
+    [VERDICT_FINE] = "fine",	       [VERDICT_OVERSUBSCRIBED] = "oversubscribed",
+    [VERDICT_THROTTLED] = "throttled", [VERDICT_UNDERSUBSCRIBED] = "undersubscribed",
+    [VERDICT_IDLE] = "idle",
+};
+
+const char *diagnosis_verdict_name(enum verdict v)
+{
+	return v < VERDICT_N ? diag_names[v] : "?";
+}
+
+enum verdict diagnosis_verdict_of(const char *name)
+{
+	for (int v = 0; v < VERDICT_N; v++)
+		if (strcmp(name, diag_names[v]) == 0)
+			return (enum verdict)v;
+	return VERDICT_N;
+}
+
+static double diag_demand(const struct thread_rate *t)
+{
+	return (t->cpu_pct + t->wait_pct) / 100.0;
+}
+
+double diagnosis_runnable_mean(const struct snapshot_rates *r)
+{
+	double sum = 0;
+	for (size_t i = 0; i < r->nthreads; i++)
+		if (!r->threads[i].is_new)
+			sum += diag_demand(&r->threads[i]);
+	return sum;
+}
+
+double diagnosis_throttle_wait(const struct snapshot_rates *r)
+{
+	if (!r->throttle.valid || r->throttle.throttled_s_per_s <= 0)
+		return 0;
+	double t = r->throttle.throttled_s_per_s, sum = 0;
+	for (size_t i = 0; i < r->nthreads; i++) {
+		double w = r->threads[i].wait_pct / 100.0;
+		sum += w < t ? w : t;
+	}
+	return sum;
+}
+
+size_t diagnosis_stem(const char *name, size_t len, char *out, size_t cap)
+{
+	size_t n = len;
+	while (n > 0 && name[n - 1] >= '0' && name[n - 1] <= '9')
+		n--;
+	if (n < len)
+		while (n > 0 && strchr("._-:/#", name[n - 1]))
+			n--;
+	if (n == 0)
+		n = len; /* all digits: keep the name */
+	if (cap == 0)
+		return 0;
+	if (n >= cap)
+		n = cap - 1;
+	memcpy(out, name, n);
+	out[n] = '\0';
+	return n;
+}
+
+/* ---- text helpers ------------------------------------------------------- */
+
+static void diag_add(char list[][DIAG_TEXT], size_t *n, size_t max, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void diag_add(char list[][DIAG_TEXT], size_t *n, size_t max, const char *fmt, ...)
+{
+	if (*n >= max)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(list[*n], DIAG_TEXT, fmt, ap);
+	va_end(ap);
+	(*n)++;
+}
+
+#define REASON(d, ...)	diag_add((d)->reasons, &(d)->nreasons, DIAG_REASONS, __VA_ARGS__)
+#define SUGGEST(d, ...) diag_add((d)->suggestions, &(d)->nsuggestions, DIAG_SUGGEST, __VA_ARGS__)
+
+/* The basename of an executable path, or the comm. */
+static void diag_exe_name(const struct census_proc *p, char *out, size_t cap)
+{
+	const char *base = p && p->exe[0] ? strrchr(p->exe, '/') : NULL;
+	if (base)
+		snprintf(out, cap, "%.*s", (int)cap - 1, base + 1);
+	else if (p && p->comm[0])
+		snprintf(out, cap, "%.*s", (int)cap - 1, p->comm);
+	else
+		snprintf(out, cap, "?");
+	char *del = strstr(out, " (deleted)");
+	if (del)
+		*del = '\0';
+}
+
+/* ---- roles -------------------------------------------------------------- */
+
+/* Forked workers (DataLoader-like) share the target's executable and
+ * command line: fork without exec. */
+static bool diag_is_forked_worker(const struct census_proc *t, const struct census_proc *p)
+{
+	return t && p && p->pid != t->pid && t->exe_readable && p->exe_readable &&
+	       strcmp(t->exe, p->exe) == 0 && t->cmdline_len == p->cmdline_len &&
+	       memcmp(t->cmdline, p->cmdline, t->cmdline_len) == 0;
+}
+
+static struct diag_role *diag_role_for(struct diagnosis *d, const char *name, const char *kind)
+{
+	for (size_t i = 0; i < d->nroles; i++)
+		if (strcmp(d->roles[i].name, name) == 0)
+			return &d->roles[i];
+	if (d->nroles == DIAG_ROLES)
+		return &d->roles[DIAG_ROLES - 1]; /* the last one takes the rest */
+	struct diag_role *r = &d->roles[d->nroles++];
+	memset(r, 0, sizeof(*r));
+	snprintf(r->name, sizeof(r->name), "%s", name);
+	snprintf(r->kind, sizeof(r->kind), "%s", kind);
+	return r;
+}
+
+/* The role of process pid: main (the target), forked workers, or children
+ * named by their executable. */
+static struct diag_role *diag_role_of(struct diagnosis *d, const struct diag_input *in, pid_t pid)
+{
+	const struct census_proc *t = in->census ? census_find(in->census, in->target) : NULL;
+	const struct census_proc *p = in->census ? census_find(in->census, pid) : NULL;
+	char name[64], exe[48];
+	if (pid == in->target) {
+		diag_exe_name(p, exe, sizeof(exe));
+		snprintf(name, sizeof(name), "%s (main)", exe);
+		return diag_role_for(d, name, "main");
+	}
+	if (diag_is_forked_worker(t, p)) {
+		/* PyTorch names its DataLoader workers (pt_data_worker…). */
+		bool loader = strncmp(p->comm, "pt_data_worker", 14) == 0 ||
+			      strncmp(p->comm, "pt_multiprocess", 15) == 0;
+		return diag_role_for(d, loader ? "DataLoader workers" : "forked workers",
+				     "workers");
+	}
+	diag_exe_name(p, exe, sizeof(exe));
+	return diag_role_for(d, exe, "children");
+}
+
+static void diag_roles(struct diagnosis *d, const struct diag_input *in)
+{
+	const struct snapshot_rates *r = in->rates;
+	pid_t last = -1;
+	struct diag_role *role = NULL;
+	for (size_t i = 0; i < r->nthreads; i++) {
+		const struct thread_rate *t = &r->threads[i];
+		if (t->pid != last) {
+			role = diag_role_of(d, in, t->pid);
+			if (role->nprocs < DIAG_ROLE_PIDS)
+				role->pids[role->nprocs] = t->pid;
+			role->nprocs++;
+			last = t->pid;
+		}
+		role->threads++;
+		if (!t->is_new) {
+			role->runnable_mean += diag_demand(t);
+			role->cpu_pct += t->cpu_pct;
+			role->wait_pct += t->wait_pct;
+		}
+	}
+}
+
+/* ---- groups ------------------------------------------------------------- */
+
+static void diag_groups(struct diagnosis *d, const struct snapshot_rates *r)
+{
+	for (size_t i = 0; i < r->nthreads; i++) {
+		const struct thread_rate *t = &r->threads[i];
+		char stem[TASK_NAME_MAX];
+		diagnosis_stem(t->name, t->name_len, stem, sizeof(stem));
+		struct diag_group *g = NULL;
+		/* Threads of one process are adjacent: look back over its groups. */
+		for (size_t k = d->ngroups; k-- > 0 && d->groups[k].pid == t->pid;)
+			if (strcmp(d->groups[k].stem, stem) == 0) {
+				g = &d->groups[k];
+				break;
+			}
+		if (!g) {
+			if (d->ngroups == DIAG_GROUPS)
+				continue;
+			g = &d->groups[d->ngroups++];
+			memset(g, 0, sizeof(*g));
+			g->pid = t->pid;
+			snprintf(g->stem, sizeof(g->stem), "%s", stem);
+			size_t n =
+			    t->name_len < sizeof(g->name) - 1 ? t->name_len : sizeof(g->name) - 1;
+			memcpy(g->name, t->name, n);
+			g->name[n] = '\0';
+		} else if (strlen(g->name) != t->name_len ||
+			   memcmp(g->name, t->name, t->name_len)) {
+			/* Names differ: the group is the stem, marked as such. */
+			snprintf(g->name, sizeof(g->name), "%.*s*", (int)sizeof(g->name) - 2, stem);
+		}
+		g->threads++;
+		if (!t->is_new) {
+			g->runnable_mean += diag_demand(t);
+			g->cpu_pct += t->cpu_pct;
+			g->wait_pct += t->wait_pct;
+		}
+	}
+}
+
+/* ---- runtimes and the environment ------------------------------------- */
+
+static void diag_runtimes(struct diagnosis *d, const struct diag_input *in, int affinity)
+{
+	const struct census *c = in->census;
+	if (!c)
+		return;
+	/* The target first: its libraries name the runtimes users configure. */
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < c->n; i++) {
+			const struct census_proc *p = &c->p[i];
+			if ((pass == 0) != (p->pid == in->target))
+				continue;
+			for (size_t k = 0; k < p->nruntimes; k++) {
+				const struct census_runtime *rt = &p->runtimes[k];
+				struct diag_runtime *x = NULL;
+				for (size_t j = 0; j < d->nruntimes && !x; j++)
+					if (d->runtimes[j].id == rt->id &&
+					    strcmp(d->runtimes[j].library, rt->lib) == 0)
+						x = &d->runtimes[j];
+				if (x) {
+					x->nprocs++;
+					continue;
+				}
+				if (d->nruntimes == DIAG_RUNTIMES)
+					continue;
+				x = &d->runtimes[d->nruntimes++];
+				memset(x, 0, sizeof(*x));
+				x->id = rt->id;
+				snprintf(x->name, sizeof(x->name), "%s", runtimes_name(rt->id));
+				snprintf(x->variant, sizeof(x->variant), "%s", rt->variant);
+				snprintf(x->library, sizeof(x->library), "%s", rt->lib);
+				x->pid = p->pid;
+				x->nprocs = 1;
+				struct runtimes_env env = census_runtimes_env(p);
+				x->pool =
+				    runtimes_default_count(rt->id, rt->variant, &env, affinity,
+							   in->cores, x->why, sizeof(x->why));
+			}
+		}
+}
+
+static void diag_env(struct diagnosis *d, const struct diag_input *in)
+{
+	const struct census_proc *t = in->census ? census_find(in->census, in->target) : NULL;
+	d->env_state = t ? (int)t->env : CENSUS_ENV_UNKNOWN;
+	for (size_t i = 0; environment_thread_vars[i] && i < ENVIRONMENT_VARS_MAX; i++) {
+		struct diag_env *e = &d->env[d->nenv++];
+		e->name = environment_thread_vars[i];
+		e->state = d->env_state;
+		const char *v = t && t->env == CENSUS_ENV_OK ? t->vars[i] : NULL;
+		e->set = v != NULL;
+		snprintf(e->value, sizeof(e->value), "%s", v ? v : "");
+	}
+}
+
+static const struct diag_env *diag_var(const struct diagnosis *d, const char *name)
+{
+	for (size_t i = 0; i < d->nenv; i++)
+		if (strcmp(d->env[i].name, name) == 0)
+			return &d->env[i];
+	return NULL;
+}
+
+/* "OMP_NUM_THREADS=6", "OMP_NUM_THREADS unset", or "thread variables not
+ * readable": the variables a user would look at first. */
+static void diag_env_reason(struct diagnosis *d)
+{
+	static const char *const first[] = {"OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS",
+					    "MKL_NUM_THREADS", "TF_NUM_INTRAOP_THREADS"};
+	char line[DIAG_TEXT] = "";
+	size_t o = 0;
+	if (d->env_state == CENSUS_ENV_UNREADABLE) {
+		REASON(d, "the thread variables are not readable (another user's process: run "
+			  "threadlab as that user or as root)");
+		return;
+	}
+	if (d->env_state != CENSUS_ENV_OK)
+		return;
+	for (size_t i = 0; i < sizeof(first) / sizeof(first[0]); i++) {
+		const struct diag_env *e = diag_var(d, first[i]);
+		if (!e || (!e->set && i > 0))
+			continue;
+		int n = e->set ? snprintf(line + o, sizeof(line) - o, "%s%s=%.40s", o ? ", " : "",
+					  e->name, e->value)
+			       : snprintf(line + o, sizeof(line) - o, "%s%s unset", o ? ", " : "",
+					  e->name);
+		if (n > 0 && (size_t)n < sizeof(line) - o)
+			o += (size_t)n;
+	}
+	if (o)
+		REASON(d, "initial environment: %s", line);
+}
+
+/* ---- the verdict table -------------------------------------------------- */
+
+static bool diag_has_quota(const struct diag_input *in)
+{
+	return in->budget->quota.cpus > 0;
+}
+
+static int diag_floor_cpus(double e)
+{
+	int n = (int)floor(e + 1e-9);
+	return n < 1 ? 1 : n;
+}
+
+/* The runtime whose pool the user configures: an OpenMP runtime or a BLAS
+ * of the target, the largest pool first. */
+static const struct diag_runtime *diag_main_pool(const struct diagnosis *d)
+{
+	const struct diag_runtime *best = NULL;
+	for (size_t i = 0; i < d->nruntimes; i++) {
+		const struct diag_runtime *r = &d->runtimes[i];
+		enum runtime_kind k = runtimes_kind(r->id);
+		if (k != RUNTIME_KIND_OPENMP && k != RUNTIME_KIND_BLAS)
+			continue;
+		if (!best || r->pool > best->pool)
+			best = r;
+	}
+	return best;
+}
+
+static const struct diag_role *diag_role_kind(const struct diagnosis *d, const char *kind)
+{
+	for (size_t i = 0; i < d->nroles; i++)
+		if (strcmp(d->roles[i].kind, kind) == 0)
+			return &d->roles[i];
+	return NULL;
+}
+
+/* The lab's pools follow its knobs (keys), not the environment. */
+static bool diag_lab_suggest(struct diagnosis *d, const struct diag_input *in, enum verdict v)
+{
+	const struct lab_settings *l = in->lab;
+	if (!l)
+		return false;
+	int cpus = diag_floor_cpus(v == VERDICT_THROTTLED ? in->budget->quota.cpus : d->effective);
+	int busy = l->threads * l->streams;
+	if (v == VERDICT_UNDERSUBSCRIBED) {
+		SUGGEST(d, "press + for %d intra-op threads (now %d x %d stream(s) on %.2f CPUs)",
+			cpus / (l->streams > 0 ? l->streams : 1) > l->threads
+			    ? cpus / (l->streams > 0 ? l->streams : 1)
+			    : l->threads + 1,
+			l->threads, l->streams, d->effective);
+		return true;
+	}
+	if (busy > cpus)
+		SUGGEST(d,
+			"press - (or [) until threads x streams is %d: now %d x %d = %d on %.2f "
+			"CPUs",
+			cpus, l->threads, l->streams, busy,
+			v == VERDICT_THROTTLED ? in->budget->quota.cpus : d->effective);
+	if (l->workers > 0)
+		SUGGEST(d, "press W: %d background worker(s) take CPU from the GEMMs", l->workers);
+	if (v == VERDICT_THROTTLED)
+		SUGGEST(d, "press } to raise the quota (now %.2f CPUs) or u to lift it",
+			in->budget->quota.cpus);
+	return true;
+}
+
+static bool rule_idle(const struct diagnosis *d, const struct diag_input *in)
+{
+	(void)in;
+	return d->nthreads == 0 ||
+	       (d->cpu < DIAG_IDLE_CPU && d->runnable_mean < DIAG_IDLE_RUNNABLE);
+}
+
+static void say_idle(struct diagnosis *d, const struct diag_input *in)
+{
+	(void)in;
+	snprintf(d->headline, sizeof(d->headline),
+		 "idle: %.2f CPUs in use and %.2f runnable threads on average, not enough activity "
+		 "to judge",
+		 d->cpu, d->runnable_mean);
+}
+
+static bool rule_throttled(const struct diagnosis *d, const struct diag_input *in)
+{
+	return diag_has_quota(in) && d->throttle_valid &&
+	       (d->throttled_pct >= DIAG_THROTTLE_PCT || d->throttled_s_per_s >= DIAG_THROTTLE_S) &&
+	       d->throttle_wait >= 0.5 * d->wait;
+}
+
+static void say_throttled(struct diagnosis *d, const struct diag_input *in)
+{
+	double q = in->budget->quota.cpus;
+	const struct diag_runtime *pool = diag_main_pool(d);
+	snprintf(
+	    d->headline, sizeof(d->headline),
+	    "throttled by its CPU quota of %.2f CPUs: throttled in %.0f%% of periods, %.2f s/s "
+	    "of the %.2f s/s run-queue wait is throttling; %.1f runnable threads on average",
+	    q, d->throttled_pct, d->throttle_wait, d->wait, d->runnable_mean);
+	REASON(d,
+	       "a CPU limit is a time budget, not reserved cores: %.2f CPUs of time per "
+	       "second, spent by %.1f runnable threads",
+	       q, d->runnable_mean);
+	if (diag_lab_suggest(d, in, VERDICT_THROTTLED))
+		return;
+	if (pool && pool->pool > diag_floor_cpus(q)) {
+		struct runtimes_env none = {0};
+		const char *knob = runtimes_knob(pool->id, pool->variant, &none);
+		const struct diag_env *e = knob ? diag_var(d, knob) : NULL;
+		if (e && e->set)
+			knob = e->name;
+		if (knob)
+			SUGGEST(d, "set %s=%d: the quota gives %.2f CPUs, %s runs %d threads", knob,
+				diag_floor_cpus(q), q, pool->name, pool->pool);
+	}
+	SUGGEST(d, "or raise the CPU limit to %d CPUs (the %.1f threads that want to run)",
+		(int)ceil(d->runnable_mean - 1e-9) < 1 ? 1 : (int)ceil(d->runnable_mean - 1e-9),
+		d->runnable_mean);
+}
+
+static bool rule_over(const struct diagnosis *d, const struct diag_input *in)
+{
+	(void)in;
+	return d->effective > 0 && d->factor > DIAG_OVER_FACTOR;
+}
+
+static void say_over(struct diagnosis *d, const struct diag_input *in)
+{
+	char parts[DIAG_TEXT] = "";
+	size_t o = 0;
+	for (size_t i = 0; i < d->nroles && d->nroles > 1; i++) {
+		const struct diag_role *r = &d->roles[i];
+		int n = r->nprocs > 1
+			    ? snprintf(parts + o, sizeof(parts) - o, "%s%d %s %.1f",
+				       o ? ", " : " (", r->nprocs, r->name, r->runnable_mean)
+			    : snprintf(parts + o, sizeof(parts) - o, "%s%s %.1f", o ? ", " : " (",
+				       r->name, r->runnable_mean);
+		if (n > 0 && (size_t)n < sizeof(parts) - o)
+			o += (size_t)n;
+	}
+	if (o && o + 1 < sizeof(parts))
+		parts[o++] = ')', parts[o] = '\0';
+	snprintf(d->headline, sizeof(d->headline),
+		 "oversubscribed %.1fx: %.1f runnable threads on average%s on %.2f effective CPUs "
+		 "(%s binds); run-queue wait %.2f s/s",
+		 d->factor, d->runnable_mean, parts, d->effective, budget_term_name(d->binding),
+		 d->wait);
+	int cpus = diag_floor_cpus(d->effective);
+	const struct diag_role *workers = diag_role_kind(d, "workers");
+	const struct diag_runtime *pool = diag_main_pool(d);
+	if (diag_lab_suggest(d, in, VERDICT_OVERSUBSCRIBED))
+		return;
+	if (pool) {
+		struct runtimes_env none = {0};
+		const char *knob = runtimes_knob(pool->id, pool->variant, &none);
+		const struct diag_env *e = knob ? diag_var(d, knob) : NULL;
+		if (e && e->set)
+			knob = e->name;
+		if (knob && workers)
+			SUGGEST(d,
+				"set %s=1 in the %d %s (each runs a %s pool of %d) or use fewer "
+				"of them",
+				knob, workers->nprocs, workers->name, pool->name, pool->pool);
+		if (knob && workers)
+			SUGGEST(d,
+				"set %s=%d in the main process (the effective CPUs less one for "
+				"the workers)",
+				knob, cpus > 1 ? cpus - 1 : 1);
+		else if (knob)
+			SUGGEST(d, "set %s=%d, the effective CPUs (%s runs %d threads now)", knob,
+				cpus, pool->name, pool->pool);
+	} else if (workers) {
+		SUGGEST(d, "use fewer %s: %d of them share %.2f CPUs with the main process",
+			workers->name, workers->nprocs, d->effective);
+	} else {
+		SUGGEST(d, "run at most %d busy threads: %.1f want to run on %.2f effective CPUs",
+			cpus, d->runnable_mean, d->effective);
+	}
+}
+
+/* A thread that keeps a CPU busy. */
+static bool diag_busy_thread(const struct diag_input *in)
+{
+	for (size_t i = 0; i < in->rates->nthreads; i++)
+		if (in->rates->threads[i].cpu_pct >= DIAG_BUSY_THREAD_PCT)
+			return true;
+	return false;
+}
+
+static bool rule_under(const struct diagnosis *d, const struct diag_input *in)
+{
+	return d->effective >= 1.5 && d->runnable_mean <= d->effective - DIAG_UNDER_SLACK &&
+	       diag_busy_thread(in);
+}
+
+static void say_under(struct diagnosis *d, const struct diag_input *in)
+{
+	int cpus = diag_floor_cpus(d->effective);
+	snprintf(d->headline, sizeof(d->headline),
+		 "undersubscribed: %.1f runnable threads on average on %.2f effective CPUs (%s "
+		 "binds): %.1f CPUs stay unused while a thread is busy",
+		 d->runnable_mean, d->effective, budget_term_name(d->binding),
+		 d->effective - d->runnable_mean);
+	const struct diag_runtime *pool = diag_main_pool(d);
+	if (diag_lab_suggest(d, in, VERDICT_UNDERSUBSCRIBED))
+		return;
+	if (pool) {
+		struct runtimes_env none = {0};
+		const char *knob = runtimes_knob(pool->id, pool->variant, &none);
+		const struct diag_env *e = knob ? diag_var(d, knob) : NULL;
+		if (e && e->set)
+			knob = e->name;
+		if (pool->pool > d->runnable_mean + 1)
+			REASON(d,
+			       "%s is set up for %d threads, but %.1f are busy: the work is "
+			       "serial, or waits elsewhere",
+			       pool->name, pool->pool, d->runnable_mean);
+		else if (knob)
+			SUGGEST(d, "set %s=%d to use the %.2f effective CPUs (%s runs %d now)",
+				knob, cpus, d->effective, pool->name, pool->pool);
+	} else {
+		SUGGEST(d,
+			"split the work over %d threads (or processes): one is busy, %.1f CPUs "
+			"idle",
+			cpus, d->effective - d->runnable_mean);
+	}
+}
+
+static bool rule_fine(const struct diagnosis *d, const struct diag_input *in)
+{
+	(void)d, (void)in;
+	return true;
+}
+
+static void say_fine(struct diagnosis *d, const struct diag_input *in)
+{
+	(void)in;
+	snprintf(d->headline, sizeof(d->headline),
+		 "fine: %.1f runnable threads on average on %.2f effective CPUs (%s binds), factor "
+		 "%.2f",
+		 d->runnable_mean, d->effective, budget_term_name(d->binding), d->factor);
+}
+
+struct diag_rule {
+	enum verdict verdict;
+	const char *when;
+	bool (*holds)(const struct diagnosis *d, const struct diag_input *in);
+	void (*say)(struct diagnosis *d, const struct diag_input *in);
+};
+
+static const struct diag_rule diag_rules[] = {
+    {VERDICT_IDLE, "under 0.05 CPUs in use and under 0.1 runnable threads on average", rule_idle,
+     say_idle},
+    {VERDICT_THROTTLED,
+     "a CPU quota, throttled in at least 20% of periods (or 0.1 s/s), and throttling explains "
+     "at least half of the run-queue wait",
+     rule_throttled, say_throttled},
+    {VERDICT_OVERSUBSCRIBED, "mean runnable threads above 1.2 x the effective CPUs", rule_over,
+     say_over},
+    {VERDICT_UNDERSUBSCRIBED,
+     "a thread busy at least 90% of a CPU, yet a whole effective CPU or more unused (mean "
+     "runnable threads at most effective CPUs - 0.9)",
+     rule_under, say_under},
+    {VERDICT_FINE, "none of the above", rule_fine, say_fine},
+};
+
+const struct diag_rule_doc *diagnosis_rules(size_t *n)
+{
+	static struct diag_rule_doc docs[sizeof(diag_rules) / sizeof(diag_rules[0])];
+	*n = sizeof(diag_rules) / sizeof(diag_rules[0]);
+	for (size_t i = 0; i < *n; i++) {
+		docs[i].verdict = diag_rules[i].verdict;
+		docs[i].when = diag_rules[i].when;
+	}
+	return docs;
+}
+
+/* ---- putting it together ------------------------------------------------ */
+
+static void diag_figures(struct diagnosis *d, const struct diag_input *in)
+{
+	const struct snapshot_rates *r = in->rates;
+	const struct budget *b = in->budget;
+	d->window_s = r->dt;
+	d->effective = b->effective;
+	d->binding = b->binding;
+	d->nthreads = (int)r->nthreads;
+	d->runnable_now = r->runnable;
+	d->runnable_mean = diagnosis_runnable_mean(r);
+	d->factor = d->effective > 0 ? d->runnable_mean / d->effective : 0;
+	for (size_t i = 0; i < r->nthreads; i++) {
+		if (i == 0 || r->threads[i].pid != r->threads[i - 1].pid)
+			d->nprocs++;
+		if (!r->threads[i].is_new) {
+			d->cpu += r->threads[i].cpu_pct / 100.0;
+			d->wait += r->threads[i].wait_pct / 100.0;
+		}
+	}
+	d->throttle_valid = r->throttle.valid;
+	d->throttled_pct = r->throttle.valid ? r->throttle.throttled_pct : 0;
+	d->throttled_s_per_s = r->throttle.valid ? r->throttle.throttled_s_per_s : 0;
+	d->throttle_wait = diagnosis_throttle_wait(r);
+}
+
+/* The evidence every verdict shows, after the rule's own lines. */
+static void diag_evidence(struct diagnosis *d, const struct diag_input *in)
+{
+	REASON(d,
+	       "%.2f runnable threads on average (%d of %d in state R now) on %.2f effective "
+	       "CPUs (%s binds): factor %.2f",
+	       d->runnable_mean, d->runnable_now, d->nthreads, d->effective,
+	       budget_term_name(d->binding), d->factor);
+	if (d->throttle_wait > 0.005)
+		REASON(d,
+		       "run-queue wait %.2f s/s, of which %.2f s/s throttling (the quota) and "
+		       "%.2f s/s contention",
+		       d->wait, d->throttle_wait, d->wait - d->throttle_wait);
+	else
+		REASON(d, "run-queue wait %.2f s/s, %.2f CPUs in use", d->wait, d->cpu);
+	if (d->throttle_valid && d->throttled_pct > 0)
+		REASON(d, "throttled in %.0f%% of periods (%.2f s/s)", d->throttled_pct,
+		       d->throttled_s_per_s);
+	if (in->lab) {
+		REASON(d,
+		       "the lab sets its pools with its knobs: %d intra-op thread(s) x %d "
+		       "stream(s), %d background worker(s)",
+		       in->lab->threads, in->lab->streams, in->lab->workers);
+		return;
+	}
+	for (size_t i = 0; i < d->nruntimes; i++)
+		if (d->runtimes[i].why[0])
+			REASON(d, "%s", d->runtimes[i].why);
+	diag_env_reason(d);
+}
+
+void diagnosis_make(const struct diag_input *in, struct diagnosis *out)
+{
+	memset(out, 0, sizeof(*out));
+	diag_figures(out, in);
+	diag_roles(out, in);
+	diag_groups(out, in->rates);
+	diag_runtimes(out, in, in->budget->affinity > 0 ? in->budget->affinity : 1);
+	diag_env(out, in);
+	for (size_t i = 0; i < sizeof(diag_rules) / sizeof(diag_rules[0]); i++) {
+		const struct diag_rule *r = &diag_rules[i];
+		if (!r->holds(out, in))
+			continue;
+		out->verdict = r->verdict;
+		r->say(out, in);
+		break;
+	}
+	diag_evidence(out, in);
+	if (out->nsuggestions) {
+		size_t n = strlen(out->headline);
+		snprintf(out->headline + n, sizeof(out->headline) - n, ". Try: %s",
+			 out->suggestions[0]);
+	}
+}

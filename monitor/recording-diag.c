@@ -1,0 +1,153 @@
+/* recording-diag.c — a recorded sample's "diagnosis" back into its struct
+ * (the schema is output/diagnosis-out.h's). */
+#include "config.h"
+
+#include "recording-diag.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static void recording_diag_strings(struct recording_json *p, json_object *o, const char *key,
+				   char list[][DIAG_TEXT], size_t *n, size_t max)
+{
+	json_object *a = recording_json_typed(p, o, key, json_type_array, false);
+	*n = 0;
+	for (size_t i = 0; a && i < json_object_array_length(a) && *n < max; i++) {
+		json_object *v = json_object_array_get_idx(a, i);
+		if (!json_object_is_type(v, json_type_string)) {
+			recording_json_fail(p, "not a string:", key);
+			return;
+		}
+		snprintf(list[(*n)++], DIAG_TEXT, "%s", json_object_get_string(v));
+	}
+}
+
+static void recording_diag_roles(struct recording_json *p, json_object *a, struct diagnosis *d)
+{
+	for (size_t i = 0; i < json_object_array_length(a) && d->nroles < DIAG_ROLES; i++) {
+		json_object *o = json_object_array_get_idx(a, i);
+		struct diag_role *r = &d->roles[d->nroles++];
+		recording_json_str(p, o, "role", r->name, sizeof(r->name), NULL);
+		recording_json_str(p, o, "kind", r->kind, sizeof(r->kind), NULL);
+		json_object *pids = recording_json_typed(p, o, "pids", json_type_array, false);
+		for (size_t k = 0; pids && k < json_object_array_length(pids) && k < DIAG_ROLE_PIDS;
+		     k++)
+			r->pids[k] =
+			    (pid_t)json_object_get_int64(json_object_array_get_idx(pids, k));
+		r->nprocs = (int)recording_json_int(p, o, "processes", 0);
+		r->threads = (int)recording_json_int(p, o, "threads", 0);
+		r->runnable_mean = recording_json_num(p, o, "runnable_mean", false, 0, 0);
+		r->cpu_pct = recording_json_num(p, o, "cpu_pct", false, 0, 0);
+		r->wait_pct = recording_json_num(p, o, "wait_pct", false, 0, 0);
+	}
+}
+
+static void recording_diag_runtimes(struct recording_json *p, json_object *a, struct diagnosis *d)
+{
+	for (size_t i = 0; i < json_object_array_length(a) && d->nruntimes < DIAG_RUNTIMES; i++) {
+		json_object *o = json_object_array_get_idx(a, i);
+		struct diag_runtime *r = &d->runtimes[d->nruntimes++];
+		recording_json_str(p, o, "name", r->name, sizeof(r->name), NULL);
+		recording_json_str(p, o, "library", r->library, sizeof(r->library), NULL);
+		r->pid = (pid_t)recording_json_int(p, o, "pid", 0);
+		recording_json_str(p, o, "variant", r->variant, sizeof(r->variant), NULL);
+		r->nprocs = (int)recording_json_int(p, o, "processes", 1);
+		r->pool = (int)recording_json_int(p, o, "pool", 0);
+		recording_json_str(p, o, "why", r->why, sizeof(r->why), NULL);
+		struct runtime_match m;
+		r->id = runtimes_match(r->library, &m) ? m.id : RUNTIME_N;
+	}
+}
+
+static void recording_diag_env(struct recording_json *p, json_object *o, struct diagnosis *d)
+{
+	d->env_state = CENSUS_ENV_OK;
+	json_object_object_foreach(o, key, val)
+	{
+		if (d->nenv == ENVIRONMENT_VARS_MAX)
+			break;
+		/* The names are ours: keep a pointer to the table's copy. */
+		const char *name = NULL;
+		for (size_t i = 0; environment_thread_vars[i]; i++)
+			if (strcmp(environment_thread_vars[i], key) == 0)
+				name = environment_thread_vars[i];
+		if (!name)
+			continue;
+		struct diag_env *e = &d->env[d->nenv++];
+		e->name = name;
+		e->state = CENSUS_ENV_OK;
+		if (val && !json_object_is_type(val, json_type_string)) {
+			recording_json_fail(p, "not a string:", key);
+			continue;
+		}
+		const char *v = val ? json_object_get_string(val) : NULL;
+		if (v && strcmp(v, "unreadable") == 0) {
+			e->state = d->env_state = CENSUS_ENV_UNREADABLE;
+			continue;
+		}
+		e->set = v != NULL;
+		snprintf(e->value, sizeof(e->value), "%s", v ? v : "");
+	}
+}
+
+static void recording_diag_groups(struct recording_json *p, json_object *a, struct diagnosis *d)
+{
+	for (size_t i = 0; i < json_object_array_length(a) && d->ngroups < DIAG_GROUPS; i++) {
+		json_object *o = json_object_array_get_idx(a, i);
+		struct diag_group *g = &d->groups[d->ngroups++];
+		g->pid = (pid_t)recording_json_int(p, o, "pid", 0);
+		recording_json_str(p, o, "name", g->name, sizeof(g->name), NULL);
+		diagnosis_stem(g->name, strlen(g->name), g->stem, sizeof(g->stem));
+		g->threads = (int)recording_json_int(p, o, "threads", 0);
+		g->runnable_mean = recording_json_num(p, o, "runnable_mean", false, 0, 0);
+		g->cpu_pct = recording_json_num(p, o, "cpu_pct", false, 0, 0);
+		g->wait_pct = recording_json_num(p, o, "wait_pct", false, 0, 0);
+	}
+}
+
+void recording_diag_parse(struct recording_json *p, json_object *o, struct diagnosis *d)
+{
+	char name[32];
+	memset(d, 0, sizeof(*d));
+	recording_json_str(p, o, "verdict", name, sizeof(name), NULL);
+	d->verdict = diagnosis_verdict_of(name);
+	if (d->verdict == VERDICT_N) {
+		recording_json_fail(p, "not a verdict:", "verdict");
+		d->verdict = VERDICT_FINE;
+	}
+	d->factor = recording_json_num(p, o, "factor", false, 0, 0);
+	d->runnable_mean = recording_json_num(p, o, "runnable_mean", false, 0, 0);
+	d->runnable_now = (int)recording_json_int(p, o, "runnable_now", 0);
+	d->effective = recording_json_num(p, o, "effective_cpus", false, 0, 0);
+	recording_json_str(p, o, "binding", name, sizeof(name), NULL);
+	d->binding = BUDGET_ONLINE;
+	for (int t = BUDGET_ONLINE; t <= BUDGET_QUOTA; t++)
+		if (strcmp(name, budget_term_name((enum budget_term)t)) == 0)
+			d->binding = (enum budget_term)t;
+	d->window_s = recording_json_num(p, o, "window_s", false, 0, 0);
+	d->cpu = recording_json_num(p, o, "cpus_used", false, 0, 0);
+	d->wait = recording_json_num(p, o, "wait_s_per_s", false, 0, 0);
+	d->throttle_wait = recording_json_num(p, o, "throttle_wait_s_per_s", false, 0, 0);
+	double pct = recording_json_num(p, o, "throttled_pct", true, NAN, NAN);
+	d->throttle_valid = !isnan(pct);
+	d->throttled_pct = d->throttle_valid ? pct : 0;
+	recording_json_str(p, o, "headline", d->headline, sizeof(d->headline), NULL);
+	recording_diag_strings(p, o, "reasons", d->reasons, &d->nreasons, DIAG_REASONS);
+	recording_diag_strings(p, o, "suggestions", d->suggestions, &d->nsuggestions, DIAG_SUGGEST);
+	json_object *a = recording_json_typed(p, o, "roles", json_type_array, false);
+	if (a)
+		recording_diag_roles(p, a, d);
+	a = recording_json_typed(p, o, "runtimes", json_type_array, false);
+	if (a)
+		recording_diag_runtimes(p, a, d);
+	json_object *env = recording_json_typed(p, o, "env", json_type_object, false);
+	if (env)
+		recording_diag_env(p, env, d);
+	else
+		d->env_state = CENSUS_ENV_UNKNOWN;
+	a = recording_json_typed(p, o, "groups", json_type_array, false);
+	if (a)
+		recording_diag_groups(p, a, d);
+	d->nthreads = 0;
+}

@@ -1,0 +1,49 @@
+/* recording-json.h — json-c accessors for the recording parsers, internal
+ * to monitor/ (recording-parse.c, recording-header.c, recording-diag.c).
+ *
+ * Each accessor checks the type of one member and, on the first mismatch,
+ * writes "not a number: "key"" (or missing, null, …) into the context's
+ * error and marks it bad; the parse goes on and the caller reports the
+ * first error.  Strings are raw bytes: recording_json_parse() keeps the
+ * bytes a writer escaped as \udcXX (see recording.h). */
+#ifndef THREADLAB_RECORDING_JSON_H
+#define THREADLAB_RECORDING_JSON_H
+
+#include <json-c/json.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct recording_json {
+	char *err;
+	size_t errlen;
+	bool bad;
+};
+
+void recording_json_fail(struct recording_json *p, const char *what, const char *key);
+/* The member key of o (NULL when absent or null; required: absent fails). */
+json_object *recording_json_get(struct recording_json *p, json_object *o, const char *key,
+				bool required);
+bool recording_json_is_num(json_object *v);
+/* A number; null gives nullv when nullable (else fails); absent: def. */
+double recording_json_num(struct recording_json *p, json_object *o, const char *key, bool nullable,
+			  double nullv, double def);
+/* An integer; null fails; absent: def. */
+long long recording_json_int(struct recording_json *p, json_object *o, const char *key,
+			     long long def);
+/* An unsigned counter, or null (*isnull). */
+uint64_t recording_json_u64(struct recording_json *p, json_object *o, const char *key,
+			    bool *isnull);
+bool recording_json_bool(struct recording_json *p, json_object *o, const char *key, bool def);
+/* A string into buf (raw bytes, NUL-terminated, cut to cap; *len its
+ * length when len is not NULL); null or absent: "" and false. */
+bool recording_json_str(struct recording_json *p, json_object *o, const char *key, char *buf,
+			size_t cap, size_t *len);
+/* A member of type t (object or array), or NULL (required: absent fails). */
+json_object *recording_json_typed(struct recording_json *p, json_object *o, const char *key,
+				  json_type t, bool required);
+/* One line (len bytes) parsed into an object, or NULL with the reason
+ * ("not JSON: …", "not a JSON object") in err.  json_object_put() it. */
+json_object *recording_json_parse(const char *line, size_t len, char *err, size_t errlen);
+
+#endif
