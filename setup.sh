@@ -21,7 +21,7 @@ esac
 
 packages="gcc make autoconf automake pkg-config libncurses-dev libproc2-dev libopenblas-dev libcmocka-dev libjson-c-dev libzstd-dev procps"
 if [ "$what" = check ]; then
-	packages="$packages tmux python3 locales"
+	packages="$packages tmux python3 python3-numpy locales util-linux"
 fi
 
 missing=""

@@ -6,6 +6,11 @@
  * rate, so they only split cpu_pct into user and system: by the ratio of
  * their deltas when a tick passed, else by the ratio of their totals.
  *
+ * Each thread's CPU % and wait % are at most 100 together: schedstat
+ * charges a long wait to the interval in which the wait ends, and a thread
+ * that stayed runnable without running shows its wait while it lasts (see
+ * rate_one).
+ *
  * Switch counts come from status, which the sampler reads on a cadence of
  * its own (threads.h): each sample says when its counts were exact
  * (csw_time), so a rate is the count delta over that time delta, and when
@@ -57,8 +62,20 @@ static void rate_one(const struct thread_sample *p, const struct thread_sample *
 		     struct thread_rate *r)
 {
 	double ns = dt * 1e9;
-	r->cpu_pct = 100.0 * delta(c->run_ns, p->run_ns) / ns;
-	r->wait_pct = 100.0 * delta(c->wait_ns, p->wait_ns) / ns;
+	double run = delta(c->run_ns, p->run_ns), wait = delta(c->wait_ns, p->wait_ns);
+	r->cpu_pct = 100.0 * run / ns;
+	r->wait_pct = 100.0 * wait / ns;
+	/* The kernel adds run-queue wait to schedstat only when the thread
+	 * gets the CPU: a thread runnable (state R at both ends) whose counters
+	 * did not move waited the whole interval, and the wait that lands in
+	 * one interval later may span several.  A thread cannot use more than
+	 * the interval, running and waiting together. */
+	if (run == 0 && wait == 0 && c->state == 'R' && p->state == 'R')
+		r->wait_pct = 100.0;
+	if (r->cpu_pct > 100.0)
+		r->cpu_pct = 100.0;
+	if (r->wait_pct > 100.0 - r->cpu_pct)
+		r->wait_pct = 100.0 - r->cpu_pct;
 
 	double du = delta(c->utime, p->utime), ds = delta(c->stime, p->stime);
 	if (du + ds <= 0) {

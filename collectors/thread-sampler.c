@@ -229,7 +229,10 @@ static int entry_update(struct thread_sampler *ts, int taskfd, struct tentry *e)
 			  ss.slices != e->s.slices;
 	}
 	bool fresh = !changed && !e->csw_stale; /* counts still exact: no read needed */
-	bool read_stat = e->s.tid == e->s.pid || e->no_schedstat || (changed && stat_due(ts, e));
+	/* A thread last seen runnable whose schedstat stands still may be
+	 * waiting for a CPU all along: its state tells (thread-rates.c). */
+	bool read_stat = e->s.tid == e->s.pid || e->no_schedstat || (changed && stat_due(ts, e)) ||
+			 (!changed && e->s.state == 'R');
 	bool read_status;
 	if (!e->have || e->no_schedstat)
 		read_status = true;

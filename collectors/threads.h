@@ -122,9 +122,11 @@ struct thread_rate {
 	size_t name_len;
 	char state;
 	int cpu;			/* last CPU */
-	double cpu_pct;			/* schedstat run delta / wall, % of one CPU */
+	double cpu_pct;			/* schedstat run delta / wall, % of one CPU, <= 100 */
 	double user_pct, sys_pct;	/* cpu_pct split by the utime:stime tick ratio */
-	double wait_pct;		/* schedstat wait delta / wall, % */
+	double wait_pct;		/* schedstat wait delta / wall, %; cpu_pct + wait_pct
+					 * <= 100; 100 for a thread in state R at both ends
+					 * whose schedstat did not move (it waited all along) */
 	double vcsw_per_s, ivcsw_per_s; /* over the samples' csw_time span (see the top) */
 	bool is_new;			/* not in the previous sample: rates are 0 */
 };

@@ -1,20 +1,12 @@
-/* diagnosis.c — demand, roles, runtimes, groups and the verdict.
+/* diagnosis.c — demand, roles, runtimes, groups and the evidence.
  *
  * Design: every figure comes from one window of rates, so they add up: the
  * roles' runnable threads sum to the total, the groups' to their process's.
- * The verdict table (diag_rules) is the only place where thresholds live;
- * each rule is a predicate over the figures and a writer of its reasons and
- * suggestions.  Thresholds:
- *   idle             under 0.05 CPUs in use and under 0.1 runnable threads
- *   throttled        a quota, throttled in >= 20 % of periods (or >= 0.1 s/s),
- *                    and throttling explains at least half of the wait
- *   oversubscribed   factor (runnable / effective CPUs) above 1.2
- *   undersubscribed  a thread busy >= 90 % of a CPU, yet a whole CPU or
- *                    more of the effective ones unused (runnable <= E - 0.9)
- *   fine             anything else */
+ * The verdict and its thresholds live in diagnosis-rules.c. */
 #include "config.h"
 
 #include "diagnosis.h"
+#include "diagnosis-impl.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -23,14 +15,6 @@
 #include <string.h>
 
 #include "xalloc.h"
-
-#define DIAG_OVER_FACTOR     1.2
-#define DIAG_IDLE_CPU	     0.05
-#define DIAG_IDLE_RUNNABLE   0.10
-#define DIAG_THROTTLE_PCT    20.0
-#define DIAG_THROTTLE_S	     0.10
-#define DIAG_UNDER_SLACK     0.9
-#define DIAG_BUSY_THREAD_PCT 90.0
 
 static const char *const diag_names[VERDICT_N] = {
     [VERDICT_FINE] = "fine",	       [VERDICT_OVERSUBSCRIBED] = "oversubscribed",
@@ -98,9 +82,7 @@ size_t diagnosis_stem(const char *name, size_t len, char *out, size_t cap)
 
 /* ---- text helpers ------------------------------------------------------- */
 
-static void diag_add(char list[][DIAG_TEXT], size_t *n, size_t max, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static void diag_add(char list[][DIAG_TEXT], size_t *n, size_t max, const char *fmt, ...)
+void diag_add(char list[][DIAG_TEXT], size_t *n, size_t max, const char *fmt, ...)
 {
 	if (*n >= max)
 		return;
@@ -110,9 +92,6 @@ static void diag_add(char list[][DIAG_TEXT], size_t *n, size_t max, const char *
 	va_end(ap);
 	(*n)++;
 }
-
-#define REASON(d, ...)	diag_add((d)->reasons, &(d)->nreasons, DIAG_REASONS, __VA_ARGS__)
-#define SUGGEST(d, ...) diag_add((d)->suggestions, &(d)->nsuggestions, DIAG_SUGGEST, __VA_ARGS__)
 
 /* The basename of an executable path, or the comm. */
 static void diag_exe_name(const struct census_proc *p, char *out, size_t cap)
@@ -296,7 +275,7 @@ static void diag_env(struct diagnosis *d, const struct diag_input *in)
 	}
 }
 
-static const struct diag_env *diag_var(const struct diagnosis *d, const char *name)
+const struct diag_env *diag_var(const struct diagnosis *d, const char *name)
 {
 	for (size_t i = 0; i < d->nenv; i++)
 		if (strcmp(d->env[i].name, name) == 0)
@@ -332,283 +311,6 @@ static void diag_env_reason(struct diagnosis *d)
 	}
 	if (o)
 		REASON(d, "initial environment: %s", line);
-}
-
-/* ---- the verdict table -------------------------------------------------- */
-
-static bool diag_has_quota(const struct diag_input *in)
-{
-	return in->budget->quota.cpus > 0;
-}
-
-static int diag_floor_cpus(double e)
-{
-	int n = (int)floor(e + 1e-9);
-	return n < 1 ? 1 : n;
-}
-
-/* The runtime whose pool the user configures: an OpenMP runtime or a BLAS
- * of the target, the largest pool first. */
-static const struct diag_runtime *diag_main_pool(const struct diagnosis *d)
-{
-	const struct diag_runtime *best = NULL;
-	for (size_t i = 0; i < d->nruntimes; i++) {
-		const struct diag_runtime *r = &d->runtimes[i];
-		enum runtime_kind k = runtimes_kind(r->id);
-		if (k != RUNTIME_KIND_OPENMP && k != RUNTIME_KIND_BLAS)
-			continue;
-		if (!best || r->pool > best->pool)
-			best = r;
-	}
-	return best;
-}
-
-static const struct diag_role *diag_role_kind(const struct diagnosis *d, const char *kind)
-{
-	for (size_t i = 0; i < d->nroles; i++)
-		if (strcmp(d->roles[i].kind, kind) == 0)
-			return &d->roles[i];
-	return NULL;
-}
-
-/* The lab's pools follow its knobs (keys), not the environment. */
-static bool diag_lab_suggest(struct diagnosis *d, const struct diag_input *in, enum verdict v)
-{
-	const struct lab_settings *l = in->lab;
-	if (!l)
-		return false;
-	int cpus = diag_floor_cpus(v == VERDICT_THROTTLED ? in->budget->quota.cpus : d->effective);
-	int busy = l->threads * l->streams;
-	if (v == VERDICT_UNDERSUBSCRIBED) {
-		SUGGEST(d, "press + for %d intra-op threads (now %d x %d stream(s) on %.2f CPUs)",
-			cpus / (l->streams > 0 ? l->streams : 1) > l->threads
-			    ? cpus / (l->streams > 0 ? l->streams : 1)
-			    : l->threads + 1,
-			l->threads, l->streams, d->effective);
-		return true;
-	}
-	if (busy > cpus)
-		SUGGEST(d,
-			"press - (or [) until threads x streams is %d: now %d x %d = %d on %.2f "
-			"CPUs",
-			cpus, l->threads, l->streams, busy,
-			v == VERDICT_THROTTLED ? in->budget->quota.cpus : d->effective);
-	if (l->workers > 0)
-		SUGGEST(d, "press W: %d background worker(s) take CPU from the GEMMs", l->workers);
-	if (v == VERDICT_THROTTLED)
-		SUGGEST(d, "press } to raise the quota (now %.2f CPUs) or u to lift it",
-			in->budget->quota.cpus);
-	return true;
-}
-
-static bool rule_idle(const struct diagnosis *d, const struct diag_input *in)
-{
-	(void)in;
-	return d->nthreads == 0 ||
-	       (d->cpu < DIAG_IDLE_CPU && d->runnable_mean < DIAG_IDLE_RUNNABLE);
-}
-
-static void say_idle(struct diagnosis *d, const struct diag_input *in)
-{
-	(void)in;
-	snprintf(d->headline, sizeof(d->headline),
-		 "idle: %.2f CPUs in use and %.2f runnable threads on average, not enough activity "
-		 "to judge",
-		 d->cpu, d->runnable_mean);
-}
-
-static bool rule_throttled(const struct diagnosis *d, const struct diag_input *in)
-{
-	return diag_has_quota(in) && d->throttle_valid &&
-	       (d->throttled_pct >= DIAG_THROTTLE_PCT || d->throttled_s_per_s >= DIAG_THROTTLE_S) &&
-	       d->throttle_wait >= 0.5 * d->wait;
-}
-
-static void say_throttled(struct diagnosis *d, const struct diag_input *in)
-{
-	double q = in->budget->quota.cpus;
-	const struct diag_runtime *pool = diag_main_pool(d);
-	snprintf(
-	    d->headline, sizeof(d->headline),
-	    "throttled by its CPU quota of %.2f CPUs: throttled in %.0f%% of periods, %.2f s/s "
-	    "of the %.2f s/s run-queue wait is throttling; %.1f runnable threads on average",
-	    q, d->throttled_pct, d->throttle_wait, d->wait, d->runnable_mean);
-	REASON(d,
-	       "a CPU limit is a time budget, not reserved cores: %.2f CPUs of time per "
-	       "second, spent by %.1f runnable threads",
-	       q, d->runnable_mean);
-	if (diag_lab_suggest(d, in, VERDICT_THROTTLED))
-		return;
-	if (pool && pool->pool > diag_floor_cpus(q)) {
-		struct runtimes_env none = {0};
-		const char *knob = runtimes_knob(pool->id, pool->variant, &none);
-		const struct diag_env *e = knob ? diag_var(d, knob) : NULL;
-		if (e && e->set)
-			knob = e->name;
-		if (knob)
-			SUGGEST(d, "set %s=%d: the quota gives %.2f CPUs, %s runs %d threads", knob,
-				diag_floor_cpus(q), q, pool->name, pool->pool);
-	}
-	SUGGEST(d, "or raise the CPU limit to %d CPUs (the %.1f threads that want to run)",
-		(int)ceil(d->runnable_mean - 1e-9) < 1 ? 1 : (int)ceil(d->runnable_mean - 1e-9),
-		d->runnable_mean);
-}
-
-static bool rule_over(const struct diagnosis *d, const struct diag_input *in)
-{
-	(void)in;
-	return d->effective > 0 && d->factor > DIAG_OVER_FACTOR;
-}
-
-static void say_over(struct diagnosis *d, const struct diag_input *in)
-{
-	char parts[DIAG_TEXT] = "";
-	size_t o = 0;
-	for (size_t i = 0; i < d->nroles && d->nroles > 1; i++) {
-		const struct diag_role *r = &d->roles[i];
-		int n = r->nprocs > 1
-			    ? snprintf(parts + o, sizeof(parts) - o, "%s%d %s %.1f",
-				       o ? ", " : " (", r->nprocs, r->name, r->runnable_mean)
-			    : snprintf(parts + o, sizeof(parts) - o, "%s%s %.1f", o ? ", " : " (",
-				       r->name, r->runnable_mean);
-		if (n > 0 && (size_t)n < sizeof(parts) - o)
-			o += (size_t)n;
-	}
-	if (o && o + 1 < sizeof(parts))
-		parts[o++] = ')', parts[o] = '\0';
-	snprintf(d->headline, sizeof(d->headline),
-		 "oversubscribed %.1fx: %.1f runnable threads on average%s on %.2f effective CPUs "
-		 "(%s binds); run-queue wait %.2f s/s",
-		 d->factor, d->runnable_mean, parts, d->effective, budget_term_name(d->binding),
-		 d->wait);
-	int cpus = diag_floor_cpus(d->effective);
-	const struct diag_role *workers = diag_role_kind(d, "workers");
-	const struct diag_runtime *pool = diag_main_pool(d);
-	if (diag_lab_suggest(d, in, VERDICT_OVERSUBSCRIBED))
-		return;
-	if (pool) {
-		struct runtimes_env none = {0};
-		const char *knob = runtimes_knob(pool->id, pool->variant, &none);
-		const struct diag_env *e = knob ? diag_var(d, knob) : NULL;
-		if (e && e->set)
-			knob = e->name;
-		if (knob && workers)
-			SUGGEST(d,
-				"set %s=1 in the %d %s (each runs a %s pool of %d) or use fewer "
-				"of them",
-				knob, workers->nprocs, workers->name, pool->name, pool->pool);
-		if (knob && workers)
-			SUGGEST(d,
-				"set %s=%d in the main process (the effective CPUs less one for "
-				"the workers)",
-				knob, cpus > 1 ? cpus - 1 : 1);
-		else if (knob)
-			SUGGEST(d, "set %s=%d, the effective CPUs (%s runs %d threads now)", knob,
-				cpus, pool->name, pool->pool);
-	} else if (workers) {
-		SUGGEST(d, "use fewer %s: %d of them share %.2f CPUs with the main process",
-			workers->name, workers->nprocs, d->effective);
-	} else {
-		SUGGEST(d, "run at most %d busy threads: %.1f want to run on %.2f effective CPUs",
-			cpus, d->runnable_mean, d->effective);
-	}
-}
-
-/* A thread that keeps a CPU busy. */
-static bool diag_busy_thread(const struct diag_input *in)
-{
-	for (size_t i = 0; i < in->rates->nthreads; i++)
-		if (in->rates->threads[i].cpu_pct >= DIAG_BUSY_THREAD_PCT)
-			return true;
-	return false;
-}
-
-static bool rule_under(const struct diagnosis *d, const struct diag_input *in)
-{
-	return d->effective >= 1.5 && d->runnable_mean <= d->effective - DIAG_UNDER_SLACK &&
-	       diag_busy_thread(in);
-}
-
-static void say_under(struct diagnosis *d, const struct diag_input *in)
-{
-	int cpus = diag_floor_cpus(d->effective);
-	snprintf(d->headline, sizeof(d->headline),
-		 "undersubscribed: %.1f runnable threads on average on %.2f effective CPUs (%s "
-		 "binds): %.1f CPUs stay unused while a thread is busy",
-		 d->runnable_mean, d->effective, budget_term_name(d->binding),
-		 d->effective - d->runnable_mean);
-	const struct diag_runtime *pool = diag_main_pool(d);
-	if (diag_lab_suggest(d, in, VERDICT_UNDERSUBSCRIBED))
-		return;
-	if (pool) {
-		struct runtimes_env none = {0};
-		const char *knob = runtimes_knob(pool->id, pool->variant, &none);
-		const struct diag_env *e = knob ? diag_var(d, knob) : NULL;
-		if (e && e->set)
-			knob = e->name;
-		if (pool->pool > d->runnable_mean + 1)
-			REASON(d,
-			       "%s is set up for %d threads, but %.1f are busy: the work is "
-			       "serial, or waits elsewhere",
-			       pool->name, pool->pool, d->runnable_mean);
-		else if (knob)
-			SUGGEST(d, "set %s=%d to use the %.2f effective CPUs (%s runs %d now)",
-				knob, cpus, d->effective, pool->name, pool->pool);
-	} else {
-		SUGGEST(d,
-			"split the work over %d threads (or processes): one is busy, %.1f CPUs "
-			"idle",
-			cpus, d->effective - d->runnable_mean);
-	}
-}
-
-static bool rule_fine(const struct diagnosis *d, const struct diag_input *in)
-{
-	(void)d, (void)in;
-	return true;
-}
-
-static void say_fine(struct diagnosis *d, const struct diag_input *in)
-{
-	(void)in;
-	snprintf(d->headline, sizeof(d->headline),
-		 "fine: %.1f runnable threads on average on %.2f effective CPUs (%s binds), factor "
-		 "%.2f",
-		 d->runnable_mean, d->effective, budget_term_name(d->binding), d->factor);
-}
-
-struct diag_rule {
-	enum verdict verdict;
-	const char *when;
-	bool (*holds)(const struct diagnosis *d, const struct diag_input *in);
-	void (*say)(struct diagnosis *d, const struct diag_input *in);
-};
-
-static const struct diag_rule diag_rules[] = {
-    {VERDICT_IDLE, "under 0.05 CPUs in use and under 0.1 runnable threads on average", rule_idle,
-     say_idle},
-    {VERDICT_THROTTLED,
-     "a CPU quota, throttled in at least 20% of periods (or 0.1 s/s), and throttling explains "
-     "at least half of the run-queue wait",
-     rule_throttled, say_throttled},
-    {VERDICT_OVERSUBSCRIBED, "mean runnable threads above 1.2 x the effective CPUs", rule_over,
-     say_over},
-    {VERDICT_UNDERSUBSCRIBED,
-     "a thread busy at least 90% of a CPU, yet a whole effective CPU or more unused (mean "
-     "runnable threads at most effective CPUs - 0.9)",
-     rule_under, say_under},
-    {VERDICT_FINE, "none of the above", rule_fine, say_fine},
-};
-
-const struct diag_rule_doc *diagnosis_rules(size_t *n)
-{
-	static struct diag_rule_doc docs[sizeof(diag_rules) / sizeof(diag_rules[0])];
-	*n = sizeof(diag_rules) / sizeof(diag_rules[0]);
-	for (size_t i = 0; i < *n; i++) {
-		docs[i].verdict = diag_rules[i].verdict;
-		docs[i].when = diag_rules[i].when;
-	}
-	return docs;
 }
 
 /* ---- putting it together ------------------------------------------------ */
@@ -677,14 +379,7 @@ void diagnosis_make(const struct diag_input *in, struct diagnosis *out)
 	diag_groups(out, in->rates);
 	diag_runtimes(out, in, in->budget->affinity > 0 ? in->budget->affinity : 1);
 	diag_env(out, in);
-	for (size_t i = 0; i < sizeof(diag_rules) / sizeof(diag_rules[0]); i++) {
-		const struct diag_rule *r = &diag_rules[i];
-		if (!r->holds(out, in))
-			continue;
-		out->verdict = r->verdict;
-		r->say(out, in);
-		break;
-	}
+	diag_rules_apply(out, in);
 	diag_evidence(out, in);
 	if (out->nsuggestions) {
 		size_t n = strlen(out->headline);

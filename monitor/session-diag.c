@@ -1,49 +1,38 @@
 /* session-diag.c — a live session's census, window and diagnosis.
  *
- * The window: two copies of past snapshots, taken every half window; the
- * older one is between half a window and a window old, so the rates from it
- * to the newest sample cover a sliding stretch of that length.  That keeps
- * the verdict from flipping with each interval (one busy thread seen
- * runnable at one instant and not at the next) while it still follows a
- * change within a window.  Without a window (diag_window 0) the diagnosis
- * judges the last interval, as a batch sample does. */
+ * The window (window.h) sums each interval's demand per thread over the
+ * last half window to a whole one: that keeps the verdict from flipping
+ * with each interval (one busy thread seen runnable at one instant and not
+ * at the next) while it still follows a change within a window, and counts
+ * threads that started or ended inside it.  Without a window (diag_window
+ * 0) the diagnosis judges the last interval, as a batch sample does. */
 #include "config.h"
 
 #include "session-diag.h"
+#include "window.h"
 
 #include <string.h>
 
 void session_diag_init(struct session *s)
 {
 	census_init(&s->census, &s->root);
-	snapshot_init(&s->win_old);
-	snapshot_init(&s->win_new);
-	snapshot_rates_init(&s->win_rates);
+	history_init(&s->history);
+	window_init(&s->window, s->cfg.diag_window);
 }
 
 void session_diag_free(struct session *s)
 {
 	census_free(&s->census);
-	snapshot_free(&s->win_old);
-	snapshot_free(&s->win_new);
-	snapshot_rates_free(&s->win_rates);
+	window_free(&s->window);
 }
 
-/* Moves the window's bases along; returns the rates to judge. */
+/* The rates to judge: the window's, or the last interval's. */
 static const struct snapshot_rates *session_diag_window(struct session *s)
 {
-	double w = s->cfg.diag_window;
-	if (w <= 0)
+	if (s->cfg.diag_window <= 0)
 		return &s->rates;
-	if (s->win_new.time <= 0) {
-		snapshot_copy(&s->win_old, &s->prev);
-		snapshot_copy(&s->win_new, &s->cur);
-	} else if (s->cur.time - s->win_new.time >= w / 2) {
-		snapshot_move(&s->win_old, &s->win_new);
-		snapshot_copy(&s->win_new, &s->cur);
-	}
-	snapshot_rates(&s->win_old, &s->cur, &s->win_rates);
-	return &s->win_rates;
+	window_add(&s->window, &s->rates, &s->cur);
+	return window_rates(&s->window);
 }
 
 void session_diag_tick(struct session *s)
@@ -51,6 +40,10 @@ void session_diag_tick(struct session *s)
 	if (!s->have_rates)
 		return;
 	s->runnable_mean = diagnosis_runnable_mean(&s->rates);
+	const struct snapshot_rates *r = &s->rates;
+	history_push(&s->history, s->runnable_mean, r->total_cpu_pct / 100.0,
+		     r->total_wait_pct / 100.0, r->throttle.valid ? r->throttle.throttled_pct : 0,
+		     s->cur.budget.effective);
 	census_update(&s->census, &s->root, &s->cur.threads, s->cur.time);
 	struct diag_input in = {
 	    .target = s->target,

@@ -18,12 +18,17 @@
 
 #include "xalloc.h"
 
+/* Points of history a seek rebuilds (a screen shows fewer): each costs a
+ * line read when it was not read before. */
+#define SESSION_REPLAY_HISTORY 120
+
 /* What labview_note() needs of one sample, kept once read. */
 struct session_replay_note {
 	float gflops, steady, steady_s, interval, effective;
+	float runnable, cpu, wait, throttled; /* the history's point */
 	int threads, streams, size, workers;
 	unsigned char precision, paused;
-	unsigned char state; /* 0 not read yet, 1 read (lab), 2 did not read / no workload */
+	unsigned char state; /* 0 not read yet, 1 read (lab), 2 did not read, 3 read (no lab) */
 };
 
 static void session_replay_bad(struct session *s, const char *why)
@@ -39,8 +44,14 @@ static void session_replay_remember(struct session *s, size_t i)
 {
 	struct session_replay_note *n = &s->replay_notes[i];
 	const struct recording_sample *r = &s->rs;
+	n->runnable =
+	    (float)(r->has_diag ? r->diag.runnable_mean : diagnosis_runnable_mean(&r->rates));
+	n->cpu = (float)(r->rates.total_cpu_pct / 100.0);
+	n->wait = (float)(r->rates.total_wait_pct / 100.0);
+	n->throttled = (float)(r->rates.throttle.valid ? r->rates.throttle.throttled_pct : 0);
+	n->effective = (float)r->snap.budget.effective;
 	if (!r->has_workload) {
-		n->state = 2;
+		n->state = 3; /* read, no workload */
 		return;
 	}
 	n->state = 1;
@@ -108,6 +119,8 @@ static void session_replay_note(struct session *s, size_t i)
 {
 	const struct session_replay_note *n = &s->replay_notes[i];
 	struct workload_report w;
+	if (n->state == 1 || n->state == 3)
+		history_push(&s->history, n->runnable, n->cpu, n->wait, n->throttled, n->effective);
 	if (n->state != 1)
 		return;
 	memset(&w, 0, sizeof(w));
@@ -199,12 +212,15 @@ int session_replay_seek(struct session *s, long i)
 	struct recording_sample shown = s->rs;
 	recording_sample_init(&s->rs);
 	labview_init(&s->view);
-	if (shown.has_workload)
-		for (long k = 0; k <= at; k++) {
-			if (s->replay_notes[k].state == 0)
-				session_replay_read(s, (size_t)k);
-			session_replay_note(s, (size_t)k);
-		}
+	history_init(&s->history);
+	/* The lab view needs every sample before (its chart); the history
+	 * only its last points. */
+	long from = shown.has_workload ? 0 : at - SESSION_REPLAY_HISTORY + 1;
+	for (long k = from < 0 ? 0 : from; k <= at; k++) {
+		if (s->replay_notes[k].state == 0)
+			session_replay_read(s, (size_t)k);
+		session_replay_note(s, (size_t)k);
+	}
 	recording_sample_free(&s->rs);
 	s->rs = shown;
 	session_replay_show(s, at);

@@ -22,9 +22,11 @@
 
 #include "census.h"
 #include "diagnosis.h"
+#include "history.h"
 #include "launch.h"
 #include "model.h"
 #include "recording.h"
+#include "window.h"
 #include "sampler.h"
 #include "stop.h"
 
@@ -103,9 +105,9 @@ struct session {
 	struct census census;  /* the target's processes */
 	struct diagnosis diag; /* over the window */
 	bool have_diag;
-	double runnable_mean;		  /* mean runnable threads over the last interval */
-	struct snapshot win_old, win_new; /* the window's bases: win_old is 1/2..1 window old */
-	struct snapshot_rates win_rates;  /* win_old -> cur */
+	double runnable_mean;	/* mean runnable threads over the last interval */
+	struct history history; /* one point per interval, for the sparklines */
+	struct window window;	/* the diagnosis's window (diag_window > 0) */
 
 	char message[SESSION_MESSAGE_LEN]; /* the newest message, raw; "" none */
 	bool message_bad;		   /* it reports a failure */

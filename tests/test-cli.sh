@@ -14,13 +14,11 @@ cleanup() {
 }
 trap cleanup EXIT
 
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-notok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; shift; for l in "$@"; do echo "# $l"; done; }
+. "$(dirname "$0")/tap-lib.sh"
 check() { # check "description" command...
 	local d="$1"; shift
 	if "$@" >"$tmp/out" 2>"$tmp/err"; then ok "$d"; else notok "$d" "$(head -c 600 "$tmp/err")"; fi
 }
-skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
 
 # Exit status and one-line message of a bad invocation.
 expect_usage() {

@@ -85,6 +85,7 @@ static struct fixture *fixture_lab(void)
 	s->rates.threads = f->rates;
 	s->rates.nthreads = 4;
 	s->rates.runnable = 2;
+	s->runnable_mean = 2.0;
 	s->work.gflops = 207.5;
 	s->work.single_thread_gflops = 104;
 	s->work.ideal_gflops = 208;
@@ -176,15 +177,17 @@ static void test_lab_80x24(void **state)
 	assert_true(hashes2 > hashes1 + 10);
 	assert_non_null(strstr(row_text(w, 12), "cpu0"));
 	assert_non_null(strstr(row_text(w, 12), "cpu1"));
+	/* The workload's verdict, just above its threads. */
+	assert_int_equal(find_row(w, "diagnosis:"), 13);
 	int head = find_row(w, "NAME");
-	assert_int_equal(head, 13);
+	assert_int_equal(head, 14);
 	/* Sorted by CPU %: the driver first, the anchor last. */
-	assert_non_null(strstr(row_text(w, 14), "gemm0 "));
-	assert_non_null(strstr(row_text(w, 14), "active"));
-	assert_non_null(strstr(row_text(w, 15), "gemm0.w1"));
-	assert_non_null(strstr(row_text(w, 16), "parked"));
-	assert_non_null(strstr(row_text(w, 17), "anchor"));
-	assert_int_equal(find_row(w, "runnable 2 of 4 threads"), 21);
+	assert_non_null(strstr(row_text(w, 15), "gemm0 "));
+	assert_non_null(strstr(row_text(w, 15), "active"));
+	assert_non_null(strstr(row_text(w, 16), "gemm0.w1"));
+	assert_non_null(strstr(row_text(w, 17), "parked"));
+	assert_non_null(strstr(row_text(w, 18), "anchor"));
+	assert_int_equal(find_row(w, "runnable 2.00 of 4 threads"), 21);
 	assert_int_equal(find_row(w, "F1 help"), 22);
 	assert_non_null(strstr(row_text(w, 22), "q quit"));
 	assert_int_equal(find_row(w, "intra-op threads 2"), 23);

@@ -7,6 +7,7 @@
 
 #include <string.h>
 
+#include "dash-diag.h"
 #include "dash-format.h"
 #include "dash-keys.h"
 #include "text-safe.h"
@@ -308,14 +309,16 @@ static void test_summary_and_restart(void **state)
 	r.nthreads = 7;
 	r.total_cpu_pct = 150;
 	r.total_wait_pct = 250;
-	dash_rows_summary(out, sizeof(out), 200, &r, 2.0);
-	assert_string_equal(out, "runnable 3 of 7 threads on 2.00 effective CPUs: 1.50x "
-				 "oversubscribed | total CPU 150% wait 250%");
-	dash_rows_summary(out, sizeof(out), 80, &r, 2.0);
+	/* The factor is the mean runnable threads' (4.0 here), not the count
+	 * in state R at the sample (3). */
+	dash_rows_summary(out, sizeof(out), 200, &r, 4.0, 2.0);
+	assert_string_equal(out, "runnable 4.00 of 7 threads on average on 2.00 effective CPUs: "
+				 "2.00x oversubscribed | 3 in state R now | total CPU 150% wait "
+				 "250%");
+	dash_rows_summary(out, sizeof(out), 80, &r, 3.0, 2.0);
 	assert_fits_whole(out, 80);
 	assert_non_null(strstr(out, "1.50x oversubscribed"));
-	r.runnable = 2;
-	dash_rows_summary(out, sizeof(out), 80, &r, 2.0);
+	dash_rows_summary(out, sizeof(out), 80, &r, 2.0, 2.0);
 	assert_non_null(strstr(out, "1.00x"));
 	assert_null(strstr(out, "oversubscribed"));
 
@@ -323,6 +326,38 @@ static void test_summary_and_restart(void **state)
 	assert_string_equal(out, "stream 1: helper killed by signal 9, restarted (restart 2)");
 	session_restart_text(out, sizeof(out), 0, 1, "");
 	assert_string_equal(out, "stream 0: helper died, restarted (restart 1)");
+}
+
+/* The one-row verdict keeps the verdict and its figures and drops the
+ * suggestion whole when it does not fit; the target's text is made safe. */
+static void test_verdict_row(void **state)
+{
+	(void)state;
+	static struct diagnosis d;
+	char out[2048];
+	d.verdict = VERDICT_OVERSUBSCRIBED;
+	d.factor = 2.04;
+	d.runnable_mean = 4.08;
+	d.effective = 2.0;
+	d.wait = 1.5;
+	d.nsuggestions = 1;
+	snprintf(d.suggestions[0], sizeof(d.suggestions[0]),
+		 "set OMP_NUM_THREADS=1 in the 4 workers (each runs a libgomp pool of 2)\x1b[2J");
+	for (size_t i = 0; i < NWIDTHS; i++) {
+		dash_diag_verdict_row(out, sizeof(out), widths[i], &d);
+		assert_fits_whole(out, widths[i]);
+		assert_non_null(strstr(out, "oversubscribed 2.0x"));
+		assert_null(strchr(out, '\x1b'));
+		if (widths[i] >= 160)
+			assert_non_null(strstr(out, "try: set OMP_NUM_THREADS=1 in the 4 workers"));
+	}
+	dash_diag_verdict_row(out, sizeof(out), 80, &d);
+	assert_non_null(strstr(out, "4.1 runnable on 2.00 CPUs"));
+	assert_null(strstr(out, "try:"));
+	d.verdict = VERDICT_FINE;
+	d.nsuggestions = 0;
+	dash_diag_verdict_row(out, sizeof(out), 80, &d);
+	assert_non_null(strstr(out, "diagnosis: fine, 4.1 runnable"));
 }
 
 static void test_key_bar_and_chart_title(void **state)
@@ -342,7 +377,7 @@ static void test_key_bar_and_chart_title(void **state)
 	dash_keys_bar(out, sizeof(out), 200, DASH_KEYS_MODE_LAB);
 	assert_non_null(strstr(out, "iI refresh  q quit"));
 	dash_keys_bar(out, sizeof(out), 80, DASH_KEYS_MODE_ATTACH);
-	assert_string_equal(out, "F1 help  Tab sort  iI refresh  q quit");
+	assert_string_equal(out, "F1 help  Tab sort  c collapse  iI refresh  q quit");
 }
 
 int main(void)
@@ -355,6 +390,7 @@ int main(void)
 	    cmocka_unit_test(test_throughput_line),
 	    cmocka_unit_test(test_work_line_spin_and_streams),
 	    cmocka_unit_test(test_summary_and_restart),
+	    cmocka_unit_test(test_verdict_row),
 	    cmocka_unit_test(test_key_bar_and_chart_title),
 	};
 	return cmocka_run_group_tests(tests, tl_setup_utf8, NULL);

@@ -29,12 +29,7 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 1' INT TERM HUP
 
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-notok() {
-	n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; shift
-	for l in "$@"; do printf '%s\n' "$l" | sed 's/^/# /'; done
-}
-skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
+. "$(dirname "$0")/tap-lib.sh"
 
 PLAN=23
 if ! command -v tmux >/dev/null; then

@@ -309,9 +309,13 @@ static void test_threads_names_results(void **state)
 	printf("# threads=2: driver %.0f%%, w1 %.0f%%, parked p2 %.0f%% CPU; %llu GEMMs\n",
 	       100 * drv / win, 100 * w1 / win, 100 * p2 / win, (unsigned long long)(g1 - g0));
 	assert_true(g1 > g0);
-	assert_true(drv > 0.1 * win);
-	assert_true(w1 > 0.1 * win);
-	assert_true(p2 < 0.05 * win);
+	/* As shares of what the pool ran, not of the wall clock: the other
+	 * tests of a parallel run take their share of the cores. */
+	double ran = drv + w1;
+	assert_true(ran > 0.02 * win);
+	assert_true(drv > 0.25 * ran);
+	assert_true(w1 > 0.25 * ran);
+	assert_true(p2 < 0.05 * ran);
 
 	/* One thread: every worker parked. */
 	e = lab_set(&l, 1, 1, 0);

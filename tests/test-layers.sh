@@ -11,8 +11,7 @@ SRC="${THREADLAB_SRCDIR:-.}"
 BUILD="${THREADLAB_BUILDDIR:-.}"
 n=0
 fails=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-notok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; shift; for l in "$@"; do echo "# $l"; done; }
+. "$(dirname "$0")/tap-lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

@@ -21,14 +21,7 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 1' INT TERM HUP
 
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-notok() {
-	n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; shift
-	for l in "$@"; do printf '%s\n' "$l" | sed 's/^/# /'; done
-}
-skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
-# Runs a command under a time limit; a timeout is a failure with a message.
-limited() { timeout -k 5 "$@"; }
+. "$(dirname "$0")/tap-lib.sh"
 
 if ! command -v python3 >/dev/null; then
 	echo "1..0 # SKIP python3 is needed to compare JSON (Debian package python3)"

@@ -111,10 +111,15 @@ size_t dash_format_thread_row(char *out, size_t cap, const struct dash_cols *c,
 	dash_format_add(out, cap, &o, "%7d ", (int)r->tid);
 	text_safe(r->name, r->name_len, safe, sizeof(safe));
 	dash_format_cell(out, cap, &o, safe, c->name_w, false);
-	char state = r->state >= 'A' && r->state <= 'z' ? r->state : '?';
-	dash_format_add(out, cap, &o, " %c %3d %6.1f %5.1f %5.1f %6.1f %7.0f ", state,
-			r->cpu >= 0 && r->cpu < 1000 ? r->cpu : 0, r->cpu_pct, r->user_pct,
-			r->sys_pct, r->wait_pct, r->ivcsw_per_s);
+	/* A process row (state 0, cpu -1) has neither a state nor a CPU. */
+	char state = r->state == 0 ? '-' : r->state >= 'A' && r->state <= 'z' ? r->state : '?';
+	if (r->cpu < 0)
+		dash_format_add(out, cap, &o, " %c   - %6.1f %5.1f %5.1f %6.1f %7.0f ", state,
+				r->cpu_pct, r->user_pct, r->sys_pct, r->wait_pct, r->ivcsw_per_s);
+	else
+		dash_format_add(out, cap, &o, " %c %3d %6.1f %5.1f %5.1f %6.1f %7.0f ", state,
+				r->cpu < 1000 ? r->cpu : 0, r->cpu_pct, r->user_pct, r->sys_pct,
+				r->wait_pct, r->ivcsw_per_s);
 	if (c->vcsw)
 		dash_format_add(out, cap, &o, "%7.0f ", r->vcsw_per_s);
 	dash_format_add(out, cap, &o, "%s", labview_mark_name(m));

@@ -52,7 +52,7 @@ void dash_format_order(const struct thread_rate *v, size_t n, enum dash_sort sor
 /* "runnable 3 of 7 threads on 2.00 effective CPUs: 1.50x oversubscribed |
  *  total CPU 95% wait 106%" fitted to width. */
 size_t dash_rows_summary(char *out, size_t cap, int width, const struct snapshot_rates *r,
-			 double effective);
+			 double runnable, double effective);
 
 /* ---- bars, sparkline, chart ------------------------------------------ */
 

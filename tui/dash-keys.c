@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include "dash-keys.h"
+#include "dash-keys-impl.h"
 
 #include <curses.h>
 #include <errno.h>
@@ -22,9 +23,6 @@
 #define DASH_KEYS_SIZE_MIN   256
 #define DASH_KEYS_SIZE_STEP  64 /* sizes stay multiples of this */
 #define DASH_KEYS_QUOTA_STEP 0.5
-
-typedef int (*dash_keys_fn)(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
-			    int arg);
 
 #define DASH_KEYS_MAX 4 /* keys per command */
 
@@ -41,9 +39,7 @@ struct dash_keys_cmd {
 	int bar_prio;		/* what a narrow bar drops first (dash-fit.h); 0 never */
 };
 
-static void dash_keys_say(struct dash *d, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static void dash_keys_say(struct dash *d, const char *fmt, ...)
+void dash_keys_say(struct dash *d, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -271,54 +267,11 @@ static int dash_keys_interval(struct dash *d, struct lab_settings *w, const stru
 	return DASH_KEY_HANDLED | DASH_KEY_REDRAW | DASH_KEY_RETIME;
 }
 
-/* ---- replay --------------------------------------------------------------- */
-
-static int dash_keys_replay_pause(struct dash *d, struct lab_settings *w,
-				  const struct dash_key_ctx *c, int arg)
-{
-	(void)w, (void)c, (void)arg;
-	d->replay.paused = !d->replay.paused;
-	dash_keys_say(d, "replay %s", d->replay.paused ? "paused" : "playing");
-	return DASH_KEY_HANDLED | DASH_KEY_REDRAW | DASH_KEY_RETIME;
-}
-
-/* arg: samples to move (the replay pauses), or DASH_KEYS_START / _END. */
-#define DASH_KEYS_START (-1000000000)
-#define DASH_KEYS_END	1000000000
-
-static int dash_keys_replay_seek(struct dash *d, struct lab_settings *w,
-				 const struct dash_key_ctx *c, int arg)
-{
-	(void)w;
-	long last = c->replay_count > 0 ? c->replay_count - 1 : 0;
-	long to = arg == DASH_KEYS_START ? 0 : arg == DASH_KEYS_END ? last : c->replay_pos + arg;
-	to = to < 0 ? 0 : to > last ? last : to;
-	if (arg != DASH_KEYS_START && arg != DASH_KEYS_END)
-		d->replay.paused = true;
-	if (to == c->replay_pos) {
-		dash_keys_say(d, "%s of the recording (sample %ld of %ld)",
-			      to == 0 ? "at the start" : "at the end", to + 1, c->replay_count);
-		return DASH_KEY_HANDLED | DASH_KEY_REDRAW;
-	}
-	d->replay.target = to;
-	dash_keys_say(d, "sample %ld of %ld%s", to + 1, c->replay_count,
-		      d->replay.paused ? " (paused: space plays)" : "");
-	return DASH_KEY_HANDLED | DASH_KEY_REDRAW | DASH_KEY_SEEK | DASH_KEY_RETIME;
-}
-
-static int dash_keys_replay_speed(struct dash *d, struct lab_settings *w,
-				  const struct dash_key_ctx *c, int arg)
-{
-	(void)w, (void)c;
-	d->replay.speed = arg;
-	dash_keys_say(d, "replay at %dx", arg);
-	return DASH_KEY_HANDLED | DASH_KEY_REDRAW | DASH_KEY_RETIME;
-}
-
-#define LAB  DASH_KEYS_MODE_LAB
-#define LIVE (DASH_KEYS_MODE_LAB | DASH_KEYS_MODE_ATTACH)
-#define RPL  DASH_KEYS_MODE_REPLAY
-#define ALL  (LIVE | RPL)
+#define LAB    DASH_KEYS_MODE_LAB
+#define LIVE   (DASH_KEYS_MODE_LAB | DASH_KEYS_MODE_ATTACH)
+#define RPL    DASH_KEYS_MODE_REPLAY
+#define ALL    (LIVE | RPL)
+#define ATTACH DASH_KEYS_MODE_ATTACH
 
 static const struct dash_keys_cmd dash_keys_table[] = {
     {{{'+', +1}, {'=', +1}, {'-', -1}},
@@ -416,6 +369,41 @@ static const struct dash_keys_cmd dash_keys_table[] = {
      {"Tab F6", "sort the threads table by the next column (Shift-Tab: previous)", ALL},
      "Tab sort",
      2},
+    {{{KEY_UP, -1}, {KEY_DOWN, +1}},
+     dash_keys_cursor,
+     ALL,
+     false,
+     {"Up Down", "move the cursor in the threads table", ALL},
+     NULL,
+     0},
+    {{{KEY_PPAGE, -1}, {KEY_NPAGE, +1}},
+     dash_keys_page,
+     ALL,
+     false,
+     {"PgUp PgDn", "scroll the threads table by a page", ALL},
+     NULL,
+     0},
+    {{{KEY_HOME, -1}, {KEY_END, +1}},
+     dash_keys_table_end,
+     LIVE,
+     false,
+     {"Home End", "the first / last row of the threads table", LIVE},
+     NULL,
+     0},
+    {{{'\n', 0}, {'\r', 0}, {KEY_ENTER, 0}},
+     dash_keys_collapse,
+     ATTACH | RPL,
+     false,
+     {"Enter", "collapse / expand the process under the cursor to its totals", ATTACH | RPL},
+     NULL,
+     0},
+    {{{'c', 0}},
+     dash_keys_collapse_all,
+     ATTACH | RPL,
+     false,
+     {"c", "collapse / expand every process of the threads table", ATTACH | RPL},
+     "c collapse",
+     3},
     {{{'r', 0}},
      dash_keys_reset,
      LAB,
@@ -450,6 +438,7 @@ static const struct dash_keys_cmd dash_keys_table[] = {
 #undef LIVE
 #undef RPL
 #undef ALL
+#undef ATTACH
 
 #define DASH_KEYS_NCMDS (sizeof(dash_keys_table) / sizeof(dash_keys_table[0]))
 

@@ -34,6 +34,9 @@ struct dash_key_ctx {
 	bool replay;		       /* a replay: knobs inactive, replay keys act */
 	long replay_pos;	       /* replay: the sample shown (0-based) */
 	long replay_count;	       /* replay: samples in the recording */
+	long table_rows;	       /* rows of the threads table (process rows too) */
+	int table_body;		       /* rows it shows at once */
+	pid_t table_cursor_pid;	       /* the process of the cursor's row, 0: none */
 	int online;		       /* online CPUs: the quota keys' upper end */
 	double effective;	       /* effective CPUs: the sweep's range */
 	double now;		       /* CLOCK_MONOTONIC, s */

@@ -1,7 +1,10 @@
 /* dash-layout.c — panel rectangles from the terminal size.
  *
- * Top to bottom: header, budget, pressure, (lab) throughput and the scaling
- * chart, per-CPU bars, the threads table, the key bar and the message line.
+ * Top to bottom: header, budget, pressure, (attach) the diagnosis — the
+ * verdict, the evidence, the roles and pools, the history of demand, all
+ * growing with the height —, (lab) throughput and the scaling chart,
+ * per-CPU bars, (lab) the workload's verdict in one row, the threads table,
+ * the key bar and the message line.
  * The fixed rows come first; the chart and the CPU bars grow a little with
  * the height (so the screen does not jump as chart points arrive), and the
  * threads table takes the rest.  Wide terminals put the CPU bars beside the
@@ -39,11 +42,21 @@ void dash_layout_compute(int rows, int cols, bool lab, size_t ncpus, struct dash
 	l->header = dash_layout_rect(y++, 0, 1, cols);
 	l->budget = dash_layout_rect(y++, 0, 1, cols);
 	l->pressure = dash_layout_rect(y++, 0, 1, cols);
+	int extra = rows - DASH_MIN_ROWS; /* rows beyond the minimum */
 	if (lab) {
 		l->throughput = dash_layout_rect(y, 0, 3, cols);
 		y += 3;
+	} else {
+		int dh = dash_layout_clamp(2 + extra / 4, 2, 6);
+		int rh = dash_layout_clamp(1 + extra / 8, 1, 4);
+		int sh = dash_layout_clamp(1 + extra / 6, 1, 4);
+		l->diag = dash_layout_rect(y, 0, dh, cols);
+		y += dh;
+		l->roles = dash_layout_rect(y, 0, rh, cols);
+		y += rh;
+		l->spark = dash_layout_rect(y, 0, sh, cols);
+		y += sh;
 	}
-	int extra = rows - DASH_MIN_ROWS; /* rows beyond the minimum */
 	int chart_h = lab ? dash_layout_clamp(6 + extra / 3, 6, 12) : 0;
 	bool side = lab && cols >= 120;
 	int cpu_w = side ? cols * 2 / 5 : cols;
@@ -65,6 +78,8 @@ void dash_layout_compute(int rows, int cols, bool lab, size_t ncpus, struct dash
 		l->cpus = dash_layout_rect(y, 0, cpu_h, cols);
 		y += cpu_h;
 	}
+	if (lab) /* the workload's verdict, just above its threads */
+		l->diag = dash_layout_rect(y++, 0, 1, cols);
 	int threads_h = rows - 2 - y;
 	if (threads_h < DASH_THREADS_MIN)
 		threads_h = DASH_THREADS_MIN; /* cannot happen at 80x24 */

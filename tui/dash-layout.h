@@ -22,6 +22,10 @@ struct dash_layout {
 	struct dash_rect header;     /* 1 row: mode, settings, interval */
 	struct dash_rect budget;     /* 1 row: CPU budget */
 	struct dash_rect pressure;   /* 1 row: throttling, run-queue wait, PSI */
+	struct dash_rect diag;	     /* the verdict: lab 1 row; attach the verdict, its
+				      * suggestion and evidence, 2 rows and more */
+	struct dash_rect roles;	     /* attach: roles and pools, 1 row and more */
+	struct dash_rect spark;	     /* attach: history of runnable, CPU, wait, throttling */
 	struct dash_rect throughput; /* lab: 3 rows: figures, useful vs busy CPU, history */
 	struct dash_rect chart;	     /* lab: title row + one row per point */
 	struct dash_rect cpus;	     /* title-less per-CPU bars, several per row */

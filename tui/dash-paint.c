@@ -80,3 +80,35 @@ void dash_paint_fill(WINDOW *w, const struct dash_rect *r, int row, attr_t a)
 	buf[n] = '\0';
 	dash_paint_put(w, r->y + row, r->x, r->w, buf, a);
 }
+
+/* Writes s from row y, wrapped at spaces to cols, continuation rows
+ * indented by indent; returns the next free row. */
+int dash_paint_wrap(WINDOW *w, int y, int rows, int cols, int indent, const char *s, attr_t a)
+{
+	char part[512];
+	int x = 0;
+
+	while (*s && y < rows) {
+		int width = cols - x;
+		size_t n = strlen(s);
+		if (dash_fit_width(s) > width) {
+			/* The last space that keeps the part within width. */
+			size_t cut = 0;
+			for (size_t i = 1; i < n; i++) {
+				snprintf(part, sizeof(part), "%.*s", (int)i, s);
+				if (dash_fit_width(part) > width)
+					break;
+				if (s[i] == ' ')
+					cut = i;
+			}
+			n = cut ? cut : n;
+		}
+		snprintf(part, sizeof(part), "%.*s", (int)n, s);
+		dash_paint_put(w, y++, x, width, part, a);
+		s += n;
+		while (*s == ' ')
+			s++;
+		x = indent;
+	}
+	return y;
+}

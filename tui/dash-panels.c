@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "dash-chart.h"
+#include "dash-diag.h"
 #include "dash-keys.h"
 #include "dash-paint.h"
 #include "dash-table.h"
@@ -187,39 +188,6 @@ void dash_panels_message(WINDOW *w, const struct dash_rect *r, const struct dash
 	dash_paint_put(w, r->y, r->x, r->w, fitted, dash_paint_attr(d, role));
 }
 
-/* Writes s from row y, wrapped at spaces to cols, continuation rows
- * indented by indent; returns the next free row. */
-static int dash_panels_wrap(WINDOW *w, int y, int rows, int cols, int indent, const char *s,
-			    attr_t a)
-{
-	char part[512];
-	int x = 0;
-
-	while (*s && y < rows) {
-		int width = cols - x;
-		size_t n = strlen(s);
-		if (dash_fit_width(s) > width) {
-			/* The last space that keeps the part within width. */
-			size_t cut = 0;
-			for (size_t i = 1; i < n; i++) {
-				snprintf(part, sizeof(part), "%.*s", (int)i, s);
-				if (dash_fit_width(part) > width)
-					break;
-				if (s[i] == ' ')
-					cut = i;
-			}
-			n = cut ? cut : n;
-		}
-		snprintf(part, sizeof(part), "%.*s", (int)n, s);
-		dash_paint_put(w, y++, x, width, part, a);
-		s += n;
-		while (*s == ' ')
-			s++;
-		x = indent;
-	}
-	return y;
-}
-
 void dash_panels_help(WINDOW *w, const struct dash *d, const struct session *s)
 {
 	static const char *const notes[] = {
@@ -241,13 +209,13 @@ void dash_panels_help(WINDOW *w, const struct dash *d, const struct session *s)
 		if (!(h[i].modes & mode))
 			continue;
 		snprintf(line, sizeof(line), "  %-8s %s", h[i].keys, h[i].what);
-		y = dash_panels_wrap(w, y, rows, cols, 11, line,
-				     dash_paint_attr(d, DASH_ROLE_PLAIN));
+		y = dash_paint_wrap(w, y, rows, cols, 11, line,
+				    dash_paint_attr(d, DASH_ROLE_PLAIN));
 	}
 	y++;
 	for (size_t i = 0; i < sizeof(notes) / sizeof(notes[0]) && y < rows; i++)
-		y = dash_panels_wrap(w, y, rows, cols, 2, notes[i],
-				     dash_paint_attr(d, DASH_ROLE_PLAIN));
+		y = dash_paint_wrap(w, y, rows, cols, 2, notes[i],
+				    dash_paint_attr(d, DASH_ROLE_PLAIN));
 }
 
 void dash_panels_too_small(WINDOW *w, int rows, int cols)
@@ -279,6 +247,12 @@ void dash_panels_draw(WINDOW *w, const struct dash_layout *l, const struct dash 
 	dash_panels_header(w, &l->header, d, s);
 	dash_panels_budget(w, &l->budget, d, s);
 	dash_panels_pressure(w, &l->pressure, d, s);
+	if (l->diag.h > 0)
+		dash_diag_draw(w, &l->diag, d, s);
+	if (l->roles.h > 0)
+		dash_diag_roles(w, &l->roles, d, s);
+	if (l->spark.h > 0)
+		dash_diag_spark(w, &l->spark, d, s);
 	if (l->throughput.h > 0 && s->kind == SESSION_LAB)
 		dash_panels_throughput(w, &l->throughput, d, s);
 	if (l->chart.h > 0 && s->kind == SESSION_LAB)

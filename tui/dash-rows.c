@@ -277,21 +277,24 @@ size_t dash_rows_work(char *out, size_t cap, int width, const struct workload_re
 }
 
 size_t dash_rows_summary(char *out, size_t cap, int width, const struct snapshot_rates *r,
-			 double effective)
+			 double runnable, double effective)
 {
 	struct dash_line l;
 	char f[64] = "";
 
 	dash_line_init(&l, " | ");
 	if (effective > 0) {
-		double x = demand_factor(r->runnable, effective);
+		double x = demand_factor(runnable, effective);
 		snprintf(f, sizeof(f), ": %.2fx%s", x,
 			 demand_oversubscribed(x) ? " oversubscribed" : "");
 	}
-	dash_line_add(&l, 2 | DASH_LINE_KEEP, "runnable %d of %zu threads on %.2f effective CPUs%s",
-		      r->runnable, r->nthreads, effective, f);
-	dash_line_brief(&l, "runnable %d of %zu threads on %.2f CPUs%s", r->runnable, r->nthreads,
+	dash_line_add(&l, 2 | DASH_LINE_KEEP,
+		      "runnable %.2f of %zu threads on average on %.2f effective CPUs%s", runnable,
+		      r->nthreads, effective, f);
+	dash_line_brief(&l, "runnable %.2f of %zu threads on %.2f CPUs%s", runnable, r->nthreads,
 			effective, f);
+	dash_line_add(&l, 3, "%d in state R now", r->runnable);
+	dash_line_brief(&l, "%d R", r->runnable);
 	dash_line_add(&l, 1, "total CPU %.0f%% wait %.0f%%", r->total_cpu_pct, r->total_wait_pct);
 	dash_line_brief(&l, "CPU %.0f%% wait %.0f%%", r->total_cpu_pct, r->total_wait_pct);
 	return dash_line_render(&l, out, cap, width);

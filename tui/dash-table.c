@@ -1,17 +1,20 @@
-/* dash-table.c — the threads table: head, one row per thread, summary.
+/* dash-table.c — the threads table: head, rows, summary (dash-table.h).
  *
- * Rows come from the session's prev → cur rates, in the order the user
- * chose; in the lab each row says whether the thread is an active GEMM
- * thread, a parked pool worker, a background worker or the idle anchor. */
+ * Rows come from the session's rates over the last interval, in the order
+ * the user chose; in the lab each thread row says whether the thread is an
+ * active GEMM thread, a parked pool worker, a background worker or the idle
+ * anchor.  The summary is the demand: mean runnable threads over the
+ * diagnosis window against the effective CPUs. */
 #include "config.h"
 
 #include "dash-table.h"
 
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "dash-paint.h"
 #include "demand.h"
-
-#include <stdlib.h>
-
 #include "xalloc.h"
 
 static enum dash_role dash_table_role(enum labview_mark m)
@@ -31,6 +34,172 @@ static enum dash_role dash_table_role(enum labview_mark m)
 	return DASH_ROLE_PLAIN;
 }
 
+void dash_table_view_free(struct dash_table_view *v)
+{
+	free(v->rows);
+	memset(v, 0, sizeof(*v));
+}
+
+static struct dash_table_row *dash_table_add(struct dash_table_view *v)
+{
+	v->rows = xreallocarray_grow(v->rows, &v->cap, v->n + 1, sizeof(*v->rows));
+	struct dash_table_row *row = &v->rows[v->n++];
+	memset(row, 0, sizeof(*row));
+	return row;
+}
+
+static bool dash_table_collapsed(const struct dash_table_state *t, pid_t pid)
+{
+	if (t->collapse_all)
+		return true;
+	for (size_t i = 0; i < t->ncollapsed; i++)
+		if (t->collapsed[i] == pid)
+			return true;
+	return false;
+}
+
+/* A process's rows: its totals, then its threads in order (idx holds the
+ * whole table's order). */
+static void dash_table_process(const struct snapshot_rates *r, const size_t *idx, pid_t pid,
+			       const struct dash_table_state *t, struct dash_table_view *v)
+{
+	struct dash_table_row *p = dash_table_add(v);
+	size_t head = v->n - 1;
+	p->process = true;
+	p->pid = pid;
+	p->collapsed = dash_table_collapsed(t, pid);
+	for (size_t k = 0; k < r->nthreads; k++) {
+		const struct thread_rate *x = &r->threads[idx[k]];
+		if (x->pid != pid)
+			continue;
+		struct dash_table_row *h = &v->rows[head];
+		h->nthreads++;
+		h->cpu += x->cpu_pct;
+		h->usr += x->user_pct;
+		h->sys += x->sys_pct;
+		h->wait += x->wait_pct;
+		h->ivcsw += x->ivcsw_per_s;
+		h->vcsw += x->vcsw_per_s;
+		h->runnable += (x->cpu_pct + x->wait_pct) / 100.0;
+		if (!h->collapsed) {
+			struct dash_table_row *row = dash_table_add(v);
+			row->pid = pid;
+			row->thread = idx[k];
+		}
+	}
+}
+
+void dash_table_rows(const struct snapshot_rates *r, enum dash_sort sort, bool grouped,
+		     pid_t target, const struct dash_table_state *t, struct dash_table_view *v)
+{
+	v->n = 0;
+	if (r->nthreads == 0)
+		return;
+	size_t *idx = xmalloc(r->nthreads * sizeof(*idx));
+	dash_format_order(r->threads, r->nthreads, sort, idx);
+	if (!grouped) {
+		for (size_t k = 0; k < r->nthreads; k++) {
+			struct dash_table_row *row = dash_table_add(v);
+			row->pid = r->threads[idx[k]].pid;
+			row->thread = idx[k];
+		}
+		free(idx);
+		return;
+	}
+	/* The rates are sorted by (pid, tid): their pids come in order. */
+	bool has_target = false;
+	for (size_t k = 0; k < r->nthreads; k++)
+		has_target |= r->threads[k].pid == target;
+	if (has_target)
+		dash_table_process(r, idx, target, t, v);
+	for (size_t k = 0; k < r->nthreads; k++) {
+		pid_t pid = r->threads[k].pid;
+		if (pid == target || (k > 0 && r->threads[k - 1].pid == pid))
+			continue;
+		dash_table_process(r, idx, pid, t, v);
+	}
+	free(idx);
+}
+
+bool dash_table_grouped(const struct session *s)
+{
+	return s->kind != SESSION_LAB;
+}
+
+int dash_table_body(int h)
+{
+	return h - 2;
+}
+
+int dash_table_first(const struct dash_table_state *t, size_t nrows, int body)
+{
+	if (body < 1 || nrows <= (size_t)body)
+		return 0;
+	/* One body row says "N more" when rows follow: a page shows body - 1. */
+	int page = body - 1;
+	int top = t->top;
+	if (t->cursor_on && t->cursor < top)
+		top = t->cursor;
+	if (t->cursor_on && t->cursor >= top + page)
+		top = t->cursor - page + 1;
+	int last = (int)nrows - body; /* the last page needs no "more" row */
+	if (top > last)
+		top = last;
+	return top < 0 ? 0 : top;
+}
+
+size_t dash_table_visible(const struct session *s, const struct dash *d, int h, pid_t *tids,
+			  size_t cap, long *nrows, pid_t *cursor_pid)
+{
+	struct dash_table_view v = {0};
+	size_t k = 0;
+	*nrows = 0;
+	*cursor_pid = 0;
+	if (!s->have_rates)
+		return 0;
+	dash_table_rows(&s->rates, d->sort, dash_table_grouped(s), s->target, &d->table, &v);
+	int body = dash_table_body(h);
+	int top = dash_table_first(&d->table, v.n, body);
+	for (int i = 0; i < body && (size_t)(top + i) < v.n && k < cap; i++)
+		if (!v.rows[top + i].process)
+			tids[k++] = s->rates.threads[v.rows[top + i].thread].tid;
+	*nrows = (long)v.n;
+	if (d->table.cursor_on && d->table.cursor >= 0 && (size_t)d->table.cursor < v.n)
+		*cursor_pid = v.rows[d->table.cursor].pid;
+	dash_table_view_free(&v);
+	return k;
+}
+
+static void dash_table_process_row(char *out, size_t cap, const struct dash_cols *c,
+				   const struct dash_table_row *p, const struct session *s)
+{
+	struct thread_rate t;
+	char name[TASK_NAME_MAX];
+	const struct census_proc *cp = census_find(&s->census, p->pid);
+	memset(&t, 0, sizeof(t));
+	t.pid = p->pid;
+	t.tid = p->pid;
+	snprintf(name, sizeof(name), "%s", cp && cp->comm[0] ? cp->comm : "");
+	/* The row reads like a thread row whose name says what it sums. */
+	int n = snprintf(t.name, sizeof(t.name), "%s %s(%d)", p->collapsed ? "+" : "-", name,
+			 p->nthreads);
+	t.name_len = n < 0 ? 0 : (size_t)n < sizeof(t.name) ? (size_t)n : sizeof(t.name) - 1;
+	t.state = 0;
+	t.cpu = -1;
+	t.cpu_pct = p->cpu;
+	t.user_pct = p->usr;
+	t.sys_pct = p->sys;
+	t.wait_pct = p->wait;
+	t.ivcsw_per_s = p->ivcsw;
+	t.vcsw_per_s = p->vcsw;
+	dash_format_thread_row(out, cap, c, &t, LABVIEW_MARK_NONE);
+	char tail[32];
+	snprintf(tail, sizeof(tail), "%.1f run", p->runnable);
+	size_t o = strlen(out);
+	if (o + strlen(tail) + 1 < cap)
+		snprintf(out + o, cap - o, "%s", tail);
+}
+
 void dash_table_draw(WINDOW *w, const struct dash_rect *r, const struct dash *d,
 		     const struct session *s)
 {
@@ -38,15 +207,16 @@ void dash_table_draw(WINDOW *w, const struct dash_rect *r, const struct dash *d,
 	struct dash_cols c;
 	const struct snapshot_rates *rt = &s->rates;
 	const struct lab_status *st = NULL;
+	bool grouped = dash_table_grouped(s);
 
 	if (r->h < 2)
 		return;
 	if (s->kind == SESSION_LAB)
 		st = &s->lab_status;
-	dash_format_cols(r->w, s->tree && s->kind != SESSION_LAB, &c);
+	dash_format_cols(r->w, grouped || s->tree, &c);
 	dash_format_thread_head(out, sizeof(out), &c, d->sort);
 	dash_paint_put(w, r->y, r->x, r->w, out, dash_paint_attr(d, DASH_ROLE_BOLD));
-	int body = r->h - 2;
+	int body = dash_table_body(r->h);
 	size_t n = s->have_rates ? rt->nthreads : 0;
 	if (n == 0) {
 		dash_paint_put(w, r->y + 1, r->x, r->w,
@@ -54,23 +224,43 @@ void dash_table_draw(WINDOW *w, const struct dash_rect *r, const struct dash *d,
 				   ? "no threads: the target has exited"
 				   : "measuring (threads appear after the second sample)...",
 			       dash_paint_attr(d, DASH_ROLE_DIM));
-	} else {
-		size_t *idx = xmalloc(n * sizeof(*idx));
-		dash_format_order(rt->threads, n, d->sort, idx);
-		for (int i = 0; i < body && (size_t)i < n; i++) {
-			const struct thread_rate *t = &rt->threads[idx[i]];
+		return;
+	}
+	struct dash_table_view v = {0};
+	dash_table_rows(rt, d->sort, grouped, s->target, &d->table, &v);
+	int top = dash_table_first(&d->table, v.n, body);
+	bool more = v.n > (size_t)(top + body);
+	int shown = more ? body - 1 : body;
+	for (int i = 0; i < shown && (size_t)(top + i) < v.n; i++) {
+		const struct dash_table_row *row = &v.rows[top + i];
+		attr_t a;
+		if (row->process) {
+			dash_table_process_row(out, sizeof(out), &c, row, s);
+			a = dash_paint_attr(d, DASH_ROLE_BOLD);
+		} else {
+			const struct thread_rate *t = &rt->threads[row->thread];
 			enum labview_mark m = labview_mark(t, st);
 			dash_format_thread_row(out, sizeof(out), &c, t, m);
-			dash_paint_put(w, r->y + 1 + i, r->x, r->w, out,
-				       dash_paint_attr(d, dash_table_role(m)));
+			a = dash_paint_attr(d, dash_table_role(m));
 		}
-		free(idx);
+		if (d->table.cursor_on && top + i == d->table.cursor)
+			a |= A_REVERSE;
+		dash_paint_put(w, r->y + 1 + i, r->x, r->w, out, a);
 	}
-	if (!s->have_rates)
-		return;
+	if (more) {
+		snprintf(out, sizeof(out), "  ... %zu more rows (PgDn, End; c collapses processes)",
+			 v.n - (size_t)(top + shown));
+		if (!grouped)
+			snprintf(out, sizeof(out), "  ... %zu more threads (PgDn, End)",
+				 v.n - (size_t)(top + shown));
+		dash_paint_put(w, r->y + 1 + shown, r->x, r->w, out,
+			       dash_paint_attr(d, DASH_ROLE_DIM));
+	}
+	dash_table_view_free(&v);
 	double eff = s->cur.budget.effective;
-	dash_rows_summary(out, sizeof(out), r->w, rt, eff);
-	bool over = demand_oversubscribed(demand_factor(rt->runnable, eff));
+	double runnable = s->have_diag ? s->diag.runnable_mean : s->runnable_mean;
+	dash_rows_summary(out, sizeof(out), r->w, rt, runnable, eff);
+	bool over = demand_oversubscribed(demand_factor(runnable, eff));
 	dash_paint_put(w, r->y + r->h - 1, r->x, r->w, out,
 		       dash_paint_attr(d, over ? DASH_ROLE_BAD : DASH_ROLE_PLAIN));
 }

@@ -39,6 +39,7 @@
 #include "dash-layout.h"
 #include "dash-paint.h"
 #include "dash-panels.h"
+#include "dash-table.h"
 #include "options.h"
 #include "record.h"
 #include "session.h"
@@ -132,16 +133,32 @@ static void dash_reset_prepare(void)
 	}
 }
 
+/* The threads table's height on this screen. */
+static int dash_table_height(WINDOW *w, const struct session *s)
+{
+	struct dash_layout l;
+	int rows, cols;
+	getmaxyx(w, rows, cols);
+	dash_layout_compute(rows, cols, s->kind == SESSION_LAB, s->cur.cpus.n, &l);
+	return l.threads.h;
+}
+
 static void dash_draw(WINDOW *w, struct dash *d, struct session *s)
 {
 	struct dash_layout l;
 	int rows, cols;
+	pid_t tids[256];
+	long nrows;
+	pid_t cursor;
 
 	getmaxyx(w, rows, cols);
 	dash_layout_compute(rows, cols, s->kind == SESSION_LAB, s->cur.cpus.n, &l);
 	dash_panels_draw(w, &l, d, s);
 	wnoutrefresh(w);
 	doupdate();
+	/* The threads on screen get their state and CPU read every tick. */
+	size_t n = dash_table_visible(s, d, l.threads.h, tids, 256, &nrows, &cursor);
+	session_show_threads(s, tids, n);
 }
 
 /* The session's newest message onto the message line, once. */
@@ -233,7 +250,15 @@ static bool dash_input(struct dash *d, struct session *s, double *next_sample)
 		if ((getmaxy(stdscr) < DASH_MIN_ROWS || getmaxx(stdscr) < DASH_MIN_COLS) &&
 		    ch != 'q' && ch != KEY_F(10))
 			continue;
+		long nrows = 0;
+		pid_t cursor = 0;
+		pid_t none[1];
+		int h = dash_table_height(stdscr, s);
+		dash_table_visible(s, d, h, none, 0, &nrows, &cursor);
 		struct dash_key_ctx c = {
+		    .table_rows = nrows,
+		    .table_body = dash_table_body(h),
+		    .table_cursor_pid = cursor,
 		    .lab = s->kind == SESSION_LAB && s->lab,
 		    .replay = d->replay.on,
 		    .replay_pos = s->replay_pos,

@@ -30,6 +30,18 @@ struct dash_replay {
 	long target; /* the sample a key asked for (DASH_KEY_SEEK) */
 };
 
+/* The threads table's view: where it is scrolled, the cursor, and the
+ * processes collapsed to their totals (dash-table.h). */
+#define DASH_COLLAPSED_MAX 64
+struct dash_table_state {
+	int top;	/* first body row shown */
+	int cursor;	/* the cursor's row, when cursor_on */
+	bool cursor_on; /* the user moved it (Up, Down, PgUp…): it is drawn */
+	pid_t collapsed[DASH_COLLAPSED_MAX];
+	size_t ncollapsed;
+	bool collapse_all; /* c: every process shows its totals only */
+};
+
 struct dash {
 	double interval;		/* refresh interval, s (starts at -i) */
 	enum dash_sort sort;		/* threads table order */
@@ -39,6 +51,7 @@ struct dash {
 	bool quit;			/* q / F10 pressed */
 	struct dash_sweep sweep;	/* the s key's thread-count sweep */
 	struct dash_replay replay;	/* --replay */
+	struct dash_table_state table;	/* the threads table's scroll, cursor, collapse */
 	char message[DASH_MESSAGE_LEN]; /* message line ("" none): a key's answer, or
 					 * the session's newest message */
 	bool message_bad;		/* message reports a failure: highlighted */

@@ -8,6 +8,7 @@
 
 #include "batch.h"
 #include "dash.h"
+#include "diagnose.h"
 #include "options.h"
 #include "record.h"
 #include "session.h"
@@ -113,6 +114,8 @@ int main(int argc, char **argv)
 		return batch_run(&o);
 	case MODE_SWEEP:
 		return main_sweep(&o);
+	case MODE_DIAGNOSE:
+		return diagnose_run(&o);
 	case MODE_DASHBOARD:
 	default:
 		return main_dashboard(&o);

@@ -30,6 +30,7 @@ enum {
 	OPT_NO_COLOR,
 	OPT_RECORD,
 	OPT_REPLAY,
+	OPT_DIAGNOSE,
 };
 
 static const struct option options_long[] = {
@@ -55,6 +56,7 @@ static const struct option options_long[] = {
     {"no-color", no_argument, NULL, OPT_NO_COLOR},
     {"record", required_argument, NULL, OPT_RECORD},
     {"replay", required_argument, NULL, OPT_REPLAY},
+    {"diagnose", no_argument, NULL, OPT_DIAGNOSE},
     {NULL, 0, NULL, 0},
 };
 
@@ -69,6 +71,7 @@ void options_usage(FILE *f)
 	      "       threadlab --batch [-p PID | -- CMD] [-i SECONDS] [-c COUNT] [--format text|csv|json]\n"
 	      "       threadlab --sweep [--threads LIST] [--streams LIST] [--seconds S] [--format ...]\n"
 	      "       threadlab --replay FILE [--batch [--format text|csv|json]]\n"
+	      "       threadlab --diagnose [-p PID [--tree] | -- CMD] [--seconds S] [--format text|json]\n"
 	      "\n"
 	      "Shows how threads meet the CPU budget: per-thread CPU, run-queue wait and\n"
 	      "context switches, the cgroup's quota, throttling and pressure, and the\n"
@@ -78,6 +81,8 @@ void options_usage(FILE *f)
 	      "      --budget          print the effective CPU budget (a more honest nproc)\n"
 	      "      --batch           print samples on stdout instead of drawing a dashboard\n"
 	      "      --sweep           run the workload over thread counts, print a scaling table\n"
+	      "      --diagnose        sample S seconds (default 5), print the verdict: exit 0 fine\n"
+	      "                        or idle, 1 oversubscribed, throttled or undersubscribed\n"
 	      "\n"
 	      "Target (default: the built-in workload):\n"
 	      "  -p, --pid PID         monitor process PID\n"
@@ -101,7 +106,8 @@ void options_usage(FILE *f)
 	      "      --cpus X          run the workload under a CPU quota of X CPUs (e.g. 1.5)\n"
 	      "      --workers N       background CPU-burning processes in the same quota; default 0\n"
 	      "      --blas-spin MODE  default, or off: idle OpenBLAS threads sleep instead of spinning\n"
-	      "      --seconds S       --sweep: seconds measured per setting; default 3\n"
+	      "      --seconds S       --sweep: seconds measured per setting (default 3);\n"
+	      "                        --diagnose: seconds sampled (default 5)\n"
 	      "      With --sweep, --threads and --streams take lists such as 1,2,3,4.\n"
 	      "\n"
 	      "  -h, --help            show this help\n"
@@ -122,7 +128,8 @@ void options_session_config(const struct options *o, struct session_config *c)
 	c->pid = o->pid;
 	c->tree = o->tree;
 	c->command = o->command;
-	c->stdio = o->mode == MODE_BATCH ? LAUNCH_STDIO_STDERR : LAUNCH_STDIO_NULL;
+	c->stdio = o->mode == MODE_BATCH || o->mode == MODE_DIAGNOSE ? LAUNCH_STDIO_STDERR
+								     : LAUNCH_STDIO_NULL;
 	c->lab.threads = o->threads;
 	c->lab.streams = o->streams;
 	c->lab.size = o->size;
@@ -236,7 +243,8 @@ static void options_defaults(struct options *o)
 static int options_set_mode(struct options *o, enum mode m, char *err, size_t errlen)
 {
 	if (o->mode != MODE_DASHBOARD && o->mode != m)
-		return options_err(err, errlen, "--budget, --batch and --sweep exclude each other");
+		return options_err(err, errlen,
+				   "--budget, --batch, --sweep and --diagnose exclude each other");
 	o->mode = m;
 	return EXIT_OK;
 }
@@ -278,6 +286,8 @@ static int options_one(struct options *o, int c, const char *arg, char *err, siz
 		return options_set_mode(o, MODE_BATCH, err, errlen);
 	case OPT_SWEEP:
 		return options_set_mode(o, MODE_SWEEP, err, errlen);
+	case OPT_DIAGNOSE:
+		return options_set_mode(o, MODE_DIAGNOSE, err, errlen);
 	case OPT_TREE:
 		o->tree = true;
 		return EXIT_OK;
@@ -401,7 +411,7 @@ static int options_check(struct options *o, char *err, size_t errlen)
 		return EXIT_OK;
 	if (o->replay)
 		return options_check_replay(o, err, errlen);
-	if (o->record && o->mode == MODE_BUDGET)
+	if (o->record && (o->mode == MODE_BUDGET || o->mode == MODE_DIAGNOSE))
 		return options_err(err, errlen,
 				   "--record is for the dashboard, --batch and --sweep");
 	if (o->pid && o->command)
@@ -425,11 +435,14 @@ static int options_check(struct options *o, char *err, size_t errlen)
 				   o->lab_flag);
 	if (o->count && o->mode != MODE_BATCH)
 		return options_err(err, errlen, "-c is for --batch");
+	if (o->mode == MODE_DIAGNOSE && o->format == FORMAT_CSV)
+		return options_err(err, errlen, "--diagnose prints text or json, not csv");
 	if (o->interval_set && (o->mode == MODE_BUDGET || o->mode == MODE_SWEEP))
 		return options_err(err, errlen, "-i is for --batch and the dashboard%s",
 				   o->mode == MODE_SWEEP ? "; --sweep uses --seconds" : "");
-	if (o->seconds_set && o->mode != MODE_SWEEP)
-		return options_err(err, errlen, "--seconds is for --sweep; use -i and -c");
+	if (o->seconds_set && o->mode != MODE_SWEEP && o->mode != MODE_DIAGNOSE)
+		return options_err(err, errlen,
+				   "--seconds is for --sweep and --diagnose; use -i and -c");
 	if (o->mode != MODE_SWEEP && (o->nthread_list > 1 || o->nstream_list > 1))
 		return options_err(err, errlen,
 				   "lists of --threads or --streams are for --sweep only");

@@ -21,6 +21,7 @@ enum mode {
 	MODE_BUDGET,	/* --budget */
 	MODE_BATCH,	/* --batch */
 	MODE_SWEEP,	/* --sweep */
+	MODE_DIAGNOSE,	/* --diagnose */
 	MODE_HELP,
 	MODE_VERSION,
 };

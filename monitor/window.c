@@ -1,0 +1,160 @@
+/* window.c — demand summed over a sliding window (window.h). */
+#include "config.h"
+
+#include "window.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "xalloc.h"
+
+void window_init(struct window *w, double length)
+{
+	memset(w, 0, sizeof(*w));
+	w->length = length;
+	w->started = -1;
+	snapshot_rates_init(&w->rates);
+}
+
+static void window_half_clear(struct window_half *h)
+{
+	h->n = 0;
+	h->seconds = h->throttled_s = h->throttled_pct_s = 0;
+	h->throttle_valid = false;
+}
+
+void window_free(struct window *w)
+{
+	free(w->old.v);
+	free(w->cur.v);
+	snapshot_rates_free(&w->rates);
+	memset(w, 0, sizeof(*w));
+}
+
+static int window_cmp(pid_t pa, pid_t ta, const struct window_thread *b)
+{
+	if (pa != b->pid)
+		return pa < b->pid ? -1 : 1;
+	return ta < b->tid ? -1 : ta > b->tid;
+}
+
+/* Merges one interval into half h: both are sorted by (pid, tid). */
+static void window_half_add(struct window_half *h, const struct snapshot_rates *r,
+			    const struct snapshot *cur)
+{
+	struct window_thread *out = xmalloc((h->n + r->nthreads + 1) * sizeof(*out));
+	size_t i = 0, k = 0, n = 0;
+	double dt = r->dt;
+	while (i < h->n || k < r->nthreads) {
+		const struct thread_rate *t = k < r->nthreads ? &r->threads[k] : NULL;
+		int c = !t ? -1 : i >= h->n ? 1 : -window_cmp(t->pid, t->tid, &h->v[i]);
+		if (c < 0) {
+			out[n++] = h->v[i++]; /* ended in this half: its seconds stay */
+			continue;
+		}
+		uint64_t start = k < cur->threads.n ? cur->threads.v[k].starttime : 0;
+		if (c == 0 && h->v[i].starttime != start) {
+			out[n++] = h->v[i++]; /* a reused TID: the old thread ended */
+			c = 1;
+		}
+		struct window_thread *x = &out[n++];
+		if (c == 0) {
+			*x = h->v[i++];
+		} else {
+			memset(x, 0, sizeof(*x));
+			x->pid = t->pid;
+			x->tid = t->tid;
+			x->starttime = start;
+		}
+		memcpy(x->name, t->name, sizeof(x->name));
+		x->name_len = t->name_len;
+		x->state = t->state;
+		x->cpu = t->cpu;
+		if (!t->is_new) {
+			x->run_s += t->cpu_pct / 100.0 * dt;
+			x->wait_s += t->wait_pct / 100.0 * dt;
+		}
+		k++;
+	}
+	free(h->v);
+	h->v = out;
+	h->n = n;
+	h->cap = h->n + r->nthreads + 1;
+	h->seconds += dt;
+	if (r->throttle.valid) {
+		h->throttle_valid = true;
+		h->throttled_s += r->throttle.throttled_s_per_s * dt;
+		h->throttled_pct_s += r->throttle.throttled_pct * dt;
+	}
+}
+
+void window_add(struct window *w, const struct snapshot_rates *r, const struct snapshot *cur)
+{
+	if (r->dt <= 0)
+		return;
+	if (w->started < 0)
+		w->started = cur->time;
+	if (w->length > 0 && cur->time - w->started >= w->length / 2) {
+		struct window_half t = w->old;
+		w->old = w->cur;
+		w->cur = t;
+		window_half_clear(&w->cur);
+		w->started = cur->time;
+	}
+	window_half_add(&w->cur, r, cur);
+	w->runnable_now = r->runnable;
+}
+
+/* Both halves' threads, merged by (pid, tid), over their summed length. */
+const struct snapshot_rates *window_rates(struct window *w)
+{
+	struct snapshot_rates *o = &w->rates;
+	double secs = w->old.seconds + w->cur.seconds;
+	o->threads =
+	    xreallocarray_grow(o->threads, &o->cap, w->old.n + w->cur.n + 1, sizeof(*o->threads));
+	o->nthreads = 0;
+	o->dt = secs;
+	o->total_cpu_pct = o->total_wait_pct = 0;
+	o->runnable = w->runnable_now;
+	size_t i = 0, k = 0;
+	while (i < w->old.n || k < w->cur.n) {
+		const struct window_thread *a = i < w->old.n ? &w->old.v[i] : NULL;
+		const struct window_thread *b = k < w->cur.n ? &w->cur.v[k] : NULL;
+		int c = !a ? 1 : !b ? -1 : window_cmp(a->pid, a->tid, b);
+		if (c == 0 && a->starttime != b->starttime)
+			c = -1; /* a reused TID: two threads */
+		const struct window_thread *name = c < 0 ? a : b;
+		double run = 0, wait = 0;
+		if (c <= 0 && a) {
+			run += a->run_s;
+			wait += a->wait_s;
+		}
+		if (c >= 0 && b) {
+			run += b->run_s;
+			wait += b->wait_s;
+		}
+		if (!name)
+			break;
+		struct thread_rate *t = &o->threads[o->nthreads++];
+		memset(t, 0, sizeof(*t));
+		t->pid = name->pid;
+		t->tid = name->tid;
+		memcpy(t->name, name->name, sizeof(t->name));
+		t->name_len = name->name_len;
+		t->state = name->state;
+		t->cpu = name->cpu;
+		t->cpu_pct = secs > 0 ? 100.0 * run / secs : 0;
+		t->user_pct = t->cpu_pct;
+		t->wait_pct = secs > 0 ? 100.0 * wait / secs : 0;
+		o->total_cpu_pct += t->cpu_pct;
+		o->total_wait_pct += t->wait_pct;
+		i += c <= 0;
+		k += c >= 0;
+	}
+	o->throttle.valid = w->old.throttle_valid || w->cur.throttle_valid;
+	o->throttle.throttled_s_per_s =
+	    secs > 0 ? (w->old.throttled_s + w->cur.throttled_s) / secs : 0;
+	o->throttle.throttled_pct =
+	    secs > 0 ? (w->old.throttled_pct_s + w->cur.throttled_pct_s) / secs : 0;
+	return o;
+}

@@ -1,0 +1,57 @@
+/* window.h — thread demand over a sliding window, summed interval by
+ * interval.
+ *
+ * Each tick's interval rates (run and wait per thread over dt) are added to
+ * the current half of the window; every half window the halves move on.
+ * So a thread that started inside the window counts from its first
+ * interval, one that ended keeps what it ran, and the figures are the
+ * window's means: a thread's run and wait seconds over the window's
+ * length.  The diagnosis judges what window_rates() builds from it. */
+#ifndef THREADLAB_WINDOW_H
+#define THREADLAB_WINDOW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "model.h"
+
+struct window_thread {
+	pid_t pid, tid;
+	uint64_t starttime; /* stat field 22: a reused TID is another thread */
+	char name[TASK_NAME_MAX];
+	size_t name_len;
+	char state; /* at its last interval */
+	int cpu;
+	double run_s, wait_s; /* summed over the half */
+};
+
+struct window_half {
+	struct window_thread *v; /* sorted by (pid, tid) */
+	size_t n, cap;
+	double seconds;		/* intervals summed */
+	double throttled_s;	/* throttled seconds (cgroup) */
+	double throttled_pct_s; /* throttled_pct x dt, summed */
+	bool throttle_valid;
+};
+
+struct window {
+	double length;	/* s; the window covers between length/2 and length */
+	double started; /* CLOCK_MONOTONIC s the newer half began */
+	struct window_half old, cur;
+	int runnable_now;	     /* state R at the last interval */
+	struct snapshot_rates rates; /* window_rates() builds into this */
+};
+
+void window_init(struct window *w, double length);
+void window_free(struct window *w);
+
+/* Adds one interval: rates r from prev to the snapshot cur (r's threads
+ * are cur's, in the same order), at cur->time. */
+void window_add(struct window *w, const struct snapshot_rates *r, const struct snapshot *cur);
+
+/* The window as rates (cpu_pct and wait_pct of each thread over the
+ * window's length, throttling averaged over it); valid until the next
+ * window_add(). */
+const struct snapshot_rates *window_rates(struct window *w);
+
+#endif

@@ -1,0 +1,14 @@
+# tap-lib.sh — the TAP helpers the shell tests share; sourced, not run.
+# The sourcing script sets n=0 and fails=0, prints its plan ("1..$n") at the
+# end and exits with the failure count.
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+# notok DESCRIPTION [DETAIL...]: each detail line becomes a "# " comment.
+notok() {
+	n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; shift
+	for l in "$@"; do printf '%s\n' "$l" | sed 's/^/# /'; done
+}
+# skip DESCRIPTION WHY: counted as skipped, with its reason shown.
+skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
+# Runs a command under a time limit (timeout's first argument); a timeout is
+# exit status 124, which the caller reports as a failure.
+limited() { timeout -k 5 "$@"; }

@@ -1,0 +1,276 @@
+#!/bin/bash
+# test-diagnose.sh — the diagnosis against real programs the test starts:
+# an OpenMP busy loop (gcc -fopenmp) with too many threads, the same in a
+# CPU-quota cgroup, a DataLoader-like forker with --tree, numpy's matrix
+# products on Debian's OpenBLAS, an environment that may not be read and
+# one of 1 MB, a well-configured and a sleeping target, mean runnable
+# threads of known loads, --diagnose's exit statuses, and the dashboard's
+# diagnosis panel in tmux.  Prints TAP.  Every process and cgroup it makes
+# is removed on exit.
+set -u
+B="${THREADLAB_BUILDDIR:-.}"
+TL="$B/threadlab"
+OMP="$B/tests/omp-busy"
+FORKER="$B/tests/forker"
+tmp=$(mktemp -d)
+n=0
+fails=0
+pids=()
+cg=""
+SOCK="tl-diag-$$"
+T="tmux -u -L $SOCK -f /dev/null"
+cleanup() {
+	$T kill-server 2>/dev/null
+	for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done
+	if [ -n "$cg" ] && [ -d "$cg" ]; then
+		for p in $(cat "$cg/cgroup.procs" 2>/dev/null); do kill -9 "$p" 2>/dev/null; done
+		for _ in $(seq 50); do rmdir "$cg" 2>/dev/null && break; sleep 0.1; done
+	fi
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM HUP
+
+. "$(dirname "$0")/tap-lib.sh"
+
+if ! command -v python3 >/dev/null; then
+	echo "1..0 # SKIP python3 is needed to read the JSON (Debian package python3)"
+	exit 0
+fi
+cpus=$(nproc --all)
+
+# start VAR CMD...: runs CMD in the background, its pid into VAR, and
+# waits for its "ready" line on stdout.
+start() {
+	local var=$1
+	shift
+	"$@" >"$tmp/start.$var" 2>&1 &
+	local p=$!
+	pids+=("$p")
+	for _ in $(seq 100); do grep -q ready "$tmp/start.$var" 2>/dev/null && break; sleep 0.05; done
+	printf -v "$var" '%s' "$p"
+}
+
+# check DESC FILE PYTHON: the JSON document in FILE passes the assertions.
+check() {
+	local d=$1 f=$2 py=$3
+	if python3 - "$f" >"$tmp/err" 2>&1 <<PY; then
+import json, sys
+raw = open(sys.argv[1]).read()
+doc = json.loads(raw.splitlines()[-1]) if raw.strip() else {}
+d = doc.get("diagnosis", doc)
+$py
+PY
+		ok "$d"
+	else
+		notok "$d" "$(cat "$tmp/err")" "$(head -c 1500 "$f")"
+	fi
+}
+
+# ---- an OpenMP loop with more threads than CPUs -----------------------------
+start omp env OMP_NUM_THREADS=$((cpus * 3)) "$OMP"
+limited 30 "$TL" --diagnose -p "$omp" --seconds 2 --format json >"$tmp/omp.json" 2>"$tmp/omp.err"
+st=$?
+check "OMP_NUM_THREADS=$((cpus * 3)): libgomp found, the value read, oversubscribed, exit $st" "$tmp/omp.json" "
+assert $st == 1, 'exit status %d, want 1' % $st
+assert d['verdict'] == 'oversubscribed', d['verdict']
+assert any(r['name'].startswith('GNU OpenMP') and 'libgomp' in r['library'] for r in d['runtimes']), d['runtimes']
+assert d['env']['OMP_NUM_THREADS'] == '$((cpus * 3))', d['env']
+eff = int(d['effective_cpus'])
+assert any('OMP_NUM_THREADS=%d' % eff in s for s in d['suggestions']), d['suggestions']
+assert d['factor'] > 1.2
+"
+kill -9 "$omp" 2>/dev/null
+
+# ---- the same, OMP_NUM_THREADS unset, inside a quota below the CPUs --------
+cgroot=/sys/fs/cgroup/cpu
+if [ "$(id -u)" = 0 ] && [ -w "$cgroot/cgroup.procs" ] && [ -e "$cgroot/cpu.cfs_quota_us" ]; then
+	cg="$cgroot/tl-test-diag-$$"
+	mkdir "$cg" && echo 100000 >"$cg/cpu.cfs_period_us" && echo 100000 >"$cg/cpu.cfs_quota_us"
+	start oq sh -c "echo \$\$ > '$cg/cgroup.procs' && exec env -u OMP_NUM_THREADS '$OMP'"
+	limited 30 "$TL" --diagnose -p "$oq" --seconds 2 --format json >"$tmp/oq.json" 2>"$tmp/oq.err"
+	st=$?
+	check "OMP_NUM_THREADS unset in a 1-CPU quota: quota binds, throttled, libgomp's default named" "$tmp/oq.json" "
+assert $st == 1, 'exit status %d' % $st
+assert d['binding'] == 'quota' and abs(d['effective_cpus'] - 1.0) < 0.01, (d['binding'], d['effective_cpus'])
+assert d['verdict'] in ('throttled', 'oversubscribed'), d['verdict']
+why = ' '.join(r['why'] for r in d['runtimes'])
+assert 'OMP_NUM_THREADS unset' in why and 'quota is not seen' in why, why
+assert d['env']['OMP_NUM_THREADS'] is None
+"
+	kill -9 "$oq" 2>/dev/null
+	# One busy thread under a 0.5-CPU quota: 1.0 runnable, the wait is throttling.
+	echo 50000 >"$cg/cpu.cfs_quota_us"
+	start one sh -c "echo \$\$ > '$cg/cgroup.procs' && exec env OMP_NUM_THREADS=1 '$OMP'"
+	limited 30 "$TL" --diagnose -p "$one" --seconds 3 --format json >"$tmp/one.json" 2>&1
+	check "1 busy thread under a 0.5-CPU quota: runnable 1.0, its wait marked as throttling" "$tmp/one.json" "
+assert abs(d['runnable_mean'] - 1.0) < 0.15, d['runnable_mean']
+# Alone it waits 0.5 s/s, all throttling; the suite's other tests share
+# the cores, and their share of the wait is contention.
+assert d['throttle_wait_s_per_s'] >= 0.15, d['throttle_wait_s_per_s']
+assert d['wait_s_per_s'] >= 0.4, d['wait_s_per_s']
+assert d['verdict'] == 'throttled', d['verdict']
+assert any('throttling' in r for r in d['reasons']), d['reasons']
+"
+	kill -9 "$one" 2>/dev/null
+else
+	skip "OMP_NUM_THREADS unset in a 1-CPU quota" "no writable cgroup v1 cpu controller at $cgroot (needs root)"
+	skip "1 busy thread under a 0.5-CPU quota" "no writable cgroup v1 cpu controller at $cgroot (needs root)"
+fi
+
+# ---- mean runnable threads of a known load -----------------------------------
+start four env OMP_NUM_THREADS=$((cpus * 2)) "$OMP"
+limited 30 "$TL" --batch -p "$four" -c 3 -i 0.5 --format json >"$tmp/four.json" 2>&1
+check "$((cpus * 2)) busy threads on $cpus CPUs: runnable_mean $((cpus * 2)).0 +- 0.3 in every sample" "$tmp/four.json" "
+for l in open(sys.argv[1]):
+    s = json.loads(l)
+    assert abs(s['runnable_mean'] - $((cpus * 2))) <= 0.3, s['runnable_mean']
+    assert abs(s['diagnosis']['runnable_mean'] - s['runnable_mean']) < 1e-9
+"
+kill -9 "$four" 2>/dev/null
+
+# ---- a DataLoader-like job with --tree ----------------------------------------
+start fk "$FORKER" 1 2 1
+limited 30 "$TL" --diagnose -p "$fk" --tree --seconds 2 --format json >"$tmp/fk.json" 2>&1
+check "forked workers with --tree: roles main and 2 workers, each with its figures" "$tmp/fk.json" "
+roles = {r['kind']: r for r in d['roles']}
+assert set(roles) == {'main', 'workers'}, d['roles']
+w = roles['workers']
+assert w['processes'] == 2 and w['threads'] == 2, w
+assert 0.7 < w['runnable_mean'] < 2.3 and w['cpu_pct'] > 30, w
+assert roles['main']['threads'] == 1
+assert abs(sum(r['runnable_mean'] for r in d['roles']) - d['runnable_mean']) < 0.01
+assert d['verdict'] == 'oversubscribed' or $cpus >= 3, d['verdict']
+"
+kill -9 "$fk" 2>/dev/null
+
+# ---- numpy on Debian's OpenBLAS ------------------------------------------------
+# Debian's numpy is /usr/bin/python3's (another python3 may come first in PATH).
+npy=""
+for p in /usr/bin/python3 python3; do
+	if "$p" -c 'import numpy' 2>/dev/null; then
+		npy=$p
+		break
+	fi
+done
+if [ -n "$npy" ]; then
+	start np "$npy" -c '
+import numpy, sys
+a = numpy.ones((600, 600))
+print("ready", flush=True)
+while True:
+    a @ a
+'
+	limited 30 "$TL" --diagnose -p "$np" --seconds 2 --format json >"$tmp/np.json" 2>&1
+	check "numpy: OpenBLAS found through numpy's libraries, pool of $cpus (the affinity CPUs)" "$tmp/np.json" "
+ob = [r for r in d['runtimes'] if r['name'] == 'OpenBLAS']
+assert ob, d['runtimes']
+assert ob[0]['variant'] == 'pthreads', ob
+assert ob[0]['pool'] == min($cpus, 64), ob
+threads = sum(r['threads'] for r in d['roles'])
+assert threads >= ob[0]['pool'], (threads, ob)
+"
+	kill -9 "$np" 2>/dev/null
+else
+	skip "numpy: OpenBLAS found" "numpy is not installed (Debian package python3-numpy)"
+fi
+
+# ---- environments: not readable, and 1 MB -------------------------------------
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+	start root1 env OMP_NUM_THREADS=1 "$OMP"
+	limited 30 setpriv --reuid=65534 --regid=65534 --clear-groups "$TL" --diagnose -p "$root1" \
+		--seconds 1 --format json >"$tmp/un.json" 2>"$tmp/un.err"
+	check "a root process seen by an unprivileged user: the variables are 'unreadable', never unset" "$tmp/un.json" "
+assert d['env']['OMP_NUM_THREADS'] == 'unreadable', d['env']
+assert all(v == 'unreadable' for v in d['env'].values()), d['env']
+assert any('not readable' in r for r in d['reasons']), d['reasons']
+"
+	kill -9 "$root1" 2>/dev/null
+else
+	skip "an environment that may not be read" "needs root and setpriv to drop to another user"
+fi
+# One string may hold 128 KiB (MAX_ARG_STRLEN): ten variables of 100 kB.
+big=$(head -c 100000 /dev/zero | tr '\0' x)
+start bigenv env B0="$big" B1="$big" B2="$big" B3="$big" B4="$big" B5="$big" B6="$big" \
+	B7="$big" B8="$big" B9="$big" OMP_NUM_THREADS=2 "$OMP"
+limited 30 "$TL" --diagnose -p "$bigenv" --seconds 1 --format json >"$tmp/big.json" 2>&1
+check "a 1 MB environment: the variable after it is read" "$tmp/big.json" "
+assert len(open('/proc/$bigenv/environ', 'rb').read()) > 1000000
+assert d['env']['OMP_NUM_THREADS'] == '2', d['env']
+"
+kill -9 "$bigenv" 2>/dev/null
+
+# ---- fine and idle, and the exit statuses --------------------------------------
+start fine env OMP_NUM_THREADS=$cpus "$OMP"
+limited 30 "$TL" --diagnose -p "$fine" --seconds 2 >"$tmp/fine.txt" 2>&1
+st=$?
+if [ $st = 0 ] && grep -q '^verdict: fine' "$tmp/fine.txt"; then
+	ok "OMP_NUM_THREADS=$cpus on $cpus CPUs reads 'fine', exit 0"
+else
+	notok "well configured reads fine" "exit $st" "$(cat "$tmp/fine.txt")"
+fi
+kill -9 "$fine" 2>/dev/null
+sleep 60 &
+sl=$!
+pids+=("$sl")
+limited 30 "$TL" --diagnose -p "$sl" --seconds 1 >"$tmp/idle.txt" 2>&1
+st=$?
+if [ $st = 0 ] && grep -q '^verdict: idle' "$tmp/idle.txt"; then
+	ok "a sleeping process reads 'idle', exit 0"
+else
+	notok "sleeping reads idle" "exit $st" "$(cat "$tmp/idle.txt")"
+fi
+limited 30 "$TL" --diagnose -p 999999999 --seconds 1 >"$tmp/bad.out" 2>"$tmp/bad.err"
+st=$?
+if [ $st = 2 ] && grep -q '^threadlab: no process with PID' "$tmp/bad.err" && [ ! -s "$tmp/bad.out" ]; then
+	ok "--diagnose of no such process: exit 2, one line"
+else
+	notok "--diagnose bad pid" "exit $st" "$(cat "$tmp/bad.err")"
+fi
+limited 30 "$TL" --diagnose -p "$sl" --format csv >/dev/null 2>"$tmp/bad.err"
+st=$?
+[ $st = 2 ] && ok "--diagnose --format csv: exit 2 ($(cat "$tmp/bad.err"))" || notok "--diagnose csv" "exit $st"
+limited 30 "$TL" --diagnose --seconds 2 -- env OMP_NUM_THREADS=$((cpus * 3)) "$OMP" >"$tmp/cmd.txt" 2>&1
+st=$?
+if [ $st = 1 ] && grep -q '^verdict: oversubscribed' "$tmp/cmd.txt" && ! pgrep -f "$OMP" >/dev/null; then
+	ok "--diagnose -- CMD: the command diagnosed (exit 1) and stopped after"
+else
+	notok "--diagnose -- CMD" "exit $st" "$(cat "$tmp/cmd.txt")" "$(pgrep -af omp-busy)"
+fi
+
+# ---- the dashboard's diagnosis ----------------------------------------------------
+if command -v tmux >/dev/null; then
+	start dfk "$FORKER" 1 2 1
+	$T new-session -d -s keep -x 80 -y 24 "sleep 600"
+	$T new-session -d -s d -x 100 -y 32 "exec env LC_ALL=C.UTF-8 '$TL' -p $dfk --tree -i 0.5"
+	found=1
+	for _ in $(seq 80); do
+		$T capture-pane -p -t d >"$tmp/pane" 2>/dev/null
+		if grep -q 'roles:' "$tmp/pane" && grep -Eq '^(oversubscribed|fine|undersubscribed)' "$tmp/pane" &&
+			grep -q 'forked workers' "$tmp/pane"; then
+			found=0
+			break
+		fi
+		sleep 0.1
+	done
+	if [ $found = 0 ] && grep -Eq -- '- forker\(1\)' "$tmp/pane" && grep -q 'runnable .* on average' "$tmp/pane"; then
+		ok "dashboard attach: verdict, roles, process rows and mean runnable on screen"
+	else
+		notok "dashboard attach diagnosis" "$(cat "$tmp/pane")"
+	fi
+	$T send-keys -t d c
+	sleep 0.5
+	$T capture-pane -p -t d >"$tmp/pane2"
+	if grep -Eq -- '\+ forker' "$tmp/pane2" && ! grep -Eq '^ +[0-9]+ +[0-9]+ forker +R' "$tmp/pane2"; then
+		ok "dashboard: c collapses every process to its totals"
+	else
+		notok "collapse" "$(cat "$tmp/pane2")"
+	fi
+	$T send-keys -t d q
+else
+	skip "dashboard attach diagnosis" "tmux is not installed"
+	skip "dashboard collapse" "tmux is not installed"
+fi
+
+echo "1..$n"
+[ "$fails" = 0 ]

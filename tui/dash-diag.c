@@ -1,0 +1,301 @@
+/* dash-diag.c — the diagnosis panels (dash-diag.h).
+ *
+ * The verdict's colour says what kind it is (fine green, oversubscribed and
+ * throttled red, undersubscribed yellow, idle dim); the words say it too.
+ * Everything that came from the target (role names, libraries, variable
+ * values) is made safe before it is fitted. */
+#include "config.h"
+
+#include "dash-diag.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "dash-format.h"
+#include "dash-paint.h"
+#include "text-safe.h"
+
+static enum dash_role dash_diag_role(enum verdict v)
+{
+	switch (v) {
+	case VERDICT_FINE:
+		return DASH_ROLE_GOOD;
+	case VERDICT_OVERSUBSCRIBED:
+	case VERDICT_THROTTLED:
+		return DASH_ROLE_BAD;
+	case VERDICT_UNDERSUBSCRIBED:
+		return DASH_ROLE_WARN;
+	case VERDICT_IDLE:
+	case VERDICT_N:
+		break;
+	}
+	return DASH_ROLE_DIM;
+}
+
+static void dash_diag_safe(const char *in, char *out, size_t cap)
+{
+	text_safe(in, strlen(in), out, cap);
+}
+
+size_t dash_diag_roles_row(char *out, size_t cap, int width, const struct diagnosis *d)
+{
+	struct dash_line l;
+	char name[3 * 64];
+	dash_line_init(&l, " | ");
+	dash_line_add(&l, 0 | DASH_LINE_KEEP, "roles:");
+	for (size_t i = 0; i < d->nroles; i++) {
+		const struct diag_role *r = &d->roles[i];
+		dash_diag_safe(r->name, name, sizeof(name));
+		int prio = (int)(i < 3 ? i : 3) | (i == 0 ? DASH_LINE_GLUE : 0);
+		if (r->nprocs > 1)
+			dash_line_add(&l, prio, "%d %s %.1f runnable", r->nprocs, name,
+				      r->runnable_mean);
+		else
+			dash_line_add(&l, prio, "%s %.1f runnable", name, r->runnable_mean);
+		dash_line_brief(&l, "%s %.1f", name, r->runnable_mean);
+	}
+	if (d->nroles == 0)
+		dash_line_add(&l, DASH_LINE_GLUE, "none yet");
+	return dash_line_render(&l, out, cap, width);
+}
+
+size_t dash_diag_pools_row(char *out, size_t cap, int width, const struct diagnosis *d)
+{
+	struct dash_line l;
+	char v[3 * 128];
+	dash_line_init(&l, " | ");
+	dash_line_add(&l, 0 | DASH_LINE_KEEP, "pools:");
+	size_t shown = 0;
+	for (size_t i = 0; i < d->nruntimes; i++) {
+		const struct diag_runtime *r = &d->runtimes[i];
+		int prio = (int)(shown < 3 ? shown : 3) | (shown == 0 ? DASH_LINE_GLUE : 0);
+		if (r->pool > 0)
+			dash_line_add(&l, prio, "%s%s%s%s %d", r->name, r->variant[0] ? " (" : "",
+				      r->variant, r->variant[0] ? ")" : "", r->pool);
+		else
+			dash_line_add(&l, prio, "%s", r->name);
+		shown++;
+	}
+	if (!shown)
+		dash_line_add(&l, DASH_LINE_GLUE, "no thread-pool runtime found");
+	if (d->env_state == CENSUS_ENV_UNREADABLE) {
+		dash_line_add(&l, 2, "environment not readable");
+	} else {
+		for (size_t i = 0; i < d->nenv; i++)
+			if (d->env[i].set) {
+				dash_diag_safe(d->env[i].value, v, sizeof(v));
+				dash_line_add(&l, 2, "%s=%s", d->env[i].name, v);
+			}
+		if (d->env_state == CENSUS_ENV_OK && d->nenv && !d->env[0].set)
+			dash_line_add(&l, 3, "%s unset", d->env[0].name);
+	}
+	return dash_line_render(&l, out, cap, width);
+}
+
+size_t dash_diag_role_row(char *out, size_t cap, int width, const struct diag_role *r)
+{
+	struct dash_line l;
+	char name[3 * 64];
+	dash_diag_safe(r->name, name, sizeof(name));
+	dash_line_init(&l, ", ");
+	dash_line_add(&l, 0, "%s: %d process%s", name, r->nprocs, r->nprocs == 1 ? "" : "es");
+	dash_line_add(&l, 0, "%d threads", r->threads);
+	dash_line_add(&l, 0, "%.1f runnable", r->runnable_mean);
+	dash_line_add(&l, 1, "CPU %.0f%%", r->cpu_pct);
+	dash_line_add(&l, 1, "wait %.0f%%", r->wait_pct);
+	return dash_line_render(&l, out, cap, width);
+}
+
+size_t dash_diag_verdict_row(char *out, size_t cap, int width, const struct diagnosis *d)
+{
+	struct dash_line l;
+	char sug[4 * DIAG_TEXT];
+	dash_line_init(&l, ", ");
+	if (d->verdict == VERDICT_OVERSUBSCRIBED)
+		dash_line_add(&l, 0 | DASH_LINE_KEEP, "diagnosis: oversubscribed %.1fx", d->factor);
+	else
+		dash_line_add(&l, 0 | DASH_LINE_KEEP, "diagnosis: %s",
+			      diagnosis_verdict_name(d->verdict));
+	dash_line_brief(&l, "%s", diagnosis_verdict_name(d->verdict));
+	if (d->verdict == VERDICT_THROTTLED)
+		dash_line_add(&l, 1, "%.0f%% of periods throttled", d->throttled_pct);
+	dash_line_add(&l, 1, "%.1f runnable on %.2f CPUs", d->runnable_mean, d->effective);
+	dash_line_brief(&l, "%.1f/%.2f", d->runnable_mean, d->effective);
+	dash_line_add(&l, 2, "wait %.2f s/s", d->wait);
+	if (d->nsuggestions) {
+		dash_diag_safe(d->suggestions[0], sug, sizeof(sug));
+		dash_line_add(&l, 3, "try: %s", sug);
+	}
+	return dash_line_render(&l, out, cap, width);
+}
+
+/* The series' scale: runnable threads against at least the effective
+ * CPUs (so 2 of 2 fills the bar), throttling against 100 %. */
+static double dash_diag_scale(const struct history *h, enum history_series s)
+{
+	if (s == HISTORY_THROTTLED)
+		return 100.0;
+	double max = s == HISTORY_WAIT ? 0.5 : h->effective;
+	for (size_t i = 0; i < h->n; i++)
+		max = h->v[s][i] > max ? h->v[s][i] : max;
+	return max > 0 ? max : 1;
+}
+
+static const char *const dash_diag_series_name[HISTORY_N] = {
+    [HISTORY_RUNNABLE] = "runnable threads",
+    [HISTORY_CPU] = "CPUs in use",
+    [HISTORY_WAIT] = "run-queue wait s/s",
+    [HISTORY_THROTTLED] = "throttled %",
+};
+
+size_t dash_diag_spark_row(char *out, size_t cap, int width, const struct history *h, bool utf8)
+{
+	static const char *const full[HISTORY_N] = {"runnable", "CPU", "wait", "throttled"};
+	static const char *const brief[HISTORY_N] = {"run", "cpu", "wait", "thr"};
+	char part[HISTORY_N][1100], spark[512];
+	/* Four cells of equal width; each: label, sparkline, figure. */
+	int cell = (width - 3 * 3) / HISTORY_N;
+	const char *const *label = cell >= 26 ? full : brief;
+	size_t o = 0;
+	out[0] = '\0';
+	for (int s = 0; s < HISTORY_N; s++) {
+		double last = history_last(h, (enum history_series)s);
+		char fig[32];
+		if (s == HISTORY_RUNNABLE)
+			snprintf(fig, sizeof(fig), "%.1f/%.2f", last, h->effective);
+		else if (s == HISTORY_THROTTLED)
+			snprintf(fig, sizeof(fig), "%.0f%%", last);
+		else
+			snprintf(fig, sizeof(fig), "%.2f", last);
+		int sw = cell - (int)strlen(label[s]) - (int)strlen(fig) - 2;
+		if (sw < 1)
+			sw = 1;
+		dash_format_sparkline(spark, sizeof(spark), sw, h->v[s], h->n,
+				      dash_diag_scale(h, (enum history_series)s), utf8);
+		snprintf(part[s], sizeof(part[s]), "%s %s %s", label[s], spark, fig);
+		int n = snprintf(out + o, cap - o, "%s%s", s ? " | " : "", part[s]);
+		if (n < 0 || (size_t)n >= cap - o)
+			break;
+		o += (size_t)n;
+	}
+	return o;
+}
+
+size_t dash_diag_series_row(char *out, size_t cap, int width, const struct history *h,
+			    enum history_series s, bool utf8)
+{
+	char spark[1024], fig[64];
+	double last = history_last(h, s);
+	if (s == HISTORY_RUNNABLE)
+		snprintf(fig, sizeof(fig), " %.2f (effective %.2f)", last, h->effective);
+	else if (s == HISTORY_THROTTLED)
+		snprintf(fig, sizeof(fig), " %.0f%%", last);
+	else
+		snprintf(fig, sizeof(fig), " %.2f", last);
+	int label = 20;
+	int sw = width - label - (int)strlen(fig);
+	if (sw < 4)
+		sw = 4;
+	dash_format_sparkline(spark, sizeof(spark), sw, h->v[s], h->n, dash_diag_scale(h, s), utf8);
+	int n = snprintf(out, cap, "%-*s%s%s", label, dash_diag_series_name[s], spark, fig);
+	return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap - 1;
+}
+
+void dash_diag_draw(WINDOW *w, const struct dash_rect *r, const struct dash *d,
+		    const struct session *s)
+{
+	char safe[4 * (2 * DIAG_TEXT)], line[4 * (2 * DIAG_TEXT) + 16];
+	if (r->h < 1)
+		return;
+	if (!s->have_diag) {
+		dash_paint_put(w, r->y, r->x, r->w, "diagnosis: after the second sample",
+			       dash_paint_attr(d, DASH_ROLE_DIM));
+		return;
+	}
+	const struct diagnosis *g = &s->diag;
+	attr_t a = dash_paint_attr(d, dash_diag_role(g->verdict));
+	dash_diag_safe(g->headline, safe, sizeof(safe));
+	if (r->h == 1) {
+		dash_diag_verdict_row(line, sizeof(line), r->w, g);
+		dash_paint_put(w, r->y, r->x, r->w, line, a);
+		return;
+	}
+	/* The verdict takes what it needs of the first rows (its suggestion
+	 * apart, on a row of its own); the evidence the rest (the first reason
+	 * repeats the figures: skipped). */
+	char *try = strstr(safe, ". Try: ");
+	if (try)
+		*try = '\0';
+	int last = r->y + (r->h > 2 && g->nsuggestions ? r->h - 1 : r->h);
+	if (last > r->y + 2)
+		last = r->y + 2;
+	int used = dash_paint_wrap(w, r->y, last, r->w, 2, safe, a | A_BOLD) - r->y;
+	for (size_t i = 0; i < g->nsuggestions && used < r->h; i++) {
+		char sug[4 * DIAG_TEXT];
+		dash_diag_safe(g->suggestions[i], sug, sizeof(sug));
+		snprintf(line, sizeof(line), "%s %s", i ? "  or" : "Try:", sug);
+		dash_fit_words(safe, sizeof(safe), line, r->w);
+		dash_paint_put(w, r->y + used++, r->x, r->w, safe,
+			       dash_paint_attr(d, DASH_ROLE_BOLD));
+		if (r->h < 4)
+			break; /* a small screen: the first suggestion only */
+	}
+	for (size_t i = 1; i < g->nreasons && used < r->h; i++) {
+		char reason[4 * DIAG_TEXT];
+		dash_diag_safe(g->reasons[i], reason, sizeof(reason));
+		snprintf(line, sizeof(line), "  %s", reason);
+		dash_fit_words(safe, sizeof(safe), line, r->w);
+		dash_paint_put(w, r->y + used++, r->x, r->w, safe,
+			       dash_paint_attr(d, DASH_ROLE_PLAIN));
+	}
+}
+
+void dash_diag_roles(WINDOW *w, const struct dash_rect *r, const struct dash *d,
+		     const struct session *s)
+{
+	char out[1024];
+	if (r->h < 1 || !s->have_diag)
+		return;
+	const struct diagnosis *g = &s->diag;
+	attr_t a = dash_paint_attr(d, DASH_ROLE_PLAIN);
+	if (r->h == 1) {
+		/* roles and pools share the row: the roles first */
+		char roles[480], pools[480];
+		dash_diag_roles_row(roles, sizeof(roles), r->w / 2, g);
+		dash_diag_pools_row(pools, sizeof(pools), r->w - r->w / 2 - 3, g);
+		snprintf(out, sizeof(out), "%s | %s", roles, pools);
+		dash_paint_put(w, r->y, r->x, r->w, out, a);
+		return;
+	}
+	dash_diag_pools_row(out, sizeof(out), r->w, g);
+	dash_paint_put(w, r->y, r->x, r->w, out, a);
+	int y = 1;
+	if (r->h - 1 < (int)g->nroles) {
+		dash_diag_roles_row(out, sizeof(out), r->w, g);
+		dash_paint_put(w, r->y + y, r->x, r->w, out, a);
+		return;
+	}
+	for (size_t i = 0; i < g->nroles && y < r->h; i++, y++) {
+		dash_diag_role_row(out, sizeof(out), r->w, &g->roles[i]);
+		dash_paint_put(w, r->y + y, r->x, r->w, out, a);
+	}
+}
+
+void dash_diag_spark(WINDOW *w, const struct dash_rect *r, const struct dash *d,
+		     const struct session *s)
+{
+	char out[2048];
+	if (r->h < 1)
+		return;
+	attr_t a = dash_paint_attr(d, DASH_ROLE_BAR);
+	if (r->h < HISTORY_N) {
+		dash_diag_spark_row(out, sizeof(out), r->w, &s->history, d->utf8);
+		dash_paint_put(w, r->y, r->x, r->w, out, a);
+		return;
+	}
+	for (int k = 0; k < HISTORY_N; k++) {
+		dash_diag_series_row(out, sizeof(out), r->w, &s->history, (enum history_series)k,
+				     d->utf8);
+		dash_paint_put(w, r->y + k, r->x, r->w, out, a);
+	}
+}

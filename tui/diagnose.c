@@ -1,0 +1,112 @@
+/* diagnose.c — threadlab --diagnose: the verdict for scripts.
+ *
+ * One session samples the target every interval (the census needs the
+ * processes while they live), with a diagnosis window longer than the run,
+ * so the verdict covers everything from the first sample to the last. */
+#include "config.h"
+
+#include "diagnose.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "diagnosis-out.h"
+#include "json-out.h"
+#include "session.h"
+#include "text-safe.h"
+
+#define DIAGNOSE_DEFAULT_S 5.0
+
+static void diagnose_say(const char *m)
+{
+	char safe[2048];
+	text_safe(m, strlen(m), safe, sizeof(safe));
+	fprintf(stderr, "threadlab: %s\n", safe);
+}
+
+static double diagnose_now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static void diagnose_sleep(double s)
+{
+	double end = diagnose_now() + s;
+	while (!stop_signal) {
+		double left = end - diagnose_now();
+		if (left <= 0)
+			return;
+		struct timespec ts = {(time_t)left, (long)((left - floor(left)) * 1e9)};
+		if (nanosleep(&ts, NULL) == 0)
+			return;
+	}
+}
+
+static void diagnose_json(const struct session *s, double seconds)
+{
+	char target[512];
+	struct json_out j;
+	json_out_init(&j, stdout, 0);
+	session_target_name(s, target, sizeof(target));
+	json_out_object(&j);
+	json_out_key(&j, "target");
+	json_out_object(&j);
+	json_out_kint(&j, "pid", s->target);
+	json_out_kstr(&j, "name", target);
+	json_out_kbool(&j, "tree", s->tree);
+	json_out_end(&j);
+	json_out_knum(&j, "seconds", seconds, 3);
+	json_out_key(&j, "diagnosis");
+	diagnosis_out_json(&j, &s->diag);
+	json_out_end(&j);
+	json_out_newline(&j);
+}
+
+int diagnose_run(const struct options *o)
+{
+	double seconds = o->seconds_set ? o->seconds : DIAGNOSE_DEFAULT_S;
+	double step = o->interval_set ? o->interval : seconds / 5 < 1 ? seconds / 5 : 1;
+	struct session s;
+	struct session_config c;
+	char err[512];
+	options_session_config(o, &c);
+	c.diag_window = 4 * seconds; /* never rolls: the window is the whole run */
+	stop_install(NULL);
+	int rc = session_start(&s, &c, err, sizeof(err));
+	if (rc != EXIT_OK) {
+		diagnose_say(err);
+		session_stop(&s);
+		return EXIT_USAGE;
+	}
+	double end = diagnose_now() + seconds;
+	bool gone = false;
+	while (!stop_signal && !gone) {
+		double left = end - diagnose_now();
+		if (left <= 0)
+			break;
+		diagnose_sleep(left < step ? left : step);
+		gone = session_tick(&s) < 0;
+	}
+	if (!s.have_diag) {
+		diagnose_say(gone ? "the target ended before it could be diagnosed"
+				  : "interrupted before the first interval");
+		session_stop(&s);
+		return EXIT_USAGE;
+	}
+	if (gone)
+		diagnose_say("the target ended: the diagnosis covers its life until then");
+	if (o->format == FORMAT_JSON)
+		diagnose_json(&s, s.diag.window_s);
+	else
+		diagnosis_out_text(stdout, &s.diag);
+	enum verdict v = s.diag.verdict;
+	session_stop(&s);
+	if (fflush(stdout) == EOF)
+		return EXIT_RUNTIME;
+	return v == VERDICT_FINE || v == VERDICT_IDLE ? EXIT_OK : 1;
+}
