@@ -12,11 +12,12 @@
  * every thread, and status of those whose turn it is: about one in
  * status-period / interval).  The files read per tick are printed too.
  *
- * threadlab's sampler runs as the dashboard runs it: stat on a cadence of
- * STAT_PERIOD seconds (default 1; 0: every thread that ran, every tick),
+ * threadlab's sampler runs as the dashboard runs it: the threads not wanted
+ * have schedstat read every PERIOD seconds (default 1; 0: every thread,
+ * every tick) and stat every 2 x PERIOD when they ran,
  * and every tick for the WANTED threads a screen shows (default 30).
  *
- * Usage: tick-cost [-n THREADS] [-t TICKS] [-i INTERVAL_MS] [-s STAT_PERIOD] [-w WANTED] */
+ * Usage: tick-cost [-n THREADS] [-t TICKS] [-i INTERVAL_MS] [-s PERIOD] [-w WANTED] */
 #include "config.h"
 
 #include <errno.h>
@@ -44,7 +45,7 @@ static void sleep_ms(long ms)
 }
 
 static long wake_ms;		   /* 0: threads sleep for good */
-static double stat_period = 1.0;   /* -s */
+static double stat_period = 1.0;   /* -s: the stat and the sched period */
 static int wanted = 30;		   /* -w */
 static double status_period = 1.0; /* -S */
 
@@ -129,7 +130,8 @@ static double bench_threadlab(pid_t pid, int ticks, long interval, double *first
 	struct thread_rate *rates = NULL;
 	size_t cap = 0;
 	struct rusage a, b;
-	thread_sampler_set_stat_period(ts, stat_period);
+	thread_sampler_set_stat_period(ts, 2 * stat_period); /* as sampler_set_detail_period */
+	thread_sampler_set_sched_period(ts, stat_period);
 	thread_sampler_set_status_period(ts, status_period);
 
 	getrusage(RUSAGE_SELF, &a);
@@ -139,7 +141,7 @@ static double bench_threadlab(pid_t pid, int ticks, long interval, double *first
 	size_t nw = 0;
 	for (size_t i = 0; i < prev.n && nw < (size_t)wanted; i++)
 		want[nw++] = prev.v[i].tid;
-	thread_sampler_want_stat(ts, want, nw);
+	thread_sampler_want(ts, want, nw);
 	free(want);
 	getrusage(RUSAGE_SELF, &b);
 	*first_ms = cpu_ms(&b) - cpu_ms(&a);
@@ -216,7 +218,7 @@ static void run(const char *what, int nthreads, long wake, int ticks, long inter
 	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
 
-	printf("target: %d %s threads (+1 main), %d ticks at %ld ms; stat period %g s, %d wanted\n",
+	printf("target: %d %s threads (+1 main), %d ticks at %ld ms; detail period %g s, %d wanted\n",
 	       nthreads, what, ticks, interval, stat_period, wanted);
 	if (tl < 0)
 		printf("  threadlab thread_sampler: failed\n");
@@ -264,7 +266,7 @@ int main(int argc, char **argv)
 			break;
 		default:
 			fprintf(stderr, "usage: tick-cost [-n THREADS] [-t TICKS] [-i INTERVAL_MS] "
-					"[-s STAT_PERIOD] [-w WANTED]\n");
+					"[-s PERIOD] [-w WANTED]\n");
 			return 2;
 		}
 	}

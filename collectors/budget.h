@@ -36,6 +36,24 @@ struct budget {
  * has gone, -EACCES when it may not be read. */
 int budget_read(const struct sysroot *r, pid_t pid, struct budget *out);
 
+/* Where pid's cgroups are, kept between reads: finding them reads
+ * proc/PID/cgroup and mountinfo twice, most of a budget read's cost. */
+struct budget_where {
+	bool valid;
+	double time;		      /* when located, s on the caller's clock */
+	int loc_rc;		      /* cgroup_locate's result */
+	struct cgroup_loc loc;	      /* the CPU cgroup */
+	int cpuset_rc;		      /* cgroup_locate_v1's result for cpuset */
+	char cpuset[CGROUP_PATH_MAX]; /* the v1 cpuset cgroup */
+};
+
+/* As budget_read, locating the cgroups again only when w is not valid, was
+ * located more than max_age seconds before now, or its CPU cgroup has gone:
+ * a process moved to another cgroup shows within max_age.  The online count, affinity, quota and
+ * cpuset files are read every time.  w->valid = false forces the next read to locate. */
+int budget_read_where(const struct sysroot *r, pid_t pid, struct budget_where *w, double now,
+		      double max_age, struct budget *out);
+
 /* Pure: fills effective and binding from the four terms.  Ties go to the
  * earliest term in enum order, so "online" binds on an unlimited box. */
 void budget_resolve(struct budget *b);

@@ -26,7 +26,12 @@ struct sampler {
 	int override_version;
 	struct budget last_budget;
 	bool have_budget;
+	struct budget_where where; /* the target's cgroups, located again every few s */
 };
+
+/* How old the cgroups' location may grow (budget.h): a process moved to
+ * another cgroup shows within this. */
+#define SAMPLER_LOCATE_AGE 2.0
 
 static double sampler_clock(clockid_t id)
 {
@@ -63,18 +68,21 @@ void sampler_free(struct sampler *s)
 
 void sampler_set_cgroup_override(struct sampler *s, const char *dir, int version)
 {
+	if (strcmp(s->override_dir, dir ? dir : "") != 0)
+		s->where.valid = false; /* the lab moved its workload */
 	snprintf(s->override_dir, sizeof(s->override_dir), "%s", dir ? dir : "");
 	s->override_version = version;
 }
 
-void sampler_set_stat_period(struct sampler *s, double seconds)
+void sampler_set_detail_period(struct sampler *s, double seconds)
 {
-	thread_sampler_set_stat_period(s->ts, seconds);
+	thread_sampler_set_stat_period(s->ts, 2 * seconds);
+	thread_sampler_set_sched_period(s->ts, seconds);
 }
 
-void sampler_want_stat(struct sampler *s, const pid_t *tids, size_t n)
+void sampler_want(struct sampler *s, const pid_t *tids, size_t n)
 {
-	thread_sampler_want_stat(s->ts, tids, n);
+	thread_sampler_want(s->ts, tids, n);
 }
 
 static void sampler_cgroup(struct sampler *s, struct snapshot *out)
@@ -119,7 +127,8 @@ int sampler_sample(struct sampler *s, struct snapshot *out)
 	out->time = sampler_clock(CLOCK_MONOTONIC);
 	out->wall = sampler_clock(CLOCK_REALTIME);
 
-	int rc = budget_read(s->root, s->pid, &out->budget);
+	int rc = budget_read_where(s->root, s->pid, &s->where, out->time, SAMPLER_LOCATE_AGE,
+				   &out->budget);
 	if (rc == 0) {
 		s->last_budget = out->budget;
 		s->have_budget = true;

@@ -25,10 +25,12 @@ void sampler_free(struct sampler *s);
  * lab's quota cgroup.  dir NULL goes back to the target's own. */
 void sampler_set_cgroup_override(struct sampler *s, const char *dir, int version);
 
-/* The thread sampler's stat cadence and the TIDs it reads stat of every
- * tick (threads.h): a face that shows only some threads passes those. */
-void sampler_set_stat_period(struct sampler *s, double seconds);
-void sampler_want_stat(struct sampler *s, const pid_t *tids, size_t n);
+/* The cadence of the threads not wanted (threads.h): schedstat every
+ * seconds (the sched period), stat every 2 x seconds (the stat period);
+ * and the TIDs read on every tick: a face that shows only some threads
+ * passes those. */
+void sampler_set_detail_period(struct sampler *s, double seconds);
+void sampler_want(struct sampler *s, const pid_t *tids, size_t n);
 
 /* Fills out.  Returns 0, or -ESRCH when the target has exited (out then has
  * target_alive false and no threads, but budget from the last good read). */

@@ -11,6 +11,10 @@
  * that stayed runnable without running shows its wait while it lasts (see
  * rate_one).
  *
+ * A thread the sampler did not read this tick (its sched period,
+ * threads.h) carries the rates of its last read interval, as switch counts
+ * do.
+ *
  * Switch counts come from status, which the sampler reads on a cadence of
  * its own (threads.h): each sample says when its counts were exact
  * (csw_time), so a rate is the count delta over that time delta, and when
@@ -58,11 +62,26 @@ static void switch_rates(const struct thread_sample *p, double ptime, const stru
 	}
 }
 
-static void rate_one(const struct thread_sample *p, const struct thread_sample *c, double dt,
-		     struct thread_rate *r)
+static void rate_one(const struct thread_sample *p, double ptime, const struct thread_sample *c,
+		     double ctime, struct thread_rate *r)
 {
-	double ns = dt * 1e9;
-	double run = delta(c->run_ns, p->run_ns), wait = delta(c->wait_ns, p->wait_ns);
+	double pt = p->sched_time > 0 ? p->sched_time : ptime;
+	double ct = c->sched_time > 0 ? c->sched_time : ctime;
+	double run, wait, ns;
+	bool carried = false;
+	if (ct > pt) {
+		run = delta(c->run_ns, p->run_ns);
+		wait = delta(c->wait_ns, p->wait_ns);
+		ns = (ct - pt) * 1e9;
+	} else if (c->sched_time0 > 0 && c->sched_time > c->sched_time0) {
+		/* Not read this tick (the sched period): its last interval. */
+		run = delta(c->run_ns, c->run0_ns);
+		wait = delta(c->wait_ns, c->wait0_ns);
+		ns = (c->sched_time - c->sched_time0) * 1e9;
+		carried = true;
+	} else {
+		return;
+	}
 	r->cpu_pct = 100.0 * run / ns;
 	r->wait_pct = 100.0 * wait / ns;
 	/* The kernel adds run-queue wait to schedstat only when the thread
@@ -70,7 +89,7 @@ static void rate_one(const struct thread_sample *p, const struct thread_sample *
 	 * did not move waited the whole interval, and the wait that lands in
 	 * one interval later may span several.  A thread cannot use more than
 	 * the interval, running and waiting together. */
-	if (run == 0 && wait == 0 && c->state == 'R' && p->state == 'R')
+	if (!carried && run == 0 && wait == 0 && c->state == 'R' && p->state == 'R')
 		r->wait_pct = 100.0;
 	if (r->cpu_pct > 100.0)
 		r->cpu_pct = 100.0;
@@ -114,7 +133,7 @@ size_t thread_rates(const struct thread_set *prev, const struct thread_set *cur,
 			r->is_new = p == NULL || p->starttime != c->starttime;
 			continue;
 		}
-		rate_one(p, c, dt, r);
+		rate_one(p, prev->time, c, cur->time, r);
 		switch_rates(p, prev->time, c, cur->time, r);
 	}
 	return cur->n;

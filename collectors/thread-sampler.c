@@ -48,6 +48,10 @@
 #include "xalloc.h"
 
 enum { F_SCHED, F_STAT, F_STATUS, F_N };
+
+/* With a sched period, the status period of the threads not wanted is this
+ * many times the status period (threads.h). */
+#define QUIET_STATUS_FACTOR 4
 static const char *const file_names[F_N] = {"schedstat", "stat", "status"};
 
 struct tentry {
@@ -80,6 +84,7 @@ struct thread_sampler {
 	double now;		   /* CLOCK_MONOTONIC seconds of this tick */
 	uint64_t status_period_ns; /* 0: status of every thread that ran, each tick */
 	uint64_t stat_period_ns;   /* 0: stat of every thread that ran, each tick */
+	uint64_t sched_period_ns;  /* 0: schedstat of every thread, each tick */
 	pid_t *want;		   /* TIDs whose stat is read whenever they ran, sorted */
 	size_t nwant, want_cap;
 	struct thread_sampler_reads reads;
@@ -168,6 +173,22 @@ static ssize_t entry_read(struct thread_sampler *ts, int taskfd, const struct te
 	return n;
 }
 
+static bool wanted(const struct thread_sampler *ts, const struct tentry *e)
+{
+	return ts->nwant && bsearch(&e->s.tid, ts->want, ts->nwant, sizeof(*ts->want), pid_cmp);
+}
+
+/* Whether a boundary of the TID's phase of period p (ns) fell between then
+ * and the tick; mult spreads the phases of one period by TID. */
+static bool phase_due(const struct thread_sampler *ts, const struct tentry *e, uint64_t p,
+		      uint32_t mult, double then)
+{
+	uint64_t phase = (uint64_t)(uint32_t)e->s.tid * mult % p;
+	uint64_t t0 = (uint64_t)llround(then * 1e9) + phase;
+	uint64_t t1 = (uint64_t)llround(ts->now * 1e9) + phase;
+	return t0 / p != t1 / p;
+}
+
 /* Whether a thread that ran since its counts were exact has status read
  * now: its TID's phase boundary (one per period) fell since csw_time.  The
  * phases spread the reads evenly over the period. */
@@ -176,10 +197,9 @@ static bool status_due(const struct thread_sampler *ts, const struct tentry *e)
 	uint64_t p = ts->status_period_ns;
 	if (p == 0)
 		return true;
-	uint64_t phase = (uint64_t)(uint32_t)e->s.tid * 2654435761u % p;
-	uint64_t then = (uint64_t)llround(e->s.csw_time * 1e9) + phase;
-	uint64_t now = (uint64_t)llround(ts->now * 1e9) + phase;
-	return then / p != now / p;
+	if (ts->sched_period_ns && !wanted(ts, e))
+		p *= QUIET_STATUS_FACTOR;
+	return phase_due(ts, e, p, 2654435761u, e->s.csw_time);
 }
 
 /* Whether stat of a thread that ran is read now: it is wanted (shown or
@@ -188,14 +208,21 @@ static bool status_due(const struct thread_sampler *ts, const struct tentry *e)
 static bool stat_due(const struct thread_sampler *ts, const struct tentry *e)
 {
 	uint64_t p = ts->stat_period_ns;
-	if (p == 0 || !e->have)
+	if (p == 0 || !e->have || wanted(ts, e))
 		return true;
-	if (ts->nwant && bsearch(&e->s.tid, ts->want, ts->nwant, sizeof(*ts->want), pid_cmp))
+	return phase_due(ts, e, p, 2246822519u, e->stat_time);
+}
+
+/* Whether the thread's files are read at all this tick (the sched period,
+ * threads.h): always when it is new, leads its process, is wanted or was
+ * read only once, else at its phase boundary. */
+static bool sched_due(const struct thread_sampler *ts, const struct tentry *e)
+{
+	uint64_t p = ts->sched_period_ns;
+	if (p == 0 || !e->have || e->no_schedstat || e->s.tid == e->s.pid ||
+	    e->s.sched_time0 <= 0 || wanted(ts, e))
 		return true;
-	uint64_t phase = (uint64_t)(uint32_t)e->s.tid * 2246822519u % p;
-	uint64_t then = (uint64_t)llround(e->stat_time * 1e9) + phase;
-	uint64_t now = (uint64_t)llround(ts->now * 1e9) + phase;
-	return then / p != now / p;
+	return phase_due(ts, e, p, 3266489917u, e->s.sched_time);
 }
 
 /* Moves the point at which the switch counts were exact to now. */
@@ -220,6 +247,8 @@ static int entry_update(struct thread_sampler *ts, int taskfd, struct tentry *e)
 	ssize_t n;
 	bool changed = true;
 
+	if (!sched_due(ts, e))
+		return 0; /* the sample stands; its rates are carried */
 	if (!e->no_schedstat) {
 		if ((n = entry_read(ts, taskfd, e, F_SCHED)) < 0)
 			return (int)n;
@@ -270,9 +299,15 @@ static int entry_update(struct thread_sampler *ts, int taskfd, struct tentry *e)
 		ss.run_ns = (st.utime + st.stime) * (1000000000u / (uint64_t)ts->hz);
 		ss.slices = vcsw + ivcsw;
 	}
+	if (e->have) {
+		s->run0_ns = s->run_ns;
+		s->wait0_ns = s->wait_ns;
+		s->sched_time0 = s->sched_time;
+	}
 	s->run_ns = ss.run_ns;
 	s->wait_ns = ss.wait_ns;
 	s->slices = ss.slices;
+	s->sched_time = ts->now;
 
 	if (read_status) {
 		csw_advance(e, ts->now, vcsw, ivcsw);
@@ -536,7 +571,12 @@ void thread_sampler_set_stat_period(struct thread_sampler *ts, double seconds)
 	ts->stat_period_ns = seconds > 0 ? (uint64_t)llround(seconds * 1e9) : 0;
 }
 
-void thread_sampler_want_stat(struct thread_sampler *ts, const pid_t *tids, size_t n)
+void thread_sampler_set_sched_period(struct thread_sampler *ts, double seconds)
+{
+	ts->sched_period_ns = seconds > 0 ? (uint64_t)llround(seconds * 1e9) : 0;
+}
+
+void thread_sampler_want(struct thread_sampler *ts, const pid_t *tids, size_t n)
 {
 	ts->want = xreallocarray_grow(ts->want, &ts->want_cap, n ? n : 1, sizeof(*ts->want));
 	if (n)

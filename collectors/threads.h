@@ -23,14 +23,26 @@
  * has not run since its status was read has exact counts, and its rates
  * fall to 0 on the next tick; one that runs again after such an idle tick,
  * or that is new, has status read on that tick, so no rate is a false 0.
- * Schedstat is read every tick: CPU %, wait % and the demand they make are
- * as fresh as ever.
+ * Schedstat is read every tick by default: CPU %, wait % and the demand
+ * they make are as fresh as ever.  With a sched period set
+ * (thread_sampler_set_sched_period), a thread that is not wanted (see
+ * below), does not lead its process and is not new has no file read at all
+ * except at its own phase boundary of that period; in between its sample
+ * stands and its rates are those of its last read interval (rates carried,
+ * as for switch counts).  So with a period P, the CPU %, wait % and demand
+ * of a thread that is not wanted describe an interval of at most P + T
+ * that ended at most P + T ago, and a thread that starts or ends shows
+ * within P + T: its count in the leader's stat still shows every tick, but
+ * an exit and a start in the same interval only when the exited one's read
+ * fails.  Totals over a window of several P stay right.  Such threads
+ * also have status read at 4 times the status period: their switch counts
+ * only feed totals, and status costs most.
  *
  * stat (state, last CPU, name, utime/stime) follows a cadence too when a
  * stat period is set (thread_sampler_set_stat_period; default 0: every
  * thread that ran, every tick): a thread that ran has it read at its own
  * phase boundary of the period, or at once when it is among the TIDs the
- * caller wants (the rows shown, thread_sampler_want_stat), when it is new,
+ * caller wants (the rows shown, thread_sampler_want), when it is new,
  * or when it leads its process (a zombie leader is how a dead process
  * shows).  So with a period P, a state or last CPU shown for a thread that
  * is not wanted is at most P + T old. */
@@ -55,7 +67,11 @@ struct thread_sample {
 	int cpu;			  /* stat field 39, last CPU */
 	uint64_t utime, stime;		  /* stat fields 14, 15, clock ticks */
 	uint64_t starttime;		  /* stat field 22, clock ticks */
-	uint64_t run_ns, wait_ns, slices; /* schedstat fields 1-3, ns */
+	uint64_t run_ns, wait_ns, slices; /* schedstat fields 1-3, ns, at sched_time */
+	double sched_time;		  /* CLOCK_MONOTONIC s at which schedstat was read;
+					   * 0 in hand-made samples (the set's time) */
+	uint64_t run0_ns, wait0_ns;	  /* schedstat at sched_time0, the read before */
+	double sched_time0;		  /* 0: no read before sched_time yet */
 	uint64_t vcsw, ivcsw;	/* status: voluntary / nonvoluntary switches at csw_time */
 	double csw_time;	/* CLOCK_MONOTONIC s at which vcsw, ivcsw were exact */
 	uint64_t vcsw0, ivcsw0; /* the counts at csw_time0, the point before csw_time */
@@ -102,8 +118,12 @@ void thread_sampler_set_status_period(struct thread_sampler *ts, double seconds)
 /* Sets the stat period in seconds (see the top of this file); 0 (the
  * default) reads stat of every thread that ran on every tick. */
 void thread_sampler_set_stat_period(struct thread_sampler *ts, double seconds);
-/* The TIDs whose stat is read on every tick they ran (copied; n 0 clears). */
-void thread_sampler_want_stat(struct thread_sampler *ts, const pid_t *tids, size_t n);
+/* Sets the sched period in seconds (see the top of this file); 0 (the
+ * default) reads schedstat of every thread on every tick. */
+void thread_sampler_set_sched_period(struct thread_sampler *ts, double seconds);
+/* The TIDs read on every tick, whatever the periods: schedstat always and
+ * stat whenever they ran (copied; n 0 clears). */
+void thread_sampler_want(struct thread_sampler *ts, const pid_t *tids, size_t n);
 
 /* Files read since thread_sampler_new (for the benchmark and tests). */
 struct thread_sampler_reads {

@@ -208,7 +208,7 @@ static void say_over(struct diagnosis *d, const struct diag_input *in)
 		const char *knob = diag_pool_knob(d, pool);
 		if (knob && workers)
 			SUGGEST(d,
-				"set %s=1 in the %d %s (each runs a %s pool of %d) or use fewer "
+				"set %s=1 in the %d %s (%s runs %d threads in each) or use fewer "
 				"of them",
 				knob, workers->nprocs, workers->name, pool->name, pool->pool);
 		if (knob && workers)

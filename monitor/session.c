@@ -186,7 +186,7 @@ int session_start(struct session *s, const struct session_config *c, char *err, 
 		return rc;
 	s->sampler = sampler_new(&s->root, s->target, s->tree);
 	if (s->sampler)
-		sampler_set_stat_period(s->sampler, c->stat_period);
+		sampler_set_detail_period(s->sampler, c->detail_period);
 	if (!s->sampler) {
 		int e = errno;
 		if (e == ESRCH)
@@ -288,7 +288,7 @@ int session_tick(struct session *s)
 void session_show_threads(struct session *s, const pid_t *tids, size_t n)
 {
 	if (s->sampler)
-		sampler_want_stat(s->sampler, tids, n);
+		sampler_want(s->sampler, tids, n);
 }
 
 int session_apply(struct session *s)

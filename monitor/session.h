@@ -57,8 +57,8 @@ struct session_config {
 	const char *replay;	 /* non-NULL: replay this recording instead of sampling */
 	double diag_window;	 /* s the diagnosis judges (a sliding window of at least half this
 				  * and at most this); 0: the last interval */
-	double stat_period;	 /* threads' stat cadence, s (threads.h); 0: every thread that
-				  * ran, every tick (what batch exports need) */
+	double detail_period;	 /* cadence of the threads not shown, s (sampler.h); 0: every
+				  * thread, every tick (what batch exports need) */
 };
 
 /* root "/", nothing to attach or launch, the lab's defaults, the launched

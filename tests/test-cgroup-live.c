@@ -26,8 +26,9 @@
 
 struct live {
 	struct sysroot root;
-	char cg[CGROUP_PATH_MAX + 64]; /* absolute path of the cgroup we made, "" if none */
-	pid_t child;		       /* busy process we started, 0 if none */
+	char cg[CGROUP_PATH_MAX + 64];	/* absolute path of the cgroup we made, "" if none */
+	char cg2[CGROUP_PATH_MAX + 80]; /* a second one beside it, "" if none */
+	pid_t child;			/* busy process we started, 0 if none */
 };
 
 static int live_setup(void **state)
@@ -48,6 +49,11 @@ static int live_teardown(void **state)
 		tl_kill_reap(l->child);
 	}
 	/* The cgroup empties a moment after its last task is reaped. */
+	for (int i = 0; l->cg2[0] && i < 100; i++) {
+		if (rmdir(l->cg2) == 0 || errno == ENOENT)
+			break;
+		usleep(20000);
+	}
 	for (int i = 0; l->cg[0] && i < 100; i++) {
 		if (rmdir(l->cg) == 0 || errno == ENOENT)
 			break;
@@ -308,6 +314,53 @@ static void test_self_live(void **state)
 	assert_int_equal(budget_read(&l->root, 0x3ffffff0, &b), -ESRCH);
 }
 
+/* budget_read_where keeps where the cgroups are: a process moved to
+ * another cgroup shows once the location is max_age old, or at once when
+ * the cgroup it was in has gone. */
+static void test_where_live(void **state)
+{
+	struct live *l = *state;
+	char path[CGROUP_PATH_MAX + 128], v[32];
+	int version = live_make_cgroup(l, "50000", "100000");
+	if (version == 0)
+		return;
+	live_start_busy(l);
+	snprintf(l->cg2, sizeof(l->cg2), "%s-b", l->cg);
+	rmdir(l->cg2);
+	assert_int_equal(mkdir(l->cg2, 0755), 0);
+	if (version == 1) {
+		snprintf(path, sizeof(path), "%s/cpu.cfs_quota_us", l->cg2);
+		assert_int_equal(write_str(path, "150000"), 0);
+	} else {
+		snprintf(path, sizeof(path), "%s/cpu.max", l->cg2);
+		assert_int_equal(write_str(path, "150000 100000"), 0);
+	}
+	struct budget_where w = {0};
+	struct budget b;
+	assert_int_equal(budget_read_where(&l->root, l->child, &w, 10.0, 2.0, &b), 0);
+	assert_true(b.quota.cpus == 0.5);
+
+	snprintf(path, sizeof(path), "%s/cgroup.procs", l->cg2);
+	snprintf(v, sizeof(v), "%ld", (long)l->child);
+	assert_int_equal(write_str(path, v), 0);
+	assert_int_equal(budget_read_where(&l->root, l->child, &w, 11.0, 2.0, &b), 0);
+	assert_true(b.quota.cpus == 0.5); /* located 1 s ago: not yet seen */
+	assert_int_equal(budget_read_where(&l->root, l->child, &w, 12.5, 2.0, &b), 0);
+	assert_true(b.quota.cpus == 1.5);
+	assert_string_equal(b.loc.dir, l->cg2 + 1);
+
+	/* Back to the first, the second removed: its quota file fails, so the
+	 * next read locates again within max_age. */
+	snprintf(path, sizeof(path), "%s/cgroup.procs", l->cg);
+	assert_int_equal(write_str(path, v), 0);
+	for (int i = 0; i < 100 && rmdir(l->cg2) < 0; i++)
+		usleep(20000);
+	assert_int_equal(access(l->cg2, F_OK), -1);
+	assert_int_equal(budget_read_where(&l->root, l->child, &w, 13.0, 2.0, &b), 0);
+	assert_true(b.quota.cpus == 0.5);
+	assert_string_equal(b.loc.dir, l->cg + 1);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, live_setup, live_teardown)
 
 int main(void)
@@ -316,6 +369,7 @@ int main(void)
 	    T(test_self_live),
 	    T(test_quota_live),
 	    T(test_psi_off_live),
+	    T(test_where_live),
 	};
 	return cmocka_run_group_tests_name("cgroup-live", tests, NULL, NULL);
 }

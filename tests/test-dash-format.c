@@ -194,20 +194,20 @@ static void test_sorting(void **state)
 				   mk_thread(1, 20, "c", 30), mk_thread(1, 10, "d", 50)};
 	size_t idx[4];
 
-	dash_format_order(v, 4, DASH_SORT_CPU, idx);
+	dash_format_order(v, 4, DASH_SORT_CPU, NULL, idx);
 	assert_int_equal(v[idx[0]].tid, 10); /* 50 %, lower TID first */
 	assert_int_equal(v[idx[1]].tid, 30);
 	assert_int_equal(v[idx[2]].tid, 20);
 	assert_int_equal(v[idx[3]].tid, 40);
-	dash_format_order(v, 4, DASH_SORT_TID, idx);
+	dash_format_order(v, 4, DASH_SORT_TID, NULL, idx);
 	assert_int_equal(v[idx[0]].tid, 10);
 	assert_int_equal(v[idx[3]].tid, 40);
-	dash_format_order(v, 4, DASH_SORT_NAME, idx);
+	dash_format_order(v, 4, DASH_SORT_NAME, NULL, idx);
 	assert_string_equal(v[idx[0]].name, "a");
 	assert_string_equal(v[idx[3]].name, "d");
-	dash_format_order(v, 4, DASH_SORT_WAIT, idx);
+	dash_format_order(v, 4, DASH_SORT_WAIT, NULL, idx);
 	assert_int_equal(v[idx[0]].tid, 40); /* wait 90 % */
-	dash_format_order(v, 4, DASH_SORT_IVCSW, idx);
+	dash_format_order(v, 4, DASH_SORT_IVCSW, NULL, idx);
 	assert_int_equal(v[idx[0]].tid, 10);
 	assert_string_equal(dash_format_sort_name(DASH_SORT_IVCSW), "IVCS/s");
 }

@@ -344,19 +344,19 @@ static void test_verdict_row(void **state)
 	snprintf(d.suggestions[0], sizeof(d.suggestions[0]),
 		 "set OMP_NUM_THREADS=1 in the 4 workers (each runs a libgomp pool of 2)\x1b[2J");
 	for (size_t i = 0; i < NWIDTHS; i++) {
-		dash_diag_verdict_row(out, sizeof(out), widths[i], &d);
+		dash_diag_verdict_row(out, sizeof(out), widths[i], &d, true);
 		assert_fits_whole(out, widths[i]);
 		assert_non_null(strstr(out, "oversubscribed 2.0x"));
 		assert_null(strchr(out, '\x1b'));
 		if (widths[i] >= 160)
 			assert_non_null(strstr(out, "try: set OMP_NUM_THREADS=1 in the 4 workers"));
 	}
-	dash_diag_verdict_row(out, sizeof(out), 80, &d);
+	dash_diag_verdict_row(out, sizeof(out), 80, &d, true);
 	assert_non_null(strstr(out, "4.1 runnable on 2.00 CPUs"));
 	assert_null(strstr(out, "try:"));
 	d.verdict = VERDICT_FINE;
 	d.nsuggestions = 0;
-	dash_diag_verdict_row(out, sizeof(out), 80, &d);
+	dash_diag_verdict_row(out, sizeof(out), 80, &d, true);
 	assert_non_null(strstr(out, "diagnosis: fine, 4.1 runnable"));
 }
 

@@ -1,5 +1,5 @@
-/* test-procparse.c — per-task /proc parsers, the thread sampler against
- * fixture trees, and thread_rates() on hand-made samples. */
+/* test-procparse.c — per-task /proc parsers, the thread sampler against a
+ * fixture tree, and thread_rates() on hand-made samples. */
 #include "config.h"
 
 #include "tl-test.h"
@@ -14,31 +14,8 @@
 #include "procparse.h"
 #include "sysroot.h"
 #include "threads.h"
+#include "tl-proc.h"
 #include "tl-rates.h"
-
-static unsigned long long stat_nthreads = 20; /* field 20 of make_stat's lines */
-
-/* A stat line whose fields 4..52 are "4+k" (field 39 is 1) after NAME. */
-static size_t make_stat(char *buf, size_t cap, int pid, const char *name, size_t name_len,
-			unsigned long long start)
-{
-	size_t n = (size_t)snprintf(buf, cap, "%d (", pid);
-	memcpy(buf + n, name, name_len);
-	n += name_len;
-	n += (size_t)snprintf(buf + n, cap - n, ") S");
-	for (int f = 4; f <= 52; f++) {
-		unsigned long long v = (unsigned long long)f;
-		if (f == 22)
-			v = start;
-		else if (f == 20)
-			v = stat_nthreads;
-		else if (f == 39)
-			v = 1;
-		n += (size_t)snprintf(buf + n, cap - n, " %llu", v);
-	}
-	n += (size_t)snprintf(buf + n, cap - n, "\n");
-	return n;
-}
 
 static void stat_names(void **state)
 {
@@ -224,15 +201,6 @@ static void status_cases(void **state)
 
 /* ---- the sampler over fixture trees ------------------------------------ */
 
-static const struct thread_sample *find(const struct thread_set *s, pid_t tid)
-{
-	for (size_t i = 0; i < s->n; i++)
-		if (s->v[i].tid == tid)
-			return &s->v[i];
-	static const struct thread_sample missing; /* tid 0 */
-	return &missing;
-}
-
 static void sampler_fixture(void **state)
 {
 	(void)state;
@@ -287,244 +255,6 @@ static void sampler_fixture(void **state)
 	thread_set_free(&set);
 	thread_sampler_free(ts);
 	sysroot_close(&r);
-}
-
-/* ---- the sampler over a tree the test changes between ticks ------------ */
-
-static char tmp_root[64];
-
-static void put(const char *rel, const char *text)
-{
-	char path[256], dir[256];
-	snprintf(path, sizeof(path), "%s/%s", tmp_root, rel);
-	snprintf(dir, sizeof(dir), "%s", path);
-	for (char *p = dir + strlen(tmp_root) + 1; *p; p++)
-		if (*p == '/') {
-			*p = '\0';
-			mkdir(dir, 0755);
-			*p = '/';
-		}
-	/* Rewritten in place, as the kernel does: held descriptors see it. */
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-}
-
-static void put_thread(int tid, const char *name, unsigned long long start, const char *sched)
-{
-	char rel[128], buf[1024], status[256];
-	snprintf(rel, sizeof(rel), "proc/4242/task/%d/stat", tid);
-	make_stat(buf, sizeof(buf), tid, name, strlen(name), start);
-	put(rel, buf);
-	snprintf(rel, sizeof(rel), "proc/4242/task/%d/schedstat", tid);
-	put(rel, sched);
-	snprintf(rel, sizeof(rel), "proc/4242/task/%d/status", tid);
-	snprintf(status, sizeof(status),
-		 "Tgid:\t4242\nvoluntary_ctxt_switches:\t%d\nnonvoluntary_ctxt_switches:\t1\n",
-		 tid);
-	put(rel, status);
-}
-
-static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
-{
-	(void)sb, (void)flag, (void)ftw;
-	return remove(path);
-}
-
-static void remove_thread(int tid)
-{
-	char path[256];
-	snprintf(path, sizeof(path), "%s/proc/4242/task/%d", tmp_root, tid);
-	assert_int_equal(nftw(path, rm_entry, 8, FTW_DEPTH | FTW_PHYS), 0);
-}
-
-static void sampler_changes(void **state)
-{
-	(void)state;
-	snprintf(tmp_root, sizeof(tmp_root), "/tmp/tl-pp-XXXXXX");
-	assert_non_null(mkdtemp(tmp_root));
-	put_thread(4242, "main", 100, "1000 10 5\n");
-	put_thread(4243, "old-name", 200, "2000 20 6\n");
-
-	struct sysroot r;
-	assert_int_equal(sysroot_open(&r, tmp_root), 0);
-	struct thread_sampler *ts = thread_sampler_new(&r, 4242, false);
-	assert_non_null(ts);
-	struct thread_set t1, t2, t3;
-	thread_set_init(&t1);
-	thread_set_init(&t2);
-	thread_set_init(&t3);
-	struct thread_rate *rates = NULL;
-	size_t cap = 0;
-
-	assert_int_equal(thread_sampler_sample(ts, &t1), 0);
-	assert_int_equal(t1.n, 2);
-
-	/* 4243's schedstat unchanged: its stat is not read again. */
-	put_thread(4243, "new-name", 200, "2000 20 6\n");
-	put_thread(4244, "born", 300, "10 0 1\n");
-	put("proc/4242/task/4245/stat", "4245 (cut) S 1 2 3");
-	put("proc/4242/task/4245/schedstat", "1 1 1\n");
-	put("proc/4242/task/4245/status",
-	    "voluntary_ctxt_switches:\t1\nnonvoluntary_ctxt_switches:\t1\n");
-	put("proc/4242/task/4242/schedstat", "5000 10 9\n");
-	assert_int_equal(thread_sampler_sample(ts, &t2), 0);
-	assert_int_equal(t2.n, 3); /* 4245's truncated stat: skipped */
-	assert_int_equal(find(&t2, 4245)->tid, 0);
-	assert_string_equal(find(&t2, 4243)->name, "old-name");
-	assert_int_equal(find(&t2, 4242)->run_ns, 5000);
-	assert_int_equal(thread_sampler_fds(ts), 9);
-
-	size_t n = thread_rates(&t1, &t2, &rates, &cap);
-	assert_int_equal(n, 3);
-	assert_int_equal(tl_find_rate(rates, n, 4242)->tid, 4242);
-	assert_false(tl_find_rate(rates, n, 4242)->is_new);
-	assert_int_equal(tl_find_rate(rates, n, 4243)->tid, 4243);
-	assert_false(tl_find_rate(rates, n, 4243)->is_new);
-	assert_int_equal(tl_find_rate(rates, n, 4244)->tid, 4244);
-	assert_true(tl_find_rate(rates, n, 4244)->is_new);
-
-	/* 4243 goes; TID 4244 is reused by a thread with another start time. */
-	remove_thread(4243);
-	remove_thread(4245);
-	put_thread(4244, "reborn", 301, "99 0 2\n");
-	assert_int_equal(thread_sampler_sample(ts, &t3), 0);
-	assert_int_equal(t3.n, 2);
-	assert_int_equal(find(&t3, 4243)->tid, 0);
-	assert_string_equal(find(&t3, 4244)->name, "reborn");
-	assert_int_equal(thread_sampler_fds(ts), 6);
-	n = thread_rates(&t2, &t3, &rates, &cap);
-	assert_int_equal(n, 2);
-	assert_int_equal(tl_find_rate(rates, n, 4244)->tid, 4244);
-	assert_true(tl_find_rate(rates, n, 4244)->is_new);
-	assert_int_equal(tl_find_rate(rates, n, 4242)->tid, 4242);
-	assert_false(tl_find_rate(rates, n, 4242)->is_new);
-
-	/* The whole process goes. */
-	remove_thread(4242);
-	remove_thread(4244);
-	assert_int_equal(thread_sampler_sample(ts, &t3), -ESRCH);
-	assert_int_equal(t3.n, 0);
-	assert_int_equal(thread_sampler_fds(ts), 0);
-
-	free(rates);
-	thread_set_free(&t1);
-	thread_set_free(&t2);
-	thread_set_free(&t3);
-	thread_sampler_free(ts);
-	sysroot_close(&r);
-	assert_int_equal(nftw(tmp_root, rm_entry, 8, FTW_DEPTH | FTW_PHYS), 0);
-}
-
-/* ---- status on its own cadence (fake clock) ---------------------------- */
-
-enum { NT = 40, TICKS = 30 };
-struct fake_thread {
-	unsigned long long run, v, iv;
-};
-
-/* Thread 1 stops after tick 10; thread 2 idles over ticks 3..12. */
-static bool cadence_idle(int i, int k)
-{
-	return (i == 1 && k > 10) || (i == 2 && k >= 3 && k <= 12);
-}
-
-static void put_counts(int tid, const struct fake_thread *f)
-{
-	char rel[96], text[160];
-	snprintf(rel, sizeof(rel), "proc/4242/task/%d/schedstat", tid);
-	snprintf(text, sizeof(text), "%llu 0 %llu\n", f->run, f->run);
-	put(rel, text);
-	snprintf(rel, sizeof(rel), "proc/4242/task/%d/status", tid);
-	snprintf(text, sizeof(text),
-		 "Name:\tx\nvoluntary_ctxt_switches:\t%llu\nnonvoluntary_ctxt_switches:\t%llu\n",
-		 f->v, f->iv);
-	put(rel, text);
-}
-
-/* 40 threads at 50 + 5 switches/s, ticks of 0.2 s, status period 1 s.
- * 4243 stops at tick 10; 4244 idles over ticks 3..12; 4245 doubles its
- * rate from tick 11.  Rates must be exact, never a false 0, and follow the
- * staleness bound of threads.h.  The thread count stays: task/ is listed
- * once. */
-static void status_cadence(void **state)
-{
-	(void)state;
-	const double P = 1.0, T = 0.2, t0 = 100.0;
-	snprintf(tmp_root, sizeof(tmp_root), "/tmp/tl-pp-XXXXXX");
-	assert_non_null(mkdtemp(tmp_root));
-	struct fake_thread ft[NT] = {{0}};
-	stat_nthreads = NT;
-	for (int i = 0; i < NT; i++)
-		put_thread(4242 + i, "w", 100 + (unsigned long long)i, "1 0 1\n");
-	struct sysroot r;
-	assert_int_equal(sysroot_open(&r, tmp_root), 0);
-	struct thread_sampler *ts = thread_sampler_new(&r, 4242, false);
-	assert_non_null(ts);
-	thread_sampler_set_status_period(ts, P);
-	struct thread_set prev = {0}, cur = {0};
-	struct thread_rate *rates = NULL;
-	size_t cap = 0, status_total = 0;
-	struct thread_sampler_reads rd0, rd1;
-
-	for (int k = 0; k < TICKS; k++) {
-		double t = t0 + T * k;
-		for (int i = 0; i < NT; i++) {
-			if (k > 0 && !cadence_idle(i, k)) {
-				unsigned long long dv = i == 3 && k > 10 ? 20 : 10;
-				ft[i].run += 1000, ft[i].v += dv, ft[i].iv += 1;
-			}
-			put_counts(4242 + i, &ft[i]);
-		}
-		thread_sampler_read_counts(ts, &rd0);
-		assert_int_equal(thread_sampler_sample_at(ts, t, &cur), 0);
-		thread_sampler_read_counts(ts, &rd1);
-		assert_int_equal(cur.n, NT);
-		size_t status_reads = (size_t)(rd1.status - rd0.status);
-		if (k >= 2) {
-			/* An even share: about NT * T / P per tick, never all. */
-			assert_true(status_reads >= 3 && status_reads <= 13);
-			status_total += status_reads;
-		}
-		for (size_t j = 0; k > 0 && j < cur.n; j++) /* staleness bound */
-			assert_true(t - cur.v[j].csw_time <= P + T + 1e-9);
-		if (k == 0) {
-			thread_set_copy(&prev, &cur);
-			continue;
-		}
-		size_t n = thread_rates(&prev, &cur, &rates, &cap);
-		for (int i = 0; i < NT; i++) {
-			const struct thread_rate *x = tl_find_rate(rates, n, 4242 + i);
-			double v = x->vcsw_per_s, iv = x->ivcsw_per_s;
-			assert_false(x->is_new);
-			if (cadence_idle(i, k)) { /* falls to 0 within P + 2 ticks */
-				assert_true(v >= 0 && v <= 50 + 1e-6);
-				if (k >= (i == 1 ? 10 : 3) + 7)
-					assert_float_equal(v, 0.0, 1e-9);
-			} else if (i == 3 && k > 10) { /* exact once two reads follow */
-				assert_true(v >= 50 - 1e-6 && v <= 100 + 1e-6);
-				if (k >= 10 + 12)
-					assert_float_equal(v, 100.0, 1e-6);
-			} else { /* running: exact, also on ticks without a read */
-				assert_float_equal(v, 50.0, 1e-6);
-				assert_float_equal(iv, 5.0, 1e-6);
-			}
-		}
-		thread_set_copy(&prev, &cur);
-	}
-	/* 28 ticks of 0.2 s at one read per second: about 5.6 reads per thread. */
-	assert_true(status_total >= 4 * NT && status_total <= 7 * NT);
-	thread_sampler_read_counts(ts, &rd1);
-	assert_int_equal(rd1.listings, 1);
-
-	stat_nthreads = 20;
-	free(rates);
-	thread_set_free(&prev);
-	thread_set_free(&cur);
-	thread_sampler_free(ts);
-	sysroot_close(&r);
-	assert_int_equal(nftw(tmp_root, rm_entry, 8, FTW_DEPTH | FTW_PHYS), 0);
 }
 
 /* ---- thread_rates on hand-made samples -------------------------------- */
@@ -591,15 +321,47 @@ static void rates_handmade(void **state)
 	free(r);
 }
 
+/* A sample not read this tick (the sched period) carries the rates of its
+ * own last read interval; hand-made samples without a read time use the
+ * sets' times. */
+static void rates_carried(void **state)
+{
+	(void)state;
+	struct thread_sample a = mk(11, 5, 3000000000, 1000000000, 10, 0, 0, 0);
+	a.sched_time = 9.0;
+	a.run0_ns = 2500000000, a.wait0_ns = 900000000, a.sched_time0 = 8.0;
+	struct thread_sample b = a; /* not read again */
+	struct thread_sample c = a; /* read 0.5 s later: +400 ms run, +50 ms wait */
+	c.run0_ns = a.run_ns, c.wait0_ns = a.wait_ns, c.sched_time0 = a.sched_time;
+	c.run_ns += 400000000, c.wait_ns += 50000000, c.sched_time = 9.5;
+	struct thread_set prev = {.time = 9.2, .v = &a, .n = 1};
+	struct thread_set cur = {.time = 9.4, .v = &b, .n = 1};
+	struct thread_rate *r = NULL;
+	size_t cap = 0;
+	assert_int_equal(thread_rates(&prev, &cur, &r, &cap), 1);
+	assert_float_equal(r[0].cpu_pct, 50.0, 1e-9); /* 500 ms over 8.0..9.0 */
+	assert_float_equal(r[0].wait_pct, 10.0, 1e-9);
+	cur.v = &c;
+	cur.time = 9.6;
+	assert_int_equal(thread_rates(&prev, &cur, &r, &cap), 1);
+	assert_float_equal(r[0].cpu_pct, 80.0, 1e-9); /* 400 ms over 9.0..9.5 */
+	assert_float_equal(r[0].wait_pct, 10.0, 1e-9);
+	/* No read before: nothing to carry, a rate of 0 rather than a guess. */
+	b.sched_time0 = 0;
+	cur.v = &b;
+	assert_int_equal(thread_rates(&prev, &cur, &r, &cap), 1);
+	assert_float_equal(r[0].cpu_pct, 0.0, 0);
+	free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(stat_names),      cmocka_unit_test(stat_long_name_is_cut),
-	    cmocka_unit_test(stat_truncated),  cmocka_unit_test(stat_malformed),
-	    cmocka_unit_test(stat_self),       cmocka_unit_test(schedstat_cases),
-	    cmocka_unit_test(status_cases),    cmocka_unit_test(sampler_fixture),
-	    cmocka_unit_test(sampler_changes), cmocka_unit_test(status_cadence),
-	    cmocka_unit_test(rates_handmade),
+	    cmocka_unit_test(stat_names),     cmocka_unit_test(stat_long_name_is_cut),
+	    cmocka_unit_test(stat_truncated), cmocka_unit_test(stat_malformed),
+	    cmocka_unit_test(stat_self),      cmocka_unit_test(schedstat_cases),
+	    cmocka_unit_test(status_cases),   cmocka_unit_test(sampler_fixture),
+	    cmocka_unit_test(rates_handmade), cmocka_unit_test(rates_carried),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -37,58 +37,80 @@ static void dash_diag_safe(const char *in, char *out, size_t cap)
 	text_safe(in, strlen(in), out, cap);
 }
 
-size_t dash_diag_roles_row(char *out, size_t cap, int width, const struct diagnosis *d)
+/* The roles' fields of a line: prio is the first role's priority, the
+ * others' one more (the fourth on: rest). */
+static void dash_diag_roles_add(struct dash_line *l, const struct diagnosis *d, int prio, int rest)
 {
-	struct dash_line l;
 	char name[3 * 64];
-	dash_line_init(&l, " | ");
-	dash_line_add(&l, 0 | DASH_LINE_KEEP, "roles:");
+	dash_line_add(l, 0 | DASH_LINE_KEEP, "roles:");
 	for (size_t i = 0; i < d->nroles; i++) {
 		const struct diag_role *r = &d->roles[i];
 		dash_diag_safe(r->name, name, sizeof(name));
-		int prio = (int)(i < 3 ? i : 3) | (i == 0 ? DASH_LINE_GLUE : 0);
+		int p = (i == 0 ? prio : i < 3 ? prio + 1 : rest) | (i == 0 ? DASH_LINE_GLUE : 0);
 		if (r->nprocs > 1)
-			dash_line_add(&l, prio, "%d %s %.1f runnable", r->nprocs, name,
+			dash_line_add(l, p, "%d %s %.1f runnable", r->nprocs, name,
 				      r->runnable_mean);
 		else
-			dash_line_add(&l, prio, "%s %.1f runnable", name, r->runnable_mean);
-		dash_line_brief(&l, "%s %.1f", name, r->runnable_mean);
+			dash_line_add(l, p, "%s %.1f runnable", name, r->runnable_mean);
+		dash_line_brief(l, "%s %.1f", name, r->runnable_mean);
 	}
 	if (d->nroles == 0)
-		dash_line_add(&l, DASH_LINE_GLUE, "none yet");
+		dash_line_add(l, DASH_LINE_GLUE, "none yet");
+}
+
+/* The pools' fields: the label with the first pool at prio, the rest
+ * after. */
+static void dash_diag_pools_add(struct dash_line *l, const struct diagnosis *d, int prio)
+{
+	char v[3 * 128];
+	for (size_t i = 0; i < d->nruntimes; i++) {
+		const struct diag_runtime *r = &d->runtimes[i];
+		int p = i == 0 ? prio : prio + (i < 3 ? 1 : 2);
+		const char *label = i == 0 ? "pools: " : "";
+		if (r->pool > 0)
+			dash_line_add(l, p, "%s%s%s%s%s %d", label, r->name,
+				      r->variant[0] ? " (" : "", r->variant,
+				      r->variant[0] ? ")" : "", r->pool);
+		else
+			dash_line_add(l, p, "%s%s", label, r->name);
+	}
+	if (!d->nruntimes)
+		dash_line_add(l, prio, "pools: no thread-pool runtime found");
+	if (d->env_state == CENSUS_ENV_UNREADABLE) {
+		dash_line_add(l, prio + 1, "environment not readable");
+	} else {
+		for (size_t i = 0; i < d->nenv; i++)
+			if (d->env[i].set) {
+				dash_diag_safe(d->env[i].value, v, sizeof(v));
+				dash_line_add(l, prio + 1, "%s=%s", d->env[i].name, v);
+			}
+		if (d->env_state == CENSUS_ENV_OK && d->nenv && !d->env[0].set)
+			dash_line_add(l, prio + 2, "%s unset", d->env[0].name);
+	}
+}
+
+size_t dash_diag_roles_row(char *out, size_t cap, int width, const struct diagnosis *d)
+{
+	struct dash_line l;
+	dash_line_init(&l, " | ");
+	dash_diag_roles_add(&l, d, 0, 3);
 	return dash_line_render(&l, out, cap, width);
 }
 
 size_t dash_diag_pools_row(char *out, size_t cap, int width, const struct diagnosis *d)
 {
 	struct dash_line l;
-	char v[3 * 128];
 	dash_line_init(&l, " | ");
-	dash_line_add(&l, 0 | DASH_LINE_KEEP, "pools:");
-	size_t shown = 0;
-	for (size_t i = 0; i < d->nruntimes; i++) {
-		const struct diag_runtime *r = &d->runtimes[i];
-		int prio = (int)(shown < 3 ? shown : 3) | (shown == 0 ? DASH_LINE_GLUE : 0);
-		if (r->pool > 0)
-			dash_line_add(&l, prio, "%s%s%s%s %d", r->name, r->variant[0] ? " (" : "",
-				      r->variant, r->variant[0] ? ")" : "", r->pool);
-		else
-			dash_line_add(&l, prio, "%s", r->name);
-		shown++;
-	}
-	if (!shown)
-		dash_line_add(&l, DASH_LINE_GLUE, "no thread-pool runtime found");
-	if (d->env_state == CENSUS_ENV_UNREADABLE) {
-		dash_line_add(&l, 2, "environment not readable");
-	} else {
-		for (size_t i = 0; i < d->nenv; i++)
-			if (d->env[i].set) {
-				dash_diag_safe(d->env[i].value, v, sizeof(v));
-				dash_line_add(&l, 2, "%s=%s", d->env[i].name, v);
-			}
-		if (d->env_state == CENSUS_ENV_OK && d->nenv && !d->env[0].set)
-			dash_line_add(&l, 3, "%s unset", d->env[0].name);
-	}
+	dash_diag_pools_add(&l, d, 0);
+	return dash_line_render(&l, out, cap, width);
+}
+
+size_t dash_diag_both_row(char *out, size_t cap, int width, const struct diagnosis *d)
+{
+	struct dash_line l;
+	dash_line_init(&l, " | ");
+	dash_diag_roles_add(&l, d, 1, 5);
+	dash_diag_pools_add(&l, d, 2);
 	return dash_line_render(&l, out, cap, width);
 }
 
@@ -106,7 +128,8 @@ size_t dash_diag_role_row(char *out, size_t cap, int width, const struct diag_ro
 	return dash_line_render(&l, out, cap, width);
 }
 
-size_t dash_diag_verdict_row(char *out, size_t cap, int width, const struct diagnosis *d)
+size_t dash_diag_verdict_row(char *out, size_t cap, int width, const struct diagnosis *d,
+			     bool with_try)
 {
 	struct dash_line l;
 	char sug[4 * DIAG_TEXT];
@@ -122,7 +145,7 @@ size_t dash_diag_verdict_row(char *out, size_t cap, int width, const struct diag
 	dash_line_add(&l, 1, "%.1f runnable on %.2f CPUs", d->runnable_mean, d->effective);
 	dash_line_brief(&l, "%.1f/%.2f", d->runnable_mean, d->effective);
 	dash_line_add(&l, 2, "wait %.2f s/s", d->wait);
-	if (d->nsuggestions) {
+	if (with_try && d->nsuggestions) {
 		dash_diag_safe(d->suggestions[0], sug, sizeof(sug));
 		dash_line_add(&l, 3, "try: %s", sug);
 	}
@@ -215,9 +238,19 @@ void dash_diag_draw(WINDOW *w, const struct dash_rect *r, const struct dash *d,
 	const struct diagnosis *g = &s->diag;
 	attr_t a = dash_paint_attr(d, dash_diag_role(g->verdict));
 	dash_diag_safe(g->headline, safe, sizeof(safe));
-	if (r->h == 1) {
-		dash_diag_verdict_row(line, sizeof(line), r->w, g);
-		dash_paint_put(w, r->y, r->x, r->w, line, a);
+	if (r->h <= 2) {
+		/* Compact: the verdict and its figures, then the first
+		 * suggestion on a row of its own. */
+		dash_diag_verdict_row(line, sizeof(line), r->w, g, r->h == 1);
+		dash_paint_put(w, r->y, r->x, r->w, line, a | (r->h == 2 ? A_BOLD : 0));
+		if (r->h == 2 && g->nsuggestions) {
+			char sug[4 * DIAG_TEXT];
+			dash_diag_safe(g->suggestions[0], sug, sizeof(sug));
+			snprintf(line, sizeof(line), "Try: %s", sug);
+			dash_fit_words(safe, sizeof(safe), line, r->w);
+			dash_paint_put(w, r->y + 1, r->x, r->w, safe,
+				       dash_paint_attr(d, DASH_ROLE_BOLD));
+		}
 		return;
 	}
 	/* The verdict takes what it needs of the first rows (its suggestion
@@ -259,11 +292,7 @@ void dash_diag_roles(WINDOW *w, const struct dash_rect *r, const struct dash *d,
 	const struct diagnosis *g = &s->diag;
 	attr_t a = dash_paint_attr(d, DASH_ROLE_PLAIN);
 	if (r->h == 1) {
-		/* roles and pools share the row: the roles first */
-		char roles[480], pools[480];
-		dash_diag_roles_row(roles, sizeof(roles), r->w / 2, g);
-		dash_diag_pools_row(pools, sizeof(pools), r->w - r->w / 2 - 3, g);
-		snprintf(out, sizeof(out), "%s | %s", roles, pools);
+		dash_diag_both_row(out, sizeof(out), r->w, g);
 		dash_paint_put(w, r->y, r->x, r->w, out, a);
 		return;
 	}

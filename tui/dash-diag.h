@@ -15,14 +15,17 @@
 #include "session.h"
 
 /* The verdict in one row: "diagnosis: oversubscribed 2.0x, 4.0 runnable on
- * 2.00 CPUs, wait 1.00 s/s, try: set ..."; the suggestion is dropped whole
- * when it does not fit. */
-size_t dash_diag_verdict_row(char *out, size_t cap, int width, const struct diagnosis *d);
+ * 2.00 CPUs, wait 1.00 s/s, try: set ..."; the suggestion (with_try) is
+ * dropped whole when it does not fit. */
+size_t dash_diag_verdict_row(char *out, size_t cap, int width, const struct diagnosis *d,
+			     bool with_try);
 /* "roles: python3 (main) 2.0 | 2 forked workers 0.9" fitted to width
  * (runnable threads on average per role). */
 size_t dash_diag_roles_row(char *out, size_t cap, int width, const struct diagnosis *d);
 /* "pools: OpenBLAS (pthreads) 2 | libgomp 4 | OMP_NUM_THREADS unset". */
 size_t dash_diag_pools_row(char *out, size_t cap, int width, const struct diagnosis *d);
+/* Both on one row: the roles first, the pools where room is left. */
+size_t dash_diag_both_row(char *out, size_t cap, int width, const struct diagnosis *d);
 /* One role in full: "python3 (main): 1 process, 8 threads, 2.0 runnable,
  * CPU 190%, wait 10%". */
 size_t dash_diag_role_row(char *out, size_t cap, int width, const struct diag_role *r);

@@ -17,6 +17,10 @@ static size_t dash_fit_char(const char *s, int *w)
 	mbstate_t ps;
 	wchar_t wc;
 
+	if ((unsigned char)*s < 0x80) { /* ASCII: what mbrtowc and wcwidth would say */
+		*w = 1;
+		return 1;
+	}
 	memset(&ps, 0, sizeof(ps));
 	size_t n = mbrtowc(&wc, s, MB_CUR_MAX, &ps);
 	if (n == (size_t)-1 || n == (size_t)-2 || n == 0) {

@@ -126,11 +126,20 @@ size_t dash_format_thread_row(char *out, size_t cap, const struct dash_cols *c,
 	return o;
 }
 
+struct dash_format_key {
+	const struct thread_rate *v;
+	enum dash_sort sort;
+	const unsigned *group; /* NULL: one group */
+};
+
 static int dash_format_cmp(const void *a, const void *b, void *arg)
 {
-	const struct thread_rate *v = ((const void **)arg)[0];
-	enum dash_sort sort = *(const enum dash_sort *)((const void **)arg)[1];
-	const struct thread_rate *x = &v[*(const size_t *)a], *y = &v[*(const size_t *)b];
+	const struct dash_format_key *k = arg;
+	size_t ia = *(const size_t *)a, ib = *(const size_t *)b;
+	if (k->group && k->group[ia] != k->group[ib])
+		return k->group[ia] < k->group[ib] ? -1 : 1;
+	const struct thread_rate *x = &k->v[ia], *y = &k->v[ib];
+	enum dash_sort sort = k->sort;
 	double dx = 0, dy = 0;
 	int c = 0;
 
@@ -162,14 +171,15 @@ static int dash_format_cmp(const void *a, const void *b, void *arg)
 	return c;
 }
 
-void dash_format_order(const struct thread_rate *v, size_t n, enum dash_sort sort, size_t *idx)
+void dash_format_order(const struct thread_rate *v, size_t n, enum dash_sort sort,
+		       const unsigned *group, size_t *idx)
 {
-	const void *arg[2] = {v, &sort};
+	struct dash_format_key k = {v, sort, group};
 
 	for (size_t i = 0; i < n; i++)
 		idx[i] = i;
 	if (n > 1)
-		qsort_r(idx, n, sizeof(*idx), dash_format_cmp, arg);
+		qsort_r(idx, n, sizeof(*idx), dash_format_cmp, &k);
 }
 
 /* ---- bars, sparkline, chart ------------------------------------------ */

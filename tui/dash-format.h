@@ -47,8 +47,11 @@ size_t dash_format_thread_head(char *out, size_t cap, const struct dash_cols *c,
 			       enum dash_sort sort);
 size_t dash_format_thread_row(char *out, size_t cap, const struct dash_cols *c,
 			      const struct thread_rate *r, enum labview_mark m);
-/* Fills idx[0..n) with the order of v under sort (stable for ties: TID). */
-void dash_format_order(const struct thread_rate *v, size_t n, enum dash_sort sort, size_t *idx);
+/* Fills idx[0..n) with the order of v under sort (stable for ties: TID);
+ * with group (one number per thread, may be NULL), lower groups first and
+ * the sort within each. */
+void dash_format_order(const struct thread_rate *v, size_t n, enum dash_sort sort,
+		       const unsigned *group, size_t *idx);
 /* "runnable 3 of 7 threads on 2.00 effective CPUs: 1.50x oversubscribed |
  *  total CPU 95% wait 106%" fitted to width. */
 size_t dash_rows_summary(char *out, size_t cap, int width, const struct snapshot_rates *r,

@@ -58,34 +58,25 @@ static bool dash_table_collapsed(const struct dash_table_state *t, pid_t pid)
 	return false;
 }
 
-/* A process's rows: its totals, then its threads in order (idx holds the
- * whole table's order). */
-static void dash_table_process(const struct snapshot_rates *r, const size_t *idx, pid_t pid,
-			       const struct dash_table_state *t, struct dash_table_view *v)
+/* Adds thread i of r to the process row p (and a row of its own unless the
+ * process is collapsed). */
+static void dash_table_thread(const struct snapshot_rates *r, size_t i, size_t head,
+			      struct dash_table_view *v)
 {
-	struct dash_table_row *p = dash_table_add(v);
-	size_t head = v->n - 1;
-	p->process = true;
-	p->pid = pid;
-	p->collapsed = dash_table_collapsed(t, pid);
-	for (size_t k = 0; k < r->nthreads; k++) {
-		const struct thread_rate *x = &r->threads[idx[k]];
-		if (x->pid != pid)
-			continue;
-		struct dash_table_row *h = &v->rows[head];
-		h->nthreads++;
-		h->cpu += x->cpu_pct;
-		h->usr += x->user_pct;
-		h->sys += x->sys_pct;
-		h->wait += x->wait_pct;
-		h->ivcsw += x->ivcsw_per_s;
-		h->vcsw += x->vcsw_per_s;
-		h->runnable += (x->cpu_pct + x->wait_pct) / 100.0;
-		if (!h->collapsed) {
-			struct dash_table_row *row = dash_table_add(v);
-			row->pid = pid;
-			row->thread = idx[k];
-		}
+	const struct thread_rate *x = &r->threads[i];
+	struct dash_table_row *h = &v->rows[head];
+	h->nthreads++;
+	h->cpu += x->cpu_pct;
+	h->usr += x->user_pct;
+	h->sys += x->sys_pct;
+	h->wait += x->wait_pct;
+	h->ivcsw += x->ivcsw_per_s;
+	h->vcsw += x->vcsw_per_s;
+	h->runnable += (x->cpu_pct + x->wait_pct) / 100.0;
+	if (!h->collapsed) {
+		struct dash_table_row *row = dash_table_add(v);
+		row->pid = x->pid;
+		row->thread = i;
 	}
 }
 
@@ -96,8 +87,8 @@ void dash_table_rows(const struct snapshot_rates *r, enum dash_sort sort, bool g
 	if (r->nthreads == 0)
 		return;
 	size_t *idx = xmalloc(r->nthreads * sizeof(*idx));
-	dash_format_order(r->threads, r->nthreads, sort, idx);
 	if (!grouped) {
+		dash_format_order(r->threads, r->nthreads, sort, NULL, idx);
 		for (size_t k = 0; k < r->nthreads; k++) {
 			struct dash_table_row *row = dash_table_add(v);
 			row->pid = r->threads[idx[k]].pid;
@@ -106,18 +97,30 @@ void dash_table_rows(const struct snapshot_rates *r, enum dash_sort sort, bool g
 		free(idx);
 		return;
 	}
-	/* The rates are sorted by (pid, tid): their pids come in order. */
-	bool has_target = false;
-	for (size_t k = 0; k < r->nthreads; k++)
-		has_target |= r->threads[k].pid == target;
-	if (has_target)
-		dash_table_process(r, idx, target, t, v);
+	/* Groups: the target's threads first, then each process's by pid (the
+	 * rates are sorted by (pid, tid), so their pids come in order); one
+	 * sort puts every thread under its process. */
+	unsigned *group = xmalloc(r->nthreads * sizeof(*group));
+	unsigned g = 0;
 	for (size_t k = 0; k < r->nthreads; k++) {
-		pid_t pid = r->threads[k].pid;
-		if (pid == target || (k > 0 && r->threads[k - 1].pid == pid))
-			continue;
-		dash_table_process(r, idx, pid, t, v);
+		if (k > 0 && r->threads[k].pid != r->threads[k - 1].pid)
+			g++;
+		group[k] = r->threads[k].pid == target ? 0 : g + 1;
 	}
+	dash_format_order(r->threads, r->nthreads, sort, group, idx);
+	size_t head = 0;
+	for (size_t k = 0; k < r->nthreads; k++) {
+		pid_t pid = r->threads[idx[k]].pid;
+		if (k == 0 || group[idx[k]] != group[idx[k - 1]]) {
+			struct dash_table_row *p = dash_table_add(v);
+			p->process = true;
+			p->pid = pid;
+			p->collapsed = dash_table_collapsed(t, pid);
+			head = v->n - 1;
+		}
+		dash_table_thread(r, idx[k], head, v);
+	}
+	free(group);
 	free(idx);
 }
 

@@ -142,7 +142,7 @@ void options_session_config(const struct options *o, struct session_config *c)
 		/* A screen shows some threads and a verdict that should not flip
 		 * with each interval; batch output exports every thread. */
 		c->diag_window = 5.0;
-		c->stat_period = 1.0;
+		c->detail_period = 1.0;
 	}
 }
 
