@@ -172,6 +172,41 @@ static void say_throttled(struct diagnosis *d, const struct diag_input *in)
 		d->runnable_mean);
 }
 
+/* Oversubscribed with forked workers and a pool: the change that brings the
+ * demand within the CPUs, checked by arithmetic: one pool thread per worker
+ * (unless they run one already), then the main process's pool cut to what
+ * the workers leave, then fewer workers.  Each worker counts as at most 1
+ * runnable thread once its pool is 1, the main process as its pool. */
+static void diag_suggest_workers(struct diagnosis *d, const char *knob,
+				 const struct diag_role *workers, const struct diag_runtime *pool)
+{
+	int cpus = diag_floor_cpus(d->effective);
+	int w = workers->nprocs;
+	const struct diag_role *main_role = diag_role_kind(d, "main");
+	double dmain = main_role ? main_role->runnable_mean : 0;
+	double per_worker = w > 0 ? workers->runnable_mean / w : 0;
+	double fit = DIAG_OVER_FACTOR * d->effective;
+	if (per_worker > 1.1 && dmain + w <= fit) {
+		SUGGEST(d,
+			"set %s=1 in the %d %s (%s runs %d threads in each): about %.1f "
+			"runnable threads on %.2f CPUs",
+			knob, w, workers->name, pool->name, pool->pool, dmain + w, d->effective);
+		return;
+	}
+	if (cpus - w >= 1) {
+		SUGGEST(d,
+			"set %s=1 in the %d %s and %s=%d in the main process: %d runnable threads "
+			"on %.2f CPUs",
+			knob, w, workers->name, knob, cpus - w, cpus, d->effective);
+		return;
+	}
+	int keep = cpus > 1 ? cpus - 1 : 1;
+	SUGGEST(d,
+		"use %d of the %d %s, with %s=1 in each and in the main process: %d runnable "
+		"threads on %.2f CPUs",
+		keep, w, workers->name, knob, keep + 1, d->effective);
+}
+
 static bool rule_over(const struct diagnosis *d, const struct diag_input *in)
 {
 	(void)in;
@@ -207,15 +242,7 @@ static void say_over(struct diagnosis *d, const struct diag_input *in)
 	if (pool) {
 		const char *knob = diag_pool_knob(d, pool);
 		if (knob && workers)
-			SUGGEST(d,
-				"set %s=1 in the %d %s (%s runs %d threads in each) or use fewer "
-				"of them",
-				knob, workers->nprocs, workers->name, pool->name, pool->pool);
-		if (knob && workers)
-			SUGGEST(d,
-				"set %s=%d in the main process (the effective CPUs less one for "
-				"the workers)",
-				knob, cpus > 1 ? cpus - 1 : 1);
+			diag_suggest_workers(d, knob, workers, pool);
 		else if (knob)
 			SUGGEST(d, "set %s=%d, the effective CPUs (%s runs %d threads now)", knob,
 				cpus, pool->name, pool->pool);

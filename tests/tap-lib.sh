@@ -12,3 +12,6 @@ skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
 # Runs a command under a time limit (timeout's first argument); a timeout is
 # exit status 124, which the caller reports as a failure.
 limited() { timeout -k 5 "$@"; }
+# Kills a background process and reaps it, so bash's "Killed" notice does
+# not land in the stderr of a later command.
+stop() { kill -9 "$1" 2>/dev/null; wait "$1" 2>/dev/null; }

@@ -311,15 +311,21 @@ static void test_summary_and_restart(void **state)
 	r.total_wait_pct = 250;
 	/* The factor is the mean runnable threads' (4.0 here), not the count
 	 * in state R at the sample (3). */
-	dash_rows_summary(out, sizeof(out), 200, &r, 4.0, 2.0);
+	dash_rows_summary(out, sizeof(out), 200, &r, 4.0, 2.0, VERDICT_N);
 	assert_string_equal(out, "runnable 4.00 of 7 threads on average on 2.00 effective CPUs: "
 				 "2.00x oversubscribed | 3 in state R now | total CPU 150% wait "
 				 "250%");
-	dash_rows_summary(out, sizeof(out), 80, &r, 3.0, 2.0);
+	dash_rows_summary(out, sizeof(out), 80, &r, 3.0, 2.0, VERDICT_N);
 	assert_fits_whole(out, 80);
 	assert_non_null(strstr(out, "1.50x oversubscribed"));
-	dash_rows_summary(out, sizeof(out), 80, &r, 2.0, 2.0);
+	dash_rows_summary(out, sizeof(out), 80, &r, 2.0, 2.0, VERDICT_N);
 	assert_non_null(strstr(out, "1.00x"));
+	assert_null(strstr(out, "oversubscribed"));
+	/* The verdict's word wins: a quota-bound thread is throttled. */
+	dash_rows_summary(out, sizeof(out), 80, &r, 2.0, 1.5, VERDICT_THROTTLED);
+	assert_non_null(strstr(out, "1.33x throttled"));
+	assert_null(strstr(out, "oversubscribed"));
+	dash_rows_summary(out, sizeof(out), 80, &r, 2.5, 2.0, VERDICT_FINE);
 	assert_null(strstr(out, "oversubscribed"));
 
 	session_restart_text(out, sizeof(out), 1, 2, "helper killed by signal 9");

@@ -80,7 +80,7 @@ eff = int(d['effective_cpus'])
 assert any('OMP_NUM_THREADS=%d' % eff in s for s in d['suggestions']), d['suggestions']
 assert d['factor'] > 1.2
 "
-kill -9 "$omp" 2>/dev/null
+stop "$omp"
 
 # ---- the same, OMP_NUM_THREADS unset, inside a quota below the CPUs --------
 cgroot=/sys/fs/cgroup/cpu
@@ -98,7 +98,7 @@ why = ' '.join(r['why'] for r in d['runtimes'])
 assert 'OMP_NUM_THREADS unset' in why and 'quota is not seen' in why, why
 assert d['env']['OMP_NUM_THREADS'] is None
 "
-	kill -9 "$oq" 2>/dev/null
+	stop "$oq"
 	# One busy thread under a 0.5-CPU quota: 1.0 runnable, the wait is throttling.
 	echo 50000 >"$cg/cpu.cfs_quota_us"
 	start one sh -c "echo \$\$ > '$cg/cgroup.procs' && exec env OMP_NUM_THREADS=1 '$OMP'"
@@ -112,7 +112,7 @@ assert d['wait_s_per_s'] >= 0.4, d['wait_s_per_s']
 assert d['verdict'] == 'throttled', d['verdict']
 assert any('throttling' in r for r in d['reasons']), d['reasons']
 "
-	kill -9 "$one" 2>/dev/null
+	stop "$one"
 else
 	skip "OMP_NUM_THREADS unset in a 1-CPU quota" "no writable cgroup v1 cpu controller at $cgroot (needs root)"
 	skip "1 busy thread under a 0.5-CPU quota" "no writable cgroup v1 cpu controller at $cgroot (needs root)"
@@ -120,14 +120,19 @@ fi
 
 # ---- mean runnable threads of a known load -----------------------------------
 start four env OMP_NUM_THREADS=$((cpus * 2)) "$OMP"
-limited 30 "$TL" --batch -p "$four" -c 3 -i 0.5 --format json >"$tmp/four.json" 2>&1
+limited 30 "$TL" --batch -p "$four" -c 3 -i 0.5 --format json >"$tmp/four.json" 2>"$tmp/four.err"
 check "$((cpus * 2)) busy threads on $cpus CPUs: runnable_mean $((cpus * 2)).0 +- 0.3 in every sample" "$tmp/four.json" "
+err = open('$tmp/four.err').read()
+assert err == '', 'stderr: ' + err
 for l in open(sys.argv[1]):
-    s = json.loads(l)
+    try:
+        s = json.loads(l)
+    except ValueError:
+        raise AssertionError('not JSON: %r' % l[:300])
     assert abs(s['runnable_mean'] - $((cpus * 2))) <= 0.3, s['runnable_mean']
     assert abs(s['diagnosis']['runnable_mean'] - s['runnable_mean']) < 1e-9
 "
-kill -9 "$four" 2>/dev/null
+stop "$four"
 
 # ---- a DataLoader-like job with --tree ----------------------------------------
 start fk "$FORKER" 1 2 1
@@ -142,7 +147,7 @@ assert roles['main']['threads'] == 1
 assert abs(sum(r['runnable_mean'] for r in d['roles']) - d['runnable_mean']) < 0.01
 assert d['verdict'] == 'oversubscribed' or $cpus >= 3, d['verdict']
 "
-kill -9 "$fk" 2>/dev/null
+stop "$fk"
 
 # ---- numpy on Debian's OpenBLAS ------------------------------------------------
 # Debian's numpy is /usr/bin/python3's (another python3 may come first in PATH).
@@ -170,7 +175,7 @@ assert ob[0]['pool'] == min($cpus, 64), ob
 threads = sum(r['threads'] for r in d['roles'])
 assert threads >= ob[0]['pool'], (threads, ob)
 "
-	kill -9 "$np" 2>/dev/null
+	stop "$np"
 else
 	skip "numpy: OpenBLAS found" "numpy is not installed (Debian package python3-numpy)"
 fi
@@ -185,7 +190,7 @@ assert d['env']['OMP_NUM_THREADS'] == 'unreadable', d['env']
 assert all(v == 'unreadable' for v in d['env'].values()), d['env']
 assert any('not readable' in r for r in d['reasons']), d['reasons']
 "
-	kill -9 "$root1" 2>/dev/null
+	stop "$root1"
 else
 	skip "an environment that may not be read" "needs root and setpriv to drop to another user"
 fi
@@ -198,7 +203,7 @@ check "a 1 MB environment: the variable after it is read" "$tmp/big.json" "
 assert len(open('/proc/$bigenv/environ', 'rb').read()) > 1000000
 assert d['env']['OMP_NUM_THREADS'] == '2', d['env']
 "
-kill -9 "$bigenv" 2>/dev/null
+stop "$bigenv"
 
 # ---- fine and idle, and the exit statuses --------------------------------------
 start fine env OMP_NUM_THREADS=$cpus "$OMP"
@@ -209,7 +214,7 @@ if [ $st = 0 ] && grep -q '^verdict: fine' "$tmp/fine.txt"; then
 else
 	notok "well configured reads fine" "exit $st" "$(cat "$tmp/fine.txt")"
 fi
-kill -9 "$fine" 2>/dev/null
+stop "$fine"
 sleep 60 &
 sl=$!
 pids+=("$sl")

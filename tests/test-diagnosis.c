@@ -436,6 +436,127 @@ static void test_rule_fine_and_doc(void **state)
 		assert_int_equal(diagnosis_verdict_of(diagnosis_verdict_name((enum verdict)v)), v);
 }
 
+/* The verdict table is documented word for word: a README row
+ * "| `verdict` | when |" and a man page entry ".B verdict" followed by the
+ * words ("\-" read as "-"), in the table's order. */
+static char *slurp_doc(const char *rel)
+{
+	char path[4200];
+	snprintf(path, sizeof(path), "%s/%s",
+		 getenv("THREADLAB_SRCDIR") ? getenv("THREADLAB_SRCDIR") : ".", rel);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		fail_msg("cannot open %s", path);
+	static char buf[1 << 20];
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	return strdup(buf);
+}
+
+static void test_rules_documented(void **state)
+{
+	(void)state;
+	size_t n;
+	const struct diag_rule_doc *r = diagnosis_rules(&n);
+	char *readme = slurp_doc("README.md"), *man = slurp_doc("man/threadlab.1");
+	/* the man page with "\-" as "-" and each entry's lines joined */
+	for (char *p = man, *q = man;; p++) {
+		if (p[0] == '\\' && p[1] == '-')
+			p++;
+		*q++ = *p;
+		if (!*p)
+			break;
+	}
+	const char *sec = strstr(man, "\n.SH DIAGNOSIS\n");
+	assert_non_null(sec);
+	const char *prev_md = readme, *prev_man = sec;
+	for (size_t i = 0; i < n; i++) {
+		const char *v = diagnosis_verdict_name(r[i].verdict);
+		char want[1024];
+		snprintf(want, sizeof(want), "| `%s` | %s |", v, r[i].when);
+		const char *md = strstr(readme, want);
+		if (!md || md < prev_md)
+			fail_msg("README.md lacks, in order, the row: %s", want);
+		prev_md = md;
+		snprintf(want, sizeof(want), "\n.B %s\n", v);
+		const char *m = strstr(prev_man, want);
+		if (!m)
+			fail_msg("man page DIAGNOSIS lacks, in order, '.B %s'", v);
+		m += strlen(want);
+		char words[1024];
+		size_t o = 0;
+		for (; *m && strncmp(m, "\n.", 2) != 0 && o + 1 < sizeof(words); m++)
+			words[o++] = *m == '\n' ? ' ' : *m;
+		words[o] = '\0';
+		if (strcmp(words, r[i].when) != 0)
+			fail_msg("man page, %s: '%s', the table says '%s'", v, words, r[i].when);
+		prev_man = m;
+	}
+	free(readme);
+	free(man);
+}
+
+/* Forked workers and OpenBLAS in every process: the suggestion is checked
+ * by arithmetic and brings the demand within the CPUs. */
+static void worker_scene(struct scene *s, int cpus, int main_threads)
+{
+	scene_make(s, 0, 0, 0, cpus);
+	s->b.online = s->b.affinity = cpus;
+	size_t k = 0;
+	pid_t pids[] = {100, 200, 201};
+	for (int p = 0; p < 3; p++)
+		for (int t = 0; t < (p == 0 ? main_threads : 2); t++, k++) {
+			s->t[k] = tl_rate(pids[p], pids[p] + t, "python3", 'R', 40);
+			s->t[k].wait_pct = 60;
+		}
+	s->r.nthreads = k;
+	const char cmd[] = "python3\0train.py\0";
+	for (int i = 0; i < 3; i++) {
+		struct census_proc *p = &s->p[i];
+		memset(p, 0, sizeof(*p));
+		p->pid = pids[i];
+		p->exe_readable = true;
+		snprintf(p->exe, sizeof(p->exe), "/usr/bin/python3.11");
+		memcpy(p->cmdline, cmd, sizeof(cmd));
+		p->cmdline_len = sizeof(cmd);
+		p->nruntimes = 1;
+		p->runtimes[0].id = RUNTIME_OPENBLAS;
+		p->runtimes[0].variant = "pthreads";
+		snprintf(p->runtimes[0].lib, sizeof(p->runtimes[0].lib),
+			 "/usr/lib/x86_64-linux-gnu/openblas-pthread/libopenblasp-r0.3.21.so");
+		p->env = CENSUS_ENV_OK;
+	}
+	s->c.p = s->p;
+	s->c.n = 3;
+	s->in.census = &s->c;
+	diagnosis_make(&s->in, &s->d);
+	assert_int_equal(s->d.verdict, VERDICT_OVERSUBSCRIBED);
+	assert_true(s->d.nsuggestions >= 1);
+	print_message("# %d CPUs, main %d threads: %s\n", cpus, main_threads, s->d.suggestions[0]);
+}
+
+static void test_suggest_workers(void **state)
+{
+	(void)state;
+	struct scene s;
+	/* 2 + 2 x 2 on 2 CPUs: even one thread each is 3; fewer workers. */
+	worker_scene(&s, 2, 2);
+	assert_non_null(strstr(s.d.suggestions[0], "use 1 of the 2 forked workers, with "
+						   "OPENBLAS_NUM_THREADS=1 in each and in the main "
+						   "process: 2 runnable threads"));
+	/* 4 + 2 x 2 on 4 CPUs: workers at 1, the main process at 2. */
+	worker_scene(&s, 4, 4);
+	assert_non_null(strstr(s.d.suggestions[0],
+			       "set OPENBLAS_NUM_THREADS=1 in the 2 forked workers and "
+			       "OPENBLAS_NUM_THREADS=2 in the main process: 4 runnable"));
+	/* 1 + 2 x 2 on 4 CPUs: the workers' pools alone. */
+	worker_scene(&s, 4, 1);
+	assert_non_null(strstr(s.d.suggestions[0], "set OPENBLAS_NUM_THREADS=1 in the 2 forked "
+						   "workers (OpenBLAS runs"));
+	assert_non_null(strstr(s.d.suggestions[0], "about 3.0 runnable threads on 4.00 CPUs"));
+}
+
 /* Roles: the target, its forked workers (same exe and command line), a
  * child running something else. */
 static void test_roles(void **state)
@@ -498,6 +619,8 @@ int main(void)
 	    cmocka_unit_test(test_rule_throttled),
 	    cmocka_unit_test(test_rule_undersubscribed),
 	    cmocka_unit_test(test_rule_fine_and_doc),
+	    cmocka_unit_test(test_rules_documented),
+	    cmocka_unit_test(test_suggest_workers),
 	    cmocka_unit_test(test_roles),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

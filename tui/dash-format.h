@@ -52,10 +52,13 @@ size_t dash_format_thread_row(char *out, size_t cap, const struct dash_cols *c,
  * the sort within each. */
 void dash_format_order(const struct thread_rate *v, size_t n, enum dash_sort sort,
 		       const unsigned *group, size_t *idx);
-/* "runnable 3 of 7 threads on 2.00 effective CPUs: 1.50x oversubscribed |
- *  total CPU 95% wait 106%" fitted to width. */
+/* "runnable 3.00 of 7 threads on average on 2.00 effective CPUs: 1.50x
+ * oversubscribed | total CPU 95% wait 106%" fitted to width.  The word
+ * after the factor is the verdict's when there is one (v < VERDICT_N:
+ * "throttled", say, where the factor alone would say oversubscribed),
+ * none for fine and idle; else the factor's own. */
 size_t dash_rows_summary(char *out, size_t cap, int width, const struct snapshot_rates *r,
-			 double runnable, double effective);
+			 double runnable, double effective, enum verdict v);
 
 /* ---- bars, sparkline, chart ------------------------------------------ */
 

@@ -277,7 +277,7 @@ size_t dash_rows_work(char *out, size_t cap, int width, const struct workload_re
 }
 
 size_t dash_rows_summary(char *out, size_t cap, int width, const struct snapshot_rates *r,
-			 double runnable, double effective)
+			 double runnable, double effective, enum verdict v)
 {
 	struct dash_line l;
 	char f[64] = "";
@@ -285,8 +285,11 @@ size_t dash_rows_summary(char *out, size_t cap, int width, const struct snapshot
 	dash_line_init(&l, " | ");
 	if (effective > 0) {
 		double x = demand_factor(runnable, effective);
-		snprintf(f, sizeof(f), ": %.2fx%s", x,
-			 demand_oversubscribed(x) ? " oversubscribed" : "");
+		const char *word = demand_oversubscribed(x) ? "oversubscribed" : "";
+		if (v < VERDICT_N)
+			word =
+			    v == VERDICT_FINE || v == VERDICT_IDLE ? "" : diagnosis_verdict_name(v);
+		snprintf(f, sizeof(f), ": %.2fx%s%s", x, *word ? " " : "", word);
 	}
 	dash_line_add(&l, 2 | DASH_LINE_KEEP,
 		      "runnable %.2f of %zu threads on average on %.2f effective CPUs%s", runnable,

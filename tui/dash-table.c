@@ -216,7 +216,7 @@ void dash_table_draw(WINDOW *w, const struct dash_rect *r, const struct dash *d,
 		return;
 	if (s->kind == SESSION_LAB)
 		st = &s->lab_status;
-	dash_format_cols(r->w, grouped || s->tree, &c);
+	dash_format_cols(r->w, grouped || (s->tree && s->kind != SESSION_LAB), &c);
 	dash_format_thread_head(out, sizeof(out), &c, d->sort);
 	dash_paint_put(w, r->y, r->x, r->w, out, dash_paint_attr(d, DASH_ROLE_BOLD));
 	int body = dash_table_body(r->h);
@@ -262,8 +262,12 @@ void dash_table_draw(WINDOW *w, const struct dash_rect *r, const struct dash *d,
 	dash_table_view_free(&v);
 	double eff = s->cur.budget.effective;
 	double runnable = s->have_diag ? s->diag.runnable_mean : s->runnable_mean;
-	dash_rows_summary(out, sizeof(out), r->w, rt, runnable, eff);
-	bool over = demand_oversubscribed(demand_factor(runnable, eff));
-	dash_paint_put(w, r->y + r->h - 1, r->x, r->w, out,
-		       dash_paint_attr(d, over ? DASH_ROLE_BAD : DASH_ROLE_PLAIN));
+	enum verdict verdict = s->have_diag ? s->diag.verdict : VERDICT_N;
+	dash_rows_summary(out, sizeof(out), r->w, rt, runnable, eff, verdict);
+	bool over = verdict < VERDICT_N ? verdict != VERDICT_FINE && verdict != VERDICT_IDLE
+					: demand_oversubscribed(demand_factor(runnable, eff));
+	enum dash_role role = verdict == VERDICT_UNDERSUBSCRIBED ? DASH_ROLE_WARN
+			      : over				 ? DASH_ROLE_BAD
+								 : DASH_ROLE_PLAIN;
+	dash_paint_put(w, r->y + r->h - 1, r->x, r->w, out, dash_paint_attr(d, role));
 }
