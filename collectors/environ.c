@@ -54,13 +54,12 @@ ssize_t environ_read(const struct sysroot *r, pid_t pid, char **buf, bool *trunc
 const char *environ_get(const char *buf, size_t len, const char *name)
 {
 	size_t k = strlen(name);
-	const char *found = NULL;
 	for (const char *p = buf, *end = buf + len; p < end;) {
 		const char *z = memchr(p, '\0', (size_t)(end - p));
 		size_t n = z ? (size_t)(z - p) : (size_t)(end - p);
 		if (n > k && memcmp(p, name, k) == 0 && p[k] == '=')
-			found = p + k + 1;
+			return p + k + 1;
 		p += n + 1;
 	}
-	return found;
+	return NULL;
 }

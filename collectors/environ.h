@@ -23,8 +23,9 @@
 ssize_t environ_read(const struct sysroot *r, pid_t pid, char **buf, bool *truncated);
 
 /* The value of name in a NUL-separated block of len bytes, or NULL when it
- * is not there.  The last of several definitions wins (as getenv() finds
- * the first in environ[] but a shell exports the last one given). */
+ * is not there.  The first of several definitions wins: getenv() in the
+ * target (glibc's, libgomp's and OpenBLAS's reads) finds the first in
+ * environ[], and a shell exports each name once. */
 const char *environ_get(const char *buf, size_t len, const char *name);
 
 #endif

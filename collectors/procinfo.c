@@ -1,14 +1,19 @@
-/* procinfo.c — MemAvailable, the CPU model and a task's thread group. */
+/* procinfo.c — MemAvailable, the CPU model, a process's facts and the list
+ * of processes. */
 #include "config.h"
 
 #include "procinfo.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "xalloc.h"
 
 int procinfo_meminfo_parse(const char *buf, unsigned long long *avail)
 {
@@ -182,4 +187,35 @@ int procinfo_physical_cores(const struct sysroot *r)
 		}
 	}
 	return n;
+}
+
+static int procinfo_pid_cmp(const void *a, const void *b)
+{
+	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+	return (x > y) - (x < y);
+}
+
+ssize_t procinfo_pids(const struct sysroot *r, pid_t **out, size_t *cap)
+{
+	int fd = sysroot_openat(r, "proc", O_RDONLY | O_DIRECTORY);
+	if (fd < 0)
+		return fd;
+	DIR *d = fdopendir(fd);
+	if (!d) {
+		int e = errno;
+		close(fd);
+		return -e;
+	}
+	size_t n = 0;
+	for (struct dirent *e; (e = readdir(d));) {
+		char *end;
+		long pid = strtol(e->d_name, &end, 10);
+		if (e->d_name[0] < '1' || e->d_name[0] > '9' || *end || pid > INT32_MAX)
+			continue;
+		*out = xreallocarray_grow(*out, cap, n + 1, sizeof(**out));
+		(*out)[n++] = (pid_t)pid;
+	}
+	closedir(d);
+	qsort(*out, n, sizeof(**out), procinfo_pid_cmp);
+	return (ssize_t)n;
 }

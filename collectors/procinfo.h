@@ -46,6 +46,12 @@ ssize_t procinfo_cmdline(const struct sysroot *r, pid_t pid, char *buf, size_t c
  * without CAP_SYS_PTRACE), -ENOENT (a kernel thread). */
 int procinfo_exe(const struct sysroot *r, pid_t pid, char *buf, size_t cap);
 
+/* The processes under the root: the numeric entries of proc/, sorted,
+ * into *out (grown as needed, owned by the caller).  Returns the count or
+ * -errno.  A directory scan, not libproc2: it works in fixture trees, and
+ * the caller reads only what it needs of each process. */
+ssize_t procinfo_pids(const struct sysroot *r, pid_t **out, size_t *cap);
+
 /* Physical cores among the online CPUs (distinct package and core ids
  * under sys/devices/system/cpu/cpuN/topology); 0 when unknown. */
 int procinfo_physical_cores(const struct sysroot *r);

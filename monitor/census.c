@@ -79,7 +79,8 @@ static void census_add_runtime(const struct maps_line *l, void *arg)
 	struct census_runtime *rt = &p->runtimes[p->nruntimes++];
 	rt->id = m.id;
 	rt->variant = m.variant;
-	snprintf(rt->lib, sizeof(rt->lib), "%.*s", (int)sizeof(rt->lib) - 1, l->path);
+	snprintf(rt->lib, sizeof(rt->lib), "%.*s%s", (int)sizeof(rt->lib) - 12, l->path,
+		 l->deleted ? " (deleted)" : "");
 }
 
 /* maps and environ: what changes while a process runs. */

@@ -10,7 +10,7 @@
  *                    the quota (runnable <= 1.2 x min(online, affinity,
  *                    cpuset)): the quota, not the cores, holds the work back
  *   oversubscribed   factor (runnable / effective CPUs) above 1.2
- *   undersubscribed  a thread busy >= 90 % of a CPU, yet a whole CPU or
+ *   undersubscribed  a thread pool, a thread busy >= 90 % of a CPU, yet a whole CPU or
  *                    more of the effective ones unused (runnable <= E - 0.9)
  *   fine             anything else */
 #include "config.h"
@@ -80,33 +80,60 @@ static const struct diag_role *diag_role_kind(const struct diagnosis *d, const c
 	return NULL;
 }
 
-/* The lab's pools follow its knobs (keys), not the environment. */
+/* The lab's pools follow its knobs, not the environment: keys in the
+ * dashboard, start-up flags elsewhere. */
 static bool diag_lab_suggest(struct diagnosis *d, const struct diag_input *in, enum verdict v)
 {
 	const struct lab_settings *l = in->lab;
 	if (!l)
 		return false;
-	int cpus = diag_floor_cpus(v == VERDICT_THROTTLED ? in->budget->quota.cpus : d->effective);
-	int busy = l->threads * l->streams;
+	double budget = v == VERDICT_THROTTLED ? in->budget->quota.cpus : d->effective;
+	int cpus = diag_floor_cpus(budget);
+	int streams = l->streams > 0 ? l->streams : 1;
+	int busy = l->threads * streams;
 	if (v == VERDICT_UNDERSUBSCRIBED) {
-		SUGGEST(d, "press + for %d intra-op threads (now %d x %d stream(s) on %.2f CPUs)",
-			cpus / (l->streams > 0 ? l->streams : 1) > l->threads
-			    ? cpus / (l->streams > 0 ? l->streams : 1)
-			    : l->threads + 1,
-			l->threads, l->streams, d->effective);
+		int want = cpus / streams > l->threads ? cpus / streams : l->threads + 1;
+		if (in->keys)
+			SUGGEST(
+			    d,
+			    "press + for %d intra-op threads (now %d x %d stream(s) on %.2f CPUs)",
+			    want, l->threads, streams, d->effective);
+		else
+			SUGGEST(d, "run with --threads %d (now %d x %d stream(s) on %.2f CPUs)",
+				want, l->threads, streams, d->effective);
 		return true;
 	}
-	if (busy > cpus)
-		SUGGEST(d,
-			"press - (or [) until threads x streams is %d: now %d x %d = %d on %.2f "
-			"CPUs",
-			cpus, l->threads, l->streams, busy,
-			v == VERDICT_THROTTLED ? in->budget->quota.cpus : d->effective);
-	if (l->workers > 0)
-		SUGGEST(d, "press W: %d background worker(s) take CPU from the GEMMs", l->workers);
-	if (v == VERDICT_THROTTLED)
-		SUGGEST(d, "press } to raise the quota (now %.2f CPUs) or u to lift it",
-			in->budget->quota.cpus);
+	if (busy > cpus) {
+		int s = streams <= cpus ? streams : cpus;
+		int t = cpus / s > 0 ? cpus / s : 1;
+		if (in->keys)
+			SUGGEST(d,
+				"press - (or [) until threads x streams is %d: now %d x %d = %d on "
+				"%.2f CPUs",
+				cpus, l->threads, streams, busy, budget);
+		else
+			SUGGEST(d,
+				"run with --threads %d --streams %d: now %d x %d = %d on %.2f CPUs",
+				t, s, l->threads, streams, busy, budget);
+	}
+	if (l->workers > 0) {
+		if (in->keys)
+			SUGGEST(d, "press W: %d background worker(s) take CPU from the GEMMs",
+				l->workers);
+		else
+			SUGGEST(d,
+				"run with --workers 0: %d background worker(s) take CPU from the "
+				"GEMMs",
+				l->workers);
+	}
+	if (v == VERDICT_THROTTLED) {
+		if (in->keys)
+			SUGGEST(d, "press } to raise the quota (now %.2f CPUs) or u to lift it",
+				in->budget->quota.cpus);
+		else
+			SUGGEST(d, "run with a larger --cpus (now %.2f) or without it",
+				in->budget->quota.cpus);
+	}
 	return true;
 }
 
@@ -119,11 +146,15 @@ static bool rule_idle(const struct diagnosis *d, const struct diag_input *in)
 
 static void say_idle(struct diagnosis *d, const struct diag_input *in)
 {
-	(void)in;
 	snprintf(d->headline, sizeof(d->headline),
 		 "idle: %.2f CPUs in use and %.2f runnable threads on average, not enough activity "
 		 "to judge",
 		 d->cpu, d->runnable_mean);
+	if (in->unfollowed)
+		SUGGEST(d,
+			"add --tree: the target's %d descendant process(es) may be where the work "
+			"runs",
+			in->unfollowed);
 }
 
 /* The CPUs the target would have without its quota: the least of online,
@@ -167,9 +198,9 @@ static void say_throttled(struct diagnosis *d, const struct diag_input *in)
 			SUGGEST(d, "set %s=%d: the quota gives %.2f CPUs, %s runs %d threads", knob,
 				diag_floor_cpus(q), q, pool->name, pool->pool);
 	}
-	SUGGEST(d, "or raise the CPU limit to %d CPUs (the %.1f threads that want to run)",
-		(int)ceil(d->runnable_mean - 1e-9) < 1 ? 1 : (int)ceil(d->runnable_mean - 1e-9),
-		d->runnable_mean);
+	int want = (int)ceil(d->runnable_mean - 1e-9) < 1 ? 1 : (int)ceil(d->runnable_mean - 1e-9);
+	SUGGEST(d, "%sraise the CPU limit to %d CPU%s (the %.1f threads that want to run)",
+		d->nsuggestions ? "or " : "", want, want == 1 ? "" : "s", d->runnable_mean);
 }
 
 /* Oversubscribed with forked workers and a pool: the change that brings the
@@ -247,8 +278,21 @@ static void say_over(struct diagnosis *d, const struct diag_input *in)
 			SUGGEST(d, "set %s=%d, the effective CPUs (%s runs %d threads now)", knob,
 				cpus, pool->name, pool->pool);
 	} else if (workers) {
-		SUGGEST(d, "use fewer %s: %d of them share %.2f CPUs with the main process",
-			workers->name, workers->nprocs, d->effective);
+		const struct diag_role *main_role = diag_role_kind(d, "main");
+		double dmain = main_role ? main_role->runnable_mean : 0;
+		double each = workers->runnable_mean / workers->nprocs;
+		int keep = each > 0 ? (int)floor((DIAG_OVER_FACTOR * d->effective - dmain) / each)
+				    : workers->nprocs;
+		if (keep >= 1 && keep < workers->nprocs)
+			SUGGEST(d, "use %d of the %d %s: about %.1f runnable threads on %.2f CPUs",
+				keep, workers->nprocs, workers->name, dmain + keep * each,
+				d->effective);
+		else
+			SUGGEST(
+			    d,
+			    "fewer threads in the main process (%.1f runnable) and fewer %s (%d, "
+			    "%.1f runnable each): %.2f CPUs serve them all",
+			    dmain, workers->name, workers->nprocs, each, d->effective);
 	} else {
 		SUGGEST(d, "run at most %d busy threads: %.1f want to run on %.2f effective CPUs",
 			cpus, d->runnable_mean, d->effective);
@@ -264,10 +308,19 @@ static bool diag_busy_thread(const struct diag_input *in)
 	return false;
 }
 
-static bool rule_under(const struct diagnosis *d, const struct diag_input *in)
+/* CPUs unused while a thread is busy: what undersubscribed needs besides a
+ * pool to size. */
+static bool diag_idle_cpus_busy_thread(const struct diagnosis *d, const struct diag_input *in)
 {
 	return d->effective >= 1.5 && d->runnable_mean <= d->effective - DIAG_UNDER_SLACK &&
 	       diag_busy_thread(in);
+}
+
+static bool rule_under(const struct diagnosis *d, const struct diag_input *in)
+{
+	/* Without a pool to size the work may be serial by design: fine, and
+	 * the reason says so. */
+	return diag_idle_cpus_busy_thread(d, in) && (in->lab || diag_main_pool(d));
 }
 
 static void say_under(struct diagnosis *d, const struct diag_input *in)
@@ -291,11 +344,6 @@ static void say_under(struct diagnosis *d, const struct diag_input *in)
 		else if (knob)
 			SUGGEST(d, "set %s=%d to use the %.2f effective CPUs (%s runs %d now)",
 				knob, cpus, d->effective, pool->name, pool->pool);
-	} else {
-		SUGGEST(d,
-			"split the work over %d threads (or processes): one is busy, %.1f CPUs "
-			"idle",
-			cpus, d->effective - d->runnable_mean);
 	}
 }
 
@@ -307,11 +355,15 @@ static bool rule_fine(const struct diagnosis *d, const struct diag_input *in)
 
 static void say_fine(struct diagnosis *d, const struct diag_input *in)
 {
-	(void)in;
 	snprintf(d->headline, sizeof(d->headline),
 		 "fine: %.1f runnable threads on average on %.2f effective CPUs (%s binds), factor "
 		 "%.2f",
 		 d->runnable_mean, d->effective, budget_term_name(d->binding), d->factor);
+	if (diag_idle_cpus_busy_thread(d, in))
+		REASON(d,
+		       "no thread pool found: the busy work looks serial, and %.1f of the %.2f "
+		       "CPUs stay unused; only splitting it (threads or processes) would use them",
+		       d->effective - d->runnable_mean, d->effective);
 }
 
 struct diag_rule {
@@ -332,8 +384,9 @@ static const struct diag_rule diag_rules[] = {
     {VERDICT_OVERSUBSCRIBED, "mean runnable threads above 1.2 x the effective CPUs", rule_over,
      say_over},
     {VERDICT_UNDERSUBSCRIBED,
-     "a thread busy at least 90% of a CPU, yet a whole effective CPU or more unused (mean "
-     "runnable threads at most effective CPUs - 0.9)",
+     "a thread pool (a runtime that sizes one, or the lab) and a thread busy at least 90% of a "
+     "CPU, yet a whole effective CPU or more unused (mean runnable threads at most effective "
+     "CPUs - 0.9)",
      rule_under, say_under},
     {VERDICT_FINE, "none of the above", rule_fine, say_fine},
 };

@@ -49,11 +49,34 @@ double diagnosis_runnable_mean(const struct snapshot_rates *r)
 	return sum;
 }
 
+/* The CPUs the threads ran on: the distinct last CPUs of those that ran
+ * (at least 1). */
+static int diag_cpus_used(const struct snapshot_rates *r)
+{
+	unsigned char seen[1024 / 8] = {0};
+	int n = 0;
+	for (size_t i = 0; i < r->nthreads; i++) {
+		int c = r->threads[i].cpu;
+		if (r->threads[i].is_new || r->threads[i].cpu_pct < 1.0 || c < 0 || c >= 1024)
+			continue;
+		if (!(seen[c / 8] & (1u << (c % 8)))) {
+			seen[c / 8] |= (unsigned char)(1u << (c % 8));
+			n++;
+		}
+	}
+	return n > 0 ? n : 1;
+}
+
 double diagnosis_throttle_wait(const struct snapshot_rates *r)
 {
 	if (!r->throttle.valid || r->throttle.throttled_s_per_s <= 0)
 		return 0;
-	double t = r->throttle.throttled_s_per_s, sum = 0;
+	/* cpu.stat's throttled time is summed over the CPUs' run queues: a
+	 * thread waits on one of them, so at most the throttled share of one
+	 * CPU's time is throttling. */
+	double t = r->throttle.throttled_s_per_s / diag_cpus_used(r), sum = 0;
+	if (t > 1.0)
+		t = 1.0;
 	for (size_t i = 0; i < r->nthreads; i++) {
 		double w = r->threads[i].wait_pct / 100.0;
 		sum += w < t ? w : t;
@@ -114,9 +137,14 @@ static void diag_exe_name(const struct census_proc *p, char *out, size_t cap)
  * command line: fork without exec. */
 static bool diag_is_forked_worker(const struct census_proc *t, const struct census_proc *p)
 {
-	return t && p && p->pid != t->pid && t->exe_readable && p->exe_readable &&
-	       strcmp(t->exe, p->exe) == 0 && t->cmdline_len == p->cmdline_len &&
-	       memcmp(t->cmdline, p->cmdline, t->cmdline_len) == 0;
+	if (!t || !p || p->pid == t->pid || t->cmdline_len != p->cmdline_len ||
+	    memcmp(t->cmdline, p->cmdline, t->cmdline_len) != 0)
+		return false;
+	/* The executable when both can be read (another user's process needs
+	 * CAP_SYS_PTRACE), else the command name, which anyone may read. */
+	if (t->exe_readable && p->exe_readable)
+		return strcmp(t->exe, p->exe) == 0;
+	return strcmp(t->comm, p->comm) == 0;
 }
 
 static struct diag_role *diag_role_for(struct diagnosis *d, const char *name, const char *kind)
@@ -226,6 +254,9 @@ static void diag_runtimes(struct diagnosis *d, const struct diag_input *in, int 
 	const struct census *c = in->census;
 	if (!c)
 		return;
+	for (size_t i = 0; i < c->n; i++)
+		d->maps_unreadable += !c->p[i].maps_readable;
+	d->unfollowed = in->unfollowed;
 	/* The target first: its libraries name the runtimes users configure. */
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t i = 0; i < c->n; i++) {
@@ -368,6 +399,15 @@ static void diag_evidence(struct diagnosis *d, const struct diag_input *in)
 	for (size_t i = 0; i < d->nruntimes; i++)
 		if (d->runtimes[i].why[0])
 			REASON(d, "%s", d->runtimes[i].why);
+	if (d->maps_unreadable)
+		REASON(
+		    d,
+		    "the libraries of %d process(es) could not be read (/proc/PID/maps needs the "
+		    "target's user or CAP_SYS_PTRACE): their thread-pool runtimes are unknown",
+		    d->maps_unreadable);
+	if (d->unfollowed)
+		REASON(d, "%d descendant process(es) of the target are not followed: add --tree",
+		       d->unfollowed);
 	diag_env_reason(d);
 }
 

@@ -115,7 +115,9 @@ struct diagnosis {
 	struct diag_runtime runtimes[DIAG_RUNTIMES];
 	struct diag_group groups[DIAG_GROUPS];
 	struct diag_env env[ENVIRONMENT_VARS_MAX];
-	int env_state; /* enum census_env of the target */
+	int env_state;	     /* enum census_env of the target */
+	int maps_unreadable; /* processes whose libraries (maps) could not be read */
+	int unfollowed;	     /* descendants of the target left out (no --tree) */
 };
 
 /* What a diagnosis is made from.  census may be NULL (a replay of a file
@@ -128,6 +130,8 @@ struct diag_input {
 	int cores;			/* physical cores, 0: unknown */
 	const struct lab_settings *lab; /* the lab's knobs (its pools follow them, not the
 					 * environment); NULL outside the lab */
+	bool keys;			/* the lab's knobs are keys (the dashboard), else flags */
+	int unfollowed;			/* descendants of the target not followed (no --tree) */
 };
 
 /* Diagnoses in into out (every field written). */

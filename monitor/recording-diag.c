@@ -119,6 +119,8 @@ void recording_diag_parse(struct recording_json *p, json_object *o, struct diagn
 	d->factor = recording_json_num(p, o, "factor", false, 0, 0);
 	d->runnable_mean = recording_json_num(p, o, "runnable_mean", false, 0, 0);
 	d->runnable_now = (int)recording_json_int(p, o, "runnable_now", 0);
+	d->maps_unreadable = (int)recording_json_int(p, o, "maps_unreadable", 0);
+	d->unfollowed = (int)recording_json_int(p, o, "unfollowed", 0);
 	d->effective = recording_json_num(p, o, "effective_cpus", false, 0, 0);
 	recording_json_str(p, o, "binding", name, sizeof(name), NULL);
 	d->binding = BUDGET_ONLINE;

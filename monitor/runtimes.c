@@ -285,8 +285,9 @@ static int count_openmp(const char *who, const struct runtimes_env *env, int aff
 	if (limit && got > limit)
 		got = limit;
 	if (n)
-		snprintf(why, cap, "%s: %d threads per parallel region (OMP_NUM_THREADS=%d%s)", who,
-			 got, n, limit && n > limit ? ", OMP_THREAD_LIMIT caps it" : "");
+		snprintf(why, cap, "%s: %d thread%s per parallel region (OMP_NUM_THREADS=%d%s)",
+			 who, got, got == 1 ? "" : "s", n,
+			 limit && n > limit ? ", OMP_THREAD_LIMIT caps it" : "");
 	else
 		snprintf(
 		    why, cap,

@@ -11,7 +11,12 @@
 #include "session-diag.h"
 #include "window.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+#include "proctree.h"
+
+#define SESSION_UNFOLLOWED_S 5.0
 
 void session_diag_init(struct session *s)
 {
@@ -35,6 +40,23 @@ static const struct snapshot_rates *session_diag_window(struct session *s)
 	return window_rates(&s->window);
 }
 
+/* Descendants of an attached or launched target that is not followed with
+ * its tree, counted again every few seconds (a scan of every process). */
+static int session_diag_unfollowed(struct session *s)
+{
+	if (s->tree || s->kind == SESSION_LAB || !s->root.live)
+		return 0;
+	if (s->unfollowed_at > 0 && s->cur.time - s->unfollowed_at < SESSION_UNFOLLOWED_S)
+		return s->unfollowed;
+	pid_t *pids = NULL;
+	size_t cap = 0;
+	ssize_t n = proctree_descendants(&s->root, s->target, &pids, &cap);
+	free(pids);
+	s->unfollowed = n > 1 ? (int)n - 1 : 0;
+	s->unfollowed_at = s->cur.time;
+	return s->unfollowed;
+}
+
 void session_diag_tick(struct session *s)
 {
 	if (!s->have_rates)
@@ -52,6 +74,8 @@ void session_diag_tick(struct session *s)
 	    .census = &s->census,
 	    .cores = s->census.cores,
 	    .lab = s->kind == SESSION_LAB ? &s->lab_status.settings : NULL,
+	    .keys = s->cfg.keys,
+	    .unfollowed = session_diag_unfollowed(s),
 	};
 	diagnosis_make(&in, &s->diag);
 	s->have_diag = true;

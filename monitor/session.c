@@ -160,6 +160,7 @@ int session_start(struct session *s, const struct session_config *c, char *err, 
 	snapshot_init(&s->prev);
 	snapshot_init(&s->cur);
 	snapshot_rates_init(&s->rates);
+	thread_groups_init(&s->groups);
 	int rc = sysroot_open(&s->root, c->root);
 	session_diag_init(s);
 	if (rc < 0) {
@@ -266,6 +267,8 @@ int session_tick(struct session *s)
 			bool had = s->cur.time > 0;
 			snapshot_move(&s->prev, &s->cur);
 			snapshot_move(&s->cur, &next);
+			thread_groups_update(&s->groups, had ? &s->prev.threads : NULL,
+					     &s->cur.threads);
 			if (had) {
 				snapshot_rates(&s->prev, &s->cur, &s->rates);
 				s->have_rates = true;
@@ -359,6 +362,7 @@ void session_stop(struct session *s)
 	snapshot_free(&s->prev);
 	snapshot_free(&s->cur);
 	snapshot_rates_free(&s->rates);
+	thread_groups_free(&s->groups);
 	session_diag_free(s);
 	if (s->root.fd >= 0)
 		sysroot_close(&s->root);

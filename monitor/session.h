@@ -22,6 +22,7 @@
 
 #include "census.h"
 #include "diagnosis.h"
+#include "groups.h"
 #include "history.h"
 #include "launch.h"
 #include "model.h"
@@ -59,6 +60,7 @@ struct session_config {
 				  * and at most this); 0: the last interval */
 	double detail_period;	 /* cadence of the threads not shown, s (sampler.h); 0: every
 				  * thread, every tick (what batch exports need) */
+	bool keys;		 /* the face takes the lab's keys (suggestions name them) */
 };
 
 /* root "/", nothing to attach or launch, the lab's defaults, the launched
@@ -105,9 +107,12 @@ struct session {
 	struct census census;  /* the target's processes */
 	struct diagnosis diag; /* over the window */
 	bool have_diag;
-	double runnable_mean;	/* mean runnable threads over the last interval */
-	struct history history; /* one point per interval, for the sparklines */
-	struct window window;	/* the diagnosis's window (diag_window > 0) */
+	double runnable_mean;	     /* mean runnable threads over the last interval */
+	struct history history;	     /* one point per interval, for the sparklines */
+	struct window window;	     /* the diagnosis's window (diag_window > 0) */
+	struct thread_groups groups; /* threads by name stem, totals that only grow (live) */
+	int unfollowed;		     /* descendants left out (no --tree), counted at: */
+	double unfollowed_at;
 
 	char message[SESSION_MESSAGE_LEN]; /* the newest message, raw; "" none */
 	bool message_bad;		   /* it reports a failure */

@@ -22,6 +22,8 @@ void diagnosis_out_json(struct json_out *j, const struct diagnosis *d)
 	json_out_knum(j, "wait_s_per_s", d->wait, 3);
 	json_out_knum(j, "throttle_wait_s_per_s", d->throttle_wait, 3);
 	json_out_knum(j, "throttled_pct", d->throttle_valid ? d->throttled_pct : (double)NAN, 2);
+	json_out_kint(j, "maps_unreadable", d->maps_unreadable);
+	json_out_kint(j, "unfollowed", d->unfollowed);
 	json_out_kstr(j, "headline", d->headline);
 	json_out_key(j, "reasons");
 	json_out_array(j);
@@ -133,6 +135,9 @@ void diagnosis_out_text(FILE *f, const struct diagnosis *d)
 	}
 	if (d->nruntimes)
 		fputs("runtimes:\n", f);
+	else if (d->maps_unreadable)
+		fprintf(f, "runtimes: unknown, the libraries of %d process(es) are not readable\n",
+			d->maps_unreadable);
 	for (size_t i = 0; i < d->nruntimes; i++) {
 		const struct diag_runtime *r = &d->runtimes[i];
 		text_safe(r->library, strlen(r->library), a, sizeof(a));

@@ -113,9 +113,27 @@ assert d['verdict'] == 'throttled', d['verdict']
 assert any('throttling' in r for r in d['reasons']), d['reasons']
 "
 	stop "$one"
+	# 2 x the CPUs busy threads under a 1-CPU quota: each CPU's run queue is
+	# throttled about half the time, so half of each thread's time is
+	# throttling and the rest of its wait is contention (cpu.stat's
+	# throttled time is summed over the CPUs: it must not count twice).
+	echo 100000 >"$cg/cpu.cfs_quota_us"
+	start many sh -c "echo \$\$ > '$cg/cgroup.procs' && exec env OMP_NUM_THREADS=$((cpus * 2)) '$OMP'"
+	limited 30 "$TL" --diagnose -p "$many" --seconds 3 --format json >"$tmp/many.json" 2>&1
+	check "$((cpus * 2)) busy threads under a 1-CPU quota: throttling and contention both in the wait" "$tmp/many.json" "
+n = $((cpus * 2))
+tw, w = d['throttle_wait_s_per_s'], d['wait_s_per_s']
+assert abs(w - (n - 1)) < 0.5, (w, n)
+# at most half of each thread's time (less when other load on the machine
+# keeps the cgroup from its quota): never the whole wait
+assert 0 < tw <= 1.3 * n / 2, (tw, n)
+assert w - tw >= 0.3, (w, tw)
+"
+	stop "$many"
 else
 	skip "OMP_NUM_THREADS unset in a 1-CPU quota" "no writable cgroup v1 cpu controller at $cgroot (needs root)"
 	skip "1 busy thread under a 0.5-CPU quota" "no writable cgroup v1 cpu controller at $cgroot (needs root)"
+	skip "busy threads under a 1-CPU quota" "no writable cgroup v1 cpu controller at $cgroot (needs root)"
 fi
 
 # ---- mean runnable threads of a known load -----------------------------------
@@ -189,6 +207,8 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 assert d['env']['OMP_NUM_THREADS'] == 'unreadable', d['env']
 assert all(v == 'unreadable' for v in d['env'].values()), d['env']
 assert any('not readable' in r for r in d['reasons']), d['reasons']
+assert d['maps_unreadable'] >= 1 and d['runtimes'] == [], d
+assert any('could not be read' in r for r in d['reasons']), d['reasons']
 "
 	stop "$root1"
 else
@@ -241,6 +261,37 @@ if [ $st = 1 ] && grep -q '^verdict: oversubscribed' "$tmp/cmd.txt" && ! pgrep -
 	ok "--diagnose -- CMD: the command diagnosed (exit 1) and stopped after"
 else
 	notok "--diagnose -- CMD" "exit $st" "$(cat "$tmp/cmd.txt")" "$(pgrep -af omp-busy)"
+fi
+
+limited 30 "$TL" --diagnose --tree --seconds 1 -- sh -c 'sleep 27; true' >/dev/null 2>&1
+st=$?
+sleep 0.2
+if [ $st = 0 ] && ! pgrep -f "sleep 27" >/dev/null; then
+	ok "--diagnose --tree -- CMD: what the command started is stopped with it"
+else
+	notok "-- CMD leaves its children" "exit $st" "$(pgrep -af 'sleep 27')"
+	pkill -f "sleep 27"
+fi
+limited 30 "$TL" --diagnose --seconds 1 -- sh -c "'$OMP' >/dev/null; true" >"$tmp/notree.txt" 2>&1
+st=$?
+if [ $st = 0 ] && grep -q "add --tree" "$tmp/notree.txt"; then
+	ok "the work in a child without --tree: idle, and the suggestion says --tree"
+else
+	notok "no --tree hint" "exit $st" "$(cat "$tmp/notree.txt")"
+fi
+limited 30 "$TL" --diagnose --seconds 1 -- sh -c 'while :; do :; done' >"$tmp/serial.txt" 2>&1
+st=$?
+if [ $st = 0 ] && grep -q '^verdict: fine' "$tmp/serial.txt" && grep -q "looks serial" "$tmp/serial.txt"; then
+	ok "a busy serial loop and no thread pool: fine (exit 0), the unused CPU said"
+else
+	notok "serial loop" "exit $st" "$(cat "$tmp/serial.txt")"
+fi
+limited 30 "$TL" --diagnose -p "$sl" --seconds 0.5 >/dev/full 2>"$tmp/full.err"
+st=$?
+if [ $st = 2 ] && grep -q "cannot write the output" "$tmp/full.err"; then
+	ok "--diagnose onto a full disk: exit 2 (an error, not a verdict), one line"
+else
+	notok "--diagnose > /dev/full" "exit $st" "$(cat "$tmp/full.err")"
 fi
 
 # ---- the dashboard's diagnosis ----------------------------------------------------

@@ -106,7 +106,12 @@ int diagnose_run(const struct options *o)
 		diagnosis_out_text(stdout, &s.diag);
 	enum verdict v = s.diag.verdict;
 	session_stop(&s);
-	if (fflush(stdout) == EOF)
-		return EXIT_RUNTIME;
+	if (fflush(stdout) == EOF || ferror(stdout)) {
+		/* 1 would read as "a problem found": an error is 2. */
+		char m[160];
+		snprintf(m, sizeof(m), "cannot write the output: %s", strerror(errno));
+		diagnose_say(m);
+		return EXIT_USAGE;
+	}
 	return v == VERDICT_FINE || v == VERDICT_IDLE ? EXIT_OK : 1;
 }

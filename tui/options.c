@@ -71,7 +71,7 @@ void options_usage(FILE *f)
 	      "       threadlab --batch [-p PID | -- CMD] [-i SECONDS] [-c COUNT] [--format text|csv|json]\n"
 	      "       threadlab --sweep [--threads LIST] [--streams LIST] [--seconds S] [--format ...]\n"
 	      "       threadlab --replay FILE [--batch [--format text|csv|json]]\n"
-	      "       threadlab --diagnose [-p PID [--tree] | -- CMD] [--seconds S] [--format text|json]\n"
+	      "       threadlab --diagnose [-p PID | -- CMD] [--tree] [--seconds S] [--format text|json]\n"
 	      "\n"
 	      "Shows how threads meet the CPU budget: per-thread CPU, run-queue wait and\n"
 	      "context switches, the cgroup's quota, throttling and pressure, and the\n"
@@ -143,6 +143,7 @@ void options_session_config(const struct options *o, struct session_config *c)
 		 * with each interval; batch output exports every thread. */
 		c->diag_window = 5.0;
 		c->detail_period = 1.0;
+		c->keys = true;
 	}
 }
 

@@ -43,6 +43,8 @@ static int launch_child_setup(void *arg)
 	prctl(PR_SET_PDEATHSIG, SIGTERM);
 	if (getppid() != s->parent)
 		_exit(127);
+	/* Its own process group: stopping it stops what it started too. */
+	setpgid(0, 0);
 	if (s->io == LAUNCH_STDIO_STDERR) {
 		dup2(STDERR_FILENO, STDOUT_FILENO);
 	} else {
@@ -98,18 +100,35 @@ void launch_reap_wait(struct launch *l, int ms)
 	}
 }
 
+/* Whether the command's process group still has a member. */
+static bool launch_group_alive(pid_t pgid)
+{
+	return kill(-pgid, 0) == 0 || errno == EPERM;
+}
+
 void launch_stop(struct launch *l)
 {
-	if (!l->pid || l->reaped)
+	if (!l->pid || l->stopped)
 		return;
-	kill(l->pid, SIGTERM);
+	/* The group, even when the command itself has ended: what it left
+	 * running in the background goes too.  A pgid is not reused while
+	 * any member of the group lives. */
+	kill(-l->pid, SIGTERM);
+	if (!l->reaped)
+		kill(l->pid, SIGTERM); /* in case it left its group */
 	launch_reap_wait(l, 500);
+	for (int i = 0; i < 50 && launch_group_alive(l->pid); i++) {
+		struct timespec ts = {0, 10 * 1000 * 1000};
+		nanosleep(&ts, NULL);
+	}
+	kill(-l->pid, SIGKILL);
 	if (!l->reaped) {
 		kill(l->pid, SIGKILL);
 		while (waitpid(l->pid, &l->status, 0) < 0 && errno == EINTR)
 			;
 		l->reaped = true;
 	}
+	l->stopped = true;
 	launch_running = 0;
 }
 
@@ -117,7 +136,7 @@ void launch_emergency_stop(int sig)
 {
 	pid_t pid = launch_running;
 	if (pid > 0)
-		kill(pid, sig);
+		kill(-pid, sig);
 }
 
 const char *launch_status_text(const struct launch *l, char *buf, size_t cap)

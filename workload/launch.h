@@ -1,8 +1,10 @@
 /* launch.h — the command threadlab starts and monitors (-- CMD).
  *
- * The command must not outlive threadlab: it gets PR_SET_PDEATHSIG, is
- * stopped (SIGTERM, then SIGKILL) by launch_stop() and killed from signal
- * handlers by launch_emergency_stop().  One command per process. */
+ * The command must not outlive threadlab, nor what it starts: it runs in a
+ * process group of its own (so it cannot read from the terminal), gets
+ * PR_SET_PDEATHSIG, its group is stopped (SIGTERM, then SIGKILL) by
+ * launch_stop() and killed from signal handlers by
+ * launch_emergency_stop().  One command per process. */
 #ifndef THREADLAB_LAUNCH_H
 #define THREADLAB_LAUNCH_H
 
@@ -19,9 +21,10 @@ enum launch_stdio {
 };
 
 struct launch {
-	pid_t pid;   /* 0 when nothing was started */
-	bool reaped; /* the command's exit was collected */
-	int status;  /* its waitpid status once reaped */
+	pid_t pid;    /* 0 when nothing was started */
+	bool reaped;  /* the command's exit was collected */
+	int status;   /* its waitpid status once reaped */
+	bool stopped; /* launch_stop() has run */
 };
 
 /* Raises this process's soft RLIMIT_NOFILE to the hard limit (at most
@@ -42,8 +45,10 @@ bool launch_reap(struct launch *l);
  * to be collectable, then collects it. */
 void launch_reap_wait(struct launch *l, int ms);
 
-/* Stops the command if still running: SIGTERM, then SIGKILL after 500 ms,
- * and reaps it.  Safe to call twice. */
+/* Stops the command's process group (the command too if it left it):
+ * SIGTERM, then SIGKILL after 500 ms, and reaps the command.  The group is
+ * signalled even when the command has ended, so what it left in the
+ * background goes too.  Safe to call twice. */
 void launch_stop(struct launch *l);
 
 /* For signal handlers: sig (SIGTERM or SIGKILL) to the running command.

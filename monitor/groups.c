@@ -1,0 +1,195 @@
+/* groups.c — thread groups by name stem with totals that only grow
+ * (groups.h).
+ *
+ * Each update lists one part per thread of cur (its totals now) and one per
+ * thread of prev that ended or left its group (its totals then, "gone"),
+ * sorts the parts by (pid, stem) and merges them with the groups kept, which
+ * are sorted the same way: O(n log n) in the threads, whatever the number
+ * of groups. */
+#include "config.h"
+
+#include "groups.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "diagnosis.h"
+#include "xalloc.h"
+
+struct group_part {
+	pid_t pid;
+	char stem[GROUP_STEM_MAX];
+	size_t stem_len;
+	bool gone;
+	double user_s, system_s, wait_s;
+};
+
+void thread_groups_init(struct thread_groups *g)
+{
+	memset(g, 0, sizeof(*g));
+	g->hz = sysconf(_SC_CLK_TCK);
+	if (g->hz <= 0)
+		g->hz = 100;
+}
+
+void thread_groups_free(struct thread_groups *g)
+{
+	free(g->v);
+	memset(g, 0, sizeof(*g));
+}
+
+static int group_key_cmp(pid_t pa, const char *sa, size_t la, pid_t pb, const char *sb, size_t lb)
+{
+	if (pa != pb)
+		return pa < pb ? -1 : 1;
+	size_t n = la < lb ? la : lb;
+	int c = memcmp(sa, sb, n);
+	if (c)
+		return c;
+	return (la > lb) - (la < lb);
+}
+
+static int group_part_cmp(const void *a, const void *b)
+{
+	const struct group_part *x = a, *y = b;
+	return group_key_cmp(x->pid, x->stem, x->stem_len, y->pid, y->stem, y->stem_len);
+}
+
+static void group_part_of(const struct thread_sample *t, long hz, bool gone, struct group_part *p)
+{
+	p->pid = t->pid;
+	p->stem_len = diagnosis_stem(t->name, t->name_len, p->stem, sizeof(p->stem));
+	p->gone = gone;
+	p->user_s = (double)t->utime / (double)hz;
+	p->system_s = (double)t->stime / (double)hz;
+	p->wait_s = (double)t->wait_ns / 1e9;
+}
+
+static int sample_cmp(const struct thread_sample *a, const struct thread_sample *b)
+{
+	if (a->pid != b->pid)
+		return a->pid < b->pid ? -1 : 1;
+	return (a->tid > b->tid) - (a->tid < b->tid);
+}
+
+/* The parts: every thread of cur, and every thread of prev that is not in
+ * cur as the same thread (same start time) under the same stem. */
+static size_t group_parts(const struct thread_groups *g, const struct thread_set *prev,
+			  const struct thread_set *cur, struct group_part **out, size_t *cap)
+{
+	size_t n = 0, j = 0;
+	for (size_t i = 0; i < cur->n; i++) {
+		*out = xreallocarray_grow(*out, cap, n + 1, sizeof(**out));
+		group_part_of(&cur->v[i], g->hz, false, &(*out)[n++]);
+	}
+	for (size_t i = 0; prev && i < prev->n; i++) {
+		const struct thread_sample *p = &prev->v[i];
+		while (j < cur->n && sample_cmp(&cur->v[j], p) < 0)
+			j++;
+		struct group_part part;
+		group_part_of(p, g->hz, true, &part);
+		if (j < cur->n && sample_cmp(&cur->v[j], p) == 0 &&
+		    cur->v[j].starttime == p->starttime) {
+			char stem[GROUP_STEM_MAX];
+			size_t len =
+			    diagnosis_stem(cur->v[j].name, cur->v[j].name_len, stem, sizeof(stem));
+			if (len == part.stem_len && memcmp(stem, part.stem, len) == 0)
+				continue; /* the same thread, still in its group */
+		}
+		*out = xreallocarray_grow(*out, cap, n + 1, sizeof(**out));
+		(*out)[n++] = part;
+	}
+	qsort(*out, n, sizeof(**out), group_part_cmp);
+	return n;
+}
+
+static bool pid_alive(const struct thread_set *cur, pid_t pid)
+{
+	size_t lo = 0, hi = cur->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (cur->v[mid].pid < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < cur->n && cur->v[lo].pid == pid;
+}
+
+static bool group_part_same(const struct group_part *a, const struct group_part *b)
+{
+	return group_part_cmp(a, b) == 0;
+}
+
+/* The group of the parts [i, end) (one key), its kept state in kept (NULL
+ * for a new group). */
+static struct thread_group group_of_parts(const struct group_part *parts, size_t i, size_t end,
+					  const struct thread_group *kept)
+{
+	struct thread_group x;
+	memset(&x, 0, sizeof(x));
+	if (kept)
+		x = *kept;
+	x.pid = parts[i].pid;
+	memcpy(x.stem, parts[i].stem, parts[i].stem_len + 1);
+	x.stem_len = parts[i].stem_len;
+	x.threads = 0;
+	double user = 0, system = 0, wait = 0;
+	for (; i < end; i++) {
+		if (parts[i].gone) {
+			x.gone_user_s += parts[i].user_s;
+			x.gone_system_s += parts[i].system_s;
+			x.gone_wait_s += parts[i].wait_s;
+		} else {
+			x.threads++;
+			user += parts[i].user_s;
+			system += parts[i].system_s;
+			wait += parts[i].wait_s;
+		}
+	}
+	x.user_s = user + x.gone_user_s;
+	x.system_s = system + x.gone_system_s;
+	x.wait_s = wait + x.gone_wait_s;
+	return x;
+}
+
+void thread_groups_update(struct thread_groups *g, const struct thread_set *prev,
+			  const struct thread_set *cur)
+{
+	struct group_part *parts = NULL;
+	size_t pcap = 0;
+	size_t np = group_parts(g, prev, cur, &parts, &pcap);
+	struct thread_group *next = NULL;
+	size_t nn = 0, ncap = 0, k = 0;
+	for (size_t i = 0; i < np || k < g->n;) {
+		int c = i >= np	    ? 1
+			: k >= g->n ? -1
+				    : group_key_cmp(parts[i].pid, parts[i].stem, parts[i].stem_len,
+						    g->v[k].pid, g->v[k].stem, g->v[k].stem_len);
+		struct thread_group x;
+		if (c > 0) { /* a kept group none of whose threads is here now */
+			x = g->v[k++];
+			x.threads = 0;
+			x.user_s = x.gone_user_s;
+			x.system_s = x.gone_system_s;
+			x.wait_s = x.gone_wait_s;
+		} else {
+			size_t end = i + 1;
+			while (end < np && group_part_same(&parts[end], &parts[i]))
+				end++;
+			x = group_of_parts(parts, i, end, c == 0 ? &g->v[k] : NULL);
+			k += c == 0;
+			i = end;
+		}
+		if (!pid_alive(cur, x.pid))
+			continue; /* the process has gone: its series stop */
+		next = xreallocarray_grow(next, &ncap, nn + 1, sizeof(*next));
+		next[nn++] = x;
+	}
+	free(parts);
+	free(g->v);
+	g->v = next;
+	g->n = nn;
+	g->cap = ncap;
+}

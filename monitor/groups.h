@@ -1,0 +1,48 @@
+/* groups.h — a target's threads grouped by name stem, with totals that
+ * never go back.
+ *
+ * A group is (process, stem): pool workers usually share a stem ("gemm0.w"
+ * of "gemm0.w1", "gemm0.w2").  Its CPU and run-queue wait totals are the sum
+ * over its threads now plus what its threads that ended had when last
+ * seen, so they only grow: a Prometheus counter that fell would read as a
+ * reset and a spike.  A thread whose name changes stem leaves its old group
+ * as if it had ended and brings its whole total to the new one.  Groups of
+ * a process that has gone are dropped (their series stop). */
+#ifndef THREADLAB_GROUPS_H
+#define THREADLAB_GROUPS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "threads.h"
+
+#define GROUP_STEM_MAX 64
+
+struct thread_group {
+	pid_t pid;
+	char stem[GROUP_STEM_MAX]; /* raw bytes of the name, trailing digits cut */
+	size_t stem_len;
+	int threads;			   /* threads in it now (0 when all ended) */
+	double user_s, system_s;	   /* CPU totals (stat utime, stime), s */
+	double wait_s;			   /* run-queue wait total (schedstat field 2), s */
+	double gone_user_s, gone_system_s; /* of the threads that ended, when last seen */
+	double gone_wait_s;
+};
+
+struct thread_groups {
+	struct thread_group *v; /* sorted by (pid, stem) */
+	size_t n, cap;
+	long hz; /* clock ticks per second of utime and stime */
+};
+
+void thread_groups_init(struct thread_groups *g);
+void thread_groups_free(struct thread_groups *g);
+
+/* Brings g up to date with cur, the sample after prev (NULL on the first
+ * sample).  Both sets are sorted by (pid, tid), as the sampler makes them. */
+void thread_groups_update(struct thread_groups *g, const struct thread_set *prev,
+			  const struct thread_set *cur);
+
+#endif

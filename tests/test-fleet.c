@@ -1,0 +1,212 @@
+/* test-fleet.c — the exporter's model: thread groups whose totals only grow
+ * (hand-made samples), --match on names and command lines, and the fleet
+ * against real processes the test starts and ends. */
+#include "config.h"
+
+#include "tl-test.h"
+
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fleet.h"
+#include "groups.h"
+
+/* ---- groups --------------------------------------------------------------- */
+
+static struct thread_sample sample(pid_t pid, pid_t tid, const char *name, uint64_t start,
+				   uint64_t utime, uint64_t wait_ns)
+{
+	struct thread_sample s;
+	memset(&s, 0, sizeof(s));
+	s.pid = pid;
+	s.tid = tid;
+	s.name_len = strlen(name);
+	memcpy(s.name, name, s.name_len);
+	s.starttime = start;
+	s.utime = utime;
+	s.stime = utime / 10;
+	s.wait_ns = wait_ns;
+	return s;
+}
+
+static const struct thread_group *group(const struct thread_groups *g, pid_t pid, const char *stem)
+{
+	for (size_t i = 0; i < g->n; i++)
+		if (g->v[i].pid == pid && g->v[i].stem_len == strlen(stem) &&
+		    memcmp(g->v[i].stem, stem, g->v[i].stem_len) == 0)
+			return &g->v[i];
+	return NULL;
+}
+
+static void test_groups_only_grow(void **state)
+{
+	(void)state;
+	struct thread_groups g;
+	thread_groups_init(&g);
+	g.hz = 100;
+	struct thread_sample a[] = {
+	    sample(10, 10, "main", 1, 100, 0),
+	    sample(10, 11, "pool-1", 2, 300, 1000000000),
+	    sample(10, 12, "pool-2", 3, 200, 500000000),
+	    sample(20, 20, "other", 4, 50, 0),
+	};
+	struct thread_set s1 = {.v = a, .n = 4};
+	thread_groups_update(&g, NULL, &s1);
+	assert_int_equal(g.n, 3);
+	const struct thread_group *pool = group(&g, 10, "pool");
+	assert_non_null(pool);
+	assert_int_equal(pool->threads, 2);
+	assert_true(pool->user_s == 5.0);
+	assert_true(pool->wait_s == 1.5);
+	assert_true(pool->system_s == 0.5);
+
+	/* pool-2 ends, pool-1 runs on, pool-3 starts, main renames itself
+	 * into the pool's stem, process 20 ends. */
+	struct thread_sample b[] = {
+	    sample(10, 10, "pool-0", 1, 110, 0),
+	    sample(10, 11, "pool-1", 2, 350, 1200000000),
+	    sample(10, 13, "pool-3", 5, 10, 0),
+	};
+	struct thread_set s2 = {.v = b, .n = 3};
+	thread_groups_update(&g, &s1, &s2);
+	pool = group(&g, 10, "pool");
+	assert_non_null(pool);
+	assert_int_equal(pool->threads, 3);
+	/* now 1.10 + 3.50 + 0.10, and pool-2's 2.00 kept */
+	assert_true(pool->user_s >= 5.0);
+	assert_true(pool->user_s > 6.69 && pool->user_s < 6.71);
+	assert_true(pool->wait_s > 1.69 && pool->wait_s < 1.71);
+	/* main left its group: the group keeps what it had (1.00), no thread */
+	const struct thread_group *m = group(&g, 10, "main");
+	assert_non_null(m);
+	assert_int_equal(m->threads, 0);
+	assert_true(m->user_s == 1.0);
+	assert_null(group(&g, 20, "other")); /* its process ended */
+
+	/* TID 13 reused by another thread (another start time) with less CPU. */
+	struct thread_sample c[] = {
+	    sample(10, 10, "pool-0", 1, 120, 0),
+	    sample(10, 11, "pool-1", 2, 360, 1200000000),
+	    sample(10, 13, "pool-3", 9, 1, 0),
+	};
+	double before = group(&g, 10, "pool")->user_s;
+	struct thread_set s3 = {.v = c, .n = 3};
+	thread_groups_update(&g, &s2, &s3);
+	assert_true(group(&g, 10, "pool")->user_s >= before);
+	thread_groups_free(&g);
+}
+
+/* ---- matching --------------------------------------------------------------- */
+
+static void test_matches(void **state)
+{
+	(void)state;
+	regex_t re;
+	assert_int_equal(regcomp(&re, "python.*train", REG_EXTENDED | REG_NOSUB), 0);
+	static const char cmd[] = "/usr/bin/python3\0-u\0train.py\0--epochs\0003\0";
+	assert_true(fleet_matches(&re, "python3", 7, cmd, sizeof(cmd) - 1));
+	static const char other[] = "/usr/bin/python3\0serve.py\0";
+	assert_false(fleet_matches(&re, "python3", 7, other, sizeof(other) - 1));
+	/* a kernel thread: no command line, its name alone */
+	assert_false(fleet_matches(&re, "kworker/0:1", 11, "", 0));
+	regfree(&re);
+	assert_int_equal(regcomp(&re, "^gemm", REG_EXTENDED | REG_NOSUB), 0);
+	assert_true(fleet_matches(&re, "gemm0", 5, other, sizeof(other) - 1));
+	regfree(&re);
+}
+
+/* ---- the fleet live ------------------------------------------------------ */
+
+/* A child of ours running "sleep SECS". */
+static pid_t start_sleeper(const char *secs)
+{
+	pid_t parent = getpid();
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(0);
+		execlp("sleep", "sleep", secs, (char *)NULL);
+		_exit(127);
+	}
+	return pid;
+}
+
+static bool fleet_has(const struct fleet *f, pid_t pid)
+{
+	for (size_t i = 0; i < f->n; i++)
+		if (f->m[i]->pid == pid)
+			return true;
+	return false;
+}
+
+static void test_fleet_live(void **state)
+{
+	(void)state;
+	char secs[32], re[80], cmd[160];
+	/* a sleep no other process runs: its seconds from our pid */
+	snprintf(secs, sizeof(secs), "9%d", (int)getpid());
+	snprintf(re, sizeof(re), "^sleep %s$", secs);
+	struct session_config c;
+	session_config_default(&c);
+	struct fleet f;
+	char err[256];
+	assert_int_equal(fleet_start(&f, &c, "([", err, sizeof(err)), EXIT_USAGE);
+	assert_non_null(strstr(err, "--match"));
+	fleet_stop(&f);
+	/* Our own command line matches a pattern built from it: never a
+	 * member (threadlab --match 'python.*train' matches itself). */
+	assert_int_equal(fleet_start(&f, &c, "test-fleet", err, sizeof(err)), EXIT_OK);
+	fleet_tick(&f);
+	assert_false(fleet_has(&f, getpid()));
+	fleet_stop(&f);
+
+	/* A child of ours: threadlab's own descendants are never members. */
+	assert_int_equal(fleet_start(&f, &c, re, err, sizeof(err)), EXIT_OK);
+	pid_t a = start_sleeper(secs);
+	struct timespec ts = {0, 200 * 1000 * 1000};
+	nanosleep(&ts, NULL);
+	fleet_tick(&f);
+	assert_false(fleet_has(&f, a));
+	assert_int_equal(f.n, 0);
+	kill(a, SIGKILL);
+	waitpid(a, NULL, 0);
+
+	/* Not ours: started under timeout by a shell that exits at once, so
+	 * the sleep is reparented; timeout ends it if this test dies. */
+	snprintf(cmd, sizeof(cmd), "timeout 30 sleep %s >/dev/null 2>&1 &", secs);
+	assert_int_equal(system(cmd), 0);
+	pid_t other = 0;
+	for (int i = 0; i < 20 && f.n == 0; i++) {
+		nanosleep(&ts, NULL);
+		fleet_tick(&f);
+	}
+	assert_int_equal(f.n, 1);
+	other = f.m[0]->pid;
+	assert_true(f.m[0]->s.kind == SESSION_ATTACH && f.m[0]->s.target == other);
+	fleet_tick(&f);
+	assert_true(f.m[0]->s.have_rates); /* a session of its own, sampled */
+	kill(other, SIGKILL);
+	nanosleep(&ts, NULL);
+	fleet_tick(&f);
+	assert_false(fleet_has(&f, other));
+	assert_int_equal(f.n, 0);
+	assert_true(f.started == 1 && f.ended == 1);
+	fleet_stop(&f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_groups_only_grow),
+	    cmocka_unit_test(test_matches),
+	    cmocka_unit_test(test_fleet_live),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,263 @@
+/* test-runtimes.c — what the diagnosis reads, on known input: the maps and
+ * environ parsers (and both live on this process), the recognition of
+ * thread-pool runtimes by library, their default thread counts, and
+ * thread-name stems. */
+#include "tl-test.h"
+
+#include <math.h>
+
+#include "diagnosis.h"
+#include "environ.h"
+#include "maps.h"
+#include "runtimes.h"
+
+/* ---- maps ---------------------------------------------------------------- */
+
+static void test_maps_lines(void **state)
+{
+	(void)state;
+	struct maps_line l;
+	const char *lib = "7f42dcc90000-7f42dccbf000 r-xp 0000a000 fe:00 333065                   "
+			  "/usr/lib/x86_64-linux-gnu/libgomp.so.1.0.0";
+	assert_int_equal(maps_line_parse(lib, strlen(lib), &l), 0);
+	assert_string_equal(l.path, "/usr/lib/x86_64-linux-gnu/libgomp.so.1.0.0");
+	assert_true(l.exec);
+	assert_int_equal(l.inode, 333065);
+	assert_false(l.deleted);
+	/* Spaces come as they are; a newline as \012; unlinked files say so. */
+	const char *sp = "00400000-00401000 r--p 00000000 fe:00 12 /tmp/my dir/lib x.so (deleted)";
+	assert_int_equal(maps_line_parse(sp, strlen(sp), &l), 0);
+	assert_string_equal(l.path, "/tmp/my dir/lib x.so");
+	assert_true(l.deleted);
+	assert_false(l.exec);
+	const char *nl = "00400000-00401000 r--p 00000000 fe:00 12 /tmp/a\\012b.so";
+	assert_int_equal(maps_line_parse(nl, strlen(nl), &l), 0);
+	assert_string_equal(l.path, "/tmp/a\nb.so");
+	const char *heap =
+	    "01c2d000-01c4e000 rw-p 00000000 00:00 0                          [heap]";
+	assert_int_equal(maps_line_parse(heap, strlen(heap), &l), 0);
+	assert_string_equal(l.path, "");
+	const char *anon = "7f0000000000-7f0000021000 rw-p 00000000 00:00 0 ";
+	assert_int_equal(maps_line_parse(anon, strlen(anon), &l), 0);
+	assert_string_equal(l.path, "");
+	const char *bad[] = {"", "garbage", "0-1 rwxpq 0 0:0 0 /x", "0-1 r--p 0 00 0 /x",
+			     "0-1 r--p 0 0:0 12x /x"};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_int_equal(maps_line_parse(bad[i], strlen(bad[i]), &l), -EINVAL);
+}
+
+static int files_seen;
+static char files_last[MAPS_PATH_MAX];
+
+static void count_file(const struct maps_line *l, void *arg)
+{
+	(void)arg;
+	files_seen++;
+	snprintf(files_last, sizeof(files_last), "%s", l->path);
+}
+
+static void test_maps_files(void **state)
+{
+	(void)state;
+	const char *m = "00400000-00401000 r--p 00000000 fe:00 1 /usr/bin/python3.11\n"
+			"00401000-00402000 r-xp 00001000 fe:00 1 /usr/bin/python3.11\n"
+			"01c2d000-01c4e000 rw-p 00000000 00:00 0 [heap]\n"
+			"7f0-7f1 r--p 00000000 fe:00 2 /usr/lib/x86_64-linux-gnu/libm.so.6\n"
+			"7f1-7f2 r-xp 00001000 fe:00 2 /usr/lib/x86_64-linux-gnu/libm.so.6\n"
+			"7f2-7f3 r--p 00000000 fe:00 3 /usr/lib/x86_64-linux-gnu/libc.so.6\n";
+	files_seen = 0;
+	assert_int_equal(maps_files(m, strlen(m), count_file, NULL), 3);
+	assert_int_equal(files_seen, 3);
+	assert_string_equal(files_last, "/usr/lib/x86_64-linux-gnu/libc.so.6");
+	assert_int_equal(maps_files("bad line\n", 9, count_file, NULL), -EINVAL);
+}
+
+static void test_maps_live(void **state)
+{
+	(void)state;
+	struct sysroot r;
+	char *buf;
+	bool cut;
+	assert_int_equal(sysroot_open(&r, "/"), 0);
+	ssize_t n = maps_read(&r, getpid(), &buf, 1 << 20, &cut);
+	assert_true(n > 0);
+	assert_false(cut);
+	files_seen = 0;
+	assert_true(maps_files(buf, (size_t)n, count_file, NULL) > 0);
+	free(buf);
+	assert_int_equal(maps_read(&r, 999999999, &buf, 1 << 20, &cut), -ESRCH);
+	sysroot_close(&r);
+}
+
+/* ---- environ -------------------------------------------------------------- */
+
+static void test_environ(void **state)
+{
+	(void)state;
+	static const char env[] = "HOME=/root\0OMP_NUM_THREADS=4\0OMP_NUM_THREADS_X=9\0"
+				  "EMPTY=\0OMP_NUM_THREADS=6\0NOEQUALS\0";
+	size_t len = sizeof(env) - 1;
+	/* the first one, as getenv() in the target finds it */
+	assert_string_equal(environ_get(env, len, "OMP_NUM_THREADS"), "4");
+	assert_string_equal(environ_get(env, len, "OMP_NUM_THREADS_X"), "9");
+	assert_string_equal(environ_get(env, len, "EMPTY"), "");
+	assert_null(environ_get(env, len, "NOEQUALS"));
+	assert_null(environ_get(env, len, "OMP"));
+	assert_null(environ_get(env, 0, "HOME"));
+	/* Our own, live: the variable set before exec is there. */
+	struct sysroot r;
+	char *buf;
+	bool cut;
+	assert_int_equal(sysroot_open(&r, "/"), 0);
+	ssize_t n = environ_read(&r, getpid(), &buf, &cut);
+	assert_true(n > 0);
+	if (getenv("THREADLAB_SRCDIR"))
+		assert_non_null(environ_get(buf, (size_t)n, "THREADLAB_SRCDIR"));
+	free(buf);
+	sysroot_close(&r);
+}
+
+/* ---- runtimes ------------------------------------------------------------- */
+
+static void test_runtimes_match(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *path;
+		enum runtime_id id;
+		const char *variant;
+	} t[] = {
+	    {"/usr/lib/x86_64-linux-gnu/openblas-pthread/libopenblasp-r0.3.21.so", RUNTIME_OPENBLAS,
+	     "pthreads"},
+	    {"/usr/lib/x86_64-linux-gnu/openblas-openmp/libopenblasp-r0.3.21.so", RUNTIME_OPENBLAS,
+	     "openmp"},
+	    {"/usr/lib/x86_64-linux-gnu/openblas-serial/libopenblas-r0.3.21.so", RUNTIME_OPENBLAS,
+	     "sequential"},
+	    {"/venv/lib/python3.11/site-packages/numpy.libs/libopenblas64_p-r0-15028c96.3.21.so",
+	     RUNTIME_OPENBLAS, "pthreads"},
+	    {"/venv/numpy.libs/libscipy_openblas64_-ff651d7f.so", RUNTIME_OPENBLAS, "pthreads"},
+	    {"/usr/lib/x86_64-linux-gnu/blis-openmp/libblas.so.3", RUNTIME_BLIS, "openmp"},
+	    {"/usr/lib/x86_64-linux-gnu/libgomp.so.1.0.0", RUNTIME_GOMP, ""},
+	    {"/venv/torch/lib/libgomp-a34b3233.so.1", RUNTIME_GOMP, ""},
+	    {"/usr/lib/llvm-14/lib/libomp.so.5", RUNTIME_LLVM_OMP, ""},
+	    {"/opt/intel/lib/libiomp5.so", RUNTIME_IOMP, ""},
+	    {"/venv/lib/libmkl_intel_thread.so.2", RUNTIME_MKL, "intel"},
+	    {"/venv/lib/libmkl_sequential.so.2", RUNTIME_MKL, "sequential"},
+	    {"/usr/lib/x86_64-linux-gnu/libtbb.so.12.8", RUNTIME_TBB, ""},
+	    {"/venv/torch/lib/libtorch_cpu.so", RUNTIME_TORCH, ""},
+	    {"/venv/tensorflow/libtensorflow_framework.so.2", RUNTIME_TENSORFLOW, ""},
+	    {"/venv/onnxruntime/capi/onnxruntime_pybind11_state.cpython-311-x86_64-linux-gnu.so",
+	     RUNTIME_ONNXRUNTIME, ""},
+	    {"/usr/lib/x86_64-linux-gnu/libopencv_core.so.4.6.0", RUNTIME_OPENCV, ""},
+	    {"/usr/lib64/libflexiblas.so.3", RUNTIME_FLEXIBLAS, ""},
+	};
+	struct runtime_match m;
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		if (!runtimes_match(t[i].path, &m))
+			fail_msg("not recognised: %s", t[i].path);
+		assert_int_equal(m.id, t[i].id);
+		assert_string_equal(m.variant, t[i].variant);
+	}
+	const char *no[] = {"/usr/lib/x86_64-linux-gnu/libtbbmalloc.so.2.8",
+			    "/usr/lib/x86_64-linux-gnu/libm.so.6",
+			    "/usr/lib/x86_64-linux-gnu/blas/libblas.so.3", "/usr/bin/gompd",
+			    "/usr/lib/x86_64-linux-gnu/libgompwhat.so"};
+	for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++)
+		if (runtimes_match(no[i], &m))
+			fail_msg("recognised but is no runtime: %s", no[i]);
+}
+
+static const char *const *fake_env;
+
+static const char *fake_get(const void *ctx, const char *name)
+{
+	(void)ctx;
+	for (size_t i = 0; fake_env && fake_env[i]; i += 2)
+		if (strcmp(fake_env[i], name) == 0)
+			return fake_env[i + 1];
+	return NULL;
+}
+
+static int count_with(enum runtime_id id, const char *variant, const char *const *env, int affinity,
+		      char *why)
+{
+	fake_env = env;
+	struct runtimes_env e = {fake_get, NULL};
+	return runtimes_default_count(id, variant, &e, affinity, 4, why, 256);
+}
+
+static void test_default_counts(void **state)
+{
+	(void)state;
+	char why[256];
+	/* OpenBLAS pthreads: the precedence, then the cap at the affinity CPUs. */
+	const char *none[] = {NULL};
+	assert_int_equal(count_with(RUNTIME_OPENBLAS, "pthreads", none, 2, why), 2);
+	assert_non_null(strstr(why, "affinity"));
+	const char *omp4[] = {"OMP_NUM_THREADS", "4", NULL};
+	assert_int_equal(count_with(RUNTIME_OPENBLAS, "pthreads", omp4, 2, why), 2);
+	assert_non_null(strstr(why, "OMP_NUM_THREADS=4 asked for 4, capped"));
+	const char *both[] = {"OMP_NUM_THREADS", "8", "OPENBLAS_NUM_THREADS", "1", NULL};
+	assert_int_equal(count_with(RUNTIME_OPENBLAS, "pthreads", both, 8, why), 1);
+	assert_non_null(strstr(why, "OPENBLAS_NUM_THREADS=1"));
+	const char *goto3[] = {"GOTO_NUM_THREADS", "3", "OMP_NUM_THREADS", "8", NULL};
+	assert_int_equal(count_with(RUNTIME_OPENBLAS, "pthreads", goto3, 8, why), 3);
+	assert_int_equal(count_with(RUNTIME_OPENBLAS, "pthreads", none, 128, why), 64);
+	/* The OpenMP build follows OpenMP, uncapped; the serial one is 1. */
+	const char *omp8[] = {"OMP_NUM_THREADS", "8", "OPENBLAS_NUM_THREADS", "1", NULL};
+	assert_int_equal(count_with(RUNTIME_OPENBLAS, "openmp", omp8, 2, why), 8);
+	assert_int_equal(count_with(RUNTIME_OPENBLAS, "sequential", omp8, 2, why), 1);
+	/* libgomp: OMP_NUM_THREADS (first of a list), capped by OMP_THREAD_LIMIT. */
+	const char *list[] = {"OMP_NUM_THREADS", "6,2", NULL};
+	assert_int_equal(count_with(RUNTIME_GOMP, "", list, 2, why), 6);
+	const char *limit[] = {"OMP_NUM_THREADS", "6", "OMP_THREAD_LIMIT", "3", NULL};
+	assert_int_equal(count_with(RUNTIME_GOMP, "", limit, 2, why), 3);
+	assert_int_equal(count_with(RUNTIME_GOMP, "", none, 2, why), 2);
+	assert_non_null(strstr(why, "quota is not seen"));
+	/* BLIS is single-threaded unless told; MKL_NUM_THREADS wins. */
+	assert_int_equal(count_with(RUNTIME_BLIS, "pthreads", none, 8, why), 1);
+	assert_int_equal(count_with(RUNTIME_BLIS, "pthreads", omp4, 8, why), 4);
+	const char *mkl[] = {"MKL_NUM_THREADS", "2", "OMP_NUM_THREADS", "8", NULL};
+	assert_int_equal(count_with(RUNTIME_MKL, "intel", mkl, 8, why), 2);
+	assert_int_equal(count_with(RUNTIME_MKL, "intel", none, 8, why), 4); /* cores */
+	assert_int_equal(count_with(RUNTIME_TBB, "", omp4, 3, why), 3);
+	/* The knob a suggestion names is the one that works. */
+	fake_env = both;
+	struct runtimes_env e = {fake_get, NULL};
+	assert_string_equal(runtimes_knob(RUNTIME_OPENBLAS, "pthreads", &e),
+			    "OPENBLAS_NUM_THREADS");
+	assert_string_equal(runtimes_knob(RUNTIME_OPENBLAS, "openmp", &e), "OMP_NUM_THREADS");
+	fake_env = mkl;
+	assert_string_equal(runtimes_knob(RUNTIME_MKL, "", &e), "MKL_NUM_THREADS");
+	assert_string_equal(runtimes_knob(RUNTIME_GOMP, "", &e), "OMP_NUM_THREADS");
+}
+
+static void test_stems(void **state)
+{
+	(void)state;
+	static const char *t[][2] = {
+	    {"pt_autograd_0", "pt_autograd"},
+	    {"gemm0.w12", "gemm0.w"},
+	    {"tl-worker3", "tl-worker"},
+	    {"python3", "python"},
+	    {"12345", "12345"},
+	    {"tt-wake", "tt-wake"},
+	    {"", ""},
+	};
+	char out[64];
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		diagnosis_stem(t[i][0], strlen(t[i][0]), out, sizeof(out));
+		assert_string_equal(out, t[i][1]);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_maps_lines),	   cmocka_unit_test(test_maps_files),
+	    cmocka_unit_test(test_maps_live),	   cmocka_unit_test(test_environ),
+	    cmocka_unit_test(test_runtimes_match), cmocka_unit_test(test_default_counts),
+	    cmocka_unit_test(test_stems),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
