@@ -3,7 +3,9 @@
 
 #include "stop.h"
 
+#include <math.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "lab.h"
@@ -53,4 +55,23 @@ void stop_install(void (*on_fatal)(void))
 	sigaction(SIGILL, &sa, NULL);
 	sigaction(SIGABRT, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
+}
+
+double stop_now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+void stop_sleep_until(double t)
+{
+	while (!stop_signal) {
+		double left = t - stop_now();
+		if (left <= 0)
+			return;
+		struct timespec ts = {(time_t)left, (long)((left - floor(left)) * 1e9)};
+		if (nanosleep(&ts, NULL) == 0)
+			return;
+	}
 }

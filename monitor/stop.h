@@ -21,4 +21,10 @@ extern volatile sig_atomic_t stop_signal;
  * Installing again replaces on_fatal. */
 void stop_install(void (*on_fatal)(void));
 
+/* CLOCK_MONOTONIC in seconds: the clock every loop keeps its time by. */
+double stop_now(void);
+
+/* Sleeps until stop_now() reaches t, or a stop signal arrives. */
+void stop_sleep_until(double t);
+
 #endif

@@ -1,8 +1,9 @@
 /* hostile-name.c — a process whose thread names attack a terminal.
  *
- * For the end-to-end test: names carrying ESC sequences, BEL, a raw C1
- * byte and invalid UTF-8 are written to /proc/self/task/TID/comm (the
- * kernel keeps the bytes as they are); then it sleeps until killed.
+ * For the end-to-end tests: names carrying ESC sequences, BEL, a raw C1
+ * byte, invalid UTF-8, quotes, backslashes and a newline are written to
+ * /proc/self/task/TID/comm (the kernel keeps the bytes as they are); then
+ * it sleeps until killed.
  * Prints "ready" on stdout once every name is set. */
 #include "config.h"
 
@@ -18,7 +19,10 @@ static const char *const hostile_names[] = {
     "\x9b"
     "2J\x1b]0;pw",	   /* raw C1 CSI, then an OSC title */
     "bad\xff\xfe\xc2\x9b", /* invalid UTF-8 and encoded C1 */
+    "q\"uo\\te\\",	   /* quotes and backslashes: the metrics' escapes */
+    "new\nline\r",	   /* a newline: ends a line of most formats */
 };
+#define HOSTILE_N (sizeof(hostile_names) / sizeof(hostile_names[0]))
 
 static int hostile_set(pid_t tid, const char *name)
 {
@@ -42,8 +46,8 @@ static void *hostile_thread(void *arg)
 
 int main(void)
 {
-	pthread_t t[2];
-	for (int i = 0; i < 2; i++)
+	pthread_t t[HOSTILE_N - 1];
+	for (size_t i = 0; i < HOSTILE_N - 1; i++)
 		if (pthread_create(&t[i], NULL, hostile_thread, (void *)hostile_names[i + 1]) != 0)
 			return 1;
 	if (hostile_set(getpid(), hostile_names[0]) < 0)

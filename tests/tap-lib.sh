@@ -15,3 +15,10 @@ limited() { timeout -k 5 "$@"; }
 # Kills a background process and reaps it, so bash's "Killed" notice does
 # not land in the stderr of a later command.
 stop() { kill -9 "$1" 2>/dev/null; wait "$1" 2>/dev/null; }
+# Kills what is left in the cgroup directory $1 and removes it (the kernel
+# lets a cgroup go a moment after its last task is reaped).
+cg_remove() {
+	[ -n "$1" ] && [ -d "$1" ] || return 0
+	for p in $(cat "$1/cgroup.procs" 2>/dev/null); do kill -9 "$p" 2>/dev/null; done
+	for _ in $(seq 50); do rmdir "$1" 2>/dev/null && break; sleep 0.1; done
+}

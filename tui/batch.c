@@ -11,41 +11,16 @@
 #include <string.h>
 #include <time.h>
 
+#include "export.h"
+#include "face.h"
 #include "record.h"
 #include "report.h"
 #include "session.h"
 #include "text-safe.h"
 
-static double batch_now(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
-/* Sleeps until the monotonic time t, or until a stop signal arrives. */
-static void batch_sleep_until(double t)
-{
-	while (!stop_signal) {
-		double left = t - batch_now();
-		if (left <= 0)
-			return;
-		struct timespec ts = {(time_t)left, (long)((left - floor(left)) * 1e9)};
-		if (nanosleep(&ts, NULL) == 0)
-			return;
-	}
-}
-
 static const struct diagnosis *batch_diag(const struct session *s)
 {
 	return s->have_diag ? &s->diag : NULL;
-}
-
-static void batch_say(const char *m)
-{
-	char safe[3 * 1024];
-	text_safe(m, strlen(m), safe, sizeof(safe));
-	fprintf(stderr, "threadlab: %s\n", safe);
 }
 
 /* A failure the session reported (a quota refused, a helper restarted, a
@@ -57,7 +32,7 @@ static void batch_news(const struct session *s, unsigned *seen)
 		return;
 	*seen = s->message_seq;
 	if (s->message_bad && s->message[0])
-		batch_say(s->message);
+		face_say(s->message);
 }
 
 /* The sample as one JSON line, formatted once for stdout and the
@@ -139,7 +114,7 @@ int batch_run(const struct options *o)
 	stop_install(NULL);
 	int rc = session_start(&s, &c, err, sizeof(err));
 	if (rc != EXIT_OK) {
-		batch_say(err);
+		face_say(err);
 		session_stop(&s);
 		return rc;
 	}
@@ -148,16 +123,19 @@ int batch_run(const struct options *o)
 		session_stop(&s);
 		return rc;
 	}
-	struct record *rec = NULL;
-	if (o->record) {
-		struct recording_header h;
-		session_recording_header(&s, o->interval, &h);
-		rec = record_start(o->record, o->argc, o->argv, &h, err, sizeof(err));
-		if (!rec) {
-			batch_say(err);
-			session_stop(&s);
-			return EXIT_USAGE;
-		}
+	struct record *rec;
+	if (face_record_start(o, &s, &rec) != EXIT_OK) {
+		session_stop(&s);
+		return EXIT_USAGE;
+	}
+	struct export e;
+	rc = export_start(&e, o, err, sizeof(err));
+	if (rc != EXIT_OK) {
+		face_say(err);
+		if (rec)
+			record_close(rec);
+		session_stop(&s);
+		return rc;
 	}
 	unsigned seen = 0;
 	batch_news(&s, &seen);
@@ -167,23 +145,19 @@ int batch_run(const struct options *o)
 
 	long printed = 0;
 	bool header = true;
-	double next = batch_now() + o->interval;
+	double next = stop_now() + o->interval;
 	rc = EXIT_OK;
 	while (!stop_signal) {
-		batch_sleep_until(next);
+		stop_sleep_until(next);
 		if (stop_signal)
 			break;
 		int tick = session_tick(&s);
 		batch_news(&s, &seen);
 		if (tick < 0) {
-			char st[128];
-			if (s.kind == SESSION_LAUNCH)
-				fprintf(stderr, "threadlab: the command %s\n",
-					session_child_status(&s, st, sizeof(st)));
-			else
-				fprintf(stderr, "threadlab: process %d exited\n", (int)s.target);
+			face_say_ended(&s);
 			break;
 		}
+		export_session(&e, &s);
 		const struct batch_line *line = NULL;
 		if (one.f && rec) {
 			rewind(one.f);
@@ -200,7 +174,7 @@ int batch_run(const struct options *o)
 		if (o->count && ++printed >= o->count)
 			break;
 		next += o->interval;
-		double now = batch_now();
+		double now = stop_now();
 		if (next < now)
 			next = now + o->interval;
 	}
@@ -209,6 +183,7 @@ int batch_run(const struct options *o)
 	if (one.f)
 		fclose(one.f);
 	free(one.buf);
+	export_stop(&e);
 	session_stop(&s);
 	return rc;
 }

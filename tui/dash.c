@@ -41,6 +41,7 @@
 #include "dash-panels.h"
 #include "dash-table.h"
 #include "options.h"
+#include "export.h"
 #include "record.h"
 #include "session.h"
 #include "text-safe.h"
@@ -194,6 +195,8 @@ static void dash_tick(struct dash *d, struct session *s, double now)
 		}
 		return;
 	}
+	if (d->export && rc == 0)
+		export_session(d->export, s);
 	if (d->record && s->have_rates && rc == 0) {
 		int w = record_sample(d->record, &s->cur, &s->rates,
 				      s->kind == SESSION_LAB ? &s->work : NULL,
@@ -374,6 +377,9 @@ int dash_run(struct session *s, const struct dash_config *c)
 
 	dash_init(&d, c);
 	d.record = c ? c->record : NULL;
+	d.export = c ? c->export : NULL;
+	if (c && c->message)
+		snprintf(d.message, sizeof(d.message), "%s", c->message);
 	d.replay.on = s->rec != NULL;
 	d.replay.speed = 1;
 	d.message_seq = s->message_seq;

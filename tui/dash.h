@@ -58,9 +58,11 @@ struct dash {
 	unsigned message_seq;		/* the session message last shown */
 	char status[96];		/* how the target ended ("exited with status 3"), "" */
 	struct record *record;		/* --record, NULL when none (or after an error) */
+	struct export *export;		/* --serve, NULL when none */
 };
 
 struct record;
+struct export;
 
 /* What the command line says about the dashboard. */
 struct dash_config {
@@ -68,6 +70,9 @@ struct dash_config {
 	bool no_color;	       /* --no-color (NO_COLOR is read by dash_run itself) */
 	struct record *record; /* --record: each sample goes there too (dash_run
 				* closes it); NULL: none */
+	struct export *export; /* --serve: each sample is published (the caller
+				* stops it); NULL: none */
+	const char *message;   /* the message line at start ("serving …"), or NULL */
 };
 
 /* Refresh intervals the i / I keys step through, s. */

@@ -14,38 +14,12 @@
 #include <time.h>
 
 #include "diagnosis-out.h"
+#include "face.h"
 #include "json-out.h"
 #include "session.h"
 #include "text-safe.h"
 
 #define DIAGNOSE_DEFAULT_S 5.0
-
-static void diagnose_say(const char *m)
-{
-	char safe[2048];
-	text_safe(m, strlen(m), safe, sizeof(safe));
-	fprintf(stderr, "threadlab: %s\n", safe);
-}
-
-static double diagnose_now(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
-static void diagnose_sleep(double s)
-{
-	double end = diagnose_now() + s;
-	while (!stop_signal) {
-		double left = end - diagnose_now();
-		if (left <= 0)
-			return;
-		struct timespec ts = {(time_t)left, (long)((left - floor(left)) * 1e9)};
-		if (nanosleep(&ts, NULL) == 0)
-			return;
-	}
-}
 
 static void diagnose_json(const struct session *s, double seconds)
 {
@@ -79,27 +53,27 @@ int diagnose_run(const struct options *o)
 	stop_install(NULL);
 	int rc = session_start(&s, &c, err, sizeof(err));
 	if (rc != EXIT_OK) {
-		diagnose_say(err);
+		face_say(err);
 		session_stop(&s);
 		return EXIT_USAGE;
 	}
-	double end = diagnose_now() + seconds;
+	double end = stop_now() + seconds;
 	bool gone = false;
 	while (!stop_signal && !gone) {
-		double left = end - diagnose_now();
+		double left = end - stop_now();
 		if (left <= 0)
 			break;
-		diagnose_sleep(left < step ? left : step);
+		stop_sleep_until(stop_now() + (left < step ? left : step));
 		gone = session_tick(&s) < 0;
 	}
 	if (!s.have_diag) {
-		diagnose_say(gone ? "the target ended before it could be diagnosed"
-				  : "interrupted before the first interval");
+		face_say(gone ? "the target ended before it could be diagnosed"
+			      : "interrupted before the first interval");
 		session_stop(&s);
 		return EXIT_USAGE;
 	}
 	if (gone)
-		diagnose_say("the target ended: the diagnosis covers its life until then");
+		face_say("the target ended: the diagnosis covers its life until then");
 	if (o->format == FORMAT_JSON)
 		diagnose_json(&s, s.diag.window_s);
 	else
@@ -110,7 +84,7 @@ int diagnose_run(const struct options *o)
 		/* 1 would read as "a problem found": an error is 2. */
 		char m[160];
 		snprintf(m, sizeof(m), "cannot write the output: %s", strerror(errno));
-		diagnose_say(m);
+		face_say(m);
 		return EXIT_USAGE;
 	}
 	return v == VERDICT_FINE || v == VERDICT_IDLE ? EXIT_OK : 1;

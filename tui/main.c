@@ -9,26 +9,21 @@
 #include "batch.h"
 #include "dash.h"
 #include "diagnose.h"
+#include "export.h"
+#include "face.h"
+#include "headless.h"
 #include "options.h"
 #include "record.h"
 #include "session.h"
 #include "sweep-out.h"
 #include "text-safe.h"
 
-/* A one-line error, made safe (it may quote a file name or a command). */
-static void main_say(const char *err)
-{
-	char safe[2048];
-	text_safe(err, strlen(err), safe, sizeof(safe));
-	fprintf(stderr, "threadlab: %s\n", safe);
-}
-
 static int main_dashboard(const struct options *o)
 {
 	char err[512];
 	int rc = dash_check_terminal(err, sizeof(err));
 	if (rc != EXIT_OK) {
-		main_say(err);
+		face_say(err);
 		return rc;
 	}
 	struct session s;
@@ -40,21 +35,30 @@ static int main_dashboard(const struct options *o)
 	rc = session_start(&s, &c, err, sizeof(err));
 	if (rc != EXIT_OK) {
 		session_stop(&s);
-		main_say(err);
+		face_say(err);
 		return rc;
 	}
-	struct dash_config dc = {.interval = o->interval, .no_color = o->no_color};
-	if (o->record) {
-		struct recording_header h;
-		session_recording_header(&s, o->interval, &h);
-		dc.record = record_start(o->record, o->argc, o->argv, &h, err, sizeof(err));
-		if (!dc.record) {
-			session_stop(&s);
-			main_say(err);
-			return EXIT_USAGE;
-		}
+	struct export e;
+	rc = export_start(&e, o, err, sizeof(err));
+	if (rc != EXIT_OK) {
+		session_stop(&s);
+		face_say(err);
+		return rc;
+	}
+	char serving[256] = "";
+	if (e.srv)
+		snprintf(serving, sizeof(serving), "serving %s", serve_url(e.srv));
+	struct dash_config dc = {.interval = o->interval,
+				 .no_color = o->no_color,
+				 .export = &e,
+				 .message = serving[0] ? serving : NULL};
+	if (face_record_start(o, &s, &dc.record) != EXIT_OK) {
+		export_stop(&e);
+		session_stop(&s);
+		return EXIT_USAGE;
 	}
 	rc = dash_run(&s, &dc);
+	export_stop(&e);
 	session_stop(&s);
 	return rc;
 }
@@ -67,12 +71,12 @@ static int main_sweep(const struct options *o)
 	struct record *rec = NULL;
 	char err[512];
 	if (o->record && !(rec = record_open(o->record, o->argc, o->argv, err, sizeof(err)))) {
-		main_say(err);
+		face_say(err);
 		return EXIT_USAGE;
 	}
 	int rc = sweep_out_run(&so, stdout, o->format, rec);
 	if (rec && record_close(rec) < 0)
-		main_say("cannot close the recording");
+		face_say("cannot close the recording");
 	/* -EPIPE: the reader went away; -EINTR: a stop signal.  Both end a
 	 * sweep normally, with the rows so far written. */
 	if (rc == -EPIPE || rc == -EINTR)
@@ -98,7 +102,7 @@ int main(int argc, char **argv)
 	session_raise_nofile();
 	int rc = options_parse(argc, argv, &o, err, sizeof(err));
 	if (rc != EXIT_OK) {
-		main_say(err);
+		face_say(err);
 		return rc;
 	}
 	switch (o.mode) {
@@ -116,6 +120,8 @@ int main(int argc, char **argv)
 		return main_sweep(&o);
 	case MODE_DIAGNOSE:
 		return diagnose_run(&o);
+	case MODE_HEADLESS:
+		return headless_run(&o);
 	case MODE_DASHBOARD:
 	default:
 		return main_dashboard(&o);

@@ -7,6 +7,7 @@
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
+#include <regex.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +32,13 @@ enum {
 	OPT_RECORD,
 	OPT_REPLAY,
 	OPT_DIAGNOSE,
+	OPT_SERVE,
+	OPT_HEADLESS,
+	OPT_MATCH,
+	OPT_TLS_CERT,
+	OPT_TLS_KEY,
+	OPT_BASIC_AUTH,
+	OPT_METRICS_MAX_THREADS,
 };
 
 static const struct option options_long[] = {
@@ -57,6 +65,13 @@ static const struct option options_long[] = {
     {"record", required_argument, NULL, OPT_RECORD},
     {"replay", required_argument, NULL, OPT_REPLAY},
     {"diagnose", no_argument, NULL, OPT_DIAGNOSE},
+    {"serve", required_argument, NULL, OPT_SERVE},
+    {"headless", no_argument, NULL, OPT_HEADLESS},
+    {"match", required_argument, NULL, OPT_MATCH},
+    {"tls-cert", required_argument, NULL, OPT_TLS_CERT},
+    {"tls-key", required_argument, NULL, OPT_TLS_KEY},
+    {"basic-auth", required_argument, NULL, OPT_BASIC_AUTH},
+    {"metrics-max-threads", required_argument, NULL, OPT_METRICS_MAX_THREADS},
     {NULL, 0, NULL, 0},
 };
 
@@ -72,6 +87,7 @@ void options_usage(FILE *f)
 	      "       threadlab --sweep [--threads LIST] [--streams LIST] [--seconds S] [--format ...]\n"
 	      "       threadlab --replay FILE [--batch [--format text|csv|json]]\n"
 	      "       threadlab --diagnose [-p PID | -- CMD] [--tree] [--seconds S] [--format text|json]\n"
+	      "       threadlab --headless --serve [ADDR:]PORT [-p PID | -- CMD | --match REGEX] [--tree]\n"
 	      "\n"
 	      "Shows how threads meet the CPU budget: per-thread CPU, run-queue wait and\n"
 	      "context switches, the cgroup's quota, throttling and pressure, and the\n"
@@ -83,6 +99,7 @@ void options_usage(FILE *f)
 	      "      --sweep           run the workload over thread counts, print a scaling table\n"
 	      "      --diagnose        sample S seconds (default 5), print the verdict: exit 0 fine\n"
 	      "                        or idle, 1 oversubscribed, throttled or undersubscribed\n"
+	      "      --headless        sample with nothing on screen (for --serve, --record)\n"
 	      "\n"
 	      "Target (default: the built-in workload):\n"
 	      "  -p, --pid PID         monitor process PID\n"
@@ -97,6 +114,15 @@ void options_usage(FILE *f)
 	      "      --root DIR          read /proc and /sys under DIR (fixture trees; --budget, --batch)\n"
 	      "      --record FILE       also write the session to FILE (JSON Lines; FILE.zst: zstd)\n"
 	      "      --replay FILE       the dashboard (or --batch) on a recording instead of live\n"
+	      "\n"
+	      "Prometheus exporter (beside the dashboard, --batch or --headless):\n"
+	      "      --serve [ADDR:]PORT   serve /metrics on ADDR (default 127.0.0.1) port PORT\n"
+	      "      --match REGEX         --headless: follow every process whose name or command\n"
+	      "                            line matches (POSIX extended), found again each sample\n"
+	      "      --tls-cert FILE --tls-key FILE   serve HTTPS with this PEM certificate and key\n"
+	      "      --basic-auth FILE     require user:HASH credentials (bcrypt or SHA-512 crypt)\n"
+	      "      --metrics-max-threads N  per-thread series per process (default 500); the\n"
+	      "                            rest only in name groups\n"
 	      "\n"
 	      "Workload knobs (also keys in the dashboard):\n"
 	      "      --threads N       intra-op threads per GEMM (OpenBLAS threads), 1-64; default 1\n"
@@ -128,8 +154,9 @@ void options_session_config(const struct options *o, struct session_config *c)
 	c->pid = o->pid;
 	c->tree = o->tree;
 	c->command = o->command;
-	c->stdio = o->mode == MODE_BATCH || o->mode == MODE_DIAGNOSE ? LAUNCH_STDIO_STDERR
-								     : LAUNCH_STDIO_NULL;
+	c->stdio = o->mode == MODE_BATCH || o->mode == MODE_DIAGNOSE || o->mode == MODE_HEADLESS
+		       ? LAUNCH_STDIO_STDERR
+		       : LAUNCH_STDIO_NULL;
 	c->lab.threads = o->threads;
 	c->lab.streams = o->streams;
 	c->lab.size = o->size;
@@ -138,12 +165,14 @@ void options_session_config(const struct options *o, struct session_config *c)
 	c->lab.cpus = o->cpus;
 	c->lab.spin_off = o->spin_off;
 	c->replay = o->replay;
-	if (o->mode == MODE_DASHBOARD) {
+	if (o->mode == MODE_DASHBOARD || o->mode == MODE_HEADLESS) {
 		/* A screen shows some threads and a verdict that should not flip
-		 * with each interval; batch output exports every thread. */
+		 * with each interval; batch output exports every thread.  The
+		 * exporter's counters may be a second old, its verdict as the
+		 * dashboard's. */
 		c->diag_window = 5.0;
 		c->detail_period = 1.0;
-		c->keys = true;
+		c->keys = o->mode == MODE_DASHBOARD;
 	}
 }
 
@@ -237,6 +266,7 @@ static void options_defaults(struct options *o)
 	o->size = 768;
 	o->precision = CTL_SINGLE;
 	o->seconds = 3.0;
+	o->metrics_max_threads = 500;
 	const char *nc = getenv("NO_COLOR");
 	o->no_color = nc && *nc;
 }
@@ -244,9 +274,35 @@ static void options_defaults(struct options *o)
 static int options_set_mode(struct options *o, enum mode m, char *err, size_t errlen)
 {
 	if (o->mode != MODE_DASHBOARD && o->mode != m)
-		return options_err(err, errlen,
-				   "--budget, --batch, --sweep and --diagnose exclude each other");
+		return options_err(
+		    err, errlen,
+		    "--budget, --batch, --sweep, --diagnose and --headless exclude each "
+		    "other");
 	o->mode = m;
+	return EXIT_OK;
+}
+
+static int options_exporter(struct options *o, int c, const char *arg, char *err, size_t errlen)
+{
+	const char **to = c == OPT_SERVE	? &o->serve
+			  : c == OPT_MATCH	? &o->match
+			  : c == OPT_TLS_CERT	? &o->tls_cert
+			  : c == OPT_TLS_KEY	? &o->tls_key
+			  : c == OPT_BASIC_AUTH ? &o->basic_auth
+						: NULL;
+	if (!to) {
+		if (!options_long_int(arg, 1, 1000000, &o->metrics_max_threads))
+			return options_err(
+			    err, errlen, "--metrics-max-threads takes 1 to 1000000, not '%s'", arg);
+		o->metrics_max_threads_set = true;
+		return EXIT_OK;
+	}
+	if (!arg[0])
+		return options_err(err, errlen, "%s needs a value",
+				   c == OPT_SERVE   ? "--serve"
+				   : c == OPT_MATCH ? "--match"
+						    : "a file option");
+	*to = arg;
 	return EXIT_OK;
 }
 
@@ -289,6 +345,15 @@ static int options_one(struct options *o, int c, const char *arg, char *err, siz
 		return options_set_mode(o, MODE_SWEEP, err, errlen);
 	case OPT_DIAGNOSE:
 		return options_set_mode(o, MODE_DIAGNOSE, err, errlen);
+	case OPT_HEADLESS:
+		return options_set_mode(o, MODE_HEADLESS, err, errlen);
+	case OPT_SERVE:
+	case OPT_MATCH:
+	case OPT_TLS_CERT:
+	case OPT_TLS_KEY:
+	case OPT_BASIC_AUTH:
+	case OPT_METRICS_MAX_THREADS:
+		return options_exporter(o, c, arg, err, errlen);
 	case OPT_TREE:
 		o->tree = true;
 		return EXIT_OK;
@@ -406,10 +471,52 @@ static int options_check_replay(const struct options *o, char *err, size_t errle
 	return EXIT_OK;
 }
 
+/* --serve and its companions; --headless and --match. */
+static int options_check_exporter(const struct options *o, char *err, size_t errlen)
+{
+	if (!o->serve && (o->tls_cert || o->tls_key || o->basic_auth || o->metrics_max_threads_set))
+		return options_err(err, errlen,
+				   "--tls-cert, --tls-key, --basic-auth and --metrics-max-threads "
+				   "go with --serve");
+	if (o->serve && (o->replay || o->mode == MODE_BUDGET || o->mode == MODE_SWEEP ||
+			 o->mode == MODE_DIAGNOSE))
+		return options_err(err, errlen,
+				   "--serve goes with the dashboard, --batch or --headless");
+	if (o->mode == MODE_HEADLESS && !o->serve && !o->record)
+		return options_err(err, errlen,
+				   "--headless shows nothing: give it --serve [ADDR:]PORT (or "
+				   "--record FILE)");
+	if (o->mode == MODE_HEADLESS && o->format_set)
+		return options_err(err, errlen, "--headless prints nothing: drop --format");
+	if (o->match && o->mode != MODE_HEADLESS)
+		return options_err(err, errlen,
+				   "--match follows many processes: use it with --headless "
+				   "--serve");
+	if (o->match && (o->pid || o->command || o->lab_flag))
+		return options_err(err, errlen,
+				   "--match finds its targets: drop -p, -- CMD and workload knobs");
+	if (o->match && o->record)
+		return options_err(err, errlen, "--record takes one target, not --match");
+	if (o->match) {
+		regex_t re;
+		int rc = regcomp(&re, o->match, REG_EXTENDED | REG_NOSUB);
+		if (rc != 0) {
+			char why[128];
+			regerror(rc, &re, why, sizeof(why));
+			return options_err(err, errlen, "--match '%s': %s", o->match, why);
+		}
+		regfree(&re);
+	}
+	return EXIT_OK;
+}
+
 static int options_check(struct options *o, char *err, size_t errlen)
 {
 	if (o->mode == MODE_HELP || o->mode == MODE_VERSION)
 		return EXIT_OK;
+	int rc = options_check_exporter(o, err, errlen);
+	if (rc != EXIT_OK)
+		return rc;
 	if (o->replay)
 		return options_check_replay(o, err, errlen);
 	if (o->record && (o->mode == MODE_BUDGET || o->mode == MODE_DIAGNOSE))
@@ -422,7 +529,7 @@ static int options_check(struct options *o, char *err, size_t errlen)
 				   "--sweep runs the built-in workload: drop -p / -- CMD");
 	if (o->mode == MODE_BUDGET && o->command)
 		return options_err(err, errlen, "--budget reads a running process: use -p PID");
-	if (o->tree && !o->pid && !o->command)
+	if (o->tree && !o->pid && !o->command && !o->match)
 		return options_err(err, errlen,
 				   "--tree needs a target (-p PID or -- CMD); the workload is "
 				   "always followed whole");

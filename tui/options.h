@@ -22,6 +22,7 @@ enum mode {
 	MODE_BATCH,	/* --batch */
 	MODE_SWEEP,	/* --sweep */
 	MODE_DIAGNOSE,	/* --diagnose */
+	MODE_HEADLESS,	/* --headless: sample and serve, nothing on screen */
 	MODE_HELP,
 	MODE_VERSION,
 };
@@ -60,6 +61,15 @@ struct options {
 	int workers;
 	bool spin_off;	/* --blas-spin off */
 	double seconds; /* --sweep: seconds measured per setting */
+
+	/* the exporter */
+	const char *serve;	  /* --serve [ADDR:]PORT, or NULL */
+	const char *match;	  /* --match REGEX, or NULL */
+	const char *tls_cert;	  /* --tls-cert FILE */
+	const char *tls_key;	  /* --tls-key FILE */
+	const char *basic_auth;	  /* --basic-auth FILE */
+	long metrics_max_threads; /* --metrics-max-threads */
+	bool metrics_max_threads_set;
 };
 
 /* Parses argv (kept in o: it must outlive o).  Returns EXIT_OK, or

@@ -1,0 +1,76 @@
+/* serve.h — the exporter's HTTP endpoint (--serve [ADDR:]PORT), through
+ * libmicrohttpd.
+ *
+ * One libmicrohttpd thread (epoll) serves every connection; the caller's
+ * loop never runs server code.  After each sample the caller renders the
+ * exposition once in both formats (serve_publish_metrics) and the server
+ * answers every scrape from that memory until the next: a scrape never
+ * samples, never waits for the sampling loop, and costs the same however
+ * often it comes.  The swap takes a reference count under a mutex held for
+ * a few instructions; a response keeps its rendering alive until sent.
+ *
+ * Routes: GET and HEAD of /metrics (OpenMetrics 1.0.0 when the Accept
+ * header asks for it, else the Prometheus text format 0.0.4) and of / (a
+ * short HTML page linking to it); any other path 404; other methods on
+ * those two paths 405.  Nothing served changes anything.  Limits: 16
+ * connections, 8 from one address, 10 s of inactivity, 16 KiB for a
+ * request's line and headers (more gives 431 or 414); a request body is
+ * read and dropped.  With --tls-cert and --tls-key it speaks HTTPS only
+ * (GnuTLS, through libmicrohttpd); with --basic-auth every request needs
+ * the credentials of a user in the file (auth.h), else 401.
+ *
+ * Signals are blocked in the server's thread, so they reach the caller's
+ * loop; the listening socket is close-on-exec, so no child inherits it. */
+#ifndef THREADLAB_SERVE_H
+#define THREADLAB_SERVE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "metrics.h"
+
+struct serve_config {
+	const char *listen;   /* "[ADDR:]PORT" as given to --serve */
+	const char *tls_cert; /* PEM files, both or neither */
+	const char *tls_key;
+	const char *auth_file; /* --basic-auth FILE, or NULL */
+};
+
+/* Splits "[ADDR:]PORT" into a numeric address ("127.0.0.1" when only a
+ * port is given; "[::1]:9864" for IPv6; "localhost" is 127.0.0.1) and a
+ * port 0-65535 (0: any free port).  Returns 0, or -EINVAL with a one-line
+ * reason in err. */
+int serve_parse_listen(const char *spec, char *addr, size_t cap, int *port, char *err,
+		       size_t errlen);
+
+/* Whether an Accept header asks for OpenMetrics text (with a q above 0 and
+ * not below text/plain's).  NULL: no. */
+bool serve_wants_openmetrics(const char *accept);
+
+struct serve;
+
+/* Listens and starts the server thread.  Returns NULL with a one-line
+ * reason in err: a bad address, a port in use, a certificate or key or
+ * auth file that cannot be read or used. */
+struct serve *serve_start(const struct serve_config *c, char *err, size_t errlen);
+
+/* "http://127.0.0.1:9864/metrics" (https with TLS; the real port when 0
+ * was asked for). */
+const char *serve_url(const struct serve *s);
+
+/* Renders targets[0..n) in both formats and serves them from now on.
+ * Returns 0, or -ENOMEM (the old rendering stays). */
+int serve_publish_metrics(struct serve *s, const struct metrics_target *t, size_t n,
+			  const struct metrics_opts *o);
+
+/* Requests answered so far, by status class (for the tests and the
+ * benchmark). */
+struct serve_counts {
+	unsigned long ok, not_found, not_allowed, unauthorized, unavailable;
+};
+void serve_counts(struct serve *s, struct serve_counts *out);
+
+/* Stops the thread, closes the socket and frees everything.  NULL is fine. */
+void serve_stop(struct serve *s);
+
+#endif

@@ -1,0 +1,321 @@
+/* test-metrics.c — the exposition on hand-made sessions: families whole and
+ * in one piece each, the names each format wants, label escaping, series
+ * folded past --metrics-max-threads, a shared cgroup written once, absent
+ * pressure left out; and the server's pure parts (Accept negotiation, the
+ * --serve address) and basic-auth files. */
+#include "config.h"
+
+#include "tl-test.h"
+
+#include <crypt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "auth.h"
+#include "metrics.h"
+#include "serve.h"
+
+static struct thread_sample tsample(pid_t pid, pid_t tid, const char *name, size_t len)
+{
+	struct thread_sample s;
+	memset(&s, 0, sizeof(s));
+	s.pid = pid;
+	s.tid = tid;
+	memcpy(s.name, name, len);
+	s.name_len = len;
+	s.utime = 250;
+	s.stime = 50;
+	s.wait_ns = 1500000000;
+	s.vcsw = 7;
+	s.ivcsw = 3;
+	return s;
+}
+
+/* A session of process 100 with n threads (the first named name). */
+static struct session *fake_session(pid_t pid, size_t n, const char *name, size_t len)
+{
+	struct session *s = calloc(1, sizeof(*s));
+	assert_non_null(s);
+	s->kind = SESSION_ATTACH;
+	s->target = pid;
+	s->cur.threads.v = calloc(n, sizeof(*s->cur.threads.v));
+	s->cur.threads.n = n;
+	for (size_t i = 0; i < n; i++)
+		s->cur.threads.v[i] = i == 0 ? tsample(pid, pid, name, len)
+					     : tsample(pid, pid + (pid_t)i, "worker-1", 8);
+	s->groups.hz = 100;
+	s->cur.budget.online = 2;
+	s->cur.budget.affinity = 2;
+	s->cur.budget.quota.cpus = 0.5;
+	s->cur.budget.effective = 0.5;
+	s->cur.budget.binding = BUDGET_QUOTA;
+	snprintf(s->cur.budget.loc.path, sizeof(s->cur.budget.loc.path), "/job");
+	snprintf(s->cur.budget.loc.mount_dir, sizeof(s->cur.budget.loc.mount_dir),
+		 "sys/fs/cgroup/cpu");
+	snprintf(s->cur.stat_dir, sizeof(s->cur.stat_dir), "sys/fs/cgroup/cpu/job");
+	s->cur.has_cpustat = true;
+	s->cur.cpustat.has_periods = true;
+	s->cur.cpustat.nr_periods = 40;
+	s->cur.cpustat.nr_throttled = 10;
+	s->cur.cpustat.throttled_s = 2.5;
+	s->cur.psi_system.available = true;
+	s->cur.psi_system.some_total_us = 3000000;
+	s->have_rates = true;
+	s->runnable_mean = 1.0;
+	s->have_diag = true;
+	s->diag.verdict = VERDICT_THROTTLED;
+	return s;
+}
+
+static void fake_free(struct session *s)
+{
+	free(s->cur.threads.v);
+	free(s);
+}
+
+static char *render(enum metrics_format fmt, const struct metrics_target *t, size_t n, size_t max)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct metrics_opts o = {.max_threads = max, .samples = 5};
+	assert_int_equal(metrics_write(f, fmt, t, n, &o), 0);
+	fclose(f);
+	return buf;
+}
+
+static int count(const char *hay, const char *needle)
+{
+	int n = 0;
+	for (const char *p = hay; (p = strstr(p, needle)); p++)
+		n++;
+	return n;
+}
+
+/* Each family's samples follow its # TYPE line, and no family comes back
+ * later: the sample names of one family are one run of lines. */
+static void assert_not_interleaved(const char *text)
+{
+	char last[128] = "", seen[8192] = " ";
+	for (const char *l = text; *l;) {
+		const char *nl = strchr(l, '\n');
+		size_t len = nl ? (size_t)(nl - l) : strlen(l);
+		if (len && l[0] != '#') {
+			size_t k = strcspn(l, "{ ");
+			char name[128];
+			snprintf(name, sizeof(name), "%.*s", (int)k, l);
+			if (strcmp(name, last) != 0) {
+				char key[140];
+				snprintf(key, sizeof(key), " %s ", name);
+				if (strstr(seen, key))
+					fail_msg("family %s comes back later", name);
+				strncat(seen, name, sizeof(seen) - strlen(seen) - 2);
+				strcat(seen, " ");
+				snprintf(last, sizeof(last), "%s", name);
+			}
+		}
+		l += len + (nl != NULL);
+	}
+}
+
+static void test_formats(void **state)
+{
+	(void)state;
+	struct session *s = fake_session(100, 3, "main", 4);
+	struct metrics_target t = {s, "attach"};
+	char *prom = render(METRICS_PROMETHEUS, &t, 1, 500);
+	char *om = render(METRICS_OPENMETRICS, &t, 1, 500);
+	/* 0.0.4 types counters and infos by their sample names; no EOF */
+	assert_non_null(strstr(prom, "# TYPE threadlab_thread_cpu_seconds_total counter\n"));
+	assert_non_null(strstr(prom, "# TYPE threadlab_target_info gauge\n"));
+	assert_null(strstr(prom, "# EOF"));
+	/* OpenMetrics names the families, has info, ends with # EOF */
+	assert_non_null(strstr(om, "# TYPE threadlab_thread_cpu_seconds counter\n"));
+	assert_non_null(strstr(om, "# TYPE threadlab_target info\n"));
+	size_t ol = strlen(om);
+	assert_true(ol > 6 && strcmp(om + ol - 6, "# EOF\n") == 0);
+	/* the same samples in both */
+	assert_non_null(strstr(prom, "threadlab_thread_cpu_seconds_total{pid=\"100\",tid=\"101\","
+				     "name=\"worker-1\",mode=\"user\"} 2.5\n"));
+	assert_non_null(strstr(om, "threadlab_thread_cpu_seconds_total{pid=\"100\",tid=\"101\","
+				   "name=\"worker-1\",mode=\"user\"} 2.5\n"));
+	assert_non_null(strstr(prom, "threadlab_thread_runqueue_wait_seconds_total{pid=\"100\","
+				     "tid=\"100\",name=\"main\"} 1.5\n"));
+	assert_non_null(strstr(prom, "ctxswitchtype=\"nonvoluntary\"} 3\n"));
+	assert_non_null(
+	    strstr(prom, "threadlab_cpu_budget_cpus{pid=\"100\",term=\"quota\"} 0.5\n"));
+	assert_non_null(
+	    strstr(prom, "threadlab_cpu_budget_binding{pid=\"100\",term=\"quota\"} 1\n"));
+	assert_non_null(
+	    strstr(prom, "threadlab_cpu_budget_binding{pid=\"100\",term=\"online\"} 0\n"));
+	assert_null(strstr(prom, "term=\"cpuset\"")); /* unknown: left out */
+	assert_non_null(
+	    strstr(prom, "threadlab_cgroup_cpu_cfs_throttled_periods_total{cgroup=\"/job\"} 10\n"));
+	assert_non_null(strstr(prom, "threadlab_pressure_cpu_waiting_seconds_total 3\n"));
+	/* no cgroup pressure available: the family is absent, not 0 */
+	assert_null(strstr(prom, "threadlab_cgroup_pressure_cpu_waiting"));
+	assert_non_null(
+	    strstr(prom, "threadlab_oversubscription_ratio{pid=\"100\"} 2\n")); /* 1.0 / 0.5 */
+	assert_non_null(strstr(prom, "threadlab_verdict{pid=\"100\",verdict=\"throttled\"} 1\n"));
+	assert_int_equal(count(prom, "threadlab_verdict{"), VERDICT_N);
+	assert_non_null(strstr(prom, "threadlab_verdict{pid=\"100\",verdict=\"fine\"} 0\n"));
+	/* every family has HELP and TYPE, once */
+	assert_int_equal(count(prom, "# HELP "), count(prom, "# TYPE "));
+	assert_int_equal(count(prom, "# HELP threadlab_thread_cpu_seconds_total "), 1);
+	assert_not_interleaved(prom);
+	assert_not_interleaved(om);
+	/* no lab: no workload families */
+	assert_null(strstr(prom, "threadlab_workload"));
+	free(prom);
+	free(om);
+	fake_free(s);
+}
+
+static void test_escaping(void **state)
+{
+	(void)state;
+	static const char name[] = "a\"b\\c\nd\x1b[2J\xff\xc2\x9b\xc3\xa9";
+	struct session *s = fake_session(100, 1, name, sizeof(name) - 1);
+	struct metrics_target t = {s, "attach"};
+	char *prom = render(METRICS_PROMETHEUS, &t, 1, 500);
+	/* quote, backslash and newline escaped; ESC, the invalid byte and the
+	 * encoded C1 as \xNN text; é kept */
+	assert_non_null(
+	    strstr(prom, "name=\"a\\\"b\\\\c\\nd\\\\x1b[2J\\\\xff\\\\xc2\\\\x9b\xc3\xa9\""));
+	for (const char *p = prom; *p; p++)
+		if ((unsigned char)*p < 0x20 && *p != '\n')
+			fail_msg("a raw control byte 0x%02x in the exposition", (unsigned char)*p);
+	free(prom);
+	fake_free(s);
+}
+
+static void test_folding_and_shared_cgroup(void **state)
+{
+	(void)state;
+	struct session *a = fake_session(100, 5, "main", 4);
+	struct session *b = fake_session(200, 1, "other", 5);
+	struct metrics_target t[] = {{a, "match"}, {b, "match"}};
+	char *prom = render(METRICS_PROMETHEUS, t, 2, 2);
+	/* 2 threads of 100 with series of their own, 3 folded; 200's one */
+	assert_int_equal(count(prom, "threadlab_thread_runqueue_wait_seconds_total{pid=\"100\""),
+			 2);
+	assert_int_equal(count(prom, "threadlab_thread_runqueue_wait_seconds_total{pid=\"200\""),
+			 1);
+	assert_non_null(strstr(prom, "threadlab_threads_folded{pid=\"100\"} 3\n"));
+	assert_non_null(strstr(prom, "threadlab_threads_folded{pid=\"200\"} 0\n"));
+	/* both in cgroup /job: its series once */
+	assert_int_equal(count(prom, "threadlab_cgroup_cpu_cfs_periods_total{"), 1);
+	assert_int_equal(count(prom, "\nthreadlab_pressure_cpu_waiting_seconds_total "), 1);
+	assert_int_equal(count(prom, "threadlab_target_info{"), 2);
+	assert_non_null(strstr(prom, "mode=\"match\""));
+	free(prom);
+	fake_free(a);
+	fake_free(b);
+}
+
+static void test_accept(void **state)
+{
+	(void)state;
+	/* what Prometheus 2.42 sends */
+	assert_true(serve_wants_openmetrics(
+	    "application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;"
+	    "q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1"));
+	assert_false(serve_wants_openmetrics("*/*"));
+	assert_false(serve_wants_openmetrics(NULL));
+	assert_false(serve_wants_openmetrics("text/plain;version=0.0.4"));
+	assert_false(serve_wants_openmetrics("application/openmetrics-text;q=0"));
+	assert_false(
+	    serve_wants_openmetrics("application/openmetrics-text;q=0.2, text/plain;q=0.9"));
+	assert_true(serve_wants_openmetrics("Application/OpenMetrics-Text; version=1.0.0"));
+}
+
+static void test_listen(void **state)
+{
+	(void)state;
+	char addr[64], err[256];
+	int port;
+	assert_int_equal(serve_parse_listen("9864", addr, sizeof(addr), &port, err, sizeof(err)),
+			 0);
+	assert_string_equal(addr, "127.0.0.1");
+	assert_int_equal(port, 9864);
+	assert_int_equal(
+	    serve_parse_listen("0.0.0.0:80", addr, sizeof(addr), &port, err, sizeof(err)), 0);
+	assert_string_equal(addr, "0.0.0.0");
+	assert_int_equal(serve_parse_listen("[::1]:0", addr, sizeof(addr), &port, err, sizeof(err)),
+			 0);
+	assert_string_equal(addr, "::1");
+	assert_int_equal(port, 0);
+	assert_int_equal(
+	    serve_parse_listen("localhost:1", addr, sizeof(addr), &port, err, sizeof(err)), 0);
+	assert_string_equal(addr, "127.0.0.1");
+	const char *bad[] = {"",       "abc",	  "70000",	    "1.2.3.4:", "300.1.1.1:9",
+			     "::1:80", "[::1]80", "example.com:80", "-1"};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		if (serve_parse_listen(bad[i], addr, sizeof(addr), &port, err, sizeof(err)) == 0)
+			fail_msg("'%s' accepted", bad[i]);
+}
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void test_auth(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/tl-auth-XXXXXX", path[64], err[256], salt[64], text[1024];
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/users", dir);
+	struct crypt_data cd;
+	memset(&cd, 0, sizeof(cd));
+	assert_non_null(crypt_gensalt_rn("$6$", 5000, NULL, 0, salt, sizeof(salt)));
+	char sha[CRYPT_OUTPUT_SIZE];
+	snprintf(sha, sizeof(sha), "%s", crypt_rn("secret", salt, &cd, sizeof(cd)));
+	assert_non_null(crypt_gensalt_rn("$2b$", 5, NULL, 0, salt, sizeof(salt)));
+	char bf[CRYPT_OUTPUT_SIZE];
+	snprintf(bf, sizeof(bf), "%s", crypt_rn("hunter2", salt, &cd, sizeof(cd)));
+	snprintf(text, sizeof(text), "# users\n\nalice:%s\nbob:%s\n", sha, bf);
+	write_file(path, text);
+	struct auth *a = auth_load(path, err, sizeof(err));
+	assert_non_null(a);
+	assert_true(auth_check(a, "alice", "secret"));
+	assert_true(auth_check(a, "bob", "hunter2"));
+	assert_false(auth_check(a, "alice", "hunter2"));
+	assert_false(auth_check(a, "bob", "secret"));
+	assert_false(auth_check(a, "carol", "secret"));
+	assert_false(auth_check(a, "alic", "secret"));
+	assert_false(auth_check(a, "alice", ""));
+	auth_free(a);
+	/* a plain password, an unknown scheme, no user, no file: refused */
+	const char *bad[] = {"alice:secret\n", "alice:$1$abc$def\n", "# nobody\n", ":$6$x$y\n"};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		write_file(path, bad[i]);
+		err[0] = '\0';
+		assert_null(auth_load(path, err, sizeof(err)));
+		assert_non_null(strstr(err, "--basic-auth"));
+	}
+	write_file(path, "alice:secret\n");
+	auth_load(path, err, sizeof(err));
+	assert_non_null(strstr(err, "plain passwords are refused"));
+	unlink(path);
+	assert_null(auth_load(path, err, sizeof(err)));
+	assert_non_null(strstr(err, "cannot read"));
+	rmdir(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_formats),
+	    cmocka_unit_test(test_escaping),
+	    cmocka_unit_test(test_folding_and_shared_cgroup),
+	    cmocka_unit_test(test_accept),
+	    cmocka_unit_test(test_listen),
+	    cmocka_unit_test(test_auth),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

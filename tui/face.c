@@ -1,0 +1,44 @@
+/* face.c — what the sampling faces share (face.h). */
+#include "config.h"
+
+#include "face.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "text-safe.h"
+
+void face_say(const char *m)
+{
+	char safe[3 * 1024];
+	text_safe(m, strlen(m), safe, sizeof(safe));
+	fprintf(stderr, "threadlab: %s\n", safe);
+}
+
+int face_record_start(const struct options *o, const struct session *s, struct record **rec)
+{
+	*rec = NULL;
+	if (!o->record)
+		return EXIT_OK;
+	struct recording_header h;
+	char err[512];
+	session_recording_header(s, o->interval, &h);
+	*rec = record_start(o->record, o->argc, o->argv, &h, err, sizeof(err));
+	if (!*rec) {
+		face_say(err);
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+void face_say_ended(const struct session *s)
+{
+	char m[192];
+	if (s->kind == SESSION_LAUNCH) {
+		char st[128];
+		snprintf(m, sizeof(m), "the command %s", session_child_status(s, st, sizeof(st)));
+	} else {
+		snprintf(m, sizeof(m), "process %d exited", (int)s->target);
+	}
+	face_say(m);
+}

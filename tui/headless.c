@@ -1,0 +1,117 @@
+/* headless.c — --headless (headless.h). */
+#include "config.h"
+
+#include "headless.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "export.h"
+#include "face.h"
+#include "fleet.h"
+#include "record.h"
+#include "session.h"
+
+/* Sleeps until the next sample is due (next + interval; from now after a
+ * tick that took longer than an interval: no burst to catch up) and
+ * returns its time. */
+static double headless_next(double next, double interval)
+{
+	next += interval;
+	if (next < stop_now())
+		next = stop_now() + interval;
+	stop_sleep_until(next);
+	return next;
+}
+
+/* --match: every matching process, each with a session of its own. */
+static int headless_fleet(const struct options *o, struct export *e)
+{
+	struct session_config c;
+	struct fleet f;
+	char err[512];
+	options_session_config(o, &c);
+	int rc = fleet_start(&f, &c, o->match, err, sizeof(err));
+	if (rc != EXIT_OK) {
+		face_say(err);
+		fleet_stop(&f);
+		return rc;
+	}
+	struct metrics_target *t = NULL;
+	size_t cap = 0;
+	for (double next = stop_now(); !stop_signal; next = headless_next(next, o->interval)) {
+		fleet_tick(&f);
+		if (f.n > cap) {
+			cap = f.n;
+			t = realloc(t, cap * sizeof(*t));
+			if (!t)
+				break;
+		}
+		for (size_t i = 0; i < f.n; i++)
+			t[i] = (struct metrics_target){&f.m[i]->s, "match"};
+		export_targets(e, t, f.n);
+	}
+	free(t);
+	fleet_stop(&f);
+	return EXIT_OK;
+}
+
+/* One target. */
+static int headless_one(const struct options *o, struct export *e)
+{
+	struct session s;
+	struct session_config c;
+	char err[512];
+	options_session_config(o, &c);
+	int rc = session_start(&s, &c, err, sizeof(err));
+	if (rc != EXIT_OK) {
+		face_say(err);
+		session_stop(&s);
+		return rc;
+	}
+	struct record *rec;
+	if (face_record_start(o, &s, &rec) != EXIT_OK) {
+		session_stop(&s);
+		return EXIT_USAGE;
+	}
+	unsigned seen = 0;
+	for (double next = stop_now(); !stop_signal; next = headless_next(next, o->interval)) {
+		int tick = session_tick(&s);
+		if (s.message_seq != seen && s.message_bad && s.message[0])
+			face_say(s.message);
+		seen = s.message_seq;
+		if (tick < 0) {
+			face_say_ended(&s);
+			break;
+		}
+		export_session(e, &s);
+		if (rec && s.have_rates &&
+		    record_sample(rec, &s.cur, &s.rates, s.kind == SESSION_LAB ? &s.work : NULL,
+				  s.have_diag ? &s.diag : NULL) < 0) {
+			face_say("cannot write the recording; recording stops");
+			record_close(rec);
+			rec = NULL;
+		}
+	}
+	if (rec && record_close(rec) < 0)
+		face_say("cannot close the recording");
+	session_stop(&s);
+	return EXIT_OK;
+}
+
+int headless_run(const struct options *o)
+{
+	struct export e;
+	char err[512];
+	/* Before the target starts: a signal during start-up still cleans up. */
+	stop_install(NULL);
+	int rc = export_start(&e, o, err, sizeof(err));
+	if (rc != EXIT_OK) {
+		face_say(err);
+		return rc;
+	}
+	rc = o->match ? headless_fleet(o, &e) : headless_one(o, &e);
+	export_stop(&e);
+	return rc;
+}
