@@ -174,6 +174,35 @@ static void labview_streams(struct labview *v, const struct lab_status *st, doub
 	}
 }
 
+/* The input pipeline over the interval dt (0: the first feed). */
+static void labview_pipeline(struct labview *v, const struct lab_status *st, double dt,
+			     struct workload_report *out)
+{
+	const struct lab_settings *s = &st->settings;
+	out->blas = lab_blas_name(s->blas);
+	out->blas_switching = st->blas_switching;
+	out->loaders = s->loaders;
+	out->prep_ms = s->prep_ms;
+	out->prefetch = s->prefetch;
+	out->loader_restarts = st->loader_restarts;
+	for (int k = 0; k < CTL_MAX_LOADERS; k++)
+		if (st->loader[k].pid > 0)
+			out->loader_pids[out->nloader_pids++] = st->loader[k].pid;
+	bool grew = st->batches >= v->last_batches && st->input_wait_ns >= v->last_input_wait &&
+		    st->loader_cpu_ns >= v->last_loader_cpu;
+	if (dt > 0 && grew && s->loaders > 0) {
+		out->batches_per_s = (double)(st->batches - v->last_batches) / dt;
+		double w = 100.0 * (double)(st->input_wait_ns - v->last_input_wait) /
+			   (dt * 1e9 * (s->streams > 0 ? s->streams : 1));
+		out->input_wait_pct = s->paused ? 0 : w > 100 ? 100 : w;
+		out->loader_cpu_pct = 100.0 * (double)(st->loader_cpu_ns - v->last_loader_cpu) /
+				      (dt * 1e9);
+	}
+	v->last_batches = st->batches;
+	v->last_input_wait = st->input_wait_ns;
+	v->last_loader_cpu = st->loader_cpu_ns;
+}
+
 static uint64_t labview_applied_epoch(const struct lab_status *st)
 {
 	uint64_t e = UINT64_MAX;
@@ -249,6 +278,7 @@ void labview_feed(struct labview *v, const struct lab_status *st, double t, doub
 	out->anchor_pid = st->anchor_pid;
 	for (int i = 0; i < st->nworkers && i < LAB_MAX_WORKERS; i++)
 		out->worker_pids[out->nworkers_pids++] = st->worker_pid[i];
+	labview_pipeline(v, st, interval ? dt : 0, out);
 	labview_note(v, out, effective);
 }
 
@@ -291,6 +321,16 @@ void labview_cpu(const struct thread_rate *threads, size_t n, struct workload_re
 	}
 }
 
+const char *labview_blas_name(enum lab_blas b)
+{
+	return lab_blas_name(b);
+}
+
+int labview_blas_parse(const char *s, enum lab_blas *out)
+{
+	return lab_blas_parse(s, out);
+}
+
 /* ---- what a thread is to the lab --------------------------------------- */
 
 const char *labview_mark_name(enum labview_mark m)
@@ -298,9 +338,10 @@ const char *labview_mark_name(enum labview_mark m)
 	static const char *const names[] = {
 	    [LABVIEW_MARK_NONE] = "",	      [LABVIEW_MARK_ACTIVE] = "active",
 	    [LABVIEW_MARK_PARKED] = "parked", [LABVIEW_MARK_PAUSED] = "paused",
+	    [LABVIEW_MARK_LOADER] = "loader",
 	    [LABVIEW_MARK_WORKER] = "worker", [LABVIEW_MARK_ANCHOR] = "anchor",
 	};
-	return m <= LABVIEW_MARK_ANCHOR ? names[m] : "";
+	return m <= LABVIEW_MARK_LOADER ? names[m] : "";
 }
 
 /* Parses "gemmI", "gemmI.wK" or "gemmI.pK".  Returns the stream index or
@@ -339,6 +380,9 @@ enum labview_mark labview_mark(const struct thread_rate *r, const struct lab_sta
 	for (int i = 0; i < st->nworkers && i < LAB_MAX_WORKERS; i++)
 		if (st->worker_pid[i] == r->pid)
 			return LABVIEW_MARK_WORKER;
+	for (int k = 0; k < CTL_MAX_LOADERS; k++)
+		if (st->loader[k].pid > 0 && st->loader[k].pid == r->pid)
+			return LABVIEW_MARK_LOADER;
 	for (int i = 0; i < CTL_MAX_STREAMS; i++)
 		if (st->stream[i].pid > 0 && st->stream[i].pid == r->pid)
 			stream = i;

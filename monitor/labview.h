@@ -72,6 +72,16 @@ struct workload_report {
 	const char *blas_config;  /* openblas_get_config(), "" until known */
 	const char *blas_core;	  /* openblas_get_corename() */
 	const char *blas_variant; /* "pthreads", "openmp", "sequential" */
+	const char *blas;	  /* the build asked for: "pthreads" or "openmp" */
+	bool blas_switching;	  /* helpers restarting for another build or spin */
+	/* The input pipeline (loaders 0: none; the rates are then 0). */
+	int loaders, prep_ms, prefetch;
+	double batches_per_s;  /* batches the streams took, over the interval */
+	double input_wait_pct; /* share of the wanted streams' time spent waiting for input */
+	double loader_cpu_pct; /* CPU of all loaders, % of one CPU (their own clocks) */
+	unsigned loader_restarts;
+	pid_t loader_pids[CTL_MAX_LOADERS];
+	size_t nloader_pids;
 };
 
 /* One visited setting in the scaling chart. */
@@ -107,7 +117,14 @@ struct labview {
 	 * how long it waits, not how fast it computes on a CPU). */
 	struct rate_cache single;
 	uint64_t acc_flops[CTL_MAX_STREAMS], acc_cpu[CTL_MAX_STREAMS];
+	/* The pipeline's counters at the previous feed. */
+	uint64_t last_batches, last_input_wait, last_loader_cpu;
 };
+
+/* The OpenBLAS build's name ("pthreads", "openmp") and its parse (0 or
+ * -EINVAL): lab.h's, for the faces. */
+const char *labview_blas_name(enum lab_blas b);
+int labview_blas_parse(const char *s, enum lab_blas *out);
 
 void labview_init(struct labview *v);
 /* Forgets the history and the chart (key r). */
@@ -157,8 +174,9 @@ enum labview_mark {
 	LABVIEW_MARK_PAUSED, /* the lab is paused */
 	LABVIEW_MARK_WORKER, /* background CPU worker */
 	LABVIEW_MARK_ANCHOR, /* the lab's idle parent process */
+	LABVIEW_MARK_LOADER, /* input-pipeline loader */
 };
-/* "", "active", "parked", "paused", "worker", "anchor". */
+/* "", "active", "parked", "paused", "worker", "anchor", "loader". */
 const char *labview_mark_name(enum labview_mark m);
 
 /* Classifies a thread of the lab: by its process (anchor, worker, stream

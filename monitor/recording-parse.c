@@ -239,6 +239,18 @@ static void rp_workload(struct recording_json *p, json_object *o, struct recordi
 	set->paused = w->paused = recording_json_bool(p, o, "paused", false);
 	recording_json_str(p, o, "blas_spin", spin, sizeof(spin), NULL);
 	set->spin_off = w->spin_off = strcmp(spin, "off") == 0;
+	char build[16];
+	recording_json_str(p, o, "blas_build", build, sizeof(build), NULL);
+	set->blas = strcmp(build, "openmp") == 0 ? LAB_BLAS_OPENMP : LAB_BLAS_PTHREADS;
+	w->blas = lab_blas_name(set->blas);
+	w->blas_switching = recording_json_bool(p, o, "blas_switching", false);
+	set->loaders = w->loaders = (int)recording_json_int(p, o, "loaders", 0);
+	set->prep_ms = w->prep_ms = (int)recording_json_int(p, o, "prep_ms", 0);
+	set->prefetch = w->prefetch = (int)recording_json_int(p, o, "prefetch", 0);
+	w->batches_per_s = recording_json_num(p, o, "batches_per_s", true, 0, 0);
+	w->input_wait_pct = recording_json_num(p, o, "input_wait_pct", true, 0, 0);
+	w->loader_cpu_pct = recording_json_num(p, o, "loader_cpu_pct", true, 0, 0);
+	w->loader_restarts = (unsigned)recording_json_int(p, o, "loader_restarts", 0);
 	w->gflops = recording_json_num(p, o, "gflops", false, 0, 0);
 	w->steady_gflops = recording_json_num(p, o, "steady_gflops", true, -1, -1);
 	w->single_thread_gflops = recording_json_num(p, o, "single_thread_gflops", true, -1, -1);
@@ -273,6 +285,9 @@ static void rp_workload(struct recording_json *p, json_object *o, struct recordi
 	for (size_t i = 0; i < w->nworkers_pids; i++)
 		st->worker_pid[i] = w->worker_pids[i];
 	st->nworkers = (int)w->nworkers_pids;
+	rp_pids(p, o, "loader_pids", w->loader_pids, CTL_MAX_LOADERS, &w->nloader_pids);
+	for (size_t i = 0; i < w->nloader_pids; i++)
+		st->loader[i].pid = w->loader_pids[i];
 	st->applied = true;
 	st->epoch = 2;
 	st->results_equal = w->results_equal;

@@ -224,6 +224,14 @@ static void session_lab_events(struct session *s)
 		}
 		s->restarts_seen[i] = ss->restarts;
 	}
+	for (int k = 0; k < CTL_MAX_LOADERS; k++) {
+		const struct lab_loader_status *ls = &st->loader[k];
+		if (ls->restarts > s->loader_restarts_seen[k])
+			session_say(s, true, "loader %d: %s, restarted (restart %u)", k,
+				    ls->last_failure[0] ? ls->last_failure : "loader died",
+				    ls->restarts);
+		s->loader_restarts_seen[k] = ls->restarts;
+	}
 	const char *e = s->work.error;
 	if (e[0] && strcmp(e, s->error_seen) != 0)
 		session_say(s, true, "workload failed: %s", e);
@@ -328,6 +336,13 @@ unsigned session_pending_of(const struct lab_settings *want, const struct lab_st
 		p |= SESSION_PEND_PAUSED;
 	if (st->nworkers != want->workers)
 		p |= SESSION_PEND_WORKERS;
+	if (st->blas_switching || (s0_up && st->blas_in_effect != want->blas))
+		p |= SESSION_PEND_BLAS;
+	int loaders = 0;
+	for (int k = 0; k < CTL_MAX_LOADERS; k++)
+		loaders += st->loader[k].pid > 0;
+	if (loaders != want->loaders)
+		p |= SESSION_PEND_LOADERS;
 	double have = st->quota_cpus > 0 ? st->quota_cpus : 0;
 	double asked = want->cpus > 0 ? want->cpus : 0;
 	if ((have > asked + 1e-6 || have < asked - 1e-6) && st->quota_error[0] == '\0')

@@ -119,6 +119,7 @@ struct session {
 	unsigned message_seq;		   /* counts messages: a face shows each once */
 	/* What the session has reported already. */
 	unsigned restarts_seen[CTL_MAX_STREAMS];
+	unsigned loader_restarts_seen[CTL_MAX_LOADERS];
 	char error_seen[192];
 };
 
@@ -165,6 +166,8 @@ int session_apply(struct session *s);
 #define SESSION_PEND_PAUSED    0x10u
 #define SESSION_PEND_WORKERS   0x20u
 #define SESSION_PEND_QUOTA     0x40u
+#define SESSION_PEND_BLAS      0x80u  /* helpers restarting: another build or spin */
+#define SESSION_PEND_LOADERS   0x100u
 unsigned session_pending(const struct session *s);
 /* The same for any want against any status (pure, for tests). */
 unsigned session_pending_of(const struct lab_settings *want, const struct lab_status *st);

@@ -32,6 +32,8 @@ void sweep_opts_default(struct sweep_opts *o)
 	o->precision = CTL_SINGLE;
 	o->seconds = 3.0;
 	o->warmup = 1.0;
+	o->prep_ms = 20;
+	o->prefetch = 2;
 }
 
 static double now_s(void)
@@ -107,6 +109,9 @@ static void fill_env(struct sweep_env *e, const struct sweep_opts *o, const stru
 	e->seconds = o->seconds;
 	e->warmup = o->warmup;
 	e->single_gflops = single;
+	e->pipeline = o->nloaders > 0;
+	e->prep_ms = o->prep_ms;
+	e->prefetch = o->prefetch;
 }
 
 /* Moves the value 1 to the front of l, keeping the others' order. */
@@ -161,11 +166,13 @@ static void note_restarts(struct sweep_ctx *c, int streams, int threads)
 				  c->b->stream[i].restarts);
 }
 
-static int sweep_step(struct sweep_ctx *c, int streams, int threads)
+static int sweep_step(struct sweep_ctx *c, int loaders, int streams, int threads)
 {
 	char msg[512];
 	c->set.streams = streams;
 	c->set.threads = threads;
+	if (loaders >= 0)
+		c->set.loaders = loaders;
 	int rc = lab_apply(c->lab, &c->set, msg, sizeof(msg));
 	if (rc == 0)
 		rc = lab_wait_ready(c->lab, lab_ready_timeout_ms(&c->set), msg, sizeof(msg));
@@ -202,8 +209,17 @@ static int sweep_step(struct sweep_ctx *c, int streams, int threads)
 		if (rc < 0)
 			return rc;
 	}
-	struct sweep_row r = {.streams = streams, .threads = threads};
+	struct sweep_row r = {
+	    .streams = streams, .threads = threads, .pipeline = loaders >= 0, .loaders = loaders};
 	r.gflops = throughput_gflops(c->b->flops - c->a->flops, dt);
+	if (loaders >= 0 && dt > 0) {
+		r.batches_per_s = (double)(c->b->batches - c->a->batches) / dt;
+		r.input_wait_pct = 100.0 * (double)(c->b->input_wait_ns - c->a->input_wait_ns) /
+				   (dt * 1e9 * streams);
+		r.input_wait_pct = r.input_wait_pct > 100 ? 100 : r.input_wait_pct;
+		r.loader_cpu_pct =
+		    100.0 * (double)(c->b->loader_cpu_ns - c->a->loader_cpu_ns) / (dt * 1e9);
+	}
 	if (c->baseline_row && streams == 1 && threads == 1 && r.gflops > 0) {
 		c->single = r.gflops;
 		c->baseline_row = false; /* set once */
@@ -242,6 +258,11 @@ static int sweep_check(const struct sweep_opts *o, const struct sweep_sink *k,
 	s->cpus = o->cpus;
 	s->workers = o->workers;
 	s->spin_off = o->spin_off;
+	s->blas = o->blas;
+	s->prep_ms = o->prep_ms;
+	s->prefetch = o->prefetch;
+	for (size_t i = 0; i < o->nloaders; i++)
+		s->loaders = o->loaders[i] > s->loaders ? o->loaders[i] : s->loaders;
 	int smax = 1, tmax = 1;
 	for (size_t i = 0; i < o->nstreams; i++)
 		smax = o->streams[i] > smax ? o->streams[i] : smax;
@@ -274,6 +295,7 @@ static int sweep_check(const struct sweep_opts *o, const struct sweep_sink *k,
 		sink_note(k, "sweep: %s", err);
 	s->streams = o->nstreams ? o->streams[0] : 1;
 	s->threads = o->nthreads ? o->threads[0] : 1;
+	s->loaders = o->nloaders ? o->loaders[0] : 0;
 	return rc;
 }
 
@@ -350,14 +372,22 @@ int sweep_run(const struct sweep_opts *o, const struct sweep_sink *k)
 	env.baseline_row = c.baseline_row;
 	rc = out_error(k, k->begin(k->arg, &env));
 
-	size_t done = 0, total = ns * nt;
-	for (size_t i = 0; rc == 0 && i < ns; i++)
-		for (size_t j = 0; rc == 0 && j < nt; j++) {
-			rc = stop_signal ? -EINTR : sink_gone(k) ? -EPIPE : 0;
-			if (rc == 0)
-				rc = sweep_step(&c, sl[i], tl[i % 2 ? nt - 1 - j : j]);
-			done += rc == 0;
-		}
+	/* Loaders outermost; streams and threads zig-zag so that each step
+	 * changes one knob (the grid runs backwards for every other loader
+	 * count). */
+	size_t nl = o->nloaders ? o->nloaders : 1;
+	size_t done = 0, total = nl * ns * nt;
+	for (size_t l = 0; rc == 0 && l < nl; l++)
+		for (size_t i = 0; rc == 0 && i < ns; i++)
+			for (size_t j = 0; rc == 0 && j < nt; j++) {
+				size_t g = l % 2 ? ns * nt - 1 - (i * nt + j) : i * nt + j;
+				size_t gi = g / nt, gj = g % nt;
+				rc = stop_signal ? -EINTR : sink_gone(k) ? -EPIPE : 0;
+				if (rc == 0)
+					rc = sweep_step(&c, o->nloaders ? o->loaders[l] : -1,
+							sl[gi], tl[gi % 2 ? nt - 1 - gj : gj]);
+				done += rc == 0;
+			}
 	if (rc == -EINTR)
 		sink_note(k, "sweep interrupted after %zu of %zu settings", done, total);
 	if (rc == 0 || rc == -EINTR) {

@@ -22,7 +22,14 @@
  * the setting took effect and none differed from the reference), max_diff
  * (the largest |difference| since the setting took effect; null / empty /
  * "-" when not finite: a NaN or infinite difference).  A header "env"
- * records what the figures belong to. */
+ * records what the figures belong to.
+ *
+ * With a list of loaders (--sweep --loaders 1,2,3) the input pipeline is a
+ * third dimension, outermost (each loader count runs the whole streams x
+ * threads grid, one knob changing per step), and rows also give loaders,
+ * batches_per_s, input_wait_pct (share of the wanted streams' time spent
+ * waiting for a batch) and loader_cpu_pct (CPU of all loaders, % of one
+ * CPU). */
 #ifndef THREADLAB_SWEEP_H
 #define THREADLAB_SWEEP_H
 
@@ -47,6 +54,10 @@ struct sweep_opts {
 	double cpus;	/* quota, CPUs; <= 0: none */
 	int workers;	/* background workers during the whole sweep */
 	bool spin_off;	/* --blas-spin off */
+	enum lab_blas blas;
+	int loaders[SWEEP_LIST_MAX]; /* loader counts; nloaders 0: no pipeline dimension */
+	size_t nloaders;
+	int prep_ms, prefetch; /* the pipeline's batch cost and ring slots per loader */
 	double seconds; /* measured per setting, s */
 	double warmup;	/* after each change, before measuring, s */
 };
@@ -64,6 +75,8 @@ struct sweep_env {
 	double seconds, warmup;
 	double single_gflops; /* calibrated single-thread rate, GFLOP/s */
 	bool baseline_row;    /* speedup etc. use the 1 x 1 row, not single_gflops */
+	bool pipeline;	      /* rows carry the loaders columns */
+	int prep_ms, prefetch;
 };
 
 struct sweep_row {
@@ -72,6 +85,9 @@ struct sweep_row {
 	double throttled_pct; /* < 0: no quota */
 	bool results_equal;   /* checked since the setting took effect, none differed */
 	double max_diff;      /* largest |difference| since then; not finite: NaN/inf */
+	bool pipeline;	      /* a sweep over loaders: the fields below are meant */
+	int loaders;
+	double batches_per_s, input_wait_pct, loader_cpu_pct;
 };
 
 /* Where the rows go: output/sweep-out.c writes them as a table.  Each

@@ -245,7 +245,49 @@ static double lab_ceiling(const struct workload_report *w)
 	return w->single_thread_gflops >= 0 ? w->ceiling_gflops : (double)NAN;
 }
 
+static double lab_loaders(const struct workload_report *w)
+{
+	return w->loaders;
+}
+
+static const struct family fam_lab_info = {
+    "threadlab_workload_info", FAMILY_GAUGE,
+    "The lab's OpenBLAS build: blas as asked (pthreads, openmp), variant as loaded, spin "
+    "default or off; always 1."};
+
+/* The input pipeline's totals (lab_status counters), base units. */
+struct lab_counter {
+	struct family fam;
+	double (*get)(const struct lab_status *st);
+};
+static double lab_batches(const struct lab_status *st)
+{
+	return (double)st->batches;
+}
+static double lab_input_wait(const struct lab_status *st)
+{
+	return (double)st->input_wait_ns / 1e9;
+}
+static double lab_loader_cpu(const struct lab_status *st)
+{
+	return (double)st->loader_cpu_ns / 1e9;
+}
+static const struct lab_counter lab_counters[] = {
+    {{"threadlab_workload_input_batches", FAMILY_COUNTER,
+      "Input batches the lab's GEMM streams took from the loaders' ring (one per GEMM)."},
+     lab_batches},
+    {{"threadlab_workload_input_wait_seconds", FAMILY_COUNTER,
+      "Time the lab's wanted streams waited for an input batch, summed over the streams."},
+     lab_input_wait},
+    {{"threadlab_workload_loader_cpu_seconds", FAMILY_COUNTER,
+      "CPU time the lab's loaders spent preparing batches."},
+     lab_loader_cpu},
+};
+
 static const struct lab_gauge lab_gauges[] = {
+    {{"threadlab_workload_loaders", FAMILY_GAUGE,
+      "Input-pipeline loader processes the lab runs (0: no pipeline)."},
+     lab_loaders},
     {{"threadlab_workload_threads", FAMILY_GAUGE,
       "Intra-op threads the lab asks of OpenBLAS for each GEMM."},
      lab_threads},
@@ -550,6 +592,26 @@ static void metrics_lab(struct metrics_ctx *c, const struct metrics_target *t, s
 									    : st->stream[i].gemms));
 			}
 		}
+	}
+	metrics_family(c, &fam_lab_info);
+	for (size_t k = 0; k < n; k++)
+		if (metrics_is_lab(t[k].s)) {
+			const struct workload_report *w = &t[k].s->work;
+			metrics_sample(c);
+			metrics_label_int(c, "pid", t[k].s->target);
+			metrics_label_str(c, "blas", w->blas ? w->blas : "pthreads");
+			metrics_label_str(c, "variant", w->blas_variant ? w->blas_variant : "");
+			metrics_label_str(c, "spin", w->spin_off ? "off" : "default");
+			metrics_value(c, 1);
+		}
+	for (size_t g = 0; g < sizeof(lab_counters) / sizeof(lab_counters[0]); g++) {
+		metrics_family(c, &lab_counters[g].fam);
+		for (size_t k = 0; k < n; k++)
+			if (metrics_is_lab(t[k].s)) {
+				metrics_sample(c);
+				metrics_label_int(c, "pid", t[k].s->target);
+				metrics_value(c, lab_counters[g].get(&t[k].s->lab_status));
+			}
 	}
 	for (size_t g = 0; g < sizeof(lab_gauges) / sizeof(lab_gauges[0]); g++) {
 		metrics_family(c, &lab_gauges[g].fam);

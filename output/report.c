@@ -134,6 +134,15 @@ static void report_json_workload(struct json_out *j, const struct workload_repor
 	json_out_knum(j, "cpus", w->cpus > 0 ? w->cpus : (double)NAN, 3);
 	json_out_kbool(j, "paused", w->paused);
 	json_out_kstr(j, "blas_spin", w->spin_off ? "off" : "default");
+	json_out_kstr(j, "blas_build", w->blas ? w->blas : "pthreads");
+	json_out_kbool(j, "blas_switching", w->blas_switching);
+	json_out_kint(j, "loaders", w->loaders);
+	json_out_kint(j, "prep_ms", w->prep_ms);
+	json_out_kint(j, "prefetch", w->prefetch);
+	json_out_knum(j, "batches_per_s", w->batches_per_s, 2);
+	json_out_knum(j, "input_wait_pct", w->input_wait_pct, 2);
+	json_out_knum(j, "loader_cpu_pct", w->loader_cpu_pct, 2);
+	json_out_kint(j, "loader_restarts", (long long)w->loader_restarts);
 	json_out_knum(j, "gflops", w->gflops, 2);
 	json_out_knum(j, "steady_gflops", w->steady_gflops >= 0 ? w->steady_gflops : (double)NAN,
 		      2);
@@ -184,6 +193,11 @@ static void report_json_workload(struct json_out *j, const struct workload_repor
 	json_out_array(j);
 	for (size_t i = 0; i < w->nworkers_pids; i++)
 		json_out_int(j, w->worker_pids[i]);
+	json_out_end(j);
+	json_out_key(j, "loader_pids");
+	json_out_array(j);
+	for (size_t i = 0; i < w->nloader_pids; i++)
+		json_out_int(j, w->loader_pids[i]);
 	json_out_end(j);
 	json_out_end(j);
 }

@@ -19,6 +19,10 @@
 
 /* Text columns: header, width (right-aligned), two spaces apart. */
 enum {
+	C_LOADERS, /* the pipeline's columns: only in a sweep over loaders */
+	C_BATCH,
+	C_INWAIT,
+	C_LCPU,
 	C_STREAMS,
 	C_THREADS,
 	C_GFLOPS,
@@ -35,36 +39,45 @@ static const struct {
 	const char *head;
 	int width;
 } cols[NCOL] = {
-    {"streams", 7}, {"threads", 7}, {"GFLOP/s", 9}, {"speedup", 7}, {"effic", 6},
+    {"loaders", 7}, {"batch/s", 8}, {"input%", 6}, {"ldcpu%", 6}, {"streams", 7}, {"threads", 7}, {"GFLOP/s", 9}, {"speedup", 7}, {"effic", 6},
     {"ceil%", 6},   {"wait%", 6},   {"thrott%", 7}, {"equal", 5},   {"max_diff", 9},
 };
 
 #define CELL 32
 
-static void join(char *buf, size_t cap, char cell[NCOL][CELL])
+static void join(char *buf, size_t cap, char cell[NCOL][CELL], bool pipe)
 {
 	size_t len = 0;
 	buf[0] = '\0';
-	for (int i = 0; i < NCOL && len < cap; i++) {
-		int n =
-		    snprintf(buf + len, cap - len, "%s%*s", i ? "  " : "", cols[i].width, cell[i]);
+	for (int i = pipe ? 0 : C_STREAMS; i < NCOL && len < cap; i++) {
+		int n = snprintf(buf + len, cap - len, "%s%*s", len ? "  " : "", cols[i].width,
+				 cell[i]);
 		if (n < 0)
 			break;
 		len += (size_t)n;
 	}
 }
 
-void sweep_out_text_head(char *buf, size_t cap)
+static void text_head(char *buf, size_t cap, bool pipe)
 {
 	char cell[NCOL][CELL];
 	for (int i = 0; i < NCOL; i++)
 		snprintf(cell[i], CELL, "%s", cols[i].head);
-	join(buf, cap, cell);
+	join(buf, cap, cell, pipe);
+}
+
+void sweep_out_text_head(char *buf, size_t cap)
+{
+	text_head(buf, cap, false);
 }
 
 void sweep_out_text_row(char *buf, size_t cap, const struct sweep_row *r)
 {
 	char cell[NCOL][CELL];
+	snprintf(cell[C_LOADERS], CELL, "%d", r->loaders);
+	snprintf(cell[C_BATCH], CELL, "%.1f", r->batches_per_s);
+	snprintf(cell[C_INWAIT], CELL, "%.1f", r->input_wait_pct);
+	snprintf(cell[C_LCPU], CELL, "%.1f", r->loader_cpu_pct);
 	snprintf(cell[C_STREAMS], CELL, "%d", r->streams);
 	snprintf(cell[C_THREADS], CELL, "%d", r->threads);
 	snprintf(cell[C_GFLOPS], CELL, "%.1f", r->gflops);
@@ -83,7 +96,7 @@ void sweep_out_text_row(char *buf, size_t cap, const struct sweep_row *r)
 		snprintf(cell[C_DIFF], CELL, "0");
 	else
 		snprintf(cell[C_DIFF], CELL, "%.2g", r->max_diff);
-	join(buf, cap, cell);
+	join(buf, cap, cell, r->pipeline);
 }
 
 /* Flushes f: 0, -EPIPE when the reader of a pipe has gone, else -EIO. */
@@ -155,8 +168,12 @@ static void text_env(FILE *f, const char *lead, const struct sweep_env *w)
 	text_key(f, lead, "date");
 	fprintf(f, "%s\n", e->date);
 	text_key(f, lead, "workload");
-	fprintf(f, "n=%d %s, %.1f s per setting after %.1f s warm-up\n", w->size, w->precision,
+	fprintf(f, "n=%d %s, %.1f s per setting after %.1f s warm-up", w->size, w->precision,
 		w->seconds, w->warmup);
+	if (w->pipeline)
+		fprintf(f, "; loaders: %d ms CPU per batch, %d slots each", w->prep_ms,
+			w->prefetch);
+	fputc('\n', f);
 	text_key(f, lead, "baseline");
 	if (w->baseline_row)
 		fprintf(f, "the 1x1 row (calibrated single-thread rate %.1f GFLOP/s)\n",
@@ -191,6 +208,10 @@ static void json_env(struct json_out *j, const struct sweep_env *w)
 	json_out_knum(j, "warmup", w->warmup, 3);
 	json_out_knum(j, "single_thread_gflops", w->single_gflops, 3);
 	json_out_kstr(j, "baseline", w->baseline_row ? "row_1x1" : "calibration");
+	if (w->pipeline) {
+		json_out_kint(j, "prep_ms", w->prep_ms);
+		json_out_kint(j, "prefetch", w->prefetch);
+	}
 	json_out_end(j);
 }
 
@@ -209,11 +230,13 @@ int sweep_out_begin(struct sweep_out *w, const struct sweep_env *e)
 	switch (w->fmt) {
 	case FORMAT_TEXT:
 		text_env(w->f, "", e);
-		sweep_out_text_head(head, sizeof(head));
+		text_head(head, sizeof(head), e->pipeline);
 		fprintf(w->f, "\n%s\n", head);
 		break;
 	case FORMAT_CSV:
 		text_env(w->f, "# ", e);
+		if (e->pipeline)
+			fputs("loaders,batches_per_s,input_wait_pct,loader_cpu_pct,", w->f);
 		fputs("streams,threads,gflops,speedup,efficiency,ceiling_pct,wait_pct,"
 		      "throttled_pct,results_equal,max_diff\n",
 		      w->f);
@@ -241,6 +264,12 @@ int sweep_out_row(struct sweep_out *w, const struct sweep_row *r)
 		break;
 	case FORMAT_CSV:
 		csv_out_init(&c, w->f);
+		if (r->pipeline) {
+			csv_out_int(&c, r->loaders);
+			csv_out_num(&c, r->batches_per_s, 2);
+			csv_out_num(&c, r->input_wait_pct, 2);
+			csv_out_num(&c, r->loader_cpu_pct, 2);
+		}
 		csv_out_int(&c, r->streams);
 		csv_out_int(&c, r->threads);
 		csv_out_num(&c, r->gflops, 3);
@@ -256,6 +285,12 @@ int sweep_out_row(struct sweep_out *w, const struct sweep_row *r)
 	case FORMAT_JSON:
 		json_out_flat(j);
 		json_out_object(j);
+		if (r->pipeline) {
+			json_out_kint(j, "loaders", r->loaders);
+			json_out_knum(j, "batches_per_s", r->batches_per_s, 2);
+			json_out_knum(j, "input_wait_pct", r->input_wait_pct, 2);
+			json_out_knum(j, "loader_cpu_pct", r->loader_cpu_pct, 2);
+		}
 		json_out_kint(j, "streams", r->streams);
 		json_out_kint(j, "threads", r->threads);
 		json_out_knum(j, "gflops", r->gflops, 3);

@@ -106,10 +106,10 @@ static void test_text_columns(void **state)
 {
 	(void)state;
 	struct sweep_row rows[] = {
-	    {1, 1, 104.2, 1.0, 1.0, 50.0, 0.3, -1, true, 0},
-	    {16, 64, 99999.9, 999.99, 9.99, 999.9, 100.0, 100.0, false, 1.5e-5},
-	    {2, 3, 0, 0, 0, 0, 0, 0, false, HUGE_VAL},
-	    {2, 3, 0, 0, 0, 0, 0, 0, false, NAN},
+	    {1, 1, 104.2, 1.0, 1.0, 50.0, 0.3, -1, true, 0, false, 0, 0, 0, 0},
+	    {16, 64, 99999.9, 999.99, 9.99, 999.9, 100.0, 100.0, false, 1.5e-5, false, 0, 0, 0, 0},
+	    {2, 3, 0, 0, 0, 0, 0, 0, false, HUGE_VAL, false, 0, 0, 0, 0},
+	    {2, 3, 0, 0, 0, 0, 0, 0, false, NAN, false, 0, 0, 0, 0},
 	};
 	char head[256], line[256];
 	sweep_out_text_head(head, sizeof(head));
@@ -141,11 +141,42 @@ static void test_text_columns(void **state)
 	free(buf);
 }
 
+/* A sweep over loaders: the pipeline's columns lead every format, and
+ * rows of a sweep without loaders never carry them. */
+static void test_pipeline_columns(void **state)
+{
+	(void)state;
+	struct sweep_row p = {1, 2, 40.5, 1.0, 0.5, 25.0, 3.0, -1, true, 0, true, 3, 41.25, 12.5, 180.0};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct sweep_out wt, wj, wc;
+	sweep_out_init(&wt, f, FORMAT_TEXT);
+	sweep_out_init(&wj, f, FORMAT_JSON);
+	sweep_out_init(&wc, f, FORMAT_CSV);
+	assert_int_equal(sweep_out_row(&wt, &p), 0);
+	assert_int_equal(sweep_out_row(&wj, &p), 0);
+	assert_int_equal(sweep_out_row(&wc, &p), 0);
+	fclose(f);
+	printf("# %s", buf);
+	assert_non_null(strstr(buf, "      3      41.2    12.5   180.0        1        2"));
+	assert_non_null(strstr(buf, "{\"loaders\": 3, \"batches_per_s\": 41.25, "
+				    "\"input_wait_pct\": 12.50, \"loader_cpu_pct\": 180.00, "
+				    "\"streams\": 1"));
+	assert_non_null(strstr(buf, "}3,41.25,12.50,180.00,1,2,40.500,"));
+	free(buf);
+	char line[256];
+	struct sweep_row q = p;
+	q.pipeline = false;
+	sweep_out_text_row(line, sizeof(line), &q);
+	assert_null(strstr(line, "41.2"));
+}
+
 /* Write errors: ENOSPC gives -EIO, a pipe without reader -EPIPE. */
 static void test_write_errors(void **state)
 {
 	(void)state;
-	struct sweep_row r = {1, 1, 104.2, 1.0, 1.0, 50.0, 0.3, -1, true, 0};
+	struct sweep_row r = {1, 1, 104.2, 1.0, 1.0, 50.0, 0.3, -1, true, 0, false, 0, 0, 0, 0};
 	FILE *full = fopen("/dev/full", "w");
 	if (!full)
 		TL_SKIP("no /dev/full here");
@@ -280,7 +311,7 @@ int main(void)
 	    cmocka_unit_test(test_bad_options),	 cmocka_unit_test(test_text_columns),
 	    cmocka_unit_test(test_write_errors), cmocka_unit_test(test_reader_gone),
 	    cmocka_unit_test(test_interrupted),	 cmocka_unit_test(test_json),
-	    cmocka_unit_test(test_csv_and_text),
+	    cmocka_unit_test(test_csv_and_text), cmocka_unit_test(test_pipeline_columns),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -183,6 +183,84 @@ static int dash_keys_pause(struct dash *d, struct lab_settings *w, const struct 
 	return DASH_KEY_HANDLED | DASH_KEY_REDRAW | DASH_KEY_APPLY;
 }
 
+static int dash_keys_loaders(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
+			     int arg)
+{
+	struct lab_settings t = *w;
+	t.loaders += arg;
+	if (t.loaders < 0 || t.loaders > CTL_MAX_LOADERS) {
+		dash_keys_say(d, "input-pipeline loaders stay within 0..%d", CTL_MAX_LOADERS);
+		return DASH_KEY_HANDLED | DASH_KEY_REDRAW;
+	}
+	if (t.loaders == 0)
+		dash_keys_say(d, "no input pipeline: GEMMs need no batches");
+	else
+		dash_keys_say(d, "loaders %d, %d ms of CPU per batch", t.loaders, t.prep_ms);
+	return dash_keys_try(d, w, c, &t);
+}
+
+/* x / X: the CPU a batch costs, x1.5 up or down (1 ms steps below 3). */
+static int dash_keys_prep(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
+			  int arg)
+{
+	struct lab_settings t = *w;
+	if (arg > 0)
+		t.prep_ms = w->prep_ms < 2 ? w->prep_ms + 1 : (int)lround(w->prep_ms * 1.5);
+	else
+		t.prep_ms = w->prep_ms <= 2 ? w->prep_ms - 1 : (int)lround(w->prep_ms / 1.5);
+	if (t.prep_ms < 0 || t.prep_ms > CTL_MAX_PREP_MS) {
+		dash_keys_say(d, "batch preparation stays within 0..%d ms", CTL_MAX_PREP_MS);
+		return DASH_KEY_HANDLED | DASH_KEY_REDRAW;
+	}
+	dash_keys_say(d, "%d ms of CPU per batch%s", t.prep_ms,
+		      t.loaders ? "" : " (no loaders yet: l adds one)");
+	return dash_keys_try(d, w, c, &t);
+}
+
+static int dash_keys_prefetch(struct dash *d, struct lab_settings *w,
+			      const struct dash_key_ctx *c, int arg)
+{
+	struct lab_settings t = *w;
+	t.prefetch += arg;
+	if (t.prefetch < 1 || t.prefetch > CTL_MAX_PREFETCH) {
+		dash_keys_say(d, "prefetch stays within 1..%d batches per loader", CTL_MAX_PREFETCH);
+		return DASH_KEY_HANDLED | DASH_KEY_REDRAW;
+	}
+	dash_keys_say(d, "prefetch %d batches per loader", t.prefetch);
+	return dash_keys_try(d, w, c, &t);
+}
+
+static int dash_keys_blas(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
+			  int arg)
+{
+	(void)arg;
+	struct lab_settings t = *w;
+	t.blas = w->blas == LAB_BLAS_OPENMP ? LAB_BLAS_PTHREADS : LAB_BLAS_OPENMP;
+	dash_keys_say(d, "the %s build of OpenBLAS: the helpers restart", labview_blas_name(t.blas));
+	return dash_keys_try(d, w, c, &t);
+}
+
+static int dash_keys_spin(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
+			  int arg)
+{
+	(void)arg;
+	struct lab_settings t = *w;
+	t.spin_off = !w->spin_off;
+	dash_keys_say(d, "%s: the helpers restart",
+		      t.spin_off ? "spin off (OPENBLAS_THREAD_TIMEOUT=1, OMP_WAIT_POLICY=PASSIVE)"
+				 : "spin default");
+	return dash_keys_try(d, w, c, &t);
+}
+
+/* The tour's keys: dash.c acts on d->tour_key. */
+static int dash_keys_tour(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
+			  int arg)
+{
+	(void)w, (void)c;
+	d->tour_key = arg;
+	return DASH_KEY_HANDLED | DASH_KEY_REDRAW | DASH_KEY_TOUR;
+}
+
 static int dash_keys_sweep(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
 			   int arg)
 {
@@ -272,8 +350,32 @@ static int dash_keys_interval(struct dash *d, struct lab_settings *w, const stru
 #define RPL    DASH_KEYS_MODE_REPLAY
 #define ALL    (LIVE | RPL)
 #define ATTACH DASH_KEYS_MODE_ATTACH
+#define TOUR   DASH_KEYS_MODE_TOUR
 
 static const struct dash_keys_cmd dash_keys_table[] = {
+    /* The tour's keys first: while it runs they win over the lab's. */
+    {{{'n', 'n'}}, dash_keys_tour, TOUR, false, {"n", "tour: the next step", TOUR}, "n next", 1},
+    {{{'p', 'p'}},
+     dash_keys_tour,
+     TOUR,
+     false,
+     {"p", "tour: the previous step (measured again)", TOUR},
+     "p back",
+     1},
+    {{{' ', ' '}},
+     dash_keys_tour,
+     TOUR,
+     false,
+     {"space", "tour: hold the caption / go on", TOUR},
+     "spc hold",
+     1},
+    {{{'q', 'q'}},
+     dash_keys_tour,
+     TOUR,
+     false,
+     {"q", "tour: leave it, your settings come back (F10 quits)", TOUR},
+     "q leave tour",
+     0},
     {{{'+', +1}, {'=', +1}, {'-', -1}},
      dash_keys_threads,
      LAB,
@@ -317,6 +419,48 @@ static const struct dash_keys_cmd dash_keys_table[] = {
      "}{u quota",
      2},
     {{{'u', 0}}, dash_keys_quota, LAB, true, {"u", "no CPU quota", LAB}, NULL, 0},
+    {{{'l', +1}, {'L', -1}},
+     dash_keys_loaders,
+     LAB,
+     true,
+     {"l L", "add / remove an input-pipeline loader (0: no pipeline)", LAB},
+     "lL loader",
+     2},
+    {{{'x', +1}, {'X', -1}},
+     dash_keys_prep,
+     LAB,
+     true,
+     {"x X", "CPU per batch a loader spends up / down (x1.5)", LAB},
+     "xX prep",
+     3},
+    {{{'f', +1}, {'F', -1}},
+     dash_keys_prefetch,
+     LAB,
+     true,
+     {"f F", "prefetch: ring slots per loader up / down", LAB},
+     NULL,
+     0},
+    {{{'b', 0}},
+     dash_keys_blas,
+     LAB,
+     true,
+     {"b", "pthreads / OpenMP build of OpenBLAS (the helpers restart)", LAB},
+     "b blas",
+     3},
+    {{{'B', 0}},
+     dash_keys_spin,
+     LAB,
+     true,
+     {"B", "spin default / off for idle pool threads (the helpers restart)", LAB},
+     NULL,
+     0},
+    {{{'t', 't'}},
+     dash_keys_tour,
+     LAB,
+     false,
+     {"t", "the guided tour: lessons with captions from live numbers", LAB},
+     "t tour",
+     1},
     {{{' ', 0}},
      dash_keys_pause,
      LAB,
@@ -439,6 +583,7 @@ static const struct dash_keys_cmd dash_keys_table[] = {
 #undef RPL
 #undef ALL
 #undef ATTACH
+#undef TOUR
 
 #define DASH_KEYS_NCMDS (sizeof(dash_keys_table) / sizeof(dash_keys_table[0]))
 
@@ -463,8 +608,14 @@ size_t dash_keys_bar(char *out, size_t cap, int width, unsigned mode)
 		for (size_t i = 0; i < DASH_KEYS_NCMDS; i++) {
 			const struct dash_keys_cmd *e = &dash_keys_table[i];
 			bool help = e->fn == dash_keys_help_toggle, quit = e->fn == dash_keys_quit;
+			bool tour = e->modes & DASH_KEYS_MODE_TOUR;
+			/* The tour shows its own keys; q leaves it (last). */
+			if ((mode & DASH_KEYS_MODE_TOUR) && !help)
+				quit = tour && e->k[0].key == 'q';
 			if (!e->bar || !(e->modes & mode) || (pass == 0) != help ||
 			    (pass == 2) != quit)
+				continue;
+			if ((mode & DASH_KEYS_MODE_TOUR) && !help && !tour)
 				continue;
 			dash_line_add(&l, e->bar_prio, "%s", e->bar);
 		}
@@ -474,7 +625,7 @@ size_t dash_keys_bar(char *out, size_t cap, int width, unsigned mode)
 unsigned dash_keys_mode(const struct dash_key_ctx *c)
 {
 	return c->replay ? DASH_KEYS_MODE_REPLAY
-	       : c->lab	 ? DASH_KEYS_MODE_LAB
+	       : c->lab	 ? DASH_KEYS_MODE_LAB | (c->tour ? DASH_KEYS_MODE_TOUR : 0)
 			 : DASH_KEYS_MODE_ATTACH;
 }
 
@@ -502,6 +653,11 @@ int dash_keys_handle(struct dash *d, struct lab_settings *want, const struct das
 				continue;
 			}
 			int extra = 0;
+			if (e->knob && (mode & DASH_KEYS_MODE_TOUR)) {
+				dash_keys_say(d, "the tour sets the knobs: q leaves it, then "
+						 "they are yours again");
+				return DASH_KEY_HANDLED | DASH_KEY_REDRAW;
+			}
 			if (e->knob && d->sweep.active)
 				extra =
 				    dash_sweep_cancel(&d->sweep, want, true) ? DASH_KEY_APPLY : 0;
@@ -510,7 +666,9 @@ int dash_keys_handle(struct dash *d, struct lab_settings *want, const struct das
 	}
 	if (!other)
 		return 0;
-	if (mode == DASH_KEYS_MODE_REPLAY)
+	if (other->modes == DASH_KEYS_MODE_TOUR)
+		dash_keys_say(d, "that key moves the guided tour (t starts it in the lab)");
+	else if (mode == DASH_KEYS_MODE_REPLAY)
 		dash_keys_say(d, "a replay: the workload keys are inactive");
 	else if (other->modes & DASH_KEYS_MODE_LAB)
 		dash_keys_say(d, "no workload here: lab keys work without -p / --");

@@ -22,16 +22,19 @@
 #define DASH_KEY_RESET	 0x10 /* forget the throughput history and the chart */
 #define DASH_KEY_RETIME	 0x20 /* the refresh interval (or replay pace) changed */
 #define DASH_KEY_SEEK	 0x40 /* replay: show sample d->replay.target next */
+#define DASH_KEY_TOUR	 0x80 /* the tour: do d->tour_key (t start, n, p, space, q) */
 
 /* Where a key acts. */
 #define DASH_KEYS_MODE_LAB    0x1u /* the built-in workload */
 #define DASH_KEYS_MODE_ATTACH 0x2u /* -p PID or -- CMD */
 #define DASH_KEYS_MODE_REPLAY 0x4u /* --replay FILE */
+#define DASH_KEYS_MODE_TOUR   0x8u /* the guided tour runs (with the lab's mode) */
 
 /* What a key may need to know about the session. */
 struct dash_key_ctx {
 	bool lab;		       /* the workload keys apply (not attach mode) */
 	bool replay;		       /* a replay: knobs inactive, replay keys act */
+	bool tour;		       /* the tour runs: it owns the knobs */
 	long replay_pos;	       /* replay: the sample shown (0-based) */
 	long replay_count;	       /* replay: samples in the recording */
 	long table_rows;	       /* rows of the threads table (process rows too) */

@@ -87,3 +87,39 @@ void dash_layout_compute(int rows, int cols, bool lab, size_t ncpus, struct dash
 	l->keys = dash_layout_rect(rows - 2, 0, 1, cols);
 	l->message = dash_layout_rect(rows - 1, 0, 1, cols);
 }
+
+static void dash_layout_down(struct dash_rect *r, int h)
+{
+	if (r->h > 0)
+		r->y += h;
+}
+
+void dash_layout_caption(struct dash_layout *l, int h)
+{
+	if (l->too_small || h <= 0)
+		return;
+	int from_table = l->threads.h - DASH_THREADS_MIN;
+	from_table = from_table < 0 ? 0 : from_table > h ? h : from_table;
+	int from_chart = h - from_table;
+	if (from_chart > l->chart.h - 2)
+		from_chart = l->chart.h - 2 > 0 ? l->chart.h - 2 : 0;
+	h = from_table + from_chart;
+	if (h <= 0)
+		return;
+	struct dash_rect *below[] = {&l->budget, &l->pressure, &l->diag,   &l->roles,
+				     &l->spark,	 &l->throughput, &l->chart, &l->cpus,
+				     &l->threads};
+	for (size_t i = 0; i < sizeof(below) / sizeof(below[0]); i++)
+		dash_layout_down(below[i], h);
+	/* The chart sits above the CPU bars (or beside them) and the threads. */
+	if (from_chart > 0) {
+		l->chart.h -= from_chart;
+		if (l->cpus.y > l->chart.y && l->cpus.x == l->chart.x)
+			l->cpus.y -= from_chart;
+		if (l->diag.y > l->chart.y)
+			l->diag.y -= from_chart;
+		l->threads.y -= from_chart;
+	}
+	l->threads.h -= from_table;
+	l->caption = (struct dash_rect){l->header.y + 1, 0, h, l->cols};
+}

@@ -20,6 +20,8 @@ struct dash_layout {
 	int rows, cols;
 	bool too_small;		     /* below DASH_MIN_COLS x DASH_MIN_ROWS: only the notice */
 	struct dash_rect header;     /* 1 row: mode, settings, interval */
+	struct dash_rect caption;    /* the tour's status and caption under the header;
+				      * h 0 unless dash_layout_caption() made room */
 	struct dash_rect budget;     /* 1 row: CPU budget */
 	struct dash_rect pressure;   /* 1 row: throttling, run-queue wait, PSI */
 	struct dash_rect diag;	     /* the verdict: lab 1 row; attach the verdict, its
@@ -39,5 +41,9 @@ struct dash_layout {
  * are shown; ncpus: CPUs to draw bars for.  From 120 columns on, in the
  * lab, the per-CPU bars sit to the right of the chart. */
 void dash_layout_compute(int rows, int cols, bool lab, size_t ncpus, struct dash_layout *l);
+
+/* Makes room for h caption rows right under the header: every panel below
+ * moves down, the threads table (then the chart) gives up the rows. */
+void dash_layout_caption(struct dash_layout *l, int h);
 
 #endif

@@ -13,18 +13,89 @@
 
 #include "dash-chart.h"
 #include "dash-diag.h"
+#include "dash-fit.h"
 #include "dash-keys.h"
 #include "dash-paint.h"
 #include "dash-table.h"
 #include "report.h"
 #include "text-safe.h"
+#include "tour.h"
 
 /* The key table's mode for what is on screen. */
 static unsigned dash_panels_mode(const struct dash *d, const struct session *s)
 {
 	if (d->replay.on)
 		return DASH_KEYS_MODE_REPLAY;
+	if (s->kind == SESSION_LAB && d->tour && tour_active(d->tour))
+		return DASH_KEYS_MODE_LAB | DASH_KEYS_MODE_TOUR;
 	return s->kind == SESSION_LAB ? DASH_KEYS_MODE_LAB : DASH_KEYS_MODE_ATTACH;
+}
+
+/* The caption the tour shows now: the step's, or the last one measured
+ * while the next settles. */
+static const char *dash_panels_caption_text(const struct tour *t)
+{
+	const char *cap = t->step[t->cur].caption;
+	if (t->state == TOUR_DONE)
+		return "The tour is over and your settings are back. t runs it again.";
+	if (!cap[0] && t->cur > 0)
+		cap = t->step[t->cur - 1].caption;
+	return cap;
+}
+
+int dash_panels_caption_rows(const struct dash *d, int cols)
+{
+	if (!d->tour || cols <= 10)
+		return 2;
+	/* Wrapping at word ends costs a few columns a row. */
+	size_t len = strlen(dash_panels_caption_text(d->tour));
+	int rows = 1 + (int)((len + (size_t)cols - 11) / (size_t)(cols - 10));
+	return rows < 2 ? 2 : rows > DASH_CAPTION_MAX ? DASH_CAPTION_MAX : rows;
+}
+
+/* The tour: its status line, then the caption, word-wrapped over the other
+ * rows. */
+void dash_panels_caption(WINDOW *w, const struct dash_rect *r, const struct dash *d,
+			 const struct session *s)
+{
+	const struct tour *t = d->tour;
+	char line[512], safe[TOUR_CAPTION_LEN * 4], fitted[512];
+	(void)s;
+	if (!t || r->h <= 0)
+		return;
+	tour_status(t, d->now, line, sizeof(line));
+	dash_fit_words(fitted, sizeof(fitted), line, r->w);
+	dash_paint_put(w, r->y, r->x, r->w, fitted, dash_paint_attr(d, DASH_ROLE_TITLE));
+	const char *cap = dash_panels_caption_text(t);
+	text_safe(cap, strlen(cap), safe, sizeof(safe));
+	const char *p = safe;
+	for (int row = 1; row < r->h && *p; row++) {
+		/* The longest run of whole words that fits; the last row gets an ellipsis. */
+		size_t n = strlen(p), best = 0;
+		if (row == r->h - 1 || dash_fit_width(p) <= r->w) {
+			dash_fit_words(fitted, sizeof(fitted), p, r->w);
+			dash_paint_put(w, r->y + row, r->x, r->w, fitted,
+				       dash_paint_attr(d, DASH_ROLE_BOLD));
+			break;
+		}
+		for (size_t i = 1; i <= n; i++) {
+			if (p[i] != ' ' && p[i] != '\0')
+				continue;
+			char tmp[512];
+			snprintf(tmp, sizeof(tmp), "%.*s", (int)i, p);
+			if (dash_fit_width(tmp) > r->w)
+				break;
+			best = i;
+		}
+		if (best == 0)
+			best = n < (size_t)r->w ? n : (size_t)r->w;
+		snprintf(fitted, sizeof(fitted), "%.*s", (int)best, p);
+		dash_paint_put(w, r->y + row, r->x, r->w, fitted,
+			       dash_paint_attr(d, DASH_ROLE_BOLD));
+		p += best;
+		while (*p == ' ')
+			p++;
+	}
 }
 
 void dash_panels_header(WINDOW *w, const struct dash_rect *r, const struct dash *d,
@@ -194,6 +265,7 @@ void dash_panels_help(WINDOW *w, const struct dash *d, const struct session *s)
 	    "A value marked * is asked for but not yet applied by the workload.",
 	    "Run-queue wait includes throttled time under a quota: compare the two.",
 	    "Parked threads: OpenBLAS pool workers beyond the active count (gemmI.pK).",
+	    "Loaders (tl-loaderN) prepare input batches; workers (tl-workerN) only burn CPU.",
 	};
 	char line[512];
 	int rows, cols, y = 0;
@@ -245,6 +317,8 @@ void dash_panels_draw(WINDOW *w, const struct dash_layout *l, const struct dash 
 		return;
 	}
 	dash_panels_header(w, &l->header, d, s);
+	if (l->caption.h > 0)
+		dash_panels_caption(w, &l->caption, d, s);
 	dash_panels_budget(w, &l->budget, d, s);
 	dash_panels_pressure(w, &l->pressure, d, s);
 	if (l->diag.h > 0)

@@ -29,6 +29,12 @@ void dash_panels_pressure(WINDOW *w, const struct dash_rect *r, const struct das
 			  const struct session *s);
 void dash_panels_throughput(WINDOW *w, const struct dash_rect *r, const struct dash *d,
 			    const struct session *s);
+/* The guided tour's status and caption (d->tour), and the rows they want
+ * at cols columns (1 + the caption's, at most DASH_CAPTION_MAX). */
+#define DASH_CAPTION_MAX 7
+int dash_panels_caption_rows(const struct dash *d, int cols);
+void dash_panels_caption(WINDOW *w, const struct dash_rect *r, const struct dash *d,
+			 const struct session *s);
 void dash_panels_keys(WINDOW *w, const struct dash_rect *r, const struct dash *d,
 		      const struct session *s);
 void dash_panels_message(WINDOW *w, const struct dash_rect *r, const struct dash *d,

@@ -67,6 +67,15 @@ size_t dash_rows_header(char *out, size_t cap, int width, const struct dash_head
 		dash_line_add(&l, 1 | DASH_LINE_KEEP, "workers %d%s", w->workers,
 			      DASH_STAR(SESSION_PEND_WORKERS));
 		dash_line_brief(&l, "wrk %d%s", w->workers, DASH_STAR(SESSION_PEND_WORKERS));
+		if (w->loaders > 0 || (p & SESSION_PEND_LOADERS)) {
+			dash_line_add(&l, 1 | DASH_LINE_KEEP, "loaders %d%s x %d ms", w->loaders,
+				      DASH_STAR(SESSION_PEND_LOADERS), w->prep_ms);
+			dash_line_brief(&l, "ld %d%s", w->loaders, DASH_STAR(SESSION_PEND_LOADERS));
+		}
+		dash_line_add(&l, 2 | DASH_LINE_KEEP, "%s%s%s", labview_blas_name(w->blas),
+			      w->spin_off ? " spin off" : "", DASH_STAR(SESSION_PEND_BLAS));
+		dash_line_brief(&l, "%s%s", w->blas == LAB_BLAS_OPENMP ? "omp" : "pth",
+				DASH_STAR(SESSION_PEND_BLAS));
 		if (w->cpus > 0)
 			dash_line_add(&l, 0, "quota %.1f%s", w->cpus,
 				      DASH_STAR(SESSION_PEND_QUOTA));
@@ -264,6 +273,15 @@ size_t dash_rows_work(char *out, size_t cap, int width, const struct workload_re
 		dash_line_brief(&l, "work %.2f of %.2f CPU (%.2f spin)", w->useful_cpus,
 				w->cpu_cpus, spin > 0 ? spin : 0.0);
 	}
+	if (w->loaders > 0) {
+		/* The pipeline first: when input is short, thread tuning is moot. */
+		bool bound = w->input_wait_pct >= 20;
+		dash_line_add(&l, bound ? 0 : 1, "%s %.0f%% | %.1f batches/s | loaders %.2f CPU",
+			      bound ? "input-bound" : "input wait", w->input_wait_pct,
+			      w->batches_per_s, w->loader_cpu_pct / 100.0);
+		dash_line_brief(&l, "%s %.0f%% %.0f b/s", bound ? "input-bound" : "in-wait",
+				w->input_wait_pct, w->batches_per_s);
+	}
 	dash_rows_streams(w, full, brief, cpu, sizeof(full));
 	if (w->streams > 1 || strstr(full, "FAILED")) {
 		dash_line_add(&l, strstr(full, "FAILED") ? 0 : 1, "per stream GFLOP/s: %s", full);
@@ -272,7 +290,8 @@ size_t dash_rows_work(char *out, size_t cap, int width, const struct workload_re
 			dash_line_add(&l, 3, "per stream in GEMM/busy: %s", cpu);
 	}
 	if (w->nstreams > 0)
-		dash_line_add(&l, 4, "%s", w->spin_off ? "--blas-spin off" : "--blas-spin default");
+		dash_line_add(&l, 4, "%s %s", w->blas_variant[0] ? w->blas_variant : "openblas",
+			      w->spin_off ? "spin off" : "spin default");
 	return dash_line_render(&l, out, cap, width);
 }
 

@@ -28,6 +28,7 @@ static enum dash_role dash_table_role(enum labview_mark m)
 		return DASH_ROLE_DIM;
 	case LABVIEW_MARK_WORKER:
 		return DASH_ROLE_WARN;
+	case LABVIEW_MARK_LOADER:
 	case LABVIEW_MARK_NONE:
 		break;
 	}

@@ -45,6 +45,9 @@
 #include "record.h"
 #include "session.h"
 #include "text-safe.h"
+#include "tour-out.h"
+#include "tour.h"
+#include "xalloc.h"
 
 #define DASH_PENDING_POLL 0.1 /* s between lab reads while a change is pending */
 
@@ -134,26 +137,39 @@ static void dash_reset_prepare(void)
 	}
 }
 
-/* The threads table's height on this screen. */
-static int dash_table_height(WINDOW *w, const struct session *s)
+static bool dash_tour_on(const struct dash *d)
 {
-	struct dash_layout l;
+	return d->tour && tour_active(d->tour);
+}
+
+/* The panels for this screen, with the tour's caption rows when it runs. */
+static void dash_layout(WINDOW *w, const struct dash *d, const struct session *s,
+			struct dash_layout *l)
+{
 	int rows, cols;
 	getmaxyx(w, rows, cols);
-	dash_layout_compute(rows, cols, s->kind == SESSION_LAB, s->cur.cpus.n, &l);
+	dash_layout_compute(rows, cols, s->kind == SESSION_LAB, s->cur.cpus.n, l);
+	if (dash_tour_on(d))
+		dash_layout_caption(l, dash_panels_caption_rows(d, cols));
+}
+
+/* The threads table's height on this screen. */
+static int dash_table_height(WINDOW *w, const struct dash *d, const struct session *s)
+{
+	struct dash_layout l;
+	dash_layout(w, d, s, &l);
 	return l.threads.h;
 }
 
 static void dash_draw(WINDOW *w, struct dash *d, struct session *s)
 {
 	struct dash_layout l;
-	int rows, cols;
 	pid_t tids[256];
 	long nrows;
 	pid_t cursor;
 
-	getmaxyx(w, rows, cols);
-	dash_layout_compute(rows, cols, s->kind == SESSION_LAB, s->cur.cpus.n, &l);
+	d->now = dash_now();
+	dash_layout(w, d, s, &l);
 	dash_panels_draw(w, &l, d, s);
 	wnoutrefresh(w);
 	doupdate();
@@ -211,6 +227,17 @@ static void dash_tick(struct dash *d, struct session *s, double now)
 	}
 	if (s->kind == SESSION_LAUNCH && !d->status[0])
 		session_child_status(s, d->status, sizeof(d->status));
+	if (dash_tour_on(d) && rc == 0) {
+		size_t cur = d->tour->cur;
+		if (tour_tick(d->tour, s, now) && d->tour_notes &&
+		    tour_out_step(d->tour_notes, FORMAT_JSON, d->tour, cur) < 0) {
+			snprintf(d->message, sizeof(d->message),
+				 "cannot write the tour notes: %s; notes stop", strerror(errno));
+			d->message_bad = true;
+			fclose(d->tour_notes);
+			d->tour_notes = NULL;
+		}
+	}
 	if (s->kind == SESSION_LAB && d->sweep.active) {
 		int r = dash_sweep_tick(&d->sweep, &s->want, &s->lab_status, &s->view, now);
 		if (r & DASH_SWEEP_APPLY)
@@ -237,6 +264,40 @@ static int dash_key_ctx_online(const struct session *s)
 	return s->cur.budget.online > 0 ? s->cur.budget.online : 1;
 }
 
+/* The tour's keys: t starts it; n, p, space and q while it runs. */
+static void dash_tour_key(struct dash *d, struct session *s, double now)
+{
+	struct tour *t = d->tour;
+	switch (d->tour_key) {
+	case 't':
+		if (d->sweep.active)
+			dash_sweep_cancel(&d->sweep, &s->want, true);
+		tour_start(t, s, d->tour_step, d->tour_step, now);
+		snprintf(d->message, sizeof(d->message),
+			 "the tour: n next, p back, space holds, q leaves it");
+		break;
+	case 'n':
+		if (!tour_next(t, s, now))
+			snprintf(d->message, sizeof(d->message), "this is the last step: q leaves");
+		break;
+	case 'p':
+		if (!tour_prev(t, s, now))
+			snprintf(d->message, sizeof(d->message), "this is the first step");
+		break;
+	case ' ':
+		t->paused = !t->paused;
+		snprintf(d->message, sizeof(d->message), "%s",
+			 t->paused ? "tour held: space goes on" : "tour goes on");
+		break;
+	case 'q':
+		tour_stop(t, s);
+		snprintf(d->message, sizeof(d->message), "tour left: your settings are back");
+		break;
+	}
+	d->message_bad = false;
+	dash_news(d, s);
+}
+
 /* Handles every key waiting; returns true to redraw. */
 static bool dash_input(struct dash *d, struct session *s, double *next_sample)
 {
@@ -256,7 +317,7 @@ static bool dash_input(struct dash *d, struct session *s, double *next_sample)
 		long nrows = 0;
 		pid_t cursor = 0;
 		pid_t none[1];
-		int h = dash_table_height(stdscr, s);
+		int h = dash_table_height(stdscr, d, s);
 		dash_table_visible(s, d, h, none, 0, &nrows, &cursor);
 		struct dash_key_ctx c = {
 		    .table_rows = nrows,
@@ -264,6 +325,7 @@ static bool dash_input(struct dash *d, struct session *s, double *next_sample)
 		    .table_cursor_pid = cursor,
 		    .lab = s->kind == SESSION_LAB && s->lab,
 		    .replay = d->replay.on,
+		    .tour = dash_tour_on(d),
 		    .replay_pos = s->replay_pos,
 		    .replay_count = s->replay_count,
 		    .online = dash_key_ctx_online(s),
@@ -278,6 +340,8 @@ static bool dash_input(struct dash *d, struct session *s, double *next_sample)
 			labview_reset(&s->view);
 		if (f & DASH_KEY_SEEK)
 			session_replay_seek(s, d->replay.target);
+		if (f & DASH_KEY_TOUR)
+			dash_tour_key(d, s, c.now);
 		if (f & DASH_KEY_RETIME)
 			*next_sample = c.now + dash_period(d, s);
 		if (f & DASH_KEY_REDRAW)
@@ -382,6 +446,11 @@ int dash_run(struct session *s, const struct dash_config *c)
 		snprintf(d.message, sizeof(d.message), "%s", c->message);
 	d.replay.on = s->rec != NULL;
 	d.replay.speed = 1;
+	d.tour = xcalloc(1, sizeof(*d.tour));
+	d.tour_step = c && c->tour_step > 0 ? c->tour_step : 6.0;
+	d.tour_notes = c ? c->tour_notes : NULL;
+	if (c && c->tour && s->kind == SESSION_LAB && s->lab)
+		tour_start(d.tour, s, d.tour_step, d.tour_step, dash_now());
 	d.message_seq = s->message_seq;
 	if (s->message[0]) {
 		snprintf(d.message, sizeof(d.message), "%s", s->message);
@@ -414,6 +483,9 @@ int dash_run(struct session *s, const struct dash_config *c)
 		d.color = true;
 	}
 	int status = dash_loop(&d, s);
+	free(d.tour); /* the lab stops with the session: nothing to put back */
+	if (d.tour_notes && fclose(d.tour_notes) != 0)
+		status = status == EXIT_OK ? EXIT_RUNTIME : status;
 	endwin();
 	delscreen(scr);
 	if (d.record && record_close(d.record) < 0)

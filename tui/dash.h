@@ -15,6 +15,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "dash-format.h"
 #include "dash-sweep.h"
@@ -59,10 +60,16 @@ struct dash {
 	char status[96];		/* how the target ended ("exited with status 3"), "" */
 	struct record *record;		/* --record, NULL when none (or after an error) */
 	struct export *export;		/* --serve, NULL when none */
+	struct tour *tour;		/* the guided tour (its state says whether it runs) */
+	double tour_step;		/* seconds measured per tour step */
+	FILE *tour_notes;		/* --tour-notes: each finished step as JSON, or NULL */
+	int tour_key;			/* the tour key pressed (DASH_KEY_TOUR) */
+	double now;			/* CLOCK_MONOTONIC at the last draw (the tour's timer) */
 };
 
 struct record;
 struct export;
+struct tour;
 
 /* What the command line says about the dashboard. */
 struct dash_config {
@@ -73,6 +80,9 @@ struct dash_config {
 	struct export *export; /* --serve: each sample is published (the caller
 				* stops it); NULL: none */
 	const char *message;   /* the message line at start ("serving …"), or NULL */
+	bool tour;	       /* --tour: the guided tour starts at once */
+	double tour_step;      /* --tour-step, s (0: 6) */
+	FILE *tour_notes;      /* --tour-notes FILE, opened; dash_run closes it */
 };
 
 /* Refresh intervals the i / I keys step through, s. */

@@ -17,6 +17,7 @@
 #include "session.h"
 #include "sweep-out.h"
 #include "text-safe.h"
+#include "tour-face.h"
 
 static int main_dashboard(const struct options *o)
 {
@@ -51,7 +52,16 @@ static int main_dashboard(const struct options *o)
 	struct dash_config dc = {.interval = o->interval,
 				 .no_color = o->no_color,
 				 .export = &e,
-				 .message = serving[0] ? serving : NULL};
+				 .message = serving[0] ? serving : NULL,
+				 .tour = o->tour,
+				 .tour_step = o->tour_step};
+	if (o->tour_notes && !(dc.tour_notes = fopen(o->tour_notes, "ae"))) {
+		snprintf(err, sizeof(err), "--tour-notes %s: %s", o->tour_notes, strerror(errno));
+		export_stop(&e);
+		session_stop(&s);
+		face_say(err);
+		return EXIT_USAGE;
+	}
 	if (face_record_start(o, &s, &dc.record) != EXIT_OK) {
 		export_stop(&e);
 		session_stop(&s);
@@ -115,7 +125,7 @@ int main(int argc, char **argv)
 	case MODE_BUDGET:
 		return batch_budget(&o);
 	case MODE_BATCH:
-		return batch_run(&o);
+		return o.tour ? tour_face_batch(&o) : batch_run(&o);
 	case MODE_SWEEP:
 		return main_sweep(&o);
 	case MODE_DIAGNOSE:

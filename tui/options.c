@@ -25,6 +25,10 @@ enum {
 	OPT_PRECISION,
 	OPT_CPUS,
 	OPT_WORKERS,
+	OPT_LOADERS,
+	OPT_PREP_MS,
+	OPT_PREFETCH,
+	OPT_BLAS,
 	OPT_BLAS_SPIN,
 	OPT_SECONDS,
 	OPT_ROOT,
@@ -39,6 +43,9 @@ enum {
 	OPT_TLS_KEY,
 	OPT_BASIC_AUTH,
 	OPT_METRICS_MAX_THREADS,
+	OPT_TOUR,
+	OPT_TOUR_STEP,
+	OPT_TOUR_NOTES,
 };
 
 static const struct option options_long[] = {
@@ -58,7 +65,14 @@ static const struct option options_long[] = {
     {"precision", required_argument, NULL, OPT_PRECISION},
     {"cpus", required_argument, NULL, OPT_CPUS},
     {"workers", required_argument, NULL, OPT_WORKERS},
+    {"loaders", required_argument, NULL, OPT_LOADERS},
+    {"prep-ms", required_argument, NULL, OPT_PREP_MS},
+    {"prefetch", required_argument, NULL, OPT_PREFETCH},
+    {"blas", required_argument, NULL, OPT_BLAS},
     {"blas-spin", required_argument, NULL, OPT_BLAS_SPIN},
+    {"tour", no_argument, NULL, OPT_TOUR},
+    {"tour-step", required_argument, NULL, OPT_TOUR_STEP},
+    {"tour-notes", required_argument, NULL, OPT_TOUR_NOTES},
     {"seconds", required_argument, NULL, OPT_SECONDS},
     {"root", required_argument, NULL, OPT_ROOT},
     {"no-color", no_argument, NULL, OPT_NO_COLOR},
@@ -88,6 +102,7 @@ void options_usage(FILE *f)
 	      "       threadlab --replay FILE [--batch [--format text|csv|json]]\n"
 	      "       threadlab --diagnose [-p PID | -- CMD] [--tree] [--seconds S] [--format text|json]\n"
 	      "       threadlab --headless --serve [ADDR:]PORT [-p PID | -- CMD | --match REGEX] [--tree]\n"
+	      "       threadlab --tour [--tour-step S] [--batch [--format text|json]]\n"
 	      "\n"
 	      "Shows how threads meet the CPU budget: per-thread CPU, run-queue wait and\n"
 	      "context switches, the cgroup's quota, throttling and pressure, and the\n"
@@ -100,6 +115,10 @@ void options_usage(FILE *f)
 	      "      --diagnose        sample S seconds (default 5), print the verdict: exit 0 fine\n"
 	      "                        or idle, 1 oversubscribed, throttled or undersubscribed\n"
 	      "      --headless        sample with nothing on screen (for --serve, --record)\n"
+	      "      --tour            a guided tour of the lab: lessons with captions written from\n"
+	      "                        the numbers just measured (--batch: print them)\n"
+	      "      --tour-step S     seconds measured per tour step (default 6)\n"
+	      "      --tour-notes FILE the dashboard's tour: append each step as JSON to FILE\n"
 	      "\n"
 	      "Target (default: the built-in workload):\n"
 	      "  -p, --pid PID         monitor process PID\n"
@@ -131,10 +150,16 @@ void options_usage(FILE *f)
 	      "      --precision P     single (sgemm) or double (dgemm); default single\n"
 	      "      --cpus X          run the workload under a CPU quota of X CPUs (e.g. 1.5)\n"
 	      "      --workers N       background CPU-burning processes in the same quota; default 0\n"
-	      "      --blas-spin MODE  default, or off: idle OpenBLAS threads sleep instead of spinning\n"
+	      "      --loaders N       input-pipeline loader processes preparing batches, 0-16;\n"
+	      "                        default 0 (no pipeline: GEMMs need no input)\n"
+	      "      --prep-ms MS      CPU time a loader spends on one batch; default 20\n"
+	      "      --prefetch K      ring slots per loader (batches prepared ahead), 1-8; default 2\n"
+	      "      --blas BUILD      pthreads or openmp: which OpenBLAS build the helpers load\n"
+	      "      --blas-spin MODE  default, or off: idle pool threads sleep instead of spinning\n"
+	      "                        (OPENBLAS_THREAD_TIMEOUT=1, OMP_WAIT_POLICY=PASSIVE)\n"
 	      "      --seconds S       --sweep: seconds measured per setting (default 3);\n"
 	      "                        --diagnose: seconds sampled (default 5)\n"
-	      "      With --sweep, --threads and --streams take lists such as 1,2,3,4.\n"
+	      "      With --sweep, --threads, --streams and --loaders take lists such as 1,2,3,4.\n"
 	      "\n"
 	      "  -h, --help            show this help\n"
 	      "  -V, --version         show the version\n"
@@ -164,6 +189,10 @@ void options_session_config(const struct options *o, struct session_config *c)
 	c->lab.workers = o->workers;
 	c->lab.cpus = o->cpus;
 	c->lab.spin_off = o->spin_off;
+	c->lab.blas = (enum lab_blas)o->blas;
+	c->lab.loaders = o->loaders;
+	c->lab.prep_ms = o->prep_ms;
+	c->lab.prefetch = o->prefetch;
 	c->replay = o->replay;
 	if (o->mode == MODE_DASHBOARD || o->mode == MODE_HEADLESS) {
 		/* A screen shows some threads and a verdict that should not flip
@@ -188,6 +217,11 @@ void options_sweep_opts(const struct options *o, struct sweep_opts *so)
 	so->cpus = o->cpus;
 	so->workers = o->workers;
 	so->spin_off = o->spin_off;
+	so->blas = (enum lab_blas)o->blas;
+	for (size_t i = 0; i < o->nloader_list; i++)
+		so->loaders[so->nloaders++] = o->loader_list[i];
+	so->prep_ms = o->prep_ms;
+	so->prefetch = o->prefetch;
 	so->seconds = o->seconds;
 }
 
@@ -267,6 +301,9 @@ static void options_defaults(struct options *o)
 	o->precision = CTL_SINGLE;
 	o->seconds = 3.0;
 	o->metrics_max_threads = 500;
+	o->prep_ms = 20;
+	o->prefetch = 2;
+	o->tour_step = 6.0;
 	const char *nc = getenv("NO_COLOR");
 	o->no_color = nc && *nc;
 }
@@ -414,6 +451,49 @@ static int options_one(struct options *o, int c, const char *arg, char *err, siz
 					   LAB_MAX_WORKERS, arg);
 		o->workers = (int)v;
 		return EXIT_OK;
+	case OPT_LOADERS:
+		o->nloader_list = options_list(arg, 0, CTL_MAX_LOADERS, o->loader_list);
+		if (!o->nloader_list)
+			return options_err(
+			    err, errlen,
+			    "--loaders takes 0 to %d (or a list such as 1,2,3), not '%s'",
+			    CTL_MAX_LOADERS, arg);
+		o->loaders = o->loader_list[0];
+		return EXIT_OK;
+	case OPT_PREP_MS:
+		if (!options_long_int(arg, 0, CTL_MAX_PREP_MS, &v))
+			return options_err(err, errlen, "--prep-ms takes 0 to %d ms, not '%s'",
+					   CTL_MAX_PREP_MS, arg);
+		o->prep_ms = (int)v;
+		return EXIT_OK;
+	case OPT_PREFETCH:
+		if (!options_long_int(arg, 1, CTL_MAX_PREFETCH, &v))
+			return options_err(err, errlen, "--prefetch takes 1 to %d, not '%s'",
+					   CTL_MAX_PREFETCH, arg);
+		o->prefetch = (int)v;
+		return EXIT_OK;
+	case OPT_BLAS: {
+		enum lab_blas b;
+		if (labview_blas_parse(arg, &b) < 0)
+			return options_err(err, errlen, "--blas takes pthreads or openmp, not '%s'",
+					   arg);
+		o->blas = (int)b;
+		return EXIT_OK;
+	}
+	case OPT_TOUR:
+		o->tour = true;
+		return EXIT_OK;
+	case OPT_TOUR_STEP:
+		if (!options_double(arg, 0.5, 600, &o->tour_step))
+			return options_err(err, errlen,
+					   "--tour-step takes 0.5 to 600 seconds, not '%s'", arg);
+		o->tour_step_set = true;
+		return EXIT_OK;
+	case OPT_TOUR_NOTES:
+		if (!arg[0])
+			return options_err(err, errlen, "--tour-notes needs a file name");
+		o->tour_notes = arg;
+		return EXIT_OK;
 	case OPT_BLAS_SPIN:
 		if (strcmp(arg, "off") == 0)
 			o->spin_off = true;
@@ -551,12 +631,30 @@ static int options_check(struct options *o, char *err, size_t errlen)
 	if (o->seconds_set && o->mode != MODE_SWEEP && o->mode != MODE_DIAGNOSE)
 		return options_err(err, errlen,
 				   "--seconds is for --sweep and --diagnose; use -i and -c");
-	if (o->mode != MODE_SWEEP && (o->nthread_list > 1 || o->nstream_list > 1))
+	if (o->mode != MODE_SWEEP &&
+	    (o->nthread_list > 1 || o->nstream_list > 1 || o->nloader_list > 1))
 		return options_err(err, errlen,
-				   "lists of --threads or --streams are for --sweep only");
+				   "lists of --threads, --streams or --loaders are for --sweep only");
+	if ((o->tour_step_set || o->tour_notes) && !o->tour)
+		return options_err(err, errlen, "--tour-step and --tour-notes go with --tour");
+	if (o->tour_notes && o->mode != MODE_DASHBOARD)
+		return options_err(err, errlen,
+				   "--tour-notes is for the dashboard's tour; --tour --batch "
+				   "prints the same on stdout");
+	if (o->tour && (o->pid || o->command || o->record ||
+			(o->mode != MODE_DASHBOARD && o->mode != MODE_BATCH)))
+		return options_err(err, errlen,
+				   "--tour runs the built-in workload in the dashboard or with "
+				   "--batch: drop -p, -- CMD, --record and other modes");
+	if (o->tour && o->count)
+		return options_err(err, errlen, "--tour runs its own steps: drop -c");
+	if (o->tour && o->format == FORMAT_CSV)
+		return options_err(err, errlen, "--tour --batch prints text or json, not csv");
+	if (o->tour && o->mode == MODE_DASHBOARD && o->format_set)
+		return options_err(err, errlen, "--format is for --tour --batch");
 	if (o->mode == MODE_BUDGET && o->format == FORMAT_CSV)
 		return options_err(err, errlen, "--budget prints text or json, not csv");
-	if (o->mode == MODE_DASHBOARD && o->format_set)
+	if (o->mode == MODE_DASHBOARD && o->format_set && !o->tour)
 		return options_err(err, errlen, "--format is for --batch, --budget and --sweep");
 	if (strcmp(o->root, "/") != 0 && o->mode != MODE_BUDGET && o->mode != MODE_BATCH)
 		return options_err(err, errlen, "--root is for --budget and --batch");

@@ -60,7 +60,17 @@ struct options {
 	double cpus;   /* --cpus; <= 0: no quota */
 	int workers;
 	bool spin_off;	/* --blas-spin off */
+	int blas;	/* --blas: enum lab_blas */
+	int loaders;	/* --loaders (the first of a --sweep list) */
+	int loader_list[OPT_LIST_MAX];
+	size_t nloader_list;
+	int prep_ms;	/* --prep-ms */
+	int prefetch;	/* --prefetch */
 	double seconds; /* --sweep: seconds measured per setting */
+	bool tour;	   /* --tour */
+	double tour_step;  /* --tour-step, s */
+	bool tour_step_set;
+	const char *tour_notes; /* --tour-notes FILE */
 
 	/* the exporter */
 	const char *serve;	  /* --serve [ADDR:]PORT, or NULL */

@@ -47,11 +47,16 @@
 #include <stdint.h>
 
 #define CTL_MAGIC	0x544c4142u /* "TLAB" */
-#define CTL_VERSION	3u	    /* 3: the settings epoch is a sequence lock */
+#define CTL_VERSION	4u	    /* 4: the input pipeline (loaders, ring of batches) */
 #define CTL_MAX_STREAMS 16
 #define CTL_MAX_THREADS 64 /* intra-op threads per stream */
 #define CTL_INFO_LEN	160
 #define CTL_MAX_SIZE	32768 /* largest n a helper accepts (memory is checked too) */
+#define CTL_MAX_LOADERS	16    /* input-pipeline loader processes */
+#define CTL_MAX_PREFETCH 8    /* ring slots per loader */
+#define CTL_RING_SLOTS	(CTL_MAX_LOADERS * CTL_MAX_PREFETCH)
+#define CTL_BATCH_FLOATS 2048 /* one batch: 8 KiB of floats */
+#define CTL_MAX_PREP_MS	10000 /* CPU time a loader spends on one batch, at most */
 
 enum ctl_precision {
 	CTL_SINGLE = 0, /* sgemm */
@@ -75,11 +80,15 @@ struct ctl_settings {
 	_Atomic uint32_t precision; /* enum ctl_precision */
 	_Atomic uint32_t paused;    /* 1: helpers finish their GEMM and wait */
 	_Atomic uint32_t quit;	    /* 1: helpers exit (read directly, outside the lock) */
+	_Atomic uint32_t loaders;   /* input-pipeline loaders; 0: no pipeline, GEMMs need no input */
+	_Atomic uint32_t prep_us;   /* CPU time a loader spends preparing one batch, us */
+	_Atomic uint32_t prefetch;  /* ring slots per loader, 1..CTL_MAX_PREFETCH */
 };
 
 /* Plain values of the settings, as written or read under the lock. */
 struct ctl_values {
 	uint32_t threads, streams, size, precision, paused, quit;
+	uint32_t loaders, prep_us, prefetch;
 };
 
 /* The writer's side of the sequence lock (threadlab): makes the epoch odd,
@@ -121,19 +130,76 @@ struct ctl_stream {
 	_Atomic uint64_t busy_cpu_ns;	      /* CPU time of the whole helper (all its threads)
 					       * while inside GEMM calls, ns: the useful work.  What
 					       * /proc shows beyond it is idle spinning and overhead */
+	_Atomic uint64_t batches;	      /* input batches taken, one per GEMM with a pipeline */
+	_Atomic uint64_t input_wait_ns;	      /* wall time waiting for a batch (ring empty), ns */
+};
+
+/* ---- the input pipeline ------------------------------------------------
+ *
+ * Loaders (threadlab-burn --loader K, started by the anchor) prepare batches
+ * into a ring of slots; each GEMM of a running stream first takes one batch.
+ * A slot goes EMPTY -> FILLING (a loader claimed it by compare-and-swap,
+ * owner = K + 1) -> READY (release store) -> TAKEN (a stream claimed it) ->
+ * EMPTY.  Loaders fill only slots below loaders x prefetch; streams take any
+ * READY slot.  After each READY a loader adds 1 to ready_seq and wakes its
+ * futex; after each EMPTY a stream does the same with empty_seq, so both
+ * sides sleep in FUTEX_WAIT on the counter they read before their scan
+ * (a bounded wait: they look at the settings again every 20 ms).  A loader
+ * that dies holding a FILLING slot leaves it to the anchor, which puts the
+ * slots of a reaped loader back to EMPTY before anything is restarted. */
+enum ctl_slot_state {
+	CTL_SLOT_EMPTY = 0,
+	CTL_SLOT_FILLING,
+	CTL_SLOT_READY,
+	CTL_SLOT_TAKEN,
+};
+
+struct ctl_slot {
+	_Atomic uint32_t state; /* enum ctl_slot_state */
+	_Atomic uint32_t owner; /* loader index + 1 while FILLING, else 0 */
+	float data[CTL_BATCH_FLOATS];
+};
+
+struct ctl_loader {
+	_Atomic int32_t pid;
+	_Atomic uint32_t state;	  /* CTL_STREAM_RUNNING while preparing, PAUSED when not
+				   * wanted or the ring is full, STARTING at start */
+	_Atomic uint64_t batches; /* batches prepared, since the slot's first loader */
+	_Atomic uint64_t cpu_ns;  /* CPU time spent preparing them, ns */
+};
+
+struct ctl_pipe {
+	_Atomic uint32_t ready_seq; /* futex word: +1 after each READY */
+	_Atomic uint32_t empty_seq; /* futex word: +1 after each EMPTY */
+	struct ctl_loader loader[CTL_MAX_LOADERS];
+	struct ctl_slot slot[CTL_RING_SLOTS];
 };
 
 struct ctl_block {
 	uint32_t magic;	   /* CTL_MAGIC */
 	uint32_t version;  /* CTL_VERSION */
-	uint32_t spin_off; /* start-up choice: OPENBLAS_THREAD_TIMEOUT set low */
+	uint32_t spin_off; /* unused since version 4: the anchor sets each helper's environment */
 	uint32_t reserved;
 	struct ctl_settings settings;
 	char blas_info[CTL_INFO_LEN];	/* openblas_get_config(), written by stream 0 once */
 	char blas_core[64];		/* openblas_get_corename() */
 	_Atomic uint32_t blas_parallel; /* openblas_get_parallel(): 0 seq, 1 pthreads, 2 OpenMP */
-	_Atomic uint32_t blas_info_ready;
+	_Atomic uint32_t blas_info_ready; /* 0 again while the helpers restart for another build */
 	struct ctl_stream stream[CTL_MAX_STREAMS];
+	struct ctl_pipe pipe;
 };
+
+/* Slots the loaders fill for these settings: loaders x prefetch, bounded. */
+unsigned ctl_ring_capacity(const struct ctl_values *v);
+
+/* Futex wait on a shared word while it holds val, at most timeout_ms;
+ * wake every waiter.  Both work across processes (the block is MAP_SHARED). */
+void ctl_futex_wait(_Atomic uint32_t *word, uint32_t val, int timeout_ms);
+void ctl_futex_wake(_Atomic uint32_t *word);
+
+/* Maps the control block behind fd (a helper's or loader's --ctl-fd) and
+ * checks magic and version.  Returns 0, or exit status 2 after one line on
+ * stderr naming prog. */
+int ctl_map_fd(const char *prog, int fd, struct ctl_block **out);
 
 #endif

@@ -27,9 +27,17 @@
  *     result after every applied change is compared with the reference,
  *     later ones while the comparing stays within CHECK_BUDGET of the GEMM
  *     time (checked counts them; the epoch_* figures count since the change).
- *   - Idle spinning: OpenBLAS reads OPENBLAS_THREAD_TIMEOUT when it loads;
- *     threadlab sets it in the environment (spin_off).  The helper leaves
- *     the environment and OpenBLAS's thread server alone.
+ *   - Input: with settings.loaders > 0 every GEMM first takes one batch from
+ *     the ring of loaders' batches (control.h), waiting while it is empty;
+ *     the wait is counted (input_wait_ns) and the batch is read.
+ *   - Builds: the anchor starts the helper against the pthreads or the
+ *     OpenMP build of OpenBLAS (library path at exec).  Under OpenMP the
+ *     team appears at the first GEMM after a thread-count change, so the
+ *     names are looked for again after the first few calls; threads libgomp
+ *     lets go of vanish from the names (gemm_names_scan).
+ *   - Idle spinning: OpenBLAS reads OPENBLAS_THREAD_TIMEOUT when it loads,
+ *     libgomp OMP_WAIT_POLICY; the anchor sets them in the helper's
+ *     environment (spin off).  The helper leaves the thread servers alone.
  *
  * Exit status: 0 after quit; 1 if the parent died or a system call failed;
  * 2 for a usage error or a descriptor that is not a valid control block. */
@@ -70,6 +78,8 @@ struct helper {
 	double epoch_max_diff; /* the same since the last applied change */
 	/* Results-check budget since the last applied change, ns. */
 	uint64_t gemm_ns, check_ns;
+	unsigned rescans; /* looks for new pool threads left after a change (OpenMP) */
+	volatile float input_sink; /* what the batches summed to: keeps the reads */
 };
 
 static const char *prog = "threadlab-gemm";
@@ -116,39 +126,6 @@ static uint64_t cpu_ns(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-/* Maps the control block behind fd and checks it.  0, or an exit status. */
-static int map_block(int fd, struct ctl_block **out)
-{
-	struct stat st;
-	if (fstat(fd, &st) < 0) {
-		fprintf(stderr, "%s: --ctl-fd %d: %s (threadlab passes its control block there)\n",
-			prog, fd, strerror(errno));
-		return 2;
-	}
-	if (st.st_size < (off_t)sizeof(struct ctl_block)) {
-		fprintf(stderr, "%s: --ctl-fd %d: %lld bytes, a control block needs %zu\n", prog,
-			fd, (long long)st.st_size, sizeof(struct ctl_block));
-		return 2;
-	}
-	void *p = mmap(NULL, sizeof(struct ctl_block), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (p == MAP_FAILED) {
-		fprintf(stderr, "%s: --ctl-fd %d: cannot map it: %s\n", prog, fd, strerror(errno));
-		return 2;
-	}
-	struct ctl_block *ctl = p;
-	if (ctl->magic != CTL_MAGIC || ctl->version != CTL_VERSION) {
-		fprintf(stderr,
-			"%s: --ctl-fd %d: not a threadlab control block of version %u "
-			"(magic %#x, version %u); threadlab and its helper must come from the "
-			"same build\n",
-			prog, fd, CTL_VERSION, ctl->magic, ctl->version);
-		munmap(p, sizeof(struct ctl_block));
-		return 2;
-	}
-	*out = ctl;
-	return 0;
 }
 
 static uint64_t diff_bits(double d)
@@ -241,6 +218,7 @@ static void apply(struct helper *h, uint64_t epoch)
 	}
 	apply_threads(h);
 	h->gemm_ns = h->check_ns = 0; /* the next result is checked */
+	h->rescans = 3;
 	h->failed = 0;
 	h->applied = epoch;
 	h->epoch_max_diff = 0;
@@ -296,8 +274,59 @@ static void one_gemm(struct helper *h)
 	atomic_store_explicit(&me->count_seq, seq + 2, memory_order_release);
 	atomic_fetch_add_explicit(&me->busy_cpu_ns, c1 - c0, memory_order_relaxed);
 	h->gemm_ns += t1 - t0;
+	/* libgomp starts its team at the first parallel region, not in
+	 * omp_set_num_threads: name the new threads after the first calls. */
+	if (h->rescans && h->names.nworkers + 1 < h->set.threads) {
+		h->rescans--;
+		gemm_names_scan(&h->names);
+		gemm_names_apply(&h->names, h->set.threads);
+		atomic_store_explicit(&h->me->pool, h->names.nworkers + 1, memory_order_relaxed);
+	}
 	if ((double)h->check_ns <= CHECK_BUDGET * (double)h->gemm_ns)
 		check(h);
+}
+
+/* Takes one input batch from the ring (control.h) before a GEMM, waiting
+ * while it is empty; the wait is input_wait_ns.  Returns 0 with a batch
+ * consumed, or -EAGAIN when the settings moved or quit was asked meanwhile
+ * (the loop looks at them again first). */
+static int take_batch(struct helper *h, uint64_t epoch)
+{
+	struct ctl_pipe *p = &h->ctl->pipe;
+	uint64_t t0 = now_ns();
+	int rc = -EAGAIN;
+	for (;;) {
+		uint32_t seq = atomic_load_explicit(&p->ready_seq, memory_order_acquire);
+		for (unsigned i = 0; i < CTL_RING_SLOTS; i++) {
+			struct ctl_slot *s = &p->slot[i];
+			uint32_t want = CTL_SLOT_READY;
+			if (atomic_load_explicit(&s->state, memory_order_relaxed) != want ||
+			    !atomic_compare_exchange_strong_explicit(&s->state, &want,
+								     CTL_SLOT_TAKEN,
+								     memory_order_acquire,
+								     memory_order_relaxed))
+				continue;
+			/* Collate: the batch is read, as a real step reads its input. */
+			float sum = 0;
+			for (unsigned j = 0; j < CTL_BATCH_FLOATS; j++)
+				sum += s->data[j];
+			h->input_sink += sum;
+			atomic_store_explicit(&s->state, CTL_SLOT_EMPTY, memory_order_release);
+			atomic_fetch_add_explicit(&p->empty_seq, 1, memory_order_release);
+			ctl_futex_wake(&p->empty_seq);
+			atomic_fetch_add_explicit(&h->me->batches, 1, memory_order_relaxed);
+			rc = 0;
+			goto out;
+		}
+		if (atomic_load_explicit(&h->ctl->settings.quit, memory_order_acquire) ||
+		    atomic_load_explicit(&h->ctl->settings.epoch, memory_order_acquire) != epoch ||
+		    getppid() != h->parent)
+			goto out;
+		ctl_futex_wait(&p->ready_seq, seq, 20);
+	}
+out:
+	atomic_fetch_add_explicit(&h->me->input_wait_ns, now_ns() - t0, memory_order_relaxed);
+	return rc;
 }
 
 static int stream_loop(struct helper *h)
@@ -322,6 +351,8 @@ static int stream_loop(struct helper *h)
 			continue;
 		}
 		set_state(h, CTL_STREAM_RUNNING);
+		if (h->set.loaders > 0 && take_batch(h, epoch) < 0)
+			continue;
 		one_gemm(h);
 	}
 	set_state(h, CTL_STREAM_EXITED);
@@ -365,7 +396,7 @@ int main(int argc, char **argv)
 	struct helper *h = xcalloc(1, sizeof(*h));
 	h->parent = parent ? (pid_t)parent : getppid();
 	h->index = (unsigned)stream;
-	int st = map_block((int)fd, &h->ctl);
+	int st = ctl_map_fd(prog, (int)fd, &h->ctl);
 	if (st) {
 		free(h);
 		return st;

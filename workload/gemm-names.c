@@ -32,8 +32,29 @@ static int cmp_pid(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* Drops workers whose task is gone (libgomp ends surplus team threads). */
+static void names_prune(struct gemm_names *n)
+{
+	unsigned k = 0;
+	for (unsigned i = 0; i < n->nworkers; i++) {
+		char path[64];
+		snprintf(path, sizeof(path), "/proc/self/task/%d", (int)n->tid[i]);
+		if (access(path, F_OK) < 0 && errno == ENOENT)
+			continue;
+		n->tid[k] = n->tid[i];
+		n->named[k] = n->named[i];
+		n->parked[k] = n->parked[i];
+		/* A worker that moved down a place gets its new number. */
+		if (k != i)
+			n->named[k] = 0;
+		k++;
+	}
+	n->nworkers = k;
+}
+
 int gemm_names_scan(struct gemm_names *n)
 {
+	names_prune(n);
 	DIR *d = opendir("/proc/self/task");
 	if (!d)
 		return -errno;

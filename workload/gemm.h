@@ -79,6 +79,13 @@ void gemm_run_free(struct gemm_run *r);
  * and burns CPU until killed.  Returns only on error: an exit status. */
 int burn_main(const char *name, pid_t parent);
 
+/* ---- loader.c: an input-pipeline loader (control.h) --------------------- */
+
+/* Prepares batches into the ring of the control block behind ctl_fd as
+ * loader k (named tl-loaderK) until settings.quit (exit status 0) or the
+ * parent's death (1); 2 for a bad block. */
+int loader_main(int ctl_fd, unsigned k, pid_t parent);
+
 /* ---- shared by both programs ------------------------------------------ */
 
 /* prctl(PR_SET_PDEATHSIG, SIGKILL), then checks that the parent is still

@@ -37,12 +37,20 @@
 
 struct anchor {
 	struct lab_shm *shm;
+	struct ctl_block *ctl; /* only for the ring's slots (lab-anchor.h) */
 	int ctl_fd, bell_fd, reply_fd;
 	const char *gemm, *burn;
-	bool stopping; /* shutting down: reap, never restart */
-	uint32_t dead; /* bit i: helper i died unexpectedly, restart pending */
-	double restart_t[CTL_MAX_STREAMS][LAB_RESTART_MAX]; /* ring of the last restarts, s */
+	bool stopping;	      /* shutting down: reap, never restart */
+	uint32_t dead;	      /* bit i: helper i died unexpectedly, restart pending */
+	uint32_t dead_loader; /* bit k: loader k died unexpectedly, restart pending */
+	double restart_t[CTL_MAX_STREAMS][LAB_RESTART_MAX];	   /* ring of the last restarts, s */
+	double loader_restart_t[CTL_MAX_LOADERS][LAB_RESTART_MAX]; /* the same for loaders */
+	uint32_t gen;	/* helper environment generation in effect */
+	char **envp;	  /* the helpers' environment for gen; NULL: the anchor's */
+	char *path_entry; /* its LD_LIBRARY_PATH entry (the rest is borrowed) */
 };
+
+extern char **environ;
 
 static double mono_s(void)
 {
@@ -62,6 +70,33 @@ static int arg_int(const char *s, long *out)
 	return 0;
 }
 
+/* A loader is gone: its half-filled slots go back to EMPTY. */
+static void anchor_loader_gone(struct anchor *a, int k)
+{
+	atomic_store(&a->shm->loader_pid[k], 0);
+	if (!a->ctl)
+		return;
+	struct ctl_pipe *p = &a->ctl->pipe;
+	atomic_store(&p->loader[k].pid, 0);
+	for (unsigned i = 0; i < CTL_RING_SLOTS; i++) {
+		struct ctl_slot *s = &p->slot[i];
+		if (atomic_load(&s->owner) == (uint32_t)k + 1 &&
+		    atomic_load(&s->state) == CTL_SLOT_FILLING) {
+			atomic_store(&s->owner, 0);
+			atomic_store(&s->state, CTL_SLOT_EMPTY);
+		}
+	}
+	atomic_fetch_add(&p->empty_seq, 1);
+	ctl_futex_wake(&p->empty_seq);
+}
+
+/* Whether slot n-th restart fits the budget: fewer than LAB_RESTART_MAX,
+ * or the oldest of the last LAB_RESTART_MAX is LAB_RESTART_WINDOW_S old. */
+static bool restart_allowed(const double ring[LAB_RESTART_MAX], unsigned n, double now)
+{
+	return n < LAB_RESTART_MAX || now - ring[n % LAB_RESTART_MAX] >= LAB_RESTART_WINDOW_S;
+}
+
 static void anchor_reap(struct anchor *a)
 {
 	int status;
@@ -69,6 +104,14 @@ static void anchor_reap(struct anchor *a)
 	while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
 		if (lab_workers_reaped(a->shm, pid))
 			continue;
+		for (int k = 0; k < CTL_MAX_LOADERS; k++) {
+			if (atomic_load(&a->shm->loader_pid[k]) != pid)
+				continue;
+			anchor_loader_gone(a, k);
+			atomic_store(&a->shm->loader_status[k], status);
+			if (!a->stopping)
+				a->dead_loader |= 1u << k;
+		}
 		for (int i = 0; i < CTL_MAX_STREAMS; i++) {
 			if (atomic_load(&a->shm->helper_pid[i]) != pid)
 				continue;
@@ -97,7 +140,7 @@ static int anchor_start_helper(struct anchor *a, int slot)
 			(char *)"--parent",
 			parent,
 			NULL};
-	struct spawn_opts o = {.keep_fd = a->ctl_fd};
+	struct spawn_opts o = {.keep_fd = a->ctl_fd, .envp = a->envp};
 	pid_t pid = spawn_start(a->gemm, argv, &o);
 	if (pid < 0)
 		return (int)pid;
@@ -116,7 +159,7 @@ static void anchor_restart_dead(struct anchor *a)
 		unsigned n = atomic_load(&a->shm->helper_restarts[i]);
 		double now = mono_s(), *oldest = &a->restart_t[i][n % LAB_RESTART_MAX];
 		int rc = -EAGAIN;
-		if (n < LAB_RESTART_MAX || now - *oldest >= LAB_RESTART_WINDOW_S)
+		if (restart_allowed(a->restart_t[i], n, now))
 			rc = anchor_start_helper(a, i);
 		if (rc < 0) {
 			if (rc != -EAGAIN)
@@ -130,10 +173,155 @@ static void anchor_restart_dead(struct anchor *a)
 	}
 }
 
+static int anchor_start_loader(struct anchor *a, int k)
+{
+	char fd[16], idx[16], parent[24];
+	snprintf(fd, sizeof(fd), "%d", a->ctl_fd);
+	snprintf(idx, sizeof(idx), "%d", k);
+	snprintf(parent, sizeof(parent), "%ld", (long)getpid());
+	char *argv[] = {(char *)"threadlab-burn", (char *)"--loader", idx,    (char *)"--ctl-fd",
+			fd,			  (char *)"--parent", parent, NULL};
+	struct spawn_opts o = {.keep_fd = a->ctl_fd};
+	pid_t pid = spawn_start(a->burn, argv, &o);
+	if (pid < 0)
+		return (int)pid;
+	atomic_store(&a->shm->loader_pid[k], (int32_t)pid);
+	return 0;
+}
+
+static void anchor_restart_loaders(struct anchor *a)
+{
+	unsigned want = atomic_load(&a->shm->want_loaders);
+	for (int k = 0; a->dead_loader && k < CTL_MAX_LOADERS; k++) {
+		if (!(a->dead_loader & (1u << k)))
+			continue;
+		a->dead_loader &= ~(1u << k);
+		if ((unsigned)k >= want)
+			continue; /* no longer wanted: nothing to restart */
+		unsigned n = atomic_load(&a->shm->loader_restarts[k]);
+		double now = mono_s();
+		if (!restart_allowed(a->loader_restart_t[k], n, now) ||
+		    anchor_start_loader(a, k) < 0) {
+			atomic_store(&a->shm->loader_gave_up[k], 1);
+			continue;
+		}
+		a->loader_restart_t[k][n % LAB_RESTART_MAX] = now;
+		atomic_store(&a->shm->loader_restarts[k], n + 1);
+	}
+}
+
+/* Loaders [0, want) running (a gave-up slot stays dead), the others killed. */
+static int anchor_set_loaders(struct anchor *a, unsigned want)
+{
+	int err = 0;
+	if (want > CTL_MAX_LOADERS)
+		want = CTL_MAX_LOADERS;
+	for (int k = CTL_MAX_LOADERS - 1; k >= (int)want; k--) {
+		pid_t pid = atomic_load(&a->shm->loader_pid[k]);
+		atomic_store(&a->shm->loader_gave_up[k], 0); /* wanted again later: try again */
+		if (pid <= 0)
+			continue;
+		kill(pid, SIGKILL);
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
+		anchor_loader_gone(a, k);
+		a->dead_loader &= ~(1u << k);
+	}
+	for (unsigned k = 0; k < want; k++) {
+		if (atomic_load(&a->shm->loader_pid[k]) > 0 ||
+		    atomic_load(&a->shm->loader_gave_up[k]) || (a->dead_loader & (1u << k)))
+			continue;
+		int rc = anchor_start_loader(a, (int)k);
+		if (rc < 0 && !err)
+			err = -rc;
+	}
+	return err;
+}
+
+static bool env_is(const char *e, const char *name)
+{
+	size_t n = strlen(name);
+	return strncmp(e, name, n) == 0 && e[n] == '=';
+}
+
+/* The helpers' environment for the generation in shm: the anchor's, with
+ * the library directory in front of LD_LIBRARY_PATH and the spin setting. */
+static void anchor_build_env(struct anchor *a)
+{
+	char dir[sizeof(a->shm->helper_libdir)];
+	memcpy(dir, a->shm->helper_libdir, sizeof(dir));
+	dir[sizeof(dir) - 1] = '\0';
+	bool spin_off = atomic_load(&a->shm->helper_spin_off) != 0;
+	free(a->envp);
+	free(a->path_entry);
+	a->envp = NULL;
+	a->path_entry = NULL;
+	size_t n = 0;
+	while (environ[n])
+		n++;
+	a->envp = calloc(n + 4, sizeof(*a->envp));
+	if (!a->envp)
+		return; /* the anchor's own environment, then */
+	size_t k = 0;
+	const char *old = "";
+	for (size_t i = 0; i < n; i++) {
+		const char *e = environ[i];
+		if (env_is(e, "LD_LIBRARY_PATH"))
+			old = e + strlen("LD_LIBRARY_PATH=");
+		else if (!spin_off ||
+			 (!env_is(e, "OPENBLAS_THREAD_TIMEOUT") && !env_is(e, "OMP_WAIT_POLICY")))
+			a->envp[k++] = environ[i];
+	}
+	if (asprintf(&a->path_entry, "LD_LIBRARY_PATH=%s%s%s", dir, *dir && *old ? ":" : "",
+		     old) < 0)
+		a->path_entry = NULL;
+	else if (*dir || *old)
+		a->envp[k++] = a->path_entry;
+	if (spin_off) {
+		/* Idle OpenBLAS threads then wait 2^(4+1) cycles instead of ~2^28;
+		 * libgomp's sleep at once instead of spinning first. */
+		a->envp[k++] = (char *)"OPENBLAS_THREAD_TIMEOUT=1";
+		a->envp[k++] = (char *)"OMP_WAIT_POLICY=PASSIVE";
+	}
+	a->envp[k] = NULL;
+}
+
+/* A new generation: every started helper again, with the new environment. */
+static int anchor_regenerate(struct anchor *a, uint32_t gen)
+{
+	int err = 0;
+	anchor_build_env(a);
+	a->gen = gen;
+	if (a->ctl)
+		atomic_store(&a->ctl->blas_info_ready, 0);
+	for (int i = 0; i < CTL_MAX_STREAMS; i++) {
+		pid_t pid = atomic_load(&a->shm->helper_pid[i]);
+		if (pid <= 0 || atomic_load(&a->shm->helper_exited[i]))
+			continue;
+		kill(pid, SIGKILL);
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
+		a->dead &= ~(1u << i);
+		int rc = anchor_start_helper(a, i);
+		if (rc < 0) {
+			atomic_store(&a->shm->helper_restart_errno[i], -rc);
+			atomic_store(&a->shm->helper_gave_up[i], 1);
+			atomic_store(&a->shm->helper_exited[i], 1);
+			if (!err)
+				err = -rc;
+		}
+	}
+	atomic_store(&a->shm->gen_done, gen);
+	return err;
+}
+
 static void anchor_reconcile(struct anchor *a)
 {
 	int err = 0;
 	uint64_t req = atomic_load_explicit(&a->shm->req_seq, memory_order_acquire);
+	uint32_t gen = atomic_load(&a->shm->helper_gen);
+	if (gen != a->gen)
+		err = anchor_regenerate(a, gen);
 	unsigned want = atomic_load(&a->shm->want_slots);
 	if (want > CTL_MAX_STREAMS)
 		want = CTL_MAX_STREAMS;
@@ -147,6 +335,9 @@ static void anchor_reconcile(struct anchor *a)
 	int rc = lab_workers_set(a->shm, a->burn, atomic_load(&a->shm->want_workers));
 	if (rc < 0 && !err)
 		err = -rc;
+	rc = anchor_set_loaders(a, atomic_load(&a->shm->want_loaders));
+	if (rc > 0 && !err)
+		err = rc;
 	atomic_store(&a->shm->spawn_errno, err);
 	atomic_store_explicit(&a->shm->done_seq, req, memory_order_release);
 	char b = 'r';
@@ -176,6 +367,11 @@ static void anchor_kill_all(struct anchor *a, int sig)
 	unsigned n = atomic_load(&a->shm->nworkers);
 	for (unsigned i = 0; i < n && i < LAB_MAX_WORKERS; i++)
 		kill(atomic_load(&a->shm->worker_pid[i]), sig);
+	for (int k = 0; k < CTL_MAX_LOADERS; k++) {
+		pid_t pid = atomic_load(&a->shm->loader_pid[k]);
+		if (pid > 0)
+			kill(pid, sig);
+	}
 }
 
 /* Kills every child: SIGTERM, up to 300 ms, then SIGKILL; reaps them all. */
@@ -256,8 +452,11 @@ int main(int argc, char **argv)
 		atomic_store(&a.shm->spawn_errno, e); /* threadlab's only channel */
 		return 1;
 	}
-	/* Only the control block goes on, and only to the helpers (spawn_start keeps it). */
+	/* Only the control block goes on, and only to the helpers and loaders
+	 * (spawn_start keeps it). */
 	close((int)lab_fd);
+	void *ctl = mmap(NULL, sizeof(*a.ctl), PROT_READ | PROT_WRITE, MAP_SHARED, a.ctl_fd, 0);
+	a.ctl = ctl == MAP_FAILED ? NULL : ctl;
 	fcntl(a.bell_fd, F_SETFD, FD_CLOEXEC);
 	fcntl(a.reply_fd, F_SETFD, FD_CLOEXEC);
 	fcntl(a.ctl_fd, F_SETFD, FD_CLOEXEC);
@@ -277,6 +476,7 @@ int main(int argc, char **argv)
 					goto out;
 				anchor_reap(&a);
 				anchor_restart_dead(&a);
+				anchor_restart_loaders(&a);
 				break;
 			}
 		}

@@ -1,5 +1,7 @@
 /* lab-settings.c — the lab's settings: defaults, checks, --cpus parsing. */
 #define _GNU_SOURCE
+#include "config.h"
+
 #include "lab.h"
 
 #include <errno.h>
@@ -8,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 struct lab_settings lab_settings_default(void)
 {
@@ -20,7 +23,43 @@ struct lab_settings lab_settings_default(void)
 	    .workers = 0,
 	    .cpus = 0,
 	    .spin_off = false,
+	    .blas = LAB_BLAS_PTHREADS,
+	    .loaders = 0,
+	    .prep_ms = 20,
+	    .prefetch = 2,
 	};
+}
+
+const char *lab_blas_name(enum lab_blas b)
+{
+	return b == LAB_BLAS_OPENMP ? "openmp" : "pthreads";
+}
+
+int lab_blas_parse(const char *s, enum lab_blas *out)
+{
+	if (strcmp(s, "pthreads") == 0 || strcmp(s, "pthread") == 0)
+		*out = LAB_BLAS_PTHREADS;
+	else if (strcmp(s, "openmp") == 0)
+		*out = LAB_BLAS_OPENMP;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+#ifndef OPENBLAS_LIBROOT
+#define OPENBLAS_LIBROOT "/usr/lib/x86_64-linux-gnu"
+#endif
+
+const char *lab_blas_dir(enum lab_blas b)
+{
+	static char dir[2][256];
+	const char *leaf = b == LAB_BLAS_OPENMP ? "openblas-openmp" : "openblas-pthread";
+	const char *root = getenv("THREADLAB_OPENBLAS_LIBROOT"); /* for other layouts */
+	char *d = dir[b == LAB_BLAS_OPENMP];
+	snprintf(d, sizeof(dir[0]), "%s/%s", root && *root ? root : OPENBLAS_LIBROOT, leaf);
+	char lib[300];
+	snprintf(lib, sizeof(lib), "%s/libopenblas.so.0", d);
+	return access(lib, R_OK) == 0 ? d : NULL;
 }
 
 int lab_settings_check(const struct lab_settings *s, char *err, size_t errlen)
@@ -50,6 +89,32 @@ int lab_settings_check(const struct lab_settings *s, char *err, size_t errlen)
 		snprintf(err, errlen, "workers %d: give 0 to %d background workers", s->workers,
 			 LAB_MAX_WORKERS);
 		return -EINVAL;
+	}
+	if (s->loaders < 0 || s->loaders > CTL_MAX_LOADERS) {
+		snprintf(err, errlen, "loaders %d: give 0 to %d input-pipeline loaders", s->loaders,
+			 CTL_MAX_LOADERS);
+		return -EINVAL;
+	}
+	if (s->prep_ms < 0 || s->prep_ms > CTL_MAX_PREP_MS) {
+		snprintf(err, errlen, "prep-ms %d: give 0 to %d ms of CPU work per batch", s->prep_ms,
+			 CTL_MAX_PREP_MS);
+		return -EINVAL;
+	}
+	if (s->prefetch < 1 || s->prefetch > CTL_MAX_PREFETCH) {
+		snprintf(err, errlen, "prefetch %d: give 1 to %d ring slots per loader", s->prefetch,
+			 CTL_MAX_PREFETCH);
+		return -EINVAL;
+	}
+	if (s->blas != LAB_BLAS_PTHREADS && s->blas != LAB_BLAS_OPENMP) {
+		snprintf(err, errlen, "blas %d: use pthreads or openmp", (int)s->blas);
+		return -EINVAL;
+	}
+	if (s->blas == LAB_BLAS_OPENMP && !lab_blas_dir(LAB_BLAS_OPENMP)) {
+		snprintf(err, errlen,
+			 "the OpenMP build of OpenBLAS is not installed (%s/libopenblas.so.0 is "
+			 "missing): apt install libopenblas0-openmp",
+			 OPENBLAS_LIBROOT "/openblas-openmp");
+		return -ENOENT;
 	}
 	if (isnan(s->cpus) || s->cpus > 4096) {
 		snprintf(err, errlen, "cpus: give a quota in CPUs such as 1.5 (or none)");
@@ -89,6 +154,9 @@ int lab_ready_timeout_ms(const struct lab_settings *s)
 		call_s *= 2;
 	/* Every stream's reference and first GEMM, the streams sharing CPUs. */
 	double t = 2.0 * call_s * (s->streams > 1 ? s->streams : 1);
+	/* The first GEMM waits for a batch. */
+	if (s->loaders > 0)
+		t += 2.0 * s->prep_ms / 1000.0;
 	if (s->cpus > 0 && s->cpus < 1)
 		t /= s->cpus;
 	t = 10.0 + t;

@@ -101,6 +101,8 @@ static void read_stream(const struct lab *lab, int i, struct lab_stream_status *
 	o->epoch_max_diff = u64_to_double_bits(atomic_load(&c->epoch_max_diff_bits));
 	if (o->state == CTL_STREAM_FAILED)
 		snprintf(o->error, sizeof(o->error), "%.*s", (int)sizeof(c->error) - 1, c->error);
+	o->batches = atomic_load(&c->batches);
+	o->input_wait_ns = atomic_load(&c->input_wait_ns);
 	o->restarts = atomic_load(&shm->helper_restarts[i]);
 	int st = atomic_load(&shm->helper_status[i]);
 	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
@@ -122,12 +124,40 @@ static void read_stream(const struct lab *lab, int i, struct lab_stream_status *
 			 LAB_RESTART_WINDOW_S);
 }
 
+static void read_loaders(const struct lab *lab, struct lab_status *st)
+{
+	const struct lab_shm *shm = lab->shm;
+	for (int k = 0; k < CTL_MAX_LOADERS; k++) {
+		const struct ctl_loader *c = &lab->ctl->pipe.loader[k];
+		struct lab_loader_status *o = &st->loader[k];
+		o->pid = atomic_load(&shm->loader_pid[k]);
+		o->preparing = atomic_load(&c->state) == CTL_STREAM_RUNNING;
+		o->batches = atomic_load(&c->batches);
+		o->cpu_ns = atomic_load(&c->cpu_ns);
+		o->restarts = atomic_load(&shm->loader_restarts[k]);
+		o->gave_up = atomic_load(&shm->loader_gave_up[k]) != 0;
+		int ls = atomic_load(&shm->loader_status[k]);
+		if (o->restarts || o->gave_up) {
+			if (WIFSIGNALED(ls))
+				snprintf(o->last_failure, sizeof(o->last_failure),
+					 "loader killed by signal %d", WTERMSIG(ls));
+			else
+				snprintf(o->last_failure, sizeof(o->last_failure),
+					 "loader exited with status %d", WEXITSTATUS(ls));
+		}
+		st->loader_batches += o->batches;
+		st->loader_cpu_ns += o->cpu_ns;
+		st->loader_restarts += o->restarts;
+	}
+}
+
 /* Feeds the cache while the lab runs 1 stream x 1 thread undisturbed. */
 static void refine_rate(struct lab *lab, const struct lab_status *st)
 {
 	const struct lab_stream_status *s0 = &st->stream[0];
 	bool clean = st->settings.streams == 1 && st->settings.threads == 1 &&
 		     !st->settings.paused && st->nworkers == 0 && st->quota_cpus <= 0 &&
+		     st->settings.loaders == 0 &&
 		     st->applied && s0->state == CTL_STREAM_RUNNING;
 	if (!clean || s0->applied_epoch != lab->ss_epoch || s0->busy_ns < lab->ss_busy) {
 		lab->ss_epoch = clean ? s0->applied_epoch : 0;
@@ -184,6 +214,12 @@ int lab_read(struct lab *lab, struct lab_status *st)
 		if (s->epoch_max_diff > st->epoch_max_diff)
 			st->epoch_max_diff = s->epoch_max_diff;
 	}
+	for (int i = 0; i < st->nslots; i++) {
+		st->batches += st->stream[i].batches;
+		if (i < lab->set.streams)
+			st->input_wait_ns += st->stream[i].input_wait_ns;
+	}
+	read_loaders(lab, st);
 	unsigned nw = atomic_load(&lab->shm->nworkers);
 	st->nworkers = nw > LAB_MAX_WORKERS ? LAB_MAX_WORKERS : (int)nw;
 	for (int i = 0; i < st->nworkers; i++)
@@ -196,6 +232,10 @@ int lab_read(struct lab *lab, struct lab_status *st)
 			 (int)sizeof(lab->ctl->blas_core) - 1, lab->ctl->blas_core);
 		st->blas_variant = variant_name(atomic_load(&lab->ctl->blas_parallel));
 	}
+	st->blas_in_effect = atomic_load(&lab->ctl->blas_parallel) == 2 ? LAB_BLAS_OPENMP
+									  : LAB_BLAS_PTHREADS;
+	st->blas_switching = atomic_load(&lab->shm->gen_done) != atomic_load(&lab->shm->helper_gen) ||
+			     !atomic_load(&lab->ctl->blas_info_ready);
 	if (lab->quota.created) {
 		snprintf(st->quota_dir, sizeof(st->quota_dir), "%s", lab->quota.top + 1);
 		st->quota_version = lab->quota.version;
@@ -209,6 +249,9 @@ int lab_read(struct lab *lab, struct lab_status *st)
 			st->pids[st->npids++] = st->stream[i].pid;
 	for (int i = 0; i < st->nworkers; i++)
 		st->pids[st->npids++] = st->worker_pid[i];
+	for (int k = 0; k < CTL_MAX_LOADERS; k++)
+		if (st->loader[k].pid > 0)
+			st->pids[st->npids++] = st->loader[k].pid;
 	refine_rate(lab, st);
 	if (lab->anchor <= 0 || kill(lab->anchor, 0) < 0)
 		return -ESRCH;
@@ -303,6 +346,7 @@ double lab_single_rate(struct lab *lab, int n, enum ctl_precision p)
 	cal.paused = false;
 	cal.workers = 0;
 	cal.cpus = 0;
+	cal.loaders = 0;
 	char msg[256];
 	int timeout = lab_ready_timeout_ms(&cal);
 	r = 0;

@@ -40,8 +40,6 @@
 
 #define BELL_TIMEOUT_MS 5000
 
-extern char **environ;
-
 /* For lab_emergency_stop(): preformatted at start, read in signal handlers. */
 static volatile sig_atomic_t g_pgid;
 static volatile sig_atomic_t g_quota;
@@ -183,19 +181,6 @@ static pid_t spawn_anchor(struct lab *lab, int peer)
 			(char *)"--parent",
 			parent,
 			NULL};
-	size_t n = 0;
-	while (environ[n])
-		n++;
-	char **envp = xcalloc(n + 2, sizeof(*envp));
-	size_t k = 0;
-	for (size_t i = 0; i < n; i++)
-		if (!lab->set.spin_off || strncmp(environ[i], "OPENBLAS_THREAD_TIMEOUT=", 24) != 0)
-			envp[k++] = environ[i];
-	/* Idle OpenBLAS threads then wait 2^(4+1) cycles instead of ~2^28. */
-	if (lab->set.spin_off)
-		envp[k++] = (char *)"OPENBLAS_THREAD_TIMEOUT=1";
-	envp[k] = NULL;
-
 	pid_t pid = fork();
 	if (pid == 0) {
 		setpgid(0, 0);
@@ -208,12 +193,11 @@ static pid_t spawn_anchor(struct lab *lab, int peer)
 		    dup2(d, 2) < 0 || dup2(a, 3) < 0 || dup2(b, 4) < 0 || dup2(c, 5) < 0)
 			_exit(127);
 		close_range(6, ~0U, 0);
-		execve(lab->anchor_path, argv, envp);
+		execv(lab->anchor_path, argv);
 		_exit(127);
 	}
 	int e = errno;
 	close(null);
-	free(envp);
 	if (pid < 0)
 		return -e;
 	setpgid(pid, pid); /* also here: no race with the first kill(-pgid) */
@@ -221,6 +205,15 @@ static pid_t spawn_anchor(struct lab *lab, int peer)
 }
 
 /* ---- settings into the control block ---------------------------------------- */
+
+/* The helpers' build and spin setting for the anchor, as generation gen. */
+static void set_generation(struct lab *lab, const struct lab_settings *s, uint32_t gen)
+{
+	const char *dir = lab_blas_dir(s->blas);
+	snprintf(lab->shm->helper_libdir, sizeof(lab->shm->helper_libdir), "%s", dir ? dir : "");
+	atomic_store(&lab->shm->helper_spin_off, s->spin_off ? 1u : 0u);
+	atomic_store(&lab->shm->helper_gen, gen);
+}
 
 /* The settings into the control block, under its sequence lock. */
 static void write_settings(struct lab *lab, const struct lab_settings *s, bool quit)
@@ -232,6 +225,9 @@ static void write_settings(struct lab *lab, const struct lab_settings *s, bool q
 	    .precision = (uint32_t)s->precision,
 	    .paused = s->paused ? 1u : 0u,
 	    .quit = quit ? 1u : 0u,
+	    .loaders = (uint32_t)s->loaders,
+	    .prep_us = (uint32_t)s->prep_ms * 1000u,
+	    .prefetch = (uint32_t)s->prefetch,
 	};
 	ctl_settings_write(&lab->ctl->settings, &v);
 }
@@ -260,6 +256,11 @@ static size_t lab_processes(const struct lab *lab, pid_t *pids)
 	unsigned nw = atomic_load(&lab->shm->nworkers);
 	for (unsigned i = 0; i < nw && i < LAB_MAX_WORKERS; i++)
 		pids[n++] = atomic_load(&lab->shm->worker_pid[i]);
+	for (int k = 0; k < CTL_MAX_LOADERS; k++) {
+		pid_t pid = atomic_load(&lab->shm->loader_pid[k]);
+		if (pid > 0)
+			pids[n++] = pid;
+	}
 	return n;
 }
 
@@ -345,6 +346,7 @@ struct lab *lab_start(const struct lab_settings *s, char *err, size_t errlen)
 	lab->ctl->version = CTL_VERSION;
 	lab->ctl->spin_off = s->spin_off;
 	lab->shm->magic = LAB_SHM_MAGIC;
+	set_generation(lab, s, 1);
 	write_settings(lab, s, false);
 
 	lab_quota_cleanup_stale();
@@ -361,6 +363,7 @@ struct lab *lab_start(const struct lab_settings *s, char *err, size_t errlen)
 		apply_quota(lab, s->cpus, NULL, 0);
 	atomic_store(&lab->shm->want_slots, (uint32_t)s->streams);
 	atomic_store(&lab->shm->want_workers, (uint32_t)s->workers);
+	atomic_store(&lab->shm->want_loaders, (uint32_t)s->loaders);
 	if (ring(lab, err, errlen) < 0) {
 		lab_stop(lab);
 		errno = EIO;
@@ -394,27 +397,32 @@ int lab_apply(struct lab *lab, const struct lab_settings *s, char *msg, size_t m
 	int rc = lab_settings_check(s, msg, msglen);
 	if (rc < 0)
 		return rc;
-	bool spin = lab->set.spin_off;
+	bool regen = s->blas != lab->set.blas || s->spin_off != lab->set.spin_off;
 	lab->set = *s;
-	lab->set.spin_off = spin;
 	write_settings(lab, s, false);
-	/* Threads, size, precision and pause travel in the control block
-	 * alone; only new helper slots and a new worker count are the
-	 * anchor's business. */
+	/* Threads, size, precision, pause and the pipeline's prep and prefetch
+	 * travel in the control block alone; new helper slots, another worker
+	 * or loader count and another build or spin setting are the anchor's
+	 * business. */
 	uint32_t slots = atomic_load(&lab->shm->want_slots);
-	bool anchor = (uint32_t)s->streams > slots ||
-		      atomic_load(&lab->shm->want_workers) != (uint32_t)s->workers;
+	bool anchor = regen || (uint32_t)s->streams > slots ||
+		      atomic_load(&lab->shm->want_workers) != (uint32_t)s->workers ||
+		      atomic_load(&lab->shm->want_loaders) != (uint32_t)s->loaders;
 	if (anchor) {
 		if ((uint32_t)s->streams > slots)
 			atomic_store(&lab->shm->want_slots, (uint32_t)s->streams);
 		atomic_store(&lab->shm->want_workers, (uint32_t)s->workers);
+		atomic_store(&lab->shm->want_loaders, (uint32_t)s->loaders);
+		if (regen)
+			set_generation(lab, s, atomic_load(&lab->shm->helper_gen) + 1);
 		rc = ring(lab, msg, msglen);
 		if (rc < 0)
 			return rc;
 	}
 	rc = apply_quota(lab, s->cpus, msg, msglen);
-	if (rc == 0 && s->spin_off != spin)
-		snprintf(msg, msglen, "the spin setting applies at start only: unchanged");
+	if (rc == 0 && regen)
+		snprintf(msg, msglen, "helpers restart with the %s build of OpenBLAS, spin %s",
+			 lab_blas_name(s->blas), s->spin_off ? "off" : "default");
 	return rc;
 }
 

@@ -10,7 +10,8 @@
  *   threadlab ── threadlab-anchor   (pgid leader, idle in poll())
  *                  ├── threadlab-gemm --stream 0   (threads gemm0, gemm0.w1 …)
  *                  ├── threadlab-gemm --stream 1
- *                  └── tl-burn0, tl-burn1 …         (workers: fork of the anchor)
+ *                  ├── tl-worker0, tl-worker1 …     (background CPU workers)
+ *                  └── tl-loader0, tl-loader1 …     (input-pipeline loaders)
  *
  * MONITORING: the collectors follow lab_root_pid() (the anchor) with
  * tree = true: sampler_new(root, lab_root_pid(lab), true) sees every helper
@@ -56,9 +57,24 @@
 #define LAB_MIN_SIZE	     64
 #define LAB_MAX_SIZE	     4096 /* a 1-thread reference: about 2 s sgemm, 4 s dgemm */
 #define LAB_PATH_MAX	     1024
-#define LAB_MAX_PIDS	     (1 + CTL_MAX_STREAMS + LAB_MAX_WORKERS)
+#define LAB_MAX_PIDS	     (1 + CTL_MAX_STREAMS + LAB_MAX_WORKERS + CTL_MAX_LOADERS)
 #define LAB_RESTART_MAX	     3	/* restarts of one slot's helper ... */
 #define LAB_RESTART_WINDOW_S 60 /* ... within this many seconds */
+
+/* Which of Debian's OpenBLAS builds the helpers load (libopenblas0-pthread
+ * or libopenblas0-openmp, side by side under /usr/lib/<multiarch>/). */
+enum lab_blas {
+	LAB_BLAS_PTHREADS = 0,
+	LAB_BLAS_OPENMP = 1,
+};
+
+/* "pthreads", "openmp"; parse: 0 or -EINVAL. */
+const char *lab_blas_name(enum lab_blas b);
+int lab_blas_parse(const char *s, enum lab_blas *out);
+/* The directory holding that build's libopenblas.so.0, or NULL when the
+ * build is not installed (the pthreads build then falls back to the
+ * library the helper was linked against). */
+const char *lab_blas_dir(enum lab_blas b);
 
 struct lab_settings {
 	int threads;		      /* intra-op OpenBLAS threads per GEMM, 1..CTL_MAX_THREADS */
@@ -68,12 +84,18 @@ struct lab_settings {
 	bool paused;		      /* helpers finish their GEMM and wait */
 	int workers;		      /* background CPU burners, 0..LAB_MAX_WORKERS */
 	double cpus;		      /* quota in CPUs as a real number; <= 0: no quota */
-	bool spin_off;		      /* OPENBLAS_THREAD_TIMEOUT low: idle pool threads
-				       * sleep instead of spinning ~100 ms.  Start-up only. */
+	bool spin_off;		      /* idle pool threads sleep instead of spinning:
+				       * OPENBLAS_THREAD_TIMEOUT=1 and OMP_WAIT_POLICY=PASSIVE.
+				       * A change restarts the helpers. */
+	enum lab_blas blas;	      /* OpenBLAS build; a change restarts the helpers */
+	int loaders;		      /* input-pipeline loaders, 0..CTL_MAX_LOADERS; 0 = none:
+				       * GEMMs need no input */
+	int prep_ms;		      /* CPU time per batch, ms, 0..CTL_MAX_PREP_MS */
+	int prefetch;		      /* ring slots per loader, 1..CTL_MAX_PREFETCH */
 };
 
 /* threads 1, streams 1, size 768, single, running, 0 workers, no quota,
- * default spin. */
+ * default spin, pthreads build, no loaders (prep 20 ms, prefetch 2). */
 struct lab_settings lab_settings_default(void);
 
 /* Checks every field.  On error writes one line into err saying what was
@@ -121,14 +143,14 @@ int lab_wait_ready(struct lab *lab, int timeout_ms, char *msg, size_t msglen);
 /* Changes any knob live.  Helpers apply thread/size/precision/pause
  * changes between two GEMM calls; new streams start helpers; fewer streams
  * park them; workers are started or killed; the quota is changed, created
- * or removed (cpus <= 0).  spin_off cannot change after start (ignored,
- * noted in msg).  A quota error leaves every other change in place, returns
+ * or removed (cpus <= 0); loaders are started or killed; another blas or
+ * spin_off restarts every helper (msg says so).  A quota error leaves every other change in place, returns
  * the error (-EACCES, -EROFS, -ENOENT…) and explains it in msg; when one of
  * the workload's processes cannot be moved into the quota cgroup, no quota
  * is in effect afterwards (lab_read: quota_cpus 0, quota_error says why).
  * Bad values give -EINVAL and change nothing.  msg may be NULL.  Only
- * more streams than slots started, or another worker count, involve the
- * anchor (lab_apply waits for its answer, BELL_TIMEOUT_MS at most); the
+ * more streams than slots started, another worker or loader count, or
+ * another build or spin setting involve the anchor (lab_apply waits for its answer, BELL_TIMEOUT_MS at most); the
  * other knobs travel through the control block alone. */
 int lab_apply(struct lab *lab, const struct lab_settings *s, char *msg, size_t msglen);
 
@@ -171,6 +193,18 @@ struct lab_stream_status {
 	unsigned restarts;		 /* times the helper was restarted after dying */
 	char last_failure[CTL_INFO_LEN]; /* the last unexpected death ("helper killed by
 					  * signal 9"), kept after a restart; "" if none */
+	uint64_t batches;		 /* input batches taken (one per GEMM with loaders) */
+	uint64_t input_wait_ns;		 /* wall time waiting for a batch, ns */
+};
+
+struct lab_loader_status {
+	pid_t pid;	  /* 0: not running */
+	bool preparing;	  /* working on a batch now */
+	uint64_t batches; /* prepared since the slot's first loader */
+	uint64_t cpu_ns;  /* CPU time preparing them */
+	unsigned restarts;
+	bool gave_up;		  /* died too often: left dead */
+	char last_failure[64];	  /* "loader killed by signal 9", "" if none */
 };
 
 struct lab_status {
@@ -190,6 +224,15 @@ struct lab_status {
 	unsigned restarts;	  /* helper restarts, all slots */
 	int nworkers;		  /* workers running */
 	pid_t worker_pid[LAB_MAX_WORKERS];
+	struct lab_loader_status loader[CTL_MAX_LOADERS]; /* [0, settings.loaders) */
+	uint64_t batches;			   /* taken by the streams, all slots */
+	uint64_t input_wait_ns;			   /* summed over the wanted streams */
+	uint64_t loader_batches, loader_cpu_ns;	   /* summed over every loader slot */
+	unsigned loader_restarts;		   /* summed */
+	enum lab_blas blas_in_effect;		   /* build the helpers run (= settings.blas
+						    * once restarted) */
+	bool blas_switching;			   /* helpers restarting for another build
+						    * or spin setting */
 	char blas_config[CTL_INFO_LEN]; /* openblas_get_config(), "" until known */
 	char blas_core[64];		/* openblas_get_corename() */
 	const char *blas_variant;	/* "sequential", "pthreads", "openmp", "" */
@@ -203,7 +246,7 @@ struct lab_status {
 	double quota_cpus;		/* quota in effect, CPUs; 0 when none */
 	char quota_error[256];		/* why a requested quota is not in effect, or "" */
 	pid_t anchor_pid;
-	size_t npids; /* anchor, helpers, workers */
+	size_t npids; /* anchor, helpers, workers, loaders */
 	pid_t pids[LAB_MAX_PIDS];
 };
 

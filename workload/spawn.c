@@ -22,6 +22,8 @@ static _Noreturn void spawn_child(const char *path, char *const argv[], const st
 		e = errno ? errno : EPERM;
 	else if (o && o->path)
 		execvp(path, argv);
+	else if (o && o->envp)
+		execve(path, argv, o->envp);
 	else
 		execv(path, argv);
 	if (!e)

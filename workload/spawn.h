@@ -15,6 +15,7 @@ struct spawn_opts {
 	int keep_fd; /* a descriptor the child keeps across exec (its
 		      * close-on-exec flag is cleared); -1 for none */
 	bool path;   /* look the program up in PATH (execvp), else execv */
+	char *const *envp; /* the child's environment; NULL: this process's (not with path) */
 	/* Runs in the child just before exec (async-signal-safe calls only);
 	 * returning non-zero makes the child exit 127 without exec. */
 	int (*setup)(void *arg);

@@ -1,0 +1,268 @@
+#!/bin/bash
+# test-tour.sh — the guided tour and the input pipeline end to end: the tour
+# in batch mode (every lesson, captions that quote the step's own figures),
+# the tour in the dashboard under tmux (keys n, space, q; its notes file
+# against its screen), the pipeline's and the OpenMP build's JSON, the
+# variant switch key b, and nothing left behind after quit, SIGTERM or
+# SIGKILL.  Prints TAP.
+set -u
+TL="${THREADLAB_BUILDDIR:-.}/threadlab"
+SOCK="tl-tour-$$"
+T="tmux -u -L $SOCK -f /dev/null"
+PY=/usr/bin/python3
+[ -x "$PY" ] || PY=python3
+tmp=$(mktemp -d)
+n=0
+fails=0
+pids=()
+cleanup() {
+	$T kill-server 2>/dev/null
+	for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM HUP
+
+. "$(dirname "$0")/tap-lib.sh"
+
+# gone PID...: every PID has exited within 3 s (a zombie counts as gone).
+gone() {
+	for _ in $(seq 30); do
+		local alive=0
+		for p in "$@"; do
+			st=$(awk '{print $3}' "/proc/$p/stat" 2>/dev/null)
+			[ -n "$st" ] && [ "$st" != Z ] && alive=1
+		done
+		[ $alive = 0 ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# ---- the tour in batch mode -------------------------------------------------
+limited 300 "$TL" --tour --batch --tour-step 1.5 --format json >"$tmp/tour.jsonl" 2>"$tmp/tour.err"
+st=$?
+if [ $st = 0 ]; then ok "--tour --batch --format json runs to the end"; else
+	notok "--tour --batch" "status $st" "$(tail -5 "$tmp/tour.err")"; fi
+"$PY" - "$tmp/tour.jsonl" >"$tmp/check" 2>&1 <<'PY'
+import json, re, sys
+steps = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+keys = {"lesson", "lessons", "step", "steps", "title", "caption", "settings", "figures"}
+assert steps, "no steps"
+for s in steps:
+    missing = keys - set(s)
+    assert not missing, "step %s misses %s" % (s.get("step"), missing)
+assert [s["step"] for s in steps] == list(range(1, steps[0]["steps"] + 1)), "steps out of order"
+assert {s["lesson"] for s in steps} == set(range(1, 8)), "lessons %s" % {s["lesson"] for s in steps}
+assert all(s["lessons"] == 7 for s in steps)
+measured = [s for s in steps if not s["skipped"]]
+assert len(measured) >= len(steps) - 1, "%d steps skipped" % (len(steps) - len(measured))
+# Every measured caption quotes its own GFLOP/s (one decimal), and no other.
+for s in measured:
+    f = s["figures"]
+    g = round(f["gflops"], 1)
+    text = s["caption"]
+    assert "%.1f" % f["gflops"] in text, "step %d: caption lacks its GFLOP/s %.1f: %s" % (s["step"], f["gflops"], text)
+    print("step %d (lesson %d) %.1f GFLOP/s: %s" % (s["step"], s["lesson"], g, text[:90]))
+by = {s["step"]: s for s in steps}
+one, two = by[1], by[2]
+assert one["settings"]["threads"] == 1 and two["settings"]["threads"] == 2
+assert "%.2fx" % two["figures"]["speedup"] in two["caption"], two["caption"]
+over = by[3]
+assert over["settings"]["threads"] > over["figures"]["effective_cpus"]
+assert "%.0f%%" % over["figures"]["wait_pct"] in over["caption"]
+quota = by[6]
+assert quota["settings"]["cpus"] is not None and quota["settings"]["cpus"] < quota["figures"]["online_cpus"]
+pipe = [by[7], by[8], by[9]]
+assert [p["settings"]["loaders"] for p in pipe] == [1, 2, 2]
+assert "%.0f%%" % pipe[0]["figures"]["input_wait_pct"] in pipe[0]["caption"]
+spin = [by[10], by[11], by[12]]
+assert spin[0]["settings"]["blas"] == "pthreads"
+assert spin[0]["figures"]["blas_variant"] == "pthreads"
+if spin[1]["settings"]["blas"] == "openmp":
+    assert spin[1]["figures"]["blas_variant"] == "openmp", spin[1]["figures"]
+    assert spin[2]["settings"]["blas_spin"] == "off"
+PY
+if [ $? = 0 ]; then ok "every lesson, in order; each caption quotes its own figures"; else
+	notok "tour steps and captions" "$(cat "$tmp/check")"; fi
+"$PY" - "$tmp/tour.jsonl" >"$tmp/check" 2>&1 <<'PY'
+import json, sys
+steps = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+by = {s["step"]: s for s in steps}
+one, over = by[1]["figures"], by[3]["figures"]
+# Threads beyond the CPUs wait for a CPU; one thread hardly does.
+assert over["wait_pct"] > 20, over["wait_pct"]
+assert over["involuntary_switches_per_s"] > 0
+ib = by[7]["figures"]
+# One loader with a batch of two GEMMs' CPU: input-bound.
+assert ib["input_wait_pct"] > 30, ib
+assert ib["batches_per_s"] > 0 and ib["loader_cpu_pct"] > 10, ib
+q = by[6]["figures"]
+if q["throttled_pct"] is not None:
+    print("quota: throttled %.0f%% of periods" % q["throttled_pct"])
+PY
+if [ $? = 0 ]; then ok "the tour measures what its lessons are about"; else
+	notok "tour figures" "$(cat "$tmp/check")"; fi
+limited 60 "$TL" --tour --batch --tour-step 0.5 --format text -c 1 >/dev/null 2>"$tmp/err"
+st=$?
+# -c is a batch option; the tour's length is its steps.
+if [ $st = 2 ] && grep -q "drop -c" "$tmp/err"; then ok "--tour --batch refuses -c"; else
+	notok "--tour with -c" "status $st" "$(cat "$tmp/err")"; fi
+for args in "--tour -p 1" "--tour --sweep" "--tour-step 2" "--tour --batch --format csv" \
+	"--tour --tour-step 0.1" "--tour --tour-notes $tmp/n.json --batch"; do
+	# shellcheck disable=SC2086
+	limited 20 "$TL" $args >/dev/null 2>"$tmp/err" </dev/null
+	st=$?
+	if [ $st = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ]; then ok "$args: one line, exit 2"; else
+		notok "$args" "status $st" "$(cat "$tmp/err")"; fi
+done
+
+# ---- the pipeline and the OpenMP build in batch JSON ------------------------
+limited 60 "$TL" --batch --format json -i 1 -c 3 --size 512 --loaders 1 --prep-ms 40 \
+	>"$tmp/pipe.jsonl" 2>"$tmp/err"
+"$PY" - "$tmp/pipe.jsonl" >"$tmp/check" 2>&1 <<'PY'
+import json, os, sys
+rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+w = rows[-1]["workload"]
+for k in ("loaders", "prep_ms", "batches_per_s", "input_wait_pct", "loader_cpu_pct"):
+    assert k in w, k
+assert w["loaders"] == 1 and w["prep_ms"] == 40
+assert w["input_wait_pct"] > 50, w["input_wait_pct"]
+assert 0 < w["batches_per_s"] <= 27, w["batches_per_s"]
+assert len(w["loader_pids"]) == 1
+names = {t["name"] for t in rows[-1]["threads"]}
+assert "tl-loader0" in names, names
+print(w["loader_pids"][0])
+PY
+if [ $? = 0 ]; then ok "--loaders 1 --prep-ms 40: input-bound in JSON, tl-loader0 in the threads"; else
+	notok "pipeline JSON" "$(cat "$tmp/check")" "$(cat "$tmp/err")"; fi
+loader=$(tail -n1 "$tmp/check")
+if [ -n "$loader" ] && gone "$loader"; then ok "the loader is gone after --batch ends"; else
+	notok "loader left behind" "$loader"; fi
+if [ -r /usr/lib/x86_64-linux-gnu/openblas-openmp/libopenblas.so.0 ] ||
+	ls /usr/lib/*/openblas-openmp/libopenblas.so.0 >/dev/null 2>&1; then
+	limited 60 "$TL" --batch --format json -i 1 -c 3 --blas openmp --threads 2 >"$tmp/omp.jsonl" 2>"$tmp/err"
+	"$PY" - "$tmp/omp.jsonl" >"$tmp/check" 2>&1 <<'PY'
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+w = rows[-1]["workload"]
+assert w["blas"]["variant"] == "openmp", w["blas"]
+assert w["blas_build"] == "openmp"
+assert "USE_OPENMP" in w["blas"]["config"], w["blas"]["config"]
+pid = w["per_stream"][0]["pid"]
+mine = [t for t in rows[-1]["threads"] if t["pid"] == pid]
+busy = [t for t in mine if t["cpu_pct"] > 3]
+assert len(busy) >= 2, mine
+assert {t["name"] for t in mine} >= {"gemm0", "gemm0.w1"}, [t["name"] for t in mine]
+PY
+	if [ $? = 0 ]; then ok "--blas openmp --threads 2: two busy named threads, variant openmp"; else
+		notok "--blas openmp" "$(cat "$tmp/check")" "$(cat "$tmp/err")"; fi
+else
+	skip "--blas openmp" "libopenblas0-openmp is not installed"
+fi
+
+# ---- the dashboard under tmux -----------------------------------------------
+if ! command -v tmux >/dev/null; then
+	skip "the tour in the dashboard" "tmux is not installed (Debian package tmux)"
+	echo "1..$n"
+	exit $fails
+fi
+screen() { $T capture-pane -p -t tl 2>/dev/null; }
+# wait_for TEXT SECONDS: the pane shows TEXT within SECONDS.
+wait_for() {
+	for _ in $(seq $(($2 * 5))); do
+		screen | grep -qF -- "$1" && return 0
+		sleep 0.2
+	done
+	return 1
+}
+$T new-session -d -s tl -x 120 -y 40 \
+	"$TL --tour --tour-step 1 --tour-notes $tmp/notes.jsonl --size 512; echo EXITED \$?; sleep 30"
+if wait_for "tour 1/7 One thread" 30; then ok "--tour: the first lesson on screen"; else
+	notok "tour start" "$(screen)"; fi
+if wait_for "One intra-op thread, one stream:" 40; then ok "the first caption appears"; else
+	notok "first caption" "$(screen)"; fi
+shown=$(screen | grep -o "One intra-op thread, one stream: [0-9.]* GFLOP/s" | head -1)
+pane=$($T list-panes -t tl -F '#{pane_pid}' | head -1)
+tlpid=$(pgrep -P "$pane" -x threadlab | head -1)
+anchor=$(pgrep -P "${tlpid:-0}" -x tl-anchor | head -1)
+$T send-keys -t tl n
+if wait_for "tour 3/7" 20 || wait_for "tour 2/7" 5; then ok "n moves to the next step"; else
+	notok "n" "$(screen)"; fi
+# Let it run to the last lesson (n skips the holds).
+for _ in $(seq 40); do
+	screen | grep -q "tour 7/7" && break
+	$T send-keys -t tl n
+	sleep 1.5
+done
+if wait_for "tour 7/7 Spinning pool threads" 40; then ok "the tour reaches its last lesson"; else
+	notok "last lesson" "$(screen)"; fi
+$T send-keys -t tl ' '
+if wait_for "held" 10 || wait_for "PAUSED" 10; then ok "space holds the tour"; else
+	notok "space" "$(screen)"; fi
+# The notes hold what the screen said: each caption was written from the
+# figures stored beside it.
+"$PY" - "$tmp/notes.jsonl" >"$tmp/check" 2>&1 <<'PY'
+import json, sys
+steps = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+assert steps, "no notes"
+for s in steps:
+    if s["skipped"]:
+        continue
+    assert "%.1f" % s["figures"]["gflops"] in s["caption"], s
+print(steps[0]["caption"][:60])
+PY
+if [ $? = 0 ]; then ok "--tour-notes: one object per finished step, captions quote its figures"; else
+	notok "tour notes" "$(cat "$tmp/check")"; fi
+# The number on screen is the one in the notes of the same run.
+first=$(head -n1 "$tmp/notes.jsonl" | "$PY" -c 'import json,sys; s=json.loads(sys.stdin.read()); print(s["caption"] if s["step"] == 1 else "")')
+if [ -n "$shown" ] && [ "${first#"$shown"}" != "$first" ]; then
+	ok "the screen's first caption is the notes' ($shown)"
+else
+	notok "screen against notes" "screen: $shown" "notes: $first"
+fi
+$T send-keys -t tl q
+if wait_for "tour left" 10; then ok "q leaves the tour"; else notok "q leaves" "$(screen)"; fi
+if wait_for "threads 1 " 10 && ! screen | grep -q "tour 7/7"; then
+	ok "the settings from before the tour are back"
+else
+	notok "settings restored" "$(screen | head -3)"
+fi
+# b switches to the OpenMP build live; every helper is replaced.
+old=$(pgrep -P "${anchor:-0}" | tr '\n' ' ')
+before=$(pgrep -P "${anchor:-0}" | wc -l)
+$T send-keys -t tl b
+if wait_for "helpers restart" 10 && wait_for "openmp" 20; then ok "b: the helpers restart on the OpenMP build"; else
+	notok "b key" "$(screen | head -8)"; fi
+# shellcheck disable=SC2086
+if [ -n "$old" ] && gone $old; then ok "the old helpers are gone"; else notok "old helpers" "$old"; fi
+kids=$(pgrep -P "${anchor:-0}" | wc -l)
+omp=0
+for p in $(pgrep -P "${anchor:-0}"); do grep -q libgomp "/proc/$p/maps" 2>/dev/null && omp=$((omp + 1)); done
+if [ "$before" -ge 1 ] && [ "$kids" = "$before" ] && [ "$omp" = "$kids" ]; then
+	ok "as many helpers after the switch ($kids), all on libgomp, nothing stray"
+else
+	notok "processes under the anchor" "before $before after $kids on libgomp $omp" "$(pgrep -a -P "${anchor:-0}")"
+fi
+$T send-keys -t tl F10 2>/dev/null || $T send-keys -t tl q
+$T send-keys -t tl q
+if wait_for "EXITED 0" 15; then ok "F10 quits, status 0"; else notok "quit" "$(screen | tail -3)"; fi
+if [ -n "$anchor" ] && gone "$anchor"; then ok "the lab is gone after quit"; else notok "anchor left" "$anchor"; fi
+$T kill-server 2>/dev/null
+
+# ---- nothing left after SIGTERM or SIGKILL, with loaders --------------------
+for sig in TERM KILL; do
+	"$TL" --batch --format json -i 0.5 --loaders 2 --prep-ms 5 >"$tmp/sig.jsonl" 2>/dev/null &
+	tl=$!
+	pids+=("$tl")
+	for _ in $(seq 50); do [ -s "$tmp/sig.jsonl" ] && break; sleep 0.2; done
+	lp=$(head -n1 "$tmp/sig.jsonl" | "$PY" -c 'import json,sys; w=json.loads(sys.stdin.read())["workload"]; print(" ".join(map(str, w["pids"] + w["loader_pids"])))' 2>/dev/null)
+	kill -s "$sig" "$tl"
+	wait "$tl" 2>/dev/null
+	# shellcheck disable=SC2086
+	if [ -n "$lp" ] && gone $lp; then ok "SIG$sig of threadlab: anchor, helpers and loaders gone"; else
+		notok "SIG$sig leaves processes" "$lp"; fi
+done
+
+echo "1..$n"
+exit $fails
