@@ -195,8 +195,10 @@ static void labview_pipeline(struct labview *v, const struct lab_status *st, dou
 		double w = 100.0 * (double)(st->input_wait_ns - v->last_input_wait) /
 			   (dt * 1e9 * (s->streams > 0 ? s->streams : 1));
 		out->input_wait_pct = s->paused ? 0 : w > 100 ? 100 : w;
-		out->loader_cpu_pct = 100.0 * (double)(st->loader_cpu_ns - v->last_loader_cpu) /
-				      (dt * 1e9);
+		double l = 100.0 * (double)(st->loader_cpu_ns - v->last_loader_cpu) / (dt * 1e9);
+		/* Each loader is one thread: counters read a few ms apart
+		 * cannot make it more than one CPU. */
+		out->loader_cpu_pct = l > 100.0 * s->loaders ? 100.0 * s->loaders : l;
 	}
 	v->last_batches = st->batches;
 	v->last_input_wait = st->input_wait_ns;
@@ -221,6 +223,16 @@ void labview_feed(struct labview *v, const struct lab_status *st, double t, doub
 
 	double dt = v->last_t >= 0 ? t - v->last_t : 0;
 	uint64_t applied = st->applied ? labview_applied_epoch(st) : 0;
+	/* A stream that failed adds nothing from that moment: the smoothed
+	 * figure starts over rather than decaying from what it did before. */
+	uint32_t failed = 0;
+	for (int i = 0; i < st->nslots && i < CTL_MAX_STREAMS; i++)
+		if (st->stream[i].state == CTL_STREAM_FAILED)
+			failed |= 1u << i;
+	if (failed != v->failed_mask) {
+		throughput_ewma_init(&v->ewma, LABVIEW_TAU_S);
+		v->failed_mask = failed;
+	}
 	if (applied && applied != v->ewma_epoch) {
 		/* A new setting is in effect: the smoothed figure starts over
 		 * from its first interval instead of drifting from the old one. */

@@ -111,6 +111,7 @@ struct labview {
 	double effective;    /* effective CPUs at the last feed */
 	int workers;	     /* workers at the last feed */
 	uint64_t ewma_epoch; /* applied epoch the smoothing belongs to */
+	uint32_t failed_mask; /* streams FAILED at the last feed (bit per slot) */
 	/* Single-thread rates measured in passing: a stream running one
 	 * intra-op thread does flops / CPU-ns inside GEMM = GFLOP/s of one
 	 * thread, whatever the quota, workers or other streams (they change

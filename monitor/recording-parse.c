@@ -277,6 +277,10 @@ static void rp_workload(struct recording_json *p, json_object *o, struct recordi
 	snprintf(st->blas_config, sizeof(st->blas_config), "%s", s->blas_config);
 	snprintf(st->blas_core, sizeof(st->blas_core), "%s", s->blas_core);
 	st->blas_variant = rp_variant(s->blas_variant);
+	st->blas_in_effect = strcmp(s->blas_variant, "openmp") == 0 ? LAB_BLAS_OPENMP
+								      : LAB_BLAS_PTHREADS;
+	if (!s->blas_variant[0])
+		st->blas_in_effect = set->blas; /* older recordings: as asked */
 	recording_json_str(p, o, "error", w->error, sizeof(w->error), NULL);
 	rp_pids(p, o, "pids", w->pids, LABVIEW_PIDS_MAX, &w->npids);
 	w->anchor_pid = st->anchor_pid =

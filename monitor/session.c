@@ -67,6 +67,8 @@ int session_check_settings(const struct session *s, const struct lab_settings *w
 	int rc = lab_settings_check(want, err, errlen);
 	if (rc == 0 && s)
 		rc = lab_settings_check_mem(want, procinfo_mem_available(&s->root), err, errlen);
+	if (rc == 0)
+		rc = lab_settings_check_rlimits(want, err, errlen);
 	return rc;
 }
 
@@ -100,10 +102,17 @@ static int session_start_lab(struct session *s, char *err, size_t errlen)
 		snprintf(err, errlen, "the workload failed to start: %s", msg);
 		return EXIT_RUNTIME;
 	} else if (rc == -ETIMEDOUT) {
-		snprintf(err, errlen,
-			 "the workload did not start within %d s (n=%d may be too large for "
-			 "this machine: try a smaller --size)",
-			 timeout_ms / 1000, w->size);
+		if (w->loaders > 0)
+			snprintf(err, errlen,
+				 "the workload did not start within %d s: its first GEMMs wait for "
+				 "input (%d loader(s) x %d ms of CPU a batch); try a smaller "
+				 "--prep-ms or fewer --loaders",
+				 timeout_ms / 1000, w->loaders, w->prep_ms);
+		else
+			snprintf(err, errlen,
+				 "the workload did not start within %d s (n=%d may be too large "
+				 "for this machine: try a smaller --size)",
+				 timeout_ms / 1000, w->size);
 		return EXIT_RUNTIME;
 	}
 	labview_init(&s->view);
@@ -221,16 +230,30 @@ static void session_lab_events(struct session *s)
 			char m[SESSION_MESSAGE_LEN];
 			session_restart_text(m, sizeof(m), i, ss->restarts, ss->last_failure);
 			session_say(s, true, "%s", m);
+			/* The sample that saw it says so too (batch JSON "error"). */
+			if (!s->work.error[0])
+				snprintf(s->work.error, sizeof(s->work.error), "%.*s", (int)sizeof(s->work.error) - 1, m);
 		}
 		s->restarts_seen[i] = ss->restarts;
 	}
 	for (int k = 0; k < CTL_MAX_LOADERS; k++) {
 		const struct lab_loader_status *ls = &st->loader[k];
-		if (ls->restarts > s->loader_restarts_seen[k])
+		if (ls->restarts > s->loader_restarts_seen[k]) {
 			session_say(s, true, "loader %d: %s, restarted (restart %u)", k,
 				    ls->last_failure[0] ? ls->last_failure : "loader died",
 				    ls->restarts);
+			if (!s->work.error[0])
+				snprintf(s->work.error, sizeof(s->work.error), "%.*s", (int)sizeof(s->work.error) - 1, s->message);
+		}
 		s->loader_restarts_seen[k] = ls->restarts;
+	}
+	if (s->lab_event[0]) {
+		/* Said already (session_lab_recover): into the sample only. */
+		if (!s->work.error[0]) {
+			snprintf(s->work.error, sizeof(s->work.error), "%s", s->lab_event);
+			snprintf(s->error_seen, sizeof(s->error_seen), "%s", s->lab_event);
+		}
+		s->lab_event[0] = '\0';
 	}
 	const char *e = s->work.error;
 	if (e[0] && strcmp(e, s->error_seen) != 0)
@@ -262,11 +285,35 @@ static void session_tick_lab(struct session *s)
 	session_lab_events(s);
 }
 
+/* The lab's anchor died: the lab starts it again (lab_recover) and the
+ * sampler follows the new one.  Returns true when the lab runs again. */
+static bool session_lab_recover(struct session *s)
+{
+	char m[SESSION_MESSAGE_LEN];
+	int rc = lab_recover(s->lab, m, sizeof(m));
+	if (rc == 0 || !m[0])
+		return false;
+	session_say(s, true, "%s", m);
+	snprintf(s->lab_event, sizeof(s->lab_event), "%.*s", (int)sizeof(s->lab_event) - 1, m);
+	if (rc < 0)
+		return false;
+	struct sampler *next = sampler_new(&s->root, lab_root_pid(s->lab), true);
+	if (!next)
+		return false;
+	sampler_free(s->sampler);
+	s->sampler = next;
+	s->target = lab_root_pid(s->lab);
+	s->have_rates = false;
+	return true;
+}
+
 int session_tick(struct session *s)
 {
 	if (s->rec)
 		return session_replay_tick(s);
 	launch_reap(&s->child);
+	if (s->lab && !s->target_gone)
+		session_lab_recover(s);
 	if (!s->target_gone) {
 		struct snapshot next;
 		snapshot_init(&next);
@@ -281,6 +328,8 @@ int session_tick(struct session *s)
 				snapshot_rates(&s->prev, &s->cur, &s->rates);
 				s->have_rates = true;
 			}
+		} else if (s->lab && session_lab_recover(s)) {
+			snapshot_free(&next); /* the next tick samples the new anchor */
 		} else {
 			s->target_gone = true;
 			snapshot_free(&next);

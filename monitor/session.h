@@ -120,6 +120,7 @@ struct session {
 	/* What the session has reported already. */
 	unsigned restarts_seen[CTL_MAX_STREAMS];
 	unsigned loader_restarts_seen[CTL_MAX_LOADERS];
+	char lab_event[192]; /* an anchor restart, for the next sample's "error" */
 	char error_seen[192];
 };
 

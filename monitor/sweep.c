@@ -276,6 +276,8 @@ static int sweep_check(const struct sweep_opts *o, const struct sweep_sink *k,
 		if (sysroot_open(&live, "/") == 0) {
 			rc = lab_settings_check_mem(s, procinfo_mem_available(&live), err,
 						    sizeof(err));
+			if (rc == 0)
+				rc = lab_settings_check_rlimits(s, err, sizeof(err));
 			sysroot_close(&live);
 		}
 	}

@@ -210,7 +210,13 @@ void tour_start(struct tour *t, struct session *s, double step_s, double hold_s,
 	t->warmup_s = fmax(0.5, fmin(1.5, t->step_s / 2));
 	t->hold_s = hold_s;
 	t->saved = s->want;
+	/* The machine's budget, not the lab's own quota (the steps set their
+	 * own): threadlab itself never runs in the lab's quota cgroup. */
+	struct budget self;
 	double e = s->cur.budget.effective;
+	char why[256];
+	if (session_budget(s->cfg.root, 0, &self, why, sizeof(why)) == EXIT_OK)
+		e = self.effective;
 	t->effective = e >= 1 ? (int)floor(e + 1e-6) : 1;
 	t->have_openmp = lab_blas_dir(LAB_BLAS_OPENMP) != NULL;
 	tour_build(t);
@@ -434,7 +440,7 @@ size_t tour_status(const struct tour *t, double now, char *out, size_t cap)
 			     TOUR_LESSONS, st->title, t->cur + 1, t->nsteps, st->what);
 		break;
 	case TOUR_MEASURING:
-		n = snprintf(out, cap, "tour %d/%d %s: step %zu/%zu, %s: measuring %.0f of %.0f s",
+		n = snprintf(out, cap, "tour %d/%d %s: step %zu/%zu, %s: measuring %.1f of %.1f s",
 			     st->lesson, TOUR_LESSONS, st->title, t->cur + 1, t->nsteps, st->what,
 			     fmin(now - t->acc.t0, t->step_s), t->step_s);
 		break;
@@ -548,10 +554,11 @@ static void cap_results(struct text *x, const struct tour_figures *f, int thread
 static void cap_two(struct text *x, const struct tour *t, const struct tour_step *st)
 {
 	const struct tour_figures *f = &st->fig;
-	double ideal = t->effective >= 2 ? 2.0 : 1.0;
+	double ideal = f->effective >= 1.95 ? 2.0 : f->effective > 1 ? f->effective : 1.0;
+	(void)t;
 	say(x, "Two intra-op threads per GEMM: %.1f GFLOP/s, %.2fx the single thread", f->gflops,
 	    f->speedup);
-	if (t->effective < 2)
+	if (f->effective < 1.5)
 		say(x, "; with %.2f effective CPUs the two threads take turns, so no speedup is "
 		       "possible here.",
 		    f->effective);
@@ -588,13 +595,19 @@ static void cap_inter(struct text *x, const struct tour *t, const struct tour_st
 {
 	const struct tour_figures *f = &st->fig;
 	const struct tour_step *intra = find(t, TOUR_INTRA);
-	say(x, "n=256, %d streams x %d thread%s: %.1f GFLOP/s", st->set.streams, st->set.threads,
-	    st->set.threads == 1 ? "" : "s", f->gflops);
+	say(x, "n=256, %d stream%s x %d thread%s: %.1f GFLOP/s", st->set.streams,
+	    st->set.streams == 1 ? "" : "s", st->set.threads, st->set.threads == 1 ? "" : "s",
+	    f->gflops);
 	if (!intra) {
 		say(x, ".");
 		return;
 	}
 	double a = intra->fig.gflops, b = f->gflops;
+	if (intra->set.threads == st->set.threads && intra->set.streams == st->set.streams) {
+		say(x, ": with one effective CPU both steps run one thread, so there is nothing "
+		       "to split.");
+		return;
+	}
 	say(x, " against %.1f with 1 stream x %d threads: ", a, intra->set.threads);
 	if (a <= 0 || fabs(b - a) < 0.05 * a)
 		say(x, "about the same here.");
@@ -615,10 +628,10 @@ static void cap_intra(struct text *x, const struct tour_step *st)
 {
 	const struct tour_figures *f = &st->fig;
 	say(x,
-	    "n=256, 1 stream x %d threads: %.1f GFLOP/s, %.2fx the single thread. A small GEMM "
-	    "gives each thread little work between synchronisations; the next step runs the "
-	    "same threads as independent streams.",
-	    st->set.threads, f->gflops, f->speedup);
+	    "n=256, 1 stream x %d thread%s: %.1f GFLOP/s. A small GEMM gives each thread little "
+	    "work between synchronisations; the next step runs the same number of threads as "
+	    "independent streams.",
+	    st->set.threads, st->set.threads == 1 ? "" : "s", f->gflops);
 }
 
 static void cap_quota(struct text *x, const struct tour *t, const struct tour_step *st)
@@ -652,6 +665,10 @@ static void cap_quota(struct text *x, const struct tour *t, const struct tour_st
 			same = &t->step[i];
 	if (same)
 		say(x, " against %.1f without the quota", same->fig.gflops);
+	if (same && f->gflops > 1.05 * same->fig.gflops)
+		say(x, "; faster than without it, so the machine was busier during that earlier "
+		       "step (%.1f CPUs used by others now)",
+		    f->other_cpus);
 	say(x, ". A CPU limit is a time budget, not reserved cores: the threads still run on "
 	       "every CPU until the period's budget is spent.");
 }
@@ -660,19 +677,23 @@ static void cap_pipe(struct text *x, const struct tour *t, const struct tour_ste
 {
 	const struct tour_figures *f = &st->fig;
 	const struct tour_step *one = find(t, TOUR_INPUT_BOUND);
-	double per_loader = st->set.prep_ms > 0 ? 1000.0 / st->set.prep_ms : 0;
+	double per_cpu = st->set.prep_ms > 0 ? 1000.0 / st->set.prep_ms : 0;
 	switch (st->kind) {
 	case TOUR_INPUT_BOUND:
 		say(x,
 		    "One loader spends %d ms of CPU on each batch, about two GEMMs' time: the "
-		    "streams waited for input %.0f%% of the time and took %.1f batches/s (one "
-		    "loader makes at most %.1f/s); %.1f GFLOP/s.",
-		    st->set.prep_ms, f->input_wait_pct, f->batches_per_s, per_loader, f->gflops);
+		    "streams waited for input %.0f%% of the time and took %.1f batches/s; %.1f "
+		    "GFLOP/s. With a whole CPU the loader makes %.1f batches/s, and it got %.0f%% "
+		    "of one.",
+		    st->set.prep_ms, f->input_wait_pct, f->batches_per_s, f->gflops, per_cpu,
+		    f->loader_cpu_pct);
 		if (f->input_wait_pct >= 30)
 			say(x, " The job is input-bound: faster loading helps, more threads would not.");
 		else
 			say(x, " The wait is lower than the lesson expects: the GEMMs ran slower than "
-			       "the single-thread rate says (see the CPU bars).");
+			       "the single-thread rate says.");
+		if (f->loader_cpu_pct < 80)
+			evidence(x, f);
 		break;
 	case TOUR_MORE_LOADERS:
 		say(x, "Two loaders: %.1f batches/s", f->batches_per_s);
@@ -682,15 +703,19 @@ static void cap_pipe(struct text *x, const struct tour *t, const struct tour_ste
 			    one->fig.batches_per_s, f->input_wait_pct, one->fig.input_wait_pct,
 			    f->gflops, one->fig.gflops);
 		say(x, "; the loaders use %.0f%% of a CPU.", f->loader_cpu_pct);
-		if (spare_cpus(t) < 2)
+		if (one && f->batches_per_s < 0.95 * one->fig.batches_per_s) {
+			say(x, " Fewer batches than one loader made:");
+			evidence(x, f);
+		} else if (spare_cpus(t) < 2) {
 			say(x, " %d spare CPU%s cannot run two loaders beside the GEMM at full "
 			       "speed: the three share the CPUs%s.",
 			    spare_cpus(t), spare_cpus(t) == 1 ? "" : "s",
 			    f->input_wait_pct < 15 ? ", yet compute rarely waits now" : "");
-		else if (f->input_wait_pct < 15)
+		} else if (f->input_wait_pct < 15) {
 			say(x, " Compute rarely waits now: the pipeline keeps up (balanced).");
-		else
+		} else {
 			say(x, " Still input-bound.");
+		}
 		break;
 	default: {
 		/* Against compute on as many threads without loaders, if measured. */
@@ -702,12 +727,19 @@ static void cap_pipe(struct text *x, const struct tour *t, const struct tour_ste
 			    t->step[i].set.size == st->set.size)
 				alone = &t->step[i];
 		say(x,
-		    "Compute on all %d CPUs (%d threads) beside two loaders: the loaders use %.0f%% "
+		    "Compute on all %d CPU%s (%d thread%s) beside two loaders: the loaders use %.0f%% "
 		    "of a CPU, input wait %.0f%%, %.1f GFLOP/s",
-		    t->effective, st->set.threads, f->loader_cpu_pct, f->input_wait_pct, f->gflops);
+		    t->effective, t->effective == 1 ? "" : "s", st->set.threads,
+		    st->set.threads == 1 ? "" : "s", f->loader_cpu_pct, f->input_wait_pct, f->gflops);
 		if (alone)
 			say(x, " against %.1f without loaders", alone->fig.gflops);
-		if (alone && f->gflops < alone->fig.gflops * 0.95)
+		if (alone && f->gflops < alone->fig.gflops * 0.95 && f->input_wait_pct >= 20)
+			say(x, ". The GEMMs now wait for input: compute's threads took the CPUs the "
+			       "loaders needed, so the loaders fell behind (%.1f batches/s). Loaders and "
+			       "intra-op threads compete for one budget: raising either past it makes "
+			       "the job slower.",
+			    f->batches_per_s);
+		else if (alone && f->gflops < alone->fig.gflops * 0.95)
 			say(x, ". The loaders' CPU came out of compute: when loaders and intra-op "
 			       "threads together want more CPUs than the budget, adding either "
 			       "makes the job slower.");
@@ -735,21 +767,33 @@ static void cap_spin(struct text *x, const struct tour *t, const struct tour_ste
 	switch (st->kind) {
 	case TOUR_SPIN_PTHREADS:
 		say(x,
-		    "%d pool threads, the GEMM waiting for input %.0f%% of the time: the "
-		    "helper's threads use %.2f CPUs, %.2f of it real work and %.2f spinning; "
-		    "%.1f GFLOP/s. OpenBLAS's idle pthreads pool spins for a while "
-		    "(OPENBLAS_THREAD_TIMEOUT) before it sleeps, burning CPU the loader could use.",
+		    "%d pool threads, the GEMM waiting for input %.0f%% of the time: the helper's "
+		    "threads use %.2f CPUs, %.2f of it real work and %.2f spinning; %.1f GFLOP/s.",
 		    st->set.threads, f->input_wait_pct, f->cpu_cpus, f->useful_cpus, f->spin_cpus,
 		    f->gflops);
+		if (f->spin_cpus >= 0.1)
+			say(x, " OpenBLAS's idle pthreads pool spins for a while "
+			       "(OPENBLAS_THREAD_TIMEOUT) before it sleeps, burning CPU the loader "
+			       "could use.");
+		else
+			say(x, " Hardly any spin this time: the pool idles only while the GEMM waits "
+			       "(%.0f%% here), and spinning threads that lose their CPU to others "
+			       "do not show as CPU (%.1f CPUs used by others).",
+			    f->input_wait_pct, f->other_cpus);
 		break;
 	case TOUR_SPIN_OPENMP:
 		say(x, "The OpenMP build (%s, libgomp) with the default wait policy: spin %.2f CPUs",
 		    f->variant[0] ? f->variant : "?", f->spin_cpus);
 		if (pth)
 			say(x, " against %.2f on the pthreads build", pth->fig.spin_cpus);
-		say(x, "; libgomp spins only briefly (GOMP_SPINCOUNT) before its threads sleep. "
-		       "%.1f GFLOP/s, input wait %.0f%%.",
-		    f->gflops, f->input_wait_pct);
+		say(x, "; %.1f GFLOP/s, input wait %.0f%%.", f->gflops, f->input_wait_pct);
+		if (pth && f->spin_cpus > pth->fig.spin_cpus + 0.05)
+			say(x, " Here libgomp spun more: its threads wait GOMP_SPINCOUNT spins "
+			       "after every parallel region, and the pthreads pool's spin was cut "
+			       "short.");
+		else
+			say(x, " libgomp spins only briefly (GOMP_SPINCOUNT) before its threads "
+			       "sleep.");
 		break;
 	default:
 		say(x,
@@ -758,9 +802,15 @@ static void cap_spin(struct text *x, const struct tour *t, const struct tour_ste
 		    f->spin_cpus);
 		if (omp)
 			say(x, " (default policy: %.2f)", omp->fig.spin_cpus);
-		say(x, "; %.1f GFLOP/s. Passive waiting costs a wake-up at each call, spinning "
-		       "costs CPU: on a full machine the CPU matters more.",
-		    f->gflops);
+		say(x, "; %.1f GFLOP/s.", f->gflops);
+		if (omp && f->spin_cpus > omp->fig.spin_cpus + 0.05)
+			say(x, " Passive waiting spun more than the default this time, which "
+			       "only noise explains:");
+		if (omp && f->spin_cpus > omp->fig.spin_cpus + 0.05)
+			evidence(x, f);
+		else
+			say(x, " Passive waiting costs a wake-up at each call, spinning costs CPU: "
+			       "on a full machine the CPU matters more.");
 		break;
 	}
 }

@@ -315,8 +315,9 @@ static void test_help_lists_every_key(void **state)
 	(void)state;
 	size_t n;
 	const struct dash_key_help *h = dash_keys_help(&n);
-	const char *want[] = {"+ -",   "] [", "> <",	"d", "w W", "} {",    "u",
-			      "space", "s",   "Tab F6", "r", "i I", "F1 h ?", "F10 q"};
+	const char *want[] = {"+ -", "] [",    "> < d", "w W",	  "} { u", "l L x X f F",
+			      "b B", "t",      "space", "s",	  "Tab F6", "r",
+			      "i I", "F1 h ?", "F10 q", "n",	  "p",	    "q"};
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
 		bool found = false;
 		for (size_t j = 0; j < n; j++)
@@ -330,6 +331,63 @@ static void test_help_lists_every_key(void **state)
 	assert_non_null(strstr(bar, "+- threads"));
 	dash_keys_bar(bar, sizeof(bar), 80, DASH_KEYS_MODE_ATTACH);
 	assert_null(strstr(bar, "threads"));
+	/* The tour's bar: its own keys, q leaves it; no knob. */
+	dash_keys_bar(bar, sizeof(bar), 200, DASH_KEYS_MODE_LAB | DASH_KEYS_MODE_TOUR);
+	assert_non_null(strstr(bar, "n next"));
+	assert_non_null(strstr(bar, "q leave tour"));
+	assert_null(strstr(bar, "threads"));
+	assert_null(strstr(bar, "q quit"));
+}
+
+/* While the tour runs its keys win and the knobs refuse with a message. */
+static void test_tour_keys(void **state)
+{
+	(void)state;
+	struct dash d;
+	dash_init(&d, NULL);
+	struct lab_settings w = lab_settings_default();
+	struct dash_key_ctx c = {.lab = true, .tour = true, .online = 2, .effective = 2};
+	int f = dash_keys_handle(&d, &w, &c, 'n');
+	assert_true(f & DASH_KEY_TOUR);
+	assert_int_equal(d.tour_key, 'n');
+	f = dash_keys_handle(&d, &w, &c, 'q');
+	assert_true((f & DASH_KEY_TOUR) && !(f & DASH_KEY_QUIT));
+	f = dash_keys_handle(&d, &w, &c, ' ');
+	assert_true((f & DASH_KEY_TOUR) && !(f & DASH_KEY_APPLY));
+	assert_int_equal(d.tour_key, ' ');
+	f = dash_keys_handle(&d, &w, &c, '+');
+	assert_false(f & DASH_KEY_APPLY);
+	assert_int_equal(w.threads, 1);
+	assert_non_null(strstr(d.message, "the tour sets the knobs"));
+	f = dash_keys_handle(&d, &w, &c, KEY_F(10));
+	assert_true(f & DASH_KEY_QUIT);
+	/* Outside the tour: t starts it, n says what it is for, l adds a loader. */
+	c.tour = false;
+	f = dash_keys_handle(&d, &w, &c, 't');
+	assert_true(f & DASH_KEY_TOUR);
+	assert_int_equal(d.tour_key, 't');
+	f = dash_keys_handle(&d, &w, &c, 'n');
+	assert_false(f & DASH_KEY_TOUR);
+	assert_non_null(strstr(d.message, "tour"));
+	f = dash_keys_handle(&d, &w, &c, 'l');
+	assert_true(f & DASH_KEY_APPLY);
+	assert_int_equal(w.loaders, 1);
+	f = dash_keys_handle(&d, &w, &c, 'x');
+	assert_int_equal(w.prep_ms, 30);
+	f = dash_keys_handle(&d, &w, &c, 'X');
+	assert_int_equal(w.prep_ms, 20);
+	f = dash_keys_handle(&d, &w, &c, 'F');
+	assert_int_equal(w.prefetch, 1);
+	f = dash_keys_handle(&d, &w, &c, 'F');
+	assert_int_equal(w.prefetch, 1); /* bounded */
+	f = dash_keys_handle(&d, &w, &c, 'B');
+	assert_true(w.spin_off);
+	if (labview_blas_parse("openmp", &w.blas) == 0) {
+		w.blas = LAB_BLAS_PTHREADS;
+		f = dash_keys_handle(&d, &w, &c, 'b');
+		/* Refused with a message when the OpenMP build is missing. */
+		assert_true(w.blas == LAB_BLAS_OPENMP || strstr(d.message, "not installed"));
+	}
 }
 
 /* The bold words of the man page's KEYS section: .B lines whole, the
@@ -470,6 +528,7 @@ int main(void)
 	    cmocka_unit_test(test_sweep_state_machine),
 	    cmocka_unit_test(test_layout),
 	    cmocka_unit_test(test_help_lists_every_key),
+	    cmocka_unit_test(test_tour_keys),
 	    cmocka_unit_test(test_man_page_lists_every_key),
 	    cmocka_unit_test(test_replay_keys),
 	};

@@ -36,10 +36,22 @@ static void test_header_widths(void **state)
 	dash_rows_header(out, sizeof(out), 200, &h);
 	assert_string_equal(out,
 			    "threadlab lab | sgemm n=768 | threads 1 | streams 1 | workers 0 | "
-			    "quota none | every 1s");
+			    "pthreads | quota none | every 1s");
 	dash_rows_header(out, sizeof(out), 80, &h);
 	assert_string_equal(
 	    out, "threadlab lab | sgemm n=768 | thr 1 | str 1 | wrk 0 | quota none | every 1s");
+	/* Another build, loaders and their pending marks stay at 80 columns. */
+	want.blas = LAB_BLAS_OPENMP;
+	want.loaders = 2;
+	h.pending = SESSION_PEND_BLAS | SESSION_PEND_LOADERS;
+	dash_rows_header(out, sizeof(out), 80, &h);
+	assert_fits_whole(out, 80);
+	assert_non_null(strstr(out, "mp*")); /* openmp* or omp* */
+	assert_non_null(strstr(out, "ld 2*"));
+	dash_rows_header(out, sizeof(out), 200, &h);
+	assert_non_null(strstr(out, "loaders 2* x 20 ms | openmp*"));
+	want.blas = LAB_BLAS_PTHREADS;
+	want.loaders = 0;
 	/* Pending marks, a pause, a sweep (never both: a sweep needs the
 	 * workload running) survive at 80 columns. */
 	want.threads = 3;

@@ -115,7 +115,7 @@ static void test_enough_loaders(void **state)
 	(void)state;
 	/* Eight batches ahead per loader: a loader that was not scheduled for
 	 * a moment has its batches ready anyway. */
-	struct lab_settings e = pipe_settings(2, 1);
+	struct lab_settings e = pipe_settings(3, 1);
 	e.prefetch = 8;
 	struct lab *lab = tl_lab_start(e);
 	tl_sleep_ms(300);

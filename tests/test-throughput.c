@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <math.h>
 
+#include "labview.h"
 #include "rate-cache.h"
 #include "throughput.h"
 
@@ -163,12 +164,56 @@ static void test_cache(void **state)
 	assert_int_equal(rate_cache_get(&c, 768, 0, &g), -ENOENT);
 }
 
+/* A stream that fails for good adds nothing from that sample on: the
+ * smoothed GFLOP/s is the surviving stream's at once, not a decay from
+ * both (issue: 143 decaying to 4 over 5 s next to "s0 FAILED"). */
+static void test_failed_stream_counts_zero(void **state)
+{
+	(void)state;
+	static struct labview v;
+	static struct lab_status st;
+	static struct workload_report w;
+	labview_init(&v);
+	memset(&st, 0, sizeof(st));
+	st.settings = lab_settings_default();
+	st.settings.streams = 2;
+	st.nslots = 2;
+	st.applied = true;
+	st.epoch = 2;
+	for (int i = 0; i < 2; i++) {
+		st.stream[i].state = CTL_STREAM_RUNNING;
+		st.stream[i].pid = 100 + i;
+		st.stream[i].applied_epoch = 2;
+	}
+	double t = 0;
+	for (int k = 0; k < 10; k++, t += 0.5) {
+		for (int i = 0; i < 2; i++)
+			st.stream[i].flops += 5 * GF; /* 10 GFLOP/s each */
+		st.flops = st.stream[0].flops + st.stream[1].flops;
+		labview_feed(&v, &st, t, 2, 10, &w);
+	}
+	assert_near(w.gflops, 20, 0.01);
+	st.stream[1].state = CTL_STREAM_FAILED;
+	snprintf(st.stream[1].error, sizeof(st.stream[1].error), "helper killed by signal 9");
+	st.stream[0].flops += 5 * GF;
+	st.flops = st.stream[0].flops + st.stream[1].flops;
+	labview_feed(&v, &st, t, 2, 10, &w);
+	assert_near(w.gflops, 10, 0.01);
+	assert_non_null(strstr(w.error, "stream 1"));
+	t += 0.5;
+	st.stream[0].flops += 5 * GF;
+	st.flops = st.stream[0].flops + st.stream[1].flops;
+	labview_feed(&v, &st, t, 2, 10, &w);
+	assert_near(w.gflops, 10, 0.01);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_gflops),	  cmocka_unit_test(test_ewma),
 	    cmocka_unit_test(test_steady_warmup), cmocka_unit_test(test_steady_restart),
 	    cmocka_unit_test(test_ideal_ceiling), cmocka_unit_test(test_cache),
+	    cmocka_unit_test(test_failed_stream_counts_zero),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

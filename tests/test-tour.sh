@@ -255,13 +255,13 @@ for sig in TERM KILL; do
 	"$TL" --batch --format json -i 0.5 --loaders 2 --prep-ms 5 >"$tmp/sig.jsonl" 2>/dev/null &
 	tl=$!
 	pids+=("$tl")
-	for _ in $(seq 50); do [ -s "$tmp/sig.jsonl" ] && break; sleep 0.2; done
+	for _ in $(seq 150); do [ -s "$tmp/sig.jsonl" ] && break; sleep 0.2; done
 	lp=$(head -n1 "$tmp/sig.jsonl" | "$PY" -c 'import json,sys; w=json.loads(sys.stdin.read())["workload"]; print(" ".join(map(str, w["pids"] + w["loader_pids"])))' 2>/dev/null)
 	kill -s "$sig" "$tl"
 	wait "$tl" 2>/dev/null
 	# shellcheck disable=SC2086
 	if [ -n "$lp" ] && gone $lp; then ok "SIG$sig of threadlab: anchor, helpers and loaders gone"; else
-		notok "SIG$sig leaves processes" "$lp"; fi
+		notok "SIG$sig leaves processes" "${lp:-no sample within 30 s}"; fi
 done
 
 echo "1..$n"

@@ -155,6 +155,9 @@ int batch_run(const struct options *o)
 		batch_news(&s, &seen);
 		if (tick < 0) {
 			face_say_ended(&s);
+			/* The lab never ends unless asked: that is a failure. */
+			if (s.kind == SESSION_LAB)
+				rc = EXIT_RUNTIME;
 			break;
 		}
 		export_session(&e, &s);

@@ -72,8 +72,12 @@ size_t dash_rows_header(char *out, size_t cap, int width, const struct dash_head
 				      DASH_STAR(SESSION_PEND_LOADERS), w->prep_ms);
 			dash_line_brief(&l, "ld %d%s", w->loaders, DASH_STAR(SESSION_PEND_LOADERS));
 		}
-		dash_line_add(&l, 2 | DASH_LINE_KEEP, "%s%s%s", labview_blas_name(w->blas),
-			      w->spin_off ? " spin off" : "", DASH_STAR(SESSION_PEND_BLAS));
+		/* The default build goes first on a narrow screen; another one,
+		 * or one on its way, stays. */
+		bool said = w->blas != LAB_BLAS_PTHREADS || (p & SESSION_PEND_BLAS);
+		dash_line_add(&l, said ? 2 | DASH_LINE_KEEP : 3, "%s%s%s",
+			      labview_blas_name(w->blas), w->spin_off ? " spin off" : "",
+			      DASH_STAR(SESSION_PEND_BLAS));
 		dash_line_brief(&l, "%s%s", w->blas == LAB_BLAS_OPENMP ? "omp" : "pth",
 				DASH_STAR(SESSION_PEND_BLAS));
 		if (w->cpus > 0)
@@ -290,8 +294,11 @@ size_t dash_rows_work(char *out, size_t cap, int width, const struct workload_re
 			dash_line_add(&l, 3, "per stream in GEMM/busy: %s", cpu);
 	}
 	if (w->nstreams > 0)
-		dash_line_add(&l, 4, "%s %s", w->blas_variant[0] ? w->blas_variant : "openblas",
-			      w->spin_off ? "spin off" : "spin default");
+		dash_line_add(&l, 4, "%s%s",
+			      w->blas_variant && strcmp(w->blas_variant, "openmp") == 0
+				  ? "OpenMP build, "
+				  : "",
+			      w->spin_off ? "--blas-spin off" : "--blas-spin default");
 	return dash_line_render(&l, out, cap, width);
 }
 

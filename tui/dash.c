@@ -270,6 +270,11 @@ static void dash_tour_key(struct dash *d, struct session *s, double now)
 	struct tour *t = d->tour;
 	switch (d->tour_key) {
 	case 't':
+		if (tour_active(t) && t->state != TOUR_DONE) {
+			snprintf(d->message, sizeof(d->message),
+				 "the tour runs: n, p and space move it, q leaves it");
+			break;
+		}
 		if (d->sweep.active)
 			dash_sweep_cancel(&d->sweep, &s->want, true);
 		tour_start(t, s, d->tour_step, d->tour_step, now);

@@ -533,9 +533,10 @@ static int options_one(struct options *o, int c, const char *arg, char *err, siz
 /* --replay shows what was recorded: nothing of the live session applies. */
 static int options_check_replay(const struct options *o, char *err, size_t errlen)
 {
-	if (o->pid || o->command || o->lab_flag)
-		return options_err(
-		    err, errlen, "--replay shows a recording: drop -p, -- CMD and workload knobs");
+	if (o->pid || o->command || o->lab_flag || o->tour)
+		return options_err(err, errlen,
+				   "--replay shows a recording: drop -p, -- CMD, --tour and workload "
+				   "knobs");
 	if (o->mode == MODE_SWEEP || o->mode == MODE_BUDGET)
 		return options_err(err, errlen, "--replay takes the dashboard or --batch");
 	if (o->record)
@@ -641,11 +642,11 @@ static int options_check(struct options *o, char *err, size_t errlen)
 		return options_err(err, errlen,
 				   "--tour-notes is for the dashboard's tour; --tour --batch "
 				   "prints the same on stdout");
-	if (o->tour && (o->pid || o->command || o->record ||
+	if (o->tour && (o->pid || o->command || o->record || o->replay ||
 			(o->mode != MODE_DASHBOARD && o->mode != MODE_BATCH)))
 		return options_err(err, errlen,
 				   "--tour runs the built-in workload in the dashboard or with "
-				   "--batch: drop -p, -- CMD, --record and other modes");
+				   "--batch: drop -p, -- CMD, --record, --replay and other modes");
 	if (o->tour && o->count)
 		return options_err(err, errlen, "--tour runs its own steps: drop -c");
 	if (o->tour && o->format == FORMAT_CSV)

@@ -146,7 +146,8 @@ struct ctl_stream {
  * sides sleep in FUTEX_WAIT on the counter they read before their scan
  * (a bounded wait: they look at the settings again every 20 ms).  A loader
  * that dies holding a FILLING slot leaves it to the anchor, which puts the
- * slots of a reaped loader back to EMPTY before anything is restarted. */
+ * slots of a reaped loader back to EMPTY before anything is restarted, and
+ * so does a stream killed between taking a batch and emptying its slot. */
 enum ctl_slot_state {
 	CTL_SLOT_EMPTY = 0,
 	CTL_SLOT_FILLING,
@@ -154,9 +155,12 @@ enum ctl_slot_state {
 	CTL_SLOT_TAKEN,
 };
 
+#define CTL_SLOT_TAKER 0x100u /* owner of a TAKEN slot: CTL_SLOT_TAKER + stream */
+
 struct ctl_slot {
 	_Atomic uint32_t state; /* enum ctl_slot_state */
-	_Atomic uint32_t owner; /* loader index + 1 while FILLING, else 0 */
+	_Atomic uint32_t owner; /* loader index + 1 while FILLING, CTL_SLOT_TAKER +
+				 * stream while TAKEN, else 0 */
 	float data[CTL_BATCH_FLOATS];
 };
 

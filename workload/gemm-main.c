@@ -293,8 +293,7 @@ static void one_gemm(struct helper *h)
 static int take_batch(struct helper *h, uint64_t epoch)
 {
 	struct ctl_pipe *p = &h->ctl->pipe;
-	uint64_t t0 = now_ns();
-	int rc = -EAGAIN;
+	uint64_t last = now_ns();
 	for (;;) {
 		uint32_t seq = atomic_load_explicit(&p->ready_seq, memory_order_acquire);
 		for (unsigned i = 0; i < CTL_RING_SLOTS; i++) {
@@ -306,27 +305,38 @@ static int take_batch(struct helper *h, uint64_t epoch)
 								     memory_order_acquire,
 								     memory_order_relaxed))
 				continue;
+			/* Waiting ends here: what follows (reading the batch, waking a
+			 * loader, which may take this CPU at once) is not input wait. */
+			atomic_fetch_add_explicit(&h->me->input_wait_ns, now_ns() - last,
+						  memory_order_relaxed);
+			/* The anchor hands the slot back if this helper dies now. */
+			atomic_store_explicit(&s->owner, CTL_SLOT_TAKER + h->index,
+					      memory_order_relaxed);
 			/* Collate: the batch is read, as a real step reads its input. */
 			float sum = 0;
 			for (unsigned j = 0; j < CTL_BATCH_FLOATS; j++)
 				sum += s->data[j];
 			h->input_sink += sum;
+			atomic_store_explicit(&s->owner, 0, memory_order_relaxed);
 			atomic_store_explicit(&s->state, CTL_SLOT_EMPTY, memory_order_release);
 			atomic_fetch_add_explicit(&p->empty_seq, 1, memory_order_release);
 			ctl_futex_wake(&p->empty_seq);
 			atomic_fetch_add_explicit(&h->me->batches, 1, memory_order_relaxed);
-			rc = 0;
-			goto out;
+			return 0;
 		}
 		if (atomic_load_explicit(&h->ctl->settings.quit, memory_order_acquire) ||
 		    atomic_load_explicit(&h->ctl->settings.epoch, memory_order_acquire) != epoch ||
 		    getppid() != h->parent)
 			goto out;
 		ctl_futex_wait(&p->ready_seq, seq, 20);
+		/* Counted as it goes: a long wait shows in every interval it spans. */
+		uint64_t t = now_ns();
+		atomic_fetch_add_explicit(&h->me->input_wait_ns, t - last, memory_order_relaxed);
+		last = t;
 	}
 out:
-	atomic_fetch_add_explicit(&h->me->input_wait_ns, now_ns() - t0, memory_order_relaxed);
-	return rc;
+	atomic_fetch_add_explicit(&h->me->input_wait_ns, now_ns() - last, memory_order_relaxed);
+	return -EAGAIN;
 }
 
 static int stream_loop(struct helper *h)

@@ -97,6 +97,24 @@ static bool restart_allowed(const double ring[LAB_RESTART_MAX], unsigned n, doub
 	return n < LAB_RESTART_MAX || now - ring[n % LAB_RESTART_MAX] >= LAB_RESTART_WINDOW_S;
 }
 
+/* A helper is gone: a batch it was taking goes back as EMPTY. */
+static void anchor_helper_gone(struct anchor *a, int i)
+{
+	if (!a->ctl)
+		return;
+	struct ctl_pipe *p = &a->ctl->pipe;
+	for (unsigned k = 0; k < CTL_RING_SLOTS; k++) {
+		struct ctl_slot *s = &p->slot[k];
+		if (atomic_load(&s->owner) == CTL_SLOT_TAKER + (uint32_t)i &&
+		    atomic_load(&s->state) == CTL_SLOT_TAKEN) {
+			atomic_store(&s->owner, 0);
+			atomic_store(&s->state, CTL_SLOT_EMPTY);
+		}
+	}
+	atomic_fetch_add(&p->empty_seq, 1);
+	ctl_futex_wake(&p->empty_seq);
+}
+
 static void anchor_reap(struct anchor *a)
 {
 	int status;
@@ -115,6 +133,7 @@ static void anchor_reap(struct anchor *a)
 		for (int i = 0; i < CTL_MAX_STREAMS; i++) {
 			if (atomic_load(&a->shm->helper_pid[i]) != pid)
 				continue;
+			anchor_helper_gone(a, i);
 			atomic_store(&a->shm->helper_status[i], status);
 			bool clean = WIFEXITED(status) && WEXITSTATUS(status) == 0;
 			/* Not marked exited when a restart follows: no FAILED flicker. */
@@ -301,6 +320,7 @@ static int anchor_regenerate(struct anchor *a, uint32_t gen)
 		kill(pid, SIGKILL);
 		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
 			;
+		anchor_helper_gone(a, i);
 		a->dead &= ~(1u << i);
 		int rc = anchor_start_helper(a, i);
 		if (rc < 0) {

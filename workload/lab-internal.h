@@ -24,6 +24,10 @@ struct lab {
 	struct rate_cache rates;
 	/* steady-state 1 x 1 refinement of the single-thread rate */
 	uint64_t ss_epoch, ss_flops, ss_busy;
+	/* anchor restarts (lab_recover), within the helpers' budget */
+	unsigned anchor_restarts;
+	double anchor_restart_t[LAB_RESTART_MAX];
+	bool anchor_gave_up;
 };
 
 #endif

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 struct lab_settings lab_settings_default(void)
@@ -110,10 +111,11 @@ int lab_settings_check(const struct lab_settings *s, char *err, size_t errlen)
 		return -EINVAL;
 	}
 	if (s->blas == LAB_BLAS_OPENMP && !lab_blas_dir(LAB_BLAS_OPENMP)) {
+		const char *root = getenv("THREADLAB_OPENBLAS_LIBROOT");
 		snprintf(err, errlen,
-			 "the OpenMP build of OpenBLAS is not installed (%s/libopenblas.so.0 is "
-			 "missing): apt install libopenblas0-openmp",
-			 OPENBLAS_LIBROOT "/openblas-openmp");
+			 "the OpenMP build of OpenBLAS is not installed (%s/openblas-openmp/"
+			 "libopenblas.so.0 is missing): apt install libopenblas0-openmp",
+			 root && *root ? root : OPENBLAS_LIBROOT);
 		return -ENOENT;
 	}
 	if (isnan(s->cpus) || s->cpus > 4096) {
@@ -143,6 +145,42 @@ int lab_settings_check_mem(const struct lab_settings *s, unsigned long long avai
 	return 0;
 }
 
+int lab_settings_check_limits(const struct lab_settings *s, unsigned long long as,
+			      unsigned long long data, char *err, size_t errlen)
+{
+	double elem = s->precision == CTL_DOUBLE ? 8.0 : 4.0;
+	double mats = 4.0 * (double)s->size * (double)s->size * elem;
+	double pool = (double)(s->threads > 1 ? s->threads - 1 : 0) * LAB_THREAD_AS_MIB;
+	double need = mats + (LAB_HELPER_AS_MIB + pool) * 1048576.0;
+	const struct {
+		unsigned long long lim;
+		const char *what;
+	} lims[] = {{as, "address-space limit (RLIMIT_AS, ulimit -v)"},
+		    {data, "data-segment limit (RLIMIT_DATA, ulimit -d)"}};
+	for (size_t i = 0; i < 2; i++) {
+		unsigned long long lim = lims[i].lim;
+		if (lim == 0 || lim == (unsigned long long)-1 || need <= (double)lim)
+			continue;
+		snprintf(err, errlen,
+			 "size %d %s: each helper needs about %.0f MiB of memory (4 matrices of "
+			 "%.0f MiB and OpenBLAS's %.0f MiB) but the %s is %.0f MiB: raise the "
+			 "limit or choose a smaller size",
+			 s->size, s->precision == CTL_DOUBLE ? "double" : "single", need / 1048576.0,
+			 mats / 4.0 / 1048576.0, LAB_HELPER_AS_MIB + pool, lims[i].what,
+			 (double)lim / 1048576.0);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+int lab_settings_check_rlimits(const struct lab_settings *s, char *err, size_t errlen)
+{
+	struct rlimit as = {RLIM_INFINITY, RLIM_INFINITY}, data = as;
+	getrlimit(RLIMIT_AS, &as);
+	getrlimit(RLIMIT_DATA, &data);
+	return lab_settings_check_limits(s, as.rlim_cur, data.rlim_cur, err, errlen);
+}
+
 /* A slow 1-thread rate, GFLOP/s (single precision; double counts twice):
  * a fifth of what this machine's slowest measured case does. */
 #define READY_SLOW_GFLOPS 10.0
@@ -154,9 +192,10 @@ int lab_ready_timeout_ms(const struct lab_settings *s)
 		call_s *= 2;
 	/* Every stream's reference and first GEMM, the streams sharing CPUs. */
 	double t = 2.0 * call_s * (s->streams > 1 ? s->streams : 1);
-	/* The first GEMM waits for a batch. */
+	/* The first GEMM waits for a batch, and the loaders may all share one
+	 * CPU while they make their first ones. */
 	if (s->loaders > 0)
-		t += 2.0 * s->prep_ms / 1000.0;
+		t += (2.0 + s->loaders) * s->prep_ms / 1000.0;
 	if (s->cpus > 0 && s->cpus < 1)
 		t /= s->cpus;
 	t = 10.0 + t;

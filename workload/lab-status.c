@@ -215,9 +215,10 @@ int lab_read(struct lab *lab, struct lab_status *st)
 			st->epoch_max_diff = s->epoch_max_diff;
 	}
 	for (int i = 0; i < st->nslots; i++) {
+		/* Every slot: a counter that never goes back (a parked stream
+		 * takes no batches, so its share does not move). */
 		st->batches += st->stream[i].batches;
-		if (i < lab->set.streams)
-			st->input_wait_ns += st->stream[i].input_wait_ns;
+		st->input_wait_ns += st->stream[i].input_wait_ns;
 	}
 	read_loaders(lab, st);
 	unsigned nw = atomic_load(&lab->shm->nworkers);

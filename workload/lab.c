@@ -426,6 +426,126 @@ int lab_apply(struct lab *lab, const struct lab_settings *s, char *msg, size_t m
 	return rc;
 }
 
+static double mono_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Forgets the dead anchor's children: the new anchor starts them afresh.
+ * Nothing else writes these fields now (the anchor is the only writer and
+ * it is dead), and the counters that carry on stay. */
+static void forget_children(struct lab *lab)
+{
+	struct lab_shm *shm = lab->shm;
+	for (int i = 0; i < CTL_MAX_STREAMS; i++) {
+		atomic_store(&shm->helper_pid[i], 0);
+		atomic_store(&shm->helper_exited[i], 0);
+		atomic_store(&shm->helper_gave_up[i], 0);
+		atomic_store(&shm->helper_restart_errno[i], 0);
+		atomic_store(&lab->ctl->stream[i].applied_epoch, 0);
+		atomic_store(&lab->ctl->stream[i].state, CTL_STREAM_STARTING);
+	}
+	atomic_store(&shm->nworkers, 0);
+	for (int i = 0; i < LAB_MAX_WORKERS; i++)
+		atomic_store(&shm->worker_pid[i], 0);
+	for (int k = 0; k < CTL_MAX_LOADERS; k++) {
+		atomic_store(&shm->loader_pid[k], 0);
+		atomic_store(&shm->loader_gave_up[k], 0);
+		atomic_store(&lab->ctl->pipe.loader[k].pid, 0);
+	}
+	for (unsigned i = 0; i < CTL_RING_SLOTS; i++) {
+		atomic_store(&lab->ctl->pipe.slot[i].owner, 0);
+		atomic_store(&lab->ctl->pipe.slot[i].state, CTL_SLOT_EMPTY);
+	}
+	atomic_store(&shm->gen_done, 0);
+	atomic_store(&shm->spawn_errno, 0);
+	atomic_store(&lab->ctl->blas_info_ready, 0);
+	atomic_store(&shm->done_seq, atomic_load(&shm->req_seq));
+}
+
+int lab_recover(struct lab *lab, char *msg, size_t msglen)
+{
+	char dummy[8];
+	if (!msg) {
+		msg = dummy;
+		msglen = sizeof(dummy);
+	}
+	msg[0] = '\0';
+	int st = 0;
+	pid_t old = lab->anchor;
+	if (old <= 0 || lab->anchor_gave_up)
+		return lab->anchor_gave_up ? -EAGAIN : 0; /* said when it gave up */
+	pid_t r = waitpid(old, &st, WNOHANG);
+	if (r == 0 || (r < 0 && errno != ECHILD))
+		return 0;
+	char how[64];
+	if (r < 0)
+		snprintf(how, sizeof(how), "is gone");
+	else if (WIFSIGNALED(st))
+		snprintf(how, sizeof(how), "was killed by signal %d", WTERMSIG(st));
+	else
+		snprintf(how, sizeof(how), "exited with status %d", WEXITSTATUS(st));
+	/* Its helpers die with it (PDEATHSIG); make sure of the rest. */
+	kill(-old, SIGKILL);
+	for (int i = 0; i < 100 && kill(-old, 0) == 0; i++)
+		sleep_ms(10);
+	double now = mono_s();
+	unsigned n = lab->anchor_restarts;
+	if (n >= LAB_RESTART_MAX && now - lab->anchor_restart_t[n % LAB_RESTART_MAX] <
+					LAB_RESTART_WINDOW_S) {
+		lab->anchor_gave_up = true;
+		g_pgid = 0;
+		snprintf(msg, msglen,
+			 "the lab's anchor (process %d) %s: not restarted, it was restarted %u "
+			 "times within %d s",
+			 (int)old, how, n, LAB_RESTART_WINDOW_S);
+		return -EAGAIN;
+	}
+	forget_children(lab);
+	int sv[2];
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0) {
+		int e = errno;
+		snprintf(msg, msglen, "the lab's anchor (process %d) %s: cannot restart it: %s",
+			 (int)old, how, strerror(e));
+		lab->anchor_gave_up = true;
+		return -e;
+	}
+	close(lab->bell);
+	lab->bell = sv[0];
+	pid_t pid = spawn_anchor(lab, sv[1]);
+	close(sv[1]);
+	if (pid < 0) {
+		snprintf(msg, msglen, "the lab's anchor (process %d) %s: cannot restart it: %s",
+			 (int)old, how, strerror((int)-pid));
+		lab->anchor_gave_up = true;
+		lab->anchor = 0;
+		g_pgid = 0;
+		return (int)pid;
+	}
+	lab->anchor = pid;
+	lab->anchor_restart_t[n % LAB_RESTART_MAX] = now;
+	lab->anchor_restarts = n + 1;
+	emergency_arm(lab);
+	/* The new anchor joins the quota cgroup before it starts anything. */
+	if (lab->quota.created && lab->set.cpus > 0)
+		apply_quota(lab, lab->set.cpus, NULL, 0);
+	set_generation(lab, &lab->set, atomic_load(&lab->shm->helper_gen) + 1);
+	write_settings(lab, &lab->set, false);
+	char why[256];
+	int rc = ring(lab, why, sizeof(why));
+	if (rc < 0) {
+		snprintf(msg, msglen, "the lab's anchor (process %d) %s: restarted, but %s",
+			 (int)old, how, why);
+		return rc;
+	}
+	snprintf(msg, msglen,
+		 "the lab's anchor (process %d) %s: restarted the workload (restart %u)",
+		 (int)old, how, lab->anchor_restarts);
+	return 1;
+}
+
 static bool anchor_exited(pid_t pid)
 {
 	siginfo_t si = {0};

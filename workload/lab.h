@@ -112,6 +112,19 @@ int lab_settings_check(const struct lab_settings *s, char *err, size_t errlen);
 int lab_settings_check_mem(const struct lab_settings *s, unsigned long long avail, char *err,
 			   size_t errlen);
 
+/* The per-process limits: each helper holds its stream's 4 matrices and
+ * OpenBLAS's own address space (LAB_HELPER_AS_MIB for the library, its
+ * buffers and the driver, and LAB_THREAD_AS_MIB per pool thread: stacks
+ * and buffers; measured on Debian 12's OpenBLAS 0.3.21).  as and data are
+ * RLIMIT_AS and RLIMIT_DATA in bytes (RLIM_INFINITY or 0: none).  -ENOMEM
+ * with a message naming the limit when a helper cannot fit, else 0.  Pure. */
+#define LAB_HELPER_AS_MIB 320
+#define LAB_THREAD_AS_MIB 16
+int lab_settings_check_limits(const struct lab_settings *s, unsigned long long as,
+			      unsigned long long data, char *err, size_t errlen);
+/* The same against this process's limits (the helpers inherit them). */
+int lab_settings_check_rlimits(const struct lab_settings *s, char *err, size_t errlen);
+
 /* A generous timeout for lab_wait_ready() after starting or changing to s,
  * ms: the 1-thread reference and a first GEMM of every stream at a slow
  * rate, stretched by a quota below 1 CPU.  At least 10 s. */
@@ -153,6 +166,19 @@ int lab_wait_ready(struct lab *lab, int timeout_ms, char *msg, size_t msglen);
  * another build or spin setting involve the anchor (lab_apply waits for its answer, BELL_TIMEOUT_MS at most); the
  * other knobs travel through the control block alone. */
 int lab_apply(struct lab *lab, const struct lab_settings *s, char *msg, size_t msglen);
+
+/* When the anchor has died (killed from outside, crashed): reaps it, kills
+ * what is left of its process group, and starts the workload again, the
+ * same settings and the same quota cgroup, with a new anchor whose helpers,
+ * workers and loaders come up as at start (their counters go on).  At most
+ * LAB_RESTART_MAX restarts within LAB_RESTART_WINDOW_S seconds, as for a
+ * helper.  Returns 0 when the anchor is alive (nothing done), 1 after a
+ * restart, -EAGAIN when the budget is spent and -errno when the restart
+ * failed (the lab is then gone for good); msg says what happened, with the
+ * signal or exit status ("the lab's anchor (process 812) was killed by
+ * signal 9: restarted the workload (restart 1)").  lab_root_pid() gives
+ * the new anchor afterwards. */
+int lab_recover(struct lab *lab, char *msg, size_t msglen);
 
 /* Stops everything: quit flag, SIGTERM to the process group, SIGKILL after
  * a short grace (about 300 ms), reaps the anchor (which reaps the rest),
@@ -226,7 +252,8 @@ struct lab_status {
 	pid_t worker_pid[LAB_MAX_WORKERS];
 	struct lab_loader_status loader[CTL_MAX_LOADERS]; /* [0, settings.loaders) */
 	uint64_t batches;			   /* taken by the streams, all slots */
-	uint64_t input_wait_ns;			   /* summed over the wanted streams */
+	uint64_t input_wait_ns;			   /* summed over every slot (parked ones
+						    * do not wait: they take no batches) */
 	uint64_t loader_batches, loader_cpu_ns;	   /* summed over every loader slot */
 	unsigned loader_restarts;		   /* summed */
 	enum lab_blas blas_in_effect;		   /* build the helpers run (= settings.blas

@@ -43,15 +43,23 @@ static float prep_pass(float *d, unsigned n, uint32_t salt)
 	return acc;
 }
 
-/* Works on the slot until budget_ns of this thread's CPU time went by. */
-static void prep(struct ctl_slot *slot, uint64_t budget_ns, uint32_t salt)
+/* Works on the slot until budget_ns of this thread's CPU time went by,
+ * adding the CPU to *spent as it goes (a long batch shows in every
+ * interval it spans). */
+static void prep(struct ctl_slot *slot, uint64_t budget_ns, uint32_t salt, _Atomic uint64_t *spent)
 {
-	uint64_t t0 = thread_cpu_ns();
+	uint64_t t0 = thread_cpu_ns(), last = t0, t;
 	float sum = 0;
 	do {
 		for (int k = 0; k < 16; k++)
 			sum += prep_pass(slot->data, CTL_BATCH_FLOATS, salt + (uint32_t)k);
-	} while (thread_cpu_ns() - t0 < budget_ns);
+		t = thread_cpu_ns();
+		if (t - last >= 10000000u) { /* every 10 ms of CPU */
+			atomic_fetch_add_explicit(spent, t - last, memory_order_relaxed);
+			last = t;
+		}
+	} while (t - t0 < budget_ns);
+	atomic_fetch_add_explicit(spent, t - last, memory_order_relaxed);
 	slot->data[0] = sum; /* the result is part of the batch */
 }
 
@@ -104,9 +112,7 @@ int loader_main(int ctl_fd, unsigned k, pid_t parent)
 			continue;
 		}
 		atomic_store(&me->state, CTL_STREAM_RUNNING);
-		uint64_t c0 = thread_cpu_ns();
-		prep(s, (uint64_t)v.prep_us * 1000u, salt++);
-		atomic_fetch_add_explicit(&me->cpu_ns, thread_cpu_ns() - c0, memory_order_relaxed);
+		prep(s, (uint64_t)v.prep_us * 1000u, salt++, &me->cpu_ns);
 		atomic_store_explicit(&s->owner, 0, memory_order_relaxed);
 		atomic_store_explicit(&s->state, CTL_SLOT_READY, memory_order_release);
 		atomic_fetch_add_explicit(&me->batches, 1, memory_order_relaxed);

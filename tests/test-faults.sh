@@ -1,0 +1,200 @@
+#!/bin/bash
+# test-faults.sh — the lab's faults in batch mode: a killed helper is said
+# on stderr and in the JSON "error" of the sample that saw it; a killed
+# anchor is restarted (with its quota cgroup) and said with its signal, up
+# to the restart budget; matrices that cannot fit under RLIMIT_AS or
+# RLIMIT_DATA are refused up front.  Nothing is left behind.  Prints TAP.
+set -u
+TL="${THREADLAB_BUILDDIR:-.}/threadlab"
+PY=/usr/bin/python3
+[ -x "$PY" ] || PY=python3
+tmp=$(mktemp -d)
+n=0
+fails=0
+pids=()
+cleanup() {
+	for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM HUP
+
+. "$(dirname "$0")/tap-lib.sh"
+
+# child_named PARENT NAME: the first child of PARENT called NAME, within 10 s.
+child_named() {
+	for _ in $(seq 100); do
+		c=$(pgrep -P "$1" -x "$2" | head -1)
+		[ -n "$c" ] && { echo "$c"; return 0; }
+		sleep 0.1
+	done
+	return 1
+}
+# new_child PARENT NAME OLD: a child called NAME other than OLD (a zombie
+# until reaped), within 10 s.
+new_child() {
+	for _ in $(seq 100); do
+		for c in $(pgrep -P "$1" -x "$2"); do
+			[ "$c" != "$3" ] && [ "$(awk '{print $3}' "/proc/$c/stat" 2>/dev/null)" != Z ] &&
+				{ echo "$c"; return 0; }
+		done
+		sleep 0.1
+	done
+	return 1
+}
+gone() {
+	for _ in $(seq 30); do
+		local alive=0
+		for p in "$@"; do
+			st=$(awk '{print $3}' "/proc/$p/stat" 2>/dev/null)
+			[ -n "$st" ] && [ "$st" != Z ] && alive=1
+		done
+		[ $alive = 0 ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# ---- a killed helper ----------------------------------------------------------
+"$TL" --batch -i 0.5 -c 10 --size 256 --format json >"$tmp/h.json" 2>"$tmp/h.err" &
+tl=$!
+pids+=("$tl")
+anchor=$(child_named "$tl" tl-anchor)
+helper=$(child_named "${anchor:-0}" gemm0)
+sleep 1
+[ -n "$helper" ] && kill -9 "$helper"
+limited 30 tail --pid="$tl" -f /dev/null
+wait "$tl"
+st=$?
+if [ $st = 0 ] && grep -q "stream 0: helper killed by signal 9, restarted (restart 1)" "$tmp/h.err"; then
+	ok "--batch: a killed helper is said on stderr, with its signal"
+else
+	notok "helper restart on stderr" "status $st" "$(cat "$tmp/h.err")"
+fi
+if "$PY" -c '
+import json, sys
+errs = [json.loads(l)["workload"]["error"] for l in open(sys.argv[1])]
+hits = [e for e in errs if e and "helper killed by signal 9" in e]
+assert len(hits) == 1, errs
+assert errs[-1] is None, errs
+' "$tmp/h.json" 2>"$tmp/err"; then
+	ok "--batch: the sample that saw the restart says it in JSON error, the next do not"
+else
+	notok "helper restart in JSON" "$(cat "$tmp/err")"
+fi
+
+# ---- a killed anchor, under a quota where the machine allows one ----------------
+"$TL" --batch -i 0.5 -c 16 --size 256 --cpus 1 --loaders 1 --prep-ms 2 --format json \
+	>"$tmp/a.json" 2>"$tmp/a.err" &
+tl=$!
+pids+=("$tl")
+anchor=$(child_named "$tl" tl-anchor)
+sleep 1.5
+quota_dir=$(grep -l "^${anchor:-x}$" /sys/fs/cgroup/cpu/threadlab-*/cgroup.procs \
+	/sys/fs/cgroup/threadlab-*/work/cgroup.procs 2>/dev/null | head -1)
+old_kids=$(pgrep -P "${anchor:-0}" | tr '\n' ' ')
+[ -n "$anchor" ] && kill -9 "$anchor"
+new=$(new_child "$tl" tl-anchor "$anchor")
+sleep 1.5
+# shellcheck disable=SC2086
+if [ -n "$new" ] && [ "$new" != "$anchor" ] && gone $old_kids; then
+	ok "a killed anchor: a new one ($new), the old one's children gone"
+else
+	notok "anchor restart" "old $anchor new $new" "$(cat "$tmp/a.err")"
+fi
+if [ -n "$new" ] && [ "$(pgrep -P "$new" | wc -l)" = 2 ]; then
+	ok "the new anchor runs the helper and the loader again"
+else
+	notok "new anchor's children" "$(pgrep -a -P "${new:-0}")"
+fi
+if [ -z "$quota_dir" ]; then
+	if [ "$(id -u)" = 0 ] && [ -w /sys/fs/cgroup/cpu ]; then
+		notok "quota cgroup" "root with a writable cpu controller, but the anchor was in none" "$(cat "$tmp/a.err")"
+	else
+		skip "the new anchor in the quota cgroup" "no writable cpu controller here (needs root)"
+	fi
+elif grep -qx "$new" "$quota_dir"; then
+	ok "the new anchor is in the quota cgroup again"
+else
+	notok "new anchor outside the quota" "$quota_dir" "$(cat "$quota_dir")"
+fi
+limited 30 tail --pid="$tl" -f /dev/null
+wait "$tl"
+st=$?
+if [ $st = 0 ] && grep -q "anchor (process $anchor) was killed by signal 9: restarted the workload (restart 1)" "$tmp/a.err"; then
+	ok "--batch: the anchor's restart is said on stderr with the signal"
+else
+	notok "anchor restart message" "status $st" "$(cat "$tmp/a.err")"
+fi
+if "$PY" -c '
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+errs = [r["workload"]["error"] for r in rows]
+assert any(e and "was killed by signal 9: restarted" in e for e in errs), errs
+anchors = sorted({r["workload"]["anchor_pid"] for r in rows})
+assert len(anchors) == 2, anchors
+assert rows[-1]["workload"]["gflops"] > 0, rows[-1]["workload"]
+' "$tmp/a.json" 2>"$tmp/err"; then
+	ok "--batch: JSON error says it; the samples follow the new anchor and work resumes"
+else
+	notok "anchor restart in JSON" "$(cat "$tmp/err")"
+fi
+if [ -n "$new" ] && gone "$new"; then ok "nothing left after the run"; else notok "left behind" "$new"; fi
+if [ -n "$quota_dir" ]; then
+	d=$(dirname "$quota_dir")
+	[ "$(basename "$d")" = work ] && d=$(dirname "$d")
+	for _ in $(seq 30); do [ -d "$d" ] || break; sleep 0.1; done
+	if [ ! -d "$d" ]; then ok "the quota cgroup is removed"; else notok "quota cgroup left" "$d"; fi
+fi
+
+# ---- the restart budget ---------------------------------------------------------
+"$TL" --batch -i 0.5 -c 60 --size 256 --format json >"$tmp/b.json" 2>"$tmp/b.err" &
+tl=$!
+pids+=("$tl")
+a=$(child_named "$tl" tl-anchor)
+for k in 1 2 3 4; do
+	sleep 0.8
+	kill -9 "$a"
+	[ $k = 4 ] || a=$(new_child "$tl" tl-anchor "$a") || break
+done
+limited 30 tail --pid="$tl" -f /dev/null
+wait "$tl"
+st=$?
+if [ $st = 1 ] && grep -q "not restarted, it was restarted 3 times within 60 s" "$tmp/b.err"; then
+	ok "a fourth death within a minute: not restarted, said, exit 1"
+else
+	notok "anchor restart budget" "status $st" "$(cat "$tmp/b.err")"
+fi
+
+# ---- memory limits are checked up front -----------------------------------------
+(
+	ulimit -v 300000
+	limited 30 "$TL" --batch -c 2 --size 4096 --precision double
+) >"$tmp/out" 2>"$tmp/err"
+st=$?
+if [ $st = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && grep -q "address-space limit" "$tmp/err" &&
+	! grep -q "killed\|restarted" "$tmp/err"; then
+	ok "ulimit -v: --size 4096 double refused up front, exit 2, about memory"
+else
+	notok "RLIMIT_AS check" "status $st" "$(cat "$tmp/err")"
+fi
+(
+	ulimit -d 400000
+	limited 30 "$TL" --sweep --size 4096 --precision double --threads 1 --seconds 0.5
+) >"$tmp/out" 2>"$tmp/err"
+st=$?
+if [ $st = 2 ] && grep -q "data-segment limit" "$tmp/err"; then
+	ok "ulimit -d: the sweep refuses it too"
+else
+	notok "RLIMIT_DATA check" "status $st" "$(cat "$tmp/err")"
+fi
+(
+	ulimit -v 2000000
+	limited 60 "$TL" --batch -c 1 --size 256 --format json
+) >"$tmp/out" 2>"$tmp/err"
+st=$?
+if [ $st = 0 ] && [ -s "$tmp/out" ]; then ok "a limit that fits: the lab runs"; else
+	notok "a fitting limit refused" "status $st" "$(cat "$tmp/err")"; fi
+
+echo "1..$n"
+exit $fails
