@@ -1,5 +1,5 @@
 #!/bin/bash
-# test-faults.sh — the lab's faults in batch mode: a killed helper is said
+# test-lab-faults.sh — the lab's faults in batch mode: a killed helper is said
 # on stderr and in the JSON "error" of the sample that saw it; a killed
 # anchor is restarted (with its quota cgroup) and said with its signal, up
 # to the restart budget; matrices that cannot fit under RLIMIT_AS or
