@@ -59,15 +59,16 @@ bool labview_point_current(const struct labview *v, const struct labview_point *
 			   int precision)
 {
 	return p->size == size && p->precision == precision && p->workers == v->workers &&
-	       fabs(p->effective - v->effective) < 0.005;
+	       fabs(p->effective - v->effective) < 0.005 &&
+	       (p->loaders == 0 || p->prep_ms == v->prep_ms);
 }
 
 const struct labview_point *labview_point_find(const struct labview *v, int streams, int threads,
-					       int size, int precision)
+					       int loaders, int size, int precision)
 {
 	for (size_t i = 0; i < v->npoints; i++) {
 		const struct labview_point *p = &v->points[i];
-		if (p->streams == streams && p->threads == threads &&
+		if (p->streams == streams && p->threads == threads && p->loaders == loaders &&
 		    labview_point_current(v, p, size, precision))
 			return p;
 	}
@@ -78,7 +79,7 @@ static void labview_record(struct labview *v, const struct lab_settings *s, doub
 			   double seconds)
 {
 	struct labview_point *p = (struct labview_point *)labview_point_find(
-	    v, s->streams, s->threads, s->size, (int)s->precision);
+	    v, s->streams, s->threads, s->loaders, s->size, (int)s->precision);
 	if (!p) {
 		if (v->npoints == LABVIEW_POINTS)
 			memmove(v->points, v->points + 1, sizeof(v->points[0]) * --v->npoints);
@@ -92,6 +93,8 @@ static void labview_record(struct labview *v, const struct lab_settings *s, doub
 	p->seconds = seconds;
 	p->effective = v->effective;
 	p->workers = v->workers;
+	p->loaders = s->loaders;
+	p->prep_ms = s->loaders ? s->prep_ms : 0;
 }
 
 /* The oldest epoch every wanted stream has applied: the settings that are
@@ -298,6 +301,7 @@ void labview_note(struct labview *v, const struct workload_report *w, double eff
 {
 	v->effective = effective;
 	v->workers = w->workers;
+	v->prep_ms = w->prep_ms;
 	if (w->interval > 0) {
 		if (v->nhistory == LABVIEW_HISTORY)
 			memmove(v->history, v->history + 1, sizeof(v->history[0]) * --v->nhistory);
@@ -309,6 +313,8 @@ void labview_note(struct labview *v, const struct workload_report *w, double eff
 		    .streams = w->streams,
 		    .size = w->size,
 		    .precision = strcmp(w->precision, "double") == 0 ? CTL_DOUBLE : CTL_SINGLE,
+		    .loaders = w->loaders,
+		    .prep_ms = w->prep_ms,
 		};
 		labview_record(v, &s, w->steady_gflops, w->steady_seconds);
 	}

@@ -92,6 +92,8 @@ struct labview_point {
 	double seconds;	  /* length of the steady window it came from */
 	double effective; /* effective CPUs it was measured under */
 	int workers;	  /* background workers running meanwhile */
+	int loaders;	  /* input-pipeline loaders (0: none): a dimension of the chart */
+	int prep_ms;	  /* their CPU per batch, with loaders */
 };
 
 struct labview {
@@ -110,6 +112,7 @@ struct labview {
 	size_t npoints;
 	double effective;    /* effective CPUs at the last feed */
 	int workers;	     /* workers at the last feed */
+	int prep_ms;	     /* the pipeline's CPU per batch at the last feed */
 	uint64_t ewma_epoch; /* applied epoch the smoothing belongs to */
 	uint32_t failed_mask; /* streams FAILED at the last feed (bit per slot) */
 	/* Single-thread rates measured in passing: a stream running one
@@ -155,14 +158,17 @@ void labview_single_put(struct labview *v, int size, int precision, double gflop
  * the thread rates of the interval the last labview_feed() covered. */
 void labview_cpu(const struct thread_rate *threads, size_t n, struct workload_report *out);
 
-/* The chart point for (streams, threads) at size/precision measured under
- * the budget and workers of the last feed, or NULL. */
+/* The chart point for (streams, threads, loaders) at size/precision
+ * measured under the budget, workers and batch cost of the last feed, or
+ * NULL. */
 const struct labview_point *labview_point_find(const struct labview *v, int streams, int threads,
-					       int size, int precision);
+					       int loaders, int size, int precision);
 
 /* Whether a point belongs in the chart now: same size and precision, and
- * measured under the effective CPUs and workers of the last feed (a point
- * from before a quota change would be drawn against the wrong ceiling). */
+ * measured under the effective CPUs, workers and batch cost (for points
+ * with loaders) of the last feed (a point from before a quota change would
+ * be drawn against the wrong ceiling).  Points of every loader count are
+ * current: the chart shows them side by side. */
 bool labview_point_current(const struct labview *v, const struct labview_point *p, int size,
 			   int precision);
 

@@ -106,7 +106,8 @@ static struct fixture *fixture_lab(void)
 	labview_init(&s->view);
 	for (int i = 0; i < 40; i++)
 		s->view.history[s->view.nhistory++] = i < 20 ? 104 : 207;
-	struct labview_point p1 = {1, 1, 768, 0, 104, 2, 2, 0}, p2 = {1, 2, 768, 0, 207, 2, 2, 0};
+	struct labview_point p1 = {1, 1, 768, 0, 104, 2, 2, 0, 0, 0},
+				    p2 = {1, 2, 768, 0, 207, 2, 2, 0, 0, 0};
 	s->view.effective = 2;
 	s->view.points[s->view.npoints++] = p1;
 	s->view.points[s->view.npoints++] = p2;
@@ -171,9 +172,9 @@ static void test_lab_80x24(void **state)
 	assert_int_equal(r2, 8);
 	/* The 2-thread bar is longer than the 1-thread bar. */
 	const char *b1 = row_text(w, r1);
-	size_t hashes1 = strspn(b1 + 6, "#");
+	size_t hashes1 = strspn(b1 + 8, "#"); /* after the 7-column label and a space */
 	const char *b2 = row_text(w, r2);
-	size_t hashes2 = strspn(b2 + 6, "#");
+	size_t hashes2 = strspn(b2 + 8, "#");
 	assert_true(hashes2 > hashes1 + 10);
 	assert_non_null(strstr(row_text(w, 12), "cpu0"));
 	assert_non_null(strstr(row_text(w, 12), "cpu1"));

@@ -321,12 +321,12 @@ static void test_chart_rows(void **state)
 	memset(&v, 0, sizeof(v));
 	v.effective = 2;
 	struct labview_point pts[] = {
-	    {1, 1, 768, 0, 104, 2, 2, 0},
-	    {1, 2, 768, 0, 208, 2, 2, 0},
-	    {1, 3, 768, 0, 150, 2, 2, 0},
-	    {1, 4, 1024, 0, 900, 2, 2, 0},  /* another size: not on this chart */
-	    {1, 5, 768, 0, 900, 2, 1.5, 0}, /* another budget: not on this chart */
-	    {1, 6, 768, 0, 900, 2, 2, 1},   /* measured beside a worker: not either */
+	    {1, 1, 768, 0, 104, 2, 2, 0, 0, 0},
+	    {1, 2, 768, 0, 208, 2, 2, 0, 0, 0},
+	    {1, 3, 768, 0, 150, 2, 2, 0, 0, 0},
+	    {1, 4, 1024, 0, 900, 2, 2, 0, 0, 0},  /* another size: not on this chart */
+	    {1, 5, 768, 0, 900, 2, 1.5, 0, 0, 0}, /* another budget: not on this chart */
+	    {1, 6, 768, 0, 900, 2, 2, 1, 0, 0},   /* measured beside a worker: not either */
 	};
 	memcpy(v.points, pts, sizeof(pts));
 	v.npoints = 6;
@@ -359,6 +359,17 @@ static void test_chart_rows(void **state)
 	dash_format_chart_row(out, sizeof(out), 80, &v.points[0], -1, 2, 200, false);
 	assert_null(strchr(out, '|'));
 	assert_non_null(strstr(out, "104.0     ?"));
+	/* Loaders are a dimension: a point per loader count, labelled, on the
+	 * chart as long as the batch cost is the one in effect. */
+	struct labview_point lp = {1, 1, 768, 0, 60, 2, 2, 0, 3, 20};
+	v.prep_ms = 20;
+	assert_true(labview_point_current(&v, &lp, 768, 0));
+	dash_format_chart_row(out, sizeof(out), 80, &lp, 104, 2, scale, false);
+	assert_int_equal(dash_fit_width(out), 80);
+	assert_non_null(strstr(out, " 1x1 L3 "));
+	v.prep_ms = 40;
+	assert_false(labview_point_current(&v, &lp, 768, 0));
+	assert_true(labview_point_current(&v, &v.points[0], 768, 0)); /* no loaders: any cost */
 }
 
 static void test_cpu_bar(void **state)

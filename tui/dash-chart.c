@@ -19,6 +19,8 @@ static int dash_chart_cmp(const void *a, const void *b)
 	const struct labview_point *y = *(const struct labview_point *const *)b;
 	int tx = x->streams * x->threads, ty = y->streams * y->threads;
 
+	if (x->loaders != y->loaders)
+		return (x->loaders > y->loaders) - (x->loaders < y->loaders);
 	if (tx != ty)
 		return (tx > ty) - (tx < ty);
 	return (x->streams > y->streams) - (x->streams < y->streams);
@@ -57,7 +59,8 @@ void dash_chart_draw(WINDOW *w, const struct dash_rect *r, const struct dash *d,
 	size_t first = n > (size_t)rows ? n - (size_t)rows : 0;
 	for (size_t i = first; i < n; i++) {
 		const struct labview_point *p = pts[i];
-		bool current = p->streams == s->want.streams && p->threads == s->want.threads;
+		bool current = p->streams == s->want.streams && p->threads == s->want.threads &&
+			       p->loaders == s->want.loaders;
 		dash_format_chart_row(out, sizeof(out), r->w, p, single, eff, scale, d->utf8);
 		attr_t a = dash_paint_attr(d, DASH_ROLE_BAR) | (current ? A_BOLD : A_NORMAL);
 		dash_paint_put(w, r->y + 1 + (int)(i - first), r->x, r->w, out, a);

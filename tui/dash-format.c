@@ -285,7 +285,7 @@ double dash_format_chart_scale(const struct labview *v, int size, int precision,
 	return max > 0 ? max * 1.05 : 1.0;
 }
 
-#define DASH_CHART_LABEL 5
+#define DASH_CHART_LABEL 7 /* "16x4 L8" */
 #define DASH_CHART_TAIL	 13 /* " %6.1f %4.0f%%" */
 
 size_t dash_format_chart_row(char *out, size_t cap, int width, const struct labview_point *p,
@@ -295,7 +295,10 @@ size_t dash_format_chart_row(char *out, size_t cap, int width, const struct labv
 	size_t o = 0;
 
 	out[0] = '\0';
-	snprintf(label, sizeof(label), "%dx%d", p->streams, p->threads);
+	if (p->loaders > 0)
+		snprintf(label, sizeof(label), "%dx%d L%d", p->streams, p->threads, p->loaders);
+	else
+		snprintf(label, sizeof(label), "%dx%d", p->streams, p->threads);
 	dash_format_cell(out, cap, &o, label, DASH_CHART_LABEL, true);
 	dash_format_add(out, cap, &o, " ");
 	double ideal =
