@@ -161,6 +161,24 @@ else
 	skip "--blas openmp" "libopenblas0-openmp is not installed"
 fi
 
+# ---- the sweep over loaders ---------------------------------------------------
+limited 120 "$TL" --sweep --loaders 1,3 --threads 1 --size 512 --prep-ms 20 --seconds 1 \
+	--format json >"$tmp/sweep.json" 2>"$tmp/err"
+"$PY" - "$tmp/sweep.json" >"$tmp/check" 2>&1 <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+rows = d["rows"]
+assert [r["loaders"] for r in rows] == [1, 3], rows
+for r in rows:
+    for k in ("batches_per_s", "input_wait_pct", "loader_cpu_pct"):
+        assert k in r, (k, r)
+assert d["env"]["prep_ms"] == 20, d["env"]
+# Three loaders feed more batches than one whose batch costs 20 ms.
+assert rows[1]["input_wait_pct"] < rows[0]["input_wait_pct"], rows
+PY
+if [ $? = 0 ]; then ok "--sweep --loaders 1,3: a row per loader count, the wait falls with more loaders"; else
+	notok "--sweep --loaders" "$(cat "$tmp/check")" "$(cat "$tmp/err")"; fi
+
 # ---- the dashboard under tmux -----------------------------------------------
 if ! command -v tmux >/dev/null; then
 	skip "the tour in the dashboard" "tmux is not installed (Debian package tmux)"
