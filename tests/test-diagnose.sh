@@ -104,7 +104,11 @@ assert d['env']['OMP_NUM_THREADS'] is None
 assert abs(d['runnable_mean'] - 1.0) < 0.15, d['runnable_mean']
 # Alone it waits 0.5 s/s, all throttling; the suite's other tests share
 # the cores, and their share of the wait is contention.
-assert d['throttle_wait_s_per_s'] >= 0.15, d['throttle_wait_s_per_s']
+# On a box so loaded that the cgroup gets less than its quota, nothing is
+# throttled and all the wait is contention: then only the bound holds.
+tw, used = d['throttle_wait_s_per_s'], d['cpus_used']
+assert tw >= 0.15 or used < 0.45, (tw, used)
+assert tw <= d['wait_s_per_s'] + 1e-9, (tw, d['wait_s_per_s'])
 assert d['wait_s_per_s'] >= 0.4, d['wait_s_per_s']
 assert d['verdict'] == 'throttled', d['verdict']
 assert any('throttling' in r for r in d['reasons']), d['reasons']
@@ -120,7 +124,9 @@ assert any('throttling' in r for r in d['reasons']), d['reasons']
 	check "$((cpus * 2)) busy threads under a 1-CPU quota: throttling and contention both in the wait" "$tmp/many.json" "
 n = $((cpus * 2))
 tw, w = d['throttle_wait_s_per_s'], d['wait_s_per_s']
-assert abs(w - (n - 1)) < 0.5, (w, n)
+# n threads wait n s/s less the 1 CPU the quota gives; on a loaded box
+# the cgroup may get less than its quota, so more wait, never above n
+assert n - 1.5 < w <= n + 0.05, (w, n)
 # at most half of each thread's time (less when other load on the machine
 # keeps the cgroup from its quota): never the whole wait
 assert 0 < tw <= 1.3 * n / 2, (tw, n)
@@ -157,7 +163,8 @@ roles = {r['kind']: r for r in d['roles']}
 assert set(roles) == {'main', 'workers'}, d['roles']
 w = roles['workers']
 assert w['processes'] == 2 and w['threads'] == 2, w
-assert 0.7 < w['runnable_mean'] < 2.3 and w['cpu_pct'] > 30, w
+# two busy workers want two CPUs: run + wait, whatever share they got
+assert 0.7 < w['runnable_mean'] < 2.3 and w['cpu_pct'] + w['wait_pct'] > 140, w
 assert roles['main']['threads'] == 1
 assert abs(sum(r['runnable_mean'] for r in d['roles']) - d['runnable_mean']) < 0.01
 assert d['verdict'] == 'oversubscribed' or $cpus >= 3, d['verdict']
