@@ -83,9 +83,8 @@ for k in NPage PPage Tab; do
 		v="$v $(key $k)"
 		sleep 0.3
 	done
-	echo "key $k response ms:$v" |
-		awk '{ n = NF - 3; for (i = 4; i <= NF; i++) { s[i - 3] = $i } asort(s)
-		       printf "%s (median %s, max %s)\n", $0, s[int((n + 1) / 2)], s[n] }'
+	sorted=$(printf '%s\n' $v | sort -n | tr '\n' ' ')
+	echo "key $k response ms:$v (median $(echo "$sorted" | awk '{ print $(int((NF + 1) / 2)) }'), max $(echo "$sorted" | awk '{ print $NF }'))"
 done
 # Tab cycles the sort; put it back where it started is not needed here.
 
