@@ -333,11 +333,24 @@ static void test_quota(void **state)
 	char dir[LAB_PATH_MAX];
 	snprintf(dir, sizeof(dir), "%s", st.quota_dir);
 	assert_true(quota_read(dir, st.quota_version) == 0.5);
-	uint64_t t0 = throttled(dir);
-	tl_sleep_ms(600);
-	uint64_t t1 = throttled(dir);
-	printf("# nr_throttled %llu -> %llu\n", (unsigned long long)t0, (unsigned long long)t1);
-	assert_true(t1 > t0);
+	/* Two busy threads under half a CPU are throttled, unless the box is
+	 * so loaded that they never get half a CPU: then they must have used
+	 * less than the quota.  Wait for either, with a bound. */
+	uint64_t t0 = throttled(dir), t1 = t0;
+	double c0 = 0, c1 = 0, w0 = tl_now_s();
+	for (size_t i = 0; i < st.npids; i++)
+		c0 += cpu_s(st.pids[i]);
+	for (int i = 0; i < 50 && t1 == t0; i++) {
+		tl_sleep_ms(100);
+		t1 = throttled(dir);
+	}
+	for (size_t i = 0; i < st.npids; i++)
+		c1 += cpu_s(st.pids[i]);
+	double used = (c1 - c0) / (tl_now_s() - w0);
+	printf("# nr_throttled %llu -> %llu, the workload used %.2f CPUs\n",
+	       (unsigned long long)t0, (unsigned long long)t1, used);
+	assert_true(t1 > t0 || used < 0.5 * 1.1 + 0.02);
+	assert_true(used < 0.5 * 1.2 + 0.05); /* never more than the quota */
 	/* Change live, remove, put back. */
 	s.cpus = 1.0;
 	assert_int_equal(lab_apply(lab, &s, NULL, 0), 0);
