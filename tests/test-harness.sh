@@ -30,7 +30,7 @@ else
 	notok "hang" "$(cat "$tmp/out")"
 fi
 sh "$SRC/tap-wrap.sh" "$tmp/skip.sh" >"$tmp/out" 2>&1
-grep -q '^ok 2 - b # SKIP no such thing' "$tmp/out" && ok "cmocka's 'not ok # SKIP' becomes 'ok # SKIP'" || notok "skip" "$(cat "$tmp/out")"
+grep -q '^ok 2 - b # SKIP no such thing' "$tmp/out" && ok "cmocka's skipped case (not ok, SKIP) becomes a TAP skip (ok, SKIP)" || notok "skip" "$(cat "$tmp/out")"
 
 mkdir -p "$tmp/b1" "$tmp/b2"
 printf ':test-result: PASS\n:test-result: PASS\n:test-result: SKIP\n' >"$tmp/b1/x.trs"
