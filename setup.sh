@@ -3,10 +3,12 @@
 #
 #   ./setup.sh          install what is missing, build, start the dashboard
 #   ./setup.sh check    install what is missing, build, run the whole test suite
+#                       on the plain build and on the ASan/UBSan build
 #
 # Run it as root, or as a user with sudo (used for apt-get only).  The build
-# goes to ./build (./build-check, with ASan and UBSan, for the test suite);
-# nothing is installed system-wide but the Debian packages.
+# goes to ./build (and ./build-check, with ASan, UBSan and LeakSanitizer, for
+# check); nothing is installed system-wide but the Debian packages.  check
+# ends with one line for both builds: "N passed, N failed, N skipped".
 set -eu
 
 cd "$(dirname "$0")"
@@ -48,38 +50,51 @@ fi
 if [ ! -x configure ] || [ configure.ac -nt configure ] || [ ! -f build-aux/tap-driver.sh ]; then
 	./autogen.sh >/dev/null 2>&1 || ./autogen.sh
 fi
-# The test suite builds with sanitizers in its own directory: objects built
-# with other flags must never be linked together.
-if [ "$what" = check ]; then
-	dir=build-check
-	flags="--enable-werror --enable-sanitizers"
-else
-	dir=build
-	flags="--enable-werror"
-fi
-mkdir -p "$dir"
-cd "$dir"
-# .setup-flags is written only after a good build with these flags; any
-# other state (first run, other flags, a build that failed) starts clean.
-if [ "$(cat .setup-flags 2>/dev/null)" != "$flags" ]; then
-	rm -f .setup-flags
-	if [ -f Makefile ]; then make distclean >/dev/null 2>&1 || true; fi
-	# shellcheck disable=SC2086
-	../configure -q $flags
-fi
-make -j"$(nproc)" >/dev/null
-echo "$flags" >.setup-flags
-
+# Each build has its own directory: objects built with other flags must
+# never be linked together.  check runs the suite on both the plain build
+# (./build) and the ASan/UBSan build with LeakSanitizer (./build-check).
+build_in() { # build_in DIR FLAGS
+	mkdir -p "$1"
+	(
+		cd "$1"
+		# .setup-flags is written only after a good build with these flags;
+		# any other state (first run, other flags, a build that failed)
+		# starts clean.
+		if [ "$(cat .setup-flags 2>/dev/null)" != "$2" ]; then
+			rm -f .setup-flags
+			if [ -f Makefile ]; then make distclean >/dev/null 2>&1 || true; fi
+			# shellcheck disable=SC2086
+			../configure -q $2
+		fi
+		make -j"$(nproc)" >/dev/null
+		echo "$2" >.setup-flags
+	)
+}
+build_in build "--enable-werror"
 if [ "$what" = run ]; then
-	exec ./threadlab
+	exec ./build/threadlab
 fi
+build_in build-check "--enable-werror --enable-sanitizers"
 
 # Tests run one at a time: several of them measure CPU time on a small box.
+# suite DIR LABEL: runs the whole suite in DIR, prints its summary.
+suite() {
+	(
+		cd "$1"
+		status=0
+		find . -name '*.trs' -delete
+		make -j"$(nproc)" check TESTS= >/dev/null
+		start=$(date +%s)
+		make -j1 check || status=$?
+		if [ "$status" != 0 ] && [ -f test-suite.log ]; then
+			tail -n 60 test-suite.log
+		fi
+		echo "setup: $2 suite took $(($(date +%s) - start)) s"
+		sh ../tests/tap-summary.sh . "$status" | sed "s/^/setup: $2: /"
+		exit "$status"
+	)
+}
 status=0
-find . -name '*.trs' -delete
-make -j"$(nproc)" check TESTS= >/dev/null
-make -j1 check || status=$?
-if [ "$status" != 0 ] && [ -f test-suite.log ]; then
-	tail -n 60 test-suite.log
-fi
-exec sh ../tests/tap-summary.sh . "$status"
+suite build "plain build" || status=1
+suite build-check "sanitizer build" || status=1
+exec sh tests/tap-summary.sh --label "both builds (plain, ASan/UBSan)" build build-check "$status"

@@ -354,6 +354,10 @@ void cgroup_throttle_rate(const struct cgroup_cpustat *prev, const struct cgroup
 		return;
 	uint64_t dp = cur->nr_periods - prev->nr_periods;
 	uint64_t dthr = cur->nr_throttled - prev->nr_throttled;
+	/* More throttled periods than periods, or throttled time past what
+	 * CPUS_MAX CPUs can lose: a counter jumped; drop the sample. */
+	if (dthr > dp || (cur->throttled_s - prev->throttled_s) > dt * 4096)
+		return;
 	out->valid = true;
 	out->throttled_pct = dp ? 100.0 * (double)dthr / (double)dp : 0.0;
 	out->throttled_s_per_s = (cur->throttled_s - prev->throttled_s) / dt;

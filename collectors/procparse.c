@@ -128,7 +128,8 @@ int stat_line_parse(const char *buf, size_t len, struct stat_line *out)
 			out->starttime = v;
 			break;
 		case 39:
-			out->processor = (int)v;
+			/* no kernel has this many CPUs: unknown, never a wrapped int */
+			out->processor = v < PROCPARSE_CPU_MAX ? (int)v : -1;
 			break;
 		default:
 			break;

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#define PROCPARSE_CPU_MAX 65536 /* above Linux's NR_CPUS limit (8192) */
 #define TASK_NAME_MAX 64 /* comm is 15 bytes; room for what fixtures hold */
 
 /* /proc/PID/task/TID/stat.  The name is between the first '(' and the
@@ -22,7 +23,7 @@ struct stat_line {
 	uint64_t stime;		  /* field 15, clock ticks */
 	long num_threads;	  /* field 20 */
 	uint64_t starttime;	  /* field 22, clock ticks since boot */
-	int processor;		  /* field 39, last CPU */
+	int processor;		  /* field 39, last CPU; -1 when past PROCPARSE_CPU_MAX */
 };
 int stat_line_parse(const char *buf, size_t len, struct stat_line *out);
 

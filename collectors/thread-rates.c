@@ -11,6 +11,9 @@
  * that stayed runnable without running shows its wait while it lasts (see
  * rate_one).
  *
+ * A run delta longer than the interval cannot happen: the counter was
+ * reset or is garbage, and that thread's sample is dropped (is_reset).
+ *
  * A thread the sampler did not read this tick (its sched period,
  * threads.h) carries the rates of its last read interval, as switch counts
  * do.
@@ -80,6 +83,14 @@ static void rate_one(const struct thread_sample *p, double ptime, const struct t
 		ns = (c->sched_time - c->sched_time0) * 1e9;
 		carried = true;
 	} else {
+		return;
+	}
+	/* A thread cannot run longer than the interval: a run delta of twice
+	 * it (a counter that jumped, to 2^64-1 say) is a reset, and the sample
+	 * is dropped as for a new thread.  Less than that is the lag between
+	 * reading the clock and schedstat, clamped below. */
+	if (run > ns * 2 + 20e6) {
+		r->is_reset = true;
 		return;
 	}
 	r->cpu_pct = 100.0 * run / ns;

@@ -109,7 +109,7 @@ static void entry_close(struct thread_sampler *ts, struct tentry *e)
 }
 
 /* Keeps a reserve under RLIMIT_NOFILE so the rest of the program can still
- * open files; threads beyond it are read by path (slower, still correct). */
+ * open files; files beyond it are read by path (slower, still correct). */
 static void update_fd_ceiling(struct thread_sampler *ts)
 {
 	struct rlimit rl;
@@ -132,7 +132,12 @@ static void entry_open(struct thread_sampler *ts, int taskfd, struct tentry *e)
 			snprintf(rel, sizeof(rel), "%d/stat", (int)e->s.tid);
 			e->no_schedstat = faccessat(taskfd, rel, R_OK, 0) == 0;
 		}
-		if (fd >= ts->fd_ceiling) {
+		/* schedstat, read every tick, comes first: stat and status keep
+		 * a descriptor only while every listed thread's schedstat still
+		 * fits under the ceiling. */
+		bool room = f == F_SCHED ? fd < ts->fd_ceiling
+					 : ts->nfds + ts->ntids < (size_t)ts->fd_ceiling;
+		if (fd >= 0 && !room) {
 			close(fd);
 			fd = -1;
 		}

@@ -149,6 +149,8 @@ struct thread_rate {
 					 * whose schedstat did not move (it waited all along) */
 	double vcsw_per_s, ivcsw_per_s; /* over the samples' csw_time span (see the top) */
 	bool is_new;			/* not in the previous sample: rates are 0 */
+	bool is_reset;			/* schedstat moved more than is possible (a
+					 * counter reset or jump): rates are 0 */
 };
 
 /* Computes one rate per thread in cur.  A thread absent from prev (or whose

@@ -53,8 +53,11 @@ static enum budget_term rp_term(const char *s)
 static void rp_budget(struct recording_json *p, json_object *o, struct budget *b)
 {
 	char term[16];
-	b->online = (int)recording_json_int(p, o, "online", 0);
-	b->affinity = (int)recording_json_int(p, o, "affinity", 0);
+	/* null: the term could not be read (0 in the model) */
+	json_object *on = recording_json_get(p, o, "online", false);
+	b->online = on ? (int)recording_json_int(p, o, "online", 0) : 0;
+	json_object *af = recording_json_get(p, o, "affinity", false);
+	b->affinity = af ? (int)recording_json_int(p, o, "affinity", 0) : 0;
 	json_object *cs = recording_json_get(p, o, "cpuset", false);
 	b->cpuset = cs ? (int)recording_json_int(p, o, "cpuset", 0) : 0;
 	b->quota.cpus = recording_json_num(p, o, "quota", true, -1, -1);

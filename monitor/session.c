@@ -61,6 +61,15 @@ static int session_check_pid(const struct sysroot *r, pid_t pid, char *err, size
 	return 0; /* proctree_check says why when it failed */
 }
 
+/* Why a process cannot be read; the advice to change user fits only a
+ * permission error (not EMFILE, EOPNOTSUPP, ...). */
+static void session_unreadable(char *err, size_t errlen, pid_t pid, int e)
+{
+	bool perm = e == EACCES || e == EPERM;
+	snprintf(err, errlen, "may not read process %d: %s%s", (int)pid, strerror(e),
+		 perm ? " (run as its user or as root)" : "");
+}
+
 int session_check_settings(const struct session *s, const struct lab_settings *want, char *err,
 			   size_t errlen)
 {
@@ -154,8 +163,7 @@ static int session_start_attach(struct session *s, char *err, size_t errlen)
 		snprintf(err, errlen, "no process with PID %d", (int)s->cfg.pid);
 		return EXIT_USAGE;
 	} else if (rc < 0) {
-		snprintf(err, errlen, "may not read process %d: %s (run as its user or as root)",
-			 (int)s->cfg.pid, strerror(-rc));
+		session_unreadable(err, errlen, s->cfg.pid, -rc);
 		return EXIT_USAGE;
 	}
 	return EXIT_OK;
@@ -202,9 +210,7 @@ int session_start(struct session *s, const struct session_config *c, char *err, 
 		if (e == ESRCH)
 			snprintf(err, errlen, "no process with PID %d", (int)s->target);
 		else
-			snprintf(err, errlen,
-				 "may not read process %d: %s (run as its user or as root)",
-				 (int)s->target, strerror(e));
+			session_unreadable(err, errlen, s->target, e);
 		return EXIT_USAGE;
 	}
 	/* The first sample is the baseline every rate is measured from. */

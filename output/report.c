@@ -29,8 +29,15 @@ const char *report_version_name(int version)
 static void report_budget_json_obj(struct json_out *j, const struct budget *b)
 {
 	json_out_object(j);
-	json_out_kint(j, "online", b->online);
-	json_out_kint(j, "affinity", b->affinity);
+	/* 0 is "could not be read": null, never a count of 0 */
+	if (b->online > 0)
+		json_out_kint(j, "online", b->online);
+	else
+		json_out_knull(j, "online");
+	if (b->affinity > 0)
+		json_out_kint(j, "affinity", b->affinity);
+	else
+		json_out_knull(j, "affinity");
 	if (b->cpuset > 0)
 		json_out_kint(j, "cpuset", b->cpuset);
 	else
@@ -43,6 +50,28 @@ static void report_budget_json_obj(struct json_out *j, const struct budget *b)
 	json_out_end(j);
 }
 
+/* A CPU count for people: two decimals, more below 0.1 CPU so that a tiny
+ * quota never reads "0.00", and an exponent for absurd ones (a quota of
+ * 2^64-1 us) instead of twenty digits. */
+static void report_cpus(char *buf, size_t len, double cpus)
+{
+	if (cpus > 0 && cpus < 0.1)
+		snprintf(buf, len, "%.2g", cpus);
+	else if (cpus >= 1e6)
+		snprintf(buf, len, "%.3g", cpus);
+	else
+		snprintf(buf, len, "%.2f", cpus);
+}
+
+/* A CPU count term, "unavailable" when it could not be read (0). */
+static void report_count(char *buf, size_t len, int n)
+{
+	if (n > 0)
+		snprintf(buf, len, "%d", n);
+	else
+		snprintf(buf, len, "unavailable");
+}
+
 static void report_budget_text(FILE *f, pid_t pid, const struct budget *b)
 {
 	/* cgroup names come from whoever made the cgroup: made safe here */
@@ -51,8 +80,13 @@ static void report_budget_text(FILE *f, pid_t pid, const struct budget *b)
 	text_safe(b->quota.dir, strlen(b->quota.dir), dir, sizeof(dir));
 	text_safe(b->loc.path, strlen(b->loc.path), path, sizeof(path));
 	text_safe(b->note, strlen(b->note), note, sizeof(note));
+	char qcpus[32], eff[32], online[16], affinity[16];
+	report_cpus(qcpus, sizeof(qcpus), b->quota.cpus);
+	report_cpus(eff, sizeof(eff), b->effective);
+	report_count(online, sizeof(online), b->online);
+	report_count(affinity, sizeof(affinity), b->affinity);
 	if (b->quota.cpus > 0)
-		snprintf(quota, sizeof(quota), "%.2f CPUs (/%s)", b->quota.cpus, dir);
+		snprintf(quota, sizeof(quota), "%s CPUs (/%s)", qcpus, dir);
 	else
 		snprintf(quota, sizeof(quota), "%s",
 			 b->quota.controller ? "none (max)" : "none (no cpu controller)");
@@ -64,13 +98,13 @@ static void report_budget_text(FILE *f, pid_t pid, const struct budget *b)
 		fprintf(f, "CPU budget of process %d\n", (int)pid);
 	else
 		fputs("CPU budget of this process\n", f);
-	fprintf(f, "  online     %d%s\n", b->online,
+	fprintf(f, "  online     %s%s\n", online,
 		b->binding == BUDGET_ONLINE ? "   <- binds" : "");
-	fprintf(f, "  affinity   %d%s\n", b->affinity,
+	fprintf(f, "  affinity   %s%s\n", affinity,
 		b->binding == BUDGET_AFFINITY ? "   <- binds" : "");
 	fprintf(f, "  cpuset     %s%s\n", cpuset, b->binding == BUDGET_CPUSET ? "   <- binds" : "");
 	fprintf(f, "  quota      %s%s\n", quota, b->binding == BUDGET_QUOTA ? "   <- binds" : "");
-	fprintf(f, "  effective  %.2f CPUs (bound by %s)\n", b->effective,
+	fprintf(f, "  effective  %s CPUs (bound by %s)\n", eff,
 		budget_term_name(b->binding));
 	fprintf(f, "  cgroup     %s %s\n", report_version_name(b->loc.version),
 		path[0] ? path : "-");
@@ -365,6 +399,24 @@ static void report_text_workload(FILE *f, const struct workload_report *w)
 	}
 }
 
+/* Bytes of name that fit in cols terminal columns, cut at a character
+ * boundary: kernel threads' names run past comm's 15 bytes, and the text
+ * table's columns must stay where the header put them. */
+static size_t report_name_fit(const char *name, size_t len, int cols)
+{
+	size_t i = 0;
+	while (i < len) {
+		uint32_t cp;
+		size_t l = text_safe_decode((const unsigned char *)name + i, len - i, &cp);
+		if (l == 0)
+			l = 1; /* an invalid byte: one replacement character */
+		if (text_safe_width(name, i + l) > cols)
+			break;
+		i += l;
+	}
+	return i;
+}
+
 static void report_text(FILE *f, const struct snapshot *cur, const struct snapshot_rates *r,
 			const struct workload_report *w, const struct diagnosis *diag)
 {
@@ -382,9 +434,14 @@ static void report_text(FILE *f, const struct snapshot *cur, const struct snapsh
 			 r->throttle.throttled_s_per_s);
 	else
 		snprintf(thr, sizeof(thr), "n/a (no quota accounting)");
-	fprintf(f, "%s  effective %.2f CPUs (%s)  runnable %d  threads %zu  mean runnable %.2f\n",
-		ts, b->effective, budget_term_name(b->binding), r->runnable, r->nthreads,
-		report_runnable_mean(r, diag));
+	char eff[48], cpus[32];
+	report_cpus(cpus, sizeof(cpus), b->effective);
+	if (b->effective > 0)
+		snprintf(eff, sizeof(eff), "%s CPUs (%s)", cpus, budget_term_name(b->binding));
+	else
+		snprintf(eff, sizeof(eff), "unavailable");
+	fprintf(f, "%s  effective %s  runnable %d  threads %zu  mean runnable %.2f\n", ts, eff,
+		r->runnable, r->nthreads, report_runnable_mean(r, diag));
 	fprintf(f, "  throttled %s  cgroup psi some %s", thr, psi);
 	if (cur->psi_system.available)
 		fprintf(f, "  system psi some %.1f%%\n", cur->psi_system.some_avg10);
@@ -400,10 +457,11 @@ static void report_text(FILE *f, const struct snapshot *cur, const struct snapsh
 		"CPU", "CPU%", "USR%", "SYS%", "WAIT%", "VCSW/s", "IVCSW/s");
 	for (size_t i = 0; i < r->nthreads; i++) {
 		const struct thread_rate *t = &r->threads[i];
-		text_safe(t->name, t->name_len, name, sizeof(name));
+		size_t fit = report_name_fit(t->name, t->name_len, 16);
+		text_safe(t->name, fit, name, sizeof(name));
 		/* pad by terminal columns, not bytes: a replacement character is
 		 * three bytes wide in UTF-8 and one column on screen */
-		int pad = 16 - text_safe_width(t->name, t->name_len);
+		int pad = 16 - text_safe_width(t->name, fit);
 		fprintf(f, "  %7d %7d %s%*s %c %3d %6.1f %6.1f %6.1f %6.1f %8.1f %8.1f\n",
 			(int)t->pid, (int)t->tid, name, pad > 0 ? pad : 0, "",
 			report_state(t->state), t->cpu, t->cpu_pct, t->user_pct, t->sys_pct,

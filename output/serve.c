@@ -100,6 +100,16 @@ int serve_parse_listen(const char *spec, char *addr, size_t cap, int *port, char
 	return 0;
 }
 
+enum serve_route serve_route(const char *url, const char *method)
+{
+	bool metrics = strcmp(url, "/metrics") == 0, index = strcmp(url, "/") == 0;
+	if (!metrics && !index)
+		return SERVE_NOT_FOUND;
+	if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0)
+		return SERVE_NOT_ALLOWED;
+	return index ? SERVE_INDEX : SERVE_METRICS;
+}
+
 bool serve_wants_openmetrics(const char *accept)
 {
 	if (!accept)
@@ -275,18 +285,18 @@ static enum MHD_Result serve_handler(void *cls, struct MHD_Connection *c, const 
 		MHD_destroy_response(r);
 		return ret;
 	}
-	bool metrics = strcmp(url, "/metrics") == 0, index = strcmp(url, "/") == 0;
-	if (!metrics && !index) {
+	enum serve_route route = serve_route(url, method);
+	if (route == SERVE_NOT_FOUND) {
 		serve_count(s, &s->counts.not_found);
 		return serve_text(c, MHD_HTTP_NOT_FOUND, "text/plain; charset=utf-8",
 				  "not found: the metrics are at /metrics\n", NULL);
 	}
-	if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0) {
+	if (route == SERVE_NOT_ALLOWED) {
 		serve_count(s, &s->counts.not_allowed);
 		return serve_text(c, MHD_HTTP_METHOD_NOT_ALLOWED, "text/plain; charset=utf-8",
 				  "method not allowed: GET or HEAD\n", "GET, HEAD");
 	}
-	if (index) {
+	if (route == SERVE_INDEX) {
 		serve_count(s, &s->counts.ok);
 		return serve_text(c, MHD_HTTP_OK, "text/html; charset=utf-8", serve_index, NULL);
 	}

@@ -46,6 +46,9 @@ int serve_parse_listen(const char *spec, char *addr, size_t cap, int *port, char
 /* Whether an Accept header asks for OpenMetrics text (with a q above 0 and
  * not below text/plain's).  NULL: no. */
 bool serve_wants_openmetrics(const char *accept);
+/* What a request for url by method gets: pure, so it can be fuzzed. */
+enum serve_route { SERVE_INDEX, SERVE_METRICS, SERVE_NOT_FOUND, SERVE_NOT_ALLOWED };
+enum serve_route serve_route(const char *url, const char *method);
 
 struct serve;
 

@@ -22,3 +22,17 @@ cg_remove() {
 	for p in $(cat "$1/cgroup.procs" 2>/dev/null); do kill -9 "$p" 2>/dev/null; done
 	for _ in $(seq 50); do rmdir "$1" 2>/dev/null && break; sleep 0.1; done
 }
+# Whether this machine can put a CPU quota on a child cgroup (root and a
+# writable cpu controller, v1 or v2); when it can, a test that finds no
+# quota cgroup fails instead of skipping.  Sets quota_why when it cannot.
+quota_capable() {
+	quota_why=""
+	if [ "$(id -u)" != 0 ]; then
+		quota_why="not root: no child cgroup can be made"
+		return 1
+	fi
+	[ -w /sys/fs/cgroup/cpu/cpu.cfs_quota_us ] || [ -w /sys/fs/cgroup/cpu,cpuacct/cpu.cfs_quota_us ] && return 0
+	grep -qw cpu /sys/fs/cgroup/cgroup.controllers 2>/dev/null && return 0
+	quota_why="no writable cpu controller (cgroup v1 cpu or v2 cpu) on this machine"
+	return 1
+}

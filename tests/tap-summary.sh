@@ -1,23 +1,42 @@
 #!/bin/sh
 # tap-summary.sh — the closing "N passed, N failed, N skipped" line of a run.
 #
-#   tap-summary.sh BUILDDIR [HARNESS_STATUS]
+#   tap-summary.sh [--label TEXT] BUILDDIR... [HARNESS_STATUS]
 #
-# Counts every test case automake's TAP driver recorded in BUILDDIR (*.trs):
-# PASS and XFAIL pass; FAIL, ERROR and XPASS fail; SKIP is skipped.  A harness
-# that failed (HARNESS_STATUS != 0) without a counted failure counts as one
-# failure, so a broken run is never reported green.  Exits 0 only when
-# nothing failed.
-dir=${1:?usage: tap-summary.sh BUILDDIR [HARNESS_STATUS]}
-status=${2:-0}
-find "$dir" -name '*.trs' -exec cat {} + |
-	awk -v status="$status" '
+# Counts every test case automake's TAP driver recorded in each BUILDDIR
+# (*.trs): PASS and XFAIL pass; FAIL, ERROR and XPASS fail; SKIP is skipped.
+# A harness that failed (HARNESS_STATUS != 0) without a counted failure
+# counts as one failure, so a broken run is never reported green; so does a
+# BUILDDIR with no results at all.  TEXT, when given, starts the line
+# ("TEXT: N passed, ...").  Exits 0 only when nothing failed.
+label=""
+if [ "${1:-}" = --label ]; then
+	label="$2: "
+	shift 2
+fi
+[ $# -ge 1 ] || { echo "usage: tap-summary.sh [--label TEXT] BUILDDIR... [HARNESS_STATUS]" >&2; exit 2; }
+status=0
+dirs=""
+empty=0
+for a in "$@"; do
+	case "$a" in
+	*[!0-9]* | "") dirs="$dirs $a" ;;
+	*) if [ -d "$a" ]; then dirs="$dirs $a"; else status=$a; fi ;;
+	esac
+done
+for d in $dirs; do
+	[ -n "$(find "$d" -name '*.trs' | head -n1)" ] || empty=$((empty + 1))
+done
+# shellcheck disable=SC2086
+find $dirs -name '*.trs' -exec cat {} + |
+	awk -v status="$status" -v empty="$empty" -v label="$label" '
 		/^:test-result: (PASS|XFAIL)/ { p++ }
 		/^:test-result: (FAIL|ERROR|XPASS)/ { f++ }
 		/^:test-result: SKIP/ { s++ }
 		END {
 			if (status != 0 && f == 0)
 				f = 1
-			printf "%d passed, %d failed, %d skipped\n", p, f, s
+			f += empty
+			printf "%s%d passed, %d failed, %d skipped\n", label, p, f, s
 			exit f != 0
 		}'

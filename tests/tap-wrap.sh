@@ -1,8 +1,16 @@
 #!/bin/sh
-# Runs one test program and passes its TAP on, fixing cmocka's skips.
-# cmocka prints a skipped test as "not ok N # SKIP", which TAP harnesses
-# (automake's among them) count as a failure; TAP says "ok N # SKIP".
+# Runs one test program under a time limit and passes its TAP on.
+#
+# - cmocka prints a skipped test as "not ok N # SKIP", which TAP harnesses
+#   (automake's among them) count as a failure; TAP says "ok N # SKIP".
+# - Every program runs under timeout(1): THREADLAB_TEST_TIMEOUT seconds
+#   (default 300).  A program that hangs, or dies of a signal (a crash, an
+#   abort from a sanitizer), is one "not ok" line with its name and the
+#   number of planned cases that did not run, and the plan is moved to the
+#   end so the harness counts exactly that one failure.
 prog="$1"; shift
+limit=${THREADLAB_TEST_TIMEOUT:-300}
+name=${prog##*/}
 case "$prog" in
 *.sh)
 	# Run a script with the interpreter its #! line names (bash or sh).
@@ -13,7 +21,36 @@ case "$prog" in
 *) set -- "$prog" "$@" ;;
 esac
 status_file=$(mktemp) || exit 99
-{ "$@" 2>&1; echo $? >"$status_file"; } |
-	sed -u 's/^not ok \([0-9][0-9]*\)\(.*\)# SKIP/ok \1\2# SKIP/'
-status=$(cat "$status_file"); rm -f "$status_file"
+count_file=$(mktemp) || exit 99
+{ timeout -k 10 "$limit" "$@" 2>&1; echo $? >"$status_file"; } |
+	sed -u 's/^not ok \([0-9][0-9]*\)\(.*\)# SKIP/ok \1\2# SKIP/' |
+	awk -v out="$count_file" '
+		/^1\.\.[0-9]+/ && !plan { plan = $0; next }
+		/^(not )?ok/ { n++ }
+		{ print; fflush() }
+		END { printf "%d %s\n", n, plan > out }'
+status=$(cat "$status_file")
+read -r ran plan <"$count_file"
+rm -f "$status_file" "$count_file"
+planned=$(printf '%s\n' "$plan" | sed -n 's/^1\.\.\([0-9][0-9]*\).*/\1/p')
+why=""
+if [ "$status" = 124 ] || [ "$status" = 137 ]; then
+	why="timed out after $limit s (THREADLAB_TEST_TIMEOUT)"
+elif [ "$status" -gt 128 ] 2>/dev/null; then
+	sig=$((status - 128))
+	why="killed by signal $sig ($(kill -l "$sig" 2>/dev/null || echo '?'))"
+fi
+if [ -n "$why" ]; then
+	left=""
+	if [ -n "$planned" ] && [ "$planned" -gt "$ran" ]; then
+		left="; $((planned - ran)) of $planned planned cases did not run"
+	elif [ -z "$planned" ]; then
+		left="; its plan was never printed (cases after the ${ran} shown did not run)"
+	fi
+	ran=$((ran + 1))
+	echo "not ok $ran - $name $why$left"
+	echo "1..$ran"
+	exit 0
+fi
+[ -n "$plan" ] && echo "$plan"
 exit "$status"

@@ -73,22 +73,47 @@ else
 	skip "--budget json" "python3 missing"
 fi
 
-# A process with a hostile name: ESC, BEL, an OSC title and an invalid byte.
-bash -c 'printf "x\033]0;pwn\007\377" > /proc/self/comm; while :; do sleep 0.2; done' &
+# A process with a hostile name: ESC, BEL, an OSC title, a C1 CSI (UTF-8
+# encoded and raw) and an invalid byte.
+bash -c 'printf "x\033]0;pwn\007\302\233\233\377" > /proc/self/comm; while :; do sleep 0.2; done' &
 hp=$!
 pids+=("$hp")
-sleep 0.3
-"$TL" --batch -p "$hp" -c 2 -i 0.1 >"$tmp/text" 2>"$tmp/err"
-if [ $? = 0 ] && [ "$(grep -c 'PID' "$tmp/text")" = 2 ] && ! LC_ALL=C grep -q $'[\x01-\x08\x0b-\x1f\x7f]' "$tmp/text"; then
+wait_name() { for _ in $(seq 50); do grep -q pwn "/proc/$hp/comm" 2>/dev/null && return; sleep 0.05; done; }
+wait_name
+# safe FILE: valid UTF-8 with no C0 control but newline, no DEL, no C1
+# (raw or encoded), and the replacement character where the name was.
+safe() {
+	python3 - "$1" <<'PY'
+import sys
+b = open(sys.argv[1], "rb").read()
+t = b.decode("utf-8")  # raises on an invalid byte
+bad = [c for c in t if (ord(c) < 32 and c != "\n") or 0x7f <= ord(c) <= 0x9f]
+assert not bad, "control characters: %r" % bad
+assert "\ufffd" in t, "no replacement character"
+PY
+}
+LC_ALL=C.UTF-8 "$TL" --batch -p "$hp" -c 2 -i 0.1 >"$tmp/text" 2>"$tmp/err"
+if [ $? = 0 ] && [ "$(grep -c 'PID' "$tmp/text")" = 2 ] && safe "$tmp/text" 2>"$tmp/err"; then
 	ok "--batch text: 2 samples, no control byte from a hostile name"
 else
 	notok "--batch text hostile name" "$(od -c "$tmp/text" | head -20)"
 fi
 "$TL" --batch -p "$hp" -c 2 -i 0.1 --format csv >"$tmp/csv" 2>"$tmp/err"
-lines=$(wc -l <"$tmp/csv")
-if head -n1 "$tmp/csv" | grep -q '^time,.*,tid,name,' && [ "$lines" -ge 3 ] &&
-	! LC_ALL=C grep -q $'[\x01-\x08\x0b-\x1f\x7f]' "$tmp/csv"; then
-	ok "--batch csv: header and a row per thread per sample, names safe"
+# CSV keeps data: the name's bytes escaped, never raw controls; one row
+# per thread per sample (the target has one thread).
+if python3 - "$tmp/csv" "$hp" <<'PY' 2>"$tmp/err"
+import csv, io, sys
+b = open(sys.argv[1], "rb").read()
+assert not any(c < 32 and c not in (10, 13) or c == 127 for c in b), "raw control byte"
+rows = list(csv.reader(io.StringIO(b.decode("utf-8", "surrogateescape"))))
+h = rows[0]
+assert h[0] == "time" and "tid" in h and "name" in h, h
+body = rows[1:]
+assert len(body) == 2, "%d rows for 1 thread x 2 samples" % len(body)
+assert all(r[h.index("tid")] == sys.argv[2] for r in body)
+PY
+then
+	ok "--batch csv: header and one row per thread per sample, no raw control byte"
 else
 	notok "--batch csv" "$(cat "$tmp/csv" "$tmp/err")"
 fi
@@ -111,18 +136,28 @@ for l in lines:
         assert k in t, k
     assert t["pid"] == int(sys.argv[2])
     raw = t["name"].encode("utf-8", "surrogateescape")
-    assert raw == b"x\x1b]0;pwn\x07\xff", raw
+    assert raw == b"x\x1b]0;pwn\x07\xc2\x9b\x9b\xff", raw
     assert isinstance(d["cpus"], list) and len(d["cpus"]) >= 1
 PY
 else
 	skip "--batch json" "python3 missing"
 fi
 
-# -i with a fraction: 5 samples at 0.05 s take well under 2 s
-start=$(date +%s%N)
-"$TL" --batch -p "$hp" -c 5 -i 0.05 >/dev/null 2>&1
-el=$((($(date +%s%N) - start) / 1000000))
-[ "$el" -lt 2000 ] && ok "-i 0.05 -c 5 finished in ${el} ms" || notok "-i 0.05 too slow: $el ms"
+# -i with a fraction: 5 samples, 0.05 s apart at least (the interval is a
+# floor that no load can shorten; a loaded box may stretch it).
+"$TL" --batch -p "$hp" -c 5 -i 0.05 --format json >"$tmp/j5" 2>"$tmp/err"
+st=$?
+if [ $st = 0 ] && python3 - "$tmp/j5" <<'PY' 2>>"$tmp/err"
+import json, sys
+iv = [json.loads(l)["interval"] for l in open(sys.argv[1])]
+assert len(iv) == 5, "%d samples" % len(iv)
+assert all(0.045 <= x < 5 for x in iv[1:]), iv
+PY
+then
+	ok "-i 0.05 -c 5: 5 samples, each interval at least 0.05 s"
+else
+	notok "-i 0.05 -c 5" "status $st" "$(cat "$tmp/err")"
+fi
 
 # The target exits: batch stops by itself and says so.
 sleep 0.4 &
@@ -138,7 +173,7 @@ grep -q 'exited with status 3' "$tmp/err" && [ "$(grep -c PID "$tmp/out")" -ge 1
 # The launched command's own output must not mix into batch data.
 if [ $have_py = 1 ]; then
 	"$TL" --batch -i 0.1 -c 2 --format json -- sh -c 'echo noise-from-cmd; sleep 1' >"$tmp/out" 2>"$tmp/err"
-	python3 -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1])]' "$tmp/out" 2>/dev/null &&
+	python3 -c 'import json,sys; l=open(sys.argv[1]).read().splitlines(); assert len(l) == 2, l; [json.loads(x) for x in l]' "$tmp/out" 2>/dev/null &&
 		grep -q noise-from-cmd "$tmp/err" && ok "-- CMD output goes to stderr, stdout stays JSON" ||
 		notok "-- CMD output mixed in" "$(head -c 300 "$tmp/out")"
 else
@@ -146,16 +181,19 @@ else
 fi
 
 # A thread ID is not a process: say which process to use.
-"$TL" --batch -c 1 -p "$(ls /proc/$hp/task | head -n1)" >/dev/null 2>&1 # the leader works
-bash -c 'sleep 3 & wait' &
-pp=$!
-pids+=("$pp")
-sleep 0.2
+"$TL" --batch -c 1 -p "$(ls /proc/$hp/task | head -n1)" >"$tmp/out" 2>"$tmp/err"
+st=$?
+[ $st = 0 ] && grep -q "^ *$hp  *$hp " "$tmp/out" && ok "-p of a process leader's TID (its PID) is accepted" ||
+	notok "-p leader TID" "status $st" "$(cat "$tmp/err")"
 python3 -c 'import threading,time; t=threading.Thread(target=time.sleep,args=(5,)); t.start(); time.sleep(5)' &
 mp=$!
 pids+=("$mp")
-sleep 0.3
-tid=$(ls /proc/$mp/task | grep -v "^$mp$" | head -n1)
+tid=""
+for _ in $(seq 100); do
+	tid=$(ls /proc/$mp/task 2>/dev/null | grep -v "^$mp$" | head -n1)
+	[ -n "$tid" ] && break
+	sleep 0.1
+done
 if [ -n "$tid" ]; then
 	"$TL" --batch -c 1 -p "$tid" >"$tmp/out" 2>"$tmp/err"
 	st=$?
@@ -168,19 +206,29 @@ fi
 bash -c 'sleep 5 & wait' &
 tp=$!
 pids+=("$tp")
-sleep 0.2
+for _ in $(seq 50); do [ -n "$(pgrep -P "$tp")" ] && break; sleep 0.1; done
 "$TL" --batch --tree -p "$tp" -c 1 -i 0.1 >"$tmp/out" 2>"$tmp/err"
 grep -q ' sleep ' "$tmp/out" && ok "--tree includes the child process" || notok "--tree" "$(cat "$tmp/out" "$tmp/err")"
 kill "$tp" 2>/dev/null
 
-# SIGINT stops a batch run cleanly with status 0
-"$TL" --batch -p "$hp" -i 0.1 >/dev/null 2>&1 &
+# SIGINT stops a batch run cleanly with status 0.  Without job control a
+# background job starts with SIGINT ignored, so set -m; the wait is bounded.
+set -m
+"$TL" --batch -p "$hp" -i 0.1 >"$tmp/out" 2>&1 &
 bp=$!
-sleep 0.3
+set +m
+pids+=("$bp")
+for _ in $(seq 50); do grep -q PID "$tmp/out" && break; sleep 0.1; done
 kill -INT "$bp"
-wait "$bp"
-st=$?
-[ $st = 0 ] && ok "SIGINT ends batch mode with status 0" || notok "SIGINT batch" "status $st"
+for _ in $(seq 100); do kill -0 "$bp" 2>/dev/null || break; sleep 0.1; done
+if kill -0 "$bp" 2>/dev/null; then
+	notok "SIGINT batch: still running 10 s after SIGINT"
+	stop "$bp"
+else
+	wait "$bp"
+	st=$?
+	[ $st = 0 ] && ok "SIGINT ends batch mode with status 0" || notok "SIGINT batch" "status $st"
+fi
 
 # A locale whose decimal separator is ',' must not leak into data or options.
 mkdir -p "$tmp/loc"
@@ -210,7 +258,8 @@ lab_procs() { # the lab processes under threadlab $1: its anchor and the anchor'
 lab_left() { # $1: threadlab's pid, $2: its lab processes; prints what is still there
 	local p
 	for p in $2; do kill -0 "$p" 2>/dev/null && echo "process $p ($(cat /proc/$p/comm 2>/dev/null))"; done
-	ls -d /sys/fs/cgroup/cpu/threadlab-"$1" /sys/fs/cgroup/threadlab-"$1" /sys/fs/cgroup/*/threadlab-"$1" 2>/dev/null
+	# the quota cgroup sits inside threadlab's own cgroup, at any depth
+	find /sys/fs/cgroup -maxdepth 12 -type d -name "threadlab-$1" 2>/dev/null
 }
 if [ $have_py = 1 ]; then
 	"$TL" --batch -c 3 -i 0.4 --size 256 --threads 2 --workers 1 --format json >"$tmp/lab" 2>"$tmp/err" &
@@ -244,8 +293,11 @@ left=$(lab_left "${lp:-0}" "${lprocs:-}")
 [ -n "${lprocs:-}" ] && [ -z "$left" ] && ok "normal exit of the lab leaves no process or cgroup" || notok "lab leftovers after exit" "procs: ${lprocs:-none seen}" "$left"
 
 for sig in INT TERM HUP; do
+	set -m # else the background job starts with SIGINT ignored
 	"$TL" --batch -i 0.2 --size 256 --workers 1 >/dev/null 2>&1 &
 	bp=$!
+	set +m
+	pids+=("$bp")
 	sleep 1.5
 	procs=$(lab_procs "$bp")
 	kill -$sig "$bp"

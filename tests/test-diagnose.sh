@@ -96,18 +96,31 @@ assert 'OMP_NUM_THREADS unset' in why and 'quota is not seen' in why, why
 assert d['env']['OMP_NUM_THREADS'] is None
 "
 	stop "$oq"
+	# cpu.stat's throttled time (ns), and its rate since $1 over $2 s
+	throttled_ns() { awk '$1 == "throttled_time" { print $2 }' "$cg/cpu.stat"; }
+	throttled_rate() { awk -v a="$1" -v b="$(throttled_ns)" -v s="$2" 'BEGIN { printf "%.3f", (b - a) / 1e9 / s }'; }
 	# One busy thread under a 0.5-CPU quota: 1.0 runnable, the wait is throttling.
 	echo 50000 >"$cg/cpu.cfs_quota_us"
 	start one sh -c "echo \$\$ > '$cg/cgroup.procs' && exec env OMP_NUM_THREADS=1 '$OMP'"
+	thr0=$(throttled_ns)
 	limited 30 "$TL" --diagnose -p "$one" --seconds 3 --format json >"$tmp/one.json" 2>&1
-	check "1 busy thread under a 0.5-CPU quota: runnable 1.0, its wait marked as throttling" "$tmp/one.json" "
+	thr=$(throttled_rate "$thr0" 3)
+	check "1 busy thread under a 0.5-CPU quota: runnable 1.0, its wait marked as throttling (cgroup throttled $thr s/s)" "$tmp/one.json" "
 assert abs(d['runnable_mean'] - 1.0) < 0.15, d['runnable_mean']
-# Alone it waits 0.5 s/s, all throttling; the suite's other tests share
-# the cores, and their share of the wait is contention.
-assert d['throttle_wait_s_per_s'] >= 0.15, d['throttle_wait_s_per_s']
+# Alone it waits 0.5 s/s, all throttling; on a loaded box others' load
+# takes part of the quota's time, and that part of the wait is contention:
+# the throttling shown is what cpu.stat says the cgroup was throttled.
+tw = d['throttle_wait_s_per_s']
+assert abs(tw - min($thr, d['wait_s_per_s'])) <= 0.1 + 0.2 * $thr, (tw, $thr)
+assert tw <= d['wait_s_per_s'] + 1e-9, (tw, d['wait_s_per_s'])
 assert d['wait_s_per_s'] >= 0.4, d['wait_s_per_s']
-assert d['verdict'] == 'throttled', d['verdict']
-assert any('throttling' in r for r in d['reasons']), d['reasons']
+# throttled when the quota bit; when others' load kept it from biting,
+# the wait is contention, and the verdict says that
+if $thr >= 0.2:
+    assert d['verdict'] == 'throttled', d['verdict']
+    assert any('throttling' in r for r in d['reasons']), d['reasons']
+else:
+    assert d['verdict'] in ('throttled', 'oversubscribed'), d['verdict']
 "
 	stop "$one"
 	# 2 x the CPUs busy threads under a 1-CPU quota: each CPU's run queue is
@@ -116,14 +129,21 @@ assert any('throttling' in r for r in d['reasons']), d['reasons']
 	# throttled time is summed over the CPUs: it must not count twice).
 	echo 100000 >"$cg/cpu.cfs_quota_us"
 	start many sh -c "echo \$\$ > '$cg/cgroup.procs' && exec env OMP_NUM_THREADS=$((cpus * 2)) '$OMP'"
+	thr0=$(throttled_ns)
 	limited 30 "$TL" --diagnose -p "$many" --seconds 3 --format json >"$tmp/many.json" 2>&1
-	check "$((cpus * 2)) busy threads under a 1-CPU quota: throttling and contention both in the wait" "$tmp/many.json" "
+	thr=$(throttled_rate "$thr0" 3)
+	check "$((cpus * 2)) busy threads under a 1-CPU quota: throttling and contention both in the wait (cgroup throttled $thr s/s)" "$tmp/many.json" "
 n = $((cpus * 2))
 tw, w = d['throttle_wait_s_per_s'], d['wait_s_per_s']
-assert abs(w - (n - 1)) < 0.5, (w, n)
+# never more than cpu.stat's throttled time allows, and some when it was
+assert tw <= 1.2 * $thr * n + 0.05, (tw, $thr)
+assert tw > 0 or $thr < 0.1, (tw, $thr)
+# n threads wait n s/s less the 1 CPU the quota gives; on a loaded box
+# the cgroup may get less than its quota, so more wait, never above n
+assert n - 1.5 < w <= n + 0.05, (w, n)
 # at most half of each thread's time (less when other load on the machine
 # keeps the cgroup from its quota): never the whole wait
-assert 0 < tw <= 1.3 * n / 2, (tw, n)
+assert 0 <= tw <= 1.3 * n / 2, (tw, n)
 assert w - tw >= 0.3, (w, tw)
 "
 	stop "$many"
@@ -157,7 +177,8 @@ roles = {r['kind']: r for r in d['roles']}
 assert set(roles) == {'main', 'workers'}, d['roles']
 w = roles['workers']
 assert w['processes'] == 2 and w['threads'] == 2, w
-assert 0.7 < w['runnable_mean'] < 2.3 and w['cpu_pct'] > 30, w
+# two busy workers want two CPUs: run + wait, whatever share they got
+assert 0.7 < w['runnable_mean'] < 2.3 and w['cpu_pct'] + w['wait_pct'] > 140, w
 assert roles['main']['threads'] == 1
 assert abs(sum(r['runnable_mean'] for r in d['roles']) - d['runnable_mean']) < 0.01
 assert d['verdict'] == 'oversubscribed' or $cpus >= 3, d['verdict']

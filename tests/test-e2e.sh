@@ -20,7 +20,7 @@ cleanup() {
 	for p in $lab_pids; do kill -9 "$p" 2>/dev/null; done
 	[ -n "$tl_pid" ] && kill -9 "$tl_pid" 2>/dev/null
 	if [ -n "$tl_pid" ]; then
-		for d in $(find /sys/fs/cgroup -maxdepth 4 -type d -name "threadlab-$tl_pid" 2>/dev/null); do
+		for d in $(find /sys/fs/cgroup -maxdepth 12 -type d -name "threadlab-$tl_pid" 2>/dev/null); do
 			find "$d" -depth -type d -exec rmdir {} \; 2>/dev/null
 		done
 	fi
@@ -107,13 +107,14 @@ fi
 lab_pids="$(children "$tl_pid")"
 for a in $lab_pids; do lab_pids="$lab_pids $(children "$a")"; done
 
+# The key redraws at once (a benchmark's figure, not asserted here: a
+# loaded box may take longer); the bound only catches a key that is lost.
+t0=$(date +%s%N)
 $T send-keys -t lab '+'
-sleep 0.1
-pane lab >"$tmp/pane"
-if head -n1 "$tmp/pane" | grep -Eq 'threads 2\*? '; then
-	ok "+: the header shows 2 threads within 100 ms"
+if wait_pane lab '^threadlab lab .*threads 2\*? ' 50; then
+	ok "+: the header shows 2 threads ($((($(date +%s%N) - t0) / 1000000)) ms after the key)"
 else
-	notok "+: the header shows 2 threads within 100 ms" "$(head -n1 "$tmp/pane")"
+	notok "+: the header shows 2 threads within 5 s" "$(head -n1 "$tmp/pane")"
 fi
 if wait_true 50 has_thread gemm0.w1 && wait_pane lab '^threadlab lab .*threads 2 \|' 50; then
 	ok "+: the workload runs gemm0.w1 (in /proc) and the header says 2, applied"
@@ -123,7 +124,9 @@ else
 fi
 
 # ---- quota -----------------------------------------------------------------
-cg_dir() { find /sys/fs/cgroup -maxdepth 4 -type d -name "threadlab-$tl_pid" 2>/dev/null | head -n1; }
+# The quota cgroup sits inside threadlab's own cgroup (cgroup v1: often
+# deep under a user slice or a container's path): search every level.
+cg_dir() { find /sys/fs/cgroup -maxdepth 12 -type d -name "threadlab-$tl_pid" 2>/dev/null | head -n1; }
 quota_is() { # quota_is half|none
 	local d f q
 	d=$(cg_dir)
@@ -158,8 +161,13 @@ if wait_true 40 quota_is half; then
 else
 	pane lab >"$tmp/pane"
 	why=$(tail -n1 "$tmp/pane" | sed 's/  *$//')
-	skip "}: quota applied in the cgroup files" "no quota cgroup here: ${why:-unknown}"
-	skip "{: quota lifted" "no quota cgroup here"
+	if quota_capable; then
+		notok "}: no quota cgroup, though root has a writable cpu controller" "${why:-unknown}" "$(cat "$tmp/pane")"
+		notok "{: quota lifted (no quota cgroup)"
+	else
+		skip "}: quota applied in the cgroup files" "$quota_why: ${why:-unknown}"
+		skip "{: quota lifted" "$quota_why"
+	fi
 	$T send-keys -t lab 'u'
 fi
 
@@ -252,14 +260,29 @@ if [ -x "$HOSTILE" ]; then
 	"$HOSTILE" >"$tmp/hostile.out" &
 	hostile_pid=$!
 	wait_true 30 grep -qs ready "$tmp/hostile.out"
-	$T new-session -d -s att -x 100 -y 30 "exec env LC_ALL=C.UTF-8 '$TL' -i 0.5 -p $hostile_pid"
+	# The pane starts threadlab a moment late so that pipe-pane records
+	# every byte it writes: capture-pane alone cannot fail (ncurses would
+	# show a raw ESC as "^[" itself, and capture-pane never shows one).
+	$T new-session -d -s att -x 100 -y 30 "sleep 0.5; exec env LC_ALL=C.UTF-8 '$TL' -i 0.5 -p $hostile_pid"
+	$T pipe-pane -t att "cat >>'$tmp/att.raw'"
 	if wait_pane att 'RED' 50; then
 		$T capture-pane -p -t att >"$tmp/att"
-		bad=$(od -An -v -tx1 "$tmp/att" | tr -s ' ' '\n' | grep -cxE '1b|07|9b')
-		if [ "$bad" = 0 ] && grep -q '\[31mRED' "$tmp/att" && grep -q '2J' "$tmp/att"; then
-			ok "attach: hostile thread names shown as visible text, no raw ESC/BEL/C1 in the pane"
+		# the names' own sequences never reach the terminal raw: the SGR, the
+		# raw and encoded C1 CSI, the OSC title, the invalid bytes, BEL
+		raw=$(python3 - "$tmp/att.raw" <<'PY'
+import sys
+b = open(sys.argv[1], "rb").read()
+bad = [s for s in (b"\x1b[31mRED", b"\x9b2J", b"\xc2\x9b", b"\x1b]0;pw", b"\xff\xfe", b"\x07")
+       if s in b]
+print("%d bytes; raw: %r" % (len(b), bad) if bad or len(b) < 100 else "")
+PY
+)
+		title=$($T display-message -p -t att '#{pane_title}')
+		if [ -z "$raw" ] && grep -q $'\xef\xbf\xbd\[31mRED' "$tmp/att" &&
+			grep -q $'\xef\xbf\xbd2J' "$tmp/att" && ! grep -q 'pw' <<<"$title"; then
+			ok "attach: hostile names reach the pty only as replacement characters (raw stream via pipe-pane)"
 		else
-			notok "attach: hostile names made safe" "raw control bytes: $bad" "$(cat "$tmp/att")"
+			notok "attach: hostile names made safe" "$raw" "title: $title" "$(cat "$tmp/att")"
 		fi
 		if ! grep -q 'GFLOP/s' "$tmp/att" && ! grep -q 'Scaling' "$tmp/att"; then
 			ok "attach: no workload panels"

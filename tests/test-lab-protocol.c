@@ -468,15 +468,15 @@ static void test_quota_add_all(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_helper_settings_hammer),
-	    cmocka_unit_test(test_unprepared_never_runs),
-	    cmocka_unit_test(test_pause_add_stream_unpause),
-	    cmocka_unit_test(test_lab_settings_hammer),
-	    cmocka_unit_test(test_descriptors),
-	    cmocka_unit_test(test_bell_after_timeout),
-	    cmocka_unit_test(test_apply_without_anchor),
-	    cmocka_unit_test(test_status_bounds),
-	    cmocka_unit_test(test_quota_add_all),
+	    cmocka_unit_test_teardown(test_helper_settings_hammer, tl_lab_teardown),
+	    cmocka_unit_test_teardown(test_unprepared_never_runs, tl_lab_teardown),
+	    cmocka_unit_test_teardown(test_pause_add_stream_unpause, tl_lab_teardown),
+	    cmocka_unit_test_teardown(test_lab_settings_hammer, tl_lab_teardown),
+	    cmocka_unit_test_teardown(test_descriptors, tl_lab_teardown),
+	    cmocka_unit_test_teardown(test_bell_after_timeout, tl_lab_teardown),
+	    cmocka_unit_test_teardown(test_apply_without_anchor, tl_lab_teardown),
+	    cmocka_unit_test_teardown(test_status_bounds, tl_lab_teardown),
+	    cmocka_unit_test_teardown(test_quota_add_all, tl_lab_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -51,6 +51,34 @@ static inline const char *tl_fixtures(void)
 	return buf;
 }
 
+/* Whether this machine can put a CPU quota on a child cgroup: root, and a
+ * cpu controller that root can write (v1 cpu.cfs_quota_us at the mount's
+ * root, or "cpu" among cgroup v2's controllers).  When it cannot, why
+ * says so (for a SKIP); when it can, a test that found no quota cgroup
+ * must fail, not skip. */
+static inline bool tl_quota_capable(char *why, size_t cap)
+{
+	char buf[512] = "";
+	if (geteuid() != 0) {
+		snprintf(why, cap, "not root: no child cgroup can be made");
+		return false;
+	}
+	if (access("/sys/fs/cgroup/cpu/cpu.cfs_quota_us", W_OK) == 0 ||
+	    access("/sys/fs/cgroup/cpu,cpuacct/cpu.cfs_quota_us", W_OK) == 0)
+		return true;
+	int fd = open("/sys/fs/cgroup/cgroup.controllers", O_RDONLY);
+	if (fd >= 0) {
+		ssize_t n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		buf[n > 0 ? n : 0] = '\0';
+		for (char *t = strtok(buf, " \n"); t; t = strtok(NULL, " \n"))
+			if (strcmp(t, "cpu") == 0)
+				return true;
+	}
+	snprintf(why, cap, "no writable cpu controller (cgroup v1 cpu or v2 cpu) on this machine");
+	return false;
+}
+
 /* Sleeps ms milliseconds, the whole of them even when a signal comes. */
 static inline void tl_sleep_ms(long ms)
 {

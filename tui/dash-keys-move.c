@@ -23,6 +23,11 @@ static int dash_keys_table_moved(struct dash *d, const struct dash_key_ctx *c)
 		d->table.top = d->table.cursor;
 	if (d->table.cursor >= d->table.top + page)
 		d->table.top = d->table.cursor - page + 1;
+	/* Never past the last page (it needs no "more" row): else PgUp from
+	 * End would start from a top that was never shown. */
+	long last_top = c->table_rows - (c->table_body > 0 ? c->table_body : 1);
+	if (d->table.top > last_top)
+		d->table.top = last_top > 0 ? (int)last_top : 0;
 	return DASH_KEY_HANDLED | DASH_KEY_REDRAW;
 }
 

@@ -659,6 +659,10 @@ static int options_check(struct options *o, char *err, size_t errlen)
 		return options_err(err, errlen, "--format is for --batch, --budget and --sweep");
 	if (strcmp(o->root, "/") != 0 && o->mode != MODE_BUDGET && o->mode != MODE_BATCH)
 		return options_err(err, errlen, "--root is for --budget and --batch");
+	/* A tree other than / has no "this process": it names its own PIDs. */
+	if (strcmp(o->root, "/") != 0 && !o->pid)
+		return options_err(err, errlen,
+				   "--root needs -p PID, a process under DIR/proc to read");
 	return EXIT_OK;
 }
 
@@ -672,15 +676,19 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 	optind = 1;
 	for (;;) {
 		int idx = 0;
-		int c = getopt_long(argc, argv, "+p:i:c:hV", options_long, &idx);
+		/* The leading ':' makes getopt return ':' for a missing value,
+		 * for long options as for short ones. */
+		int c = getopt_long(argc, argv, "+:p:i:c:hV", options_long, &idx);
 		if (c == -1)
 			break;
-		if (c == '?' || c == ':') {
-			const char *bad = argv[optind - 1];
-			if (optopt && strchr("pic", optopt))
+		if (c == ':') {
+			if (optopt && optopt < 256 && strchr("pic", optopt))
 				return options_err(err, errlen, "option -%c needs a value", optopt);
-			return options_err(err, errlen, "unknown option '%s' (see --help)", bad);
+			return options_err(err, errlen, "%s needs a value", argv[optind - 1]);
 		}
+		if (c == '?')
+			return options_err(err, errlen, "unknown option '%s' (see --help)",
+					   argv[optind - 1]);
 		int rc = options_one(o, c, optarg, err, errlen);
 		if (rc != EXIT_OK)
 			return rc;

@@ -1,0 +1,323 @@
+#!/bin/bash
+# test-promises.sh — what the README promises and no other test checked:
+# NO_COLOR and --no-color, the lab keys = w W space u r i I h, a launched
+# command on /dev/null and stopped on quit, the terminal restored on SIGHUP
+# and SIGABRT, exit statuses 1 and 2 ("may not be read"), --blas-spin off,
+# --precision double, sweep --streams and --cpus, the batch JSON keys and
+# their nulls, and --cpus never moving threadlab itself.
+# Prints TAP; a private tmux server and every process it started are killed
+# on every path.
+set -u
+B="${THREADLAB_BUILDDIR:-.}"
+TL="${THREADLAB_BIN:-$B/threadlab}"
+FX="${THREADLAB_SRCDIR:-.}/tests/fixtures"
+SOCK="tl-prom-$$"
+T="tmux -u -L $SOCK -f /dev/null"
+tmp=$(mktemp -d)
+n=0
+fails=0
+pids=()
+cleanup() {
+	$T kill-server 2>/dev/null
+	for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done
+	for d in $(find /sys/fs/cgroup -maxdepth 12 -type d -name "threadlab-*" -newer "$tmp" 2>/dev/null); do
+		cg_remove "$d"
+	done
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM HUP
+. "$(dirname "$0")/tap-lib.sh"
+
+for c in tmux python3; do
+	command -v $c >/dev/null || { echo "1..0 # SKIP $c is not installed"; exit 0; }
+done
+
+pane() { $T capture-pane -p -t "$1" 2>/dev/null; }
+# wait_pane TARGET ERE TENTHS
+wait_pane() {
+	local i=0
+	while [ "$i" -lt "$3" ]; do
+		pane "$1" >"$tmp/pane" && grep -Eq -- "$2" "$tmp/pane" && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	pane "$1" >"$tmp/pane"
+	return 1
+}
+wait_true() {
+	local i=0 t="$1"; shift
+	while [ "$i" -lt "$t" ]; do "$@" && return 0; sleep 0.1; i=$((i + 1)); done
+	return 1
+}
+# a key, then its message on the message line
+key_says() { # key_says TARGET KEY ERE DESCRIPTION
+	$T send-keys -t "$1" "$2"
+	if wait_pane "$1" "$3" 50; then ok "$4"; else notok "$4" "$(tail -n 3 "$tmp/pane")"; fi
+}
+descendants() { # all processes below $1
+	local c
+	for c in $(pgrep -P "$1"); do echo "$c"; descendants "$c"; done
+}
+# the process and thread names below $1
+names_below() { for p in $(descendants "$1"); do cat "/proc/$p/task/"*/comm 2>/dev/null; done; }
+has_below() { names_below "$1" | grep -qx "$2"; }
+lacks_below() { ! has_below "$1" "$2"; }
+term_ok() { # the pane's tty is back in canonical mode with echo
+	local tty
+	tty=$($T display-message -p -t "$1" '#{pane_tty}')
+	stty -F "$tty" -a 2>/dev/null | grep -q ' icanon ' && stty -F "$tty" -a | grep -q ' echo '
+}
+$T new-session -d -s keep -x 80 -y 24 "sleep 600"
+
+# ---- colours: NO_COLOR and --no-color -------------------------------------
+sleep 300 &
+sp=$!
+pids+=("$sp")
+# sgr PANE: the SGR parameters the pane holds (capture-pane -e keeps them)
+colours() { $T capture-pane -e -p -t "$1" | grep -Eo $'\e\\[[0-9;]*m' | grep -Ec '\[(3[0-7]|9[0-7]|38;)' ; }
+for how in plain NO_COLOR --no-color; do
+	case $how in
+	plain) cmd="env TERM=xterm-256color '$TL' -p $sp -i 0.5" ;;
+	NO_COLOR) cmd="env TERM=xterm-256color NO_COLOR=1 '$TL' -p $sp -i 0.5" ;;
+	--no-color) cmd="env TERM=xterm-256color '$TL' --no-color -p $sp -i 0.5" ;;
+	esac
+	$T new-session -d -s col -x 100 -y 30 "exec $cmd"
+	if wait_pane col 'more rows|TID' 80; then
+		sleep 1
+		c=$(colours col)
+		if [ $how = plain ]; then
+			[ "$c" -gt 0 ] && ok "colours on by default ($c coloured runs)" || notok "no colour without NO_COLOR" "$($T capture-pane -e -p -t col | head -5 | od -c | head)"
+		else
+			[ "$c" = 0 ] && ok "$how: no colour at all" || notok "$how: $c coloured runs"
+		fi
+	else
+		notok "$how: the dashboard did not draw" "$(cat "$tmp/pane")"
+	fi
+	$T kill-session -t col
+done
+
+# ---- the lab keys ---------------------------------------------------------------
+# The pane's shell outlives threadlab, so the terminal can be checked after.
+$T new-session -d -s lab -x 120 -y 40 "env LC_ALL=C.UTF-8 '$TL' -i 0.5 --size 256; sleep 60"
+wait_true 50 pgrep -P "$($T display-message -p -t lab '#{pane_pid}')" -x threadlab >/dev/null
+tl=$(pgrep -P "$($T display-message -p -t lab '#{pane_pid}')" -x threadlab)
+pids+=("$tl")
+if ! wait_pane lab 'GFLOP/s [0-9.]+' 200; then
+	notok "lab: the dashboard did not start" "$(cat "$tmp/pane")"
+	echo "1..$n"
+	exit 1
+fi
+key_says lab '=' 'intra-op threads 2' "= is + : intra-op threads 2"
+wait_true 50 has_below "$tl" gemm0.w1 && ok "=: the workload runs gemm0.w1" || notok "=: no gemm0.w1" "$(names_below "$tl" | tr '\n' ' ')"
+key_says lab 'w' 'background workers 1' "w: background workers 1"
+wait_true 50 has_below "$tl" tl-worker0 && ok "w: a tl-worker0 process runs" || notok "w: no worker process" "$(names_below "$tl" | tr '\n' ' ')"
+key_says lab 'W' 'background workers 0' "W: background workers 0"
+wait_true 50 lacks_below "$tl" tl-worker0 && ok "W: the worker process is gone" || notok "W: worker still there"
+
+# space: the helper stops using CPU, and starts again
+helper=$(for p in $(descendants "$tl"); do grep -qx 'gemm0' "/proc/$p/comm" 2>/dev/null && echo "$p"; done | head -n1)
+cpu_of() { sed 's/.*) //' "/proc/$1/stat" | awk '{ print $12 + $13 }'; }
+key_says lab ' ' 'paused' "space: paused"
+sleep 0.5
+c0=$(cpu_of "$helper")
+sleep 1
+c1=$(cpu_of "$helper")
+[ $((c1 - c0)) -le 5 ] && ok "space: the paused helper uses no CPU ($((c1 - c0)) ticks in 1 s)" || notok "space: helper still busy: $((c1 - c0)) ticks in 1 s"
+key_says lab ' ' 'running' "space again: running"
+
+if quota_capable; then
+	key_says lab '}' 'quota 0.5 CPUs' "}: quota 0.5 CPUs"
+	key_says lab 'u' 'quota removed' "u: quota removed"
+	key_says lab 'u' 'no quota to remove' "u again: no quota to remove"
+else
+	skip "} then u: quota removed" "$quota_why"
+fi
+key_says lab 'r' 'history and chart cleared' "r: history and chart cleared"
+for _ in $(seq 6); do $T send-keys -t lab 'i'; sleep 0.05; done
+key_says lab 'i' 'refresh interval stays within 0.1\.\.10 s' "i at the bound: stays within 0.1..10 s"
+for _ in $(seq 9); do $T send-keys -t lab 'I'; sleep 0.05; done
+if wait_pane lab 'refresh interval stays within|refresh every 10 s' 30; then
+	key_says lab 'I' 'refresh interval stays within 0.1\.\.10 s' "I at the bound: stays within 0.1..10 s"
+else
+	notok "I: no refresh message" "$(tail -n 3 "$tmp/pane")"
+fi
+key_says lab 'i' 'refresh every 5 s' "i from 10 s: refresh every 5 s"
+$T send-keys -t lab 'h'
+if wait_pane lab 'F10' 30 && grep -q 'quit' "$tmp/pane" && grep -Eq 'sweep thread counts' "$tmp/pane"; then
+	ok "h: the help screen lists the keys"
+	$T send-keys -t lab 'x'
+	wait_pane lab 'GFLOP/s [0-9.]+' 30 && ok "any key closes the help" || notok "help stays open" "$(head -5 "$tmp/pane")"
+else
+	notok "h: no help screen" "$(head -5 "$tmp/pane")"
+	notok "any key closes the help"
+fi
+
+# SIGHUP: the terminal is restored, the workload stopped
+labprocs=$(descendants "$tl")
+kill -HUP "$tl"
+if wait_true 50 sh -c "! kill -0 $tl 2>/dev/null" && sleep 0.3 && term_ok lab; then
+	left=""
+	for p in $labprocs; do kill -0 "$p" 2>/dev/null && left="$left $p"; done
+	[ -z "$left" ] && ok "SIGHUP: terminal restored (canonical, echo), workload gone" || notok "SIGHUP: left running:$left"
+else
+	notok "SIGHUP: threadlab still running or the terminal not restored" "$(stty -F "$($T display-message -p -t lab '#{pane_tty}')" -a 2>&1 | head -3)"
+fi
+
+# ---- a launched command: stdin /dev/null, stopped on quit ---------------------
+cat >"$tmp/cmd.sh" <<EOF
+#!/bin/sh
+readlink /proc/self/fd/0 >"$tmp/stdin"
+exec sleep 300
+EOF
+chmod +x "$tmp/cmd.sh"
+$T new-session -d -s cmd -x 100 -y 30 "exec '$TL' -i 0.5 -- '$tmp/cmd.sh'; sleep 30"
+tl=$($T display-message -p -t cmd '#{pane_pid}')
+if wait_true 100 test -s "$tmp/stdin" && wait_pane cmd 'sleep' 50; then
+	[ "$(cat "$tmp/stdin")" = /dev/null ] && ok "-- CMD under the dashboard reads /dev/null, not the terminal" ||
+		notok "-- CMD stdin is $(cat "$tmp/stdin")"
+	child=$(pgrep -P "$tl" -x sleep | head -n1)
+	$T send-keys -t cmd 'q'
+	if [ -n "$child" ] && wait_true 50 sh -c "! kill -0 $child 2>/dev/null"; then
+		ok "q: the launched command is stopped"
+	else
+		notok "q: the launched command ${child:-?} still runs"
+	fi
+else
+	notok "-- CMD under the dashboard did not start" "$(cat "$tmp/pane")"
+	notok "q: the launched command is stopped"
+fi
+
+# SIGABRT (a fatal signal) restores the terminal too
+$T new-session -d -s abrt -x 100 -y 30 "'$TL' -p $sp -i 0.5; echo \$? >'$tmp/abrt.rc'; sleep 30"
+if wait_pane abrt 'TID' 80; then
+	p=$(pgrep -P "$($T display-message -p -t abrt '#{pane_pid}')" -x threadlab)
+	kill -ABRT "$p"
+	if wait_true 50 test -s "$tmp/abrt.rc" && term_ok abrt; then
+		ok "SIGABRT: terminal restored, exit $(cat "$tmp/abrt.rc")"
+	else
+		notok "SIGABRT: terminal not restored" "rc $(cat "$tmp/abrt.rc" 2>/dev/null)"
+	fi
+else
+	notok "SIGABRT: the dashboard did not start" "$(cat "$tmp/pane")"
+fi
+
+# ---- exit statuses ----------------------------------------------------------------
+# 1: the workload cannot start (an anchor program that exits at once is
+# found first, through THREADLAB_LIBEXECDIR)
+mkdir -p "$tmp/fake"
+printf '#!/bin/sh\nexit 1\n' >"$tmp/fake/threadlab-anchor"
+cp "$tmp/fake/threadlab-anchor" "$tmp/fake/threadlab-gemm"
+chmod +x "$tmp/fake/"*
+env THREADLAB_LIBEXECDIR="$tmp/fake" timeout 60 "$TL" --batch -c 1 --size 256 >"$tmp/out" 2>"$tmp/err"
+st=$?
+[ $st = 1 ] && [ -s "$tmp/err" ] && ok "exit 1: the workload could not start ($(head -n1 "$tmp/err" | cut -c1-100))" ||
+	notok "exit 1 for a workload that cannot start" "status $st" "$(cat "$tmp/err")"
+# 2: a process that may not be read (a fixture tree only root may enter)
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+	cp -r "$FX/pp-tree" "$tmp/locked"
+	chmod 755 "$tmp"
+	chmod 700 "$tmp/locked/proc/4242"
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$TL" --batch --root "$tmp/locked" -p 4242 -c 1 >"$tmp/out" 2>"$tmp/err"
+	st=$?
+	[ $st = 2 ] && grep -q 'may not read process 4242: Permission denied (run as its user or as root)' "$tmp/err" &&
+		ok "exit 2: a process that may not be read, with the advice that fits EACCES" ||
+		notok "exit 2 for an unreadable process" "status $st" "$(cat "$tmp/err")"
+else
+	skip "exit 2 for an unreadable process" "needs root and setpriv (util-linux) to become user nobody"
+fi
+
+# ---- lab options and sweep --------------------------------------------------------
+"$TL" --batch -c 2 -i 0.5 --size 256 --blas-spin off --precision double --format json >"$tmp/lab.json" 2>"$tmp/err"
+st=$?
+python3 - "$tmp/lab.json" <<'PY' >"$tmp/py" 2>&1
+import json, sys
+l = [json.loads(x) for x in open(sys.argv[1])]
+assert len(l) == 2, len(l)
+w = l[-1]["workload"]
+assert w["precision"] == "double" and w["blas_spin"] == "off", w
+assert w["gflops"] > 0 and w["results_equal"] is True, w
+PY
+[ $st = 0 ] && [ ! -s "$tmp/py" ] && ok "--precision double --blas-spin off: dgemm runs, results equal, settings reported" ||
+	notok "--precision double --blas-spin off" "status $st" "$(cat "$tmp/py" "$tmp/err")"
+
+"$TL" --sweep --streams 1,2 --threads 1 --seconds 0.3 --size 256 --format json >"$tmp/sw.json" 2>"$tmp/err"
+st=$?
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert [r["streams"] for r in d["rows"]] == [1, 2], d["rows"]
+assert all(r["gflops"] > 0 for r in d["rows"]), d["rows"]' "$tmp/sw.json" 2>"$tmp/py"
+[ $st = 0 ] && [ ! -s "$tmp/py" ] && ok "--sweep --streams 1,2: one row per stream count" || notok "--sweep --streams" "status $st" "$(cat "$tmp/py" "$tmp/err")"
+if quota_capable; then
+	"$TL" --sweep --cpus 0.5 --threads 1,2 --seconds 0.5 --size 256 --format json >"$tmp/swq.json" 2>"$tmp/err"
+	st=$?
+	python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert abs(d["env"]["quota_cpus"] - 0.5) < 1e-6, d["env"]
+assert [r["threads"] for r in d["rows"]] == [1, 2], d["rows"]
+assert all(r["gflops"] > 0 for r in d["rows"]), d["rows"]' "$tmp/swq.json" 2>"$tmp/py"
+	[ $st = 0 ] && [ ! -s "$tmp/py" ] && ok "--sweep --cpus 0.5: the sweep runs under the quota and says so" || notok "--sweep --cpus" "status $st" "$(cat "$tmp/py" "$tmp/err")"
+else
+	skip "--sweep --cpus" "$quota_why"
+fi
+
+# ---- --cpus moves the workload, never threadlab --------------------------------
+if quota_capable; then
+	"$TL" --batch -c 6 -i 0.5 --size 256 --cpus 1 --format json >"$tmp/q.json" 2>"$tmp/err" &
+	bp=$!
+	pids+=("$bp")
+	wait_true 100 sh -c "grep -q workload '$tmp/q.json'"
+	mine=$(grep -E '^[0-9]+:(cpu|cpu,cpuacct|cpuacct,cpu)?:|^0::' "/proc/$bp/cgroup" 2>/dev/null | tr '\n' ' ')
+	anchor=$(python3 -c 'import json,sys; print(json.loads(open(sys.argv[1]).readline())["workload"]["anchor_pid"])' "$tmp/q.json" 2>/dev/null)
+	theirs=$(cat "/proc/$anchor/cgroup" 2>/dev/null | tr '\n' ' ')
+	wait "$bp"
+	if grep -q "threadlab-$bp" <<<"$theirs" && ! grep -q "threadlab-" <<<"$mine"; then
+		ok "--cpus 1: the workload runs in threadlab-$bp, threadlab itself stays where it was"
+	else
+		notok "--cpus moved the wrong processes" "threadlab: $mine" "anchor $anchor: $theirs"
+	fi
+else
+	skip "--cpus never moves threadlab" "$quota_why"
+fi
+
+# ---- the batch JSON keys the README lists, and their nulls -----------------------
+"$TL" --batch -p "$sp" -c 2 -i 0.2 --format json >"$tmp/a.json" 2>"$tmp/err"
+"$TL" --batch --root "$FX/pp-tree" -p 4242 -c 2 -i 0.1 --format json >"$tmp/f.json" 2>>"$tmp/err"
+python3 - "$tmp/a.json" "$tmp/f.json" "$tmp/lab.json" <<'PY' >"$tmp/py" 2>&1
+import json, sys
+def keys(d, ks, what):
+    for k in ks:
+        assert k in d, "%s: no %s" % (what, k)
+for path in sys.argv[1:]:
+    for l in open(path):
+        d = json.loads(l)
+        keys(d, ("time", "interval", "budget", "cgroup", "system", "threads", "runnable",
+                 "runnable_mean", "diagnosis", "cpus"), path)
+        keys(d["budget"], ("online", "affinity", "cpuset", "quota", "effective", "binding",
+                           "quota_controller", "note"), "budget")
+        keys(d["cgroup"], ("version", "path", "nr_periods", "nr_throttled", "throttled_pct",
+                           "throttled_s_per_s", "psi_some_avg10"), "cgroup")
+        keys(d["system"], ("psi_some_avg10",), "system")
+        for t in d["threads"]:
+            keys(t, ("pid", "tid", "name", "state", "cpu", "cpu_pct", "user_pct", "sys_pct",
+                     "wait_pct", "vcsw_per_s", "ivcsw_per_s"), "thread")
+a = json.loads(open(sys.argv[1]).readline())
+assert a["budget"]["quota"] is None, "no quota here: quota is null, not %r" % a["budget"]["quota"]
+f = json.loads(open(sys.argv[2]).readline())
+# the fixture tree has no PSI and no online file
+assert f["cgroup"]["psi_some_avg10"] is None and f["system"]["psi_some_avg10"] is None, f["cgroup"]
+assert f["budget"]["online"] is None, f["budget"]
+w = json.loads(open(sys.argv[3]).readlines()[-1])["workload"]
+keys(w, ("gflops", "steady_gflops", "ideal_gflops", "ceiling_gflops", "single_thread_gflops",
+         "results_equal", "max_diff", "setting_results_equal", "setting_max_diff", "useful_cpus",
+         "cpu_cpus", "steady_seconds", "per_stream", "blas", "error", "pids", "anchor_pid",
+         "worker_pids"), "workload")
+assert w["error"] is None, w["error"]
+PY
+[ ! -s "$tmp/py" ] && ok "batch JSON: every key the README lists, null where unknown (quota, PSI, online)" ||
+	notok "batch JSON keys" "$(cat "$tmp/py" "$tmp/err")"
+
+echo "1..$n"
+exit $((fails > 0))

@@ -1,0 +1,110 @@
+#!/bin/bash
+# test-scale.sh — the threads table of a target with more threads than rows:
+# it says "N more", and PgDn, PgUp, End and Home move through every row.
+# The real dashboard in a private tmux server, attached to
+# bench/threads-target.  Prints TAP; kills all it started on every path.
+set -u
+B="${THREADLAB_BUILDDIR:-.}"
+TL="${THREADLAB_BIN:-$B/threadlab}"
+TARGET="$B/bench/threads-target"
+SOCK="tl-scale-$$"
+T="tmux -u -L $SOCK -f /dev/null"
+tmp=$(mktemp -d)
+n=0
+fails=0
+tpid=
+cleanup() {
+	$T kill-server 2>/dev/null
+	[ -n "$tpid" ] && kill -9 "$tpid" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM HUP
+. "$(dirname "$0")/tap-lib.sh"
+
+if ! command -v tmux >/dev/null; then
+	echo "1..0 # SKIP tmux is not installed (Debian package tmux)"
+	exit 0
+fi
+NTHREADS=300
+exec 3< <(exec "$TARGET" "$NTHREADS")
+read -r tpid <&3 || { echo "1..1"; notok "bench/threads-target $NTHREADS did not start"; exit 1; }
+
+pane() { $T capture-pane -p -t s 2>/dev/null; }
+# more: the count of the "N more" line, or "none".
+more() { pane | sed -n 's/.*\.\.\. \([0-9][0-9]*\) more rows.*/\1/p' | head -n1 | grep . || echo none; }
+# rows: the TIDs shown, in screen order.
+rows() { pane | awk -v p="$tpid" '$1 == p && $2 ~ /^[0-9]+$/ { print $2 }'; }
+# wait_for TENTHS CMD...: polls until CMD succeeds.
+wait_for() {
+	local i=0 t="$1"; shift
+	while [ "$i" -lt "$t" ]; do "$@" && return 0; sleep 0.1; i=$((i + 1)); done
+	return 1
+}
+more_is() { [ "$(more)" "$1" "$2" ]; }
+
+# Sorted by TID so that the order stands still between samples.
+$T new-session -d -s s -x 100 -y 30 "exec env LC_ALL=C.UTF-8 '$TL' -p $tpid -i 0.5"
+if ! wait_for 150 more_is -gt 0; then
+	echo "1..1"
+	notok "the threads table never said 'N more'" "$(pane)"
+	exit 1
+fi
+m0=$(more)
+r0=$(rows | wc -l)
+first0=$(rows | head -n1)
+# 300 threads, the main thread and one process row: shown + more = 302
+if [ $((m0 + r0)) -eq $((NTHREADS + 2)) ]; then
+	ok "a $NTHREADS-thread target: $r0 rows shown, '... $m0 more rows' says the rest"
+else
+	notok "N more: shown $r0 + more $m0 is not $NTHREADS + 2" "$(pane)"
+fi
+
+$T send-keys -t s NPage
+if wait_for 30 more_is -lt "$m0"; then
+	m1=$(more)
+	first1=$(rows | head -n1)
+	[ "$first1" != "$first0" ] && ok "PgDn: the next page ($((m0 - m1)) rows on, first TID $first0 -> $first1)" ||
+		notok "PgDn: rows did not move" "$(pane)"
+else
+	notok "PgDn: the 'more' count did not fall" "$(pane)"
+fi
+
+$T send-keys -t s End
+if wait_for 30 more_is = none; then
+	last=$(rows | tail -n1)
+	[ -n "$last" ] && ok "End: the last page, no 'more' line (last TID $last)" || notok "End: no rows" "$(pane)"
+else
+	notok "End: a 'more' line is still there" "$(pane)"
+fi
+
+$T send-keys -t s PPage
+if wait_for 30 more_is != none; then
+	ok "PgUp from the end: rows follow again ('$(more) more')"
+else
+	notok "PgUp: still on the last page" "$(pane)"
+fi
+
+$T send-keys -t s Home
+if wait_for 30 more_is -ge "$m0"; then
+	ok "Home: back to the first page ('$(more) more')"
+else
+	notok "Home: not on the first page" "more $(more), was $m0" "$(pane)"
+fi
+
+# every thread is reachable: page down to the end, collecting TIDs
+declare -A seen
+for _ in $(seq 40); do
+	for t in $(rows); do seen[$t]=1; done
+	[ "$(more)" = none ] && break
+	$T send-keys -t s NPage
+	sleep 0.15
+done
+for t in $(rows); do seen[$t]=1; done
+got=${#seen[@]}
+# every sleeping thread sorts the same way each sample: all are seen
+[ "$got" -eq $((NTHREADS + 1)) ] && ok "PgDn to the end shows all $got threads" ||
+	notok "PgDn reached $got of $((NTHREADS + 1)) threads"
+
+echo "1..$n"
+exit $((fails > 0))

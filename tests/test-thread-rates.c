@@ -1,0 +1,171 @@
+/* test-thread-rates.c — the bounds of per-thread rates (thread-rates.c)
+ * on hand-made samples: what the kernel's counters can do, and what a
+ * rate may show for it (issue 12, faults 1 and 6). */
+#include "tl-test.h"
+
+#include <math.h>
+
+#include "cgroup.h"
+#include "procparse.h"
+#include "threads.h"
+
+/* A set of one thread at time t with the given schedstat and state. */
+static void one(struct thread_set *s, struct thread_sample *v, double t, uint64_t run,
+		uint64_t wait, char state)
+{
+	memset(v, 0, sizeof(*v));
+	v->pid = 100;
+	v->tid = 100;
+	memcpy(v->name, "spin", 5);
+	v->name_len = 4;
+	v->state = state;
+	v->starttime = 42;
+	v->run_ns = run;
+	v->wait_ns = wait;
+	v->slices = run / 1000;
+	s->time = t;
+	s->v = v;
+	s->n = s->cap = 1;
+	s->nprocs = 1;
+}
+
+static struct thread_rate rate(uint64_t run0, uint64_t wait0, char st0, uint64_t run1,
+			       uint64_t wait1, char st1, double dt)
+{
+	struct thread_set a, b;
+	struct thread_sample va, vb;
+	one(&a, &va, 10.0, run0, wait0, st0);
+	one(&b, &vb, 10.0 + dt, run1, wait1, st1);
+	struct thread_rate *out = NULL, r;
+	size_t cap = 0;
+	assert_int_equal(thread_rates(&a, &b, &out, &cap), 1);
+	r = out[0];
+	free(out);
+	return r;
+}
+
+static void assert_bounded(const struct thread_rate *r)
+{
+	assert_true(r->cpu_pct >= 0 && r->cpu_pct <= 100.0);
+	assert_true(r->wait_pct >= 0 && r->wait_pct <= 100.0);
+	assert_true(r->cpu_pct + r->wait_pct <= 100.0 + 1e-9);
+	assert_true(r->user_pct + r->sys_pct <= r->cpu_pct + 1e-9);
+}
+
+/* Starved: runnable all along, schedstat unchanged: it waited the interval. */
+static void starved_waits(void **state)
+{
+	(void)state;
+	struct thread_rate r = rate(5000000, 1000, 'R', 5000000, 1000, 'R', 0.1);
+	assert_bounded(&r);
+	assert_true(fabs(r.wait_pct - 100.0) < 1e-9);
+	assert_true(r.cpu_pct == 0);
+	/* asleep at one end: idle, not waiting */
+	r = rate(5000000, 1000, 'S', 5000000, 1000, 'R', 0.1);
+	assert_true(r.wait_pct == 0);
+}
+
+/* The wait of 2.5 s lands in one 0.1 s interval when the thread finally
+ * runs: the kernel's 2,505 % becomes at most what the interval holds. */
+static void landing_wait_bounded(void **state)
+{
+	(void)state;
+	struct thread_rate r = rate(0, 0, 'R', 1000000, 2500000000ull, 'R', 0.1);
+	assert_bounded(&r);
+	assert_true(fabs(r.cpu_pct - 1.0) < 1e-6);
+	assert_true(fabs(r.wait_pct - 99.0) < 1e-6);
+}
+
+/* Under churn, run may exceed the wall interval a little (the clock and
+ * schedstat are read at different moments): never above 100 %. */
+static void churn_run_bounded(void **state)
+{
+	(void)state;
+	struct thread_rate r = rate(0, 0, 'R', 183000000, 0, 'R', 0.1);
+	assert_false(r.is_reset);
+	assert_bounded(&r);
+	assert_true(r.cpu_pct == 100.0);
+}
+
+/* A counter that jumps to 2^64-1 is no rate at all: the sample is dropped
+ * as a reset, not shown as 9.2e12 % nor as a full CPU. */
+static void jump_is_reset(void **state)
+{
+	(void)state;
+	struct thread_rate r = rate(1000, 0, 'R', UINT64_MAX, 0, 'R', 0.1);
+	assert_true(r.is_reset);
+	assert_true(r.cpu_pct == 0 && r.wait_pct == 0 && r.user_pct == 0);
+	r = rate(1000, 0, 'S', 1000 + 10000000000ull, 0, 'S', 1.0); /* 10 s in 1 s */
+	assert_true(r.is_reset);
+	assert_true(r.cpu_pct == 0);
+	/* and back down the next time: a counter that fell counts as no change */
+	r = rate(UINT64_MAX, 0, 'S', 2000, 0, 'S', 0.1);
+	assert_bounded(&r);
+	assert_true(r.cpu_pct == 0);
+}
+
+/* Every combination of deltas stays within the interval. */
+static void sweep_bounded(void **state)
+{
+	(void)state;
+	static const uint64_t d[] = {0,	       1,	   1000000,	 99999999, 100000000,
+				     120000000, 2000000000, 4000000000ull, UINT64_MAX / 2};
+	static const char st[] = {'R', 'S', 'D'};
+	for (size_t i = 0; i < sizeof(d) / sizeof(d[0]); i++)
+		for (size_t k = 0; k < sizeof(d) / sizeof(d[0]); k++)
+			for (size_t s = 0; s < 3; s++) {
+				struct thread_rate r = rate(1000, 1000, st[s], 1000 + d[i],
+							    1000 + d[k], st[s], 0.1);
+				assert_bounded(&r);
+			}
+}
+
+/* stat field 39 of 99999999999 is no CPU: unknown (-1), not a wrapped int. */
+static void huge_cpu_field(void **state)
+{
+	(void)state;
+	const char line[] = "7 (x) R 1 7 7 0 -1 0 0 0 0 0 5 6 0 0 20 0 1 0 99 0 0 0 0 0 0 0 0 0 "
+			    "0 0 0 0 0 0 17 99999999999 0 0 0 0 0\n";
+	struct stat_line st;
+	assert_int_equal(stat_line_parse(line, sizeof(line) - 1, &st), 0);
+	assert_int_equal(st.processor, -1);
+	const char ok[] = "7 (x) R 1 7 7 0 -1 0 0 0 0 0 5 6 0 0 20 0 1 0 99 0 0 0 0 0 0 0 0 0 "
+			  "0 0 0 0 0 0 17 8191 0 0 0 0 0\n";
+	assert_int_equal(stat_line_parse(ok, sizeof(ok) - 1, &st), 0);
+	assert_int_equal(st.processor, 8191);
+}
+
+/* cpu.stat counters that jump: no throttled % above 100, no rate at all. */
+static void throttle_jump_dropped(void **state)
+{
+	(void)state;
+	struct cgroup_cpustat a, b;
+	struct throttle_rate t;
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	a.has_periods = b.has_periods = true;
+	a.nr_periods = 100;
+	b.nr_periods = 110;
+	b.nr_throttled = UINT64_MAX;
+	cgroup_throttle_rate(&a, &b, 1.0, &t);
+	assert_false(t.valid);
+	b.nr_throttled = 5;
+	b.throttled_s = 0.5;
+	cgroup_throttle_rate(&a, &b, 1.0, &t);
+	assert_true(t.valid);
+	assert_true(fabs(t.throttled_pct - 50.0) < 1e-9);
+	b.throttled_s = 1.8e13; /* throttled_time of 2^64-1 ns */
+	cgroup_throttle_rate(&a, &b, 1.0, &t);
+	assert_false(t.valid);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(starved_waits),	     cmocka_unit_test(landing_wait_bounded),
+	    cmocka_unit_test(churn_run_bounded),     cmocka_unit_test(jump_is_reset),
+	    cmocka_unit_test(sweep_bounded),	     cmocka_unit_test(huge_cpu_field),
+	    cmocka_unit_test(throttle_jump_dropped),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
