@@ -51,8 +51,9 @@ static bool batch_print(const struct options *o, struct session *s, bool header,
 	if (line)
 		fwrite(line->buf, 1, line->len, stdout);
 	else
-		report_sample(stdout, o->format, &s->cur, &s->rates,
-			      s->kind == SESSION_LAB ? &s->work : NULL, batch_diag(s), header);
+		report_sample_progress(stdout, o->format, &s->cur, &s->rates,
+				       s->kind == SESSION_LAB ? &s->work : NULL, batch_diag(s),
+				       &s->progress, header);
 	if (fflush(stdout) == EOF || ferror(stdout)) {
 		/* The reader went away (a closed pipe): stop quietly. */
 		if (errno != EPIPE) {
@@ -161,9 +162,9 @@ int batch_run(const struct options *o)
 		const struct batch_line *line = NULL;
 		if (one.f && rec) {
 			rewind(one.f);
-			report_sample(one.f, FORMAT_JSON, &s.cur, &s.rates,
-				      s.kind == SESSION_LAB ? &s.work : NULL, batch_diag(&s),
-				      false);
+			report_sample_progress(one.f, FORMAT_JSON, &s.cur, &s.rates,
+					       s.kind == SESSION_LAB ? &s.work : NULL,
+					       batch_diag(&s), &s.progress, false);
 			if (fflush(one.f) == 0)
 				line = &one;
 		}

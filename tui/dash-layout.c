@@ -87,3 +87,14 @@ void dash_layout_compute(int rows, int cols, bool lab, size_t ncpus, struct dash
 	l->keys = dash_layout_rect(rows - 2, 0, 1, cols);
 	l->message = dash_layout_rect(rows - 1, 0, 1, cols);
 }
+
+void dash_layout_progress(struct dash_layout *l)
+{
+	if (l->too_small || l->spark.h == 0 || l->threads.h <= DASH_THREADS_MIN)
+		return;
+	l->spark.h++;
+	if (l->cpus.y > l->spark.y)
+		l->cpus.y++;
+	l->threads.y++;
+	l->threads.h--;
+}

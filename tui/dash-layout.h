@@ -40,4 +40,9 @@ struct dash_layout {
  * lab, the per-CPU bars sit to the right of the chart. */
 void dash_layout_compute(int rows, int cols, bool lab, size_t ncpus, struct dash_layout *l);
 
+/* The job's progress (--progress): one more row atop spark, taken from the
+ * threads table.  Nothing when spark is empty or the table has no row to
+ * spare. */
+void dash_layout_progress(struct dash_layout *l);
+
 #endif

@@ -141,6 +141,8 @@ static int dash_table_height(WINDOW *w, const struct session *s)
 	int rows, cols;
 	getmaxyx(w, rows, cols);
 	dash_layout_compute(rows, cols, s->kind == SESSION_LAB, s->cur.cpus.n, &l);
+	if (s->progress.on)
+		dash_layout_progress(&l);
 	return l.threads.h;
 }
 
@@ -154,6 +156,8 @@ static void dash_draw(WINDOW *w, struct dash *d, struct session *s)
 
 	getmaxyx(w, rows, cols);
 	dash_layout_compute(rows, cols, s->kind == SESSION_LAB, s->cur.cpus.n, &l);
+	if (s->progress.on)
+		dash_layout_progress(&l);
 	dash_panels_draw(w, &l, d, s);
 	wnoutrefresh(w);
 	doupdate();
@@ -186,6 +190,7 @@ static void dash_tick(struct dash *d, struct session *s, double now)
 {
 	int rc = session_tick(s);
 	dash_news(d, s);
+	dash_log_tick(d, s);
 	if (d->replay.on) {
 		if (rc == -ENODATA && !d->replay.paused) {
 			d->replay.paused = true;
@@ -253,6 +258,11 @@ static bool dash_input(struct dash *d, struct session *s, double *next_sample)
 		if ((getmaxy(stdscr) < DASH_MIN_ROWS || getmaxx(stdscr) < DASH_MIN_COLS) &&
 		    ch != 'q' && ch != KEY_F(10))
 			continue;
+		int pf = dash_log_prompt_key(d, s, ch);
+		if (pf) {
+			dirty |= (pf & DASH_KEY_REDRAW) != 0;
+			continue;
+		}
 		long nrows = 0;
 		pid_t cursor = 0;
 		pid_t none[1];
@@ -378,6 +388,7 @@ int dash_run(struct session *s, const struct dash_config *c)
 	dash_init(&d, c);
 	d.record = c ? c->record : NULL;
 	d.export = c ? c->export : NULL;
+	d.log.file = c ? c->log_file : NULL;
 	if (c && c->message)
 		snprintf(d.message, sizeof(d.message), "%s", c->message);
 	d.replay.on = s->rec != NULL;

@@ -17,6 +17,7 @@
 #include <stddef.h>
 
 #include "dash-format.h"
+#include "dash-log.h"
 #include "dash-sweep.h"
 #include "session.h"
 
@@ -59,6 +60,7 @@ struct dash {
 	char status[96];		/* how the target ended ("exited with status 3"), "" */
 	struct record *record;		/* --record, NULL when none (or after an error) */
 	struct export *export;		/* --serve, NULL when none */
+	struct dash_log log;		/* m, e: the experiment log; the progress line */
 };
 
 struct record;
@@ -73,6 +75,8 @@ struct dash_config {
 	struct export *export; /* --serve: each sample is published (the caller
 				* stops it); NULL: none */
 	const char *message;   /* the message line at start ("serving …"), or NULL */
+	FILE *log_file;	       /* --log FILE open for appending (the caller closes it), or
+				* NULL */
 };
 
 /* Refresh intervals the i / I keys step through, s. */
