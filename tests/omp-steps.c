@@ -9,13 +9,14 @@
  *        "quiet": progress lines that do not match 'step'
  *        "noterm": as lines, but SIGTERM is ignored
  *        "fork": forks a grandchild that keeps printing, then exits
- *        "hostile": a line with escape sequences and invalid UTF-8 first */
+ *        "hostile": a line with escape sequences and invalid UTF-8, 10 a second */
 #include <omp.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 static double chunk(void)
@@ -58,9 +59,11 @@ int main(int argc, char **argv)
 	const char *mode = argc > 2 ? argv[2] : "lines";
 	if (strcmp(mode, "noterm") == 0)
 		signal(SIGTERM, SIG_IGN);
-	if (strcmp(mode, "hostile") == 0) {
+	double t0 = omp_get_wtime();
+	while (strcmp(mode, "hostile") == 0 && (secs <= 0 || omp_get_wtime() - t0 < secs)) {
 		printf("hostile \033[31mred\033]0;title\007 \x9b" "2J \xff\xfe end\n");
 		fflush(stdout);
+		nanosleep(&(struct timespec){0, 100000000}, NULL);
 	}
 	if (strcmp(mode, "fork") == 0) {
 		if (fork() == 0) {
