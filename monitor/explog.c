@@ -67,10 +67,12 @@ size_t explog_lab_knobs(const struct lab_settings *s, struct explog_knob *out, s
 size_t explog_env_knobs(const struct diagnosis *d, struct explog_knob *out, size_t cap)
 {
 	size_t n = 0;
-	for (size_t i = 0; i < d->nenv && n < cap; i++, n++) {
+	for (size_t i = 0; i < d->nenv && n < cap; i++) {
+		if (!d->env[i].set)
+			continue; /* unset on one side only still counts as a change */
 		snprintf(out[n].name, sizeof(out[n].name), "%s", d->env[i].name);
-		snprintf(out[n].value, sizeof(out[n].value), "%s",
-			 d->env[i].set ? d->env[i].value : "unset");
+		snprintf(out[n].value, sizeof(out[n].value), "%s", d->env[i].value);
+		n++;
 	}
 	return n;
 }

@@ -49,8 +49,8 @@ struct explog {
  * line per knob in explog.c).  Returns the count. */
 size_t explog_lab_knobs(const struct lab_settings *s, struct explog_knob *out, size_t cap);
 
-/* The target's thread variables from a diagnosis ("unset" when not set).
- * Returns the count. */
+/* The target's thread variables that are set, from a diagnosis.  Returns
+ * the count. */
 size_t explog_env_knobs(const struct diagnosis *d, struct explog_knob *out, size_t cap);
 
 struct session;
