@@ -154,8 +154,11 @@ sleep 0.2
 python3 -c 'import threading,time; t=threading.Thread(target=time.sleep,args=(5,)); t.start(); time.sleep(5)' &
 mp=$!
 pids+=("$mp")
-sleep 0.3
-tid=$(ls /proc/$mp/task | grep -v "^$mp$" | head -n1)
+for _ in $(seq 50); do # python starts slowly on a busy machine
+	tid=$(ls /proc/$mp/task 2>/dev/null | grep -v "^$mp$" | head -n1)
+	[ -n "$tid" ] && break
+	sleep 0.1
+done
 if [ -n "$tid" ]; then
 	"$TL" --batch -c 1 -p "$tid" >"$tmp/out" 2>"$tmp/err"
 	st=$?

@@ -28,7 +28,7 @@ if [ ! -x "$TL" ] || [ ! -x "$STEPS" ]; then
 	echo "1..0 # SKIP $TL or $STEPS not built"
 	exit 0
 fi
-echo "1..16"
+echo "1..18"
 # Processes of the test program still alive (zombies do not count).
 left() { pgrep -f "^$STEPS" 2>/dev/null | while read -r p; do
 	grep -qs '^State:[[:space:]]*Z' "/proc/$p/status" || echo "$p"; done; }
@@ -123,7 +123,7 @@ fi
 
 # Hostile output: escaped in JSON, made safe in text.
 batch_json ho 1 2 'never matches' -- "$STEPS" 1 hostile
-limited 30 "$TL" --batch -i 0.5 -c 2 --progress 'never matches' -- "$STEPS" 0.4 hostile \
+limited 30 "$TL" --batch -i 0.5 -c 2 --progress 'never matches' -- "$STEPS" 0 hostile \
 	>"$tmp/ho.txt" 2>&1
 if "$PY" - "$tmp/ho.json" >"$tmp/check" 2>&1 <<'PY' && ! grep -q $'\033' "$tmp/ho.txt" &&
 import json, sys
@@ -229,11 +229,14 @@ for x in r:
 e = d["environment"]
 assert e["cpu_model"] and e["online"] >= 1 and e["kernel"] and e["date"], e
 rate = [x["rate"] for x in r]
+cpu = [x["cpu_pct"] for x in r]
 assert r[0]["speedup"] == 1.0
-assert rate[2] < 1.3 * rate[1], ("4 faster than 2", rate)
-if r[1]["cpu_pct"] < 140:
-    print("busy: 2 threads got %.0f%% CPU" % r[1]["cpu_pct"])
+# Other processes competing for the CPUs hand more threads a larger share:
+# then neither comparison says anything about this machine's 2 CPUs.
+if cpu[1] < 140 or cpu[2] > 1.15 * cpu[1]:
+    print("busy: 1, 2, 4 threads got %.0f%%, %.0f%%, %.0f%% CPU" % tuple(cpu))
     sys.exit(1)
+assert rate[2] < 1.3 * rate[1], ("4 faster than 2", rate)
 assert rate[1] > 1.2 * rate[0], ("2 not faster than 1", rate)
 assert rate[2] < 1.3 * rate[1], ("4 faster than 2", rate)
 print("steps/s 1: %.0f, 2: %.0f, 4: %.0f" % tuple(rate))
@@ -241,7 +244,7 @@ PY
 	[ $try -ge 3 ] && break
 done
 if grep -q '^busy' "$tmp/check"; then
-	skip "--sweep --env OMP_NUM_THREADS=1,2,4 scaling" "the machine was too busy in 3 tries ($(cat "$tmp/check")); 4 was not faster than 2"
+	skip "--sweep --env OMP_NUM_THREADS=1,2,4 scaling" "the machine was too busy in 3 tries ($(cat "$tmp/check"))"
 elif [ $try -le 3 ] && grep -q '^steps/s' "$tmp/check"; then
 	ok "--sweep --env OMP_NUM_THREADS=1,2,4 (try $try): 2 faster than 1, 4 not faster than 2, environment present: $(cat "$tmp/check")"
 else
@@ -338,8 +341,24 @@ else
 	notok "left behind" "$(ps -o pid,ppid,pgid,args -p "$(left | tr '\n' ,)0")"
 fi
 
-# SIGKILL and SIGINT of threadlab in the middle of a run.
-for sig in KILL INT; do
+# --repeat: the median and the spread.
+sweep rep.json --env MODE=x --repeat 3 --seconds 1 --warmup 0.3 --progress 'step ([0-9]+)' \
+	--format json -- "$STEPS" 0
+if "$PY" - "$tmp/rep.json" >"$tmp/check" 2>&1 <<'PY'; then
+import json, sys
+r = json.load(open(sys.argv[1]))
+x = r["rows"][0]
+assert r["repeat"] == 3 and x["runs"] == 3, x
+assert x["rate"] > 0 and x["rate_spread"] is not None and 0 <= x["rate_spread"] < x["rate"], x
+print("median %.1f steps/s, spread %.1f" % (x["rate"], x["rate_spread"]))
+PY
+	ok "--repeat 3: three runs, the median and the spread: $(cat "$tmp/check")"
+else
+	notok "--repeat" "$(cat "$tmp/check" "$tmp/rep.json.err")"
+fi
+
+# SIGKILL, SIGINT and SIGTERM of threadlab in the middle of a run.
+for sig in KILL INT TERM; do
 	"$TL" --sweep --env MODE=a,b --seconds 30 --warmup 1 --progress step --format json \
 		-- "$STEPS" 0 noterm >"$tmp/sig.out" 2>"$tmp/sig.err" &
 	tpid=$!
@@ -350,7 +369,7 @@ for sig in KILL INT; do
 	wait "$tpid" 2>/dev/null
 	st=$?
 	if [ "$before" -ge 1 ] && wait_gone 30; then
-		ok "SIGKILL/SIGINT of threadlab: SIG$sig (status $st): the command that ignores SIGTERM is gone"
+		ok "threadlab stopped by SIG$sig (status $st): the command that ignores SIGTERM is gone"
 	else
 		notok "SIG$sig of threadlab" "before $before, left: $(left)" "$(cat "$tmp/sig.err")"
 		pkill -9 -f "^$STEPS"

@@ -410,7 +410,7 @@ static const struct dash_keys_cmd dash_keys_table[] = {
      false,
      {"m", "mark the setting as a row of the experiment log (attached: type a note)", LIVE},
      "m mark",
-     2},
+     3},
     {{{'e', 0}},
      dash_keys_log_view,
      LIVE,
