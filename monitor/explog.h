@@ -62,6 +62,11 @@ void explog_row_of(const struct session *s, const char *note, struct explog_row 
 /* The environment record of s now (as a recording's header has it). */
 void explog_environment(const struct session *s, struct env_record *e);
 
+/* Appends the rows of a --log file an earlier run wrote (explog-out.h)
+ * to l.  Returns how many, 0 when the file does not exist, or -errno when
+ * it cannot be read; lines that are not rows are counted in *skipped. */
+int explog_load(struct explog *l, const char *path, size_t *skipped);
+
 /* Appends row (the oldest goes when full).  Returns the row as stored. */
 struct explog_row *explog_add(struct explog *l, const struct explog_row *row);
 

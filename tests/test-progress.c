@@ -5,6 +5,7 @@
 
 #include <math.h>
 
+#include "explog-out.h"
 #include "explog.h"
 #include "progress.h"
 #include "sweep-cmd.h"
@@ -189,6 +190,50 @@ static void test_explog(void **state)
 	assert_string_equal(names, "OMP_NUM_THREADS, loaders and prefetch");
 }
 
+/* --log: rows written as JSON Lines read back the same. */
+static void test_explog_round_trip(void **state)
+{
+	(void)state;
+	static struct explog a, b;
+	char path[] = "/tmp/tl-log-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	FILE *f = fdopen(fd, "w");
+	struct env_record e;
+	memset(&e, 0, sizeof(e));
+	row(&a, 80, 1, 1);
+	row(&a, -1, 2, 1);
+	a.row[0].unit = "GFLOP/s";
+	a.row[0].verdict = VERDICT_THROTTLED;
+	a.row[0].throttled_pct = 37.5;
+	a.row[0].cpu = 1.5;
+	a.row[1].verdict = VERDICT_N;
+	a.row[1].throttled_pct = -1;
+	snprintf(a.row[1].note, sizeof(a.row[1].note), "quote \" tab\t \x1b[2J end");
+	for (size_t i = 0; i < a.n; i++)
+		assert_int_equal(explog_out_json(f, &a, i, &e), 0);
+	fputs("not json\n", f);
+	fclose(f);
+	size_t skipped = 9;
+	assert_int_equal(explog_load(&b, path, &skipped), 2);
+	assert_int_equal(skipped, 1);
+	for (size_t i = 0; i < 2; i++) {
+		assert_int_equal(b.row[i].nknobs, a.row[i].nknobs);
+		for (size_t k = 0; k < a.row[i].nknobs; k++) {
+			assert_string_equal(b.row[i].knob[k].name, a.row[i].knob[k].name);
+			assert_string_equal(b.row[i].knob[k].value, a.row[i].knob[k].value);
+		}
+		assert_string_equal(b.row[i].note, a.row[i].note);
+		assert_int_equal(b.row[i].verdict, a.row[i].verdict);
+		assert_near(b.row[i].rate, a.row[i].rate, 1e-3);
+		assert_near(b.row[i].throttled_pct, a.row[i].throttled_pct, 1e-2);
+	}
+	assert_string_equal(b.row[0].unit, "GFLOP/s");
+	assert_near(b.row[0].cpu, 1.5, 1e-3);
+	unlink(path);
+	assert_int_equal(explog_load(&b, path, &skipped), 0); /* no file: no rows */
+}
+
 static void test_sweep_settings(void **state)
 {
 	(void)state;
@@ -226,7 +271,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_plain_match),	  cmocka_unit_test(test_cumulative_and_tqdm),
 	    cmocka_unit_test(test_rates),	  cmocka_unit_test(test_tail_rotation),
-	    cmocka_unit_test(test_explog),	  cmocka_unit_test(test_sweep_settings),
+	    cmocka_unit_test(test_explog),	  cmocka_unit_test(test_explog_round_trip),
+	    cmocka_unit_test(test_sweep_settings),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -145,18 +145,24 @@ PY
 else
 	notok "--log file" "$(cat "$tmp/check")" "$(head -c 1200 "$tmp/log.jsonl")"
 fi
-# A second run appends.
+# A second run reads the rows back and goes on: row 4, its ratio to row 1.
 $T new-session -d -s lab2 -x 80 -y 24 "exec '$TL' -i 0.5 --log '$tmp/log.jsonl'"
-if wait_pane lab2 'GFLOP/s [0-9.]+ ' 300; then
+if wait_pane lab2 'GFLOP/s [0-9.]+ ' 300 && sleep 1 && wait_pane lab2 'steady [0-9]' 150; then
 	$T send-keys -t lab2 m
-	wait_pane lab2 'row 1 marked' 30
+	wait_pane lab2 'row 4 marked' 30
+	$T send-keys -t lab2 e
+	wait_pane lab2 '^experiment log: 4 rows' 30
+	cp "$tmp/pane" "$tmp/view2"
 	$T send-keys -t lab2 q
 fi
 for _ in $(seq 50); do $T has-session -t lab2 2>/dev/null || break; sleep 0.1; done
-if [ "$(wc -l <"$tmp/log.jsonl")" = 4 ]; then
-	ok "--log appends: a second run adds its row"
+if [ "$(wc -l <"$tmp/log.jsonl")" = 4 ] && grep -Eq '^ 1 +1\.00x ' "$tmp/view2" &&
+	grep -Eq '^ 4 +[0-9.]+x ' "$tmp/view2" &&
+	"$PY" -c 'import json,sys; r=[json.loads(l) for l in open(sys.argv[1])]; assert r[3]["row"] == 4 and r[3]["ratio"] > 0 and abs(r[3]["ratio"] - r[3]["rate"] / r[0]["rate"]) < 0.01' \
+		"$tmp/log.jsonl"; then
+	ok "--log round trip: a second run reads the 3 rows back, marks row 4 against row 1 and appends it"
 else
-	notok "--log append" "$(wc -l <"$tmp/log.jsonl") lines"
+	notok "--log read back" "$(wc -l <"$tmp/log.jsonl") lines" "$(cat "$tmp/view2" 2>/dev/null)"
 fi
 echo "# $n tests, $fails failed"
 exit $fails

@@ -188,3 +188,15 @@ void dash_log_progress(WINDOW *w, const struct dash_rect *r, const struct dash *
 	dash_log_progress_row(out, sizeof(out), r->w, s, d->utf8);
 	dash_paint_put(w, r->y, r->x, r->w, out, dash_paint_attr(d, DASH_ROLE_BAR));
 }
+
+void dash_log_load(struct dash *d, const char *path)
+{
+	size_t skipped = 0;
+	int n = explog_load(&d->log.rows, path, &skipped);
+	if (n < 0)
+		dash_keys_say(d, "cannot read the log %s: %s", path, strerror(-n));
+	else if (n > 0 || skipped)
+		dash_keys_say(d, "log %s: %d earlier row%s%s (e shows them)", path, n, n == 1 ? "" : "s",
+			      skipped ? ", some lines not rows" : "");
+	d->message_bad = n < 0;
+}

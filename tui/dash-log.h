@@ -40,6 +40,10 @@ struct dash_log {
  * note is being typed (the key table handles the key). */
 int dash_log_prompt_key(struct dash *d, const struct session *s, int key);
 
+/* Reads back the rows of the --log file at path (an earlier run's); the
+ * message line says how many. */
+void dash_log_load(struct dash *d, const char *path);
+
 /* After each tick: the job's newest output line onto the message line. */
 void dash_log_tick(struct dash *d, const struct session *s);
 

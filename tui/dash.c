@@ -389,6 +389,8 @@ int dash_run(struct session *s, const struct dash_config *c)
 	d.record = c ? c->record : NULL;
 	d.export = c ? c->export : NULL;
 	d.log.file = c ? c->log_file : NULL;
+	if (c && c->log_path)
+		dash_log_load(&d, c->log_path);
 	if (c && c->message)
 		snprintf(d.message, sizeof(d.message), "%s", c->message);
 	d.replay.on = s->rec != NULL;

@@ -77,6 +77,7 @@ struct dash_config {
 	const char *message;   /* the message line at start ("serving …"), or NULL */
 	FILE *log_file;	       /* --log FILE open for appending (the caller closes it), or
 				* NULL */
+	const char *log_path;  /* its name: the rows it holds are read back at start */
 };
 
 /* Refresh intervals the i / I keys step through, s. */

@@ -72,7 +72,8 @@ static int main_dashboard_run(const struct options *o, FILE *log)
 				 .no_color = o->no_color,
 				 .export = &e,
 				 .message = serving[0] ? serving : NULL,
-				 .log_file = log};
+				 .log_file = log,
+				 .log_path = o->log};
 	if (face_record_start(o, &s, &dc.record) != EXIT_OK) {
 		export_stop(&e);
 		session_stop(&s);

@@ -160,7 +160,7 @@ void options_tune_usage(FILE *f)
 	      "      --progress-file PATH  with -p PID: read the lines from a file the job\n"
 	      "                        appends to (followed through rotation, like tail -F)\n"
 	      "      --log FILE        the dashboard's experiment log (m marks, e shows) is\n"
-	      "                        also appended to FILE as JSON Lines\n"
+	      "                        also appended to FILE as JSON Lines (read back at start)\n"
 	      "      --sweep --env NAME=V1,V2 [--env ...] [--grid] -- CMD  run CMD once per\n"
 	      "                        setting (one knob at a time from the first values;\n"
 	      "                        --grid: every combination) and print the table\n"
