@@ -94,9 +94,11 @@ static int sweep_cmd_out_begin(void *arg, const struct sweep_cmd_env *env)
 	errno = 0;
 	switch (w->fmt) {
 	case FORMAT_TEXT:
-		fprintf(w->f, "%.1f s per setting after %.1f s warm-up, %d run%s each%s\n",
-			w->o->seconds, w->o->warmup, w->o->repeat, w->o->repeat == 1 ? "" : "s",
-			w->o->cpus > 0 ? ", under a CPU quota" : "");
+		fprintf(w->f, "%.1f s per setting after %.1f s warm-up, %d run%s each", w->o->seconds,
+			w->o->warmup, w->o->repeat, w->o->repeat == 1 ? "" : "s");
+		if (w->o->cpus > 0)
+			fprintf(w->f, ", under a quota of %.2f CPUs", w->o->cpus);
+		fputc('\n', w->f);
 		sweep_cmd_out_text_row(line, sizeof(line), w->o, NULL);
 		fprintf(w->f, "%s\n", line);
 		break;
@@ -114,6 +116,11 @@ static int sweep_cmd_out_begin(void *arg, const struct sweep_cmd_env *env)
 		json_out_kint(&w->j, "repeat", w->o->repeat);
 		json_out_knum(&w->j, "cpus", w->o->cpus > 0 ? w->o->cpus : (double)NAN, 3);
 		json_out_kstr(&w->j, "progress", w->o->progress);
+		json_out_key(&w->j, "command");
+		json_out_array(&w->j);
+		for (char **a = w->o->command; *a; a++)
+			json_out_str(&w->j, *a);
+		json_out_end(&w->j);
 		json_out_key(&w->j, "rows");
 		json_out_array(&w->j);
 		break;
@@ -174,6 +181,18 @@ static int sweep_cmd_out_row(void *arg, const struct sweep_cmd_row *r)
 	return sweep_cmd_out_status(w->f);
 }
 
+/* The command line, made safe, after the environment record. */
+static void sweep_cmd_out_command(FILE *f, const char *lead, const struct sweep_cmd_opts *o)
+{
+	char safe[3 * 512];
+	env_out_key(f, lead, "command");
+	for (char **a = o->command; *a; a++) {
+		text_safe(*a, strlen(*a), safe, sizeof(safe));
+		fprintf(f, "%s%s", a == o->command ? "" : " ", safe);
+	}
+	fputc('\n', f);
+}
+
 static int sweep_cmd_out_end(void *arg)
 {
 	struct sweep_cmd_out *w = arg;
@@ -182,9 +201,11 @@ static int sweep_cmd_out_end(void *arg)
 	case FORMAT_TEXT:
 		fputc('\n', w->f);
 		env_out_text(w->f, "", &w->env, NULL);
+		sweep_cmd_out_command(w->f, "", w->o);
 		break;
 	case FORMAT_CSV:
 		env_out_text(w->f, "# ", &w->env, NULL);
+		sweep_cmd_out_command(w->f, "# ", w->o);
 		break;
 	case FORMAT_JSON:
 		json_out_end(&w->j); /* rows */
