@@ -35,6 +35,16 @@ void session_progress_drain(struct session *s)
 		progress_feed(&s->progress, buf, n);
 }
 
+int session_output_fd(const struct session *s)
+{
+	return s->progress.on && s->child.out_open ? s->child.out_fd : -1;
+}
+
+void session_drain_output(struct session *s)
+{
+	session_progress_drain(s);
+}
+
 void session_progress_tick(struct session *s, double now)
 {
 	if (!s->progress.on)

@@ -162,6 +162,12 @@ void session_recording_header(const struct session *s, double interval, struct r
  * tick while the others follow the stat period. */
 void session_show_threads(struct session *s, const pid_t *tids, size_t n);
 
+/* The job's output while a face waits between ticks (--progress): the
+ * descriptor to poll for input (-1: none), and the read of what arrived,
+ * so that a chatty job never blocks on a full pipe. */
+int session_output_fd(const struct session *s);
+void session_drain_output(struct session *s);
+
 /* Lab only: applies s->want (after a key or a flag changed it).  Returns 0
  * or -errno; a message says what happened in a few words either way. */
 int session_apply(struct session *s);

@@ -84,6 +84,17 @@ static void batch_record(struct record **rec, const struct options *o, const str
 	}
 }
 
+/* Sleeps until next; the job's output (--progress) is read every 100 ms
+ * meanwhile, so a chatty job never blocks on a full pipe. */
+static void batch_wait(struct session *s, double next)
+{
+	while (session_output_fd(s) >= 0 && !stop_signal && stop_now() + 0.1 < next) {
+		stop_sleep_until(stop_now() + 0.1);
+		session_drain_output(s);
+	}
+	stop_sleep_until(next);
+}
+
 static int batch_replay(const struct options *o, struct session *s)
 {
 	unsigned seen = 0;
@@ -149,7 +160,7 @@ int batch_run(const struct options *o)
 	double next = stop_now() + o->interval;
 	rc = EXIT_OK;
 	while (!stop_signal) {
-		stop_sleep_until(next);
+		batch_wait(&s, next);
 		if (stop_signal)
 			break;
 		int tick = session_tick(&s);

@@ -300,7 +300,7 @@ static bool dash_input(struct dash *d, struct session *s, double *next_sample)
 
 /* Waits for input for at most timeout ms (-1: no limit) unless a stop
  * signal came first.  Returns poll's result (-1 with EINTR on a signal). */
-static int dash_wait(struct pollfd *pfd, int timeout)
+static int dash_wait(struct pollfd *pfd, nfds_t n, int timeout)
 {
 	sigset_t block, old;
 	struct timespec ts = {timeout / 1000, (long)(timeout % 1000) * 1000000L};
@@ -314,7 +314,7 @@ static int dash_wait(struct pollfd *pfd, int timeout)
 	int r = -1;
 	errno = EINTR;
 	if (!stop_signal)
-		r = ppoll(pfd, 1, timeout < 0 ? NULL : &ts, &old);
+		r = ppoll(pfd, n, timeout < 0 ? NULL : &ts, &old);
 	int e = errno;
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	errno = e;
@@ -335,6 +335,7 @@ static int dash_loop(struct dash *d, struct session *s)
 	double next_poll = 0;
 	bool dirty = true;
 	unsigned last_pending = session_pending(s);
+	double next_output = 0;
 
 	while (!d->quit && !stop_signal) {
 		double now = dash_now();
@@ -367,12 +368,24 @@ static int dash_loop(struct dash *d, struct session *s)
 				wait = DASH_PENDING_POLL;
 			timeout = wait <= 0 ? 0 : (int)(wait * 1000.0 + 0.999);
 		}
-		struct pollfd pfd = {.fd = STDIN_FILENO, .events = POLLIN};
-		int r = dash_wait(&pfd, timeout);
+		/* The job's output (--progress) is read as it comes, at most
+		 * every 50 ms (a chatty job must not keep the loop awake). */
+		struct pollfd pfd[2] = {{.fd = STDIN_FILENO, .events = POLLIN},
+					{.fd = dash_now() >= next_output ? session_output_fd(s) : -1,
+					 .events = POLLIN}};
+		if (pfd[1].fd < 0 && session_output_fd(s) >= 0 && timeout > 50)
+			timeout = 50;
+		int r = dash_wait(pfd, pfd[1].fd >= 0 ? 2 : 1, timeout);
+		if (r > 0 && pfd[1].fd >= 0 && pfd[1].revents) {
+			session_drain_output(s);
+			next_output = dash_now() + 0.05;
+			if (!pfd[0].revents)
+				continue;
+		}
 		if (r < 0 && errno != EINTR)
 			return EXIT_RUNTIME;
-		if (r > 0 && (pfd.revents & (POLLHUP | POLLERR | POLLNVAL)) &&
-		    !(pfd.revents & POLLIN))
+		if (r > 0 && (pfd[0].revents & (POLLHUP | POLLERR | POLLNVAL)) &&
+		    !(pfd[0].revents & POLLIN))
 			break; /* the terminal went away */
 		/* EINTR may be SIGWINCH: wgetch then gives KEY_RESIZE. */
 		if (dash_input(d, s, &next_sample))
