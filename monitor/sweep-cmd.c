@@ -333,6 +333,12 @@ int sweep_cmd_run(const struct sweep_cmd_opts *o, const struct sweep_cmd_sink *k
 			  SWEEP_CMD_REPEAT);
 		return -EINVAL;
 	}
+	char why[512];
+	if (o->cpus > 0 && launch_quota_check(o->cpus, why, sizeof(why)) < 0) {
+		/* Figures without the quota asked for would mislead. */
+		sink_note(k, "sweep: --cpus %g: %s", o->cpus, why);
+		return -EPERM;
+	}
 	size_t cap = 256;
 	unsigned char(*set)[SWEEP_CMD_KNOBS] = xcalloc(cap, sizeof(*set));
 	size_t nset = sweep_cmd_settings(o, set, cap);

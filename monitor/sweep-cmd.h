@@ -93,8 +93,9 @@ struct sweep_cmd_sink {
 	void (*note)(void *arg, const char *line);
 };
 
-/* Runs the sweep.  Returns 0, -EINVAL (bad options), -EINTR (a stop
- * signal: the rows so far are kept, end is called), -EPIPE or -EIO. */
+/* Runs the sweep.  Returns 0, -EINVAL (bad options), -EPERM (--cpus: no
+ * quota can be set here; a note says why), -EINTR (a stop signal: the rows
+ * so far are kept, end is called), -EPIPE or -EIO. */
 int sweep_cmd_run(const struct sweep_cmd_opts *o, const struct sweep_cmd_sink *k);
 
 #endif

@@ -145,6 +145,18 @@ static int launch_quota(struct launch *l, double cpus, char *err, size_t errlen)
 	return rc;
 }
 
+int launch_quota_check(double cpus, char *err, size_t errlen)
+{
+	struct launch l;
+	memset(&l, 0, sizeof(l));
+	int rc = launch_quota(&l, cpus, err, errlen);
+	if (rc == 0) {
+		lab_quota_destroy(l.quota, 1000);
+		free(l.quota);
+	}
+	return rc;
+}
+
 int launch_start_with(struct launch *l, char *const argv[], const struct launch_opts *lo,
 		      char *err, size_t errlen)
 {

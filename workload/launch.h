@@ -60,6 +60,11 @@ int launch_start(struct launch *l, char *const argv[], enum launch_stdio io, cha
 int launch_start_with(struct launch *l, char *const argv[], const struct launch_opts *o,
 		      char *err, size_t errlen);
 
+/* Whether a command can be started under a quota of cpus here: makes the
+ * cgroup, sets the quota and removes it again.  0, or -errno with the
+ * reason (root or a delegated cgroup needed) in err. */
+int launch_quota_check(double cpus, char *err, size_t errlen);
+
 /* LAUNCH_STDIO_PIPE: reads what the command wrote since the last call
  * (never blocks).  Returns the bytes read, 0 when nothing is waiting or
  * the pipe is closed (the command and all it started have closed it). */
