@@ -1,6 +1,7 @@
 /* dash.c — the dashboard's terminal and its one loop.
  *
- * The loop: wait for input with ppoll() on stdin until the next sample is
+ * The loop: wait for input with ppoll() on stdin (and on the job's output
+ * with --progress, read as it comes) until the next sample is
  * due (or 100 ms while a setting is pending), sample when due, handle every
  * key that is waiting, redraw once if anything changed.  Redrawing goes
  * through wnoutrefresh/doupdate, so ncurses sends only what changed; with
