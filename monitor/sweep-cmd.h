@@ -8,8 +8,9 @@
  * threadlab's with the knobs set, its output read for --progress, under
  * --cpus as a quota when asked.  After warmup seconds the window of
  * seconds is measured; then the command is stopped (SIGTERM to its process
- * group, SIGKILL after 500 ms; the quota cgroup is emptied), whatever
- * happened to it.  A command that does not start, ends early or prints no
+ * group, SIGKILL after 500 ms; the quota cgroup is emptied; threadlab is
+ * the child subreaper, so what left the group and lost its parent is its
+ * child and is killed too), whatever happened to it.  A command that does not start, ends early or prints no
  * progress line gives a row that says so, and the sweep goes on.
  *
  * Row figures over the measured window: rate (steps/s, NAN without

@@ -9,6 +9,7 @@
  *        "quiet": progress lines that do not match 'step'
  *        "noterm": as lines, but SIGTERM is ignored
  *        "fork": forks a grandchild that keeps printing, then exits
+ *        "setsid": as fork, but the grandchild leaves the process group
  *        "hostile": a line with escape sequences and invalid UTF-8, 10 a second */
 #include <omp.h>
 #include <signal.h>
@@ -65,8 +66,10 @@ int main(int argc, char **argv)
 		fflush(stdout);
 		nanosleep(&(struct timespec){0, 100000000}, NULL);
 	}
-	if (strcmp(mode, "fork") == 0) {
+	if (strcmp(mode, "fork") == 0 || strcmp(mode, "setsid") == 0) {
 		if (fork() == 0) {
+			if (strcmp(mode, "setsid") == 0)
+				setsid();
 			run(secs, "lines");
 			return 0;
 		}

@@ -15,7 +15,7 @@ n=0
 fails=0
 cleanup() {
 	$T kill-server 2>/dev/null
-	pkill -9 -f "^$STEPS" 2>/dev/null
+	for p in $(pgrep -f "^$STEPS" 2>/dev/null); do kill -9 "$p"; done
 	rm -rf "$tmp"
 }
 trap cleanup EXIT

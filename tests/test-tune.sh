@@ -17,7 +17,7 @@ fails=0
 pids=()
 cleanup() {
 	for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done
-	pkill -9 -f "^$STEPS" 2>/dev/null
+	for p in $(pgrep -f "^$STEPS" 2>/dev/null); do kill -9 "$p"; done
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -310,6 +310,8 @@ sweep bad.json --env MODE=x --seconds 1.5 --warmup 0.5 --progress 'step ([0-9]+)
 	-- "$STEPS" 0 noterm
 sweep fork.json --env MODE=x --seconds 1.5 --warmup 0.5 --progress 'step ([0-9]+)' --format json \
 	-- "$STEPS" 0 fork
+sweep setsid.json --env MODE=x --seconds 1.5 --warmup 0.5 --progress 'step ([0-9]+)' --format json \
+	-- "$STEPS" 0 setsid
 sweep none.json --env MODE=x,y --seconds 1 --warmup 0 --format json -- "$tmp/no-such-program"
 sweep quiet.json --env MODE=x --seconds 1 --warmup 0.5 --progress 'step ([0-9]+)' --format json \
 	-- "$STEPS" 0 quiet
@@ -322,6 +324,8 @@ st = lambda f: [x["status"] for x in json.load(open(d + "/" + f))["rows"]]
 assert st("bad.json") == ["ignored SIGTERM: killed (SIGKILL)"], st("bad.json")
 f = st("fork.json")[0]
 assert f.startswith("exited with status 0 after") and "left running was stopped" in f, f
+g = st("setsid.json")[0]
+assert "1 process it left outside its group stopped" in g, g
 n = st("none.json")
 assert len(n) == 2 and all(s.startswith("did not start: cannot run") and "No such file" in s for s in n), n
 q = json.load(open(d + "/quiet.json"))["rows"][0]
@@ -331,12 +335,12 @@ assert e["status"].startswith("exited with status 0 after"), e
 for s in (f, n[0], q["status"], e["status"]):
     print(s)
 PY
-	ok "rows say how each ended: ignored SIGTERM, forked and exited, not found, no progress, ended early"
+	ok "rows say how each ended: ignored SIGTERM, forked and exited, left its group, not found, no progress, ended early"
 else
 	notok "misbehaving commands" "$(cat "$tmp/check")"
 fi
 if wait_gone 20; then
-	ok "nothing of the misbehaving commands is left (the grandchild included)"
+	ok "nothing of the misbehaving commands is left (the grandchildren included, one outside the group)"
 else
 	notok "left behind" "$(ps -o pid,ppid,pgid,args -p "$(left | tr '\n' ,)0")"
 fi
@@ -372,7 +376,7 @@ for sig in KILL INT TERM; do
 		ok "threadlab stopped by SIG$sig (status $st): the command that ignores SIGTERM is gone"
 	else
 		notok "SIG$sig of threadlab" "before $before, left: $(left)" "$(cat "$tmp/sig.err")"
-		pkill -9 -f "^$STEPS"
+		for p in $(left); do kill -9 "$p"; done
 	fi
 done
 echo "# $n tests, $fails failed"

@@ -82,6 +82,7 @@ static int launch_child_setup(void *arg)
  * threadlab tells it each group started (pgid) and stopped (-pgid) over a
  * pipe; end of file on the pipe means threadlab has gone. */
 static int launch_guard_fd = -1;
+static pid_t launch_guard_pid;
 
 static _Noreturn void launch_guard_run(int fd)
 {
@@ -113,8 +114,10 @@ static void launch_guard_tell(pid_t g)
 		if (pid == 0)
 			launch_guard_run(p[0]);
 		close(p[0]);
-		if (pid > 0)
+		if (pid > 0) {
 			launch_guard_fd = p[1];
+			launch_guard_pid = pid;
+		}
 		else
 			close(p[1]);
 	}
@@ -295,6 +298,28 @@ void launch_stop(struct launch *l)
 	launch_guard_tell(-l->pid);
 	l->stopped = true;
 	launch_running = 0;
+}
+
+void launch_adopt_orphans(void)
+{
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+}
+
+int launch_stop_orphans(const pid_t *pids, size_t n)
+{
+	int stopped = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (pids[i] <= 0 || pids[i] == getpid() || pids[i] == launch_guard_pid)
+			continue;
+		if (kill(pids[i], SIGKILL) == 0)
+			stopped++;
+	}
+	/* Ours (adopted) are reaped; others' children are their parents'. */
+	for (size_t i = 0; i < n; i++)
+		if (pids[i] > 0 && pids[i] != getpid() && pids[i] != launch_guard_pid)
+			while (waitpid(pids[i], NULL, 0) < 0 && errno == EINTR)
+				;
+	return stopped;
 }
 
 void launch_emergency_stop(int sig)

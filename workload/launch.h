@@ -84,6 +84,17 @@ void launch_reap_wait(struct launch *l, int ms);
  * background goes too.  Safe to call twice. */
 void launch_stop(struct launch *l);
 
+/* Makes this process the reaper of what its commands leave behind
+ * (PR_SET_CHILD_SUBREAPER): a process that left the command's group and
+ * lost its parent becomes a child of threadlab, so that its pid stays
+ * ours until launch_stop_orphans() stops it (--sweep -- CMD). */
+void launch_adopt_orphans(void);
+
+/* SIGKILLs and reaps pids, descendants of this process that the caller
+ * found after launch_stop() (the guard is spared).  Returns how many were
+ * stopped. */
+int launch_stop_orphans(const pid_t *pids, size_t n);
+
 /* For signal handlers: sig (SIGTERM or SIGKILL) to the running command.
  * Async-signal-safe. */
 void launch_emergency_stop(int sig);
