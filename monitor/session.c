@@ -21,6 +21,7 @@
 #include "procinfo.h"
 #include "proctree.h"
 #include "session-diag.h"
+#include "session-progress.h"
 #include "session-replay.h"
 
 void session_config_default(struct session_config *c)
@@ -187,13 +188,17 @@ int session_start(struct session *s, const struct session_config *c, char *err, 
 		return EXIT_USAGE;
 	}
 	s->tree = c->tree;
+	rc = session_progress_start(s, err, errlen);
+	if (rc != EXIT_OK)
+		return rc;
 	if (c->replay)
 		return session_replay_start(s, err, errlen);
 	if (c->pid) {
 		rc = session_start_attach(s, err, errlen);
 	} else if (c->command) {
 		s->kind = SESSION_LAUNCH;
-		rc = launch_start(&s->child, c->command, c->stdio, err, errlen) < 0 ? EXIT_USAGE
+		struct launch_opts lo = {.io = c->stdio, .envp = c->envp, .cpus = c->launch_cpus};
+		rc = launch_start_with(&s->child, c->command, &lo, err, errlen) < 0 ? EXIT_USAGE
 										    : EXIT_OK;
 		s->target = s->child.pid;
 	} else {
@@ -344,6 +349,7 @@ int session_tick(struct session *s)
 			launch_reap_wait(&s->child, 1000);
 		}
 	}
+	session_progress_tick(s, session_now());
 	if (s->lab && !s->target_gone)
 		session_tick_lab(s);
 	if (!s->target_gone)
@@ -426,6 +432,7 @@ void session_stop(struct session *s)
 		s->lab = NULL;
 	}
 	launch_stop(&s->child);
+	session_progress_free(s);
 	session_replay_stop(s);
 	sampler_free(s->sampler);
 	s->sampler = NULL;

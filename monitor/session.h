@@ -26,6 +26,7 @@
 #include "history.h"
 #include "launch.h"
 #include "model.h"
+#include "progress.h"
 #include "recording.h"
 #include "window.h"
 #include "sampler.h"
@@ -61,6 +62,13 @@ struct session_config {
 	double detail_period;	 /* cadence of the threads not shown, s (sampler.h); 0: every
 				  * thread, every tick (what batch exports need) */
 	bool keys;		 /* the face takes the lab's keys (suggestions name them) */
+	/* The job's progress (progress.h): --progress REGEX on the launched
+	 * command's output (stdio LAUNCH_STDIO_PIPE) or on progress_file. */
+	const char *progress;	   /* NULL: none */
+	bool progress_rate;	   /* --progress-rate */
+	const char *progress_file; /* --progress-file PATH, or NULL */
+	char *const *envp;	   /* the launched command's environment; NULL: ours */
+	double launch_cpus;	   /* > 0: the launched command under this CPU quota */
 };
 
 /* root "/", nothing to attach or launch, the lab's defaults, the launched
@@ -85,6 +93,8 @@ struct session {
 	bool target_gone;	     /* the target exited (attach/launch) */
 
 	struct launch child; /* launch mode: the command */
+	struct progress progress; /* the job's steps (cfg.progress), progress.on */
+	struct tail *tail;	  /* cfg.progress_file followed, or NULL */
 
 	/* lab mode */
 	struct lab *lab;
@@ -153,6 +163,12 @@ void session_recording_header(const struct session *s, double interval, struct r
 /* The threads a face shows: their stat (state, last CPU) is read every
  * tick while the others follow the stat period. */
 void session_show_threads(struct session *s, const pid_t *tids, size_t n);
+
+/* The job's output while a face waits between ticks (--progress): the
+ * descriptor to poll for input (-1: none), and the read of what arrived,
+ * so that a chatty job never blocks on a full pipe. */
+int session_output_fd(const struct session *s);
+void session_drain_output(struct session *s);
 
 /* Lab only: applies s->want (after a key or a flag changed it).  Returns 0
  * or -errno; a message says what happened in a few words either way. */

@@ -48,19 +48,19 @@ static int sink_gone(const struct sweep_sink *k)
 	return k->gone ? k->gone(k->arg) : 0;
 }
 
-static void sink_note(const struct sweep_sink *k, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static void sink_note(const struct sweep_sink *k, const char *fmt, ...)
+void sweep_note(void (*note)(void *arg, const char *line), void *arg, const char *fmt, ...)
 {
 	char line[512];
 	va_list ap;
-	if (!k->note)
+	if (!note)
 		return;
 	va_start(ap, fmt);
 	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
-	k->note(k->arg, line);
+	note(arg, line);
 }
+
+#define sink_note(k, ...) sweep_note((k)->note, (k)->arg, __VA_ARGS__)
 
 /* Sleeps s seconds in steps of 100 ms.  0, -EINTR on a stop signal
  * (stop.h), -EPIPE when the sink's reader has gone. */

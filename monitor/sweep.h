@@ -112,6 +112,11 @@ struct sweep_sink {
 		      const struct workload_report *w);
 };
 
+/* A note formatted as printf does, handed to note(arg, line) (nothing
+ * when note is NULL); the command sweep uses it too. */
+void sweep_note(void (*note)(void *arg, const char *line), void *arg, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 /* Runs the sweep, handing the environment, each row as soon as it is
  * measured, and the end to the sink.  Returns:
  *   0        every setting measured;

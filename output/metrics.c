@@ -203,6 +203,13 @@ static const struct family fam_flops = {
 static const struct family fam_gemms = {"threadlab_workload_gemm_calls", FAMILY_COUNTER,
 					"GEMM calls a stream of the lab's workload completed."};
 
+static const struct family fam_progress = {
+    "threadlab_progress_steps", FAMILY_COUNTER,
+    "Steps of the job's progress counted from its output lines (--progress REGEX)."};
+static const struct family fam_progress_rate = {
+    "threadlab_progress_steps_per_second", FAMILY_GAUGE,
+    "The job's progress rate over the last 2 s (--progress REGEX)."};
+
 struct lab_gauge {
 	struct family fam;
 	double (*get)(const struct workload_report *w);
@@ -624,6 +631,25 @@ static void metrics_lab(struct metrics_ctx *c, const struct metrics_target *t, s
 	}
 }
 
+/* The job's own progress, for the targets that count it. */
+static void metrics_progress(struct metrics_ctx *c, const struct metrics_target *t, size_t n)
+{
+	metrics_family(c, &fam_progress);
+	for (size_t k = 0; k < n; k++)
+		if (t[k].s->progress.on) {
+			metrics_sample(c);
+			metrics_label_int(c, "pid", t[k].s->target);
+			metrics_value(c, t[k].s->progress.count);
+		}
+	metrics_family(c, &fam_progress_rate);
+	for (size_t k = 0; k < n; k++)
+		if (t[k].s->progress.on && t[k].s->progress.rate >= 0) {
+			metrics_sample(c);
+			metrics_label_int(c, "pid", t[k].s->target);
+			metrics_value(c, t[k].s->progress.rate);
+		}
+}
+
 int metrics_write(FILE *f, enum metrics_format fmt, const struct metrics_target *t, size_t n,
 		  const struct metrics_opts *o)
 {
@@ -639,6 +665,7 @@ int metrics_write(FILE *f, enum metrics_format fmt, const struct metrics_target 
 	metrics_cgroups(&c, t, n);
 	metrics_diagnosis(&c, t, n);
 	metrics_lab(&c, t, n);
+	metrics_progress(&c, t, n);
 	if (fmt == METRICS_OPENMETRICS)
 		fputs("# EOF\n", f);
 	return ferror(f) ? -EIO : 0;

@@ -243,8 +243,22 @@ static double report_runnable_mean(const struct snapshot_rates *r, const struct 
 	return diag ? diag->runnable_mean : diagnosis_runnable_mean(r);
 }
 
+/* The job's progress (--progress): steps so far, rates, its last line. */
+static void report_json_progress(struct json_out *j, const struct progress *p)
+{
+	json_out_key(j, "progress");
+	json_out_object(j);
+	json_out_knum(j, "count", p->count, 3);
+	json_out_knum(j, "rate", p->rate >= 0 ? p->rate : (double)NAN, 3);
+	json_out_knum(j, "steady_rate", p->steady_rate >= 0 ? p->steady_rate : (double)NAN, 3);
+	json_out_kuint(j, "matches", p->matches);
+	json_out_kstr(j, "last_line", p->last_line[0] ? p->last_line : NULL);
+	json_out_end(j);
+}
+
 static void report_json(FILE *f, const struct snapshot *cur, const struct snapshot_rates *r,
-			const struct workload_report *w, const struct diagnosis *diag)
+			const struct workload_report *w, const struct diagnosis *diag,
+			const struct progress *p)
 {
 	char ts[64], dir[CGROUP_PATH_MAX + 2];
 	const struct budget *b = &cur->budget;
@@ -316,6 +330,8 @@ static void report_json(FILE *f, const struct snapshot *cur, const struct snapsh
 		diagnosis_out_json(&j, diag);
 	else
 		json_out_null(&j);
+	if (p && p->on)
+		report_json_progress(&j, p);
 	json_out_end(&j);
 	json_out_newline(&j);
 }
@@ -479,15 +495,37 @@ void report_sample(FILE *f, enum format fmt, const struct snapshot *cur,
 		   const struct snapshot_rates *r, const struct workload_report *w,
 		   const struct diagnosis *diag, bool header)
 {
+	report_sample_progress(f, fmt, cur, r, w, diag, NULL, header);
+}
+
+/* Text: one line after the sample's. */
+static void report_text_progress(FILE *f, const struct progress *p)
+{
+	char safe[4 * PROGRESS_LINE_MAX];
+	text_safe(p->last_line, strlen(p->last_line), safe, sizeof(safe));
+	fprintf(f, "  progress %.0f steps", p->count);
+	if (p->rate >= 0)
+		fprintf(f, ", %.2f steps/s", p->rate);
+	if (p->steady_rate >= 0)
+		fprintf(f, " (steady %.2f)", p->steady_rate);
+	fprintf(f, " | last line: %s\n", p->last_line[0] ? safe : "-");
+}
+
+void report_sample_progress(FILE *f, enum format fmt, const struct snapshot *cur,
+			    const struct snapshot_rates *r, const struct workload_report *w,
+			    const struct diagnosis *diag, const struct progress *p, bool header)
+{
 	switch (fmt) {
 	case FORMAT_JSON:
-		report_json(f, cur, r, w, diag);
+		report_json(f, cur, r, w, diag, p);
 		break;
 	case FORMAT_CSV:
 		report_csv(f, cur, r, w, diag, header);
 		break;
 	default:
 		report_text(f, cur, r, w, diag);
+		if (p && p->on)
+			report_text_progress(f, p);
 		break;
 	}
 }

@@ -13,6 +13,7 @@
 #include "format.h"
 #include "diagnosis.h"
 #include "model.h"
+#include "progress.h"
 
 /* threadlab --budget. */
 void report_budget(FILE *f, enum format fmt, pid_t pid, const struct budget *b);
@@ -24,6 +25,12 @@ void report_budget(FILE *f, enum format fmt, pid_t pid, const struct budget *b);
 void report_sample(FILE *f, enum format fmt, const struct snapshot *cur,
 		   const struct snapshot_rates *r, const struct workload_report *w,
 		   const struct diagnosis *diag, bool header);
+
+/* The same with the job's progress (p NULL or not on: none): JSON adds
+ * "progress" {count, rate, steady_rate, matches, last_line}, text a line. */
+void report_sample_progress(FILE *f, enum format fmt, const struct snapshot *cur,
+			    const struct snapshot_rates *r, const struct workload_report *w,
+			    const struct diagnosis *diag, const struct progress *p, bool header);
 
 /* A cgroup version's short name: "v1", "v2", "none". */
 const char *report_version_name(int version);

@@ -9,6 +9,7 @@
 #include "sweep-out.h"
 
 #include "csv-out.h"
+#include "env-out.h"
 #include "record.h"
 #include "text-safe.h"
 
@@ -111,70 +112,17 @@ static int out_status(FILE *f)
 	return e == EPIPE ? -EPIPE : -EIO;
 }
 
-static const char *safe(const char *s, char *buf, size_t cap)
-{
-	if (!s)
-		return "-";
-	text_safe(s, strlen(s), buf, cap);
-	return buf;
-}
-
-/* "key:" padded to one width, so the values line up. */
-static void text_key(FILE *f, const char *lead, const char *key)
-{
-	fprintf(f, "%s%s:%*s", lead, key, (int)(9 - strlen(key)), "");
-}
-
-/* The three variables always, unset or not; any other only when set. */
-static void text_vars(FILE *f, const struct env_record *e)
-{
-	static const char *const always[] = {"OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS",
-					     "MKL_NUM_THREADS"};
-	char a[1024];
-	const char *sp = "";
-	for (size_t i = 0; i < e->nvars; i++) {
-		bool shown = false;
-		for (size_t k = 0; k < sizeof(always) / sizeof(always[0]); k++)
-			shown |= strcmp(e->vars[i].name, always[k]) == 0;
-		if (!shown && !e->vars[i].value)
-			continue;
-		fprintf(f, "%s%s=%s", sp, e->vars[i].name, safe(e->vars[i].value, a, sizeof(a)));
-		sp = " ";
-	}
-	fputc('\n', f);
-}
-
 static void text_env(FILE *f, const char *lead, const struct sweep_env *w)
 {
-	const struct env_record *e = &w->env;
-	char a[1024], b[1024];
-	text_key(f, lead, "cpu");
-	fprintf(f, "%s\n", safe(e->cpu_model, a, sizeof(a)));
-	text_key(f, lead, "budget");
-	fprintf(f, "online %d, affinity %d, quota ", e->online, e->affinity);
-	if (e->quota_cpus > 0)
-		fprintf(f, "%.2f", e->quota_cpus);
-	else
-		fputs("none", f);
-	fprintf(f, ", effective %.2f CPUs\n", e->effective);
-	text_key(f, lead, "openblas");
-	fprintf(f, "%s (core %s, %s), spin %s\n", safe(e->blas_config, a, sizeof(a)),
-		safe(e->blas_core, b, sizeof(b)), *e->blas_variant ? e->blas_variant : "unknown",
-		w->spin);
-	text_key(f, lead, "env");
-	text_vars(f, e);
-	text_key(f, lead, "kernel");
-	fprintf(f, "%s\n", safe(e->kernel, a, sizeof(a)));
-	text_key(f, lead, "date");
-	fprintf(f, "%s\n", e->date);
-	text_key(f, lead, "workload");
+	env_out_text(f, lead, &w->env, w->spin);
+	env_out_key(f, lead, "workload");
 	fprintf(f, "n=%d %s, %.1f s per setting after %.1f s warm-up", w->size, w->precision,
 		w->seconds, w->warmup);
 	if (w->pipeline)
 		fprintf(f, "; loaders: %d ms CPU per batch, %d slots each", w->prep_ms,
 			w->prefetch);
 	fputc('\n', f);
-	text_key(f, lead, "baseline");
+	env_out_key(f, lead, "baseline");
 	if (w->baseline_row)
 		fprintf(f, "the 1x1 row (calibrated single-thread rate %.1f GFLOP/s)\n",
 			w->single_gflops);
@@ -185,23 +133,9 @@ static void text_env(FILE *f, const char *lead, const struct sweep_env *w)
 
 static void json_env(struct json_out *j, const struct sweep_env *w)
 {
-	const struct env_record *e = &w->env;
 	json_out_key(j, "env");
 	json_out_object(j);
-	json_out_kstr(j, "cpu_model", e->cpu_model);
-	json_out_kint(j, "online", e->online);
-	json_out_kint(j, "affinity", e->affinity);
-	json_out_knum(j, "quota_cpus", e->quota_cpus > 0 ? e->quota_cpus : (double)NAN, 3);
-	json_out_knum(j, "effective_cpus", e->effective, 3);
-	json_out_kstr(j, "openblas_config", e->blas_config);
-	json_out_kstr(j, "openblas_core", e->blas_core);
-	json_out_kstr(j, "openblas_variant", e->blas_variant);
-	json_out_kstr(j, "blas_spin", w->spin);
-	for (size_t i = 0; i < e->nvars; i++)
-		json_out_kstr(j, e->vars[i].name, e->vars[i].value);
-	json_out_kstr(j, "host", e->host);
-	json_out_kstr(j, "kernel", e->kernel);
-	json_out_kstr(j, "date", e->date);
+	env_out_json_members(j, &w->env, w->spin);
 	json_out_kint(j, "size", w->size);
 	json_out_kstr(j, "precision", w->precision);
 	json_out_knum(j, "seconds", w->seconds, 3);
@@ -362,18 +296,28 @@ static int sweep_out_sink_end(void *arg, double baseline)
 
 /* A pipe whose reader has gone gives POLLERR on the write end; a memory
  * stream or a file has no such state. */
-static int sweep_out_sink_gone(void *arg)
+int sweep_out_file_gone(FILE *f)
 {
-	const struct sweep_out *w = arg;
-	int fd = fileno(w->f);
+	int fd = fileno(f);
 	struct pollfd p = {.fd = fd, .events = 0};
 	return fd >= 0 && poll(&p, 1, 0) == 1 && (p.revents & POLLERR) ? -EPIPE : 0;
 }
 
+static int sweep_out_sink_gone(void *arg)
+{
+	const struct sweep_out *w = arg;
+	return sweep_out_file_gone(w->f);
+}
+
 static void sweep_out_sink_note(void *arg, const char *line)
 {
-	char safe_line[1536];
 	(void)arg;
+	sweep_out_say(line);
+}
+
+void sweep_out_say(const char *line)
+{
+	char safe_line[1536];
 	text_safe(line, strlen(line), safe_line, sizeof(safe_line));
 	fprintf(stderr, "threadlab: %s\n", safe_line);
 }

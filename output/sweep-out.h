@@ -36,6 +36,11 @@ int sweep_out_end(struct sweep_out *w, double baseline_gflops);
 void sweep_out_text_head(char *buf, size_t cap);
 void sweep_out_text_row(char *buf, size_t cap, const struct sweep_row *r);
 
+/* -EPIPE when f is a pipe whose reader has gone (POLLERR), else 0. */
+int sweep_out_file_gone(FILE *f);
+/* A note on stderr as "threadlab: LINE", made safe. */
+void sweep_out_say(const char *line);
+
 /* Runs the sweep (sweep_run) writing the table to f in fmt, its notes to
  * stderr as "threadlab: …" lines; stops when f is a pipe whose reader has
  * gone.  rec, when not NULL, gets the recording header (mode "sweep") and

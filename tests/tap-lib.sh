@@ -36,3 +36,17 @@ quota_capable() {
 	quota_why="no writable cpu controller (cgroup v1 cpu or v2 cpu) on this machine"
 	return 1
 }
+# tmux: the sourcing script sets T (its tmux command line) and tmp.
+# pane TARGET prints the pane; wait_pane TARGET ERE TENTHS polls it until
+# ERE matches (the last capture stays in $tmp/pane).
+pane() { $T capture-pane -p -t "$1" 2>/dev/null; }
+wait_pane() {
+	local i=0
+	while [ "$i" -lt "$3" ]; do
+		pane "$1" >"$tmp/pane" && grep -Eq -- "$2" "$tmp/pane" && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	pane "$1" >"$tmp/pane"
+	return 1
+}

@@ -51,8 +51,9 @@ static bool batch_print(const struct options *o, struct session *s, bool header,
 	if (line)
 		fwrite(line->buf, 1, line->len, stdout);
 	else
-		report_sample(stdout, o->format, &s->cur, &s->rates,
-			      s->kind == SESSION_LAB ? &s->work : NULL, batch_diag(s), header);
+		report_sample_progress(stdout, o->format, &s->cur, &s->rates,
+				       s->kind == SESSION_LAB ? &s->work : NULL, batch_diag(s),
+				       &s->progress, header);
 	if (fflush(stdout) == EOF || ferror(stdout)) {
 		/* The reader went away (a closed pipe): stop quietly. */
 		if (errno != EPIPE) {
@@ -81,6 +82,17 @@ static void batch_record(struct record **rec, const struct options *o, const str
 		record_close(*rec);
 		*rec = NULL;
 	}
+}
+
+/* Sleeps until next; the job's output (--progress) is read every 100 ms
+ * meanwhile, so a chatty job never blocks on a full pipe. */
+static void batch_wait(struct session *s, double next)
+{
+	while (session_output_fd(s) >= 0 && !stop_signal && stop_now() + 0.1 < next) {
+		stop_sleep_until(stop_now() + 0.1);
+		session_drain_output(s);
+	}
+	stop_sleep_until(next);
 }
 
 static int batch_replay(const struct options *o, struct session *s)
@@ -148,7 +160,7 @@ int batch_run(const struct options *o)
 	double next = stop_now() + o->interval;
 	rc = EXIT_OK;
 	while (!stop_signal) {
-		stop_sleep_until(next);
+		batch_wait(&s, next);
 		if (stop_signal)
 			break;
 		int tick = session_tick(&s);
@@ -164,9 +176,9 @@ int batch_run(const struct options *o)
 		const struct batch_line *line = NULL;
 		if (one.f && rec) {
 			rewind(one.f);
-			report_sample(one.f, FORMAT_JSON, &s.cur, &s.rates,
-				      s.kind == SESSION_LAB ? &s.work : NULL, batch_diag(&s),
-				      false);
+			report_sample_progress(one.f, FORMAT_JSON, &s.cur, &s.rates,
+					       s.kind == SESSION_LAB ? &s.work : NULL,
+					       batch_diag(&s), &s.progress, false);
 			if (fflush(one.f) == 0)
 				line = &one;
 		}

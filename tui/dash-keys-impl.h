@@ -36,4 +36,9 @@ int dash_keys_replay_seek(struct dash *d, struct lab_settings *w, const struct d
 int dash_keys_replay_speed(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
 			   int arg);
 
+/* The experiment log (dash-log.c): m marks a row, e shows the log. */
+int dash_keys_mark(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c, int arg);
+int dash_keys_log_view(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
+		       int arg);
+
 #endif

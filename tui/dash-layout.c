@@ -123,3 +123,14 @@ void dash_layout_caption(struct dash_layout *l, int h)
 	l->threads.h -= from_table;
 	l->caption = (struct dash_rect){l->header.y + 1, 0, h, l->cols};
 }
+
+void dash_layout_progress(struct dash_layout *l)
+{
+	if (l->too_small || l->spark.h == 0 || l->threads.h <= DASH_THREADS_MIN)
+		return;
+	l->spark.h++;
+	if (l->cpus.y > l->spark.y)
+		l->cpus.y++;
+	l->threads.y++;
+	l->threads.h--;
+}

@@ -45,5 +45,9 @@ void dash_layout_compute(int rows, int cols, bool lab, size_t ncpus, struct dash
 /* Makes room for h caption rows right under the header: every panel below
  * moves down, the threads table (then the chart) gives up the rows. */
 void dash_layout_caption(struct dash_layout *l, int h);
+/* The job's progress (--progress): one more row atop spark, taken from the
+ * threads table.  Nothing when spark is empty or the table has no row to
+ * spare. */
+void dash_layout_progress(struct dash_layout *l);
 
 #endif

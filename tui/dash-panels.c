@@ -316,6 +316,12 @@ void dash_panels_draw(WINDOW *w, const struct dash_layout *l, const struct dash 
 		dash_panels_help(w, d, s);
 		return;
 	}
+	if (d->log.view) {
+		dash_log_draw(w, d, s);
+		dash_panels_keys(w, &l->keys, d, s);
+		dash_panels_message(w, &l->message, d, s);
+		return;
+	}
 	dash_panels_header(w, &l->header, d, s);
 	if (l->caption.h > 0)
 		dash_panels_caption(w, &l->caption, d, s);
@@ -325,8 +331,15 @@ void dash_panels_draw(WINDOW *w, const struct dash_layout *l, const struct dash 
 		dash_diag_draw(w, &l->diag, d, s);
 	if (l->roles.h > 0)
 		dash_diag_roles(w, &l->roles, d, s);
-	if (l->spark.h > 0)
-		dash_diag_spark(w, &l->spark, d, s);
+	if (l->spark.h > 0) {
+		struct dash_rect sp = l->spark;
+		if (s->progress.on && sp.h > 1) {
+			dash_log_progress(w, &sp, d, s);
+			sp.y++;
+			sp.h--;
+		}
+		dash_diag_spark(w, &sp, d, s);
+	}
 	if (l->throughput.h > 0 && s->kind == SESSION_LAB)
 		dash_panels_throughput(w, &l->throughput, d, s);
 	if (l->chart.h > 0 && s->kind == SESSION_LAB)

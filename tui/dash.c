@@ -1,6 +1,7 @@
 /* dash.c — the dashboard's terminal and its one loop.
  *
- * The loop: wait for input with ppoll() on stdin until the next sample is
+ * The loop: wait for input with ppoll() on stdin (and on the job's output
+ * with --progress, read as it comes) until the next sample is
  * due (or 100 ms while a setting is pending), sample when due, handle every
  * key that is waiting, redraw once if anything changed.  Redrawing goes
  * through wnoutrefresh/doupdate, so ncurses sends only what changed; with
@@ -149,6 +150,8 @@ static void dash_layout(WINDOW *w, const struct dash *d, const struct session *s
 	int rows, cols;
 	getmaxyx(w, rows, cols);
 	dash_layout_compute(rows, cols, s->kind == SESSION_LAB, s->cur.cpus.n, l);
+	if (s->progress.on)
+		dash_layout_progress(l);
 	if (dash_tour_on(d))
 		dash_layout_caption(l, dash_panels_caption_rows(d, cols));
 }
@@ -202,6 +205,7 @@ static void dash_tick(struct dash *d, struct session *s, double now)
 {
 	int rc = session_tick(s);
 	dash_news(d, s);
+	dash_log_tick(d, s);
 	if (d->replay.on) {
 		if (rc == -ENODATA && !d->replay.paused) {
 			d->replay.paused = true;
@@ -319,6 +323,11 @@ static bool dash_input(struct dash *d, struct session *s, double *next_sample)
 		if ((getmaxy(stdscr) < DASH_MIN_ROWS || getmaxx(stdscr) < DASH_MIN_COLS) &&
 		    ch != 'q' && ch != KEY_F(10))
 			continue;
+		int pf = dash_log_prompt_key(d, s, ch);
+		if (pf) {
+			dirty |= (pf & DASH_KEY_REDRAW) != 0;
+			continue;
+		}
 		long nrows = 0;
 		pid_t cursor = 0;
 		pid_t none[1];
@@ -359,7 +368,7 @@ static bool dash_input(struct dash *d, struct session *s, double *next_sample)
 
 /* Waits for input for at most timeout ms (-1: no limit) unless a stop
  * signal came first.  Returns poll's result (-1 with EINTR on a signal). */
-static int dash_wait(struct pollfd *pfd, int timeout)
+static int dash_wait(struct pollfd *pfd, nfds_t n, int timeout)
 {
 	sigset_t block, old;
 	struct timespec ts = {timeout / 1000, (long)(timeout % 1000) * 1000000L};
@@ -373,7 +382,7 @@ static int dash_wait(struct pollfd *pfd, int timeout)
 	int r = -1;
 	errno = EINTR;
 	if (!stop_signal)
-		r = ppoll(pfd, 1, timeout < 0 ? NULL : &ts, &old);
+		r = ppoll(pfd, n, timeout < 0 ? NULL : &ts, &old);
 	int e = errno;
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	errno = e;
@@ -394,6 +403,7 @@ static int dash_loop(struct dash *d, struct session *s)
 	double next_poll = 0;
 	bool dirty = true;
 	unsigned last_pending = session_pending(s);
+	double next_output = 0;
 
 	while (!d->quit && !stop_signal) {
 		double now = dash_now();
@@ -426,12 +436,24 @@ static int dash_loop(struct dash *d, struct session *s)
 				wait = DASH_PENDING_POLL;
 			timeout = wait <= 0 ? 0 : (int)(wait * 1000.0 + 0.999);
 		}
-		struct pollfd pfd = {.fd = STDIN_FILENO, .events = POLLIN};
-		int r = dash_wait(&pfd, timeout);
+		/* The job's output (--progress) is read as it comes, at most
+		 * every 50 ms (a chatty job must not keep the loop awake). */
+		struct pollfd pfd[2] = {{.fd = STDIN_FILENO, .events = POLLIN},
+					{.fd = dash_now() >= next_output ? session_output_fd(s) : -1,
+					 .events = POLLIN}};
+		if (pfd[1].fd < 0 && session_output_fd(s) >= 0 && timeout > 50)
+			timeout = 50;
+		int r = dash_wait(pfd, pfd[1].fd >= 0 ? 2 : 1, timeout);
+		if (r > 0 && pfd[1].fd >= 0 && pfd[1].revents) {
+			session_drain_output(s);
+			next_output = dash_now() + 0.05;
+			if (!pfd[0].revents)
+				continue;
+		}
 		if (r < 0 && errno != EINTR)
 			return EXIT_RUNTIME;
-		if (r > 0 && (pfd.revents & (POLLHUP | POLLERR | POLLNVAL)) &&
-		    !(pfd.revents & POLLIN))
+		if (r > 0 && (pfd[0].revents & (POLLHUP | POLLERR | POLLNVAL)) &&
+		    !(pfd[0].revents & POLLIN))
 			break; /* the terminal went away */
 		/* EINTR may be SIGWINCH: wgetch then gives KEY_RESIZE. */
 		if (dash_input(d, s, &next_sample))
@@ -447,6 +469,9 @@ int dash_run(struct session *s, const struct dash_config *c)
 	dash_init(&d, c);
 	d.record = c ? c->record : NULL;
 	d.export = c ? c->export : NULL;
+	d.log.file = c ? c->log_file : NULL;
+	if (c && c->log_path)
+		dash_log_load(&d, c->log_path);
 	if (c && c->message)
 		snprintf(d.message, sizeof(d.message), "%s", c->message);
 	d.replay.on = s->rec != NULL;

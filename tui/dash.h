@@ -18,6 +18,7 @@
 #include <stdio.h>
 
 #include "dash-format.h"
+#include "dash-log.h"
 #include "dash-sweep.h"
 #include "session.h"
 
@@ -65,6 +66,7 @@ struct dash {
 	FILE *tour_notes;		/* --tour-notes: each finished step as JSON, or NULL */
 	int tour_key;			/* the tour key pressed (DASH_KEY_TOUR) */
 	double now;			/* CLOCK_MONOTONIC at the last draw (the tour's timer) */
+	struct dash_log log;		/* m, e: the experiment log; the progress line */
 };
 
 struct record;
@@ -83,6 +85,9 @@ struct dash_config {
 	bool tour;	       /* --tour: the guided tour starts at once */
 	double tour_step;      /* --tour-step, s (0: 6) */
 	FILE *tour_notes;      /* --tour-notes FILE, opened; dash_run closes it */
+	FILE *log_file;	       /* --log FILE open for appending (the caller closes it), or
+				* NULL */
+	const char *log_path;  /* its name: the rows it holds are read back at start */
 };
 
 /* Refresh intervals the i / I keys step through, s. */

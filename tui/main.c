@@ -16,8 +16,12 @@
 #include "record.h"
 #include "session.h"
 #include "sweep-out.h"
+#include "sweep-cmd-out.h"
+#include "options-tune.h"
 #include "text-safe.h"
 #include "tour-face.h"
+
+static int main_dashboard_run(const struct options *o, FILE *log);
 
 static int main_dashboard(const struct options *o)
 {
@@ -27,6 +31,22 @@ static int main_dashboard(const struct options *o)
 		face_say(err);
 		return rc;
 	}
+	FILE *log = NULL;
+	if (o->log && !(log = fopen(o->log, "a"))) {
+		snprintf(err, sizeof(err), "cannot open the log %s: %s", o->log, strerror(errno));
+		face_say(err);
+		return EXIT_USAGE;
+	}
+	rc = main_dashboard_run(o, log);
+	if (log && fclose(log) == EOF)
+		fprintf(stderr, "threadlab: cannot write the log %s: %s\n", o->log, strerror(errno));
+	return rc;
+}
+
+static int main_dashboard_run(const struct options *o, FILE *log)
+{
+	char err[512];
+	int rc;
 	struct session s;
 	struct session_config c;
 	options_session_config(o, &c);
@@ -54,7 +74,9 @@ static int main_dashboard(const struct options *o)
 				 .export = &e,
 				 .message = serving[0] ? serving : NULL,
 				 .tour = o->tour,
-				 .tour_step = o->tour_step};
+				 .tour_step = o->tour_step,
+				 .log_file = log,
+				 .log_path = o->log};
 	if (o->tour_notes && !(dc.tour_notes = fopen(o->tour_notes, "ae"))) {
 		snprintf(err, sizeof(err), "--tour-notes %s: %s", o->tour_notes, strerror(errno));
 		export_stop(&e);
@@ -73,8 +95,24 @@ static int main_dashboard(const struct options *o)
 	return rc;
 }
 
+/* --sweep --env … -- CMD: a real command over settings. */
+static int main_sweep_cmd(const struct options *o)
+{
+	struct sweep_cmd_opts so;
+	options_tune_sweep(o, &so);
+	stop_install(NULL);
+	int rc = sweep_cmd_out_run(&so, stdout, o->format);
+	if (rc == -EPIPE || rc == -EINTR)
+		return EXIT_OK;
+	if (rc == -EINVAL)
+		return EXIT_USAGE;
+	return rc < 0 ? EXIT_RUNTIME : EXIT_OK;
+}
+
 static int main_sweep(const struct options *o)
 {
+	if (o->command)
+		return main_sweep_cmd(o);
 	struct sweep_opts so;
 	options_sweep_opts(o, &so);
 	stop_install(NULL);

@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "options-tune.h"
+
 enum {
 	OPT_BUDGET = 256,
 	OPT_BATCH,
@@ -86,6 +88,7 @@ static const struct option options_long[] = {
     {"tls-key", required_argument, NULL, OPT_TLS_KEY},
     {"basic-auth", required_argument, NULL, OPT_BASIC_AUTH},
     {"metrics-max-threads", required_argument, NULL, OPT_METRICS_MAX_THREADS},
+    OPTIONS_TUNE_LONG,
     {NULL, 0, NULL, 0},
 };
 
@@ -99,6 +102,7 @@ void options_usage(FILE *f)
 	      "       threadlab --budget [-p PID] [--format text|json]\n"
 	      "       threadlab --batch [-p PID | -- CMD] [-i SECONDS] [-c COUNT] [--format text|csv|json]\n"
 	      "       threadlab --sweep [--threads LIST] [--streams LIST] [--seconds S] [--format ...]\n"
+	      "       threadlab --sweep --env NAME=V1,V2 [--progress REGEX] [--cpus X] -- CMD [ARG]...\n"
 	      "       threadlab --replay FILE [--batch [--format text|csv|json]]\n"
 	      "       threadlab --diagnose [-p PID | -- CMD] [--tree] [--seconds S] [--format text|json]\n"
 	      "       threadlab --headless --serve [ADDR:]PORT [-p PID | -- CMD | --match REGEX] [--tree]\n"
@@ -143,12 +147,14 @@ void options_usage(FILE *f)
 	      "      --metrics-max-threads N  per-thread series per process (default 500); the\n"
 	      "                            rest only in name groups\n"
 	      "\n"
-	      "Workload knobs (also keys in the dashboard):\n"
+	      , f);
+	options_tune_usage(f);
+	fputs("Workload knobs (also keys in the dashboard):\n"
 	      "      --threads N       intra-op threads per GEMM (OpenBLAS threads), 1-64; default 1\n"
 	      "      --streams N       inter-op streams: GEMMs running at once, 1-16; default 1\n"
 	      "      --size N          matrix size n of the n x n GEMM, 64-4096; default 768\n"
 	      "      --precision P     single (sgemm) or double (dgemm); default single\n"
-	      "      --cpus X          run the workload under a CPU quota of X CPUs (e.g. 1.5)\n"
+	      "      --cpus X          run the workload (or --sweep's CMD) under a quota of X CPUs\n"
 	      "      --workers N       background CPU-burning processes in the same quota; default 0\n"
 	      "      --loaders N       input-pipeline loader processes preparing batches, 0-16;\n"
 	      "                        default 0 (no pipeline: GEMMs need no input)\n"
@@ -194,6 +200,7 @@ void options_session_config(const struct options *o, struct session_config *c)
 	c->lab.prep_ms = o->prep_ms;
 	c->lab.prefetch = o->prefetch;
 	c->replay = o->replay;
+	options_tune_session(o, c);
 	if (o->mode == MODE_DASHBOARD || o->mode == MODE_HEADLESS) {
 		/* A screen shows some threads and a verdict that should not flip
 		 * with each interval; batch output exports every thread.  The
@@ -225,10 +232,7 @@ void options_sweep_opts(const struct options *o, struct sweep_opts *so)
 	so->seconds = o->seconds;
 }
 
-static int options_err(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int options_err(char *err, size_t errlen, const char *fmt, ...)
+int options_err(char *err, size_t errlen, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -248,7 +252,7 @@ static bool options_long_int(const char *s, long lo, long hi, long *out)
 	return true;
 }
 
-static bool options_double(const char *s, double lo, double hi, double *out)
+bool options_double(const char *s, double lo, double hi, double *out)
 {
 	char *end;
 	errno = 0;
@@ -304,6 +308,7 @@ static void options_defaults(struct options *o)
 	o->prep_ms = 20;
 	o->prefetch = 2;
 	o->tour_step = 6.0;
+	options_tune_defaults(o);
 	const char *nc = getenv("NO_COLOR");
 	o->no_color = nc && *nc;
 }
@@ -351,6 +356,8 @@ static int options_one(struct options *o, int c, const char *arg, char *err, siz
 			if (lo->val == c)
 				o->lab_flag = lo->name;
 	}
+	if (c >= OPT_THREADS && c <= OPT_BLAS_SPIN && c != OPT_CPUS && !o->lab_flag_other)
+		o->lab_flag_other = "a workload knob";
 	switch (c) {
 	case 'p':
 		if (!options_long_int(arg, 1, INT_MAX, &v))
@@ -526,6 +533,8 @@ static int options_one(struct options *o, int c, const char *arg, char *err, siz
 		o->replay = arg;
 		return EXIT_OK;
 	default:
+		if (c >= OPT_TUNE_FIRST && c < OPT_TUNE_END)
+			return options_tune_one(o, c, arg, err, errlen);
 		return EXIT_USAGE;
 	}
 }
@@ -578,17 +587,7 @@ static int options_check_exporter(const struct options *o, char *err, size_t err
 				   "--match finds its targets: drop -p, -- CMD and workload knobs");
 	if (o->match && o->record)
 		return options_err(err, errlen, "--record takes one target, not --match");
-	if (o->match) {
-		regex_t re;
-		int rc = regcomp(&re, o->match, REG_EXTENDED | REG_NOSUB);
-		if (rc != 0) {
-			char why[128];
-			regerror(rc, &re, why, sizeof(why));
-			return options_err(err, errlen, "--match '%s': %s", o->match, why);
-		}
-		regfree(&re);
-	}
-	return EXIT_OK;
+	return o->match ? options_regex_check("--match", o->match, err, errlen) : EXIT_OK;
 }
 
 static int options_check(struct options *o, char *err, size_t errlen)
@@ -596,8 +595,11 @@ static int options_check(struct options *o, char *err, size_t errlen)
 	if (o->mode == MODE_HELP || o->mode == MODE_VERSION)
 		return EXIT_OK;
 	int rc = options_check_exporter(o, err, errlen);
+	if (rc == EXIT_OK)
+		rc = options_tune_check(o, err, errlen);
 	if (rc != EXIT_OK)
 		return rc;
+	bool cmd_sweep = o->mode == MODE_SWEEP && o->command; /* --cpus applies */
 	if (o->replay)
 		return options_check_replay(o, err, errlen);
 	if (o->record && (o->mode == MODE_BUDGET || o->mode == MODE_DIAGNOSE))
@@ -605,7 +607,7 @@ static int options_check(struct options *o, char *err, size_t errlen)
 				   "--record is for the dashboard, --batch and --sweep");
 	if (o->pid && o->command)
 		return options_err(err, errlen, "-p and -- CMD exclude each other");
-	if (o->mode == MODE_SWEEP && (o->pid || o->command))
+	if (o->mode == MODE_SWEEP && (o->pid || (o->command && !o->nenv)))
 		return options_err(err, errlen,
 				   "--sweep runs the built-in workload: drop -p / -- CMD");
 	if (o->mode == MODE_BUDGET && o->command)
@@ -614,7 +616,7 @@ static int options_check(struct options *o, char *err, size_t errlen)
 		return options_err(err, errlen,
 				   "--tree needs a target (-p PID or -- CMD); the workload is "
 				   "always followed whole");
-	if (o->lab_flag && (o->pid || o->command))
+	if ((cmd_sweep ? o->lab_flag_other : o->lab_flag) && (o->pid || o->command))
 		return options_err(
 		    err, errlen,
 		    "--%s sets the built-in workload; it does not apply to -p / -- CMD",

@@ -47,6 +47,7 @@ struct options {
 	bool interval_set;    /* -i given */
 	bool seconds_set;     /* --seconds given */
 	const char *lab_flag; /* first workload knob given ("--threads"), or NULL */
+	const char *lab_flag_other; /* a workload knob other than --cpus was given */
 
 	/* lab knobs; the *_list forms are --sweep's */
 	int threads;
@@ -80,6 +81,19 @@ struct options {
 	const char *basic_auth;	  /* --basic-auth FILE */
 	long metrics_max_threads; /* --metrics-max-threads */
 	bool metrics_max_threads_set;
+
+	/* issue 11: the job's progress, the experiment log, the command sweep
+	 * (options-tune.c) */
+	const char *progress;	   /* --progress REGEX */
+	bool progress_rate;	   /* --progress-rate */
+	const char *progress_file; /* --progress-file PATH */
+	const char *log;	   /* --log FILE */
+	const char *env[OPT_LIST_MAX]; /* --env NAME=V1,V2 (raw, checked) */
+	size_t nenv;
+	bool grid;	  /* --grid */
+	double warmup;	  /* --warmup S */
+	bool warmup_set;
+	int repeat;	  /* --repeat R */
 };
 
 /* Parses argv (kept in o: it must outlive o).  Returns EXIT_OK, or

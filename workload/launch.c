@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -13,7 +14,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lab-quota.h"
 #include "spawn.h"
+#include "xalloc.h"
+
+extern char **environ;
 
 static volatile pid_t launch_running; /* for launch_emergency_stop() */
 static struct rlimit launch_nofile_orig;
@@ -33,6 +38,8 @@ void launch_raise_nofile(void)
 struct launch_setup {
 	pid_t parent;
 	enum launch_stdio io;
+	int out_w; /* LAUNCH_STDIO_PIPE: the pipe's write end */
+	char *const *envp;
 };
 
 /* In the child, before exec. */
@@ -47,6 +54,12 @@ static int launch_child_setup(void *arg)
 	setpgid(0, 0);
 	if (s->io == LAUNCH_STDIO_STDERR) {
 		dup2(STDERR_FILENO, STDOUT_FILENO);
+	} else if (s->io == LAUNCH_STDIO_PIPE) {
+		int fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+		if (fd >= 0)
+			dup2(fd, STDIN_FILENO);
+		dup2(s->out_w, STDOUT_FILENO);
+		dup2(s->out_w, STDERR_FILENO);
 	} else {
 		int fd = open("/dev/null", O_RDWR | O_CLOEXEC);
 		if (fd >= 0) {
@@ -58,22 +71,163 @@ static int launch_child_setup(void *arg)
 	}
 	if (launch_nofile_raised)
 		setrlimit(RLIMIT_NOFILE, &launch_nofile_orig);
+	/* A pointer assignment is async-signal-safe; execvp reads environ. */
+	if (s->envp)
+		environ = (char **)s->envp;
+	return 0;
+}
+
+/* The guard: a process of its own that outlives a SIGKILLed threadlab
+ * and then SIGKILLs the process groups of the commands still running.
+ * threadlab tells it each group started (pgid) and stopped (-pgid) over a
+ * pipe; end of file on the pipe means threadlab has gone. */
+static int launch_guard_fd = -1;
+static pid_t launch_guard_pid;
+
+static _Noreturn void launch_guard_run(int fd)
+{
+	pid_t groups[64], g;
+	size_t n = 0;
+	setpgid(0, 0); /* a Ctrl-C or hang-up of threadlab's group spares it */
+	signal(SIGINT, SIG_IGN);
+	signal(SIGHUP, SIG_IGN);
+	for (int i = 0; i < 1024; i++)
+		if (i != fd)
+			close(i);
+	while (read(fd, &g, sizeof(g)) == (ssize_t)sizeof(g)) {
+		if (g > 0 && n < sizeof(groups) / sizeof(groups[0]))
+			groups[n++] = g;
+		for (size_t i = 0; g < 0 && i < n; i++)
+			if (groups[i] == -g)
+				groups[i] = groups[--n];
+	}
+	for (size_t i = 0; i < n; i++)
+		kill(-groups[i], SIGKILL);
+	_exit(0);
+}
+
+static void launch_guard_tell(pid_t g)
+{
+	int p[2];
+	if (launch_guard_fd < 0 && pipe2(p, O_CLOEXEC) == 0) {
+		pid_t pid = fork();
+		if (pid == 0)
+			launch_guard_run(p[0]);
+		close(p[0]);
+		if (pid > 0) {
+			launch_guard_fd = p[1];
+			launch_guard_pid = pid;
+		}
+		else
+			close(p[1]);
+	}
+	if (launch_guard_fd >= 0 && write(launch_guard_fd, &g, sizeof(g)) < 0)
+		return; /* no guard: PR_SET_PDEATHSIG still stops the command itself */
+}
+
+static double launch_now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* The command's own cgroup under a CPU quota. */
+static int launch_quota(struct launch *l, double cpus, char *err, size_t errlen)
+{
+	l->quota = xcalloc(1, sizeof(*l->quota));
+	lab_quota_cleanup_stale(); /* left by a threadlab that was SIGKILLed */
+	int rc = lab_quota_create(l->quota, getpid(), err, errlen);
+	if (rc == 0)
+		rc = lab_quota_set(l->quota, cpus, err, errlen);
+	if (rc < 0) {
+		lab_quota_destroy(l->quota, 1000);
+		free(l->quota);
+		l->quota = NULL;
+	}
+	return rc;
+}
+
+int launch_quota_check(double cpus, char *err, size_t errlen)
+{
+	struct launch l;
+	memset(&l, 0, sizeof(l));
+	int rc = launch_quota(&l, cpus, err, errlen);
+	if (rc == 0) {
+		lab_quota_destroy(l.quota, 1000);
+		free(l.quota);
+	}
+	return rc;
+}
+
+int launch_start_with(struct launch *l, char *const argv[], const struct launch_opts *lo,
+		      char *err, size_t errlen)
+{
+	memset(l, 0, sizeof(*l));
+	l->out_fd = -1;
+	struct launch_setup s = {.parent = getpid(), .io = lo->io, .out_w = -1, .envp = lo->envp};
+	int p[2] = {-1, -1};
+	if (lo->cpus > 0 && launch_quota(l, lo->cpus, err, errlen) < 0)
+		return -EPERM;
+	if (lo->io == LAUNCH_STDIO_PIPE) {
+		if (pipe2(p, O_CLOEXEC) < 0) {
+			snprintf(err, errlen, "cannot make a pipe: %s", strerror(errno));
+			return -errno;
+		}
+		/* Room for a second or two of a chatty job between ticks. */
+		fcntl(p[0], F_SETPIPE_SZ, 1 << 20);
+		s.out_w = p[1];
+	}
+	struct spawn_opts o = {.keep_fd = -1, .path = true, .setup = launch_child_setup, .arg = &s};
+	pid_t pid = spawn_start(argv[0], argv, &o);
+	if (p[1] >= 0)
+		close(p[1]);
+	if (pid < 0) {
+		if (p[0] >= 0)
+			close(p[0]);
+		snprintf(err, errlen, "cannot run '%s': %s", argv[0], strerror((int)-pid));
+		if (l->quota) {
+			lab_quota_destroy(l->quota, 1000);
+			free(l->quota);
+			l->quota = NULL;
+		}
+		return (int)pid;
+	}
+	if (p[0] >= 0) {
+		fcntl(p[0], F_SETFL, O_NONBLOCK);
+		l->out_fd = p[0];
+		l->out_open = true;
+	}
+	l->pid = pid;
+	l->started = launch_now();
+	launch_running = pid;
+	launch_guard_tell(pid);
+	if (l->quota)
+		lab_quota_add(l->quota, pid);
 	return 0;
 }
 
 int launch_start(struct launch *l, char *const argv[], enum launch_stdio io, char *err,
 		 size_t errlen)
 {
-	memset(l, 0, sizeof(*l));
-	struct launch_setup s = {.parent = getpid(), .io = io};
-	struct spawn_opts o = {.keep_fd = -1, .path = true, .setup = launch_child_setup, .arg = &s};
-	pid_t pid = spawn_start(argv[0], argv, &o);
-	if (pid < 0) {
-		snprintf(err, errlen, "cannot run '%s': %s", argv[0], strerror((int)-pid));
-		return (int)pid;
+	struct launch_opts o = {.io = io};
+	return launch_start_with(l, argv, &o, err, errlen);
+}
+
+size_t launch_read_output(struct launch *l, char *buf, size_t cap)
+{
+	if (!l->out_open)
+		return 0;
+	ssize_t n;
+	while ((n = read(l->out_fd, buf, cap)) < 0 && errno == EINTR)
+		;
+	if (n > 0)
+		return (size_t)n;
+	if (n == 0 || errno != EAGAIN) {
+		close(l->out_fd);
+		l->out_open = false;
+		l->out_fd = -1;
 	}
-	l->pid = pid;
-	launch_running = pid;
 	return 0;
 }
 
@@ -113,6 +267,7 @@ void launch_stop(struct launch *l)
 	/* The group, even when the command itself has ended: what it left
 	 * running in the background goes too.  A pgid is not reused while
 	 * any member of the group lives. */
+	l->left_behind = l->reaped && launch_group_alive(l->pid);
 	kill(-l->pid, SIGTERM);
 	if (!l->reaped)
 		kill(l->pid, SIGTERM); /* in case it left its group */
@@ -121,6 +276,8 @@ void launch_stop(struct launch *l)
 		struct timespec ts = {0, 10 * 1000 * 1000};
 		nanosleep(&ts, NULL);
 	}
+	if (!l->reaped || launch_group_alive(l->pid))
+		l->sigterm_ignored = true;
 	kill(-l->pid, SIGKILL);
 	if (!l->reaped) {
 		kill(l->pid, SIGKILL);
@@ -128,8 +285,41 @@ void launch_stop(struct launch *l)
 			;
 		l->reaped = true;
 	}
+	if (l->quota) {
+		/* Whatever the command started and moved out of its group. */
+		lab_quota_destroy(l->quota, 1000);
+		free(l->quota);
+		l->quota = NULL;
+	}
+	if (l->out_open) {
+		close(l->out_fd);
+		l->out_open = false;
+	}
+	launch_guard_tell(-l->pid);
 	l->stopped = true;
 	launch_running = 0;
+}
+
+void launch_adopt_orphans(void)
+{
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+}
+
+int launch_stop_orphans(const pid_t *pids, size_t n)
+{
+	int stopped = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (pids[i] <= 0 || pids[i] == getpid() || pids[i] == launch_guard_pid)
+			continue;
+		if (kill(pids[i], SIGKILL) == 0)
+			stopped++;
+	}
+	/* Ours (adopted) are reaped; others' children are their parents'. */
+	for (size_t i = 0; i < n; i++)
+		if (pids[i] > 0 && pids[i] != getpid() && pids[i] != launch_guard_pid)
+			while (waitpid(pids[i], NULL, 0) < 0 && errno == EINTR)
+				;
+	return stopped;
 }
 
 void launch_emergency_stop(int sig)

@@ -12,12 +12,23 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+struct lab_quota;
+
 /* Where the command's standard streams go. */
 enum launch_stdio {
 	LAUNCH_STDIO_NULL,   /* stdin, stdout, stderr on /dev/null (under the dashboard
 			      * its output would tear the screen) */
 	LAUNCH_STDIO_STDERR, /* stdout onto threadlab's stderr, stdin and stderr kept
 			      * (batch: stdout belongs to threadlab's samples) */
+	LAUNCH_STDIO_PIPE,   /* stdout and stderr into a pipe threadlab reads
+			      * (launch_read_output), stdin on /dev/null (--progress) */
+};
+
+/* How to start the command beyond its argv (launch_start_with). */
+struct launch_opts {
+	enum launch_stdio io;
+	char *const *envp; /* the command's whole environment; NULL: threadlab's */
+	double cpus;	   /* > 0: run it in a cgroup with this CPU quota (the lab's kind) */
 };
 
 struct launch {
@@ -25,6 +36,12 @@ struct launch {
 	bool reaped;  /* the command's exit was collected */
 	int status;   /* its waitpid status once reaped */
 	bool stopped; /* launch_stop() has run */
+	bool out_open; /* LAUNCH_STDIO_PIPE: out_fd is the pipe's read end */
+	int out_fd;
+	bool sigterm_ignored; /* launch_stop() needed SIGKILL: the command outlived SIGTERM */
+	bool left_behind;     /* the command had ended, what it started still ran */
+	struct lab_quota *quota; /* opts.cpus: the command's cgroup, or NULL */
+	double started;		 /* CLOCK_MONOTONIC s at start */
 };
 
 /* Raises this process's soft RLIMIT_NOFILE to the hard limit (at most
@@ -36,6 +53,22 @@ void launch_raise_nofile(void);
  * (no such program, not executable) or fork's; err says which in one line. */
 int launch_start(struct launch *l, char *const argv[], enum launch_stdio io, char *err,
 		 size_t errlen);
+
+/* The same with options: the output to a pipe, another environment, a
+ * CPU quota (a quota that cannot be set is an error: -errno, err says
+ * why). */
+int launch_start_with(struct launch *l, char *const argv[], const struct launch_opts *o,
+		      char *err, size_t errlen);
+
+/* Whether a command can be started under a quota of cpus here: makes the
+ * cgroup, sets the quota and removes it again.  0, or -errno with the
+ * reason (root or a delegated cgroup needed) in err. */
+int launch_quota_check(double cpus, char *err, size_t errlen);
+
+/* LAUNCH_STDIO_PIPE: reads what the command wrote since the last call
+ * (never blocks).  Returns the bytes read, 0 when nothing is waiting or
+ * the pipe is closed (the command and all it started have closed it). */
+size_t launch_read_output(struct launch *l, char *buf, size_t cap);
 
 /* Collects the command's exit if it has ended (never blocks).  Returns true
  * once it is reaped. */
@@ -50,6 +83,17 @@ void launch_reap_wait(struct launch *l, int ms);
  * signalled even when the command has ended, so what it left in the
  * background goes too.  Safe to call twice. */
 void launch_stop(struct launch *l);
+
+/* Makes this process the reaper of what its commands leave behind
+ * (PR_SET_CHILD_SUBREAPER): a process that left the command's group and
+ * lost its parent becomes a child of threadlab, so that its pid stays
+ * ours until launch_stop_orphans() stops it (--sweep -- CMD). */
+void launch_adopt_orphans(void);
+
+/* SIGKILLs and reaps pids, descendants of this process that the caller
+ * found after launch_stop() (the guard is spared).  Returns how many were
+ * stopped. */
+int launch_stop_orphans(const pid_t *pids, size_t n);
 
 /* For signal handlers: sig (SIGTERM or SIGKILL) to the running command.
  * Async-signal-safe. */

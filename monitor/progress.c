@@ -1,0 +1,185 @@
+/* progress.c — steps and rates from the job's output lines (progress.h). */
+#include "progress.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int progress_init(struct progress *p, const char *regex, bool rate_mode, char *err,
+		  size_t errlen)
+{
+	memset(p, 0, sizeof(*p));
+	int rc = regcomp(&p->re, regex, REG_EXTENDED);
+	if (rc != 0) {
+		char why[128];
+		regerror(rc, &p->re, why, sizeof(why));
+		snprintf(err, errlen, "--progress '%s': %s", regex, why);
+		return -EINVAL;
+	}
+	p->on = true;
+	p->rate_mode = rate_mode;
+	p->printed = -1;
+	p->rate = -1;
+	p->steady_rate = -1;
+	return 0;
+}
+
+void progress_free(struct progress *p)
+{
+	if (p->on)
+		regfree(&p->re);
+	p->on = false;
+}
+
+/* The number a group captured; false when it is not one. */
+static bool progress_number(const char *s, size_t len, double *out)
+{
+	char buf[64];
+	if (len == 0 || len >= sizeof(buf))
+		return false;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	char *end;
+	double v = strtod(buf, &end);
+	if (end == buf || !isfinite(v) || v < 0)
+		return false;
+	*out = v;
+	return true;
+}
+
+bool progress_line(struct progress *p, const char *line, size_t len)
+{
+	char buf[PROGRESS_LINE_MAX];
+	if (len >= sizeof(buf))
+		len = sizeof(buf) - 1;
+	memcpy(buf, line, len);
+	buf[len] = '\0';
+	/* regexec stops at a NUL: what follows one is not seen. */
+	size_t slen = strlen(buf);
+	size_t k = 0;
+	while (k < slen && (buf[k] == ' ' || buf[k] == '\t'))
+		k++;
+	if (k < slen) {
+		memcpy(p->last_line, buf, slen + 1);
+		p->line_seq++;
+	}
+	regmatch_t m[10];
+	if (regexec(&p->re, buf, 10, m, 0) != 0)
+		return false;
+	double v = -1;
+	bool grouped = false;
+	for (size_t g = 1; g <= p->re.re_nsub && g < 10; g++) {
+		if (m[g].rm_so < 0)
+			continue;
+		grouped = true;
+		if (!progress_number(buf + m[g].rm_so, (size_t)(m[g].rm_eo - m[g].rm_so), &v))
+			v = -1;
+		break;
+	}
+	if (grouped && v < 0)
+		return false; /* the group is not a number: not a progress line */
+	p->matches++;
+	if (!grouped) {
+		p->count += 1;
+	} else if (p->rate_mode) {
+		p->printed = v;
+	} else {
+		/* Far below the last value: a new run (epoch) starts over.  A
+		 * little below: lines of threads out of order; not a step. */
+		if (v < p->run_last / 2) {
+			p->run_base += p->run_last;
+			p->run_last = v;
+		} else if (v > p->run_last) {
+			p->run_last = v;
+		}
+		p->count = p->run_base + p->run_last;
+	}
+	return true;
+}
+
+void progress_feed(struct progress *p, const char *buf, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		char ch = buf[i];
+		if (ch == '\n' || ch == '\r') {
+			progress_line(p, p->partial, p->plen);
+			p->plen = 0;
+		} else if (p->plen < sizeof(p->partial) - 1) {
+			p->partial[p->plen++] = ch;
+		}
+	}
+}
+
+void progress_flush(struct progress *p)
+{
+	if (p->plen)
+		progress_line(p, p->partial, p->plen);
+	p->plen = 0;
+}
+
+double progress_count_at(const struct progress *p, double t)
+{
+	if (p->n == 0)
+		return 0;
+	if (t <= p->t[0])
+		return p->c[0];
+	for (size_t i = 1; i < p->n; i++)
+		if (p->t[i] >= t) {
+			double span = p->t[i] - p->t[i - 1];
+			double f = span > 0 ? (t - p->t[i - 1]) / span : 1;
+			return p->c[i - 1] + f * (p->c[i] - p->c[i - 1]);
+		}
+	return p->c[p->n - 1];
+}
+
+/* Steps per second over the window [from, last point]; < 0 when the
+ * points span less than half of it. */
+static double progress_rate_over(const struct progress *p, double from, double want)
+{
+	double last = p->t[p->n - 1];
+	if (from < p->t[0])
+		from = p->t[0];
+	double dt = last - from;
+	if (dt < want / 2 || dt <= 0)
+		return -1;
+	return (p->c[p->n - 1] - progress_count_at(p, from)) / dt;
+}
+
+void progress_tick(struct progress *p, double now)
+{
+	if (!p->on)
+		return;
+	if (p->rate_mode && p->printed >= 0 && p->t_last > 0)
+		p->count += p->printed * (now - p->t_last);
+	p->t_last = now;
+	if (p->n == PROGRESS_TICKS) {
+		memmove(p->t, p->t + 1, (PROGRESS_TICKS - 1) * sizeof(p->t[0]));
+		memmove(p->c, p->c + 1, (PROGRESS_TICKS - 1) * sizeof(p->c[0]));
+		p->n--;
+	}
+	p->t[p->n] = now;
+	p->c[p->n] = p->count;
+	p->n++;
+	/* Steady counts from the first tick that saw a step: start-up before
+	 * the job's first line is not part of its rate. */
+	if (p->since <= 0 && p->matches > 0)
+		p->since = now;
+	if (p->since <= 0)
+		return;
+	p->rate = progress_rate_over(p, now - PROGRESS_RATE_S, PROGRESS_RATE_S);
+	double from = now - PROGRESS_STEADY_S;
+	p->steady_rate = progress_rate_over(p, from > p->since ? from : p->since, 2.0);
+	if (p->nhist == HISTORY_POINTS) {
+		memmove(p->hist, p->hist + 1, (HISTORY_POINTS - 1) * sizeof(p->hist[0]));
+		p->nhist--;
+	}
+	p->hist[p->nhist++] = p->rate > 0 ? p->rate : 0;
+}
+
+void progress_restart(struct progress *p)
+{
+	p->since = 0;
+	p->steady_rate = -1;
+}

@@ -1,0 +1,81 @@
+/* progress.h — the job's own progress rate, from the lines it prints.
+ *
+ * --progress REGEX is a POSIX extended regular expression applied to each
+ * line of the job's output (lines end at '\n' or '\r', so tqdm's
+ * carriage-return updates count one by one).  A match without a group
+ * counts one step; with a group, its first group that matched is read as
+ * a number: a cumulative count ("step ([0-9]+)"; a count that goes down
+ * starts a new run, added on), or with rate_mode a rate the job prints
+ * itself ("([0-9.]+)it/s"; the count is then that rate integrated over
+ * time).  Lines that do not match only become the last line.
+ *
+ * Rates come from the count at each tick (progress_tick): rate over the
+ * last PROGRESS_RATE_S seconds, steady over the last PROGRESS_STEADY_S
+ * seconds since the first step (or the last progress_restart()).  Pure
+ * over the bytes and times it is given: the session feeds it. */
+#ifndef THREADLAB_PROGRESS_H
+#define THREADLAB_PROGRESS_H
+
+#include <regex.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "history.h"
+
+#define PROGRESS_LINE_MAX 512
+#define PROGRESS_RATE_S	  2.0  /* the smoothed rate's window, s */
+#define PROGRESS_STEADY_S 10.0 /* the steady rate's window, s */
+#define PROGRESS_TICKS	  256  /* (time, count) points kept */
+
+struct progress {
+	bool on; /* --progress given: the rest is meaningful */
+	regex_t re;
+	bool rate_mode; /* --progress-rate: the group is a rate */
+	char partial[PROGRESS_LINE_MAX]; /* the line being read (raw bytes) */
+	size_t plen;
+	char last_line[PROGRESS_LINE_MAX]; /* the last non-empty line, raw; "" none */
+	unsigned line_seq;		   /* counts lines: a face shows each new one */
+	unsigned long matches;		   /* lines that matched */
+	double count;			   /* steps so far */
+	double run_base, run_last;	   /* cumulative counts: earlier runs, the last value */
+	double printed;			   /* rate_mode: the last rate printed, steps/s; < 0 none */
+	double t_last;			   /* time of the last tick, s; 0 none */
+	double t[PROGRESS_TICKS], c[PROGRESS_TICKS]; /* one point per tick, oldest first */
+	size_t n;
+	double since; /* steady from here: the first tick with a step after start/restart */
+	double rate;  /* steps/s over PROGRESS_RATE_S; < 0 not yet */
+	double steady_rate; /* steps/s over PROGRESS_STEADY_S from since; < 0 not yet */
+	double hist[HISTORY_POINTS]; /* rate, one point per tick, for the sparkline */
+	size_t nhist;
+};
+
+/* Compiles regex (REG_EXTENDED).  Returns 0, or -EINVAL with regcomp's
+ * reason in err ("--progress '(': parentheses not balanced"). */
+int progress_init(struct progress *p, const char *regex, bool rate_mode, char *err,
+		  size_t errlen);
+
+/* Splits len bytes of output into lines and counts them (a line longer
+ * than PROGRESS_LINE_MAX keeps its start). */
+void progress_feed(struct progress *p, const char *buf, size_t len);
+
+/* One complete line (no terminator): the last line, and a step if it
+ * matches.  Returns true when it matched. */
+bool progress_line(struct progress *p, const char *line, size_t len);
+
+/* The end of the output: a line without terminator counts too. */
+void progress_flush(struct progress *p);
+
+/* One tick at now (CLOCK_MONOTONIC s): integrates a printed rate, adds the
+ * point, recomputes rate and steady_rate. */
+void progress_tick(struct progress *p, double now);
+
+/* Steady from the next step on (the setting changed). */
+void progress_restart(struct progress *p);
+
+/* The count at or just before time t (linear in between); the first
+ * point's count before it. */
+double progress_count_at(const struct progress *p, double t);
+
+void progress_free(struct progress *p);
+
+#endif

@@ -1,0 +1,66 @@
+/* session-progress.c — feed the job's output to its progress counter. */
+#include "session-progress.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "tail.h"
+#include "xalloc.h"
+
+int session_progress_start(struct session *s, char *err, size_t errlen)
+{
+	const struct session_config *c = &s->cfg;
+	if (!c->progress)
+		return EXIT_OK;
+	if (progress_init(&s->progress, c->progress, c->progress_rate, err, errlen) < 0)
+		return EXIT_USAGE;
+	if (c->progress_file) {
+		s->tail = xcalloc(1, sizeof(*s->tail));
+		tail_open(s->tail, c->progress_file);
+	}
+	return EXIT_OK;
+}
+
+void session_progress_drain(struct session *s)
+{
+	char buf[16384];
+	size_t n;
+	if (!s->progress.on)
+		return;
+	/* A bounded number of reads: a job printing without pause must not
+	 * hold the tick. */
+	for (int i = 0; i < 64 && (n = launch_read_output(&s->child, buf, sizeof(buf))) > 0; i++)
+		progress_feed(&s->progress, buf, n);
+	for (int i = 0; s->tail && i < 64 && (n = tail_read(s->tail, buf, sizeof(buf))) > 0; i++)
+		progress_feed(&s->progress, buf, n);
+}
+
+int session_output_fd(const struct session *s)
+{
+	return s->progress.on && s->child.out_open ? s->child.out_fd : -1;
+}
+
+void session_drain_output(struct session *s)
+{
+	session_progress_drain(s);
+}
+
+void session_progress_tick(struct session *s, double now)
+{
+	if (!s->progress.on)
+		return;
+	session_progress_drain(s);
+	if (s->child.reaped && !s->child.out_open)
+		progress_flush(&s->progress);
+	progress_tick(&s->progress, now);
+}
+
+void session_progress_free(struct session *s)
+{
+	progress_free(&s->progress);
+	if (s->tail) {
+		tail_close(s->tail);
+		free(s->tail);
+		s->tail = NULL;
+	}
+}

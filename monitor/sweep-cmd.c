@@ -1,0 +1,412 @@
+/* sweep-cmd.c — a real command over environment settings (sweep-cmd.h).
+ *
+ * Each run is a session of its own (session.h): launch with the setting's
+ * environment and the output on a pipe, tick every half second through the
+ * warm-up and the window (the diagnosis judges the window: its length is
+ * the session's diag_window), read the progress count at the window's two
+ * ends, then session_stop(), which stops the process group and empties the
+ * quota cgroup.  The output is drained every 100 ms in between, so a
+ * chatty command never blocks on a full pipe. */
+#define _GNU_SOURCE
+#include "sweep-cmd.h"
+
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "proctree.h"
+#include "session-progress.h"
+#include "session.h"
+#include "stop.h"
+#include "sweep.h"
+#include "xalloc.h"
+
+extern char **environ;
+
+#define SWEEP_CMD_TICK 0.5 /* s between samples */
+
+void sweep_cmd_opts_default(struct sweep_cmd_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->seconds = 10;
+	o->warmup = 2;
+	o->repeat = 1;
+}
+
+static bool sweep_cmd_name_ok(const char *s, size_t n)
+{
+	if (n == 0 || (s[0] >= '0' && s[0] <= '9'))
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!(s[i] == '_' || (s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= 'a' && s[i] <= 'z') ||
+		      (s[i] >= '0' && s[i] <= '9')))
+			return false;
+	return true;
+}
+
+int sweep_cmd_add_knob(struct sweep_cmd_opts *o, const char *spec, char *err, size_t errlen)
+{
+	const char *eq = strchr(spec, '=');
+	size_t nl = eq ? (size_t)(eq - spec) : 0;
+	if (!eq || !sweep_cmd_name_ok(spec, nl) || nl >= sizeof(o->knob[0].name)) {
+		snprintf(err, errlen, "--env takes NAME=V1,V2,... with a variable name, not '%s'",
+			 spec);
+		return -EINVAL;
+	}
+	if (o->nknobs == SWEEP_CMD_KNOBS) {
+		snprintf(err, errlen, "--env: at most %d variables", SWEEP_CMD_KNOBS);
+		return -EINVAL;
+	}
+	struct sweep_cmd_knob *k = &o->knob[o->nknobs];
+	memset(k, 0, sizeof(*k));
+	memcpy(k->name, spec, nl);
+	for (size_t i = 0; i < o->nknobs; i++)
+		if (strcmp(o->knob[i].name, k->name) == 0) {
+			snprintf(err, errlen, "--env %s is given twice", k->name);
+			return -EINVAL;
+		}
+	const char *v = eq + 1;
+	for (;;) {
+		const char *c = strchr(v, ',');
+		size_t vl = c ? (size_t)(c - v) : strlen(v);
+		if (vl == 0 || vl >= sizeof(k->values[0]) || k->nvalues == SWEEP_CMD_VALUES) {
+			snprintf(err, errlen,
+				 "--env %s: values are non-empty, comma-separated, at most %d of "
+				 "up to %zu bytes, not '%s'",
+				 k->name, SWEEP_CMD_VALUES, sizeof(k->values[0]) - 1, eq + 1);
+			return -EINVAL;
+		}
+		memcpy(k->values[k->nvalues++], v, vl);
+		if (!c)
+			break;
+		v = c + 1;
+	}
+	o->nknobs++;
+	return 0;
+}
+
+size_t sweep_cmd_settings(const struct sweep_cmd_opts *o, unsigned char (*values)[SWEEP_CMD_KNOBS],
+			  size_t cap)
+{
+	size_t n = 0;
+	unsigned char cur[SWEEP_CMD_KNOBS] = {0};
+	if (cap == 0)
+		return 0;
+	memcpy(values[n++], cur, sizeof(cur));
+	if (!o->grid) {
+		for (size_t k = 0; k < o->nknobs; k++)
+			for (size_t v = 1; v < o->knob[k].nvalues && n < cap; v++) {
+				memset(values[n], 0, sizeof(values[n]));
+				values[n++][k] = (unsigned char)v;
+			}
+		return n;
+	}
+	/* An odometer, the last knob fastest. */
+	for (;;) {
+		size_t k = o->nknobs;
+		while (k-- > 0) {
+			if (++cur[k] < o->knob[k].nvalues)
+				break;
+			cur[k] = 0;
+		}
+		if (k == (size_t)-1 || n == cap)
+			return n;
+		memcpy(values[n++], cur, sizeof(cur));
+	}
+}
+
+#define sink_note(k, ...) sweep_note((k)->note, (k)->arg, __VA_ARGS__)
+
+/* threadlab's environment with the setting's variables set; the strings
+ * of the setting are allocated, the rest borrowed (free with
+ * sweep_cmd_envp_free). */
+static char **sweep_cmd_envp(const struct sweep_cmd_opts *o, const unsigned char *val)
+{
+	size_t n = 0;
+	while (environ[n])
+		n++;
+	char **e = xcalloc(n + o->nknobs + 1, sizeof(*e));
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++) {
+		bool swept = false;
+		for (size_t k = 0; k < o->nknobs; k++) {
+			size_t l = strlen(o->knob[k].name);
+			swept |= strncmp(environ[i], o->knob[k].name, l) == 0 && environ[i][l] == '=';
+		}
+		if (!swept)
+			e[m++] = environ[i];
+	}
+	for (size_t k = 0; k < o->nknobs; k++)
+		e[m++] = xasprintf("%s=%s", o->knob[k].name, o->knob[k].values[val[k]]);
+	return e;
+}
+
+static void sweep_cmd_envp_free(char **e, size_t nknobs)
+{
+	size_t n = 0;
+	while (e[n])
+		n++;
+	for (size_t i = n - nknobs; i < n; i++)
+		free(e[i]);
+	free(e);
+}
+
+/* One run's figures. */
+struct sweep_cmd_run {
+	double rate, cpu_pct, runnable_mean, wait_pct, throttled_pct;
+	enum verdict verdict;
+	bool measured; /* it ran into the window */
+	char status[160];
+};
+
+/* Ticks the session for secs seconds (draining its output every 100 ms).
+ * 0, -ESRCH when the command has gone, -EINTR on a stop signal, -EPIPE
+ * when the sink's reader has gone. */
+static int sweep_cmd_wait(struct session *s, double secs, double *next_tick,
+			  const struct sweep_cmd_sink *k)
+{
+	double end = stop_now() + secs;
+	for (;;) {
+		if (stop_signal)
+			return -EINTR;
+		if (k->gone && k->gone(k->arg))
+			return -EPIPE;
+		double now = stop_now();
+		if (now >= *next_tick) {
+			*next_tick += SWEEP_CMD_TICK;
+			if (session_tick(s) < 0)
+				return -ESRCH;
+		}
+		if (now >= end)
+			return 0;
+		session_progress_drain(s);
+		double until = now + 0.1;
+		until = until > end ? end : until;
+		stop_sleep_until(until < *next_tick ? until : *next_tick);
+	}
+}
+
+/* How the command ended: by itself, or by the stop. */
+static void sweep_cmd_status(const struct session *s, bool ended, double t_end, char *out,
+			     size_t cap)
+{
+	const struct launch *l = &s->child;
+	char how[96];
+	launch_status_text(l, how, sizeof(how));
+	if (ended)
+		snprintf(out, cap, "%s after %.1f s%s", how, t_end - l->started,
+			 l->left_behind ? "; what it left running was stopped" : "");
+	else if (WIFSIGNALED(l->status) && WTERMSIG(l->status) == SIGKILL && l->sigterm_ignored)
+		snprintf(out, cap, "ignored SIGTERM: killed (SIGKILL)");
+	else if (WIFSIGNALED(l->status) && WTERMSIG(l->status) == SIGTERM)
+		snprintf(out, cap, "stopped (SIGTERM)%s",
+			 l->sigterm_ignored ? "; what it started ignored SIGTERM: killed" : "");
+	else
+		snprintf(out, cap, "stopped (%s on SIGTERM)%s", how,
+			 l->sigterm_ignored ? "; what it started ignored SIGTERM: killed" : "");
+}
+
+/* What a run left outside its process group (setsid): adopted by
+ * threadlab (launch_adopt_orphans), found as its descendants, stopped.
+ * Returns how many. */
+static int sweep_cmd_orphans(void)
+{
+	struct sysroot root;
+	pid_t *pids = NULL;
+	size_t cap = 0;
+	int n = 0;
+	if (sysroot_open(&root, "/") < 0)
+		return 0;
+	ssize_t k = proctree_descendants(&root, getpid(), &pids, &cap);
+	if (k > 1)
+		n = launch_stop_orphans(pids + 1, (size_t)k - 1);
+	sysroot_close(&root);
+	free(pids);
+	return n;
+}
+
+static int sweep_cmd_once(const struct sweep_cmd_opts *o, const unsigned char *val,
+			  const struct sweep_cmd_sink *k, struct sweep_cmd_run *r)
+{
+	struct session_config c;
+	session_config_default(&c);
+	char **envp = sweep_cmd_envp(o, val);
+	c.command = o->command;
+	c.tree = true;
+	c.stdio = LAUNCH_STDIO_PIPE;
+	c.progress = o->progress;
+	c.progress_rate = o->progress_rate;
+	c.envp = envp;
+	c.launch_cpus = o->cpus;
+	c.diag_window = o->seconds;
+	memset(r, 0, sizeof(*r));
+	r->rate = (double)NAN;
+	r->throttled_pct = -1;
+	r->verdict = VERDICT_N;
+	struct session *s = xcalloc(1, sizeof(*s));
+	char err[512];
+	int rc = session_start(s, &c, err, sizeof(err));
+	if (rc != EXIT_OK) {
+		snprintf(r->status, sizeof(r->status), "did not start: %.140s", err);
+		session_stop(s);
+		free(s);
+		sweep_cmd_envp_free(envp, o->nknobs);
+		return 0;
+	}
+	double next = stop_now() + SWEEP_CMD_TICK;
+	rc = sweep_cmd_wait(s, o->warmup, &next, k);
+	double t0 = stop_now(), c0 = s->progress.count;
+	if (rc == 0)
+		rc = sweep_cmd_wait(s, o->seconds, &next, k);
+	double t1 = stop_now();
+	bool ended = rc == -ESRCH;
+	if (ended)
+		launch_reap_wait(&s->child, 500);
+	r->measured = t1 - t0 > 0.5 && s->have_diag;
+	if (r->measured) {
+		const struct diagnosis *d = &s->diag;
+		r->cpu_pct = 100 * d->cpu;
+		r->runnable_mean = d->runnable_mean;
+		r->wait_pct = d->cpu + d->wait > 0 ? 100 * d->wait / (d->cpu + d->wait) : 0;
+		r->throttled_pct = o->cpus > 0 && d->throttle_valid ? d->throttled_pct : -1;
+		r->verdict = d->verdict;
+	}
+	session_progress_drain(s);
+	progress_flush(&s->progress);
+	if (o->progress && s->progress.matches > 0 && t1 - t0 > 0.5)
+		r->rate = (s->progress.count - c0) / (t1 - t0);
+	session_stop(s);
+	int orphans = sweep_cmd_orphans();
+	sweep_cmd_status(s, ended, t1, r->status, sizeof(r->status));
+	if (o->progress && s->progress.matches == 0)
+		snprintf(r->status + strlen(r->status), sizeof(r->status) - strlen(r->status),
+			 "; no progress lines matched");
+	else if (ended && !r->measured)
+		snprintf(r->status + strlen(r->status), sizeof(r->status) - strlen(r->status),
+			 " (before the window)");
+	if (orphans > 0)
+		snprintf(r->status + strlen(r->status), sizeof(r->status) - strlen(r->status),
+			 "; %d process%s it left outside its group stopped", orphans,
+			 orphans == 1 ? "" : "es");
+	free(s);
+	sweep_cmd_envp_free(envp, o->nknobs);
+	return rc == -ESRCH ? 0 : rc;
+}
+
+static int sweep_cmd_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return isnan(x) ? (isnan(y) ? 0 : 1) : isnan(y) ? -1 : (x > y) - (x < y);
+}
+
+/* The median of the n values that are numbers; (double)NAN when none. */
+static double sweep_cmd_median(double *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), sweep_cmd_cmp);
+	while (n && isnan(v[n - 1]))
+		n--;
+	return n == 0 ? (double)NAN : n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* Repeats of one setting into its row: medians, the rate's spread, the
+ * status of the last run (of the first that failed, if one did). */
+static void sweep_cmd_merge(const struct sweep_cmd_run *runs, size_t n, struct sweep_cmd_row *row)
+{
+	double v[5][SWEEP_CMD_REPEAT];
+	size_t m = 0;
+	const char *status = n ? runs[n - 1].status : "";
+	row->verdict = VERDICT_N;
+	for (size_t i = 0; i < n; i++) {
+		if (!runs[i].measured) {
+			status = runs[i].status;
+			continue;
+		}
+		v[0][m] = runs[i].rate;
+		v[1][m] = runs[i].cpu_pct;
+		v[2][m] = runs[i].runnable_mean;
+		v[3][m] = runs[i].wait_pct;
+		v[4][m] = runs[i].throttled_pct;
+		row->verdict = runs[i].verdict;
+		m++;
+	}
+	row->runs = (int)m;
+	snprintf(row->status, sizeof(row->status), "%s", status);
+	double lo = (double)NAN, hi = (double)NAN;
+	for (size_t i = 0; i < m; i++) {
+		lo = isnan(lo) || v[0][i] < lo ? v[0][i] : lo;
+		hi = isnan(hi) || v[0][i] > hi ? v[0][i] : hi;
+	}
+	row->rate_spread = m > 1 ? hi - lo : (double)NAN;
+	row->rate = sweep_cmd_median(v[0], m);
+	row->cpu_pct = m ? sweep_cmd_median(v[1], m) : (double)NAN;
+	row->runnable_mean = m ? sweep_cmd_median(v[2], m) : (double)NAN;
+	row->wait_pct = m ? sweep_cmd_median(v[3], m) : (double)NAN;
+	row->throttled_pct = m ? sweep_cmd_median(v[4], m) : -1;
+}
+
+int sweep_cmd_run(const struct sweep_cmd_opts *o, const struct sweep_cmd_sink *k)
+{
+	if (!o->command || o->nknobs == 0 || o->seconds <= 0 || o->warmup < 0 || o->repeat < 1 ||
+	    o->repeat > SWEEP_CMD_REPEAT) {
+		sink_note(k, "sweep: needs --env NAME=V1,V2 and -- CMD, seconds above 0, "
+			     "1 to %d repeats",
+			  SWEEP_CMD_REPEAT);
+		return -EINVAL;
+	}
+	char why[512];
+	if (o->cpus > 0 && launch_quota_check(o->cpus, why, sizeof(why)) < 0) {
+		/* Figures without the quota asked for would mislead. */
+		sink_note(k, "sweep: --cpus %g: %s", o->cpus, why);
+		return -EPERM;
+	}
+	launch_adopt_orphans();
+	size_t cap = 256;
+	unsigned char(*set)[SWEEP_CMD_KNOBS] = xcalloc(cap, sizeof(*set));
+	size_t nset = sweep_cmd_settings(o, set, cap);
+	struct sweep_cmd_env env = {.o = o};
+	struct sysroot root;
+	struct budget b;
+	memset(&b, 0, sizeof(b));
+	if (sysroot_open(&root, "/") == 0) {
+		budget_read(&root, 0, &b);
+		environment_fill(&env.env, &root, &b, NULL);
+		sysroot_close(&root);
+	}
+	int rc = k->begin(k->arg, &env);
+	double base = (double)NAN;
+	size_t done = 0;
+	for (size_t i = 0; rc == 0 && i < nset; i++) {
+		struct sweep_cmd_run runs[SWEEP_CMD_REPEAT];
+		size_t n = 0;
+		for (int r = 0; rc == 0 && r < o->repeat; r++) {
+			rc = sweep_cmd_once(o, set[i], k, &runs[n]);
+			n += rc == 0;
+		}
+		if (rc != 0)
+			break;
+		struct sweep_cmd_row row = {.index = i, .nknobs = o->nknobs};
+		for (size_t q = 0; q < o->nknobs; q++) {
+			row.name[q] = o->knob[q].name;
+			row.value[q] = o->knob[q].values[set[i][q]];
+		}
+		sweep_cmd_merge(runs, n, &row);
+		if (i == 0)
+			base = row.rate;
+		row.speedup = base > 0 ? row.rate / base : (double)NAN;
+		rc = k->row(k->arg, &row);
+		done += rc == 0;
+	}
+	if (rc == -EINTR)
+		sink_note(k, "sweep interrupted after %zu of %zu settings", done, nset);
+	if (rc == 0 || rc == -EINTR) {
+		int w = k->end(k->arg);
+		rc = rc == 0 ? w : rc;
+	}
+	free(set);
+	return rc;
+}

@@ -1,0 +1,248 @@
+/* sweep-cmd-out.c — the command sweep's table (sweep-cmd-out.h).
+ *
+ * Setting values and statuses quote the user's command line and the
+ * system's errors: text goes through text_safe(), CSV and JSON through
+ * their writers. */
+#include "sweep-cmd-out.h"
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include "csv-out.h"
+#include "env-out.h"
+#include "json-out.h"
+#include "sweep-out.h"
+#include "text-safe.h"
+
+struct sweep_cmd_out {
+	FILE *f;
+	enum format fmt;
+	struct json_out j;
+	const struct sweep_cmd_opts *o;
+	struct env_record env;
+};
+
+static int sweep_cmd_out_status(FILE *f)
+{
+	if (fflush(f) == 0 && !ferror(f))
+		return 0;
+	return errno == EPIPE ? -EPIPE : -EIO;
+}
+
+/* "NAME=V NAME2=V2", raw. */
+static void sweep_cmd_out_setting(char *buf, size_t cap, const struct sweep_cmd_row *r)
+{
+	size_t o = 0;
+	buf[0] = '\0';
+	for (size_t k = 0; k < r->nknobs && o < cap; k++) {
+		int n = snprintf(buf + o, cap - o, "%s%s=%s", k ? " " : "", r->name[k], r->value[k]);
+		o += n > 0 ? (size_t)n : 0;
+	}
+}
+
+/* v with decimals, "-" when not a figure. */
+static void sweep_cmd_out_num(char *cell, size_t cap, double v, int decimals)
+{
+	if (isnan(v) || v < 0)
+		snprintf(cell, cap, "-");
+	else
+		snprintf(cell, cap, "%.*f", decimals, v);
+}
+
+void sweep_cmd_out_text_row(char *buf, size_t cap, const struct sweep_cmd_opts *o,
+			    const struct sweep_cmd_row *r)
+{
+	/* The setting column is as wide as the longest setting. */
+	size_t longest = 7;
+	for (size_t k = 0, l = 0; k < o->nknobs; k++, l = 0) {
+		for (size_t v = 0; v < o->knob[k].nvalues; v++)
+			l = strlen(o->knob[k].values[v]) > l ? strlen(o->knob[k].values[v]) : l;
+		longest += strlen(o->knob[k].name) + 1 + l + (k ? 1 : 0);
+	}
+	int sw = longest > 60 ? 60 : (int)longest;
+	if (!r) {
+		snprintf(buf, cap, "%-*s  %9s  %7s  %7s  %6s  %8s  %6s  %7s  %-15s  %s", sw,
+			 "setting", "steps/s", o->repeat > 1 ? "spread" : "", "speedup", "CPU%",
+			 "runnable", "wait%", "thrott%", "verdict", "status");
+		return;
+	}
+	char set[512], safe_set[1536], st[640], rate[32], spread[32], sp[32], cpu[32], run[32],
+	    wait[32], thr[32];
+	sweep_cmd_out_setting(set, sizeof(set), r);
+	text_safe(set, strlen(set), safe_set, sizeof(safe_set));
+	text_safe(r->status, strlen(r->status), st, sizeof(st));
+	sweep_cmd_out_num(rate, sizeof(rate), r->rate, 1);
+	sweep_cmd_out_num(spread, sizeof(spread), r->rate_spread, 1);
+	if (o->repeat <= 1)
+		spread[0] = '\0';
+	sweep_cmd_out_num(sp, sizeof(sp), r->speedup, 2);
+	sweep_cmd_out_num(cpu, sizeof(cpu), r->cpu_pct, 0);
+	sweep_cmd_out_num(run, sizeof(run), r->runnable_mean, 2);
+	sweep_cmd_out_num(wait, sizeof(wait), r->wait_pct, 1);
+	sweep_cmd_out_num(thr, sizeof(thr), r->throttled_pct, 1);
+	snprintf(buf, cap, "%-*s  %9s  %7s  %7s  %6s  %8s  %6s  %7s  %-15s  %s", sw, safe_set, rate,
+		 spread, sp, cpu, run, wait, thr,
+		 r->verdict < VERDICT_N ? diagnosis_verdict_name(r->verdict) : "-", st);
+}
+
+static int sweep_cmd_out_begin(void *arg, const struct sweep_cmd_env *env)
+{
+	struct sweep_cmd_out *w = arg;
+	char line[1024];
+	w->env = env->env;
+	errno = 0;
+	switch (w->fmt) {
+	case FORMAT_TEXT:
+		fprintf(w->f, "%.1f s per setting after %.1f s warm-up, %d run%s each", w->o->seconds,
+			w->o->warmup, w->o->repeat, w->o->repeat == 1 ? "" : "s");
+		if (w->o->cpus > 0)
+			fprintf(w->f, ", under a quota of %.2f CPUs", w->o->cpus);
+		fputc('\n', w->f);
+		sweep_cmd_out_text_row(line, sizeof(line), w->o, NULL);
+		fprintf(w->f, "%s\n", line);
+		break;
+	case FORMAT_CSV: {
+		struct csv_out c;
+		csv_out_init(&c, w->f);
+		csv_out_header(&c, "setting,rate,rate_spread,speedup,cpu_pct,runnable_mean,"
+				   "wait_pct,throttled_pct,verdict,status");
+		break;
+	}
+	case FORMAT_JSON:
+		json_out_object(&w->j);
+		json_out_knum(&w->j, "seconds", w->o->seconds, 3);
+		json_out_knum(&w->j, "warmup", w->o->warmup, 3);
+		json_out_kint(&w->j, "repeat", w->o->repeat);
+		json_out_knum(&w->j, "cpus", w->o->cpus > 0 ? w->o->cpus : (double)NAN, 3);
+		json_out_kstr(&w->j, "progress", w->o->progress);
+		json_out_key(&w->j, "command");
+		json_out_array(&w->j);
+		for (char **a = w->o->command; *a; a++)
+			json_out_str(&w->j, *a);
+		json_out_end(&w->j);
+		json_out_key(&w->j, "rows");
+		json_out_array(&w->j);
+		break;
+	}
+	return sweep_cmd_out_status(w->f);
+}
+
+static int sweep_cmd_out_row(void *arg, const struct sweep_cmd_row *r)
+{
+	struct sweep_cmd_out *w = arg;
+	char line[4096], set[512];
+	struct json_out *j = &w->j;
+	struct csv_out c;
+	errno = 0;
+	switch (w->fmt) {
+	case FORMAT_TEXT:
+		sweep_cmd_out_text_row(line, sizeof(line), w->o, r);
+		fprintf(w->f, "%s\n", line);
+		break;
+	case FORMAT_CSV:
+		csv_out_init(&c, w->f);
+		sweep_cmd_out_setting(set, sizeof(set), r);
+		csv_out_str(&c, set);
+		csv_out_num(&c, r->rate, 3);
+		csv_out_num(&c, r->rate_spread, 3);
+		csv_out_num(&c, r->speedup, 3);
+		csv_out_num(&c, r->cpu_pct, 1);
+		csv_out_num(&c, r->runnable_mean, 3);
+		csv_out_num(&c, r->wait_pct, 2);
+		csv_out_num(&c, r->throttled_pct >= 0 ? r->throttled_pct : (double)NAN, 2);
+		csv_out_str(&c, r->verdict < VERDICT_N ? diagnosis_verdict_name(r->verdict) : NULL);
+		csv_out_str(&c, r->status);
+		csv_out_end_row(&c);
+		break;
+	case FORMAT_JSON:
+		json_out_flat(j);
+		json_out_object(j);
+		json_out_key(j, "setting");
+		json_out_object(j);
+		for (size_t k = 0; k < r->nknobs; k++)
+			json_out_kstr(j, r->name[k], r->value[k]);
+		json_out_end(j);
+		json_out_knum(j, "rate", r->rate, 3);
+		json_out_knum(j, "rate_spread", r->rate_spread, 3);
+		json_out_knum(j, "speedup", r->speedup, 3);
+		json_out_knum(j, "cpu_pct", r->cpu_pct, 1);
+		json_out_knum(j, "runnable_mean", r->runnable_mean, 3);
+		json_out_knum(j, "wait_pct", r->wait_pct, 2);
+		json_out_knum(j, "throttled_pct",
+			      r->throttled_pct >= 0 ? r->throttled_pct : (double)NAN, 2);
+		json_out_kstr(j, "verdict",
+			      r->verdict < VERDICT_N ? diagnosis_verdict_name(r->verdict) : NULL);
+		json_out_kint(j, "runs", r->runs);
+		json_out_kstr(j, "status", r->status);
+		json_out_end(j);
+		break;
+	}
+	return sweep_cmd_out_status(w->f);
+}
+
+/* The command line, made safe, after the environment record. */
+static void sweep_cmd_out_command(FILE *f, const char *lead, const struct sweep_cmd_opts *o)
+{
+	char safe[3 * 512];
+	env_out_key(f, lead, "command");
+	for (char **a = o->command; *a; a++) {
+		text_safe(*a, strlen(*a), safe, sizeof(safe));
+		fprintf(f, "%s%s", a == o->command ? "" : " ", safe);
+	}
+	fputc('\n', f);
+}
+
+static int sweep_cmd_out_end(void *arg)
+{
+	struct sweep_cmd_out *w = arg;
+	errno = 0;
+	switch (w->fmt) {
+	case FORMAT_TEXT:
+		fputc('\n', w->f);
+		env_out_text(w->f, "", &w->env, NULL);
+		sweep_cmd_out_command(w->f, "", w->o);
+		break;
+	case FORMAT_CSV:
+		env_out_text(w->f, "# ", &w->env, NULL);
+		sweep_cmd_out_command(w->f, "# ", w->o);
+		break;
+	case FORMAT_JSON:
+		json_out_end(&w->j); /* rows */
+		json_out_key(&w->j, "environment");
+		json_out_object(&w->j);
+		env_out_json_members(&w->j, &w->env, NULL);
+		json_out_end(&w->j);
+		json_out_end(&w->j);
+		json_out_newline(&w->j);
+		break;
+	}
+	return sweep_cmd_out_status(w->f);
+}
+
+static int sweep_cmd_out_gone(void *arg)
+{
+	const struct sweep_cmd_out *w = arg;
+	return sweep_out_file_gone(w->f);
+}
+
+static void sweep_cmd_out_note(void *arg, const char *line)
+{
+	(void)arg;
+	sweep_out_say(line);
+}
+
+int sweep_cmd_out_run(const struct sweep_cmd_opts *o, FILE *f, enum format fmt)
+{
+	struct sweep_cmd_out w = {.f = f, .fmt = fmt, .o = o};
+	json_out_init(&w.j, f, 2);
+	struct sweep_cmd_sink k = {
+	    .arg = &w,
+	    .begin = sweep_cmd_out_begin,
+	    .row = sweep_cmd_out_row,
+	    .end = sweep_cmd_out_end,
+	    .gone = sweep_cmd_out_gone,
+	    .note = sweep_cmd_out_note,
+	};
+	return sweep_cmd_run(o, &k);
+}

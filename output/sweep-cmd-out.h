@@ -1,0 +1,22 @@
+/* sweep-cmd-out.h — the command sweep's table (sweep-cmd.h) as text, CSV
+ * or one JSON document, streamed row by row; the environment record
+ * (env-out.h) after the table (text: lines; CSV: "# " lines; JSON: the
+ * "environment" object). */
+#ifndef THREADLAB_SWEEP_CMD_OUT_H
+#define THREADLAB_SWEEP_CMD_OUT_H
+
+#include <stdio.h>
+
+#include "format.h"
+#include "sweep-cmd.h"
+
+/* The text row (no newline) into buf; header when r is NULL.  Pure, for
+ * tests. */
+void sweep_cmd_out_text_row(char *buf, size_t cap, const struct sweep_cmd_opts *o,
+			    const struct sweep_cmd_row *r);
+
+/* Runs the sweep writing the table to f, notes to stderr ("threadlab: …").
+ * Returns what sweep_cmd_run returns. */
+int sweep_cmd_out_run(const struct sweep_cmd_opts *o, FILE *f, enum format fmt);
+
+#endif

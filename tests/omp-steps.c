@@ -1,0 +1,81 @@
+/* omp-steps.c — a job with a known progress rate, for the --progress and
+ * command-sweep tests: OpenMP threads (OMP_NUM_THREADS) each doing fixed
+ * chunks of arithmetic, every chunk one step, so the rate grows with the
+ * threads up to the CPUs.  Built with -fopenmp.
+ *
+ *   omp-steps [SECONDS] [MODE]   (SECONDS 0: until stopped)
+ *   MODE "lines" (default): "step N" per step, N cumulative
+ *        "tqdm": tqdm's "\r 45/1000 [..., 40.00it/s]" updates, no newline
+ *        "quiet": progress lines that do not match 'step'
+ *        "noterm": as lines, but SIGTERM is ignored
+ *        "fork": forks a grandchild that keeps printing, then exits
+ *        "setsid": as fork, but the grandchild leaves the process group
+ *        "hostile": a line with escape sequences and invalid UTF-8, 10 a second */
+#include <omp.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static double chunk(void)
+{
+	volatile double x = 0;
+	for (int i = 0; i < 400000; i++)
+		x += i * 1e-9;
+	return x;
+}
+
+static void run(double secs, const char *mode)
+{
+	long count = 0;
+	double t0 = omp_get_wtime();
+	bool tqdm = strcmp(mode, "tqdm") == 0, quiet = strcmp(mode, "quiet") == 0;
+#pragma omp parallel
+	{
+		while (secs <= 0 || omp_get_wtime() - t0 < secs) {
+			chunk();
+#pragma omp critical
+			{
+				count++;
+				double dt = omp_get_wtime() - t0;
+				if (tqdm)
+					printf("\r%3ld%%|#####     | %ld/100000 [00:%02d<00:10, %.2fit/s]",
+					       count / 1000, count, (int)dt, count / (dt > 0 ? dt : 1));
+				else if (quiet)
+					printf("working %ld\n", count);
+				else
+					printf("step %ld\n", count);
+				fflush(stdout);
+			}
+		}
+	}
+}
+
+int main(int argc, char **argv)
+{
+	double secs = argc > 1 ? atof(argv[1]) : 0;
+	const char *mode = argc > 2 ? argv[2] : "lines";
+	if (strcmp(mode, "noterm") == 0)
+		signal(SIGTERM, SIG_IGN);
+	double t0 = omp_get_wtime();
+	while (strcmp(mode, "hostile") == 0 && (secs <= 0 || omp_get_wtime() - t0 < secs)) {
+		printf("hostile \033[31mred\033]0;title\007 \x9b" "2J \xff\xfe end\n");
+		fflush(stdout);
+		nanosleep(&(struct timespec){0, 100000000}, NULL);
+	}
+	if (strcmp(mode, "fork") == 0 || strcmp(mode, "setsid") == 0) {
+		if (fork() == 0) {
+			if (strcmp(mode, "setsid") == 0)
+				setsid();
+			run(secs, "lines");
+			return 0;
+		}
+		printf("parent leaves\n");
+		return 0;
+	}
+	run(secs, mode);
+	return 0;
+}

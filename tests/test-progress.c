@@ -1,0 +1,278 @@
+/* test-progress.c — the job's progress counter (progress.h), the file
+ * follower (tail.h), the experiment log's rows (explog.h) and the command
+ * sweep's settings (sweep-cmd.h): pure code and real files. */
+#include "tl-test.h"
+
+#include <math.h>
+
+#include "explog-out.h"
+#include "explog.h"
+#include "progress.h"
+#include "sweep-cmd.h"
+#include "tail.h"
+
+#define assert_near(a, b, eps) check_near((a), (b), (eps), __LINE__)
+
+static void check_near(double a, double b, double eps, int line)
+{
+	if (!(fabs(a - b) <= eps)) {
+		print_error("line %d: %.12g is not %.12g (within %g)\n", line, a, b, eps);
+		fail();
+	}
+}
+
+static void feed(struct progress *p, const char *s)
+{
+	progress_feed(p, s, strlen(s));
+}
+
+static void test_plain_match(void **state)
+{
+	(void)state;
+	struct progress p;
+	char err[256];
+	assert_int_equal(progress_init(&p, "^batch done", false, err, sizeof(err)), 0);
+	feed(&p, "batch done\nsomething else\nbatch done\nbatch do");
+	assert_near(p.count, 2, 0);
+	assert_string_equal(p.last_line, "batch done"); /* the partial line is not yet one */
+	feed(&p, "ne\n");
+	assert_near(p.count, 3, 0);
+	assert_int_equal(p.matches, 3);
+	progress_free(&p);
+	assert_int_equal(progress_init(&p, "step (", false, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "--progress 'step ('"));
+}
+
+static void test_cumulative_and_tqdm(void **state)
+{
+	(void)state;
+	struct progress p;
+	char err[256];
+	progress_init(&p, "([0-9]+)/[0-9]+ \\[", false, err, sizeof(err));
+	/* tqdm: carriage returns, no newline until the end. */
+	feed(&p, "\r  0%|          | 0/100 [00:00<?, ?it/s]\r 10%|#         | 10/100 [00:01<00:09, "
+		 "9.9it/s]\r 25%|##        | 25/100 [00:02");
+	assert_near(p.count, 10, 0);
+	feed(&p, "<00:06, 12.1it/s]");
+	progress_flush(&p);
+	assert_near(p.count, 25, 0);
+	assert_non_null(strstr(p.last_line, "25/100"));
+	/* A second epoch starts over: counted on top. */
+	feed(&p, "\r  5/100 [00:00\r 40/100 [00:03\r 38/100 [00:03\n");
+	assert_near(p.count, 25 + 40, 0);
+	progress_free(&p);
+}
+
+static void test_rates(void **state)
+{
+	(void)state;
+	struct progress p;
+	char err[256], line[64];
+	progress_init(&p, "step ([0-9]+)", false, err, sizeof(err));
+	progress_tick(&p, 100.0);
+	assert_true(p.rate < 0);
+	/* 50 steps/s for 4 s, then 10 steps/s for 12 s. */
+	long n = 0;
+	for (int t = 1; t <= 16; t++) {
+		for (int k = 0; k < (t <= 4 ? 50 : 10); k++) {
+			snprintf(line, sizeof(line), "step %ld\n", ++n);
+			feed(&p, line);
+		}
+		progress_tick(&p, 100.0 + t);
+	}
+	assert_near(p.rate, 10, 1e-9);
+	assert_near(p.steady_rate, 10, 1e-9);
+	progress_restart(&p);
+	assert_true(p.steady_rate < 0);
+	progress_free(&p);
+
+	/* A printed rate is integrated. */
+	progress_init(&p, "([0-9.]+)it/s", true, err, sizeof(err));
+	for (int t = 0; t <= 5; t++) {
+		feed(&p, "\r 40.0it/s");
+		progress_tick(&p, 10.0 + t);
+	}
+	assert_near(p.count, 200, 1e-9);
+	assert_near(p.rate, 40, 1e-9);
+	/* A group that is not a number is not a step. */
+	feed(&p, "\rabcit/s\r");
+	assert_int_equal(p.matches, 6);
+	progress_free(&p);
+}
+
+static void append(const char *path, const char *mode, const char *text)
+{
+	FILE *f = fopen(path, mode);
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void test_tail_rotation(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/tl-tail-XXXXXX", path[64], old[80], buf[256];
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/log", dir);
+	snprintf(old, sizeof(old), "%s/log.1", dir);
+	struct tail t;
+	tail_open(&t, path); /* not there yet */
+	assert_int_equal(tail_read(&t, buf, sizeof(buf)), 0);
+	append(path, "w", "one\n");
+	size_t n = tail_read(&t, buf, sizeof(buf));
+	assert_int_equal(n, 4);
+	append(path, "a", "two\n");
+	assert_int_equal(tail_read(&t, buf, sizeof(buf)), 4);
+	assert_memory_equal(buf, "two\n", 4);
+	/* Rotated: the rest of the old file, then the new from its start. */
+	append(path, "a", "three\n");
+	assert_int_equal(rename(path, old), 0);
+	append(path, "w", "four\n");
+	n = tail_read(&t, buf, sizeof(buf));
+	assert_int_equal(n, 6);
+	assert_memory_equal(buf, "three\n", 6);
+	n = tail_read(&t, buf, sizeof(buf));
+	assert_int_equal(n, 5);
+	assert_memory_equal(buf, "four\n", 5);
+	/* Truncated: read again from the start. */
+	append(path, "w", "5\n");
+	n = tail_read(&t, buf, sizeof(buf));
+	assert_int_equal(n, 2);
+	assert_memory_equal(buf, "5\n", 2);
+	tail_close(&t);
+	/* Opened on an existing file: only what comes after counts. */
+	tail_open(&t, path);
+	assert_int_equal(tail_read(&t, buf, sizeof(buf)), 0);
+	tail_close(&t);
+	unlink(path);
+	unlink(old);
+	rmdir(dir);
+}
+
+static void row(struct explog *l, double rate, int threads, int streams)
+{
+	struct lab_settings s = lab_settings_default();
+	struct explog_row r;
+	memset(&r, 0, sizeof(r));
+	s.threads = threads;
+	s.streams = streams;
+	r.nknobs = explog_lab_knobs(&s, r.knob, EXPLOG_KNOBS);
+	r.rate = rate;
+	explog_add(l, &r);
+}
+
+static void test_explog(void **state)
+{
+	(void)state;
+	static struct explog l;
+	char w[256];
+	row(&l, 80, 1, 1);
+	row(&l, 150, 2, 1);
+	row(&l, 120, 3, 2);
+	assert_string_equal(l.row[0].knob[0].name, "threads");
+	assert_string_equal(l.row[1].knob[0].value, "2");
+	assert_near(explog_ratio(&l, 0), 1.0, 1e-12);
+	assert_near(explog_ratio(&l, 1), 150.0 / 80, 1e-12);
+	assert_string_equal(explog_warning(&l, 1, w, sizeof(w)), "");
+	assert_string_equal(explog_warning(&l, 2, w, sizeof(w)),
+			    "2 knobs changed at once: threads and streams");
+	/* A knob only one side has counts as changed. */
+	struct explog_row a = {.nknobs = 2}, b = {.nknobs = 2};
+	snprintf(a.knob[0].name, 40, "OMP_NUM_THREADS");
+	snprintf(a.knob[0].value, 72, "1");
+	snprintf(a.knob[1].name, 40, "loaders");
+	snprintf(a.knob[1].value, 72, "2");
+	b = a;
+	snprintf(b.knob[0].value, 72, "2");
+	snprintf(b.knob[1].name, 40, "prefetch");
+	char names[256];
+	assert_int_equal(explog_changed(&a, &b, names, sizeof(names)), 3);
+	assert_string_equal(names, "OMP_NUM_THREADS, loaders and prefetch");
+}
+
+/* --log: rows written as JSON Lines read back the same. */
+static void test_explog_round_trip(void **state)
+{
+	(void)state;
+	static struct explog a, b;
+	char path[] = "/tmp/tl-log-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	FILE *f = fdopen(fd, "w");
+	struct env_record e;
+	memset(&e, 0, sizeof(e));
+	row(&a, 80, 1, 1);
+	row(&a, -1, 2, 1);
+	a.row[0].unit = "GFLOP/s";
+	a.row[0].verdict = VERDICT_THROTTLED;
+	a.row[0].throttled_pct = 37.5;
+	a.row[0].cpu = 1.5;
+	a.row[1].verdict = VERDICT_N;
+	a.row[1].throttled_pct = -1;
+	snprintf(a.row[1].note, sizeof(a.row[1].note), "quote \" tab\t \x1b[2J end");
+	for (size_t i = 0; i < a.n; i++)
+		assert_int_equal(explog_out_json(f, &a, i, &e), 0);
+	fputs("not json\n", f);
+	fclose(f);
+	size_t skipped = 9;
+	assert_int_equal(explog_load(&b, path, &skipped), 2);
+	assert_int_equal(skipped, 1);
+	for (size_t i = 0; i < 2; i++) {
+		assert_int_equal(b.row[i].nknobs, a.row[i].nknobs);
+		for (size_t k = 0; k < a.row[i].nknobs; k++) {
+			assert_string_equal(b.row[i].knob[k].name, a.row[i].knob[k].name);
+			assert_string_equal(b.row[i].knob[k].value, a.row[i].knob[k].value);
+		}
+		assert_string_equal(b.row[i].note, a.row[i].note);
+		assert_int_equal(b.row[i].verdict, a.row[i].verdict);
+		assert_near(b.row[i].rate, a.row[i].rate, 1e-3);
+		assert_near(b.row[i].throttled_pct, a.row[i].throttled_pct, 1e-2);
+	}
+	assert_string_equal(b.row[0].unit, "GFLOP/s");
+	assert_near(b.row[0].cpu, 1.5, 1e-3);
+	unlink(path);
+	assert_int_equal(explog_load(&b, path, &skipped), 0); /* no file: no rows */
+}
+
+static void test_sweep_settings(void **state)
+{
+	(void)state;
+	struct sweep_cmd_opts o;
+	char err[256];
+	unsigned char v[64][SWEEP_CMD_KNOBS];
+	sweep_cmd_opts_default(&o);
+	assert_int_equal(sweep_cmd_add_knob(&o, "OMP_NUM_THREADS=1,2,4", err, sizeof(err)), 0);
+	assert_int_equal(sweep_cmd_add_knob(&o, "WORKERS=0,2", err, sizeof(err)), 0);
+	assert_int_equal(o.knob[0].nvalues, 3);
+	/* One knob at a time from the baseline. */
+	assert_int_equal(sweep_cmd_settings(&o, v, 64), 4);
+	assert_int_equal(v[0][0], 0);
+	assert_int_equal(v[0][1], 0);
+	assert_int_equal(v[1][0], 1);
+	assert_int_equal(v[2][0], 2);
+	assert_int_equal(v[3][0], 0);
+	assert_int_equal(v[3][1], 1);
+	o.grid = true;
+	assert_int_equal(sweep_cmd_settings(&o, v, 64), 6);
+	assert_int_equal(v[5][0], 2);
+	assert_int_equal(v[5][1], 1);
+	static const char *const bad[] = {"NOEQUALS", "=1,2", "1X=1", "A B=1", "X=", "X=1,,2",
+					  "OMP_NUM_THREADS=3"};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err[0] = '\0';
+		assert_int_equal(sweep_cmd_add_knob(&o, bad[i], err, sizeof(err)), -EINVAL);
+		assert_non_null(strstr(err, "--env"));
+		assert_null(strchr(err, '\n'));
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_plain_match),	  cmocka_unit_test(test_cumulative_and_tqdm),
+	    cmocka_unit_test(test_rates),	  cmocka_unit_test(test_tail_rotation),
+	    cmocka_unit_test(test_explog),	  cmocka_unit_test(test_explog_round_trip),
+	    cmocka_unit_test(test_sweep_settings),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
