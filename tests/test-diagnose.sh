@@ -141,10 +141,12 @@ assert tw > 0 or $thr < 0.1, (tw, $thr)
 # n threads wait n s/s less the 1 CPU the quota gives; on a loaded box
 # the cgroup may get less than its quota, so more wait, never above n
 assert n - 1.5 < w <= n + 0.05, (w, n)
-# at most half of each thread's time (less when other load on the machine
-# keeps the cgroup from its quota): never the whole wait
-assert 0 <= tw <= 1.3 * n / 2, (tw, n)
-assert w - tw >= 0.3, (w, tw)
+# Both in the wait: some throttling (above), some contention.  How much of
+# each is the diagnosis' estimate (cpu.stat's throttled time over the CPUs
+# the threads were last seen on), so only the bounds are asserted: when a
+# loaded box clusters the threads' last CPUs it leans to throttling.
+assert 0 <= tw <= w, (tw, w)
+assert w - tw >= 0.1, (w, tw)
 "
 	stop "$many"
 else
