@@ -144,7 +144,7 @@ else
 fi
 key_says lab 'i' 'refresh every 5 s' "i from 10 s: refresh every 5 s"
 $T send-keys -t lab 'h'
-if wait_pane lab 'F10' 30 && grep -q 'quit' "$tmp/pane" && grep -Eq 'sweep thread counts' "$tmp/pane"; then
+if wait_pane lab 'F10' 30 && grep -q 'quit' "$tmp/pane" && grep -Eq 'sweep threads 1' "$tmp/pane"; then
 	ok "h: the help screen lists the keys"
 	$T send-keys -t lab 'x'
 	wait_pane lab 'GFLOP/s [0-9.]+' 30 && ok "any key closes the help" || notok "help stays open" "$(head -5 "$tmp/pane")"
