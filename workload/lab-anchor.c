@@ -511,6 +511,8 @@ int main(int argc, char **argv)
 	}
 out:
 	anchor_shutdown(&a);
+	free(a.envp);
+	free(a.path_entry);
 	return 0;
 usage:
 	fprintf(stderr, "usage: threadlab-anchor --ctl-fd N --lab-fd N --bell-fd N --reply-fd N "
