@@ -38,6 +38,12 @@ static void explog_fmt_spin(const struct lab_settings *s, size_t off, char *out,
 	snprintf(out, cap, "%s", s->spin_off ? "off" : "default");
 }
 
+static void explog_fmt_blas(const struct lab_settings *s, size_t off, char *out, size_t cap)
+{
+	(void)off;
+	snprintf(out, cap, "%s", lab_blas_name(s->blas));
+}
+
 static const struct {
 	const char *name;
 	explog_fmt fmt;
@@ -50,6 +56,10 @@ static const struct {
     EXPLOG_INT(workers),
     {"cpus", explog_fmt_cpus, 0},
     {"blas_spin", explog_fmt_spin, 0},
+    {"blas", explog_fmt_blas, 0},
+    EXPLOG_INT(loaders),
+    EXPLOG_INT(prep_ms),
+    EXPLOG_INT(prefetch),
 };
 
 size_t explog_lab_knobs(const struct lab_settings *s, struct explog_knob *out, size_t cap)

@@ -111,7 +111,7 @@ cpu_last=$(echo "$(cpu_s "$tlpid") ${c1:-$c0} $(date +%s.%N) ${t1:-$t0}" | awk '
 $T send-keys -t soak F10
 for _ in $(seq 100); do [ -s "$tmp/status" ] && break; sleep 0.2; done
 
-echo "# soak: ${SECONDS_WANTED} s, $k key presses, $scrapes scrapes, $replays replays"
+echo "# soak: ${SECONDS_WANTED} s asked, $(($(date +%s) - start)) s run, $k key presses, $scrapes scrapes, $replays replays"
 echo "# descriptors: $fd0 -> $fd1; RSS: ${rss0} kB -> ${rss1} kB"
 echo "# threadlab's own CPU: ${cpu_first:-?} % of a core (first cycle of keys) -> ${cpu_last:-?} % (the rest)"
 if grep -q "EXITED 0" "$tmp/status" 2>/dev/null; then ok "F10 quits with status 0"; else
@@ -132,8 +132,10 @@ if [ "$bad_replays" = 0 ]; then ok "every replay of the growing recording read (
 # The start-up line says where it serves; anything else is an error line.
 if ! grep -v '^threadlab: serving http://' "$tmp/stderr" | grep -q .; then ok "no error line on stderr"; else
 	notok "stderr" "$(head -20 "$tmp/stderr")"; fi
-if ls "$tmp"/asan* "$tmp"/ubsan* >/dev/null 2>&1; then
-	notok "sanitizer reports" "$(cat "$tmp"/asan* "$tmp"/ubsan* 2>/dev/null | head -40)"
+reports=$(find "$tmp" -maxdepth 1 \( -name 'asan.*' -o -name 'ubsan.*' \) -size +0 2>/dev/null)
+if [ -n "$reports" ]; then
+	# shellcheck disable=SC2086
+	notok "sanitizer reports" "$(head -60 $reports)"
 else
 	ok "no leak or undefined behaviour reported"
 fi
