@@ -67,7 +67,7 @@ start=$(date +%s)
 press_cycle() {
 	for key in "${keys[@]}"; do
 		$T send-keys -t soak "$key"
-		sleep 2
+		sleep 1
 		code=$(curl -s -o "$tmp/m" -w '%{http_code}' \
 			-H 'Accept: application/openmetrics-text; version=1.0.0' \
 			"http://127.0.0.1:$port/metrics")
