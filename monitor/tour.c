@@ -134,11 +134,13 @@ static struct lab_settings step_settings(const struct tour *t, const struct sess
 	case TOUR_INPUT_BOUND:
 	case TOUR_MORE_LOADERS:
 	case TOUR_STEAL:
-		/* A batch costs twice a GEMM of one thread: one loader feeds half
-		 * the GEMMs.  The last step gives compute every CPU, so the
-		 * loaders' CPU must come out of it. */
+		/* A batch costs three GEMMs of one thread: one loader feeds a
+		 * third of them, so the lesson stays input-bound even when the
+		 * GEMMs run slower than the best single-thread rate.  The last
+		 * step gives compute every CPU, so the loaders' CPU must come out
+		 * of it. */
 		w.threads = st->kind == TOUR_STEAL ? clampi(e, 1, CTL_MAX_THREADS) : 1;
-		w.prep_ms = clampi((int)lround(2.0 * gemm_ms(t, s, w.size, 1)), 1, CTL_MAX_PREP_MS);
+		w.prep_ms = clampi((int)lround(3.0 * gemm_ms(t, s, w.size, 1)), 1, CTL_MAX_PREP_MS);
 		w.loaders = st->kind == TOUR_INPUT_BOUND ? 1 : 2;
 		break;
 	case TOUR_SPIN_PTHREADS:
@@ -166,7 +168,7 @@ static void tour_build(struct tour *t)
 	add_step(t, 4, TOUR_INTRA, "n=256: 1 stream x E threads");
 	add_step(t, 4, TOUR_INTER, "n=256: E streams x 1 thread");
 	add_step(t, 5, TOUR_QUOTA, "a quota of half the CPUs");
-	add_step(t, 6, TOUR_INPUT_BOUND, "1 loader, a batch costs 2 GEMMs");
+	add_step(t, 6, TOUR_INPUT_BOUND, "1 loader, a batch costs 3 GEMMs");
 	add_step(t, 6, TOUR_MORE_LOADERS, "2 loaders");
 	add_step(t, 6, TOUR_STEAL, "2 loaders, compute on every CPU");
 	add_step(t, 7, TOUR_SPIN_PTHREADS, "pthreads build, default spin");
@@ -681,7 +683,7 @@ static void cap_pipe(struct text *x, const struct tour *t, const struct tour_ste
 	switch (st->kind) {
 	case TOUR_INPUT_BOUND:
 		say(x,
-		    "One loader spends %d ms of CPU on each batch, about two GEMMs' time: the "
+		    "One loader spends %d ms of CPU on each batch, about three GEMMs' time: the "
 		    "streams waited for input %.0f%% of the time and took %.1f batches/s; %.1f "
 		    "GFLOP/s. With a whole CPU the loader makes %.1f batches/s, and it got %.0f%% "
 		    "of one.",

@@ -167,6 +167,16 @@ else
 fi
 
 # ---- memory limits are checked up front -----------------------------------------
+# AddressSanitizer reserves terabytes of address space for its shadow at
+# start: a sanitizer build cannot run under ulimit -v or -d at all.
+if ldd "$TL" 2>/dev/null | grep -q libasan; then
+	for what in "ulimit -v: --size 4096 double refused up front" "ulimit -d: the sweep refuses it" \
+		"a limit that fits: the lab runs"; do
+		skip "$what" "an ASan build cannot start under an address-space or data limit"
+	done
+	echo "1..$n"
+	exit $fails
+fi
 (
 	ulimit -v 300000
 	limited 30 "$TL" --batch -c 2 --size 4096 --precision double
