@@ -210,50 +210,62 @@ static const struct family fam_progress_rate = {
     "threadlab_progress_steps_per_second", FAMILY_GAUGE,
     "The job's progress rate over the last 2 s (--progress REGEX)."};
 
+/* A per-lab family: a counter from the lab's status or a gauge of what the
+ * outputs show of the workload; one series per lab target, label pid. */
 struct lab_gauge {
 	struct family fam;
-	double (*get)(const struct workload_report *w);
+	double (*get)(const struct session *s);
 };
 
-static double lab_threads(const struct workload_report *w)
+static double lab_threads(const struct session *s)
 {
+	const struct workload_report *w = &s->work;
 	return w->threads;
 }
-static double lab_streams(const struct workload_report *w)
+static double lab_streams(const struct session *s)
 {
+	const struct workload_report *w = &s->work;
 	return w->streams;
 }
-static double lab_size(const struct workload_report *w)
+static double lab_size(const struct session *s)
 {
+	const struct workload_report *w = &s->work;
 	return w->size;
 }
-static double lab_workers(const struct workload_report *w)
+static double lab_workers(const struct session *s)
 {
+	const struct workload_report *w = &s->work;
 	return w->workers;
 }
-static double lab_quota(const struct workload_report *w)
+static double lab_quota(const struct session *s)
 {
+	const struct workload_report *w = &s->work;
 	return w->cpus > 0 ? w->cpus : 0;
 }
-static double lab_gflops(const struct workload_report *w)
+static double lab_gflops(const struct session *s)
 {
+	const struct workload_report *w = &s->work;
 	return w->gflops;
 }
-static double lab_single(const struct workload_report *w)
+static double lab_single(const struct session *s)
 {
+	const struct workload_report *w = &s->work;
 	return w->single_thread_gflops >= 0 ? w->single_thread_gflops : (double)NAN;
 }
-static double lab_ideal(const struct workload_report *w)
+static double lab_ideal(const struct session *s)
 {
+	const struct workload_report *w = &s->work;
 	return w->single_thread_gflops >= 0 ? w->ideal_gflops : (double)NAN;
 }
-static double lab_ceiling(const struct workload_report *w)
+static double lab_ceiling(const struct session *s)
 {
+	const struct workload_report *w = &s->work;
 	return w->single_thread_gflops >= 0 ? w->ceiling_gflops : (double)NAN;
 }
 
-static double lab_loaders(const struct workload_report *w)
+static double lab_loaders(const struct session *s)
 {
+	const struct workload_report *w = &s->work;
 	return w->loaders;
 }
 
@@ -263,35 +275,32 @@ static const struct family fam_lab_info = {
     "default or off; always 1."};
 
 /* The input pipeline's totals (lab_status counters), base units. */
-struct lab_counter {
-	struct family fam;
-	double (*get)(const struct lab_status *st);
-};
-static double lab_batches(const struct lab_status *st)
+static double lab_batches(const struct session *s)
 {
+	const struct lab_status *st = &s->lab_status;
 	return (double)st->batches;
 }
-static double lab_input_wait(const struct lab_status *st)
+static double lab_input_wait(const struct session *s)
 {
+	const struct lab_status *st = &s->lab_status;
 	return (double)st->input_wait_ns / 1e9;
 }
-static double lab_loader_cpu(const struct lab_status *st)
+static double lab_loader_cpu(const struct session *s)
 {
+	const struct lab_status *st = &s->lab_status;
 	return (double)st->loader_cpu_ns / 1e9;
 }
-static const struct lab_counter lab_counters[] = {
+
+static const struct lab_gauge lab_gauges[] = {
     {{"threadlab_workload_input_batches", FAMILY_COUNTER,
       "Input batches the lab's GEMM streams took from the loaders' ring (one per GEMM)."},
      lab_batches},
     {{"threadlab_workload_input_wait_seconds", FAMILY_COUNTER,
-      "Time the lab's wanted streams waited for an input batch, summed over the streams."},
+      "Time the lab's streams waited for an input batch, summed over the streams."},
      lab_input_wait},
     {{"threadlab_workload_loader_cpu_seconds", FAMILY_COUNTER,
       "CPU time the lab's loaders spent preparing batches."},
      lab_loader_cpu},
-};
-
-static const struct lab_gauge lab_gauges[] = {
     {{"threadlab_workload_loaders", FAMILY_GAUGE,
       "Input-pipeline loader processes the lab runs (0: no pipeline)."},
      lab_loaders},
@@ -611,22 +620,13 @@ static void metrics_lab(struct metrics_ctx *c, const struct metrics_target *t, s
 			metrics_label_str(c, "spin", w->spin_off ? "off" : "default");
 			metrics_value(c, 1);
 		}
-	for (size_t g = 0; g < sizeof(lab_counters) / sizeof(lab_counters[0]); g++) {
-		metrics_family(c, &lab_counters[g].fam);
-		for (size_t k = 0; k < n; k++)
-			if (metrics_is_lab(t[k].s)) {
-				metrics_sample(c);
-				metrics_label_int(c, "pid", t[k].s->target);
-				metrics_value(c, lab_counters[g].get(&t[k].s->lab_status));
-			}
-	}
 	for (size_t g = 0; g < sizeof(lab_gauges) / sizeof(lab_gauges[0]); g++) {
 		metrics_family(c, &lab_gauges[g].fam);
 		for (size_t k = 0; k < n; k++)
 			if (metrics_is_lab(t[k].s)) {
 				metrics_sample(c);
 				metrics_label_int(c, "pid", t[k].s->target);
-				metrics_value(c, lab_gauges[g].get(&t[k].s->work));
+				metrics_value(c, lab_gauges[g].get(t[k].s));
 			}
 	}
 }

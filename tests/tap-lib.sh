@@ -50,3 +50,16 @@ wait_pane() {
 	pane "$1" >"$tmp/pane"
 	return 1
 }
+# gone PID...: every PID has exited within 3 s (a zombie counts as gone).
+gone() {
+	for _ in $(seq 30); do
+		local alive=0
+		for p in "$@"; do
+			st=$(awk '{print $3}' "/proc/$p/stat" 2>/dev/null)
+			[ -n "$st" ] && [ "$st" != Z ] && alive=1
+		done
+		[ $alive = 0 ] && return 0
+		sleep 0.1
+	done
+	return 1
+}

@@ -42,18 +42,6 @@ new_child() {
 	done
 	return 1
 }
-gone() {
-	for _ in $(seq 30); do
-		local alive=0
-		for p in "$@"; do
-			st=$(awk '{print $3}' "/proc/$p/stat" 2>/dev/null)
-			[ -n "$st" ] && [ "$st" != Z ] && alive=1
-		done
-		[ $alive = 0 ] && return 0
-		sleep 0.1
-	done
-	return 1
-}
 
 # ---- a killed helper ----------------------------------------------------------
 "$TL" --batch -i 0.5 -c 10 --size 256 --format json >"$tmp/h.json" 2>"$tmp/h.err" &

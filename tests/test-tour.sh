@@ -25,19 +25,6 @@ trap 'exit 1' INT TERM HUP
 
 . "$(dirname "$0")/tap-lib.sh"
 
-# gone PID...: every PID has exited within 3 s (a zombie counts as gone).
-gone() {
-	for _ in $(seq 30); do
-		local alive=0
-		for p in "$@"; do
-			st=$(awk '{print $3}' "/proc/$p/stat" 2>/dev/null)
-			[ -n "$st" ] && [ "$st" != Z ] && alive=1
-		done
-		[ $alive = 0 ] && return 0
-		sleep 0.1
-	done
-	return 1
-}
 
 # ---- the tour in batch mode -------------------------------------------------
 limited 300 "$TL" --tour --batch --tour-step 1.5 --format json >"$tmp/tour.jsonl" 2>"$tmp/tour.err"
