@@ -195,9 +195,10 @@ static int procinfo_pid_cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-ssize_t procinfo_pids(const struct sysroot *r, pid_t **out, size_t *cap)
+/* The numeric entries of the directory rel, sorted. */
+static ssize_t procinfo_numeric(const struct sysroot *r, const char *rel, pid_t **out, size_t *cap)
 {
-	int fd = sysroot_openat(r, "proc", O_RDONLY | O_DIRECTORY);
+	int fd = sysroot_openat(r, rel, O_RDONLY | O_DIRECTORY);
 	if (fd < 0)
 		return fd;
 	DIR *d = fdopendir(fd);
@@ -218,4 +219,17 @@ ssize_t procinfo_pids(const struct sysroot *r, pid_t **out, size_t *cap)
 	closedir(d);
 	qsort(*out, n, sizeof(**out), procinfo_pid_cmp);
 	return (ssize_t)n;
+}
+
+ssize_t procinfo_pids(const struct sysroot *r, pid_t **out, size_t *cap)
+{
+	return procinfo_numeric(r, "proc", out, cap);
+}
+
+ssize_t procinfo_tids(const struct sysroot *r, pid_t pid, pid_t **out, size_t *cap)
+{
+	char rel[48];
+	snprintf(rel, sizeof(rel), "proc/%d/task", (int)pid);
+	ssize_t n = procinfo_numeric(r, rel, out, cap);
+	return n == -ENOENT ? -ESRCH : n;
 }

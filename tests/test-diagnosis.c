@@ -106,14 +106,25 @@ static void test_rule_oversubscribed(void **state)
 	assert_true(has_text(s.d.reasons, s.d.nreasons, "OMP_NUM_THREADS=6"));
 	assert_int_equal(s.d.nruntimes, 1);
 	assert_int_equal(s.d.runtimes[0].pool, 6);
-	/* 1.2x is the edge: 2.3 runnable on 2 CPUs is not yet oversubscribed,
-	 * 2.5 is. */
-	scene_make(&s, 5, 40, 10, 2);
+	/* 1.2x is the threshold, 1.1 to 1.3 its band: 2.7 runnable on 2 CPUs
+	 * is oversubscribed, 2.5 borderline (fine, and said), 2.1 fine. */
+	scene_make(&s, 5, 44, 10, 2);
 	diagnosis_make(&s.in, &s.d);
 	assert_int_equal(s.d.verdict, VERDICT_OVERSUBSCRIBED);
-	scene_make(&s, 5, 36, 10, 2);
+	assert_int_equal(s.d.borderline, VERDICT_N);
+	scene_make(&s, 5, 40, 10, 2);
 	diagnosis_make(&s.in, &s.d);
 	assert_int_equal(s.d.verdict, VERDICT_FINE);
+	assert_int_equal(s.d.borderline, VERDICT_OVERSUBSCRIBED);
+	assert_true(
+	    has_text(s.d.reasons, s.d.nreasons, "borderline oversubscribed: a factor of 1.25"));
+	assert_int_equal(diagnosis_exit_status(&s.d, false), 0);
+	assert_int_equal(diagnosis_exit_status(&s.d, true), 1);
+	scene_make(&s, 5, 32, 10, 2);
+	diagnosis_make(&s.in, &s.d);
+	assert_int_equal(s.d.verdict, VERDICT_FINE);
+	assert_int_equal(s.d.borderline, VERDICT_N);
+	assert_int_equal(diagnosis_exit_status(&s.d, true), 0);
 }
 
 static void test_rule_throttled(void **state)
@@ -206,7 +217,7 @@ static void test_rule_fine_and_doc(void **state)
 	assert_string_equal(diagnosis_verdict_name(s.d.verdict), "fine");
 	size_t n;
 	const struct diag_rule_doc *r = diagnosis_rules(&n);
-	assert_int_equal(n, 5);
+	assert_int_equal(n, 6);
 	assert_int_equal(r[n - 1].verdict, VERDICT_FINE);
 	for (int v = 0; v < VERDICT_N; v++)
 		assert_int_equal(diagnosis_verdict_of(diagnosis_verdict_name((enum verdict)v)), v);
@@ -275,10 +286,10 @@ static void test_rules_documented(void **state)
 
 /* Forked workers and OpenBLAS in every process: the suggestion is checked
  * by arithmetic and brings the demand within the CPUs. */
-static void worker_scene(struct scene *s, int cpus, int main_threads)
+static void worker_scene(struct scene *s, double cpus, int main_threads)
 {
 	scene_make(s, 0, 0, 0, cpus);
-	s->b.online = s->b.affinity = cpus;
+	s->b.online = s->b.affinity = (int)ceil(cpus);
 	size_t k = 0;
 	pid_t pids[] = {100, 200, 201};
 	for (int p = 0; p < 3; p++)
@@ -309,7 +320,8 @@ static void worker_scene(struct scene *s, int cpus, int main_threads)
 	diagnosis_make(&s->in, &s->d);
 	assert_int_equal(s->d.verdict, VERDICT_OVERSUBSCRIBED);
 	assert_true(s->d.nsuggestions >= 1);
-	print_message("# %d CPUs, main %d threads: %s\n", cpus, main_threads, s->d.suggestions[0]);
+	print_message("# %.2f CPUs, main %d threads: %s\n", cpus, main_threads,
+		      s->d.suggestions[0]);
 }
 
 static void test_suggest_workers(void **state)
@@ -326,11 +338,11 @@ static void test_suggest_workers(void **state)
 	assert_non_null(strstr(s.d.suggestions[0],
 			       "set OPENBLAS_NUM_THREADS=1 in the 2 forked workers and "
 			       "OPENBLAS_NUM_THREADS=2 in the main process: 4 runnable"));
-	/* 1 + 2 x 2 on 4 CPUs: the workers' pools alone. */
-	worker_scene(&s, 4, 1);
+	/* 1 + 2 x 2 on 3.5 CPUs: the workers' pools alone. */
+	worker_scene(&s, 3.5, 1);
 	assert_non_null(strstr(s.d.suggestions[0], "set OPENBLAS_NUM_THREADS=1 in the 2 forked "
 						   "workers (OpenBLAS runs"));
-	assert_non_null(strstr(s.d.suggestions[0], "about 3.0 runnable threads on 4.00 CPUs"));
+	assert_non_null(strstr(s.d.suggestions[0], "about 3.0 runnable threads on 3.50 CPUs"));
 }
 
 /* The lab's suggestions name its keys in the dashboard and its flags

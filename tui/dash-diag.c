@@ -1,7 +1,8 @@
 /* dash-diag.c — the diagnosis panels (dash-diag.h).
  *
  * The verdict's colour says what kind it is (fine green, oversubscribed and
- * throttled red, undersubscribed yellow, idle dim); the words say it too.
+ * throttled red, undersubscribed and contended yellow, idle dim); the words
+ * say it too.
  * Everything that came from the target (role names, libraries, variable
  * values) is made safe before it is fitted. */
 #include "config.h"
@@ -24,6 +25,7 @@ static enum dash_role dash_diag_role(enum verdict v)
 	case VERDICT_THROTTLED:
 		return DASH_ROLE_BAD;
 	case VERDICT_UNDERSUBSCRIBED:
+	case VERDICT_CONTENDED: /* a problem, but not of the job's making */
 		return DASH_ROLE_WARN;
 	case VERDICT_IDLE:
 	case VERDICT_N:
