@@ -33,6 +33,14 @@ const char *activity_name(int a)
 	return a >= 0 && a < ACTIVITY_N ? activity_names[a] : "";
 }
 
+enum activity activity_of_name(const char *name)
+{
+	for (int a = 1; a < ACTIVITY_N; a++)
+		if (strcmp(name, activity_names[a]) == 0)
+			return (enum activity)a;
+	return ACTIVITY_NONE;
+}
+
 size_t activity_summary(const int *counts, char *out, size_t cap)
 {
 	bool done[ACTIVITY_N] = {false};

@@ -49,6 +49,9 @@ enum activity {
  * "waiting-cpu"; "" for ACTIVITY_NONE. */
 const char *activity_name(int a);
 
+/* The activity of a name (activity_name's), or ACTIVITY_NONE. */
+enum activity activity_of_name(const char *name);
+
 /* "3 spin, 1 compute": counts[ACTIVITY_N] of threads by activity, most
  * first, into out; "" when all are 0.  Returns the length. */
 size_t activity_summary(const int *counts, char *out, size_t cap);

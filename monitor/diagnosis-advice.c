@@ -19,10 +19,14 @@
 #include <stdio.h>
 #include <string.h>
 
+bool diagnosis_prediction_fits(double runnable, double cpus)
+{
+	return cpus > 0 && runnable <= DIAG_OVER_FACTOR * cpus + 1e-9;
+}
+
 bool diag_suggest_fits(struct diagnosis *d, double runnable, double cpus, const char *fmt, ...)
 {
-	if (cpus <= 0 || runnable > DIAG_OVER_FACTOR * cpus + 1e-9 ||
-	    d->nsuggestions >= DIAG_SUGGEST)
+	if (!diagnosis_prediction_fits(runnable, cpus) || d->nsuggestions >= DIAG_SUGGEST)
 		return false;
 	va_list ap;
 	va_start(ap, fmt);
@@ -260,11 +264,17 @@ static void diag_suggest_workers(struct diagnosis *d, const char *knob,
 			      knob, w, workers->name, knob, cpus - w, cpus, d->effective))
 		return;
 	int keep = cpus > 1 ? cpus - 1 : 1;
-	if (keep < w && !d->input_bound)
-		diag_suggest_fits(d, keep + 1, d->effective,
-				  "use %d of the %d %s, with %s=1 in each and in the main process: "
-				  "%d runnable threads on %.2f CPUs",
-				  keep, w, workers->name, knob, keep + 1, d->effective);
+	if (keep < w && !d->input_bound &&
+	    diag_suggest_fits(d, keep + 1, d->effective,
+			      "use %d of the %d %s, with %s=1 in each and in the main process: "
+			      "%d runnable threads on %.2f CPUs",
+			      keep, w, workers->name, knob, keep + 1, d->effective))
+		return;
+	/* Not even one thread per process fits: no number to promise. */
+	SUGGEST(d,
+		"with %s=1 everywhere the main process and the %d %s are still %d runnable threads "
+		"on %.2f CPUs: run fewer processes, or give the job more CPUs",
+		knob, w, workers->name, w + 1, d->effective);
 }
 
 void diag_advise_over(struct diagnosis *d, const struct diag_input *in)
@@ -322,19 +332,22 @@ void diag_advise_contended(struct diagnosis *d, const struct diag_input *in)
 	       "its own demand fits: %.1f runnable threads on %.2f effective CPUs; the wait is "
 	       "for CPUs other processes hold (%.1f CPUs of the %d)",
 	       d->runnable_mean, d->effective, diag_others(d), d->machine.online);
+	/* An input-bound job can still help itself (its suggestion comes
+	 * first); the wait for CPUs is not its doing either way. */
+	const char *lead = d->input_bound ? "the CPU wait is not this job's doing"
+					  : "nothing in this job can help";
 	if (top)
 		SUGGEST(d,
-			"nothing in this job can help: %.*s (pid %d) took %.1f CPUs of the ones it "
-			"waits for; stop, renice (renice -n 10 -p %d) or move that, or give this "
-			"job CPUs of its own (a cpuset)",
-			(int)top->name_len, top->name, (int)top->pid, top->cpus_used,
+			"%s: %.*s (pid %d) took %.1f CPUs of the ones it waits for; stop, renice "
+			"(renice -n 10 -p %d) or move that, or give this job CPUs of its own (a "
+			"cpuset)",
+			lead, (int)top->name_len, top->name, (int)top->pid, top->cpus_used,
 			(int)top->pid);
 	else
 		SUGGEST(d,
-			"nothing in this job can help: processes too short-lived to name (a "
-			"build?) took %.1f CPUs; run it when the machine is quieter, or give it "
-			"CPUs of its own (a cpuset)",
-			d->machine.unseen_cpus);
+			"%s: processes too short-lived to name (a build?) took %.1f CPUs; run it "
+			"when the machine is quieter, or give it CPUs of its own (a cpuset)",
+			lead, d->machine.unseen_cpus);
 }
 
 void diag_advise_under(struct diagnosis *d, const struct diag_input *in)

@@ -66,7 +66,7 @@ static void diag_quota_unbound(struct diagnosis *d, const struct diag_input *in)
 	    d->cpu >= q - 0.1 || diag_others(d) < 0.1)
 		return;
 	char others[DIAG_TEXT];
-	diag_neighbours_text(d, others, sizeof(others), 2);
+	diag_neighbours_text(d, others, sizeof(others), 1);
 	REASON(d,
 	       "the %.2f-CPU quota did not bind: other processes used %.1f CPUs of the %d (%s), so "
 	       "the job got %.2f CPUs; on a free machine its %.1f runnable threads would be "
@@ -74,10 +74,14 @@ static void diag_quota_unbound(struct diagnosis *d, const struct diag_input *in)
 	       q, diag_others(d), d->machine.online, others, d->cpu, d->runnable_mean);
 }
 
-void diag_input_bound(struct diagnosis *d)
+void diag_input_bound(struct diagnosis *d, const struct diag_input *in)
 {
+	/* The main process must do work of its own between waits (a parent
+	 * that only waits for its children is no trainer); the lab's anchor
+	 * waits on its helpers by design. */
 	const struct diag_role *m = diag_find_role(d, "main");
-	d->input_bound = m && diag_feeders(d) && m->input_wait_pct >= DIAG_INPUT_BOUND_PCT;
+	d->input_bound = !in->lab && m && diag_feeders(d) && m->cpu_pct >= DIAG_INPUT_MAIN_CPU &&
+			 m->input_wait_pct >= DIAG_INPUT_BOUND_PCT;
 }
 
 /* More workers when they have CPUs to run on, else cheaper items. */

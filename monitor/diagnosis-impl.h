@@ -23,6 +23,7 @@
 #define DIAG_UNDER_BAND	       0.1
 #define DIAG_BUSY_THREAD_PCT   90.0
 #define DIAG_INPUT_BOUND_PCT   50.0 /* the main process waits for input this much */
+#define DIAG_INPUT_MAIN_CPU    5.0  /* % of a CPU the main process works between waits, at least */
 #define DIAG_TEAM_RUNNABLE     0.3  /* a thread "working" in a team: runnable this share */
 
 /* Appends a formatted line to list (of *n, at most max), cut at DIAG_TEXT. */
@@ -63,7 +64,7 @@ void diag_advise_contended(struct diagnosis *d, const struct diag_input *in);
 void diag_advise_under(struct diagnosis *d, const struct diag_input *in);
 /* Sets d->input_bound from the roles (before the rules: the advice of
  * oversubscribed never offers fewer workers to an input-bound job). */
-void diag_input_bound(struct diagnosis *d);
+void diag_input_bound(struct diagnosis *d, const struct diag_input *in);
 /* The findings every verdict carries: crowded out too, a quota that did
  * not bind, an input-bound main process, children left out. */
 void diag_advise_findings(struct diagnosis *d, const struct diag_input *in);

@@ -524,7 +524,7 @@ void diagnosis_make(const struct diag_input *in, struct diagnosis *out)
 	diag_groups(out, in->rates);
 	diag_runtimes(out, in, in->budget->affinity > 0 ? in->budget->affinity : 1);
 	diag_env(out, in);
-	diag_input_bound(out);
+	diag_input_bound(out, in);
 	diag_rules_apply(out, in);
 	diag_advise_findings(out, in);
 	diag_evidence(out, in);

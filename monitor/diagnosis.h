@@ -50,7 +50,7 @@ const char *diagnosis_verdict_name(enum verdict v);
 /* The verdict of a name, or VERDICT_N. */
 enum verdict diagnosis_verdict_of(const char *name);
 
-#define DIAG_TEXT      256
+#define DIAG_TEXT      512
 #define DIAG_REASONS   16
 #define DIAG_SUGGEST   4
 #define DIAG_ROLES     12
@@ -179,6 +179,11 @@ void diagnosis_make(const struct diag_input *in, struct diagnosis *out);
 /* The exit status of --diagnose for d: 0 for fine and idle (strict: not
  * borderline), 1 for a problem found. */
 int diagnosis_exit_status(const struct diagnosis *d, bool strict);
+
+/* Whether a suggestion's predicted result fits: runnable threads at most
+ * the oversubscription threshold times cpus (a suggestion that fails it
+ * is not shown). */
+bool diagnosis_prediction_fits(double runnable, double cpus);
 
 /* "memory", "observed", "default", or NULL for POOL_UNKNOWN. */
 const char *diagnosis_pool_source_name(enum pool_source s);

@@ -10,74 +10,7 @@
 #include "maps.h"
 #include "runtimes.h"
 #include "tl-rates.h"
-
-/* ---- the verdict table ---------------------------------------------------- */
-
-struct scene {
-	struct budget b;
-	struct snapshot_rates r;
-	struct thread_rate t[16];
-	struct census c;
-	struct census_proc p[4];
-	struct diag_input in;
-	struct diagnosis d;
-};
-
-/* n threads of process 100, each cpu% and wait%; effective CPUs eff. */
-static void scene_make(struct scene *s, int n, double cpu, double wait, double eff)
-{
-	memset(s, 0, sizeof(*s));
-	s->b.online = s->b.affinity = 2;
-	s->b.effective = eff;
-	s->b.quota.cpus = -1;
-	s->b.binding = BUDGET_ONLINE;
-	for (int i = 0; i < n; i++) {
-		s->t[i] = tl_rate(100, 100 + i, "omp-busy", 'R', cpu);
-		s->t[i].wait_pct = wait;
-	}
-	s->r.threads = s->t;
-	s->r.nthreads = (size_t)n;
-	s->r.dt = 1;
-	s->r.runnable = n;
-	s->in.target = 100;
-	s->in.budget = &s->b;
-	s->in.rates = &s->r;
-	s->in.census = NULL;
-}
-
-/* A census: the target with libgomp and OMP_NUM_THREADS=value. */
-static const char census_env[] = "OMP_NUM_THREADS=6";
-
-static void scene_census(struct scene *s, const char *omp)
-{
-	struct census_proc *p = &s->p[0];
-	p->pid = 100;
-	snprintf(p->comm, sizeof(p->comm), "omp-busy");
-	snprintf(p->exe, sizeof(p->exe), "/usr/bin/omp-busy");
-	p->exe_readable = true;
-	p->nruntimes = 1;
-	p->runtimes[0].id = RUNTIME_GOMP;
-	p->runtimes[0].variant = "";
-	snprintf(p->runtimes[0].lib, sizeof(p->runtimes[0].lib),
-		 "/usr/lib/x86_64-linux-gnu/libgomp.so.1.0.0");
-	p->env = CENSUS_ENV_OK;
-	p->environ = (char *)census_env;
-	p->environ_len = sizeof(census_env);
-	for (size_t i = 0; environment_thread_vars[i]; i++)
-		if (strcmp(environment_thread_vars[i], "OMP_NUM_THREADS") == 0)
-			p->vars[i] = omp;
-	s->c.p = s->p;
-	s->c.n = 1;
-	s->in.census = &s->c;
-}
-
-static bool has_text(const char list[][DIAG_TEXT], size_t n, const char *needle)
-{
-	for (size_t i = 0; i < n; i++)
-		if (strstr(list[i], needle))
-			return true;
-	return false;
-}
+#include "tl-scene.h"
 
 static void test_rule_idle(void **state)
 {
@@ -224,8 +157,8 @@ static void test_rule_fine_and_doc(void **state)
 }
 
 /* The verdict table is documented word for word: a README row
- * "| `verdict` | when |" and a man page entry ".B verdict" followed by the
- * words ("\-" read as "-"), in the table's order. */
+ * "| `verdict` | when | band |" and a man page entry ".B verdict" followed
+ * by the words ("\-" read as "-") and its band, in the table's order. */
 static char *slurp_doc(const char *rel)
 {
 	char path[4200];
@@ -261,7 +194,8 @@ static void test_rules_documented(void **state)
 	for (size_t i = 0; i < n; i++) {
 		const char *v = diagnosis_verdict_name(r[i].verdict);
 		char want[1024];
-		snprintf(want, sizeof(want), "| `%s` | %s |", v, r[i].when);
+		snprintf(want, sizeof(want), "| `%s` | %s | %s |", v, r[i].when,
+			 r[i].band[0] ? r[i].band : "–");
 		const char *md = strstr(readme, want);
 		if (!md || md < prev_md)
 			fail_msg("README.md lacks, in order, the row: %s", want);
@@ -278,6 +212,12 @@ static void test_rules_documented(void **state)
 		words[o] = '\0';
 		if (strcmp(words, r[i].when) != 0)
 			fail_msg("man page, %s: '%s', the table says '%s'", v, words, r[i].when);
+		if (r[i].band[0]) {
+			/* the band follows on a line of its own */
+			snprintf(want, sizeof(want), "\n.br\nBand: %s.\n", r[i].band);
+			if (strncmp(m, want, strlen(want)) != 0)
+				fail_msg("man page, %s: no 'Band: %s.' after it", v, r[i].band);
+		}
 		prev_man = m;
 	}
 	free(readme);
@@ -343,6 +283,12 @@ static void test_suggest_workers(void **state)
 	assert_non_null(strstr(s.d.suggestions[0], "set OPENBLAS_NUM_THREADS=1 in the 2 forked "
 						   "workers (OpenBLAS runs"));
 	assert_non_null(strstr(s.d.suggestions[0], "about 3.0 runnable threads on 3.50 CPUs"));
+	/* 1 + 2 x 2 on 1 CPU: no change predicts a fit, so none promises one
+	 * (never "2 runnable threads on 1.00 CPUs") */
+	worker_scene(&s, 1.0, 1);
+	assert_false(has_text(s.d.suggestions, s.d.nsuggestions, "2 runnable threads on 1.00"));
+	assert_non_null(
+	    strstr(s.d.suggestions[0], "run fewer processes, or give the job more CPUs"));
 }
 
 /* The lab's suggestions name its keys in the dashboard and its flags

@@ -256,22 +256,24 @@ void dash_diag_draw(WINDOW *w, const struct dash_rect *r, const struct dash *d,
 		return;
 	}
 	/* The verdict takes what it needs of the first rows (its suggestion
-	 * apart, on a row of its own); the evidence the rest (the first reason
-	 * repeats the figures: skipped). */
+	 * apart: a row of its own, wrapped onto the next when it is long, never
+	 * cut before the figures it promises); the evidence the rest (the first
+	 * reason repeats the figures: skipped). */
 	char *try = strstr(safe, ". Try: ");
 	if (try)
 		*try = '\0';
-	int last = r->y + (r->h > 2 && g->nsuggestions ? r->h - 1 : r->h);
-	if (last > r->y + 2)
-		last = r->y + 2;
-	int used = dash_paint_wrap(w, r->y, last, r->w, 2, safe, a | A_BOLD) - r->y;
+	int end = r->y + r->h;
+	int head = r->h >= 5 ? 2 : 1;
+	int used = dash_paint_wrap(w, r->y, r->y + head, r->w, 2, safe, a | A_BOLD) - r->y;
 	for (size_t i = 0; i < g->nsuggestions && used < r->h; i++) {
 		char sug[4 * DIAG_TEXT];
 		dash_diag_safe(g->suggestions[i], sug, sizeof(sug));
 		snprintf(line, sizeof(line), "%s %s", i ? "  or" : "Try:", sug);
-		dash_fit_words(safe, sizeof(safe), line, r->w);
-		dash_paint_put(w, r->y + used++, r->x, r->w, safe,
-			       dash_paint_attr(d, DASH_ROLE_BOLD));
+		/* the first suggestion may take every row left; the others two */
+		int stop = i == 0 ? end : r->y + used + 2 < end ? r->y + used + 2 : end;
+		used = dash_paint_wrap(w, r->y + used, stop, r->w, 5, line,
+				       dash_paint_attr(d, DASH_ROLE_BOLD)) -
+		       r->y;
 		if (r->h < 4)
 			break; /* a small screen: the first suggestion only */
 	}
