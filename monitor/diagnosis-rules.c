@@ -9,7 +9,9 @@
  *                    and either throttling explains at least half of the
  *                    wait or the runnable threads would fit the CPUs without
  *                    the quota: the quota, not the cores, holds the work back
- *   oversubscribed   factor (runnable / effective CPUs) above 1.2
+ *   oversubscribed   factor (runnable / effective CPUs) above 1.2, or a pool's
+ *                    team working together (each thread runnable 30 % of the
+ *                    window or more) outnumbering the CPUs as much
  *   contended        its own demand fits (factor at most 1.2), yet it waits
  *                    for CPUs other processes hold: at least 0.1 s/s and a
  *                    fifth of its runnable time, while others took 0.25 CPUs
@@ -119,10 +121,22 @@ static void say_throttled(struct diagnosis *d, const struct diag_input *in)
 	diag_advise_throttled(d, in);
 }
 
+/* A pool's team working together outnumbers the CPUs: its threads wait
+ * for each other at every barrier even when they sleep there (libgomp stops
+ * spinning when its threads outnumber the CPUs, so their mean demand may
+ * look low). */
+static enum diag_hold diag_team_hold(const struct diagnosis *d)
+{
+	return d->team >= 2 ? diag_above(d->team_factor, DIAG_OVER_FACTOR, DIAG_OVER_BAND)
+			    : HOLD_NO;
+}
+
 static enum diag_hold rule_over(const struct diagnosis *d, const struct diag_input *in)
 {
 	(void)in;
-	return d->effective > 0 ? diag_above(d->factor, DIAG_OVER_FACTOR, DIAG_OVER_BAND) : HOLD_NO;
+	if (d->effective <= 0)
+		return HOLD_NO;
+	return diag_max(diag_above(d->factor, DIAG_OVER_FACTOR, DIAG_OVER_BAND), diag_team_hold(d));
 }
 
 static void say_over(struct diagnosis *d, const struct diag_input *in)
@@ -141,11 +155,20 @@ static void say_over(struct diagnosis *d, const struct diag_input *in)
 	}
 	if (o && o + 1 < sizeof(parts))
 		parts[o++] = ')', parts[o] = '\0';
-	snprintf(d->headline, sizeof(d->headline),
-		 "oversubscribed %.1fx: %.1f runnable threads on average%s on %.2f effective CPUs "
-		 "(%s binds); run-queue wait %.2f s/s",
-		 d->factor, d->runnable_mean, parts, d->effective, budget_term_name(d->binding),
-		 d->wait);
+	if (diag_above(d->factor, DIAG_OVER_FACTOR, DIAG_OVER_BAND) == HOLD_NO ||
+	    d->team_factor > d->factor + 0.5)
+		snprintf(d->headline, sizeof(d->headline),
+			 "oversubscribed %.1fx: a team of %d threads working together on %.2f "
+			 "effective CPUs (%s binds), waiting for each other: %.1f runnable threads "
+			 "on average%s, run-queue wait %.2f s/s",
+			 d->team_factor, d->team, d->effective, budget_term_name(d->binding),
+			 d->runnable_mean, parts, d->wait);
+	else
+		snprintf(d->headline, sizeof(d->headline),
+			 "oversubscribed %.1fx: %.1f runnable threads on average%s on %.2f "
+			 "effective CPUs (%s binds); run-queue wait %.2f s/s",
+			 d->factor, d->runnable_mean, parts, d->effective,
+			 budget_term_name(d->binding), d->wait);
 	diag_advise_over(d, in);
 }
 
@@ -170,7 +193,8 @@ bool diag_crowded(const struct diagnosis *d)
 static enum diag_hold rule_contended(const struct diagnosis *d, const struct diag_input *in)
 {
 	(void)in;
-	if (!diag_crowded(d) || d->factor > DIAG_OVER_FACTOR || d->runnable_mean <= 0)
+	if (!diag_crowded(d) || d->factor > DIAG_OVER_FACTOR ||
+	    (d->team >= 2 && d->team_factor > DIAG_OVER_FACTOR) || d->runnable_mean <= 0)
 		return HOLD_NO;
 	return diag_above(d->contention_wait / d->runnable_mean, DIAG_CONTEND_SHARE,
 			  DIAG_CONTEND_BAND);
@@ -261,12 +285,14 @@ static const struct diag_rule diag_rules[] = {
      "explains at least half of the run-queue wait or the mean runnable threads would fit the "
      "CPUs without the quota (at most 1.2 x the least of online, affinity and cpuset CPUs)",
      "15% to 25% of periods (0.07 to 0.13 s/s)", rule_throttled, say_throttled},
-    {VERDICT_OVERSUBSCRIBED, "mean runnable threads above 1.2 x the effective CPUs",
+    {VERDICT_OVERSUBSCRIBED,
+     "mean runnable threads above 1.2 x the effective CPUs, or a thread pool's team working "
+     "together (each thread runnable at least 30% of the window) that outnumbers them as much",
      "a factor of 1.1 to 1.3", rule_over, say_over},
     {VERDICT_CONTENDED,
-     "its own demand fits (a factor of at most 1.2), yet its threads wait for CPUs that other "
-     "processes hold: at least 0.1 s/s and a fifth of their runnable time, while others took "
-     "0.25 CPUs or more of the CPUs it runs on",
+     "its own demand fits (a factor of at most 1.2, and no larger team), yet its threads wait "
+     "for CPUs that other processes hold: at least 0.1 s/s and a fifth of their runnable time, "
+     "while others took 0.25 CPUs or more of the CPUs it runs on",
      "a waiting share of 15% to 25%", rule_contended, say_contended},
     {VERDICT_UNDERSUBSCRIBED,
      "a thread pool (a runtime that sizes one, or the lab) and a thread busy at least 90% of a "
@@ -299,7 +325,8 @@ static void diag_band_text(const struct diagnosis *d, enum verdict v, char *out,
 			 d->throttled_s_per_s);
 		break;
 	case VERDICT_OVERSUBSCRIBED:
-		snprintf(out, cap, "a factor of %.2f", d->factor);
+		snprintf(out, cap, "a factor of %.2f",
+			 d->team_factor > d->factor ? d->team_factor : d->factor);
 		break;
 	case VERDICT_CONTENDED:
 		snprintf(out, cap, "waiting %.0f%% of its runnable time for CPUs others hold",

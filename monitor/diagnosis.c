@@ -390,6 +390,18 @@ static void diag_runtimes(struct diagnosis *d, const struct diag_input *in, int 
 		}
 }
 
+/* The largest team of a pool runtime seen working, against the CPUs. */
+static void diag_team(struct diagnosis *d)
+{
+	for (size_t i = 0; i < d->nruntimes; i++) {
+		enum runtime_kind k = runtimes_kind(d->runtimes[i].id);
+		if ((k == RUNTIME_KIND_OPENMP || k == RUNTIME_KIND_BLAS) &&
+		    d->runtimes[i].observed > d->team)
+			d->team = d->runtimes[i].observed;
+	}
+	d->team_factor = d->effective > 0 ? d->team / d->effective : 0;
+}
+
 static void diag_env(struct diagnosis *d, const struct diag_input *in)
 {
 	const struct census_proc *t = in->census ? census_find(in->census, in->target) : NULL;
@@ -524,6 +536,7 @@ void diagnosis_make(const struct diag_input *in, struct diagnosis *out)
 	diag_groups(out, in->rates);
 	diag_runtimes(out, in, in->budget->affinity > 0 ? in->budget->affinity : 1);
 	diag_env(out, in);
+	diag_team(out);
 	diag_input_bound(out, in);
 	diag_rules_apply(out, in);
 	diag_advise_findings(out, in);

@@ -154,6 +154,9 @@ struct diagnosis {
 	bool kept;		 /* the previous verdict held inside its band */
 	bool also_contended;	 /* oversubscribed or throttled, and crowded out too */
 	bool input_bound;	 /* the main process waits for its workers' input */
+	int team;		 /* the largest pool seen working: threads of a process with an
+				  * OpenMP or BLAS runtime each runnable 30 % or more */
+	double team_factor;	 /* team / effective CPUs */
 };
 
 /* What a diagnosis is made from.  census may be NULL (a replay of a file

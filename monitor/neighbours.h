@@ -11,7 +11,7 @@
  * threadlab itself and the target's descendants that are not followed
  * (without --tree), which are counted apart ("add --tree"); the rest are
  * the neighbours, ranked by the CPU they took, those that ran on a CPU the
- * target's threads ran on first. */
+ * target may use first. */
 #ifndef THREADLAB_NEIGHBOURS_H
 #define THREADLAB_NEIGHBOURS_H
 
@@ -35,7 +35,7 @@ struct neighbour {
 	char cgroup[NEIGHBOUR_CGROUP_MAX]; /* "" unknown */
 	double cpus_used;		   /* CPUs it took on average */
 	double runnable_mean;		   /* its threads' run + wait, threads */
-	bool shares_cpus;		   /* ran on a CPU the target's threads ran on */
+	bool shares_cpus;		   /* ran on a CPU the target may run on */
 };
 
 /* The machine over the window, seen from one target. */
@@ -77,8 +77,8 @@ void neighbours_free(struct neighbours *n);
 bool neighbours_tick(struct neighbours *n, const struct sysroot *r, double now);
 
 /* The view from a target: pids (sorted) are its followed processes,
- * target its root, self threadlab's own pid; cpus the CPUs its threads
- * ran on (MACHINE_SET_BYTES bytes, none set: any CPU); psi_some the
+ * target its root, self threadlab's own pid; cpus the CPUs it may run on
+ * (MACHINE_SET_BYTES bytes, none set: any CPU); psi_some the
  * system's pressure (< 0 unknown).  out->valid is false before the first
  * measured interval. */
 void neighbours_view(const struct neighbours *n, pid_t target, const pid_t *pids, size_t npids,

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "procinfo.h"
 #include "proctree.h"
 #include "xalloc.h"
 
@@ -96,11 +97,16 @@ static void session_diag_machine(struct session *s, const struct snapshot_rates 
 	for (size_t i = 0; i < s->cur.threads.n; i++)
 		if (n == 0 || pids[n - 1] != s->cur.threads.v[i].pid)
 			pids[n++] = s->cur.threads.v[i].pid;
+	/* The CPUs the target may run on (others there took them from it),
+	 * else those its threads were seen on. */
 	uint8_t cpus[MACHINE_SET_BYTES] = {0};
-	for (size_t i = 0; i < judged->nthreads; i++) {
-		int c = judged->threads[i].cpu;
-		if (c >= 0 && c < MACHINE_CPUS_MAX)
-			cpus[c / 8] |= (uint8_t)(1u << (c % 8));
+	if (procinfo_cpus_allowed(&s->root, s->target, cpus, sizeof(cpus)) <= 0) {
+		memset(cpus, 0, sizeof(cpus));
+		for (size_t i = 0; i < judged->nthreads; i++) {
+			int c = judged->threads[i].cpu;
+			if (c >= 0 && c < MACHINE_CPUS_MAX)
+				cpus[c / 8] |= (uint8_t)(1u << (c % 8));
+		}
 	}
 	double psi = s->cur.psi_system.available ? s->cur.psi_system.some_avg10 : -1;
 	neighbours_view(&s->neighbours, s->target, pids, n, getpid(), cpus, psi, v);

@@ -63,3 +63,83 @@ gone() {
 	done
 	return 1
 }
+# A cpu cgroup of high weight for the programs a test judges, so that the
+# other load of a shared machine takes little from them (autogroups make
+# nice count only within a session): prio_make creates it (prio_cg, its
+# path; empty and 1 when not root or no writable cpu controller),
+# prio_run CMD... execs CMD inside it (it replaces the shell that runs it:
+# call it in the background, "prio_run CMD &", so that $! is CMD's pid),
+# prio_remove removes it (call it from the cleanup trap).
+prio_make() {
+	prio_cg=""
+	[ "$(id -u)" = 0 ] || return 1
+	local d
+	for d in /sys/fs/cgroup/cpu /sys/fs/cgroup/cpu,cpuacct; do
+		if [ -w "$d/cgroup.procs" ] && [ -e "$d/cpu.shares" ]; then
+			mkdir "$d/tl-prio-$$" 2>/dev/null && echo 262144 >"$d/tl-prio-$$/cpu.shares" &&
+				prio_cg="$d/tl-prio-$$" && return 0
+		fi
+	done
+	if grep -qw cpu /sys/fs/cgroup/cgroup.subtree_control 2>/dev/null &&
+		mkdir /sys/fs/cgroup/tl-prio-$$ 2>/dev/null; then
+		echo 10000 >/sys/fs/cgroup/tl-prio-$$/cpu.weight && prio_cg=/sys/fs/cgroup/tl-prio-$$ &&
+			return 0
+	fi
+	return 1
+}
+prio_run() {
+	if [ -n "${prio_cg:-}" ]; then
+		exec sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$prio_cg" "$@"
+	fi
+	exec "$@"
+}
+# prio_do CMD...: CMD inside it, in the foreground (threadlab itself, so
+# that the programs it judges do not starve it of the CPU it samples with).
+prio_do() {
+	if [ -n "${prio_cg:-}" ]; then
+		sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$prio_cg" "$@"
+	else
+		"$@"
+	fi
+}
+prio_remove() { cg_remove "${prio_cg:-}"; }
+# start VAR CMD...: runs CMD in the background, its pid into VAR (and into
+# the sourcing script's pids array, which its cleanup kills), and waits at
+# most 5 s for its "ready" line (its output is kept in $tmp/start.VAR).
+start() {
+	local var=$1
+	shift
+	"$@" >"$tmp/start.$var" 2>&1 &
+	local p=$!
+	pids+=("$p")
+	for _ in $(seq 100); do grep -q ready "$tmp/start.$var" 2>/dev/null && break; sleep 0.05; done
+	printf -v "$var" '%s' "$p"
+}
+# json_check FILE STATUS PYTHON: PYTHON's assertions hold for the JSON in
+# FILE, with lines (its JSON Lines), last (the last one), d (last's
+# "diagnosis", else last) and st (STATUS, an exit status) defined; a
+# failure's message is left in $tmp/err.
+json_check() {
+	local f=$1 status=$2 py=$3
+	"${PY:-/usr/bin/python3}" - "$f" "$status" >"$tmp/err" 2>&1 <<PY
+import json, sys
+st = int(sys.argv[2])
+lines = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+last = lines[-1] if lines else {}
+d = last.get("diagnosis", last)
+$py
+PY
+}
+# try3 DESC FILE PYTHON CMD...: runs CMD > FILE and json_checks it, up to
+# three times (a verdict that noise on a shared machine could flip): ok on
+# the first pass, else not ok with the last failure.
+try3() {
+	local desc=$1 f=$2 py=$3
+	shift 3
+	for _ in 1 2 3; do
+		"$@" >"$f" 2>"$f.err"
+		json_check "$f" "$?" "$py" && { ok "$desc"; return 0; }
+	done
+	notok "$desc" "$(cat "$tmp/err")" "$(head -c 2000 "$f")" "$(head -c 500 "$f.err")"
+	return 1
+}
