@@ -322,20 +322,11 @@ void diag_advise_over(struct diagnosis *d, const struct diag_input *in)
 	}
 }
 
-void diag_advise_contended(struct diagnosis *d, const struct diag_input *in)
+void diag_suggest_neighbour(struct diagnosis *d, const char *lead)
 {
-	(void)in;
 	const struct neighbour *top = d->machine.n ? &d->machine.top[0] : NULL;
 	if (top && (top->cpus_used < 0.05 || !top->shares_cpus))
 		top = NULL;
-	REASON(d,
-	       "its own demand fits: %.1f runnable threads on %.2f effective CPUs; the wait is "
-	       "for CPUs other processes hold (%.1f CPUs of the %d)",
-	       d->runnable_mean, d->effective, diag_others(d), d->machine.online);
-	/* An input-bound job can still help itself (its suggestion comes
-	 * first); the wait for CPUs is not its doing either way. */
-	const char *lead = d->input_bound ? "the CPU wait is not this job's doing"
-					  : "nothing in this job can help";
 	if (top)
 		SUGGEST(d,
 			"%s: %.*s (pid %d) took %.1f CPUs of the ones it waits for; stop, renice "
@@ -348,6 +339,19 @@ void diag_advise_contended(struct diagnosis *d, const struct diag_input *in)
 			"%s: processes too short-lived to name (a build?) took %.1f CPUs; run it "
 			"when the machine is quieter, or give it CPUs of its own (a cpuset)",
 			lead, d->machine.unseen_cpus);
+}
+
+void diag_advise_contended(struct diagnosis *d, const struct diag_input *in)
+{
+	(void)in;
+	REASON(d,
+	       "its own demand fits: %.1f runnable threads on %.2f effective CPUs; the wait is "
+	       "for CPUs other processes hold (%.1f CPUs of the %d)",
+	       d->runnable_mean, d->effective, diag_others(d), d->machine.online);
+	/* An input-bound job can still help itself (its suggestion comes
+	 * first); the wait for CPUs is not its doing either way. */
+	diag_suggest_neighbour(d, d->input_bound ? "the CPU wait is not this job's doing"
+						 : "nothing in this job can help");
 }
 
 void diag_advise_under(struct diagnosis *d, const struct diag_input *in)

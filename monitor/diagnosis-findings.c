@@ -57,6 +57,13 @@ static void diag_crowded_too(struct diagnosis *d)
 	       "contended as well: the machine runs %.1f runnable threads on %d CPUs, and others "
 	       "took %.1f CPUs of the ones this job runs on",
 	       d->machine.runnable_mean, d->machine.online, diag_others(d));
+	/* The larger cause first: what others took, or the job's own excess
+	 * (its demand, or its team, beyond its CPUs). */
+	double own = (d->team > d->runnable_mean ? d->team : d->runnable_mean) - d->effective;
+	if (diag_others(d) > own) {
+		diag_suggest_neighbour(d, "first the CPUs others hold, the larger cause");
+		diag_suggest_first(d);
+	}
 }
 
 static void diag_quota_unbound(struct diagnosis *d, const struct diag_input *in)

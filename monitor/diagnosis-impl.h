@@ -61,6 +61,9 @@ void diag_neighbours_text(const struct diagnosis *d, char *out, size_t cap, size
 void diag_advise_throttled(struct diagnosis *d, const struct diag_input *in);
 void diag_advise_over(struct diagnosis *d, const struct diag_input *in);
 void diag_advise_contended(struct diagnosis *d, const struct diag_input *in);
+/* "LEAD: stress (pid 812) took 2.0 CPUs of the ones it waits for; ...":
+ * the neighbour that holds the CPUs, as a suggestion. */
+void diag_suggest_neighbour(struct diagnosis *d, const char *lead);
 void diag_advise_under(struct diagnosis *d, const struct diag_input *in);
 /* Sets d->input_bound from the roles (before the rules: the advice of
  * oversubscribed never offers fewer workers to an input-bound job). */

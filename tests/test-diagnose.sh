@@ -30,6 +30,7 @@ trap cleanup EXIT
 trap 'exit 1' INT TERM HUP
 
 . "$(dirname "$0")/tap-lib.sh"
+. "$(dirname "$0")/tap-jobs.sh"
 
 if ! command -v python3 >/dev/null; then
 	echo "1..0 # SKIP python3 is needed to read the JSON (Debian package python3)"

@@ -118,6 +118,11 @@ static void test_quota_unbound(void **state)
 	assert_true(
 	    has_text(s.d.reasons, s.d.nreasons,
 		     "the 1.50-CPU quota did not bind: other processes used 1.0 CPUs of the 2"));
+	/* crowded out more than it oversubscribes itself (1.0 CPUs taken, 0.5
+	 * threads of its own too many): the neighbour comes first */
+	assert_true(s.d.also_contended);
+	assert_non_null(strstr(s.d.suggestions[0], "first the CPUs others hold, the larger cause: "
+						   "stress-ng (pid 812)"));
 	/* throttled (it bound): not said */
 	s.r.throttle.throttled_pct = 90;
 	s.r.throttle.throttled_s_per_s = 0.5;

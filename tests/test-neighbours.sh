@@ -29,6 +29,7 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 1' INT TERM HUP
 . "$(dirname "$0")/tap-lib.sh"
+. "$(dirname "$0")/tap-jobs.sh"
 
 if [ ! -x "$TL" ] || [ ! -x "$FORKER" ] || [ ! -x "$PY" ]; then
 	echo "1..0 # SKIP $TL, $FORKER or $PY missing"

@@ -24,6 +24,7 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 1' INT TERM HUP
 . "$(dirname "$0")/tap-lib.sh"
+. "$(dirname "$0")/tap-jobs.sh"
 
 if [ ! -x "$TL" ] || [ ! -x "$TEAM" ] || [ ! -x "$PY" ]; then
 	echo "1..0 # SKIP $TL, $TEAM or $PY missing"
