@@ -33,6 +33,17 @@ const char *activity_name(int a)
 	return a >= 0 && a < ACTIVITY_N ? activity_names[a] : "";
 }
 
+const char *activity_short(int a)
+{
+	static const char *const shorts[ACTIVITY_N] = {
+	    [ACTIVITY_NONE] = "",	  [ACTIVITY_COMPUTE] = "cpu",
+	    [ACTIVITY_SPIN] = "spin",	  [ACTIVITY_POOL_IDLE] = "pool",
+	    [ACTIVITY_INPUT_WAIT] = "in", [ACTIVITY_IO] = "io",
+	    [ACTIVITY_SLEEP] = "slp",	  [ACTIVITY_WAITING_CPU] = "wcpu",
+	};
+	return a >= 0 && a < ACTIVITY_N ? shorts[a] : "";
+}
+
 enum activity activity_of_name(const char *name)
 {
 	for (int a = 1; a < ACTIVITY_N; a++)

@@ -49,6 +49,10 @@ enum activity {
  * "waiting-cpu"; "" for ACTIVITY_NONE. */
 const char *activity_name(int a);
 
+/* Its four-column form for narrow tables: "cpu", "spin", "pool", "in",
+ * "io", "slp", "wcpu". */
+const char *activity_short(int a);
+
 /* The activity of a name (activity_name's), or ACTIVITY_NONE. */
 enum activity activity_of_name(const char *name);
 

@@ -69,7 +69,11 @@ static void dash_diag_pools_add(struct dash_line *l, const struct diagnosis *d, 
 		const struct diag_runtime *r = &d->runtimes[i];
 		int p = i == 0 ? prio : prio + (i < 3 ? 1 : 2);
 		const char *label = i == 0 ? "pools: " : "";
-		if (r->pool > 0)
+		if (r->pool > 0 && r->code_sets && r->pool_default > 0)
+			dash_line_add(l, p, "%s%s%s%s%s %d (code's; default %d)", label, r->name,
+				      r->variant[0] ? " (" : "", r->variant,
+				      r->variant[0] ? ")" : "", r->pool, r->pool_default);
+		else if (r->pool > 0)
 			dash_line_add(l, p, "%s%s%s%s%s %d", label, r->name,
 				      r->variant[0] ? " (" : "", r->variant,
 				      r->variant[0] ? ")" : "", r->pool);
@@ -127,6 +131,11 @@ size_t dash_diag_role_row(char *out, size_t cap, int width, const struct diag_ro
 	dash_line_add(&l, 0, "%.1f runnable", r->runnable_mean);
 	dash_line_add(&l, 1, "CPU %.0f%%", r->cpu_pct);
 	dash_line_add(&l, 1, "wait %.0f%%", r->wait_pct);
+	if (r->input_wait_pct >= 1)
+		dash_line_add(&l, 2, "input wait %.0f%%", r->input_wait_pct);
+	char act[128];
+	if (activity_summary(r->activity, act, sizeof(act)))
+		dash_line_add(&l, 3, "%s", act);
 	return dash_line_render(&l, out, cap, width);
 }
 
@@ -257,8 +266,8 @@ void dash_diag_draw(WINDOW *w, const struct dash_rect *r, const struct dash *d,
 	}
 	/* The verdict takes what it needs of the first rows (its suggestion
 	 * apart: a row of its own, wrapped onto the next when it is long, never
-	 * cut before the figures it promises); the evidence the rest (the first
-	 * reason repeats the figures: skipped). */
+	 * cut before the figures it promises); the reasons the rest (the one
+	 * that repeats the verdict's figures skipped). */
 	char *try = strstr(safe, ". Try: ");
 	if (try)
 		*try = '\0';
@@ -277,8 +286,10 @@ void dash_diag_draw(WINDOW *w, const struct dash_rect *r, const struct dash *d,
 		if (r->h < 4)
 			break; /* a small screen: the first suggestion only */
 	}
-	for (size_t i = 1; i < g->nreasons && used < r->h; i++) {
+	for (size_t i = 0; i < g->nreasons && used < r->h; i++) {
 		char reason[4 * DIAG_TEXT];
+		if (strstr(g->reasons[i], " in state R now) on "))
+			continue; /* the figures the verdict line shows already */
 		dash_diag_safe(g->reasons[i], reason, sizeof(reason));
 		snprintf(line, sizeof(line), "  %s", reason);
 		dash_fit_words(safe, sizeof(safe), line, r->w);

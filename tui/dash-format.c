@@ -129,6 +129,10 @@ size_t dash_format_thread_row(char *out, size_t cap, const struct dash_cols *c,
 	if (c->act)
 		dash_format_add(out, cap, &o, "%-11s ", act[0] ? act : "-");
 	const char *mark = labview_mark_name(m);
+	/* below the ACT column's width, the activity stands in MARK, short
+	 * when the row leaves it fewer than 11 columns */
+	if (!mark[0] && !c->act && c->width - dash_fit_width(out) < 11)
+		act = r->activity ? activity_short(r->activity) : "";
 	dash_format_add(out, cap, &o, "%s", mark[0] || c->act ? mark : act);
 	return o;
 }
