@@ -72,6 +72,7 @@ if [ -n "$deb" ]; then
 	for f in /usr/bin/threadlab /usr/libexec/threadlab/threadlab-anchor \
 		/usr/libexec/threadlab/threadlab-gemm /usr/libexec/threadlab/threadlab-burn \
 		/usr/share/man/man1/threadlab.1.gz /usr/share/bash-completion/completions/threadlab \
+		/usr/share/zsh/vendor-completions/_threadlab \
 		/lib/systemd/system/threadlab-exporter.service \
 		/usr/share/threadlab/prometheus/threadlab-rules.yml \
 		/usr/share/threadlab/kubernetes/threadlab-daemonset.yaml \

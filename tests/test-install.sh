@@ -22,10 +22,10 @@ MAKE=${MAKE:-make}
 dirs=$($MAKE -s -C "$B" --no-print-directory -f - print-dirs 2>/dev/null <<'MK'
 include Makefile
 print-dirs:
-	@echo "$(bindir) $(pkglibexecdir) $(mandir) $(bashcompletiondir) $(systemdsystemunitdir) $(pkgdatadir)"
+	@echo "$(bindir) $(pkglibexecdir) $(mandir) $(bashcompletiondir) $(zshcompletiondir) $(systemdsystemunitdir) $(pkgdatadir)"
 MK
 )
-read -r bindir libexec mandir compdir unitdir datadir <<<"$dirs"
+read -r bindir libexec mandir compdir zshdir unitdir datadir <<<"$dirs"
 if [ -z "$datadir" ]; then
 	echo "1..1"
 	echo "not ok 1 - cannot read the configured directories from $B/Makefile"
@@ -40,7 +40,7 @@ fi
 
 missing=""
 for f in "$bindir/threadlab" "$libexec/threadlab-anchor" "$libexec/threadlab-gemm" \
-	"$libexec/threadlab-burn" "$mandir/man1/threadlab.1" "$compdir/threadlab" \
+	"$libexec/threadlab-burn" "$mandir/man1/threadlab.1" "$compdir/threadlab" "$zshdir/_threadlab" \
 	"$datadir/prometheus/threadlab-rules.yml" "$datadir/prometheus/prometheus.yml" \
 	"$datadir/kubernetes/threadlab-daemonset.yaml"; do
 	[ -e "$root$f" ] || missing="$missing $f"
@@ -50,7 +50,7 @@ done
 for h in threadlab-anchor threadlab-gemm threadlab-burn; do
 	[ -e "$root$bindir/$h" ] && missing="$missing (and $h in $bindir, on \$PATH)"
 done
-[ -z "$missing" ] && ok "the program in $bindir, its helpers in $libexec, man page, completion, unit, fleet files" ||
+[ -z "$missing" ] && ok "the program in $bindir, its helpers in $libexec, man page, completions, unit, fleet files" ||
 	notok "installed files" "missing or misplaced:$missing"
 
 if [ "$unitdir" != no ]; then
