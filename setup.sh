@@ -25,7 +25,7 @@ packages="gcc make autoconf automake pkg-config libncurses-dev libproc2-dev libo
 if [ "$what" = check ]; then
 	packages="$packages tmux python3 python3-numpy locales util-linux prometheus curl openssl python3-prometheus-client python3-yaml"
 	# the Debian package (.ci/package.sh): its build, lintian; the completions' tests
-	packages="$packages dpkg-dev debhelper lintian bash-completion zsh"
+	packages="$packages build-essential dpkg-dev debhelper lintian bash-completion zsh"
 fi
 
 missing=""
