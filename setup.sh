@@ -24,6 +24,8 @@ esac
 packages="gcc make autoconf automake pkg-config libncurses-dev libproc2-dev libopenblas-dev libopenblas0-pthread libopenblas0-openmp libcmocka-dev libjson-c-dev libzstd-dev libmicrohttpd-dev libcrypt-dev procps"
 if [ "$what" = check ]; then
 	packages="$packages tmux python3 python3-numpy locales util-linux prometheus curl openssl python3-prometheus-client python3-yaml"
+	# the Debian package (.ci/package.sh): its build, lintian; the completions' tests
+	packages="$packages build-essential dpkg-dev debhelper lintian bash-completion zsh"
 fi
 
 missing=""
