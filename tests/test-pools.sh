@@ -39,10 +39,11 @@ check() {
 }
 
 # ---- a team its code sizes ------------------------------------------------------
-# With an active wait policy the team spins at its barriers, as Intel's
-# OpenMP does by default: every thread of it is runnable all the time.
+# libgomp's own wait policy: its threads stop spinning at the barriers once
+# they outnumber the CPUs, so their mean demand is below the team's size;
+# the team working together is what oversubscribes.
 team=$((cpus * 2))
-start omp env -u OMP_NUM_THREADS OMP_WAIT_POLICY=active "$TEAM" "$team"
+start omp env -u OMP_NUM_THREADS -u OMP_WAIT_POLICY "$TEAM" "$team"
 "$TL" --diagnose -p "$omp" --seconds 3 --format json >"$tmp/omp.json" 2>"$tmp/omp.err"
 st=$?
 check "omp_set_num_threads($team) in the code, OMP_NUM_THREADS unset: pool $team in effect, default $cpus, oversubscribed, the call named" "$tmp/omp.json" "
