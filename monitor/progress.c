@@ -7,8 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int progress_init(struct progress *p, const char *regex, bool rate_mode, char *err,
-		  size_t errlen)
+int progress_init(struct progress *p, const char *regex, bool rate_mode, char *err, size_t errlen)
 {
 	memset(p, 0, sizeof(*p));
 	int rc = regcomp(&p->re, regex, REG_EXTENDED);
@@ -33,18 +32,44 @@ void progress_free(struct progress *p)
 	p->on = false;
 }
 
-/* The number a group captured; false when it is not one. */
-static bool progress_number(const char *s, size_t len, double *out)
+/* The note, once per kind: the first line of that kind names itself
+ * ("'TEXT' ..." after what). */
+static void progress_note(struct progress *p, unsigned long *count, const char *what,
+			  const char *text, size_t len, const char *why)
+{
+	if ((*count)++ > 0)
+		return;
+	snprintf(p->note, sizeof(p->note), "%s '%.*s' %s: such lines are not counted", what,
+		 len > 40 ? 40 : (int)len, text, why);
+	p->note_seq++;
+}
+
+/* The number a group captured, validated for its kind (a count or a
+ * rate): the one place a number from the job's output enters the model.
+ * false when it is not a number (said once) or out of range (said once). */
+static bool progress_number(struct progress *p, const char *s, size_t len, double *out)
 {
 	char buf[64];
-	if (len == 0 || len >= sizeof(buf))
+	char *end = buf;
+	double v = -1;
+	if (len > 0 && len < sizeof(buf)) {
+		memcpy(buf, s, len);
+		buf[len] = '\0';
+		v = strtod(buf, &end);
+	}
+	if (end == buf || isnan(v) || v < 0) {
+		progress_note(p, &p->not_number, "--progress: the group captured", s, len,
+			      "not a number");
 		return false;
-	memcpy(buf, s, len);
-	buf[len] = '\0';
-	char *end;
-	double v = strtod(buf, &end);
-	if (end == buf || !isfinite(v) || v < 0)
+	}
+	if (v > (p->rate_mode ? PROGRESS_RATE_MAX : PROGRESS_COUNT_MAX)) {
+		progress_note(
+		    p, &p->out_of_range,
+		    p->rate_mode ? "--progress-rate: a rate of" : "--progress: a count of", s, len,
+		    p->rate_mode ? "steps/s is out of range (at most 1e9)"
+				 : "is out of range (at most 2^53)");
 		return false;
+	}
 	*out = v;
 	return true;
 }
@@ -74,7 +99,7 @@ bool progress_line(struct progress *p, const char *line, size_t len)
 		if (m[g].rm_so < 0)
 			continue;
 		grouped = true;
-		if (!progress_number(buf + m[g].rm_so, (size_t)(m[g].rm_eo - m[g].rm_so), &v))
+		if (!progress_number(p, buf + m[g].rm_so, (size_t)(m[g].rm_eo - m[g].rm_so), &v))
 			v = -1;
 		break;
 	}

@@ -6,6 +6,8 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,7 +55,18 @@ double recording_json_num(struct recording_json *p, json_object *o, const char *
 		recording_json_fail(p, "not a number:", key);
 		return def;
 	}
-	return json_object_get_double(v);
+	double d = json_object_get_double(v);
+	return recording_json_in_range(p, d, key) ? d : def;
+}
+
+bool recording_json_in_range(struct recording_json *p, double d, const char *key)
+{
+	/* Every number the writer writes is a finite figure >= 0 of a
+	 * bounded size: anything else is not a measurement. */
+	if (isfinite(d) && d >= 0 && d <= RECORDING_NUM_MAX)
+		return true;
+	recording_json_fail(p, "out of range:", key);
+	return false;
 }
 
 long long recording_json_int(struct recording_json *p, json_object *o, const char *key,
@@ -69,7 +82,12 @@ long long recording_json_int(struct recording_json *p, json_object *o, const cha
 		recording_json_fail(p, "not an integer:", key);
 		return def;
 	}
-	return json_object_get_int64(v);
+	int64_t i = json_object_get_int64(v);
+	if (i < -1 || i > INT_MAX) {
+		recording_json_fail(p, "out of range:", key);
+		return def;
+	}
+	return i;
 }
 
 /* An unsigned counter, or null (*isnull). */

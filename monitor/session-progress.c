@@ -53,6 +53,10 @@ void session_progress_tick(struct session *s, double now)
 	if (s->child.reaped && !s->child.out_open)
 		progress_flush(&s->progress);
 	progress_tick(&s->progress, now);
+	if (s->progress.note_seq != s->progress_note_seen) {
+		s->progress_note_seen = s->progress.note_seq;
+		session_say(s, true, "%s", s->progress.note);
+	}
 }
 
 void session_progress_free(struct session *s)

@@ -37,9 +37,7 @@ void session_raise_nofile(void)
 	launch_raise_nofile();
 }
 
-static void session_say(struct session *s, bool bad, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void session_say(struct session *s, bool bad, const char *fmt, ...)
+void session_say(struct session *s, bool bad, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -243,7 +241,8 @@ static void session_lab_events(struct session *s)
 			session_say(s, true, "%s", m);
 			/* The sample that saw it says so too (batch JSON "error"). */
 			if (!s->work.error[0])
-				snprintf(s->work.error, sizeof(s->work.error), "%.*s", (int)sizeof(s->work.error) - 1, m);
+				snprintf(s->work.error, sizeof(s->work.error), "%.*s",
+					 (int)sizeof(s->work.error) - 1, m);
 		}
 		s->restarts_seen[i] = ss->restarts;
 	}
@@ -254,7 +253,8 @@ static void session_lab_events(struct session *s)
 				    ls->last_failure[0] ? ls->last_failure : "loader died",
 				    ls->restarts);
 			if (!s->work.error[0])
-				snprintf(s->work.error, sizeof(s->work.error), "%.*s", (int)sizeof(s->work.error) - 1, s->message);
+				snprintf(s->work.error, sizeof(s->work.error), "%.*s",
+					 (int)sizeof(s->work.error) - 1, s->message);
 		}
 		s->loader_restarts_seen[k] = ls->restarts;
 	}

@@ -92,9 +92,10 @@ struct session {
 	struct snapshot_rates rates; /* prev -> cur */
 	bool target_gone;	     /* the target exited (attach/launch) */
 
-	struct launch child; /* launch mode: the command */
-	struct progress progress; /* the job's steps (cfg.progress), progress.on */
-	struct tail *tail;	  /* cfg.progress_file followed, or NULL */
+	struct launch child;	     /* launch mode: the command */
+	struct progress progress;    /* the job's steps (cfg.progress), progress.on */
+	struct tail *tail;	     /* cfg.progress_file followed, or NULL */
+	unsigned progress_note_seen; /* progress.note_seq said as a message */
 
 	/* lab mode */
 	struct lab *lab;
@@ -183,7 +184,7 @@ int session_apply(struct session *s);
 #define SESSION_PEND_PAUSED    0x10u
 #define SESSION_PEND_WORKERS   0x20u
 #define SESSION_PEND_QUOTA     0x40u
-#define SESSION_PEND_BLAS      0x80u  /* helpers restarting: another build or spin */
+#define SESSION_PEND_BLAS      0x80u /* helpers restarting: another build or spin */
 #define SESSION_PEND_LOADERS   0x100u
 unsigned session_pending(const struct session *s);
 /* The same for any want against any status (pure, for tests). */

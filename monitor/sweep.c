@@ -211,14 +211,16 @@ static int sweep_step(struct sweep_ctx *c, int loaders, int streams, int threads
 	}
 	struct sweep_row r = {
 	    .streams = streams, .threads = threads, .pipeline = loaders >= 0, .loaders = loaders};
-	r.gflops = throughput_gflops(c->b->flops - c->a->flops, dt);
+	r.gflops = throughput_gflops(throughput_delta(c->a->flops, c->b->flops), dt);
 	if (loaders >= 0 && dt > 0) {
-		r.batches_per_s = (double)(c->b->batches - c->a->batches) / dt;
-		r.input_wait_pct = 100.0 * (double)(c->b->input_wait_ns - c->a->input_wait_ns) /
-				   (dt * 1e9 * streams);
+		r.batches_per_s = (double)throughput_delta(c->a->batches, c->b->batches) / dt;
+		r.input_wait_pct =
+		    100.0 * (double)throughput_delta(c->a->input_wait_ns, c->b->input_wait_ns) /
+		    (dt * 1e9 * streams);
 		r.input_wait_pct = r.input_wait_pct > 100 ? 100 : r.input_wait_pct;
 		r.loader_cpu_pct =
-		    100.0 * (double)(c->b->loader_cpu_ns - c->a->loader_cpu_ns) / (dt * 1e9);
+		    100.0 * (double)throughput_delta(c->a->loader_cpu_ns, c->b->loader_cpu_ns) /
+		    (dt * 1e9);
 	}
 	if (c->baseline_row && streams == 1 && threads == 1 && r.gflops > 0) {
 		c->single = r.gflops;

@@ -7,6 +7,8 @@
 
 #include "tl-test.h"
 
+#include <math.h>
+
 #include <crypt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -172,6 +174,41 @@ static void test_formats(void **state)
 	fake_free(s);
 }
 
+/* A figure that arithmetic on bad input made +Inf or NaN is left out, its
+ * family and every other sample still whole (a counter of +Inf, a gauge
+ * of NaN would be kept by a scraper as if measured). */
+static void test_non_finite(void **state)
+{
+	(void)state;
+	struct session *s = fake_session(100, 2, "main", 4);
+	struct metrics_target t = {s, "attach"};
+	s->cur.cpustat.throttled_s = INFINITY;
+	s->runnable_mean = NAN;
+	s->progress.on = true;
+	s->progress.count = 1e300 * 1e300;
+	s->progress.rate = 12.5;
+	for (int fmt = 0; fmt < 2; fmt++) {
+		char *text = render(fmt ? METRICS_OPENMETRICS : METRICS_PROMETHEUS, &t, 1, 500);
+		assert_null(strstr(text, "Inf"));
+		assert_null(strstr(text, "NaN"));
+		assert_null(strstr(text, "threadlab_cgroup_cpu_cfs_throttled_seconds_total{"));
+		assert_null(strstr(text, "threadlab_runnable_threads_mean{"));
+		assert_null(strstr(text, "threadlab_progress_steps_total{"));
+		/* the neighbours of a dropped sample are whole lines */
+		assert_non_null(strstr(
+		    text,
+		    "\nthreadlab_cgroup_cpu_cfs_throttled_periods_total{cgroup=\"/job\"} 10\n"));
+		assert_non_null(
+		    strstr(text, "threadlab_progress_steps_per_second{pid=\"100\"} 12.5\n"));
+		assert_non_null(
+		    strstr(text, "\nthreadlab_verdict{pid=\"100\",verdict=\"fine\"} 0\n"));
+		assert_int_equal(count(text, "# HELP "), count(text, "# TYPE "));
+		assert_not_interleaved(text);
+		free(text);
+	}
+	fake_free(s);
+}
+
 static void test_escaping(void **state)
 {
 	(void)state;
@@ -310,11 +347,9 @@ static void test_auth(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_formats),
-	    cmocka_unit_test(test_escaping),
-	    cmocka_unit_test(test_folding_and_shared_cgroup),
-	    cmocka_unit_test(test_accept),
-	    cmocka_unit_test(test_listen),
+	    cmocka_unit_test(test_formats),    cmocka_unit_test(test_escaping),
+	    cmocka_unit_test(test_non_finite), cmocka_unit_test(test_folding_and_shared_cgroup),
+	    cmocka_unit_test(test_accept),     cmocka_unit_test(test_listen),
 	    cmocka_unit_test(test_auth),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

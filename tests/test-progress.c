@@ -100,6 +100,40 @@ static void test_rates(void **state)
 	progress_free(&p);
 }
 
+/* Numbers from the job's output are checked once, as they enter: text
+ * that is not a number and numbers out of range for a count or a rate are
+ * not counted, and each kind is said once, naming the first such text. */
+static void test_hostile_numbers(void **state)
+{
+	(void)state;
+	struct progress p;
+	char err[256];
+	progress_init(&p, "([0-9a-z.e+]+)it/s", true, err, sizeof(err));
+	feed(&p, "10it/s\n");
+	progress_tick(&p, 1.0);
+	feed(&p, "1e308it/s\ninfit/s\n1e10it/s\n");
+	assert_int_equal(p.out_of_range, 3);
+	assert_int_equal(p.note_seq, 1);
+	assert_non_null(strstr(p.note, "'1e308'"));
+	assert_non_null(strstr(p.note, "out of range"));
+	feed(&p, "nanit/s\nabcit/s\n");
+	assert_int_equal(p.not_number, 2);
+	assert_int_equal(p.note_seq, 2);
+	assert_non_null(strstr(p.note, "'nan'"));
+	assert_non_null(strstr(p.note, "not a number"));
+	progress_tick(&p, 2.0);
+	assert_near(p.count, 10, 1e-9); /* the last good rate, integrated */
+	assert_true(isfinite(p.rate));
+	progress_free(&p);
+
+	progress_init(&p, "step ([0-9e.]+)", false, err, sizeof(err));
+	feed(&p, "step 5\nstep 1e300\nstep 1e16\nstep 7\n");
+	assert_near(p.count, 7, 0);
+	assert_int_equal(p.out_of_range, 2);
+	assert_int_equal(p.note_seq, 1);
+	progress_free(&p);
+}
+
 static void append(const char *path, const char *mode, const char *text)
 {
 	FILE *f = fopen(path, mode);
@@ -256,8 +290,8 @@ static void test_sweep_settings(void **state)
 	assert_int_equal(sweep_cmd_settings(&o, v, 64), 6);
 	assert_int_equal(v[5][0], 2);
 	assert_int_equal(v[5][1], 1);
-	static const char *const bad[] = {"NOEQUALS", "=1,2", "1X=1", "A B=1", "X=", "X=1,,2",
-					  "OMP_NUM_THREADS=3"};
+	static const char *const bad[] = {
+	    "NOEQUALS", "=1,2", "1X=1", "A B=1", "X=", "X=1,,2", "OMP_NUM_THREADS=3"};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		err[0] = '\0';
 		assert_int_equal(sweep_cmd_add_knob(&o, bad[i], err, sizeof(err)), -EINVAL);
@@ -269,10 +303,10 @@ static void test_sweep_settings(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_plain_match),	  cmocka_unit_test(test_cumulative_and_tqdm),
-	    cmocka_unit_test(test_rates),	  cmocka_unit_test(test_tail_rotation),
-	    cmocka_unit_test(test_explog),	  cmocka_unit_test(test_explog_round_trip),
-	    cmocka_unit_test(test_sweep_settings),
+	    cmocka_unit_test(test_plain_match),	   cmocka_unit_test(test_cumulative_and_tqdm),
+	    cmocka_unit_test(test_rates),	   cmocka_unit_test(test_tail_rotation),
+	    cmocka_unit_test(test_explog),	   cmocka_unit_test(test_explog_round_trip),
+	    cmocka_unit_test(test_sweep_settings), cmocka_unit_test(test_hostile_numbers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
