@@ -252,6 +252,10 @@ static void report_json_progress(struct json_out *j, const struct progress *p)
 	json_out_knum(j, "rate", p->rate >= 0 ? p->rate : (double)NAN, 3);
 	json_out_knum(j, "steady_rate", p->steady_rate >= 0 ? p->steady_rate : (double)NAN, 3);
 	json_out_kuint(j, "matches", p->matches);
+	/* lines not counted: over the matching budget, a group not a number
+	 * or out of range (progress.h) */
+	json_out_kuint(j, "skipped", p->skipped);
+	json_out_kuint(j, "not_numbers", p->not_number + p->out_of_range);
 	json_out_kstr(j, "last_line", p->last_line[0] ? p->last_line : NULL);
 	json_out_end(j);
 }
@@ -508,6 +512,9 @@ static void report_text_progress(FILE *f, const struct progress *p)
 		fprintf(f, ", %.2f steps/s", p->rate);
 	if (p->steady_rate >= 0)
 		fprintf(f, " (steady %.2f)", p->steady_rate);
+	if (p->skipped || p->not_number || p->out_of_range)
+		fprintf(f, " | not counted: %lu lines",
+			p->skipped + p->not_number + p->out_of_range);
 	fprintf(f, " | last line: %s\n", p->last_line[0] ? safe : "-");
 }
 

@@ -6,6 +6,7 @@
 
 #include <math.h>
 #include <sys/stat.h>
+#include <zstd.h>
 
 #include "record.h"
 #include "recording.h"
@@ -400,6 +401,78 @@ static void test_absurd_numbers(void **state)
 	recording_close(rec);
 }
 
+/* A line past RECORDING_LINE_MAX is indexed but not parsed: read, it is
+ * named with its size and skipped; the samples around it read. */
+static void test_huge_line(void **state)
+{
+	(void)state;
+	char err[512];
+	const char *path = path_in("huge.jsonl");
+	write_recording(path, 2);
+	FILE *f = fopen(path, "a");
+	assert_non_null(f);
+	size_t big = RECORDING_LINE_MAX + (1 << 20);
+	fputs("{\"time\":\"2026-12-01T00:00:00.000Z\",\"pad\":\"", f);
+	for (size_t i = 0; i < big; i += 4096) {
+		static char block[4096];
+		memset(block, 'x', sizeof(block));
+		fwrite(block, 1, sizeof(block), f);
+	}
+	fputs("\"}\n", f);
+	fclose(f);
+	struct recording *rec = recording_open(path, err, sizeof(err));
+	assert_non_null(rec);
+	assert_int_equal(recording_count(rec), 3);
+	struct recording_sample s;
+	recording_sample_init(&s);
+	assert_int_equal(recording_read(rec, 2, &s, err, sizeof(err)), -EINVAL);
+	printf("# %s\n", err);
+	assert_non_null(strstr(err, "huge.jsonl:4:"));
+	assert_non_null(strstr(err, "65 MiB"));
+	assert_int_equal(recording_read(rec, 1, &s, err, sizeof(err)), 0);
+	recording_sample_free(&s);
+	recording_close(rec);
+	unlink(path);
+}
+
+/* A small .zst whose frame inflates past RECORDING_FRAME_MAX: the file is
+ * read up to it, with a note, and no more than that is ever held. */
+static void test_zstd_bomb(void **state)
+{
+	(void)state;
+	char err[512];
+	const char *path = path_in("bomb.jsonl.zst");
+	write_recording(path, 2);
+	size_t n = RECORDING_FRAME_MAX + (16 << 20);
+	char *plain = malloc(n);
+	assert_non_null(plain);
+	memset(plain, ' ', n);
+	plain[n - 1] = '\n';
+	size_t cap = ZSTD_compressBound(n);
+	char *z = malloc(cap);
+	assert_non_null(z);
+	size_t zn = ZSTD_compress(z, cap, plain, n, 1);
+	assert_false(ZSTD_isError(zn));
+	free(plain);
+	printf("# %zu MiB in %zu KiB of zstd\n", n >> 20, zn >> 10);
+	FILE *f = fopen(path, "ab");
+	assert_int_equal(fwrite(z, 1, zn, f), zn);
+	fclose(f);
+	free(z);
+	struct recording *rec = recording_open(path, err, sizeof(err));
+	if (!rec)
+		fail_msg("%s", err);
+	printf("# %s\n", recording_note(rec));
+	assert_non_null(strstr(recording_note(rec), "zstd frame 4 inflates past 256 MiB"));
+	assert_int_equal(recording_count(rec), 2);
+	struct recording_sample s;
+	recording_sample_init(&s);
+	assert_int_equal(recording_read(rec, 1, &s, err, sizeof(err)), 0);
+	recording_sample_free(&s);
+	recording_close(rec);
+	unlink(path);
+}
+
 /* Bytes that are not UTF-8 were written as \udcXX and read back as the
  * same bytes; a real NUL, a C1 character and an escaped backslash followed
  * by "udc80" stay what they were. */
@@ -486,6 +559,8 @@ int main(void)
 	    cmocka_unit_test(test_bad_line_in_the_middle),
 	    cmocka_unit_test(test_invalid_utf8_name),
 	    cmocka_unit_test(test_absurd_numbers),
+	    cmocka_unit_test(test_huge_line),
+	    cmocka_unit_test(test_zstd_bomb),
 	    cmocka_unit_test(test_replay_session),
 	};
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);

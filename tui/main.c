@@ -9,6 +9,7 @@
 #include "batch.h"
 #include "dash.h"
 #include "diagnose.h"
+#include "explog.h"
 #include "export.h"
 #include "face.h"
 #include "headless.h"
@@ -26,6 +27,11 @@ static int main_dashboard_run(const struct options *o, FILE *log);
 static int main_dashboard(const struct options *o)
 {
 	char err[512];
+	/* A bad --log is a bad argument, whatever the terminal. */
+	if (o->log && explog_check(o->log, err, sizeof(err)) < 0) {
+		face_say(err);
+		return EXIT_USAGE;
+	}
 	int rc = dash_check_terminal(err, sizeof(err));
 	if (rc != EXIT_OK) {
 		face_say(err);

@@ -1,0 +1,221 @@
+#!/bin/bash
+# test-hostile.sh — outside input that used to crash or stall threadlab,
+# end to end: a job printing absurd numbers (--progress-rate 1e308) to the
+# dashboard and to --batch, an expression whose cost has no bound refused,
+# a job flooding lines an expensive expression must match (samples keep
+# their pace, SIGTERM and q answer), --progress-file and --log on files
+# they cannot use, recordings with absurd numbers, a huge line and a zstd
+# frame that inflates past what may be held, under a memory limit.
+# Prints TAP, its plan first.
+set -u
+TL="${THREADLAB_BUILDDIR:-.}/threadlab"
+SOCK="tl-hostile-$$"
+T="tmux -u -L $SOCK -f /dev/null"
+tmp=$(mktemp -d)
+n=0
+fails=0
+pids=()
+cleanup() {
+	$T kill-server 2>/dev/null
+	for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM HUP
+
+. "$(dirname "$0")/tap-lib.sh"
+
+echo "1..14"
+
+# The 500 'a's a line the expensive expression fails on.
+long_a=$(printf '%0500d' 0 | tr 0 a)
+flood="while :; do echo $long_a; done"
+
+# ---- 1: absurd numbers from a job's output -----------------------------------
+limited 30 "$TL" --batch --format json -i 0.3 -c 4 --progress '([0-9.e+a-z]+)it/s' --progress-rate \
+	-- sh -c 'echo 10it/s; sleep 0.4; echo 1e308it/s; echo 1e999it/s; echo nanit/s; sleep 5' \
+	>"$tmp/p.out" 2>"$tmp/p.err"
+st=$?
+if [ $st = 0 ] && [ "$(grep -c 'out of range' "$tmp/p.err")" = 1 ] &&
+	[ "$(grep -c 'not a number' "$tmp/p.err")" = 1 ] && grep -q "'1e308'" "$tmp/p.err" &&
+	python3 -c '
+import json, math, sys
+s = [json.loads(l) for l in open(sys.argv[1])]
+p = s[-1]["progress"]
+assert len(s) == 4 and math.isfinite(p["count"]) and p["count"] < 100, p
+assert p["not_numbers"] == 3, p
+' "$tmp/p.out" 2>"$tmp/py"; then
+	ok "--progress-rate 1e308, 1e999, nan: not counted, each kind said once, the count finite"
+else
+	notok "absurd progress numbers" "status $st" "$(cat "$tmp/p.err" "$tmp/py")"
+fi
+
+# ---- 2: the dashboard survives them -------------------------------------------
+# dash_quits DESCRIPTION ARGS ERE TENTHS: the dashboard with ARGS shows ERE,
+# is still drawing 2 s later, and q ends it with status 0 within TENTHS.
+dash_quits() {
+	if ! command -v tmux >/dev/null; then
+		skip "$1" "tmux is needed (Debian package tmux)"
+		return
+	fi
+	$T new-session -d -x 100 -y 30 "$TL $2; echo EXITED \$?; sleep 30"
+	if wait_pane 0 "$3" 80 && sleep 2 && pane 0 | grep -q 'progress' && ! pane 0 | grep -q EXITED; then
+		$T send-keys -t 0 q
+		if wait_pane 0 'EXITED 0' "$4"; then
+			ok "$1"
+		else
+			notok "$1: q" "$(cat "$tmp/pane")"
+		fi
+	else
+		notok "$1" "$(cat "$tmp/pane")"
+	fi
+	$T kill-server 2>/dev/null
+}
+dash_quits "dashboard: a job printing 1e308 it/s: the note shown, still drawing, q exits 0" \
+	"--progress '([0-9.e+]+)it/s' --progress-rate -- sh -c 'while :; do echo 1e308it/s; echo 40it/s; sleep 0.1; done'" \
+	'out of range' 50
+
+# ---- 3: an expression whose cost has no bound ---------------------------------
+limited 10 "$TL" --batch -c 1 --progress '(a*)*\1b' -- true >"$tmp/o" 2>"$tmp/e"
+st=$?
+if [ $st = 2 ] && grep -q 'backreferences are not supported' "$tmp/e" &&
+	[ "$(wc -l <"$tmp/e")" = 1 ]; then
+	ok "--progress '(a*)*\\1b': refused in one line naming the backreference, exit 2"
+else
+	notok "a backreference" "status $st" "$(cat "$tmp/e")"
+fi
+limited 10 "$TL" --headless --serve 0 --match '(x{1,500}){1,500}' >"$tmp/o" 2>"$tmp/e"
+st=$?
+if [ $st = 2 ] && grep -q 'cost per line' "$tmp/e"; then
+	ok "--match with nested repetitions: refused, exit 2"
+else
+	notok "--match nested repetitions" "status $st" "$(cat "$tmp/e")"
+fi
+
+# ---- 4: a flood of lines an expensive expression must match -------------------
+start=$(date +%s.%N)
+limited 40 "$TL" --batch --format json -i 0.5 -c 6 --progress '(.{1,200}a){1,5}x' \
+	-- sh -c "$flood" >"$tmp/f.out" 2>"$tmp/f.err"
+st=$?
+took=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+if [ $st = 0 ] && [ "$(wc -l <"$tmp/f.out")" = 6 ] && awk -v t="$took" 'BEGIN { exit !(t < 12) }' &&
+	python3 -c '
+import json, sys
+s = [json.loads(l) for l in open(sys.argv[1])]
+iv = [x["interval"] for x in s[1:]]
+assert all(0.3 < i < 1.5 for i in iv), iv
+assert s[-1]["progress"]["skipped"] > 0, s[-1]["progress"]
+' "$tmp/f.out" 2>"$tmp/py" && grep -q 'faster than they match' "$tmp/f.err"; then
+	ok "a flood of 500-byte lines: 6 samples at their pace in ${took%.*} s, lines over the budget counted and said"
+else
+	notok "flood of lines" "status $st, ${took} s" "$(cat "$tmp/py")" "$(head -c 600 "$tmp/f.err")"
+fi
+"$TL" --batch -i 0.5 --progress '(.{1,200}a){1,5}x' -- sh -c "$flood" >/dev/null 2>&1 &
+pid=$!
+pids+=($pid)
+sleep 2
+kill -TERM $pid
+if gone $pid; then
+	ok "the same flood: SIGTERM ends --batch within 3 s"
+else
+	notok "SIGTERM during a flood" "threadlab $pid still running"
+fi
+stop $pid
+dash_quits "the same flood in the dashboard: still drawing, q quits within 3 s" \
+	"--progress '(.{1,200}a){1,5}x' -- sh -c '$flood'" 'progress' 30
+
+# ---- 5: a group that never captures a number ----------------------------------
+limited 20 "$TL" --batch --format json -i 0.3 -c 3 --progress 'step (x*)' \
+	-- sh -c 'while :; do echo step 5; sleep 0.05; done' >"$tmp/g.out" 2>"$tmp/g.err"
+if [ "$(grep -c "the group captured '', not a number" "$tmp/g.err")" = 1 ]; then
+	ok "a group that never captures a number: said once, not a silent 0"
+else
+	notok "a group that never captures" "$(cat "$tmp/g.err")"
+fi
+
+# ---- 6: files --progress-file and --log cannot use ----------------------------
+sleep 30 &
+sp=$!
+pids+=($sp)
+limited 10 "$TL" --batch -c 1 -p $sp --progress x --progress-file "$tmp" >/dev/null 2>"$tmp/e"
+st1=$?
+limited 10 "$TL" --batch -c 1 -p $sp --progress x --progress-file "$tmp/none/x.log" >/dev/null 2>"$tmp/e2"
+st2=$?
+if [ $st1 = 2 ] && grep -q 'is a directory' "$tmp/e" && [ $st2 = 2 ] && grep -q 'no such file' "$tmp/e2"; then
+	ok "--progress-file on a directory and on a missing path: refused, exit 2"
+else
+	notok "--progress-file refusals" "$st1: $(cat "$tmp/e")" "$st2: $(cat "$tmp/e2")"
+fi
+stop $sp
+limited 60 "$TL" --batch -c 2 -i 0.2 --size 256 --format json --record "$tmp/rec.jsonl" >/dev/null 2>&1
+cp "$tmp/rec.jsonl" "$tmp/rec.before"
+limited 10 "$TL" --log "$tmp/rec.jsonl" </dev/null >/dev/null 2>"$tmp/e"
+st=$?
+if [ $st = 2 ] && grep -q 'not an experiment log' "$tmp/e" && cmp -s "$tmp/rec.jsonl" "$tmp/rec.before"; then
+	ok "--log on a recording: refused, exit 2, the recording untouched"
+else
+	notok "--log on a recording" "status $st" "$(cat "$tmp/e")"
+fi
+
+# ---- 7: recordings of absurd numbers and hostile size -------------------------
+head -n 2 "$tmp/rec.jsonl" >"$tmp/abs.jsonl"
+sed -n 3p "$tmp/rec.jsonl" | sed 's/"effective":[0-9.]*/"effective":1e308/' >>"$tmp/abs.jsonl"
+sed -n 2p "$tmp/rec.jsonl" | sed 's/"interval":[0-9.]*/"interval":-1/' >>"$tmp/abs.jsonl"
+limited 20 "$TL" --replay "$tmp/abs.jsonl" --batch --format text >"$tmp/o" 2>"$tmp/e"
+st=$?
+if [ $st = 0 ] && grep -q 'out of range' "$tmp/e" && ! grep -Eq '[0-9]{16}' "$tmp/o" &&
+	[ -s "$tmp/o" ]; then
+	ok "--replay of 1e308 and an interval of -1: those samples skipped and named, no 300-digit number"
+else
+	notok "replay of absurd numbers" "status $st" "$(cat "$tmp/e")" "$(grep -Eo '[0-9]{16,}' "$tmp/o" | head -3)"
+fi
+{
+	head -n 2 "$tmp/rec.jsonl"
+	printf '{"time":"2026-12-01T00:00:00.000Z","pad":"'
+	head -c $((70 << 20)) /dev/zero | tr '\0' x
+	printf '"}\n'
+	sed -n 3p "$tmp/rec.jsonl"
+} >"$tmp/huge.jsonl"
+limited 30 "$TL" --replay "$tmp/huge.jsonl" --batch --format json >"$tmp/o" 2>"$tmp/e"
+st=$?
+if [ $st = 0 ] && grep -q '70 MiB, over the 64 MiB' "$tmp/e" && [ "$(wc -l <"$tmp/o")" = 2 ]; then
+	ok "--replay of a 70 MiB line: named and skipped, the two samples around it replayed"
+else
+	notok "replay of a huge line" "status $st" "$(cat "$tmp/e")"
+fi
+rm -f "$tmp/huge.jsonl"
+if ! command -v zstd >/dev/null; then
+	skip "a zstd frame past 256 MiB" "the zstd tool is needed (Debian package zstd)"
+	skip "a zstd frame under ulimit -v" "the zstd tool is needed (Debian package zstd)"
+else
+	limited 60 "$TL" --batch -c 2 -i 0.2 --size 256 --format json --record "$tmp/rec.jsonl.zst" >/dev/null 2>&1
+	cp "$tmp/rec.jsonl.zst" "$tmp/bomb.zst"
+	head -c $((300 << 20)) /dev/zero | tr '\0' ' ' | zstd -q -1 -c >>"$tmp/bomb.zst"
+	size=$(stat -c %s "$tmp/bomb.zst")
+	limited 30 "$TL" --replay "$tmp/bomb.zst" --batch --format json >"$tmp/o" 2>"$tmp/e"
+	st=$?
+	if [ $st = 0 ] && grep -q 'inflates past 256 MiB' "$tmp/e" && [ "$(wc -l <"$tmp/o")" = 2 ] &&
+		[ "$size" -lt 100000 ]; then
+		ok "--replay of a $((size / 1024)) KiB .zst inflating to 300 MiB: read up to that frame, said"
+	else
+		notok "zstd bomb" "status $st, $size bytes" "$(cat "$tmp/e")"
+	fi
+	cp "$tmp/rec.jsonl.zst" "$tmp/big.zst"
+	{ head -c $((200 << 20)) /dev/zero | tr '\0' ' '; echo; } | zstd -q -1 -c >>"$tmp/big.zst"
+	if ldd "$TL" 2>/dev/null | grep -q libasan; then
+		skip "a zstd frame under ulimit -v" "an ASan build cannot start under an address-space limit"
+	else
+		(
+			ulimit -v 200000
+			exec "$TL" --replay "$tmp/big.zst" --batch --format json
+		) >"$tmp/o" 2>"$tmp/e"
+		st=$?
+		if [ $st = 0 ] && grep -q 'out of memory' "$tmp/e" && [ "$(wc -l <"$tmp/o")" = 2 ]; then
+			ok "a 200 MiB frame under ulimit -v 200 MB: the message names memory, the samples before it replay"
+		else
+			notok "zstd frame under ulimit -v" "status $st" "$(cat "$tmp/e")"
+		fi
+	fi
+fi
+
+exit $((fails > 0))
