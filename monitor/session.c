@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "environment.h"
 #include "procinfo.h"
@@ -195,6 +196,9 @@ int session_start(struct session *s, const struct session_config *c, char *err, 
 		rc = session_start_attach(s, err, errlen);
 	} else if (c->command) {
 		s->kind = SESSION_LAUNCH;
+		/* What the command moves out of its group (setsid) comes to us
+		 * when its parent ends, so session_stop() can find it. */
+		launch_adopt_orphans();
 		struct launch_opts lo = {.io = c->stdio, .envp = c->envp, .cpus = c->launch_cpus};
 		rc = launch_start_with(&s->child, c->command, &lo, err, errlen) < 0 ? EXIT_USAGE
 										    : EXIT_OK;
@@ -425,13 +429,31 @@ unsigned session_poll(struct session *s)
 	return session_pending(s);
 }
 
+/* What the command left outside its process group (setsid), adopted by
+ * threadlab and so among its descendants once the group is gone:
+ * stopped.  Returns how many. */
+static int session_stop_orphans(struct session *s)
+{
+	pid_t *pids = NULL;
+	size_t cap = 0;
+	int n = 0;
+	ssize_t k = proctree_descendants(&s->root, getpid(), &pids, &cap);
+	if (k > 1)
+		n = launch_stop_orphans(pids + 1, (size_t)k - 1);
+	free(pids);
+	return n;
+}
+
 void session_stop(struct session *s)
 {
 	if (s->lab) {
 		lab_stop(s->lab);
 		s->lab = NULL;
 	}
+	bool launched = s->kind == SESSION_LAUNCH && s->child.pid > 0 && !s->child.stopped;
 	launch_stop(&s->child);
+	if (launched && s->root.fd >= 0)
+		s->orphans_stopped = session_stop_orphans(s);
 	session_progress_free(s);
 	session_replay_stop(s);
 	sampler_free(s->sampler);

@@ -93,6 +93,7 @@ struct session {
 	bool target_gone;	     /* the target exited (attach/launch) */
 
 	struct launch child;	     /* launch mode: the command */
+	int orphans_stopped;	     /* what it left outside its group, stopped by session_stop() */
 	struct progress progress;    /* the job's steps (cfg.progress), progress.on */
 	struct tail *tail;	     /* cfg.progress_file followed, or NULL */
 	unsigned progress_note_seen; /* progress.note_seq said as a message */
@@ -208,7 +209,9 @@ size_t session_restart_text(char *out, size_t cap, int stream, unsigned restarts
 			    const char *failure);
 
 /* Stops the workload, the launched command (SIGTERM, then SIGKILL after
- * 500 ms) and frees everything.  Safe to call twice. */
+ * 500 ms) with its process group, then what it moved out of the group
+ * (setsid) and left to threadlab, the subreaper of every launch (counted
+ * in orphans_stopped), and frees everything.  Safe to call twice. */
 void session_stop(struct session *s);
 
 /* The effective CPU budget of pid (0: threadlab itself) under root, for

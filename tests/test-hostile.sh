@@ -25,7 +25,7 @@ trap 'exit 1' INT TERM HUP
 
 . "$(dirname "$0")/tap-lib.sh"
 
-echo "1..14"
+echo "1..18"
 
 # The 500 'a's a line the expensive expression fails on.
 long_a=$(printf '%0500d' 0 | tr 0 a)
@@ -217,5 +217,56 @@ else
 		fi
 	fi
 fi
+
+# ---- 8: what -- CMD moves out of its group (setsid) goes with it --------------
+# escapee MODE...: runs threadlab MODE... -- a command whose child calls
+# setsid, ends it (q in tmux for the dashboard, SIGTERM with "term"), and
+# checks the escapee is gone and the exit message counted it.
+setsid_cmd="setsid sleep 300 & echo \$! >$tmp/esc.pid; sleep 300"
+escapee() {
+	local what=$1
+	shift
+	rm -f "$tmp/esc.pid"
+	if [ "$1" = dash ]; then
+		if ! command -v tmux >/dev/null; then
+			skip "$what" "tmux is needed (Debian package tmux)"
+			return
+		fi
+		$T new-session -d -x 100 -y 30 "$TL -- sh -c '$setsid_cmd' 2>$tmp/esc.err; echo EXITED \$?; sleep 30"
+		wait_pane 0 'command' 80
+		for _ in $(seq 50); do [ -s "$tmp/esc.pid" ] && break; sleep 0.1; done
+		$T send-keys -t 0 q
+		wait_pane 0 'EXITED' 50
+		$T kill-server 2>/dev/null
+	elif [ "$1" = term ]; then
+		shift
+		"$TL" "$@" -- sh -c "$setsid_cmd" >/dev/null 2>"$tmp/esc.err" &
+		local tl=$!
+		pids+=($tl)
+		for _ in $(seq 50); do [ -s "$tmp/esc.pid" ] && break; sleep 0.1; done
+		sleep 0.5
+		kill -TERM $tl
+		gone $tl
+		stop $tl
+	else
+		limited 30 "$TL" "$@" -- sh -c "$setsid_cmd" >/dev/null 2>"$tmp/esc.err"
+	fi
+	local esc
+	esc=$(cat "$tmp/esc.pid" 2>/dev/null)
+	if [ -z "$esc" ]; then
+		notok "$what" "the command never started its escapee" "$(cat "$tmp/esc.err")"
+		return
+	fi
+	pids+=($esc)
+	if gone "$esc" && grep -q 'stopped 1 process the command had moved out of its group' "$tmp/esc.err"; then
+		ok "$what"
+	else
+		notok "$what" "escapee $esc: $(ps -o pid,sid,stat,args -p "$esc" | tail -n +2)" "$(cat "$tmp/esc.err")"
+	fi
+}
+escapee "--batch -c 2 -- CMD: the child that called setsid is stopped and counted" --batch -c 2 -i 0.3
+escapee "--diagnose -- CMD: the same" --diagnose --seconds 1
+escapee "the dashboard on -- CMD, q: the same" dash
+escapee "--batch -- CMD ended by SIGTERM: the same" term --batch -i 0.3
 
 exit $((fails > 0))

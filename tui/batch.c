@@ -200,6 +200,7 @@ int batch_run(const struct options *o)
 	free(one.buf);
 	export_stop(&e);
 	session_stop(&s);
+	face_say_stopped(&s);
 	return rc;
 }
 

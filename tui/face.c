@@ -45,3 +45,14 @@ void face_say_ended(const struct session *s)
 	}
 	face_say(m);
 }
+
+void face_say_stopped(const struct session *s)
+{
+	char m[160];
+	if (s->orphans_stopped <= 0)
+		return;
+	snprintf(m, sizeof(m),
+		 "stopped %d process%s the command had moved out of its group (setsid)",
+		 s->orphans_stopped, s->orphans_stopped == 1 ? "" : "es");
+	face_say(m);
+}

@@ -97,6 +97,7 @@ static int headless_one(const struct options *o, struct export *e)
 	if (rec && record_close(rec) < 0)
 		face_say("cannot close the recording");
 	session_stop(&s);
+	face_say_stopped(&s);
 	return EXIT_OK;
 }
 

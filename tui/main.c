@@ -98,6 +98,7 @@ static int main_dashboard_run(const struct options *o, FILE *log)
 	rc = dash_run(&s, &dc);
 	export_stop(&e);
 	session_stop(&s);
+	face_say_stopped(&s);
 	return rc;
 }
 
