@@ -25,7 +25,7 @@ trap 'exit 1' INT TERM HUP
 
 . "$(dirname "$0")/tap-lib.sh"
 
-echo "1..18"
+echo "1..21"
 
 # The 500 'a's a line the expensive expression fails on.
 long_a=$(printf '%0500d' 0 | tr 0 a)
@@ -268,5 +268,96 @@ escapee "--batch -c 2 -- CMD: the child that called setsid is stopped and counte
 escapee "--diagnose -- CMD: the same" --diagnose --seconds 1
 escapee "the dashboard on -- CMD, q: the same" dash
 escapee "--batch -- CMD ended by SIGTERM: the same" term --batch -i 0.3
+
+# ---- 9: a threadlab in a PID namespace keeps its quota cgroup -----------------
+# The namespaced threadlab gets a pid that is no process on the host (set
+# through ns_last_pid), as the one that lost its workload had.  Both it and
+# the host threadlab run in a cgroup of this test's own (tcg), so that
+# their lab cgroups are nested in it, out of sight of the stale-cgroup
+# cleanup of any other threadlab on this machine.
+ns_cleanup() {
+	[ -n "${ns_u:-}" ] && kill -TERM "$ns_u" 2>/dev/null && gone "$ns_u"
+	[ -n "${ns_u:-}" ] && stop "$ns_u"
+	for d in "$tcg"/threadlab-*; do cg_remove "$d"; done
+	cg_remove "$tcg"
+}
+if ! quota_capable; then
+	for what in "a namespaced threadlab's cgroup survives a host threadlab's start" \
+		"its workload is still under its quota" "its cgroup removed from outside: made again, quota kept"; do
+		skip "$what" "$quota_why"
+	done
+elif ! command -v unshare >/dev/null; then
+	for what in 1 2 3; do skip "PID namespace case $what" "unshare is needed (Debian package util-linux)"; done
+else
+	want=""
+	max=$(cat /proc/sys/kernel/pid_max)
+	for c in $(shuf -i $((max / 2))-$((max - 2)) -n 50); do
+		[ -e "/proc/$c" ] || [ -e "/proc/$((c - 1))" ] || { want=$c; break; }
+	done
+	tcg=""
+	for m in /sys/fs/cgroup/cpu /sys/fs/cgroup/cpu,cpuacct /sys/fs/cgroup; do
+		[ -w "$m/cgroup.procs" ] && mkdir "$m/tl-hostile-$$" 2>/dev/null && tcg="$m/tl-hostile-$$" && break
+	done
+	[ -f "$tcg/cgroup.subtree_control" ] && echo +cpu >"$tcg/cgroup.subtree_control" 2>/dev/null
+	(
+		echo $BASHPID >"$tcg/cgroup.procs"
+		exec unshare --pid --fork --kill-child --mount-proc sh -c "echo $((want - 1)) >/proc/sys/kernel/ns_last_pid; \
+			$TL --batch --cpus 0.5 --size 256 -i 0.5 --format json; true"
+	) >"$tmp/ns.out" 2>"$tmp/ns.err" &
+	ns_u=$!
+	pids+=($ns_u)
+	cg="$tcg/threadlab-$want"
+	for _ in $(seq 100); do
+		[ -n "$(cat "$cg/cgroup.procs" 2>/dev/null)" ] && break
+		sleep 0.1
+	done
+	if [ -z "$(cat "$cg/cgroup.procs" 2>/dev/null)" ]; then
+		notok "a namespaced threadlab's cgroup survives a host threadlab's start" "no cgroup threadlab-$want" "$(cat "$tmp/ns.err")"
+		skip "its workload is still under its quota" "no cgroup to check"
+		skip "its cgroup removed from outside: made again, quota kept" "no cgroup to check"
+	else
+		before=$(cat "$cg/cgroup.procs" | sort | tr '\n' ' ')
+		(
+			echo $BASHPID >"$tcg/cgroup.procs"
+			exec timeout -k 5 60 "$TL" --batch -c 2 -i 0.3 --cpus 1 --size 256
+		) >/dev/null 2>"$tmp/host.err"
+		if [ -d "$cg" ] && [ "$(cat "$cg/cgroup.procs" | sort | tr '\n' ' ')" = "$before" ]; then
+			ok "a namespaced threadlab's cgroup threadlab-$want (no such host pid) survives a host threadlab's start"
+		else
+			notok "namespaced cgroup after a host start" "$cg: $(ls "$cg" 2>&1 | head -3)" "before: $before" "$(cat "$tmp/host.err")"
+		fi
+		sleep 1.5
+		if [ "$(cat "$cg/cpu.cfs_quota_us" 2>/dev/null)" = 50000 ] &&
+			tail -n 1 "$tmp/ns.out" | python3 -c '
+import json, sys
+s = json.loads(sys.stdin.readline())
+assert s["budget"]["quota"] == 0.5 and not s["workload"].get("error"), (s["budget"], s["workload"].get("error"))
+' 2>"$tmp/py"; then
+			ok "its workload is still under its 0.5-CPU quota, no error in its samples"
+		else
+			notok "namespaced quota kept" "$(cat "$tmp/py")" "$(cat "$cg/cpu.cfs_quota_us" 2>&1)"
+		fi
+		# What a threadlab that judged by pid alone did: its cgroup removed,
+		# its anchor killed.  The restarted workload is put under the quota
+		# again, in a cgroup made anew.
+		anchor=$(head -n1 "$cg/cgroup.procs")
+		for p in $(cat "$cg/cgroup.procs"); do echo "$p" >"$tcg/cgroup.procs"; done
+		rmdir "$cg"
+		kill -9 "$anchor"
+		again=""
+		for _ in $(seq 100); do
+			again=$(ls -d "$tcg/threadlab-$want"* 2>/dev/null | head -n1)
+			[ -n "$again" ] && [ -n "$(cat "$again/cgroup.procs" 2>/dev/null)" ] && break
+			sleep 0.1
+		done
+		if [ -n "$again" ] && [ "$(cat "$again/cpu.cfs_quota_us")" = 50000 ] && [ -n "$(cat "$again/cgroup.procs" 2>/dev/null)" ] &&
+			grep -q 'restarted the workload' "$tmp/ns.err"; then
+			ok "its cgroup removed from outside: the restarted workload is in a new one, under 0.5 CPUs again"
+		else
+			notok "quota after the cgroup was removed" "again='$again'" "$(tail -n 3 "$tmp/ns.err")"
+		fi
+	fi
+	ns_cleanup
+fi
 
 exit $((fails > 0))

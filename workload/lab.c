@@ -271,6 +271,9 @@ static size_t lab_processes(const struct lab *lab, pid_t *pids)
 static int quota_enable(struct lab *lab, double cpus, char *msg, size_t msglen)
 {
 	int rc;
+	/* A cgroup removed under the lab (by a threadlab that took it for
+	 * stale, as older ones judged by pid alone) is made again. */
+	lab_quota_lost(&lab->quota);
 	bool fresh = !lab->quota.created;
 	if (fresh) {
 		rc = lab_quota_create(&lab->quota, getpid(), msg, msglen);
