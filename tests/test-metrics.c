@@ -9,6 +9,8 @@
 
 #include <math.h>
 
+#include "serve-admit.h"
+
 #include <crypt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -209,6 +211,87 @@ static void test_non_finite(void **state)
 	fake_free(s);
 }
 
+static bool waiting_300(int fd)
+{
+	return fd == 300;
+}
+
+/* The exporter's connection table: slow clients from one address or from
+ * fifty cannot take the room a newcomer needs, headers have a deadline,
+ * the kept connections have a room of their own. */
+static void test_admit(void **state)
+{
+	(void)state;
+	struct serve_admit *a = calloc(1, sizeof(*a));
+	int drop[SERVE_ADMIT_DROPS];
+	size_t nd;
+	unsigned char ip[4] = {127, 0, 0, 0};
+	/* 50 slow clients from 50 addresses, then 9 from one */
+	for (int i = 0; i < 50; i++) {
+		ip[3] = (unsigned char)(10 + i);
+		assert_non_null(serve_admit_open(a, ip, 4, 100 + i, i * 0.01, drop, &nd));
+		assert_true(nd <= 1);
+	}
+	assert_int_equal(serve_admit_count(a, false), SERVE_ADMIT_PENDING);
+	assert_int_equal(a->dropped_pending, 50 - SERVE_ADMIT_PENDING);
+	ip[3] = 1;
+	for (int i = 0; i < 9; i++)
+		serve_admit_open(a, ip, 4, 200 + i, 1 + i * 0.01, drop, &nd);
+	/* the scraper, from the same address: gets in, is not the one dropped */
+	struct serve_conn *prom = serve_admit_open(a, ip, 4, 300, 2, drop, &nd);
+	assert_non_null(prom);
+	assert_false(prom->dropped);
+	assert_int_equal(nd, 1);
+	assert_true(drop[0] >= 200 && drop[0] < 209); /* the oldest of its address */
+	unsigned from1 = 0;
+	for (size_t i = 0; i < SERVE_ADMIT_SLOTS; i++)
+		from1 += a->c[i].used && !a->c[i].dropped && a->c[i].addr[3] == 1;
+	assert_true(from1 >= 1 && from1 <= SERVE_ADMIT_PENDING_ADDR);
+	serve_admit_request(a, prom, 2.1, drop, &nd);
+	assert_true(prom->kept);
+	assert_int_equal(nd, 0);
+	/* late headers: every pending one older than the budget, not the kept */
+	int fds[SERVE_ADMIT_SLOTS];
+	size_t late = serve_admit_expired(a, 1.5 + SERVE_ADMIT_HEADER_S, fds, SERVE_ADMIT_SLOTS);
+	assert_true(late > 0);
+	for (size_t i = 0; i < late; i++)
+		assert_true(fds[i] != 300);
+	assert_false(prom->dropped);
+	serve_admit_expired(a, 100, fds, SERVE_ADMIT_SLOTS);
+	assert_int_equal(serve_admit_count(a, false), 0);
+	assert_int_equal(serve_admit_count(a, true), 1);
+	/* slots of dropped connections come back when they close */
+	for (size_t i = 0; i < SERVE_ADMIT_SLOTS; i++)
+		if (a->c[i].dropped)
+			serve_admit_close(a, &a->c[i]);
+	/* kept: at most SERVE_ADMIT_KEPT_ADDR from one address, the one that
+	 * asked longest ago goes first */
+	ip[3] = 2;
+	for (int i = 0; i < 10; i++) {
+		struct serve_conn *c = serve_admit_open(a, ip, 4, 400 + i, 200 + i, drop, &nd);
+		serve_admit_request(a, c, 200 + i, drop, &nd);
+		if (i >= SERVE_ADMIT_KEPT_ADDR)
+			assert_true(nd == 1 && drop[0] == 400 + i - SERVE_ADMIT_KEPT_ADDR);
+	}
+	assert_int_equal(serve_admit_count(a, true), 1 + SERVE_ADMIT_KEPT_ADDR);
+	/* a scraper's whole request waits unread in its socket while a burst
+	 * from its address is accepted: never the one dropped */
+	memset(a, 0, sizeof(*a));
+	a->waiting = waiting_300;
+	ip[3] = 1;
+	struct serve_conn *early = serve_admit_open(a, ip, 4, 300, 400, drop, &nd);
+	for (int i = 0; i < 12; i++)
+		serve_admit_open(a, ip, 4, 500 + i, 400.001 + i * 0.001, drop, &nd);
+	assert_false(early->dropped);
+	assert_int_equal(a->dropped_pending, 12 + 1 - SERVE_ADMIT_PENDING_ADDR);
+	/* a full table: NULL, the caller closes */
+	memset(a, 0, sizeof(*a));
+	for (int i = 0; i < SERVE_ADMIT_SLOTS; i++)
+		assert_non_null(serve_admit_open(a, ip, 4, i, 300, drop, &nd));
+	assert_null(serve_admit_open(a, ip, 4, 999, 300, drop, &nd));
+	free(a);
+}
+
 static void test_escaping(void **state)
 {
 	(void)state;
@@ -347,9 +430,13 @@ static void test_auth(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_formats),    cmocka_unit_test(test_escaping),
-	    cmocka_unit_test(test_non_finite), cmocka_unit_test(test_folding_and_shared_cgroup),
-	    cmocka_unit_test(test_accept),     cmocka_unit_test(test_listen),
+	    cmocka_unit_test(test_formats),
+	    cmocka_unit_test(test_escaping),
+	    cmocka_unit_test(test_non_finite),
+	    cmocka_unit_test(test_admit),
+	    cmocka_unit_test(test_folding_and_shared_cgroup),
+	    cmocka_unit_test(test_accept),
+	    cmocka_unit_test(test_listen),
 	    cmocka_unit_test(test_auth),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

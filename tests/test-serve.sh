@@ -315,6 +315,7 @@ for i in range(1000):
             c.close()
 for t in threads:
     t.join()
+time.sleep(max(0, stop - time.time()))  # the slow ones may be dropped early: 8 s all the same
 print("other address answered: %r; garbage requests sent: %d" % (answer[:12], sent))
 assert answer.startswith(b"HTTP/1.0 200") or answer.startswith(b"HTTP/1.1 200"), answer
 assert sent >= 900, sent
