@@ -25,7 +25,7 @@ trap 'exit 1' INT TERM HUP
 
 . "$(dirname "$0")/tap-lib.sh"
 
-echo "1..21"
+echo "1..23"
 
 # The 500 'a's a line the expensive expression fails on.
 long_a=$(printf '%0500d' 0 | tr 0 a)
@@ -359,5 +359,53 @@ assert s["budget"]["quota"] == 0.5 and not s["workload"].get("error"), (s["budge
 	fi
 	ns_cleanup
 fi
+
+# ---- 10: what cannot be read whole is said so, never taken for unset ----------
+ZL="${THREADLAB_BUILDDIR:-.}/tests/zombie-leader"
+OMP="${THREADLAB_BUILDDIR:-.}/tests/omp-busy"
+OMP_NUM_THREADS=3 "$ZL" &
+zl=$!
+pids+=($zl)
+for _ in $(seq 30); do [ "$(awk '{print $3}' /proc/$zl/stat 2>/dev/null)" = Z ] && break; sleep 0.1; done
+limited 30 "$TL" --diagnose -p $zl --seconds 1 --format json >"$tmp/zl.json" 2>"$tmp/zl.err"
+if python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1])); d = d.get("diagnosis", d)
+assert d["env"]["OMP_NUM_THREADS"] == "3", d["env"]
+assert d["env_state"] == "read" and d["maps_unreadable"] == 0, d
+assert any("libgomp" in r["name"] for r in d["runtimes"]), d["runtimes"]
+' "$tmp/zl.json" 2>"$tmp/py"; then
+	ok "a zombie leader: its environment and libraries read through a live thread (OMP_NUM_THREADS=3, libgomp)"
+else
+	notok "zombie leader" "$(cat "$tmp/py" "$tmp/zl.err")"
+fi
+stop $zl
+# ARG_MAX is a quarter of the stack limit: 64 MiB of stack lets 40
+# variables of 120 kB (4.8 MB) through execve.
+(
+	ulimit -s 65536
+	big=$(head -c 120000 /dev/zero | tr '\0' x)
+	args=()
+	for i in $(seq 40); do args+=("B$i=$big"); done
+	exec env "${args[@]}" OMP_NUM_THREADS=2 "$OMP"
+) &
+be=$!
+pids+=($be)
+for _ in $(seq 50); do [ -s /proc/$be/environ ] && [ "$(readlink /proc/$be/exe)" != "$(readlink -f "$(command -v env)")" ] && break; sleep 0.1; done
+limited 30 "$TL" --diagnose -p $be --seconds 1 --format json >"$tmp/be.json" 2>"$tmp/be.err"
+limited 30 "$TL" --diagnose -p $be --seconds 1 >"$tmp/be.txt" 2>&1
+if python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1])); d = d.get("diagnosis", d)
+assert d["env_state"] == "truncated" and d["env"]["OMP_NUM_THREADS"] == "truncated", (d["env_state"], d["env"])
+g = [r for r in d["runtimes"] if "libgomp" in r["name"]]
+assert g and "unknown" in g[0]["why"], g
+assert not any("unset" in r for r in d["reasons"]), d["reasons"]
+' "$tmp/be.json" 2>"$tmp/py" && grep -q '^environment: truncated' "$tmp/be.txt" && ! grep -q 'unset' "$tmp/be.txt"; then
+	ok "a 4.8 MB environment: 'truncated' in text and JSON, no pool rule and no 'unset' reasoned from it"
+else
+	notok "a truncated environment" "$(cat "$tmp/py")" "$(grep -i 'environ\|unset\|libgomp' "$tmp/be.txt")"
+fi
+stop $be
 
 exit $((fails > 0))
