@@ -78,6 +78,7 @@ static void rp_cgroup(struct recording_json *p, json_object *o, struct snapshot 
 	recording_json_str(p, o, "stat_dir", dir, sizeof(dir), NULL);
 	snprintf(s->stat_dir, sizeof(s->stat_dir), "%.*s", (int)sizeof(s->stat_dir) - 1,
 		 dir[0] == '/' ? dir + 1 : dir);
+	recording_json_str(p, o, "throttled_in", s->stat_name, sizeof(s->stat_name), NULL);
 	s->cpustat.nr_periods = recording_json_u64(p, o, "nr_periods", &nul);
 	s->has_cpustat = s->cpustat.has_periods = !nul;
 	s->cpustat.nr_throttled = recording_json_u64(p, o, "nr_throttled", &nul);

@@ -288,6 +288,11 @@ static void session_tick_lab(struct session *s)
 {
 	const char *dir = NULL;
 	int version = 0;
+	if (lab_keep_quota(s->lab))
+		session_say(s, true,
+			    "the quota cgroup was removed from outside: made again, "
+			    "the workload back under %.2f CPUs",
+			    s->want.cpus);
 	if (lab_quota_cgroup(s->lab, &dir, &version))
 		sampler_set_cgroup_override(s->sampler, dir, version);
 	else

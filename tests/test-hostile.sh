@@ -25,7 +25,7 @@ trap 'exit 1' INT TERM HUP
 
 . "$(dirname "$0")/tap-lib.sh"
 
-echo "1..23"
+echo "1..24"
 
 # The 500 'a's a line the expensive expression fails on.
 long_a=$(printf '%0500d' 0 | tr 0 a)
@@ -340,10 +340,13 @@ assert s["budget"]["quota"] == 0.5 and not s["workload"].get("error"), (s["budge
 		# What a threadlab that judged by pid alone did: its cgroup removed,
 		# its anchor killed.  The restarted workload is put under the quota
 		# again, in a cgroup made anew.
-		anchor=$(head -n1 "$cg/cgroup.procs")
-		for p in $(cat "$cg/cgroup.procs"); do echo "$p" >"$tcg/cgroup.procs"; done
+		anchor=""
+		for p in $(cat "$cg/cgroup.procs"); do
+			[ "$(cat /proc/$p/comm 2>/dev/null)" = tl-anchor ] && anchor=$p
+			echo "$p" >"$tcg/cgroup.procs"
+		done
 		rmdir "$cg"
-		kill -9 "$anchor"
+		[ -n "$anchor" ] && kill -9 "$anchor"
 		again=""
 		for _ in $(seq 100); do
 			again=$(ls -d "$tcg/threadlab-$want"* 2>/dev/null | head -n1)
@@ -352,7 +355,7 @@ assert s["budget"]["quota"] == 0.5 and not s["workload"].get("error"), (s["budge
 		done
 		if [ -n "$again" ] && [ "$(cat "$again/cpu.cfs_quota_us")" = 50000 ] && [ -n "$(cat "$again/cgroup.procs" 2>/dev/null)" ] &&
 			grep -q 'restarted the workload' "$tmp/ns.err"; then
-			ok "its cgroup removed from outside: the restarted workload is in a new one, under 0.5 CPUs again"
+			ok "its cgroup removed from outside and its anchor killed: the workload is in a new one, under 0.5 CPUs again"
 		else
 			notok "quota after the cgroup was removed" "again='$again'" "$(tail -n 3 "$tmp/ns.err")"
 		fi
@@ -407,5 +410,48 @@ else
 	notok "a truncated environment" "$(cat "$tmp/py")" "$(grep -i 'environ\|unset\|libgomp' "$tmp/be.txt")"
 fi
 stop $be
+
+# ---- 11: throttling read where the quota binds ---------------------------------
+# A parent cgroup of 0.1 CPUs around a lab that asks for 1.5: the parent
+# binds, and its cpu.stat counts the throttling (the lab's own counts none:
+# it never runs out of its own quota).  The figures must be the parent's,
+# whatever other work on the machine leaves the lab (a busy box may keep
+# even 0.1 CPUs from binding).
+if quota_capable && [ -w /sys/fs/cgroup/cpu/cgroup.procs ]; then
+	anc=/sys/fs/cgroup/cpu/tl-hostile-anc-$$
+	mkdir "$anc" && echo 100000 >"$anc/cpu.cfs_period_us" && echo 10000 >"$anc/cpu.cfs_quota_us"
+	thr0=$(awk '$1 == "nr_throttled" { print $2 }' "$anc/cpu.stat")
+	(
+		echo $BASHPID >"$anc/cgroup.procs"
+		exec timeout -k 5 60 "$TL" --batch --cpus 1.5 --threads 2 --size 256 -i 0.5 -c 8 --format json
+	) >"$tmp/anc.json" 2>"$tmp/anc.err"
+	thr1=$(awk '$1 == "nr_throttled" { print $2 }' "$anc/cpu.stat")
+	(
+		echo $BASHPID >"$anc/cgroup.procs"
+		exec timeout -k 5 60 "$TL" --batch --cpus 1.5 --threads 2 --size 256 -i 0.5 -c 4
+	) >"$tmp/anc.txt" 2>&1
+	if python3 -c '
+import json, sys
+s = [json.loads(l) for l in open(sys.argv[1])][-4:]
+name, t0, t1 = sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+for x in s:
+    b, c = x["budget"], x["cgroup"]
+    assert b["binding"] == "quota" and abs(b["quota"] - 0.1) < 1e-6, b
+    assert c["throttled_in"] == name and c["stat_dir"].endswith(name), c
+    assert t0 <= c["nr_throttled"] <= t1, (t0, c["nr_throttled"], t1)
+# the parent throttled in those samples: their figures say so
+if s[-1]["cgroup"]["nr_throttled"] > s[0]["cgroup"]["nr_throttled"]:
+    assert max(x["cgroup"]["throttled_pct"] for x in s[1:]) > 0, [x["cgroup"] for x in s]
+print("%d periods throttled in the parent during the run" % (t1 - t0))
+' "$tmp/anc.json" "/tl-hostile-anc-$$" "$thr0" "$thr1" >"$tmp/py" 2>&1 && grep -q "throttled .* in /tl-hostile-anc-$$" "$tmp/anc.txt"; then
+		ok "a 0.1-CPU parent around a 1.5-CPU lab: throttling read in the parent and named ($(cat "$tmp/py"))"
+	else
+		notok "throttling from the binding ancestor" "$(cat "$tmp/py")" "$(grep throttled "$tmp/anc.txt" | head -2)"
+	fi
+	for d in "$anc"/threadlab-*; do cg_remove "$d"; done
+	cg_remove "$anc"
+else
+	skip "throttling from the binding ancestor" "${quota_why:-no writable cgroup v1 cpu controller}"
+fi
 
 exit $((fails > 0))

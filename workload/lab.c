@@ -615,6 +615,14 @@ const char *lab_helper_path(const struct lab *lab)
 	return lab ? lab->gemm : NULL;
 }
 
+bool lab_keep_quota(struct lab *lab)
+{
+	if (!lab->quota.created || lab->set.cpus <= 0 || !lab_quota_lost(&lab->quota))
+		return false;
+	apply_quota(lab, lab->set.cpus, NULL, 0);
+	return true;
+}
+
 bool lab_quota_cgroup(const struct lab *lab, const char **dir, int *version)
 {
 	if (!lab->quota.created)

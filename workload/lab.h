@@ -305,6 +305,11 @@ double lab_single_rate_cached(const struct lab *lab, int n, enum ctl_precision p
  * batch: throttling of the workload); returns false when there is none. */
 bool lab_quota_cgroup(const struct lab *lab, const char **dir, int *version);
 
+/* The quota cgroup removed from under the workload (by another program):
+ * made again, the workload moved back in under the same quota.  Returns
+ * true when it had gone.  Cheap (one access(2)): call it every tick. */
+bool lab_keep_quota(struct lab *lab);
+
 /* The helper executable lab_start() found (for messages), or NULL. */
 const char *lab_helper_path(const struct lab *lab);
 
