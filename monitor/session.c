@@ -315,8 +315,10 @@ static bool session_lab_recover(struct session *s)
 		return false;
 	session_say(s, true, "%s", m);
 	snprintf(s->lab_event, sizeof(s->lab_event), "%.*s", (int)sizeof(s->lab_event) - 1, m);
-	if (rc < 0)
+	if (rc < 0) {
+		snprintf(s->gone_why, sizeof(s->gone_why), "%s", m);
 		return false;
+	}
 	struct sampler *next = sampler_new(&s->root, lab_root_pid(s->lab), true);
 	if (!next)
 		return false;

@@ -133,6 +133,7 @@ struct session {
 	unsigned restarts_seen[CTL_MAX_STREAMS];
 	unsigned loader_restarts_seen[CTL_MAX_LOADERS];
 	char lab_event[192]; /* an anchor restart, for the next sample's "error" */
+	char gone_why[SESSION_MESSAGE_LEN]; /* how the lab ended for good ("" not) */
 	char error_seen[192];
 };
 

@@ -25,7 +25,7 @@ trap 'exit 1' INT TERM HUP
 
 . "$(dirname "$0")/tap-lib.sh"
 
-echo "1..24"
+echo "1..28"
 
 # The 500 'a's a line the expensive expression fails on.
 long_a=$(printf '%0500d' 0 | tr 0 a)
@@ -452,6 +452,83 @@ print("%d periods throttled in the parent during the run" % (t1 - t0))
 	cg_remove "$anc"
 else
 	skip "throttling from the binding ancestor" "${quota_why:-no writable cgroup v1 cpu controller}"
+fi
+
+# ---- 12: repeated deaths, an anchor killed in a sweep, a full disk -------------
+# anchor_of PID: the lab's anchor among PID's children or grandchildren.
+anchor_of() {
+	local c a
+	for c in "$1" $(ps -o pid= --ppid "$1"); do
+		a=$(ps -o pid=,comm= --ppid "$c" | awk '$2 == "tl-anchor" { print $1 }' | head -n1)
+		[ -n "$a" ] && echo "$a" && return 0
+	done
+	return 1
+}
+if command -v tmux >/dev/null; then
+	$T new-session -d -x 200 -y 30 "$TL --size 256 -i 0.2; echo EXITED \$?; sleep 30"
+	wait_pane 0 'GFLOP/s' 100
+	tlp=$($T list-panes -F '#{pane_pid}' | head -n1)
+	for k in 1 2 3 4; do
+		a=""
+		for _ in $(seq 50); do a=$(anchor_of "$tlp") && break; sleep 0.1; done
+		[ -n "$a" ] && kill -9 "$a"
+		wait_pane 0 "restart $k|no more restarts" 50
+	done
+	if wait_pane 0 'killed by signal 9: not restarted, it was restarted 3 times within 60 s: no more restarts; last view kept' 50; then
+		ok "the dashboard, a fourth anchor death in a minute: the last signal and 'no more restarts' stay on the message line"
+	else
+		notok "dashboard after the fourth anchor death" "$(cat "$tmp/pane")"
+	fi
+	$T kill-server 2>/dev/null
+else
+	skip "the dashboard after repeated anchor deaths" "tmux is needed (Debian package tmux)"
+fi
+(exec "$TL" --sweep --threads 1,2,3 --size 256 --seconds 2 >"$tmp/sw.out" 2>"$tmp/sw.err") &
+sw=$!
+pids+=($sw)
+sleep 4.5
+a=$(anchor_of $sw)
+[ -n "$a" ] && kill -9 "$a"
+for _ in $(seq 400); do kill -0 $sw 2>/dev/null || break; sleep 0.1; done
+wait $sw
+st=$?
+rows=$(grep -cE '^ +1 +[123] ' "$tmp/sw.out")
+if [ -n "$a" ] && [ $st = 0 ] && [ "$rows" = 3 ] &&
+	grep -q "anchor (process $a) was killed by signal 9: restarted the workload" "$tmp/sw.err" &&
+	! grep -q 'did not apply' "$tmp/sw.err"; then
+	ok "an anchor killed during a sweep: said as such, the setting measured again, 3 rows"
+else
+	notok "anchor killed in a sweep" "anchor '$a', status $st, $rows rows" "$(cat "$tmp/sw.err")"
+fi
+mnt="$tmp/full"
+mkdir -p "$mnt"
+if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=64k tl-hostile-full "$mnt" 2>/dev/null; then
+	limited 60 "$TL" --batch --size 256 -i 0.1 -c 30 --format json --record "$mnt/r.jsonl" >/dev/null 2>"$tmp/full.err"
+	st=$?
+	if [ $st = 1 ] && grep -q 'cannot write the recording .*No space left on device' "$tmp/full.err"; then
+		ok "--batch --record on a full disk: said, sampling went on, exit 1"
+	else
+		notok "--batch --record on a full disk" "status $st" "$(cat "$tmp/full.err")"
+	fi
+	rm -f "$mnt"/*
+	if command -v tmux >/dev/null; then
+		$T new-session -d -x 120 -y 30 "$TL --size 256 -i 0.1 --record $mnt/d.jsonl 2>$tmp/dfull.err; echo EXITED \$?; sleep 30"
+		wait_pane 0 'cannot write the recording' 150
+		$T send-keys -t 0 q
+		wait_pane 0 'EXITED' 50
+		if grep -q 'EXITED 1' "$tmp/pane" && grep -q 'cannot write the recording: No space left on device.*exit status 1' "$tmp/dfull.err"; then
+			ok "the dashboard with --record on a full disk: said on screen and after it, exit 1"
+		else
+			notok "dashboard --record on a full disk" "$(cat "$tmp/pane" | tail -3)" "$(cat "$tmp/dfull.err")"
+		fi
+		$T kill-server 2>/dev/null
+	else
+		skip "the dashboard with --record on a full disk" "tmux is needed (Debian package tmux)"
+	fi
+	umount "$mnt"
+else
+	skip "--batch --record on a full disk" "needs root to mount a small tmpfs"
+	skip "the dashboard with --record on a full disk" "needs root to mount a small tmpfs"
 fi
 
 exit $((fails > 0))

@@ -37,6 +37,8 @@ void face_say_ended(const struct session *s)
 	if (s->kind == SESSION_LAUNCH) {
 		char st[128];
 		snprintf(m, sizeof(m), "the command %s", session_child_status(s, st, sizeof(st)));
+	} else if (s->kind == SESSION_LAB && s->gone_why[0]) {
+		return; /* said already, as the session's message, with the last signal */
 	} else if (s->kind == SESSION_LAB) {
 		snprintf(m, sizeof(m), "the lab workload (anchor process %d) has gone",
 			 (int)s->target);

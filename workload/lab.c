@@ -502,7 +502,7 @@ int lab_recover(struct lab *lab, char *msg, size_t msglen)
 		g_pgid = 0;
 		snprintf(msg, msglen,
 			 "the lab's anchor (process %d) %s: not restarted, it was restarted %u "
-			 "times within %d s",
+			 "times within %d s: no more restarts",
 			 (int)old, how, n, LAB_RESTART_WINDOW_S);
 		return -EAGAIN;
 	}

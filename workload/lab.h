@@ -150,7 +150,9 @@ struct lab *lab_start(const struct lab_settings *s, char *err, size_t errlen);
 
 /* Waits up to timeout_ms until every wanted stream has applied the newest
  * settings and done at least one GEMM with them (or failed).  Returns 0,
- * -ETIMEDOUT, or -EIO when a helper failed (its error in msg). */
+ * -ETIMEDOUT, -EIO when a helper failed (its error in msg), or -ECHILD
+ * when the anchor has ended (lab_recover() then says how and restarts
+ * it). */
 int lab_wait_ready(struct lab *lab, int timeout_ms, char *msg, size_t msglen);
 
 /* Changes any knob live.  Helpers apply thread/size/precision/pause
