@@ -50,5 +50,9 @@ int maps_each(const char *buf, size_t len, void (*fn)(const struct maps_line *l,
 	      void *arg);
 
 ssize_t maps_read(const struct sysroot *r, pid_t pid, char **buf, size_t cap, bool *truncated);
+/* The same through thread tid's view, proc/PID/task/TID/maps (tid 0:
+ * proc/PID/maps, which a zombie leader reads as empty). */
+ssize_t maps_read_via(const struct sysroot *r, pid_t pid, pid_t tid, char **buf, size_t cap,
+		      bool *truncated);
 
 #endif

@@ -98,13 +98,16 @@ struct diag_runtime {
 				   * call) sets it */
 	char why[DIAG_TEXT];	  /* the default rule applied, in one sentence */
 	char pool_why[DIAG_TEXT]; /* how the pool in effect was found, or why not */
+	bool pool_unknown;	  /* its process's environment could not be read whole: no default
+				   * rule applied (pool_default < 0), no suggestion rests on it */
 };
 
 /* A thread variable of the target's initial environment. */
 struct diag_env {
 	const char *name;
 	char value[128];
-	int state; /* enum census_env; with OK, value "" and set false: unset */
+	int state; /* enum census_env; with OK, value "" and set false: unset; with
+		    * TRUNCATED, not in the part of the environment read */
 	bool set;
 };
 
@@ -144,7 +147,9 @@ struct diagnosis {
 	struct diag_group groups[DIAG_GROUPS];
 	struct diag_env env[ENVIRONMENT_VARS_MAX];
 	int env_state;	     /* enum census_env of the target */
+	bool env_denied;     /* UNREADABLE for want of permission (census.h) */
 	int maps_unreadable; /* processes whose libraries (maps) could not be read */
+	int maps_truncated;  /* processes whose maps were longer than what is read */
 	int unfollowed;	     /* descendants of the target left out (no --tree) */
 	/* The machine beside the target (valid false when not measured). */
 	struct machine_view machine;

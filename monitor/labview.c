@@ -131,8 +131,8 @@ static void labview_measure_single(struct labview *v, const struct lab_status *s
 		v->acc_flops[i] = v->acc_cpu[i] = 0;
 		return;
 	}
-	v->acc_flops[i] += ss->flops - v->last_stream_flops[i];
-	v->acc_cpu[i] += ss->busy_cpu_ns - v->last_stream_busy[i];
+	v->acc_flops[i] += throughput_delta(v->last_stream_flops[i], ss->flops);
+	v->acc_cpu[i] += throughput_delta(v->last_stream_busy[i], ss->busy_cpu_ns);
 	if (v->acc_cpu[i] < LABVIEW_SINGLE_CPU_NS)
 		return;
 	/* FLOPs per ns is GFLOP/s */
@@ -376,8 +376,8 @@ const char *labview_mark_name(enum labview_mark m)
 	static const char *const names[] = {
 	    [LABVIEW_MARK_NONE] = "",	      [LABVIEW_MARK_ACTIVE] = "active",
 	    [LABVIEW_MARK_PARKED] = "parked", [LABVIEW_MARK_PAUSED] = "paused",
-	    [LABVIEW_MARK_LOADER] = "loader",
-	    [LABVIEW_MARK_WORKER] = "worker", [LABVIEW_MARK_ANCHOR] = "anchor",
+	    [LABVIEW_MARK_LOADER] = "loader", [LABVIEW_MARK_WORKER] = "worker",
+	    [LABVIEW_MARK_ANCHOR] = "anchor",
 	};
 	return m <= LABVIEW_MARK_LOADER ? names[m] : "";
 }

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "environment.h"
 #include "procinfo.h"
@@ -37,9 +38,7 @@ void session_raise_nofile(void)
 	launch_raise_nofile();
 }
 
-static void session_say(struct session *s, bool bad, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void session_say(struct session *s, bool bad, const char *fmt, ...)
+void session_say(struct session *s, bool bad, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -197,6 +196,9 @@ int session_start(struct session *s, const struct session_config *c, char *err, 
 		rc = session_start_attach(s, err, errlen);
 	} else if (c->command) {
 		s->kind = SESSION_LAUNCH;
+		/* What the command moves out of its group (setsid) comes to us
+		 * when its parent ends, so session_stop() can find it. */
+		launch_adopt_orphans();
 		struct launch_opts lo = {.io = c->stdio, .envp = c->envp, .cpus = c->launch_cpus};
 		rc = launch_start_with(&s->child, c->command, &lo, err, errlen) < 0 ? EXIT_USAGE
 										    : EXIT_OK;
@@ -243,7 +245,8 @@ static void session_lab_events(struct session *s)
 			session_say(s, true, "%s", m);
 			/* The sample that saw it says so too (batch JSON "error"). */
 			if (!s->work.error[0])
-				snprintf(s->work.error, sizeof(s->work.error), "%.*s", (int)sizeof(s->work.error) - 1, m);
+				snprintf(s->work.error, sizeof(s->work.error), "%.*s",
+					 (int)sizeof(s->work.error) - 1, m);
 		}
 		s->restarts_seen[i] = ss->restarts;
 	}
@@ -254,7 +257,8 @@ static void session_lab_events(struct session *s)
 				    ls->last_failure[0] ? ls->last_failure : "loader died",
 				    ls->restarts);
 			if (!s->work.error[0])
-				snprintf(s->work.error, sizeof(s->work.error), "%.*s", (int)sizeof(s->work.error) - 1, s->message);
+				snprintf(s->work.error, sizeof(s->work.error), "%.*s",
+					 (int)sizeof(s->work.error) - 1, s->message);
 		}
 		s->loader_restarts_seen[k] = ls->restarts;
 	}
@@ -284,6 +288,11 @@ static void session_tick_lab(struct session *s)
 {
 	const char *dir = NULL;
 	int version = 0;
+	if (lab_keep_quota(s->lab))
+		session_say(s, true,
+			    "the quota cgroup was removed from outside: made again, "
+			    "the workload back under %.2f CPUs",
+			    s->want.cpus);
 	if (lab_quota_cgroup(s->lab, &dir, &version))
 		sampler_set_cgroup_override(s->sampler, dir, version);
 	else
@@ -306,8 +315,10 @@ static bool session_lab_recover(struct session *s)
 		return false;
 	session_say(s, true, "%s", m);
 	snprintf(s->lab_event, sizeof(s->lab_event), "%.*s", (int)sizeof(s->lab_event) - 1, m);
-	if (rc < 0)
+	if (rc < 0) {
+		snprintf(s->gone_why, sizeof(s->gone_why), "%s", m);
 		return false;
+	}
 	struct sampler *next = sampler_new(&s->root, lab_root_pid(s->lab), true);
 	if (!next)
 		return false;
@@ -425,13 +436,31 @@ unsigned session_poll(struct session *s)
 	return session_pending(s);
 }
 
+/* What the command left outside its process group (setsid), adopted by
+ * threadlab and so among its descendants once the group is gone:
+ * stopped.  Returns how many. */
+static int session_stop_orphans(struct session *s)
+{
+	pid_t *pids = NULL;
+	size_t cap = 0;
+	int n = 0;
+	ssize_t k = proctree_descendants(&s->root, getpid(), &pids, &cap);
+	if (k > 1)
+		n = launch_stop_orphans(pids + 1, (size_t)k - 1);
+	free(pids);
+	return n;
+}
+
 void session_stop(struct session *s)
 {
 	if (s->lab) {
 		lab_stop(s->lab);
 		s->lab = NULL;
 	}
+	bool launched = s->kind == SESSION_LAUNCH && s->child.pid > 0 && !s->child.stopped;
 	launch_stop(&s->child);
+	if (launched && s->root.fd >= 0)
+		s->orphans_stopped = session_stop_orphans(s);
 	session_progress_free(s);
 	session_replay_stop(s);
 	sampler_free(s->sampler);

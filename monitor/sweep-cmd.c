@@ -211,25 +211,6 @@ static void sweep_cmd_status(const struct session *s, bool ended, double t_end, 
 			 l->sigterm_ignored ? "; what it started ignored SIGTERM: killed" : "");
 }
 
-/* What a run left outside its process group (setsid): adopted by
- * threadlab (launch_adopt_orphans), found as its descendants, stopped.
- * Returns how many. */
-static int sweep_cmd_orphans(void)
-{
-	struct sysroot root;
-	pid_t *pids = NULL;
-	size_t cap = 0;
-	int n = 0;
-	if (sysroot_open(&root, "/") < 0)
-		return 0;
-	ssize_t k = proctree_descendants(&root, getpid(), &pids, &cap);
-	if (k > 1)
-		n = launch_stop_orphans(pids + 1, (size_t)k - 1);
-	sysroot_close(&root);
-	free(pids);
-	return n;
-}
-
 static int sweep_cmd_once(const struct sweep_cmd_opts *o, const unsigned char *val,
 			  const struct sweep_cmd_sink *k, struct sweep_cmd_run *r)
 {
@@ -281,7 +262,7 @@ static int sweep_cmd_once(const struct sweep_cmd_opts *o, const unsigned char *v
 	if (o->progress && s->progress.matches > 0 && t1 - t0 > 0.5)
 		r->rate = (s->progress.count - c0) / (t1 - t0);
 	session_stop(s);
-	int orphans = sweep_cmd_orphans();
+	int orphans = s->orphans_stopped;
 	sweep_cmd_status(s, ended, t1, r->status, sizeof(r->status));
 	if (o->progress && s->progress.matches == 0)
 		snprintf(r->status + strlen(r->status), sizeof(r->status) - strlen(r->status),

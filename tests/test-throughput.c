@@ -29,6 +29,17 @@ static void test_gflops(void **state)
 	assert_near(throughput_gflops(100 * GF, -1.0), 0.0, 0);
 }
 
+/* A counter that fell (a helper started again from 0) gives 0, never the
+ * wrap of an unsigned difference. */
+static void test_delta(void **state)
+{
+	(void)state;
+	assert_int_equal(throughput_delta(10, 25), 15);
+	assert_int_equal(throughput_delta(25, 10), 0);
+	assert_int_equal(throughput_delta(UINT64_MAX, 0), 0);
+	assert_true(throughput_gflops(throughput_delta(5000000000ull, 100), 1.0) == 0);
+}
+
 static void test_ewma(void **state)
 {
 	(void)state;
@@ -210,10 +221,10 @@ static void test_failed_stream_counts_zero(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_gflops),	  cmocka_unit_test(test_ewma),
-	    cmocka_unit_test(test_steady_warmup), cmocka_unit_test(test_steady_restart),
-	    cmocka_unit_test(test_ideal_ceiling), cmocka_unit_test(test_cache),
-	    cmocka_unit_test(test_failed_stream_counts_zero),
+	    cmocka_unit_test(test_gflops),	   cmocka_unit_test(test_delta),
+	    cmocka_unit_test(test_ewma),	   cmocka_unit_test(test_steady_warmup),
+	    cmocka_unit_test(test_steady_restart), cmocka_unit_test(test_ideal_ceiling),
+	    cmocka_unit_test(test_cache),	   cmocka_unit_test(test_failed_stream_counts_zero),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
