@@ -10,7 +10,11 @@
  *        "noterm": as lines, but SIGTERM is ignored
  *        "fork": forks a grandchild that keeps printing, then exits
  *        "setsid": as fork, but the grandchild leaves the process group
- *        "hostile": a line with escape sequences and invalid UTF-8, 10 a second */
+ *        "hostile": a line with escape sequences and invalid UTF-8, 10 a second
+ *
+ * With OMP_STEPS_PIDS=FILE set, every process of it (the forked grandchild
+ * too) appends its PID to FILE: the tests find what is left of their own
+ * runs by PID, never by name. */
 #include <omp.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -26,6 +30,16 @@ static double chunk(void)
 	for (int i = 0; i < 400000; i++)
 		x += i * 1e-9;
 	return x;
+}
+
+static void note_pid(void)
+{
+	const char *f = getenv("OMP_STEPS_PIDS");
+	FILE *o = f && *f ? fopen(f, "a") : NULL;
+	if (o) {
+		fprintf(o, "%ld\n", (long)getpid());
+		fclose(o);
+	}
 }
 
 static void run(double secs, const char *mode)
@@ -58,6 +72,7 @@ int main(int argc, char **argv)
 {
 	double secs = argc > 1 ? atof(argv[1]) : 0;
 	const char *mode = argc > 2 ? argv[2] : "lines";
+	note_pid();
 	if (strcmp(mode, "noterm") == 0)
 		signal(SIGTERM, SIG_IGN);
 	double t0 = omp_get_wtime();
@@ -70,6 +85,7 @@ int main(int argc, char **argv)
 		if (fork() == 0) {
 			if (strcmp(mode, "setsid") == 0)
 				setsid();
+			note_pid();
 			run(secs, "lines");
 			return 0;
 		}

@@ -8,6 +8,11 @@
 #   abort from a sanitizer), is one "not ok" line with its name and the
 #   number of planned cases that did not run, and the plan is moved to the
 #   end so the harness counts exactly that one failure.
+# - A program named in THREADLAB_SERIAL_TESTS (space-separated names) runs
+#   only while it holds the lock THREADLAB_TEST_LOCK (flock): the few tests
+#   that measure CPU shares run one at a time even when several suites run
+#   side by side (setup.sh check).  The wait for the lock is not part of
+#   the time limit.
 prog="$1"; shift
 limit=${THREADLAB_TEST_TIMEOUT:-300}
 name=${prog##*/}
@@ -20,9 +25,16 @@ case "$prog" in
 	;;
 *) set -- "$prog" "$@" ;;
 esac
+case " ${THREADLAB_SERIAL_TESTS:-} " in
+*" $name "*)
+	lock=${THREADLAB_TEST_LOCK:-${TMPDIR:-/tmp}/threadlab-tests.lock}
+	exec 9>>"$lock" || exit 99
+	flock 9 || exit 99
+	;;
+esac
 status_file=$(mktemp) || exit 99
 count_file=$(mktemp) || exit 99
-{ timeout -k 10 "$limit" "$@" 2>&1; echo $? >"$status_file"; } |
+{ timeout -k 10 "$limit" "$@" 2>&1 9>&-; echo $? >"$status_file"; } 9>&- |
 	sed -u 's/^not ok \([0-9][0-9]*\)\(.*\)# SKIP/ok \1\2# SKIP/' |
 	awk -v out="$count_file" '
 		/^1\.\.[0-9]+/ && !plan { plan = $0; next }

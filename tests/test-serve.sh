@@ -12,29 +12,24 @@ TL="$B/threadlab"
 OMP="$B/tests/omp-busy"
 HOSTILE="$B/tests/hostile-name"
 tmp=$(mktemp -d)
-n=0
-fails=0
 pids=()
 cleanup() {
 	for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done
 	rm -rf "$tmp"
 }
-trap cleanup EXIT
-trap 'exit 1' INT TERM HUP
 
 . "$(dirname "$0")/tap-lib.sh"
 
 PY=/usr/bin/python3
 for c in curl promtool openssl "$PY"; do
 	if ! command -v "$c" >/dev/null; then
-		echo "1..0 # SKIP $c is needed (Debian packages curl, prometheus, openssl, python3)"
-		exit 0
+		skip_all "$c is needed (Debian packages curl, prometheus, openssl, python3)"
 	fi
 done
 if ! "$PY" -c 'import prometheus_client' 2>/dev/null; then
-	echo "1..0 # SKIP the OpenMetrics parser is needed (Debian package python3-prometheus-client)"
-	exit 0
+	skip_all "the OpenMetrics parser is needed (Debian package python3-prometheus-client)"
 fi
+plan 23
 
 # serve NAME ARGS...: runs threadlab ARGS in the background (its pid in
 # spid, stderr in $tmp/NAME.err) and waits for its start-up line; the URL
@@ -125,8 +120,8 @@ else
 	notok "routes and limits" "404:$c404 405:$c405 index:$cidx 431:$c431"
 fi
 kill -TERM "$spid"
-wait "$spid"
-st=$?
+reap "$spid" 30
+st=$reaped
 port=${url##*:}
 port=${port%%/*}
 if [ $st = 0 ] && ! curl -s -o /dev/null "http://127.0.0.1:$port/metrics"; then
@@ -156,7 +151,7 @@ else
 	notok "lab families" "$(cat "$tmp/lab.err")" "$(grep workload "$tmp/lab" | head)"
 fi
 kill -TERM "$spid"
-wait "$spid" 2>/dev/null
+reap "$spid" 30
 
 # ---- bad inputs: one line, exit 2, nothing left listening --------------------------
 serve held --headless --serve 127.0.0.1:0 -p $$
@@ -189,7 +184,7 @@ bad "--tls-cert without --serve" --batch -p $$ --tls-cert x --tls-key y
 bad "--headless without --serve" --headless -p $$
 bad "--serve with --sweep" --sweep --serve 127.0.0.1:0
 kill -TERM "$spid"
-wait "$spid" 2>/dev/null
+reap "$spid" 30
 
 # ---- HTTPS ---------------------------------------------------------------------
 if openssl req -x509 -newkey rsa:2048 -nodes -keyout "$tmp/key.pem" -out "$tmp/cert.pem" \
@@ -203,7 +198,7 @@ if openssl req -x509 -newkey rsa:2048 -nodes -keyout "$tmp/key.pem" -out "$tmp/c
 		notok "TLS" "$(cat "$tmp/tls.err")" "url $url"
 	fi
 	kill -TERM "$spid"
-	wait "$spid" 2>/dev/null
+	reap "$spid" 30
 else
 	skip "HTTPS" "openssl could not make a certificate"
 fi
@@ -253,7 +248,7 @@ PY
 		notok "auth timing" "$(cat "$tmp/timing")"
 	fi
 	kill -TERM "$spid"
-	wait "$spid" 2>/dev/null
+	reap "$spid" 30
 else
 	skip "basic auth" "python3's crypt module cannot make a bcrypt hash here"
 	skip "auth timing" "no bcrypt hash"
@@ -322,7 +317,7 @@ PY
 pyst=$?
 rss1=$(rss)
 kill -TERM "$spid"
-wait "$spid" 2>/dev/null
+reap "$spid" 30
 stop "$busy"
 if [ $pyst = 0 ] && "$PY" - "$tmp/slow.out" "$rss0" "$rss1" >"$tmp/gaps" 2>&1 <<'PY'; then
 import datetime, json, sys
@@ -339,5 +334,3 @@ else
 	notok "abuse" "$(cat "$tmp/abuse")" "$(cat "$tmp/gaps" 2>/dev/null)"
 fi
 
-echo "1..$n"
-exit $((fails > 0))

@@ -12,18 +12,15 @@ T="tmux -u -L $SOCK -f /dev/null"
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=python3
 tmp=$(mktemp -d)
-n=0
-fails=0
 pids=()
 cleanup() {
 	$T kill-server 2>/dev/null
 	for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done
 	rm -rf "$tmp"
 }
-trap cleanup EXIT
-trap 'exit 1' INT TERM HUP
 
 . "$(dirname "$0")/tap-lib.sh"
+plan 30
 
 
 # ---- the tour in batch mode -------------------------------------------------
@@ -181,9 +178,7 @@ if [ $? = 0 ]; then ok "--sweep --loaders 1,3: a row per loader count, the wait 
 
 # ---- the dashboard under tmux -----------------------------------------------
 if ! command -v tmux >/dev/null; then
-	skip "the tour in the dashboard" "tmux is not installed (Debian package tmux)"
-	echo "1..$n"
-	exit $fails
+	skip_rest "tmux is not installed (Debian package tmux)"
 fi
 screen() { $T capture-pane -p -t tl 2>/dev/null; }
 # wait_for TEXT SECONDS: the pane shows TEXT within SECONDS.
@@ -277,11 +272,9 @@ for sig in TERM KILL; do
 	for _ in $(seq 150); do [ -s "$tmp/sig.jsonl" ] && break; sleep 0.2; done
 	lp=$(head -n1 "$tmp/sig.jsonl" | "$PY" -c 'import json,sys; w=json.loads(sys.stdin.read())["workload"]; print(" ".join(map(str, w["pids"] + w["loader_pids"])))' 2>/dev/null)
 	kill -s "$sig" "$tl"
-	wait "$tl" 2>/dev/null
+	reap "$tl" 30
 	# shellcheck disable=SC2086
 	if [ -n "$lp" ] && gone $lp; then ok "SIG$sig of threadlab: anchor, helpers and loaders gone"; else
 		notok "SIG$sig leaves processes" "${lp:-no sample within 30 s}"; fi
 done
 
-echo "1..$n"
-exit $fails
