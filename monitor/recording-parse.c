@@ -89,6 +89,9 @@ static void rp_cgroup(struct recording_json *p, json_object *o, struct snapshot 
 	double psi = recording_json_num(p, o, "psi_some_avg10", true, NAN, NAN);
 	s->psi_cgroup.available = !isnan(psi);
 	s->psi_cgroup.some_avg10 = s->psi_cgroup.available ? psi : 0;
+	char note[128];
+	recording_json_str(p, o, "psi_note", note, sizeof(note), NULL);
+	s->psi_cgroup_why = psi_why_of(note);
 }
 
 static void rp_threads(struct recording_json *p, json_object *a, struct snapshot_rates *r)
@@ -257,6 +260,9 @@ static void rp_workload(struct recording_json *p, json_object *o, struct recordi
 	w->gflops = recording_json_num(p, o, "gflops", false, 0, 0);
 	w->steady_gflops = recording_json_num(p, o, "steady_gflops", true, -1, -1);
 	w->single_thread_gflops = recording_json_num(p, o, "single_thread_gflops", true, -1, -1);
+	w->single_stale = recording_json_bool(p, o, "single_thread_stale", false);
+	w->single_age_s = recording_json_num(p, o, "single_thread_age_s", true, -1, -1);
+	w->single_other_cpus = recording_json_num(p, o, "single_thread_other_cpus", true, -1, -1);
 	w->ideal_gflops = recording_json_num(p, o, "ideal_gflops", true, 0, 0);
 	w->ceiling_gflops = recording_json_num(p, o, "ceiling_gflops", true, 0, 0);
 	rp_results(p, o, "setting_results_equal", &w->epoch_results_checked,
@@ -280,8 +286,8 @@ static void rp_workload(struct recording_json *p, json_object *o, struct recordi
 	snprintf(st->blas_config, sizeof(st->blas_config), "%s", s->blas_config);
 	snprintf(st->blas_core, sizeof(st->blas_core), "%s", s->blas_core);
 	st->blas_variant = rp_variant(s->blas_variant);
-	st->blas_in_effect = strcmp(s->blas_variant, "openmp") == 0 ? LAB_BLAS_OPENMP
-								      : LAB_BLAS_PTHREADS;
+	st->blas_in_effect =
+	    strcmp(s->blas_variant, "openmp") == 0 ? LAB_BLAS_OPENMP : LAB_BLAS_PTHREADS;
 	if (!s->blas_variant[0])
 		st->blas_in_effect = set->blas; /* older recordings: as asked */
 	recording_json_str(p, o, "error", w->error, sizeof(w->error), NULL);

@@ -243,7 +243,8 @@ static void session_lab_events(struct session *s)
 			session_say(s, true, "%s", m);
 			/* The sample that saw it says so too (batch JSON "error"). */
 			if (!s->work.error[0])
-				snprintf(s->work.error, sizeof(s->work.error), "%.*s", (int)sizeof(s->work.error) - 1, m);
+				snprintf(s->work.error, sizeof(s->work.error), "%.*s",
+					 (int)sizeof(s->work.error) - 1, m);
 		}
 		s->restarts_seen[i] = ss->restarts;
 	}
@@ -254,7 +255,8 @@ static void session_lab_events(struct session *s)
 				    ls->last_failure[0] ? ls->last_failure : "loader died",
 				    ls->restarts);
 			if (!s->work.error[0])
-				snprintf(s->work.error, sizeof(s->work.error), "%.*s", (int)sizeof(s->work.error) - 1, s->message);
+				snprintf(s->work.error, sizeof(s->work.error), "%.*s",
+					 (int)sizeof(s->work.error) - 1, s->message);
 		}
 		s->loader_restarts_seen[k] = ls->restarts;
 	}
@@ -290,6 +292,12 @@ static void session_tick_lab(struct session *s)
 		sampler_set_cgroup_override(s->sampler, NULL, 0);
 	if (lab_read(s->lab, &s->lab_status) < 0)
 		return;
+	if (s->have_rates && s->cur.cpus.n > 0) {
+		/* Other processes' CPUs: the box's busy CPUs less the lab's. */
+		double other = s->cur.cpus.total_busy_pct / 100.0 * (double)s->cur.cpus.n -
+			       s->rates.total_cpu_pct / 100.0;
+		labview_conditions(&s->view, session_now(), other > 0 ? other : 0);
+	}
 	labview_feed(&s->view, &s->lab_status, session_now(), s->cur.budget.effective, 0, &s->work);
 	if (s->have_rates)
 		labview_cpu(s->rates.threads, s->rates.nthreads, &s->work);

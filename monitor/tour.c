@@ -149,8 +149,8 @@ static struct lab_settings step_settings(const struct tour *t, const struct sess
 		/* The GEMM waits for input about half the time: the pool idles. */
 		w.threads = clampi(e < 2 ? 2 : e, 2, CTL_MAX_THREADS);
 		w.loaders = 1;
-		w.prep_ms = clampi((int)lround(2.0 * gemm_ms(t, s, w.size, w.threads)), 1,
-				   CTL_MAX_PREP_MS);
+		w.prep_ms =
+		    clampi((int)lround(2.0 * gemm_ms(t, s, w.size, w.threads)), 1, CTL_MAX_PREP_MS);
 		if (st->kind != TOUR_SPIN_PTHREADS && t->have_openmp)
 			w.blas = LAB_BLAS_OPENMP;
 		w.spin_off = st->kind == TOUR_SPIN_PASSIVE;
@@ -228,6 +228,11 @@ void tour_start(struct tour *t, struct session *s, double step_s, double hold_s,
 bool tour_active(const struct tour *t)
 {
 	return t->state != TOUR_OFF;
+}
+
+bool tour_running(const struct tour *t)
+{
+	return t->state != TOUR_OFF && t->state != TOUR_DONE;
 }
 
 void tour_stop(struct tour *t, struct session *s)
@@ -327,9 +332,10 @@ static void acc_end(struct tour *t, const struct session *s, double now, struct 
 	f->throttled_pct = a->thr_dt > 0 ? a->thr_pct / a->thr_dt : -1;
 	f->throttled_s = a->thr_dt > 0 ? a->thr_s / a->thr_dt : 0;
 	f->batches_per_s = (double)(st->batches - a->batches) / dt;
-	f->input_wait_pct = w->loaders > 0 ? 100.0 * (double)(st->input_wait_ns - a->input_wait_ns) /
-						 (dt * 1e9 * (w->streams > 0 ? w->streams : 1))
-					   : 0;
+	f->input_wait_pct = w->loaders > 0
+				? 100.0 * (double)(st->input_wait_ns - a->input_wait_ns) /
+				      (dt * 1e9 * (w->streams > 0 ? w->streams : 1))
+				: 0;
 	f->input_wait_pct = f->input_wait_pct > 100 ? 100 : f->input_wait_pct;
 	f->loader_cpu_pct = 100.0 * (double)(st->loader_cpu_ns - a->loader_cpu_ns) / (dt * 1e9);
 	uint64_t busy = 0;
@@ -383,8 +389,9 @@ bool tour_tick(struct tour *t, struct session *s, double now)
 	case TOUR_SETTLING:
 		if (s->work.error[0] || now - t->t_state > TOUR_SETTLE_S) {
 			step_fail(t, s,
-				  s->work.error[0] ? s->work.error
-						   : "the workload did not apply the settings in time");
+				  s->work.error[0]
+				      ? s->work.error
+				      : "the workload did not apply the settings in time");
 			t->state = TOUR_SHOWING;
 			t->t_state = now;
 			t->finished++;
@@ -499,7 +506,8 @@ static void evidence(struct text *x, const struct tour_figures *f)
 {
 	bool any = false;
 	if (f->other_cpus >= 0.2) {
-		say(x, " Other processes used %.1f CPUs meanwhile (the per-CPU bars)", f->other_cpus);
+		say(x, " Other processes used %.1f CPUs meanwhile (the per-CPU bars)",
+		    f->other_cpus);
 		any = true;
 	}
 	if (f->psi_some >= 5) {
@@ -511,8 +519,8 @@ static void evidence(struct text *x, const struct tour_figures *f)
 		    f->throttled_pct);
 		any = true;
 	}
-	say(x, any ? ": the machine is shared, so the figure reads low." :
-		     " Nothing else on screen explains it: run the step again (p) on a quieter "
+	say(x, any ? ": the machine is shared, so the figure reads low."
+		   : " Nothing else on screen explains it: run the step again (p) on a quieter "
 		     "machine.");
 }
 
@@ -526,11 +534,13 @@ static void cap_single(struct text *x, const struct tour_step *st)
 	    f->gflops, st->set.size, st->set.precision == CTL_DOUBLE ? "dgemm" : "sgemm",
 	    f->cpu_cpus, f->useful_cpus);
 	if (f->best_single > 1.15 * f->gflops)
-		say(x, " The lab's best 1-thread reading is %.1f GFLOP/s: the machine is busier now",
+		say(x,
+		    " The lab's best 1-thread reading is %.1f GFLOP/s: the machine is busier now",
 		    f->best_single);
 	if (f->other_cpus >= 0.3 || f->psi_some >= 10)
-		say(x, "%s other processes used %.1f CPUs (PSI some %.0f%%), so this rate reads "
-		       "low.",
+		say(x,
+		    "%s other processes used %.1f CPUs (PSI some %.0f%%), so this rate reads "
+		    "low.",
 		    f->best_single > 1.15 * f->gflops ? ";" : " Meanwhile", f->other_cpus,
 		    f->psi_some > 0 ? f->psi_some : 0);
 	else if (f->best_single > 1.15 * f->gflops)
@@ -542,9 +552,8 @@ static void cap_results(struct text *x, const struct tour_figures *f, int thread
 	if (!f->results_checked)
 		say(x, " The results were not compared yet.");
 	else if (f->results_equal)
-		say(x,
-		    " The results are bit for bit equal to the 1-thread reference: the thread "
-		    "count changes the scheduling, not the mathematics.");
+		say(x, " The results are bit for bit equal to the 1-thread reference: the thread "
+		       "count changes the scheduling, not the mathematics.");
 	else
 		say(x,
 		    " The results differ from the 1-thread reference by at most %.2g: with %d "
@@ -561,8 +570,9 @@ static void cap_two(struct text *x, const struct tour *t, const struct tour_step
 	say(x, "Two intra-op threads per GEMM: %.1f GFLOP/s, %.2fx the single thread", f->gflops,
 	    f->speedup);
 	if (f->effective < 1.5)
-		say(x, "; with %.2f effective CPUs the two threads take turns, so no speedup is "
-		       "possible here.",
+		say(x,
+		    "; with %.2f effective CPUs the two threads take turns, so no speedup is "
+		    "possible here.",
 		    f->effective);
 	else if (f->speedup >= 0.85 * ideal)
 		say(x, " (ideal 2x): the GEMM splits cleanly over two cores.");
@@ -577,14 +587,16 @@ static void cap_over(struct text *x, const struct tour *t, const struct tour_ste
 {
 	const struct tour_figures *f = &st->fig;
 	const struct tour_step *two = find(t, TOUR_TWO);
-	say(x, "%d threads on %.2f effective CPUs: %.1f GFLOP/s, %.0f%% of the ceiling %.1f "
-	       "(single-thread rate x CPUs)",
+	say(x,
+	    "%d threads on %.2f effective CPUs: %.1f GFLOP/s, %.0f%% of the ceiling %.1f "
+	    "(single-thread rate x CPUs)",
 	    st->set.threads * st->set.streams, f->effective, f->gflops, f->ceiling_pct,
 	    f->ceiling_gflops);
 	if (two)
 		say(x, ", against %.1f with 2 threads", two->fig.gflops);
-	say(x, ". The threads waited %.0f%% of their runnable time in the run queue and were "
-	       "switched out %.0f times a second involuntarily",
+	say(x,
+	    ". The threads waited %.0f%% of their runnable time in the run queue and were "
+	    "switched out %.0f times a second involuntarily",
 	    f->wait_pct, f->ivcsw_per_s);
 	if (two && f->gflops > two->fig.gflops * 1.05 && t->effective <= 2)
 		say(x, "; this time they were a little faster than 2 threads, within the noise "
@@ -651,12 +663,14 @@ static void cap_quota(struct text *x, const struct tour *t, const struct tour_st
 	    "CPUs), but the effective budget is %.2f CPUs. ",
 	    st->set.cpus, f->affinity, f->online, f->effective);
 	if (f->throttled_pct >= 1)
-		say(x, "%d threads run in bursts and are throttled in %.0f%% of periods (%.2f s "
-		       "per s); %.1f GFLOP/s",
+		say(x,
+		    "%d threads run in bursts and are throttled in %.0f%% of periods (%.2f s "
+		    "per s); %.1f GFLOP/s",
 		    st->set.threads, f->throttled_pct, f->throttled_s, f->gflops);
 	else
-		say(x, "%d threads were hardly throttled (%.0f%% of periods): other processes "
-		       "used %.1f CPUs and left them less than the quota; %.1f GFLOP/s",
+		say(x,
+		    "%d threads were hardly throttled (%.0f%% of periods): other processes "
+		    "used %.1f CPUs and left them less than the quota; %.1f GFLOP/s",
 		    st->set.threads, f->throttled_pct > 0 ? f->throttled_pct : 0, f->other_cpus,
 		    f->gflops);
 	const struct tour_step *same = NULL;
@@ -668,8 +682,9 @@ static void cap_quota(struct text *x, const struct tour *t, const struct tour_st
 	if (same)
 		say(x, " against %.1f without the quota", same->fig.gflops);
 	if (same && f->gflops > 1.05 * same->fig.gflops)
-		say(x, "; faster than without it, so the machine was busier during that earlier "
-		       "step (%.1f CPUs used by others now)",
+		say(x,
+		    "; faster than without it, so the machine was busier during that earlier "
+		    "step (%.1f CPUs used by others now)",
 		    f->other_cpus);
 	say(x, ". A CPU limit is a time budget, not reserved cores: the threads still run on "
 	       "every CPU until the period's budget is spent.");
@@ -690,18 +705,21 @@ static void cap_pipe(struct text *x, const struct tour *t, const struct tour_ste
 		    st->set.prep_ms, f->input_wait_pct, f->batches_per_s, f->gflops, per_cpu,
 		    f->loader_cpu_pct);
 		if (f->input_wait_pct >= 30)
-			say(x, " The job is input-bound: faster loading helps, more threads would not.");
+			say(x, " The job is input-bound: faster loading helps, more threads would "
+			       "not.");
 		else
-			say(x, " The wait is lower than the lesson expects: the GEMMs ran slower than "
-			       "the single-thread rate says.");
+			say(x,
+			    " The wait is lower than the lesson expects: the GEMMs ran slower than "
+			    "the single-thread rate says.");
 		if (f->loader_cpu_pct < 80)
 			evidence(x, f);
 		break;
 	case TOUR_MORE_LOADERS:
 		say(x, "Two loaders: %.1f batches/s", f->batches_per_s);
 		if (one)
-			say(x, " (one loader: %.1f), input wait %.0f%% (was %.0f%%), %.1f GFLOP/s "
-			       "(was %.1f)",
+			say(x,
+			    " (one loader: %.1f), input wait %.0f%% (was %.0f%%), %.1f GFLOP/s "
+			    "(was %.1f)",
 			    one->fig.batches_per_s, f->input_wait_pct, one->fig.input_wait_pct,
 			    f->gflops, one->fig.gflops);
 		say(x, "; the loaders use %.0f%% of a CPU.", f->loader_cpu_pct);
@@ -709,8 +727,9 @@ static void cap_pipe(struct text *x, const struct tour *t, const struct tour_ste
 			say(x, " Fewer batches than one loader made:");
 			evidence(x, f);
 		} else if (spare_cpus(t) < 2) {
-			say(x, " %d spare CPU%s cannot run two loaders beside the GEMM at full "
-			       "speed: the three share the CPUs%s.",
+			say(x,
+			    " %d spare CPU%s cannot run two loaders beside the GEMM at full "
+			    "speed: the three share the CPUs%s.",
 			    spare_cpus(t), spare_cpus(t) == 1 ? "" : "s",
 			    f->input_wait_pct < 15 ? ", yet compute rarely waits now" : "");
 		} else if (f->input_wait_pct < 15) {
@@ -729,25 +748,30 @@ static void cap_pipe(struct text *x, const struct tour *t, const struct tour_ste
 			    t->step[i].set.size == st->set.size)
 				alone = &t->step[i];
 		say(x,
-		    "Compute on all %d CPU%s (%d thread%s) beside two loaders: the loaders use %.0f%% "
+		    "Compute on all %d CPU%s (%d thread%s) beside two loaders: the loaders use "
+		    "%.0f%% "
 		    "of a CPU, input wait %.0f%%, %.1f GFLOP/s",
 		    t->effective, t->effective == 1 ? "" : "s", st->set.threads,
-		    st->set.threads == 1 ? "" : "s", f->loader_cpu_pct, f->input_wait_pct, f->gflops);
+		    st->set.threads == 1 ? "" : "s", f->loader_cpu_pct, f->input_wait_pct,
+		    f->gflops);
 		if (alone)
 			say(x, " against %.1f without loaders", alone->fig.gflops);
 		if (alone && f->gflops < alone->fig.gflops * 0.95 && f->input_wait_pct >= 20)
-			say(x, ". The GEMMs now wait for input: compute's threads took the CPUs the "
-			       "loaders needed, so the loaders fell behind (%.1f batches/s). Loaders and "
-			       "intra-op threads compete for one budget: raising either past it makes "
-			       "the job slower.",
+			say(x,
+			    ". The GEMMs now wait for input: compute's threads took the CPUs the "
+			    "loaders needed, so the loaders fell behind (%.1f batches/s). Loaders "
+			    "and "
+			    "intra-op threads compete for one budget: raising either past it makes "
+			    "the job slower.",
 			    f->batches_per_s);
 		else if (alone && f->gflops < alone->fig.gflops * 0.95)
 			say(x, ". The loaders' CPU came out of compute: when loaders and intra-op "
 			       "threads together want more CPUs than the budget, adding either "
 			       "makes the job slower.");
 		else if (alone)
-			say(x, ": no loss this time (the loaders' CPU was small or the machine "
-			       "noisy: %.1f CPUs used by others).",
+			say(x,
+			    ": no loss this time (the loaders' CPU was small or the machine "
+			    "noisy: %.1f CPUs used by others).",
 			    f->other_cpus);
 		else
 			say(x, ".");
@@ -778,13 +802,15 @@ static void cap_spin(struct text *x, const struct tour *t, const struct tour_ste
 			       "(OPENBLAS_THREAD_TIMEOUT) before it sleeps, burning CPU the loader "
 			       "could use.");
 		else
-			say(x, " Hardly any spin this time: the pool idles only while the GEMM waits "
-			       "(%.0f%% here), and spinning threads that lose their CPU to others "
-			       "do not show as CPU (%.1f CPUs used by others).",
+			say(x,
+			    " Hardly any spin this time: the pool idles only while the GEMM waits "
+			    "(%.0f%% here), and spinning threads that lose their CPU to others "
+			    "do not show as CPU (%.1f CPUs used by others).",
 			    f->input_wait_pct, f->other_cpus);
 		break;
 	case TOUR_SPIN_OPENMP:
-		say(x, "The OpenMP build (%s, libgomp) with the default wait policy: spin %.2f CPUs",
+		say(x,
+		    "The OpenMP build (%s, libgomp) with the default wait policy: spin %.2f CPUs",
 		    f->variant[0] ? f->variant : "?", f->spin_cpus);
 		if (pth)
 			say(x, " against %.2f on the pthreads build", pth->fig.spin_cpus);

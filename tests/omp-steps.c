@@ -56,8 +56,10 @@ static void run(double secs, const char *mode)
 				count++;
 				double dt = omp_get_wtime() - t0;
 				if (tqdm)
-					printf("\r%3ld%%|#####     | %ld/100000 [00:%02d<00:10, %.2fit/s]",
-					       count / 1000, count, (int)dt, count / (dt > 0 ? dt : 1));
+					printf("\r%3ld%%|#####     | %ld/100000 [00:%02d<00:10, "
+					       "%.2fit/s]",
+					       count / 1000, count, (int)dt,
+					       count / (dt > 0 ? dt : 1));
 				else if (quiet)
 					printf("working %ld\n", count);
 				else
@@ -77,7 +79,8 @@ int main(int argc, char **argv)
 		signal(SIGTERM, SIG_IGN);
 	double t0 = omp_get_wtime();
 	while (strcmp(mode, "hostile") == 0 && (secs <= 0 || omp_get_wtime() - t0 < secs)) {
-		printf("hostile \033[31mred\033]0;title\007 \x9b" "2J \xff\xfe end\n");
+		printf("hostile \033[31mred\033]0;title\007 \x9b"
+		       "2J \xff\xfe end\n");
 		fflush(stdout);
 		nanosleep(&(struct timespec){0, 100000000}, NULL);
 	}

@@ -46,7 +46,7 @@ tl=$!
 pids+=("$tl")
 anchor=$(child_named "$tl" tl-anchor)
 helper=$(child_named "${anchor:-0}" gemm0)
-sleep 1
+until_true 100 test -s "$tmp/h.json" # a sample before the kill
 [ -n "$helper" ] && kill -9 "$helper"
 limited 30 tail --pid="$tl" -f /dev/null
 reap "$tl" 30
@@ -77,6 +77,8 @@ anchor=$(child_named "$tl" tl-anchor)
 # The helper and the loader run, and the anchor sits in its quota cgroup
 # (found from the anchor's PID: the cgroup that holds it, when not ours).
 until_true 100 test "$(pgrep -P "${anchor:-0}" | wc -l)" = 2
+# A sample of the first anchor is out before it is killed.
+until_true 100 test -s "$tmp/a.json"
 quota_dir=""
 d=$(cg_of "${anchor:-0}")
 [ -n "$d" ] && [ "$d" != "$(cg_of $$)" ] && quota_dir="$d/cgroup.procs" && cg_track "$d"

@@ -23,7 +23,7 @@ cleanup() {
 if [ ! -x "$TL" ] || [ ! -x "$STEPS" ]; then
 	skip_all "$TL or $STEPS not built"
 fi
-plan 18
+plan 19
 # Processes of the test program still alive (zombies do not count).
 # Every run of it notes its PIDs (OMP_STEPS_PIDS): found by PID, not by name.
 export OMP_STEPS_PIDS="$tmp/steps.pids"
@@ -231,8 +231,15 @@ for x in r:
         assert k in x, k
     assert x["status"] == "stopped (SIGTERM)", x["status"]
     assert x["throttled_pct"] is None
+    # What the command ran with, read from it: its own setting, every row.
+    assert x["environment"]["OMP_NUM_THREADS"] == x["setting"]["OMP_NUM_THREADS"], x
 e = d["environment"]
 assert e["cpu_model"] and e["online"] >= 1 and e["kernel"] and e["date"], e
+# threadlab's own value is not what the rows ran with.
+assert e["OMP_NUM_THREADS"].startswith("per row"), e["OMP_NUM_THREADS"]
+b = d["best"]
+assert b["rate"] == max(x["rate"] for x in r) and r[b["row"]]["rate"] == b["rate"], b
+assert b["beyond_spread"] is None, b   # one run each: cannot tell
 rate = [x["rate"] for x in r]
 cpu = [x["cpu_pct"] for x in r]
 assert r[0]["speedup"] == 1.0
@@ -265,6 +272,7 @@ sweep sw.txt --env OMP_NUM_THREADS=1,2 --seconds 1 --warmup 0.5 -- "$STEPS" 0
 sweep sw.csv --env OMP_NUM_THREADS=1 --env X='a"b,c' --grid --seconds 1 --warmup 0.5 \
 	--progress step --format csv -- "$STEPS" 0
 if grep -Eq '^setting +steps/s' "$tmp/sw.txt" && grep -Eq '^OMP_NUM_THREADS=2 +- ' "$tmp/sw.txt" &&
+	grep -q '^best: none' "$tmp/sw.txt" &&
 	grep -q '^cpu:' "$tmp/sw.txt" && head -1 "$tmp/sw.csv" | grep -q '^setting,rate,' &&
 	[ "$(grep -vc '^#' "$tmp/sw.csv")" = 3 ] && grep -q '^# kernel:' "$tmp/sw.csv"; then
 	ok "text table (no rate without --progress) and CSV with the environment as # lines"
@@ -367,6 +375,25 @@ if wait_gone 20; then
 	ok "nothing of the misbehaving commands is left (the grandchildren included, one outside the group)"
 else
 	notok "left behind" "$(ps -o pid,ppid,pgid,args -p "$(left | tr '\n' ,)0")"
+fi
+
+# A DataLoader-like job: workers forked into the main process's group are
+# stopped with it, not counted as left outside; --log takes every row.
+FORKER="$B/tests/forker"
+sweep dl.json --env X=a,b --seconds 1 --warmup 0.3 --format json --log "$tmp/dl.log" -- "$FORKER" 1 2 1
+if "$PY" - "$tmp/dl.json" "$tmp/dl.log" >"$tmp/check" 2>&1 <<'PY'; then
+import json, sys
+d = json.load(open(sys.argv[1]))
+st = [x["status"] for x in d["rows"]]
+assert st == ["stopped (SIGTERM)"] * 2, st
+log = [json.loads(l) for l in open(sys.argv[2])]
+assert [l["setting"]["X"] for l in log] == ["a", "b"], log
+assert all(l["note"].startswith("--sweep: stopped") for l in log), log
+print(st[0])
+PY
+	ok "a job forking workers into its group: '$(cat "$tmp/check")', none 'left outside'; --log has both rows"
+else
+	notok "sweep of a forking job" "$(cat "$tmp/check" "$tmp/dl.json.err")"
 fi
 
 # --repeat: the median and the spread.

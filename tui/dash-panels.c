@@ -26,7 +26,7 @@ static unsigned dash_panels_mode(const struct dash *d, const struct session *s)
 {
 	if (d->replay.on)
 		return DASH_KEYS_MODE_REPLAY;
-	if (s->kind == SESSION_LAB && d->tour && tour_active(d->tour))
+	if (s->kind == SESSION_LAB && d->tour && tour_running(d->tour))
 		return DASH_KEYS_MODE_LAB | DASH_KEYS_MODE_TOUR;
 	return s->kind == SESSION_LAB ? DASH_KEYS_MODE_LAB : DASH_KEYS_MODE_ATTACH;
 }
@@ -166,7 +166,10 @@ static void dash_panels_history(WINDOW *w, int y, const struct dash_rect *r, con
 
 	if (wr->steady_gflops >= 0)
 		snprintf(steady, sizeof(steady), "steady %.1f", wr->steady_gflops);
-	if (wr->single_thread_gflops > 0)
+	if (wr->single_thread_gflops > 0 && wr->single_stale)
+		snprintf(tail, sizeof(tail), " %s | 1 thread %.1f (quieter box %.0f s ago)", steady,
+			 wr->single_thread_gflops, wr->single_age_s);
+	else if (wr->single_thread_gflops > 0)
 		snprintf(tail, sizeof(tail), " %s | 1 thread %.1f", steady,
 			 wr->single_thread_gflops);
 	else
@@ -261,33 +264,41 @@ void dash_panels_message(WINDOW *w, const struct dash_rect *r, const struct dash
 
 void dash_panels_help(WINDOW *w, const struct dash *d, const struct session *s)
 {
-	static const char *const notes[] = {
-	    "A value marked * is asked for but not yet applied by the workload.",
-	    "Run-queue wait includes throttled time under a quota: compare the two.",
-	    "Parked threads: OpenBLAS pool workers beyond the active count (gemmI.pK).",
-	    "Loaders (tl-loaderN) prepare input batches; workers (tl-workerN) only burn CPU.",
+	/* Notes, each for the modes where what it explains is on screen. */
+	static const struct {
+		const char *text;
+		unsigned modes;
+	} notes[] = {
+	    {"A value marked * is asked for but not yet applied by the workload.",
+	     DASH_KEYS_MODE_LAB},
+	    {"Run-queue wait includes throttled time under a quota: compare the two.",
+	     DASH_KEYS_MODE_LAB | DASH_KEYS_MODE_ATTACH | DASH_KEYS_MODE_REPLAY},
+	    {"Parked threads: OpenBLAS pool workers beyond the active count (gemmI.pK).",
+	     DASH_KEYS_MODE_LAB},
+	    {"Loaders (tl-loaderN) prepare input batches; workers (tl-workerN) only burn CPU.",
+	     DASH_KEYS_MODE_LAB},
+	    {"The tour owns the lab's knobs until q leaves it; F10 quits.", DASH_KEYS_MODE_TOUR},
 	};
 	char line[512];
 	int rows, cols, y = 0;
 	size_t n;
 	unsigned mode = dash_panels_mode(d, s);
-	const struct dash_key_help *h = dash_keys_help(&n);
+	const struct dash_key_help *h = dash_keys_help(mode, &n);
 
 	getmaxyx(w, rows, cols);
 	dash_paint_put(w, y++, 0, cols, "threadlab keys (any key closes this help)",
 		       dash_paint_attr(d, DASH_ROLE_BOLD));
 	y++;
 	for (size_t i = 0; i < n && y < rows; i++) {
-		if (!(h[i].modes & mode))
-			continue;
 		snprintf(line, sizeof(line), "  %-8s %s", h[i].keys, h[i].what);
 		y = dash_paint_wrap(w, y, rows, cols, 11, line,
 				    dash_paint_attr(d, DASH_ROLE_PLAIN));
 	}
 	y++;
 	for (size_t i = 0; i < sizeof(notes) / sizeof(notes[0]) && y < rows; i++)
-		y = dash_paint_wrap(w, y, rows, cols, 2, notes[i],
-				    dash_paint_attr(d, DASH_ROLE_PLAIN));
+		if (notes[i].modes & mode)
+			y = dash_paint_wrap(w, y, rows, cols, 2, notes[i].text,
+					    dash_paint_attr(d, DASH_ROLE_PLAIN));
 }
 
 void dash_panels_too_small(WINDOW *w, int rows, int cols)
