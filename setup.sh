@@ -70,40 +70,69 @@ build_in() { # build_in DIR FLAGS
 		echo "$2" >.setup-flags
 	)
 }
+# What check runs, side by side on a small machine: the plain build's
+# suite starts as soon as it is built, while the sanitizer build compiles;
+# then the sanitizer build's suite with the soak among its tests.  The
+# suites share one lock (tests/tap-wrap.sh): the few tests that measure CPU
+# shares (SERIAL_TESTS in Makefile.am) run alone, and the sanitizer build
+# compiles holding it, so no such test runs beside a compiler.
 build_in build "--enable-werror"
 if [ "$what" = run ]; then
 	exec ./build/threadlab
 fi
-build_in build-check "--enable-werror --enable-sanitizers"
-
-# Tests run one at a time: several of them measure CPU time on a small box.
-# suite DIR LABEL: runs the whole suite in DIR, prints its summary.
+THREADLAB_TEST_LOCK="$(pwd)/build/tests-serial.lock"
+export THREADLAB_TEST_LOCK
+: >"$THREADLAB_TEST_LOCK"
+jobs=$(nproc)
+# suite DIR LABEL TESTS...: runs the suite in DIR (every test, or TESTS),
+# prints its log when it failed and its summary; its output goes to
+# DIR/setup-suite.out, shown when both are done.
 suite() {
+	dir=$1 label=$2
+	shift 2
 	(
-		cd "$1"
+		cd "$dir"
 		status=0
 		find . -name '*.trs' -delete
-		make -j"$(nproc)" check TESTS= >/dev/null
+		make -j"$jobs" check TESTS= >/dev/null
 		start=$(date +%s)
-		make -j1 check || status=$?
+		if [ $# -gt 0 ]; then
+			make -j"$jobs" check TESTS="$*" SOAK_SECONDS=60 || status=$?
+		else
+			make -j"$jobs" check || status=$?
+		fi
 		if [ "$status" != 0 ] && [ -f test-suite.log ]; then
 			tail -n 60 test-suite.log
 		fi
-		echo "setup: $2 suite took $(($(date +%s) - start)) s"
-		sh ../tests/tap-summary.sh . "$status" | sed "s/^/setup: $2: /"
+		echo "setup: $label suite took $(($(date +%s) - start)) s"
+		sh ../tests/tap-summary.sh . "$status" | sed "s/^/setup: $label: /"
 		exit "$status"
-	)
+	) >"$dir/setup-suite.out" 2>&1
 }
-status=0
-suite build "plain build" || status=1
-suite build-check "sanitizer build" || status=1
-# The soak, short (make soak SOAK_SECONDS=600 runs the long one): the lab
-# changed by keys under a quota with a replay and scrapes beside it, on the
-# sanitizer build, counted in the summary like any test.
+start=$(date +%s)
+suite build "plain build" &
+plain=$!
+# The sanitizer build and its test programs, holding the lock alone.
+mkdir -p build-check
 (
-	cd build-check
-	start=$(date +%s)
-	make -j1 check TESTS=tests/soak.sh SOAK_SECONDS=60 || { tail -n 40 tests/soak.sh.log; exit 1; }
-	echo "setup: soak took $(($(date +%s) - start)) s"
-) || status=1
+	exec 9>>"$THREADLAB_TEST_LOCK.turn" 8>>"$THREADLAB_TEST_LOCK"
+	flock -x 9 && flock -x 8 && flock -u 9
+	exec 9>&-
+	build_in build-check "--enable-werror --enable-sanitizers" 8>&-
+	(cd build-check && make -j"$jobs" check TESTS= >/dev/null 8>&-)
+) || { echo "setup: the sanitizer build failed" >&2; kill "$plain" 2>/dev/null; wait "$plain"; exit 1; }
+echo "setup: the sanitizer build was ready after $(($(date +%s) - start)) s"
+# The soak first among its tests, so that it runs beside the others.
+checks=$(cd build-check && make -s -f Makefile -f - print-tests <<'MK'
+print-tests:
+	@echo $(TESTS)
+MK
+)
+suite build-check "sanitizer build" tests/soak.sh $checks &
+sanitizer=$!
+status=0
+wait "$plain" || status=1
+wait "$sanitizer" || status=1
+cat build/setup-suite.out build-check/setup-suite.out
+echo "setup: both suites and the soak took $(($(date +%s) - start)) s"
 exec sh tests/tap-summary.sh --label "both builds (plain, ASan/UBSan)" build build-check "$status"

@@ -387,24 +387,6 @@ static int psi_parse_fields(const char *p, const char *eol, double avg[3], uint6
 	return p == eol ? 0 : -EINVAL;
 }
 
-static const char *const psi_why_notes[] = {
-    [PSI_WHY_V1] = "cgroup v1 has no pressure file: the system's is system.psi_some_avg10",
-    [PSI_WHY_ROOT] = "the root cgroup: its pressure is the system's (system.psi_some_avg10)",
-};
-
-const char *psi_why_note(enum psi_why why)
-{
-	return why > PSI_WHY_NONE && why <= PSI_WHY_ROOT ? psi_why_notes[why] : NULL;
-}
-
-enum psi_why psi_why_of(const char *note)
-{
-	for (int w = PSI_WHY_V1; w <= PSI_WHY_ROOT; w++)
-		if (note && strcmp(note, psi_why_notes[w]) == 0)
-			return (enum psi_why)w;
-	return PSI_WHY_NONE;
-}
-
 int psi_parse(const char *buf, struct psi *out)
 {
 	struct psi s;

@@ -86,10 +86,7 @@ enum psi_why {
 		       * file (a hybrid host's unified cgroup is another grouping) */
 	PSI_WHY_ROOT, /* the root cgroup: its pressure is the system's */
 };
-/* The note for why (a static string), NULL for PSI_WHY_NONE; and back
- * from a note (PSI_WHY_NONE for an unknown one). */
-const char *psi_why_note(enum psi_why why);
-enum psi_why psi_why_of(const char *note);
+/* (Its notes, as outputs write them: monitor/pressure.h.) */
 
 /* ---- readers ------------------------------------------------------------ */
 

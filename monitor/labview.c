@@ -264,10 +264,13 @@ void labview_feed(struct labview *v, const struct lab_status *st, double t, doub
 	out->steady_gflops = steady;
 	/* Per-stream figures first: they may measure the single-thread rate. */
 	labview_streams(v, st, dt, out);
-	if (single <= 0)
+	bool given = single > 0; /* measured now by the caller (the tour) */
+	if (!given)
 		single = labview_single(v, s->size, (int)s->precision);
 	out->single_thread_gflops = single > 0 ? single : -1;
 	labview_single_report(v, s->size, (int)s->precision, out);
+	if (given)
+		out->single_age_s = out->single_other_cpus = -1, out->single_stale = false;
 	if (single > 0) {
 		out->ideal_gflops =
 		    throughput_ideal(single, (double)s->threads * s->streams, effective);

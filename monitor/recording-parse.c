@@ -9,6 +9,7 @@
 
 #include "recording.h"
 #include "recording-diag.h"
+#include "pressure.h"
 #include "recording-json.h"
 
 #include <ctype.h>
@@ -91,7 +92,7 @@ static void rp_cgroup(struct recording_json *p, json_object *o, struct snapshot 
 	s->psi_cgroup.some_avg10 = s->psi_cgroup.available ? psi : 0;
 	char note[128];
 	recording_json_str(p, o, "psi_note", note, sizeof(note), NULL);
-	s->psi_cgroup_why = psi_why_of(note);
+	s->psi_cgroup_why = pressure_why_of(note);
 }
 
 static void rp_threads(struct recording_json *p, json_object *a, struct snapshot_rates *r)

@@ -298,7 +298,8 @@ static void session_tick_lab(struct session *s)
 			       s->rates.total_cpu_pct / 100.0;
 		labview_conditions(&s->view, session_now(), other > 0 ? other : 0);
 	}
-	labview_feed(&s->view, &s->lab_status, session_now(), s->cur.budget.effective, 0, &s->work);
+	labview_feed(&s->view, &s->lab_status, session_now(), s->cur.budget.effective, s->single_ref,
+		     &s->work);
 	if (s->have_rates)
 		labview_cpu(s->rates.threads, s->rates.nthreads, &s->work);
 	session_lab_events(s);

@@ -56,7 +56,8 @@ struct tour_figures {
 	double effective;      /* effective CPUs during the window */
 	int online, affinity;  /* what nproc and os.cpu_count() are built from */
 	double wait_pct;       /* helpers' run-queue wait, % of their runnable time */
-	double ivcsw_per_s;    /* involuntary context switches of the helpers' threads */
+	double ivcsw_per_s;    /* involuntary context switches a second of each helper
+				* thread that ran (the table's IVCS/s), their mean */
 	double throttled_pct;  /* % of quota periods throttled; < 0: no quota */
 	double throttled_s;    /* throttled seconds per second */
 	double batches_per_s;  /* input batches taken */
@@ -77,7 +78,7 @@ struct tour_step {
 	int lesson; /* 1..TOUR_LESSONS */
 	enum tour_kind kind;
 	const char *title;	 /* the lesson's title */
-	const char *what;	 /* what this step sets, in a few words */
+	char what[64];		 /* what this step sets, in a few words, for this box */
 	struct lab_settings set; /* filled when the step begins */
 	bool measured;
 	bool failed;		 /* not applied in time, or the workload failed */
@@ -152,5 +153,18 @@ size_t tour_settings_text(const struct lab_settings *s, char *out, size_t cap);
 /* Writes the caption of step i of t from its figures (and the figures of
  * steps measured before it).  Pure: for tests. */
 void tour_caption(const struct tour *t, size_t i, char *out, size_t cap);
+
+/* Step i's figures, labelled, on one line ("measured 6.0 s: 62.2 GFLOP/s,
+ * …"): every figure its caption may quote.  "" until it is measured.
+ * Returns the bytes written. */
+size_t tour_figures_text(const struct tour *t, size_t i, char *out, size_t cap);
+
+/* The measured step whose figures step st's caption compares with (2
+ * threads for more threads, one stream of E threads for E streams, the
+ * same compute without a quota or loaders, the build before), or NULL. */
+const struct tour_step *tour_compared(const struct tour *t, const struct tour_step *st);
+
+/* The first measured step of kind k, or NULL. */
+const struct tour_step *tour_find(const struct tour *t, enum tour_kind k);
 
 #endif

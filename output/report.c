@@ -13,6 +13,7 @@
 #include "csv-out.h"
 #include "diagnosis-out.h"
 #include "json-out.h"
+#include "pressure.h"
 #include "text-safe.h"
 
 /* A task state as one safe letter ('?' for anything else). */
@@ -294,7 +295,7 @@ static void report_json(FILE *f, const struct snapshot *cur, const struct snapsh
 	json_out_knum(&j, "throttled_s_per_s", tv ? r->throttle.throttled_s_per_s : (double)NAN, 4);
 	json_out_knum(&j, "psi_some_avg10",
 		      cur->psi_cgroup.available ? cur->psi_cgroup.some_avg10 : (double)NAN, 2);
-	json_out_kstr(&j, "psi_note", psi_why_note(cur->psi_cgroup_why));
+	json_out_kstr(&j, "psi_note", pressure_note(cur->psi_cgroup_why));
 	json_out_end(&j);
 	json_out_key(&j, "system");
 	json_out_object(&j);

@@ -8,11 +8,14 @@
 #   abort from a sanitizer), is one "not ok" line with its name and the
 #   number of planned cases that did not run, and the plan is moved to the
 #   end so the harness counts exactly that one failure.
-# - A program named in THREADLAB_SERIAL_TESTS (space-separated names) runs
-#   only while it holds the lock THREADLAB_TEST_LOCK (flock): the few tests
-#   that measure CPU shares run one at a time even when several suites run
-#   side by side (setup.sh check).  The wait for the lock is not part of
-#   the time limit.
+# - With THREADLAB_TEST_LOCK (a file) set, the tests of every suite that
+#   shares it (setup.sh check runs both builds' side by side) take that
+#   lock: a program named in THREADLAB_SERIAL_TESTS (space-separated names;
+#   the few that measure CPU shares) takes it alone (flock -x), every other
+#   program shared (flock -s), so a CPU-share test runs with no other test
+#   of the suites beside it.  A turnstile (LOCK.turn) lets a waiting serial
+#   test in before later shared ones.  The wait is not part of the time
+#   limit.
 prog="$1"; shift
 limit=${THREADLAB_TEST_TIMEOUT:-300}
 name=${prog##*/}
@@ -25,13 +28,13 @@ case "$prog" in
 	;;
 *) set -- "$prog" "$@" ;;
 esac
-case " ${THREADLAB_SERIAL_TESTS:-} " in
-*" $name "*)
-	lock=${THREADLAB_TEST_LOCK:-${TMPDIR:-/tmp}/threadlab-tests.lock}
-	exec 9>>"$lock" || exit 99
-	flock 9 || exit 99
-	;;
-esac
+if [ -n "${THREADLAB_TEST_LOCK:-}" ]; then
+	exec 8>>"$THREADLAB_TEST_LOCK.turn" 9>>"$THREADLAB_TEST_LOCK" || exit 99
+	how=-s
+	case " ${THREADLAB_SERIAL_TESTS:-} " in *" $name "*) how=-x ;; esac
+	flock -x 8 && flock "$how" 9 && flock -u 8 || exit 99
+	exec 8>&-
+fi
 status_file=$(mktemp) || exit 99
 count_file=$(mktemp) || exit 99
 { timeout -k 10 "$limit" "$@" 2>&1 9>&-; echo $? >"$status_file"; } 9>&- |

@@ -155,8 +155,6 @@ static void test_v2(void **state)
 	enum psi_why why;
 	assert_null(psi_cgroup_dir(&f->root, &root, &why));
 	assert_int_equal(why, PSI_WHY_ROOT);
-	assert_null(psi_why_note(PSI_WHY_NONE));
-	assert_int_equal(psi_why_of("no such note"), PSI_WHY_NONE);
 }
 
 static void test_v2_max(void **state)
@@ -244,8 +242,6 @@ static void test_hybrid(void **state)
 	 * unified cgroup's (a 45.1 % in lab.scope) is another grouping's. */
 	assert_false(f->cg_psi.available);
 	assert_int_equal(f->why, PSI_WHY_V1);
-	assert_non_null(strstr(psi_why_note(f->why), "v1"));
-	assert_int_equal(psi_why_of(psi_why_note(f->why)), PSI_WHY_V1);
 	assert_true(f->sys_psi.available);
 	/* the unified cgroup has cpu.stat but no cpu.max: usage, no periods */
 	struct cgroup_cpustat u;

@@ -123,19 +123,21 @@ else
 fi
 
 # ---- tap-wrap.sh: the serial lock -------------------------------------------
-# Two serial tests started together do not overlap: each notes its start and
-# end; the second starts after the first ends.  A test not named runs freely.
-printf '#!/bin/sh\necho "$(date +%%s%%N) start" >>"%s/serial"\nsleep 0.5\necho "$(date +%%s%%N) end" >>"%s/serial"\necho 1..1\necho ok 1 - x\n' "$tmp" "$tmp" >"$tmp/ser.sh"
-export THREADLAB_SERIAL_TESTS="ser.sh" THREADLAB_TEST_LOCK="$tmp/lock"
-sh "$SRC/tap-wrap.sh" "$tmp/ser.sh" >/dev/null 2>&1 &
-a=$!
-sh "$SRC/tap-wrap.sh" "$tmp/ser.sh" >/dev/null 2>&1 &
-b=$!
-reap "$a" 20
-reap "$b" 20
+# Two serial tests and a shared one started together: none overlaps
+# another (each notes its start and end); a serial test runs alone.
+for t in ser1 ser2 free; do
+	printf '#!/bin/sh\necho "$(date +%%s%%N) start" >>"%s/serial"\nsleep 0.4\necho "$(date +%%s%%N) end" >>"%s/serial"\necho 1..1\necho ok 1 - x\n' "$tmp" "$tmp" >"$tmp/$t.sh"
+done
+export THREADLAB_SERIAL_TESTS="ser1.sh ser2.sh" THREADLAB_TEST_LOCK="$tmp/lock"
+w=()
+for t in ser1 free ser2; do
+	sh "$SRC/tap-wrap.sh" "$tmp/$t.sh" >/dev/null 2>&1 &
+	w+=($!)
+done
+for p in "${w[@]}"; do reap "$p" 20; done
 unset THREADLAB_SERIAL_TESTS THREADLAB_TEST_LOCK
-if [ "$(awk '{print $2}' "$tmp/serial" | tr '\n' ' ')" = "start end start end " ]; then
-	ok "two serial tests started together run one after the other"
+if [ "$(awk '{print $2}' "$tmp/serial" | tr '\n' ' ')" = "start end start end start end " ]; then
+	ok "two serial tests and a shared one started together: one after another"
 else
 	notok "serial lock" "$(cat "$tmp/serial")"
 fi

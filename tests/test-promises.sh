@@ -26,7 +26,7 @@ for c in tmux python3; do
 	command -v $c >/dev/null || { skip_all "$c is not installed"; }
 done
 
-plan 32
+plan 33
 wait_true() { until_true "$@"; }
 # a key, then its message on the message line
 key_says() { # key_says TARGET KEY ERE DESCRIPTION
@@ -201,6 +201,29 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 		notok "exit 2 for an unreadable process" "status $st" "$(cat "$tmp/err")"
 else
 	skip "exit 2 for an unreadable process" "needs root and setpriv (util-linux) to become user nobody"
+fi
+
+# 3: out of memory.  A 3,000-thread target under a 2 MB data limit: the
+# thread arrays do not fit; one line names memory, the target runs on.
+if ldd "$TL" 2>/dev/null | grep -q libasan; then
+	skip "exit 3 on out of memory" "an ASan build cannot start under a data limit"
+else
+	exec 3< <(exec "$B/bench/threads-target" 3000)
+	read -r many <&3
+	track "$many"
+	(
+		ulimit -d 2000
+		limited 30 "$TL" --batch -c 2 -i 0.2 -p "$many"
+	) >"$tmp/out" 2>"$tmp/err"
+	st=$?
+	if [ $st = 3 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && grep -q '^threadlab: out of memory' "$tmp/err" &&
+		alive "$many"; then
+		ok "exit 3: out of memory, said in one line ($(cat "$tmp/err")); the target runs on"
+	else
+		notok "exit 3 on out of memory" "status $st" "$(head -3 "$tmp/err")"
+	fi
+	stop "$many"
+	exec 3<&-
 fi
 
 # ---- lab options and sweep --------------------------------------------------------

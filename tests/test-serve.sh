@@ -29,7 +29,7 @@ done
 if ! "$PY" -c 'import prometheus_client' 2>/dev/null; then
 	skip_all "the OpenMetrics parser is needed (Debian package python3-prometheus-client)"
 fi
-plan 23
+plan 28
 
 # serve NAME ARGS...: runs threadlab ARGS in the background (its pid in
 # spid, stderr in $tmp/NAME.err) and waits for its start-up line; the URL
@@ -334,3 +334,97 @@ else
 	notok "abuse" "$(cat "$tmp/abuse")" "$(cat "$tmp/gaps" 2>/dev/null)"
 fi
 
+
+# ---- what the README promises of the endpoint ------------------------------------
+# listening PID: the addresses and ports PID listens on (its sockets' inodes
+# in /proc/net/tcp and tcp6).
+listening() {
+	"$PY" - "$1" <<'PY'
+import os, socket, struct, sys
+pid = sys.argv[1]
+inodes = set()
+for fd in os.listdir("/proc/%s/fd" % pid):
+    try:
+        l = os.readlink("/proc/%s/fd/%s" % (pid, fd))
+    except OSError:
+        continue
+    if l.startswith("socket:["):
+        inodes.add(l[8:-1])
+for fam, path in ((socket.AF_INET, "/proc/net/tcp"), (socket.AF_INET6, "/proc/net/tcp6")):
+    for line in open(path).readlines()[1:]:
+        p = line.split()
+        if p[3] != "0A" or p[9] not in inodes:
+            continue
+        a, port = p[1].split(":")
+        b = bytes.fromhex(a)
+        b = b"".join(b[i:i + 4][::-1] for i in range(0, len(b), 4))
+        print(socket.inet_ntop(fam, b), int(port, 16))
+PY
+}
+# An idle connection is closed after the inactivity timeout (10 s): timed in
+# the background while the other cases run.
+serve idle --headless --serve 127.0.0.1:0 -p $$
+idle_pid=$spid
+iport=${url##*:}
+iport=${iport%%/*}
+"$PY" - "$iport" >"$tmp/idle" 2>&1 <<'PY' &
+import socket, sys, time
+c = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=30)
+t0 = time.monotonic()
+try:
+    got = c.recv(16)
+except OSError as e:
+    got = repr(e).encode()
+dt = time.monotonic() - t0
+print("closed after %.1f s (%r)" % (dt, got))
+assert got == b"" and 0.5 <= dt <= 14, (dt, got)  # README: 10 s of inactivity
+PY
+idle_check=$!
+# --serve PORT alone: 127.0.0.1, nothing else; SIGINT ends --headless with 0.
+set -m # else the background job starts with SIGINT ignored
+serve port --headless --serve 0 -p $$
+set +m
+addrs=$(listening "$spid")
+pport=${url##*:}
+pport=${pport%%/*}
+if [ "$addrs" = "127.0.0.1 $pport" ] && [[ $url == http://127.0.0.1:* ]]; then
+	ok "--serve PORT listens on 127.0.0.1 only ($addrs)"
+else
+	notok "--serve PORT: the address" "$url" "listening: $addrs"
+fi
+kill -INT "$spid"
+reap "$spid" 10
+[ "$reaped" = 0 ] && ok "--headless ends on SIGINT with exit 0" || notok "--headless SIGINT" "exit $reaped"
+# [::1]:PORT: IPv6 loopback, served.
+serve v6 --headless --serve '[::1]:0' -p $$
+addrs=$(listening "$spid")
+vport=${url##*:}
+vport=${vport%%/*}
+code=$(curl -g -s -o /dev/null -w '%{http_code}' --max-time 5 "http://[::1]:$vport/metrics")
+if [ "$addrs" = "::1 $vport" ] && [ "$code" = 200 ]; then
+	ok "--serve [::1]:PORT listens on ::1 only and serves ($code)"
+else
+	notok "--serve [::1]" "$url" "listening: $addrs" "status $code" "$(cat "$tmp/v6.err")"
+fi
+kill -TERM "$spid"
+reap "$spid" 10
+# A request line beyond 16 KiB: 414, and the connection closed.
+"$PY" - "$pport" "$iport" >"$tmp/414" 2>&1 <<'PY'
+import socket, sys
+c = socket.create_connection(("127.0.0.1", int(sys.argv[2])), timeout=5)
+c.sendall(b"GET /" + b"a" * 17000 + b" HTTP/1.1\r\nHost: x\r\n\r\n")
+r = b""
+while True:
+    d = c.recv(4096)
+    if not d:
+        break
+    r += d
+print(r.split(b"\r\n")[0].decode())
+assert r.startswith(b"HTTP/1.1 414"), r[:80]
+PY
+if [ $? = 0 ]; then ok "a request line of 17 KB: $(cat "$tmp/414"), closed"; else notok "long request line" "$(cat "$tmp/414")"; fi
+reap "$idle_check" 20
+if [ "$reaped" = 0 ]; then ok "an idle connection: $(cat "$tmp/idle") (the inactivity timeout)"; else
+	notok "inactivity timeout" "$(cat "$tmp/idle")"; fi
+kill -TERM "$idle_pid"
+reap "$idle_pid" 10
