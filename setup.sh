@@ -74,8 +74,9 @@ build_in() { # build_in DIR FLAGS
 # suite starts as soon as it is built, while the sanitizer build compiles;
 # then the sanitizer build's suite with the soak among its tests.  The
 # suites share one lock (tests/tap-wrap.sh): the few tests that measure CPU
-# shares (SERIAL_TESTS in Makefile.am) run alone, and the sanitizer build
-# compiles holding it, so no such test runs beside a compiler.
+# shares (SERIAL_TESTS in Makefile.am) run alone, and wait while the
+# sanitizer build compiles (it holds LOCK.build), so no such test runs
+# beside a compiler; the other tests go on meanwhile.
 build_in build "--enable-werror"
 if [ "$what" = run ]; then
 	exec ./build/threadlab
@@ -112,12 +113,11 @@ suite() {
 start=$(date +%s)
 suite build "plain build" &
 plain=$!
-# The sanitizer build and its test programs, holding the lock alone.
+# The sanitizer build and its test programs, holding the build lock.
 mkdir -p build-check
 (
-	exec 9>>"$THREADLAB_TEST_LOCK.turn" 8>>"$THREADLAB_TEST_LOCK"
-	flock -x 9 && flock -x 8 && flock -u 9
-	exec 9>&-
+	exec 8>>"$THREADLAB_TEST_LOCK.build"
+	flock -x 8
 	build_in build-check "--enable-werror --enable-sanitizers" 8>&-
 	(cd build-check && make -j"$jobs" check TESTS= >/dev/null 8>&-)
 ) || { echo "setup: the sanitizer build failed" >&2; kill "$plain" 2>/dev/null; wait "$plain"; exit 1; }
