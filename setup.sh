@@ -110,8 +110,21 @@ suite() {
 		exit "$status"
 	) >"$dir/setup-suite.out" 2>&1
 }
+# The tests of the build in DIR, those that measure CPU shares last: the
+# others need no turn of their own, so they go first, while the sanitizer
+# build compiles and beside the other suite.
+ordered_tests() {
+	printf 'print-tests:\n\t@echo $(TESTS)\n\t@echo $(SERIAL_TESTS)\n' |
+		make -s -C "$1" -f Makefile -f - print-tests |
+		awk 'NR == 1 { n = split($0, all, " ") } NR == 2 { for (i = 1; i <= NF; i++) serial[$i] = 1 }
+		END {
+			for (i = 1; i <= n; i++) { b = all[i]; sub(".*/", "", b); if (!(b in serial)) printf "%s ", all[i] }
+			for (i = 1; i <= n; i++) { b = all[i]; sub(".*/", "", b); if (b in serial) printf "%s ", all[i] }
+		}'
+}
 start=$(date +%s)
-suite build "plain build" &
+# shellcheck disable=SC2046
+suite build "plain build" $(ordered_tests build) &
 plain=$!
 # The sanitizer build and its test programs, holding the build lock.
 mkdir -p build-check
@@ -123,12 +136,8 @@ mkdir -p build-check
 ) || { echo "setup: the sanitizer build failed" >&2; kill "$plain" 2>/dev/null; wait "$plain"; exit 1; }
 echo "setup: the sanitizer build was ready after $(($(date +%s) - start)) s"
 # The soak first among its tests, so that it runs beside the others.
-checks=$(cd build-check && make -s -f Makefile -f - print-tests <<'MK'
-print-tests:
-	@echo $(TESTS)
-MK
-)
-suite build-check "sanitizer build" tests/soak.sh $checks &
+# shellcheck disable=SC2046
+suite build-check "sanitizer build" tests/soak.sh $(ordered_tests build-check) &
 sanitizer=$!
 status=0
 wait "$plain" || status=1

@@ -159,7 +159,9 @@ limited 30 "$TL" --batch -p "$four" -c 3 -i 0.5 --format json >"$tmp/four.json" 
 check "$((cpus * 2)) busy threads on $cpus CPUs: runnable_mean $((cpus * 2)).0 +- 0.3 in every sample" "$tmp/four.json" "
 err = open('$tmp/four.err').read()
 assert err == '', 'stderr: ' + err
-for l in open(sys.argv[1]):
+lines = open(sys.argv[1]).readlines()
+assert len(lines) == 3, '%d samples, want the 3 asked for' % len(lines)
+for l in lines:
     try:
         s = json.loads(l)
     except ValueError:
