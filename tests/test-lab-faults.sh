@@ -41,7 +41,7 @@ new_child() {
 }
 
 # ---- a killed helper ----------------------------------------------------------
-"$TL" --batch -i 0.5 -c 10 --size 256 --format json >"$tmp/h.json" 2>"$tmp/h.err" &
+"$TL" --batch -i 0.5 -c 16 --size 256 --format json >"$tmp/h.json" 2>"$tmp/h.err" &
 tl=$!
 pids+=("$tl")
 anchor=$(child_named "$tl" tl-anchor)
@@ -69,7 +69,7 @@ else
 fi
 
 # ---- a killed anchor, under a quota where the machine allows one ----------------
-"$TL" --batch -i 0.5 -c 16 --size 256 --cpus 1 --loaders 1 --prep-ms 2 --format json \
+"$TL" --batch -i 0.5 -c 30 --size 256 --cpus 1 --loaders 1 --prep-ms 2 --format json \
 	>"$tmp/a.json" 2>"$tmp/a.err" &
 tl=$!
 pids+=("$tl")
