@@ -8,7 +8,8 @@
 # Run it as root, or as a user with sudo (used for apt-get only).  The build
 # goes to ./build (and ./build-check, with ASan, UBSan and LeakSanitizer, for
 # check); nothing is installed system-wide but the Debian packages.  check
-# ends with one line for both builds: "N passed, N failed, N skipped".
+# also builds and checks the Debian package beside them (.ci/package.sh), and
+# ends with one line for all of it: "N passed, N failed, N skipped".
 set -eu
 
 cd "$(dirname "$0")"
@@ -24,6 +25,8 @@ esac
 packages="gcc make autoconf automake pkg-config libncurses-dev libproc2-dev libopenblas-dev libopenblas0-pthread libopenblas0-openmp libcmocka-dev libjson-c-dev libzstd-dev libmicrohttpd-dev libcrypt-dev procps"
 if [ "$what" = check ]; then
 	packages="$packages tmux python3 python3-numpy locales util-linux prometheus curl openssl python3-prometheus-client python3-yaml"
+	# the Debian package (.ci/package.sh): its build, lintian; the completions' tests
+	packages="$packages build-essential dpkg-dev debhelper lintian bash-completion zsh"
 fi
 
 missing=""
@@ -70,20 +73,33 @@ build_in() { # build_in DIR FLAGS
 		echo "$2" >.setup-flags
 	)
 }
-# What check runs, side by side on a small machine: the plain build's
-# suite starts as soon as it is built, while the sanitizer build compiles;
-# then the sanitizer build's suite with the soak among its tests.  The
-# suites share one lock (tests/tap-wrap.sh): the few tests that measure CPU
-# shares (SERIAL_TESTS in Makefile.am) run alone, and wait while the
-# sanitizer build compiles (it holds LOCK.build), so no such test runs
-# beside a compiler; the other tests go on meanwhile.
+# What check runs, side by side on a small machine: the Debian package
+# builds from the start (niced); the plain build's suite starts as soon as
+# that build is done, while the sanitizer build compiles; then the
+# sanitizer build's suite with the soak among its tests.  The suites share
+# one lock (tests/tap-wrap.sh): the few tests that measure CPU shares
+# (SERIAL_TESTS in Makefile.am) run alone, and wait while a compiler runs
+# (the sanitizer build and the package hold LOCK.build shared), so no such
+# test runs beside a compiler; the other tests go on meanwhile.
+if [ "$what" = check ]; then
+	THREADLAB_TEST_LOCK="$(pwd)/build/tests-serial.lock"
+	export THREADLAB_TEST_LOCK
+	mkdir -p build
+	: >"$THREADLAB_TEST_LOCK"
+	# The Debian package beside the builds and suites (.ci/package.sh: built
+	# with nocheck, lintian, the autopkgtest smoke run against it); its
+	# checks are counted in the summary from build-package/package.trs.
+	rm -rf build-package
+	mkdir -p build-package
+	setsid nice -n 10 flock -s "$THREADLAB_TEST_LOCK.build" .ci/package.sh >build-package/log 2>&1 &
+	package_pid=$!
+	# A build that fails (set -e) must not leave the package's build behind.
+	trap 'kill -- -"$package_pid" 2>/dev/null || true' EXIT
+fi
 build_in build "--enable-werror"
 if [ "$what" = run ]; then
 	exec ./build/threadlab
 fi
-THREADLAB_TEST_LOCK="$(pwd)/build/tests-serial.lock"
-export THREADLAB_TEST_LOCK
-: >"$THREADLAB_TEST_LOCK"
 jobs=$(nproc)
 # suite DIR LABEL TESTS...: runs the suite in DIR (every test, or TESTS),
 # prints its log when it failed and its summary; its output goes to
@@ -126,11 +142,12 @@ start=$(date +%s)
 # shellcheck disable=SC2046
 suite build "plain build" $(ordered_tests build) &
 plain=$!
-# The sanitizer build and its test programs, holding the build lock.
+# The sanitizer build and its test programs, holding the build lock (shared:
+# the package's build holds it too).
 mkdir -p build-check
 (
 	exec 8>>"$THREADLAB_TEST_LOCK.build"
-	flock -x 8
+	flock -s 8
 	build_in build-check "--enable-werror --enable-sanitizers" 8>&-
 	(cd build-check && make -j"$jobs" check TESTS= >/dev/null 8>&-)
 ) || { echo "setup: the sanitizer build failed" >&2; kill "$plain" 2>/dev/null; wait "$plain"; exit 1; }
@@ -144,4 +161,11 @@ wait "$plain" || status=1
 wait "$sanitizer" || status=1
 cat build/setup-suite.out build-check/setup-suite.out
 echo "setup: both suites and the soak took $(($(date +%s) - start)) s"
-exec sh tests/tap-summary.sh --label "both builds (plain, ASan/UBSan)" build build-check "$status"
+package_status=0
+wait "$package_pid" || package_status=$?
+sed -n 's/^package: ok - /:test-result: PASS /p; s/^package: FAILED - /:test-result: FAIL /p' \
+	build-package/log >build-package/package.trs
+grep -v '^package: \(ok\|FAILED\) - ' build-package/log | sed 's/^\(package: \)*/setup: package: /'
+[ "$package_status" = 0 ] || status=1
+exec sh tests/tap-summary.sh --label "both builds (plain, ASan/UBSan) and the package" build build-check \
+	build-package "$status"

@@ -15,8 +15,8 @@
 #   program shared (flock -s), so a CPU-share test runs with no other test
 #   of the suites beside it.  A turnstile (LOCK.turn) lets a waiting serial
 #   test in before later shared ones; a serial test also waits for
-#   LOCK.build, which a compiler holds (setup.sh check builds the second
-#   build while the first one's suite runs).  The wait is not part of the
+#   LOCK.build, which every compiler holds shared (setup.sh check builds the
+#   sanitizer build and the package while the plain build's suite runs).  The wait is not part of the
 #   time limit.
 prog="$1"; shift
 limit=${THREADLAB_TEST_TIMEOUT:-300}
@@ -35,7 +35,7 @@ if [ -n "${THREADLAB_TEST_LOCK:-}" ]; then
 		9>>"$THREADLAB_TEST_LOCK" || exit 99
 	how=-s
 	case " ${THREADLAB_SERIAL_TESTS:-} " in *" $name "*) how=-x ;; esac
-	if [ "$how" = -x ]; then flock -s 7 || exit 99; fi
+	if [ "$how" = -x ]; then flock -x 7 || exit 99; fi
 	flock -x 8 && flock "$how" 9 && flock -u 8 || exit 99
 	exec 8>&-
 fi

@@ -13,6 +13,7 @@
 #include "face.h"
 #include "headless.h"
 #include "options.h"
+#include "options-args.h"
 #include "record.h"
 #include "session.h"
 #include "sweep-out.h"
@@ -20,6 +21,7 @@
 #include "options-tune.h"
 #include "text-safe.h"
 #include "tour-face.h"
+#include "version.h"
 
 static int main_dashboard_run(const struct options *o, FILE *log);
 
@@ -158,8 +160,10 @@ int main(int argc, char **argv)
 		options_usage(stdout);
 		return EXIT_OK;
 	case MODE_VERSION:
-		printf("%s\n", PACKAGE_STRING);
+		version_print(stdout);
 		return EXIT_OK;
+	case MODE_LIST_OPTIONS:
+		return options_list_print(stdout, options_table()) == 0 ? EXIT_OK : EXIT_RUNTIME;
 	case MODE_BUDGET:
 		return batch_budget(&o);
 	case MODE_BATCH:
