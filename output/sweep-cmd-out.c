@@ -258,6 +258,7 @@ static int sweep_cmd_out_best(void *arg, const struct sweep_cmd_best *b)
 	case FORMAT_JSON:
 		json_out_end(j); /* rows */
 		json_out_key(j, "best");
+		w->best_done = true;
 		if (!b->best) {
 			json_out_null(j);
 			break;
@@ -282,7 +283,6 @@ static int sweep_cmd_out_best(void *arg, const struct sweep_cmd_best *b)
 		else
 			json_out_bool(j, b->beyond > 0);
 		json_out_end(j);
-		w->best_done = true;
 		break;
 	}
 	return sweep_cmd_out_status(w->f);

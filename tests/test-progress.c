@@ -3,6 +3,7 @@
  * sweep's settings (sweep-cmd.h): pure code and real files. */
 #include "tl-test.h"
 
+#include <json-c/json.h>
 #include <math.h>
 
 #include "explog-out.h"
@@ -388,14 +389,52 @@ static void test_sweep_log_row(void **state)
 	assert_true(e.rate < 0);
 }
 
+/* A command sweep's JSON is one document whatever its rows: here a command
+ * that ends at once, no progress, so no best setting (best null). */
+static void test_sweep_json_document(void **state)
+{
+	(void)state;
+	struct sweep_cmd_opts o;
+	char err[256], *buf = NULL;
+	size_t len = 0;
+	static char t[] = "true";
+	static char *cmd[] = {t, NULL};
+	sweep_cmd_opts_default(&o);
+	assert_int_equal(sweep_cmd_add_knob(&o, "X=a,b", err, sizeof(err)), 0);
+	o.seconds = 0.2;
+	o.warmup = 0;
+	o.command = cmd;
+	FILE *f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(sweep_cmd_out_run(&o, f, FORMAT_JSON, NULL), 0);
+	fclose(f);
+	json_object *d = json_tokener_parse(buf);
+	if (!d)
+		fail_msg("not one JSON document: %s", buf);
+	json_object *rows, *best;
+	assert_true(json_object_object_get_ex(d, "rows", &rows));
+	assert_int_equal(json_object_array_length(rows), 2);
+	assert_true(json_object_object_get_ex(d, "best", &best));
+	assert_null(best);
+	assert_true(json_object_object_get_ex(d, "environment", &best));
+	json_object_put(d);
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_plain_match),	   cmocka_unit_test(test_cumulative_and_tqdm),
-	    cmocka_unit_test(test_rates),	   cmocka_unit_test(test_tail_rotation),
-	    cmocka_unit_test(test_explog),	   cmocka_unit_test(test_explog_round_trip),
-	    cmocka_unit_test(test_sweep_settings), cmocka_unit_test(test_sweep_environ),
-	    cmocka_unit_test(test_sweep_best),	   cmocka_unit_test(test_sweep_log_row),
+	    cmocka_unit_test(test_plain_match),
+	    cmocka_unit_test(test_cumulative_and_tqdm),
+	    cmocka_unit_test(test_rates),
+	    cmocka_unit_test(test_tail_rotation),
+	    cmocka_unit_test(test_explog),
+	    cmocka_unit_test(test_explog_round_trip),
+	    cmocka_unit_test(test_sweep_settings),
+	    cmocka_unit_test(test_sweep_environ),
+	    cmocka_unit_test(test_sweep_best),
+	    cmocka_unit_test(test_sweep_log_row),
+	    cmocka_unit_test(test_sweep_json_document),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

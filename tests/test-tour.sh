@@ -98,6 +98,7 @@ assert ib["batches_per_s"] <= 1.25 * rate + 1, (ib, rate)
 # The quota lesson: where a quota could be set (QUOTA=1) the throttling is
 # measured, and either it bit or the caption says that others' load kept
 # the threads below the quota.
+assert not by[6]["skipped"], "the quota lesson was skipped: " + by[6]["caption"]
 q = by[6]["figures"]
 if os.environ.get("QUOTA") == "1":
     assert q["throttled_pct"] is not None, q
