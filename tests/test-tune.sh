@@ -385,7 +385,9 @@ if "$PY" - "$tmp/dl.json" "$tmp/dl.log" >"$tmp/check" 2>&1 <<'PY'; then
 import json, sys
 d = json.load(open(sys.argv[1]))
 st = [x["status"] for x in d["rows"]]
-assert st == ["stopped (SIGTERM)"] * 2, st
+# Stopped with their group (a worker slow to go on a loaded box is killed
+# after the grace), never counted as left outside it.
+assert len(st) == 2 and all(x.startswith("stopped (SIGTERM)") and "outside" not in x for x in st), st
 log = [json.loads(l) for l in open(sys.argv[2])]
 assert [l["setting"]["X"] for l in log] == ["a", "b"], log
 assert all(l["note"].startswith("--sweep: stopped") for l in log), log
