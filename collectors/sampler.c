@@ -91,7 +91,23 @@ static void sampler_cgroup(struct sampler *s, struct snapshot *out)
 	char rel[CGROUP_PATH_MAX + 32];
 	int version = b->loc.version;
 
-	if (s->override_dir[0]) {
+	/* Throttling is read where the quota binds: an ancestor tighter than
+	 * the cgroup the target is in (or the lab put it in) throttles it, and
+	 * its own cpu.stat counts nothing of that. */
+	size_t ql = strlen(b->quota.dir);
+	const char *own = s->override_dir[0] ? s->override_dir : b->loc.dir;
+	bool above =
+	    b->quota.cpus > 0 && ql && strncmp(own, b->quota.dir, ql) == 0 && own[ql] == '/';
+	out->stat_name[0] = '\0';
+	if (above) {
+		snprintf(out->stat_dir, sizeof(out->stat_dir), "%s", b->quota.dir);
+		size_t ml = strlen(b->loc.mount_dir);
+		const char *name = strncmp(b->quota.dir, b->loc.mount_dir, ml) == 0
+				       ? b->quota.dir + ml
+				       : b->quota.dir;
+		snprintf(out->stat_name, sizeof(out->stat_name), "%s%s", name[0] == '/' ? "" : "/",
+			 name);
+	} else if (s->override_dir[0]) {
 		snprintf(out->stat_dir, sizeof(out->stat_dir), "%s", s->override_dir);
 		version = s->override_version;
 	} else if (b->quota.cpus > 0 && b->quota.dir[0]) {

@@ -124,8 +124,8 @@ static void labview_measure_single(struct labview *v, const struct lab_status *s
 		v->acc_flops[i] = v->acc_cpu[i] = 0;
 		return;
 	}
-	v->acc_flops[i] += ss->flops - v->last_stream_flops[i];
-	v->acc_cpu[i] += ss->busy_cpu_ns - v->last_stream_busy[i];
+	v->acc_flops[i] += throughput_delta(v->last_stream_flops[i], ss->flops);
+	v->acc_cpu[i] += throughput_delta(v->last_stream_busy[i], ss->busy_cpu_ns);
 	if (v->acc_cpu[i] < LABVIEW_SINGLE_CPU_NS)
 		return;
 	/* FLOPs per ns is GFLOP/s */

@@ -79,6 +79,7 @@ static void rp_cgroup(struct recording_json *p, json_object *o, struct snapshot 
 	recording_json_str(p, o, "stat_dir", dir, sizeof(dir), NULL);
 	snprintf(s->stat_dir, sizeof(s->stat_dir), "%.*s", (int)sizeof(s->stat_dir) - 1,
 		 dir[0] == '/' ? dir + 1 : dir);
+	recording_json_str(p, o, "throttled_in", s->stat_name, sizeof(s->stat_name), NULL);
 	s->cpustat.nr_periods = recording_json_u64(p, o, "nr_periods", &nul);
 	s->has_cpustat = s->cpustat.has_periods = !nul;
 	s->cpustat.nr_throttled = recording_json_u64(p, o, "nr_throttled", &nul);
@@ -141,6 +142,8 @@ static void rp_cpus(struct recording_json *p, json_object *a, struct cpu_usage *
 		}
 		u->id[u->n] = (int)i;
 		u->busy_pct[u->n] = json_object_get_double(v);
+		if (!recording_json_in_range(p, u->busy_pct[u->n], "cpus[]"))
+			return;
 		u->total_busy_pct += u->busy_pct[u->n] / (double)n;
 		u->n++;
 	}
@@ -352,6 +355,8 @@ int recording_parse_sample(const char *line, size_t len, struct recording_sample
 	out->snap.time = out->snap.wall;
 	out->snap.target_alive = true;
 	out->rates.dt = recording_json_num(&p, o, "interval", true, 0, 0);
+	if (out->rates.dt > RECORDING_INTERVAL_MAX)
+		recording_json_fail(&p, "out of range:", "interval");
 	json_object *b = recording_json_typed(&p, o, "budget", json_type_object, true);
 	if (b)
 		rp_budget(&p, b, &out->snap.budget);

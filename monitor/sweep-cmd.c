@@ -245,40 +245,6 @@ static void sweep_cmd_status(const struct session *s, bool ended, double t_end, 
 			 l->sigterm_ignored ? "; what it started ignored SIGTERM: killed" : "");
 }
 
-/* What a run left behind, adopted by threadlab (launch_adopt_orphans) and
- * found as its descendants, is stopped.  Only those outside the command's
- * process group pgid (setsid) are counted: workers that share the group
- * (a DataLoader's) were stopped with it and are only late to go.  Returns
- * how many were outside. */
-static int sweep_cmd_orphans(pid_t pgid)
-{
-	struct sysroot root;
-	pid_t *pids = NULL;
-	size_t cap = 0;
-	int n = 0;
-	if (sysroot_open(&root, "/") < 0)
-		return 0;
-	ssize_t k = proctree_descendants(&root, getpid(), &pids, &cap);
-	sysroot_close(&root);
-	if (k > 1) {
-		pid_t *group = xcalloc((size_t)k, sizeof(*group));
-		pid_t *other = xcalloc((size_t)k, sizeof(*other));
-		size_t ng = 0, no = 0;
-		for (ssize_t i = 1; i < k; i++) {
-			if (pgid > 0 && getpgid(pids[i]) == pgid)
-				group[ng++] = pids[i];
-			else
-				other[no++] = pids[i];
-		}
-		launch_stop_orphans(group, ng);
-		n = launch_stop_orphans(other, no);
-		free(group);
-		free(other);
-	}
-	free(pids);
-	return n;
-}
-
 static int sweep_cmd_once(const struct sweep_cmd_opts *o, const unsigned char *val,
 			  const struct sweep_cmd_sink *k, struct sweep_cmd_run *r)
 {
@@ -329,13 +295,12 @@ static int sweep_cmd_once(const struct sweep_cmd_opts *o, const unsigned char *v
 	progress_flush(&s->progress);
 	if (o->progress && s->progress.matches > 0 && t1 - t0 > 0.5)
 		r->rate = (s->progress.count - c0) / (t1 - t0);
-	pid_t pgid = s->child.pid;
 	if (!ended)
 		sweep_cmd_read_env(o, s->child.pid, r);
 	else
 		r->env_error = -ESRCH;
 	session_stop(s);
-	int orphans = sweep_cmd_orphans(pgid);
+	int orphans = s->orphans_stopped;
 	sweep_cmd_status(s, ended, t1, r->status, sizeof(r->status));
 	if (o->progress && s->progress.matches == 0)
 		snprintf(r->status + strlen(r->status), sizeof(r->status) - strlen(r->status),

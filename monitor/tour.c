@@ -90,7 +90,10 @@ static double gemm_ms(const struct tour *t, const struct session *s, int n, int 
 	}
 	if (r <= 0)
 		r = single_rate(t, s) * (threads < t->effective ? threads : t->effective);
-	return 2.0 * n * n * (double)n / (r * 1e9) * 1e3;
+	if (!(r > 0) || !isfinite(r))
+		return 10.0; /* no rate known yet: a short GEMM's time */
+	double ms = 2.0 * n * n * (double)n / (r * 1e9) * 1e3;
+	return ms < 1e6 ? ms : 1e6; /* a count lround() can take */
 }
 
 /* The settings of step i, from the user's base and what was measured. */
@@ -323,7 +326,7 @@ static void acc_end(struct tour *t, const struct session *s, double now, struct 
 	f->seconds = dt;
 	if (dt <= 0)
 		return;
-	f->gflops = throughput_gflops(st->flops - a->flops, dt);
+	f->gflops = throughput_gflops(throughput_delta(a->flops, st->flops), dt);
 	const struct tour_step *one = tour_find(t, TOUR_SINGLE);
 	f->single_gflops = one ? one->fig.gflops : single_rate(t, s);
 	if (t->step[t->cur].kind == TOUR_SINGLE)
@@ -341,13 +344,14 @@ static void acc_end(struct tour *t, const struct session *s, double now, struct 
 	f->ivcsw_per_s = a->ivcsw / tdt;
 	f->throttled_pct = a->thr_dt > 0 ? a->thr_pct / a->thr_dt : -1;
 	f->throttled_s = a->thr_dt > 0 ? a->thr_s / a->thr_dt : 0;
-	f->batches_per_s = (double)(st->batches - a->batches) / dt;
-	f->input_wait_pct = w->loaders > 0
-				? 100.0 * (double)(st->input_wait_ns - a->input_wait_ns) /
-				      (dt * 1e9 * (w->streams > 0 ? w->streams : 1))
-				: 0;
+	f->batches_per_s = (double)throughput_delta(a->batches, st->batches) / dt;
+	f->input_wait_pct =
+	    w->loaders > 0 ? 100.0 * (double)throughput_delta(a->input_wait_ns, st->input_wait_ns) /
+				 (dt * 1e9 * (w->streams > 0 ? w->streams : 1))
+			   : 0;
 	f->input_wait_pct = f->input_wait_pct > 100 ? 100 : f->input_wait_pct;
-	f->loader_cpu_pct = 100.0 * (double)(st->loader_cpu_ns - a->loader_cpu_ns) / (dt * 1e9);
+	f->loader_cpu_pct =
+	    100.0 * (double)throughput_delta(a->loader_cpu_ns, st->loader_cpu_ns) / (dt * 1e9);
 	uint64_t busy = 0;
 	for (int i = 0; i < st->nslots; i++)
 		busy += st->stream[i].busy_cpu_ns;

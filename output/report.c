@@ -257,6 +257,10 @@ static void report_json_progress(struct json_out *j, const struct progress *p)
 	json_out_knum(j, "rate", p->rate >= 0 ? p->rate : (double)NAN, 3);
 	json_out_knum(j, "steady_rate", p->steady_rate >= 0 ? p->steady_rate : (double)NAN, 3);
 	json_out_kuint(j, "matches", p->matches);
+	/* lines not counted: over the matching budget, a group not a number
+	 * or out of range (progress.h) */
+	json_out_kuint(j, "skipped", p->skipped);
+	json_out_kuint(j, "not_numbers", p->not_number + p->out_of_range);
 	json_out_kstr(j, "last_line", p->last_line[0] ? p->last_line : NULL);
 	json_out_end(j);
 }
@@ -281,6 +285,8 @@ static void report_json(FILE *f, const struct snapshot *cur, const struct snapsh
 	json_out_kstr(&j, "path", b->loc.path);
 	snprintf(dir, sizeof(dir), "/%s", cur->stat_dir);
 	json_out_kstr(&j, "stat_dir", dir);
+	/* the ancestor whose quota binds and whose throttling this is */
+	json_out_kstr(&j, "throttled_in", cur->stat_name[0] ? cur->stat_name : NULL);
 	if (cur->has_cpustat && cur->cpustat.has_periods) {
 		json_out_kuint(&j, "nr_periods", cur->cpustat.nr_periods);
 		json_out_kuint(&j, "nr_throttled", cur->cpustat.nr_throttled);
@@ -445,7 +451,7 @@ static size_t report_name_fit(const char *name, size_t len, int cols)
 static void report_text(FILE *f, const struct snapshot *cur, const struct snapshot_rates *r,
 			const struct workload_report *w, const struct diagnosis *diag)
 {
-	char ts[64], name[64], psi[32], thr[64], line[4 * DIAG_TEXT];
+	char ts[64], name[64], psi[32], thr[256], line[4 * DIAG_TEXT];
 	const struct budget *b = &cur->budget;
 	report_time_iso(cur->wall, ts, sizeof(ts));
 	if (cur->psi_cgroup.available)
@@ -458,10 +464,13 @@ static void report_text(FILE *f, const struct snapshot *cur, const struct snapsh
 		snprintf(psi, sizeof(psi), "unavailable");
 	if (b->quota.cpus <= 0 && !(cur->has_cpustat && cur->cpustat.nr_periods))
 		snprintf(thr, sizeof(thr), "n/a (no quota)");
-	else if (r->throttle.valid)
-		snprintf(thr, sizeof(thr), "%.1f%% of periods, %.3f s/s", r->throttle.throttled_pct,
-			 r->throttle.throttled_s_per_s);
-	else
+	else if (r->throttle.valid) {
+		char in[160];
+		text_safe(cur->stat_name, strlen(cur->stat_name), in, sizeof(in));
+		snprintf(thr, sizeof(thr), "%.1f%% of periods, %.3f s/s%s%s",
+			 r->throttle.throttled_pct, r->throttle.throttled_s_per_s,
+			 cur->stat_name[0] ? " in " : "", in);
+	} else
 		snprintf(thr, sizeof(thr), "n/a (no quota accounting)");
 	char eff[48], cpus[32];
 	report_cpus(cpus, sizeof(cpus), b->effective);
@@ -521,6 +530,9 @@ static void report_text_progress(FILE *f, const struct progress *p)
 		fprintf(f, ", %.2f steps/s", p->rate);
 	if (p->steady_rate >= 0)
 		fprintf(f, " (steady %.2f)", p->steady_rate);
+	if (p->skipped || p->not_number || p->out_of_range)
+		fprintf(f, " | not counted: %lu lines",
+			p->skipped + p->not_number + p->out_of_range);
 	fprintf(f, " | last line: %s\n", p->last_line[0] ? safe : "-");
 }
 

@@ -5,6 +5,7 @@
 
 #include <json-c/json.h>
 #include <math.h>
+#include <time.h>
 
 #include "explog-out.h"
 #include "explog.h"
@@ -102,12 +103,169 @@ static void test_rates(void **state)
 	progress_free(&p);
 }
 
+/* Numbers from the job's output are checked once, as they enter: text
+ * that is not a number and numbers out of range for a count or a rate are
+ * not counted, and each kind is said once, naming the first such text. */
+static void test_hostile_numbers(void **state)
+{
+	(void)state;
+	struct progress p;
+	char err[256];
+	progress_init(&p, "([0-9a-z.e+]+)it/s", true, err, sizeof(err));
+	feed(&p, "10it/s\n");
+	progress_tick(&p, 1.0);
+	feed(&p, "1e308it/s\ninfit/s\n1e10it/s\n");
+	assert_int_equal(p.out_of_range, 3);
+	assert_int_equal(p.note_seq, 1);
+	assert_non_null(strstr(p.note, "'1e308'"));
+	assert_non_null(strstr(p.note, "out of range"));
+	feed(&p, "nanit/s\nabcit/s\n");
+	assert_int_equal(p.not_number, 2);
+	assert_int_equal(p.note_seq, 2);
+	assert_non_null(strstr(p.note, "'nan'"));
+	assert_non_null(strstr(p.note, "not a number"));
+	progress_tick(&p, 2.0);
+	assert_near(p.count, 10, 1e-9); /* the last good rate, integrated */
+	assert_true(isfinite(p.rate));
+	progress_free(&p);
+
+	progress_init(&p, "step ([0-9e.]+)", false, err, sizeof(err));
+	feed(&p, "step 5\nstep 1e300\nstep 1e16\nstep 7\n");
+	assert_near(p.count, 7, 0);
+	assert_int_equal(p.out_of_range, 2);
+	assert_int_equal(p.note_seq, 1);
+	progress_free(&p);
+}
+
+static double mono(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Matching cost is bounded: what glibc's regexec took seconds for on one
+ * 511-byte line (a backreference; nested counted repetitions) is refused
+ * when compiled, saying why; what compiles matches such a line in well
+ * under a millisecond; the syntax stays POSIX egrep's, leftmost-longest,
+ * with \d and \s as glibc had them. */
+static void test_bounded_cost(void **state)
+{
+	(void)state;
+	struct progress p;
+	char err[256];
+	assert_int_equal(progress_init(&p, "(a*)*\\1b", false, err, sizeof(err)), -EINVAL);
+	printf("# %s\n", err);
+	assert_non_null(strstr(err, "--progress '(a*)*\\1b'"));
+	assert_non_null(strstr(err, "backreference"));
+	assert_int_equal(progress_init(&p, "(a{1,255}){1,255}b", false, err, sizeof(err)), -EINVAL);
+	printf("# %s\n", err);
+	assert_non_null(strstr(err, "cost per line"));
+	/* the slowest expression RE2 still takes here, on 500 lines */
+	assert_int_equal(progress_init(&p, "(.{1,200}a){1,5}x", false, err, sizeof(err)), 0);
+	char line[512];
+	memset(line, 'a', 510);
+	line[510] = '\n';
+	double t0 = mono();
+	for (int i = 0; i < 500; i++)
+		progress_feed(&p, line, 511);
+	double per_line = (mono() - t0) / 500;
+	printf("# %.1f us a line\n", per_line * 1e6);
+	assert_true(per_line < 0.05); /* glibc: 11.7 s for the nested repetition */
+	progress_free(&p);
+	/* POSIX classes, GNU's \d \s, leftmost-longest alternation */
+	assert_int_equal(
+	    progress_init(&p, "[[:digit:]]+\\s+steps? (\\d+)", false, err, sizeof(err)), 0);
+	feed(&p, "12  steps 40\n");
+	assert_near(p.count, 40, 0);
+	progress_free(&p);
+	assert_int_equal(progress_init(&p, "x(1|12)", false, err, sizeof(err)), 0);
+	feed(&p, "x12\n");
+	assert_near(p.count, 12, 0); /* the longest, not the first alternative */
+	progress_free(&p);
+	/* bytes that are not UTF-8 are matched around, not a failure */
+	assert_int_equal(progress_init(&p, "^ok", false, err, sizeof(err)), 0);
+	feed(&p, "ok \xff\xfe\n\xc3(ok\n");
+	assert_near(p.count, 1, 0);
+	progress_free(&p);
+}
+
+/* A job printing faster than the expression matches: matching stops after
+ * the budget in each read, the rest is counted as skipped and said once. */
+static void test_budget(void **state)
+{
+	(void)state;
+	struct progress p;
+	char err[256];
+	assert_int_equal(progress_init(&p, "^step", false, err, sizeof(err)), 0);
+	size_t n = 400000, len = n * 5;
+	char *buf = malloc(len);
+	for (size_t i = 0; i < n; i++)
+		memcpy(buf + 5 * i, "step\n", 5);
+	p.budget_s = 1e-4;
+	progress_feed(&p, buf, len);
+	printf("# %lu matched, %lu skipped\n", p.matches, p.skipped);
+	assert_true(p.skipped > 0);
+	assert_int_equal(p.matches + p.skipped, n);
+	assert_int_equal(p.note_seq, 1);
+	assert_non_null(strstr(p.note, "not counted"));
+	progress_feed(&p, buf, len);
+	assert_int_equal(p.note_seq, 1); /* once */
+	/* without a budget every line counts */
+	p.budget_s = 0;
+	unsigned long before = p.matches;
+	progress_feed(&p, buf, len);
+	assert_int_equal(p.matches - before, n);
+	free(buf);
+	progress_free(&p);
+}
+
 static void append(const char *path, const char *mode, const char *text)
 {
 	FILE *f = fopen(path, mode);
 	assert_non_null(f);
 	fputs(text, f);
 	fclose(f);
+}
+
+/* --log and --progress-file are refused up front when they cannot be what
+ * they are for: a directory, a missing file to follow, a file that is not
+ * an experiment log (a recording would get rows appended). */
+static void test_files_refused(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/tl-test-files-XXXXXX", path[256], err[512];
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(tail_check(dir), -EISDIR);
+	snprintf(path, sizeof(path), "%s/missing.log", dir);
+	assert_int_equal(tail_check(path), -ENOENT);
+	assert_int_equal(tail_check("/dev/null"), -EINVAL);
+	assert_int_equal(explog_check(path, err, sizeof(err)), 0); /* created on the first row */
+	assert_int_equal(explog_check(dir, err, sizeof(err)), -EISDIR);
+	assert_non_null(strstr(err, "directory"));
+	append(path, "w", "");
+	assert_int_equal(tail_check(path), 0);
+	assert_int_equal(explog_check(path, err, sizeof(err)), 0); /* empty */
+	append(
+	    path, "w",
+	    "{\"threadlab_recording\":1,\"mode\":\"lab\"}\n{\"time\":\"2026-12-01T00:00:00Z\"}\n");
+	assert_int_equal(explog_check(path, err, sizeof(err)), -EINVAL);
+	printf("# %s\n", err);
+	assert_non_null(strstr(err, "not an experiment log"));
+	append(path, "w", "hello\n");
+	assert_int_equal(explog_check(path, err, sizeof(err)), -EINVAL);
+	/* a log an earlier run wrote, with a torn line after its row */
+	append(path, "w", "{\"setting\":{\"threads\":\"2\"},\"rate\":1e999,\"cpu\":-3}\n{\"sett");
+	assert_int_equal(explog_check(path, err, sizeof(err)), 0);
+	struct explog l;
+	memset(&l, 0, sizeof(l));
+	size_t skipped;
+	assert_int_equal(explog_load(&l, path, &skipped), 1);
+	assert_int_equal(skipped, 1);
+	assert_true(l.row[0].rate < 0); /* 1e999 is no rate: unknown */
+	assert_true(l.row[0].cpu == 0);
+	unlink(path);
+	rmdir(dir);
 }
 
 static void test_tail_rotation(void **state)
@@ -431,6 +589,10 @@ int main(void)
 	    cmocka_unit_test(test_explog),
 	    cmocka_unit_test(test_explog_round_trip),
 	    cmocka_unit_test(test_sweep_settings),
+	    cmocka_unit_test(test_hostile_numbers),
+	    cmocka_unit_test(test_bounded_cost),
+	    cmocka_unit_test(test_budget),
+	    cmocka_unit_test(test_files_refused),
 	    cmocka_unit_test(test_sweep_environ),
 	    cmocka_unit_test(test_sweep_best),
 	    cmocka_unit_test(test_sweep_log_row),

@@ -29,6 +29,17 @@ static void test_gflops(void **state)
 	assert_near(throughput_gflops(100 * GF, -1.0), 0.0, 0);
 }
 
+/* A counter that fell (a helper started again from 0) gives 0, never the
+ * wrap of an unsigned difference. */
+static void test_delta(void **state)
+{
+	(void)state;
+	assert_int_equal(throughput_delta(10, 25), 15);
+	assert_int_equal(throughput_delta(25, 10), 0);
+	assert_int_equal(throughput_delta(UINT64_MAX, 0), 0);
+	assert_true(throughput_gflops(throughput_delta(5000000000ull, 100), 1.0) == 0);
+}
+
 static void test_ewma(void **state)
 {
 	(void)state;
@@ -254,6 +265,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_gflops),
+	    cmocka_unit_test(test_delta),
 	    cmocka_unit_test(test_ewma),
 	    cmocka_unit_test(test_steady_warmup),
 	    cmocka_unit_test(test_steady_restart),

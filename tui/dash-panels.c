@@ -278,7 +278,9 @@ void dash_panels_message(WINDOW *w, const struct dash_rect *r, const struct dash
 	enum dash_role role = d->message_bad ? DASH_ROLE_BAD : DASH_ROLE_BOLD;
 
 	if (s->target_gone) {
-		if (s->kind == SESSION_LAB)
+		if (s->kind == SESSION_LAB && s->gone_why[0])
+			snprintf(out, sizeof(out), "%.400s; last view kept, q quits", s->gone_why);
+		else if (s->kind == SESSION_LAB)
 			snprintf(out, sizeof(out),
 				 "the lab workload (process %d) exited: "
 				 "last view kept, q quits",

@@ -183,11 +183,20 @@ size_t dash_rows_pressure(char *out, size_t cap, int width, const struct snapsho
 			throttled = r->throttle.throttled_s_per_s >= 0.005 ||
 				    r->throttle.throttled_pct >= 0.5;
 			/* Never dropped while it throttles; PSI shortens first. */
+			/* Read in a tighter ancestor: named, as it is not the
+			 * target's own cgroup. */
+			char in[CGROUP_PATH_MAX + 8] = "";
+			if (cur->stat_name[0]) {
+				char safe[3 * CGROUP_PATH_MAX];
+				text_safe(cur->stat_name, strlen(cur->stat_name), safe,
+					  sizeof(safe));
+				snprintf(in, sizeof(in), " in %.200s", safe);
+			}
 			dash_line_add(&l, throttled ? 1 | DASH_LINE_KEEP : 1,
-				      "throttled %.2f s/s (%.0f%% of periods%s)",
+				      "throttled%s %.2f s/s (%.0f%% of periods%s)", in,
 				      r->throttle.throttled_s_per_s, r->throttle.throttled_pct,
 				      throttled ? ", part of the wait" : "");
-			dash_line_brief(&l, "throttled %.2f s/s (%.0f%%)",
+			dash_line_brief(&l, "throttled%s %.2f s/s (%.0f%%)", in,
 					r->throttle.throttled_s_per_s, r->throttle.throttled_pct);
 		} else {
 			dash_line_add(&l, 2, "throttled n/a");

@@ -224,6 +224,8 @@ static void dash_tick(struct dash *d, struct session *s, double now)
 		if (w < 0) {
 			snprintf(d->message, sizeof(d->message),
 				 "cannot write the recording: %s; recording stops", strerror(-w));
+			snprintf(d->record_error, sizeof(d->record_error),
+				 "cannot write the recording: %s; it stopped there", strerror(-w));
 			d->message_bad = true;
 			record_close(d->record);
 			d->record = NULL;
@@ -520,7 +522,12 @@ int dash_run(struct session *s, const struct dash_config *c)
 	endwin();
 	delscreen(scr);
 	if (d.record && record_close(d.record) < 0)
-		fprintf(stderr, "threadlab: cannot close the recording\n");
+		snprintf(d.record_error, sizeof(d.record_error), "cannot close the recording");
+	/* Said again once the screen is gone, and the exit tells it. */
+	if (d.record_error[0]) {
+		fprintf(stderr, "threadlab: %s (exit status 1)\n", d.record_error);
+		status = status == EXIT_OK ? EXIT_RUNTIME : status;
+	}
 	dash_reset_len = 0; /* the terminal is back: nothing to reset any more */
 	return status;
 }

@@ -9,6 +9,7 @@
 #include "batch.h"
 #include "dash.h"
 #include "diagnose.h"
+#include "explog.h"
 #include "export.h"
 #include "face.h"
 #include "headless.h"
@@ -28,6 +29,11 @@ static int main_dashboard_run(const struct options *o, FILE *log);
 static int main_dashboard(const struct options *o)
 {
 	char err[512];
+	/* A bad --log is a bad argument, whatever the terminal. */
+	if (o->log && explog_check(o->log, err, sizeof(err)) < 0) {
+		face_say(err);
+		return EXIT_USAGE;
+	}
 	int rc = dash_check_terminal(err, sizeof(err));
 	if (rc != EXIT_OK) {
 		face_say(err);
@@ -94,6 +100,7 @@ static int main_dashboard_run(const struct options *o, FILE *log)
 	rc = dash_run(&s, &dc);
 	export_stop(&e);
 	session_stop(&s);
+	face_say_stopped(&s);
 	return rc;
 }
 
@@ -125,8 +132,10 @@ static int main_sweep(const struct options *o)
 		return EXIT_USAGE;
 	}
 	int rc = sweep_out_run(&so, stdout, o->format, rec);
-	if (rec && record_close(rec) < 0)
-		face_say("cannot close the recording");
+	if (rec && record_close(rec) < 0) {
+		face_say("cannot close the recording (exit status 1)");
+		return EXIT_RUNTIME;
+	}
 	/* -EPIPE: the reader went away; -EINTR: a stop signal.  Both end a
 	 * sweep normally, with the rows so far written. */
 	if (rc == -EPIPE || rc == -EINTR)

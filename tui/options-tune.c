@@ -5,21 +5,18 @@
 
 #include <errno.h>
 #include <math.h>
-#include <regex.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "pattern.h"
+
 int options_regex_check(const char *opt, const char *re, char *err, size_t errlen)
 {
-	regex_t r;
-	int rc = regcomp(&r, re, REG_EXTENDED | REG_NOSUB);
-	if (rc != 0) {
-		char why[128];
-		regerror(rc, &r, why, sizeof(why));
-		return options_err(err, errlen, "%s '%s': %s", opt, re, why);
-	}
-	regfree(&r);
+	struct pattern *p = pattern_compile(opt, re, err, errlen);
+	if (!p)
+		return EXIT_USAGE;
+	pattern_free(p);
 	return EXIT_OK;
 }
 
