@@ -31,17 +31,16 @@ TL="$B/threadlab"
 PY=/usr/bin/python3
 tmp=$(mktemp -d)
 pids=()
-cleanup() {
-	for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done
-	prio_remove
+. "$SRC/tests/tap-lib.sh" # prio_make, prio_run, prio_do, stop, cg_remove
+. "$SRC/tests/tap-jobs.sh" # start
+# a benchmark, not a test: no TAP plan; what it started goes at exit
+bench_end() {
+	for p in "${tap_pids[@]}"; do kill -9 "$p" 2>/dev/null; done
+	for c in "${tap_cgroups[@]}"; do cg_remove "$c"; done
 	rm -rf "$tmp"
 }
-trap cleanup EXIT
+trap bench_end EXIT
 trap 'exit 1' INT TERM HUP
-n=0
-fails=0
-. "$SRC/tests/tap-lib.sh" # prio_make, prio_run, prio_do
-. "$SRC/tests/tap-jobs.sh" # start
 [ -x "$TL" ] || { echo "advice-rate: $TL not built" >&2; exit 2; }
 prio_make
 cpus=$(nproc)

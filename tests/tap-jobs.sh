@@ -1,15 +1,16 @@
-# tap-jobs.sh — helpers of the bash test scripts (arrays, printf -v):
-# programs started and tracked by PID, and JSON checks that retry.  Sourced
-# after tap-lib.sh by a script that sets tmp and pids=() and kills "${pids[@]}"
-# in its cleanup.
-# start VAR CMD...: runs CMD in the background, its pid into VAR (and into
-# the sourcing script's pids array, which its cleanup kills), and waits at
-# most 5 s for its "ready" line (its output is kept in $tmp/start.VAR).
+# tap-jobs.sh — helpers of the bash test scripts beside tap-lib.sh:
+# programs started and waited for, and JSON checks that retry.  Sourced
+# after tap-lib.sh by a script that sets tmp.
+# start VAR CMD...: runs CMD in the background, its pid into VAR (tracked:
+# killed at exit, and added to the script's pids array when it has one),
+# and waits at most 5 s for its "ready" line (its output is kept in
+# $tmp/start.VAR).
 start() {
 	local var=$1
 	shift
 	"$@" >"$tmp/start.$var" 2>&1 &
 	local p=$!
+	track "$p"
 	pids+=("$p")
 	for _ in $(seq 100); do grep -q ready "$tmp/start.$var" 2>/dev/null && break; sleep 0.05; done
 	printf -v "$var" '%s' "$p"
@@ -30,8 +31,9 @@ $py
 PY
 }
 # try3 DESC FILE PYTHON CMD...: runs CMD > FILE and json_checks it, up to
-# three times (a verdict that noise on a shared machine could flip): ok on
-# the first pass, else not ok with the last failure.
+# three times (a verdict that noise on a shared machine could flip; tap-lib's
+# retry for a JSON check): ok on the first pass, else not ok with the last
+# failure.
 try3() {
 	local desc=$1 f=$2 py=$3
 	shift 3

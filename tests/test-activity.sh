@@ -21,24 +21,18 @@ SRC="${THREADLAB_SRCDIR:-$(dirname "$0")/..}"
 LOADER="$SRC/tests/mp-loader.py"
 PY=/usr/bin/python3
 tmp=$(mktemp -d)
-n=0
-fails=0
 pids=()
 cleanup() {
 	for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done
-	prio_remove
 	rm -rf "$tmp"
 }
-trap cleanup EXIT
-trap 'exit 1' INT TERM HUP
 . "$(dirname "$0")/tap-lib.sh"
 . "$(dirname "$0")/tap-jobs.sh"
 
 if [ ! -x "$TL" ] || [ ! -x "$BLOCKER" ] || [ ! -x "$TEAM" ] || [ ! -x "$PY" ]; then
-	echo "1..0 # SKIP $TL, $BLOCKER, $TEAM or $PY missing"
-	exit 0
+	skip_all "$TL, $BLOCKER, $TEAM or $PY missing"
 fi
-echo "1..4"
+plan 4
 prio_make
 
 # ---- threads that wait in known ways -------------------------------------------
@@ -100,4 +94,3 @@ else
 	skip "an input-bound trainer" "$LOADER not found"
 	skip "a trainer fed fast" "$LOADER not found"
 fi
-exit $fails

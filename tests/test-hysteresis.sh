@@ -13,23 +13,17 @@ TL="$B/threadlab"
 DUTY="$B/tests/duty"
 PY=/usr/bin/python3
 tmp=$(mktemp -d)
-n=0
-fails=0
 pids=()
 cleanup() {
 	for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done
-	prio_remove
 	rm -rf "$tmp"
 }
-trap cleanup EXIT
-trap 'exit 1' INT TERM HUP
 . "$(dirname "$0")/tap-lib.sh"
 
 if [ ! -x "$TL" ] || [ ! -x "$DUTY" ] || [ ! -x "$PY" ]; then
-	echo "1..0 # SKIP $TL, $DUTY or $PY missing"
-	exit 0
+	skip_all "$TL, $DUTY or $PY missing"
 fi
-echo "1..3"
+plan 3
 cpus=$(nproc)
 # busy threads and a share making 1.25 x the CPUs by the wall clock (the
 # share's thread, woken behind the busy ones, may stay runnable a little
@@ -95,4 +89,3 @@ PY
 else
 	notok "--batch: the verdict keeps inside the band" "$(cat "$tmp/err")" "$(cat "$tmp/batch.err")"
 fi
-exit $fails

@@ -18,24 +18,18 @@ TL="$B/threadlab"
 FORKER="$B/tests/forker"
 PY=/usr/bin/python3
 tmp=$(mktemp -d)
-n=0
-fails=0
 pids=()
 cleanup() {
 	for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done
-	prio_remove
 	rm -rf "$tmp"
 }
-trap cleanup EXIT
-trap 'exit 1' INT TERM HUP
 . "$(dirname "$0")/tap-lib.sh"
 . "$(dirname "$0")/tap-jobs.sh"
 
 if [ ! -x "$TL" ] || [ ! -x "$FORKER" ] || [ ! -x "$PY" ]; then
-	echo "1..0 # SKIP $TL, $FORKER or $PY missing"
-	exit 0
+	skip_all "$TL, $FORKER or $PY missing"
 fi
-echo "1..6"
+plan 6
 cpus=$(nproc)
 prio_make
 
@@ -107,4 +101,3 @@ assert d['machine']['children'] == 2 and d['machine']['children_cpus'] > 0.2, d[
 assert d['suggestions'] and 'add --tree' in d['suggestions'][0], d['suggestions']
 " prio_do "$TL" --diagnose -p "$par" --seconds 2 --format json
 stop "$par"
-exit $fails

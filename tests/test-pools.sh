@@ -14,23 +14,18 @@ TL="$B/threadlab"
 TEAM="$B/tests/omp-team"
 PY=/usr/bin/python3
 tmp=$(mktemp -d)
-n=0
-fails=0
 pids=()
 cleanup() {
 	for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done
 	rm -rf "$tmp"
 }
-trap cleanup EXIT
-trap 'exit 1' INT TERM HUP
 . "$(dirname "$0")/tap-lib.sh"
 . "$(dirname "$0")/tap-jobs.sh"
 
 if [ ! -x "$TL" ] || [ ! -x "$TEAM" ] || [ ! -x "$PY" ]; then
-	echo "1..0 # SKIP $TL, $TEAM or $PY missing"
-	exit 0
+	skip_all "$TL, $TEAM or $PY missing"
 fi
-echo "1..3"
+plan 3
 cpus=$(nproc)
 
 # check DESC FILE PYTHON: the diagnosis in FILE passes the assertions.
@@ -113,4 +108,3 @@ else
 	skip "numpy: what OpenBLAS runs" "numpy is not installed (Debian package python3-numpy)"
 	skip "numpy: the code's setting" "numpy is not installed (Debian package python3-numpy)"
 fi
-exit $fails
