@@ -161,7 +161,8 @@ static void test_rule_fine_and_doc(void **state)
 		     {VERDICT_OVERSUBSCRIBED, "oversubscribed"},
 		     {VERDICT_THROTTLED, "throttled"},
 		     {VERDICT_UNDERSUBSCRIBED, "undersubscribed"},
-		     {VERDICT_IDLE, "idle"}};
+		     {VERDICT_IDLE, "idle"},
+		     {VERDICT_CONTENDED, "contended"}};
 	assert_int_equal(sizeof(words) / sizeof(words[0]), VERDICT_N);
 	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
 		assert_string_equal(diagnosis_verdict_name(words[i].v), words[i].name);
