@@ -2,13 +2,18 @@
 # programs started and waited for, and JSON checks that retry.  Sourced
 # after tap-lib.sh by a script that sets tmp.
 # start VAR CMD...: runs CMD in the background, its pid into VAR (tracked:
-# killed at exit, and added to the script's pids array when it has one),
-# and waits at most 5 s for its "ready" line (its output is kept in
-# $tmp/start.VAR).
+# killed at exit, and added to the script's pids array when it has one;
+# killed too when the script dies without its exit trap, tap-lib's
+# tap_orphan_kill, which prio_run applies itself), and waits at most 5 s
+# for its "ready" line (its output is kept in $tmp/start.VAR).
 start() {
 	local var=$1
 	shift
-	"$@" >"$tmp/start.$var" 2>&1 &
+	if declare -F "$1" >/dev/null; then
+		"$@" >"$tmp/start.$var" 2>&1 &
+	else
+		"${tap_orphan_kill[@]}" "$@" >"$tmp/start.$var" 2>&1 &
+	fi
 	local p=$!
 	track "$p"
 	pids+=("$p")

@@ -60,11 +60,20 @@ retry() {
 }
 
 # ---- processes ----------------------------------------------------------------
+# tap_orphan_kill: the words that run a program so that it is killed when
+# the script dies (PR_SET_PDEATHSIG through util-linux's setpriv), even by
+# SIGKILL, when no exit trap can run: a busy loop a test started must not
+# outlive it.  The program must be started by the script's own shell (not
+# from a subshell that ends first); its own children are the program's to
+# stop (the test programs set it for theirs).
+tap_orphan_kill=()
+setpriv --pdeathsig KILL true 2>/dev/null && tap_orphan_kill=(setpriv --pdeathsig KILL)
 # spawn CMD...: CMD in the background in its own session and process group
-# (so its descendants can be stopped with it); its PID in $spawned, tracked.
+# (so its descendants can be stopped with it), killed when the script dies;
+# its PID in $spawned, tracked.
 spawned=""
 spawn() {
-	setsid "$@" &
+	setsid "${tap_orphan_kill[@]}" "$@" &
 	spawned=$!
 	tap_pids+=("$spawned")
 }
@@ -288,7 +297,8 @@ trap 'exit 1' INT TERM HUP
 # nice count only within a session): prio_make creates it (prio_cg, its
 # path, tracked; empty and 1 when not root or no writable cpu controller),
 # prio_run CMD... execs CMD inside it (it replaces the shell that runs it:
-# call it in the background, "prio_run CMD &", so that $! is CMD's pid),
+# call it in the background, "prio_run CMD &", so that $! is CMD's pid;
+# CMD is killed when the script dies),
 # prio_do CMD... runs CMD inside it in the foreground (threadlab itself, so
 # that the programs it judges do not starve it of the CPU it samples with).
 prio_cg=""
@@ -312,9 +322,9 @@ prio_make() {
 }
 prio_run() {
 	if [ -n "$prio_cg" ]; then
-		exec sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$prio_cg" "$@"
+		exec "${tap_orphan_kill[@]}" sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$prio_cg" "$@"
 	fi
-	exec "$@"
+	exec "${tap_orphan_kill[@]}" "$@"
 }
 prio_do() {
 	if [ -n "$prio_cg" ]; then
