@@ -263,6 +263,14 @@ static void test_pools_in_effect(void **state)
 	/* with PyTorch in the process, the call is PyTorch's */
 	omp_team(&s, 4, true);
 	assert_non_null(strstr(s.d.suggestions[0], "call torch.set_num_threads(2)"));
+	/* PyTorch's pool is its intra-op team, as it runs: 4, not blank or 0 */
+	size_t t = 0;
+	while (t < s.d.nruntimes && strcmp(s.d.runtimes[t].name, "PyTorch") != 0)
+		t++;
+	assert_true(t < s.d.nruntimes);
+	assert_int_equal(s.d.runtimes[t].pool, 4);
+	assert_int_equal(s.d.runtimes[t].source, POOL_OBSERVED);
+	assert_true(s.d.runtimes[t].code_sets);
 	/* a count read from the process's memory wins over what runs */
 	scene_make(&s, 2, 90, 10, 2);
 	scene_census(&s, NULL);

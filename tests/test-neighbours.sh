@@ -43,6 +43,15 @@ assert st == 1, 'exit status %d, want 1' % st
 assert d['verdict'] == 'contended', (d['verdict'], d['headline'])
 assert d['neighbours'][0]['pid'] == $neigh, d['neighbours']
 assert d['neighbours'][0]['cpus_used'] > 0.5, d['neighbours']
+x = d['neighbours'][0]
+assert x['name'] == 'forker' and x['cgroup'] and x['runnable_mean'] >= x['cpus_used'] - 0.05, x
+assert 1 <= len(d['neighbours']) <= 5, d['neighbours']
+c = [n['cpus_used'] for n in d['neighbours']]
+assert c == sorted(c, reverse=True), c
+m = d['machine']
+assert 0 < m['cpus_used'] <= $cpus + 0.05, m
+assert m['psi_some'] is None or 0 <= m['psi_some'] <= 100, m
+assert 'the machine runs ' in d['headline'] and ' runnable threads on $cpus CPUs; others: forker (pid $neigh, ' in d['headline'], d['headline']
 assert d['machine']['online'] == $cpus and d['machine']['runnable_mean'] > $cpus, d['machine']
 assert 'pid $neigh' in d['headline'] and d['headline'].startswith('contended: '), d['headline']
 assert d['contention_wait_s_per_s'] >= 0.1

@@ -237,6 +237,26 @@ size_t dash_diag_series_row(char *out, size_t cap, int width, const struct histo
 	return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap - 1;
 }
 
+/* A suggestion that needs more than rows rows at width: its predicted
+ * figures (what follows its last ": " when that starts with a number, as
+ * "...: 2.00 runnable threads on 2.00 CPUs") go before any of its action
+ * is cut, so the setting and its number are whole; a suggestion that
+ * fits, or whose action alone does not, is left to be wrapped as it is. */
+static void dash_diag_fit_rows(char *line, int width, int rows)
+{
+	if (rows < 1 || dash_paint_wrap(NULL, 0, 1 << 20, width, 5, line, 0) <= rows)
+		return;
+	char *colon = strstr(line, ": "), *last = NULL;
+	for (; colon; colon = strstr(colon + 2, ": "))
+		last = colon;
+	if (!last || last - line < 5 || last[2] < '0' || last[2] > '9') /* 5: "Try: " */
+		return;
+	char c = *last;
+	*last = '\0';
+	if (dash_paint_wrap(NULL, 0, 1 << 20, width, 5, line, 0) > rows)
+		*last = c;
+}
+
 void dash_diag_draw(WINDOW *w, const struct dash_rect *r, const struct dash *d,
 		    const struct session *s)
 {
@@ -282,6 +302,7 @@ void dash_diag_draw(WINDOW *w, const struct dash_rect *r, const struct dash *d,
 		snprintf(line, sizeof(line), "%s %s", i ? "  or" : "Try:", sug);
 		/* the first suggestion may take every row left; the others two */
 		int stop = i == 0 ? end : r->y + used + 2 < end ? r->y + used + 2 : end;
+		dash_diag_fit_rows(line, r->w, stop - (r->y + used));
 		used = dash_paint_wrap(w, r->y + used, stop, r->w, 5, line,
 				       dash_paint_attr(d, DASH_ROLE_BOLD)) -
 		       r->y;
