@@ -132,8 +132,13 @@ static int session_diag_unfollowed(struct session *s)
 
 void session_diag_tick(struct session *s)
 {
-	if (!s->have_rates)
+	if (!s->have_rates) {
+		/* The first sample: the machine's first reading too, so that
+		 * the first verdict has the neighbours of its window. */
+		if (!s->cfg.no_machine)
+			neighbours_tick(&s->neighbours, &s->root, s->cur.time);
 		return;
+	}
 	s->runnable_mean = diagnosis_runnable_mean(&s->rates);
 	const struct snapshot_rates *r = &s->rates;
 	history_push(&s->history, s->runnable_mean, r->total_cpu_pct / 100.0,

@@ -1,8 +1,8 @@
 #!/bin/bash
 # test-neighbours.sh — verdicts on a shared machine, against real programs
 # the test starts (issue 16): a serial busy process crowded out by a
-# 3-thread neighbour reads contended (exit 1, the neighbour first) and
-# fine once the neighbour stops; 2 lab threads under a 1.5-CPU quota
+# 3-thread neighbour reads contended (exit 1, the neighbour first), so
+# does the lab beside it, and fine once the neighbour stops; 2 lab threads under a 1.5-CPU quota
 # while a neighbour holds a CPU say the quota did not bind; -- CMD follows
 # its forked workers with no flag; -p without --tree whose children work
 # says "add --tree".  Prints TAP.
@@ -29,7 +29,7 @@ cleanup() {
 if [ ! -x "$TL" ] || [ ! -x "$FORKER" ] || [ ! -x "$PY" ]; then
 	skip_all "$TL, $FORKER or $PY missing"
 fi
-plan 6
+plan 7
 cpus=$(nproc)
 prio_make
 
@@ -57,6 +57,16 @@ assert 'pid $neigh' in d['headline'] and d['headline'].startswith('contended: ')
 assert d['contention_wait_s_per_s'] >= 0.1
 assert any('nothing in this job can help' in s and 'pid $neigh' in s for s in d['suggestions']), d['suggestions']
 " prio_do "$TL" --diagnose -p "$serial" --seconds 3 --format json
+	# The lab's own diagnosis, same rules: while the neighbour crowds its
+	# threads out it never reads fine, from its first verdict on.
+	try3 "the lab's 2 threads beside the neighbour: contended in every sample, the neighbour named" \
+		"$tmp/labc.json" "
+v = [l['diagnosis'] for l in lines if 'diagnosis' in l]
+assert len(v) >= 3, lines
+bad = [(x['verdict'], x['headline']) for x in v if x['verdict'] == 'fine']
+assert not bad, bad
+assert v[-1]['verdict'] == 'contended' and 'pid $neigh' in v[-1]['headline'], v[-1]['headline']
+" prio_do "$TL" --batch --threads 2 -c 5 -i 1 --format json
 	stop "$neigh"
 	try3 "the neighbour stopped: fine, exit 0" "$tmp/f.json" "
 assert st == 0, 'exit status %d, want 0' % st
@@ -66,6 +76,7 @@ assert all(x['pid'] != $neigh for x in d['neighbours']), d['neighbours']
 	stop "$serial"
 else
 	skip "a serial process beside a neighbour: contended" "needs root and a writable cpu controller: the test gives its programs a high CPU weight over the other load of this machine"
+	skip "the lab beside the neighbour: contended" "needs root and a writable cpu controller (as above)"
 	skip "the neighbour stopped: fine" "needs root and a writable cpu controller (as above)"
 fi
 
