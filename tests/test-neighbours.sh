@@ -1,11 +1,12 @@
 #!/bin/bash
 # test-neighbours.sh — verdicts on a shared machine, against real programs
 # the test starts (issue 16): a serial busy process crowded out by a
-# 3-thread neighbour reads contended (exit 1, the neighbour first), so
-# does the lab beside it, and fine once the neighbour stops; 2 lab threads under a 1.5-CPU quota
-# while a neighbour holds a CPU say the quota did not bind; -- CMD follows
-# its forked workers with no flag; -p without --tree whose children work
-# says "add --tree".  Prints TAP.
+# 3-thread neighbour reads contended (exit 1, the neighbour first), so does
+# the lab beside it, and fine once the neighbour stops; a thread starved on
+# its only CPU by a higher-priority spinner is contended too; 2 lab threads
+# under a 1.5-CPU quota while a neighbour holds a CPU say the quota did not
+# bind; -- CMD follows its forked workers with no flag; -p without --tree
+# whose children work says "add --tree".  Prints TAP.
 #
 # Other sessions may load this machine: the programs the verdicts are
 # about run in a cpu cgroup of high weight (prio_make, root) so that only
@@ -29,7 +30,7 @@ cleanup() {
 if [ ! -x "$TL" ] || [ ! -x "$FORKER" ] || [ ! -x "$PY" ]; then
 	skip_all "$TL, $FORKER or $PY missing"
 fi
-plan 7
+plan 8
 cpus=$(nproc)
 prio_make
 
@@ -78,6 +79,22 @@ else
 	skip "a serial process beside a neighbour: contended" "needs root and a writable cpu controller: the test gives its programs a high CPU weight over the other load of this machine"
 	skip "the lab beside the neighbour: contended" "needs root and a writable cpu controller (as above)"
 	skip "the neighbour stopped: fine" "needs root and a writable cpu controller (as above)"
+fi
+
+# ---- a thread starved on its only CPU by a higher-priority spinner ------------
+if [ -n "$prio_cg" ] && [ "$cpus" -ge 2 ]; then
+	start hog prio_run taskset -c 1 nice -n -20 "$FORKER" 1 0 0
+	start vic prio_run taskset -c 1 nice -n 19 "$FORKER" 1 0 0
+	try3 "a thread on CPU 1 beside a nice -20 spinner there: contended, the spinner first, not fine at factor 1.00" \
+		"$tmp/starve.json" "
+assert st == 1 and d['verdict'] == 'contended', (st, d['verdict'], d['headline'])
+assert d['cpus_used'] < 0.3 and d['contention_wait_s_per_s'] > 0.7, (d['cpus_used'], d['headline'])
+assert d['neighbours'][0]['pid'] == $hog and d['neighbours'][0]['shares_cpus'], d['neighbours']
+" prio_do "$TL" --diagnose -p "$vic" --seconds 3 --format json
+	stop "$vic"
+	stop "$hog"
+else
+	skip "a thread starved by a higher-priority spinner" "needs root, a writable cpu controller and 2 CPUs"
 fi
 
 # ---- the lab under a 1.5-CPU quota while a neighbour holds a CPU --------------
