@@ -274,6 +274,8 @@ tap_end() {
 		kill -9 -- "-$p" 2>/dev/null
 		kill -9 "$p" 2>/dev/null
 	done
+	# reaped, so that a cgroup they ran in is empty when it is removed
+	for p in "${tap_pids[@]}"; do [ -n "$p" ] && wait "$p" 2>/dev/null; done
 	for c in "${tap_cgroups[@]}"; do cg_remove "$c"; done
 	[ -n "${tmp:-}" ] && [ -d "$tmp" ] && rm -rf "$tmp"
 	if [ -z "$tap_planned" ]; then
