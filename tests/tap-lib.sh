@@ -233,7 +233,9 @@ quota_capable() {
 # The sourcing script sets T (its tmux command line, a private -L socket) and
 # tmp; the server is killed at exit.
 # pane TARGET prints the pane; wait_pane TARGET ERE TENTHS polls it until
-# ERE matches (the last capture stays in $tmp/pane).
+# ERE matches (the last capture stays in $tmp/pane).  A wait that runs out
+# says so in a TAP comment: a pattern that can never match (tmux trims
+# trailing spaces) shows up there, not only as a slow suite.
 pane() { $T capture-pane -p -t "$1" 2>/dev/null; }
 wait_pane() {
 	local i=0
@@ -243,6 +245,7 @@ wait_pane() {
 		i=$((i + 1))
 	done
 	pane "$1" >"$tmp/pane"
+	echo "# wait_pane $1 '$2': not seen within $3 tenths of a second" >&2
 	return 1
 }
 # pane_proc TARGET NAME: the PID of the process NAME the pane's shell started.
