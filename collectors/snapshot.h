@@ -26,10 +26,11 @@ struct snapshot {
 	char stat_name[CGROUP_PATH_MAX];
 	bool has_cpustat;
 	struct cgroup_cpustat cpustat;
-	struct psi psi_cgroup;	   /* cpu.pressure of the cgroup (v2 or hybrid) */
-	struct psi psi_system;	   /* proc/pressure/cpu */
-	struct thread_set threads; /* owned */
-	struct cpu_usage cpus;	   /* busy % since the previous snapshot */
+	struct psi psi_cgroup;	     /* cpu.pressure of the cgroup (v2, not the root) */
+	enum psi_why psi_cgroup_why; /* why psi_cgroup is not available */
+	struct psi psi_system;	     /* proc/pressure/cpu */
+	struct thread_set threads;   /* owned */
+	struct cpu_usage cpus;	     /* busy % since the previous snapshot */
 };
 
 /* Rates from two consecutive snapshots. */

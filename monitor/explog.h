@@ -59,6 +59,11 @@ struct session;
  * the diagnosis's figures; note (may be NULL), the time. */
 void explog_row_of(const struct session *s, const char *note, struct explog_row *r);
 
+struct sweep_cmd_row;
+/* The row of a command sweep's setting (--sweep --log FILE): its knobs,
+ * steps/s when progress is read (else no rate), the row's figures. */
+void explog_row_of_sweep(const struct sweep_cmd_row *s, bool progress, struct explog_row *r);
+
 /* The environment record of s now (as a recording's header has it). */
 void explog_environment(const struct session *s, struct env_record *e);
 

@@ -9,6 +9,7 @@
 
 #include "recording.h"
 #include "recording-diag.h"
+#include "pressure.h"
 #include "recording-json.h"
 
 #include <ctype.h>
@@ -90,6 +91,9 @@ static void rp_cgroup(struct recording_json *p, json_object *o, struct snapshot 
 	double psi = recording_json_num(p, o, "psi_some_avg10", true, NAN, NAN);
 	s->psi_cgroup.available = !isnan(psi);
 	s->psi_cgroup.some_avg10 = s->psi_cgroup.available ? psi : 0;
+	char note[128];
+	recording_json_str(p, o, "psi_note", note, sizeof(note), NULL);
+	s->psi_cgroup_why = pressure_why_of(note);
 }
 
 static void rp_threads(struct recording_json *p, json_object *a, struct snapshot_rates *r)
@@ -260,6 +264,9 @@ static void rp_workload(struct recording_json *p, json_object *o, struct recordi
 	w->gflops = recording_json_num(p, o, "gflops", false, 0, 0);
 	w->steady_gflops = recording_json_num(p, o, "steady_gflops", true, -1, -1);
 	w->single_thread_gflops = recording_json_num(p, o, "single_thread_gflops", true, -1, -1);
+	w->single_stale = recording_json_bool(p, o, "single_thread_stale", false);
+	w->single_age_s = recording_json_num(p, o, "single_thread_age_s", true, -1, -1);
+	w->single_other_cpus = recording_json_num(p, o, "single_thread_other_cpus", true, -1, -1);
 	w->ideal_gflops = recording_json_num(p, o, "ideal_gflops", true, 0, 0);
 	w->ceiling_gflops = recording_json_num(p, o, "ceiling_gflops", true, 0, 0);
 	rp_results(p, o, "setting_results_equal", &w->epoch_results_checked,

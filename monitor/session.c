@@ -24,6 +24,7 @@
 #include "session-diag.h"
 #include "session-progress.h"
 #include "session-replay.h"
+#include "xalloc.h"
 
 void session_config_default(struct session_config *c)
 {
@@ -299,7 +300,14 @@ static void session_tick_lab(struct session *s)
 		sampler_set_cgroup_override(s->sampler, NULL, 0);
 	if (lab_read(s->lab, &s->lab_status) < 0)
 		return;
-	labview_feed(&s->view, &s->lab_status, session_now(), s->cur.budget.effective, 0, &s->work);
+	if (s->have_rates && s->cur.cpus.n > 0) {
+		/* Other processes' CPUs: the box's busy CPUs less the lab's. */
+		double other = s->cur.cpus.total_busy_pct / 100.0 * (double)s->cur.cpus.n -
+			       s->rates.total_cpu_pct / 100.0;
+		labview_conditions(&s->view, session_now(), other > 0 ? other : 0);
+	}
+	labview_feed(&s->view, &s->lab_status, session_now(), s->cur.budget.effective,
+		     s->single_ref, &s->work);
 	if (s->have_rates)
 		labview_cpu(s->rates.threads, s->rates.nthreads, &s->work);
 	session_lab_events(s);
@@ -436,17 +444,32 @@ unsigned session_poll(struct session *s)
 	return session_pending(s);
 }
 
-/* What the command left outside its process group (setsid), adopted by
- * threadlab and so among its descendants once the group is gone:
- * stopped.  Returns how many. */
-static int session_stop_orphans(struct session *s)
+/* What the command left behind, adopted by threadlab and so among its
+ * descendants once the group is gone: stopped.  Only those outside the
+ * command's process group pgid (setsid) are counted: workers that share
+ * the group (a DataLoader's) were stopped with it and are only late to
+ * go.  Returns how many were outside. */
+static int session_stop_orphans(struct session *s, pid_t pgid)
 {
 	pid_t *pids = NULL;
 	size_t cap = 0;
 	int n = 0;
 	ssize_t k = proctree_descendants(&s->root, getpid(), &pids, &cap);
-	if (k > 1)
-		n = launch_stop_orphans(pids + 1, (size_t)k - 1);
+	if (k > 1) {
+		pid_t *group = xcalloc((size_t)k, sizeof(*group));
+		pid_t *other = xcalloc((size_t)k, sizeof(*other));
+		size_t ng = 0, no = 0;
+		for (ssize_t i = 1; i < k; i++) {
+			if (pgid > 0 && getpgid(pids[i]) == pgid)
+				group[ng++] = pids[i];
+			else
+				other[no++] = pids[i];
+		}
+		launch_stop_orphans(group, ng);
+		n = launch_stop_orphans(other, no);
+		free(group);
+		free(other);
+	}
 	free(pids);
 	return n;
 }
@@ -458,9 +481,10 @@ void session_stop(struct session *s)
 		s->lab = NULL;
 	}
 	bool launched = s->kind == SESSION_LAUNCH && s->child.pid > 0 && !s->child.stopped;
+	pid_t pgid = s->child.pid; /* the command leads its group (launch.h) */
 	launch_stop(&s->child);
 	if (launched && s->root.fd >= 0)
-		s->orphans_stopped = session_stop_orphans(s);
+		s->orphans_stopped = session_stop_orphans(s, pgid);
 	session_progress_free(s);
 	session_replay_stop(s);
 	sampler_free(s->sampler);

@@ -104,6 +104,9 @@ struct session {
 	struct lab_status lab_status; /* read at every tick and by session_poll() */
 	struct labview view;	      /* smoothed and steady-state throughput */
 	struct workload_report work;  /* what outputs show of the workload */
+	double single_ref; /* > 0: the single-thread rate ideal and ceiling use (the
+			    * tour's, measured in its first lesson), GFLOP/s; else
+			    * the lab view's reference */
 
 	/* replay: the source is a recording */
 	struct recording *rec;

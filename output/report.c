@@ -13,6 +13,7 @@
 #include "csv-out.h"
 #include "diagnosis-out.h"
 #include "json-out.h"
+#include "pressure.h"
 #include "text-safe.h"
 
 /* A task state as one safe letter ('?' for anything else). */
@@ -98,14 +99,12 @@ static void report_budget_text(FILE *f, pid_t pid, const struct budget *b)
 		fprintf(f, "CPU budget of process %d\n", (int)pid);
 	else
 		fputs("CPU budget of this process\n", f);
-	fprintf(f, "  online     %s%s\n", online,
-		b->binding == BUDGET_ONLINE ? "   <- binds" : "");
+	fprintf(f, "  online     %s%s\n", online, b->binding == BUDGET_ONLINE ? "   <- binds" : "");
 	fprintf(f, "  affinity   %s%s\n", affinity,
 		b->binding == BUDGET_AFFINITY ? "   <- binds" : "");
 	fprintf(f, "  cpuset     %s%s\n", cpuset, b->binding == BUDGET_CPUSET ? "   <- binds" : "");
 	fprintf(f, "  quota      %s%s\n", quota, b->binding == BUDGET_QUOTA ? "   <- binds" : "");
-	fprintf(f, "  effective  %s CPUs (bound by %s)\n", eff,
-		budget_term_name(b->binding));
+	fprintf(f, "  effective  %s CPUs (bound by %s)\n", eff, budget_term_name(b->binding));
 	fprintf(f, "  cgroup     %s %s\n", report_version_name(b->loc.version),
 		path[0] ? path : "-");
 	if (note[0])
@@ -185,6 +184,12 @@ static void report_json_workload(struct json_out *j, const struct workload_repor
 	json_out_knum(j, "ideal_gflops", single ? w->ideal_gflops : (double)NAN, 2);
 	json_out_knum(j, "ceiling_gflops", single ? w->ceiling_gflops : (double)NAN, 2);
 	json_out_knum(j, "single_thread_gflops", single ? w->single_thread_gflops : (double)NAN, 2);
+	/* How old the reference is, and whether the box is busier now. */
+	json_out_kbool(j, "single_thread_stale", w->single_stale);
+	json_out_knum(j, "single_thread_age_s",
+		      w->single_age_s >= 0 ? w->single_age_s : (double)NAN, 1);
+	json_out_knum(j, "single_thread_other_cpus",
+		      w->single_other_cpus >= 0 ? w->single_other_cpus : (double)NAN, 2);
 	report_json_results(j, "setting_results_equal", w->epoch_results_checked,
 			    w->epoch_results_equal);
 	json_out_knum(j, "setting_max_diff", w->epoch_max_diff, 9);
@@ -296,6 +301,7 @@ static void report_json(FILE *f, const struct snapshot *cur, const struct snapsh
 	json_out_knum(&j, "throttled_s_per_s", tv ? r->throttle.throttled_s_per_s : (double)NAN, 4);
 	json_out_knum(&j, "psi_some_avg10",
 		      cur->psi_cgroup.available ? cur->psi_cgroup.some_avg10 : (double)NAN, 2);
+	json_out_kstr(&j, "psi_note", pressure_note(cur->psi_cgroup_why));
 	json_out_end(&j);
 	json_out_key(&j, "system");
 	json_out_object(&j);
@@ -398,6 +404,9 @@ static void report_text_workload(FILE *f, const struct workload_report *w)
 	if (w->single_thread_gflops > 0)
 		fprintf(f, ", ideal %.1f, ceiling %.1f, 1 thread %.1f", w->ideal_gflops,
 			w->ceiling_gflops, w->single_thread_gflops);
+	if (w->single_thread_gflops > 0 && w->single_stale)
+		fprintf(f, " (measured %.0f s ago on a quieter box: others used %.2f CPUs then)",
+			w->single_age_s, w->single_other_cpus);
 	fputc('\n', f);
 	fprintf(f, "  useful %.2f CPUs inside GEMM of %.2f CPUs used; results %s", w->useful_cpus,
 		w->cpu_cpus,
@@ -447,6 +456,10 @@ static void report_text(FILE *f, const struct snapshot *cur, const struct snapsh
 	report_time_iso(cur->wall, ts, sizeof(ts));
 	if (cur->psi_cgroup.available)
 		snprintf(psi, sizeof(psi), "%.1f%%", cur->psi_cgroup.some_avg10);
+	else if (cur->psi_cgroup_why == PSI_WHY_V1)
+		snprintf(psi, sizeof(psi), "none on cgroup v1");
+	else if (cur->psi_cgroup_why == PSI_WHY_ROOT)
+		snprintf(psi, sizeof(psi), "none (root cgroup)");
 	else
 		snprintf(psi, sizeof(psi), "unavailable");
 	if (b->quota.cpus <= 0 && !(cur->has_cpustat && cur->cpustat.nr_periods))

@@ -3,6 +3,7 @@
  * sweep's settings (sweep-cmd.h): pure code and real files. */
 #include "tl-test.h"
 
+#include <json-c/json.h>
 #include <locale.h>
 #include <math.h>
 #include <stdint.h>
@@ -11,6 +12,7 @@
 #include "explog-out.h"
 #include "explog.h"
 #include "progress.h"
+#include "sweep-cmd-out.h"
 #include "sweep-cmd.h"
 #include "tail.h"
 
@@ -505,15 +507,178 @@ static void test_sweep_settings(void **state)
 	}
 }
 
+/* Every setting runs with its own values: each knob's NAME=VALUE once, the
+ * setting's (not the baseline's), threadlab's own definition gone. */
+static void test_sweep_environ(void **state)
+{
+	(void)state;
+	struct sweep_cmd_opts o;
+	char err[256];
+	unsigned char v[64][SWEEP_CMD_KNOBS];
+	sweep_cmd_opts_default(&o);
+	setenv("OMP_NUM_THREADS", "99", 1);
+	assert_int_equal(sweep_cmd_add_knob(&o, "OMP_NUM_THREADS=1,2,4", err, sizeof(err)), 0);
+	assert_int_equal(sweep_cmd_add_knob(&o, "MODE=a,b", err, sizeof(err)), 0);
+	size_t n = sweep_cmd_settings(&o, v, 64);
+	assert_int_equal(n, 4);
+	static const char *const want[4][2] = {{"1", "a"}, {"2", "a"}, {"4", "a"}, {"1", "b"}};
+	for (size_t i = 0; i < n; i++) {
+		char **e = sweep_cmd_environ(&o, v[i]);
+		int seen[2] = {0, 0};
+		for (char **p = e; *p; p++)
+			for (size_t k = 0; k < 2; k++) {
+				size_t l = strlen(o.knob[k].name);
+				if (strncmp(*p, o.knob[k].name, l) != 0 || (*p)[l] != '=')
+					continue;
+				seen[k]++;
+				if (strcmp(*p + l + 1, want[i][k]) != 0)
+					fail_msg("setting %zu runs with %s, want %s=%s", i, *p,
+						 o.knob[k].name, want[i][k]);
+			}
+		assert_int_equal(seen[0], 1);
+		assert_int_equal(seen[1], 1);
+		assert_non_null(getenv("PATH") ? e[0] : NULL);
+		sweep_cmd_environ_free(e, o.nknobs);
+	}
+	unsetenv("OMP_NUM_THREADS");
+}
+
+static struct sweep_cmd_row sweep_row(size_t i, double rate, double spread)
+{
+	struct sweep_cmd_row r;
+	memset(&r, 0, sizeof(r));
+	r.index = i;
+	r.rate = rate;
+	r.rate_spread = spread;
+	return r;
+}
+
+/* The best setting and whether it beats the next beyond the spread. */
+static void test_sweep_best(void **state)
+{
+	(void)state;
+	struct sweep_cmd_best b;
+	char line[512];
+	/* Repeats: 130 against 100, spreads 10 and 20: beyond. */
+	struct sweep_cmd_row r[4] = {sweep_row(0, 100, 20), sweep_row(1, 130, 10),
+				     sweep_row(2, NAN, NAN), sweep_row(3, 90, 5)};
+	sweep_cmd_best(r, 4, &b);
+	assert_ptr_equal(b.best, &r[1]);
+	assert_ptr_equal(b.next, &r[0]);
+	assert_near(b.margin, 30, 1e-9);
+	assert_near(b.spread, 20, 1e-9);
+	assert_int_equal(b.beyond, 1);
+	sweep_cmd_out_best_text(line, sizeof(line), &b, 3);
+	assert_non_null(strstr(line, "beyond the spread"));
+	/* Within the spread: no clear winner. */
+	r[0].rate_spread = 35;
+	sweep_cmd_best(r, 4, &b);
+	assert_int_equal(b.beyond, 0);
+	sweep_cmd_out_best_text(line, sizeof(line), &b, 3);
+	assert_non_null(strstr(line, "no clear winner"));
+	/* One run each: no spread, cannot tell; the best still named. */
+	for (size_t i = 0; i < 4; i++)
+		r[i].rate_spread = NAN;
+	sweep_cmd_best(r, 4, &b);
+	assert_ptr_equal(b.best, &r[1]);
+	assert_int_equal(b.beyond, -1);
+	sweep_cmd_out_best_text(line, sizeof(line), &b, 1);
+	assert_non_null(strstr(line, "--repeat"));
+	/* The first row best (the best found before the next is). */
+	r[0].rate = 200;
+	sweep_cmd_best(r, 4, &b);
+	assert_ptr_equal(b.best, &r[0]);
+	assert_ptr_equal(b.next, &r[1]);
+	/* No rate at all. */
+	struct sweep_cmd_row none[2] = {sweep_row(0, NAN, NAN), sweep_row(1, NAN, NAN)};
+	sweep_cmd_best(none, 2, &b);
+	assert_null(b.best);
+	sweep_cmd_out_best_text(line, sizeof(line), &b, 1);
+	assert_non_null(strstr(line, "best: none"));
+}
+
+/* A sweep row as an experiment-log row: wait from the runnable share. */
+static void test_sweep_log_row(void **state)
+{
+	(void)state;
+	struct sweep_cmd_row s = sweep_row(1, 50, NAN);
+	static const char *name = "OMP_NUM_THREADS", *value = "2";
+	s.name[0] = name;
+	s.value[0] = value;
+	s.nknobs = 1;
+	s.runs = 1;
+	s.cpu_pct = 150;
+	s.runnable_mean = 2;
+	s.wait_pct = 25;
+	s.throttled_pct = -1;
+	s.verdict = VERDICT_FINE;
+	snprintf(s.status, sizeof(s.status), "stopped (SIGTERM)");
+	struct explog_row e;
+	explog_row_of_sweep(&s, true, &e);
+	assert_int_equal(e.nknobs, 1);
+	assert_string_equal(e.knob[0].name, "OMP_NUM_THREADS");
+	assert_string_equal(e.knob[0].value, "2");
+	assert_string_equal(e.unit, "steps/s");
+	assert_near(e.rate, 50, 1e-9);
+	assert_near(e.cpu, 1.5, 1e-9);
+	assert_near(e.wait, 0.5, 1e-9);
+	assert_int_equal(e.verdict, VERDICT_FINE);
+	explog_row_of_sweep(&s, false, &e);
+	assert_null(e.unit);
+	assert_true(e.rate < 0);
+}
+
+/* A command sweep's JSON is one document whatever its rows: here a command
+ * that ends at once, no progress, so no best setting (best null). */
+static void test_sweep_json_document(void **state)
+{
+	(void)state;
+	struct sweep_cmd_opts o;
+	char err[256], *buf = NULL;
+	size_t len = 0;
+	static char t[] = "true";
+	static char *cmd[] = {t, NULL};
+	sweep_cmd_opts_default(&o);
+	assert_int_equal(sweep_cmd_add_knob(&o, "X=a,b", err, sizeof(err)), 0);
+	o.seconds = 0.2;
+	o.warmup = 0;
+	o.command = cmd;
+	FILE *f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(sweep_cmd_out_run(&o, f, FORMAT_JSON, NULL), 0);
+	fclose(f);
+	json_object *d = json_tokener_parse(buf);
+	if (!d)
+		fail_msg("not one JSON document: %s", buf);
+	json_object *rows, *best;
+	assert_true(json_object_object_get_ex(d, "rows", &rows));
+	assert_int_equal(json_object_array_length(rows), 2);
+	assert_true(json_object_object_get_ex(d, "best", &best));
+	assert_null(best);
+	assert_true(json_object_object_get_ex(d, "environment", &best));
+	json_object_put(d);
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_plain_match),	   cmocka_unit_test(test_cumulative_and_tqdm),
-	    cmocka_unit_test(test_rates),	   cmocka_unit_test(test_tail_rotation),
-	    cmocka_unit_test(test_explog),	   cmocka_unit_test(test_explog_round_trip),
-	    cmocka_unit_test(test_sweep_settings), cmocka_unit_test(test_hostile_numbers),
-	    cmocka_unit_test(test_bounded_cost),   cmocka_unit_test(test_budget),
-	    cmocka_unit_test(test_tick_not_held),  cmocka_unit_test(test_files_refused),
+	    cmocka_unit_test(test_plain_match),
+	    cmocka_unit_test(test_cumulative_and_tqdm),
+	    cmocka_unit_test(test_rates),
+	    cmocka_unit_test(test_tail_rotation),
+	    cmocka_unit_test(test_explog),
+	    cmocka_unit_test(test_explog_round_trip),
+	    cmocka_unit_test(test_sweep_settings),
+	    cmocka_unit_test(test_hostile_numbers),
+	    cmocka_unit_test(test_bounded_cost),
+	    cmocka_unit_test(test_budget),
+	    cmocka_unit_test(test_tick_not_held),
+	    cmocka_unit_test(test_files_refused),
+	    cmocka_unit_test(test_sweep_environ),
+	    cmocka_unit_test(test_sweep_best),
+	    cmocka_unit_test(test_sweep_log_row),
+	    cmocka_unit_test(test_sweep_json_document),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

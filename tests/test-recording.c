@@ -4,6 +4,8 @@
  * session that steps, seeks and rebuilds its lab view. */
 #include "tl-test.h"
 
+#include "pressure.h"
+
 #include <math.h>
 #include <sys/stat.h>
 #include <zstd.h>
@@ -549,18 +551,27 @@ static void test_replay_session(void **state)
 	session_stop(&s);
 }
 
+/* A cgroup pressure that is not known: its note, and back from a
+ * recording. */
+static void test_pressure_notes(void **state)
+{
+	(void)state;
+	assert_null(pressure_note(PSI_WHY_NONE));
+	assert_non_null(strstr(pressure_note(PSI_WHY_V1), "v1"));
+	assert_int_equal(pressure_why_of(pressure_note(PSI_WHY_V1)), PSI_WHY_V1);
+	assert_int_equal(pressure_why_of(pressure_note(PSI_WHY_ROOT)), PSI_WHY_ROOT);
+	assert_int_equal(pressure_why_of("no such note"), PSI_WHY_NONE);
+	assert_int_equal(pressure_why_of(NULL), PSI_WHY_NONE);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_round_trip_plain),
-	    cmocka_unit_test(test_round_trip_zstd),
-	    cmocka_unit_test(test_torn_files),
-	    cmocka_unit_test(test_bad_inputs),
-	    cmocka_unit_test(test_bad_line_in_the_middle),
-	    cmocka_unit_test(test_invalid_utf8_name),
-	    cmocka_unit_test(test_absurd_numbers),
-	    cmocka_unit_test(test_huge_line),
-	    cmocka_unit_test(test_zstd_bomb),
+	    cmocka_unit_test(test_pressure_notes),    cmocka_unit_test(test_round_trip_plain),
+	    cmocka_unit_test(test_round_trip_zstd),   cmocka_unit_test(test_torn_files),
+	    cmocka_unit_test(test_bad_inputs),	      cmocka_unit_test(test_bad_line_in_the_middle),
+	    cmocka_unit_test(test_invalid_utf8_name), cmocka_unit_test(test_absurd_numbers),
+	    cmocka_unit_test(test_huge_line),	      cmocka_unit_test(test_zstd_bomb),
 	    cmocka_unit_test(test_replay_session),
 	};
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);

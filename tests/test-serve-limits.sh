@@ -12,25 +12,20 @@ B="${THREADLAB_BUILDDIR:-.}"
 TL="$(cd "$B" && pwd)/threadlab"
 PY=/usr/bin/python3
 tmp=$(mktemp -d)
-n=0
-fails=0
 pids=()
 cleanup() {
 	for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done
 	rm -rf "$tmp"
 }
-trap cleanup EXIT
-trap 'exit 1' INT TERM HUP
 
 . "$(dirname "$0")/tap-lib.sh"
 
 for c in prometheus curl "$PY"; do
 	if ! command -v "$c" >/dev/null; then
-		echo "1..0 # SKIP $c is needed (Debian packages prometheus, curl, python3)"
-		exit 0
+		skip_all "$c is needed (Debian packages prometheus, curl, python3)"
 	fi
 done
-echo "1..4"
+plan 4
 
 free_port() {
 	"$PY" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
@@ -184,4 +179,3 @@ fi
 kill -TERM $tlpid
 gone $tlpid
 
-exit $((fails > 0))

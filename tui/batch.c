@@ -192,7 +192,11 @@ int batch_run(const struct options *o)
 		header = false;
 		if (o->count && ++printed >= o->count)
 			break;
+		/* The interval is a floor: a sample read late pushes the next
+		 * one back rather than making the next interval shorter. */
 		next += o->interval;
+		if (next < s.cur.time + o->interval)
+			next = s.cur.time + o->interval;
 		double now = stop_now();
 		if (next < now)
 			next = now + o->interval;

@@ -146,11 +146,18 @@ size_t dash_rows_budget(char *out, size_t cap, int width, const struct budget *b
 
 /* "cgroup 40.1%" or "cgroup unavailable"; brief "cg 40%". */
 static void dash_rows_psi(char *full, char *brief, size_t cap, const char *what,
-			  const char *short_what, const struct psi *p)
+			  const char *short_what, const struct psi *p, enum psi_why why)
 {
 	if (p->available) {
 		snprintf(full, cap, "%s %.1f%%", what, p->some_avg10);
 		snprintf(brief, cap, "%s %.0f%%", short_what, p->some_avg10);
+	} else if (why == PSI_WHY_V1) {
+		/* A v1 cgroup has no pressure: never the system's figure here. */
+		snprintf(full, cap, "%s none on v1", what);
+		snprintf(brief, cap, "%s n/a (v1)", short_what);
+	} else if (why == PSI_WHY_ROOT) {
+		snprintf(full, cap, "%s none (root)", what);
+		snprintf(brief, cap, "%s n/a", short_what);
 	} else {
 		snprintf(full, cap, "%s unavailable", what);
 		snprintf(brief, cap, "%s n/a", short_what);
@@ -195,8 +202,8 @@ size_t dash_rows_pressure(char *out, size_t cap, int width, const struct snapsho
 			dash_line_add(&l, 2, "throttled n/a");
 		}
 	}
-	dash_rows_psi(cg, cgb, sizeof(cg), "cgroup", "cg", &cur->psi_cgroup);
-	dash_rows_psi(sys, sysb, sizeof(sys), "system", "sys", &cur->psi_system);
+	dash_rows_psi(cg, cgb, sizeof(cg), "cgroup", "cg", &cur->psi_cgroup, cur->psi_cgroup_why);
+	dash_rows_psi(sys, sysb, sizeof(sys), "system", "sys", &cur->psi_system, PSI_WHY_NONE);
 	dash_line_add(&l, 2 | DASH_LINE_KEEP, "PSI some: %s %s", cg, sys);
 	dash_line_brief(&l, "PSI %s %s", cgb, sysb);
 	return dash_line_render(&l, out, cap, width);

@@ -110,7 +110,7 @@ static int main_sweep_cmd(const struct options *o)
 	struct sweep_cmd_opts so;
 	options_tune_sweep(o, &so);
 	stop_install(NULL);
-	int rc = sweep_cmd_out_run(&so, stdout, o->format);
+	int rc = sweep_cmd_out_run(&so, stdout, o->format, o->log);
 	if (rc == -EPIPE || rc == -EINTR)
 		return EXIT_OK;
 	if (rc == -EINVAL)
