@@ -101,10 +101,10 @@ static void *matcher_run(void *arg)
 {
 	struct matcher *m = arg;
 	errno = 0;
-	int nice = getpriority(PRIO_PROCESS, (id_t)gettid());
+	int prio = getpriority(PRIO_PROCESS, (id_t)gettid());
 	if (errno == 0)
 		setpriority(PRIO_PROCESS, (id_t)gettid(),
-			    nice + MATCHER_NICE > 19 ? 19 : nice + MATCHER_NICE);
+			    prio + MATCHER_NICE > 19 ? 19 : prio + MATCHER_NICE);
 	for (;;) {
 		atomic_store(&m->busy, true);
 		if (atomic_load(&m->stop))
