@@ -228,7 +228,7 @@ static void test_fleet_slow(void **state)
 {
 	(void)state;
 	const char *re = "(.{1,190}a){1,5}#%";
-	char arg[1500];
+	char arg[600];
 	tl_ab_text(arg, sizeof(arg) - 1, 1);
 	arg[sizeof(arg) - 1] = '\0';
 	char err[256];
@@ -240,7 +240,9 @@ static void test_fleet_slow(void **state)
 	assert_int_equal(fleet_start(&f, &c, re, err, sizeof(err)), EXIT_OK);
 	double worst = 0;
 	const struct fleet_proc *known = NULL;
-	for (int i = 0; i < 600 && !known; i++) {
+	/* its answer comes in seconds; minutes on a loaded machine, as the
+	 * matcher runs at nice +10 */
+	for (double end = tl_now_s() + 180; !known && tl_now_s() < end;) {
 		double t0 = tl_now_s();
 		fleet_tick(&f);
 		double dt = tl_now_s() - t0;
@@ -253,7 +255,7 @@ static void test_fleet_slow(void **state)
 	double one = matcher_longest(f.matcher);
 	printf("# the slowest tick %.1f ms, the slowest match %.0f ms\n", worst * 1e3, one * 1e3);
 	assert_non_null(known);
-	assert_false(known->matches);
+	assert_false(known ? known->matches : true);
 	assert_true(one > 0.1);
 	assert_true(worst < one / 4);
 	fleet_stop(&f);
