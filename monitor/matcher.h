@@ -29,7 +29,8 @@ struct matcher_result {
 	uint64_t tag; /* as put */
 	int status;   /* 1 matched, 0 not, MATCHER_LATE */
 	/* What fn reports beside (progress: the first group that took part,
-	 * 0 none; its length in bytes; its first bytes, not terminated). */
+	 * 0 no group, -1 none took part; its length in bytes; its first
+	 * bytes, not terminated). */
 	int value;
 	size_t len;
 	char text[MATCHER_RESULT_TEXT];

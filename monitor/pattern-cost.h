@@ -15,7 +15,8 @@
 
 #include <stddef.h>
 
-/* Nested repetition counts may multiply to this much (RE2's own limit). */
+/* Nested repetition counts may multiply to this much: the product of the
+ * counts around one atom ((a{1,255}){1,255} is 65025). */
 #define PATTERN_REPEAT_MAX 1000
 /* Nodes the expression may copy out to: an atom, a group's two ends, an
  * operator each count one, times the counts around them. */

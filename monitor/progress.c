@@ -112,7 +112,13 @@ int progress_match(const struct pattern *re, const char *text, size_t len, struc
 		r->len = (size_t)(m[g].eo - m[g].so);
 		memcpy(r->text, text + m[g].so,
 		       r->len < sizeof(r->text) ? r->len : sizeof(r->text));
-		break;
+		return 1;
+	}
+	if (pattern_groups(re) > 0) {
+		/* a group that took no part: the line names itself */
+		r->value = -1;
+		r->len = len;
+		memcpy(r->text, text, len < sizeof(r->text) ? len : sizeof(r->text));
 	}
 	return 1;
 }
@@ -121,6 +127,12 @@ int progress_match(const struct pattern *re, const char *text, size_t len, struc
 static void progress_count(struct progress *p, const struct matcher_result *r)
 {
 	double v = -1;
+	if (r->value < 0) {
+		/* Counting it as a line would mix two kinds of count. */
+		progress_note(p, &p->no_group, "--progress: the line", r->text, r->len,
+			      "matched with no group taking part");
+		return;
+	}
 	if (r->value > 0 && !progress_number(p, r->text, r->len, &v))
 		return; /* the group is not a number: not a progress line */
 	p->matches++;

@@ -65,6 +65,7 @@ struct progress {
 	 * counted, and the first of each kind said once in note. */
 	unsigned long not_number;   /* the group captured text that is not a number */
 	unsigned long out_of_range; /* a number beyond PROGRESS_*_MAX */
+	unsigned long no_group;	    /* the expression has groups, none took part */
 	/* Lines matched off this thread (progress_match_start()), or NULL:
 	 * matched in progress_feed().  A line the matcher has no room for,
 	 * or has not reached budget_s seconds after it was read, is not
@@ -107,7 +108,9 @@ bool progress_settle(struct progress *p, double max_s);
 bool progress_line(struct progress *p, const char *line, size_t len);
 
 /* The matcher's function for the job's lines (matcher.h): whether text
- * matches, the first group that took part in r->value, r->len, r->text. */
+ * matches, the first group that took part in r->value, r->len, r->text;
+ * r->value 0 when the expression has no group, -1 with the line in
+ * r->len, r->text when it has groups and none took part. */
 int progress_match(const struct pattern *re, const char *text, size_t len,
 		   struct matcher_result *r);
 

@@ -21,7 +21,7 @@ cleanup() {
 
 . "$(dirname "$0")/tap-lib.sh"
 
-plan 28
+plan 29
 
 # The 500 'a's a line the expensive expression fails on.
 long_a=$(printf '%0500d' 0 | tr 0 a)
@@ -127,6 +127,18 @@ if [ "$(grep -c "the group captured '', not a number" "$tmp/g.err")" = 1 ]; then
 	ok "a group that never captures a number: said once, not a silent 0"
 else
 	notok "a group that never captures" "$(cat "$tmp/g.err")"
+fi
+limited 20 "$TL" --batch --format json -i 0.3 -c 3 --progress 'step( (x+))?' \
+	-- sh -c 'while :; do echo step 5; sleep 0.05; done' >"$tmp/g2.out" 2>"$tmp/g2.err"
+if [ "$(grep -c "the line 'step 5', matched with no group taking part" "$tmp/g2.err")" = 1 ] &&
+	python3 -c '
+import json, sys
+p = [json.loads(l) for l in open(sys.argv[1])][-1]["progress"]
+assert p["count"] == 0 and p["matches"] == 0 and p["not_numbers"] > 10, p
+' "$tmp/g2.out" 2>"$tmp/py"; then
+	ok "a group that takes no part: said once, not counted as a line"
+else
+	notok "a group that takes no part" "$(cat "$tmp/g2.err" "$tmp/py")"
 fi
 
 # ---- 6: files --progress-file and --log cannot use ----------------------------

@@ -137,6 +137,33 @@ static void test_hostile_numbers(void **state)
 	assert_int_equal(p.out_of_range, 2);
 	assert_int_equal(p.note_seq, 1);
 	progress_free(&p);
+	/* a group that never captures: neither a zero nor a line counted,
+	 * said once, here and through the matcher thread */
+	for (int threaded = 0; threaded < 2; threaded++) {
+		progress_init(&p, "^step( ([0-9]+))?", false, err, sizeof(err));
+		if (threaded)
+			assert_int_equal(progress_match_start(&p, 0), 0);
+		feed(&p, "step\nstep\nstep x\n");
+		assert_true(progress_settle(&p, 10));
+		assert_int_equal(p.no_group, 3);
+		assert_int_equal(p.matches, 0);
+		assert_near(p.count, 0, 0);
+		assert_int_equal(p.note_seq, 1);
+		assert_non_null(strstr(p.note, "'step'"));
+		assert_non_null(strstr(p.note, "no group taking part"));
+		feed(&p, "step 4\nstep\n");
+		assert_true(progress_settle(&p, 10));
+		assert_near(p.count, 4, 0);
+		assert_int_equal(p.no_group, 4);
+		assert_int_equal(p.note_seq, 1); /* once */
+		progress_free(&p);
+	}
+	/* an expression without groups still counts lines */
+	progress_init(&p, "^step", false, err, sizeof(err));
+	feed(&p, "step\nstep 9\n");
+	assert_near(p.count, 2, 0);
+	assert_int_equal(p.no_group, 0);
+	progress_free(&p);
 }
 
 /* Matching cost is bounded where it can be, from the expression's text:
