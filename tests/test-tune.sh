@@ -353,6 +353,9 @@ if "$PY" - "$tmp" >"$tmp/check" 2>&1 <<'PY'; then
 import json, sys
 d = sys.argv[1]
 st = lambda f: [x["status"] for x in json.load(open(d + "/" + f))["rows"]]
+# On a failure, every row's status: which case and what the others said.
+sys.excepthook = lambda t, v, tb: print("%s: %s\nall rows: %s" % (t.__name__, v, {
+    f: st(f) for f in ("bad.json", "fork.json", "setsid.json", "none.json", "quiet.json", "early.json")}))
 assert st("bad.json") == ["ignored SIGTERM: killed (SIGKILL)"], st("bad.json")
 f = st("fork.json")[0]
 assert f.startswith("exited with status 0 after") and "left running was stopped" in f, f
