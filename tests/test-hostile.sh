@@ -134,7 +134,7 @@ if [ "$(grep -c "the line 'step 5', matched with no group taking part" "$tmp/g2.
 	python3 -c '
 import json, sys
 p = [json.loads(l) for l in open(sys.argv[1])][-1]["progress"]
-assert p["count"] == 0 and p["matches"] == 0 and p["not_numbers"] > 10, p
+assert p["count"] == 0 and p["matches"] == 0 and p["not_numbers"] >= 1, p
 ' "$tmp/g2.out" 2>"$tmp/py"; then
 	ok "a group that takes no part: said once, not counted as a line"
 else
