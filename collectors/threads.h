@@ -151,6 +151,9 @@ struct thread_rate {
 	bool is_new;			/* not in the previous sample: rates are 0 */
 	bool is_reset;			/* schedstat moved more than is possible (a
 					 * counter reset or jump): rates are 0 */
+	/* Filled by the monitor (monitor/activity.h), 0 from thread_rates(): */
+	unsigned char activity; /* what it did most of the interval */
+	double input_wait_pct;	/* % of the interval it waited for input */
 };
 
 /* Computes one rate per thread in cur.  A thread absent from prev (or whose

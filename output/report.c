@@ -327,6 +327,7 @@ static void report_json(FILE *f, const struct snapshot *cur, const struct snapsh
 		json_out_knum(&j, "wait_pct", t->wait_pct, 2);
 		json_out_knum(&j, "vcsw_per_s", t->vcsw_per_s, 1);
 		json_out_knum(&j, "ivcsw_per_s", t->ivcsw_per_s, 1);
+		json_out_kstr(&j, "activity", t->activity ? activity_name(t->activity) : NULL);
 		json_out_end(&j);
 	}
 	json_out_end(&j);
@@ -358,7 +359,7 @@ static void report_csv(FILE *f, const struct snapshot *cur, const struct snapsho
 		csv_out_header(&c, "time,effective_cpus,binding,throttled_pct,throttled_s_per_s,"
 				   "psi_some_avg10,pid,tid,name,state,cpu,cpu_pct,user_pct,sys_pct,"
 				   "wait_pct,vcsw_per_s,ivcsw_per_s,gflops,runnable_mean,factor,"
-				   "verdict");
+				   "verdict,activity");
 	report_time_iso(cur->wall, ts, sizeof(ts));
 	bool tv = r->throttle.valid;
 	for (size_t i = 0; i < r->nthreads; i++) {
@@ -386,6 +387,7 @@ static void report_csv(FILE *f, const struct snapshot *cur, const struct snapsho
 		csv_out_num(&c, report_runnable_mean(r, diag), 3);
 		csv_out_num(&c, diag ? diag->factor : (double)NAN, 3);
 		csv_out_str(&c, diag ? diagnosis_verdict_name(diag->verdict) : NULL);
+		csv_out_str(&c, t->activity ? activity_name(t->activity) : NULL);
 		csv_out_end_row(&c);
 	}
 }
@@ -491,8 +493,8 @@ static void report_text(FILE *f, const struct snapshot *cur, const struct snapsh
 		diagnosis_out_line(line, sizeof(line), diag);
 		fprintf(f, "  diagnosis: %s\n", line);
 	}
-	fprintf(f, "  %7s %7s %-16s %s %3s %6s %6s %6s %6s %8s %8s\n", "PID", "TID", "NAME", "S",
-		"CPU", "CPU%", "USR%", "SYS%", "WAIT%", "VCSW/s", "IVCSW/s");
+	fprintf(f, "  %7s %7s %-16s %s %3s %6s %6s %6s %6s %8s %8s  %s\n", "PID", "TID", "NAME",
+		"S", "CPU", "CPU%", "USR%", "SYS%", "WAIT%", "VCSW/s", "IVCSW/s", "ACTIVITY");
 	for (size_t i = 0; i < r->nthreads; i++) {
 		const struct thread_rate *t = &r->threads[i];
 		size_t fit = report_name_fit(t->name, t->name_len, 16);
@@ -500,10 +502,11 @@ static void report_text(FILE *f, const struct snapshot *cur, const struct snapsh
 		/* pad by terminal columns, not bytes: a replacement character is
 		 * three bytes wide in UTF-8 and one column on screen */
 		int pad = 16 - text_safe_width(t->name, fit);
-		fprintf(f, "  %7d %7d %s%*s %c %3d %6.1f %6.1f %6.1f %6.1f %8.1f %8.1f\n",
+		fprintf(f, "  %7d %7d %s%*s %c %3d %6.1f %6.1f %6.1f %6.1f %8.1f %8.1f  %s\n",
 			(int)t->pid, (int)t->tid, name, pad > 0 ? pad : 0, "",
 			report_state(t->state), t->cpu, t->cpu_pct, t->user_pct, t->sys_pct,
-			t->wait_pct, t->vcsw_per_s, t->ivcsw_per_s);
+			t->wait_pct, t->vcsw_per_s, t->ivcsw_per_s,
+			t->activity ? activity_name(t->activity) : "-");
 	}
 	if (cur->cpus.n) {
 		fputs("  cpus", f);

@@ -60,7 +60,8 @@ void dash_format_cols(int width, bool tree, struct dash_cols *c)
 	c->width = width;
 	c->pid = tree || width >= 96;
 	c->vcsw = width >= 104;
-	int fixed = DASH_COL_FIXED + (c->pid ? 8 : 0) + (c->vcsw ? 8 : 0);
+	c->act = width >= 84 + (c->pid ? 8 : 0);
+	int fixed = DASH_COL_FIXED + (c->pid ? 8 : 0) + (c->vcsw ? 8 : 0) + (c->act ? 12 : 0);
 	int name = width - fixed;
 	c->name_w = name < 15 ? 15 : name > 24 ? 24 : name;
 }
@@ -91,9 +92,11 @@ size_t dash_format_thread_head(char *out, size_t cap, const struct dash_cols *c,
 	dash_format_add(out, cap, &o, " ");
 	DASH_HEAD(DASH_SORT_IVCSW, "IVCS/s", 7, true);
 	if (c->vcsw)
-		dash_format_add(out, cap, &o, "  VCS/s ");
+		dash_format_add(out, cap, &o, " %7s ", "VCS/s");
 	else
 		dash_format_add(out, cap, &o, " ");
+	if (c->act)
+		dash_format_add(out, cap, &o, "%-11s ", "ACT");
 	dash_format_add(out, cap, &o, "MARK");
 #undef DASH_HEAD
 	return o;
@@ -122,7 +125,15 @@ size_t dash_format_thread_row(char *out, size_t cap, const struct dash_cols *c,
 				r->wait_pct, r->ivcsw_per_s);
 	if (c->vcsw)
 		dash_format_add(out, cap, &o, "%7.0f ", r->vcsw_per_s);
-	dash_format_add(out, cap, &o, "%s", labview_mark_name(m));
+	const char *act = r->activity ? activity_name(r->activity) : "";
+	if (c->act)
+		dash_format_add(out, cap, &o, "%-11s ", act[0] ? act : "-");
+	const char *mark = labview_mark_name(m);
+	/* below the ACT column's width, the activity stands in MARK, short
+	 * when the row leaves it fewer than 11 columns */
+	if (!mark[0] && !c->act && c->width - dash_fit_width(out) < 11)
+		act = r->activity ? activity_short(r->activity) : "";
+	dash_format_add(out, cap, &o, "%s", mark[0] || c->act ? mark : act);
 	return o;
 }
 

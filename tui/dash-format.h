@@ -33,12 +33,14 @@ const char *dash_format_sort_name(enum dash_sort s);
 /* ---- threads table ---------------------------------------------------- */
 
 /* Which columns fit: the PID column from 96 columns (or with --tree), the
- * voluntary switches from 104; the name column takes what is left, 15 to
- * 24 columns. */
+ * voluntary switches from 104, the activity (ACT, activity.h) from 84 (below,
+ * it stands in the MARK column of rows without a mark); the name column
+ * takes what is left, 15 to 24 columns. */
 struct dash_cols {
 	int width;
 	bool pid;
 	bool vcsw;
+	bool act;
 	int name_w;
 };
 void dash_format_cols(int width, bool tree, struct dash_cols *c);
