@@ -9,9 +9,9 @@
 #include "tail.h"
 #include "xalloc.h"
 
-/* Matching time per read of the job's output, s (progress.h): a job that
- * floods lines costs the tick at most this much for each. */
-#define SESSION_PROGRESS_BUDGET_S 0.02
+/* How long a line may wait for the matcher thread, s (progress.h): later
+ * than this its count would belong to another tick. */
+#define SESSION_PROGRESS_BUDGET_S 0.2
 
 int session_progress_start(struct session *s, char *err, size_t errlen)
 {
@@ -20,9 +20,14 @@ int session_progress_start(struct session *s, char *err, size_t errlen)
 		return EXIT_OK;
 	if (progress_init(&s->progress, c->progress, c->progress_rate, err, errlen) < 0)
 		return EXIT_USAGE;
-	s->progress.budget_s = SESSION_PROGRESS_BUDGET_S;
+	int rc = progress_match_start(&s->progress, SESSION_PROGRESS_BUDGET_S);
+	if (rc < 0) {
+		snprintf(err, errlen, "--progress: cannot start the thread that matches lines: %s",
+			 strerror(-rc));
+		return EXIT_RUNTIME;
+	}
 	if (c->progress_file) {
-		int rc = tail_check(c->progress_file);
+		rc = tail_check(c->progress_file);
 		if (rc < 0) {
 			snprintf(err, errlen, "--progress-file %s: %s", c->progress_file,
 				 rc == -EISDIR	 ? "is a directory: give the job's log file"
