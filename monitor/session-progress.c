@@ -9,9 +9,13 @@
 #include "tail.h"
 #include "xalloc.h"
 
-/* How long a line may wait for the matcher thread, s (progress.h): later
- * than this its count would belong to another tick. */
-#define SESSION_PROGRESS_BUDGET_S 0.2
+/* How long a line may wait for the matcher thread, s (progress.h).  A line
+ * matched late counts in a later tick, which the rate's average absorbs;
+ * one that waited a second means the matcher cannot keep up (a slow
+ * expression), not a busy machine (the matcher runs at nice +10, so a
+ * loaded box delays it by tenths of a second: 200 ms dropped cheap lines
+ * there). */
+#define SESSION_PROGRESS_BUDGET_S 1.0
 
 int session_progress_start(struct session *s, char *err, size_t errlen)
 {
