@@ -17,6 +17,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "collector.h"
 #include "environment.h"
 #include "procinfo.h"
 #include "proctree.h"
@@ -210,6 +211,7 @@ int session_start(struct session *s, const struct session_config *c, char *err, 
 	s->sampler = sampler_new(&s->root, s->target, s->tree);
 	if (s->sampler)
 		sampler_set_detail_period(s->sampler, c->detail_period);
+	collector_attach(s->sampler, s->root.live);
 	if (!s->sampler) {
 		int e = errno;
 		if (e == ESRCH)
@@ -311,6 +313,8 @@ static bool session_lab_recover(struct session *s)
 	struct sampler *next = sampler_new(&s->root, lab_root_pid(s->lab), true);
 	if (!next)
 		return false;
+	sampler_set_detail_period(next, s->cfg.detail_period);
+	collector_attach(next, s->root.live);
 	sampler_free(s->sampler);
 	s->sampler = next;
 	s->target = lab_root_pid(s->lab);

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "collector.h"
 #include "procinfo.h"
 #include "sampler.h"
 #include "stop.h"
@@ -332,6 +333,7 @@ int sweep_run(const struct sweep_opts *o, const struct sweep_sink *k)
 	if (rc == 0)
 		rc = budget_read(&root, lab_root_pid(c.lab), &budget);
 	c.smp = rc == 0 ? sampler_new(&root, lab_root_pid(c.lab), true) : NULL;
+	collector_attach(c.smp, true);
 	if (!c.smp) {
 		sink_note(k, "sweep: cannot monitor the workload: %s",
 			  strerror(rc < 0 ? -rc : errno));

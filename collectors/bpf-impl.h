@@ -1,0 +1,27 @@
+/* bpf-impl.h — what bpf-load.c and bpf-threads.c share; not for other
+ * files (they use bpf-tasks.h). */
+#ifndef THREADLAB_BPF_IMPL_H
+#define THREADLAB_BPF_IMPL_H
+
+#include "bpf-tasks.h"
+
+struct threadlab_bpf;
+
+struct bpf_tasks {
+	struct threadlab_bpf *skel; /* bpftool's skeleton: programs, maps, .bss */
+	unsigned capacity;	    /* max_entries of the latency map */
+	uint64_t reads;		    /* iterator reads by every reader */
+	uint64_t fail_read;	    /* THREADLAB_BPF_FAIL_READ: this read fails (tests) */
+	int readers_all;	    /* readers with all: latency of every thread */
+};
+
+/* The skeleton's pieces, for the reader (bpf-load.c owns the skeleton
+ * type, from the generated header). */
+int bpf_tasks_iter_fd(struct bpf_tasks *b); /* a new iterator: -errno */
+int bpf_tasks_lat_fd(const struct bpf_tasks *b);
+int bpf_tasks_traced_fd(const struct bpf_tasks *b);
+/* The .bss variables of threadlab.bpf.c a read sets; returns the new gen. */
+uint64_t bpf_tasks_begin(struct bpf_tasks *b, uint64_t since, pid_t root, bool tree, bool all);
+void bpf_tasks_trace_all(struct bpf_tasks *b, bool on);
+
+#endif

@@ -1,0 +1,74 @@
+/* bpf-tasks.h — the BPF collector: every thread of a target in one read,
+ * and each thread's run-queue latency.
+ *
+ * struct bpf_tasks is the loaded programs (bpf/threadlab.bpf.c), one per
+ * threadlab process: loading needs CAP_BPF and CAP_PERFMON (or root), and
+ * happens once, before the program drops them; reading afterwards needs no
+ * capability, only the descriptors.  struct bpf_threads reads one target
+ * through it, as struct thread_sampler (threads.h) reads one through
+ * /proc: each bpf_threads_sample() runs the task iterator once and fills a
+ * struct thread_set with the same fields (state, last CPU, name, CPU time,
+ * run-queue wait and time slices from the scheduler's own counters,
+ * voluntary and involuntary switches, start time), plus each traced
+ * thread's latency histogram since it was first traced.  Figures equal
+ * /proc's within one scheduler tick: a running thread's CPU time is its
+ * sum_exec_runtime, which the kernel brings up to date at each tick and
+ * switch, where /proc adds the part of the current slice.
+ *
+ * Latency is traced for the threads of the processes readers follow (their
+ * root, and with tree the descendants seen at each read, from the read
+ * after they appear), in a map of a bounded number of threads; a thread the
+ * map has no room for has no histogram (its figures are unknown, not 0) and
+ * its events count in bpf_tasks_dropped().
+ *
+ * Built without BPF support (./configure --enable-bpf=no) the same calls
+ * exist: bpf_tasks_built() is false and loading fails with -ENOTSUP. */
+#ifndef THREADLAB_BPF_TASKS_H
+#define THREADLAB_BPF_TASKS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "threads.h"
+
+#define BPF_TASKS_THREADS_DEFAULT 16384 /* threads whose latency the map holds */
+
+struct bpf_tasks;
+
+/* Whether this build has the BPF collector. */
+bool bpf_tasks_built(void);
+
+/* Loads and attaches the programs, with room for the latency of
+ * max_threads threads (0: BPF_TASKS_THREADS_DEFAULT).  Returns 0, or -errno
+ * with a short reason in why ("not root and no CAP_BPF, CAP_PERFMON", "no
+ * kernel BTF (/sys/kernel/btf/vmlinux)", "unprivileged BPF disabled", the
+ * verifier's complaint).  Never prints: libbpf's messages go into why. */
+int bpf_tasks_load(unsigned max_threads, struct bpf_tasks **out, char *why, size_t whylen);
+void bpf_tasks_free(struct bpf_tasks *b);
+
+/* Latency events the map had no room for since loading. */
+uint64_t bpf_tasks_dropped(const struct bpf_tasks *b);
+/* Threads the latency map holds at most. */
+unsigned bpf_tasks_capacity(const struct bpf_tasks *b);
+/* Iterator reads since loading, by every reader (for tests: nothing but a
+ * sampler reads). */
+uint64_t bpf_tasks_reads(const struct bpf_tasks *b);
+
+struct bpf_threads;
+
+/* A reader of pid (with tree: and its descendants; with all: every thread
+ * of the machine, pid ignored) through b, which must outlive it.  Returns
+ * NULL and sets errno (ENOMEM, or what registering the target failed
+ * with). */
+struct bpf_threads *bpf_threads_new(struct bpf_tasks *b, pid_t pid, bool tree, bool all);
+void bpf_threads_free(struct bpf_threads *t);
+
+/* Fills out (replacing its contents) at time now (CLOCK_MONOTONIC s).
+ * Returns 0; -ESRCH once the target has no thread that is not a zombie
+ * (out then holds no threads); another -errno when the read failed (the
+ * caller falls back to /proc; out holds no threads). */
+int bpf_threads_sample(struct bpf_threads *t, double now, struct thread_set *out);
+
+#endif

@@ -1,0 +1,114 @@
+/* collector.c — choose the collector path once per process (collector.h).
+ *
+ * The loaded programs live here for the process's life, shared by every
+ * session (the exporter's --match follows many, the lab restarts its
+ * anchor): one set of tracepoints, however many targets.  The note for a
+ * fallback names the reason the loader found, so a person knows what to
+ * change: run as root, grant the capabilities, a kernel with BTF. */
+#include "config.h"
+
+#include "collector.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "privileges.h"
+#include "session.h"
+
+static struct bpf_tasks *collector_loaded;
+static bool collector_chosen;
+static char collector_why[320];
+
+const char *collector_want_name(enum collector_want w)
+{
+	return w == COLLECTOR_BPF ? "bpf" : w == COLLECTOR_PROC ? "proc" : "auto";
+}
+
+int collector_want_parse(const char *s)
+{
+	if (strcmp(s, "auto") == 0)
+		return COLLECTOR_AUTO;
+	if (strcmp(s, "bpf") == 0)
+		return COLLECTOR_BPF;
+	if (strcmp(s, "proc") == 0)
+		return COLLECTOR_PROC;
+	return -1;
+}
+
+int collector_choose(const struct collector_opts *o, char *err, size_t errlen)
+{
+	if (collector_chosen)
+		return 0;
+	collector_chosen = true;
+	collector_why[0] = '\0';
+	if (o->want != COLLECTOR_PROC && o->live) {
+		char why[256];
+		int rc = bpf_tasks_load(o->bpf_threads, &collector_loaded, why, sizeof(why));
+		if (rc < 0 && o->want == COLLECTOR_BPF) {
+			snprintf(
+			    err, errlen, "--collector bpf: cannot load the BPF programs: %s%s", why,
+			    rc == -EPERM ? " (run as root, or grant the binary "
+					   "cap_bpf,cap_perfmon+ep with setcap: see threadlab(1))"
+					 : "");
+			privileges_drop_bpf();
+			return EXIT_USAGE;
+		}
+		if (rc < 0)
+			snprintf(collector_why, sizeof(collector_why),
+				 "collector /proc: BPF unavailable (%s), so no run-queue latency",
+				 why);
+	} else if (!o->live && o->want == COLLECTOR_BPF) {
+		snprintf(err, errlen, "--collector bpf reads the live machine: drop --root");
+		return EXIT_USAGE;
+	}
+	/* Loaded or not, nothing later may load programs. */
+	privileges_drop_bpf();
+	return EXIT_OK;
+}
+
+bool collector_bpf_on(void)
+{
+	return collector_loaded != NULL;
+}
+
+const char *collector_note(void)
+{
+	return collector_why;
+}
+
+void collector_attach(struct sampler *s, bool live)
+{
+	if (s && live && collector_loaded)
+		sampler_use_bpf(s, collector_loaded);
+}
+
+unsigned long long collector_dropped(void)
+{
+	return collector_loaded ? bpf_tasks_dropped(collector_loaded) : 0;
+}
+
+unsigned collector_capacity(void)
+{
+	return collector_loaded ? bpf_tasks_capacity(collector_loaded) : 0;
+}
+
+unsigned long long collector_reads(void)
+{
+	return collector_loaded ? bpf_tasks_reads(collector_loaded) : 0;
+}
+
+void collector_release(void)
+{
+	bpf_tasks_free(collector_loaded);
+	collector_loaded = NULL;
+}
+
+const char *collector_build_line(void)
+{
+#ifdef HAVE_BPF
+	return "BPF collector: built (task iterator, run-queue latency; libbpf " LIBBPF_VERSION ")";
+#else
+	return "BPF collector: not built (./configure --enable-bpf)";
+#endif
+}

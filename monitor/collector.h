@@ -1,0 +1,63 @@
+/* collector.h — the collector path threads are read by: the BPF task
+ * iterator (with run-queue latency) where it loads, else /proc.
+ *
+ * The choice is made once per threadlab process, before any session
+ * starts: loading needs CAP_BPF and CAP_PERFMON (or root), and once the
+ * programs are loaded those capabilities (and CAP_SYS_ADMIN) are dropped
+ * from the process for good (privileges.h), so nothing later can load
+ * programs: not a session restarted, not a scrape of the exporter.  Every
+ * sampler a session makes then reads through the loaded programs
+ * (collector_attach); a sampler whose BPF read fails falls back to /proc
+ * on its own (sampler.h). */
+#ifndef THREADLAB_COLLECTOR_H
+#define THREADLAB_COLLECTOR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "sampler.h"
+
+enum collector_want {
+	COLLECTOR_AUTO, /* BPF where it loads, else /proc with a note */
+	COLLECTOR_BPF,	/* BPF or exit 2 */
+	COLLECTOR_PROC, /* /proc, no BPF at all */
+};
+
+/* "auto", "bpf", "proc"; and back (-1: none of them). */
+const char *collector_want_name(enum collector_want w);
+int collector_want_parse(const char *s);
+
+struct collector_opts {
+	enum collector_want want;
+	unsigned bpf_threads; /* threads the latency map holds; 0: the default */
+	bool live;	      /* the root is "/": a fixture tree takes /proc only */
+};
+
+/* Chooses and, for BPF, loads; then drops the capabilities BPF needed.
+ * Returns 0 (EXIT_OK), or EXIT_USAGE when want is COLLECTOR_BPF and the
+ * programs cannot load, with the reason in err.  Calling it again does
+ * nothing. */
+int collector_choose(const struct collector_opts *o, char *err, size_t errlen);
+
+/* Whether samplers read through BPF. */
+bool collector_bpf_on(void);
+/* Why they do not, in one line ("" when BPF is on or /proc was asked for):
+ * "collector /proc: BPF unavailable (not root and no CAP_BPF, CAP_PERFMON)". */
+const char *collector_note(void);
+
+/* Puts a new sampler on the chosen path (nothing on /proc). */
+void collector_attach(struct sampler *s, bool live);
+
+/* The loaded programs' counters, for faces and tests: latency events the
+ * map had no room for, its size, iterator reads so far (0 on /proc). */
+unsigned long long collector_dropped(void);
+unsigned collector_capacity(void);
+unsigned long long collector_reads(void);
+
+/* Unloads the programs (at exit). */
+void collector_release(void);
+
+/* "BPF collector: built (libbpf 1.1)" or "BPF collector: not built". */
+const char *collector_build_line(void);
+
+#endif
