@@ -67,8 +67,10 @@ void bpf_threads_free(struct bpf_threads *t);
 
 /* Fills out (replacing its contents) at time now (CLOCK_MONOTONIC s).
  * Returns 0; -ESRCH once the target has no thread that is not a zombie
- * (out then holds no threads); another -errno when the read failed (the
- * caller falls back to /proc; out holds no threads). */
+ * (out then holds no threads); -ENOENT when the first read does not show
+ * the target at all (a process hidden from BPF, such as a sandbox's init);
+ * another -errno when the read failed.  On either of the last two the
+ * caller falls back to /proc; out holds no threads. */
 int bpf_threads_sample(struct bpf_threads *t, double now, struct thread_set *out);
 
 #endif

@@ -33,11 +33,12 @@ struct bpf_threads {
 	bool tree, all;
 	uint64_t last_gen;     /* the generation of the last read (0: none yet) */
 	struct thread_set cur; /* the last set returned */
-	pid_t *traced;	       /* processes registered in the traced map, sorted */
+	pid_t *traced;	       /* processes registered in the traced map (kernel tgids), sorted */
 	size_t ntraced, traced_cap;
-	pid_t *seen; /* processes of this read (tree), sorted */
+	pid_t *seen; /* processes of this read (kernel tgids) */
 	size_t nseen, seen_cap;
-	char *buf; /* the iterator's output */
+	bool read_once; /* a read succeeded */
+	char *buf;	/* the iterator's output */
 	size_t cap;
 	long hz;
 };
@@ -72,19 +73,10 @@ struct bpf_threads *bpf_threads_new(struct bpf_tasks *b, pid_t pid, bool tree, b
 	if (t->hz <= 0)
 		t->hz = 100;
 	thread_set_init(&t->cur);
-	if (all) {
+	/* The processes to trace are registered by kernel tgid, which the
+	 * first read gives (pid is our namespace's number). */
+	if (all)
 		bpf_tasks_trace_all(b, true);
-		return t;
-	}
-	int rc = bpf_threads_trace(t, pid, +1);
-	if (rc < 0) {
-		free(t);
-		errno = -rc;
-		return NULL;
-	}
-	t->traced = xmalloc(sizeof(*t->traced));
-	t->traced[0] = pid;
-	t->ntraced = t->traced_cap = 1;
 	return t;
 }
 
@@ -212,7 +204,7 @@ static void bpf_threads_latency(const struct bpf_threads *t, const struct tl_tas
 		memcpy(h->count, cur->lat[prev->lat_ref - 1].count, sizeof(h->count));
 	} else {
 		struct tl_lat v;
-		__u32 key = r->tid;
+		__u32 key = r->gtid;
 		if (bpf_map_lookup_elem(bpf_tasks_lat_fd(t->b), &key, &v) != 0)
 			return; /* gone since the iterator saw it: no histogram */
 		memcpy(h->count, v.count, sizeof(h->count));
@@ -233,22 +225,20 @@ static int bpf_threads_cmp(const void *a, const void *b)
 	return (x->tid > y->tid) - (x->tid < y->tid);
 }
 
-/* With tree: the processes seen this read get traced, those gone stop. */
-static void bpf_threads_retrace(struct bpf_threads *t, const struct thread_set *s)
+/* The processes seen this read (t->seen) get traced, those gone stop. */
+static void bpf_threads_retrace(struct bpf_threads *t)
 {
-	t->nseen = 0;
-	for (size_t i = 0; i < s->n; i++)
-		if (i == 0 || s->v[i].pid != s->v[i - 1].pid) {
-			t->seen = xreallocarray_grow(t->seen, &t->seen_cap, t->nseen + 1,
-						     sizeof(*t->seen));
-			t->seen[t->nseen++] = s->v[i].pid;
-		}
+	qsort(t->seen, t->nseen, sizeof(*t->seen), bpf_threads_pid_cmp);
+	size_t kept = 0;
+	for (size_t i = 0; i < t->nseen; i++)
+		if (i == 0 || t->seen[i] != t->seen[i - 1])
+			t->seen[kept++] = t->seen[i];
+	t->nseen = kept;
 	size_t i = 0, k = 0;
 	while (i < t->ntraced || k < t->nseen) {
 		pid_t a = i < t->ntraced ? t->traced[i] : 0, b = k < t->nseen ? t->seen[k] : 0;
 		if (k >= t->nseen || (i < t->ntraced && a < b)) {
-			if (a != t->pid)
-				bpf_threads_trace(t, a, -1); /* gone */
+			bpf_threads_trace(t, a, -1); /* gone */
 			i++;
 		} else if (i >= t->ntraced || b < a) {
 			bpf_threads_trace(t, b, +1); /* new */
@@ -257,14 +247,14 @@ static void bpf_threads_retrace(struct bpf_threads *t, const struct thread_set *
 			i++, k++;
 		}
 	}
-	/* The traced set is now what was seen, and the root whatever befell it. */
-	t->traced = xreallocarray_grow(t->traced, &t->traced_cap, t->nseen + 1, sizeof(*t->traced));
-	memcpy(t->traced, t->seen, t->nseen * sizeof(*t->seen));
+	pid_t *swap = t->traced;
+	size_t cap = t->traced_cap;
+	t->traced = t->seen;
+	t->traced_cap = t->seen_cap;
 	t->ntraced = t->nseen;
-	if (!bsearch(&t->pid, t->traced, t->ntraced, sizeof(*t->traced), bpf_threads_pid_cmp)) {
-		t->traced[t->ntraced++] = t->pid;
-		qsort(t->traced, t->ntraced, sizeof(*t->traced), bpf_threads_pid_cmp);
-	}
+	t->seen = swap;
+	t->seen_cap = cap;
+	t->nseen = 0;
 }
 
 int bpf_threads_sample(struct bpf_threads *t, double now, struct thread_set *out)
@@ -280,7 +270,8 @@ int bpf_threads_sample(struct bpf_threads *t, double now, struct thread_set *out
 	thread_set_init(&next);
 	next.time = now;
 	next.lat_on = true;
-	bool alive = t->all;
+	bool alive = t->all, root_seen = t->all;
+	t->nseen = 0;
 	for (size_t off = 0; off + sizeof(struct tl_task) <= (size_t)n;) {
 		struct tl_task r;
 		memcpy(&r, t->buf + off, sizeof(r));
@@ -299,15 +290,30 @@ int bpf_threads_sample(struct bpf_threads *t, double now, struct thread_set *out
 		bpf_threads_fill(t, &r, now, prev, s);
 		if (r.flags & TL_TASK_LAT)
 			bpf_threads_latency(t, &r, counts, &t->cur, prev, &next, s);
-		if ((pid_t)r.tgid == t->pid && r.state != 'Z' && r.state != 'X')
-			alive = true;
+		if ((pid_t)r.tgid == t->pid) {
+			root_seen = true;
+			alive |= r.state != 'Z' && r.state != 'X';
+		}
+		if (!t->all && (t->nseen == 0 || (pid_t)r.gtgid != t->seen[t->nseen - 1])) {
+			t->seen = xreallocarray_grow(t->seen, &t->seen_cap, t->nseen + 1,
+						     sizeof(*t->seen));
+			t->seen[t->nseen++] = (pid_t)r.gtgid;
+		}
 	}
+	/* A process the iterator never showed, though it was there when the
+	 * reader was made: it is hidden from BPF (seen: a sandbox's init), so
+	 * this reader cannot serve it. */
+	if (!t->read_once && !root_seen) {
+		thread_set_free(&next);
+		return -ENOENT;
+	}
+	t->read_once = true;
 	t->last_gen = g;
 	qsort(next.v, next.n, sizeof(*next.v), bpf_threads_cmp);
 	for (size_t i = 0; i < next.n; i++)
 		next.nprocs += i == 0 || next.v[i].pid != next.v[i - 1].pid;
-	if (t->tree)
-		bpf_threads_retrace(t, &next);
+	if (!t->all)
+		bpf_threads_retrace(t);
 	next.lat_dropped = bpf_tasks_dropped(t->b);
 	next.lat_capacity = bpf_tasks_capacity(t->b);
 	thread_set_free(&t->cur);

@@ -111,10 +111,16 @@ static int sampler_threads(struct sampler *s, struct snapshot *out)
 			out->path = SNAPSHOT_BPF;
 			return rc;
 		}
-		snprintf(out->path_note, sizeof(out->path_note),
-			 "the BPF read failed (%s): threads from /proc from now on, no run-queue "
-			 "latency",
-			 strerror(-rc));
+		if (rc == -ENOENT)
+			snprintf(out->path_note, sizeof(out->path_note),
+				 "the BPF task iterator does not show process %d: threads from "
+				 "/proc, no run-queue latency",
+				 (int)s->pid);
+		else
+			snprintf(out->path_note, sizeof(out->path_note),
+				 "the BPF read failed (%s): threads from /proc from now on, no "
+				 "run-queue latency",
+				 strerror(-rc));
 		bpf_threads_free(s->bt);
 		s->bt = NULL;
 	}

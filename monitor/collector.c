@@ -19,6 +19,7 @@
 static struct bpf_tasks *collector_loaded;
 static bool collector_chosen;
 static char collector_why[320];
+static char collector_reason[256]; /* the loader's, for the table's line */
 
 const char *collector_want_name(enum collector_want w)
 {
@@ -54,10 +55,12 @@ int collector_choose(const struct collector_opts *o, char *err, size_t errlen)
 			privileges_drop_bpf();
 			return EXIT_USAGE;
 		}
-		if (rc < 0)
+		if (rc < 0) {
 			snprintf(collector_why, sizeof(collector_why),
 				 "collector /proc: BPF unavailable (%s), so no run-queue latency",
 				 why);
+			snprintf(collector_reason, sizeof(collector_reason), "%s", why);
+		}
 	} else if (!o->live && o->want == COLLECTOR_BPF) {
 		snprintf(err, errlen, "--collector bpf reads the live machine: drop --root");
 		return EXIT_USAGE;
@@ -96,6 +99,31 @@ unsigned collector_capacity(void)
 unsigned long long collector_reads(void)
 {
 	return collector_loaded ? bpf_tasks_reads(collector_loaded) : 0;
+}
+
+void collector_session_note(const struct session *s, char *out, size_t cap)
+{
+	const struct snapshot_rates *r = &s->rates;
+	out[0] = '\0';
+	if (r->lat_on && s->cur.threads.lat_dropped > 0)
+		snprintf(out, cap,
+			 "run-queue latency: %llu waits not traced, the BPF map holds %u threads "
+			 "(--bpf-threads N for more)",
+			 (unsigned long long)s->cur.threads.lat_dropped, r->lat_capacity);
+	else if (r->lat_on || !s->have_rates)
+		return;
+	else if (s->rec)
+		snprintf(out, cap,
+			 "P50/P99/MAX hidden: the recording has no run-queue latency "
+			 "(made with the /proc collector)");
+	else if (s->path_note[0])
+		snprintf(out, cap, "P50/P99/MAX hidden: %s", s->path_note);
+	else if (collector_reason[0])
+		snprintf(out, cap, "P50/P99/MAX need the BPF collector: %s", collector_reason);
+	else
+		snprintf(out, cap,
+			 "P50/P99/MAX hidden: threads read from /proc (--collector "
+			 "proc, or a --root tree)");
 }
 
 void collector_release(void)

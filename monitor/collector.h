@@ -54,6 +54,13 @@ unsigned long long collector_dropped(void);
 unsigned collector_capacity(void);
 unsigned long long collector_reads(void);
 
+struct session;
+/* The line a face shows about s's run-queue latency, "" when there is
+ * nothing to say: why the P50/P99/MAX columns are hidden (the /proc path
+ * and its reason, a recording made without BPF), or that the latency map
+ * was full ("1234 waits not traced: the BPF map holds 16384 threads"). */
+void collector_session_note(const struct session *s, char *out, size_t cap);
+
 /* Unloads the programs (at exit). */
 void collector_release(void);
 

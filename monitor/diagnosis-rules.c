@@ -9,7 +9,10 @@
  *                    wait or the runnable threads would fit the CPUs without
  *                    the quota (runnable <= 1.2 x min(online, affinity,
  *                    cpuset)): the quota, not the cores, holds the work back
- *   oversubscribed   factor (runnable / effective CPUs) above 1.2
+ *   oversubscribed   factor (runnable / effective CPUs) above 1.2, or above 1.0
+ *                    with a long tail: p99 run-queue latency >= 10 ms over 50 or
+ *                    more waits (the BPF collector): the mean fits, the waits
+ *                    do not
  *   undersubscribed  a thread pool, a thread busy >= 90 % of a CPU, yet a whole CPU or
  *                    more of the effective ones unused (runnable <= E - 0.9)
  *   fine             anything else */
@@ -241,7 +244,8 @@ static void diag_suggest_workers(struct diagnosis *d, const char *knob,
 static bool rule_over(const struct diagnosis *d, const struct diag_input *in)
 {
 	(void)in;
-	return d->effective > 0 && d->factor > DIAG_OVER_FACTOR;
+	return d->effective > 0 &&
+	       (d->factor > DIAG_OVER_FACTOR || (d->factor > 1.0 && diag_latency_long_tail(d)));
 }
 
 static void say_over(struct diagnosis *d, const struct diag_input *in)
@@ -265,6 +269,11 @@ static void say_over(struct diagnosis *d, const struct diag_input *in)
 		 "(%s binds); run-queue wait %.2f s/s",
 		 d->factor, d->runnable_mean, parts, d->effective, budget_term_name(d->binding),
 		 d->wait);
+	if (d->factor <= DIAG_OVER_FACTOR)
+		REASON(d,
+		       "the mean alone (factor %.2f) would pass, but the threads queue: p99 "
+		       "run-queue latency %.1f ms, several scheduler slices",
+		       d->factor, d->latency.p99_s * 1e3);
 	int cpus = diag_floor_cpus(d->effective);
 	const struct diag_role *workers = diag_role_kind(d, "workers");
 	const struct diag_runtime *pool = diag_main_pool(d);
@@ -381,8 +390,10 @@ static const struct diag_rule diag_rules[] = {
      "explains at least half of the run-queue wait or the mean runnable threads would fit the "
      "CPUs without the quota (at most 1.2 x the least of online, affinity and cpuset CPUs)",
      rule_throttled, say_throttled},
-    {VERDICT_OVERSUBSCRIBED, "mean runnable threads above 1.2 x the effective CPUs", rule_over,
-     say_over},
+    {VERDICT_OVERSUBSCRIBED,
+     "mean runnable threads above 1.2 x the effective CPUs, or above 1.0 x with a p99 run-queue "
+     "latency of 10 ms or more over at least 50 waits (BPF collector only)",
+     rule_over, say_over},
     {VERDICT_UNDERSUBSCRIBED,
      "a thread pool (a runtime that sizes one, or the lab) and a thread busy at least 90% of a "
      "CPU, yet a whole effective CPU or more unused (mean runnable threads at most effective "

@@ -184,7 +184,7 @@ static struct diag_role *diag_role_of(struct diagnosis *d, const struct diag_inp
 	return diag_role_for(d, exe, "children");
 }
 
-static void diag_roles(struct diagnosis *d, const struct diag_input *in)
+static void diag_roles(struct diagnosis *d, const struct diag_input *in, signed char *role_of)
 {
 	const struct snapshot_rates *r = in->rates;
 	pid_t last = -1;
@@ -199,6 +199,7 @@ static void diag_roles(struct diagnosis *d, const struct diag_input *in)
 			last = t->pid;
 		}
 		role->threads++;
+		role_of[i] = (signed char)(role - d->roles);
 		if (!t->is_new) {
 			role->runnable_mean += diag_demand(t);
 			role->cpu_pct += t->cpu_pct;
@@ -209,10 +210,11 @@ static void diag_roles(struct diagnosis *d, const struct diag_input *in)
 
 /* ---- groups ------------------------------------------------------------- */
 
-static void diag_groups(struct diagnosis *d, const struct snapshot_rates *r)
+static void diag_groups(struct diagnosis *d, const struct snapshot_rates *r, signed char *group_of)
 {
 	for (size_t i = 0; i < r->nthreads; i++) {
 		const struct thread_rate *t = &r->threads[i];
+		group_of[i] = -1;
 		char stem[TASK_NAME_MAX];
 		diagnosis_stem(t->name, t->name_len, stem, sizeof(stem));
 		struct diag_group *g = NULL;
@@ -239,6 +241,7 @@ static void diag_groups(struct diagnosis *d, const struct snapshot_rates *r)
 			snprintf(g->name, sizeof(g->name), "%.*s*", (int)sizeof(g->name) - 2, stem);
 		}
 		g->threads++;
+		group_of[i] = (signed char)(g - d->groups);
 		if (!t->is_new) {
 			g->runnable_mean += diag_demand(t);
 			g->cpu_pct += t->cpu_pct;
@@ -389,6 +392,7 @@ static void diag_evidence(struct diagnosis *d, const struct diag_input *in)
 	if (d->throttle_valid && d->throttled_pct > 0)
 		REASON(d, "throttled in %.0f%% of periods (%.2f s/s)", d->throttled_pct,
 		       d->throttled_s_per_s);
+	diag_latency_reason(d);
 	if (in->lab) {
 		REASON(d,
 		       "the lab sets its pools with its knobs: %d intra-op thread(s) x %d "
@@ -415,8 +419,13 @@ void diagnosis_make(const struct diag_input *in, struct diagnosis *out)
 {
 	memset(out, 0, sizeof(*out));
 	diag_figures(out, in);
-	diag_roles(out, in);
-	diag_groups(out, in->rates);
+	size_t nt = in->rates->nthreads;
+	signed char *role_of = xcalloc(nt + 1, 1), *group_of = xcalloc(nt + 1, 1);
+	diag_roles(out, in, role_of);
+	diag_groups(out, in->rates, group_of);
+	diag_latency(out, in, role_of, group_of);
+	free(role_of);
+	free(group_of);
 	diag_runtimes(out, in, in->budget->affinity > 0 ? in->budget->affinity : 1);
 	diag_env(out, in);
 	diag_rules_apply(out, in);

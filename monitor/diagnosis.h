@@ -14,6 +14,12 @@
  * each runnable thread of it waits, so a thread's wait up to the throttled
  * seconds per second is counted as throttling, the rest as contention.
  *
+ * With the BPF collector each thread's run-queue latency is known too:
+ * the groups, roles and the whole target carry its p50, p99 and max over
+ * the window, the reasons quote the tail, and a factor between 1.0 and the
+ * oversubscription threshold counts as oversubscribed when that tail is
+ * long (diagnosis-rules.c).
+ *
  * The verdict comes from the first rule of diagnosis.c's table that holds:
  * idle, throttled, oversubscribed, undersubscribed, fine.  Each rule writes
  * its reasons and suggestions; suggestions name real settings and numbers. */
@@ -56,9 +62,10 @@ struct diag_role {
 	int nprocs;
 	pid_t pids[DIAG_ROLE_PIDS];
 	int threads;
-	double runnable_mean; /* threads */
-	double cpu_pct;	      /* % of one CPU */
-	double wait_pct;      /* % of one CPU */
+	double runnable_mean;	    /* threads */
+	double cpu_pct;		    /* % of one CPU */
+	double wait_pct;	    /* % of one CPU */
+	struct lat_summary latency; /* run-queue latency of its threads (BPF path) */
 };
 
 /* A runtime loaded, and the pool it runs by default. */
@@ -90,6 +97,7 @@ struct diag_group {
 	double runnable_mean;
 	double cpu_pct;
 	double wait_pct;
+	struct lat_summary latency; /* run-queue latency of its threads (BPF path) */
 };
 
 struct diagnosis {
@@ -107,6 +115,8 @@ struct diagnosis {
 	bool throttle_valid;  /* the cgroup counts periods */
 	double throttled_pct; /* % of periods throttled */
 	double throttled_s_per_s;
+	bool lat_on;		      /* run-queue latency was traced (the BPF collector) */
+	struct lat_summary latency;   /* of all the target's threads over the window */
 	char headline[2 * DIAG_TEXT]; /* the verdict in one line a person can act on */
 	size_t nreasons, nsuggestions, nroles, nruntimes, ngroups, nenv;
 	char reasons[DIAG_REASONS][DIAG_TEXT];

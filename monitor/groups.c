@@ -23,6 +23,7 @@ struct group_part {
 	size_t stem_len;
 	bool gone;
 	double user_s, system_s, wait_s;
+	const struct lat_hist *lat; /* the thread's, or NULL */
 };
 
 void thread_groups_init(struct thread_groups *g)
@@ -56,8 +57,10 @@ static int group_part_cmp(const void *a, const void *b)
 	return group_key_cmp(x->pid, x->stem, x->stem_len, y->pid, y->stem, y->stem_len);
 }
 
-static void group_part_of(const struct thread_sample *t, long hz, bool gone, struct group_part *p)
+static void group_part_of(const struct thread_set *set, const struct thread_sample *t, long hz,
+			  bool gone, struct group_part *p)
 {
+	p->lat = t->lat_ref && t->lat_ref <= set->nlat ? &set->lat[t->lat_ref - 1] : NULL;
 	p->pid = t->pid;
 	p->stem_len = diagnosis_stem(t->name, t->name_len, p->stem, sizeof(p->stem));
 	p->gone = gone;
@@ -81,14 +84,14 @@ static size_t group_parts(const struct thread_groups *g, const struct thread_set
 	size_t n = 0, j = 0;
 	for (size_t i = 0; i < cur->n; i++) {
 		*out = xreallocarray_grow(*out, cap, n + 1, sizeof(**out));
-		group_part_of(&cur->v[i], g->hz, false, &(*out)[n++]);
+		group_part_of(cur, &cur->v[i], g->hz, false, &(*out)[n++]);
 	}
 	for (size_t i = 0; prev && i < prev->n; i++) {
 		const struct thread_sample *p = &prev->v[i];
 		while (j < cur->n && sample_cmp(&cur->v[j], p) < 0)
 			j++;
 		struct group_part part;
-		group_part_of(p, g->hz, true, &part);
+		group_part_of(prev, p, g->hz, true, &part);
 		if (j < cur->n && sample_cmp(&cur->v[j], p) == 0 &&
 		    cur->v[j].starttime == p->starttime) {
 			char stem[GROUP_STEM_MAX];
@@ -136,12 +139,20 @@ static struct thread_group group_of_parts(const struct group_part *parts, size_t
 	x.stem_len = parts[i].stem_len;
 	x.threads = 0;
 	double user = 0, system = 0, wait = 0;
+	struct lat_hist lat;
+	lat_hist_clear(&lat);
 	for (; i < end; i++) {
+		if (parts[i].lat)
+			x.has_lat = true;
 		if (parts[i].gone) {
 			x.gone_user_s += parts[i].user_s;
 			x.gone_system_s += parts[i].system_s;
 			x.gone_wait_s += parts[i].wait_s;
+			if (parts[i].lat)
+				lat_hist_merge(&x.gone_lat, parts[i].lat);
 		} else {
+			if (parts[i].lat)
+				lat_hist_merge(&lat, parts[i].lat);
 			x.threads++;
 			user += parts[i].user_s;
 			system += parts[i].system_s;
@@ -151,6 +162,8 @@ static struct thread_group group_of_parts(const struct group_part *parts, size_t
 	x.user_s = user + x.gone_user_s;
 	x.system_s = system + x.gone_system_s;
 	x.wait_s = wait + x.gone_wait_s;
+	x.lat = x.gone_lat;
+	lat_hist_merge(&x.lat, &lat);
 	return x;
 }
 
@@ -174,6 +187,7 @@ void thread_groups_update(struct thread_groups *g, const struct thread_set *prev
 			x.user_s = x.gone_user_s;
 			x.system_s = x.gone_system_s;
 			x.wait_s = x.gone_wait_s;
+			x.lat = x.gone_lat;
 		} else {
 			size_t end = i + 1;
 			while (end < np && group_part_same(&parts[end], &parts[i]))

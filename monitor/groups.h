@@ -29,6 +29,11 @@ struct thread_group {
 	double wait_s;			   /* run-queue wait total (schedstat field 2), s */
 	double gone_user_s, gone_system_s; /* of the threads that ended, when last seen */
 	double gone_wait_s;
+	/* Run-queue latency since its threads were traced (the BPF path),
+	 * counts that only grow as the totals above: of its threads now and of
+	 * those that ended, when last seen.  has_lat: some thread had one. */
+	bool has_lat;
+	struct lat_hist lat, gone_lat;
 };
 
 struct thread_groups {

@@ -4,6 +4,8 @@
 
 #include "recording-diag.h"
 
+#include "recording-latency.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -40,6 +42,7 @@ static void recording_diag_roles(struct recording_json *p, json_object *a, struc
 		r->runnable_mean = recording_json_num(p, o, "runnable_mean", false, 0, 0);
 		r->cpu_pct = recording_json_num(p, o, "cpu_pct", false, 0, 0);
 		r->wait_pct = recording_json_num(p, o, "wait_pct", false, 0, 0);
+		recording_latency_parse(p, o, &r->latency, NULL, NULL);
 	}
 }
 
@@ -103,6 +106,7 @@ static void recording_diag_groups(struct recording_json *p, json_object *a, stru
 		g->runnable_mean = recording_json_num(p, o, "runnable_mean", false, 0, 0);
 		g->cpu_pct = recording_json_num(p, o, "cpu_pct", false, 0, 0);
 		g->wait_pct = recording_json_num(p, o, "wait_pct", false, 0, 0);
+		recording_latency_parse(p, o, &g->latency, NULL, NULL);
 	}
 }
 
@@ -134,6 +138,7 @@ void recording_diag_parse(struct recording_json *p, json_object *o, struct diagn
 	double pct = recording_json_num(p, o, "throttled_pct", true, NAN, NAN);
 	d->throttle_valid = !isnan(pct);
 	d->throttled_pct = d->throttle_valid ? pct : 0;
+	d->lat_on = recording_latency_parse(p, o, &d->latency, NULL, NULL);
 	recording_json_str(p, o, "headline", d->headline, sizeof(d->headline), NULL);
 	recording_diag_strings(p, o, "reasons", d->reasons, &d->nreasons, DIAG_REASONS);
 	recording_diag_strings(p, o, "suggestions", d->suggestions, &d->nsuggestions, DIAG_SUGGEST);

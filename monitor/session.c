@@ -337,6 +337,11 @@ int session_tick(struct session *s)
 			bool had = s->cur.time > 0;
 			snapshot_move(&s->prev, &s->cur);
 			snapshot_move(&s->cur, &next);
+			if (s->cur.path_note[0]) { /* the BPF path gave way to /proc */
+				session_say(s, true, "%s", s->cur.path_note);
+				snprintf(s->path_note, sizeof(s->path_note), "%s",
+					 s->cur.path_note);
+			}
 			thread_groups_update(&s->groups, had ? &s->prev.threads : NULL,
 					     &s->cur.threads);
 			if (had) {

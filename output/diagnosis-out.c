@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "latency-out.h"
 #include "text-safe.h"
 
 void diagnosis_out_json(struct json_out *j, const struct diagnosis *d)
@@ -24,6 +25,7 @@ void diagnosis_out_json(struct json_out *j, const struct diagnosis *d)
 	json_out_knum(j, "throttled_pct", d->throttle_valid ? d->throttled_pct : (double)NAN, 2);
 	json_out_kint(j, "maps_unreadable", d->maps_unreadable);
 	json_out_kint(j, "unfollowed", d->unfollowed);
+	latency_out_json(j, "latency", d->lat_on, &d->latency, NULL);
 	json_out_kstr(j, "headline", d->headline);
 	json_out_key(j, "reasons");
 	json_out_array(j);
@@ -52,6 +54,7 @@ void diagnosis_out_json(struct json_out *j, const struct diagnosis *d)
 		json_out_knum(j, "runnable_mean", r->runnable_mean, 3);
 		json_out_knum(j, "cpu_pct", r->cpu_pct, 2);
 		json_out_knum(j, "wait_pct", r->wait_pct, 2);
+		latency_out_json(j, "latency", d->lat_on, &r->latency, NULL);
 		json_out_end(j);
 	}
 	json_out_end(j);
@@ -91,6 +94,7 @@ void diagnosis_out_json(struct json_out *j, const struct diagnosis *d)
 		json_out_knum(j, "runnable_mean", g->runnable_mean, 3);
 		json_out_knum(j, "cpu_pct", g->cpu_pct, 2);
 		json_out_knum(j, "wait_pct", g->wait_pct, 2);
+		latency_out_json(j, "latency", d->lat_on, &g->latency, NULL);
 		json_out_end(j);
 	}
 	json_out_end(j);
@@ -157,13 +161,20 @@ void diagnosis_out_text(FILE *f, const struct diagnosis *d)
 			fprintf(f, "  %s=%s\n", d->env[i].name, b);
 		}
 	if (d->ngroups)
-		fprintf(f, "thread groups:\n  %7s %-24s %7s %9s %7s\n", "pid", "name", "threads",
-			"runnable", "CPU%");
+		fprintf(f, "thread groups:\n  %7s %-24s %7s %9s %7s%s\n", "pid", "name", "threads",
+			"runnable", "CPU%", d->lat_on ? "   P99ms   MAXms" : "");
 	for (size_t i = 0; i < d->ngroups && i < 12; i++) {
 		const struct diag_group *g = &d->groups[i];
 		text_safe(g->name, strlen(g->name), a, sizeof(a));
 		int pad = 24 - text_safe_width(g->name, strlen(g->name));
-		fprintf(f, "  %7d %s%*s %7d %9.2f %7.1f\n", (int)g->pid, a, pad > 0 ? pad : 0, "",
+		fprintf(f, "  %7d %s%*s %7d %9.2f %7.1f", (int)g->pid, a, pad > 0 ? pad : 0, "",
 			g->threads, g->runnable_mean, g->cpu_pct);
+		if (d->lat_on) {
+			char p99[16], max[16];
+			latency_out_ms(p99, sizeof(p99), 7, &g->latency, g->latency.p99_s);
+			latency_out_ms(max, sizeof(max), 7, &g->latency, g->latency.max_s);
+			fprintf(f, " %s %s", p99, max);
+		}
+		fputc('\n', f);
 	}
 }

@@ -38,6 +38,7 @@ __u32 want_tree; /* and its descendants */
 __u32 want_all;	 /* every thread of the machine */
 __u32 trace_all; /* latency of every thread (as far as the map holds) */
 __u64 dropped;	 /* events not recorded: the map was full */
+__u32 ns_level;	 /* the reader's PID namespace level (0: the initial one) */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -210,6 +211,27 @@ int BPF_PROG(tl_exit, struct task_struct *p)
 
 /* ---- the task iterator ------------------------------------------------ */
 
+/* t's PID as the reader's namespace numbers it (the iterator only visits
+ * tasks of that namespace). */
+static __always_inline __u32 ns_pid(struct task_struct *t)
+{
+	if (ns_level == 0)
+		return (__u32)BPF_CORE_READ(t, pid);
+	struct pid *p = BPF_CORE_READ(t, thread_pid);
+	int nr = 0;
+	if (!p || BPF_CORE_READ(p, level) < ns_level)
+		return 0;
+	bpf_core_read(&nr, sizeof(nr), &p->numbers[ns_level & 31].nr);
+	return (__u32)nr;
+}
+
+static __always_inline __u32 ns_tgid(struct task_struct *t)
+{
+	if (ns_level == 0)
+		return (__u32)BPF_CORE_READ(t, tgid);
+	return ns_pid(BPF_CORE_READ(t, group_leader));
+}
+
 /* Whether t's process descends from root_tgid (up to 32 generations). */
 static __always_inline bool descends(struct task_struct *t)
 {
@@ -219,7 +241,7 @@ static __always_inline bool descends(struct task_struct *t)
 		p = BPF_CORE_READ(p, real_parent);
 		if (!p)
 			return false;
-		__u32 pg = (__u32)BPF_CORE_READ(p, tgid);
+		__u32 pg = ns_tgid(p);
 		if (pg == root_tgid)
 			return true;
 		if (pg <= 1)
@@ -238,11 +260,13 @@ int tl_tasks(struct bpf_iter__task *ctx)
 
 	if (!t)
 		return 0;
-	r.tgid = (__u32)BPF_CORE_READ(t, tgid);
+	r.tgid = ns_tgid(t);
 	if (!want_all && r.tgid != root_tgid && !(want_tree && descends(t)))
 		return 0;
-	r.tid = (__u32)BPF_CORE_READ(t, pid);
-	r.ppid = (__u32)BPF_CORE_READ(t, real_parent, tgid);
+	r.tid = ns_pid(t);
+	r.ppid = ns_tgid(BPF_CORE_READ(t, real_parent));
+	r.gtid = (__u32)BPF_CORE_READ(t, pid);
+	r.gtgid = (__u32)BPF_CORE_READ(t, tgid);
 	r.cpu = task_cpu(t);
 	r.run_ns = BPF_CORE_READ(t, se.sum_exec_runtime);
 	r.wait_ns = BPF_CORE_READ(t, sched_info.run_delay);
@@ -254,7 +278,7 @@ int tl_tasks(struct bpf_iter__task *ctx)
 	r.nivcsw = BPF_CORE_READ(t, nivcsw);
 	r.state = state_letter(t);
 	BPF_CORE_READ_STR_INTO(&r.comm, t, comm);
-	v = bpf_map_lookup_elem(&lat, &r.tid);
+	v = bpf_map_lookup_elem(&lat, &r.gtid);
 	if (v) {
 		r.flags = TL_TASK_LAT;
 		r.lat_events = v->events;

@@ -28,6 +28,18 @@ struct sched_info {
 	unsigned long long run_delay;
 };
 
+struct pid_namespace;
+
+struct upid {
+	int nr;
+	struct pid_namespace *ns;
+};
+
+struct pid {
+	unsigned int level;
+	struct upid numbers[1]; /* level + 1 of them */
+};
+
 struct task_struct {
 	struct thread_info thread_info;
 	unsigned int __state; /* 5.14+; "state" before */
@@ -35,6 +47,8 @@ struct task_struct {
 	int pid;
 	int tgid;
 	struct task_struct *real_parent;
+	struct task_struct *group_leader;
+	struct pid *thread_pid;
 	struct sched_entity se;
 	struct sched_info sched_info;
 	__u64 utime, stime;
