@@ -15,6 +15,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "collector.h"
 #include "runqlat.h"
 
 static const struct family fam_latency = {
@@ -48,8 +49,27 @@ static void metrics_latency_group(struct metrics_ctx *c, const struct thread_gro
 	metrics_value(c, (double)g->lat.sum_ns / 1e9);
 }
 
+static const struct family fam_dropped = {
+    "threadlab_runqueue_latency_dropped", FAMILY_COUNTER,
+    "Run-queue latency events not recorded because the BPF map of traced threads was full "
+    "(--bpf-threads raises its size)."};
+static const struct family fam_reads = {
+    "threadlab_collector_bpf_reads", FAMILY_COUNTER,
+    "Reads of the BPF task iterator, by the sampler only (a scrape never reads)."};
+
 void metrics_latency(struct metrics_ctx *c, const struct metrics_target *t, size_t n)
 {
+	bool any = false;
+	for (size_t k = 0; k < n; k++)
+		any |= t[k].s->cur.threads.lat_on;
+	if (any) {
+		metrics_family(c, &fam_reads);
+		metrics_sample(c);
+		metrics_uint(c, collector_reads());
+		metrics_family(c, &fam_dropped);
+		metrics_sample(c);
+		metrics_uint(c, collector_dropped());
+	}
 	metrics_family(c, &fam_latency);
 	for (size_t k = 0; k < n; k++) {
 		const struct session *s = t[k].s;
