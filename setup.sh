@@ -22,8 +22,12 @@ run | check) ;;
 esac
 
 packages="gcc make autoconf automake pkg-config libncurses-dev libproc2-dev libopenblas-dev libopenblas0-pthread libopenblas0-openmp libcmocka-dev libjson-c-dev libzstd-dev libmicrohttpd-dev libcrypt-dev procps"
+# The BPF collector: clang's bpf target, llvm-strip, bpftool's skeletons,
+# libbpf; libcap drops the capabilities after loading.
+packages="$packages clang llvm bpftool libbpf-dev libcap-dev"
 if [ "$what" = check ]; then
 	packages="$packages tmux python3 python3-numpy locales util-linux prometheus curl openssl python3-prometheus-client python3-yaml"
+	packages="$packages libcap2-bin" # setcap, for the capability test
 fi
 
 missing=""
@@ -70,11 +74,11 @@ build_in() { # build_in DIR FLAGS
 		echo "$2" >.setup-flags
 	)
 }
-build_in build "--enable-werror"
+build_in build "--enable-werror --enable-bpf=yes"
 if [ "$what" = run ]; then
 	exec ./build/threadlab
 fi
-build_in build-check "--enable-werror --enable-sanitizers"
+build_in build-check "--enable-werror --enable-sanitizers --enable-bpf=yes"
 
 # Tests run one at a time: several of them measure CPU time on a small box.
 # suite DIR LABEL: runs the whole suite in DIR, prints its summary.

@@ -13,13 +13,21 @@ struct bpf_tasks {
 	uint64_t reads;		    /* iterator reads by every reader */
 	uint64_t fail_read;	    /* THREADLAB_BPF_FAIL_READ: this read fails (tests) */
 	int readers_all;	    /* readers with all: latency of every thread */
+	struct bpf_tasks_traced {   /* kernel tgids traced, sorted, with readers per tgid */
+		pid_t tgid;
+		int readers;
+	} * traced;
+	size_t ntraced, traced_cap;
 };
 
 /* The skeleton's pieces, for the reader (bpf-load.c owns the skeleton
  * type, from the generated header). */
-int bpf_tasks_iter_fd(struct bpf_tasks *b); /* a new iterator: -errno */
-int bpf_tasks_lat_fd(const struct bpf_tasks *b);
-int bpf_tasks_traced_fd(const struct bpf_tasks *b);
+int bpf_tasks_iter_fd(struct bpf_tasks *b);	  /* a new iterator: -errno */
+int bpf_tasks_hist_fd(const struct bpf_tasks *b); /* the histogram slots, by slot */
+/* One reader more (delta +1) or fewer (-1) wanting kernel tgid traced. */
+void bpf_tasks_trace(struct bpf_tasks *b, pid_t tgid, int delta);
+/* Slots serving a thread now (for tests: threads that exited give theirs back). */
+int bpf_tasks_slots_used(const struct bpf_tasks *b);
 /* The .bss variables of threadlab.bpf.c a read sets; returns the new gen. */
 uint64_t bpf_tasks_begin(struct bpf_tasks *b, uint64_t since, pid_t root, bool tree, bool all);
 void bpf_tasks_trace_all(struct bpf_tasks *b, bool on);

@@ -128,7 +128,9 @@ int bpf_tasks_load(unsigned max_threads, struct bpf_tasks **out, char *why, size
 		return rc;
 	}
 	unsigned cap = max_threads ? max_threads : BPF_TASKS_THREADS_DEFAULT;
-	rc = bpf_map__set_max_entries(skel->maps.lat, cap);
+	rc = bpf_map__set_max_entries(skel->maps.hist, cap);
+	if (rc == 0)
+		rc = bpf_map__set_max_entries(skel->maps.free_slots, cap);
 	if (rc == 0 && (rc = threadlab_bpf__load(skel)) < 0)
 		bpf_load_failed(rc, "load", why, whylen);
 	else if (rc == 0 && (rc = threadlab_bpf__attach(skel)) < 0)
@@ -138,6 +140,7 @@ int bpf_tasks_load(unsigned max_threads, struct bpf_tasks **out, char *why, size
 		return rc;
 	}
 	skel->bss->ns_level = bpf_load_ns_level();
+	skel->bss->capacity = cap;
 	struct bpf_tasks *b = xcalloc(1, sizeof(*b));
 	b->skel = skel;
 	b->capacity = cap;
@@ -153,6 +156,7 @@ void bpf_tasks_free(struct bpf_tasks *b)
 	if (!b)
 		return;
 	threadlab_bpf__destroy(b->skel);
+	free(b->traced);
 	free(b);
 }
 
@@ -180,14 +184,47 @@ int bpf_tasks_iter_fd(struct bpf_tasks *b)
 	return fd < 0 ? -errno : fd;
 }
 
-int bpf_tasks_lat_fd(const struct bpf_tasks *b)
+int bpf_tasks_hist_fd(const struct bpf_tasks *b)
 {
-	return bpf_map__fd(b->skel->maps.lat);
+	return bpf_map__fd(b->skel->maps.hist);
 }
 
-int bpf_tasks_traced_fd(const struct bpf_tasks *b)
+int bpf_tasks_slots_used(const struct bpf_tasks *b)
 {
-	return bpf_map__fd(b->skel->maps.traced);
+	return __atomic_load_n(&b->skel->bss->slots_used, __ATOMIC_RELAXED);
+}
+
+void bpf_tasks_trace(struct bpf_tasks *b, pid_t tgid, int delta)
+{
+	if (tgid <= 0 || (unsigned)tgid >= TL_PID_LIMIT)
+		return;
+	size_t lo = 0, hi = b->ntraced;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (b->traced[mid].tgid < tgid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	bool found = lo < b->ntraced && b->traced[lo].tgid == tgid;
+	if (!found && delta < 0)
+		return;
+	if (!found) {
+		b->traced = xreallocarray_grow(b->traced, &b->traced_cap, b->ntraced + 1,
+					       sizeof(*b->traced));
+		memmove(&b->traced[lo + 1], &b->traced[lo], (b->ntraced - lo) * sizeof(*b->traced));
+		b->traced[lo] = (struct bpf_tasks_traced){tgid, 0};
+		b->ntraced++;
+	}
+	b->traced[lo].readers += delta;
+	__u64 bit = 1ull << (tgid & 63), *w = &b->skel->bss->traced_bits[tgid >> 6];
+	if (b->traced[lo].readers > 0) {
+		__atomic_or_fetch(w, bit, __ATOMIC_RELAXED);
+		return;
+	}
+	__atomic_and_fetch(w, ~bit, __ATOMIC_RELAXED);
+	memmove(&b->traced[lo], &b->traced[lo + 1], (b->ntraced - lo - 1) * sizeof(*b->traced));
+	b->ntraced--;
 }
 
 uint64_t bpf_tasks_begin(struct bpf_tasks *b, uint64_t since, pid_t root, bool tree, bool all)

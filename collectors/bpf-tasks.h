@@ -17,9 +17,12 @@
  *
  * Latency is traced for the threads of the processes readers follow (their
  * root, and with tree the descendants seen at each read, from the read
- * after they appear), in a map of a bounded number of threads; a thread the
- * map has no room for has no histogram (its figures are unknown, not 0) and
- * its events count in bpf_tasks_dropped().
+ * after they appear), each in a slot of an array of a bounded number of
+ * histograms, given back when the thread exits; a thread that finds no
+ * free slot has no histogram (its figures are unknown, not 0) and its
+ * waits count in bpf_tasks_dropped().  Each wait is the one schedstat
+ * counts (from sched_info.last_queued to the switch), so the histogram's
+ * mean is schedstat's run_delay / pcount.
  *
  * Built without BPF support (./configure --enable-bpf=no) the same calls
  * exist: bpf_tasks_built() is false and loading fails with -ENOTSUP. */

@@ -49,17 +49,10 @@ static int bpf_threads_pid_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Adds (delta +1) or removes (-1) one reader's interest in tgid. */
-static int bpf_threads_trace(struct bpf_threads *t, pid_t tgid, int delta)
+/* Adds (delta +1) or removes (-1) this reader's interest in a kernel tgid. */
+static void bpf_threads_trace(struct bpf_threads *t, pid_t tgid, int delta)
 {
-	int fd = bpf_tasks_traced_fd(t->b);
-	__u32 key = (__u32)tgid, n = 0;
-	if (bpf_map_lookup_elem(fd, &key, &n) != 0)
-		n = 0;
-	if (delta < 0 && n <= 1)
-		return bpf_map_delete_elem(fd, &key) == 0 || errno == ENOENT ? 0 : -errno;
-	n = delta < 0 ? n - 1 : n + 1;
-	return bpf_map_update_elem(fd, &key, &n, BPF_ANY) == 0 ? 0 : -errno;
+	bpf_tasks_trace(t->b, tgid, delta);
 }
 
 struct bpf_threads *bpf_threads_new(struct bpf_tasks *b, pid_t pid, bool tree, bool all)
@@ -204,8 +197,9 @@ static void bpf_threads_latency(const struct bpf_threads *t, const struct tl_tas
 		memcpy(h->count, cur->lat[prev->lat_ref - 1].count, sizeof(h->count));
 	} else {
 		struct tl_lat v;
-		__u32 key = r->gtid;
-		if (bpf_map_lookup_elem(bpf_tasks_lat_fd(t->b), &key, &v) != 0)
+		__u32 key = r->slot;
+		if (bpf_map_lookup_elem(bpf_tasks_hist_fd(t->b), &key, &v) != 0 ||
+		    v.owner != r->gtid)
 			return; /* gone since the iterator saw it: no histogram */
 		memcpy(h->count, v.count, sizeof(h->count));
 	}

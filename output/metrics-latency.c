@@ -20,8 +20,8 @@
 
 static const struct family fam_latency = {
     "threadlab_runqueue_latency_seconds", FAMILY_HISTOGRAM,
-    "Time from becoming runnable to running, per thread group (BPF: sched_wakeup, "
-    "sched_wakeup_new, sched_switch); sum by pid for the process."};
+    "Time from becoming runnable to running, per thread group (BPF at sched_switch, the "
+    "scheduler's sched_info.last_queued stamp); sum by pid for the process."};
 
 static void metrics_latency_group(struct metrics_ctx *c, const struct thread_group *g)
 {

@@ -1,5 +1,5 @@
 /* threadlab.bpf.c — the BPF side of the collector: one task iterator and
- * the run-queue latency tracepoints.
+ * the run-queue latency tracepoint.
  *
  * tl_tasks (iter/task) writes one struct tl_task per thread that the
  * reader asks for (its root process, with tree its descendants, with all
@@ -9,14 +9,23 @@
  * The iterator only reads: the kernel may show a task twice when its
  * buffer overflows, so no state may change in it.
  *
- * Latency (what libbpf-tools' runqlat measures, here per thread): a thread
- * becomes runnable at sched_wakeup, sched_wakeup_new, or sched_switch away
- * from it while runnable (preempted); it stops waiting at the sched_switch
- * to it.  Only threads of processes in "traced" (the loader's targets) or,
- * with trace_all, every thread get an entry in "lat", which is bounded:
- * when it is full an event that would need a new entry is counted in
- * dropped, never recorded wrongly.  An exiting thread's entry is deleted at
- * sched_process_exit.  Only tracepoints with BTF (tp_btf): no kprobes. */
+ * Latency: the time a thread waits from becoming runnable (woken, new, or
+ * preempted while runnable) to running.  The scheduler stamps that moment
+ * itself (sched_info.last_queued, in its run queue's clock) and adds the
+ * wait to run_delay when the thread gets the CPU, right after the
+ * sched_switch tracepoint; so tl_switch, at that tracepoint, reads the
+ * stamp and the run queue's clock and has the very wait schedstat is about
+ * to count, with one program on the switch path and none on wake-ups.  A
+ * wait cut by a migration (the kernel adds the part spent on the old CPU
+ * to run_delay at the move) is made whole from run_delay's growth since
+ * the thread's last arrival (the mark in its task storage).
+ *
+ * Only threads of processes in traced_bits (the loader's targets) or, with
+ * trace_all, every thread are counted, each into a slot of the bounded
+ * "hist" array named by its task storage; when no slot is free the wait is
+ * counted in dropped, never recorded wrongly.  An exiting thread gives its
+ * slot back (zeroed) at sched_process_exit, and takes none after it.  Only tracepoints with BTF
+ * (tp_btf): no kprobes. */
 #include <stdbool.h>
 
 #include <linux/bpf.h>
@@ -30,33 +39,43 @@
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
-/* Set by the loader before each read (the skeleton maps .bss). */
+/* Set by the loader (the skeleton maps .bss). */
 __u64 gen;	 /* bumped by every read; events carry the value they saw */
 __u64 since_gen; /* the reader's previous gen: histograms touched since are appended */
 __u32 root_tgid; /* the reader's process */
 __u32 want_tree; /* and its descendants */
 __u32 want_all;	 /* every thread of the machine */
-__u32 trace_all; /* latency of every thread (as far as the map holds) */
-__u64 dropped;	 /* events not recorded: the map was full */
+__u32 trace_all; /* latency of every thread (as far as the slots go) */
 __u32 ns_level;	 /* the reader's PID namespace level (0: the initial one) */
+__u32 capacity;	 /* slots in "hist" */
+__u64 traced_bits[TL_PID_LIMIT / 64]; /* kernel tgids whose threads are traced */
+/* Kept here. */
+__u64 dropped;	  /* waits not recorded: no slot was free */
+__u32 fresh;	  /* slots never used so far start here */
+__s32 slots_used; /* slots serving a thread now */
 
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 16384); /* the loader sets the bound */
-	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__type(key, __u32);
 	__type(value, struct tl_lat);
-} lat SEC(".maps");
+} hist SEC(".maps");
+
+/* Slots given back by threads that exited. */
+struct {
+	__uint(type, BPF_MAP_TYPE_QUEUE);
+	__uint(max_entries, 16384); /* as hist */
+	__type(value, __u32);
+} free_slots SEC(".maps");
 
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 4096);
-	__type(key, __u32);   /* tgid */
-	__type(value, __u32); /* readers that want it */
-} traced SEC(".maps");
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct tl_slot);
+} slots SEC(".maps");
 
-/* A zeroed value to create entries from (a tl_lat is too big for the
- * 512-byte BPF stack). */
+/* A zeroed histogram to clear a slot with (too big for the stack). */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 1);
@@ -116,37 +135,34 @@ static __always_inline char state_letter(struct task_struct *t)
 
 /* ---- run-queue latency ------------------------------------------------ */
 
-static __always_inline struct tl_lat *lat_entry(struct task_struct *p, bool create)
+/* The clock of the run queue t is on (t is being switched in: this CPU's).
+ * Direct loads of BTF pointers: no helper call on the switch path. */
+static __always_inline __u64 rq_clock_of(struct task_struct *t)
 {
-	__u32 tid = (__u32)BPF_CORE_READ(p, pid);
-	__u32 tgid, z = 0;
-	struct tl_lat *v, *init;
-
-	if (tid == 0)
-		return NULL; /* the idle task */
-	v = bpf_map_lookup_elem(&lat, &tid);
-	if (v || !create)
-		return v;
-	tgid = (__u32)BPF_CORE_READ(p, tgid);
-	if (!trace_all && !bpf_map_lookup_elem(&traced, &tgid))
-		return NULL;
-	init = bpf_map_lookup_elem(&zero, &z);
-	if (!init)
-		return NULL;
-	if (bpf_map_update_elem(&lat, &tid, init, BPF_NOEXIST) != 0) {
-		v = bpf_map_lookup_elem(&lat, &tid); /* another CPU made it */
-		if (!v)
-			__sync_fetch_and_add(&dropped, 1);
-		return v;
+	struct cfs_rq *c = t->se.cfs_rq;
+	if (!c)
+		return 0;
+	if (bpf_core_field_exists(c->rq)) {
+		struct rq *rq = c->rq;
+		return rq ? rq->clock : 0;
 	}
-	return bpf_map_lookup_elem(&lat, &tid);
+	struct rq *rq = (struct rq *)((char *)c - bpf_core_field_offset(struct rq, cfs));
+	return BPF_CORE_READ(rq, clock);
 }
 
-static __always_inline void lat_enqueue(struct task_struct *p)
+static __always_inline bool traced(__u32 tgid)
 {
-	struct tl_lat *v = lat_entry(p, true);
-	if (v)
-		v->start_ns = bpf_ktime_get_ns();
+	return (traced_bits[(tgid >> 6) & (TL_PID_LIMIT / 64 - 1)] >> (tgid & 63)) & 1;
+}
+
+/* A free slot, or -1 (all in use: the caller counts the wait as dropped). */
+static __always_inline long slot_take(void)
+{
+	__u32 s;
+	if (bpf_map_pop_elem(&free_slots, &s) == 0)
+		return s;
+	s = __sync_fetch_and_add(&fresh, 1);
+	return s < capacity ? (long)s : -1;
 }
 
 static __always_inline void lat_record(struct tl_lat *v, __u64 d)
@@ -169,43 +185,64 @@ static __always_inline void lat_record(struct tl_lat *v, __u64 d)
 	}
 }
 
-SEC("tp_btf/sched_wakeup")
-int BPF_PROG(tl_wakeup, struct task_struct *p)
-{
-	lat_enqueue(p);
-	return 0;
-}
-
-SEC("tp_btf/sched_wakeup_new")
-int BPF_PROG(tl_wakeup_new, struct task_struct *p)
-{
-	lat_enqueue(p);
-	return 0;
-}
-
 SEC("tp_btf/sched_switch")
 int BPF_PROG(tl_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
-	struct tl_lat *v;
-
-	/* Preempted, or yielding while runnable: it waits from now. */
-	if (preempt || task_state(prev) == 0)
-		lat_enqueue(prev);
-	v = lat_entry(next, false);
-	if (v && v->start_ns) {
-		__u64 now = bpf_ktime_get_ns();
-		__u64 d = now > v->start_ns ? now - v->start_ns : 0;
-		v->start_ns = 0;
-		lat_record(v, d);
+	__u32 tgid = (__u32)next->tgid;
+	if (!trace_all && !traced(tgid))
+		return 0;
+	__u64 q = next->sched_info.last_queued;
+	if (q == 0)
+		return 0; /* not queued: the kernel counts no wait either */
+	/* Past sched_process_exit (it may still be switched in before its
+	 * end): its slot went back already, none is taken again. */
+	if (next->flags & 0x4)
+		return 0;
+	__u64 now = rq_clock_of(next), rd = next->sched_info.run_delay;
+	__u64 d = now > q ? now - q : 0;
+	struct tl_slot *st = bpf_task_storage_get(&slots, next, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!st)
+		return 0;
+	if (st->slot1 == 0) {
+		long s = slot_take();
+		if (s < 0) {
+			__sync_fetch_and_add(&dropped, 1);
+			return 0;
+		}
+		st->slot1 = (__u32)s + 1;
+		__sync_fetch_and_add(&slots_used, 1);
 	}
+	__u32 k = st->slot1 - 1;
+	struct tl_lat *v = bpf_map_lookup_elem(&hist, &k);
+	if (!v)
+		return 0;
+	/* The part of this wait the kernel added to run_delay already (a
+	 * migration), known from where run_delay stood after the last arrival. */
+	__u64 w = d + (st->mark && rd > st->mark ? rd - st->mark : 0);
+	st->mark = rd + d;
+	v->owner = (__u32)next->pid;
+	lat_record(v, w);
 	return 0;
 }
 
 SEC("tp_btf/sched_process_exit")
 int BPF_PROG(tl_exit, struct task_struct *p)
 {
-	__u32 tid = (__u32)BPF_CORE_READ(p, pid);
-	bpf_map_delete_elem(&lat, &tid);
+	__u32 z = 0;
+	if (!trace_all && !traced((__u32)p->tgid))
+		return 0;
+	struct tl_slot *st = bpf_task_storage_get(&slots, p, 0, 0);
+	if (!st)
+		return 0;
+	if (st->slot1) {
+		__u32 k = st->slot1 - 1;
+		struct tl_lat *init = bpf_map_lookup_elem(&zero, &z);
+		if (init)
+			bpf_map_update_elem(&hist, &k, init, BPF_ANY);
+		bpf_map_push_elem(&free_slots, &k, 0);
+		__sync_fetch_and_add(&slots_used, -1);
+	}
+	bpf_task_storage_delete(&slots, p);
 	return 0;
 }
 
@@ -278,9 +315,12 @@ int tl_tasks(struct bpf_iter__task *ctx)
 	r.nivcsw = BPF_CORE_READ(t, nivcsw);
 	r.state = state_letter(t);
 	BPF_CORE_READ_STR_INTO(&r.comm, t, comm);
-	v = bpf_map_lookup_elem(&lat, &r.gtid);
+	struct tl_slot *st = bpf_task_storage_get(&slots, t, 0, 0);
+	__u32 k = st && st->slot1 ? st->slot1 - 1 : 0;
+	v = st && st->slot1 ? bpf_map_lookup_elem(&hist, &k) : NULL;
 	if (v) {
 		r.flags = TL_TASK_LAT;
+		r.slot = k;
 		r.lat_events = v->events;
 		r.lat_sum_ns = v->sum_ns;
 		r.lat_max_ns[0] = v->max_ns[0];

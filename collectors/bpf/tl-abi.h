@@ -60,19 +60,29 @@ static inline __u32 tl_lat_bucket(__u64 ns)
 	return b < TL_LAT_BUCKETS ? b : TL_LAT_BUCKETS - 1;
 }
 
-/* One traced thread's run-queue latency (the value of the "lat" map, keyed
- * by TID).  start_ns is set when the thread becomes runnable (woken, new,
- * or preempted while runnable) and consumed when it next runs.  Counts
- * only grow (u32: the reader differences them modulo 2^32).  The largest
- * event is kept per generation (the reader bumps gen before each read),
- * in slot gen & 1, so a read never races with the slot being refilled. */
+#define TL_PID_LIMIT (1u << 22) /* PID_MAX_LIMIT on 64-bit: the traced bitmap's size */
+
+/* One traced thread's run-queue latency: an entry of the "hist" array,
+ * the slot the thread's task storage names.  Counts only grow while the
+ * thread lives (u32: the reader differences them modulo 2^32); the slot is
+ * zeroed when the thread exits and may then serve another.  The largest
+ * event is kept per generation (the reader bumps gen before each read), in
+ * max slot gen & 1, so a read never races with that slot being refilled. */
 struct tl_lat {
-	__u64 start_ns; /* bpf_ktime_get_ns() when it became runnable; 0: not waiting */
-	__u64 events;	/* latencies recorded */
-	__u64 sum_ns;	/* their sum */
-	__u64 gen;	/* generation of the last event */
+	__u64 owner;  /* the kernel TID the slot serves */
+	__u64 events; /* latencies recorded */
+	__u64 sum_ns; /* their sum */
+	__u64 gen;    /* generation of the last event */
 	__u64 max_ns[2], max_gen[2];
 	__u32 count[TL_LAT_BUCKETS];
+};
+
+/* A traced thread's task storage: its histogram slot and where its
+ * run_delay stood after its last arrival (0: unknown). */
+struct tl_slot {
+	__u32 slot1; /* slot + 1 in "hist"; 0: none (the array was full) */
+	__u32 pad;
+	__u64 mark;
 };
 
 /* tl_task.flags */
@@ -86,18 +96,19 @@ struct tl_lat {
 struct tl_task {
 	__u32 tid, tgid, ppid; /* ppid: the parent process (real_parent's tgid) */
 	__u32 gtid, gtgid;
-	__s32 cpu; /* last CPU */
-	__u64 run_ns;	       /* se.sum_exec_runtime: schedstat field 1 */
-	__u64 wait_ns;	       /* sched_info.run_delay: schedstat field 2 */
-	__u64 slices;	       /* sched_info.pcount: schedstat field 3 */
+	__s32 cpu;     /* last CPU */
+	__u64 run_ns;  /* se.sum_exec_runtime: schedstat field 1 */
+	__u64 wait_ns; /* sched_info.run_delay: schedstat field 2 */
+	__u64 slices;  /* sched_info.pcount: schedstat field 3 */
 	__u64 utime_ns, stime_ns;
 	__u64 start_ns; /* start_boottime: stat field 22, in ns */
 	__u64 nvcsw, nivcsw;
 	__u64 lat_events, lat_sum_ns;
 	__u64 lat_max_ns[2], lat_max_gen[2];
+	__u32 slot;  /* its histogram's slot (TL_TASK_LAT) */
 	__u32 flags; /* TL_TASK_* */
 	char state;  /* as /proc shows it: R S D T t X Z P I */
-	char pad[3];
+	char pad[7];
 	char comm[TL_COMM_LEN];
 };
 

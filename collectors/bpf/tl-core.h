@@ -19,13 +19,31 @@ struct thread_info {
 	__u32 cpu; /* 5.16+ with THREAD_INFO_IN_TASK */
 };
 
+struct cfs_rq;
+
 struct sched_entity {
 	__u64 sum_exec_runtime;
+	struct cfs_rq *cfs_rq; /* the CFS queue of the CPU it is on */
 };
 
 struct sched_info {
 	unsigned long pcount;
 	unsigned long long run_delay;
+	unsigned long long last_queued; /* rq clock when it was queued; 0: not queued */
+};
+
+/* A CPU's CFS queue, and the run queue it belongs to: with group
+ * scheduling cfs_rq names it, else the cfs_rq is the run queue's member
+ * "cfs".  The run queue's clock (updated at each schedule) is the one
+ * last_queued and run_delay count in.  (The per-CPU "runqueues" symbol
+ * would be shorter, but needs CONFIG_KALLSYMS_ALL.) */
+struct cfs_rq {
+	struct rq *rq;
+};
+
+struct rq {
+	__u64 clock;
+	struct cfs_rq cfs;
 };
 
 struct pid_namespace;
@@ -43,6 +61,7 @@ struct pid {
 struct task_struct {
 	struct thread_info thread_info;
 	unsigned int __state; /* 5.14+; "state" before */
+	unsigned int flags;   /* PF_*: PF_EXITING 0x4 */
 	int exit_state;
 	int pid;
 	int tgid;
