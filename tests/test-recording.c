@@ -373,6 +373,60 @@ static void test_invalid_utf8_name(void **state)
 	recording_sample_free(&s);
 }
 
+/* Run-queue latency written and read back: the collector's path and its
+ * dropped count, each thread's summary and histogram (so its process's
+ * quantiles can be made again), JSON the same the second time; a sample
+ * of the /proc path has none; a histogram that is not pairs is refused. */
+static void test_latency_round_trip(void **state)
+{
+	(void)state;
+	struct fake f;
+	struct lat_hist h[1];
+	fake_make(&f, 0);
+	lat_hist_clear(&h[0]);
+	for (int i = 0; i < 40; i++)
+		lat_hist_add_ns(&h[0], 2000000 + (uint64_t)i * 100000);
+	lat_hist_add_ns(&h[0], 30000000);
+	f.rates.lat_on = true;
+	f.rates.lat = h;
+	f.rates.nlat = 1;
+	f.rates.lat_dropped = 7;
+	f.rates.lat_capacity = 64;
+	f.t[0].lat_ref = 1;
+	lat_summarize(&h[0], &f.t[0].latency);
+	char *js = sample_json(&f.snap, &f.rates, &f.w);
+	assert_non_null(strstr(js, "\"collector\":{\"path\":\"bpf\",\"latency_dropped\":7,"));
+	struct recording_sample s;
+	char err[256];
+	recording_sample_init(&s);
+	assert_int_equal(recording_parse_sample(js, strlen(js), &s, err, sizeof(err)), 0);
+	assert_true(s.rates.lat_on);
+	assert_int_equal(s.rates.lat_dropped, 7);
+	assert_int_equal(s.rates.nlat, 1);
+	const struct thread_rate *t = &s.rates.threads[0];
+	assert_int_equal(t->latency.events, 41);
+	assert_true(fabs(t->latency.p99_s - f.t[0].latency.p99_s) < 1e-6);
+	assert_int_equal(s.rates.lat[t->lat_ref - 1].events, 41);
+	assert_memory_equal(s.rates.lat[0].count, h[0].count, sizeof(h[0].count));
+	assert_int_equal(s.rates.threads[1].latency.events, 0);
+	char *again = sample_json(&s.snap, &s.rates, &s.work);
+	assert_string_equal(again, js);
+	free(again);
+	free(js);
+	fake_make(&f, 1);
+	js = sample_json(&f.snap, &f.rates, &f.w);
+	assert_non_null(strstr(js, "\"latency\":null"));
+	assert_int_equal(recording_parse_sample(js, strlen(js), &s, err, sizeof(err)), 0);
+	assert_false(s.rates.lat_on);
+	free(js);
+	const char *bad = "{\"time\":\"2026-12-01T00:00:00.000Z\",\"budget\":{},\"cgroup\":{},"
+			  "\"threads\":[{\"pid\":1,\"tid\":1,\"latency\":{\"events\":1,"
+			  "\"hist\":[[1024]]}}]}";
+	assert_int_equal(recording_parse_sample(bad, strlen(bad), &s, err, sizeof(err)), -EINVAL);
+	printf("# %s\n", err);
+	recording_sample_free(&s);
+}
+
 /* A replayed session: ticks step through the samples, the end says so, a
  * seek shows the sample asked for with the chart rebuilt up to it. */
 static void test_replay_session(void **state)
@@ -428,6 +482,7 @@ int main(void)
 	    cmocka_unit_test(test_bad_inputs),
 	    cmocka_unit_test(test_bad_line_in_the_middle),
 	    cmocka_unit_test(test_invalid_utf8_name),
+	    cmocka_unit_test(test_latency_round_trip),
 	    cmocka_unit_test(test_replay_session),
 	};
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);

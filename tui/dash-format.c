@@ -108,7 +108,7 @@ size_t dash_format_thread_head(char *out, size_t cap, const struct dash_cols *c,
 	dash_format_add(out, cap, &o, " ");
 	DASH_HEAD(DASH_SORT_IVCSW, "IVCS/s", 7, true);
 	if (c->vcsw)
-		dash_format_add(out, cap, &o, "  VCS/s ");
+		dash_format_add(out, cap, &o, "   VCS/s ");
 	else
 		dash_format_add(out, cap, &o, " ");
 	if (c->p50)
