@@ -415,6 +415,38 @@ static void test_tree(void **state)
 	bpf_tasks_free(b);
 }
 
+/* Every thread of the machine in one read (the whole-machine view's
+ * read): this process's threads are there, and the read holds about as
+ * many threads as /proc lists (a few may come and go in between; a
+ * sandbox's init may be hidden from BPF). */
+static void test_all(void **state)
+{
+	(void)state;
+	struct bpf_tasks *b = load_or_skip(0);
+	struct target t;
+	target_start(&t, (const char *const[]){"--wake", "5:20", NULL});
+	struct bpf_threads *r = bpf_threads_new(b, 0, false, true);
+	assert_non_null(r);
+	struct thread_set s;
+	thread_set_init(&s);
+	sample(r, &s);
+	size_t mine = 0, procs = 0;
+	for (size_t i = 0; i < s.n; i++)
+		mine += s.v[i].pid == t.pid;
+	FILE *f = popen("ls -d /proc/[0-9]*/task/[0-9]* 2>/dev/null | wc -l", "r");
+	assert_non_null(f);
+	assert_int_equal(fscanf(f, "%zu", &procs), 1);
+	pclose(f);
+	printf("# one read: %zu threads of %zu processes; /proc lists %zu\n", s.n, s.nprocs, procs);
+	assert_int_equal(mine, 6);
+	assert_true(s.n + 64 >= procs && s.n <= procs + 64);
+	assert_true(s.nprocs > 10);
+	thread_set_free(&s);
+	bpf_threads_free(r);
+	target_stop(&t);
+	bpf_tasks_free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -424,6 +456,7 @@ int main(void)
 	    cmocka_unit_test(test_overflow),
 	    cmocka_unit_test(test_churn),
 	    cmocka_unit_test(test_tree),
+	    cmocka_unit_test(test_all),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -177,6 +177,30 @@ assert any(t["latency"]["events"] > 0 for t in s["threads"] if t["name"] == "lt-
 	fi
 fi
 
+# As root, once loaded: CAP_BPF, CAP_PERFMON and CAP_SYS_ADMIN are gone from
+# the running process; its other capabilities stay.
+if [ "$(id -u)" != 0 ]; then
+	skip "root drops the BPF capabilities" "not root"
+elif need_bpf "root drops the BPF capabilities"; then
+	"$TL" --collector bpf --batch -i 1 -c 30 -p "$busy" >/dev/null 2>&1 &
+	rp=$!
+	pids+=($rp)
+	sleep 2
+	eff=$(awk '/^CapEff/ {print $2}' "/proc/$rp/status") prm=$(awk '/^CapPrm/ {print $2}' "/proc/$rp/status")
+	stop $rp
+	if python3 -c '
+import sys
+for v in sys.argv[1:]:
+    c = int(v, 16)
+    assert not c & (1 << 21 | 1 << 38 | 1 << 39), hex(c)  # SYS_ADMIN, PERFMON, BPF
+    assert c & (1 << 19), hex(c)                          # SYS_PTRACE stays
+' "$eff" "$prm"; then
+		ok "as root, once loaded: no CAP_BPF, CAP_PERFMON, CAP_SYS_ADMIN (effective $eff)"
+	else
+		notok "root capabilities after loading" "effective $eff permitted $prm"
+	fi
+fi
+
 # 7. A read that fails at run time: the session goes on through /proc,
 # said once on stderr, every sample written.
 if need_bpf "a BPF read that fails at run time"; then
@@ -226,13 +250,13 @@ fi
 # saying why.
 if need_bpf "the dashboard's latency columns"; then
 	$T new-session -d -s d -x 80 -y 24 "exec env LC_ALL=C.UTF-8 TERM=xterm '$TL' -p $busy"
-	if wait_pane d 'P99 +MAX' 60 && wait_pane d 'lt-busy +R.* [0-9.]+ +[0-9.]+ *$' 60; then
+	if wait_pane d 'P99 +MAX' 150 && wait_pane d 'lt-busy +R.* [0-9.]+ +[0-9.]+ *$' 150; then
 		ok "the dashboard shows P99 and MAX at 80x24"
 	else
 		notok "dashboard latency columns" "$(cat "$tmp/pane")"
 	fi
 	$T send-keys -t d Tab Tab Tab Tab Tab
-	if wait_pane d 'sorted by P99' 30 && grep -q '\*P99' "$tmp/pane"; then
+	if wait_pane d 'sorted by P99' 100 && grep -q '\*P99' "$tmp/pane"; then
 		ok "Tab sorts by P99"
 	else
 		notok "sort by P99" "$(cat "$tmp/pane")"
