@@ -1,7 +1,7 @@
 /* budget.h — the effective CPU budget of a process.
  *
  * effective = min(online, affinity, cpuset, quota), each term shown and the
- * one that binds named (see DESIGN.md, "effective CPUs").  A term that does
+ * one that binds named (docs/design.md, "Effective CPUs").  A term that does
  * not apply (no cpuset file, no quota) is reported as unknown/unlimited and
  * never binds. */
 #ifndef THREADLAB_BUDGET_H

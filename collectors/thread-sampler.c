@@ -28,7 +28,7 @@
  * Threads that vanish between listing and reading are dropped silently.
  *
  * libproc2 is not used here: its select of one 1,000-thread process costs
- * about as much as top -H per tick (DESIGN.md, "Hot path"). */
+ * about as much as top -H per tick (docs/design.md, "Hot path"). */
 #include "config.h"
 
 #include "threads.h"

@@ -1,7 +1,7 @@
 /* demand.h — how many threads want a CPU, against how many there are.
  *
- * The oversubscription factor is demand over the effective CPUs (DESIGN.md,
- * "oversubscription"); every face shows this one figure. */
+ * The oversubscription factor is demand over the effective CPUs (docs/design.md,
+ * "Words"); every face shows this one figure. */
 #ifndef THREADLAB_DEMAND_H
 #define THREADLAB_DEMAND_H
 

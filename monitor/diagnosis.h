@@ -10,9 +10,9 @@
  * divided by the window, is the share of it the thread was runnable; the
  * sum over threads is the mean number of runnable threads, and that over
  * the effective CPUs is the oversubscription factor.  Under a quota, wait
- * includes the time the cgroup was throttled (DESIGN.md): while throttled,
- * each runnable thread of it waits, so a thread's wait up to the throttled
- * seconds per second is counted as throttling, the rest as contention.
+ * includes the time the cgroup was throttled (docs/design.md, "Wait and throttling"): while
+ * throttled, each runnable thread of it waits, so a thread's wait up to the throttled seconds per
+ * second is counted as throttling, the rest as contention.
  *
  * With the BPF collector each thread's run-queue latency is known too:
  * the groups, roles and the whole target carry its p50, p99 and max over

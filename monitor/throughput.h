@@ -1,6 +1,6 @@
 /* throughput.h — GFLOP/s from the workload's counters, and what to compare
  * them with.  Pure arithmetic: no OpenBLAS, no I/O, no clocks (callers pass
- * times in).  Words as in DESIGN.md: single-thread rate, ideal(T), ceiling.
+ * times in).  Words as in docs/design.md, "Words": single-thread rate, ideal(T), ceiling.
  *
  * Units: times in seconds (double, any monotonic origin), work in FLOPs
  * (uint64_t counters from struct ctl_stream), rates in GFLOP/s, CPU counts
@@ -57,7 +57,7 @@ double throughput_steady_seconds(const struct throughput_steady *s);
 int throughput_steady_gflops(const struct throughput_steady *s, double min_window_s,
 			     double *gflops);
 
-/* ---- comparisons (DESIGN.md "Words") --------------------------------- */
+/* ---- comparisons (docs/design.md, "Words") --------------------------------- */
 
 /* single * min(threads, effective).  threads is the number of threads doing
  * GEMM work at once (streams x intra-op threads for the total). */

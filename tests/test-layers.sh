@@ -1,5 +1,5 @@
 #!/bin/sh
-# test-layers.sh — the layer rule of DESIGN.md ("Layers") holds, and keeps
+# test-layers.sh — the layer rule (docs/design.md, "Layers") holds, and keeps
 # holding: tui/ and output/ include monitor/, output/ and their own headers
 # (and common/, config.h and system headers), never a collectors/ or
 # workload/ header directly; and no object of libtui.a or liboutput.a calls

@@ -119,8 +119,8 @@ size_t dash_rows_budget(char *out, size_t cap, int width, const struct budget *b
 /* Run-queue wait with throttling right after it, then pressure:
  * "run-queue wait 0.55 s/s | throttled 0.50 s/s (48% of periods, part of
  * the wait) | PSI some: cgroup 40.1% system 20.3%".  Under a quota the wait
- * includes throttled time (DESIGN.md): the two figures sit side by side so
- * they can be told apart.  Without rates: "measuring...". */
+ * includes throttled time (docs/design.md, "Wait and throttling"): the two figures sit side by side
+ * so they can be told apart.  Without rates: "measuring...". */
 size_t dash_rows_pressure(char *out, size_t cap, int width, const struct snapshot *cur,
 			  const struct snapshot_rates *r, bool have_rates);
 /* "GFLOP/s 208.3 | ideal 208.0 | ceiling 208.0 | 100% of ideal | results
