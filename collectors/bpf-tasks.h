@@ -25,7 +25,8 @@
  * mean is schedstat's run_delay / pcount.
  *
  * Built without BPF support (./configure --enable-bpf=no) the same calls
- * exist: bpf_tasks_built() is false and loading fails with -ENOTSUP. */
+ * exist: bpf_tasks_built() is false and loading fails with -ENOTSUP.  The
+ * design: docs/design.md, "The BPF collector". */
 #ifndef THREADLAB_BPF_TASKS_H
 #define THREADLAB_BPF_TASKS_H
 
