@@ -62,6 +62,24 @@ else
 	notok "--version" "$v"
 fi
 
+# Bad collector options: one line each, exit 2, before anything starts.
+bad=""
+for args in "--collector foo --batch -c 1" "--bpf-threads 5 --batch -c 1" \
+	"--bpf-threads 999999 --batch -c 1" "--collector proc --bpf-threads 100 --batch -c 1" \
+	"--collector bpf --root / --budget" "--collector bpf --replay /nonexistent" \
+	"--collector bpf --batch --root $tmp -p 1"; do
+	# shellcheck disable=SC2086
+	"$TL" $args >"$tmp/out" 2>"$tmp/err"
+	st=$?
+	{ [ $st = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && [ ! -s "$tmp/out" ]; } ||
+		bad="$bad|$args: status $st $(cat "$tmp/err")"
+done
+if [ -z "$bad" ]; then
+	ok "bad --collector / --bpf-threads uses: one line, exit 2"
+else
+	notok "bad collector options" "$bad"
+fi
+
 # Whether BPF loads here, as the tests' user.
 target busy --busy 4 --pin 2
 bpf=yes

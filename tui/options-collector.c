@@ -21,8 +21,8 @@ int options_collector_one(struct options *o, int c, const char *arg, char *err, 
 	}
 	char *end;
 	long v = strtol(arg, &end, 10);
-	if (end == arg || *end || v < 16 || v > 1048576)
-		return options_err(err, errlen, "--bpf-threads takes 16 to 1048576, not '%s'", arg);
+	if (end == arg || *end || v < 16 || v > 262144)
+		return options_err(err, errlen, "--bpf-threads takes 16 to 262144, not '%s'", arg);
 	o->bpf_threads = (unsigned)v;
 	return EXIT_OK;
 }

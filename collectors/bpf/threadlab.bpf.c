@@ -83,17 +83,20 @@ struct {
 	__type(value, struct tl_lat);
 } zero SEC(".maps");
 
+/* Direct loads of the BTF pointers the tracepoint and the iterator hand
+ * over (no helper call each, as BPF_CORE_READ would make); only the
+ * fallbacks for older kernels read through helpers. */
 static __always_inline unsigned int task_state(struct task_struct *t)
 {
 	if (bpf_core_field_exists(t->__state))
-		return BPF_CORE_READ(t, __state);
+		return t->__state;
 	return (unsigned int)BPF_CORE_READ((struct task_struct___old *)t, state);
 }
 
 static __always_inline int task_cpu(struct task_struct *t)
 {
 	if (bpf_core_field_exists(t->thread_info.cpu))
-		return (int)BPF_CORE_READ(t, thread_info.cpu);
+		return (int)t->thread_info.cpu;
 	return (int)BPF_CORE_READ((struct task_struct___cpu *)t, cpu);
 }
 
@@ -102,7 +105,7 @@ static __always_inline int task_cpu(struct task_struct *t)
 static __always_inline char state_letter(struct task_struct *t)
 {
 	unsigned int st = task_state(t);
-	unsigned int s = (st | (unsigned int)BPF_CORE_READ(t, exit_state)) & 0x7f;
+	unsigned int s = (st | (unsigned int)t->exit_state) & 0x7f;
 	int i = 0;
 
 	if ((st & 0x402) == 0x402) /* TASK_IDLE: uninterruptible, no load */
@@ -253,8 +256,8 @@ int BPF_PROG(tl_exit, struct task_struct *p)
 static __always_inline __u32 ns_pid(struct task_struct *t)
 {
 	if (ns_level == 0)
-		return (__u32)BPF_CORE_READ(t, pid);
-	struct pid *p = BPF_CORE_READ(t, thread_pid);
+		return (__u32)t->pid;
+	struct pid *p = t->thread_pid;
 	int nr = 0;
 	if (!p || BPF_CORE_READ(p, level) < ns_level)
 		return 0;
@@ -265,8 +268,8 @@ static __always_inline __u32 ns_pid(struct task_struct *t)
 static __always_inline __u32 ns_tgid(struct task_struct *t)
 {
 	if (ns_level == 0)
-		return (__u32)BPF_CORE_READ(t, tgid);
-	return ns_pid(BPF_CORE_READ(t, group_leader));
+		return (__u32)t->tgid;
+	return ns_pid(t->group_leader);
 }
 
 /* Whether t's process descends from root_tgid (up to 32 generations). */
@@ -275,7 +278,7 @@ static __always_inline bool descends(struct task_struct *t)
 	struct task_struct *p = t;
 
 	for (int i = 0; i < 32; i++) {
-		p = BPF_CORE_READ(p, real_parent);
+		p = p->real_parent;
 		if (!p)
 			return false;
 		__u32 pg = ns_tgid(p);
@@ -301,20 +304,20 @@ int tl_tasks(struct bpf_iter__task *ctx)
 	if (!want_all && r.tgid != root_tgid && !(want_tree && descends(t)))
 		return 0;
 	r.tid = ns_pid(t);
-	r.ppid = ns_tgid(BPF_CORE_READ(t, real_parent));
-	r.gtid = (__u32)BPF_CORE_READ(t, pid);
-	r.gtgid = (__u32)BPF_CORE_READ(t, tgid);
+	r.ppid = ns_tgid(t->real_parent);
+	r.gtid = (__u32)t->pid;
+	r.gtgid = (__u32)t->tgid;
 	r.cpu = task_cpu(t);
-	r.run_ns = BPF_CORE_READ(t, se.sum_exec_runtime);
-	r.wait_ns = BPF_CORE_READ(t, sched_info.run_delay);
-	r.slices = BPF_CORE_READ(t, sched_info.pcount);
-	r.utime_ns = BPF_CORE_READ(t, utime);
-	r.stime_ns = BPF_CORE_READ(t, stime);
-	r.start_ns = BPF_CORE_READ(t, start_boottime);
-	r.nvcsw = BPF_CORE_READ(t, nvcsw);
-	r.nivcsw = BPF_CORE_READ(t, nivcsw);
+	r.run_ns = t->se.sum_exec_runtime;
+	r.wait_ns = t->sched_info.run_delay;
+	r.slices = t->sched_info.pcount;
+	r.utime_ns = t->utime;
+	r.stime_ns = t->stime;
+	r.start_ns = t->start_boottime;
+	r.nvcsw = t->nvcsw;
+	r.nivcsw = t->nivcsw;
 	r.state = state_letter(t);
-	BPF_CORE_READ_STR_INTO(&r.comm, t, comm);
+	__builtin_memcpy(r.comm, t->comm, sizeof(r.comm));
 	struct tl_slot *st = bpf_task_storage_get(&slots, t, 0, 0);
 	__u32 k = st && st->slot1 ? st->slot1 - 1 : 0;
 	v = st && st->slot1 ? bpf_map_lookup_elem(&hist, &k) : NULL;
