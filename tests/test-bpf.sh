@@ -33,6 +33,10 @@ for c in python3 tmux curl; do
 	command -v $c >/dev/null || { echo "1..0 # SKIP $c is not installed"; exit 0; }
 done
 
+# One idle session keeps the private tmux server up between the others: a
+# new session right after the last one closed can find the server exiting.
+$T new-session -d -s keep "sleep 3600"
+
 # target NAME ARGS...: starts lat-target, sets $NAME to its PID.
 target() {
 	local var=$1
