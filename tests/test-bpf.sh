@@ -180,7 +180,8 @@ else
 				>"$tmp/j" 2>"$tmp/err" &
 			cp_pid=$!
 			pids+=($cp_pid)
-			sleep 2.5
+			# loaded and sampling once two samples are out (bounded wait)
+			for _ in $(seq 150); do [ "$(wc -l <"$tmp/j")" -ge 2 ] && break; sleep 0.1; done
 			caps=$(grep -E '^Cap(Eff|Prm|Amb)' "/proc/$cp_pid/status" 2>/dev/null | awk '{print $2}' | sort -u)
 			uid=$(awk '/^Uid/ {print $2}' "/proc/$cp_pid/status" 2>/dev/null)
 			stop $cp_pid
@@ -204,10 +205,10 @@ fi
 if [ "$(id -u)" != 0 ]; then
 	skip "root drops the BPF capabilities" "not root"
 elif need_bpf "root drops the BPF capabilities"; then
-	"$TL" --collector bpf --batch -i 1 -c 30 -p "$busy" >/dev/null 2>&1 &
+	"$TL" --collector bpf --batch -i 1 -c 30 -p "$busy" >"$tmp/rootcaps" 2>&1 &
 	rp=$!
 	pids+=($rp)
-	sleep 2
+	for _ in $(seq 150); do [ -s "$tmp/rootcaps" ] && break; sleep 0.1; done
 	eff=$(awk '/^CapEff/ {print $2}' "/proc/$rp/status") prm=$(awk '/^CapPrm/ {print $2}' "/proc/$rp/status")
 	stop $rp
 	if python3 -c '
