@@ -4,8 +4,12 @@
 # `perf bench sched pipe` does) run alone, then with threadlab attached to
 # it through BPF (--collector bpf --batch -i 1: the tracepoints time every
 # wake-up and switch of its threads), alternately ROUNDS times of SECONDS.
-# Prints each run's round trips per second and the ratio of the medians
-# (with / without); the goal is at least 0.97.  Runs as root (BPF).
+# Prints each run's round trips per second of wall time and per second of
+# the ping-pong's own CPU time, and the ratios of the medians (with /
+# without); the goal is at least 0.97.  On a machine loaded by other work
+# the wall-time rate is mostly that load; the CPU-time rate is not diluted
+# by it (the program runs in the switching task, and counts there).  Runs
+# as root (BPF).
 #
 # usage: bench/bpf-overhead.sh [SECONDS [ROUNDS]]   (default 5 s, 6 rounds)
 # THREADLAB_BUILDDIR (default .) names the build directory (make bench).
@@ -28,7 +32,7 @@ trap 'exit 1' INT TERM HUP
 	{ echo "bpf-overhead: BPF does not load: $(cat "$tmp/err")" >&2; exit 2; }
 echo "bpf-overhead: $(nproc) CPUs, $(uname -r), load $(cut -d' ' -f1-3 /proc/loadavg)"
 
-run() { # run traced|alone: round trips/s of one pingpong run
+run() { # run traced|alone: "wall-rate cpu-rate" of one pingpong run
 	rm -f "$tmp/pid"
 	"$PP" "$secs" --pid "$tmp/pid" >"$tmp/out" &
 	local pp=$!
@@ -39,16 +43,17 @@ run() { # run traced|alone: round trips/s of one pingpong run
 	fi
 	wait $pp
 	[ -n "$tl" ] && { kill "$tl" 2>/dev/null; wait "$tl" 2>/dev/null; tl=""; }
-	awk '/round trips/ { print $3 }' "$tmp/out"
+	awk '/round trips/ { print $3, $5 }' "$tmp/out"
 }
-alone="" traced=""
+aw="" ac="" tw="" tc=""
 for r in $(seq "$rounds"); do
-	a=$(run alone)
-	t=$(run traced)
-	echo "round $r: alone $a, traced $t round trips/s"
-	alone="$alone $a" traced="$traced $t"
+	read -r a1 a2 <<<"$(run alone)"
+	read -r t1 t2 <<<"$(run traced)"
+	echo "round $r: alone $a1/s ($a2 per CPU-s), traced $t1/s ($t2 per CPU-s)"
+	aw="$aw $a1" ac="$ac $a2" tw="$tw $t1" tc="$tc $t2"
 done
 median() { printf '%s\n' $1 | sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-ma=$(median "$alone") mt=$(median "$traced")
-awk -v a="$ma" -v t="$mt" 'BEGIN { printf "median: alone %.0f, traced %.0f round trips/s: %.3fx\n", a, t, t / a }'
+awk -v a="$(median "$aw")" -v t="$(median "$tw")" -v ac="$(median "$ac")" -v tc="$(median "$tc")" 'BEGIN {
+	printf "median per wall s: alone %.0f, traced %.0f: %.3fx\n", a, t, t / a
+	printf "median per CPU s: alone %.0f, traced %.0f: %.3fx\n", ac, tc, tc / ac }'
 echo "bpf-overhead: load after $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -9,7 +9,7 @@ struct threadlab_bpf;
 
 struct bpf_tasks {
 	struct threadlab_bpf *skel; /* bpftool's skeleton: programs, maps, .bss */
-	unsigned capacity;	    /* max_entries of the latency map */
+	unsigned capacity;	    /* slots of the histogram array */
 	uint64_t reads;		    /* iterator reads by every reader */
 	uint64_t fail_read;	    /* THREADLAB_BPF_FAIL_READ: this read fails (tests) */
 	int readers_all;	    /* readers with all: latency of every thread */

@@ -94,40 +94,64 @@ bool lat_hist_delta(const struct lat_hist *cur, const struct lat_hist *prev, str
 	return true;
 }
 
+/* The value at rank (1-based, fractional) of h, whose highest non-empty
+ * bucket is top, linear inside its bucket; the top bucket's part is held
+ * to max_ns when that is known. */
+static double lat_at_rank(const struct lat_hist *h, int top, int b, double below, double rank)
+{
+	double c = h->count[b];
+	double lo = (double)lat_bucket_low((unsigned)b);
+	double hi = b == top && h->max_ns > 0 ? (double)h->max_ns + 1
+		    : b + 1 >= LAT_BUCKETS    ? lo * 1.25
+					      : (double)lat_bucket_high((unsigned)b);
+	if (hi < lo)
+		hi = lo;
+	double x = lo + (hi - lo) * (rank - below) / c;
+	return b == top && h->max_ns > 0 && x > (double)h->max_ns ? (double)h->max_ns : x;
+}
+
+/* Quantiles q[0..n) (ascending) of h into out[], in one pass. */
+static void lat_quantiles(const struct lat_hist *h, const double *q, double *out, int n)
+{
+	int top = lat_top(h), k = 0;
+	double seen = 0;
+	for (int i = 0; i < n; i++)
+		out[i] = 0;
+	if (h->events == 0 || top < 0)
+		return;
+	for (int b = 0; b <= top && k < n; b++) {
+		double c = h->count[b];
+		if (c <= 0)
+			continue;
+		while (k < n && seen + c >= (q[k] > 1 ? 1 : q[k]) * (double)h->events) {
+			out[k] =
+			    lat_at_rank(h, top, b, seen, (q[k] > 1 ? 1 : q[k]) * (double)h->events);
+			k++;
+		}
+		seen += c;
+	}
+	for (; k < n; k++) /* counts torn against events: the top of the histogram */
+		out[k] = h->max_ns > 0 ? (double)h->max_ns : (double)lat_bucket_low((unsigned)top);
+}
+
 double lat_hist_quantile(const struct lat_hist *h, double q)
 {
-	if (h->events == 0)
-		return 0;
-	if (q > 1)
-		q = 1;
-	double rank = q * (double)h->events, seen = 0;
-	int top = lat_top(h);
-	for (int b = 0; b <= top; b++) {
-		double c = h->count[b];
-		if (c <= 0 || seen + c < rank) {
-			seen += c;
-			continue;
-		}
-		double lo = (double)lat_bucket_low((unsigned)b);
-		double hi = b == top && h->max_ns > 0 ? (double)h->max_ns + 1
-			    : b + 1 >= LAT_BUCKETS    ? lo * 1.25
-						      : (double)lat_bucket_high((unsigned)b);
-		if (hi < lo)
-			hi = lo;
-		double x = lo + (hi - lo) * (rank - seen) / c;
-		return b == top && h->max_ns > 0 && x > (double)h->max_ns ? (double)h->max_ns : x;
-	}
-	return h->max_ns > 0 ? (double)h->max_ns : (double)lat_bucket_low((unsigned)top);
+	double v;
+	lat_quantiles(h, &q, &v, 1);
+	return v;
 }
 
 void lat_summarize(const struct lat_hist *h, struct lat_summary *out)
 {
+	static const double q[2] = {0.50, 0.99};
+	double v[2];
 	memset(out, 0, sizeof(*out));
 	out->events = h->events;
 	if (h->events == 0)
 		return;
-	out->p50_s = lat_hist_quantile(h, 0.50) / 1e9;
-	out->p99_s = lat_hist_quantile(h, 0.99) / 1e9;
+	lat_quantiles(h, q, v, 2);
+	out->p50_s = v[0] / 1e9;
+	out->p99_s = v[1] / 1e9;
 	int top = lat_top(h);
 	double max = h->max_ns > 0 ? (double)h->max_ns
 		     : top >= 0	   ? (double)lat_bucket_high((unsigned)top)

@@ -45,9 +45,12 @@ void thread_rates_latency(const struct thread_set *prev, const struct thread_set
 			continue;
 		static const struct lat_hist none;
 		const struct lat_hist *before = p->lat_ref ? &prev->lat[p->lat_ref - 1] : &none;
+		const struct lat_hist *now = &cur->lat[c->lat_ref - 1];
+		if (before->events == now->events && before->sum_ns == now->sum_ns)
+			continue; /* no wait in the interval: nothing to difference */
 		*lat = xreallocarray_grow(*lat, cap, *nlat + 1, sizeof(**lat));
 		struct lat_hist *d = &(*lat)[*nlat];
-		if (!lat_hist_delta(&cur->lat[c->lat_ref - 1], before, d))
+		if (!lat_hist_delta(now, before, d))
 			continue;
 		r[i].lat_ref = (uint32_t)++ * nlat;
 		lat_summarize(d, &r[i].latency);

@@ -23,7 +23,8 @@ struct group_part {
 	size_t stem_len;
 	bool gone;
 	double user_s, system_s, wait_s;
-	const struct lat_hist *lat; /* the thread's, or NULL */
+	const struct lat_hist *lat;	 /* the thread's, or NULL */
+	const struct lat_hist *prev_lat; /* the same thread's in the sample before, or NULL */
 };
 
 void thread_groups_init(struct thread_groups *g)
@@ -61,6 +62,7 @@ static void group_part_of(const struct thread_set *set, const struct thread_samp
 			  bool gone, struct group_part *p)
 {
 	p->lat = t->lat_ref && t->lat_ref <= set->nlat ? &set->lat[t->lat_ref - 1] : NULL;
+	p->prev_lat = NULL;
 	p->pid = t->pid;
 	p->stem_len = diagnosis_stem(t->name, t->name_len, p->stem, sizeof(p->stem));
 	p->gone = gone;
@@ -97,8 +99,10 @@ static size_t group_parts(const struct thread_groups *g, const struct thread_set
 			char stem[GROUP_STEM_MAX];
 			size_t len =
 			    diagnosis_stem(cur->v[j].name, cur->v[j].name_len, stem, sizeof(stem));
-			if (len == part.stem_len && memcmp(stem, part.stem, len) == 0)
+			if (len == part.stem_len && memcmp(stem, part.stem, len) == 0) {
+				(*out)[j].prev_lat = part.lat; /* cur's parts come first, in order */
 				continue; /* the same thread, still in its group */
+			}
 		}
 		*out = xreallocarray_grow(*out, cap, n + 1, sizeof(**out));
 		(*out)[n++] = part;
@@ -125,6 +129,27 @@ static bool group_part_same(const struct group_part *a, const struct group_part 
 	return group_part_cmp(a, b) == 0;
 }
 
+/* What a thread's histogram gained since the sample before, into its
+ * group (its whole histogram when it is new to the group).  A sleeping
+ * thread gained nothing: no pass over its buckets. */
+static void group_lat_add(struct thread_group *x, const struct group_part *p)
+{
+	if (!p->lat)
+		return;
+	x->has_lat = true;
+	const struct lat_hist *was = p->prev_lat;
+	if (was && was->events == p->lat->events && was->sum_ns == p->lat->sum_ns)
+		return;
+	if (!was || was->events > p->lat->events) {
+		lat_hist_merge(&x->lat, p->lat);
+		return;
+	}
+	for (unsigned b = 0; b < LAT_BUCKETS; b++)
+		x->lat.count[b] += p->lat->count[b] - was->count[b]; /* modulo 2^32 */
+	x->lat.events += p->lat->events - was->events;
+	x->lat.sum_ns += p->lat->sum_ns - was->sum_ns;
+}
+
 /* The group of the parts [i, end) (one key), its kept state in kept (NULL
  * for a new group). */
 static struct thread_group group_of_parts(const struct group_part *parts, size_t i, size_t end,
@@ -139,20 +164,13 @@ static struct thread_group group_of_parts(const struct group_part *parts, size_t
 	x.stem_len = parts[i].stem_len;
 	x.threads = 0;
 	double user = 0, system = 0, wait = 0;
-	struct lat_hist lat;
-	lat_hist_clear(&lat);
 	for (; i < end; i++) {
-		if (parts[i].lat)
-			x.has_lat = true;
 		if (parts[i].gone) {
 			x.gone_user_s += parts[i].user_s;
 			x.gone_system_s += parts[i].system_s;
 			x.gone_wait_s += parts[i].wait_s;
-			if (parts[i].lat)
-				lat_hist_merge(&x.gone_lat, parts[i].lat);
 		} else {
-			if (parts[i].lat)
-				lat_hist_merge(&lat, parts[i].lat);
+			group_lat_add(&x, &parts[i]);
 			x.threads++;
 			user += parts[i].user_s;
 			system += parts[i].system_s;
@@ -162,8 +180,6 @@ static struct thread_group group_of_parts(const struct group_part *parts, size_t
 	x.user_s = user + x.gone_user_s;
 	x.system_s = system + x.gone_system_s;
 	x.wait_s = wait + x.gone_wait_s;
-	x.lat = x.gone_lat;
-	lat_hist_merge(&x.lat, &lat);
 	return x;
 }
 
@@ -187,7 +203,6 @@ void thread_groups_update(struct thread_groups *g, const struct thread_set *prev
 			x.user_s = x.gone_user_s;
 			x.system_s = x.gone_system_s;
 			x.wait_s = x.gone_wait_s;
-			x.lat = x.gone_lat;
 		} else {
 			size_t end = i + 1;
 			while (end < np && group_part_same(&parts[end], &parts[i]))

@@ -128,8 +128,8 @@ static void window_latency(struct snapshot_rates *o, struct thread_rate *t,
 		lat_hist_merge(h, a->lat);
 	if (b && b->lat)
 		lat_hist_merge(h, b->lat);
+	/* Only sums of these are read (the diagnosis): no summary per thread. */
 	t->lat_ref = (uint32_t)++o->nlat;
-	lat_summarize(h, &t->latency);
 }
 
 /* Both halves' threads, merged by (pid, tid), over their summed length. */
