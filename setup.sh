@@ -8,7 +8,8 @@
 # Run it as root, or as a user with sudo (used for apt-get only).  The build
 # goes to ./build (and ./build-check, with ASan, UBSan and LeakSanitizer, for
 # check); nothing is installed system-wide but the Debian packages.  check
-# ends with one line for both builds: "N passed, N failed, N skipped".
+# also builds and checks the Debian package beside them (.ci/package.sh), and
+# ends with one line for all of it: "N passed, N failed, N skipped".
 set -eu
 
 cd "$(dirname "$0")"
@@ -28,6 +29,8 @@ packages="$packages clang llvm bpftool libbpf-dev libcap-dev"
 if [ "$what" = check ]; then
 	packages="$packages tmux python3 python3-numpy locales util-linux prometheus curl openssl python3-prometheus-client python3-yaml"
 	packages="$packages libcap2-bin" # setcap, for the capability test
+	# the Debian package (.ci/package.sh): its build, lintian; the completions' tests
+	packages="$packages build-essential dpkg-dev debhelper lintian bash-completion zsh"
 fi
 
 missing=""
@@ -74,6 +77,17 @@ build_in() { # build_in DIR FLAGS
 		echo "$2" >.setup-flags
 	)
 }
+if [ "$what" = check ]; then
+	# The Debian package beside the builds and suites (.ci/package.sh: built
+	# with nocheck, lintian, the autopkgtest smoke run against it); its
+	# checks are counted in the summary from build-package/package.trs.
+	rm -rf build-package
+	mkdir -p build-package
+	setsid nice -n 10 .ci/package.sh >build-package/log 2>&1 &
+	package_pid=$!
+	# A build that fails (set -e) must not leave the package's build behind.
+	trap 'kill -- -"$package_pid" 2>/dev/null || true' EXIT
+fi
 build_in build "--enable-werror --enable-bpf=yes"
 if [ "$what" = run ]; then
 	exec ./build/threadlab
@@ -110,4 +124,11 @@ suite build-check "sanitizer build" || status=1
 	make -j1 check TESTS=tests/soak.sh SOAK_SECONDS=60 || { tail -n 40 tests/soak.sh.log; exit 1; }
 	echo "setup: soak took $(($(date +%s) - start)) s"
 ) || status=1
-exec sh tests/tap-summary.sh --label "both builds (plain, ASan/UBSan)" build build-check "$status"
+package_status=0
+wait "$package_pid" || package_status=$?
+sed -n 's/^package: ok - /:test-result: PASS /p; s/^package: FAILED - /:test-result: FAIL /p' \
+	build-package/log >build-package/package.trs
+grep -v '^package: \(ok\|FAILED\) - ' build-package/log | sed 's/^\(package: \)*/setup: package: /'
+[ "$package_status" = 0 ] || status=1
+exec sh tests/tap-summary.sh --label "both builds (plain, ASan/UBSan) and the package" build build-check \
+	build-package "$status"

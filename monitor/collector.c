@@ -21,20 +21,11 @@ static bool collector_chosen;
 static char collector_why[320];
 static char collector_reason[256]; /* the loader's, for the table's line */
 
-const char *collector_want_name(enum collector_want w)
+const char *const *collector_want_names(void)
 {
-	return w == COLLECTOR_BPF ? "bpf" : w == COLLECTOR_PROC ? "proc" : "auto";
-}
-
-int collector_want_parse(const char *s)
-{
-	if (strcmp(s, "auto") == 0)
-		return COLLECTOR_AUTO;
-	if (strcmp(s, "bpf") == 0)
-		return COLLECTOR_BPF;
-	if (strcmp(s, "proc") == 0)
-		return COLLECTOR_PROC;
-	return -1;
+	static const char *const names[] = {
+	    [COLLECTOR_AUTO] = "auto", [COLLECTOR_BPF] = "bpf", [COLLECTOR_PROC] = "proc", NULL};
+	return names;
 }
 
 int collector_choose(const struct collector_opts *o, char *err, size_t errlen)
@@ -130,13 +121,4 @@ void collector_release(void)
 {
 	bpf_tasks_free(collector_loaded);
 	collector_loaded = NULL;
-}
-
-const char *collector_build_line(void)
-{
-#ifdef HAVE_BPF
-	return "BPF collector: built (task iterator, run-queue latency; libbpf " LIBBPF_VERSION ")";
-#else
-	return "BPF collector: not built (./configure --enable-bpf)";
-#endif
 }

@@ -23,9 +23,9 @@ enum collector_want {
 	COLLECTOR_PROC, /* /proc, no BPF at all */
 };
 
-/* "auto", "bpf", "proc"; and back (-1: none of them). */
-const char *collector_want_name(enum collector_want w);
-int collector_want_parse(const char *s);
+/* "auto", "bpf", "proc", NULL: a name's index is its enum collector_want
+ * (the parser and the shell completions read this one list). */
+const char *const *collector_want_names(void);
 
 struct collector_opts {
 	enum collector_want want;
@@ -64,7 +64,5 @@ void collector_session_note(const struct session *s, char *out, size_t cap);
 /* Unloads the programs (at exit). */
 void collector_release(void);
 
-/* "BPF collector: built (libbpf 1.1)" or "BPF collector: not built". */
-const char *collector_build_line(void);
 
 #endif

@@ -349,6 +349,26 @@ int labview_blas_parse(const char *s, enum lab_blas *out)
 	return lab_blas_parse(s, out);
 }
 
+const char *const *labview_blas_names(void)
+{
+	return lab_blas_names();
+}
+
+const char *labview_blas_dir(enum lab_blas b)
+{
+	return lab_blas_dir(b);
+}
+
+int labview_programs_dir(char *out, size_t cap, const char **how)
+{
+	return lab_programs_dir(out, cap, how);
+}
+
+const char *labview_programs_configured_dir(void)
+{
+	return lab_programs_configured_dir();
+}
+
 /* ---- what a thread is to the lab --------------------------------------- */
 
 const char *labview_mark_name(enum labview_mark m)

@@ -129,6 +129,16 @@ struct labview {
  * -EINVAL): lab.h's, for the faces. */
 const char *labview_blas_name(enum lab_blas b);
 int labview_blas_parse(const char *s, enum lab_blas *out);
+/* Every build's name, NULL-terminated; a name's index is its enum lab_blas
+ * (--blas's values). */
+const char *const *labview_blas_names(void);
+/* The directory holding that build's libopenblas.so.0, or NULL when the
+ * build is not installed (static storage: lab_blas_dir()). */
+const char *labview_blas_dir(enum lab_blas b);
+/* Where the lab's programs are and how they were found: lab_programs_dir()
+ * (0, -ENOENT, -ENAMETOOLONG); the configured directory. */
+int labview_programs_dir(char *out, size_t cap, const char **how);
+const char *labview_programs_configured_dir(void);
 
 void labview_init(struct labview *v);
 /* Forgets the history and the chart (key r). */

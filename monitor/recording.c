@@ -218,6 +218,11 @@ static int recording_take_header(struct recording *r, char *err, size_t errlen)
 	return 0;
 }
 
+const char *recording_zstd_version(void)
+{
+	return ZSTD_versionString();
+}
+
 struct recording *recording_open(const char *path, char *err, size_t errlen)
 {
 	struct recording *r = xcalloc(1, sizeof(*r));

@@ -82,6 +82,9 @@ void recording_header_fill(struct recording_header *h, const struct env_record *
 
 struct recording;
 
+/* The version of the libzstd FILE.zst recordings use ("1.5.4"). */
+const char *recording_zstd_version(void);
+
 /* Opens and indexes path.  Returns NULL with a one-line message naming the
  * file (and line) in err: no such file, not a recording, a newer format
  * version, no sample at all, a bad header. */

@@ -3,14 +3,16 @@
 
 #include "format.h"
 
+#include <stddef.h>
+
+const char *const *format_names(void)
+{
+	static const char *const names[] = {
+	    [FORMAT_TEXT] = "text", [FORMAT_CSV] = "csv", [FORMAT_JSON] = "json", NULL};
+	return names;
+}
+
 const char *format_name(enum format f)
 {
-	switch (f) {
-	case FORMAT_CSV:
-		return "csv";
-	case FORMAT_JSON:
-		return "json";
-	default:
-		return "text";
-	}
+	return f >= FORMAT_TEXT && f <= FORMAT_JSON ? format_names()[f] : "text";
 }

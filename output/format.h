@@ -10,5 +10,8 @@ enum format {
 
 /* "text", "csv", "json". */
 const char *format_name(enum format f);
+/* Every format's name, NULL-terminated; a name's index is its enum format
+ * (--format's values). */
+const char *const *format_names(void);
 
 #endif

@@ -449,6 +449,16 @@ struct serve *serve_start(const struct serve_config *c, char *err, size_t errlen
 	return s;
 }
 
+bool serve_tls_available(void)
+{
+	return MHD_is_feature_supported(MHD_FEATURE_TLS) == MHD_YES;
+}
+
+const char *serve_library_version(void)
+{
+	return MHD_get_version();
+}
+
 const char *serve_url(const struct serve *s)
 {
 	return s->url;

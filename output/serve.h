@@ -57,6 +57,11 @@ struct serve;
  * auth file that cannot be read or used. */
 struct serve *serve_start(const struct serve_config *c, char *err, size_t errlen);
 
+/* Whether this libmicrohttpd can serve HTTPS (--tls-cert), and its
+ * version ("0.9.75"): for --version. */
+bool serve_tls_available(void);
+const char *serve_library_version(void);
+
 /* "http://127.0.0.1:9864/metrics" (https with TLS; the real port when 0
  * was asked for). */
 const char *serve_url(const struct serve *s);

@@ -59,8 +59,8 @@ PY
 built=no
 grep -q '^#define HAVE_BPF 1' "$B/config.h" 2>/dev/null && built=yes
 v=$("$TL" --version)
-if { [ $built = yes ] && grep -q '^BPF collector: built' <<<"$v"; } ||
-	{ [ $built = no ] && grep -q '^BPF collector: not built' <<<"$v"; }; then
+if { [ $built = yes ] && grep -q '^bpf: yes' <<<"$v"; } ||
+	{ [ $built = no ] && grep -q '^bpf: no' <<<"$v"; }; then
 	ok "--version lists the BPF collector ($built)"
 else
 	notok "--version" "$v"

@@ -208,6 +208,7 @@ fi
 mkdir -p "$tmp/fake"
 printf '#!/bin/sh\nexit 1\n' >"$tmp/fake/threadlab-anchor"
 cp "$tmp/fake/threadlab-anchor" "$tmp/fake/threadlab-gemm"
+cp "$tmp/fake/threadlab-anchor" "$tmp/fake/threadlab-burn"
 chmod +x "$tmp/fake/"*
 env THREADLAB_LIBEXECDIR="$tmp/fake" timeout 60 "$TL" --batch -c 1 --size 256 >"$tmp/out" 2>"$tmp/err"
 st=$?

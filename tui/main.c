@@ -15,6 +15,7 @@
 #include "headless.h"
 #include "options.h"
 #include "options-collector.h"
+#include "options-args.h"
 #include "record.h"
 #include "session.h"
 #include "sweep-out.h"
@@ -22,6 +23,7 @@
 #include "options-tune.h"
 #include "text-safe.h"
 #include "tour-face.h"
+#include "version.h"
 
 static int main_dashboard_run(const struct options *o, FILE *log);
 
@@ -151,8 +153,10 @@ static int main_mode(const struct options *o)
 		options_usage(stdout);
 		return EXIT_OK;
 	case MODE_VERSION:
-		printf("%s\n%s\n", PACKAGE_STRING, collector_build_line());
+		version_print(stdout);
 		return EXIT_OK;
+	case MODE_LIST_OPTIONS:
+		return options_list_print(stdout, options_table()) == 0 ? EXIT_OK : EXIT_RUNTIME;
 	case MODE_BUDGET:
 		return batch_budget(o);
 	case MODE_BATCH:

@@ -6,12 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "options-args.h"
 #include "options-tune.h"
 
 int options_collector_one(struct options *o, int c, const char *arg, char *err, size_t errlen)
 {
 	if (c == OPT_COLLECTOR) {
-		int w = collector_want_parse(arg);
+		int w = options_choice(collector_want_names(), arg);
 		if (w < 0)
 			return options_err(err, errlen,
 					   "--collector takes auto, bpf or proc, not '%s'", arg);

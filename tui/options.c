@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "options-collector.h"
+#include "options-args.h"
 #include "options-tune.h"
 
 enum {
@@ -49,6 +50,7 @@ enum {
 	OPT_TOUR,
 	OPT_TOUR_STEP,
 	OPT_TOUR_NOTES,
+	OPT_LIST_OPTIONS,
 };
 
 static const struct option options_long[] = {
@@ -91,8 +93,14 @@ static const struct option options_long[] = {
     {"metrics-max-threads", required_argument, NULL, OPT_METRICS_MAX_THREADS},
     OPTIONS_TUNE_LONG,
     OPTIONS_COLLECTOR_LONG,
+    {"list-options", no_argument, NULL, OPT_LIST_OPTIONS},
     {NULL, 0, NULL, 0},
 };
+
+const struct option *options_table(void)
+{
+	return options_long;
+}
 
 /* The help text is laid out as it prints. */
 /* clang-format off */
@@ -384,6 +392,9 @@ static int options_one(struct options *o, int c, const char *arg, char *err, siz
 	case 'V':
 		o->mode = MODE_VERSION;
 		return EXIT_OK;
+	case OPT_LIST_OPTIONS:
+		o->mode = MODE_LIST_OPTIONS;
+		return EXIT_OK;
 	case OPT_BUDGET:
 		return options_set_mode(o, MODE_BUDGET, err, errlen);
 	case OPT_BATCH:
@@ -404,18 +415,15 @@ static int options_one(struct options *o, int c, const char *arg, char *err, siz
 	case OPT_TREE:
 		o->tree = true;
 		return EXIT_OK;
-	case OPT_FORMAT:
-		if (strcmp(arg, "text") == 0)
-			o->format = FORMAT_TEXT;
-		else if (strcmp(arg, "csv") == 0)
-			o->format = FORMAT_CSV;
-		else if (strcmp(arg, "json") == 0)
-			o->format = FORMAT_JSON;
-		else
+	case OPT_FORMAT: {
+		int f = options_choice(format_names(), arg);
+		if (f < 0)
 			return options_err(err, errlen,
 					   "--format takes text, csv or json, not '%s'", arg);
+		o->format = (enum format)f;
 		o->format_set = true;
 		return EXIT_OK;
+	}
 	case OPT_THREADS:
 		o->nthread_list = options_list(arg, 1, CTL_MAX_THREADS, o->thread_list);
 		if (!o->nthread_list)
@@ -440,15 +448,16 @@ static int options_one(struct options *o, int c, const char *arg, char *err, siz
 					   LAB_MIN_SIZE, LAB_MAX_SIZE, arg);
 		o->size = (int)v;
 		return EXIT_OK;
-	case OPT_PRECISION:
-		if (strcmp(arg, "single") == 0 || strcmp(arg, "s") == 0)
-			o->precision = CTL_SINGLE;
-		else if (strcmp(arg, "double") == 0 || strcmp(arg, "d") == 0)
-			o->precision = CTL_DOUBLE;
-		else
+	case OPT_PRECISION: {
+		int p = options_choice(options_precision_values(), arg);
+		if (p < 0 && (strcmp(arg, "s") == 0 || strcmp(arg, "d") == 0))
+			p = arg[0] == 'd' ? CTL_DOUBLE : CTL_SINGLE;
+		if (p < 0)
 			return options_err(err, errlen,
 					   "--precision takes single or double, not '%s'", arg);
+		o->precision = p;
 		return EXIT_OK;
+	}
 	case OPT_CPUS:
 		if (!options_double(arg, 0.01, 4096, &o->cpus))
 			return options_err(err, errlen,
@@ -504,15 +513,14 @@ static int options_one(struct options *o, int c, const char *arg, char *err, siz
 			return options_err(err, errlen, "--tour-notes needs a file name");
 		o->tour_notes = arg;
 		return EXIT_OK;
-	case OPT_BLAS_SPIN:
-		if (strcmp(arg, "off") == 0)
-			o->spin_off = true;
-		else if (strcmp(arg, "default") == 0)
-			o->spin_off = false;
-		else
+	case OPT_BLAS_SPIN: {
+		int m = options_choice(options_spin_values(), arg);
+		if (m < 0)
 			return options_err(err, errlen,
 					   "--blas-spin takes default or off, not '%s'", arg);
+		o->spin_off = m == 1;
 		return EXIT_OK;
+	}
 	case OPT_SECONDS:
 		if (!options_double(arg, 0.1, 3600, &o->seconds))
 			return options_err(err, errlen,
@@ -597,7 +605,7 @@ static int options_check_exporter(const struct options *o, char *err, size_t err
 
 static int options_check(struct options *o, char *err, size_t errlen)
 {
-	if (o->mode == MODE_HELP || o->mode == MODE_VERSION)
+	if (o->mode == MODE_HELP || o->mode == MODE_VERSION || o->mode == MODE_LIST_OPTIONS)
 		return EXIT_OK;
 	int rc = options_check_exporter(o, err, errlen);
 	if (rc == EXIT_OK)

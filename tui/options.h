@@ -25,6 +25,7 @@ enum mode {
 	MODE_HEADLESS,	/* --headless: sample and serve, nothing on screen */
 	MODE_HELP,
 	MODE_VERSION,
+	MODE_LIST_OPTIONS, /* --list-options (hidden): for the shell completions */
 };
 
 #define OPT_LIST_MAX 32
@@ -111,6 +112,11 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 void options_session_config(const struct options *o, struct session_config *c);
 /* The sweep to run for o. */
 void options_sweep_opts(const struct options *o, struct sweep_opts *so);
+
+/* The parser's getopt_long table, ended by a NULL name (options-args.h
+ * lists it for the completions). */
+struct option;
+const struct option *options_table(void);
 
 /* The --help text. */
 void options_usage(FILE *f);

@@ -31,20 +31,32 @@ struct lab_settings lab_settings_default(void)
 	};
 }
 
+const char *const *lab_blas_names(void)
+{
+	static const char *const names[] = {
+	    [LAB_BLAS_PTHREADS] = "pthreads", [LAB_BLAS_OPENMP] = "openmp", NULL};
+	return names;
+}
+
 const char *lab_blas_name(enum lab_blas b)
 {
-	return b == LAB_BLAS_OPENMP ? "openmp" : "pthreads";
+	return b == LAB_BLAS_OPENMP ? lab_blas_names()[LAB_BLAS_OPENMP]
+				    : lab_blas_names()[LAB_BLAS_PTHREADS];
 }
 
 int lab_blas_parse(const char *s, enum lab_blas *out)
 {
-	if (strcmp(s, "pthreads") == 0 || strcmp(s, "pthread") == 0)
+	const char *const *names = lab_blas_names();
+	for (int i = 0; names[i]; i++)
+		if (strcmp(s, names[i]) == 0) {
+			*out = (enum lab_blas)i;
+			return 0;
+		}
+	if (strcmp(s, "pthread") == 0) { /* Debian's directory name */
 		*out = LAB_BLAS_PTHREADS;
-	else if (strcmp(s, "openmp") == 0)
-		*out = LAB_BLAS_OPENMP;
-	else
-		return -EINVAL;
-	return 0;
+		return 0;
+	}
+	return -EINVAL;
 }
 
 #ifndef OPENBLAS_LIBROOT

@@ -21,7 +21,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
@@ -33,10 +32,6 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-
-#ifndef PKGLIBEXECDIR
-#define PKGLIBEXECDIR "/usr/local/libexec/threadlab"
-#endif
 
 #define BELL_TIMEOUT_MS 5000
 
@@ -51,39 +46,10 @@ static void sleep_ms(int ms)
 	nanosleep(&ts, NULL);
 }
 
-/* ---- finding the programs ------------------------------------------------ */
-
-static bool exe_in(const char *dir, const char *name, char *out, size_t cap)
+/* dir/name into out; false when it does not fit. */
+static bool program_path(char *out, size_t cap, const char *dir, const char *name)
 {
-	if (!dir || !*dir)
-		return false;
-	if (snprintf(out, cap, "%s/%s", dir, name) >= (int)cap)
-		return false;
-	return access(out, X_OK) == 0;
-}
-
-/* $THREADLAB_LIBEXECDIR, next to /proc/self/exe (the build directory), its
- * parent (tests/ and bench/ of the build directory), $THREADLAB_BUILDDIR,
- * then the installed PKGLIBEXECDIR. */
-static bool find_program(const char *name, char *out, size_t cap)
-{
-	if (exe_in(getenv("THREADLAB_LIBEXECDIR"), name, out, cap))
-		return true;
-	char self[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (n > 0) {
-		self[n] = '\0';
-		char *dir = dirname(self);
-		if (exe_in(dir, name, out, cap))
-			return true;
-		char up[PATH_MAX];
-		snprintf(up, sizeof(up), "%s", dir);
-		if (exe_in(dirname(up), name, out, cap))
-			return true;
-	}
-	if (exe_in(getenv("THREADLAB_BUILDDIR"), name, out, cap))
-		return true;
-	return exe_in(PKGLIBEXECDIR, name, out, cap);
+	return snprintf(out, cap, "%s/%s", dir, name) < (int)cap;
 }
 
 /* ---- talking to the anchor ------------------------------------------------- */
@@ -321,14 +287,16 @@ struct lab *lab_start(const struct lab_settings *s, char *err, size_t errlen)
 	lab->set = *s;
 	lab->ctl_fd = lab->shm_fd = lab->bell = -1;
 	rate_cache_init(&lab->rates);
-	if (!find_program("threadlab-gemm", lab->gemm, sizeof(lab->gemm)) ||
-	    !find_program("threadlab-burn", lab->burn, sizeof(lab->burn)) ||
-	    !find_program("threadlab-anchor", lab->anchor_path, sizeof(lab->anchor_path))) {
+	char dir[PATH_MAX];
+	if (lab_programs_dir(dir, sizeof(dir), NULL) < 0 ||
+	    !program_path(lab->gemm, sizeof(lab->gemm), dir, "threadlab-gemm") ||
+	    !program_path(lab->burn, sizeof(lab->burn), dir, "threadlab-burn") ||
+	    !program_path(lab->anchor_path, sizeof(lab->anchor_path), dir, "threadlab-anchor")) {
 		snprintf(err, errlen,
-			 "cannot find the workload programs (threadlab-gemm, threadlab-burn, "
-			 "threadlab-anchor) next to this program or in %s: reinstall threadlab "
-			 "or set THREADLAB_LIBEXECDIR",
-			 PKGLIBEXECDIR);
+			 "cannot find the workload programs (threadlab-anchor, threadlab-gemm, "
+			 "threadlab-burn) in %s or next to this program: reinstall threadlab "
+			 "or set THREADLAB_LIBEXECDIR to their directory",
+			 lab_programs_configured_dir());
 		free(lab);
 		errno = ENOENT;
 		return NULL;

@@ -68,9 +68,11 @@ enum lab_blas {
 	LAB_BLAS_OPENMP = 1,
 };
 
-/* "pthreads", "openmp"; parse: 0 or -EINVAL. */
+/* "pthreads", "openmp"; parse: 0 or -EINVAL (also takes "pthread"). */
 const char *lab_blas_name(enum lab_blas b);
 int lab_blas_parse(const char *s, enum lab_blas *out);
+/* Every build's name, NULL-terminated; a name's index is its enum lab_blas. */
+const char *const *lab_blas_names(void);
 /* The directory holding that build's libopenblas.so.0, or NULL when the
  * build is not installed (the pthreads build then falls back to the
  * library the helper was linked against). */
@@ -142,9 +144,8 @@ struct lab;
  * not wait for OpenBLAS to load (see lab_wait_ready).  A quota that cannot
  * be set up is not fatal: the lab runs without it and lab_read() gives the
  * reason in quota_error.  Returns NULL with a message in err (and errno set)
- * when the settings are bad or the processes cannot be started; the helper
- * executable is looked for next to /proc/self/exe, then in PKGLIBEXECDIR,
- * then in $THREADLAB_LIBEXECDIR when set.  The caller owns the result and
+ * when the settings are bad or the processes cannot be started; the
+ * programs come from lab_programs_dir().  The caller owns the result and
  * frees it with lab_stop(). */
 struct lab *lab_start(const struct lab_settings *s, char *err, size_t errlen);
 
@@ -304,6 +305,24 @@ double lab_single_rate_cached(const struct lab *lab, int n, enum ctl_precision p
 /* The quota cgroup's cpu.stat directory and version (for the sweep and
  * batch: throttling of the workload); returns false when there is none. */
 bool lab_quota_cgroup(const struct lab *lab, const char **dir, int *version);
+
+/* The directory holding all of the lab's programs (threadlab-anchor,
+ * threadlab-gemm, threadlab-burn), never found through $PATH: the one
+ * $THREADLAB_LIBEXECDIR names when set; else the build tree this program
+ * runs from; else the installed layout next to this program (bindir's
+ * relative path to pkglibexecdir); else the configured pkglibexecdir (the
+ * order and why: lab-find.c).  Writes the canonical path into out (cap
+ * bytes) and, when how is not NULL, how it was found ("build tree",
+ * "installed", "configured", "THREADLAB_LIBEXECDIR": static text).
+ * Returns 0, -ENOENT when no directory holds them all, -ENAMETOOLONG. */
+int lab_programs_dir(char *out, size_t cap, const char **how);
+/* The pkglibexecdir configure chose (static text). */
+const char *lab_programs_configured_dir(void);
+/* The relative path from directory from to directory to, both absolute
+ * ("/usr/bin", "/usr/libexec/threadlab": "../libexec/threadlab"; the same
+ * directory: ".").  Pure.  Returns 0, -EINVAL (a relative argument),
+ * -ENAMETOOLONG. */
+int lab_find_relative(const char *from, const char *to, char *out, size_t cap);
 
 /* The helper executable lab_start() found (for messages), or NULL. */
 const char *lab_helper_path(const struct lab *lab);

@@ -1,0 +1,105 @@
+#!/bin/sh
+# .ci/package.sh — the Debian package, checked: build it (tests skipped
+# with nocheck: the suites run beside this), lintian --pedantic on it (no
+# error, no warning), its files where they belong, and the autopkgtest
+# smoke run (debian/tests/smoke) against the package unpacked into a
+# throw-away root, run from there.
+#
+#   .ci/package.sh [--wait-deps S] [OUTDIR]
+#       OUTDIR keeps the .deb and the logs (default: a temporary directory,
+#       removed); --wait-deps waits up to S seconds for the build
+#       dependencies (and lintian) to be installed, as setup.sh installs
+#       them while this starts beside it.
+#
+# Builds from a copy of the files git tracks or would (as they are in the work
+# tree), so the checkout's own builds are never touched.  Ends with one
+# line: "package: N passed, N failed".
+set -u
+cd "$(dirname "$0")/.."
+start=$(date +%s)
+wait_deps=0
+if [ "${1:-}" = --wait-deps ]; then
+	wait_deps=$2
+	shift 2
+fi
+keep=${1:-}
+out=${keep:-$(mktemp -d)}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+cleanup() { [ -n "$keep" ] || rm -rf "$out"; }
+trap cleanup EXIT
+passed=0
+failed=0
+pass() { passed=$((passed + 1)); echo "package: ok - $1"; }
+fail() { failed=$((failed + 1)); echo "package: FAILED - $1"; }
+
+# Build dependencies: Build-Depends less the <!nocheck> ones, and lintian.
+deps_ok() { dpkg-checkbuilddeps -P nocheck >/dev/null 2>&1 && command -v lintian >/dev/null; }
+waited=0
+while ! deps_ok && [ "$waited" -lt "$wait_deps" ]; do
+	sleep 5
+	waited=$((waited + 5))
+done
+deps_ok || echo "package: build dependencies missing: $(dpkg-checkbuilddeps -P nocheck 2>&1)"
+[ "$waited" = 0 ] || echo "package: waited $waited s for the build dependencies"
+
+rm -rf "$out/src" "$out/root"
+mkdir -p "$out/src"
+git ls-files -z --cached --others --exclude-standard | xargs -0 sh -c 'for f; do [ -e "$f" ] && printf "%s\0" "$f"; done' sh |
+	tar --null -T - -cf - | tar -xf - -C "$out/src"
+if (cd "$out/src" && DEB_BUILD_OPTIONS="nocheck parallel=$(nproc)" \
+	dpkg-buildpackage -us -uc -b) >"$out/build.log" 2>&1; then
+	deb=$(ls "$out"/threadlab_*.deb 2>/dev/null | head -n 1)
+	pass "dpkg-buildpackage -us -uc -b: $(basename "$deb")"
+else
+	deb=""
+	fail "dpkg-buildpackage (log: $out/build.log)"
+	tail -n 30 "$out/build.log"
+fi
+
+if [ -n "$deb" ]; then
+	changes=$(ls "$out"/threadlab_*.changes | head -n 1)
+	lintian --pedantic --display-info "$changes" >"$out/lintian.log" 2>&1
+	sed 's/^/package: lintian: /' "$out/lintian.log"
+	if grep -Eq '^[EW]: ' "$out/lintian.log"; then
+		fail "lintian --pedantic: errors or warnings"
+	else
+		pass "lintian --pedantic: no error, no warning ($(grep -c '^[IPX]: ' "$out/lintian.log") other tags)"
+	fi
+
+	dpkg-deb -c "$deb" | awk '{print $6}' | sed 's|^\./|/|' >"$out/files"
+	missing=""
+	for f in /usr/bin/threadlab /usr/libexec/threadlab/threadlab-anchor \
+		/usr/libexec/threadlab/threadlab-gemm /usr/libexec/threadlab/threadlab-burn \
+		/usr/share/man/man1/threadlab.1.gz /usr/share/bash-completion/completions/threadlab \
+		/usr/share/zsh/vendor-completions/_threadlab \
+		/lib/systemd/system/threadlab-exporter.service \
+		/usr/share/threadlab/prometheus/threadlab-rules.yml \
+		/usr/share/threadlab/kubernetes/threadlab-daemonset.yaml \
+		/usr/share/doc/threadlab/copyright; do
+		grep -qx "$f" "$out/files" || missing="$missing $f"
+	done
+	[ -z "$missing" ] && pass "the files are where they belong ($(grep -vc '/$' "$out/files") files)" ||
+		fail "missing from the package:$missing"
+	# Installed, not enabled: the maintainer scripts start nothing, and
+	# enable the unit only where the admin had enabled it (an upgrade).
+	mkdir -p "$out/ctl"
+	dpkg-deb -e "$deb" "$out/ctl"
+	enables=$(cat "$out/ctl"/post* "$out/ctl"/pre* 2>/dev/null | grep -c 'deb-systemd-helper enable')
+	guarded=$(cat "$out/ctl"/post* 2>/dev/null | grep -v '^[[:space:]]*#' | grep -A1 'was-enabled' | grep -c 'deb-systemd-helper enable')
+	if [ "$enables" = "$guarded" ] && ! grep -qs 'deb-systemd-invoke start\|systemctl start' "$out/ctl"/*; then
+		pass "the exporter's unit is installed, not enabled or started"
+	else
+		fail "a maintainer script enables or starts the unit"
+	fi
+	dpkg-deb -x "$deb" "$out/root"
+	if THREADLAB="$out/root/usr/bin/threadlab" sh debian/tests/smoke >"$out/smoke.log" 2>&1; then
+		pass "autopkgtest smoke, unpacked root: $(grep -c '^ok' "$out/smoke.log") checks"
+	else
+		fail "autopkgtest smoke, unpacked root"
+	fi
+	sed 's/^/package: smoke: /' "$out/smoke.log"
+fi
+echo "package: took $(($(date +%s) - start)) s"
+echo "package: $passed passed, $failed failed"
+[ "$failed" = 0 ]
