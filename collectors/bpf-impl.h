@@ -26,8 +26,6 @@ int bpf_tasks_iter_fd(struct bpf_tasks *b);	  /* a new iterator: -errno */
 int bpf_tasks_hist_fd(const struct bpf_tasks *b); /* the histogram slots, by slot */
 /* One reader more (delta +1) or fewer (-1) wanting kernel tgid traced. */
 void bpf_tasks_trace(struct bpf_tasks *b, pid_t tgid, int delta);
-/* Slots serving a thread now (for tests: threads that exited give theirs back). */
-int bpf_tasks_slots_used(const struct bpf_tasks *b);
 /* The .bss variables of threadlab.bpf.c a read sets; returns the new gen. */
 uint64_t bpf_tasks_begin(struct bpf_tasks *b, uint64_t since, pid_t root, bool tree, bool all);
 void bpf_tasks_trace_all(struct bpf_tasks *b, bool on);

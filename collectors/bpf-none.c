@@ -44,6 +44,12 @@ uint64_t bpf_tasks_reads(const struct bpf_tasks *b)
 	return 0;
 }
 
+int bpf_tasks_slots_used(const struct bpf_tasks *b)
+{
+	(void)b;
+	return 0;
+}
+
 struct bpf_threads *bpf_threads_new(struct bpf_tasks *b, pid_t pid, bool tree, bool all)
 {
 	(void)b, (void)pid, (void)tree, (void)all;

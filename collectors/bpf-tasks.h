@@ -59,6 +59,9 @@ unsigned bpf_tasks_capacity(const struct bpf_tasks *b);
 /* Iterator reads since loading, by every reader (for tests: nothing but a
  * sampler reads). */
 uint64_t bpf_tasks_reads(const struct bpf_tasks *b);
+/* Histogram slots serving a thread now (for tests: threads that exited
+ * give theirs back). */
+int bpf_tasks_slots_used(const struct bpf_tasks *b);
 
 struct bpf_threads;
 

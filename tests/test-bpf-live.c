@@ -13,7 +13,6 @@
 
 #include <math.h>
 
-#include "bpf-impl.h"
 #include "bpf-tasks.h"
 #include "sysroot.h"
 #include "threads.h"

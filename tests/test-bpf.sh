@@ -162,7 +162,8 @@ else
 	fi
 	as_nobody "$TL" --collector bpf --batch -c 1 -p "$quiet" >"$tmp/out" 2>"$tmp/err"
 	st=$?
-	if [ $st = 2 ] && grep -q 'cannot load the BPF programs: .*setcap' "$tmp/err" && [ ! -s "$tmp/out" ]; then
+	if [ $st = 2 ] && grep -Eq 'cannot load the BPF programs: .*(setcap|built without)' "$tmp/err" &&
+		[ ! -s "$tmp/out" ]; then
 		ok "--collector bpf as nobody: exit 2 with the reason"
 	else
 		notok "--collector bpf as nobody" "status $st" "$(cat "$tmp/err")"
