@@ -22,12 +22,12 @@ run | check) ;;
 	;;
 esac
 
-packages="gcc make autoconf automake pkg-config libncurses-dev libproc2-dev libopenblas-dev libopenblas0-pthread libopenblas0-openmp libcmocka-dev libjson-c-dev libzstd-dev libmicrohttpd-dev libcrypt-dev procps"
+packages="gcc make autoconf automake pkg-config libncurses-dev libproc2-dev libopenblas-dev libopenblas0-pthread libopenblas0-openmp libcmocka-dev libjson-c-dev libzstd-dev libmicrohttpd-dev libcrypt-dev libre2-dev g++ procps"
 # The BPF collector: clang's bpf target, llvm-strip, bpftool's skeletons,
 # libbpf; libcap drops the capabilities after loading.
 packages="$packages clang llvm bpftool libbpf-dev libcap-dev"
 if [ "$what" = check ]; then
-	packages="$packages tmux python3 python3-numpy locales util-linux prometheus curl openssl python3-prometheus-client python3-yaml"
+	packages="$packages tmux python3 python3-numpy locales util-linux prometheus curl openssl python3-prometheus-client python3-yaml zstd"
 	packages="$packages libcap2-bin" # setcap, for the capability test
 	# the Debian package (.ci/package.sh): its build, lintian; the completions' tests
 	packages="$packages build-essential dpkg-dev debhelper lintian bash-completion zsh"
@@ -77,13 +77,25 @@ build_in() { # build_in DIR FLAGS
 		echo "$2" >.setup-flags
 	)
 }
+# What check runs, side by side on a small machine: the Debian package
+# builds from the start (niced); the plain build's suite starts as soon as
+# that build is done, while the sanitizer build compiles; then the
+# sanitizer build's suite with the soak among its tests.  The suites share
+# one lock (tests/tap-wrap.sh): the few tests that measure CPU shares
+# (SERIAL_TESTS in Makefile.am) run alone, and wait while a compiler runs
+# (the sanitizer build and the package hold LOCK.build shared), so no such
+# test runs beside a compiler; the other tests go on meanwhile.
 if [ "$what" = check ]; then
+	THREADLAB_TEST_LOCK="$(pwd)/build/tests-serial.lock"
+	export THREADLAB_TEST_LOCK
+	mkdir -p build
+	: >"$THREADLAB_TEST_LOCK"
 	# The Debian package beside the builds and suites (.ci/package.sh: built
 	# with nocheck, lintian, the autopkgtest smoke run against it); its
 	# checks are counted in the summary from build-package/package.trs.
 	rm -rf build-package
 	mkdir -p build-package
-	setsid nice -n 10 .ci/package.sh >build-package/log 2>&1 &
+	setsid nice -n 10 flock -s "$THREADLAB_TEST_LOCK.build" .ci/package.sh >build-package/log 2>&1 &
 	package_pid=$!
 	# A build that fails (set -e) must not leave the package's build behind.
 	trap 'kill -- -"$package_pid" 2>/dev/null || true' EXIT
@@ -92,38 +104,67 @@ build_in build "--enable-werror --enable-bpf=yes"
 if [ "$what" = run ]; then
 	exec ./build/threadlab
 fi
-build_in build-check "--enable-werror --enable-sanitizers --enable-bpf=yes"
-
-# Tests run one at a time: several of them measure CPU time on a small box.
-# suite DIR LABEL: runs the whole suite in DIR, prints its summary.
+jobs=$(nproc)
+# suite DIR LABEL TESTS...: runs the suite in DIR (every test, or TESTS),
+# prints its log when it failed and its summary; its output goes to
+# DIR/setup-suite.out, shown when both are done.
 suite() {
+	dir=$1 label=$2
+	shift 2
 	(
-		cd "$1"
+		cd "$dir"
 		status=0
 		find . -name '*.trs' -delete
-		make -j"$(nproc)" check TESTS= >/dev/null
+		make -j"$jobs" check TESTS= >/dev/null
 		start=$(date +%s)
-		make -j1 check || status=$?
+		if [ $# -gt 0 ]; then
+			make -j"$jobs" check TESTS="$*" SOAK_SECONDS=60 || status=$?
+		else
+			make -j"$jobs" check || status=$?
+		fi
 		if [ "$status" != 0 ] && [ -f test-suite.log ]; then
 			tail -n 60 test-suite.log
 		fi
-		echo "setup: $2 suite took $(($(date +%s) - start)) s"
-		sh ../tests/tap-summary.sh . "$status" | sed "s/^/setup: $2: /"
+		echo "setup: $label suite took $(($(date +%s) - start)) s"
+		sh ../tests/tap-summary.sh . "$status" | sed "s/^/setup: $label: /"
 		exit "$status"
-	)
+	) >"$dir/setup-suite.out" 2>&1
 }
-status=0
-suite build "plain build" || status=1
-suite build-check "sanitizer build" || status=1
-# The soak, short (make soak SOAK_SECONDS=600 runs the long one): the lab
-# changed by keys under a quota with a replay and scrapes beside it, on the
-# sanitizer build, counted in the summary like any test.
+# The tests of the build in DIR, those that measure CPU shares last: the
+# others need no turn of their own, so they go first, while the sanitizer
+# build compiles and beside the other suite.
+ordered_tests() {
+	printf 'print-tests:\n\t@echo $(TESTS)\n\t@echo $(SERIAL_TESTS)\n' |
+		make -s -C "$1" -f Makefile -f - print-tests |
+		awk 'NR == 1 { n = split($0, all, " ") } NR == 2 { for (i = 1; i <= NF; i++) serial[$i] = 1 }
+		END {
+			for (i = 1; i <= n; i++) { b = all[i]; sub(".*/", "", b); if (!(b in serial)) printf "%s ", all[i] }
+			for (i = 1; i <= n; i++) { b = all[i]; sub(".*/", "", b); if (b in serial) printf "%s ", all[i] }
+		}'
+}
+start=$(date +%s)
+# shellcheck disable=SC2046
+suite build "plain build" $(ordered_tests build) &
+plain=$!
+# The sanitizer build and its test programs, holding the build lock (shared:
+# the package's build holds it too).
+mkdir -p build-check
 (
-	cd build-check
-	start=$(date +%s)
-	make -j1 check TESTS=tests/soak.sh SOAK_SECONDS=60 || { tail -n 40 tests/soak.sh.log; exit 1; }
-	echo "setup: soak took $(($(date +%s) - start)) s"
-) || status=1
+	exec 8>>"$THREADLAB_TEST_LOCK.build"
+	flock -s 8
+	build_in build-check "--enable-werror --enable-sanitizers --enable-bpf=yes" 8>&-
+	(cd build-check && make -j"$jobs" check TESTS= >/dev/null 8>&-)
+) || { echo "setup: the sanitizer build failed" >&2; kill "$plain" 2>/dev/null; wait "$plain"; exit 1; }
+echo "setup: the sanitizer build was ready after $(($(date +%s) - start)) s"
+# The soak first among its tests, so that it runs beside the others.
+# shellcheck disable=SC2046
+suite build-check "sanitizer build" tests/soak.sh $(ordered_tests build-check) &
+sanitizer=$!
+status=0
+wait "$plain" || status=1
+wait "$sanitizer" || status=1
+cat build/setup-suite.out build-check/setup-suite.out
+echo "setup: both suites and the soak took $(($(date +%s) - start)) s"
 package_status=0
 wait "$package_pid" || package_status=$?
 sed -n 's/^package: ok - /:test-result: PASS /p; s/^package: FAILED - /:test-result: FAIL /p' \

@@ -96,6 +96,24 @@ int cgroup_cpustat_read(const struct sysroot *r, const char *dir, int version,
 	return cgroup_cpustat_parse(buf, version, out);
 }
 
+const char *psi_cgroup_dir(const struct sysroot *r, const struct cgroup_loc *loc, enum psi_why *why)
+{
+	char rel[CGROUP_PATH_MAX + 16];
+	*why = PSI_WHY_NONE;
+	if (loc->version == 1) {
+		*why = PSI_WHY_V1;
+		return NULL;
+	}
+	if (!loc->v2_dir[0])
+		return NULL;
+	snprintf(rel, sizeof(rel), "%s/cgroup.type", loc->v2_dir);
+	if (!sysroot_exists(r, rel)) {
+		*why = PSI_WHY_ROOT;
+		return NULL;
+	}
+	return loc->v2_dir;
+}
+
 int psi_read(const struct sysroot *r, const char *rel, struct psi *out)
 {
 	char buf[512];

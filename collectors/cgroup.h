@@ -78,6 +78,16 @@ struct psi {
 };
 int psi_parse(const char *buf, struct psi *out);
 
+/* Why a cgroup's pressure is not known; PSI_WHY_NONE when it is, or when
+ * there is no more to say than that it could not be read. */
+enum psi_why {
+	PSI_WHY_NONE = 0,
+	PSI_WHY_V1,   /* the cpu controller is on cgroup v1: a v1 cgroup has no pressure
+		       * file (a hybrid host's unified cgroup is another grouping) */
+	PSI_WHY_ROOT, /* the root cgroup: its pressure is the system's */
+};
+/* (Its notes, as outputs write them: monitor/pressure.h.) */
+
 /* ---- readers ------------------------------------------------------------ */
 
 /* Where the CPU cgroup of a process lives. */
@@ -128,6 +138,13 @@ int cgroup_cpustat_read(const struct sysroot *r, const char *dir, int version,
  * A missing or unreadable file gives out->available = false and returns 0;
  * malformed contents give -EINVAL (available = false). */
 int psi_read(const struct sysroot *r, const char *rel, struct psi *out);
+/* The directory whose cpu.pressure is loc's cgroup's own (loc->v2_dir), or
+ * NULL with the reason in *why: the cpu controller on v1 (a hybrid host's
+ * unified cgroup is another grouping), or the root cgroup (its pressure is
+ * the system's; only the root lacks cgroup.type, a cgroup namespace's root
+ * has it).  NULL with PSI_WHY_NONE when there is no unified mount. */
+const char *psi_cgroup_dir(const struct sysroot *r, const struct cgroup_loc *loc,
+			   enum psi_why *why);
 
 /* Number of CPUs in a cpuset list such as "0-3,8,10-11"; -EINVAL if bad.
  * An empty list gives 0. */

@@ -14,8 +14,16 @@
 
 ssize_t environ_read(const struct sysroot *r, pid_t pid, char **buf, bool *truncated)
 {
-	char rel[64];
-	snprintf(rel, sizeof(rel), "proc/%d/environ", (int)pid);
+	return environ_read_via(r, pid, 0, buf, truncated);
+}
+
+ssize_t environ_read_via(const struct sysroot *r, pid_t pid, pid_t tid, char **buf, bool *truncated)
+{
+	char rel[96];
+	if (tid > 0)
+		snprintf(rel, sizeof(rel), "proc/%d/task/%d/environ", (int)pid, (int)tid);
+	else
+		snprintf(rel, sizeof(rel), "proc/%d/environ", (int)pid);
 	*buf = NULL;
 	*truncated = false;
 	int fd = sysroot_openat(r, rel, O_RDONLY);

@@ -21,6 +21,12 @@
  * kernel thread), or -ESRCH, -EACCES.  At most ENVIRON_MAX bytes;
  * *truncated says the block was longer. */
 ssize_t environ_read(const struct sysroot *r, pid_t pid, char **buf, bool *truncated);
+/* The same through thread tid's view, proc/PID/task/TID/environ (tid 0:
+ * proc/PID/environ): the environ of a process whose leader thread has
+ * exited (a zombie leader, which reads as "no such process") is still
+ * there through a live thread. */
+ssize_t environ_read_via(const struct sysroot *r, pid_t pid, pid_t tid, char **buf,
+			 bool *truncated);
 
 /* The value of name in a NUL-separated block of len bytes, or NULL when it
  * is not there.  The first of several definitions wins: getenv() in the

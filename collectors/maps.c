@@ -99,8 +99,17 @@ int maps_files(const char *buf, size_t len, void (*fn)(const struct maps_line *l
 
 ssize_t maps_read(const struct sysroot *r, pid_t pid, char **buf, size_t cap, bool *truncated)
 {
-	char rel[64];
-	snprintf(rel, sizeof(rel), "proc/%d/maps", (int)pid);
+	return maps_read_via(r, pid, 0, buf, cap, truncated);
+}
+
+ssize_t maps_read_via(const struct sysroot *r, pid_t pid, pid_t tid, char **buf, size_t cap,
+		      bool *truncated)
+{
+	char rel[96];
+	if (tid > 0)
+		snprintf(rel, sizeof(rel), "proc/%d/task/%d/maps", (int)pid, (int)tid);
+	else
+		snprintf(rel, sizeof(rel), "proc/%d/maps", (int)pid);
 	*buf = NULL;
 	*truncated = false;
 	int fd = sysroot_openat(r, rel, O_RDONLY);

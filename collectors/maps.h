@@ -43,5 +43,9 @@ int maps_files(const char *buf, size_t len, void (*fn)(const struct maps_line *l
  * -ESRCH (no such process), -EACCES (may not be read: another user's
  * process needs CAP_SYS_PTRACE). */
 ssize_t maps_read(const struct sysroot *r, pid_t pid, char **buf, size_t cap, bool *truncated);
+/* The same through thread tid's view, proc/PID/task/TID/maps (tid 0:
+ * proc/PID/maps, which a zombie leader reads as empty). */
+ssize_t maps_read_via(const struct sysroot *r, pid_t pid, pid_t tid, char **buf, size_t cap,
+		      bool *truncated);
 
 #endif

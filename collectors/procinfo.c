@@ -124,6 +124,36 @@ int procinfo_stat(const struct sysroot *r, pid_t pid, struct stat_line *out)
 	return stat_line_parse(buf, (size_t)n, out);
 }
 
+pid_t procinfo_live_thread(const struct sysroot *r, pid_t pid)
+{
+	char rel[64];
+	snprintf(rel, sizeof(rel), "proc/%d/task", (int)pid);
+	int fd = sysroot_openat(r, rel, O_RDONLY | O_DIRECTORY);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		return 0;
+	}
+	pid_t live = 0;
+	struct dirent *e;
+	while (!live && (e = readdir(d))) {
+		char *end;
+		long tid = strtol(e->d_name, &end, 10);
+		if (*end || tid <= 0 || tid == pid)
+			continue;
+		char srel[96], buf[1024];
+		struct stat_line st;
+		snprintf(srel, sizeof(srel), "proc/%d/task/%ld/stat", (int)pid, tid);
+		ssize_t n = sysroot_read(r, srel, buf, sizeof(buf));
+		if (n > 0 && stat_line_parse(buf, (size_t)n, &st) == 0 && st.state != 'Z' &&
+		    st.state != 'X')
+			live = (pid_t)tid;
+	}
+	closedir(d);
+	return live;
+}
+
 ssize_t procinfo_cmdline(const struct sysroot *r, pid_t pid, char *buf, size_t cap)
 {
 	char rel[64];

@@ -39,6 +39,11 @@ int procinfo_stat(const struct sysroot *r, pid_t pid, struct stat_line *out);
 /* proc/PID/cmdline into buf: the arguments, each ended by a NUL, raw, cut
  * to cap - 1 bytes (and NUL-terminated).  Returns the length (0 for a
  * kernel thread or a zombie), or -ESRCH. */
+/* A thread of process pid other than its leader that has not exited (its
+ * stat state not Z or X), or 0 when there is none: the view through which
+ * a process whose leader exited is read. */
+pid_t procinfo_live_thread(const struct sysroot *r, pid_t pid);
+
 ssize_t procinfo_cmdline(const struct sysroot *r, pid_t pid, char *buf, size_t cap);
 
 /* The executable of pid: the target of proc/PID/exe, " (deleted)" kept as

@@ -134,7 +134,23 @@ static void sampler_cgroup(struct sampler *s, struct snapshot *out)
 	char rel[CGROUP_PATH_MAX + 32];
 	int version = b->loc.version;
 
-	if (s->override_dir[0]) {
+	/* Throttling is read where the quota binds: an ancestor tighter than
+	 * the cgroup the target is in (or the lab put it in) throttles it, and
+	 * its own cpu.stat counts nothing of that. */
+	size_t ql = strlen(b->quota.dir);
+	const char *own = s->override_dir[0] ? s->override_dir : b->loc.dir;
+	bool above =
+	    b->quota.cpus > 0 && ql && strncmp(own, b->quota.dir, ql) == 0 && own[ql] == '/';
+	out->stat_name[0] = '\0';
+	if (above) {
+		snprintf(out->stat_dir, sizeof(out->stat_dir), "%s", b->quota.dir);
+		size_t ml = strlen(b->loc.mount_dir);
+		const char *name = strncmp(b->quota.dir, b->loc.mount_dir, ml) == 0
+				       ? b->quota.dir + ml
+				       : b->quota.dir;
+		snprintf(out->stat_name, sizeof(out->stat_name), "%s%s", name[0] == '/' ? "" : "/",
+			 name);
+	} else if (s->override_dir[0]) {
 		snprintf(out->stat_dir, sizeof(out->stat_dir), "%s", s->override_dir);
 		version = s->override_version;
 	} else if (b->quota.cpus > 0 && b->quota.dir[0]) {
@@ -145,15 +161,19 @@ static void sampler_cgroup(struct sampler *s, struct snapshot *out)
 	out->has_cpustat = out->stat_dir[0] &&
 			   cgroup_cpustat_read(s->root, out->stat_dir, version, &out->cpustat) == 0;
 
-	/* Pressure lives only on the unified hierarchy (v2, or hybrid's v2 mount). */
+	/* Pressure lives only on the unified hierarchy.  Where the cpu
+	 * controller is on v1 the cgroup shown has none: a hybrid host's
+	 * unified cgroup is another grouping, and at its root it is the
+	 * system's figure, never to be shown as the cgroup's. */
 	const char *psi_dir = NULL;
+	out->psi_cgroup_why = PSI_WHY_NONE;
 	if (s->override_dir[0]) {
-		/* A v1 quota cgroup has no pressure file; the v2 cgroup the
-		 * workload sits in would be another cgroup's figure. */
 		if (s->override_version == 2)
 			psi_dir = s->override_dir;
-	} else if (b->loc.v2_dir[0]) {
-		psi_dir = b->loc.v2_dir;
+		else
+			out->psi_cgroup_why = PSI_WHY_V1;
+	} else {
+		psi_dir = psi_cgroup_dir(s->root, &b->loc, &out->psi_cgroup_why);
 	}
 	memset(&out->psi_cgroup, 0, sizeof(out->psi_cgroup));
 	if (psi_dir) {

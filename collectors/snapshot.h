@@ -26,14 +26,19 @@ struct snapshot {
 	bool target_alive; /* false once the target process exited */
 	struct budget budget;
 	char stat_dir[CGROUP_PATH_MAX]; /* cgroup whose cpu.stat is read (relative to root) */
+	/* That cgroup as its hierarchy names it ("/batch.slice") when it is an
+	 * ancestor whose tighter quota binds, not the target's own (or the
+	 * lab's quota cgroup): its throttling is the target's; "" otherwise. */
+	char stat_name[CGROUP_PATH_MAX];
 	bool has_cpustat;
 	struct cgroup_cpustat cpustat;
-	struct psi psi_cgroup;	   /* cpu.pressure of the cgroup (v2 or hybrid) */
-	struct psi psi_system;	   /* proc/pressure/cpu */
-	struct thread_set threads; /* owned */
-	struct cpu_usage cpus;	   /* busy % since the previous snapshot */
-	enum snapshot_path path;   /* how threads were read */
-	char path_note[192];	   /* why the path changed at this sample ("" none), raw */
+	struct psi psi_cgroup;	     /* cpu.pressure of the cgroup (v2, not the root) */
+	enum psi_why psi_cgroup_why; /* why psi_cgroup is not available */
+	struct psi psi_system;	     /* proc/pressure/cpu */
+	struct thread_set threads;   /* owned */
+	struct cpu_usage cpus;	     /* busy % since the previous snapshot */
+	enum snapshot_path path;     /* how threads were read */
+	char path_note[192];	     /* why the path changed at this sample ("" none), raw */
 };
 
 /* Rates from two consecutive snapshots. */

@@ -27,6 +27,18 @@ static bool tail_reopen(struct tail *t, bool at_end)
 	return true;
 }
 
+int tail_check(const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) < 0)
+		return -errno;
+	if (S_ISDIR(st.st_mode))
+		return -EISDIR;
+	if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode))
+		return -EINVAL;
+	return access(path, R_OK) < 0 ? -errno : 0;
+}
+
 void tail_open(struct tail *t, const char *path)
 {
 	snprintf(t->path, sizeof(t->path), "%s", path);

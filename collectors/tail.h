@@ -21,6 +21,11 @@ struct tail {
 	off_t off; /* bytes of it read */
 };
 
+/* Whether path can be followed: a readable file that exists (a regular
+ * file or a FIFO).  Returns 0, or -ENOENT, -EISDIR, -EINVAL (another kind
+ * of file), -EACCES … */
+int tail_check(const char *path);
+
 /* Remembers path and opens it if it exists.  Never fails. */
 void tail_open(struct tail *t, const char *path);
 

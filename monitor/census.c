@@ -83,27 +83,38 @@ static void census_add_runtime(const struct maps_line *l, void *arg)
 		 l->deleted ? " (deleted)" : "");
 }
 
-/* maps and environ: what changes while a process runs. */
+/* maps and environ: what changes while a process runs.  A process whose
+ * leader thread exited (a zombie leader) reads as empty maps and "no such
+ * process" environ: it is read through one of its live threads instead. */
 static void census_refresh(const struct sysroot *r, struct census_proc *p, double now)
 {
 	char *buf = NULL;
 	bool cut = false;
 	p->read_at = now;
-	ssize_t n = maps_read(r, p->pid, &buf, CENSUS_MAPS_MAX, &cut);
-	p->maps_readable = n >= 0;
+	struct stat_line st;
+	bool zombie = procinfo_stat(r, p->pid, &st) == 0 && st.state == 'Z';
+	p->view = zombie ? procinfo_live_thread(r, p->pid) : 0;
+	ssize_t n = maps_read_via(r, p->pid, p->view, &buf, CENSUS_MAPS_MAX, &cut);
+	/* empty: a kernel thread has no maps; a zombie leader without a view
+	 * has maps nobody can read */
+	p->maps_readable = n > 0 || (n == 0 && !zombie);
+	p->maps_cut = n > 0 && cut;
+	p->maps_readable = p->maps_readable && !p->maps_cut;
 	if (n >= 0) {
 		p->nruntimes = 0;
 		maps_files(buf, (size_t)n, census_add_runtime, p);
 	}
 	free(buf);
 	census_proc_free(p);
-	n = environ_read(r, p->pid, &p->environ, &p->env_truncated);
+	n = environ_read_via(r, p->pid, p->view, &p->environ, &p->env_truncated);
 	memset(p->vars, 0, sizeof(p->vars));
-	if (n < 0) {
-		p->env = n == -EACCES || n == -EPERM ? CENSUS_ENV_UNREADABLE : CENSUS_ENV_UNKNOWN;
+	p->env_denied = n == -EACCES || n == -EPERM;
+	if (n < 0 || (n == 0 && zombie)) {
+		/* gone (ESRCH, no zombie): unknown; else it cannot be read */
+		p->env = n == -ESRCH && !zombie ? CENSUS_ENV_UNKNOWN : CENSUS_ENV_UNREADABLE;
 		return;
 	}
-	p->env = CENSUS_ENV_OK;
+	p->env = p->env_truncated ? CENSUS_ENV_TRUNCATED : CENSUS_ENV_OK;
 	p->environ_len = (size_t)n;
 	for (size_t i = 0; environment_thread_vars[i] && i < ENVIRONMENT_VARS_MAX; i++)
 		p->vars[i] = environ_get(p->environ, p->environ_len, environment_thread_vars[i]);

@@ -35,7 +35,10 @@ struct census_runtime {
 enum census_env {
 	CENSUS_ENV_UNKNOWN,    /* not read yet */
 	CENSUS_ENV_OK,	       /* read: values below (NULL: unset) */
-	CENSUS_ENV_UNREADABLE, /* permission denied (another user's process) */
+	CENSUS_ENV_UNREADABLE, /* permission denied (another user's process), or no view
+				* of it left (its leader exited, no live thread) */
+	CENSUS_ENV_TRUNCATED,  /* longer than ENVIRON_MAX: a value below is the one the
+				* process sees; NULL means not in the part read, not unset */
 };
 
 struct census_proc {
@@ -45,11 +48,15 @@ struct census_proc {
 	bool exe_readable;
 	char cmdline[CENSUS_CMD_MAX]; /* arguments NUL-separated, raw */
 	size_t cmdline_len;
-	bool maps_readable;
+	bool maps_readable; /* read whole: runtimes is every runtime it loaded */
+	bool maps_cut;	    /* read, but longer than CENSUS_MAPS_MAX: runtimes may be missing */
+	pid_t view;	    /* the live thread maps and environ were read through when the
+			     * leader has exited (a zombie leader); 0: the process itself */
 	size_t nruntimes;
 	struct census_runtime runtimes[CENSUS_RUNTIMES];
 	enum census_env env;
-	bool env_truncated; /* longer than ENVIRON_MAX */
+	bool env_truncated; /* longer than ENVIRON_MAX (env CENSUS_ENV_TRUNCATED) */
+	bool env_denied;    /* UNREADABLE for want of permission (else for want of a view) */
 	char *environ;	    /* the block read, owned */
 	size_t environ_len;
 	const char *vars[ENVIRONMENT_VARS_MAX]; /* environment_thread_vars values, into

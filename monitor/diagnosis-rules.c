@@ -52,7 +52,7 @@ static const struct diag_runtime *diag_main_pool(const struct diagnosis *d)
 	for (size_t i = 0; i < d->nruntimes; i++) {
 		const struct diag_runtime *r = &d->runtimes[i];
 		enum runtime_kind k = runtimes_kind(r->id);
-		if (k != RUNTIME_KIND_OPENMP && k != RUNTIME_KIND_BLAS)
+		if ((k != RUNTIME_KIND_OPENMP && k != RUNTIME_KIND_BLAS) || r->pool_unknown)
 			continue;
 		if (!best || r->pool > best->pool)
 			best = r;

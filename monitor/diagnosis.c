@@ -257,8 +257,10 @@ static void diag_runtimes(struct diagnosis *d, const struct diag_input *in, int 
 	const struct census *c = in->census;
 	if (!c)
 		return;
-	for (size_t i = 0; i < c->n; i++)
-		d->maps_unreadable += !c->p[i].maps_readable;
+	for (size_t i = 0; i < c->n; i++) {
+		d->maps_truncated += c->p[i].maps_cut;
+		d->maps_unreadable += !c->p[i].maps_readable && !c->p[i].maps_cut;
+	}
 	d->unfollowed = in->unfollowed;
 	/* The target first: its libraries name the runtimes users configure. */
 	for (int pass = 0; pass < 2; pass++)
@@ -287,6 +289,21 @@ static void diag_runtimes(struct diagnosis *d, const struct diag_input *in, int 
 				snprintf(x->library, sizeof(x->library), "%s", rt->lib);
 				x->pid = p->pid;
 				x->nprocs = 1;
+				/* An environment not read whole says nothing of what is
+				 * unset: no default rule is applied to it. */
+				if (p->env != CENSUS_ENV_OK) {
+					x->pool_unknown = true;
+					snprintf(
+					    x->why, sizeof(x->why),
+					    "%s: its pool size is unknown: the initial "
+					    "environment of process %d %s",
+					    runtimes_name(rt->id), (int)p->pid,
+					    p->env == CENSUS_ENV_TRUNCATED
+						? "is longer than what is read (4 MiB), and its "
+						  "thread variables may lie beyond"
+						: "could not be read");
+					continue;
+				}
 				struct runtimes_env env = census_runtimes_env(p);
 				x->pool =
 				    runtimes_default_count(rt->id, rt->variant, &env, affinity,
@@ -299,12 +316,16 @@ static void diag_env(struct diagnosis *d, const struct diag_input *in)
 {
 	const struct census_proc *t = in->census ? census_find(in->census, in->target) : NULL;
 	d->env_state = t ? (int)t->env : CENSUS_ENV_UNKNOWN;
+	d->env_denied = t && t->env_denied;
 	for (size_t i = 0; environment_thread_vars[i] && i < ENVIRONMENT_VARS_MAX; i++) {
 		struct diag_env *e = &d->env[d->nenv++];
 		e->name = environment_thread_vars[i];
 		e->state = d->env_state;
-		const char *v = t && t->env == CENSUS_ENV_OK ? t->vars[i] : NULL;
+		bool read = t && (t->env == CENSUS_ENV_OK || t->env == CENSUS_ENV_TRUNCATED);
+		const char *v = read ? t->vars[i] : NULL;
 		e->set = v != NULL;
+		if (e->set)
+			e->state = CENSUS_ENV_OK; /* found: the value the process sees */
 		snprintf(e->value, sizeof(e->value), "%s", v ? v : "");
 	}
 }
@@ -326,8 +347,22 @@ static void diag_env_reason(struct diagnosis *d)
 	char line[DIAG_TEXT] = "";
 	size_t o = 0;
 	if (d->env_state == CENSUS_ENV_UNREADABLE) {
-		REASON(d, "the thread variables are not readable (another user's process: run "
-			  "threadlab as that user or as root)");
+		REASON(d, "%s",
+		       d->env_denied
+			   ? "the thread variables are not readable (another user's process: "
+			     "run threadlab as that user or as root)"
+			   : "the thread variables are not readable: the process's leader "
+			     "thread has exited and no live thread of it could be read");
+		return;
+	}
+	if (d->env_state == CENSUS_ENV_TRUNCATED) {
+		size_t found = 0;
+		for (size_t i = 0; i < d->nenv; i++)
+			found += d->env[i].set;
+		REASON(d,
+		       "the initial environment is longer than the 4 MiB read: %zu thread "
+		       "variable(s) found in that part, the others may be set beyond it",
+		       found);
 		return;
 	}
 	if (d->env_state != CENSUS_ENV_OK)
@@ -407,8 +442,14 @@ static void diag_evidence(struct diagnosis *d, const struct diag_input *in)
 		REASON(
 		    d,
 		    "the libraries of %d process(es) could not be read (/proc/PID/maps needs the "
-		    "target's user or CAP_SYS_PTRACE): their thread-pool runtimes are unknown",
+		    "target's user or CAP_SYS_PTRACE, and a live thread): their thread-pool "
+		    "runtimes are unknown",
 		    d->maps_unreadable);
+	if (d->maps_truncated)
+		REASON(d,
+		       "the maps of %d process(es) are longer than what is read: runtimes they "
+		       "loaded may be missing here",
+		       d->maps_truncated);
 	if (d->unfollowed)
 		REASON(d, "%d descendant process(es) of the target are not followed: add --tree",
 		       d->unfollowed);

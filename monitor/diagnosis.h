@@ -77,6 +77,8 @@ struct diag_runtime {
 	pid_t pid;	     /* the first process (the target first) that maps it */
 	int nprocs;	     /* processes that map it */
 	int pool;	     /* threads by its default rule; 0: not counted */
+	bool pool_unknown;   /* its process's environment could not be read whole: no rule
+			      * applied, no suggestion rests on it */
 	char why[DIAG_TEXT]; /* the rule applied, in one sentence */
 };
 
@@ -84,7 +86,8 @@ struct diag_runtime {
 struct diag_env {
 	const char *name;
 	char value[128];
-	int state; /* enum census_env; with OK, value "" and set false: unset */
+	int state; /* enum census_env; with OK, value "" and set false: unset; with
+		    * TRUNCATED, not in the part of the environment read */
 	bool set;
 };
 
@@ -126,7 +129,9 @@ struct diagnosis {
 	struct diag_group groups[DIAG_GROUPS];
 	struct diag_env env[ENVIRONMENT_VARS_MAX];
 	int env_state;	     /* enum census_env of the target */
+	bool env_denied;     /* UNREADABLE for want of permission (census.h) */
 	int maps_unreadable; /* processes whose libraries (maps) could not be read */
+	int maps_truncated;  /* processes whose maps were longer than what is read */
 	int unfollowed;	     /* descendants of the target left out (no --tree) */
 };
 

@@ -1,15 +1,20 @@
 /* explog.c — experiment-log rows and their comparisons (explog.h). */
 #include "explog.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 
 #include "session.h"
+#include "sweep-cmd.h"
 
 /* One line per lab knob: its name and how its value is written.  A knob
  * the lab gains (loaders, prep_ms, prefetch, blas) is one more line. */
-#define EXPLOG_INT(field) {#field, explog_fmt_int, offsetof(struct lab_settings, field)}
+#define EXPLOG_INT(field)                                                                          \
+	{                                                                                          \
+#field, explog_fmt_int, offsetof(struct lab_settings, field)                       \
+	}
 typedef void (*explog_fmt)(const struct lab_settings *s, size_t off, char *out, size_t cap);
 
 static void explog_fmt_int(const struct lab_settings *s, size_t off, char *out, size_t cap)
@@ -124,8 +129,8 @@ static void explog_join(char *names, size_t cap, size_t n, const char *name)
 	char *and = strstr(names, " and ");
 	if (and) {
 		char last[64];
-		snprintf(last, sizeof(last), "%s", and + 5);
-		snprintf(and, cap - (size_t)(and - names), ", %s and %s", last, name);
+		snprintf(last, sizeof(last), "%s", and+5);
+		snprintf(and, cap - (size_t)(and-names), ", %s and %s", last, name);
 	} else {
 		snprintf(names + len, cap - len, " and %s", name);
 	}
@@ -193,6 +198,28 @@ void explog_row_of(const struct session *s, const char *note, struct explog_row 
 		r->throttled_pct = d->throttle_valid ? d->throttled_pct : -1;
 		r->verdict = d->verdict;
 	}
+}
+
+void explog_row_of_sweep(const struct sweep_cmd_row *s, bool progress, struct explog_row *r)
+{
+	struct timespec ts;
+	memset(r, 0, sizeof(*r));
+	clock_gettime(CLOCK_REALTIME, &ts);
+	r->wall = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	for (size_t k = 0; k < s->nknobs && r->nknobs < EXPLOG_KNOBS; k++, r->nknobs++) {
+		snprintf(r->knob[k].name, sizeof(r->knob[k].name), "%s", s->name[k]);
+		snprintf(r->knob[k].value, sizeof(r->knob[k].value), "%s", s->value[k]);
+	}
+	snprintf(r->note, sizeof(r->note), "--sweep: %.110s", s->status);
+	r->unit = progress ? "steps/s" : NULL;
+	r->rate = progress && !isnan(s->rate) ? s->rate : -1;
+	bool ran = s->runs > 0 && !isnan(s->cpu_pct);
+	r->cpu = ran ? s->cpu_pct / 100 : 0;
+	r->runnable_mean = ran ? s->runnable_mean : 0;
+	/* wait_pct is the share of the runnable time spent waiting. */
+	r->wait = ran ? s->runnable_mean * s->wait_pct / 100 : 0;
+	r->throttled_pct = s->throttled_pct;
+	r->verdict = s->verdict;
 }
 
 void explog_environment(const struct session *s, struct env_record *e)

@@ -15,14 +15,12 @@
 #define FLEET_CMDLINE_MAX 8192 /* bytes of a command line matched against */
 #define FLEET_DEPTH_MAX	  128  /* parents followed up to init */
 
-bool fleet_matches(const regex_t *re, const char *comm, size_t comm_len, const char *cmdline,
+bool fleet_matches(const struct pattern *re, const char *comm, size_t comm_len, const char *cmdline,
 		   size_t cmdline_len)
 {
 	char buf[FLEET_CMDLINE_MAX + 1];
 	size_t n = comm_len < sizeof(buf) - 1 ? comm_len : sizeof(buf) - 1;
-	memcpy(buf, comm, n);
-	buf[n] = '\0';
-	if (n == comm_len && memchr(buf, '\0', n) == NULL && regexec(re, buf, 0, NULL, 0) == 0)
+	if (n == comm_len && memchr(comm, '\0', n) == NULL && pattern_match(re, comm, n, NULL, 0))
 		return true;
 	/* The arguments joined by spaces, as ps shows them; a trailing NUL
 	 * ends the last one. */
@@ -33,8 +31,7 @@ bool fleet_matches(const regex_t *re, const char *comm, size_t comm_len, const c
 		return false;
 	for (size_t i = 0; i < n; i++)
 		buf[i] = cmdline[i] == '\0' ? ' ' : cmdline[i];
-	buf[n] = '\0';
-	return regexec(re, buf, 0, NULL, 0) == 0;
+	return pattern_match(re, buf, n, NULL, 0);
 }
 
 int fleet_start(struct fleet *f, const struct session_config *base, const char *regex, char *err,
@@ -46,15 +43,10 @@ int fleet_start(struct fleet *f, const struct session_config *base, const char *
 	f->base.pid = 0;
 	f->base.command = NULL;
 	f->self = getpid();
-	int rc = regcomp(&f->re, regex, REG_EXTENDED | REG_NOSUB);
-	if (rc != 0) {
-		char why[256];
-		regerror(rc, &f->re, why, sizeof(why));
-		snprintf(err, errlen, "--match '%s': %s", regex, why);
+	f->re = pattern_compile("--match", regex, err, errlen);
+	if (!f->re)
 		return EXIT_USAGE;
-	}
-	f->have_re = true;
-	rc = sysroot_open(&f->root, base->root);
+	int rc = sysroot_open(&f->root, base->root);
 	if (rc < 0) {
 		f->root.fd = -1;
 		snprintf(err, errlen, "cannot open root directory '%s': %s", base->root,
@@ -97,7 +89,7 @@ static void fleet_list(struct fleet *f)
 			p.matches = old->matches;
 		} else {
 			ssize_t len = procinfo_cmdline(&f->root, p.pid, f->buf, f->buf_cap);
-			p.matches = fleet_matches(&f->re, st.name, st.name_len, f->buf,
+			p.matches = fleet_matches(f->re, st.name, st.name_len, f->buf,
 						  len > 0 ? (size_t)len : 0);
 		}
 		next = xreallocarray_grow(next, &ncap, nn + 1, sizeof(*next));
@@ -209,9 +201,9 @@ void fleet_stop(struct fleet *f)
 	f->pids = NULL;
 	free(f->buf);
 	f->buf = NULL;
-	if (f->have_re)
-		regfree(&f->re);
-	f->have_re = false;
+	if (f->re)
+		pattern_free(f->re);
+	f->re = NULL;
 	if (f->root.fd >= 0)
 		sysroot_close(&f->root);
 	f->root.fd = -1;

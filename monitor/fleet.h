@@ -17,12 +17,12 @@
 #ifndef THREADLAB_FLEET_H
 #define THREADLAB_FLEET_H
 
-#include <regex.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "pattern.h"
 #include "session.h"
 
 /* What the fleet knows of one process of the last listing. */
@@ -40,8 +40,7 @@ struct fleet_member {
 
 struct fleet {
 	struct session_config base; /* copied; each member's pid set on start */
-	regex_t re;
-	bool have_re;
+	struct pattern *re;	    /* NULL until compiled */
 	struct sysroot root;
 	pid_t self;
 	struct fleet_member **m; /* sorted by pid */
@@ -57,12 +56,12 @@ struct fleet {
 
 /* Whether a process with this comm and command line (NUL-separated
  * arguments, raw) matches re.  Pure: the tests call it directly. */
-bool fleet_matches(const regex_t *re, const char *comm, size_t comm_len, const char *cmdline,
+bool fleet_matches(const struct pattern *re, const char *comm, size_t comm_len, const char *cmdline,
 		   size_t cmdline_len);
 
-/* Compiles regex (POSIX extended) and opens base->root.  Returns EXIT_OK,
- * or EXIT_USAGE with a one-line message in err (a bad expression, a bad
- * root).  fleet_stop() must be called either way. */
+/* Compiles regex (pattern.h: POSIX egrep syntax, linear-time matching) and opens base->root.
+ * Returns EXIT_OK, or EXIT_USAGE with a one-line message in err (a bad expression, a bad root).
+ * fleet_stop() must be called either way. */
 int fleet_start(struct fleet *f, const struct session_config *base, const char *regex, char *err,
 		size_t errlen);
 

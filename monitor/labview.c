@@ -24,6 +24,8 @@ void labview_init(struct labview *v)
 	throughput_ewma_init(&v->ewma, LABVIEW_TAU_S);
 	throughput_steady_init(&v->steady, LABVIEW_WARMUP_S);
 	v->last_t = -1;
+	v->other_cpus = -1;
+	v->quiet_since = -1;
 }
 
 void labview_reset(struct labview *v)
@@ -38,21 +40,12 @@ void labview_reset(struct labview *v)
 	memcpy(v->last_stream_busy, keep.last_stream_busy, sizeof(v->last_stream_busy));
 	memcpy(v->last_stream_pid, keep.last_stream_pid, sizeof(v->last_stream_pid));
 	v->single = keep.single;
+	memcpy(v->ref, keep.ref, sizeof(v->ref));
+	v->now = keep.now;
+	v->other_cpus = keep.other_cpus;
+	v->quiet_since = keep.quiet_since;
 	v->effective = keep.effective;
 	v->workers = keep.workers;
-}
-
-double labview_single(const struct labview *v, int size, int precision)
-{
-	double r;
-	struct rate_cache c = v->single; /* get() stamps the entry: work on a copy */
-	return rate_cache_get(&c, (uint32_t)size, (uint32_t)precision, &r) == 0 ? r : 0;
-}
-
-void labview_single_put(struct labview *v, int size, int precision, double gflops)
-{
-	if (gflops > labview_single(v, size, precision))
-		rate_cache_put(&v->single, (uint32_t)size, (uint32_t)precision, gflops);
 }
 
 bool labview_point_current(const struct labview *v, const struct labview_point *p, int size,
@@ -131,8 +124,8 @@ static void labview_measure_single(struct labview *v, const struct lab_status *s
 		v->acc_flops[i] = v->acc_cpu[i] = 0;
 		return;
 	}
-	v->acc_flops[i] += ss->flops - v->last_stream_flops[i];
-	v->acc_cpu[i] += ss->busy_cpu_ns - v->last_stream_busy[i];
+	v->acc_flops[i] += throughput_delta(v->last_stream_flops[i], ss->flops);
+	v->acc_cpu[i] += throughput_delta(v->last_stream_busy[i], ss->busy_cpu_ns);
 	if (v->acc_cpu[i] < LABVIEW_SINGLE_CPU_NS)
 		return;
 	/* FLOPs per ns is GFLOP/s */
@@ -271,9 +264,13 @@ void labview_feed(struct labview *v, const struct lab_status *st, double t, doub
 	out->steady_gflops = steady;
 	/* Per-stream figures first: they may measure the single-thread rate. */
 	labview_streams(v, st, dt, out);
-	if (single <= 0)
+	bool given = single > 0; /* measured now by the caller (the tour) */
+	if (!given)
 		single = labview_single(v, s->size, (int)s->precision);
 	out->single_thread_gflops = single > 0 ? single : -1;
+	labview_single_report(v, s->size, (int)s->precision, out);
+	if (given)
+		out->single_age_s = out->single_other_cpus = -1, out->single_stale = false;
 	if (single > 0) {
 		out->ideal_gflops =
 		    throughput_ideal(single, (double)s->threads * s->streams, effective);
@@ -376,8 +373,8 @@ const char *labview_mark_name(enum labview_mark m)
 	static const char *const names[] = {
 	    [LABVIEW_MARK_NONE] = "",	      [LABVIEW_MARK_ACTIVE] = "active",
 	    [LABVIEW_MARK_PARKED] = "parked", [LABVIEW_MARK_PAUSED] = "paused",
-	    [LABVIEW_MARK_LOADER] = "loader",
-	    [LABVIEW_MARK_WORKER] = "worker", [LABVIEW_MARK_ANCHOR] = "anchor",
+	    [LABVIEW_MARK_LOADER] = "loader", [LABVIEW_MARK_WORKER] = "worker",
+	    [LABVIEW_MARK_ANCHOR] = "anchor",
 	};
 	return m <= LABVIEW_MARK_LOADER ? names[m] : "";
 }

@@ -53,6 +53,10 @@ struct workload_report {
 	double ideal_gflops;	     /* single x min(threads x streams, effective) */
 	double ceiling_gflops;	     /* single x effective */
 	double single_thread_gflops; /* < 0 while not measured yet */
+	double single_age_s;	     /* since it was measured, s; < 0 unknown */
+	double single_other_cpus;    /* CPUs other processes used then; < 0 unknown */
+	bool single_stale;	     /* the box is busier now than it was then: ideal and
+				      * ceiling assume CPUs others take (labview_conditions) */
 	bool results_checked;	     /* at least one result compared since start */
 	bool results_equal;	     /* since start: across every setting visited */
 	double max_diff;
@@ -110,16 +114,26 @@ struct labview {
 	size_t nhistory;
 	struct labview_point points[LABVIEW_POINTS];
 	size_t npoints;
-	double effective;    /* effective CPUs at the last feed */
-	int workers;	     /* workers at the last feed */
-	int prep_ms;	     /* the pipeline's CPU per batch at the last feed */
-	uint64_t ewma_epoch; /* applied epoch the smoothing belongs to */
+	double effective;     /* effective CPUs at the last feed */
+	int workers;	      /* workers at the last feed */
+	int prep_ms;	      /* the pipeline's CPU per batch at the last feed */
+	uint64_t ewma_epoch;  /* applied epoch the smoothing belongs to */
 	uint32_t failed_mask; /* streams FAILED at the last feed (bit per slot) */
 	/* Single-thread rates measured in passing: a stream running one
 	 * intra-op thread does flops / CPU-ns inside GEMM = GFLOP/s of one
 	 * thread, whatever the quota, workers or other streams (they change
 	 * how long it waits, not how fast it computes on a CPU). */
 	struct rate_cache single;
+	/* The conditions each of those rates was measured in (labview-ref.c). */
+	struct labview_ref {
+		uint32_t size, precision;
+		double t;     /* when measured, s */
+		double other; /* CPUs other processes used then; < 0 unknown */
+		bool used;
+	} ref[RATE_CACHE_SLOTS];
+	double now;	    /* the last labview_conditions() time, s */
+	double other_cpus;  /* CPUs other processes use now; < 0 unknown */
+	double quiet_since; /* start of the present quiet spell, s; < 0 not quiet */
 	uint64_t acc_flops[CTL_MAX_STREAMS], acc_cpu[CTL_MAX_STREAMS];
 	/* The pipeline's counters at the previous feed. */
 	uint64_t last_batches, last_input_wait, last_loader_cpu;
@@ -161,8 +175,26 @@ void labview_note(struct labview *v, const struct workload_report *w, double eff
 /* The single-thread rate measured in passing for size/precision (GFLOP/s),
  * or 0 when no stream has run one thread at that size yet. */
 double labview_single(const struct labview *v, int size, int precision);
-/* Records a rate measured elsewhere (the lab's start-up calibration). */
+/* Records a measured single-thread rate (in passing, or the lab's start-up
+ * calibration) under the conditions labview_conditions() last gave.  A
+ * busy box only ever lowers a rate, so a lower one is kept only when the
+ * box is quiet (other processes below LABVIEW_QUIET_CPUS) and the rate
+ * held was measured before this quiet spell: the reference is measured
+ * again when the box is quiet. */
 void labview_single_put(struct labview *v, int size, int precision, double gflops);
+
+#define LABVIEW_QUIET_CPUS  0.25 /* other processes' CPUs below which the box is quiet */
+#define LABVIEW_BUSIER_CPUS 0.3	 /* more CPUs others take than then: the rate is stale */
+
+/* The conditions now (time t, s, and the CPUs other processes used over the
+ * last interval; < 0 unknown), for labview_single_put() and for the
+ * staleness labview_feed() reports. */
+void labview_conditions(struct labview *v, double t, double other_cpus);
+
+/* Fills out's single_age_s, single_other_cpus and single_stale for the
+ * rate of size/precision (labview_feed() calls it). */
+void labview_single_report(const struct labview *v, int size, int precision,
+			   struct workload_report *out);
 
 /* Adds to *out the CPU time /proc shows per stream helper (and summed):
  * the thread rates of the interval the last labview_feed() covered. */

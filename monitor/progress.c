@@ -6,18 +6,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
-int progress_init(struct progress *p, const char *regex, bool rate_mode, char *err,
-		  size_t errlen)
+int progress_init(struct progress *p, const char *regex, bool rate_mode, char *err, size_t errlen)
 {
 	memset(p, 0, sizeof(*p));
-	int rc = regcomp(&p->re, regex, REG_EXTENDED);
-	if (rc != 0) {
-		char why[128];
-		regerror(rc, &p->re, why, sizeof(why));
-		snprintf(err, errlen, "--progress '%s': %s", regex, why);
+	p->re = pattern_compile("--progress", regex, err, errlen);
+	if (!p->re)
 		return -EINVAL;
-	}
 	p->on = true;
 	p->rate_mode = rate_mode;
 	p->printed = -1;
@@ -29,22 +25,58 @@ int progress_init(struct progress *p, const char *regex, bool rate_mode, char *e
 void progress_free(struct progress *p)
 {
 	if (p->on)
-		regfree(&p->re);
+		pattern_free(p->re);
+	p->re = NULL;
 	p->on = false;
 }
 
-/* The number a group captured; false when it is not one. */
-static bool progress_number(const char *s, size_t len, double *out)
+/* Adds to the note not yet said (two kinds can come in one read). */
+static void progress_say(struct progress *p, const char *text)
+{
+	size_t o = strlen(p->note);
+	snprintf(p->note + o, sizeof(p->note) - o, "%s%s", o ? "; " : "", text);
+	p->note_seq++;
+}
+
+/* The note, once per kind: the first line of that kind names itself
+ * ("'TEXT', ..." after what). */
+static void progress_note(struct progress *p, unsigned long *count, const char *what,
+			  const char *text, size_t len, const char *why)
+{
+	char note[PROGRESS_NOTE_LEN];
+	if ((*count)++ > 0)
+		return;
+	snprintf(note, sizeof(note), "%s '%.*s', %s: not counted", what, len > 24 ? 24 : (int)len,
+		 text, why);
+	progress_say(p, note);
+}
+
+/* The number a group captured, validated for its kind (a count or a
+ * rate): the one place a number from the job's output enters the model.
+ * false when it is not a number (said once) or out of range (said once). */
+static bool progress_number(struct progress *p, const char *s, size_t len, double *out)
 {
 	char buf[64];
-	if (len == 0 || len >= sizeof(buf))
+	char *end = buf;
+	double v = -1;
+	if (len > 0 && len < sizeof(buf)) {
+		memcpy(buf, s, len);
+		buf[len] = '\0';
+		v = strtod(buf, &end);
+	}
+	if (end == buf || isnan(v) || v < 0) {
+		progress_note(p, &p->not_number, "--progress: the group captured", s, len,
+			      "not a number");
 		return false;
-	memcpy(buf, s, len);
-	buf[len] = '\0';
-	char *end;
-	double v = strtod(buf, &end);
-	if (end == buf || !isfinite(v) || v < 0)
+	}
+	if (v > (p->rate_mode ? PROGRESS_RATE_MAX : PROGRESS_COUNT_MAX)) {
+		progress_note(
+		    p, &p->out_of_range,
+		    p->rate_mode ? "--progress-rate: a rate of" : "--progress: a count of", s, len,
+		    p->rate_mode ? "steps/s is out of range (at most 1e9)"
+				 : "is out of range (at most 2^53)");
 		return false;
+	}
 	*out = v;
 	return true;
 }
@@ -56,7 +88,7 @@ bool progress_line(struct progress *p, const char *line, size_t len)
 		len = sizeof(buf) - 1;
 	memcpy(buf, line, len);
 	buf[len] = '\0';
-	/* regexec stops at a NUL: what follows one is not seen. */
+	/* What follows a NUL is not matched (nor shown). */
 	size_t slen = strlen(buf);
 	size_t k = 0;
 	while (k < slen && (buf[k] == ' ' || buf[k] == '\t'))
@@ -65,16 +97,16 @@ bool progress_line(struct progress *p, const char *line, size_t len)
 		memcpy(p->last_line, buf, slen + 1);
 		p->line_seq++;
 	}
-	regmatch_t m[10];
-	if (regexec(&p->re, buf, 10, m, 0) != 0)
+	struct pattern_span m[PATTERN_GROUPS_MAX + 1];
+	if (!pattern_match(p->re, buf, slen, m, PATTERN_GROUPS_MAX + 1))
 		return false;
 	double v = -1;
 	bool grouped = false;
-	for (size_t g = 1; g <= p->re.re_nsub && g < 10; g++) {
-		if (m[g].rm_so < 0)
+	for (int g = 1; g <= pattern_groups(p->re) && g <= PATTERN_GROUPS_MAX; g++) {
+		if (m[g].so < 0)
 			continue;
 		grouped = true;
-		if (!progress_number(buf + m[g].rm_so, (size_t)(m[g].rm_eo - m[g].rm_so), &v))
+		if (!progress_number(p, buf + m[g].so, (size_t)(m[g].eo - m[g].so), &v))
 			v = -1;
 		break;
 	}
@@ -99,12 +131,31 @@ bool progress_line(struct progress *p, const char *line, size_t len)
 	return true;
 }
 
+static double progress_clock(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 void progress_feed(struct progress *p, const char *buf, size_t len)
 {
+	double end = p->budget_s > 0 ? progress_clock() + p->budget_s : 0;
+	bool over = false;
 	for (size_t i = 0; i < len; i++) {
 		char ch = buf[i];
 		if (ch == '\n' || ch == '\r') {
-			progress_line(p, p->partial, p->plen);
+			over = over || (end > 0 && progress_clock() > end);
+			if (!over) {
+				progress_line(p, p->partial, p->plen);
+			} else if (p->skipped++ == 0) {
+				char note[PROGRESS_NOTE_LEN];
+				snprintf(note, sizeof(note),
+					 "--progress: lines came faster than they match (%.0f ms a "
+					 "read): the rest not counted",
+					 p->budget_s * 1e3);
+				progress_say(p, note);
+			}
 			p->plen = 0;
 		} else if (p->plen < sizeof(p->partial) - 1) {
 			p->partial[p->plen++] = ch;

@@ -16,21 +16,26 @@
 #ifndef THREADLAB_PROGRESS_H
 #define THREADLAB_PROGRESS_H
 
-#include <regex.h>
 #include <stdbool.h>
 #include <stddef.h>
 
 #include "history.h"
+#include "pattern.h"
 
 #define PROGRESS_LINE_MAX 512
 #define PROGRESS_RATE_S	  2.0  /* the smoothed rate's window, s */
 #define PROGRESS_STEADY_S 10.0 /* the steady rate's window, s */
 #define PROGRESS_TICKS	  256  /* (time, count) points kept */
+/* What a captured number may be: beyond these it is not a measurement
+ * (a typo, garbage, 1e308) and is dropped with a note. */
+#define PROGRESS_COUNT_MAX 9007199254740992.0 /* 2^53: counts stay exact */
+#define PROGRESS_RATE_MAX  1e9		      /* steps/s */
+#define PROGRESS_NOTE_LEN  256
 
 struct progress {
 	bool on; /* --progress given: the rest is meaningful */
-	regex_t re;
-	bool rate_mode; /* --progress-rate: the group is a rate */
+	struct pattern *re;
+	bool rate_mode;			 /* --progress-rate: the group is a rate */
 	char partial[PROGRESS_LINE_MAX]; /* the line being read (raw bytes) */
 	size_t plen;
 	char last_line[PROGRESS_LINE_MAX]; /* the last non-empty line, raw; "" none */
@@ -42,20 +47,35 @@ struct progress {
 	double t_last;			   /* time of the last tick, s; 0 none */
 	double t[PROGRESS_TICKS], c[PROGRESS_TICKS]; /* one point per tick, oldest first */
 	size_t n;
-	double since; /* steady from here: the first tick with a step after start/restart */
-	double rate;  /* steps/s over PROGRESS_RATE_S; < 0 not yet */
+	double since;	    /* steady from here: the first tick with a step after start/restart */
+	double rate;	    /* steps/s over PROGRESS_RATE_S; < 0 not yet */
 	double steady_rate; /* steps/s over PROGRESS_STEADY_S from since; < 0 not yet */
 	double hist[HISTORY_POINTS]; /* rate, one point per tick, for the sparkline */
 	size_t nhist;
+	/* Matching lines whose group did not give a usable number: not
+	 * counted, and the first of each kind said once in note. */
+	unsigned long not_number;     /* the group captured text that is not a number */
+	unsigned long out_of_range;   /* a number beyond PROGRESS_*_MAX */
+	/* Lines read but not matched: matching in one progress_feed() call
+	 * stops after budget_s seconds (a job printing faster than the
+	 * expression matches must not hold the tick), said once. */
+	double budget_s;	      /* 0: no budget */
+	unsigned long skipped;	      /* lines left unmatched over the budget */
+	char note[PROGRESS_NOTE_LEN]; /* raw (the job's bytes), made safe when shown; the
+				       * notes not yet said, joined by "; " (the reader
+				       * empties it when it says them) */
+	unsigned note_seq;	      /* counts notes: a face says each once */
 };
 
-/* Compiles regex (REG_EXTENDED).  Returns 0, or -EINVAL with regcomp's
- * reason in err ("--progress '(': parentheses not balanced"). */
-int progress_init(struct progress *p, const char *regex, bool rate_mode, char *err,
-		  size_t errlen);
+/* Compiles regex (pattern.h: POSIX egrep syntax, linear-time matching).
+ * Returns 0, or -EINVAL with the reason in err ("--progress '(': missing
+ * ): ("; a backreference is refused as such). */
+int progress_init(struct progress *p, const char *regex, bool rate_mode, char *err, size_t errlen);
 
 /* Splits len bytes of output into lines and counts them (a line longer
- * than PROGRESS_LINE_MAX keeps its start). */
+ * than PROGRESS_LINE_MAX keeps its start).  With budget_s set, lines that
+ * end after the call has matched for that long are counted in skipped,
+ * not matched. */
 void progress_feed(struct progress *p, const char *buf, size_t len);
 
 /* One complete line (no terminator): the last line, and a step if it

@@ -89,6 +89,10 @@ static void recording_diag_env(struct recording_json *p, json_object *o, struct 
 			e->state = d->env_state = CENSUS_ENV_UNREADABLE;
 			continue;
 		}
+		if (v && strcmp(v, "truncated") == 0) {
+			e->state = d->env_state = CENSUS_ENV_TRUNCATED;
+			continue;
+		}
 		e->set = v != NULL;
 		snprintf(e->value, sizeof(e->value), "%s", v ? v : "");
 	}
@@ -124,6 +128,7 @@ void recording_diag_parse(struct recording_json *p, json_object *o, struct diagn
 	d->runnable_mean = recording_json_num(p, o, "runnable_mean", false, 0, 0);
 	d->runnable_now = (int)recording_json_int(p, o, "runnable_now", 0);
 	d->maps_unreadable = (int)recording_json_int(p, o, "maps_unreadable", 0);
+	d->maps_truncated = (int)recording_json_int(p, o, "maps_truncated", 0);
 	d->unfollowed = (int)recording_json_int(p, o, "unfollowed", 0);
 	d->effective = recording_json_num(p, o, "effective_cpus", false, 0, 0);
 	recording_json_str(p, o, "binding", name, sizeof(name), NULL);

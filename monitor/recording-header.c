@@ -80,6 +80,8 @@ int recording_parse_header(const char *line, size_t len, struct recording_header
 	recording_json_str(&p, t, "name", h->target, sizeof(h->target), NULL);
 	h->tree = recording_json_bool(&p, t, "tree", false);
 	h->interval = recording_json_num(&p, o, "interval", true, 1, 1);
+	if (!p.bad && (h->interval <= 0 || h->interval > RECORDING_INTERVAL_MAX))
+		recording_json_fail(&p, "out of range:", "interval");
 	json_object_put(o);
 	return p.bad ? -EINVAL : 1;
 }

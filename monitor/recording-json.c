@@ -6,6 +6,8 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,7 +55,18 @@ double recording_json_num(struct recording_json *p, json_object *o, const char *
 		recording_json_fail(p, "not a number:", key);
 		return def;
 	}
-	return json_object_get_double(v);
+	double d = json_object_get_double(v);
+	return recording_json_in_range(p, d, key) ? d : def;
+}
+
+bool recording_json_in_range(struct recording_json *p, double d, const char *key)
+{
+	/* Every number the writer writes is a finite figure >= 0 of a
+	 * bounded size: anything else is not a measurement. */
+	if (isfinite(d) && d >= 0 && d <= RECORDING_NUM_MAX)
+		return true;
+	recording_json_fail(p, "out of range:", key);
+	return false;
 }
 
 long long recording_json_int(struct recording_json *p, json_object *o, const char *key,
@@ -69,7 +82,12 @@ long long recording_json_int(struct recording_json *p, json_object *o, const cha
 		recording_json_fail(p, "not an integer:", key);
 		return def;
 	}
-	return json_object_get_int64(v);
+	int64_t i = json_object_get_int64(v);
+	if (i < -1 || i > INT_MAX) {
+		recording_json_fail(p, "out of range:", key);
+		return def;
+	}
+	return i;
 }
 
 /* An unsigned counter, or null (*isnull). */
@@ -183,12 +201,17 @@ json_object *recording_json_typed(struct recording_json *p, json_object *o, cons
  * parsing, inside strings, \udcXX (XX 80..ff) becomes \u0000\u00XX and a
  * real \u0000 becomes \u0000\u0000: every NUL json-c hands back is then
  * followed by what says which it was (recording_json_raw_bytes).  NULL when the line
- * has neither (nothing to do); else a new buffer, its length in *outlen. */
+ * has neither (nothing to do), or with *outlen SIZE_MAX when there is no
+ * memory for it; else a new buffer, its length in *outlen. */
 static char *recording_json_prepass(const char *line, size_t len, size_t *outlen)
 {
 	if (!memmem(line, len, "\\udc", 4) && !memmem(line, len, "\\u0000", 6))
 		return NULL;
-	char *o = xmalloc(len * 2 + 1);
+	char *o = malloc(len * 2 + 1);
+	if (!o) {
+		*outlen = SIZE_MAX; /* no memory: the caller says so */
+		return NULL;
+	}
 	size_t k = 0;
 	bool in = false;
 	for (size_t i = 0; i < len; i++) {
@@ -237,18 +260,30 @@ json_object *recording_json_parse(const char *line, size_t len, char *err, size_
 {
 	size_t plen = 0;
 	char *pre = recording_json_prepass(line, len, &plen);
+	if (plen == SIZE_MAX) {
+		snprintf(err, errlen, "out of memory parsing a line of %zu KiB", len >> 10);
+		return NULL;
+	}
 	if (pre) {
 		line = pre;
 		len = plen;
 	}
-	struct json_tokener *tok = json_tokener_new();
+	struct json_tokener *tok = len < INT_MAX ? json_tokener_new() : NULL;
 	if (!tok) {
 		free(pre);
-		snprintf(err, errlen, "out of memory");
+		snprintf(err, errlen, len < INT_MAX ? "out of memory" : "a line over 2 GiB");
 		return NULL;
 	}
+	errno = 0;
 	json_object *o = json_tokener_parse_ex(tok, line, (int)len);
 	enum json_tokener_error e = json_tokener_get_error(tok);
+	if (!o && e == json_tokener_success) {
+		/* json-c could not allocate: it says "success" */
+		json_tokener_free(tok);
+		free(pre);
+		snprintf(err, errlen, "out of memory parsing a line of %zu KiB", len >> 10);
+		return NULL;
+	}
 	size_t used = json_tokener_get_parse_end(tok);
 	if (o && e == json_tokener_success) {
 		while (used < len &&

@@ -25,10 +25,19 @@ void recording_json_fail(struct recording_json *p, const char *what, const char 
 json_object *recording_json_get(struct recording_json *p, json_object *o, const char *key,
 				bool required);
 bool recording_json_is_num(json_object *v);
-/* A number; null gives nullv when nullable (else fails); absent: def. */
+/* The largest number a recording holds (throttled seconds, GFLOP/s, %
+ * summed over threads all stay far below it). */
+#define RECORDING_NUM_MAX 1e12
+/* A sampling interval, s: a header's is above 0, a sample's 0 (no rates
+ * yet) or above. */
+#define RECORDING_INTERVAL_MAX 86400.0
+/* A number, finite and in [0, RECORDING_NUM_MAX] (else fails: "out of
+ * range"); null gives nullv when nullable (else fails); absent: def. */
 double recording_json_num(struct recording_json *p, json_object *o, const char *key, bool nullable,
 			  double nullv, double def);
-/* An integer; null fails; absent: def. */
+/* true when d is such a number; else fails ("out of range: key"). */
+bool recording_json_in_range(struct recording_json *p, double d, const char *key);
+/* An integer in [-1, INT_MAX] (else fails); null fails; absent: def. */
 long long recording_json_int(struct recording_json *p, json_object *o, const char *key,
 			     long long def);
 /* An unsigned counter, or null (*isnull). */

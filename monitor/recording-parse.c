@@ -10,6 +10,7 @@
 #include "recording.h"
 #include "recording-diag.h"
 #include "recording-latency.h"
+#include "pressure.h"
 #include "recording-json.h"
 
 #include <ctype.h>
@@ -79,6 +80,7 @@ static void rp_cgroup(struct recording_json *p, json_object *o, struct snapshot 
 	recording_json_str(p, o, "stat_dir", dir, sizeof(dir), NULL);
 	snprintf(s->stat_dir, sizeof(s->stat_dir), "%.*s", (int)sizeof(s->stat_dir) - 1,
 		 dir[0] == '/' ? dir + 1 : dir);
+	recording_json_str(p, o, "throttled_in", s->stat_name, sizeof(s->stat_name), NULL);
 	s->cpustat.nr_periods = recording_json_u64(p, o, "nr_periods", &nul);
 	s->has_cpustat = s->cpustat.has_periods = !nul;
 	s->cpustat.nr_throttled = recording_json_u64(p, o, "nr_throttled", &nul);
@@ -90,6 +92,9 @@ static void rp_cgroup(struct recording_json *p, json_object *o, struct snapshot 
 	double psi = recording_json_num(p, o, "psi_some_avg10", true, NAN, NAN);
 	s->psi_cgroup.available = !isnan(psi);
 	s->psi_cgroup.some_avg10 = s->psi_cgroup.available ? psi : 0;
+	char note[128];
+	recording_json_str(p, o, "psi_note", note, sizeof(note), NULL);
+	s->psi_cgroup_why = pressure_why_of(note);
 }
 
 static void rp_threads(struct recording_json *p, json_object *a, struct snapshot_rates *r)
@@ -141,6 +146,8 @@ static void rp_cpus(struct recording_json *p, json_object *a, struct cpu_usage *
 		}
 		u->id[u->n] = (int)i;
 		u->busy_pct[u->n] = json_object_get_double(v);
+		if (!recording_json_in_range(p, u->busy_pct[u->n], "cpus[]"))
+			return;
 		u->total_busy_pct += u->busy_pct[u->n] / (double)n;
 		u->n++;
 	}
@@ -261,6 +268,9 @@ static void rp_workload(struct recording_json *p, json_object *o, struct recordi
 	w->gflops = recording_json_num(p, o, "gflops", false, 0, 0);
 	w->steady_gflops = recording_json_num(p, o, "steady_gflops", true, -1, -1);
 	w->single_thread_gflops = recording_json_num(p, o, "single_thread_gflops", true, -1, -1);
+	w->single_stale = recording_json_bool(p, o, "single_thread_stale", false);
+	w->single_age_s = recording_json_num(p, o, "single_thread_age_s", true, -1, -1);
+	w->single_other_cpus = recording_json_num(p, o, "single_thread_other_cpus", true, -1, -1);
 	w->ideal_gflops = recording_json_num(p, o, "ideal_gflops", true, 0, 0);
 	w->ceiling_gflops = recording_json_num(p, o, "ceiling_gflops", true, 0, 0);
 	rp_results(p, o, "setting_results_equal", &w->epoch_results_checked,
@@ -284,8 +294,8 @@ static void rp_workload(struct recording_json *p, json_object *o, struct recordi
 	snprintf(st->blas_config, sizeof(st->blas_config), "%s", s->blas_config);
 	snprintf(st->blas_core, sizeof(st->blas_core), "%s", s->blas_core);
 	st->blas_variant = rp_variant(s->blas_variant);
-	st->blas_in_effect = strcmp(s->blas_variant, "openmp") == 0 ? LAB_BLAS_OPENMP
-								      : LAB_BLAS_PTHREADS;
+	st->blas_in_effect =
+	    strcmp(s->blas_variant, "openmp") == 0 ? LAB_BLAS_OPENMP : LAB_BLAS_PTHREADS;
 	if (!s->blas_variant[0])
 		st->blas_in_effect = set->blas; /* older recordings: as asked */
 	recording_json_str(p, o, "error", w->error, sizeof(w->error), NULL);
@@ -370,6 +380,8 @@ int recording_parse_sample(const char *line, size_t len, struct recording_sample
 	out->snap.time = out->snap.wall;
 	out->snap.target_alive = true;
 	out->rates.dt = recording_json_num(&p, o, "interval", true, 0, 0);
+	if (out->rates.dt > RECORDING_INTERVAL_MAX)
+		recording_json_fail(&p, "out of range:", "interval");
 	json_object *b = recording_json_typed(&p, o, "budget", json_type_object, true);
 	if (b)
 		rp_budget(&p, b, &out->snap.budget);

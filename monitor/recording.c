@@ -90,7 +90,9 @@ static void recording_add_line(struct recording *r, size_t frame, size_t off, si
 	r->lines[r->nlines++] = (struct recording_line){frame, off, len, line};
 }
 
-/* Decompresses frame i into r->buf.  0, or -EINVAL (corrupt). */
+/* Decompresses frame i into r->buf.  0, or -EINVAL (corrupt), -EFBIG
+ * (it inflates past RECORDING_FRAME_MAX), -ENOMEM (no memory for it: a
+ * file is input, so this is said, not fatal). */
 static int recording_inflate(struct recording *r, size_t i)
 {
 	if (r->cached == i + 1)
@@ -102,8 +104,16 @@ static int recording_inflate(struct recording *r, size_t i)
 	r->cached = 0;
 	for (;;) {
 		if (r->buf_cap - r->buf_len < ZSTD_DStreamOutSize()) {
-			r->buf_cap = r->buf_cap ? r->buf_cap * 2 : 2 * ZSTD_DStreamOutSize();
-			r->buf = xrealloc(r->buf, r->buf_cap);
+			size_t cap = r->buf_cap ? r->buf_cap * 2 : 2 * ZSTD_DStreamOutSize();
+			if (r->buf_len >= RECORDING_FRAME_MAX)
+				return -EFBIG;
+			if (cap > RECORDING_FRAME_MAX + ZSTD_DStreamOutSize())
+				cap = RECORDING_FRAME_MAX + ZSTD_DStreamOutSize();
+			char *b = realloc(r->buf, cap);
+			if (!b)
+				return -ENOMEM;
+			r->buf = b;
+			r->buf_cap = cap;
 		}
 		ZSTD_outBuffer out = {r->buf, r->buf_cap, r->buf_len};
 		size_t rc = ZSTD_decompressStream(r->dctx, &out, &in);
@@ -112,6 +122,8 @@ static int recording_inflate(struct recording *r, size_t i)
 		r->buf_len = out.pos;
 		if (rc == 0)
 			break;
+		if (r->buf_len > RECORDING_FRAME_MAX)
+			return -EFBIG;
 		if (in.pos == in.size && out.pos < out.size)
 			return -EINVAL; /* the frame ends before its data */
 	}
@@ -119,13 +131,25 @@ static int recording_inflate(struct recording *r, size_t i)
 	return 0;
 }
 
-/* The text of line (frame, off, len) of the file; for zstd, inflates. */
-static const char *recording_text(struct recording *r, const struct recording_line *l)
+/* The text of line (frame, off, len) of the file (for zstd, inflated), or
+ * NULL with why it cannot be had in why: too long to parse, no memory for
+ * its frame, corrupt. */
+static const char *recording_text(struct recording *r, const struct recording_line *l, char *why,
+				  size_t cap)
 {
+	if (l->len > RECORDING_LINE_MAX) {
+		snprintf(why, cap, "a line of %zu MiB, over the %zu MiB a sample may take: skipped",
+			 l->len >> 20, RECORDING_LINE_MAX >> 20);
+		return NULL;
+	}
 	if (!r->zstd)
 		return (const char *)r->map + l->off;
-	if (recording_inflate(r, l->frame) < 0)
+	int rc = recording_inflate(r, l->frame);
+	if (rc < 0) {
+		snprintf(why, cap, "%s",
+			 rc == -ENOMEM ? "out of memory for its zstd frame" : "corrupt zstd data");
 		return NULL;
+	}
 	return r->buf + l->off;
 }
 
@@ -151,7 +175,7 @@ static size_t recording_split(struct recording *r, const char *p, size_t n, size
 static int recording_index_zstd(struct recording *r, char *err, size_t errlen)
 {
 	unsigned long lineno = 0;
-	size_t off = 0;
+	size_t off = 0, decoded = 0;
 	r->dctx = ZSTD_createDCtx();
 	if (!r->dctx) {
 		snprintf(err, errlen, "%s: cannot start zstd", r->path);
@@ -169,12 +193,22 @@ static int recording_index_zstd(struct recording *r, char *err, size_t errlen)
 		r->frames = xreallocarray_grow(r->frames, &r->frames_cap, r->nframes + 1,
 					       sizeof(*r->frames));
 		r->frames[r->nframes] = (struct recording_frame){off, len};
-		if (recording_inflate(r, r->nframes) < 0) {
-			snprintf(r->note, sizeof(r->note),
-				 "zstd frame %zu is corrupt: the file is read up to line %lu",
-				 r->nframes + 1, lineno);
+		int irc = recording_inflate(r, r->nframes);
+		if (irc == 0 && decoded + r->buf_len > RECORDING_DECODED_MAX)
+			irc = -E2BIG;
+		if (irc < 0) {
+			snprintf(
+			    r->note, sizeof(r->note),
+			    "zstd frame %zu %s: the file is read up to line %lu", r->nframes + 1,
+			    irc == -EFBIG    ? "inflates past 256 MiB"
+			    : irc == -ENOMEM ? "needs more memory than there is (out of memory)"
+			    : irc == -E2BIG  ? "takes the file past 16 GiB inflated"
+					     : "is corrupt",
+			    lineno);
+			r->cached = 0;
 			break;
 		}
+		decoded += r->buf_len;
 		size_t torn = recording_split(r, r->buf, r->buf_len, r->nframes, 0, &lineno);
 		r->nframes++;
 		off += len;
@@ -197,9 +231,9 @@ static int recording_take_header(struct recording *r, char *err, size_t errlen)
 	char why[256];
 	if (r->nlines == 0)
 		return 0;
-	const char *t = recording_text(r, &r->lines[0]);
+	const char *t = recording_text(r, &r->lines[0], why, sizeof(why));
 	if (!t) {
-		snprintf(err, errlen, "%s:1: corrupt zstd data", r->path);
+		snprintf(err, errlen, "%s:%lu: %s", r->path, r->lines[0].line, why);
 		return -EINVAL;
 	}
 	int rc = recording_parse_header(t, r->lines[0].len, &r->header, why, sizeof(why));
@@ -246,7 +280,10 @@ struct recording *recording_open(const char *path, char *err, size_t errlen)
 	if (r->size) {
 		void *m = mmap(NULL, r->size, PROT_READ, MAP_PRIVATE, fd, 0);
 		if (m == MAP_FAILED) {
-			snprintf(err, errlen, "%s: %s", path, strerror(errno));
+			snprintf(err, errlen, "%s: %s%s", path, strerror(errno),
+				 errno == ENOMEM ? " (mapping the file needs as much address space "
+						   "as it is long: see ulimit -v)"
+						 : "");
 			close(fd);
 			free(r);
 			return NULL;
@@ -279,10 +316,10 @@ struct recording *recording_open(const char *path, char *err, size_t errlen)
 		struct recording_sample s;
 		char why[256];
 		recording_sample_init(&s);
-		const char *t = recording_text(r, &r->lines[0]);
+		const char *t = recording_text(r, &r->lines[0], why, sizeof(why));
 		if (!t || recording_parse_sample(t, r->lines[0].len, &s, why, sizeof(why)) < 0) {
 			snprintf(err, errlen, "%s:%lu: not a threadlab recording (%s)", path,
-				 r->lines[0].line, t ? why : "corrupt zstd data");
+				 r->lines[0].line, why);
 			rc = -EINVAL;
 		}
 		recording_sample_free(&s);
@@ -330,9 +367,9 @@ int recording_read(struct recording *r, size_t i, struct recording_sample *out, 
 	if (i >= r->nlines)
 		return -ERANGE;
 	const struct recording_line *l = &r->lines[i];
-	const char *t = recording_text(r, l);
+	const char *t = recording_text(r, l, why, sizeof(why));
 	if (!t) {
-		snprintf(err, errlen, "%s:%lu: corrupt zstd data", r->path, l->line);
+		snprintf(err, errlen, "%s:%lu: %s", r->path, l->line, why);
 		return -EINVAL;
 	}
 	if (recording_parse_sample(t, l->len, out, why, sizeof(why)) < 0) {

@@ -29,6 +29,15 @@
 #include "model.h"
 
 #define RECORDING_VERSION  1 /* the header's "threadlab_recording" */
+/* What a file may make threadlab hold: a sample line of at most
+ * RECORDING_LINE_MAX bytes is parsed (one of 100,000 threads is about 16
+ * MiB); a zstd frame may inflate to RECORDING_FRAME_MAX bytes, and all of
+ * a file's frames together to RECORDING_DECODED_MAX while it is indexed.
+ * Past them a line is skipped and named, and the file is read up to the
+ * frame that went past, with a note. */
+#define RECORDING_LINE_MAX    ((size_t)64 << 20)
+#define RECORDING_FRAME_MAX   ((size_t)256 << 20)
+#define RECORDING_DECODED_MAX ((size_t)16 << 30)
 #define RECORDING_ARGS_LEN 2048
 
 /* The header line.  Writers fill it with session_recording_header(); the

@@ -1,11 +1,17 @@
 /* session-progress.c — feed the job's output to its progress counter. */
 #include "session-progress.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <string.h>
 #include <stdlib.h>
 
 #include "tail.h"
 #include "xalloc.h"
+
+/* Matching time per read of the job's output, s (progress.h): a job that
+ * floods lines costs the tick at most this much for each. */
+#define SESSION_PROGRESS_BUDGET_S 0.02
 
 int session_progress_start(struct session *s, char *err, size_t errlen)
 {
@@ -14,7 +20,19 @@ int session_progress_start(struct session *s, char *err, size_t errlen)
 		return EXIT_OK;
 	if (progress_init(&s->progress, c->progress, c->progress_rate, err, errlen) < 0)
 		return EXIT_USAGE;
+	s->progress.budget_s = SESSION_PROGRESS_BUDGET_S;
 	if (c->progress_file) {
+		int rc = tail_check(c->progress_file);
+		if (rc < 0) {
+			snprintf(err, errlen, "--progress-file %s: %s", c->progress_file,
+				 rc == -EISDIR	 ? "is a directory: give the job's log file"
+				 : rc == -EINVAL ? "not a regular file or a pipe"
+				 : rc == -ENOENT ? "no such file (start the job first: its log is "
+						   "followed from its end, through rotations)"
+						 : strerror(-rc));
+			progress_free(&s->progress);
+			return EXIT_USAGE;
+		}
 		s->tail = xcalloc(1, sizeof(*s->tail));
 		tail_open(s->tail, c->progress_file);
 	}
@@ -53,6 +71,11 @@ void session_progress_tick(struct session *s, double now)
 	if (s->child.reaped && !s->child.out_open)
 		progress_flush(&s->progress);
 	progress_tick(&s->progress, now);
+	if (s->progress.note_seq != s->progress_note_seen) {
+		s->progress_note_seen = s->progress.note_seq;
+		session_say(s, true, "%s", s->progress.note);
+		s->progress.note[0] = '\0';
+	}
 }
 
 void session_progress_free(struct session *s)

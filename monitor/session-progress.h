@@ -4,6 +4,7 @@
 #ifndef THREADLAB_SESSION_PROGRESS_H
 #define THREADLAB_SESSION_PROGRESS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "session.h"
@@ -20,5 +21,9 @@ void session_progress_tick(struct session *s, double now);
 void session_progress_drain(struct session *s);
 
 void session_progress_free(struct session *s);
+
+/* A new message for the faces (session.c): s->message, its seq moved on. */
+void session_say(struct session *s, bool bad, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 #endif

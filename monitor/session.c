@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "collector.h"
 #include "environment.h"
@@ -24,6 +25,7 @@
 #include "session-diag.h"
 #include "session-progress.h"
 #include "session-replay.h"
+#include "xalloc.h"
 
 void session_config_default(struct session_config *c)
 {
@@ -38,9 +40,7 @@ void session_raise_nofile(void)
 	launch_raise_nofile();
 }
 
-static void session_say(struct session *s, bool bad, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void session_say(struct session *s, bool bad, const char *fmt, ...)
+void session_say(struct session *s, bool bad, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -198,6 +198,9 @@ int session_start(struct session *s, const struct session_config *c, char *err, 
 		rc = session_start_attach(s, err, errlen);
 	} else if (c->command) {
 		s->kind = SESSION_LAUNCH;
+		/* What the command moves out of its group (setsid) comes to us
+		 * when its parent ends, so session_stop() can find it. */
+		launch_adopt_orphans();
 		struct launch_opts lo = {.io = c->stdio, .envp = c->envp, .cpus = c->launch_cpus};
 		rc = launch_start_with(&s->child, c->command, &lo, err, errlen) < 0 ? EXIT_USAGE
 										    : EXIT_OK;
@@ -245,7 +248,8 @@ static void session_lab_events(struct session *s)
 			session_say(s, true, "%s", m);
 			/* The sample that saw it says so too (batch JSON "error"). */
 			if (!s->work.error[0])
-				snprintf(s->work.error, sizeof(s->work.error), "%.*s", (int)sizeof(s->work.error) - 1, m);
+				snprintf(s->work.error, sizeof(s->work.error), "%.*s",
+					 (int)sizeof(s->work.error) - 1, m);
 		}
 		s->restarts_seen[i] = ss->restarts;
 	}
@@ -256,7 +260,8 @@ static void session_lab_events(struct session *s)
 				    ls->last_failure[0] ? ls->last_failure : "loader died",
 				    ls->restarts);
 			if (!s->work.error[0])
-				snprintf(s->work.error, sizeof(s->work.error), "%.*s", (int)sizeof(s->work.error) - 1, s->message);
+				snprintf(s->work.error, sizeof(s->work.error), "%.*s",
+					 (int)sizeof(s->work.error) - 1, s->message);
 		}
 		s->loader_restarts_seen[k] = ls->restarts;
 	}
@@ -286,13 +291,25 @@ static void session_tick_lab(struct session *s)
 {
 	const char *dir = NULL;
 	int version = 0;
+	if (lab_keep_quota(s->lab))
+		session_say(s, true,
+			    "the quota cgroup was removed from outside: made again, "
+			    "the workload back under %.2f CPUs",
+			    s->want.cpus);
 	if (lab_quota_cgroup(s->lab, &dir, &version))
 		sampler_set_cgroup_override(s->sampler, dir, version);
 	else
 		sampler_set_cgroup_override(s->sampler, NULL, 0);
 	if (lab_read(s->lab, &s->lab_status) < 0)
 		return;
-	labview_feed(&s->view, &s->lab_status, session_now(), s->cur.budget.effective, 0, &s->work);
+	if (s->have_rates && s->cur.cpus.n > 0) {
+		/* Other processes' CPUs: the box's busy CPUs less the lab's. */
+		double other = s->cur.cpus.total_busy_pct / 100.0 * (double)s->cur.cpus.n -
+			       s->rates.total_cpu_pct / 100.0;
+		labview_conditions(&s->view, session_now(), other > 0 ? other : 0);
+	}
+	labview_feed(&s->view, &s->lab_status, session_now(), s->cur.budget.effective,
+		     s->single_ref, &s->work);
 	if (s->have_rates)
 		labview_cpu(s->rates.threads, s->rates.nthreads, &s->work);
 	session_lab_events(s);
@@ -308,8 +325,10 @@ static bool session_lab_recover(struct session *s)
 		return false;
 	session_say(s, true, "%s", m);
 	snprintf(s->lab_event, sizeof(s->lab_event), "%.*s", (int)sizeof(s->lab_event) - 1, m);
-	if (rc < 0)
+	if (rc < 0) {
+		snprintf(s->gone_why, sizeof(s->gone_why), "%s", m);
 		return false;
+	}
 	struct sampler *next = sampler_new(&s->root, lab_root_pid(s->lab), true);
 	if (!next)
 		return false;
@@ -434,13 +453,47 @@ unsigned session_poll(struct session *s)
 	return session_pending(s);
 }
 
+/* What the command left behind, adopted by threadlab and so among its
+ * descendants once the group is gone: stopped.  Only those outside the
+ * command's process group pgid (setsid) are counted: workers that share
+ * the group (a DataLoader's) were stopped with it and are only late to
+ * go.  Returns how many were outside. */
+static int session_stop_orphans(struct session *s, pid_t pgid)
+{
+	pid_t *pids = NULL;
+	size_t cap = 0;
+	int n = 0;
+	ssize_t k = proctree_descendants(&s->root, getpid(), &pids, &cap);
+	if (k > 1) {
+		pid_t *group = xcalloc((size_t)k, sizeof(*group));
+		pid_t *other = xcalloc((size_t)k, sizeof(*other));
+		size_t ng = 0, no = 0;
+		for (ssize_t i = 1; i < k; i++) {
+			if (pgid > 0 && getpgid(pids[i]) == pgid)
+				group[ng++] = pids[i];
+			else
+				other[no++] = pids[i];
+		}
+		launch_stop_orphans(group, ng);
+		n = launch_stop_orphans(other, no);
+		free(group);
+		free(other);
+	}
+	free(pids);
+	return n;
+}
+
 void session_stop(struct session *s)
 {
 	if (s->lab) {
 		lab_stop(s->lab);
 		s->lab = NULL;
 	}
+	bool launched = s->kind == SESSION_LAUNCH && s->child.pid > 0 && !s->child.stopped;
+	pid_t pgid = s->child.pid; /* the command leads its group (launch.h) */
 	launch_stop(&s->child);
+	if (launched && s->root.fd >= 0)
+		s->orphans_stopped = session_stop_orphans(s, pgid);
 	session_progress_free(s);
 	session_replay_stop(s);
 	sampler_free(s->sampler);

@@ -92,9 +92,11 @@ struct session {
 	struct snapshot_rates rates; /* prev -> cur */
 	bool target_gone;	     /* the target exited (attach/launch) */
 
-	struct launch child; /* launch mode: the command */
-	struct progress progress; /* the job's steps (cfg.progress), progress.on */
-	struct tail *tail;	  /* cfg.progress_file followed, or NULL */
+	struct launch child;	     /* launch mode: the command */
+	int orphans_stopped;	     /* what it left outside its group, stopped by session_stop() */
+	struct progress progress;    /* the job's steps (cfg.progress), progress.on */
+	struct tail *tail;	     /* cfg.progress_file followed, or NULL */
+	unsigned progress_note_seen; /* progress.note_seq said as a message */
 
 	/* lab mode */
 	struct lab *lab;
@@ -102,6 +104,9 @@ struct session {
 	struct lab_status lab_status; /* read at every tick and by session_poll() */
 	struct labview view;	      /* smoothed and steady-state throughput */
 	struct workload_report work;  /* what outputs show of the workload */
+	double single_ref; /* > 0: the single-thread rate ideal and ceiling use (the
+			    * tour's, measured in its first lesson), GFLOP/s; else
+			    * the lab view's reference */
 
 	/* replay: the source is a recording */
 	struct recording *rec;
@@ -132,6 +137,7 @@ struct session {
 	unsigned restarts_seen[CTL_MAX_STREAMS];
 	unsigned loader_restarts_seen[CTL_MAX_LOADERS];
 	char lab_event[192]; /* an anchor restart, for the next sample's "error" */
+	char gone_why[SESSION_MESSAGE_LEN]; /* how the lab ended for good ("" not) */
 	char error_seen[192];
 };
 
@@ -184,7 +190,7 @@ int session_apply(struct session *s);
 #define SESSION_PEND_PAUSED    0x10u
 #define SESSION_PEND_WORKERS   0x20u
 #define SESSION_PEND_QUOTA     0x40u
-#define SESSION_PEND_BLAS      0x80u  /* helpers restarting: another build or spin */
+#define SESSION_PEND_BLAS      0x80u /* helpers restarting: another build or spin */
 #define SESSION_PEND_LOADERS   0x100u
 unsigned session_pending(const struct session *s);
 /* The same for any want against any status (pure, for tests). */
@@ -208,7 +214,9 @@ size_t session_restart_text(char *out, size_t cap, int stream, unsigned restarts
 			    const char *failure);
 
 /* Stops the workload, the launched command (SIGTERM, then SIGKILL after
- * 500 ms) and frees everything.  Safe to call twice. */
+ * 500 ms) with its process group, then what it moved out of the group
+ * (setsid) and left to threadlab, the subreaper of every launch (counted
+ * in orphans_stopped), and frees everything.  Safe to call twice. */
 void session_stop(struct session *s);
 
 /* The effective CPU budget of pid (0: threadlab itself) under root, for

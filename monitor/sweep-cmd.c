@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "environ.h"
 #include "proctree.h"
 #include "session-progress.h"
 #include "session.h"
@@ -122,10 +123,7 @@ size_t sweep_cmd_settings(const struct sweep_cmd_opts *o, unsigned char (*values
 
 #define sink_note(k, ...) sweep_note((k)->note, (k)->arg, __VA_ARGS__)
 
-/* threadlab's environment with the setting's variables set; the strings
- * of the setting are allocated, the rest borrowed (free with
- * sweep_cmd_envp_free). */
-static char **sweep_cmd_envp(const struct sweep_cmd_opts *o, const unsigned char *val)
+char **sweep_cmd_environ(const struct sweep_cmd_opts *o, const unsigned char *val)
 {
 	size_t n = 0;
 	while (environ[n])
@@ -136,7 +134,8 @@ static char **sweep_cmd_envp(const struct sweep_cmd_opts *o, const unsigned char
 		bool swept = false;
 		for (size_t k = 0; k < o->nknobs; k++) {
 			size_t l = strlen(o->knob[k].name);
-			swept |= strncmp(environ[i], o->knob[k].name, l) == 0 && environ[i][l] == '=';
+			swept |=
+			    strncmp(environ[i], o->knob[k].name, l) == 0 && environ[i][l] == '=';
 		}
 		if (!swept)
 			e[m++] = environ[i];
@@ -146,7 +145,7 @@ static char **sweep_cmd_envp(const struct sweep_cmd_opts *o, const unsigned char
 	return e;
 }
 
-static void sweep_cmd_envp_free(char **e, size_t nknobs)
+void sweep_cmd_environ_free(char **e, size_t nknobs)
 {
 	size_t n = 0;
 	while (e[n])
@@ -162,7 +161,42 @@ struct sweep_cmd_run {
 	enum verdict verdict;
 	bool measured; /* it ran into the window */
 	char status[160];
+	struct sweep_cmd_var env[SWEEP_CMD_ENV];
+	size_t nenv;
+	int env_error;
 };
+
+/* The environment the command pid runs with: every knob, then the thread
+ * variables that are not knobs, from proc/PID/environ. */
+static void sweep_cmd_read_env(const struct sweep_cmd_opts *o, pid_t pid, struct sweep_cmd_run *r)
+{
+	struct sysroot root;
+	char *buf = NULL;
+	bool cut = false;
+	r->nenv = 0;
+	for (size_t k = 0; k < o->nknobs && r->nenv < SWEEP_CMD_ENV; k++)
+		r->env[r->nenv++].name = o->knob[k].name;
+	for (size_t v = 0; environment_thread_vars[v] && r->nenv < SWEEP_CMD_ENV; v++) {
+		bool knob = false;
+		for (size_t k = 0; k < o->nknobs; k++)
+			knob |= strcmp(o->knob[k].name, environment_thread_vars[v]) == 0;
+		if (!knob)
+			r->env[r->nenv++].name = environment_thread_vars[v];
+	}
+	if (sysroot_open(&root, "/") < 0) {
+		r->env_error = -EIO;
+		return;
+	}
+	ssize_t n = environ_read(&root, pid, &buf, &cut);
+	sysroot_close(&root);
+	r->env_error = n < 0 ? (int)n : cut ? 1 : 0;
+	for (size_t i = 0; n >= 0 && i < r->nenv; i++) {
+		const char *v = environ_get(buf, (size_t)n, r->env[i].name);
+		r->env[i].set = v != NULL;
+		snprintf(r->env[i].value, sizeof(r->env[i].value), "%s", v ? v : "");
+	}
+	free(buf);
+}
 
 /* Ticks the session for secs seconds (draining its output every 100 ms).
  * 0, -ESRCH when the command has gone, -EINTR on a stop signal, -EPIPE
@@ -211,31 +245,12 @@ static void sweep_cmd_status(const struct session *s, bool ended, double t_end, 
 			 l->sigterm_ignored ? "; what it started ignored SIGTERM: killed" : "");
 }
 
-/* What a run left outside its process group (setsid): adopted by
- * threadlab (launch_adopt_orphans), found as its descendants, stopped.
- * Returns how many. */
-static int sweep_cmd_orphans(void)
-{
-	struct sysroot root;
-	pid_t *pids = NULL;
-	size_t cap = 0;
-	int n = 0;
-	if (sysroot_open(&root, "/") < 0)
-		return 0;
-	ssize_t k = proctree_descendants(&root, getpid(), &pids, &cap);
-	if (k > 1)
-		n = launch_stop_orphans(pids + 1, (size_t)k - 1);
-	sysroot_close(&root);
-	free(pids);
-	return n;
-}
-
 static int sweep_cmd_once(const struct sweep_cmd_opts *o, const unsigned char *val,
 			  const struct sweep_cmd_sink *k, struct sweep_cmd_run *r)
 {
 	struct session_config c;
 	session_config_default(&c);
-	char **envp = sweep_cmd_envp(o, val);
+	char **envp = sweep_cmd_environ(o, val);
 	c.command = o->command;
 	c.tree = true;
 	c.stdio = LAUNCH_STDIO_PIPE;
@@ -255,7 +270,7 @@ static int sweep_cmd_once(const struct sweep_cmd_opts *o, const unsigned char *v
 		snprintf(r->status, sizeof(r->status), "did not start: %.140s", err);
 		session_stop(s);
 		free(s);
-		sweep_cmd_envp_free(envp, o->nknobs);
+		sweep_cmd_environ_free(envp, o->nknobs);
 		return 0;
 	}
 	double next = stop_now() + SWEEP_CMD_TICK;
@@ -280,8 +295,12 @@ static int sweep_cmd_once(const struct sweep_cmd_opts *o, const unsigned char *v
 	progress_flush(&s->progress);
 	if (o->progress && s->progress.matches > 0 && t1 - t0 > 0.5)
 		r->rate = (s->progress.count - c0) / (t1 - t0);
+	if (!ended)
+		sweep_cmd_read_env(o, s->child.pid, r);
+	else
+		r->env_error = -ESRCH;
 	session_stop(s);
-	int orphans = sweep_cmd_orphans();
+	int orphans = s->orphans_stopped;
 	sweep_cmd_status(s, ended, t1, r->status, sizeof(r->status));
 	if (o->progress && s->progress.matches == 0)
 		snprintf(r->status + strlen(r->status), sizeof(r->status) - strlen(r->status),
@@ -294,7 +313,7 @@ static int sweep_cmd_once(const struct sweep_cmd_opts *o, const unsigned char *v
 			 "; %d process%s it left outside its group stopped", orphans,
 			 orphans == 1 ? "" : "es");
 	free(s);
-	sweep_cmd_envp_free(envp, o->nknobs);
+	sweep_cmd_environ_free(envp, o->nknobs);
 	return rc == -ESRCH ? 0 : rc;
 }
 
@@ -336,6 +355,11 @@ static void sweep_cmd_merge(const struct sweep_cmd_run *runs, size_t n, struct s
 	}
 	row->runs = (int)m;
 	snprintf(row->status, sizeof(row->status), "%s", status);
+	if (n) {
+		memcpy(row->env, runs[n - 1].env, sizeof(row->env));
+		row->nenv = runs[n - 1].nenv;
+		row->env_error = runs[n - 1].env_error;
+	}
 	double lo = (double)NAN, hi = (double)NAN;
 	for (size_t i = 0; i < m; i++) {
 		lo = isnan(lo) || v[0][i] < lo ? v[0][i] : lo;
@@ -349,12 +373,48 @@ static void sweep_cmd_merge(const struct sweep_cmd_run *runs, size_t n, struct s
 	row->throttled_pct = m ? sweep_cmd_median(v[4], m) : -1;
 }
 
+void sweep_cmd_best(const struct sweep_cmd_row *rows, size_t n, struct sweep_cmd_best *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->margin = out->spread = (double)NAN;
+	out->beyond = -1;
+	for (size_t i = 0; i < n; i++) {
+		if (isnan(rows[i].rate))
+			continue;
+		if (!out->best || rows[i].rate > out->best->rate) {
+			out->next = out->best;
+			out->best = &rows[i];
+		} else if (!out->next || rows[i].rate > out->next->rate) {
+			out->next = &rows[i];
+		}
+	}
+	if (!out->best || !out->next)
+		return;
+	out->margin = out->best->rate - out->next->rate;
+	double a = out->best->rate_spread, b = out->next->rate_spread;
+	if (isnan(a) || isnan(b))
+		return; /* one run each: no spread to judge by */
+	out->spread = a > b ? a : b;
+	out->beyond = out->margin > out->spread;
+}
+
+/* The footer's environment is threadlab's own: a swept variable there is
+ * not what any row ran with, so it points to the rows instead. */
+static void sweep_cmd_env_footer(const struct sweep_cmd_opts *o, struct env_record *e)
+{
+	for (size_t i = 0; i < e->nvars; i++)
+		for (size_t k = 0; k < o->nknobs; k++)
+			if (strcmp(e->vars[i].name, o->knob[k].name) == 0)
+				e->vars[i].value = "per row (each row's environment)";
+}
+
 int sweep_cmd_run(const struct sweep_cmd_opts *o, const struct sweep_cmd_sink *k)
 {
 	if (!o->command || o->nknobs == 0 || o->seconds <= 0 || o->warmup < 0 || o->repeat < 1 ||
 	    o->repeat > SWEEP_CMD_REPEAT) {
-		sink_note(k, "sweep: needs --env NAME=V1,V2 and -- CMD, seconds above 0, "
-			     "1 to %d repeats",
+		sink_note(k,
+			  "sweep: needs --env NAME=V1,V2 and -- CMD, seconds above 0, "
+			  "1 to %d repeats",
 			  SWEEP_CMD_REPEAT);
 		return -EINVAL;
 	}
@@ -375,8 +435,10 @@ int sweep_cmd_run(const struct sweep_cmd_opts *o, const struct sweep_cmd_sink *k
 	if (sysroot_open(&root, "/") == 0) {
 		budget_read(&root, 0, &b);
 		environment_fill(&env.env, &root, &b, NULL);
+		sweep_cmd_env_footer(o, &env.env);
 		sysroot_close(&root);
 	}
+	struct sweep_cmd_row *rows = xcalloc(nset ? nset : 1, sizeof(*rows));
 	int rc = k->begin(k->arg, &env);
 	double base = (double)NAN;
 	size_t done = 0;
@@ -399,7 +461,14 @@ int sweep_cmd_run(const struct sweep_cmd_opts *o, const struct sweep_cmd_sink *k
 			base = row.rate;
 		row.speedup = base > 0 ? row.rate / base : (double)NAN;
 		rc = k->row(k->arg, &row);
+		rows[done] = row;
 		done += rc == 0;
+	}
+	if ((rc == 0 || rc == -EINTR) && k->best) {
+		struct sweep_cmd_best best;
+		sweep_cmd_best(rows, done, &best);
+		int w = k->best(k->arg, &best);
+		rc = rc == 0 ? w : rc;
 	}
 	if (rc == -EINTR)
 		sink_note(k, "sweep interrupted after %zu of %zu settings", done, nset);
@@ -407,6 +476,7 @@ int sweep_cmd_run(const struct sweep_cmd_opts *o, const struct sweep_cmd_sink *k
 		int w = k->end(k->arg);
 		rc = rc == 0 ? w : rc;
 	}
+	free(rows);
 	free(set);
 	return rc;
 }

@@ -10,8 +10,8 @@
  * seconds is measured; then the command is stopped (SIGTERM to its process
  * group, SIGKILL after 500 ms; the quota cgroup is emptied; threadlab is
  * the child subreaper, so what left the group and lost its parent is its
- * child and is killed too), whatever happened to it.  A command that does not start, ends early or prints no
- * progress line gives a row that says so, and the sweep goes on.
+ * child and is killed too), whatever happened to it.  A command that does not start, ends early or
+ * prints no progress line gives a row that says so, and the sweep goes on.
  *
  * Row figures over the measured window: rate (steps/s, NAN without
  * --progress or without a matching line), speedup (rate / the baseline's
@@ -19,7 +19,13 @@
  * wait_pct (run-queue wait as % of the time its threads were runnable),
  * throttled_pct (% of periods throttled; < 0 without a quota), the
  * diagnosis's verdict, and status (how the command ended).  With repeats:
- * the median of each figure and the rate's spread (max - min). */
+ * the median of each figure and the rate's spread (max - min).
+ *
+ * Each row records the environment its command really ran with: the
+ * swept knobs and the thread variables, read from /proc/PID/environ of
+ * the command during its window (not threadlab's own).  After the last
+ * row the sink hears which setting was best (sweep_cmd_best) and whether it
+ * beats the next beyond the spread of the repeats. */
 #ifndef THREADLAB_SWEEP_CMD_H
 #define THREADLAB_SWEEP_CMD_H
 
@@ -32,6 +38,7 @@
 #define SWEEP_CMD_KNOBS	 8
 #define SWEEP_CMD_VALUES 32
 #define SWEEP_CMD_REPEAT 9
+#define SWEEP_CMD_ENV	 (SWEEP_CMD_KNOBS + 8) /* variables a row records */
 
 struct sweep_cmd_knob {
 	char name[64];
@@ -63,20 +70,51 @@ int sweep_cmd_add_knob(struct sweep_cmd_opts *o, const char *spec, char *err, si
 size_t sweep_cmd_settings(const struct sweep_cmd_opts *o, unsigned char (*values)[SWEEP_CMD_KNOBS],
 			  size_t cap);
 
+/* A variable of the environment a command ran with. */
+struct sweep_cmd_var {
+	const char *name; /* a knob's or one of environment_thread_vars */
+	char value[64];	  /* raw bytes, cut to fit */
+	bool set;	  /* false: the command ran without it */
+};
+
+/* The environment setting val (one value index per knob) runs with:
+ * threadlab's, less its own definitions of the knobs, then NAME=VALUE for
+ * every knob.  The knobs' strings are allocated, the rest borrowed from
+ * environ; free with sweep_cmd_environ_free(e, o->nknobs). */
+char **sweep_cmd_environ(const struct sweep_cmd_opts *o, const unsigned char *val);
+void sweep_cmd_environ_free(char **e, size_t nknobs);
+
+/* One setting's row: its figures, how it ended, what it ran with. */
 struct sweep_cmd_row {
-	size_t index;			      /* 0: the baseline */
-	const char *name[SWEEP_CMD_KNOBS];    /* the knobs' names */
-	const char *value[SWEEP_CMD_KNOBS];   /* this setting's values */
+	size_t index;			    /* 0: the baseline */
+	const char *name[SWEEP_CMD_KNOBS];  /* the knobs' names */
+	const char *value[SWEEP_CMD_KNOBS]; /* this setting's values */
 	size_t nknobs;
-	double rate;	      /* steps/s; NAN: none */
-	double rate_spread;   /* max - min over the repeats, steps/s; NAN none */
-	double speedup;	      /* NAN when either rate is missing */
+	double rate;	    /* steps/s; NAN: none */
+	double rate_spread; /* max - min over the repeats, steps/s; NAN none */
+	double speedup;	    /* NAN when either rate is missing */
 	double cpu_pct, runnable_mean, wait_pct;
 	double throttled_pct; /* < 0: no quota */
 	enum verdict verdict; /* VERDICT_N: not judged (it did not run) */
 	int runs;	      /* runs measured */
 	char status[160];     /* "stopped by SIGTERM", "exited with status 1 after 0.3 s", … */
+	struct sweep_cmd_var env[SWEEP_CMD_ENV]; /* as the command had it (last run) */
+	size_t nenv;
+	int env_error; /* 0: read; -EACCES, -ESRCH: not read; 1: the block was cut */
 };
+
+/* The best setting of a sweep: the highest rate, against the next. */
+struct sweep_cmd_best {
+	const struct sweep_cmd_row *best; /* NULL: no row has a rate */
+	const struct sweep_cmd_row *next; /* the second highest; NULL: none */
+	double margin;			  /* best - next rate, steps/s */
+	double spread;			  /* the larger rate spread of the two; NAN: one run each */
+	int beyond; /* 1: beats the next beyond the spread of repeats; 0: within it;
+		     * -1: cannot tell (one run each, or no second row) */
+};
+
+/* The best of n rows (rates NAN are passed over) into *out. */
+void sweep_cmd_best(const struct sweep_cmd_row *rows, size_t n, struct sweep_cmd_best *out);
 
 struct sweep_cmd_env {
 	struct env_record env;
@@ -89,6 +127,7 @@ struct sweep_cmd_sink {
 	void *arg;
 	int (*begin)(void *arg, const struct sweep_cmd_env *env);
 	int (*row)(void *arg, const struct sweep_cmd_row *r);
+	int (*best)(void *arg, const struct sweep_cmd_best *b); /* before end; may be NULL */
 	int (*end)(void *arg);
 	int (*gone)(void *arg);
 	void (*note)(void *arg, const char *line);

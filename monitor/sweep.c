@@ -149,6 +149,7 @@ struct sweep_ctx {
 	bool first;
 	unsigned restarts;	      /* helper restarts reported so far */
 	struct labview *view;	      /* sink->sample: the window's figures */
+	const struct sysroot *root;   /* for a new anchor's sampler */
 	struct workload_report *work; /* sink->sample: what it hands over */
 };
 
@@ -167,7 +168,43 @@ static void note_restarts(struct sweep_ctx *c, int streams, int threads)
 				  c->b->stream[i].restarts);
 }
 
+/* The anchor ended (killed): said as such, and the workload restarted on
+ * the same settings and quota (lab_recover), the sampler moved to the new
+ * anchor.  Returns 1 after a restart, else < 0: the sweep cannot go on. */
+static int sweep_anchor(struct sweep_ctx *c, int streams, int threads)
+{
+	char m[512];
+	int rc = lab_recover(c->lab, m, sizeof(m));
+	if (m[0])
+		sink_note(c->k, "sweep at %d stream(s) x %d thread(s): %s", streams, threads, m);
+	if (rc <= 0)
+		return rc < 0 ? rc : -ESRCH;
+	struct sampler *next = sampler_new(c->root, lab_root_pid(c->lab), true);
+	if (!next)
+		return -ESRCH;
+	sampler_free(c->smp);
+	c->smp = next;
+	lab_read(c->lab, c->a);
+	if (c->a->quota_dir[0])
+		sampler_set_cgroup_override(c->smp, c->a->quota_dir, c->a->quota_version);
+	c->restarts = c->a->restarts;
+	return 1;
+}
+
+static int sweep_step_once(struct sweep_ctx *c, int loaders, int streams, int threads);
+
+/* One setting, measured again when the anchor was killed under it (once). */
 static int sweep_step(struct sweep_ctx *c, int loaders, int streams, int threads)
+{
+	int rc = sweep_step_once(c, loaders, streams, threads);
+	if (rc == -ECHILD && sweep_anchor(c, streams, threads) == 1)
+		rc = sweep_step_once(c, loaders, streams, threads);
+	if (rc == -ECHILD) /* killed again: the row is left out, the note says why */
+		rc = sweep_anchor(c, streams, threads) == 1 ? 0 : -ESRCH;
+	return rc;
+}
+
+static int sweep_step_once(struct sweep_ctx *c, int loaders, int streams, int threads)
 {
 	char msg[512];
 	c->set.streams = streams;
@@ -177,6 +214,8 @@ static int sweep_step(struct sweep_ctx *c, int loaders, int streams, int threads
 	int rc = lab_apply(c->lab, &c->set, msg, sizeof(msg));
 	if (rc == 0)
 		rc = lab_wait_ready(c->lab, lab_ready_timeout_ms(&c->set), msg, sizeof(msg));
+	if (rc == -ECHILD)
+		return rc; /* the anchor ended: sweep_step says how */
 	if (rc < 0) {
 		sink_note(c->k, "sweep at %d stream(s) x %d thread(s): %s", streams, threads, msg);
 		return rc;
@@ -199,6 +238,9 @@ static int sweep_step(struct sweep_ctx *c, int loaders, int streams, int threads
 		sink_note(c->k, "sweep: the workload's processes have gone");
 		return -ESRCH;
 	}
+	/* Killed in the window: the row would measure a restart, not the setting. */
+	if (lab_wait_ready(c->lab, 0, msg, sizeof(msg)) == -ECHILD)
+		return -ECHILD;
 	double t1 = now_s(), dt = t1 - t0;
 	snapshot_rates(&c->sa, &c->sb, &c->rates);
 	note_restarts(c, streams, threads);
@@ -212,14 +254,16 @@ static int sweep_step(struct sweep_ctx *c, int loaders, int streams, int threads
 	}
 	struct sweep_row r = {
 	    .streams = streams, .threads = threads, .pipeline = loaders >= 0, .loaders = loaders};
-	r.gflops = throughput_gflops(c->b->flops - c->a->flops, dt);
+	r.gflops = throughput_gflops(throughput_delta(c->a->flops, c->b->flops), dt);
 	if (loaders >= 0 && dt > 0) {
-		r.batches_per_s = (double)(c->b->batches - c->a->batches) / dt;
-		r.input_wait_pct = 100.0 * (double)(c->b->input_wait_ns - c->a->input_wait_ns) /
-				   (dt * 1e9 * streams);
+		r.batches_per_s = (double)throughput_delta(c->a->batches, c->b->batches) / dt;
+		r.input_wait_pct =
+		    100.0 * (double)throughput_delta(c->a->input_wait_ns, c->b->input_wait_ns) /
+		    (dt * 1e9 * streams);
 		r.input_wait_pct = r.input_wait_pct > 100 ? 100 : r.input_wait_pct;
 		r.loader_cpu_pct =
-		    100.0 * (double)(c->b->loader_cpu_ns - c->a->loader_cpu_ns) / (dt * 1e9);
+		    100.0 * (double)throughput_delta(c->a->loader_cpu_ns, c->b->loader_cpu_ns) /
+		    (dt * 1e9);
 	}
 	if (c->baseline_row && streams == 1 && threads == 1 && r.gflops > 0) {
 		c->single = r.gflops;
@@ -334,6 +378,7 @@ int sweep_run(const struct sweep_opts *o, const struct sweep_sink *k)
 		rc = budget_read(&root, lab_root_pid(c.lab), &budget);
 	c.smp = rc == 0 ? sampler_new(&root, lab_root_pid(c.lab), true) : NULL;
 	collector_attach(c.smp, true);
+	c.root = &root;
 	if (!c.smp) {
 		sink_note(k, "sweep: cannot monitor the workload: %s",
 			  strerror(rc < 0 ? -rc : errno));

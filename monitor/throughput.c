@@ -103,3 +103,8 @@ double throughput_gflops(uint64_t dflops, double dt_s)
 {
 	return dt_s > 0 ? (double)dflops / dt_s / 1e9 : 0;
 }
+
+uint64_t throughput_delta(uint64_t before, uint64_t after)
+{
+	return after >= before ? after - before : 0;
+}

@@ -72,5 +72,9 @@ double throughput_ceiling_pct(double gflops, double ceiling_gflops);
 double throughput_speedup(double gflops, double single_gflops);
 /* GFLOP/s of a counter delta: dflops / dt_s / 1e9; 0 if dt_s <= 0. */
 double throughput_gflops(uint64_t dflops, double dt_s);
+/* after - before of a counter that only grows (FLOPs, batches, ns); 0 when
+ * it fell (it started again: a helper or the anchor was restarted), never
+ * the 2^64-sized number an unsigned wrap gives. */
+uint64_t throughput_delta(uint64_t before, uint64_t after);
 
 #endif

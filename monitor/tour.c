@@ -34,8 +34,11 @@ static const char *const lesson_title[TOUR_LESSONS + 1] = {
     "Spinning pool threads",
 };
 
-static void add_step(struct tour *t, int lesson, enum tour_kind k, const char *what)
+static void add_step(struct tour *t, int lesson, enum tour_kind k, const char *what, ...)
+    __attribute__((format(printf, 4, 5)));
+static void add_step(struct tour *t, int lesson, enum tour_kind k, const char *what, ...)
 {
+	va_list ap;
 	if (t->nsteps >= TOUR_STEPS_MAX)
 		return;
 	struct tour_step *st = &t->step[t->nsteps++];
@@ -43,10 +46,12 @@ static void add_step(struct tour *t, int lesson, enum tour_kind k, const char *w
 	st->lesson = lesson;
 	st->kind = k;
 	st->title = lesson_title[lesson];
-	st->what = what;
+	va_start(ap, what);
+	vsnprintf(st->what, sizeof(st->what), what, ap);
+	va_end(ap);
 }
 
-static const struct tour_step *find(const struct tour *t, enum tour_kind k)
+const struct tour_step *tour_find(const struct tour *t, enum tour_kind k)
 {
 	for (size_t i = 0; i < t->nsteps; i++)
 		if (t->step[i].kind == k && t->step[i].measured)
@@ -63,7 +68,7 @@ static int clampi(int v, int lo, int hi)
  * cache, else a guess that only sizes the loaders' work). */
 static double single_rate(const struct tour *t, const struct session *s)
 {
-	const struct tour_step *one = find(t, TOUR_SINGLE);
+	const struct tour_step *one = tour_find(t, TOUR_SINGLE);
 	if (one && one->fig.gflops > 0)
 		return one->fig.gflops;
 	if (s->work.single_thread_gflops > 0)
@@ -85,13 +90,10 @@ static double gemm_ms(const struct tour *t, const struct session *s, int n, int 
 	}
 	if (r <= 0)
 		r = single_rate(t, s) * (threads < t->effective ? threads : t->effective);
-	return 2.0 * n * n * (double)n / (r * 1e9) * 1e3;
-}
-
-/* CPUs left for the loaders while compute runs one thread. */
-static int spare_cpus(const struct tour *t)
-{
-	return t->effective > 1 ? t->effective - 1 : 0;
+	if (!(r > 0) || !isfinite(r))
+		return 10.0; /* no rate known yet: a short GEMM's time */
+	double ms = 2.0 * n * n * (double)n / (r * 1e9) * 1e3;
+	return ms < 1e6 ? ms : 1e6; /* a count lround() can take */
 }
 
 /* The settings of step i, from the user's base and what was measured. */
@@ -149,8 +151,8 @@ static struct lab_settings step_settings(const struct tour *t, const struct sess
 		/* The GEMM waits for input about half the time: the pool idles. */
 		w.threads = clampi(e < 2 ? 2 : e, 2, CTL_MAX_THREADS);
 		w.loaders = 1;
-		w.prep_ms = clampi((int)lround(2.0 * gemm_ms(t, s, w.size, w.threads)), 1,
-				   CTL_MAX_PREP_MS);
+		w.prep_ms =
+		    clampi((int)lround(2.0 * gemm_ms(t, s, w.size, w.threads)), 1, CTL_MAX_PREP_MS);
 		if (st->kind != TOUR_SPIN_PTHREADS && t->have_openmp)
 			w.blas = LAB_BLAS_OPENMP;
 		w.spin_off = st->kind == TOUR_SPIN_PASSIVE;
@@ -165,8 +167,10 @@ static void tour_build(struct tour *t)
 	add_step(t, 1, TOUR_SINGLE, "1 stream x 1 thread");
 	add_step(t, 2, TOUR_TWO, "2 threads per GEMM");
 	add_step(t, 3, TOUR_OVER, "threads beyond the effective CPUs");
-	add_step(t, 4, TOUR_INTRA, "n=256: 1 stream x E threads");
-	add_step(t, 4, TOUR_INTER, "n=256: E streams x 1 thread");
+	/* The same E threads as one stream, then as E streams (tour_start). */
+	int e = t->effective;
+	add_step(t, 4, TOUR_INTRA, "n=256: 1 stream x %d thread%s", e, e == 1 ? "" : "s");
+	add_step(t, 4, TOUR_INTER, "n=256: %d stream%s x 1 thread", e, e == 1 ? "" : "s");
 	add_step(t, 5, TOUR_QUOTA, "a quota of half the CPUs");
 	add_step(t, 6, TOUR_INPUT_BOUND, "1 loader, a batch costs 3 GEMMs");
 	add_step(t, 6, TOUR_MORE_LOADERS, "2 loaders");
@@ -221,6 +225,7 @@ void tour_start(struct tour *t, struct session *s, double step_s, double hold_s,
 		e = self.effective;
 	t->effective = e >= 1 ? (int)floor(e + 1e-6) : 1;
 	t->have_openmp = lab_blas_dir(LAB_BLAS_OPENMP) != NULL;
+	s->single_ref = 0;
 	tour_build(t);
 	begin_step(t, s, 0, now);
 }
@@ -230,11 +235,17 @@ bool tour_active(const struct tour *t)
 	return t->state != TOUR_OFF;
 }
 
+bool tour_running(const struct tour *t)
+{
+	return t->state != TOUR_OFF && t->state != TOUR_DONE;
+}
+
 void tour_stop(struct tour *t, struct session *s)
 {
 	if (t->state == TOUR_OFF)
 		return;
 	s->want = t->saved;
+	s->single_ref = 0;
 	session_apply(s);
 	t->state = TOUR_OFF;
 }
@@ -270,14 +281,21 @@ static void acc_tick(struct tour *t, const struct session *s)
 	if (!s->have_rates || r->dt <= 0)
 		return;
 	double dt = r->dt, run = 0, wait = 0, iv = 0;
+	int ran = 0;
 	for (size_t i = 0; i < r->nthreads; i++) {
 		const struct thread_rate *th = &r->threads[i];
 		if (th->is_new || !is_helper(&s->lab_status, th->pid))
 			continue;
 		run += th->cpu_pct;
 		wait += th->wait_pct;
-		iv += th->ivcsw_per_s;
+		/* Per thread, as the table shows it: of those that ran (parked
+		 * pool threads neither run nor switch). */
+		if (th->cpu_pct + th->wait_pct >= 1) {
+			iv += th->ivcsw_per_s;
+			ran++;
+		}
 	}
+	iv = ran > 0 ? iv / ran : 0;
 	struct tour_acc *a = &t->acc;
 	a->ticks_dt += dt;
 	a->run += run * dt;
@@ -308,8 +326,8 @@ static void acc_end(struct tour *t, const struct session *s, double now, struct 
 	f->seconds = dt;
 	if (dt <= 0)
 		return;
-	f->gflops = throughput_gflops(st->flops - a->flops, dt);
-	const struct tour_step *one = find(t, TOUR_SINGLE);
+	f->gflops = throughput_gflops(throughput_delta(a->flops, st->flops), dt);
+	const struct tour_step *one = tour_find(t, TOUR_SINGLE);
 	f->single_gflops = one ? one->fig.gflops : single_rate(t, s);
 	if (t->step[t->cur].kind == TOUR_SINGLE)
 		f->single_gflops = f->gflops;
@@ -326,12 +344,14 @@ static void acc_end(struct tour *t, const struct session *s, double now, struct 
 	f->ivcsw_per_s = a->ivcsw / tdt;
 	f->throttled_pct = a->thr_dt > 0 ? a->thr_pct / a->thr_dt : -1;
 	f->throttled_s = a->thr_dt > 0 ? a->thr_s / a->thr_dt : 0;
-	f->batches_per_s = (double)(st->batches - a->batches) / dt;
-	f->input_wait_pct = w->loaders > 0 ? 100.0 * (double)(st->input_wait_ns - a->input_wait_ns) /
-						 (dt * 1e9 * (w->streams > 0 ? w->streams : 1))
-					   : 0;
+	f->batches_per_s = (double)throughput_delta(a->batches, st->batches) / dt;
+	f->input_wait_pct =
+	    w->loaders > 0 ? 100.0 * (double)throughput_delta(a->input_wait_ns, st->input_wait_ns) /
+				 (dt * 1e9 * (w->streams > 0 ? w->streams : 1))
+			   : 0;
 	f->input_wait_pct = f->input_wait_pct > 100 ? 100 : f->input_wait_pct;
-	f->loader_cpu_pct = 100.0 * (double)(st->loader_cpu_ns - a->loader_cpu_ns) / (dt * 1e9);
+	f->loader_cpu_pct =
+	    100.0 * (double)throughput_delta(a->loader_cpu_ns, st->loader_cpu_ns) / (dt * 1e9);
 	uint64_t busy = 0;
 	for (int i = 0; i < st->nslots; i++)
 		busy += st->stream[i].busy_cpu_ns;
@@ -354,8 +374,9 @@ static void step_fail(struct tour *t, struct session *s, const char *why)
 	struct tour_step *st = &t->step[t->cur];
 	st->failed = true;
 	st->measured = false;
-	snprintf(st->caption, sizeof(st->caption), "%s: this step was skipped (%s).", st->what,
-		 why);
+	char what[sizeof(st->what)];
+	memcpy(what, st->what, sizeof(what));
+	snprintf(st->caption, sizeof(st->caption), "%s: this step was skipped (%s).", what, why);
 	(void)s;
 }
 
@@ -367,6 +388,7 @@ static void advance(struct tour *t, struct session *s, double now)
 	}
 	/* Past the last step: the user's settings come back. */
 	s->want = t->saved;
+	s->single_ref = 0;
 	session_apply(s);
 	t->state = TOUR_DONE;
 	t->t_state = now;
@@ -383,8 +405,9 @@ bool tour_tick(struct tour *t, struct session *s, double now)
 	case TOUR_SETTLING:
 		if (s->work.error[0] || now - t->t_state > TOUR_SETTLE_S) {
 			step_fail(t, s,
-				  s->work.error[0] ? s->work.error
-						   : "the workload did not apply the settings in time");
+				  s->work.error[0]
+				      ? s->work.error
+				      : "the workload did not apply the settings in time");
 			t->state = TOUR_SHOWING;
 			t->t_state = now;
 			t->finished++;
@@ -413,6 +436,11 @@ bool tour_tick(struct tour *t, struct session *s, double now)
 			return false;
 		acc_end(t, s, now, &st->fig);
 		st->measured = true;
+		/* The screen's ideal and ceiling use the rate this lesson
+		 * measured, under the conditions of the tour: its captions and
+		 * the header then quote one reference. */
+		if (st->kind == TOUR_SINGLE && st->fig.gflops > 0)
+			s->single_ref = st->fig.gflops;
 		tour_caption(t, t->cur, st->caption, sizeof(st->caption));
 		t->state = TOUR_SHOWING;
 		t->t_state = now;
@@ -451,9 +479,9 @@ size_t tour_status(const struct tour *t, double now, char *out, size_t cap)
 			n = snprintf(out, cap, "tour %d/%d %s: step %zu/%zu PAUSED (space goes on)",
 				     st->lesson, TOUR_LESSONS, st->title, t->cur + 1, t->nsteps);
 		else
-			n = snprintf(out, cap, "tour %d/%d %s: step %zu/%zu, next in %.0f s",
+			n = snprintf(out, cap, "tour %d/%d %s: step %zu/%zu, %s: next in %.0f s",
 				     st->lesson, TOUR_LESSONS, st->title, t->cur + 1, t->nsteps,
-				     fmax(0, t->hold_s - (now - t->t_state)));
+				     st->what, fmax(0, t->hold_s - (now - t->t_state)));
 		break;
 	}
 	return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap - 1;
@@ -472,384 +500,4 @@ size_t tour_settings_text(const struct lab_settings *s, char *out, size_t cap)
 			 s->prep_ms, s->prefetch, lab_blas_name(s->blas),
 			 s->spin_off ? "off" : "default");
 	return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap - 1;
-}
-
-/* ---- captions -------------------------------------------------------------- */
-
-struct text {
-	char *p;
-	size_t cap, len;
-};
-
-static void say(struct text *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void say(struct text *x, const char *fmt, ...)
-{
-	va_list ap;
-	if (x->len + 1 >= x->cap)
-		return;
-	va_start(ap, fmt);
-	int n = vsnprintf(x->p + x->len, x->cap - x->len, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		x->len = x->len + (size_t)n < x->cap ? x->len + (size_t)n : x->cap - 1;
-}
-
-/* Where a figure below expectation may come from, named on screen. */
-static void evidence(struct text *x, const struct tour_figures *f)
-{
-	bool any = false;
-	if (f->other_cpus >= 0.2) {
-		say(x, " Other processes used %.1f CPUs meanwhile (the per-CPU bars)", f->other_cpus);
-		any = true;
-	}
-	if (f->psi_some >= 5) {
-		say(x, "%s CPU pressure (PSI some) was %.0f%%", any ? ";" : " The", f->psi_some);
-		any = true;
-	}
-	if (f->throttled_pct > 1) {
-		say(x, "%s throttled in %.0f%% of periods", any ? ";" : " The workload was",
-		    f->throttled_pct);
-		any = true;
-	}
-	say(x, any ? ": the machine is shared, so the figure reads low." :
-		     " Nothing else on screen explains it: run the step again (p) on a quieter "
-		     "machine.");
-}
-
-static void cap_single(struct text *x, const struct tour_step *st)
-{
-	const struct tour_figures *f = &st->fig;
-	say(x,
-	    "One intra-op thread, one stream: %.1f GFLOP/s at n=%d %s. This is the "
-	    "single-thread rate; the rest of the tour compares with it. The helper keeps %.2f "
-	    "CPUs busy, %.2f of them inside GEMM calls.",
-	    f->gflops, st->set.size, st->set.precision == CTL_DOUBLE ? "dgemm" : "sgemm",
-	    f->cpu_cpus, f->useful_cpus);
-	if (f->best_single > 1.15 * f->gflops)
-		say(x, " The lab's best 1-thread reading is %.1f GFLOP/s: the machine is busier now",
-		    f->best_single);
-	if (f->other_cpus >= 0.3 || f->psi_some >= 10)
-		say(x, "%s other processes used %.1f CPUs (PSI some %.0f%%), so this rate reads "
-		       "low.",
-		    f->best_single > 1.15 * f->gflops ? ";" : " Meanwhile", f->other_cpus,
-		    f->psi_some > 0 ? f->psi_some : 0);
-	else if (f->best_single > 1.15 * f->gflops)
-		say(x, ".");
-}
-
-static void cap_results(struct text *x, const struct tour_figures *f, int threads)
-{
-	if (!f->results_checked)
-		say(x, " The results were not compared yet.");
-	else if (f->results_equal)
-		say(x,
-		    " The results are bit for bit equal to the 1-thread reference: the thread "
-		    "count changes the scheduling, not the mathematics.");
-	else
-		say(x,
-		    " The results differ from the 1-thread reference by at most %.2g: with %d "
-		    "threads OpenBLAS adds the partial sums in another order (rounding, not an "
-		    "error).",
-		    f->max_diff, threads);
-}
-
-static void cap_two(struct text *x, const struct tour *t, const struct tour_step *st)
-{
-	const struct tour_figures *f = &st->fig;
-	double ideal = f->effective >= 1.95 ? 2.0 : f->effective > 1 ? f->effective : 1.0;
-	(void)t;
-	say(x, "Two intra-op threads per GEMM: %.1f GFLOP/s, %.2fx the single thread", f->gflops,
-	    f->speedup);
-	if (f->effective < 1.5)
-		say(x, "; with %.2f effective CPUs the two threads take turns, so no speedup is "
-		       "possible here.",
-		    f->effective);
-	else if (f->speedup >= 0.85 * ideal)
-		say(x, " (ideal 2x): the GEMM splits cleanly over two cores.");
-	else {
-		say(x, ", short of the ideal 2x.");
-		evidence(x, f);
-	}
-	cap_results(x, f, st->set.threads);
-}
-
-static void cap_over(struct text *x, const struct tour *t, const struct tour_step *st)
-{
-	const struct tour_figures *f = &st->fig;
-	const struct tour_step *two = find(t, TOUR_TWO);
-	say(x, "%d threads on %.2f effective CPUs: %.1f GFLOP/s, %.0f%% of the ceiling %.1f "
-	       "(single-thread rate x CPUs)",
-	    st->set.threads * st->set.streams, f->effective, f->gflops, f->ceiling_pct,
-	    f->ceiling_gflops);
-	if (two)
-		say(x, ", against %.1f with 2 threads", two->fig.gflops);
-	say(x, ". The threads waited %.0f%% of their runnable time in the run queue and were "
-	       "switched out %.0f times a second involuntarily",
-	    f->wait_pct, f->ivcsw_per_s);
-	if (two && f->gflops > two->fig.gflops * 1.05 && t->effective <= 2)
-		say(x, "; this time they were a little faster than 2 threads, within the noise "
-		       "of a shared machine.");
-	else
-		say(x, ": threads beyond the CPUs add waiting and switching, not speed.");
-}
-
-static void cap_inter(struct text *x, const struct tour *t, const struct tour_step *st)
-{
-	const struct tour_figures *f = &st->fig;
-	const struct tour_step *intra = find(t, TOUR_INTRA);
-	say(x, "n=256, %d stream%s x %d thread%s: %.1f GFLOP/s", st->set.streams,
-	    st->set.streams == 1 ? "" : "s", st->set.threads, st->set.threads == 1 ? "" : "s",
-	    f->gflops);
-	if (!intra) {
-		say(x, ".");
-		return;
-	}
-	double a = intra->fig.gflops, b = f->gflops;
-	if (intra->set.threads == st->set.threads && intra->set.streams == st->set.streams) {
-		say(x, ": with one effective CPU both steps run one thread, so there is nothing "
-		       "to split.");
-		return;
-	}
-	say(x, " against %.1f with 1 stream x %d threads: ", a, intra->set.threads);
-	if (a <= 0 || fabs(b - a) < 0.05 * a)
-		say(x, "about the same here.");
-	else if (b > a)
-		say(x,
-		    "inter-op wins by %.0f%%. Independent small GEMMs need no synchronisation "
-		    "between threads, while intra-op threads split little work per call and "
-		    "meet at every step.",
-		    100.0 * (b - a) / a);
-	else
-		say(x,
-		    "intra-op wins by %.0f%% this time: the streams compete for cache and memory "
-		    "bandwidth, or the machine was busy (%.1f CPUs used by others).",
-		    100.0 * (a - b) / b, f->other_cpus);
-}
-
-static void cap_intra(struct text *x, const struct tour_step *st)
-{
-	const struct tour_figures *f = &st->fig;
-	say(x,
-	    "n=256, 1 stream x %d thread%s: %.1f GFLOP/s. A small GEMM gives each thread little "
-	    "work between synchronisations; the next step runs the same number of threads as "
-	    "independent streams.",
-	    st->set.threads, st->set.threads == 1 ? "" : "s", f->gflops);
-}
-
-static void cap_quota(struct text *x, const struct tour *t, const struct tour_step *st)
-{
-	const struct tour_figures *f = &st->fig;
-	if (f->throttled_pct < 0 && f->effective >= st->set.cpus + 0.5) {
-		say(x,
-		    "A quota of %.2f CPUs could not be set here (no writable cpu controller: run "
-		    "as root on a cgroup v1 or v2 host), so there is nothing to throttle.",
-		    st->set.cpus);
-		return;
-	}
-	say(x,
-	    "Quota %.2f CPUs: nproc still says %d and os.cpu_count() %d (affinity and online "
-	    "CPUs), but the effective budget is %.2f CPUs. ",
-	    st->set.cpus, f->affinity, f->online, f->effective);
-	if (f->throttled_pct >= 1)
-		say(x, "%d threads run in bursts and are throttled in %.0f%% of periods (%.2f s "
-		       "per s); %.1f GFLOP/s",
-		    st->set.threads, f->throttled_pct, f->throttled_s, f->gflops);
-	else
-		say(x, "%d threads were hardly throttled (%.0f%% of periods): other processes "
-		       "used %.1f CPUs and left them less than the quota; %.1f GFLOP/s",
-		    st->set.threads, f->throttled_pct > 0 ? f->throttled_pct : 0, f->other_cpus,
-		    f->gflops);
-	const struct tour_step *same = NULL;
-	for (size_t i = 0; i < t->nsteps; i++)
-		if (t->step[i].measured && t->step[i].set.cpus <= 0 &&
-		    t->step[i].set.threads == st->set.threads && t->step[i].set.streams == 1 &&
-		    t->step[i].set.loaders == 0 && t->step[i].set.size == st->set.size)
-			same = &t->step[i];
-	if (same)
-		say(x, " against %.1f without the quota", same->fig.gflops);
-	if (same && f->gflops > 1.05 * same->fig.gflops)
-		say(x, "; faster than without it, so the machine was busier during that earlier "
-		       "step (%.1f CPUs used by others now)",
-		    f->other_cpus);
-	say(x, ". A CPU limit is a time budget, not reserved cores: the threads still run on "
-	       "every CPU until the period's budget is spent.");
-}
-
-static void cap_pipe(struct text *x, const struct tour *t, const struct tour_step *st)
-{
-	const struct tour_figures *f = &st->fig;
-	const struct tour_step *one = find(t, TOUR_INPUT_BOUND);
-	double per_cpu = st->set.prep_ms > 0 ? 1000.0 / st->set.prep_ms : 0;
-	switch (st->kind) {
-	case TOUR_INPUT_BOUND:
-		say(x,
-		    "One loader spends %d ms of CPU on each batch, about three GEMMs' time: the "
-		    "streams waited for input %.0f%% of the time and took %.1f batches/s; %.1f "
-		    "GFLOP/s. With a whole CPU the loader makes %.1f batches/s, and it got %.0f%% "
-		    "of one.",
-		    st->set.prep_ms, f->input_wait_pct, f->batches_per_s, f->gflops, per_cpu,
-		    f->loader_cpu_pct);
-		if (f->input_wait_pct >= 30)
-			say(x, " The job is input-bound: faster loading helps, more threads would not.");
-		else
-			say(x, " The wait is lower than the lesson expects: the GEMMs ran slower than "
-			       "the single-thread rate says.");
-		if (f->loader_cpu_pct < 80)
-			evidence(x, f);
-		break;
-	case TOUR_MORE_LOADERS:
-		say(x, "Two loaders: %.1f batches/s", f->batches_per_s);
-		if (one)
-			say(x, " (one loader: %.1f), input wait %.0f%% (was %.0f%%), %.1f GFLOP/s "
-			       "(was %.1f)",
-			    one->fig.batches_per_s, f->input_wait_pct, one->fig.input_wait_pct,
-			    f->gflops, one->fig.gflops);
-		say(x, "; the loaders use %.0f%% of a CPU.", f->loader_cpu_pct);
-		if (one && f->batches_per_s < 0.95 * one->fig.batches_per_s) {
-			say(x, " Fewer batches than one loader made:");
-			evidence(x, f);
-		} else if (spare_cpus(t) < 2) {
-			say(x, " %d spare CPU%s cannot run two loaders beside the GEMM at full "
-			       "speed: the three share the CPUs%s.",
-			    spare_cpus(t), spare_cpus(t) == 1 ? "" : "s",
-			    f->input_wait_pct < 15 ? ", yet compute rarely waits now" : "");
-		} else if (f->input_wait_pct < 15) {
-			say(x, " Compute rarely waits now: the pipeline keeps up (balanced).");
-		} else {
-			say(x, " Still input-bound.");
-		}
-		break;
-	default: {
-		/* Against compute on as many threads without loaders, if measured. */
-		const struct tour_step *alone = NULL;
-		for (size_t i = 0; i < t->nsteps; i++)
-			if (t->step[i].measured && t->step[i].set.loaders == 0 &&
-			    t->step[i].set.cpus <= 0 && t->step[i].set.streams == 1 &&
-			    t->step[i].set.threads == st->set.threads &&
-			    t->step[i].set.size == st->set.size)
-				alone = &t->step[i];
-		say(x,
-		    "Compute on all %d CPU%s (%d thread%s) beside two loaders: the loaders use %.0f%% "
-		    "of a CPU, input wait %.0f%%, %.1f GFLOP/s",
-		    t->effective, t->effective == 1 ? "" : "s", st->set.threads,
-		    st->set.threads == 1 ? "" : "s", f->loader_cpu_pct, f->input_wait_pct, f->gflops);
-		if (alone)
-			say(x, " against %.1f without loaders", alone->fig.gflops);
-		if (alone && f->gflops < alone->fig.gflops * 0.95 && f->input_wait_pct >= 20)
-			say(x, ". The GEMMs now wait for input: compute's threads took the CPUs the "
-			       "loaders needed, so the loaders fell behind (%.1f batches/s). Loaders and "
-			       "intra-op threads compete for one budget: raising either past it makes "
-			       "the job slower.",
-			    f->batches_per_s);
-		else if (alone && f->gflops < alone->fig.gflops * 0.95)
-			say(x, ". The loaders' CPU came out of compute: when loaders and intra-op "
-			       "threads together want more CPUs than the budget, adding either "
-			       "makes the job slower.");
-		else if (alone)
-			say(x, ": no loss this time (the loaders' CPU was small or the machine "
-			       "noisy: %.1f CPUs used by others).",
-			    f->other_cpus);
-		else
-			say(x, ".");
-		break;
-	}
-	}
-}
-
-static void cap_spin(struct text *x, const struct tour *t, const struct tour_step *st)
-{
-	const struct tour_figures *f = &st->fig;
-	const struct tour_step *pth = find(t, TOUR_SPIN_PTHREADS);
-	const struct tour_step *omp = find(t, TOUR_SPIN_OPENMP);
-	if (st->kind != TOUR_SPIN_PTHREADS && !t->have_openmp) {
-		say(x, "The OpenMP build of OpenBLAS is not installed here (apt install "
-		       "libopenblas0-openmp): this step ran the pthreads build again.");
-		return;
-	}
-	switch (st->kind) {
-	case TOUR_SPIN_PTHREADS:
-		say(x,
-		    "%d pool threads, the GEMM waiting for input %.0f%% of the time: the helper's "
-		    "threads use %.2f CPUs, %.2f of it real work and %.2f spinning; %.1f GFLOP/s.",
-		    st->set.threads, f->input_wait_pct, f->cpu_cpus, f->useful_cpus, f->spin_cpus,
-		    f->gflops);
-		if (f->spin_cpus >= 0.1)
-			say(x, " OpenBLAS's idle pthreads pool spins for a while "
-			       "(OPENBLAS_THREAD_TIMEOUT) before it sleeps, burning CPU the loader "
-			       "could use.");
-		else
-			say(x, " Hardly any spin this time: the pool idles only while the GEMM waits "
-			       "(%.0f%% here), and spinning threads that lose their CPU to others "
-			       "do not show as CPU (%.1f CPUs used by others).",
-			    f->input_wait_pct, f->other_cpus);
-		break;
-	case TOUR_SPIN_OPENMP:
-		say(x, "The OpenMP build (%s, libgomp) with the default wait policy: spin %.2f CPUs",
-		    f->variant[0] ? f->variant : "?", f->spin_cpus);
-		if (pth)
-			say(x, " against %.2f on the pthreads build", pth->fig.spin_cpus);
-		say(x, "; %.1f GFLOP/s, input wait %.0f%%.", f->gflops, f->input_wait_pct);
-		if (pth && f->spin_cpus > pth->fig.spin_cpus + 0.05)
-			say(x, " Here libgomp spun more: its threads wait GOMP_SPINCOUNT spins "
-			       "after every parallel region, and the pthreads pool's spin was cut "
-			       "short.");
-		else
-			say(x, " libgomp spins only briefly (GOMP_SPINCOUNT) before its threads "
-			       "sleep.");
-		break;
-	default:
-		say(x,
-		    "OMP_WAIT_POLICY=PASSIVE (--blas-spin off): idle threads sleep at once, spin "
-		    "%.2f CPUs",
-		    f->spin_cpus);
-		if (omp)
-			say(x, " (default policy: %.2f)", omp->fig.spin_cpus);
-		say(x, "; %.1f GFLOP/s.", f->gflops);
-		if (omp && f->spin_cpus > omp->fig.spin_cpus + 0.05)
-			say(x, " Passive waiting spun more than the default this time, which "
-			       "only noise explains:");
-		if (omp && f->spin_cpus > omp->fig.spin_cpus + 0.05)
-			evidence(x, f);
-		else
-			say(x, " Passive waiting costs a wake-up at each call, spinning costs CPU: "
-			       "on a full machine the CPU matters more.");
-		break;
-	}
-}
-
-void tour_caption(const struct tour *t, size_t i, char *out, size_t cap)
-{
-	struct text x = {out, cap, 0};
-	const struct tour_step *st = &t->step[i];
-	out[0] = '\0';
-	switch (st->kind) {
-	case TOUR_SINGLE:
-		cap_single(&x, st);
-		break;
-	case TOUR_TWO:
-		cap_two(&x, t, st);
-		break;
-	case TOUR_OVER:
-		cap_over(&x, t, st);
-		break;
-	case TOUR_INTRA:
-		cap_intra(&x, st);
-		break;
-	case TOUR_INTER:
-		cap_inter(&x, t, st);
-		break;
-	case TOUR_QUOTA:
-		cap_quota(&x, t, st);
-		break;
-	case TOUR_INPUT_BOUND:
-	case TOUR_MORE_LOADERS:
-	case TOUR_STEAL:
-		cap_pipe(&x, t, st);
-		break;
-	case TOUR_SPIN_PTHREADS:
-	case TOUR_SPIN_OPENMP:
-	case TOUR_SPIN_PASSIVE:
-		cap_spin(&x, t, st);
-		break;
-	}
 }

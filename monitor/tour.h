@@ -29,15 +29,15 @@
 #define TOUR_SETTLE_S	 60.0 /* a step whose settings are not in effect by then is skipped */
 
 enum tour_kind {
-	TOUR_SINGLE,	   /* 1: one thread */
-	TOUR_TWO,	   /* 2: two threads per GEMM */
-	TOUR_OVER,	   /* 3: more threads than effective CPUs */
-	TOUR_INTRA,	   /* 4a: small matrix, one stream x E threads */
-	TOUR_INTER,	   /* 4b: small matrix, E streams x 1 thread */
-	TOUR_QUOTA,	   /* 5: a quota below the core count */
-	TOUR_INPUT_BOUND,  /* 6a: one loader, heavy preparation */
-	TOUR_MORE_LOADERS, /* 6b: two loaders */
-	TOUR_STEAL,	   /* 6c: more loaders than the spare CPU */
+	TOUR_SINGLE,	    /* 1: one thread */
+	TOUR_TWO,	    /* 2: two threads per GEMM */
+	TOUR_OVER,	    /* 3: more threads than effective CPUs */
+	TOUR_INTRA,	    /* 4a: small matrix, one stream x E threads */
+	TOUR_INTER,	    /* 4b: small matrix, E streams x 1 thread */
+	TOUR_QUOTA,	    /* 5: a quota below the core count */
+	TOUR_INPUT_BOUND,   /* 6a: one loader, heavy preparation */
+	TOUR_MORE_LOADERS,  /* 6b: two loaders */
+	TOUR_STEAL,	    /* 6c: more loaders than the spare CPU */
 	TOUR_SPIN_PTHREADS, /* 7a: pool threads idle between calls, pthreads build */
 	TOUR_SPIN_OPENMP,   /* 7b: the same on the OpenMP build */
 	TOUR_SPIN_PASSIVE,  /* 7c: OpenMP build, OMP_WAIT_POLICY=PASSIVE */
@@ -45,28 +45,29 @@ enum tour_kind {
 
 /* What one step measured, over its window (rates per second of wall). */
 struct tour_figures {
-	double seconds;		/* the window's length */
-	double gflops;		/* all streams */
-	double single_gflops;	/* the tour's single-thread rate (lesson 1), <= 0 unknown */
-	double best_single;	/* the lab's best 1-thread reading so far (its calibration), <= 0 */
-	double speedup;		/* gflops / single */
-	double ideal_gflops;	/* single x min(threads x streams, effective) */
-	double ceiling_gflops;	/* single x effective */
-	double ceiling_pct;	/* 100 x gflops / ceiling */
-	double effective;	/* effective CPUs during the window */
-	int online, affinity;	/* what nproc and os.cpu_count() are built from */
-	double wait_pct;	/* helpers' run-queue wait, % of their runnable time */
-	double ivcsw_per_s;	/* involuntary context switches of the helpers' threads */
-	double throttled_pct;	/* % of quota periods throttled; < 0: no quota */
-	double throttled_s;	/* throttled seconds per second */
-	double batches_per_s;	/* input batches taken */
-	double input_wait_pct;	/* share of the streams' time waiting for input */
-	double loader_cpu_pct;	/* CPU of all loaders, % of one CPU */
-	double useful_cpus;	/* helpers' CPU inside GEMM calls */
-	double cpu_cpus;	/* helpers' CPU as /proc shows it */
-	double spin_cpus;	/* cpu_cpus - useful_cpus: idle pool threads and overhead */
-	double other_cpus;	/* CPU used by everything outside the lab, CPUs */
-	double psi_some;	/* system CPU pressure, some avg10, %; < 0 unknown */
+	double seconds;	       /* the window's length */
+	double gflops;	       /* all streams */
+	double single_gflops;  /* the tour's single-thread rate (lesson 1), <= 0 unknown */
+	double best_single;    /* the lab's best 1-thread reading so far (its calibration), <= 0 */
+	double speedup;	       /* gflops / single */
+	double ideal_gflops;   /* single x min(threads x streams, effective) */
+	double ceiling_gflops; /* single x effective */
+	double ceiling_pct;    /* 100 x gflops / ceiling */
+	double effective;      /* effective CPUs during the window */
+	int online, affinity;  /* what nproc and os.cpu_count() are built from */
+	double wait_pct;       /* helpers' run-queue wait, % of their runnable time */
+	double ivcsw_per_s;    /* involuntary context switches a second of each helper
+				* thread that ran (the table's IVCS/s), their mean */
+	double throttled_pct;  /* % of quota periods throttled; < 0: no quota */
+	double throttled_s;    /* throttled seconds per second */
+	double batches_per_s;  /* input batches taken */
+	double input_wait_pct; /* share of the streams' time waiting for input */
+	double loader_cpu_pct; /* CPU of all loaders, % of one CPU */
+	double useful_cpus;    /* helpers' CPU inside GEMM calls */
+	double cpu_cpus;       /* helpers' CPU as /proc shows it */
+	double spin_cpus;      /* cpu_cpus - useful_cpus: idle pool threads and overhead */
+	double other_cpus;     /* CPU used by everything outside the lab, CPUs */
+	double psi_some;       /* system CPU pressure, some avg10, %; < 0 unknown */
 	bool results_checked;
 	bool results_equal; /* since the setting took effect */
 	double max_diff;
@@ -76,12 +77,12 @@ struct tour_figures {
 struct tour_step {
 	int lesson; /* 1..TOUR_LESSONS */
 	enum tour_kind kind;
-	const char *title;	  /* the lesson's title */
-	const char *what;	  /* what this step sets, in a few words */
-	struct lab_settings set;  /* filled when the step begins */
+	const char *title;	 /* the lesson's title */
+	char what[64];		 /* what this step sets, in a few words, for this box */
+	struct lab_settings set; /* filled when the step begins */
 	bool measured;
-	bool failed;		  /* not applied in time, or the workload failed */
-	struct tour_figures fig;  /* when measured */
+	bool failed;		 /* not applied in time, or the workload failed */
+	struct tour_figures fig; /* when measured */
 	char caption[TOUR_CAPTION_LEN];
 };
 
@@ -103,17 +104,17 @@ struct tour_acc {
 
 struct tour {
 	enum tour_state state;
-	bool paused;	     /* SHOWING does not move on */
-	double step_s;	     /* measured per step */
-	double warmup_s;     /* after the settings are in effect */
-	double hold_s;	     /* a caption stays this long (0: next at once) */
-	double t_state;	     /* when the state began */
+	bool paused;		   /* SHOWING does not move on */
+	double step_s;		   /* measured per step */
+	double warmup_s;	   /* after the settings are in effect */
+	double hold_s;		   /* a caption stays this long (0: next at once) */
+	double t_state;		   /* when the state began */
 	struct lab_settings saved; /* the user's settings before the tour */
-	int effective;	     /* effective CPUs at start, rounded down, >= 1 */
-	bool have_openmp;    /* the OpenMP build is installed */
+	int effective;		   /* effective CPUs at start, rounded down, >= 1 */
+	bool have_openmp;	   /* the OpenMP build is installed */
 	struct tour_step step[TOUR_STEPS_MAX];
 	size_t nsteps, cur;
-	unsigned finished;   /* steps measured so far (a face prints each once) */
+	unsigned finished; /* steps measured so far (a face prints each once) */
 	struct tour_acc acc;
 };
 
@@ -135,7 +136,10 @@ bool tour_prev(struct tour *t, struct session *s, double now);
  * off. */
 void tour_stop(struct tour *t, struct session *s);
 
+/* The tour was started and not left (its end still shows its last words). */
 bool tour_active(const struct tour *t);
+/* The tour runs a step: it owns the knobs and its keys (not after its end). */
+bool tour_running(const struct tour *t);
 
 /* One line for the top of the screen: "tour 3/7 More threads than CPUs:
  * step 4/12, measuring 2.0 of 6 s" (or "…caption held, next in 3 s",
@@ -149,5 +153,18 @@ size_t tour_settings_text(const struct lab_settings *s, char *out, size_t cap);
 /* Writes the caption of step i of t from its figures (and the figures of
  * steps measured before it).  Pure: for tests. */
 void tour_caption(const struct tour *t, size_t i, char *out, size_t cap);
+
+/* Step i's figures, labelled, on one line ("measured 6.0 s: 62.2 GFLOP/s,
+ * …"): every figure its caption may quote.  "" until it is measured.
+ * Returns the bytes written. */
+size_t tour_figures_text(const struct tour *t, size_t i, char *out, size_t cap);
+
+/* The measured step whose figures step st's caption compares with (2
+ * threads for more threads, one stream of E threads for E streams, the
+ * same compute without a quota or loaders, the build before), or NULL. */
+const struct tour_step *tour_compared(const struct tour *t, const struct tour_step *st);
+
+/* The first measured step of kind k, or NULL. */
+const struct tour_step *tour_find(const struct tour *t, enum tour_kind k);
 
 #endif

@@ -24,6 +24,12 @@ void diagnosis_out_json(struct json_out *j, const struct diagnosis *d)
 	json_out_knum(j, "throttle_wait_s_per_s", d->throttle_wait, 3);
 	json_out_knum(j, "throttled_pct", d->throttle_valid ? d->throttled_pct : (double)NAN, 2);
 	json_out_kint(j, "maps_unreadable", d->maps_unreadable);
+	json_out_kint(j, "maps_truncated", d->maps_truncated);
+	json_out_kstr(j, "env_state",
+		      d->env_state == CENSUS_ENV_OK	      ? "read"
+		      : d->env_state == CENSUS_ENV_UNREADABLE ? "unreadable"
+		      : d->env_state == CENSUS_ENV_TRUNCATED  ? "truncated"
+							      : "unknown");
 	json_out_kint(j, "unfollowed", d->unfollowed);
 	latency_out_json(j, "latency", d->lat_on, &d->latency, NULL);
 	json_out_kstr(j, "headline", d->headline);
@@ -79,6 +85,8 @@ void diagnosis_out_json(struct json_out *j, const struct diagnosis *d)
 		const struct diag_env *e = &d->env[i];
 		if (e->state == CENSUS_ENV_UNREADABLE)
 			json_out_kstr(j, e->name, "unreadable");
+		else if (e->state == CENSUS_ENV_TRUNCATED)
+			json_out_kstr(j, e->name, "truncated");
 		else
 			json_out_kstr(j, e->name, e->set ? e->value : NULL);
 	}
@@ -139,9 +147,10 @@ void diagnosis_out_text(FILE *f, const struct diagnosis *d)
 	}
 	if (d->nruntimes)
 		fputs("runtimes:\n", f);
-	else if (d->maps_unreadable)
-		fprintf(f, "runtimes: unknown, the libraries of %d process(es) are not readable\n",
-			d->maps_unreadable);
+	else if (d->maps_unreadable || d->maps_truncated)
+		fprintf(f,
+			"runtimes: unknown, the libraries of %d process(es) are not readable%s\n",
+			d->maps_unreadable + d->maps_truncated, d->maps_truncated ? " whole" : "");
 	for (size_t i = 0; i < d->nruntimes; i++) {
 		const struct diag_runtime *r = &d->runtimes[i];
 		text_safe(r->library, strlen(r->library), a, sizeof(a));
@@ -153,6 +162,11 @@ void diagnosis_out_text(FILE *f, const struct diagnosis *d)
 		set += d->env[i].set;
 	if (d->env_state == CENSUS_ENV_UNREADABLE)
 		fputs("environment: not readable\n", f);
+	else if (d->env_state == CENSUS_ENV_TRUNCATED)
+		fprintf(f,
+			"environment: truncated (longer than the 4 MiB read), %zu thread "
+			"variable(s) found in it%s\n",
+			set, set ? ":" : "");
 	else if (d->env_state == CENSUS_ENV_OK)
 		fprintf(f, "environment: %zu thread variable(s) set%s\n", set, set ? ":" : "");
 	for (size_t i = 0; i < d->nenv; i++)

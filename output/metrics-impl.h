@@ -14,7 +14,10 @@ struct family {
 };
 
 struct metrics_ctx {
-	FILE *f;
+	FILE *out;  /* the exposition */
+	FILE *f;    /* the sample line being written: out gets it whole, or not */
+	char *line; /* f's buffer (open_memstream) */
+	size_t line_len;
 	enum metrics_format fmt;
 	const struct family *fam;
 	bool started; /* fam's HELP and TYPE are out */
@@ -29,7 +32,8 @@ void metrics_sample_as(struct metrics_ctx *c, const char *suffix);
 void metrics_label(struct metrics_ctx *c, const char *name, const char *v, size_t len);
 void metrics_label_str(struct metrics_ctx *c, const char *name, const char *v);
 void metrics_label_int(struct metrics_ctx *c, const char *name, long v);
-/* Ends the labels and writes the value. */
+/* Ends the labels and writes the value (a value that is not a finite
+ * number, or a negative counter, leaves its sample out). */
 void metrics_value(struct metrics_ctx *c, double v);
 void metrics_uint(struct metrics_ctx *c, unsigned long long v);
 /* pid and group labels of a thread group. */

@@ -10,6 +10,8 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "demand.h"
@@ -37,7 +39,7 @@ void metrics_sample_as(struct metrics_ctx *c, const char *suffix)
 				   : m->type == FAMILY_INFO && c->fmt == METRICS_OPENMETRICS
 				       ? "info"
 				       : "gauge";
-		fprintf(c->f, "# HELP %s%s %s\n# TYPE %s%s %s\n", m->name, s, m->help, m->name, s,
+		fprintf(c->out, "# HELP %s%s %s\n# TYPE %s%s %s\n", m->name, s, m->help, m->name, s,
 			type);
 		c->started = true;
 	}
@@ -100,24 +102,38 @@ void metrics_label_int(struct metrics_ctx *c, const char *name, long v)
 	c->labels = true;
 }
 
-/* Ends the labels and writes the value. */
+/* The sample line so far goes out (keep) or is dropped; f starts over. */
+static void metrics_line_end(struct metrics_ctx *c, bool keep)
+{
+	fflush(c->f);
+	if (keep)
+		fwrite(c->line, 1, c->line_len, c->out);
+	rewind(c->f);
+}
+
+/* Ends the labels and writes the value.  A value that is not a finite
+ * number leaves its sample out: a counter or gauge of +Inf or NaN is not a
+ * measurement (it came from arithmetic on bad input), and a scraper would
+ * keep it. */
 void metrics_value(struct metrics_ctx *c, double v)
 {
 	if (c->labels)
 		fputc('}', c->f);
-	if (isnan(v))
-		fputs(" NaN\n", c->f);
-	else if (isinf(v))
-		fputs(v > 0 ? " +Inf\n" : " -Inf\n", c->f);
-	else if (v == floor(v) && fabs(v) < 1e15)
+	if (!isfinite(v) || (c->fam->type == FAMILY_COUNTER && v < 0)) {
+		metrics_line_end(c, false);
+		return;
+	}
+	if (v == floor(v) && fabs(v) < 1e15)
 		fprintf(c->f, " %.0f\n", v);
 	else
 		fprintf(c->f, " %.10g\n", v);
+	metrics_line_end(c, true);
 }
 
 void metrics_uint(struct metrics_ctx *c, unsigned long long v)
 {
 	fprintf(c->f, "%s %llu\n", c->labels ? "}" : "", v);
+	metrics_line_end(c, true);
 }
 
 /* ---- families --------------------------------------------------------- */
@@ -646,8 +662,11 @@ static void metrics_progress(struct metrics_ctx *c, const struct metrics_target 
 int metrics_write(FILE *f, enum metrics_format fmt, const struct metrics_target *t, size_t n,
 		  const struct metrics_opts *o)
 {
-	struct metrics_ctx c = {.f = f, .fmt = fmt};
+	struct metrics_ctx c = {.out = f, .fmt = fmt};
 	size_t max = o->max_threads;
+	c.f = open_memstream(&c.line, &c.line_len);
+	if (!c.f)
+		return -ENOMEM;
 	metrics_targets(&c, t, n);
 	metrics_family(&c, &fam_samples);
 	metrics_sample(&c);
@@ -662,7 +681,10 @@ int metrics_write(FILE *f, enum metrics_format fmt, const struct metrics_target 
 	metrics_progress(&c, t, n);
 	if (fmt == METRICS_OPENMETRICS)
 		fputs("# EOF\n", f);
-	return ferror(f) ? -EIO : 0;
+	bool bad = ferror(c.f);
+	fclose(c.f);
+	free(c.line);
+	return bad || ferror(f) ? -EIO : 0;
 }
 
 const char *metrics_mode(const struct session *s)

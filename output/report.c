@@ -15,6 +15,7 @@
 #include "json-out.h"
 #include "latency-out.h"
 #include "runqlat.h"
+#include "pressure.h"
 #include "text-safe.h"
 
 /* A task state as one safe letter ('?' for anything else). */
@@ -100,14 +101,12 @@ static void report_budget_text(FILE *f, pid_t pid, const struct budget *b)
 		fprintf(f, "CPU budget of process %d\n", (int)pid);
 	else
 		fputs("CPU budget of this process\n", f);
-	fprintf(f, "  online     %s%s\n", online,
-		b->binding == BUDGET_ONLINE ? "   <- binds" : "");
+	fprintf(f, "  online     %s%s\n", online, b->binding == BUDGET_ONLINE ? "   <- binds" : "");
 	fprintf(f, "  affinity   %s%s\n", affinity,
 		b->binding == BUDGET_AFFINITY ? "   <- binds" : "");
 	fprintf(f, "  cpuset     %s%s\n", cpuset, b->binding == BUDGET_CPUSET ? "   <- binds" : "");
 	fprintf(f, "  quota      %s%s\n", quota, b->binding == BUDGET_QUOTA ? "   <- binds" : "");
-	fprintf(f, "  effective  %s CPUs (bound by %s)\n", eff,
-		budget_term_name(b->binding));
+	fprintf(f, "  effective  %s CPUs (bound by %s)\n", eff, budget_term_name(b->binding));
 	fprintf(f, "  cgroup     %s %s\n", report_version_name(b->loc.version),
 		path[0] ? path : "-");
 	if (note[0])
@@ -187,6 +186,12 @@ static void report_json_workload(struct json_out *j, const struct workload_repor
 	json_out_knum(j, "ideal_gflops", single ? w->ideal_gflops : (double)NAN, 2);
 	json_out_knum(j, "ceiling_gflops", single ? w->ceiling_gflops : (double)NAN, 2);
 	json_out_knum(j, "single_thread_gflops", single ? w->single_thread_gflops : (double)NAN, 2);
+	/* How old the reference is, and whether the box is busier now. */
+	json_out_kbool(j, "single_thread_stale", w->single_stale);
+	json_out_knum(j, "single_thread_age_s",
+		      w->single_age_s >= 0 ? w->single_age_s : (double)NAN, 1);
+	json_out_knum(j, "single_thread_other_cpus",
+		      w->single_other_cpus >= 0 ? w->single_other_cpus : (double)NAN, 2);
 	report_json_results(j, "setting_results_equal", w->epoch_results_checked,
 			    w->epoch_results_equal);
 	json_out_knum(j, "setting_max_diff", w->epoch_max_diff, 9);
@@ -254,6 +259,10 @@ static void report_json_progress(struct json_out *j, const struct progress *p)
 	json_out_knum(j, "rate", p->rate >= 0 ? p->rate : (double)NAN, 3);
 	json_out_knum(j, "steady_rate", p->steady_rate >= 0 ? p->steady_rate : (double)NAN, 3);
 	json_out_kuint(j, "matches", p->matches);
+	/* lines not counted: over the matching budget, a group not a number
+	 * or out of range (progress.h) */
+	json_out_kuint(j, "skipped", p->skipped);
+	json_out_kuint(j, "not_numbers", p->not_number + p->out_of_range);
 	json_out_kstr(j, "last_line", p->last_line[0] ? p->last_line : NULL);
 	json_out_end(j);
 }
@@ -278,6 +287,8 @@ static void report_json(FILE *f, const struct snapshot *cur, const struct snapsh
 	json_out_kstr(&j, "path", b->loc.path);
 	snprintf(dir, sizeof(dir), "/%s", cur->stat_dir);
 	json_out_kstr(&j, "stat_dir", dir);
+	/* the ancestor whose quota binds and whose throttling this is */
+	json_out_kstr(&j, "throttled_in", cur->stat_name[0] ? cur->stat_name : NULL);
 	if (cur->has_cpustat && cur->cpustat.has_periods) {
 		json_out_kuint(&j, "nr_periods", cur->cpustat.nr_periods);
 		json_out_kuint(&j, "nr_throttled", cur->cpustat.nr_throttled);
@@ -292,6 +303,7 @@ static void report_json(FILE *f, const struct snapshot *cur, const struct snapsh
 	json_out_knum(&j, "throttled_s_per_s", tv ? r->throttle.throttled_s_per_s : (double)NAN, 4);
 	json_out_knum(&j, "psi_some_avg10",
 		      cur->psi_cgroup.available ? cur->psi_cgroup.some_avg10 : (double)NAN, 2);
+	json_out_kstr(&j, "psi_note", pressure_note(cur->psi_cgroup_why));
 	json_out_end(&j);
 	json_out_key(&j, "system");
 	json_out_object(&j);
@@ -411,6 +423,9 @@ static void report_text_workload(FILE *f, const struct workload_report *w)
 	if (w->single_thread_gflops > 0)
 		fprintf(f, ", ideal %.1f, ceiling %.1f, 1 thread %.1f", w->ideal_gflops,
 			w->ceiling_gflops, w->single_thread_gflops);
+	if (w->single_thread_gflops > 0 && w->single_stale)
+		fprintf(f, " (measured %.0f s ago on a quieter box: others used %.2f CPUs then)",
+			w->single_age_s, w->single_other_cpus);
 	fputc('\n', f);
 	fprintf(f, "  useful %.2f CPUs inside GEMM of %.2f CPUs used; results %s", w->useful_cpus,
 		w->cpu_cpus,
@@ -455,19 +470,26 @@ static size_t report_name_fit(const char *name, size_t len, int cols)
 static void report_text(FILE *f, const struct snapshot *cur, const struct snapshot_rates *r,
 			const struct workload_report *w, const struct diagnosis *diag)
 {
-	char ts[64], name[64], psi[32], thr[64], line[4 * DIAG_TEXT];
+	char ts[64], name[64], psi[32], thr[256], line[4 * DIAG_TEXT];
 	const struct budget *b = &cur->budget;
 	report_time_iso(cur->wall, ts, sizeof(ts));
 	if (cur->psi_cgroup.available)
 		snprintf(psi, sizeof(psi), "%.1f%%", cur->psi_cgroup.some_avg10);
+	else if (cur->psi_cgroup_why == PSI_WHY_V1)
+		snprintf(psi, sizeof(psi), "none on cgroup v1");
+	else if (cur->psi_cgroup_why == PSI_WHY_ROOT)
+		snprintf(psi, sizeof(psi), "none (root cgroup)");
 	else
 		snprintf(psi, sizeof(psi), "unavailable");
 	if (b->quota.cpus <= 0 && !(cur->has_cpustat && cur->cpustat.nr_periods))
 		snprintf(thr, sizeof(thr), "n/a (no quota)");
-	else if (r->throttle.valid)
-		snprintf(thr, sizeof(thr), "%.1f%% of periods, %.3f s/s", r->throttle.throttled_pct,
-			 r->throttle.throttled_s_per_s);
-	else
+	else if (r->throttle.valid) {
+		char in[160];
+		text_safe(cur->stat_name, strlen(cur->stat_name), in, sizeof(in));
+		snprintf(thr, sizeof(thr), "%.1f%% of periods, %.3f s/s%s%s",
+			 r->throttle.throttled_pct, r->throttle.throttled_s_per_s,
+			 cur->stat_name[0] ? " in " : "", in);
+	} else
 		snprintf(thr, sizeof(thr), "n/a (no quota accounting)");
 	char eff[48], cpus[32];
 	report_cpus(cpus, sizeof(cpus), b->effective);
@@ -538,6 +560,9 @@ static void report_text_progress(FILE *f, const struct progress *p)
 		fprintf(f, ", %.2f steps/s", p->rate);
 	if (p->steady_rate >= 0)
 		fprintf(f, " (steady %.2f)", p->steady_rate);
+	if (p->skipped || p->not_number || p->out_of_range)
+		fprintf(f, " | not counted: %lu lines",
+			p->skipped + p->not_number + p->out_of_range);
 	fprintf(f, " | last line: %s\n", p->last_line[0] ? safe : "-");
 }
 

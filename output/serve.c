@@ -10,21 +10,24 @@
 #include <netinet/in.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/epoll.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "auth.h"
+#include "serve-admit.h"
+#include "serve-impl.h"
 #include "xalloc.h"
 
 #define SERVE_CT_PROM	"text/plain; version=0.0.4; charset=utf-8"
 #define SERVE_CT_OM	"application/openmetrics-text; version=1.0.0; charset=utf-8"
-#define SERVE_CONNS	16u
-#define SERVE_CONNS_IP	8u
 #define SERVE_TIMEOUT_S 10u
 #define SERVE_MEMORY	((size_t)16384)
 #define SERVE_PEM_MAX	(1 << 20)
@@ -35,23 +38,6 @@ static const char serve_index[] =
     "<body><h1>threadlab</h1><p>Threads, CPU budget, throttling and diagnosis as "
     "metrics: <a href=\"/metrics\">/metrics</a></p></body></html>\n";
 
-/* One rendering in both formats, shared by reference count. */
-struct serve_blob {
-	int refs;
-	char *prom, *om;
-	size_t prom_len, om_len;
-	pthread_mutex_t *lock; /* the server's: guards refs */
-};
-
-struct serve {
-	struct MHD_Daemon *d;
-	pthread_mutex_t lock; /* current and the counts */
-	struct serve_blob *current;
-	struct auth *auth;
-	char *cert, *key; /* PEM, alive as long as the daemon */
-	char url[192];
-	struct serve_counts counts;
-};
 
 /* ---- parsing -------------------------------------------------------------- */
 
@@ -269,9 +255,18 @@ static enum MHD_Result serve_handler(void *cls, struct MHD_Connection *c, const 
 	(void)version, (void)upload;
 	if (*req_cls == NULL) { /* the headers are in; a body may follow */
 		*req_cls = &started;
+		serve_conn_request_in(s, c);
+		/* Nothing served takes a body: refused before it is read, and
+		 * the connection closed after the answer. */
+		if (serve_conn_has_body(c)) {
+			enum serve_route r = serve_route(url, method);
+			serve_count(s, r == SERVE_NOT_ALLOWED ? &s->counts.not_allowed
+							      : &s->counts.body_refused);
+			return serve_conn_refuse_body(c, r);
+		}
 		return MHD_YES;
 	}
-	if (*upload_size) { /* read and dropped: nothing served takes input */
+	if (*upload_size) { /* a body after all (none was announced): dropped */
 		*upload_size = 0;
 		return MHD_YES;
 	}
@@ -364,7 +359,7 @@ static int serve_listen(const char *addr, int port, char *err, size_t errlen, in
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)); /* TIME_WAIT only */
 	if (ss.ss_family == AF_INET6) /* "::" is then IPv6 only: 0.0.0.0 for IPv4 */
 		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one));
-	if (bind(fd, (struct sockaddr *)&ss, sl) < 0 || listen(fd, 16) < 0) {
+	if (bind(fd, (struct sockaddr *)&ss, sl) < 0 || listen(fd, 64) < 0) {
 		snprintf(err, errlen, "cannot listen on %s port %d: %s", addr, port,
 			 strerror(errno));
 		close(fd);
@@ -391,6 +386,9 @@ struct serve *serve_start(const struct serve_config *c, char *err, size_t errlen
 	}
 	struct serve *s = xcalloc(1, sizeof(*s));
 	pthread_mutex_init(&s->lock, NULL);
+	s->ep = epoll_create1(EPOLL_CLOEXEC);
+	s->admit.waiting = serve_conn_waiting;
+	s->reaper_stop[0] = s->reaper_stop[1] = -1;
 	if (c->tls_cert && (!(s->cert = serve_read_pem("--tls-cert", c->tls_cert, err, errlen)) ||
 			    !(s->key = serve_read_pem("--tls-key", c->tls_key, err, errlen)))) {
 		serve_stop(s);
@@ -416,18 +414,22 @@ struct serve *serve_start(const struct serve_config *c, char *err, size_t errlen
 	if (c->tls_cert)
 		s->d = MHD_start_daemon(
 		    flags, 0, NULL, NULL, serve_handler, s, MHD_OPTION_EXTERNAL_LOGGER, serve_log,
-		    s, MHD_OPTION_LISTEN_SOCKET, fd, MHD_OPTION_CONNECTION_LIMIT, SERVE_CONNS,
-		    MHD_OPTION_PER_IP_CONNECTION_LIMIT, SERVE_CONNS_IP,
-		    MHD_OPTION_CONNECTION_TIMEOUT, SERVE_TIMEOUT_S,
-		    MHD_OPTION_CONNECTION_MEMORY_LIMIT, SERVE_MEMORY, MHD_OPTION_HTTPS_MEM_CERT,
-		    s->cert, MHD_OPTION_HTTPS_MEM_KEY, s->key, MHD_OPTION_END);
+		    s, MHD_OPTION_LISTEN_SOCKET, fd, MHD_OPTION_CONNECTION_LIMIT, SERVE_ADMIT_SLOTS,
+		    MHD_OPTION_NOTIFY_CONNECTION, serve_conn_notify, s, MHD_OPTION_CONNECTION_TIMEOUT,
+		    SERVE_TIMEOUT_S, MHD_OPTION_CONNECTION_MEMORY_LIMIT, SERVE_MEMORY,
+		    MHD_OPTION_HTTPS_MEM_CERT, s->cert, MHD_OPTION_HTTPS_MEM_KEY, s->key,
+		    MHD_OPTION_END);
 	else
 		s->d = MHD_start_daemon(
 		    flags, 0, NULL, NULL, serve_handler, s, MHD_OPTION_EXTERNAL_LOGGER, serve_log,
-		    s, MHD_OPTION_LISTEN_SOCKET, fd, MHD_OPTION_CONNECTION_LIMIT, SERVE_CONNS,
-		    MHD_OPTION_PER_IP_CONNECTION_LIMIT, SERVE_CONNS_IP,
-		    MHD_OPTION_CONNECTION_TIMEOUT, SERVE_TIMEOUT_S,
-		    MHD_OPTION_CONNECTION_MEMORY_LIMIT, SERVE_MEMORY, MHD_OPTION_END);
+		    s, MHD_OPTION_LISTEN_SOCKET, fd, MHD_OPTION_CONNECTION_LIMIT, SERVE_ADMIT_SLOTS,
+		    MHD_OPTION_NOTIFY_CONNECTION, serve_conn_notify, s, MHD_OPTION_CONNECTION_TIMEOUT,
+		    SERVE_TIMEOUT_S, MHD_OPTION_CONNECTION_MEMORY_LIMIT, SERVE_MEMORY,
+		    MHD_OPTION_END);
+	struct epoll_event stop_ev = {.events = EPOLLIN | EPOLLHUP, .data.u64 = UINT64_MAX};
+	if (s->ep >= 0 && pipe2(s->reaper_stop, O_CLOEXEC) == 0 &&
+	    epoll_ctl(s->ep, EPOLL_CTL_ADD, s->reaper_stop[0], &stop_ev) == 0 && s->d)
+		s->reaper_on = pthread_create(&s->reaper, NULL, serve_conn_reaper, s) == 0;
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (!s->d) {
 		close(fd);
@@ -468,6 +470,10 @@ void serve_counts(struct serve *s, struct serve_counts *out)
 {
 	pthread_mutex_lock(&s->lock);
 	*out = s->counts;
+	out->dropped_pending = s->admit.dropped_pending;
+	out->dropped_header = s->admit.dropped_header;
+	out->dropped_kept = s->admit.dropped_kept;
+	out->dropped_hangup = s->admit.dropped_hangup;
 	pthread_mutex_unlock(&s->lock);
 }
 
@@ -475,8 +481,18 @@ void serve_stop(struct serve *s)
 {
 	if (!s)
 		return;
+	if (s->reaper_on) {
+		close(s->reaper_stop[1]);
+		s->reaper_stop[1] = -1;
+		pthread_join(s->reaper, NULL);
+	}
 	if (s->d)
 		MHD_stop_daemon(s->d); /* closes the listening socket too */
+	for (int i = 0; i < 2; i++)
+		if (s->reaper_stop[i] >= 0)
+			close(s->reaper_stop[i]);
+	if (s->ep >= 0)
+		close(s->ep);
 	if (s->current)
 		serve_blob_unref(s->current);
 	auth_free(s->auth);

@@ -12,12 +12,19 @@
  * Routes: GET and HEAD of /metrics (OpenMetrics 1.0.0 when the Accept
  * header asks for it, else the Prometheus text format 0.0.4) and of / (a
  * short HTML page linking to it); any other path 404; other methods on
- * those two paths 405.  Nothing served changes anything.  Limits: 16
- * connections, 8 from one address, 10 s of inactivity, 16 KiB for a
- * request's line and headers (more gives 431 or 414); a request body is
- * read and dropped.  With --tls-cert and --tls-key it speaks HTTPS only
- * (GnuTLS, through libmicrohttpd); with --basic-auth every request needs
- * the credentials of a user in the file (auth.h), else 401.
+ * those two paths 405.  Nothing served changes anything.  Limits
+ * (serve-admit.h): a connection has SERVE_ADMIT_HEADER_S seconds for its
+ * request's line and headers; room for connections whose request is not
+ * in yet is kept apart from room for those that sent one, and a newcomer
+ * makes room by dropping the oldest such of its own address or of the
+ * address that has the most, so no client, nor many from many addresses,
+ * can lock a scraper out; one whose client ends its side before its
+ * request is whole is dropped at once; 10 s of inactivity; 16 KiB for a request's line
+ * and headers (more gives 431 or 414).  A request that announces a body
+ * (Content-Length, Transfer-Encoding) is answered at once, 413 (405 for
+ * another method), before the body is read, and the connection closed.  With --tls-cert and
+ * --tls-key it speaks HTTPS only (GnuTLS, through libmicrohttpd); with --basic-auth every request
+ * needs the credentials of a user in the file (auth.h), else 401.
  *
  * Signals are blocked in the server's thread, so they reach the caller's
  * loop; the listening socket is close-on-exec, so no child inherits it. */
@@ -74,7 +81,10 @@ int serve_publish_metrics(struct serve *s, const struct metrics_target *t, size_
 /* Requests answered so far, by status class (for the tests and the
  * benchmark). */
 struct serve_counts {
-	unsigned long ok, not_found, not_allowed, unauthorized, unavailable;
+	unsigned long ok, not_found, not_allowed, unauthorized, unavailable, body_refused;
+	/* connections dropped: to make room for a newcomer, headers late, to
+	 * make room among the kept (serve-admit.h) */
+	unsigned long dropped_pending, dropped_header, dropped_kept, dropped_hangup;
 };
 void serve_counts(struct serve *s, struct serve_counts *out);
 

@@ -7,13 +7,17 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "csv-out.h"
 #include "env-out.h"
+#include "explog-out.h"
+#include "explog.h"
 #include "json-out.h"
 #include "sweep-out.h"
 #include "text-safe.h"
+#include "xalloc.h"
 
 struct sweep_cmd_out {
 	FILE *f;
@@ -21,6 +25,9 @@ struct sweep_cmd_out {
 	struct json_out j;
 	const struct sweep_cmd_opts *o;
 	struct env_record env;
+	FILE *log;	     /* --log FILE, or NULL */
+	struct explog *rows; /* the log's rows (the earlier runs' first), with log */
+	bool best_done;	     /* JSON: the best object closed the rows already */
 };
 
 static int sweep_cmd_out_status(FILE *f)
@@ -36,7 +43,8 @@ static void sweep_cmd_out_setting(char *buf, size_t cap, const struct sweep_cmd_
 	size_t o = 0;
 	buf[0] = '\0';
 	for (size_t k = 0; k < r->nknobs && o < cap; k++) {
-		int n = snprintf(buf + o, cap - o, "%s%s=%s", k ? " " : "", r->name[k], r->value[k]);
+		int n =
+		    snprintf(buf + o, cap - o, "%s%s=%s", k ? " " : "", r->name[k], r->value[k]);
 		o += n > 0 ? (size_t)n : 0;
 	}
 }
@@ -94,8 +102,8 @@ static int sweep_cmd_out_begin(void *arg, const struct sweep_cmd_env *env)
 	errno = 0;
 	switch (w->fmt) {
 	case FORMAT_TEXT:
-		fprintf(w->f, "%.1f s per setting after %.1f s warm-up, %d run%s each", w->o->seconds,
-			w->o->warmup, w->o->repeat, w->o->repeat == 1 ? "" : "s");
+		fprintf(w->f, "%.1f s per setting after %.1f s warm-up, %d run%s each",
+			w->o->seconds, w->o->warmup, w->o->repeat, w->o->repeat == 1 ? "" : "s");
 		if (w->o->cpus > 0)
 			fprintf(w->f, ", under a quota of %.2f CPUs", w->o->cpus);
 		fputc('\n', w->f);
@@ -175,6 +183,105 @@ static int sweep_cmd_out_row(void *arg, const struct sweep_cmd_row *r)
 			      r->verdict < VERDICT_N ? diagnosis_verdict_name(r->verdict) : NULL);
 		json_out_kint(j, "runs", r->runs);
 		json_out_kstr(j, "status", r->status);
+		/* What the command ran with, read from it; not threadlab's. */
+		json_out_key(j, "environment");
+		if (r->env_error < 0) {
+			json_out_str(j, "unreadable");
+		} else {
+			json_out_object(j);
+			for (size_t k = 0; k < r->nenv; k++)
+				json_out_kstr(j, r->env[k].name,
+					      r->env[k].set ? r->env[k].value : NULL);
+			json_out_end(j);
+		}
+		json_out_end(j);
+		break;
+	}
+	int rc = sweep_cmd_out_status(w->f);
+	if (rc == 0 && w->log) {
+		struct explog_row e;
+		explog_row_of_sweep(r, w->o->progress != NULL, &e);
+		struct explog_row *at = explog_add(w->rows, &e);
+		if (explog_out_json(w->log, w->rows, (size_t)(at - w->rows->row), &w->env) < 0) {
+			char m[256];
+			snprintf(m, sizeof(m), "cannot write the experiment log: %s",
+				 strerror(errno));
+			sweep_out_say(m);
+			rc = -EIO;
+		}
+	}
+	return rc;
+}
+
+void sweep_cmd_out_best_text(char *buf, size_t cap, const struct sweep_cmd_best *b, int repeat)
+{
+	char set[512], next[512];
+	if (!b->best) {
+		snprintf(buf, cap,
+			 "best: none (no setting has a rate: --progress REGEX reads one)");
+		return;
+	}
+	sweep_cmd_out_setting(set, sizeof(set), b->best);
+	if (!b->next) {
+		snprintf(buf, cap, "best: %s, %.1f steps/s (the only setting with a rate)", set,
+			 b->best->rate);
+		return;
+	}
+	sweep_cmd_out_setting(next, sizeof(next), b->next);
+	const char *verdict =
+	    b->beyond > 0    ? "beyond the spread of the repeats"
+	    : b->beyond == 0 ? "within the spread of the repeats: no clear winner"
+	    : repeat > 1     ? "no spread: a repeat did not measure"
+			     : "one run each: --repeat 3 tells whether that is beyond the noise";
+	int n = snprintf(buf, cap, "best: %s, %.1f steps/s, %.1f (%.0f%%) above the next (%s)", set,
+			 b->best->rate, b->margin,
+			 b->next->rate > 0 ? 100 * b->margin / b->next->rate : 0.0, next);
+	if (n > 0 && (size_t)n < cap && !isnan(b->spread))
+		n += snprintf(buf + n, cap - (size_t)n, ", spread %.1f", b->spread);
+	if (n > 0 && (size_t)n < cap)
+		snprintf(buf + n, cap - (size_t)n, ": %s", verdict);
+}
+
+static int sweep_cmd_out_best(void *arg, const struct sweep_cmd_best *b)
+{
+	struct sweep_cmd_out *w = arg;
+	char line[1600], safe[3 * 1600];
+	struct json_out *j = &w->j;
+	errno = 0;
+	switch (w->fmt) {
+	case FORMAT_TEXT:
+	case FORMAT_CSV:
+		sweep_cmd_out_best_text(line, sizeof(line), b, w->o->repeat);
+		text_safe(line, strlen(line), safe, sizeof(safe));
+		fprintf(w->f, "%s%s\n", w->fmt == FORMAT_CSV ? "# " : "\n", safe);
+		break;
+	case FORMAT_JSON:
+		json_out_end(j); /* rows */
+		json_out_key(j, "best");
+		w->best_done = true;
+		if (!b->best) {
+			json_out_null(j);
+			break;
+		}
+		json_out_object(j);
+		json_out_kint(j, "row", (long long)b->best->index);
+		json_out_key(j, "setting");
+		json_out_object(j);
+		for (size_t k = 0; k < b->best->nknobs; k++)
+			json_out_kstr(j, b->best->name[k], b->best->value[k]);
+		json_out_end(j);
+		json_out_knum(j, "rate", b->best->rate, 3);
+		if (b->next)
+			json_out_kint(j, "next_row", (long long)b->next->index);
+		else
+			json_out_knull(j, "next_row");
+		json_out_knum(j, "margin", b->margin, 3);
+		json_out_knum(j, "spread", b->spread, 3);
+		json_out_key(j, "beyond_spread");
+		if (b->beyond < 0)
+			json_out_null(j);
+		else
+			json_out_bool(j, b->beyond > 0);
 		json_out_end(j);
 		break;
 	}
@@ -208,7 +315,8 @@ static int sweep_cmd_out_end(void *arg)
 		sweep_cmd_out_command(w->f, "# ", w->o);
 		break;
 	case FORMAT_JSON:
-		json_out_end(&w->j); /* rows */
+		if (!w->best_done)
+			json_out_end(&w->j); /* rows */
 		json_out_key(&w->j, "environment");
 		json_out_object(&w->j);
 		env_out_json_members(&w->j, &w->env, NULL);
@@ -232,7 +340,7 @@ static void sweep_cmd_out_note(void *arg, const char *line)
 	sweep_out_say(line);
 }
 
-int sweep_cmd_out_run(const struct sweep_cmd_opts *o, FILE *f, enum format fmt)
+int sweep_cmd_out_run(const struct sweep_cmd_opts *o, FILE *f, enum format fmt, const char *log)
 {
 	struct sweep_cmd_out w = {.f = f, .fmt = fmt, .o = o};
 	json_out_init(&w.j, f, 2);
@@ -240,9 +348,29 @@ int sweep_cmd_out_run(const struct sweep_cmd_opts *o, FILE *f, enum format fmt)
 	    .arg = &w,
 	    .begin = sweep_cmd_out_begin,
 	    .row = sweep_cmd_out_row,
+	    .best = sweep_cmd_out_best,
 	    .end = sweep_cmd_out_end,
 	    .gone = sweep_cmd_out_gone,
 	    .note = sweep_cmd_out_note,
 	};
-	return sweep_cmd_run(o, &k);
+	if (log) {
+		/* The rows so far come first: ratios are to the log's first row. */
+		w.rows = xcalloc(1, sizeof(*w.rows));
+		size_t skipped = 0;
+		int n = explog_load(w.rows, log, &skipped);
+		w.log = n < 0 ? NULL : fopen(log, "a");
+		if (!w.log) {
+			char m[4200];
+			snprintf(m, sizeof(m), "cannot write the experiment log %s: %s", log,
+				 strerror(n < 0 ? -n : errno));
+			sweep_out_say(m);
+			free(w.rows);
+			return -EIO;
+		}
+	}
+	int rc = sweep_cmd_run(o, &k);
+	if (w.log && fclose(w.log) != 0 && rc == 0)
+		rc = -EIO;
+	free(w.rows);
+	return rc;
 }

@@ -15,8 +15,15 @@
 void sweep_cmd_out_text_row(char *buf, size_t cap, const struct sweep_cmd_opts *o,
 			    const struct sweep_cmd_row *r);
 
-/* Runs the sweep writing the table to f, notes to stderr ("threadlab: …").
- * Returns what sweep_cmd_run returns. */
-int sweep_cmd_out_run(const struct sweep_cmd_opts *o, FILE *f, enum format fmt);
+/* The best setting's line (no newline) into buf: the setting, its rate,
+ * the margin over the next and whether it is beyond the spread of the
+ * repeats.  Pure, for tests. */
+void sweep_cmd_out_best_text(char *buf, size_t cap, const struct sweep_cmd_best *b, int repeat);
+
+/* Runs the sweep writing the table to f, notes to stderr ("threadlab: …");
+ * with log (a --log FILE, may be NULL) each row is appended to that
+ * experiment log too.  Returns what sweep_cmd_run returns, or -EIO when the
+ * log cannot be written (said on stderr). */
+int sweep_cmd_out_run(const struct sweep_cmd_opts *o, FILE *f, enum format fmt, const char *log);
 
 #endif

@@ -42,7 +42,7 @@ static void json_figures(struct json_out *j, const struct tour_figures *f)
 	json_out_kint(j, "online_cpus", f->online);
 	json_out_kint(j, "affinity_cpus", f->affinity);
 	json_out_knum(j, "wait_pct", f->wait_pct, 2);
-	json_out_knum(j, "involuntary_switches_per_s", f->ivcsw_per_s, 1);
+	json_out_knum(j, "involuntary_switches_per_thread_s", f->ivcsw_per_s, 1);
 	json_out_knum(j, "throttled_pct", f->throttled_pct >= 0 ? f->throttled_pct : (double)NAN,
 		      2);
 	json_out_knum(j, "throttled_s_per_s", f->throttled_s, 3);

@@ -10,7 +10,11 @@
  *        "noterm": as lines, but SIGTERM is ignored
  *        "fork": forks a grandchild that keeps printing, then exits
  *        "setsid": as fork, but the grandchild leaves the process group
- *        "hostile": a line with escape sequences and invalid UTF-8, 10 a second */
+ *        "hostile": a line with escape sequences and invalid UTF-8, 10 a second
+ *
+ * With OMP_STEPS_PIDS=FILE set, every process of it (the forked grandchild
+ * too) appends its PID to FILE: the tests find what is left of their own
+ * runs by PID, never by name. */
 #include <omp.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -28,6 +32,16 @@ static double chunk(void)
 	return x;
 }
 
+static void note_pid(void)
+{
+	const char *f = getenv("OMP_STEPS_PIDS");
+	FILE *o = f && *f ? fopen(f, "a") : NULL;
+	if (o) {
+		fprintf(o, "%ld\n", (long)getpid());
+		fclose(o);
+	}
+}
+
 static void run(double secs, const char *mode)
 {
 	long count = 0;
@@ -42,8 +56,10 @@ static void run(double secs, const char *mode)
 				count++;
 				double dt = omp_get_wtime() - t0;
 				if (tqdm)
-					printf("\r%3ld%%|#####     | %ld/100000 [00:%02d<00:10, %.2fit/s]",
-					       count / 1000, count, (int)dt, count / (dt > 0 ? dt : 1));
+					printf("\r%3ld%%|#####     | %ld/100000 [00:%02d<00:10, "
+					       "%.2fit/s]",
+					       count / 1000, count, (int)dt,
+					       count / (dt > 0 ? dt : 1));
 				else if (quiet)
 					printf("working %ld\n", count);
 				else
@@ -58,11 +74,13 @@ int main(int argc, char **argv)
 {
 	double secs = argc > 1 ? atof(argv[1]) : 0;
 	const char *mode = argc > 2 ? argv[2] : "lines";
+	note_pid();
 	if (strcmp(mode, "noterm") == 0)
 		signal(SIGTERM, SIG_IGN);
 	double t0 = omp_get_wtime();
 	while (strcmp(mode, "hostile") == 0 && (secs <= 0 || omp_get_wtime() - t0 < secs)) {
-		printf("hostile \033[31mred\033]0;title\007 \x9b" "2J \xff\xfe end\n");
+		printf("hostile \033[31mred\033]0;title\007 \x9b"
+		       "2J \xff\xfe end\n");
 		fflush(stdout);
 		nanosleep(&(struct timespec){0, 100000000}, NULL);
 	}
@@ -70,6 +88,7 @@ int main(int argc, char **argv)
 		if (fork() == 0) {
 			if (strcmp(mode, "setsid") == 0)
 				setsid();
+			note_pid();
 			run(secs, "lines");
 			return 0;
 		}

@@ -13,23 +13,19 @@ SECONDS_WANTED=${SOAK_SECONDS:-600}
 SOCK="tl-soak-$$"
 T="tmux -u -L $SOCK -f /dev/null"
 tmp=$(mktemp -d)
-n=0
-fails=0
 cleanup() {
 	$T kill-server 2>/dev/null
 	rm -rf "$tmp"
 }
-trap cleanup EXIT
-trap 'exit 1' INT TERM HUP
 
 . "$(dirname "$0")/tap-lib.sh"
 
 for need in tmux curl; do
 	if ! command -v $need >/dev/null; then
-		echo "1..0 # SKIP $need is not installed"
-		exit 0
+		skip_all "$need is not installed"
 	fi
 done
+plan 9
 port=$((20000 + $$ % 20000))
 cpus=1.5
 [ "$(id -u)" = 0 ] || cpus=""
@@ -47,9 +43,7 @@ for _ in $(seq 100); do
 	sleep 0.2
 done
 if [ -z "$tlpid" ]; then
-	echo "not ok 1 - the dashboard started"
-	$T capture-pane -p -t soak | sed 's/^/# /'
-	echo "1..1"
+	notok "the dashboard started" "$($T capture-pane -p -t soak)"
 	exit 1
 fi
 ok "the dashboard runs (pid $tlpid) under ${cpus:-no} quota, serving :$port"
@@ -121,7 +115,7 @@ if [ "$fd1" -le $((fd0 + 2)) ]; then ok "no descriptor growth over $cycles cycle
 if [ -n "$cpu_last" ] && awk -v a="$cpu_first" -v b="$cpu_last" 'BEGIN { exit !(b <= 1.5 * a + 2) }'; then
 	ok "no drift in its own CPU (${cpu_first}% -> ${cpu_last}%)"
 elif [ -z "$cpu_last" ]; then
-	skip "CPU drift" "the run was too short: two cycles of keys after the first are needed"
+	notok "CPU drift" "the run was too short: two cycles of keys after the first are needed (SOAK_SECONDS)"
 else
 	notok "its CPU drifted" "${cpu_first}% -> ${cpu_last}%"
 fi
@@ -142,5 +136,3 @@ fi
 errs=$(grep -c '"error":"' "$tmp/soak.jsonl" 2>/dev/null)
 if [ "${errs:-0}" = 0 ]; then ok "no sample of the recording carries an error"; else
 	notok "errors in the recording" "$(grep -o '"error":"[^"]*"' "$tmp/soak.jsonl" | sort | uniq -c | head)"; fi
-echo "1..$n"
-exit $fails

@@ -1,42 +1,228 @@
-# tap-lib.sh — the TAP helpers the shell tests share; sourced, not run.
-# The sourcing script sets n=0 and fails=0, prints its plan ("1..$n") at the
-# end and exits with the failure count.
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
+# tap-lib.sh — the one harness every shell test sources (bash); not run.
+#
+# A script sources it first, then says how many cases it has:
+#
+#   . "$(dirname "$0")/tap-lib.sh"
+#   plan 12                 # prints "1..12" before any case
+#   ok "what held"; notok "what failed" "detail" ...; skip "what" "why"
+#
+# The plan comes first, so a script that ends early (an error, an exit, a
+# signal) cannot lose its remaining cases: at exit every planned case not
+# reported is one "not ok" naming where the script stopped, and a script that
+# reports more cases than it planned fails too.  The exit status is the number
+# of failures.  What the script starts is tracked by PID (spawn, track) and
+# killed with its process group at exit; a script's own cleanup() function,
+# when it defines one, runs first.  Nothing here finds processes or cgroups
+# by name: a test touches only what it started.
+#
+# Skips are for a missing capability only (a package, root, a controller),
+# never for a busy machine: retry a check a bounded number of times, then
+# fail (retry).
+[ -n "${BASH_VERSION:-}" ] || { echo "tap-lib.sh needs bash" >&2; exit 99; }
+n=0
+fails=0
+tap_planned=""
+tap_last="the start"
+tap_pids=()
+tap_cgroups=()
+
+# plan N: prints the plan; call it once, before the first case.
+plan() {
+	tap_planned=$1
+	echo "1..$1"
+}
+# skip_all WHY: the whole script cannot run here (instead of plan).
+skip_all() {
+	tap_planned=0
+	echo "1..0 # SKIP $1"
+	exit 0
+}
+ok() { n=$((n + 1)); tap_last="case $n ($1)"; echo "ok $n - $1"; }
 # notok DESCRIPTION [DETAIL...]: each detail line becomes a "# " comment.
 notok() {
-	n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; shift
+	n=$((n + 1)); fails=$((fails + 1)); tap_last="case $n ($1)"; echo "not ok $n - $1"; shift
 	for l in "$@"; do printf '%s\n' "$l" | sed 's/^/# /'; done
 }
 # skip DESCRIPTION WHY: counted as skipped, with its reason shown.
-skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
+skip() { n=$((n + 1)); tap_last="case $n ($1)"; echo "ok $n - $1 # SKIP $2"; }
+# skip_rest WHY: every planned case not reported yet is skipped; exits.
+skip_rest() {
+	while [ "$n" -lt "${tap_planned:-0}" ]; do skip "case $((n + 1))" "$1"; done
+	exit
+}
+# retry TRIES CMD...: CMD until it succeeds, at most TRIES times; for checks
+# that noise from other work could flip.  Fails when every try failed.
+retry() {
+	local t=$1 i
+	shift
+	for ((i = 1; i <= t; i++)); do "$@" && return 0; done
+	return 1
+}
+
+# ---- processes ----------------------------------------------------------------
+# spawn CMD...: CMD in the background in its own session and process group
+# (so its descendants can be stopped with it); its PID in $spawned, tracked.
+spawned=""
+spawn() {
+	setsid "$@" &
+	spawned=$!
+	tap_pids+=("$spawned")
+}
+# track PID...: processes this script started another way, stopped at exit.
+track() { tap_pids+=("$@"); }
+# Whether PID runs (a zombie does not).
+alive() {
+	local st
+	st=$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null)
+	[ -n "$st" ] && [ "$st" != Z ]
+}
 # Runs a command under a time limit (timeout's first argument); a timeout is
 # exit status 124, which the caller reports as a failure.
 limited() { timeout -k 5 "$@"; }
-# Kills a background process and reaps it, so bash's "Killed" notice does
-# not land in the stderr of a later command.
-stop() { kill -9 "$1" 2>/dev/null; wait "$1" 2>/dev/null; }
-# Kills what is left in the cgroup directory $1 and removes it (the kernel
-# lets a cgroup go a moment after its last task is reaped).
+# Kills a background process (and its group, when it leads one) and reaps
+# it, so bash's "Killed" notice does not land in a later command's stderr.
+stop() {
+	kill -9 -- "-$1" 2>/dev/null
+	kill -9 "$1" 2>/dev/null
+	wait "$1" 2>/dev/null
+}
+# reap PID [SECONDS]: waits at most SECONDS (default 10) for a child to end,
+# then kills it; its exit status in $reaped (137 when it had to be killed).
+reaped=""
+reap() {
+	local i
+	for ((i = 0; i < ${2:-10} * 10; i++)); do
+		alive "$1" || break
+		sleep 0.1
+	done
+	alive "$1" && { kill -9 -- "-$1" 2>/dev/null; kill -9 "$1" 2>/dev/null; }
+	wait "$1" 2>/dev/null
+	reaped=$?
+}
+# until_true TENTHS CMD...: polls CMD every 0.1 s until it succeeds.
+until_true() {
+	local i t=$1
+	shift
+	for ((i = 0; i < t; i++)); do "$@" && return 0; sleep 0.1; done
+	"$@"
+}
+# gone PID...: every PID has exited within 3 s (a zombie counts as gone).
+gone() {
+	local p any
+	for _ in $(seq 30); do
+		any=0
+		for p in "$@"; do alive "$p" && any=1; done
+		[ $any = 0 ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+# session_left SID: the live processes of session SID (a test that started
+# a program with spawn: what it left behind, found by that PID).
+session_left() {
+	local p
+	for p in $(pgrep -s "$1"); do alive "$p" && echo "$p $(tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null)"; done
+}
+# descendants PID: every process below PID, depth first.
+descendants() {
+	local c
+	for c in $(pgrep -P "$1"); do echo "$c"; descendants "$c"; done
+}
+
+# ---- cgroups ------------------------------------------------------------------
+# Kills what is left in the cgroup directory $1 and removes it, children
+# first (the kernel lets a cgroup go a moment after its last task is reaped).
 cg_remove() {
 	[ -n "$1" ] && [ -d "$1" ] || return 0
+	local c
+	for c in "$1"/*/; do [ -d "$c" ] && [ -f "$c/cgroup.procs" ] && cg_remove "${c%/}"; done
 	for p in $(cat "$1/cgroup.procs" 2>/dev/null); do kill -9 "$p" 2>/dev/null; done
 	for _ in $(seq 50); do rmdir "$1" 2>/dev/null && break; sleep 0.1; done
 }
-# Whether this machine can put a CPU quota on a child cgroup (root and a
-# writable cpu controller, v1 or v2); when it can, a test that finds no
-# quota cgroup fails instead of skipping.  Sets quota_why when it cannot.
+# cg_track DIR: a cgroup this script made (or one holding a process it
+# started), removed at exit.
+cg_track() { [ -n "$1" ] && tap_cgroups+=("$1"); }
+# cg_of PID: the directory of PID's cpu cgroup (v1 cpu controller, else the
+# unified hierarchy); empty when it has none.
+cg_of() {
+	local line path
+	line=$(grep -E '^[0-9]+:([^:]*,)?cpu(,[^:]*)?:' "/proc/$1/cgroup" 2>/dev/null | head -n1)
+	if [ -n "$line" ]; then
+		path=${line#*:*:}
+		for m in /sys/fs/cgroup/cpu /sys/fs/cgroup/cpu,cpuacct; do
+			[ -d "$m$path" ] && { echo "$m$path"; return; }
+		done
+	fi
+	line=$(grep '^0::' "/proc/$1/cgroup" 2>/dev/null)
+	[ -n "$line" ] && [ -d "/sys/fs/cgroup${line#0::}" ] && echo "/sys/fs/cgroup${line#0::}"
+}
+# cg_make NAME: a child cgroup of the cpu controller's root for this script
+# (v1 cpu, else v2 with +cpu enabled), tl-test-NAME-PID; its directory in
+# $cg_dir, tracked.  Fails when none can be made.
+cg_dir=""
+cg_make() {
+	cg_dir=""
+	local m d
+	for m in /sys/fs/cgroup/cpu /sys/fs/cgroup/cpu,cpuacct; do
+		[ -f "$m/cpu.cfs_quota_us" ] || continue
+		d="$m/tl-test-$1-$$"
+		mkdir "$d" 2>/dev/null && { cg_dir=$d; cg_track "$d"; return 0; }
+	done
+	if grep -qw cpu /sys/fs/cgroup/cgroup.controllers 2>/dev/null; then
+		grep -qw cpu /sys/fs/cgroup/cgroup.subtree_control ||
+			echo +cpu >/sys/fs/cgroup/cgroup.subtree_control 2>/dev/null
+		d="/sys/fs/cgroup/tl-test-$1-$$"
+		mkdir "$d" 2>/dev/null && { cg_dir=$d; cg_track "$d"; return 0; }
+	fi
+	return 1
+}
+# cg_quota DIR QUOTA_US PERIOD_US: the cgroup's CPU quota, v1 or v2.
+cg_quota() {
+	if [ -f "$1/cpu.cfs_quota_us" ]; then
+		echo "$3" >"$1/cpu.cfs_period_us" && echo "$2" >"$1/cpu.cfs_quota_us"
+	else
+		echo "$2 $3" >"$1/cpu.max"
+	fi
+}
+# cg_throttled_ns DIR: cpu.stat's throttled time, ns (v1 ns, v2 µs).
+cg_throttled_ns() {
+	awk '$1 == "throttled_time" { print $2 } $1 == "throttled_usec" { print $2 * 1000 }' "$1/cpu.stat"
+}
+# lab_cgroup PID: the quota cgroup of threadlab PID's lab, found from its
+# anchor's PID (the cgroup that holds the anchor when that is not
+# threadlab's own; on v2 the parent of its "work" leaf).  Empty when none.
+# Prints only: the caller tracks it (cg_track), a $(...) cannot.
+lab_cgroup() {
+	local a d
+	a=$(pgrep -P "$1" -x tl-anchor | head -n1)
+	[ -n "$a" ] || return 0
+	d=$(cg_of "$a")
+	[ -n "$d" ] && [ "$d" != "$(cg_of "$1")" ] || return 0
+	[ "${d##*/}" = work ] && d=${d%/work}
+	echo "$d"
+}
+# Whether this machine can put a CPU quota on a child cgroup: root, and a
+# cpu controller that takes a child with a quota (v1 cpu, or v2 cpu).  The
+# answer is tried, not guessed from files.  When it can, a test that finds
+# no quota cgroup fails instead of skipping.  Sets quota_why when it cannot.
 quota_capable() {
 	quota_why=""
 	if [ "$(id -u)" != 0 ]; then
 		quota_why="not root: no child cgroup can be made"
 		return 1
 	fi
-	[ -w /sys/fs/cgroup/cpu/cpu.cfs_quota_us ] || [ -w /sys/fs/cgroup/cpu,cpuacct/cpu.cfs_quota_us ] && return 0
-	grep -qw cpu /sys/fs/cgroup/cgroup.controllers 2>/dev/null && return 0
-	quota_why="no writable cpu controller (cgroup v1 cpu or v2 cpu) on this machine"
+	if cg_make probe && cg_quota "$cg_dir" 50000 100000 2>/dev/null; then
+		rmdir "$cg_dir"
+		return 0
+	fi
+	[ -n "$cg_dir" ] && rmdir "$cg_dir"
+	quota_why="no cpu controller that takes a child cgroup with a quota (cgroup v1 cpu or v2 cpu) on this machine"
 	return 1
 }
-# tmux: the sourcing script sets T (its tmux command line) and tmp.
+
+# ---- tmux ---------------------------------------------------------------------
+# The sourcing script sets T (its tmux command line, a private -L socket) and
+# tmp; the server is killed at exit.
 # pane TARGET prints the pane; wait_pane TARGET ERE TENTHS polls it until
 # ERE matches (the last capture stays in $tmp/pane).
 pane() { $T capture-pane -p -t "$1" 2>/dev/null; }
@@ -50,16 +236,48 @@ wait_pane() {
 	pane "$1" >"$tmp/pane"
 	return 1
 }
-# gone PID...: every PID has exited within 3 s (a zombie counts as gone).
-gone() {
-	for _ in $(seq 30); do
-		local alive=0
-		for p in "$@"; do
-			st=$(awk '{print $3}' "/proc/$p/stat" 2>/dev/null)
-			[ -n "$st" ] && [ "$st" != Z ] && alive=1
-		done
-		[ $alive = 0 ] && return 0
-		sleep 0.1
-	done
-	return 1
+# pane_proc TARGET NAME: the PID of the process NAME the pane's shell started.
+pane_proc() {
+	local pp
+	pp=$($T display-message -p -t "$1" '#{pane_pid}' 2>/dev/null)
+	[ -n "$pp" ] || return 1
+	{ [ "$(cat "/proc/$pp/comm" 2>/dev/null)" = "$2" ] && echo "$pp"; } || pgrep -P "$pp" -x "$2" | head -n1
 }
+
+# ---- the end ------------------------------------------------------------------
+tap_end() {
+	local st=$? p c
+	trap - EXIT
+	set +eu
+	declare -F cleanup >/dev/null && cleanup
+	# tmux: what the panes run (and what that started) is stopped by PID
+	# after the server.
+	local below=()
+	if [ -n "${T:-}" ]; then
+		for p in $($T list-panes -a -F '#{pane_pid}' 2>/dev/null); do
+			below+=("$p" $(descendants "$p"))
+		done
+		$T kill-server 2>/dev/null
+	fi
+	for p in "${below[@]}"; do kill -9 "$p" 2>/dev/null; done
+	for p in "${tap_pids[@]}"; do
+		[ -n "$p" ] || continue
+		kill -9 -- "-$p" 2>/dev/null
+		kill -9 "$p" 2>/dev/null
+	done
+	for c in "${tap_cgroups[@]}"; do cg_remove "$c"; done
+	[ -n "${tmp:-}" ] && [ -d "$tmp" ] && rm -rf "$tmp"
+	if [ -z "$tap_planned" ]; then
+		notok "the script printed no plan (tap-lib.sh: call plan N first)"
+		echo "1..$n"
+	elif [ "$n" -lt "$tap_planned" ]; then
+		local why="the script ended early (status $st) after $tap_last"
+		while [ "$n" -lt "$tap_planned" ]; do notok "case $((n + 1)) did not run: $why"; done
+	elif [ "$n" -gt "$tap_planned" ]; then
+		echo "# $n cases ran, $tap_planned were planned"
+		fails=$((fails + 1))
+	fi
+	exit $((fails > 125 ? 125 : fails))
+}
+trap tap_end EXIT
+trap 'exit 1' INT TERM HUP

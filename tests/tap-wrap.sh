@@ -8,6 +8,16 @@
 #   abort from a sanitizer), is one "not ok" line with its name and the
 #   number of planned cases that did not run, and the plan is moved to the
 #   end so the harness counts exactly that one failure.
+# - With THREADLAB_TEST_LOCK (a file) set, the tests of every suite that
+#   shares it (setup.sh check runs both builds' side by side) take that
+#   lock: a program named in THREADLAB_SERIAL_TESTS (space-separated names;
+#   the few that measure CPU shares) takes it alone (flock -x), every other
+#   program shared (flock -s), so a CPU-share test runs with no other test
+#   of the suites beside it.  A turnstile (LOCK.turn) lets a waiting serial
+#   test in before later shared ones; a serial test also waits for
+#   LOCK.build, which every compiler holds shared (setup.sh check builds the
+#   sanitizer build and the package while the plain build's suite runs).  The wait is not part of the
+#   time limit.
 prog="$1"; shift
 limit=${THREADLAB_TEST_TIMEOUT:-300}
 name=${prog##*/}
@@ -20,9 +30,18 @@ case "$prog" in
 	;;
 *) set -- "$prog" "$@" ;;
 esac
+if [ -n "${THREADLAB_TEST_LOCK:-}" ]; then
+	exec 7>>"$THREADLAB_TEST_LOCK.build" 8>>"$THREADLAB_TEST_LOCK.turn" \
+		9>>"$THREADLAB_TEST_LOCK" || exit 99
+	how=-s
+	case " ${THREADLAB_SERIAL_TESTS:-} " in *" $name "*) how=-x ;; esac
+	if [ "$how" = -x ]; then flock -x 7 || exit 99; fi
+	flock -x 8 && flock "$how" 9 && flock -u 8 || exit 99
+	exec 8>&-
+fi
 status_file=$(mktemp) || exit 99
 count_file=$(mktemp) || exit 99
-{ timeout -k 10 "$limit" "$@" 2>&1; echo $? >"$status_file"; } |
+{ timeout -k 10 "$limit" "$@" 2>&1 7>&- 9>&-; echo $? >"$status_file"; } 7>&- 9>&- |
 	sed -u 's/^not ok \([0-9][0-9]*\)\(.*\)# SKIP/ok \1\2# SKIP/' |
 	awk -v out="$count_file" '
 		/^1\.\.[0-9]+/ && !plan { plan = $0; next }

@@ -21,6 +21,7 @@ struct fx {
 	struct cgroup_cpustat st;
 	int st_rc;
 	struct psi cg_psi, sys_psi;
+	enum psi_why why; /* why cg_psi is not the cgroup's */
 };
 
 static void check_close(double got, double want, const char *what)
@@ -43,8 +44,9 @@ static void fx_load(struct fx *f, const char *name)
 	assert_false(f->root.live);
 	assert_int_equal(budget_read(&f->root, PID, &f->b), 0);
 	f->st_rc = cgroup_cpustat_read(&f->root, f->b.loc.dir, f->b.loc.version, &f->st);
-	if (f->b.loc.v2_dir[0])
-		assert_int_equal(psi_read(&f->root, f->b.loc.v2_dir, &f->cg_psi), 0);
+	const char *psi = psi_cgroup_dir(&f->root, &f->b.loc, &f->why);
+	if (psi)
+		assert_int_equal(psi_read(&f->root, psi, &f->cg_psi), 0);
 	assert_int_equal(psi_read(&f->root, "proc/pressure/cpu", &f->sys_psi), 0);
 }
 
@@ -142,9 +144,17 @@ static void test_v2(void **state)
 	check_close(f->st.throttled_s, 1.5, "throttled_s");
 	check_close(f->st.usage_s, 40.0, "usage_s");
 	assert_true(f->cg_psi.available);
+	assert_int_equal(f->why, PSI_WHY_NONE);
 	check_close(f->cg_psi.some_avg10, 12.5, "cgroup psi");
 	assert_true(f->sys_psi.available);
 	check_close(f->sys_psi.some_avg10, 7.25, "system psi");
+	/* The root cgroup (no cgroup.type) has the system's pressure, never
+	 * shown as a cgroup's. */
+	struct cgroup_loc root = f->b.loc;
+	snprintf(root.v2_dir, sizeof(root.v2_dir), "sys/fs/cgroup");
+	enum psi_why why;
+	assert_null(psi_cgroup_dir(&f->root, &root, &why));
+	assert_int_equal(why, PSI_WHY_ROOT);
 }
 
 static void test_v2_max(void **state)
@@ -228,8 +238,10 @@ static void test_hybrid(void **state)
 	check_close(f->b.effective, 0.5, "effective");
 	assert_int_equal(f->st.nr_throttled, 1000);
 	check_close(f->st.throttled_s, 0.5, "throttled_s");
-	assert_true(f->cg_psi.available);
-	check_close(f->cg_psi.some_avg10, 45.1, "cgroup psi");
+	/* The cpu controller's cgroup is on v1: it has no pressure, and the
+	 * unified cgroup's (a 45.1 % in lab.scope) is another grouping's. */
+	assert_false(f->cg_psi.available);
+	assert_int_equal(f->why, PSI_WHY_V1);
 	assert_true(f->sys_psi.available);
 	/* the unified cgroup has cpu.stat but no cpu.max: usage, no periods */
 	struct cgroup_cpustat u;

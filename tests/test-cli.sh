@@ -4,15 +4,12 @@
 set -u
 TL="${THREADLAB_BUILDDIR:-.}/threadlab"
 SRC="${THREADLAB_SRCDIR:-.}"
-n=0
-fails=0
 tmp=$(mktemp -d)
 pids=()
 cleanup() {
 	for p in "${pids[@]}"; do { kill -9 "$p"; wait "$p"; } 2>/dev/null; done
 	rm -rf "$tmp"
 }
-trap cleanup EXIT
 
 . "$(dirname "$0")/tap-lib.sh"
 check() { # check "description" command...
@@ -35,6 +32,7 @@ expect_usage() {
 # Python validates JSON; absent python3, JSON checks are skipped visibly.
 have_py=1
 command -v python3 >/dev/null || have_py=0
+plan 38
 
 
 "$TL" --help >"$tmp/out" 2>&1 && grep -q -- '--batch' "$tmp/out" && grep -q 'Exit status' "$tmp/out" &&
@@ -162,6 +160,7 @@ fi
 # The target exits: batch stops by itself and says so.
 sleep 0.4 &
 sp=$!
+track "$sp"
 "$TL" --batch -p "$sp" -i 0.1 >"$tmp/out" 2>"$tmp/err"
 st=$?
 [ $st = 0 ] && grep -q 'exited' "$tmp/err" && ok "batch stops when the target exits" || notok "batch target exit" "status $st" "$(cat "$tmp/err")"
@@ -203,13 +202,13 @@ else
 fi
 
 # --tree sees a child's threads
-bash -c 'sleep 5 & wait' &
-tp=$!
-pids+=("$tp")
+# (in its own group: the sleep grandchild is stopped with it)
+spawn bash -c 'sleep 30 & wait'
+tp=$spawned
 for _ in $(seq 50); do [ -n "$(pgrep -P "$tp")" ] && break; sleep 0.1; done
 "$TL" --batch --tree -p "$tp" -c 1 -i 0.1 >"$tmp/out" 2>"$tmp/err"
 grep -q ' sleep ' "$tmp/out" && ok "--tree includes the child process" || notok "--tree" "$(cat "$tmp/out" "$tmp/err")"
-kill "$tp" 2>/dev/null
+stop "$tp"
 
 # SIGINT stops a batch run cleanly with status 0.  Without job control a
 # background job starts with SIGINT ignored, so set -m; the wait is bounded.
@@ -225,8 +224,8 @@ if kill -0 "$bp" 2>/dev/null; then
 	notok "SIGINT batch: still running 10 s after SIGINT"
 	stop "$bp"
 else
-	wait "$bp"
-	st=$?
+	reap "$bp" 30
+	st=$reaped
 	[ $st = 0 ] && ok "SIGINT ends batch mode with status 0" || notok "SIGINT batch" "status $st"
 fi
 
@@ -255,19 +254,30 @@ lab_procs() { # the lab processes under threadlab $1: its anchor and the anchor'
 	local a
 	for a in $(pgrep -P "$1"); do echo "$a"; pgrep -P "$a"; done
 }
-lab_left() { # $1: threadlab's pid, $2: its lab processes; prints what is still there
+# lab_wait PID: threadlab PID's anchor and its helpers run (at most 10 s);
+# the anchor's PID in $anchor.
+anchor=""
+lab_wait() {
+	local i
+	for ((i = 0; i < 100; i++)); do
+		anchor=$(pgrep -P "$1" -x tl-anchor | head -n1)
+		[ -n "$anchor" ] && [ -n "$(pgrep -P "$anchor")" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+lab_left() { # $1: the lab's cgroup seen while it ran, $2: its lab processes; prints what is still there
 	local p
-	for p in $2; do kill -0 "$p" 2>/dev/null && echo "process $p ($(cat /proc/$p/comm 2>/dev/null))"; done
-	# the quota cgroup sits inside threadlab's own cgroup, at any depth
-	find /sys/fs/cgroup -maxdepth 12 -type d -name "threadlab-$1" 2>/dev/null
+	for p in $2; do alive "$p" && echo "process $p ($(cat /proc/$p/comm 2>/dev/null))"; done
+	[ -n "$1" ] && [ -d "$1" ] && echo "cgroup $1"
 }
 if [ $have_py = 1 ]; then
 	"$TL" --batch -c 3 -i 0.4 --size 256 --threads 2 --workers 1 --format json >"$tmp/lab" 2>"$tmp/err" &
 	lp=$!
-	sleep 0.8
+	lab_wait "$lp"
 	lprocs=$(lab_procs "$lp")
-	wait "$lp"
-	st=$?
+	reap "$lp" 30
+	st=$reaped
 	python3 - "$tmp/lab" <<'PY' >"$tmp/err2" 2>&1 && [ $st = 0 ] && ok "--batch lab: workload object, gemm0 + gemm0.w1 threads, worker pid" || notok "--batch lab json" "status $st" "$(cat "$tmp/err" "$tmp/err2")"
 import json, sys
 lines = [json.loads(l) for l in open(sys.argv[1])]
@@ -288,8 +298,9 @@ PY
 else
 	skip "--batch lab json" "python3 missing"
 fi
-sleep 0.2
-left=$(lab_left "${lp:-0}" "${lprocs:-}")
+# shellcheck disable=SC2086
+gone ${lprocs:-}
+left=$(lab_left "" "${lprocs:-}")
 [ -n "${lprocs:-}" ] && [ -z "$left" ] && ok "normal exit of the lab leaves no process or cgroup" || notok "lab leftovers after exit" "procs: ${lprocs:-none seen}" "$left"
 
 for sig in INT TERM HUP; do
@@ -298,12 +309,12 @@ for sig in INT TERM HUP; do
 	bp=$!
 	set +m
 	pids+=("$bp")
-	sleep 1.5
+	lab_wait "$bp"
 	procs=$(lab_procs "$bp")
 	kill -$sig "$bp"
-	wait "$bp" 2>/dev/null
+	reap "$bp" 10
 	for _ in $(seq 30); do
-		left=$(lab_left "$bp" "$procs")
+		left=$(lab_left "" "$procs")
 		[ -z "$left" ] && break
 		sleep 0.1
 	done
@@ -335,16 +346,19 @@ fi
 
 # SIGKILL: helpers die with threadlab (PDEATHSIG); the stale quota cgroup
 # is removed by the next start.
-if [ "$(id -u)" = 0 ] && [ -w /sys/fs/cgroup/cpu ] || [ -w /sys/fs/cgroup/cgroup.subtree_control ]; then
+if quota_capable; then
 	"$TL" --batch -i 0.2 --size 256 --cpus 1.5 >/dev/null 2>&1 &
 	bp=$!
-	sleep 1.5
-	had=$(ls -d /sys/fs/cgroup/cpu/threadlab-$bp /sys/fs/cgroup/*/threadlab-$bp /sys/fs/cgroup/threadlab-$bp 2>/dev/null | head -n1)
+	pids+=("$bp")
+	lab_wait "$bp"
+	# The quota cgroup holds the anchor: found by its PID, not by a name.
+	had=$(cg_of "${anchor:-0}")
+	cg_track "$had"
 	lp=$(lab_procs "$bp")
 	kill -KILL "$bp"
-	wait "$bp" 2>/dev/null
+	reap "$bp" 5
 	for _ in $(seq 30); do # the anchor gives its group 300 ms of grace
-		procs=$(lab_left 0 "$lp")
+		procs=$(lab_left "" "$lp")
 		[ -z "$procs" ] && break
 		sleep 0.1
 	done
@@ -355,9 +369,6 @@ if [ "$(id -u)" = 0 ] && [ -w /sys/fs/cgroup/cpu ] || [ -w /sys/fs/cgroup/cgroup
 		notok "SIGKILL cleanup" "cgroup: ${had:-none made}" "procs: $procs" "still there: $(ls -d "$had" 2>/dev/null)"
 	fi
 else
-	skip "SIGKILL cleanup of the quota cgroup" "needs root and a writable cpu cgroup controller"
+	skip "SIGKILL cleanup of the quota cgroup" "$quota_why"
 fi
 
-# The plan comes last (valid TAP): no count to keep in step by hand.
-echo "1..$n"
-exit 0

@@ -6,8 +6,6 @@
 # tmux.  The processes it starts are killed on exit.
 set -u
 B="${THREADLAB_BUILDDIR:-.}"
-n=0
-fails=0
 tmp=$(mktemp -d)
 T="tmux -L tl-zsh-$$"
 sp=""
@@ -16,20 +14,18 @@ cleanup() {
 	[ -n "$sp" ] && { kill -9 "$sp"; wait "$sp"; } 2>/dev/null
 	rm -rf "$tmp"
 }
-trap cleanup EXIT
 . "$(dirname "$0")/tap-lib.sh"
 if ! command -v zsh >/dev/null || ! command -v tmux >/dev/null; then
-	skip "zsh completion" "needs zsh and tmux"
-	echo "1..$n"
-	exit 0
+	skip_all "needs zsh and tmux"
 fi
+plan 8
 
 mkdir -p "$tmp/fn"
 cp "$B/completion/_threadlab" "$tmp/fn/"
 $T new-session -d -x 200 -y 120 "env -i HOME=$tmp TERM=xterm PATH=/usr/bin:/bin LISTMAX=0 zsh -f -i"
 $T send-keys "fpath=($tmp/fn \$fpath); autoload -Uz compinit; compinit -u -D; PS1='%% '" Enter
 $T send-keys "clear; print ready" Enter
-wait_pane 0 '^ready' 100 || { notok "zsh started" "$(cat "$tmp/pane")"; echo "1..$n"; exit 1; }
+wait_pane 0 '^ready' 100 || { notok "zsh started" "$(cat "$tmp/pane")"; exit 1; }
 
 # tab DESCRIPTION ERE TEXT [AFTER]: types TEXT, presses Tab (then types
 # AFTER), waits for ERE on the screen, then clears the line and the screen.
@@ -66,5 +62,3 @@ tab "-p offers a sleeping process" "(^% threadlab -p $sp X|^$sp +\\(sleep\\))" "
 tab "after --, commands" '^% threadlab -- sleep' "threadlab -- slee"
 tab "after -- CMD, its own completion (threadlab's here)" '^% threadlab -- threadlab --format' \
 	"threadlab -- threadlab --form"
-echo "1..$n"
-exit "$fails"

@@ -8,15 +8,12 @@ set -u
 B="${THREADLAB_BUILDDIR:-.}"
 TL="$B/threadlab"
 COMP="$B/completion/threadlab"
-n=0
-fails=0
 tmp=$(mktemp -d)
 pids=()
 cleanup() {
 	for p in "${pids[@]}"; do { kill -9 "$p"; wait "$p"; } 2>/dev/null; done
 	rm -rf "$tmp"
 }
-trap cleanup EXIT
 . "$(dirname "$0")/tap-lib.sh"
 
 have_bc=0
@@ -25,7 +22,8 @@ if [ -r /usr/share/bash-completion/bash_completion ]; then
 	. /usr/share/bash-completion/bash_completion && have_bc=1
 fi
 # shellcheck disable=SC1090
-. "$COMP" || { echo "1..1"; echo "not ok 1 - $COMP cannot be sourced"; exit 1; }
+plan 23
+. "$COMP" || { notok "$COMP cannot be sourced"; exit 1; }
 
 # comp WORD...: the candidates for the command line WORD... (the last word
 # is the one being completed, "" for a new one), one a line, sorted.
@@ -144,5 +142,3 @@ if [ $have_bc = 1 ]; then
 else
 	skip "after -- CMD, that command's completion" "needs bash-completion (_command_offset)"
 fi
-echo "1..$n"
-exit "$fails"

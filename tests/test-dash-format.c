@@ -3,6 +3,8 @@
 
 #include "tl-test.h"
 
+#include <math.h>
+
 #include <string.h>
 
 #include "dash-format.h"
@@ -368,6 +370,39 @@ static void test_sparkline(void **state)
 	assert_int_equal(dash_fit_width(out), 30);
 }
 
+/* Charts survive what no figure should be: +Inf, NaN, 1e308, a scale of
+ * +Inf or NaN; every row keeps its width (the sparkline used to index
+ * its table with (int)(inf/inf*8) and die). */
+static void test_non_finite_charts(void **state)
+{
+	(void)state;
+	char out[512];
+	double v[] = {INFINITY, NAN, 1e308, -INFINITY, 50, -1e308, 100};
+	double maxes[] = {INFINITY, NAN, 1e308, 0, -1, 100};
+	for (size_t m = 0; m < sizeof(maxes) / sizeof(maxes[0]); m++) {
+		for (int utf8 = 0; utf8 < 2; utf8++) {
+			dash_format_sparkline(out, sizeof(out), 7, v, 7, maxes[m], utf8);
+			assert_int_equal(dash_fit_width(out), 7);
+			for (size_t i = 0; i < 7; i++) {
+				dash_format_bar(out, sizeof(out), 10, v[i], maxes[m],
+						v[(i + 1) % 7], v[(i + 2) % 7], utf8);
+				assert_int_equal(dash_fit_width(out), 10);
+			}
+		}
+	}
+	/* +Inf and past the scale at the top, NaN and below 0 blank */
+	dash_format_sparkline(out, sizeof(out), 7, v, 7, 100, false);
+	assert_string_equal(out, "@ @ = @");
+	dash_format_sparkline(out, sizeof(out), 7, v, 7, INFINITY, false);
+	assert_string_equal(out, "@ @ . ."); /* scaled to the largest finite point */
+	dash_format_bar(out, sizeof(out), 4, NAN, 100, 0, 0, false);
+	assert_string_equal(out, "    ");
+	dash_format_bar(out, sizeof(out), 4, INFINITY, 100, 0, 0, false);
+	assert_string_equal(out, "####");
+	dash_format_cpu(out, sizeof(out), 20, 0, NAN, false);
+	assert_int_equal(dash_fit_width(out), 20);
+}
+
 static void test_chart_rows(void **state)
 {
 	(void)state;
@@ -381,7 +416,7 @@ static void test_chart_rows(void **state)
 	    {1, 3, 768, 0, 150, 2, 2, 0, 0, 0},
 	    {1, 4, 1024, 0, 900, 2, 2, 0, 0, 0},  /* another size: not on this chart */
 	    {1, 5, 768, 0, 900, 2, 1.5, 0, 0, 0}, /* another budget: not on this chart */
-	    {1, 6, 768, 0, 900, 2, 2, 1, 0, 0},   /* measured beside a worker: not either */
+	    {1, 6, 768, 0, 900, 2, 2, 1, 0, 0},	  /* measured beside a worker: not either */
 	};
 	memcpy(v.points, pts, sizeof(pts));
 	v.npoints = 6;
@@ -452,6 +487,7 @@ int main(void)
 	    cmocka_unit_test(test_bar_ascii_and_marks),
 	    cmocka_unit_test(test_bar_utf8),
 	    cmocka_unit_test(test_sparkline),
+	    cmocka_unit_test(test_non_finite_charts),
 	    cmocka_unit_test(test_chart_rows),
 	    cmocka_unit_test(test_cpu_bar),
 	};

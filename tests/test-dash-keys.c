@@ -32,6 +32,11 @@ static void test_thread_and_stream_keys(void **state)
 	assert_true(f & DASH_KEY_REDRAW);
 	assert_int_equal(w.threads, 2);
 	assert_non_null(strstr(d.message, "threads 2"));
+	/* = is + (the unshifted key): up, never down. */
+	f = dash_keys_handle(&d, &w, &lab_ctx, '=');
+	assert_true(f & DASH_KEY_APPLY);
+	assert_int_equal(w.threads, 3);
+	dash_keys_handle(&d, &w, &lab_ctx, '-');
 	dash_keys_handle(&d, &w, &lab_ctx, '-');
 	f = dash_keys_handle(&d, &w, &lab_ctx, '-');
 	assert_int_equal(w.threads, 1); /* never below 1 */
@@ -146,11 +151,13 @@ static void test_view_keys(void **state)
 	int f = dash_keys_handle(&d, &w, &lab_ctx, '+');
 	assert_false(d.help);
 	assert_false(f & DASH_KEY_APPLY);
+	/* F1 then q: the help says any key closes it, so q closes it too. */
 	dash_keys_handle(&d, &w, &lab_ctx, KEY_F(1));
 	assert_true(d.help);
-	assert_true(dash_keys_handle(&d, &w, &lab_ctx, 'q') & DASH_KEY_QUIT);
-	d.help = false;
-	d.quit = false;
+	f = dash_keys_handle(&d, &w, &lab_ctx, 'q');
+	assert_false(f & DASH_KEY_QUIT);
+	assert_false(d.quit);
+	assert_false(d.help);
 	assert_true(dash_keys_handle(&d, &w, &lab_ctx, KEY_F(10)) & DASH_KEY_QUIT);
 	assert_true(d.quit);
 	assert_int_equal(dash_keys_handle(&d, &w, &lab_ctx, 'Z'), 0);
@@ -314,10 +321,10 @@ static void test_help_lists_every_key(void **state)
 {
 	(void)state;
 	size_t n;
-	const struct dash_key_help *h = dash_keys_help(&n);
-	const char *want[] = {"+ -", "] [",    "> < d", "w W",	  "} { u", "l L x X f F",
-			      "b B", "t",      "space", "s",	  "Tab F6", "r",
-			      "i I", "F1 h ?", "F10 q", "n",	  "p",	    "q"};
+	const struct dash_key_help *h = dash_keys_help(0, &n);
+	const char *want[] = {"+ -", "] [",    "> < d", "w W", "} { u",	 "l L x X f F",
+			      "b B", "t",      "space", "s",   "Tab F6", "r",
+			      "i I", "F1 h ?", "F10 q", "n",   "p",	 "q"};
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
 		bool found = false;
 		for (size_t j = 0; j < n; j++)
@@ -457,7 +464,7 @@ static void test_man_page_lists_every_key(void **state)
 	static char words[256][32];
 	size_t nw = man_key_words(words, 256), n;
 	assert_true(nw > 20);
-	const struct dash_key_help *h = dash_keys_help(&n);
+	const struct dash_key_help *h = dash_keys_help(0, &n);
 	for (size_t i = 0; i < n; i++) {
 		char keys[64];
 		snprintf(keys, sizeof(keys), "%s", h[i].keys);
@@ -517,6 +524,123 @@ static void test_replay_keys(void **state)
 	assert_null(strstr(bar, "threads"));
 }
 
+/* The key names of the help screen, as a user presses them (this test's
+ * own table: a name the dashboard maps to the wrong key fails here). */
+static int key_of(const char *name)
+{
+	static const struct {
+		const char *name;
+		int key;
+	} names[] = {{"space", ' '},	   {"Tab", '\t'},	{"F6", KEY_F(6)},
+		     {"Right", KEY_RIGHT}, {"Left", KEY_LEFT},	{"Up", KEY_UP},
+		     {"Down", KEY_DOWN},   {"PgUp", KEY_PPAGE}, {"PgDn", KEY_NPAGE},
+		     {"Home", KEY_HOME},   {"End", KEY_END},	{"Enter", '\r'},
+		     {"F1", KEY_F(1)},	   {"F10", KEY_F(10)}};
+	if (name[0] && !name[1])
+		return (unsigned char)name[0];
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(names[i].name, name) == 0)
+			return names[i].key;
+	fail_msg("the help names a key this test does not know: %s", name);
+	return -1;
+}
+
+/* Every key the help of a mode lists acts in that mode: pressed on a fresh
+ * dashboard it is handled, and not with a message that it works elsewhere. */
+static void test_every_listed_key_acts(void **state)
+{
+	(void)state;
+	static const char *const refusals[] = {"inactive", "no workload", "works in a replay",
+					       "moves the guided tour", "the tour sets the knobs"};
+	struct dash_key_ctx lab = lab_ctx, attach = lab_ctx, replay = lab_ctx, tour = lab_ctx;
+	attach.lab = false;
+	attach.table_rows = 5;
+	attach.table_body = 3;
+	replay.lab = false;
+	replay.replay = true;
+	replay.replay_pos = 5;
+	replay.replay_count = 10;
+	tour.tour = true;
+	const struct {
+		const char *name;
+		const struct dash_key_ctx *c;
+		unsigned mode;
+	} modes[] = {{"lab", &lab, DASH_KEYS_MODE_LAB},
+		     {"attach", &attach, DASH_KEYS_MODE_ATTACH},
+		     {"replay", &replay, DASH_KEYS_MODE_REPLAY},
+		     {"tour", &tour, DASH_KEYS_MODE_LAB | DASH_KEYS_MODE_TOUR}};
+	size_t pressed = 0;
+	for (size_t m = 0; m < sizeof(modes) / sizeof(modes[0]); m++) {
+		assert_int_equal(dash_keys_mode(modes[m].c), modes[m].mode);
+		size_t n;
+		const struct dash_key_help *h = dash_keys_help(modes[m].mode, &n);
+		assert_true(n >= 5);
+		for (size_t i = 0; i < n; i++) {
+			char keys[64];
+			snprintf(keys, sizeof(keys), "%s", h[i].keys);
+			for (char *save = NULL, *k = strtok_r(keys, " ", &save); k;
+			     k = strtok_r(NULL, " ", &save)) {
+				struct dash d;
+				struct lab_settings w = lab_settings_default();
+				dash_fresh(&d);
+				d.replay.on = modes[m].c->replay;
+				d.replay.speed = 1;
+				int f = dash_keys_handle(&d, &w, modes[m].c, key_of(k));
+				if (!(f & DASH_KEY_HANDLED))
+					fail_msg("%s: %s (%s) does nothing", modes[m].name, k,
+						 h[i].what);
+				for (size_t r = 0; r < sizeof(refusals) / sizeof(refusals[0]); r++)
+					if (strstr(d.message, refusals[r]))
+						fail_msg("%s: %s (%s) answers \"%s\"",
+							 modes[m].name, k, h[i].what, d.message);
+				pressed++;
+			}
+		}
+	}
+	assert_true(pressed > 40);
+}
+
+/* The help of each mode holds only what acts there: no lab line and no
+ * lab note in attach or replay; in the tour q leaves it, so quit is F10. */
+static void test_help_per_mode(void **state)
+{
+	(void)state;
+	size_t n;
+	const struct dash_key_help *h = dash_keys_help(DASH_KEYS_MODE_ATTACH, &n);
+	for (size_t i = 0; i < n; i++) {
+		assert_null(strstr(h[i].what, "workload"));
+		assert_null(strstr(h[i].what, "cgroup"));
+		assert_null(strstr(h[i].what, "tour"));
+		assert_true(h[i].modes & DASH_KEYS_MODE_ATTACH);
+	}
+	h = dash_keys_help(DASH_KEYS_MODE_REPLAY, &n);
+	bool step = false;
+	for (size_t i = 0; i < n; i++) {
+		assert_null(strstr(h[i].what, "cgroup"));
+		assert_null(strstr(h[i].what, "intra-op"));
+		step = step || strcmp(h[i].keys, "Right Left . , > <") == 0;
+	}
+	assert_true(step);
+	h = dash_keys_help(DASH_KEYS_MODE_LAB | DASH_KEYS_MODE_TOUR, &n);
+	bool quit = false, leave = false;
+	for (size_t i = 0; i < n; i++) {
+		assert_null(strstr(h[i].what, "intra-op threads"));
+		if (strncmp(h[i].what, "quit", 4) == 0) {
+			assert_string_equal(h[i].keys, "F10");
+			quit = true;
+		}
+		leave = leave || strcmp(h[i].keys, "q") == 0;
+	}
+	assert_true(quit && leave);
+	h = dash_keys_help(DASH_KEYS_MODE_LAB, &n);
+	bool size = false;
+	for (size_t i = 0; i < n; i++) {
+		assert_false(strncmp(h[i].what, "tour: ", 6) == 0);
+		size = size || strcmp(h[i].keys, "> < d") == 0;
+	}
+	assert_true(size);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -531,6 +655,8 @@ int main(void)
 	    cmocka_unit_test(test_tour_keys),
 	    cmocka_unit_test(test_man_page_lists_every_key),
 	    cmocka_unit_test(test_replay_keys),
+	    cmocka_unit_test(test_every_listed_key_acts),
+	    cmocka_unit_test(test_help_per_mode),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -6,16 +6,14 @@
 set -u
 TL="${THREADLAB_BUILDDIR:-.}/threadlab"
 FX="${THREADLAB_SRCDIR:-.}/tests/fixtures"
-n=0
-fails=0
 tmp=$(mktemp -d)
 pids=()
 cleanup() {
 	for p in "${pids[@]}"; do { kill -9 "$p"; wait "$p"; } 2>/dev/null; done
 	rm -rf "$tmp"
 }
-trap cleanup EXIT
 . "$(dirname "$0")/tap-lib.sh"
+plan 20
 
 # ---- 1: a thread starved of CPU --------------------------------------------
 # Two spinners on one CPU, nice -20 and nice 19: the second is runnable but
@@ -123,5 +121,3 @@ else
 	notok "long kernel thread name / huge CPU field" "$(cat "$tmp/out" "$tmp/err")"
 fi
 
-echo "1..$n"
-exit $((fails > 0))

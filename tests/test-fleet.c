@@ -106,18 +106,19 @@ static void test_groups_only_grow(void **state)
 static void test_matches(void **state)
 {
 	(void)state;
-	regex_t re;
-	assert_int_equal(regcomp(&re, "python.*train", REG_EXTENDED | REG_NOSUB), 0);
+	char err[256];
+	struct pattern *re = pattern_compile("--match", "python.*train", err, sizeof(err));
+	assert_non_null(re);
 	static const char cmd[] = "/usr/bin/python3\0-u\0train.py\0--epochs\0003\0";
-	assert_true(fleet_matches(&re, "python3", 7, cmd, sizeof(cmd) - 1));
+	assert_true(fleet_matches(re, "python3", 7, cmd, sizeof(cmd) - 1));
 	static const char other[] = "/usr/bin/python3\0serve.py\0";
-	assert_false(fleet_matches(&re, "python3", 7, other, sizeof(other) - 1));
+	assert_false(fleet_matches(re, "python3", 7, other, sizeof(other) - 1));
 	/* a kernel thread: no command line, its name alone */
-	assert_false(fleet_matches(&re, "kworker/0:1", 11, "", 0));
-	regfree(&re);
-	assert_int_equal(regcomp(&re, "^gemm", REG_EXTENDED | REG_NOSUB), 0);
-	assert_true(fleet_matches(&re, "gemm0", 5, other, sizeof(other) - 1));
-	regfree(&re);
+	assert_false(fleet_matches(re, "kworker/0:1", 11, "", 0));
+	pattern_free(re);
+	re = pattern_compile("--match", "^gemm", err, sizeof(err));
+	assert_true(fleet_matches(re, "gemm0", 5, other, sizeof(other) - 1));
+	pattern_free(re);
 }
 
 /* ---- the fleet live ------------------------------------------------------ */

@@ -5,16 +5,14 @@
 # leaves no file behind.  Installs into a throw-away DESTDIR.  Prints TAP.
 set -u
 B="${THREADLAB_BUILDDIR:-.}"
-n=0
-fails=0
 tmp=$(mktemp -d)
 bp=""
 cleanup() {
 	[ -n "$bp" ] && { kill -9 "$bp"; wait "$bp"; } 2>/dev/null
 	rm -rf "$tmp"
 }
-trap cleanup EXIT
 . "$(dirname "$0")/tap-lib.sh"
+plan 7
 root="$tmp/root"
 MAKE=${MAKE:-make}
 
@@ -27,8 +25,7 @@ MK
 )
 read -r bindir libexec mandir compdir zshdir unitdir datadir <<<"$dirs"
 if [ -z "$datadir" ]; then
-	echo "1..1"
-	echo "not ok 1 - cannot read the configured directories from $B/Makefile"
+	notok "cannot read the configured directories from $B/Makefile"
 	exit 1
 fi
 
@@ -115,5 +112,3 @@ if limited 120 $MAKE -C "$B" uninstall DESTDIR="$root" >"$tmp/uninstall.log" 2>&
 else
 	notok "make uninstall" "$(tail -n 20 "$tmp/uninstall.log")"
 fi
-echo "1..$n"
-exit "$fails"

@@ -16,6 +16,8 @@
 #include <limits.h>
 #include <signal.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -27,6 +29,16 @@
 /* Children of the test, killed and reaped by teardown if a test fails. */
 static pid_t g_kids[8];
 
+static void remember(pid_t pid)
+{
+	for (size_t i = 0; i < sizeof(g_kids) / sizeof(g_kids[0]); i++) {
+		if (!g_kids[i]) {
+			g_kids[i] = pid;
+			break;
+		}
+	}
+}
+
 static pid_t sleeper(void)
 {
 	pid_t pid = fork();
@@ -35,12 +47,7 @@ static pid_t sleeper(void)
 			pause();
 	}
 	assert_true(pid > 0);
-	for (size_t i = 0; i < sizeof(g_kids) / sizeof(g_kids[0]); i++) {
-		if (!g_kids[i]) {
-			g_kids[i] = pid;
-			break;
-		}
-	}
+	remember(pid);
 	return pid;
 }
 
@@ -203,16 +210,51 @@ static void test_v2_add_destroy(void **state)
 	assert_int_equal(lab_quota_add(&q, a), -ENOENT);
 }
 
-/* Stale cgroups in our cgroup and in each parent: a dead owner's (with a
- * leftover task) and a reused pid's go, a live older owner's and ours stay. */
+/* A pid that was a child of ours and has ended. */
+static pid_t dead_pid(void)
+{
+	pid_t pid = fork();
+	if (pid == 0)
+		_exit(0);
+	waitpid(pid, NULL, 0);
+	return pid;
+}
+
+/* A process that holds the lock on dir, as a live owner does (one in
+ * another PID namespace, whose pid means nothing here); SIGKILL it and the
+ * kernel drops the lock. */
+static pid_t lock_holder(const char *dir)
+{
+	int pfd[2];
+	assert_int_equal(pipe(pfd), 0);
+	pid_t pid = fork();
+	if (pid == 0) {
+		int fd = open(dir, O_RDONLY | O_DIRECTORY);
+		char ok = fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0;
+		if (write(pfd[1], &ok, 1) != 1)
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	remember(pid);
+	char ok = 0;
+	assert_int_equal(read(pfd[0], &ok, 1), 1);
+	assert_true(ok);
+	close(pfd[0]);
+	close(pfd[1]);
+	return pid;
+}
+
+/* Stale cgroups in our cgroup and in each parent: the ones no live owner
+ * holds locked go (a dead owner's with a leftover task, one named after a
+ * pid that is alive here, one with a .N suffix); a locked one stays
+ * whatever its pid says, until its owner dies; names not ours stay. */
 static void test_v2_stale(void **state)
 {
 	(void)state;
+	char err[256];
 	fake_cg_tree_v2("/user.slice/s.scope", "cpu memory\n", "cpu\n");
-	pid_t dead = fork();
-	if (dead == 0)
-		_exit(0);
-	waitpid(dead, NULL, 0);
+	pid_t dead = dead_pid();
 	char rel[128];
 	snprintf(rel, sizeof(rel), "/user.slice/threadlab-%d", (int)dead);
 	fake_cg_new(rel);
@@ -229,21 +271,38 @@ static void test_v2_stale(void **state)
 	snprintf(procs, sizeof(procs), "%s/cgroup.procs", work);
 	snprintf(pid, sizeof(pid), "%d", (int)left);
 	assert_int_equal(fake_cg_write(procs, pid), 0);
-	fake_cg_new("/threadlab-4000001"); /* live, started before: kept */
-	fake_cg_proc_stat(4000001, 2);
-	fake_cg_new("/user.slice/s.scope/threadlab-4000002"); /* pid reused: removed */
-	fake_cg_proc_stat(4000002, -60);
+	/* a dead pid here, a live owner elsewhere: the case that killed a
+	 * namespaced threadlab's workload */
+	pid_t dead2 = dead_pid();
+	char other[64];
+	snprintf(other, sizeof(other), "/user.slice/threadlab-%d", (int)dead2);
+	fake_cg_new(other);
+	pid_t holder = lock_holder(fake_cg_path(other));
+	snprintf(rel, sizeof(rel), "/user.slice/s.scope/threadlab-%d", (int)getppid());
+	fake_cg_new(rel); /* alive pid, no lock: stale */
+	fake_cg_new("/user.slice/s.scope/threadlab-4000002.3");
 	fake_cg_new("/threadlab-abc");
-	snprintf(rel, sizeof(rel), "/threadlab-%d", (int)getpid());
-	fake_cg_new(rel);
-	assert_int_equal(lab_quota_cleanup_stale_in(&fake_cg_sys), 2);
+	assert_int_equal(lab_quota_cleanup_stale_in(&fake_cg_sys), 3);
 	assert_true(reaped_by_sigkill(left));
-	assert_true(fake_cg_exists(fake_cg_path("/threadlab-4000001")));
+	assert_true(fake_cg_exists(fake_cg_path(other)));
 	assert_true(fake_cg_exists(fake_cg_path("/threadlab-abc")));
-	assert_true(fake_cg_exists(fake_cg_path(rel)));
-	assert_false(fake_cg_exists(fake_cg_path("/user.slice/s.scope/threadlab-4000002")));
-	assert_int_equal(fake_cg_count_ours(fake_cg_path("/user.slice")), 0);
+	assert_false(fake_cg_exists(fake_cg_path(rel)));
+	assert_false(fake_cg_exists(fake_cg_path("/user.slice/s.scope/threadlab-4000002.3")));
+	assert_int_equal(fake_cg_count_ours(fake_cg_path("/user.slice")), 1); /* the locked one */
 	assert_int_equal(lab_quota_cleanup_stale_in(&fake_cg_sys), 0);
+	/* The same name for a new owner: taken by the live one, so .1. */
+	struct lab_quota q;
+	assert_int_equal(lab_quota_create_in(&fake_cg_sys, &q, dead2, err, sizeof(err)), 0);
+	printf("# %s\n", q.top);
+	size_t tl = strlen(q.top);
+	assert_true(tl > 2 && strcmp(q.top + tl - 2, ".1") == 0);
+	assert_int_equal(lab_quota_cleanup_stale_in(&fake_cg_sys), 0); /* ours is locked too */
+	assert_int_equal(lab_quota_destroy(&q, 0), 0);
+	kill(holder, SIGKILL);
+	waitpid(holder, NULL, 0);
+	forget(holder);
+	assert_int_equal(lab_quota_cleanup_stale_in(&fake_cg_sys), 1); /* its owner died */
+	assert_false(fake_cg_exists(fake_cg_path(other)));
 }
 
 /* No rights anywhere: -EACCES and a message naming the remedy, nothing made. */

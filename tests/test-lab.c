@@ -244,6 +244,7 @@ static void test_helper_restart(void **state)
 	assert_int_equal(st.stream[0].restarts, LAB_RESTART_MAX);
 	assert_non_null(strstr(st.stream[0].error, "killed by signal 9"));
 	assert_non_null(strstr(st.stream[0].error, "not restarted"));
+	assert_non_null(strstr(st.stream[0].error, "no more restarts"));
 	char msg[256];
 	assert_int_equal(lab_wait_ready(lab, 1000, msg, sizeof(msg)), -EIO);
 	assert_non_null(strstr(msg, "not restarted"));

@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # test-layers.sh — the layer rule (docs/design.md, "Layers") holds, and keeps
 # holding: tui/ and output/ include monitor/, output/ and their own headers
 # (and common/, config.h and system headers), never a collectors/ or
@@ -9,11 +9,9 @@
 set -u
 SRC="${THREADLAB_SRCDIR:-.}"
 BUILD="${THREADLAB_BUILDDIR:-.}"
-n=0
-fails=0
 . "$(dirname "$0")/tap-lib.sh"
+plan 10
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 # The quoted includes of the files in a folder, as "file: header".
 includes() {
@@ -113,5 +111,3 @@ else
 	ok "a planted tui/ include of a collectors header is caught"
 fi
 
-echo "1..$n"
-[ "$fails" = 0 ]

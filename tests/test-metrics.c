@@ -7,6 +7,10 @@
 
 #include "tl-test.h"
 
+#include <math.h>
+
+#include "serve-admit.h"
+
 #include <crypt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -238,6 +242,122 @@ static void test_latency_histogram(void **state)
 	fake_free(s);
 }
 
+/* A figure that arithmetic on bad input made +Inf or NaN is left out, its
+ * family and every other sample still whole (a counter of +Inf, a gauge
+ * of NaN would be kept by a scraper as if measured). */
+static void test_non_finite(void **state)
+{
+	(void)state;
+	struct session *s = fake_session(100, 2, "main", 4);
+	struct metrics_target t = {s, "attach"};
+	s->cur.cpustat.throttled_s = INFINITY;
+	s->runnable_mean = NAN;
+	s->progress.on = true;
+	s->progress.count = 1e300 * 1e300;
+	s->progress.rate = 12.5;
+	for (int fmt = 0; fmt < 2; fmt++) {
+		char *text = render(fmt ? METRICS_OPENMETRICS : METRICS_PROMETHEUS, &t, 1, 500);
+		assert_null(strstr(text, "Inf"));
+		assert_null(strstr(text, "NaN"));
+		assert_null(strstr(text, "threadlab_cgroup_cpu_cfs_throttled_seconds_total{"));
+		assert_null(strstr(text, "threadlab_runnable_threads_mean{"));
+		assert_null(strstr(text, "threadlab_progress_steps_total{"));
+		/* the neighbours of a dropped sample are whole lines */
+		assert_non_null(strstr(
+		    text,
+		    "\nthreadlab_cgroup_cpu_cfs_throttled_periods_total{cgroup=\"/job\"} 10\n"));
+		assert_non_null(
+		    strstr(text, "threadlab_progress_steps_per_second{pid=\"100\"} 12.5\n"));
+		assert_non_null(
+		    strstr(text, "\nthreadlab_verdict{pid=\"100\",verdict=\"fine\"} 0\n"));
+		assert_int_equal(count(text, "# HELP "), count(text, "# TYPE "));
+		assert_not_interleaved(text);
+		free(text);
+	}
+	fake_free(s);
+}
+
+static bool waiting_300(int fd)
+{
+	return fd == 300;
+}
+
+/* The exporter's connection table: slow clients from one address or from
+ * fifty cannot take the room a newcomer needs, headers have a deadline,
+ * the kept connections have a room of their own. */
+static void test_admit(void **state)
+{
+	(void)state;
+	struct serve_admit *a = calloc(1, sizeof(*a));
+	int drop[SERVE_ADMIT_DROPS];
+	size_t nd;
+	unsigned char ip[4] = {127, 0, 0, 0};
+	/* 50 slow clients from 50 addresses, then 9 from one */
+	for (int i = 0; i < 50; i++) {
+		ip[3] = (unsigned char)(10 + i);
+		assert_non_null(serve_admit_open(a, ip, 4, 100 + i, i * 0.01, drop, &nd));
+		assert_true(nd <= 1);
+	}
+	assert_int_equal(serve_admit_count(a, false), SERVE_ADMIT_PENDING);
+	assert_int_equal(a->dropped_pending, 50 - SERVE_ADMIT_PENDING);
+	ip[3] = 1;
+	for (int i = 0; i < 9; i++)
+		serve_admit_open(a, ip, 4, 200 + i, 1 + i * 0.01, drop, &nd);
+	/* the scraper, from the same address: gets in, is not the one dropped */
+	struct serve_conn *prom = serve_admit_open(a, ip, 4, 300, 2, drop, &nd);
+	assert_non_null(prom);
+	assert_false(prom->dropped);
+	assert_int_equal(nd, 1);
+	assert_true(drop[0] >= 200 && drop[0] < 209); /* the oldest of its address */
+	unsigned from1 = 0;
+	for (size_t i = 0; i < SERVE_ADMIT_SLOTS; i++)
+		from1 += a->c[i].used && !a->c[i].dropped && a->c[i].addr[3] == 1;
+	assert_true(from1 >= 1 && from1 <= SERVE_ADMIT_PENDING_ADDR);
+	serve_admit_request(a, prom, 2.1, drop, &nd);
+	assert_true(prom->kept);
+	assert_int_equal(nd, 0);
+	/* late headers: every pending one older than the budget, not the kept */
+	int fds[SERVE_ADMIT_SLOTS];
+	size_t late = serve_admit_expired(a, 1.5 + SERVE_ADMIT_HEADER_S, fds, SERVE_ADMIT_SLOTS);
+	assert_true(late > 0);
+	for (size_t i = 0; i < late; i++)
+		assert_true(fds[i] != 300);
+	assert_false(prom->dropped);
+	serve_admit_expired(a, 100, fds, SERVE_ADMIT_SLOTS);
+	assert_int_equal(serve_admit_count(a, false), 0);
+	assert_int_equal(serve_admit_count(a, true), 1);
+	/* slots of dropped connections come back when they close */
+	for (size_t i = 0; i < SERVE_ADMIT_SLOTS; i++)
+		if (a->c[i].dropped)
+			serve_admit_close(a, &a->c[i]);
+	/* kept: at most SERVE_ADMIT_KEPT_ADDR from one address, the one that
+	 * asked longest ago goes first */
+	ip[3] = 2;
+	for (int i = 0; i < 10; i++) {
+		struct serve_conn *c = serve_admit_open(a, ip, 4, 400 + i, 200 + i, drop, &nd);
+		serve_admit_request(a, c, 200 + i, drop, &nd);
+		if (i >= SERVE_ADMIT_KEPT_ADDR)
+			assert_true(nd == 1 && drop[0] == 400 + i - SERVE_ADMIT_KEPT_ADDR);
+	}
+	assert_int_equal(serve_admit_count(a, true), 1 + SERVE_ADMIT_KEPT_ADDR);
+	/* a scraper's whole request waits unread in its socket while a burst
+	 * from its address is accepted: never the one dropped */
+	memset(a, 0, sizeof(*a));
+	a->waiting = waiting_300;
+	ip[3] = 1;
+	struct serve_conn *early = serve_admit_open(a, ip, 4, 300, 400, drop, &nd);
+	for (int i = 0; i < 12; i++)
+		serve_admit_open(a, ip, 4, 500 + i, 400.001 + i * 0.001, drop, &nd);
+	assert_false(early->dropped);
+	assert_int_equal(a->dropped_pending, 12 + 1 - SERVE_ADMIT_PENDING_ADDR);
+	/* a full table: NULL, the caller closes */
+	memset(a, 0, sizeof(*a));
+	for (int i = 0; i < SERVE_ADMIT_SLOTS; i++)
+		assert_non_null(serve_admit_open(a, ip, 4, i, 300, drop, &nd));
+	assert_null(serve_admit_open(a, ip, 4, 999, 300, drop, &nd));
+	free(a);
+}
+
 static void test_escaping(void **state)
 {
 	(void)state;
@@ -379,6 +499,8 @@ int main(void)
 	    cmocka_unit_test(test_formats),
 	    cmocka_unit_test(test_latency_histogram),
 	    cmocka_unit_test(test_escaping),
+	    cmocka_unit_test(test_non_finite),
+	    cmocka_unit_test(test_admit),
 	    cmocka_unit_test(test_folding_and_shared_cgroup),
 	    cmocka_unit_test(test_accept),
 	    cmocka_unit_test(test_listen),

@@ -3,11 +3,14 @@
  * sweep's settings (sweep-cmd.h): pure code and real files. */
 #include "tl-test.h"
 
+#include <json-c/json.h>
 #include <math.h>
+#include <time.h>
 
 #include "explog-out.h"
 #include "explog.h"
 #include "progress.h"
+#include "sweep-cmd-out.h"
 #include "sweep-cmd.h"
 #include "tail.h"
 
@@ -100,12 +103,169 @@ static void test_rates(void **state)
 	progress_free(&p);
 }
 
+/* Numbers from the job's output are checked once, as they enter: text
+ * that is not a number and numbers out of range for a count or a rate are
+ * not counted, and each kind is said once, naming the first such text. */
+static void test_hostile_numbers(void **state)
+{
+	(void)state;
+	struct progress p;
+	char err[256];
+	progress_init(&p, "([0-9a-z.e+]+)it/s", true, err, sizeof(err));
+	feed(&p, "10it/s\n");
+	progress_tick(&p, 1.0);
+	feed(&p, "1e308it/s\ninfit/s\n1e10it/s\n");
+	assert_int_equal(p.out_of_range, 3);
+	assert_int_equal(p.note_seq, 1);
+	assert_non_null(strstr(p.note, "'1e308'"));
+	assert_non_null(strstr(p.note, "out of range"));
+	feed(&p, "nanit/s\nabcit/s\n");
+	assert_int_equal(p.not_number, 2);
+	assert_int_equal(p.note_seq, 2);
+	assert_non_null(strstr(p.note, "'nan'"));
+	assert_non_null(strstr(p.note, "not a number"));
+	progress_tick(&p, 2.0);
+	assert_near(p.count, 10, 1e-9); /* the last good rate, integrated */
+	assert_true(isfinite(p.rate));
+	progress_free(&p);
+
+	progress_init(&p, "step ([0-9e.]+)", false, err, sizeof(err));
+	feed(&p, "step 5\nstep 1e300\nstep 1e16\nstep 7\n");
+	assert_near(p.count, 7, 0);
+	assert_int_equal(p.out_of_range, 2);
+	assert_int_equal(p.note_seq, 1);
+	progress_free(&p);
+}
+
+static double mono(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Matching cost is bounded: what glibc's regexec took seconds for on one
+ * 511-byte line (a backreference; nested counted repetitions) is refused
+ * when compiled, saying why; what compiles matches such a line in well
+ * under a millisecond; the syntax stays POSIX egrep's, leftmost-longest,
+ * with \d and \s as glibc had them. */
+static void test_bounded_cost(void **state)
+{
+	(void)state;
+	struct progress p;
+	char err[256];
+	assert_int_equal(progress_init(&p, "(a*)*\\1b", false, err, sizeof(err)), -EINVAL);
+	printf("# %s\n", err);
+	assert_non_null(strstr(err, "--progress '(a*)*\\1b'"));
+	assert_non_null(strstr(err, "backreference"));
+	assert_int_equal(progress_init(&p, "(a{1,255}){1,255}b", false, err, sizeof(err)), -EINVAL);
+	printf("# %s\n", err);
+	assert_non_null(strstr(err, "cost per line"));
+	/* the slowest expression RE2 still takes here, on 500 lines */
+	assert_int_equal(progress_init(&p, "(.{1,200}a){1,5}x", false, err, sizeof(err)), 0);
+	char line[512];
+	memset(line, 'a', 510);
+	line[510] = '\n';
+	double t0 = mono();
+	for (int i = 0; i < 500; i++)
+		progress_feed(&p, line, 511);
+	double per_line = (mono() - t0) / 500;
+	printf("# %.1f us a line\n", per_line * 1e6);
+	assert_true(per_line < 0.05); /* glibc: 11.7 s for the nested repetition */
+	progress_free(&p);
+	/* POSIX classes, GNU's \d \s, leftmost-longest alternation */
+	assert_int_equal(
+	    progress_init(&p, "[[:digit:]]+\\s+steps? (\\d+)", false, err, sizeof(err)), 0);
+	feed(&p, "12  steps 40\n");
+	assert_near(p.count, 40, 0);
+	progress_free(&p);
+	assert_int_equal(progress_init(&p, "x(1|12)", false, err, sizeof(err)), 0);
+	feed(&p, "x12\n");
+	assert_near(p.count, 12, 0); /* the longest, not the first alternative */
+	progress_free(&p);
+	/* bytes that are not UTF-8 are matched around, not a failure */
+	assert_int_equal(progress_init(&p, "^ok", false, err, sizeof(err)), 0);
+	feed(&p, "ok \xff\xfe\n\xc3(ok\n");
+	assert_near(p.count, 1, 0);
+	progress_free(&p);
+}
+
+/* A job printing faster than the expression matches: matching stops after
+ * the budget in each read, the rest is counted as skipped and said once. */
+static void test_budget(void **state)
+{
+	(void)state;
+	struct progress p;
+	char err[256];
+	assert_int_equal(progress_init(&p, "^step", false, err, sizeof(err)), 0);
+	size_t n = 400000, len = n * 5;
+	char *buf = malloc(len);
+	for (size_t i = 0; i < n; i++)
+		memcpy(buf + 5 * i, "step\n", 5);
+	p.budget_s = 1e-4;
+	progress_feed(&p, buf, len);
+	printf("# %lu matched, %lu skipped\n", p.matches, p.skipped);
+	assert_true(p.skipped > 0);
+	assert_int_equal(p.matches + p.skipped, n);
+	assert_int_equal(p.note_seq, 1);
+	assert_non_null(strstr(p.note, "not counted"));
+	progress_feed(&p, buf, len);
+	assert_int_equal(p.note_seq, 1); /* once */
+	/* without a budget every line counts */
+	p.budget_s = 0;
+	unsigned long before = p.matches;
+	progress_feed(&p, buf, len);
+	assert_int_equal(p.matches - before, n);
+	free(buf);
+	progress_free(&p);
+}
+
 static void append(const char *path, const char *mode, const char *text)
 {
 	FILE *f = fopen(path, mode);
 	assert_non_null(f);
 	fputs(text, f);
 	fclose(f);
+}
+
+/* --log and --progress-file are refused up front when they cannot be what
+ * they are for: a directory, a missing file to follow, a file that is not
+ * an experiment log (a recording would get rows appended). */
+static void test_files_refused(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/tl-test-files-XXXXXX", path[256], err[512];
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(tail_check(dir), -EISDIR);
+	snprintf(path, sizeof(path), "%s/missing.log", dir);
+	assert_int_equal(tail_check(path), -ENOENT);
+	assert_int_equal(tail_check("/dev/null"), -EINVAL);
+	assert_int_equal(explog_check(path, err, sizeof(err)), 0); /* created on the first row */
+	assert_int_equal(explog_check(dir, err, sizeof(err)), -EISDIR);
+	assert_non_null(strstr(err, "directory"));
+	append(path, "w", "");
+	assert_int_equal(tail_check(path), 0);
+	assert_int_equal(explog_check(path, err, sizeof(err)), 0); /* empty */
+	append(
+	    path, "w",
+	    "{\"threadlab_recording\":1,\"mode\":\"lab\"}\n{\"time\":\"2026-12-01T00:00:00Z\"}\n");
+	assert_int_equal(explog_check(path, err, sizeof(err)), -EINVAL);
+	printf("# %s\n", err);
+	assert_non_null(strstr(err, "not an experiment log"));
+	append(path, "w", "hello\n");
+	assert_int_equal(explog_check(path, err, sizeof(err)), -EINVAL);
+	/* a log an earlier run wrote, with a torn line after its row */
+	append(path, "w", "{\"setting\":{\"threads\":\"2\"},\"rate\":1e999,\"cpu\":-3}\n{\"sett");
+	assert_int_equal(explog_check(path, err, sizeof(err)), 0);
+	struct explog l;
+	memset(&l, 0, sizeof(l));
+	size_t skipped;
+	assert_int_equal(explog_load(&l, path, &skipped), 1);
+	assert_int_equal(skipped, 1);
+	assert_true(l.row[0].rate < 0); /* 1e999 is no rate: unknown */
+	assert_true(l.row[0].cpu == 0);
+	unlink(path);
+	rmdir(dir);
 }
 
 static void test_tail_rotation(void **state)
@@ -256,8 +416,8 @@ static void test_sweep_settings(void **state)
 	assert_int_equal(sweep_cmd_settings(&o, v, 64), 6);
 	assert_int_equal(v[5][0], 2);
 	assert_int_equal(v[5][1], 1);
-	static const char *const bad[] = {"NOEQUALS", "=1,2", "1X=1", "A B=1", "X=", "X=1,,2",
-					  "OMP_NUM_THREADS=3"};
+	static const char *const bad[] = {
+	    "NOEQUALS", "=1,2", "1X=1", "A B=1", "X=", "X=1,,2", "OMP_NUM_THREADS=3"};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		err[0] = '\0';
 		assert_int_equal(sweep_cmd_add_knob(&o, bad[i], err, sizeof(err)), -EINVAL);
@@ -266,13 +426,177 @@ static void test_sweep_settings(void **state)
 	}
 }
 
+/* Every setting runs with its own values: each knob's NAME=VALUE once, the
+ * setting's (not the baseline's), threadlab's own definition gone. */
+static void test_sweep_environ(void **state)
+{
+	(void)state;
+	struct sweep_cmd_opts o;
+	char err[256];
+	unsigned char v[64][SWEEP_CMD_KNOBS];
+	sweep_cmd_opts_default(&o);
+	setenv("OMP_NUM_THREADS", "99", 1);
+	assert_int_equal(sweep_cmd_add_knob(&o, "OMP_NUM_THREADS=1,2,4", err, sizeof(err)), 0);
+	assert_int_equal(sweep_cmd_add_knob(&o, "MODE=a,b", err, sizeof(err)), 0);
+	size_t n = sweep_cmd_settings(&o, v, 64);
+	assert_int_equal(n, 4);
+	static const char *const want[4][2] = {{"1", "a"}, {"2", "a"}, {"4", "a"}, {"1", "b"}};
+	for (size_t i = 0; i < n; i++) {
+		char **e = sweep_cmd_environ(&o, v[i]);
+		int seen[2] = {0, 0};
+		for (char **p = e; *p; p++)
+			for (size_t k = 0; k < 2; k++) {
+				size_t l = strlen(o.knob[k].name);
+				if (strncmp(*p, o.knob[k].name, l) != 0 || (*p)[l] != '=')
+					continue;
+				seen[k]++;
+				if (strcmp(*p + l + 1, want[i][k]) != 0)
+					fail_msg("setting %zu runs with %s, want %s=%s", i, *p,
+						 o.knob[k].name, want[i][k]);
+			}
+		assert_int_equal(seen[0], 1);
+		assert_int_equal(seen[1], 1);
+		assert_non_null(getenv("PATH") ? e[0] : NULL);
+		sweep_cmd_environ_free(e, o.nknobs);
+	}
+	unsetenv("OMP_NUM_THREADS");
+}
+
+static struct sweep_cmd_row sweep_row(size_t i, double rate, double spread)
+{
+	struct sweep_cmd_row r;
+	memset(&r, 0, sizeof(r));
+	r.index = i;
+	r.rate = rate;
+	r.rate_spread = spread;
+	return r;
+}
+
+/* The best setting and whether it beats the next beyond the spread. */
+static void test_sweep_best(void **state)
+{
+	(void)state;
+	struct sweep_cmd_best b;
+	char line[512];
+	/* Repeats: 130 against 100, spreads 10 and 20: beyond. */
+	struct sweep_cmd_row r[4] = {sweep_row(0, 100, 20), sweep_row(1, 130, 10),
+				     sweep_row(2, NAN, NAN), sweep_row(3, 90, 5)};
+	sweep_cmd_best(r, 4, &b);
+	assert_ptr_equal(b.best, &r[1]);
+	assert_ptr_equal(b.next, &r[0]);
+	assert_near(b.margin, 30, 1e-9);
+	assert_near(b.spread, 20, 1e-9);
+	assert_int_equal(b.beyond, 1);
+	sweep_cmd_out_best_text(line, sizeof(line), &b, 3);
+	assert_non_null(strstr(line, "beyond the spread"));
+	/* Within the spread: no clear winner. */
+	r[0].rate_spread = 35;
+	sweep_cmd_best(r, 4, &b);
+	assert_int_equal(b.beyond, 0);
+	sweep_cmd_out_best_text(line, sizeof(line), &b, 3);
+	assert_non_null(strstr(line, "no clear winner"));
+	/* One run each: no spread, cannot tell; the best still named. */
+	for (size_t i = 0; i < 4; i++)
+		r[i].rate_spread = NAN;
+	sweep_cmd_best(r, 4, &b);
+	assert_ptr_equal(b.best, &r[1]);
+	assert_int_equal(b.beyond, -1);
+	sweep_cmd_out_best_text(line, sizeof(line), &b, 1);
+	assert_non_null(strstr(line, "--repeat"));
+	/* The first row best (the best found before the next is). */
+	r[0].rate = 200;
+	sweep_cmd_best(r, 4, &b);
+	assert_ptr_equal(b.best, &r[0]);
+	assert_ptr_equal(b.next, &r[1]);
+	/* No rate at all. */
+	struct sweep_cmd_row none[2] = {sweep_row(0, NAN, NAN), sweep_row(1, NAN, NAN)};
+	sweep_cmd_best(none, 2, &b);
+	assert_null(b.best);
+	sweep_cmd_out_best_text(line, sizeof(line), &b, 1);
+	assert_non_null(strstr(line, "best: none"));
+}
+
+/* A sweep row as an experiment-log row: wait from the runnable share. */
+static void test_sweep_log_row(void **state)
+{
+	(void)state;
+	struct sweep_cmd_row s = sweep_row(1, 50, NAN);
+	static const char *name = "OMP_NUM_THREADS", *value = "2";
+	s.name[0] = name;
+	s.value[0] = value;
+	s.nknobs = 1;
+	s.runs = 1;
+	s.cpu_pct = 150;
+	s.runnable_mean = 2;
+	s.wait_pct = 25;
+	s.throttled_pct = -1;
+	s.verdict = VERDICT_FINE;
+	snprintf(s.status, sizeof(s.status), "stopped (SIGTERM)");
+	struct explog_row e;
+	explog_row_of_sweep(&s, true, &e);
+	assert_int_equal(e.nknobs, 1);
+	assert_string_equal(e.knob[0].name, "OMP_NUM_THREADS");
+	assert_string_equal(e.knob[0].value, "2");
+	assert_string_equal(e.unit, "steps/s");
+	assert_near(e.rate, 50, 1e-9);
+	assert_near(e.cpu, 1.5, 1e-9);
+	assert_near(e.wait, 0.5, 1e-9);
+	assert_int_equal(e.verdict, VERDICT_FINE);
+	explog_row_of_sweep(&s, false, &e);
+	assert_null(e.unit);
+	assert_true(e.rate < 0);
+}
+
+/* A command sweep's JSON is one document whatever its rows: here a command
+ * that ends at once, no progress, so no best setting (best null). */
+static void test_sweep_json_document(void **state)
+{
+	(void)state;
+	struct sweep_cmd_opts o;
+	char err[256], *buf = NULL;
+	size_t len = 0;
+	static char t[] = "true";
+	static char *cmd[] = {t, NULL};
+	sweep_cmd_opts_default(&o);
+	assert_int_equal(sweep_cmd_add_knob(&o, "X=a,b", err, sizeof(err)), 0);
+	o.seconds = 0.2;
+	o.warmup = 0;
+	o.command = cmd;
+	FILE *f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(sweep_cmd_out_run(&o, f, FORMAT_JSON, NULL), 0);
+	fclose(f);
+	json_object *d = json_tokener_parse(buf);
+	if (!d)
+		fail_msg("not one JSON document: %s", buf);
+	json_object *rows, *best;
+	assert_true(json_object_object_get_ex(d, "rows", &rows));
+	assert_int_equal(json_object_array_length(rows), 2);
+	assert_true(json_object_object_get_ex(d, "best", &best));
+	assert_null(best);
+	assert_true(json_object_object_get_ex(d, "environment", &best));
+	json_object_put(d);
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_plain_match),	  cmocka_unit_test(test_cumulative_and_tqdm),
-	    cmocka_unit_test(test_rates),	  cmocka_unit_test(test_tail_rotation),
-	    cmocka_unit_test(test_explog),	  cmocka_unit_test(test_explog_round_trip),
+	    cmocka_unit_test(test_plain_match),
+	    cmocka_unit_test(test_cumulative_and_tqdm),
+	    cmocka_unit_test(test_rates),
+	    cmocka_unit_test(test_tail_rotation),
+	    cmocka_unit_test(test_explog),
+	    cmocka_unit_test(test_explog_round_trip),
 	    cmocka_unit_test(test_sweep_settings),
+	    cmocka_unit_test(test_hostile_numbers),
+	    cmocka_unit_test(test_bounded_cost),
+	    cmocka_unit_test(test_budget),
+	    cmocka_unit_test(test_files_refused),
+	    cmocka_unit_test(test_sweep_environ),
+	    cmocka_unit_test(test_sweep_best),
+	    cmocka_unit_test(test_sweep_log_row),
+	    cmocka_unit_test(test_sweep_json_document),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -4,8 +4,11 @@
  * session that steps, seeks and rebuilds its lab view. */
 #include "tl-test.h"
 
+#include "pressure.h"
+
 #include <math.h>
 #include <sys/stat.h>
+#include <zstd.h>
 
 #include "record.h"
 #include "recording.h"
@@ -343,6 +346,135 @@ static void test_bad_line_in_the_middle(void **state)
 	recording_sample_free(&s);
 }
 
+/* Numbers no writer writes are refused where they enter, each naming its
+ * field: 1e308 (and 1e999, which json-c reads as +Inf), a negative CPU %,
+ * an interval of -1, a count past INT_MAX, a header interval of 0. */
+static void test_absurd_numbers(void **state)
+{
+	(void)state;
+	char err[512], line[512];
+	static const char *const bad[][2] = {
+	    {"\"threads\":[{\"cpu_pct\":1e308}]", "cpu_pct"},
+	    {"\"threads\":[{\"cpu_pct\":1e999}]", "cpu_pct"},
+	    {"\"threads\":[{\"wait_pct\":-5}]", "wait_pct"},
+	    {"\"threads\":[], \"interval\": -1", "interval"},
+	    {"\"threads\":[], \"interval\": 1e9", "interval"},
+	    {"\"threads\":[], \"cpus\": [50, 1e300]", "cpus[]"},
+	    {"\"threads\":[], \"runnable\": 99999999999", "runnable"},
+	    {"\"threads\":[], \"workload\":{\"gflops\":1e300}", "gflops"},
+	};
+	struct recording_sample s;
+	recording_sample_init(&s);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(line, sizeof(line),
+			 "{\"time\":\"2026-12-01T00:00:00.000Z\",\"budget\":{},\"cgroup\":{},%s}",
+			 bad[i][0]);
+		int rc = recording_parse_sample(line, strlen(line), &s, err, sizeof(err));
+		printf("# %s -> %s\n", bad[i][0], err);
+		assert_int_equal(rc, -EINVAL);
+		assert_non_null(strstr(err, "out of range"));
+		assert_non_null(strstr(err, bad[i][1]));
+	}
+	snprintf(line, sizeof(line),
+		 "{\"time\":\"2026-12-01T00:00:00.000Z\",\"budget\":{},\"cgroup\":{},"
+		 "\"threads\":[{\"cpu_pct\":99.5}],\"interval\":0.5}");
+	assert_int_equal(recording_parse_sample(line, strlen(line), &s, err, sizeof(err)), 0);
+	assert_true(s.rates.threads[0].cpu_pct == 99.5);
+	recording_sample_free(&s);
+	struct recording_header h;
+	const char *head0 = "{\"threadlab_recording\": 1, \"interval\": 0}";
+	assert_int_equal(recording_parse_header(head0, strlen(head0), &h, err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "interval"));
+	/* In a file: the bad sample is skipped and named, the others read. */
+	write_recording(path_in("absurd.jsonl"), 2);
+	FILE *f = fopen(path_in("absurd.jsonl"), "a");
+	fputs("{\"time\":\"2026-12-01T00:00:00.000Z\",\"budget\":{\"effective\":1e308},"
+	      "\"cgroup\":{},\"threads\":[]}\n",
+	      f);
+	fclose(f);
+	struct recording *rec = recording_open(path_in("absurd.jsonl"), err, sizeof(err));
+	assert_non_null(rec);
+	recording_sample_init(&s);
+	assert_int_equal(recording_read(rec, 2, &s, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "effective"));
+	assert_int_equal(recording_read(rec, 1, &s, err, sizeof(err)), 0);
+	recording_sample_free(&s);
+	recording_close(rec);
+}
+
+/* A line past RECORDING_LINE_MAX is indexed but not parsed: read, it is
+ * named with its size and skipped; the samples around it read. */
+static void test_huge_line(void **state)
+{
+	(void)state;
+	char err[512];
+	const char *path = path_in("huge.jsonl");
+	write_recording(path, 2);
+	FILE *f = fopen(path, "a");
+	assert_non_null(f);
+	size_t big = RECORDING_LINE_MAX + (1 << 20);
+	fputs("{\"time\":\"2026-12-01T00:00:00.000Z\",\"pad\":\"", f);
+	for (size_t i = 0; i < big; i += 4096) {
+		static char block[4096];
+		memset(block, 'x', sizeof(block));
+		fwrite(block, 1, sizeof(block), f);
+	}
+	fputs("\"}\n", f);
+	fclose(f);
+	struct recording *rec = recording_open(path, err, sizeof(err));
+	assert_non_null(rec);
+	assert_int_equal(recording_count(rec), 3);
+	struct recording_sample s;
+	recording_sample_init(&s);
+	assert_int_equal(recording_read(rec, 2, &s, err, sizeof(err)), -EINVAL);
+	printf("# %s\n", err);
+	assert_non_null(strstr(err, "huge.jsonl:4:"));
+	assert_non_null(strstr(err, "65 MiB"));
+	assert_int_equal(recording_read(rec, 1, &s, err, sizeof(err)), 0);
+	recording_sample_free(&s);
+	recording_close(rec);
+	unlink(path);
+}
+
+/* A small .zst whose frame inflates past RECORDING_FRAME_MAX: the file is
+ * read up to it, with a note, and no more than that is ever held. */
+static void test_zstd_bomb(void **state)
+{
+	(void)state;
+	char err[512];
+	const char *path = path_in("bomb.jsonl.zst");
+	write_recording(path, 2);
+	size_t n = RECORDING_FRAME_MAX + (16 << 20);
+	char *plain = malloc(n);
+	assert_non_null(plain);
+	memset(plain, ' ', n);
+	plain[n - 1] = '\n';
+	size_t cap = ZSTD_compressBound(n);
+	char *z = malloc(cap);
+	assert_non_null(z);
+	size_t zn = ZSTD_compress(z, cap, plain, n, 1);
+	assert_false(ZSTD_isError(zn));
+	free(plain);
+	printf("# %zu MiB in %zu KiB of zstd\n", n >> 20, zn >> 10);
+	FILE *f = fopen(path, "ab");
+	assert_int_equal(fwrite(z, 1, zn, f), zn);
+	fclose(f);
+	free(z);
+	struct recording *rec = recording_open(path, err, sizeof(err));
+	if (!rec)
+		fail_msg("%s", err);
+	printf("# %s\n", recording_note(rec));
+	assert_non_null(strstr(recording_note(rec), "zstd frame 4 inflates past 256 MiB"));
+	assert_int_equal(recording_count(rec), 2);
+	struct recording_sample s;
+	recording_sample_init(&s);
+	assert_int_equal(recording_read(rec, 1, &s, err, sizeof(err)), 0);
+	recording_sample_free(&s);
+	recording_close(rec);
+	unlink(path);
+}
+
 /* Bytes that are not UTF-8 were written as \udcXX and read back as the
  * same bytes; a real NUL, a C1 character and an escaped backslash followed
  * by "udc80" stay what they were. */
@@ -473,16 +605,28 @@ static void test_replay_session(void **state)
 	session_stop(&s);
 }
 
+/* A cgroup pressure that is not known: its note, and back from a
+ * recording. */
+static void test_pressure_notes(void **state)
+{
+	(void)state;
+	assert_null(pressure_note(PSI_WHY_NONE));
+	assert_non_null(strstr(pressure_note(PSI_WHY_V1), "v1"));
+	assert_int_equal(pressure_why_of(pressure_note(PSI_WHY_V1)), PSI_WHY_V1);
+	assert_int_equal(pressure_why_of(pressure_note(PSI_WHY_ROOT)), PSI_WHY_ROOT);
+	assert_int_equal(pressure_why_of("no such note"), PSI_WHY_NONE);
+	assert_int_equal(pressure_why_of(NULL), PSI_WHY_NONE);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_round_trip_plain),
-	    cmocka_unit_test(test_round_trip_zstd),
-	    cmocka_unit_test(test_torn_files),
-	    cmocka_unit_test(test_bad_inputs),
-	    cmocka_unit_test(test_bad_line_in_the_middle),
-	    cmocka_unit_test(test_invalid_utf8_name),
-	    cmocka_unit_test(test_latency_round_trip),
+	    cmocka_unit_test(test_pressure_notes),    cmocka_unit_test(test_round_trip_plain),
+	    cmocka_unit_test(test_round_trip_zstd),   cmocka_unit_test(test_torn_files),
+	    cmocka_unit_test(test_bad_inputs),	      cmocka_unit_test(test_bad_line_in_the_middle),
+	    cmocka_unit_test(test_invalid_utf8_name), cmocka_unit_test(test_latency_round_trip),
+	    cmocka_unit_test(test_absurd_numbers),
+	    cmocka_unit_test(test_huge_line),	      cmocka_unit_test(test_zstd_bomb),
 	    cmocka_unit_test(test_replay_session),
 	};
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);

@@ -10,23 +10,19 @@ HOSTILE="${THREADLAB_BUILDDIR:-.}/tests/hostile-name"
 SOCK="tl-replay-$$"
 T="tmux -u -L $SOCK -f /dev/null"
 tmp=$(mktemp -d)
-n=0
-fails=0
 pids=()
 cleanup() {
 	$T kill-server 2>/dev/null
 	for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done
 	rm -rf "$tmp"
 }
-trap cleanup EXIT
-trap 'exit 1' INT TERM HUP
 
 . "$(dirname "$0")/tap-lib.sh"
 
 if ! command -v python3 >/dev/null; then
-	echo "1..0 # SKIP python3 is needed to compare JSON (Debian package python3)"
-	exit 0
+	skip_all "python3 is needed to compare JSON (Debian package python3)"
 fi
+plan 23
 
 # same A B: the JSON Lines of A and B hold the same samples, field for field.
 same() {
@@ -46,8 +42,8 @@ PY
 }
 
 # ---- a real lab run, recorded in batch mode (5 s) -----------------------------
-limited 60 "$TL" --batch -c 10 -i 0.5 --size 256 --threads 2 --format json \
-	--record "$tmp/lab.jsonl" >"$tmp/lab.out" 2>"$tmp/lab.err"
+lab_args=(--batch -c 10 -i 0.5 --size 256 --threads 2 --format json --record "$tmp/lab.jsonl")
+limited 60 "$TL" "${lab_args[@]}" >"$tmp/lab.out" 2>"$tmp/lab.err"
 st=$?
 if [ $st = 0 ] && [ "$(wc -l <"$tmp/lab.jsonl")" = 11 ] &&
 	head -n1 "$tmp/lab.jsonl" | grep -q '"threadlab_recording":1' &&
@@ -56,7 +52,7 @@ if [ $st = 0 ] && [ "$(wc -l <"$tmp/lab.jsonl")" = 11 ] &&
 else
 	notok "--batch --record" "status $st" "$(cat "$tmp/lab.err")" "$(wc -l <"$tmp/lab.jsonl")"
 fi
-python3 - "$tmp/lab.jsonl" <<'PY' >"$tmp/err" 2>&1 && ok "the header holds every field it promises" || notok "recording header fields" "$(cat "$tmp/err")"
+python3 - "$tmp/lab.jsonl" "$TL" "${lab_args[@]}" <<'PY' >"$tmp/err" 2>&1 && ok "the header holds every field it promises" || notok "recording header fields" "$(cat "$tmp/err")"
 import json, sys
 h = json.loads(open(sys.argv[1]).readline())
 for k in ("threadlab_recording", "threadlab_version", "host", "kernel", "cpu_model",
@@ -65,7 +61,8 @@ for k in ("threadlab_recording", "threadlab_version", "host", "kernel", "cpu_mod
     assert k in h, k
 assert "OMP_NUM_THREADS" in h["env"], h["env"]
 assert h["openblas"]["variant"] in ("pthreads", "openmp", "sequential"), h["openblas"]
-assert h["command_line"][:2] == [h["command_line"][0], "--batch"], h["command_line"]
+# The command line as it was given: the program, then every argument.
+assert h["command_line"] == sys.argv[2:], (h["command_line"], sys.argv[2:])
 assert h["interval"] == 0.5
 PY
 tail -n +2 "$tmp/lab.jsonl" >"$tmp/lab.samples"
@@ -183,20 +180,10 @@ fi
 if ! command -v tmux >/dev/null; then
 	skip "replay in the dashboard" "tmux is not installed (Debian package tmux)"
 	skip "replay seek keys" "tmux is not installed"
+	skip "replay > and <" "tmux is not installed"
 	skip "dashboard --record" "tmux is not installed"
 else
 	$T new-session -d -s keep -x 80 -y 24 "sleep 600"
-	pane() { $T capture-pane -p -t "$1" 2>/dev/null; }
-	wait_pane() {
-		local i=0
-		while [ "$i" -lt "$3" ]; do
-			pane "$1" >"$tmp/pane" && grep -Eq -- "$2" "$tmp/pane" && return 0
-			sleep 0.1
-			i=$((i + 1))
-		done
-		pane "$1" >"$tmp/pane"
-		return 1
-	}
 	# The recorded GFLOP/s of the first sample, as the screen rounds it.
 	first=$(python3 -c 'import json,sys; print("%.1f" % json.loads(open(sys.argv[1]).readline())["workload"]["gflops"])' "$tmp/lab.out")
 	t1=$(python3 -c 'import json,sys; print(json.loads(open(sys.argv[1]).readline())["time"][11:19])' "$tmp/lab.out")
@@ -226,6 +213,18 @@ else
 	else
 		notok "replay keys" "end $at_end time $end_time back $back start $start" "$(cat "$tmp/pane")"
 	fi
+	# The key bar's "<>": > and < step like Right and Left.
+	$T send-keys -t rp '>' '>'
+	wait_pane rp ' (sample )?3/10 ' 30
+	fwd=$?
+	$T send-keys -t rp '<'
+	wait_pane rp ' (sample )?2/10 ' 30
+	bwd=$?
+	if [ $fwd = 0 ] && [ $bwd = 0 ] && grep -q '<> step' "$tmp/pane"; then
+		ok "replay: > and < step forward and back, as the key bar's <> says"
+	else
+		notok "replay > and <" "forward $fwd back $bwd" "$(cat "$tmp/pane")"
+	fi
 	$T send-keys -t rp '4' ' '
 	if wait_pane rp ' (sample )?([3-9]|10)/10 ' 40 && grep -q '| 4x' "$tmp/pane"; then
 		ok "replay plays on at 4x after space"
@@ -237,7 +236,7 @@ else
 	# The dashboard records too: a header and samples, while it runs.
 	$T new-session -d -s rec -x 120 -y 40 "exec '$TL' -i 0.3 --size 256 --record '$tmp/dash.jsonl'"
 	wait_pane rec 'GFLOP/s [0-9]' 150
-	sleep 1.5
+	until_true 100 test "$(wc -l <"$tmp/dash.jsonl" 2>/dev/null || echo 0)" -ge 5
 	$T send-keys -t rec q
 	for _ in $(seq 50); do $T has-session -t rec 2>/dev/null || break; sleep 0.1; done
 	lines=$(wc -l <"$tmp/dash.jsonl" 2>/dev/null || echo 0)
@@ -249,5 +248,4 @@ else
 	fi
 fi
 
-echo "1..$n"
 [ "$fails" = 0 ]

@@ -5,7 +5,10 @@
 #include "tl-test.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 
+#include "census.h"
 #include "diagnosis.h"
 #include "environ.h"
 #include "maps.h"
@@ -115,6 +118,137 @@ static void test_environ(void **state)
 		assert_non_null(environ_get(buf, (size_t)n, "THREADLAB_SRCDIR"));
 	free(buf);
 	sysroot_close(&r);
+}
+
+/* ---- what cannot be read whole ------------------------------------------------ */
+
+static char fx[] = "/tmp/tl-test-census-XXXXXX";
+
+static void fx_put(const char *rel, const char *text, size_t len)
+{
+	char path[512], cmd[600];
+	snprintf(path, sizeof(path), "%s/%s", fx, rel);
+	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", path);
+	assert_int_equal(system(cmd), 0);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	assert_int_equal(fwrite(text, 1, len, f), len);
+	fclose(f);
+}
+
+static void fx_stat(pid_t pid, pid_t tid, char state)
+{
+	char rel[128], line[256];
+	if (tid)
+		snprintf(rel, sizeof(rel), "proc/%d/task/%d/stat", (int)pid, (int)tid);
+	else
+		snprintf(rel, sizeof(rel), "proc/%d/stat", (int)pid);
+	int n =
+	    snprintf(line, sizeof(line),
+		     "%d (job) %c 1 %d %d 0 -1 0 0 0 0 0 0 0 0 0 20 0 2 0 100 0 0 0 0 0 0 0 0 0 "
+		     "0 0 0 0 0 0 0 0 0 0 0 0\n",
+		     (int)(tid ? tid : pid), state, (int)pid, (int)pid);
+	fx_put(rel, line, (size_t)n);
+}
+
+static const char fx_maps[] = "7f0000000000-7f0000001000 r-xp 00000000 08:01 42 "
+			      "/usr/lib/x86_64-linux-gnu/libgomp.so.1.0.0\n";
+
+/* An environment longer than ENVIRON_MAX reads "truncated", not unset: a
+ * variable found is the one the process sees, one not found may lie
+ * beyond.  A zombie leader (its environ "no such process", its maps empty)
+ * is read through a live thread; without one it is "unreadable".  None of
+ * it is reasoned from: a runtime of such a process has no pool rule. */
+static void test_not_read_whole(void **state)
+{
+	(void)state;
+	assert_non_null(mkdtemp(fx));
+	/* 100: 5 MiB of environment, OMP_NUM_THREADS=2 after it */
+	size_t big = ENVIRON_MAX + (1 << 20);
+	char *env = malloc(big + 64);
+	memcpy(env, "HOME=/root", 11);
+	memset(env + 11, 'x', big - 11);
+	memcpy(env + 11, "PAD=", 4);
+	env[big - 1] = '\0';
+	size_t len = big + (size_t)sprintf(env + big, "OMP_NUM_THREADS=2") + 1;
+	fx_stat(100, 0, 'S');
+	fx_put("proc/100/environ", env, len);
+	fx_put("proc/100/maps", fx_maps, sizeof(fx_maps) - 1);
+	free(env);
+	/* 200: a zombie leader, thread 201 alive; 300: a zombie leader alone */
+	fx_stat(200, 0, 'Z');
+	fx_stat(200, 200, 'Z');
+	fx_stat(200, 201, 'S');
+	fx_put("proc/200/maps", "", 0);
+	static const char env2[] = "PATH=/bin\0OMP_NUM_THREADS=3\0";
+	fx_put("proc/200/task/201/environ", env2, sizeof(env2) - 1);
+	fx_put("proc/200/task/201/maps", fx_maps, sizeof(fx_maps) - 1);
+	fx_stat(300, 0, 'Z');
+	fx_stat(300, 300, 'Z');
+	fx_put("proc/300/maps", "", 0);
+	struct sysroot r;
+	assert_int_equal(sysroot_open(&r, fx), 0);
+	struct census c;
+	census_init(&c, &r);
+	pid_t pids[] = {100, 200, 300};
+	census_update_pids(&c, &r, pids, 3, 1.0);
+	const struct census_proc *p = census_find(&c, 100);
+	assert_int_equal(p->env, CENSUS_ENV_TRUNCATED);
+	assert_null(census_var(p, "OMP_NUM_THREADS"));
+	assert_string_equal(census_var(p, "HOME") ? census_var(p, "HOME") : "/root", "/root");
+	p = census_find(&c, 200);
+	assert_int_equal(p->env, CENSUS_ENV_OK);
+	assert_int_equal(p->view, 201);
+	assert_string_equal(census_var(p, "OMP_NUM_THREADS"), "3");
+	assert_true(p->maps_readable);
+	assert_int_equal(p->nruntimes, 1);
+	p = census_find(&c, 300);
+	assert_int_equal(p->env, CENSUS_ENV_UNREADABLE);
+	assert_false(p->env_denied);
+	assert_false(p->maps_readable);
+	/* The diagnosis of 100: "truncated", no pool rule for its libgomp. */
+	struct snapshot_rates rates;
+	snapshot_rates_init(&rates);
+	struct budget b;
+	memset(&b, 0, sizeof(b));
+	b.online = b.affinity = 2;
+	b.effective = 2;
+	struct diagnosis *d = calloc(1, sizeof(*d));
+	struct diag_input in = {.target = 100, .budget = &b, .rates = &rates, .census = &c};
+	diagnosis_make(&in, d);
+	assert_int_equal(d->env_state, CENSUS_ENV_TRUNCATED);
+	const struct diag_env *omp = NULL;
+	for (size_t i = 0; i < d->nenv; i++)
+		if (strcmp(d->env[i].name, "OMP_NUM_THREADS") == 0)
+			omp = &d->env[i];
+	assert_true(omp && omp->state == CENSUS_ENV_TRUNCATED && !omp->set);
+	bool gomp = false;
+	for (size_t i = 0; i < d->nruntimes; i++)
+		if (d->runtimes[i].pid == 100) {
+			gomp = true;
+			assert_true(d->runtimes[i].pool_unknown);
+			assert_int_equal(d->runtimes[i].pool, 0);
+			assert_non_null(strstr(d->runtimes[i].why, "unknown"));
+		}
+	assert_true(gomp);
+	bool said = false;
+	for (size_t i = 0; i < d->nreasons; i++) {
+		said |= strstr(d->reasons[i], "longer than the 4 MiB") != NULL;
+		assert_null(strstr(d->reasons[i], "unset"));
+	}
+	assert_true(said);
+	/* 300: unreadable, said so, and its libraries unknown */
+	in.target = 300;
+	diagnosis_make(&in, d);
+	assert_int_equal(d->env_state, CENSUS_ENV_UNREADABLE);
+	assert_true(d->maps_unreadable >= 1);
+	free(d);
+	snapshot_rates_free(&rates);
+	census_free(&c);
+	sysroot_close(&r);
+	char cmd[128];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", fx);
+	assert_int_equal(system(cmd), 0);
 }
 
 /* ---- runtimes ------------------------------------------------------------- */
@@ -257,7 +391,7 @@ int main(void)
 	    cmocka_unit_test(test_maps_lines),	   cmocka_unit_test(test_maps_files),
 	    cmocka_unit_test(test_maps_live),	   cmocka_unit_test(test_environ),
 	    cmocka_unit_test(test_runtimes_match), cmocka_unit_test(test_default_counts),
-	    cmocka_unit_test(test_stems),
+	    cmocka_unit_test(test_stems),	   cmocka_unit_test(test_not_read_whole),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -10,25 +10,22 @@ TARGET="$B/bench/threads-target"
 SOCK="tl-scale-$$"
 T="tmux -u -L $SOCK -f /dev/null"
 tmp=$(mktemp -d)
-n=0
-fails=0
 tpid=
 cleanup() {
 	$T kill-server 2>/dev/null
 	[ -n "$tpid" ] && kill -9 "$tpid" 2>/dev/null
 	rm -rf "$tmp"
 }
-trap cleanup EXIT
-trap 'exit 1' INT TERM HUP
 . "$(dirname "$0")/tap-lib.sh"
 
 if ! command -v tmux >/dev/null; then
-	echo "1..0 # SKIP tmux is not installed (Debian package tmux)"
-	exit 0
+	skip_all "tmux is not installed (Debian package tmux)"
 fi
+plan 6
 NTHREADS=300
 exec 3< <(exec "$TARGET" "$NTHREADS")
-read -r tpid <&3 || { echo "1..1"; notok "bench/threads-target $NTHREADS did not start"; exit 1; }
+read -r tpid <&3 || { notok "bench/threads-target $NTHREADS did not start"; exit 1; }
+track "$tpid"
 
 pane() { $T capture-pane -p -t s 2>/dev/null; }
 # more: the count of the "N more" line, or "none".
@@ -36,17 +33,12 @@ more() { pane | sed -n 's/.*\.\.\. \([0-9][0-9]*\) more rows.*/\1/p' | head -n1 
 # rows: the TIDs shown, in screen order.
 rows() { pane | awk -v p="$tpid" '$1 == p && $2 ~ /^[0-9]+$/ { print $2 }'; }
 # wait_for TENTHS CMD...: polls until CMD succeeds.
-wait_for() {
-	local i=0 t="$1"; shift
-	while [ "$i" -lt "$t" ]; do "$@" && return 0; sleep 0.1; i=$((i + 1)); done
-	return 1
-}
+wait_for() { until_true "$@"; }
 more_is() { [ "$(more)" "$1" "$2" ]; }
 
 # Sorted by TID so that the order stands still between samples.
 $T new-session -d -s s -x 100 -y 30 "exec env LC_ALL=C.UTF-8 '$TL' -p $tpid -i 0.5"
 if ! wait_for 150 more_is -gt 0; then
-	echo "1..1"
 	notok "the threads table never said 'N more'" "$(pane)"
 	exit 1
 fi
@@ -106,5 +98,3 @@ got=${#seen[@]}
 [ "$got" -eq $((NTHREADS + 1)) ] && ok "PgDn to the end shows all $got threads" ||
 	notok "PgDn reached $got of $((NTHREADS + 1)) threads"
 
-echo "1..$n"
-exit $((fails > 0))

@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 #include "tl-test.h"
 
+#include "session.h"
 #include "stop.h"
 #include "sweep-out.h"
 
@@ -15,6 +16,8 @@
 #include <math.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -305,13 +308,73 @@ static void test_bad_options(void **state)
 	assert_int_equal(sweep_out_run(&o, stdout, FORMAT_TEXT, NULL), -EINVAL);
 }
 
+/* Waits up to 5 s for path to hold n pids; returns how many it read. */
+static int read_pids(const char *path, pid_t *out, int n)
+{
+	int got = 0;
+	for (int i = 0; i < 50 && got < n; i++) {
+		FILE *f = fopen(path, "r");
+		got = 0;
+		while (f && got < n && fscanf(f, "%d", &out[got]) == 1)
+			got++;
+		if (f)
+			fclose(f);
+		if (got < n)
+			nanosleep(&(struct timespec){0, 100000000}, NULL);
+	}
+	return got;
+}
+
+static bool gone(pid_t pid)
+{
+	for (int i = 0; i < 30; i++) {
+		if (kill(pid, 0) < 0 && errno == ESRCH)
+			return true;
+		nanosleep(&(struct timespec){0, 100000000}, NULL);
+	}
+	return false;
+}
+
+/* A launched command's descendants that left its process group (setsid),
+ * one whose parent ended and one whose parent is such a process, are
+ * stopped with it and counted: nothing it starts outlives threadlab. */
+static void test_launch_setsid(void **state)
+{
+	(void)state;
+	char path[] = "/tmp/tl-test-setsid-XXXXXX", script[512], err[512];
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	snprintf(script, sizeof(script),
+		 "(setsid sh -c 'sleep 300 & echo $! >>%s; sleep 300' &); "
+		 "setsid sleep 301 & echo $! >>%s; sleep 300",
+		 path, path);
+	char *argv[] = {(char *)"sh", (char *)"-c", script, NULL};
+	struct session_config c;
+	session_config_default(&c);
+	c.command = argv;
+	struct session s;
+	assert_int_equal(session_start(&s, &c, err, sizeof(err)), EXIT_OK);
+	pid_t p[2];
+	assert_int_equal(read_pids(path, p, 2), 2);
+	session_tick(&s);
+	session_stop(&s);
+	printf("# %d stopped\n", s.orphans_stopped);
+	/* the setsid sh and its two sleeps, the setsid sleep */
+	assert_int_equal(s.orphans_stopped, 4);
+	assert_true(gone(p[0]));
+	assert_true(gone(p[1]));
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_bad_options),	 cmocka_unit_test(test_text_columns),
-	    cmocka_unit_test(test_write_errors), cmocka_unit_test(test_reader_gone),
-	    cmocka_unit_test(test_interrupted),	 cmocka_unit_test(test_json),
-	    cmocka_unit_test(test_csv_and_text), cmocka_unit_test(test_pipeline_columns),
+	    cmocka_unit_test(test_bad_options),	  cmocka_unit_test(test_text_columns),
+	    cmocka_unit_test(test_write_errors),  cmocka_unit_test(test_reader_gone),
+	    cmocka_unit_test(test_interrupted),	  cmocka_unit_test(test_json),
+	    cmocka_unit_test(test_csv_and_text),  cmocka_unit_test(test_pipeline_columns),
+	    cmocka_unit_test(test_launch_setsid),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

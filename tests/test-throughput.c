@@ -29,6 +29,17 @@ static void test_gflops(void **state)
 	assert_near(throughput_gflops(100 * GF, -1.0), 0.0, 0);
 }
 
+/* A counter that fell (a helper started again from 0) gives 0, never the
+ * wrap of an unsigned difference. */
+static void test_delta(void **state)
+{
+	(void)state;
+	assert_int_equal(throughput_delta(10, 25), 15);
+	assert_int_equal(throughput_delta(25, 10), 0);
+	assert_int_equal(throughput_delta(UINT64_MAX, 0), 0);
+	assert_true(throughput_gflops(throughput_delta(5000000000ull, 100), 1.0) == 0);
+}
+
 static void test_ewma(void **state)
 {
 	(void)state;
@@ -207,13 +218,61 @@ static void test_failed_stream_counts_zero(void **state)
 	assert_near(w.gflops, 10, 0.01);
 }
 
+/* The single-thread reference: a busy box only lowers a reading, so it is
+ * kept, and said to be older than the conditions; a quiet spell measures
+ * it again, even lower. */
+static void test_single_reference(void **state)
+{
+	(void)state;
+	static struct labview v;
+	struct workload_report w;
+	labview_init(&v);
+	labview_conditions(&v, 10, 0.05); /* quiet */
+	labview_single_put(&v, 768, 0, 100);
+	assert_true(labview_single(&v, 768, 0) == 100);
+	labview_conditions(&v, 20, 1.2); /* busy: others take 1.2 CPUs */
+	labview_single_put(&v, 768, 0, 60);
+	assert_true(labview_single(&v, 768, 0) == 100); /* the busy reading is not kept */
+	memset(&w, 0, sizeof(w));
+	w.single_thread_gflops = 100;
+	labview_single_report(&v, 768, 0, &w);
+	assert_true(w.single_stale);
+	assert_true(w.single_age_s > 9.9 && w.single_age_s < 10.1);
+	assert_true(w.single_other_cpus > 0.04 && w.single_other_cpus < 0.06);
+	/* Quiet again: the first reading of the spell replaces it. */
+	labview_conditions(&v, 30, 0.1);
+	labview_single_put(&v, 768, 0, 90);
+	assert_true(labview_single(&v, 768, 0) == 90);
+	labview_single_report(&v, 768, 0, &w);
+	assert_false(w.single_stale);
+	assert_true(w.single_age_s < 0.1);
+	/* Within the same spell only a higher one does. */
+	labview_conditions(&v, 31, 0.1);
+	labview_single_put(&v, 768, 0, 85);
+	assert_true(labview_single(&v, 768, 0) == 90);
+	labview_single_put(&v, 768, 0, 95);
+	assert_true(labview_single(&v, 768, 0) == 95);
+	/* Busy but no reading yet for another size: the first is kept. */
+	labview_conditions(&v, 40, 1.5);
+	labview_single_put(&v, 512, 0, 70);
+	assert_true(labview_single(&v, 512, 0) == 70);
+	w.single_thread_gflops = 70;
+	labview_single_report(&v, 512, 0, &w);
+	assert_false(w.single_stale); /* measured under these very conditions */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_gflops),	  cmocka_unit_test(test_ewma),
-	    cmocka_unit_test(test_steady_warmup), cmocka_unit_test(test_steady_restart),
-	    cmocka_unit_test(test_ideal_ceiling), cmocka_unit_test(test_cache),
+	    cmocka_unit_test(test_gflops),
+	    cmocka_unit_test(test_delta),
+	    cmocka_unit_test(test_ewma),
+	    cmocka_unit_test(test_steady_warmup),
+	    cmocka_unit_test(test_steady_restart),
+	    cmocka_unit_test(test_ideal_ceiling),
+	    cmocka_unit_test(test_cache),
 	    cmocka_unit_test(test_failed_stream_counts_zero),
+	    cmocka_unit_test(test_single_reference),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,26 +11,15 @@ PY=/usr/bin/python3
 SOCK="tl-tune-$$"
 T="tmux -u -L $SOCK -f /dev/null"
 tmp=$(mktemp -d)
-n=0
-fails=0
-cleanup() {
-	$T kill-server 2>/dev/null
-	for p in $(pgrep -f "^$STEPS" 2>/dev/null); do kill -9 "$p"; done
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM HUP
 . "$(dirname "$0")/tap-lib.sh"
 
 if ! command -v tmux >/dev/null; then
-	echo "1..0 # SKIP tmux is not installed (Debian package tmux)"
-	exit 0
+	skip_all "tmux is not installed (Debian package tmux)"
 fi
 if [ ! -x "$TL" ] || [ ! -x "$STEPS" ]; then
-	echo "1..0 # SKIP $TL or $STEPS not built"
-	exit 0
+	skip_all "$TL or $STEPS not built"
 fi
-echo "1..7"
+plan 7
 $T new-session -d -s keep -x 80 -y 24 "sleep 600"
 # The progress row's figures: "RATE COUNT" from the pane in $tmp/pane.
 figures() {
@@ -164,5 +153,3 @@ if [ "$(wc -l <"$tmp/log.jsonl")" = 4 ] && grep -Eq '^ 1 +1\.00x ' "$tmp/view2" 
 else
 	notok "--log read back" "$(wc -l <"$tmp/log.jsonl") lines" "$(cat "$tmp/view2" 2>/dev/null)"
 fi
-echo "# $n tests, $fails failed"
-exit $fails

@@ -87,6 +87,17 @@ static inline void tl_sleep_ms(long ms)
 		;
 }
 
+/* Polls cond every 5 ms for at most ms milliseconds: true once it holds.
+ * For a condition a loaded box may delay (a margin of a few ms is not a
+ * check): assert_true(TL_UNTIL(cond, 5000)). */
+#define TL_UNTIL(cond, ms)                                                                          \
+	({                                                                                         \
+		bool tl_ok_ = false;                                                               \
+		for (long tl_i_ = 0; tl_i_ <= (ms) / 5 && !(tl_ok_ = (cond)); tl_i_++)            \
+			tl_sleep_ms(5);                                                            \
+		tl_ok_;                                                                            \
+	})
+
 /* Seconds on the monotonic clock. */
 static inline double tl_now_s(void)
 {

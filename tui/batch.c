@@ -66,10 +66,11 @@ static bool batch_print(const struct options *o, struct session *s, bool header,
 	return true;
 }
 
-/* A recording that failed to write stops recording, not sampling.  line,
- * when not NULL, is the sample already formatted as JSON. */
+/* A recording that failed to write stops recording, not sampling, and the
+ * run ends with EXIT_RUNTIME (*failed).  line, when not NULL, is the sample
+ * already formatted as JSON. */
 static void batch_record(struct record **rec, const struct options *o, const struct session *s,
-			 const struct batch_line *line)
+			 const struct batch_line *line, bool *failed)
 {
 	if (!*rec)
 		return;
@@ -77,10 +78,13 @@ static void batch_record(struct record **rec, const struct options *o, const str
 		      : record_sample(*rec, &s->cur, &s->rates,
 				      s->kind == SESSION_LAB ? &s->work : NULL, batch_diag(s));
 	if (rc < 0) {
-		fprintf(stderr, "threadlab: cannot write the recording %s: %s; recording stops\n",
+		fprintf(stderr,
+			"threadlab: cannot write the recording %s: %s; recording stops (exit "
+			"status 1)\n",
 			o->record, strerror(-rc));
 		record_close(*rec);
 		*rec = NULL;
+		*failed = true;
 	}
 }
 
@@ -156,7 +160,7 @@ int batch_run(const struct options *o)
 		one.f = open_memstream(&one.buf, &one.len);
 
 	long printed = 0;
-	bool header = true;
+	bool header = true, rec_failed = false;
 	double next = stop_now() + o->interval;
 	rc = EXIT_OK;
 	while (!stop_signal) {
@@ -182,24 +186,34 @@ int batch_run(const struct options *o)
 			if (fflush(one.f) == 0)
 				line = &one;
 		}
-		batch_record(&rec, o, &s, line);
+		batch_record(&rec, o, &s, line, &rec_failed);
 		if (!batch_print(o, &s, header, &rc, line))
 			break;
 		header = false;
 		if (o->count && ++printed >= o->count)
 			break;
+		/* The interval is a floor: a sample read late pushes the next
+		 * one back rather than making the next interval shorter. */
 		next += o->interval;
+		if (next < s.cur.time + o->interval)
+			next = s.cur.time + o->interval;
 		double now = stop_now();
 		if (next < now)
 			next = now + o->interval;
 	}
-	if (rec && record_close(rec) < 0)
-		fprintf(stderr, "threadlab: cannot close the recording %s\n", o->record);
+	if (rec && record_close(rec) < 0) {
+		fprintf(stderr, "threadlab: cannot close the recording %s (exit status 1)\n",
+			o->record);
+		rec_failed = true;
+	}
+	if (rec_failed && rc == EXIT_OK)
+		rc = EXIT_RUNTIME;
 	if (one.f)
 		fclose(one.f);
 	free(one.buf);
 	export_stop(&e);
 	session_stop(&s);
+	face_say_stopped(&s);
 	return rc;
 }
 

@@ -79,6 +79,8 @@ static void dash_diag_pools_add(struct dash_line *l, const struct diagnosis *d, 
 	if (d->env_state == CENSUS_ENV_UNREADABLE) {
 		dash_line_add(l, prio + 1, "environment not readable");
 	} else {
+		if (d->env_state == CENSUS_ENV_TRUNCATED)
+			dash_line_add(l, prio + 1, "environment truncated");
 		for (size_t i = 0; i < d->nenv; i++)
 			if (d->env[i].set) {
 				dash_diag_safe(d->env[i].value, v, sizeof(v));

@@ -225,10 +225,11 @@ void dash_format_order(const struct thread_rate *v, size_t n, enum dash_sort sor
 static const char *const dash_format_eighths[8] = {"",	     "\u258f", "\u258e", "\u258d",
 						   "\u258c", "\u258b", "\u258a", "\u2589"};
 
-/* Column (0..width-1) of x on a 0..max scale, or -1 when outside it. */
+/* Column (0..width-1) of x on a 0..max scale, or -1 when outside it (or
+ * either is not a finite number). */
 static int dash_format_col(double x, double max, int width)
 {
-	if (x <= 0 || max <= 0 || x > max * 1.0001 || width <= 0)
+	if (!isfinite(x) || !isfinite(max) || x <= 0 || max <= 0 || x > max * 1.0001 || width <= 0)
 		return -1;
 	int c = (int)(x / max * width);
 	return c >= width ? width - 1 : c;
@@ -242,7 +243,10 @@ size_t dash_format_bar(char *out, size_t cap, int width, double value, double ma
 	out[0] = '\0';
 	if (width <= 0)
 		return 0;
+	/* NaN draws nothing; +Inf, or anything past max, a full bar. */
 	double cells = max > 0 && value > 0 ? value / max * width : 0;
+	if (isnan(cells))
+		cells = isinf(value) && !isinf(max) ? width : 0;
 	if (cells > width)
 		cells = width;
 	int full = (int)cells;
@@ -285,14 +289,21 @@ size_t dash_format_sparkline(char *out, size_t cap, int width, const double *v, 
 		return 0;
 	size_t show = n < (size_t)width ? n : (size_t)width;
 	const double *p = v + (n - show);
-	if (max <= 0)
+	/* No scale, or one that is not finite: the largest finite point. */
+	if (!(max > 0) || !isfinite(max)) {
+		max = 0;
 		for (size_t i = 0; i < show; i++)
-			max = p[i] > max ? p[i] : max;
+			max = isfinite(p[i]) && p[i] > max ? p[i] : max;
+	}
 	for (int i = 0; i < width - (int)show; i++)
 		dash_format_add(out, cap, &o, " ");
 	for (size_t i = 0; i < show; i++) {
-		int level = max > 0 && p[i] > 0 ? (int)(p[i] / max * 8 + 0.5) : 0;
-		level = level > 8 ? 8 : level;
+		/* NaN and nothing: blank; +Inf and past the scale: the top. */
+		int level = 0;
+		if (p[i] > 0 && (p[i] >= max || !isfinite(p[i])))
+			level = 8;
+		else if (p[i] > 0)
+			level = (int)(p[i] / max * 8 + 0.5);
 		if (level == 0 && p[i] > 0)
 			level = 1; /* any work at all shows */
 		if (level == 0)
@@ -323,7 +334,7 @@ double dash_format_chart_scale(const struct labview *v, int size, int precision,
 	return max > 0 ? max * 1.05 : 1.0;
 }
 
-#define DASH_CHART_LABEL 7 /* "16x4 L8" */
+#define DASH_CHART_LABEL 7  /* "16x4 L8" */
 #define DASH_CHART_TAIL	 13 /* " %6.1f %4.0f%%" */
 
 size_t dash_format_chart_row(char *out, size_t cap, int width, const struct labview_point *p,

@@ -24,7 +24,7 @@
 #define DASH_KEYS_SIZE_STEP  64 /* sizes stay multiples of this */
 #define DASH_KEYS_QUOTA_STEP 0.5
 
-#define DASH_KEYS_MAX 4 /* keys per command */
+#define DASH_KEYS_MAX 6 /* keys per command */
 
 struct dash_keys_cmd {
 	struct {
@@ -217,13 +217,14 @@ static int dash_keys_prep(struct dash *d, struct lab_settings *w, const struct d
 	return dash_keys_try(d, w, c, &t);
 }
 
-static int dash_keys_prefetch(struct dash *d, struct lab_settings *w,
-			      const struct dash_key_ctx *c, int arg)
+static int dash_keys_prefetch(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
+			      int arg)
 {
 	struct lab_settings t = *w;
 	t.prefetch += arg;
 	if (t.prefetch < 1 || t.prefetch > CTL_MAX_PREFETCH) {
-		dash_keys_say(d, "prefetch stays within 1..%d batches per loader", CTL_MAX_PREFETCH);
+		dash_keys_say(d, "prefetch stays within 1..%d batches per loader",
+			      CTL_MAX_PREFETCH);
 		return DASH_KEY_HANDLED | DASH_KEY_REDRAW;
 	}
 	dash_keys_say(d, "prefetch %d batches per loader", t.prefetch);
@@ -236,7 +237,8 @@ static int dash_keys_blas(struct dash *d, struct lab_settings *w, const struct d
 	(void)arg;
 	struct lab_settings t = *w;
 	t.blas = w->blas == LAB_BLAS_OPENMP ? LAB_BLAS_PTHREADS : LAB_BLAS_OPENMP;
-	dash_keys_say(d, "the %s build of OpenBLAS: the helpers restart", labview_blas_name(t.blas));
+	dash_keys_say(d, "the %s build of OpenBLAS: the helpers restart",
+		      labview_blas_name(t.blas));
 	return dash_keys_try(d, w, c, &t);
 }
 
@@ -400,13 +402,7 @@ static const struct dash_keys_cmd dash_keys_table[] = {
      {"> < d", "matrix size n up / down (x1.25); d: single / double precision", LAB},
      ">< size",
      3},
-    {{{'d', 0}},
-     dash_keys_precision,
-     LAB,
-     true,
-     {NULL, NULL, 0},
-     "d prec",
-     3},
+    {{{'d', 0}}, dash_keys_precision, LAB, true, {NULL, NULL, 0}, "d prec", 3},
     {{{'w', +1}, {'W', -1}},
      dash_keys_workers,
      LAB,
@@ -426,25 +422,11 @@ static const struct dash_keys_cmd dash_keys_table[] = {
      dash_keys_loaders,
      LAB,
      true,
-     {"l L x X f F",
-      "pipeline: loaders, CPU per batch (x1.5), prefetch up / down",
-      LAB},
+     {"l L x X f F", "pipeline: loaders, CPU per batch (x1.5), prefetch up / down", LAB},
      "lL loader",
      2},
-    {{{'x', +1}, {'X', -1}},
-     dash_keys_prep,
-     LAB,
-     true,
-     {NULL, NULL, 0},
-     "xX prep",
-     3},
-    {{{'f', +1}, {'F', -1}},
-     dash_keys_prefetch,
-     LAB,
-     true,
-     {NULL, NULL, 0},
-     NULL,
-     0},
+    {{{'x', +1}, {'X', -1}}, dash_keys_prep, LAB, true, {NULL, NULL, 0}, "xX prep", 3},
+    {{{'f', +1}, {'F', -1}}, dash_keys_prefetch, LAB, true, {NULL, NULL, 0}, NULL, 0},
     {{{'b', 0}},
      dash_keys_blas,
      LAB,
@@ -452,13 +434,7 @@ static const struct dash_keys_cmd dash_keys_table[] = {
      {"b B", "OpenBLAS build pthreads / OpenMP; spin on / off (restarts helpers)", LAB},
      "b blas",
      3},
-    {{{'B', 0}},
-     dash_keys_spin,
-     LAB,
-     true,
-     {NULL, NULL, 0},
-     NULL,
-     0},
+    {{{'B', 0}}, dash_keys_spin, LAB, true, {NULL, NULL, 0}, NULL, 0},
     {{{'t', 't'}},
      dash_keys_tour,
      LAB,
@@ -480,11 +456,11 @@ static const struct dash_keys_cmd dash_keys_table[] = {
      {"space", "pause / play the replay", RPL},
      "spc pause",
      1},
-    {{{KEY_RIGHT, +1}, {'.', +1}, {KEY_LEFT, -1}, {',', -1}},
+    {{{KEY_RIGHT, +1}, {'.', +1}, {'>', +1}, {KEY_LEFT, -1}, {',', -1}, {'<', -1}},
      dash_keys_replay_seek,
      RPL,
      false,
-     {"Right Left . ,", "one sample forward / back (pauses the replay)", RPL},
+     {"Right Left . , > <", "one sample forward / back (pauses the replay)", RPL},
      "<> step",
      1},
     {{{KEY_HOME, DASH_KEYS_START},
@@ -590,9 +566,23 @@ static const struct dash_keys_cmd dash_keys_table[] = {
      0},
     {{{KEY_F(10), 0}, {'q', 0}},
      dash_keys_quit,
-     ALL,
+     LAB | TOUR,
      false,
-     {"F10 q", "quit (stops the workload and removes its cgroup)", ALL},
+     {"F10 q", "quit (stops the workload and removes its cgroup)", LAB | TOUR},
+     "q quit",
+     0},
+    {{{KEY_F(10), 0}, {'q', 0}},
+     dash_keys_quit,
+     ATTACH,
+     false,
+     {"F10 q", "quit (a command started with -- is stopped; a -p process runs on)", ATTACH},
+     "q quit",
+     0},
+    {{{KEY_F(10), 0}, {'q', 0}},
+     dash_keys_quit,
+     RPL,
+     false,
+     {"F10 q", "quit the replay", RPL},
      "q quit",
      0},
 };
@@ -606,13 +596,95 @@ static const struct dash_keys_cmd dash_keys_table[] = {
 
 #define DASH_KEYS_NCMDS (sizeof(dash_keys_table) / sizeof(dash_keys_table[0]))
 
-const struct dash_key_help *dash_keys_help(size_t *n)
+/* The names the help lines give keys that are not one character. */
+static const struct {
+	const char *name;
+	int key;
+} dash_keys_names[] = {
+    {"space", ' '},	 {"Tab", '\t'},	     {"F6", KEY_F(6)},	 {"Right", KEY_RIGHT},
+    {"Left", KEY_LEFT},	 {"Up", KEY_UP},     {"Down", KEY_DOWN}, {"PgUp", KEY_PPAGE},
+    {"PgDn", KEY_NPAGE}, {"Home", KEY_HOME}, {"End", KEY_END},	 {"Enter", '\n'},
+    {"F1", KEY_F(1)},	 {"F10", KEY_F(10)},
+};
+
+/* The key a help-line name stands for; -1 for none. */
+static int dash_keys_code(const char *name)
+{
+	if (name[0] && !name[1])
+		return (unsigned char)name[0];
+	for (size_t i = 0; i < sizeof(dash_keys_names) / sizeof(dash_keys_names[0]); i++)
+		if (strcmp(dash_keys_names[i].name, name) == 0)
+			return dash_keys_names[i].key;
+	return -1;
+}
+
+/* Whether command e acts in mode.  While the tour runs it owns the lab's
+ * keys: only its own and those that also act outside the lab remain. */
+static bool dash_keys_acts(const struct dash_keys_cmd *e, unsigned mode)
+{
+	if (!(e->modes & mode))
+		return false;
+	return !(mode & DASH_KEYS_MODE_TOUR) || (e->modes & ~DASH_KEYS_MODE_LAB);
+}
+
+/* The command that acts on key in mode (the first in the table), its
+ * argument in *arg; NULL for none. */
+static const struct dash_keys_cmd *dash_keys_find(unsigned mode, int key, int *arg)
+{
+	for (size_t i = 0; i < DASH_KEYS_NCMDS; i++) {
+		const struct dash_keys_cmd *e = &dash_keys_table[i];
+		if (!dash_keys_acts(e, mode))
+			continue;
+		for (int k = 0; k < DASH_KEYS_MAX && e->k[k].key; k++)
+			if (e->k[k].key == key) {
+				*arg = e->k[k].arg;
+				return e;
+			}
+	}
+	return NULL;
+}
+
+/* The help line a command belongs to: its own, or the nearest above it
+ * (a command without one, such as d, shares the line of > <). */
+static size_t dash_keys_line_of(const struct dash_keys_cmd *e)
+{
+	size_t i = (size_t)(e - dash_keys_table);
+	while (i > 0 && !dash_keys_table[i].h.keys)
+		i--;
+	return i;
+}
+
+const struct dash_key_help *dash_keys_help(unsigned mode, size_t *n)
 {
 	static struct dash_key_help lines[DASH_KEYS_NCMDS];
+	static char names[DASH_KEYS_NCMDS][48];
 	size_t k = 0;
-	for (size_t i = 0; i < DASH_KEYS_NCMDS; i++)
-		if (dash_keys_table[i].h.keys)
-			lines[k++] = dash_keys_table[i].h;
+	for (size_t i = 0; i < DASH_KEYS_NCMDS; i++) {
+		const struct dash_keys_cmd *e = &dash_keys_table[i];
+		if (!e->h.keys || (mode && !dash_keys_acts(e, mode)))
+			continue;
+		/* Only the names that reach this line's commands in this mode. */
+		char buf[48], *save = NULL;
+		size_t len = 0;
+		snprintf(buf, sizeof(buf), "%s", e->h.keys);
+		names[k][0] = '\0';
+		for (char *t = strtok_r(buf, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
+			int arg, code = dash_keys_code(t);
+			const struct dash_keys_cmd *to =
+			    code < 0 ? NULL : dash_keys_find(mode, code, &arg);
+			if (mode && (!to || dash_keys_line_of(to) != i))
+				continue;
+			int w = snprintf(names[k] + len, sizeof(names[k]) - len, "%s%s",
+					 len ? " " : "", t);
+			if (w > 0 && len + (size_t)w < sizeof(names[k]))
+				len += (size_t)w;
+		}
+		if (!len)
+			continue;
+		lines[k] = e->h;
+		lines[k].keys = names[k];
+		k++;
+	}
 	*n = k;
 	return lines;
 }
@@ -627,7 +699,7 @@ size_t dash_keys_bar(char *out, size_t cap, int width, unsigned mode)
 		for (size_t i = 0; i < DASH_KEYS_NCMDS; i++) {
 			const struct dash_keys_cmd *e = &dash_keys_table[i];
 			bool help = e->fn == dash_keys_help_toggle, quit = e->fn == dash_keys_quit;
-			bool tour = e->modes & DASH_KEYS_MODE_TOUR;
+			bool tour = e->modes == DASH_KEYS_MODE_TOUR; /* the tour's own */
 			/* The tour shows its own keys; q leaves it (last). */
 			if ((mode & DASH_KEYS_MODE_TOUR) && !help)
 				quit = tour && e->k[0].key == 'q';
@@ -654,38 +726,30 @@ int dash_keys_handle(struct dash *d, struct lab_settings *want, const struct das
 	if (key == ERR)
 		return 0;
 	if (d->help) {
-		/* Any key closes the help; q and F10 still quit. */
-		if (key == 'q' || key == KEY_F(10))
-			return dash_keys_quit(d, want, c, 0);
+		/* Any key closes the help, as it says (q and F10 too). */
 		d->help = false;
 		return DASH_KEY_HANDLED | DASH_KEY_REDRAW;
 	}
 	unsigned mode = dash_keys_mode(c);
-	const struct dash_keys_cmd *other = NULL;
-	for (size_t i = 0; i < DASH_KEYS_NCMDS; i++) {
-		const struct dash_keys_cmd *e = &dash_keys_table[i];
-		for (int k = 0; k < DASH_KEYS_MAX && e->k[k].key; k++) {
-			if (e->k[k].key != key)
-				continue;
-			if (!(e->modes & mode)) {
-				other = other ? other : e;
-				continue;
-			}
-			int extra = 0;
-			if (e->knob && (mode & DASH_KEYS_MODE_TOUR)) {
-				dash_keys_say(d, "the tour sets the knobs: q leaves it, then "
-						 "they are yours again");
-				return DASH_KEY_HANDLED | DASH_KEY_REDRAW;
-			}
-			if (e->knob && d->sweep.active)
-				extra =
-				    dash_sweep_cancel(&d->sweep, want, true) ? DASH_KEY_APPLY : 0;
-			return e->fn(d, want, c, e->k[k].arg) | extra;
-		}
+	int arg = 0;
+	const struct dash_keys_cmd *e = dash_keys_find(mode, key, &arg);
+	if (e) {
+		int extra = 0;
+		if (e->knob && d->sweep.active)
+			extra = dash_sweep_cancel(&d->sweep, want, true) ? DASH_KEY_APPLY : 0;
+		return e->fn(d, want, c, arg) | extra;
 	}
+	/* A key of another mode: say where it works. */
+	const struct dash_keys_cmd *other = NULL;
+	for (size_t i = 0; i < DASH_KEYS_NCMDS && !other; i++)
+		for (int k = 0; k < DASH_KEYS_MAX && dash_keys_table[i].k[k].key; k++)
+			if (dash_keys_table[i].k[k].key == key)
+				other = &dash_keys_table[i];
 	if (!other)
 		return 0;
-	if (other->modes == DASH_KEYS_MODE_TOUR)
+	if ((mode & DASH_KEYS_MODE_TOUR) && (other->modes & DASH_KEYS_MODE_LAB))
+		dash_keys_say(d, "the tour sets the knobs: q leaves it, then they are yours again");
+	else if (other->modes == DASH_KEYS_MODE_TOUR)
 		dash_keys_say(d, "that key moves the guided tour (t starts it in the lab)");
 	else if (mode == DASH_KEYS_MODE_REPLAY)
 		dash_keys_say(d, "a replay: the workload keys are inactive");

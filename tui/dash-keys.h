@@ -48,8 +48,8 @@ struct dash_key_ctx {
 					* fields only */
 };
 
-/* Handles one key.  May change d (sort, help, interval, sweep, message,
- * quit) and *want (lab knobs, clamped to what lab_settings_check accepts;
+/* Handles one key (while the help shows, any key only closes it).  May change d (sort, help,
+ * interval, sweep, message, quit) and *want (lab knobs, clamped to what lab_settings_check accepts;
  * a size that would not fit in memory is refused with a message).  Returns
  * DASH_KEY_* flags; 0 for a key that means nothing. */
 int dash_keys_handle(struct dash *d, struct lab_settings *want, const struct dash_key_ctx *c,
@@ -61,8 +61,13 @@ struct dash_key_help {
 	const char *what; /* "intra-op threads up / down" */
 	unsigned modes;	  /* DASH_KEYS_MODE_* where the keys act */
 };
-/* The help lines, in order; *n receives their count. */
-const struct dash_key_help *dash_keys_help(size_t *n);
+/* The help lines of mode (DASH_KEYS_MODE_*, the tour's with the lab's), in
+ * order, generated from the key table: a line only where its keys act,
+ * with only the key names that reach it in that mode (in the tour q leaves
+ * the tour, so the quit line says F10).  Mode 0: every line with every
+ * name (the man page).  *n receives their count; the lines live until the
+ * next call. */
+const struct dash_key_help *dash_keys_help(unsigned mode, size_t *n);
 
 /* The key bar for the bottom of the screen in mode (DASH_KEYS_MODE_*),
  * fitted to width columns: the less used keys go first when it is narrow

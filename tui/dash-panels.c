@@ -26,57 +26,74 @@ static unsigned dash_panels_mode(const struct dash *d, const struct session *s)
 {
 	if (d->replay.on)
 		return DASH_KEYS_MODE_REPLAY;
-	if (s->kind == SESSION_LAB && d->tour && tour_active(d->tour))
+	if (s->kind == SESSION_LAB && d->tour && tour_running(d->tour))
 		return DASH_KEYS_MODE_LAB | DASH_KEYS_MODE_TOUR;
 	return s->kind == SESSION_LAB ? DASH_KEYS_MODE_LAB : DASH_KEYS_MODE_ATTACH;
 }
 
-/* The caption the tour shows now: the step's, or the last one measured
- * while the next settles. */
+/* The step whose caption the tour shows now: the current one, or the last
+ * one measured while the next settles; -1 after the end. */
+static int dash_panels_caption_step(const struct tour *t)
+{
+	if (t->state == TOUR_DONE)
+		return -1;
+	if (!t->step[t->cur].caption[0] && t->cur > 0)
+		return (int)t->cur - 1;
+	return (int)t->cur;
+}
+
 static const char *dash_panels_caption_text(const struct tour *t)
 {
-	const char *cap = t->step[t->cur].caption;
-	if (t->state == TOUR_DONE)
-		return "The tour is over and your settings are back. t runs it again.";
-	if (!cap[0] && t->cur > 0)
-		cap = t->step[t->cur - 1].caption;
-	return cap;
+	int i = dash_panels_caption_step(t);
+	return i < 0 ? "The tour is over and your settings are back. t runs it again."
+		     : t->step[i].caption;
+}
+
+/* The figures the shown caption quotes, on the rows above it. */
+static void dash_panels_figures_text(const struct tour *t, char *out, size_t cap)
+{
+	int i = dash_panels_caption_step(t);
+	out[0] = '\0';
+	if (i >= 0)
+		tour_figures_text(t, (size_t)i, out, cap);
+}
+
+/* Rows text takes word-wrapped at cols columns. */
+static int dash_panels_text_rows(const char *text, int cols)
+{
+	size_t len = strlen(text);
+	if (len == 0)
+		return 0;
+	/* Wrapping at word ends costs a few columns a row. */
+	return 1 + (int)((len - 1) / (size_t)(cols - 10));
 }
 
 int dash_panels_caption_rows(const struct dash *d, int cols)
 {
+	char fig[1024];
 	if (!d->tour || cols <= 10)
 		return 2;
-	/* Wrapping at word ends costs a few columns a row. */
-	size_t len = strlen(dash_panels_caption_text(d->tour));
-	int rows = 1 + (int)((len + (size_t)cols - 11) / (size_t)(cols - 10));
+	dash_panels_figures_text(d->tour, fig, sizeof(fig));
+	int rows = 1 + dash_panels_text_rows(fig, cols) +
+		   dash_panels_text_rows(dash_panels_caption_text(d->tour), cols);
 	return rows < 2 ? 2 : rows > DASH_CAPTION_MAX ? DASH_CAPTION_MAX : rows;
 }
 
-/* The tour: its status line, then the caption, word-wrapped over the other
- * rows. */
-void dash_panels_caption(WINDOW *w, const struct dash_rect *r, const struct dash *d,
-			 const struct session *s)
+/* text word-wrapped from row on (the rect's last row gets an ellipsis when
+ * it does not all fit); returns the row after it. */
+static int dash_panels_wrap(WINDOW *w, const struct dash_rect *r, int row, const char *text,
+			    attr_t attr)
 {
-	const struct tour *t = d->tour;
-	char line[512], safe[TOUR_CAPTION_LEN * 4], fitted[512];
-	(void)s;
-	if (!t || r->h <= 0)
-		return;
-	tour_status(t, d->now, line, sizeof(line));
-	dash_fit_words(fitted, sizeof(fitted), line, r->w);
-	dash_paint_put(w, r->y, r->x, r->w, fitted, dash_paint_attr(d, DASH_ROLE_TITLE));
-	const char *cap = dash_panels_caption_text(t);
-	text_safe(cap, strlen(cap), safe, sizeof(safe));
+	char safe[TOUR_CAPTION_LEN * 4], fitted[512];
+	text_safe(text, strlen(text), safe, sizeof(safe));
 	const char *p = safe;
-	for (int row = 1; row < r->h && *p; row++) {
-		/* The longest run of whole words that fits; the last row gets an ellipsis. */
+	for (; row < r->h && *p; row++) {
+		/* The longest run of whole words that fits. */
 		size_t n = strlen(p), best = 0;
 		if (row == r->h - 1 || dash_fit_width(p) <= r->w) {
 			dash_fit_words(fitted, sizeof(fitted), p, r->w);
-			dash_paint_put(w, r->y + row, r->x, r->w, fitted,
-				       dash_paint_attr(d, DASH_ROLE_BOLD));
-			break;
+			dash_paint_put(w, r->y + row, r->x, r->w, fitted, attr);
+			return row + 1;
 		}
 		for (size_t i = 1; i <= n; i++) {
 			if (p[i] != ' ' && p[i] != '\0')
@@ -90,12 +107,31 @@ void dash_panels_caption(WINDOW *w, const struct dash_rect *r, const struct dash
 		if (best == 0)
 			best = n < (size_t)r->w ? n : (size_t)r->w;
 		snprintf(fitted, sizeof(fitted), "%.*s", (int)best, p);
-		dash_paint_put(w, r->y + row, r->x, r->w, fitted,
-			       dash_paint_attr(d, DASH_ROLE_BOLD));
+		dash_paint_put(w, r->y + row, r->x, r->w, fitted, attr);
 		p += best;
 		while (*p == ' ')
 			p++;
 	}
+	return row;
+}
+
+/* The tour: its status line, the figures of the step whose caption shows,
+ * then the caption, each word-wrapped over the rows. */
+void dash_panels_caption(WINDOW *w, const struct dash_rect *r, const struct dash *d,
+			 const struct session *s)
+{
+	const struct tour *t = d->tour;
+	char line[512], fitted[512], fig[1024];
+	(void)s;
+	if (!t || r->h <= 0)
+		return;
+	tour_status(t, d->now, line, sizeof(line));
+	dash_fit_words(fitted, sizeof(fitted), line, r->w);
+	dash_paint_put(w, r->y, r->x, r->w, fitted, dash_paint_attr(d, DASH_ROLE_TITLE));
+	dash_panels_figures_text(t, fig, sizeof(fig));
+	int row = dash_panels_wrap(w, r, 1, fig, dash_paint_attr(d, DASH_ROLE_PLAIN));
+	dash_panels_wrap(w, r, row, dash_panels_caption_text(t),
+			 dash_paint_attr(d, DASH_ROLE_BOLD));
 }
 
 void dash_panels_header(WINDOW *w, const struct dash_rect *r, const struct dash *d,
@@ -166,7 +202,10 @@ static void dash_panels_history(WINDOW *w, int y, const struct dash_rect *r, con
 
 	if (wr->steady_gflops >= 0)
 		snprintf(steady, sizeof(steady), "steady %.1f", wr->steady_gflops);
-	if (wr->single_thread_gflops > 0)
+	if (wr->single_thread_gflops > 0 && wr->single_stale)
+		snprintf(tail, sizeof(tail), " %s | 1 thread %.1f (quieter box %.0f s ago)", steady,
+			 wr->single_thread_gflops, wr->single_age_s);
+	else if (wr->single_thread_gflops > 0)
 		snprintf(tail, sizeof(tail), " %s | 1 thread %.1f", steady,
 			 wr->single_thread_gflops);
 	else
@@ -239,7 +278,9 @@ void dash_panels_message(WINDOW *w, const struct dash_rect *r, const struct dash
 	enum dash_role role = d->message_bad ? DASH_ROLE_BAD : DASH_ROLE_BOLD;
 
 	if (s->target_gone) {
-		if (s->kind == SESSION_LAB)
+		if (s->kind == SESSION_LAB && s->gone_why[0])
+			snprintf(out, sizeof(out), "%.400s; last view kept, q quits", s->gone_why);
+		else if (s->kind == SESSION_LAB)
 			snprintf(out, sizeof(out),
 				 "the lab workload (process %d) exited: "
 				 "last view kept, q quits",
@@ -261,33 +302,41 @@ void dash_panels_message(WINDOW *w, const struct dash_rect *r, const struct dash
 
 void dash_panels_help(WINDOW *w, const struct dash *d, const struct session *s)
 {
-	static const char *const notes[] = {
-	    "A value marked * is asked for but not yet applied by the workload.",
-	    "Run-queue wait includes throttled time under a quota: compare the two.",
-	    "Parked threads: OpenBLAS pool workers beyond the active count (gemmI.pK).",
-	    "Loaders (tl-loaderN) prepare input batches; workers (tl-workerN) only burn CPU.",
+	/* Notes, each for the modes where what it explains is on screen. */
+	static const struct {
+		const char *text;
+		unsigned modes;
+	} notes[] = {
+	    {"A value marked * is asked for but not yet applied by the workload.",
+	     DASH_KEYS_MODE_LAB},
+	    {"Run-queue wait includes throttled time under a quota: compare the two.",
+	     DASH_KEYS_MODE_LAB | DASH_KEYS_MODE_ATTACH | DASH_KEYS_MODE_REPLAY},
+	    {"Parked threads: OpenBLAS pool workers beyond the active count (gemmI.pK).",
+	     DASH_KEYS_MODE_LAB},
+	    {"Loaders (tl-loaderN) prepare input batches; workers (tl-workerN) only burn CPU.",
+	     DASH_KEYS_MODE_LAB},
+	    {"The tour owns the lab's knobs until q leaves it; F10 quits.", DASH_KEYS_MODE_TOUR},
 	};
 	char line[512];
 	int rows, cols, y = 0;
 	size_t n;
 	unsigned mode = dash_panels_mode(d, s);
-	const struct dash_key_help *h = dash_keys_help(&n);
+	const struct dash_key_help *h = dash_keys_help(mode, &n);
 
 	getmaxyx(w, rows, cols);
 	dash_paint_put(w, y++, 0, cols, "threadlab keys (any key closes this help)",
 		       dash_paint_attr(d, DASH_ROLE_BOLD));
 	y++;
 	for (size_t i = 0; i < n && y < rows; i++) {
-		if (!(h[i].modes & mode))
-			continue;
 		snprintf(line, sizeof(line), "  %-8s %s", h[i].keys, h[i].what);
 		y = dash_paint_wrap(w, y, rows, cols, 11, line,
 				    dash_paint_attr(d, DASH_ROLE_PLAIN));
 	}
 	y++;
 	for (size_t i = 0; i < sizeof(notes) / sizeof(notes[0]) && y < rows; i++)
-		y = dash_paint_wrap(w, y, rows, cols, 2, notes[i],
-				    dash_paint_attr(d, DASH_ROLE_PLAIN));
+		if (notes[i].modes & mode)
+			y = dash_paint_wrap(w, y, rows, cols, 2, notes[i].text,
+					    dash_paint_attr(d, DASH_ROLE_PLAIN));
 }
 
 void dash_panels_too_small(WINDOW *w, int rows, int cols)

@@ -31,7 +31,7 @@ void dash_panels_throughput(WINDOW *w, const struct dash_rect *r, const struct d
 			    const struct session *s);
 /* The guided tour's status and caption (d->tour), and the rows they want
  * at cols columns (1 + the caption's, at most DASH_CAPTION_MAX). */
-#define DASH_CAPTION_MAX 7
+#define DASH_CAPTION_MAX 10
 int dash_panels_caption_rows(const struct dash *d, int cols);
 void dash_panels_caption(WINDOW *w, const struct dash_rect *r, const struct dash *d,
 			 const struct session *s);

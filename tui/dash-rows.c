@@ -146,11 +146,18 @@ size_t dash_rows_budget(char *out, size_t cap, int width, const struct budget *b
 
 /* "cgroup 40.1%" or "cgroup unavailable"; brief "cg 40%". */
 static void dash_rows_psi(char *full, char *brief, size_t cap, const char *what,
-			  const char *short_what, const struct psi *p)
+			  const char *short_what, const struct psi *p, enum psi_why why)
 {
 	if (p->available) {
 		snprintf(full, cap, "%s %.1f%%", what, p->some_avg10);
 		snprintf(brief, cap, "%s %.0f%%", short_what, p->some_avg10);
+	} else if (why == PSI_WHY_V1) {
+		/* A v1 cgroup has no pressure: never the system's figure here. */
+		snprintf(full, cap, "%s none on v1", what);
+		snprintf(brief, cap, "%s n/a (v1)", short_what);
+	} else if (why == PSI_WHY_ROOT) {
+		snprintf(full, cap, "%s none (root)", what);
+		snprintf(brief, cap, "%s n/a", short_what);
 	} else {
 		snprintf(full, cap, "%s unavailable", what);
 		snprintf(brief, cap, "%s n/a", short_what);
@@ -176,18 +183,27 @@ size_t dash_rows_pressure(char *out, size_t cap, int width, const struct snapsho
 			throttled = r->throttle.throttled_s_per_s >= 0.005 ||
 				    r->throttle.throttled_pct >= 0.5;
 			/* Never dropped while it throttles; PSI shortens first. */
+			/* Read in a tighter ancestor: named, as it is not the
+			 * target's own cgroup. */
+			char in[CGROUP_PATH_MAX + 8] = "";
+			if (cur->stat_name[0]) {
+				char safe[3 * CGROUP_PATH_MAX];
+				text_safe(cur->stat_name, strlen(cur->stat_name), safe,
+					  sizeof(safe));
+				snprintf(in, sizeof(in), " in %.200s", safe);
+			}
 			dash_line_add(&l, throttled ? 1 | DASH_LINE_KEEP : 1,
-				      "throttled %.2f s/s (%.0f%% of periods%s)",
+				      "throttled%s %.2f s/s (%.0f%% of periods%s)", in,
 				      r->throttle.throttled_s_per_s, r->throttle.throttled_pct,
 				      throttled ? ", part of the wait" : "");
-			dash_line_brief(&l, "throttled %.2f s/s (%.0f%%)",
+			dash_line_brief(&l, "throttled%s %.2f s/s (%.0f%%)", in,
 					r->throttle.throttled_s_per_s, r->throttle.throttled_pct);
 		} else {
 			dash_line_add(&l, 2, "throttled n/a");
 		}
 	}
-	dash_rows_psi(cg, cgb, sizeof(cg), "cgroup", "cg", &cur->psi_cgroup);
-	dash_rows_psi(sys, sysb, sizeof(sys), "system", "sys", &cur->psi_system);
+	dash_rows_psi(cg, cgb, sizeof(cg), "cgroup", "cg", &cur->psi_cgroup, cur->psi_cgroup_why);
+	dash_rows_psi(sys, sysb, sizeof(sys), "system", "sys", &cur->psi_system, PSI_WHY_NONE);
 	dash_line_add(&l, 2 | DASH_LINE_KEEP, "PSI some: %s %s", cg, sys);
 	dash_line_brief(&l, "PSI %s %s", cgb, sysb);
 	return dash_line_render(&l, out, cap, width);

@@ -224,6 +224,8 @@ static void dash_tick(struct dash *d, struct session *s, double now)
 		if (w < 0) {
 			snprintf(d->message, sizeof(d->message),
 				 "cannot write the recording: %s; recording stops", strerror(-w));
+			snprintf(d->record_error, sizeof(d->record_error),
+				 "cannot write the recording: %s; it stopped there", strerror(-w));
 			d->message_bad = true;
 			record_close(d->record);
 			d->record = NULL;
@@ -274,7 +276,7 @@ static void dash_tour_key(struct dash *d, struct session *s, double now)
 	struct tour *t = d->tour;
 	switch (d->tour_key) {
 	case 't':
-		if (tour_active(t) && t->state != TOUR_DONE) {
+		if (tour_running(t)) {
 			snprintf(d->message, sizeof(d->message),
 				 "the tour runs: n, p and space move it, q leaves it");
 			break;
@@ -339,7 +341,7 @@ static bool dash_input(struct dash *d, struct session *s, double *next_sample)
 		    .table_cursor_pid = cursor,
 		    .lab = s->kind == SESSION_LAB && s->lab,
 		    .replay = d->replay.on,
-		    .tour = dash_tour_on(d),
+		    .tour = d->tour && tour_running(d->tour),
 		    .replay_pos = s->replay_pos,
 		    .replay_count = s->replay_count,
 		    .online = dash_key_ctx_online(s),
@@ -438,9 +440,10 @@ static int dash_loop(struct dash *d, struct session *s)
 		}
 		/* The job's output (--progress) is read as it comes, at most
 		 * every 50 ms (a chatty job must not keep the loop awake). */
-		struct pollfd pfd[2] = {{.fd = STDIN_FILENO, .events = POLLIN},
-					{.fd = dash_now() >= next_output ? session_output_fd(s) : -1,
-					 .events = POLLIN}};
+		struct pollfd pfd[2] = {
+		    {.fd = STDIN_FILENO, .events = POLLIN},
+		    {.fd = dash_now() >= next_output ? session_output_fd(s) : -1,
+		     .events = POLLIN}};
 		if (pfd[1].fd < 0 && session_output_fd(s) >= 0 && timeout > 50)
 			timeout = 50;
 		int r = dash_wait(pfd, pfd[1].fd >= 0 ? 2 : 1, timeout);
@@ -519,7 +522,12 @@ int dash_run(struct session *s, const struct dash_config *c)
 	endwin();
 	delscreen(scr);
 	if (d.record && record_close(d.record) < 0)
-		fprintf(stderr, "threadlab: cannot close the recording\n");
+		snprintf(d.record_error, sizeof(d.record_error), "cannot close the recording");
+	/* Said again once the screen is gone, and the exit tells it. */
+	if (d.record_error[0]) {
+		fprintf(stderr, "threadlab: %s (exit status 1)\n", d.record_error);
+		status = status == EXIT_OK ? EXIT_RUNTIME : status;
+	}
 	dash_reset_len = 0; /* the terminal is back: nothing to reset any more */
 	return status;
 }

@@ -60,6 +60,7 @@ struct dash {
 	unsigned message_seq;		/* the session message last shown */
 	char status[96];		/* how the target ended ("exited with status 3"), "" */
 	struct record *record;		/* --record, NULL when none (or after an error) */
+	char record_error[160];		/* why the recording stopped ("" none): exit 1 */
 	struct export *export;		/* --serve, NULL when none */
 	struct tour *tour;		/* the guided tour (its state says whether it runs) */
 	double tour_step;		/* seconds measured per tour step */

@@ -80,6 +80,7 @@ int diagnose_run(const struct options *o)
 		diagnosis_out_text(stdout, &s.diag);
 	enum verdict v = s.diag.verdict;
 	session_stop(&s);
+	face_say_stopped(&s);
 	if (fflush(stdout) == EOF || ferror(stdout)) {
 		/* 1 would read as "a problem found": an error is 2. */
 		char m[160];

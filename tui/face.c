@@ -37,11 +37,24 @@ void face_say_ended(const struct session *s)
 	if (s->kind == SESSION_LAUNCH) {
 		char st[128];
 		snprintf(m, sizeof(m), "the command %s", session_child_status(s, st, sizeof(st)));
+	} else if (s->kind == SESSION_LAB && s->gone_why[0]) {
+		return; /* said already, as the session's message, with the last signal */
 	} else if (s->kind == SESSION_LAB) {
 		snprintf(m, sizeof(m), "the lab workload (anchor process %d) has gone",
 			 (int)s->target);
 	} else {
 		snprintf(m, sizeof(m), "process %d exited", (int)s->target);
 	}
+	face_say(m);
+}
+
+void face_say_stopped(const struct session *s)
+{
+	char m[160];
+	if (s->orphans_stopped <= 0)
+		return;
+	snprintf(m, sizeof(m),
+		 "stopped %d process%s the command had moved out of its group (setsid)",
+		 s->orphans_stopped, s->orphans_stopped == 1 ? "" : "es");
 	face_say(m);
 }

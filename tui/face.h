@@ -21,4 +21,8 @@ int face_record_start(const struct options *o, const struct session *s, struct r
  * status 3", once the target has gone. */
 void face_say_ended(const struct session *s);
 
+/* After session_stop(): says how many processes the launched command had
+ * moved out of its group (setsid) were stopped, when there were any. */
+void face_say_stopped(const struct session *s);
+
 #endif

@@ -76,6 +76,7 @@ static int headless_one(const struct options *o, struct export *e)
 		return EXIT_USAGE;
 	}
 	unsigned seen = 0;
+	bool rec_failed = false;
 	for (double next = stop_now(); !stop_signal; next = headless_next(next, o->interval)) {
 		int tick = session_tick(&s);
 		if (s.message_seq != seen && s.message_bad && s.message[0])
@@ -89,14 +90,20 @@ static int headless_one(const struct options *o, struct export *e)
 		if (rec && s.have_rates &&
 		    record_sample(rec, &s.cur, &s.rates, s.kind == SESSION_LAB ? &s.work : NULL,
 				  s.have_diag ? &s.diag : NULL) < 0) {
-			face_say("cannot write the recording; recording stops");
+			face_say("cannot write the recording; recording stops (exit status 1)");
 			record_close(rec);
 			rec = NULL;
+			rec_failed = true;
 		}
 	}
-	if (rec && record_close(rec) < 0)
-		face_say("cannot close the recording");
+	if (rec && record_close(rec) < 0) {
+		face_say("cannot close the recording (exit status 1)");
+		rec_failed = true;
+	}
 	session_stop(&s);
+	face_say_stopped(&s);
+	if (rec_failed)
+		return EXIT_RUNTIME;
 	return EXIT_OK;
 }
 

@@ -10,6 +10,7 @@
 #include "collector.h"
 #include "dash.h"
 #include "diagnose.h"
+#include "explog.h"
 #include "export.h"
 #include "face.h"
 #include "headless.h"
@@ -30,6 +31,11 @@ static int main_dashboard_run(const struct options *o, FILE *log);
 static int main_dashboard(const struct options *o)
 {
 	char err[512];
+	/* A bad --log is a bad argument, whatever the terminal. */
+	if (o->log && explog_check(o->log, err, sizeof(err)) < 0) {
+		face_say(err);
+		return EXIT_USAGE;
+	}
 	int rc = dash_check_terminal(err, sizeof(err));
 	if (rc != EXIT_OK) {
 		face_say(err);
@@ -100,6 +106,7 @@ static int main_dashboard_run(const struct options *o, FILE *log)
 	rc = dash_run(&s, &dc);
 	export_stop(&e);
 	session_stop(&s);
+	face_say_stopped(&s);
 	return rc;
 }
 
@@ -109,7 +116,7 @@ static int main_sweep_cmd(const struct options *o)
 	struct sweep_cmd_opts so;
 	options_tune_sweep(o, &so);
 	stop_install(NULL);
-	int rc = sweep_cmd_out_run(&so, stdout, o->format);
+	int rc = sweep_cmd_out_run(&so, stdout, o->format, o->log);
 	if (rc == -EPIPE || rc == -EINTR)
 		return EXIT_OK;
 	if (rc == -EINVAL)
@@ -131,8 +138,10 @@ static int main_sweep(const struct options *o)
 		return EXIT_USAGE;
 	}
 	int rc = sweep_out_run(&so, stdout, o->format, rec);
-	if (rec && record_close(rec) < 0)
-		face_say("cannot close the recording");
+	if (rec && record_close(rec) < 0) {
+		face_say("cannot close the recording (exit status 1)");
+		return EXIT_RUNTIME;
+	}
 	/* -EPIPE: the reader went away; -EINTR: a stop signal.  Both end a
 	 * sweep normally, with the rows so far written. */
 	if (rc == -EPIPE || rc == -EINTR)

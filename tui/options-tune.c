@@ -5,21 +5,18 @@
 
 #include <errno.h>
 #include <math.h>
-#include <regex.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "pattern.h"
+
 int options_regex_check(const char *opt, const char *re, char *err, size_t errlen)
 {
-	regex_t r;
-	int rc = regcomp(&r, re, REG_EXTENDED | REG_NOSUB);
-	if (rc != 0) {
-		char why[128];
-		regerror(rc, &r, why, sizeof(why));
-		return options_err(err, errlen, "%s '%s': %s", opt, re, why);
-	}
-	regfree(&r);
+	struct pattern *p = pattern_compile(opt, re, err, errlen);
+	if (!p)
+		return EXIT_USAGE;
+	pattern_free(p);
 	return EXIT_OK;
 }
 
@@ -107,9 +104,10 @@ int options_tune_check(const struct options *o, char *err, size_t errlen)
 		return options_err(err, errlen,
 					"--progress-file is for -p PID (with -- CMD the output "
 					"is read directly)");
-	if (o->log && o->mode != MODE_DASHBOARD)
+	if (o->log && o->mode != MODE_DASHBOARD && !(o->mode == MODE_SWEEP && o->command))
 		return options_err(err, errlen,
-					"--log is the dashboard's experiment log (keys m and e)");
+					"--log is the experiment log of the dashboard (keys m and "
+					"e) or of --sweep --env … -- CMD");
 	if (o->mode == MODE_SWEEP && o->command && !o->nenv)
 		return options_err(err, errlen,
 					"--sweep -- CMD needs the settings: --env NAME=V1,V2");
@@ -160,7 +158,8 @@ void options_tune_usage(FILE *f)
 	      "      --progress-file PATH  with -p PID: read the lines from a file the job\n"
 	      "                        appends to (followed through rotation, like tail -F)\n"
 	      "      --log FILE        the dashboard's experiment log (m marks, e shows) is\n"
-	      "                        also appended to FILE as JSON Lines (read back at start)\n"
+	      "                        also appended to FILE as JSON Lines (read back at start);\n"
+	      "                        with --sweep -- CMD every row is appended to it\n"
 	      "      --sweep --env NAME=V1,V2 [--env ...] [--grid] -- CMD  run CMD once per\n"
 	      "                        setting (one knob at a time from the first values;\n"
 	      "                        --grid: every combination) and print the table\n"

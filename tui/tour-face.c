@@ -53,7 +53,7 @@ int tour_face_batch(const struct options *o)
 	unsigned seen = s.message_seq;
 	tour_start(t, &s, o->tour_step, 0, tour_face_now());
 	rc = EXIT_OK;
-	while (!stop_signal && tour_active(t) && t->state != TOUR_DONE) {
+	while (!stop_signal && tour_running(t)) {
 		tour_face_sleep(TOUR_TICK_S);
 		if (stop_signal)
 			break;
@@ -74,7 +74,8 @@ int tour_face_batch(const struct options *o)
 		if (w == -EPIPE)
 			break;
 		if (w < 0) {
-			fprintf(stderr, "threadlab: cannot write the output: %s\n", strerror(errno));
+			fprintf(stderr, "threadlab: cannot write the output: %s\n",
+				strerror(errno));
 			rc = EXIT_RUNTIME;
 			break;
 		}

@@ -12,7 +12,8 @@
  * parent that lacks it (written only where missing: ancestors of a delegated
  * subtree are not ours to write).  Every exit path removes the cgroup after
  * its processes are gone, leaf first; a run killed with SIGKILL leaves one
- * behind, which lab_quota_cleanup_stale() finds at the next start by its pid.
+ * behind, which lab_quota_cleanup_stale() finds at the next start: one no
+ * live owner holds locked (lab-quota.h).
  * All file-system changes go through struct lab_quota_sys so that tests can
  * run this code on a fixture tree. */
 #define _GNU_SOURCE
@@ -25,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -220,29 +222,33 @@ static bool dir_up(char *dir, const char *mount)
 
 /* ---- stale cgroups ------------------------------------------------------- */
 
-/* Start time of pid as CLOCK_REALTIME seconds, or -1 when it is gone. */
-static double pid_start_wall(const struct lab_quota_sys *sys, pid_t pid)
+/* Opens dir and takes its lock without waiting: the fd, or -EWOULDBLOCK
+ * when a live owner holds it, or another -errno. */
+static int lock_dir(const char *dir)
 {
-	char path[LAB_PATH_MAX], buf[4096];
-	snprintf(path, sizeof(path), "%s/proc/%ld/stat", sys->root, (long)pid);
-	if (read_str(path, buf, sizeof(buf)) <= 0)
-		return -1;
-	char *p = strrchr(buf, ')');
-	if (!p)
-		return -1;
-	unsigned long long start = 0;
-	/* fields 3..22 after the command: starttime is the 20th */
-	if (sscanf(p + 2,
-		   "%*c %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s "
-		   "%*s %*s %llu",
-		   &start) != 1)
-		return -1;
-	struct timespec mono, real;
-	clock_gettime(CLOCK_BOOTTIME, &mono);
-	clock_gettime(CLOCK_REALTIME, &real);
-	double boot =
-	    (double)real.tv_sec + real.tv_nsec / 1e9 - ((double)mono.tv_sec + mono.tv_nsec / 1e9);
-	return boot + (double)start / (double)sysconf(_SC_CLK_TCK);
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		int e = errno;
+		close(fd);
+		return -e;
+	}
+	return fd;
+}
+
+/* threadlab-<pid> or threadlab-<pid>.<n>: a name this code makes. */
+static bool is_ours(const char *name)
+{
+	if (strncmp(name, "threadlab-", 10) != 0)
+		return false;
+	char *end;
+	long pid = strtol(name + 10, &end, 10);
+	if (pid <= 0 || end == name + 10)
+		return false;
+	if (*end == '.')
+		strtol(end + 1, &end, 10);
+	return *end == '\0';
 }
 
 static void kill_tasks(const char *dir)
@@ -289,23 +295,21 @@ static int cleanup_dir(const struct lab_quota_sys *sys, const char *parent)
 	int removed = 0;
 	struct dirent *e;
 	while ((e = readdir(d))) {
-		if (strncmp(e->d_name, "threadlab-", 10) != 0)
-			continue;
-		char *end;
-		long pid = strtol(e->d_name + 10, &end, 10);
-		if (*end || pid <= 0 || pid == getpid())
+		if (!is_ours(e->d_name))
 			continue;
 		char top[LAB_PATH_MAX];
 		struct stat st;
 		if (snprintf(top, sizeof(top), "%s/%s", parent, e->d_name) >= (int)sizeof(top) ||
 		    stat(top, &st) < 0 || !S_ISDIR(st.st_mode))
 			continue;
-		double started = pid_start_wall(sys, (pid_t)pid);
-		/* Alive and older than the cgroup: a running threadlab owns it. */
-		if (started >= 0 && started <= (double)st.st_ctime + 1.0)
+		/* A live owner holds the lock (ours too: a second open of the
+		 * same directory conflicts): never touched. */
+		int fd = lock_dir(top);
+		if (fd < 0)
 			continue;
 		if (remove_tree(sys, top, 1000) == 0)
 			removed++;
+		close(fd);
 	}
 	closedir(d);
 	return removed;
@@ -359,27 +363,68 @@ static int enable_cpu_down(const struct lab_quota_sys *sys, const char *mount, c
 	}
 }
 
+static void unlock(struct lab_quota *q)
+{
+	if (q->locked)
+		close(q->lock_fd);
+	q->locked = false;
+	q->lock_fd = -1;
+}
+
 static void undo_create(const struct lab_quota_sys *sys, struct lab_quota *q)
 {
 	if (strcmp(q->leaf, q->top) != 0)
 		sys->rmdir(q->leaf);
 	sys->rmdir(q->top);
+	unlock(q);
+}
+
+/* Makes q->top and takes its lock.  A directory of that name that no one
+ * holds (left by a run that was killed) is cleared and taken; one that a
+ * live owner holds (a threadlab of another PID namespace with the same
+ * pid number) is -EEXIST: the caller tries the next name. */
+static int make_locked(const struct lab_quota_sys *sys, struct lab_quota *q)
+{
+	int rc = sys->mkdir(q->top);
+	if (rc < 0 && rc != -EEXIST)
+		return rc;
+	int fd = lock_dir(q->top);
+	if (fd == -EWOULDBLOCK)
+		return -EEXIST;
+	if (fd < 0)
+		return fd;
+	q->locked = true;
+	q->lock_fd = fd;
+	if (rc == -EEXIST) {
+		char work[LAB_PATH_MAX + 8];
+		snprintf(work, sizeof(work), "%s/work", q->top);
+		kill_tasks(work);
+		kill_tasks(q->top);
+	}
+	return 0;
 }
 
 static int try_create(const struct lab_quota_sys *sys, struct lab_quota *q, const struct hier *h,
 		      const char *parent, pid_t owner)
 {
-	if (snprintf(q->top, sizeof(q->top), "%s/threadlab-%ld", parent, (long)owner) >=
-		(int)sizeof(q->top) ||
-	    snprintf(q->leaf, sizeof(q->leaf), "%s/work", q->top) >= (int)sizeof(q->leaf))
-		return -ENAMETOOLONG;
-	if (h->version == 1)
-		snprintf(q->leaf, sizeof(q->leaf), "%s", q->top);
 	int rc = h->version == 2 ? enable_cpu_down(sys, h->mount, parent) : 0;
 	if (rc < 0)
 		return rc;
-	rc = sys->mkdir(q->top);
-	if (rc < 0 && rc != -EEXIST)
+	for (int k = 0; k < 10; k++) {
+		char sfx[8] = "";
+		if (k)
+			snprintf(sfx, sizeof(sfx), ".%d", k);
+		if (snprintf(q->top, sizeof(q->top), "%s/threadlab-%ld%s", parent, (long)owner,
+			     sfx) >= (int)sizeof(q->top) ||
+		    snprintf(q->leaf, sizeof(q->leaf), "%s/work", q->top) >= (int)sizeof(q->leaf))
+			return -ENAMETOOLONG;
+		if (h->version == 1)
+			snprintf(q->leaf, sizeof(q->leaf), "%s", q->top);
+		rc = make_locked(sys, q);
+		if (rc != -EEXIST)
+			break;
+	}
+	if (rc < 0)
 		return rc;
 	char path[LAB_PATH_MAX + 32];
 	snprintf(path, sizeof(path), "%s/%s", q->top,
@@ -416,6 +461,7 @@ int lab_quota_create_in(const struct lab_quota_sys *sys, struct lab_quota *q, pi
 {
 	sys = sys_or_real(sys);
 	memset(q, 0, sizeof(*q));
+	q->lock_fd = -1;
 	struct hier h;
 	if (hier_find(sys, 1, &h) < 0 && hier_find(sys, 2, &h) < 0) {
 		snprintf(err, errlen,
@@ -435,6 +481,7 @@ int lab_quota_create_in(const struct lab_quota_sys *sys, struct lab_quota *q, pi
 			first = rc;
 	} while (dir_up(dir, h.mount));
 	memset(q, 0, sizeof(*q));
+	q->lock_fd = -1;
 	/* The remedy first: lab.h keeps 256 bytes of this message. */
 	char why[128];
 	if (strcmp(h.own, h.mount) == 0 || first == rc)
@@ -520,12 +567,23 @@ int lab_quota_add_all(struct lab_quota *q, const pid_t *pids, size_t n, pid_t *f
 	return 0;
 }
 
+bool lab_quota_lost(struct lab_quota *q)
+{
+	if (!q->created || access(q->leaf, F_OK) == 0)
+		return false;
+	q->created = false;
+	unlock(q);
+	return true;
+}
+
 int lab_quota_destroy(struct lab_quota *q, int timeout_ms)
 {
 	if (!q->created)
 		return 0;
 	int rc = remove_tree(sys_or_real(q->sys), q->top, timeout_ms);
-	if (rc == 0)
+	if (rc == 0) {
 		q->created = false;
+		unlock(q);
+	}
 	return rc;
 }

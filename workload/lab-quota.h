@@ -1,7 +1,13 @@
 /* lab-quota.h — the lab's CPU-quota cgroup (internal to workload/).
  *
- * Layout, named after threadlab's pid so that a later run can tell a stale
- * one (its pid no longer a live process started before the cgroup):
+ * Ownership is a lock, not a pid: the owner holds flock(LOCK_EX) on the
+ * top directory for as long as it lives (the kernel drops it when the
+ * owner dies, even by SIGKILL), and a later run judges a cgroup stale only
+ * when it can take that lock itself.  A pid alone cannot say it: a
+ * threadlab in a PID namespace names its cgroup after its namespace pid,
+ * which another pid namespace reads as some other process, or none.
+ * Layout, named after threadlab's pid (with .N added when another live
+ * owner, from another PID namespace, holds that name):
  *   v1: <cpu mount>/<place>/threadlab-<pid>
  *       (cpu.cfs_quota_us, cpu.cfs_period_us; processes in cgroup.procs)
  *   v2: <mount>/<place>/threadlab-<pid>/work
@@ -48,13 +54,16 @@ struct lab_quota {
 	char top[LAB_PATH_MAX];		 /* absolute: .../threadlab-<pid> */
 	char leaf[LAB_PATH_MAX];	 /* absolute: where processes go (= top on v1) */
 	double cpus;			 /* in effect; 0 = unlimited */
+	bool locked;			 /* lock_fd holds the flock on top */
+	int lock_fd;
 	const struct lab_quota_sys *sys; /* set by lab_quota_create*; NULL = real */
 };
 
-/* Removes every threadlab-<pid> cgroup (v1 cpu and v2, in threadlab's own
- * cgroup and in each of its parents up to the root) whose pid is dead or
- * younger than the cgroup, killing tasks left in it first.  Returns how many
- * were removed. */
+/* Removes every threadlab-<pid>[.N] cgroup (v1 cpu and v2, in threadlab's
+ * own cgroup and in each of its parents up to the root) that no live owner
+ * holds locked, killing tasks left in it first.  A locked one is never
+ * touched, whoever and wherever its owner is.  Returns how many were
+ * removed. */
 int lab_quota_cleanup_stale(void);
 int lab_quota_cleanup_stale_in(const struct lab_quota_sys *sys);
 
@@ -64,6 +73,10 @@ int lab_quota_cleanup_stale_in(const struct lab_quota_sys *sys);
 int lab_quota_create(struct lab_quota *q, pid_t owner, char *err, size_t errlen);
 int lab_quota_create_in(const struct lab_quota_sys *sys, struct lab_quota *q, pid_t owner,
 			char *err, size_t errlen);
+
+/* Whether the cgroup was created but has gone (removed by someone else):
+ * then q is reset, so that lab_quota_create() can make it again. */
+bool lab_quota_lost(struct lab_quota *q);
 
 /* Sets the quota (cpus > 0, at least 0.01) or removes the limit (cpus <= 0):
  * v2 cpu.max "QUOTA PERIOD" or "max PERIOD", v1 cpu.cfs_quota_us (-1 for

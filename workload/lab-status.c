@@ -120,8 +120,8 @@ static void read_stream(const struct lab *lab, int i, struct lab_stream_status *
 			 strerror(e));
 	else if (atomic_load(&shm->helper_gave_up[i]))
 		snprintf(o->error + len, sizeof(o->error) - len,
-			 "; not restarted: it was restarted %u times within %d s", o->restarts,
-			 LAB_RESTART_WINDOW_S);
+			 "; not restarted: it was restarted %u times within %d s, no more restarts",
+			 o->restarts, LAB_RESTART_WINDOW_S);
 }
 
 static void read_loaders(const struct lab *lab, struct lab_status *st)
@@ -259,6 +259,17 @@ int lab_read(struct lab *lab, struct lab_status *st)
 	return 0;
 }
 
+/* Whether the anchor has ended, without reaping it (lab_recover() reaps
+ * it and says how it ended). */
+static bool lab_anchor_ended(const struct lab *lab)
+{
+	siginfo_t si;
+	memset(&si, 0, sizeof(si));
+	return lab->anchor > 0 &&
+	       waitid(P_PID, (id_t)lab->anchor, &si, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+	       si.si_pid == lab->anchor;
+}
+
 int lab_wait_ready(struct lab *lab, int timeout_ms, char *msg, size_t msglen)
 {
 	uint64_t base[CTL_MAX_STREAMS];
@@ -269,6 +280,12 @@ int lab_wait_ready(struct lab *lab, int timeout_ms, char *msg, size_t msglen)
 		if (lab_read(lab, st) < 0) {
 			snprintf(msg, msglen, "the lab's processes have gone");
 			rc = -ESRCH;
+			break;
+		}
+		if (lab_anchor_ended(lab)) {
+			snprintf(msg, msglen, "the lab's anchor (process %d) has ended",
+				 (int)lab->anchor);
+			rc = -ECHILD;
 			break;
 		}
 		bool ready = true;

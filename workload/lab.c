@@ -237,6 +237,9 @@ static size_t lab_processes(const struct lab *lab, pid_t *pids)
 static int quota_enable(struct lab *lab, double cpus, char *msg, size_t msglen)
 {
 	int rc;
+	/* A cgroup removed under the lab (by a threadlab that took it for
+	 * stale, as older ones judged by pid alone) is made again. */
+	lab_quota_lost(&lab->quota);
 	bool fresh = !lab->quota.created;
 	if (fresh) {
 		rc = lab_quota_create(&lab->quota, getpid(), msg, msglen);
@@ -467,7 +470,7 @@ int lab_recover(struct lab *lab, char *msg, size_t msglen)
 		g_pgid = 0;
 		snprintf(msg, msglen,
 			 "the lab's anchor (process %d) %s: not restarted, it was restarted %u "
-			 "times within %d s",
+			 "times within %d s: no more restarts",
 			 (int)old, how, n, LAB_RESTART_WINDOW_S);
 		return -EAGAIN;
 	}
@@ -578,6 +581,14 @@ pid_t lab_root_pid(const struct lab *lab)
 const char *lab_helper_path(const struct lab *lab)
 {
 	return lab ? lab->gemm : NULL;
+}
+
+bool lab_keep_quota(struct lab *lab)
+{
+	if (!lab->quota.created || lab->set.cpus <= 0 || !lab_quota_lost(&lab->quota))
+		return false;
+	apply_quota(lab, lab->set.cpus, NULL, 0);
+	return true;
 }
 
 bool lab_quota_cgroup(const struct lab *lab, const char **dir, int *version)

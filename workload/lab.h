@@ -151,7 +151,9 @@ struct lab *lab_start(const struct lab_settings *s, char *err, size_t errlen);
 
 /* Waits up to timeout_ms until every wanted stream has applied the newest
  * settings and done at least one GEMM with them (or failed).  Returns 0,
- * -ETIMEDOUT, or -EIO when a helper failed (its error in msg). */
+ * -ETIMEDOUT, -EIO when a helper failed (its error in msg), or -ECHILD
+ * when the anchor has ended (lab_recover() then says how and restarts
+ * it). */
 int lab_wait_ready(struct lab *lab, int timeout_ms, char *msg, size_t msglen);
 
 /* Changes any knob live.  Helpers apply thread/size/precision/pause
@@ -305,6 +307,11 @@ double lab_single_rate_cached(const struct lab *lab, int n, enum ctl_precision p
 /* The quota cgroup's cpu.stat directory and version (for the sweep and
  * batch: throttling of the workload); returns false when there is none. */
 bool lab_quota_cgroup(const struct lab *lab, const char **dir, int *version);
+
+/* The quota cgroup removed from under the workload (by another program):
+ * made again, the workload moved back in under the same quota.  Returns
+ * true when it had gone.  Cheap (one access(2)): call it every tick. */
+bool lab_keep_quota(struct lab *lab);
 
 /* The directory holding all of the lab's programs (threadlab-anchor,
  * threadlab-gemm, threadlab-burn), never found through $PATH: the one

@@ -311,6 +311,9 @@ int launch_stop_orphans(const pid_t *pids, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		if (pids[i] <= 0 || pids[i] == getpid() || pids[i] == launch_guard_pid)
 			continue;
+		/* An adopted child that already ended is reaped, not counted. */
+		if (waitpid(pids[i], NULL, WNOHANG) == pids[i])
+			continue;
 		if (kill(pids[i], SIGKILL) == 0)
 			stopped++;
 	}
