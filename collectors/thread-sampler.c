@@ -630,7 +630,8 @@ int thread_sampler_sample_at(struct thread_sampler *ts, double now, struct threa
 		ts->pids = xreallocarray_grow(ts->pids, &ts->pids_cap, 1, sizeof(*ts->pids));
 		ts->pids[0] = ts->pid;
 	}
-	qsort(ts->pids, npids, sizeof(*ts->pids), pid_cmp);
+	if (npids > 1)
+		qsort(ts->pids, npids, sizeof(*ts->pids), pid_cmp);
 
 	bool target_alive = false;
 	size_t old = 0;

@@ -14,7 +14,9 @@ cleanup() {
 . "$(dirname "$0")/tap-lib.sh"
 plan 7
 root="$tmp/root"
-MAKE=${MAKE:-make}
+# A make of its own: the suite's MAKEFLAGS (w, -j, the jobserver) would print
+# directories into the output read below.
+MAKE="env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL ${MAKE:-make}"
 
 # The configured directories, as make expands them.
 dirs=$($MAKE -s -C "$B" --no-print-directory -f - print-dirs 2>/dev/null <<'MK'
