@@ -87,31 +87,6 @@ static void bpf_load_failed(int err, const char *step, char *why, size_t whylen)
 		snprintf(why, whylen, "the BPF programs did not %s: %s", step, strerror(-err));
 }
 
-/* The level of our PID namespace: the numbers in /proc/self/status's
- * NSpid line, less one (0 without the line: an old kernel, the initial
- * namespace). */
-static unsigned bpf_load_ns_level(void)
-{
-	FILE *f = fopen("/proc/self/status", "re");
-	char line[512];
-	unsigned level = 0;
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (strncmp(line, "NSpid:", 6) == 0) {
-			for (char *p = line + 6, *e; *p; p = e) {
-				strtol(p, &e, 10);
-				if (e == p)
-					break;
-				level++;
-			}
-			level = level ? level - 1 : 0;
-			break;
-		}
-	fclose(f);
-	return level;
-}
-
 int bpf_tasks_load(unsigned max_threads, struct bpf_tasks **out, char *why, size_t whylen)
 {
 	*out = NULL;
@@ -139,7 +114,6 @@ int bpf_tasks_load(unsigned max_threads, struct bpf_tasks **out, char *why, size
 		threadlab_bpf__destroy(skel);
 		return rc;
 	}
-	skel->bss->ns_level = bpf_load_ns_level();
 	skel->bss->capacity = cap;
 	struct bpf_tasks *b = xcalloc(1, sizeof(*b));
 	b->skel = skel;

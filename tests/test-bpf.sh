@@ -28,7 +28,7 @@ cleanup() {
 for c in python3 tmux curl; do
 	command -v $c >/dev/null || skip_all "$c is not installed"
 done
-plan 18
+plan 19
 
 # One idle session keeps the private tmux server up between the others: a
 # new session right after the last one closed can find the server exiting.
@@ -220,6 +220,36 @@ for v in sys.argv[1:]:
 		ok "as root, once loaded: no CAP_BPF, CAP_PERFMON, CAP_SYS_ADMIN (effective $eff)"
 	else
 		notok "root capabilities after loading" "effective $eff permitted $prm"
+	fi
+fi
+
+# Inside a PID namespace with its own /proc (as in a container): the
+# iterator numbers threads as that /proc does, so BPF serves the target.
+# lat-target is started by a subshell, not by the namespace's init (it
+# takes a parent of PID 1 for a dead one).
+if [ "$(id -u)" != 0 ] || ! command -v unshare >/dev/null; then
+	skip "BPF inside a PID namespace with its own /proc" "needs root and unshare (util-linux)"
+elif need_bpf 1 "BPF inside a PID namespace with its own /proc"; then
+	limited 60 unshare -fp --mount-proc bash -c '
+		( "$1" --wake 3:10 >"$2/ns.pid" & wait ) &
+		for _ in $(seq 50); do [ -s "$2/ns.pid" ] && break; sleep 0.1; done
+		p=$(cat "$2/ns.pid")
+		"$3" --collector bpf --batch --format json -i 0.5 -c 2 -p "$p" >"$2/ns.json" 2>"$2/ns.err"
+		ls "/proc/$p/task" >"$2/ns.tids"
+		echo "$p" >"$2/ns.target"' sh "$LT" "$tmp" "$TL"
+	if [ ! -s "$tmp/ns.err" ] && json_check "$tmp/ns.json" '
+target = int(open(sys.argv[1].rsplit("/", 1)[0] + "/ns.target").read())
+tids = sorted(int(t) for t in open(sys.argv[1].rsplit("/", 1)[0] + "/ns.tids").read().split())
+s = lines[-1]
+assert s["collector"]["path"] == "bpf", s["collector"]
+assert sorted(t["tid"] for t in s["threads"]) == tids, (s["threads"], tids)
+assert all(t["pid"] == target for t in s["threads"])
+wake = [t for t in s["threads"] if t["name"] == "lt-wake"]
+assert len(wake) == 3 and all(t["latency"]["events"] > 0 for t in wake), wake
+' 2>"$tmp/py"; then
+		ok "BPF inside a PID namespace with its own /proc: the namespace's TIDs, latency traced"
+	else
+		notok "BPF in a PID namespace" "$(cat "$tmp/py" "$tmp/ns.err" 2>/dev/null)"
 	fi
 fi
 

@@ -90,13 +90,14 @@ struct tl_slot {
 #define TL_TASK_HIST 0x2u /* its TL_LAT_BUCKETS counts (__u32 each) follow the record */
 
 /* What the task iterator writes for one thread, in one read for all.
- * tid, tgid and ppid are numbers in the reader's PID namespace, as its
+ * tid and tgid are numbers in the reader's PID namespace, as its
  * /proc shows them; gtid and gtgid the kernel's own (the initial
  * namespace's), which the tracepoints and maps use. */
 struct tl_task {
-	__u32 tid, tgid, ppid; /* ppid: the parent process (real_parent's tgid) */
+	__u32 tid, tgid;
 	__u32 gtid, gtgid;
-	__s32 cpu;     /* last CPU */
+	__s32 cpu; /* last CPU */
+	__u32 pad0;
 	__u64 run_ns;  /* se.sum_exec_runtime: schedstat field 1 */
 	__u64 wait_ns; /* sched_info.run_delay: schedstat field 2 */
 	__u64 slices;  /* sched_info.pcount: schedstat field 3 */
