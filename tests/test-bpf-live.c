@@ -342,6 +342,20 @@ static void test_overflow(void **state)
 	bpf_tasks_free(b);
 }
 
+/* This process's resident memory, kB (VmRSS), or 0. */
+static long rss_kb(void)
+{
+	char line[256];
+	long kb = 0;
+	FILE *f = fopen("/proc/self/status", "re");
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "VmRSS: %ld", &kb) == 1)
+			break;
+	fclose(f);
+	return kb;
+}
+
 /* Threads started and ending at 500 a second while the target is traced:
  * the map holds only threads that live (each entry deleted at exit), its
  * size does not grow over time, and neither does this reader's memory. */
@@ -356,24 +370,30 @@ static void test_churn(void **state)
 	struct thread_set s;
 	thread_set_init(&s);
 	size_t early = 0, late = 0, most = 0;
+	long rss_early = 0, rss_late = 0;
 	for (int k = 0; k < 30; k++) {
 		sample(r, &s);
 		size_t e = map_entries(b);
 		most = e > most ? e : most;
-		if (k == 5)
+		if (k == 5) {
 			early = e;
-		if (k == 29)
+			rss_early = rss_kb();
+		}
+		if (k == 29) {
 			late = e;
+			rss_late = rss_kb();
+		}
 		/* no entry for more threads than live (short ones come and go) */
 		assert_true(e <= s.n + 64);
 		tl_sleep_ms(100);
 	}
-	char buf[4096];
-	snprintf(buf, sizeof(buf), "/proc/%d/status", (int)t.pid);
-	printf("# map entries: %zu after 0.5 s, %zu after 3 s, at most %zu; threads now %zu\n",
-	       early, late, most, s.n);
+	printf("# map entries: %zu after 0.5 s, %zu after 3 s, at most %zu; threads now %zu; "
+	       "reader RSS %ld kB, then %ld kB\n",
+	       early, late, most, s.n, rss_early, rss_late);
 	assert_true(late <= early + 64);
 	assert_true(most < 500);
+	/* 1,200 threads came and went in between: none is kept */
+	assert_true(rss_early > 0 && rss_late <= rss_early + 512);
 	/* stopped: the target's exit empties the map of its threads */
 	target_stop(&t);
 	for (int k = 0; k < 100 && map_entries(b) > 0; k++)
