@@ -201,9 +201,19 @@ void bpf_tasks_trace(struct bpf_tasks *b, pid_t tgid, int delta)
 	b->ntraced--;
 }
 
-uint64_t bpf_tasks_begin(struct bpf_tasks *b, uint64_t since, pid_t root, bool tree, bool all)
+uint64_t bpf_tasks_begin(struct bpf_tasks *b, uint64_t since, pid_t root, bool tree, bool all,
+			 const struct bpf_tasks_cadence *c)
 {
 	struct threadlab_bpf__bss *v = b->skel->bss;
+	v->lite = c && c->lite && c->nwant <= TL_WANT_MAX;
+	if (v->lite) {
+		v->due_lo = c->due_lo;
+		v->due_span = c->due_span;
+		v->new_after = c->new_after;
+		v->nwant = (__u32)c->nwant;
+		if (c->nwant)
+			memcpy(v->want, c->want, c->nwant * sizeof(*c->want));
+	}
 	uint64_t g = __atomic_add_fetch(&v->gen, 1, __ATOMIC_SEQ_CST);
 	v->since_gen = since;
 	v->root_tgid = (__u32)root;

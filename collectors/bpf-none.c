@@ -67,3 +67,19 @@ int bpf_threads_sample(struct bpf_threads *t, double now, struct thread_set *out
 	(void)t, (void)now, (void)out;
 	return -ENOTSUP;
 }
+
+void bpf_threads_set_period(struct bpf_threads *t, double seconds)
+{
+	(void)t, (void)seconds;
+}
+
+void bpf_threads_want(struct bpf_threads *t, const pid_t *tids, size_t n)
+{
+	(void)t, (void)tids, (void)n;
+}
+
+void bpf_threads_last_read(const struct bpf_threads *t, size_t *full, size_t *brief)
+{
+	(void)t;
+	*full = *brief = 0;
+}

@@ -80,4 +80,25 @@ void bpf_threads_free(struct bpf_threads *t);
  * caller falls back to /proc; out holds no threads. */
 int bpf_threads_sample(struct bpf_threads *t, double now, struct thread_set *out);
 
+/* The cadence, as the /proc path's sched period (threads.h): with a period
+ * of seconds > 0, a thread that does not lead its process, did not start
+ * since the last read and is not wanted is read in full once a period, at
+ * the first read after its own phase boundary (spread by TID); at the
+ * other reads the program writes only its IDs and its sample of the last
+ * full read stands: its rates are those of its last read interval, its
+ * state, last CPU and latency those of then (the interval's largest wait
+ * of such a thread may be missed: the histogram's top bucket still bounds
+ * it, lat_hist_delta).  So a thread not wanted shows figures at most
+ * seconds + the interval old, as on /proc.  0 (the default): every thread
+ * in full at every read. */
+void bpf_threads_set_period(struct bpf_threads *t, double seconds);
+/* The TIDs (as this namespace's /proc shows them) read in full at every
+ * read: a face passes the rows it shows (copied; n 0 clears).  More than
+ * BPF_THREADS_WANT_MAX: every thread in full. */
+#define BPF_THREADS_WANT_MAX 256
+void bpf_threads_want(struct bpf_threads *t, const pid_t *tids, size_t n);
+/* The records of the last read that were in full and short (for tests
+ * and the benchmarks). */
+void bpf_threads_last_read(const struct bpf_threads *t, size_t *full, size_t *brief);
+
 #endif

@@ -19,12 +19,23 @@
  * ticks, as is the start time (stat field 22).  The largest latency of the
  * interval comes from the two per-generation maxima: those filled since
  * this reader's last read.  A process whose leader's start time changes is
- * another process with the same PID: the target has gone. */
+ * another process with the same PID: the target has gone.
+ *
+ * The cadence (bpf_threads_set_period): the reader keeps its last sample,
+ * and each read tells the program which phases are due, the TIDs wanted
+ * and when the last read began; a thread not due comes as a short record
+ * (its IDs) and its kept sample stands, with the *0 fields of its last
+ * full read so that its rates are those of its last read interval, as on
+ * the /proc path (threads.h).  A short record of a thread not kept (it
+ * cannot be: it was read in the last read or started since) makes the
+ * read start again in full. */
 #include "config.h"
 
 #include "bpf-impl.h"
 
 #include <errno.h>
+#include <math.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -56,12 +67,28 @@ struct bpf_threads {
 	char *buf;	/* the iterator's output */
 	size_t cap;
 	long hz;
+	/* The cadence: 0 every thread in full at every read. */
+	double period;	/* s */
+	uint32_t *want; /* sorted */
+	size_t nwant;
+	struct thread_set kept; /* the last read's sample, sorted by (pid, tid) */
+	double last_now;	/* its time (0: none) */
+	uint64_t last_boot_ns;	/* CLOCK_BOOTTIME when it began */
+	size_t full, brief;	/* records of the last read */
 };
 
 static int bpf_threads_pid_cmp(const void *a, const void *b)
 {
 	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
 	return x < y ? -1 : x > y;
+}
+
+static int bpf_threads_cmp(const void *a, const void *b)
+{
+	const struct thread_sample *x = a, *y = b;
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return (x->tid > y->tid) - (x->tid < y->tid);
 }
 
 struct bpf_threads *bpf_threads_new(struct bpf_tasks *b, pid_t pid, bool tree, bool all)
@@ -93,7 +120,63 @@ void bpf_threads_free(struct bpf_threads *t)
 	free(t->traced);
 	free(t->seen);
 	free(t->buf);
+	free(t->want);
+	thread_set_free(&t->kept);
 	free(t);
+}
+
+void bpf_threads_set_period(struct bpf_threads *t, double seconds)
+{
+	t->period = seconds > 0 ? seconds : 0;
+}
+
+static int bpf_threads_u32_cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+void bpf_threads_want(struct bpf_threads *t, const pid_t *tids, size_t n)
+{
+	t->want = xrealloc(t->want, (n ? n : 1) * sizeof(*t->want));
+	for (size_t i = 0; i < n; i++)
+		t->want[i] = (uint32_t)tids[i];
+	qsort(t->want, n, sizeof(*t->want), bpf_threads_u32_cmp);
+	t->nwant = n;
+}
+
+void bpf_threads_last_read(const struct bpf_threads *t, size_t *full, size_t *brief)
+{
+	*full = t->full;
+	*brief = t->brief;
+}
+
+/* This read's cadence into c: the phases whose boundary of the period fell
+ * since the last read (all of them after a period or more). */
+static void bpf_threads_cadence(const struct bpf_threads *t, double now,
+				struct bpf_tasks_cadence *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->lite = t->period > 0 && t->last_now > 0 && now > t->last_now &&
+		  t->nwant <= BPF_THREADS_WANT_MAX;
+	if (!c->lite)
+		return;
+	double turns = (now - t->last_now) / t->period;
+	c->due_lo = (uint32_t)(fmod(t->last_now, t->period) / t->period * 4294967296.0);
+	c->due_span = turns >= 1 ? 1ull << 32 : (uint64_t)(turns * 4294967296.0);
+	c->new_after = t->last_boot_ns;
+	c->want = t->want;
+	c->nwant = t->nwant;
+}
+
+/* The kept sample of (pid, tid), or NULL. */
+static const struct thread_sample *bpf_threads_kept(const struct bpf_threads *t, pid_t pid,
+						    pid_t tid)
+{
+	const struct thread_sample key = {.pid = pid, .tid = tid};
+	if (t->kept.n == 0)
+		return NULL;
+	return bsearch(&key, t->kept.v, t->kept.n, sizeof(*t->kept.v), bpf_threads_cmp);
 }
 
 /* Runs the iterator once into t->buf.  Returns the bytes read or -errno. */
@@ -134,8 +217,8 @@ static void bpf_threads_fill(const struct bpf_threads *t, const struct tl_task *
 			     struct thread_sample *s)
 {
 	memset(s, 0, sizeof(*s));
-	s->pid = (pid_t)r->tgid;
-	s->tid = (pid_t)r->tid;
+	s->pid = (pid_t)r->h.tgid;
+	s->tid = (pid_t)r->h.tid;
 	s->name_len = strnlen(r->comm, sizeof(r->comm));
 	memcpy(s->name, r->comm, s->name_len);
 	s->state = r->state;
@@ -155,11 +238,21 @@ static void bpf_threads_fill(const struct bpf_threads *t, const struct tl_task *
 	s->wait_ns = r->wait_ns;
 	s->slices = r->slices;
 	s->sched_time = now;
-	/* Every thread is read at every tick: rates are between two reads,
-	 * never carried (threads.h), so no earlier point is kept. */
 	s->vcsw0 = s->vcsw = r->nvcsw;
 	s->ivcsw0 = s->ivcsw = r->nivcsw;
 	s->csw_time = now;
+	/* The earlier point, for the reads that keep this one (the cadence):
+	 * without a cadence every read is in full and rates are between two
+	 * reads, never carried (threads.h). */
+	const struct thread_sample *k = t->period > 0 ? bpf_threads_kept(t, s->pid, s->tid) : NULL;
+	if (k && k->starttime == s->starttime && k->sched_time < now) {
+		s->run0_ns = k->run_ns;
+		s->wait0_ns = k->wait_ns;
+		s->sched_time0 = k->sched_time;
+		s->vcsw0 = k->vcsw;
+		s->ivcsw0 = k->ivcsw;
+		s->csw_time0 = k->csw_time;
+	}
 }
 
 /* The slot's kept counts, grown to hold it. */
@@ -207,14 +300,6 @@ static void bpf_threads_latency(struct bpf_threads *t, const struct tl_task *r, 
 	s->lat_ref = (uint32_t)++out->nlat;
 }
 
-static int bpf_threads_cmp(const void *a, const void *b)
-{
-	const struct thread_sample *x = a, *y = b;
-	if (x->pid != y->pid)
-		return x->pid < y->pid ? -1 : 1;
-	return (x->tid > y->tid) - (x->tid < y->tid);
-}
-
 /* The processes seen this read (t->seen) get traced, those gone stop. */
 static void bpf_threads_retrace(struct bpf_threads *t)
 {
@@ -247,42 +332,75 @@ static void bpf_threads_retrace(struct bpf_threads *t)
 	t->nseen = 0;
 }
 
+/* A short record's thread: its kept sample (and histogram) into out.
+ * Returns false when it is not kept. */
+static bool bpf_threads_keep(struct bpf_threads *t, const struct tl_task_head *h,
+			     struct thread_set *out)
+{
+	const struct thread_sample *k = bpf_threads_kept(t, (pid_t)h->tgid, (pid_t)h->tid);
+	if (!k)
+		return false;
+	out->v = xreallocarray_grow(out->v, &out->cap, out->n + 1, sizeof(*out->v));
+	struct thread_sample *s = &out->v[out->n++];
+	*s = *k;
+	if (k->lat_ref) {
+		out->lat =
+		    xreallocarray_grow(out->lat, &out->lat_cap, out->nlat + 1, sizeof(*out->lat));
+		out->lat[out->nlat] = t->kept.lat[k->lat_ref - 1];
+		s->lat_ref = (uint32_t)++out->nlat;
+	}
+	return true;
+}
+
 /* Parses n bytes of records into out.  Returns whether the target is
  * alive (some thread of it not a zombie), -1 when its PID now names
- * another process. */
+ * another process, -2 when a short record names a thread not kept. */
 static int bpf_threads_parse(struct bpf_threads *t, size_t n, double now, struct thread_set *out,
 			     bool *root_seen)
 {
 	bool alive = t->all;
 	t->nseen = 0;
-	for (size_t off = 0; off + sizeof(struct tl_task) <= n;) {
+	t->full = t->brief = 0;
+	for (size_t off = 0; off + sizeof(struct tl_task_head) <= n;) {
 		struct tl_task r;
-		memcpy(&r, t->buf + off, sizeof(r));
-		off += sizeof(r);
-		const __u32 *counts = NULL;
-		if (r.flags & TL_TASK_HIST) {
-			if (off + LAT_BUCKETS * sizeof(__u32) > n)
+		memcpy(&r.h, t->buf + off, sizeof(r.h));
+		if (r.h.flags & TL_TASK_SHORT) {
+			off += sizeof(r.h);
+			if (!bpf_threads_keep(t, &r.h, out))
+				return -2;
+			t->brief++;
+		} else {
+			if (off + sizeof(r) > n)
 				break;
-			counts = (const __u32 *)(const void *)(t->buf + off);
-			off += LAT_BUCKETS * sizeof(__u32);
+			memcpy(&r, t->buf + off, sizeof(r));
+			off += sizeof(r);
+			const __u32 *counts = NULL;
+			if (r.h.flags & TL_TASK_HIST) {
+				if (off + LAT_BUCKETS * sizeof(__u32) > n)
+					break;
+				counts = (const __u32 *)(const void *)(t->buf + off);
+				off += LAT_BUCKETS * sizeof(__u32);
+			}
+			out->v = xreallocarray_grow(out->v, &out->cap, out->n + 1, sizeof(*out->v));
+			struct thread_sample *s = &out->v[out->n++];
+			bpf_threads_fill(t, &r, now, s);
+			if (r.h.flags & TL_TASK_LAT)
+				bpf_threads_latency(t, &r, counts, out, s);
+			t->full++;
 		}
-		out->v = xreallocarray_grow(out->v, &out->cap, out->n + 1, sizeof(*out->v));
-		struct thread_sample *s = &out->v[out->n++];
-		bpf_threads_fill(t, &r, now, s);
-		if (r.flags & TL_TASK_LAT)
-			bpf_threads_latency(t, &r, counts, out, s);
-		if ((pid_t)r.tgid == t->pid) {
+		const struct thread_sample *s = &out->v[out->n - 1];
+		if (s->pid == t->pid) {
 			*root_seen = true;
-			alive |= r.state != 'Z' && r.state != 'X';
-			if (r.tid == r.tgid && t->root_start == 0)
+			alive |= s->state != 'Z' && s->state != 'X';
+			if (s->tid == s->pid && t->root_start == 0)
 				t->root_start = s->starttime;
-			else if (r.tid == r.tgid && t->root_start != s->starttime)
+			else if (s->tid == s->pid && t->root_start != s->starttime)
 				return -1;
 		}
-		if (!t->all && (t->nseen == 0 || (pid_t)r.gtgid != t->seen[t->nseen - 1])) {
+		if (!t->all && (t->nseen == 0 || (pid_t)r.h.gtgid != t->seen[t->nseen - 1])) {
 			t->seen = xreallocarray_grow(t->seen, &t->seen_cap, t->nseen + 1,
 						     sizeof(*t->seen));
-			t->seen[t->nseen++] = (pid_t)r.gtgid;
+			t->seen[t->nseen++] = (pid_t)r.h.gtgid;
 		}
 	}
 	return alive;
@@ -293,12 +411,27 @@ int bpf_threads_sample(struct bpf_threads *t, double now, struct thread_set *out
 	thread_set_free(out);
 	out->time = now;
 	out->lat_on = true;
-	uint64_t g = bpf_tasks_begin(t->b, t->last_gen, t->pid, t->tree, t->all);
-	ssize_t n = bpf_threads_read(t);
-	if (n < 0)
-		return (int)n;
-	bool root_seen = t->all;
-	int alive = bpf_threads_parse(t, (size_t)n, now, out, &root_seen);
+	struct bpf_tasks_cadence c;
+	bpf_threads_cadence(t, now, &c);
+	struct timespec boot;
+	clock_gettime(CLOCK_BOOTTIME, &boot);
+	uint64_t g;
+	bool root_seen;
+	int alive;
+	for (;;) {
+		g = bpf_tasks_begin(t->b, t->last_gen, t->pid, t->tree, t->all, &c);
+		ssize_t n = bpf_threads_read(t);
+		if (n < 0)
+			return (int)n;
+		root_seen = t->all;
+		alive = bpf_threads_parse(t, (size_t)n, now, out, &root_seen);
+		if (alive != -2 || !c.lite)
+			break;
+		thread_set_free(out); /* a thread not kept: again, in full */
+		out->time = now;
+		out->lat_on = true;
+		c.lite = false;
+	}
 	/* A process the iterator never showed, though it was there when the
 	 * reader was made: it is hidden from BPF (seen: a sandbox's init), so
 	 * this reader cannot serve it. */
@@ -326,5 +459,10 @@ int bpf_threads_sample(struct bpf_threads *t, double now, struct thread_set *out
 		}
 	for (size_t i = 0; i < out->n; i++)
 		out->nprocs += i == 0 || out->v[i].pid != out->v[i - 1].pid;
+	if (t->period > 0) {
+		thread_set_copy(&t->kept, out);
+		t->last_now = now;
+		t->last_boot_ns = (uint64_t)boot.tv_sec * 1000000000u + (uint64_t)boot.tv_nsec;
+	}
 	return 0;
 }

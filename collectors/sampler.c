@@ -29,6 +29,7 @@ struct sampler {
 	struct budget_where where; /* the target's cgroups, located again every few s */
 	struct bpf_threads *bt;	   /* the BPF path, or NULL: /proc */
 	bool tree;
+	double detail_period; /* s, for the BPF path as for /proc */
 };
 
 /* How old the cgroups' location may grow (budget.h): a process moved to
@@ -82,11 +83,16 @@ void sampler_set_detail_period(struct sampler *s, double seconds)
 {
 	thread_sampler_set_stat_period(s->ts, 2 * seconds);
 	thread_sampler_set_sched_period(s->ts, seconds);
+	s->detail_period = seconds;
+	if (s->bt)
+		bpf_threads_set_period(s->bt, seconds);
 }
 
 void sampler_want(struct sampler *s, const pid_t *tids, size_t n)
 {
 	thread_sampler_want(s->ts, tids, n);
+	if (s->bt)
+		bpf_threads_want(s->bt, tids, n);
 }
 
 int sampler_use_bpf(struct sampler *s, struct bpf_tasks *b)
@@ -98,6 +104,7 @@ int sampler_use_bpf(struct sampler *s, struct bpf_tasks *b)
 		return -errno;
 	bpf_threads_free(s->bt);
 	s->bt = bt;
+	bpf_threads_set_period(bt, s->detail_period);
 	return 0;
 }
 

@@ -466,6 +466,98 @@ static void test_all(void **state)
 	bpf_tasks_free(b);
 }
 
+/* Whether every thread of cur not read in full at now (the cadence) is
+ * the previous read's sample of it, unchanged; counts those. */
+static size_t kept_as_before(const struct thread_set *prev, const struct thread_set *cur,
+			     double now)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < cur->n; i++) {
+		const struct thread_sample *c = &cur->v[i];
+		if (c->sched_time == now)
+			continue;
+		const struct thread_sample *p = by_tid(prev, c->tid);
+		if (!p) { /* a new thread comes in full */
+			fail_msg("thread %d kept but not read before", (int)c->tid);
+			return 0;
+		}
+		assert_true(p->starttime == c->starttime && p->run_ns == c->run_ns &&
+			    p->sched_time == c->sched_time && p->vcsw == c->vcsw);
+		assert_int_equal(c->lat_ref != 0, p->lat_ref != 0);
+		if (c->lat_ref)
+			assert_true(cur->lat[c->lat_ref - 1].events ==
+				    prev->lat[p->lat_ref - 1].events);
+		n++;
+	}
+	return n;
+}
+
+/* The cadence, a period of 1 s and reads every 100 ms: 200 threads waking
+ * every 50 ms come about a tenth in full at each read, the rest as short
+ * records whose sample stands; the leader and a wanted thread are read in
+ * full at every read, and within a period every thread is read in full
+ * again.  Threads coming and going at 500 a second: a new one always in
+ * full, none kept that exited. */
+static void test_cadence(void **state)
+{
+	(void)state;
+	struct bpf_tasks *b = load_or_skip(0);
+	const char *const args[2][5] = {{"--wake", "200:50", NULL},
+					{"--churn", "500", "--wake", "40:50", NULL}};
+	for (int a = 0; a < 2; a++) {
+		struct target t;
+		target_start(&t, args[a]);
+		tl_sleep_ms(200);
+		struct bpf_threads *r = bpf_threads_new(b, t.pid, false, false);
+		assert_non_null(r);
+		bpf_threads_set_period(r, 1.0);
+		struct thread_set prev, cur;
+		thread_set_init(&prev);
+		thread_set_init(&cur);
+		double t0 = tl_now_s(), now = t0;
+		size_t full, brief, briefs = 0, reads = 0;
+		assert_int_equal(bpf_threads_sample(r, now, &prev), 0);
+		bpf_threads_last_read(r, &full, &brief);
+		assert_int_equal(brief, 0); /* the first read is in full */
+		assert_int_equal(full, prev.n);
+		pid_t want = prev.v[prev.n / 2].tid;
+		bpf_threads_want(r, &want, 1);
+		while (now - t0 < 1.2) {
+			tl_sleep_ms(100);
+			now = tl_now_s();
+			assert_int_equal(bpf_threads_sample(r, now, &cur), 0);
+			bpf_threads_last_read(r, &full, &brief);
+			assert_int_equal(full + brief, cur.n);
+			assert_int_equal(kept_as_before(&prev, &cur, now), brief);
+			const struct thread_sample *w = by_tid(&cur, want),
+						   *l = by_tid(&cur, t.pid);
+			if (!l || (a == 0 && !w)) {
+				fail_msg("the leader or the wanted thread is missing");
+				break;
+			}
+			assert_true(l->sched_time == now);
+			assert_true(brief > 0);
+			if (a == 0) {
+				assert_true(w->sched_time == now);
+				assert_true(full < cur.n / 2);
+			}
+			briefs += brief;
+			reads++;
+			thread_set_copy(&prev, &cur);
+		}
+		printf("# %s: %zu reads, %zu records of %zu short\n", args[a][0], reads, briefs,
+		       reads * cur.n);
+		/* more than a period since t0: every thread read in full since */
+		for (size_t i = 0; a == 0 && i < cur.n; i++)
+			assert_true(cur.v[i].sched_time > t0);
+		thread_set_free(&prev);
+		thread_set_free(&cur);
+		bpf_threads_free(r);
+		target_stop(&t);
+	}
+	bpf_tasks_free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -476,6 +568,7 @@ int main(void)
 	    cmocka_unit_test(test_churn),
 	    cmocka_unit_test(test_tree),
 	    cmocka_unit_test(test_all),
+	    cmocka_unit_test(test_cadence),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

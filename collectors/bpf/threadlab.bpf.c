@@ -46,7 +46,17 @@ __u32 root_tgid; /* the reader's process */
 __u32 want_tree; /* and its descendants */
 __u32 want_all;	 /* every thread of the machine */
 __u32 trace_all; /* latency of every thread (as far as the slots go) */
-__u32 capacity;	 /* slots in "hist" */
+/* The cadence of this read: with lite, a thread that does not lead its
+ * process, whose phase is outside [due_lo, due_lo + due_span), that
+ * started before new_after (boot-time ns) and is not in want[] gets a
+ * short record (the reader keeps what it read of it before). */
+__u32 lite;
+__u32 due_lo;
+__u64 due_span;
+__u64 new_after;
+__u32 nwant;
+__u32 want[TL_WANT_MAX];	      /* sorted */
+__u32 capacity;			      /* slots in "hist" */
 __u64 traced_bits[TL_PID_LIMIT / 64]; /* kernel tgids whose threads are traced */
 /* Kept here. */
 __u64 dropped;	  /* waits not recorded: no slot was free */
@@ -315,6 +325,34 @@ static __always_inline bool descends(struct task_struct *t, __u32 lv)
 	return false;
 }
 
+/* Whether tid is in want[] (binary search, a bounded loop). */
+static __always_inline bool wanted(__u32 tid)
+{
+	__u32 lo = 0, hi = nwant < TL_WANT_MAX ? nwant : TL_WANT_MAX;
+
+	for (int i = 0; i < 9 && lo < hi; i++) { /* 2^9 > TL_WANT_MAX */
+		__u32 mid = (lo + hi) / 2;
+		__u32 v = want[mid & (TL_WANT_MAX - 1)];
+		if (v == tid)
+			return true;
+		if (v < tid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
+}
+
+/* Whether t (tid in the reader's namespace) gets only a short record. */
+static __always_inline bool not_due(struct task_struct *t, __u32 tid, __u32 tgid)
+{
+	if (!lite || tid == tgid)
+		return false;
+	if ((__u64)(__u32)(tid * TL_PHASE_MUL - due_lo) < due_span)
+		return false;
+	return t->start_boottime <= new_after && !wanted(tid);
+}
+
 SEC("iter/task")
 int tl_tasks(struct bpf_iter__task *ctx)
 {
@@ -329,12 +367,17 @@ int tl_tasks(struct bpf_iter__task *ctx)
 	 * read()): its level, from the kernel rather than from /proc, which
 	 * a container mounts for its own namespace. */
 	__u32 lv = bpf_get_current_task_btf()->thread_pid->level;
-	r.tgid = ns_tgid(t, lv);
-	if (!want_all && r.tgid != root_tgid && !(want_tree && descends(t, lv)))
+	r.h.tgid = ns_tgid(t, lv);
+	if (!want_all && r.h.tgid != root_tgid && !(want_tree && descends(t, lv)))
 		return 0;
-	r.tid = ns_pid(t, lv);
+	r.h.tid = ns_pid(t, lv);
+	r.h.gtgid = (__u32)t->tgid;
+	if (not_due(t, r.h.tid, r.h.tgid)) {
+		r.h.flags = TL_TASK_SHORT;
+		bpf_seq_write(seq, &r.h, sizeof(r.h));
+		return 0;
+	}
 	r.gtid = (__u32)t->pid;
-	r.gtgid = (__u32)t->tgid;
 	r.cpu = task_cpu(t);
 	r.run_ns = t->se.sum_exec_runtime;
 	r.wait_ns = t->sched_info.run_delay;
@@ -350,7 +393,7 @@ int tl_tasks(struct bpf_iter__task *ctx)
 	__u32 k = st && st->slot1 ? st->slot1 - 1 : 0;
 	v = st && st->slot1 ? bpf_map_lookup_elem(&hist, &k) : NULL;
 	if (v) {
-		r.flags = TL_TASK_LAT;
+		r.h.flags = TL_TASK_LAT;
 		r.slot = k;
 		r.lat_events = v->events;
 		r.lat_sum_ns = v->sum_ns;
@@ -359,10 +402,10 @@ int tl_tasks(struct bpf_iter__task *ctx)
 		r.lat_max_gen[0] = v->max_gen[0];
 		r.lat_max_gen[1] = v->max_gen[1];
 		if (v->gen >= since_gen)
-			r.flags |= TL_TASK_HIST;
+			r.h.flags |= TL_TASK_HIST;
 	}
 	bpf_seq_write(seq, &r, sizeof(r));
-	if (v && (r.flags & TL_TASK_HIST))
+	if (v && (r.h.flags & TL_TASK_HIST))
 		bpf_seq_write(seq, v->count, sizeof(v->count));
 	return 0;
 }

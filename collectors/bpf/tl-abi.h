@@ -86,18 +86,25 @@ struct tl_slot {
 };
 
 /* tl_task.flags */
-#define TL_TASK_LAT  0x1u /* the thread has a latency entry: lat_* are valid */
-#define TL_TASK_HIST 0x2u /* its TL_LAT_BUCKETS counts (__u32 each) follow the record */
+#define TL_TASK_LAT   0x1u /* the thread has a latency entry: lat_* are valid */
+#define TL_TASK_HIST  0x2u /* its TL_LAT_BUCKETS counts (__u32 each) follow the record */
+#define TL_TASK_SHORT 0x4u /* only struct tl_task_head: not due this read (the cadence) */
 
-/* What the task iterator writes for one thread, in one read for all.
- * tid and tgid are numbers in the reader's PID namespace, as its
- * /proc shows them; gtid and gtgid the kernel's own (the initial
+/* The first fields of every record the task iterator writes, and the
+ * whole of a short one.  tid and tgid are numbers in the reader's PID
+ * namespace, as its /proc shows them; gtgid the kernel's own (the initial
  * namespace's), which the tracepoints and maps use. */
-struct tl_task {
+struct tl_task_head {
 	__u32 tid, tgid;
-	__u32 gtid, gtgid;
-	__s32 cpu; /* last CPU */
-	__u32 pad0;
+	__u32 gtgid;
+	__u32 flags; /* TL_TASK_* */
+};
+
+/* What the task iterator writes for one thread, in one read for all. */
+struct tl_task {
+	struct tl_task_head h;
+	__u32 gtid;
+	__s32 cpu;     /* last CPU */
 	__u64 run_ns;  /* se.sum_exec_runtime: schedstat field 1 */
 	__u64 wait_ns; /* sched_info.run_delay: schedstat field 2 */
 	__u64 slices;  /* sched_info.pcount: schedstat field 3 */
@@ -106,11 +113,17 @@ struct tl_task {
 	__u64 nvcsw, nivcsw;
 	__u64 lat_events, lat_sum_ns;
 	__u64 lat_max_ns[2], lat_max_gen[2];
-	__u32 slot;  /* its histogram's slot (TL_TASK_LAT) */
-	__u32 flags; /* TL_TASK_* */
-	char state;  /* as /proc shows it: R S D T t X Z P I */
-	char pad[7];
+	__u32 slot; /* its histogram's slot (TL_TASK_LAT) */
+	char state; /* as /proc shows it: R S D T t X Z P I */
+	char pad[3];
 	char comm[TL_COMM_LEN];
 };
+
+/* The cadence (bpf-threads.c): a thread is due at a read when its phase,
+ * its TID times this odd constant modulo 2^32, falls in the read's range. */
+#define TL_PHASE_MUL 2654435761u
+#define TL_WANT_MAX                                                                                \
+	256 /* TIDs read at every read, whatever their phase                                       \
+	     * (BPF_THREADS_WANT_MAX) */
 
 #endif
