@@ -53,6 +53,7 @@ static double stat_period = 1.0;   /* -s: the stat and the sched period */
 static int wanted = 30;		   /* -w */
 static double status_period = 1.0; /* -S */
 static bool with_bpf;		   /* -b */
+static double bpf_load_ms;	   /* the programs' load and attach, wall ms */
 
 static void *target_thread(void *arg)
 {
@@ -186,8 +187,10 @@ static double bench_bpf(pid_t pid, int ticks, long interval, double *full, doubl
 			size_t whylen)
 {
 	struct bpf_tasks *b = NULL;
+	double t0 = now_ms();
 	if (bpf_tasks_load(0, &b, why, whylen) < 0)
 		return -1;
+	bpf_load_ms = now_ms() - t0;
 	struct bpf_threads *t = bpf_threads_new(b, pid, false, false);
 	if (!t) {
 		snprintf(why, whylen, "%s", strerror(errno));
@@ -306,8 +309,8 @@ static void run(const char *what, int nthreads, long wake, int ticks, long inter
 		printf("  threadlab bpf_threads: failed: %s\n", why);
 	else if (bpf >= 0)
 		printf("  threadlab bpf_threads: %7.3f ms CPU per tick (%.0f records in full, %.0f "
-		       "short per tick)%s%.3f x top -H\n",
-		       bpf, full, brief, top > 0 ? "; " : "", top > 0 ? bpf / top : 0);
+		       "short per tick)%s%.3f x top -H; loaded in %.1f ms\n",
+		       bpf, full, brief, top > 0 ? "; " : "", top > 0 ? bpf / top : 0, bpf_load_ms);
 }
 
 int main(int argc, char **argv)

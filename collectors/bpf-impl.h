@@ -29,8 +29,7 @@ void bpf_tasks_trace(struct bpf_tasks *b, pid_t tgid, int delta);
 /* A read's cadence (threadlab.bpf.c, not_due()): with lite, a thread that
  * does not lead its process, whose phase is outside [due_lo, due_lo +
  * due_span), that started at or before new_after (CLOCK_BOOTTIME ns) and
- * whose TID is not in want (sorted, at most TL_WANT_MAX) gets a short
- * record. */
+ * whose TID is not in want gets a short record. */
 struct bpf_tasks_cadence {
 	bool lite;
 	uint32_t due_lo;

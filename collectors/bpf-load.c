@@ -205,14 +205,16 @@ uint64_t bpf_tasks_begin(struct bpf_tasks *b, uint64_t since, pid_t root, bool t
 			 const struct bpf_tasks_cadence *c)
 {
 	struct threadlab_bpf__bss *v = b->skel->bss;
-	v->lite = c && c->lite && c->nwant <= TL_WANT_MAX;
+	v->lite = c && c->lite;
 	if (v->lite) {
 		v->due_lo = c->due_lo;
 		v->due_span = c->due_span;
 		v->new_after = c->new_after;
-		v->nwant = (__u32)c->nwant;
-		if (c->nwant)
-			memcpy(v->want, c->want, c->nwant * sizeof(*c->want));
+		memset(v->want_bits, 0, sizeof(v->want_bits));
+		for (size_t i = 0; i < c->nwant; i++) {
+			uint32_t tid = c->want[i];
+			v->want_bits[(tid / 64) % (TL_WANT_BITS / 64)] |= 1ull << (tid % 64);
+		}
 	}
 	uint64_t g = __atomic_add_fetch(&v->gen, 1, __ATOMIC_SEQ_CST);
 	v->since_gen = since;

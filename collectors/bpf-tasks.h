@@ -6,8 +6,9 @@
  * happens once, before the program drops them; reading afterwards needs no
  * capability, only the descriptors.  struct bpf_threads reads one target
  * through it, as struct thread_sampler (threads.h) reads one through
- * /proc: each bpf_threads_sample() runs the task iterator once and fills a
- * struct thread_set with the same fields (state, last CPU, name, CPU time,
+ * /proc: each bpf_threads_sample() runs the task iterator once (see the
+ * cadence below for the rare second run) and fills a struct thread_set
+ * with the same fields (state, last CPU, name, CPU time,
  * run-queue wait and time slices from the scheduler's own counters,
  * voluntary and involuntary switches, start time), plus each traced
  * thread's latency histogram since it was first traced.  Figures equal
@@ -93,9 +94,7 @@ int bpf_threads_sample(struct bpf_threads *t, double now, struct thread_set *out
  * in full at every read. */
 void bpf_threads_set_period(struct bpf_threads *t, double seconds);
 /* The TIDs (as this namespace's /proc shows them) read in full at every
- * read: a face passes the rows it shows (copied; n 0 clears).  More than
- * BPF_THREADS_WANT_MAX: every thread in full. */
-#define BPF_THREADS_WANT_MAX 256
+ * read: a face passes the rows it shows (copied; n 0 clears). */
 void bpf_threads_want(struct bpf_threads *t, const pid_t *tids, size_t n);
 /* The records of the last read that were in full and short (for tests
  * and the benchmarks). */

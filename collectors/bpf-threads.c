@@ -69,7 +69,7 @@ struct bpf_threads {
 	long hz;
 	/* The cadence: 0 every thread in full at every read. */
 	double period;	/* s */
-	uint32_t *want; /* sorted */
+	uint32_t *want; /* TIDs read in full at every read */
 	size_t nwant;
 	struct thread_set kept; /* the last read's sample, sorted by (pid, tid) */
 	double last_now;	/* its time (0: none) */
@@ -130,18 +130,11 @@ void bpf_threads_set_period(struct bpf_threads *t, double seconds)
 	t->period = seconds > 0 ? seconds : 0;
 }
 
-static int bpf_threads_u32_cmp(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	return x < y ? -1 : x > y;
-}
-
 void bpf_threads_want(struct bpf_threads *t, const pid_t *tids, size_t n)
 {
 	t->want = xrealloc(t->want, (n ? n : 1) * sizeof(*t->want));
 	for (size_t i = 0; i < n; i++)
 		t->want[i] = (uint32_t)tids[i];
-	qsort(t->want, n, sizeof(*t->want), bpf_threads_u32_cmp);
 	t->nwant = n;
 }
 
@@ -157,8 +150,7 @@ static void bpf_threads_cadence(const struct bpf_threads *t, double now,
 				struct bpf_tasks_cadence *c)
 {
 	memset(c, 0, sizeof(*c));
-	c->lite = t->period > 0 && t->last_now > 0 && now > t->last_now &&
-		  t->nwant <= BPF_THREADS_WANT_MAX;
+	c->lite = t->period > 0 && t->last_now > 0 && now > t->last_now;
 	if (!c->lite)
 		return;
 	double turns = (now - t->last_now) / t->period;

@@ -122,8 +122,6 @@ struct tl_task {
 /* The cadence (bpf-threads.c): a thread is due at a read when its phase,
  * its TID times this odd constant modulo 2^32, falls in the read's range. */
 #define TL_PHASE_MUL 2654435761u
-#define TL_WANT_MAX                                                                                \
-	256 /* TIDs read at every read, whatever their phase                                       \
-	     * (BPF_THREADS_WANT_MAX) */
+#define TL_WANT_BITS 65536 /* the wanted TIDs' bitmap: a bit per TID modulo this */
 
 #endif
