@@ -10,7 +10,8 @@
  * A record's latency counts follow it only when they changed since this
  * reader's last read; otherwise the counts kept from an earlier read
  * stand, kept here by histogram slot (with the thread the slot served),
- * and a thread this reader has no counts of is looked up in the slot array
+ * and a thread this reader has no counts of (or whose events moved while
+ * its records were short: the cadence) is looked up in the slot array
  * once.  So a sleeping thread costs one fixed record per read, no system
  * call and no copy of its histogram.
  *
@@ -46,8 +47,9 @@
 
 /* The counts of a slot as this reader last saw them. */
 struct bpf_slot_seen {
-	__u32 owner; /* kernel TID; 0: nothing kept */
-	__u64 start; /* the owner's start time, ns */
+	__u32 owner;  /* kernel TID; 0: nothing kept */
+	__u64 start;  /* the owner's start time, ns */
+	__u64 events; /* the events the record had when count was kept */
 	__u32 count[LAT_BUCKETS];
 };
 
@@ -270,7 +272,10 @@ static void bpf_threads_latency(struct bpf_threads *t, const struct tl_task *r, 
 	struct bpf_slot_seen *k = bpf_threads_slot(t, r->slot);
 	if (counts) {
 		memcpy(k->count, counts, sizeof(k->count));
-	} else if (k->owner != r->gtid || k->start != r->start_ns) {
+	} else if (k->owner != r->gtid || k->start != r->start_ns || k->events != r->lat_events) {
+		/* Another thread's, or waits since: the program sends counts
+		 * changed since this reader's last read, and with the cadence
+		 * that read may have had this thread as a short record. */
 		struct tl_lat v;
 		__u32 key = r->slot;
 		if (bpf_map_lookup_elem(bpf_tasks_hist_fd(t->b), &key, &v) != 0 ||
@@ -280,6 +285,7 @@ static void bpf_threads_latency(struct bpf_threads *t, const struct tl_task *r, 
 	}
 	k->owner = r->gtid;
 	k->start = r->start_ns;
+	k->events = r->lat_events;
 	out->lat = xreallocarray_grow(out->lat, &out->lat_cap, out->nlat + 1, sizeof(*out->lat));
 	struct lat_hist *h = &out->lat[out->nlat];
 	memcpy(h->count, k->count, sizeof(h->count));

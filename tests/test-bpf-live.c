@@ -466,6 +466,20 @@ static void test_all(void **state)
 	bpf_tasks_free(b);
 }
 
+/* Whether each histogram of s has as many events as its counts hold
+ * (within the few that may land while the iterator reads it). */
+static void hists_whole(const struct thread_set *s)
+{
+	for (size_t i = 0; i < s->nlat; i++) {
+		uint64_t sum = 0;
+		for (unsigned b = 0; b < LAT_BUCKETS; b++)
+			sum += s->lat[i].count[b];
+		if (sum + 2 < s->lat[i].events || sum > s->lat[i].events + 2)
+			fail_msg("histogram %zu: counts sum to %llu, events %llu", i,
+				 (unsigned long long)sum, (unsigned long long)s->lat[i].events);
+	}
+}
+
 /* Whether every thread of cur not read in full at now (the cadence) is
  * the previous read's sample of it, unchanged; counts those. */
 static size_t kept_as_before(const struct thread_set *prev, const struct thread_set *cur,
@@ -493,16 +507,17 @@ static size_t kept_as_before(const struct thread_set *prev, const struct thread_
 }
 
 /* The cadence, a period of 1 s and reads every 100 ms: 200 threads waking
- * every 50 ms come about a tenth in full at each read, the rest as short
+ * every 250 ms come about a tenth in full at each read, the rest as short
  * records whose sample stands; the leader and a wanted thread are read in
  * full at every read, and within a period every thread is read in full
- * again.  Threads coming and going at 500 a second: a new one always in
+ * again, its histogram whole (with the waits it had while its records were
+ * short).  Threads coming and going at 500 a second: a new one always in
  * full, none kept that exited. */
 static void test_cadence(void **state)
 {
 	(void)state;
 	struct bpf_tasks *b = load_or_skip(0);
-	const char *const args[2][5] = {{"--wake", "200:50", NULL},
+	const char *const args[2][5] = {{"--wake", "200:250", NULL},
 					{"--churn", "500", "--wake", "40:50", NULL}};
 	for (int a = 0; a < 2; a++) {
 		struct target t;
@@ -529,6 +544,7 @@ static void test_cadence(void **state)
 			bpf_threads_last_read(r, &full, &brief);
 			assert_int_equal(full + brief, cur.n);
 			assert_int_equal(kept_as_before(&prev, &cur, now), brief);
+			hists_whole(&cur);
 			const struct thread_sample *w = by_tid(&cur, want),
 						   *l = by_tid(&cur, t.pid);
 			if (!l || (a == 0 && !w)) {
