@@ -76,7 +76,10 @@ struct bpf_threads {
 	struct thread_set kept; /* the last read's sample, sorted by (pid, tid) */
 	double last_now;	/* its time (0: none) */
 	uint64_t last_boot_ns;	/* CLOCK_BOOTTIME when it began */
-	size_t full, brief;	/* records of the last read */
+	size_t kept_next;	/* the kept sample after the last found */
+	uint32_t *due;		/* this read's TIDs in full whatever their phase */
+	size_t due_cap;
+	size_t full, brief; /* records of the last read */
 };
 
 static int bpf_threads_pid_cmp(const void *a, const void *b)
@@ -123,6 +126,7 @@ void bpf_threads_free(struct bpf_threads *t)
 	free(t->seen);
 	free(t->buf);
 	free(t->want);
+	free(t->due);
 	thread_set_free(&t->kept);
 	free(t);
 }
@@ -148,8 +152,7 @@ void bpf_threads_last_read(const struct bpf_threads *t, size_t *full, size_t *br
 
 /* This read's cadence into c: the phases whose boundary of the period fell
  * since the last read (all of them after a period or more). */
-static void bpf_threads_cadence(const struct bpf_threads *t, double now,
-				struct bpf_tasks_cadence *c)
+static void bpf_threads_cadence(struct bpf_threads *t, double now, struct bpf_tasks_cadence *c)
 {
 	memset(c, 0, sizeof(*c));
 	c->lite = t->period > 0 && t->last_now > 0 && now > t->last_now;
@@ -159,18 +162,31 @@ static void bpf_threads_cadence(const struct bpf_threads *t, double now,
 	c->due_lo = (uint32_t)(fmod(t->last_now, t->period) / t->period * 4294967296.0);
 	c->due_span = turns >= 1 ? 1ull << 32 : (uint64_t)(turns * 4294967296.0);
 	c->new_after = t->last_boot_ns;
-	c->want = t->want;
-	c->nwant = t->nwant;
+	/* In full too: a thread read in full only once, which has no earlier
+	 * point to carry rates from yet (as on /proc, threads.h). */
+	t->due = xreallocarray_grow(t->due, &t->due_cap, t->nwant + t->kept.n + 1, sizeof(*t->due));
+	memcpy(t->due, t->want, t->nwant * sizeof(*t->due));
+	size_t n = t->nwant;
+	for (size_t i = 0; i < t->kept.n; i++)
+		if (t->kept.v[i].sched_time0 <= 0)
+			t->due[n++] = (uint32_t)t->kept.v[i].tid;
+	c->want = t->due;
+	c->nwant = n;
 }
 
-/* The kept sample of (pid, tid), or NULL. */
-static const struct thread_sample *bpf_threads_kept(const struct bpf_threads *t, pid_t pid,
-						    pid_t tid)
+/* The kept sample of (pid, tid), or NULL.  Records come in the kept
+ * order, mostly: the one after the last found is tried first. */
+static const struct thread_sample *bpf_threads_kept(struct bpf_threads *t, pid_t pid, pid_t tid)
 {
 	const struct thread_sample key = {.pid = pid, .tid = tid};
 	if (t->kept.n == 0)
 		return NULL;
-	return bsearch(&key, t->kept.v, t->kept.n, sizeof(*t->kept.v), bpf_threads_cmp);
+	const struct thread_sample *k = t->kept.v + t->kept_next;
+	if (t->kept_next >= t->kept.n || bpf_threads_cmp(&key, k) != 0)
+		k = bsearch(&key, t->kept.v, t->kept.n, sizeof(*t->kept.v), bpf_threads_cmp);
+	if (k)
+		t->kept_next = (size_t)(k - t->kept.v) + 1;
+	return k;
 }
 
 /* Runs the iterator once into t->buf.  Returns the bytes read or -errno. */
@@ -207,7 +223,7 @@ static uint64_t bpf_threads_ticks(uint64_t ns, long hz)
 }
 
 /* The record's /proc figures into s. */
-static void bpf_threads_fill(const struct bpf_threads *t, const struct tl_task *r, double now,
+static void bpf_threads_fill(struct bpf_threads *t, const struct tl_task *r, double now,
 			     struct thread_sample *s)
 {
 	memset(s, 0, sizeof(*s));
@@ -359,6 +375,7 @@ static int bpf_threads_parse(struct bpf_threads *t, size_t n, double now, struct
 	bool alive = t->all;
 	t->nseen = 0;
 	t->full = t->brief = 0;
+	t->kept_next = 0;
 	for (size_t off = 0; off + sizeof(struct tl_task_head) <= n;) {
 		struct tl_task r;
 		memcpy(&r.h, t->buf + off, sizeof(r.h));
