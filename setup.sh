@@ -125,7 +125,10 @@ suite() {
 		if [ "$status" != 0 ] && [ -f test-suite.log ]; then
 			tail -n 60 test-suite.log
 		fi
-		echo "setup: $label suite took $(($(date +%s) - start)) s"
+		echo "setup: $label suite took $(($(date +%s) - start)) s; the slowest:"
+		# tests/tap-wrap.sh ends every log with "# NAME took N s".
+		sed -n 's/^# \(.*\) took \([0-9]*\) s$/\2 \1/p' tests/*.log | sort -rn | head -n 8 |
+			awk '{ printf "setup: %s:   %4d s  %s\n", label, $1, $2 }' label="$label"
 		sh ../tests/tap-summary.sh . "$status" | sed "s/^/setup: $label: /"
 		exit "$status"
 	) >"$dir/setup-suite.out" 2>&1

@@ -429,7 +429,7 @@ int psi_parse(const char *buf, struct psi *out)
 
 /* ---- cpu lists ----------------------------------------------------------- */
 
-int cpulist_count(const char *buf)
+int cpulist_set(const char *buf, uint8_t *set, size_t bytes)
 {
 	const char *p = buf;
 	long count = 0;
@@ -450,10 +450,17 @@ int cpulist_count(const char *buf)
 		if (b - a >= 1u << 20 || count + (long)(b - a + 1) > 1L << 20)
 			return -EINVAL;
 		count += (long)(b - a + 1);
+		for (uint64_t c = a; set && c <= b && c < bytes * 8; c++)
+			set[c / 8] |= (uint8_t)(1u << (c % 8));
 		if (*p == ',') {
 			p++;
 			continue;
 		}
 		return cgroup_parse_rest_blank(p) ? (int)count : -EINVAL;
 	}
+}
+
+int cpulist_count(const char *buf)
+{
+	return cpulist_set(buf, NULL, 0);
 }

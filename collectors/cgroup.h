@@ -149,6 +149,9 @@ const char *psi_cgroup_dir(const struct sysroot *r, const struct cgroup_loc *loc
 /* Number of CPUs in a cpuset list such as "0-3,8,10-11"; -EINVAL if bad.
  * An empty list gives 0. */
 int cpulist_count(const char *buf);
+/* The same, and each CPU of the list below bytes x 8 set in set (which the
+ * caller zeroes; NULL: count only). */
+int cpulist_set(const char *buf, uint8_t *set, size_t bytes);
 
 /* Throttling between two cpu.stat readings dt seconds apart. */
 struct throttle_rate {

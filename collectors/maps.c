@@ -37,12 +37,17 @@ int maps_line_parse(const char *line, size_t len, struct maps_line *out)
 	if (!memchr(f[0], '-', n[0]) || n[1] != 4 || !memchr(f[3], ':', n[3]))
 		return -EINVAL;
 	out->exec = f[1][2] == 'x';
+	char *e;
+	out->start = strtoull(f[0], &e, 16);
+	if (*e != '-')
+		return -EINVAL;
+	out->end = strtoull(e + 1, NULL, 16);
+	out->offset = strtoull(f[2], NULL, 16);
 	char inode[24];
 	if (n[4] >= sizeof(inode))
 		return -EINVAL;
 	memcpy(inode, f[4], n[4]);
 	inode[n[4]] = '\0';
-	char *e;
 	out->inode = strtoul(inode, &e, 10);
 	if (*e)
 		return -EINVAL;
@@ -69,8 +74,10 @@ int maps_line_parse(const char *line, size_t len, struct maps_line *out)
 	return 0;
 }
 
-int maps_files(const char *buf, size_t len, void (*fn)(const struct maps_line *l, void *arg),
-	       void *arg)
+/* Calls fn for each line with a file, or (once) for the first line of
+ * each file; returns the count handed over, or -EINVAL. */
+static int maps_walk(const char *buf, size_t len, bool once,
+		     void (*fn)(const struct maps_line *l, void *arg), void *arg)
 {
 	/* Mappings of one file are adjacent: comparing with the last few is
 	 * enough to hand each over once, without a set. */
@@ -84,10 +91,11 @@ int maps_files(const char *buf, size_t len, void (*fn)(const struct maps_line *l
 			if (maps_line_parse(p, n, &l) < 0)
 				return -EINVAL;
 			bool dup = !l.path[0];
-			for (int i = 0; i < nseen && i < 4 && !dup; i++)
+			for (int i = 0; once && i < nseen && i < 4 && !dup; i++)
 				dup = strcmp(seen[i], l.path) == 0;
 			if (!dup) {
-				snprintf(seen[nseen++ % 4], MAPS_PATH_MAX, "%s", l.path);
+				if (once)
+					snprintf(seen[nseen++ % 4], MAPS_PATH_MAX, "%s", l.path);
 				count++;
 				fn(&l, arg);
 			}
@@ -95,6 +103,18 @@ int maps_files(const char *buf, size_t len, void (*fn)(const struct maps_line *l
 		p += n + 1;
 	}
 	return count;
+}
+
+int maps_files(const char *buf, size_t len, void (*fn)(const struct maps_line *l, void *arg),
+	       void *arg)
+{
+	return maps_walk(buf, len, true, fn, arg);
+}
+
+int maps_each(const char *buf, size_t len, void (*fn)(const struct maps_line *l, void *arg),
+	      void *arg)
+{
+	return maps_walk(buf, len, false, fn, arg);
 }
 
 ssize_t maps_read(const struct sysroot *r, pid_t pid, char **buf, size_t cap, bool *truncated)

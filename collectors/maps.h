@@ -25,6 +25,8 @@ struct maps_line {
 	bool deleted;		  /* the path ended in " (deleted)" */
 	bool exec;		  /* perms include x */
 	unsigned long inode;	  /* field 5 */
+	unsigned long long start, end; /* field 1, the address range */
+	unsigned long long offset;     /* field 3, the file offset mapped at start */
 };
 
 /* Parses one line (len bytes, no newline).  0, or -EINVAL when the header
@@ -42,6 +44,11 @@ int maps_files(const char *buf, size_t len, void (*fn)(const struct maps_line *l
  * the caller; at most cap bytes, *truncated tells).  Returns the length, or
  * -ESRCH (no such process), -EACCES (may not be read: another user's
  * process needs CAP_SYS_PTRACE). */
+/* Calls fn for every line that maps a file, in order (a library's code is
+ * one of its four or five mappings).  Returns the count, or -EINVAL. */
+int maps_each(const char *buf, size_t len, void (*fn)(const struct maps_line *l, void *arg),
+	      void *arg);
+
 ssize_t maps_read(const struct sysroot *r, pid_t pid, char **buf, size_t cap, bool *truncated);
 /* The same through thread tid's view, proc/PID/task/TID/maps (tid 0:
  * proc/PID/maps, which a zombie leader reads as empty). */

@@ -4,6 +4,8 @@
 
 #include "procinfo.h"
 
+#include "cgroup.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -232,9 +234,10 @@ static int procinfo_pid_cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-ssize_t procinfo_pids(const struct sysroot *r, pid_t **out, size_t *cap)
+/* The numeric entries of the directory rel, sorted. */
+static ssize_t procinfo_numeric(const struct sysroot *r, const char *rel, pid_t **out, size_t *cap)
 {
-	int fd = sysroot_openat(r, "proc", O_RDONLY | O_DIRECTORY);
+	int fd = sysroot_openat(r, rel, O_RDONLY | O_DIRECTORY);
 	if (fd < 0)
 		return fd;
 	DIR *d = fdopendir(fd);
@@ -255,4 +258,31 @@ ssize_t procinfo_pids(const struct sysroot *r, pid_t **out, size_t *cap)
 	closedir(d);
 	qsort(*out, n, sizeof(**out), procinfo_pid_cmp);
 	return (ssize_t)n;
+}
+
+ssize_t procinfo_pids(const struct sysroot *r, pid_t **out, size_t *cap)
+{
+	return procinfo_numeric(r, "proc", out, cap);
+}
+
+ssize_t procinfo_tids(const struct sysroot *r, pid_t pid, pid_t **out, size_t *cap)
+{
+	char rel[48];
+	snprintf(rel, sizeof(rel), "proc/%d/task", (int)pid);
+	ssize_t n = procinfo_numeric(r, rel, out, cap);
+	return n == -ENOENT ? -ESRCH : n;
+}
+
+int procinfo_cpus_allowed(const struct sysroot *r, pid_t pid, uint8_t *set, size_t bytes)
+{
+	char rel[48], buf[8192];
+	snprintf(rel, sizeof(rel), "proc/%d/status", (int)pid);
+	ssize_t n = sysroot_read(r, rel, buf, sizeof(buf));
+	if (n < 0)
+		return n == -ENOENT ? -ESRCH : (int)n;
+	struct status_info st;
+	if (status_parse(buf, &st) < 0 || !st.cpus_allowed_list[0])
+		return -EINVAL;
+	memset(set, 0, bytes);
+	return cpulist_set(st.cpus_allowed_list, set, bytes);
 }

@@ -58,6 +58,14 @@ int procinfo_exe(const struct sysroot *r, pid_t pid, char *buf, size_t cap);
  * -errno.  A directory scan, not libproc2: it works in fixture trees, and
  * the caller reads only what it needs of each process. */
 ssize_t procinfo_pids(const struct sysroot *r, pid_t **out, size_t *cap);
+/* The threads of process pid (proc/PID/task/), the same way.  Returns the
+ * count, or -ESRCH when the process has gone. */
+ssize_t procinfo_tids(const struct sysroot *r, pid_t pid, pid_t **out, size_t *cap);
+
+/* The CPUs process pid may run on (proc/PID/status Cpus_allowed_list),
+ * as bits of set (bytes long, zeroed here).  Returns their count, -ESRCH,
+ * or -EINVAL when the line is missing or malformed. */
+int procinfo_cpus_allowed(const struct sysroot *r, pid_t pid, uint8_t *set, size_t bytes);
 
 /* Physical cores among the online CPUs (distinct package and core ids
  * under sys/devices/system/cpu/cpuN/topology); 0 when unknown. */

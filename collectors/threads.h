@@ -165,6 +165,9 @@ struct thread_rate {
 	uint32_t lat_ref;		/* the interval's run-queue latency: 1 + index into
 					 * the rates' lat (snapshot.h); 0 none */
 	struct lat_summary latency;	/* p50, p99, max, mean of it; events 0: none */
+	/* Filled by the monitor (monitor/activity.h), 0 from thread_rates(): */
+	unsigned char activity; /* what it did most of the interval */
+	double input_wait_pct;	/* % of the interval it waited for input */
 };
 
 /* Computes one rate per thread in cur.  A thread absent from prev (or whose

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "elfsym.h"
 #include "environ.h"
 #include "maps.h"
 #include "procinfo.h"
@@ -71,16 +72,54 @@ static void census_add_runtime(const struct maps_line *l, void *arg)
 {
 	struct census_proc *p = arg;
 	struct runtime_match m;
-	if (!runtimes_match(l->path, &m) || p->nruntimes == CENSUS_RUNTIMES)
+	if (!runtimes_match(l->path, &m))
 		return;
-	for (size_t i = 0; i < p->nruntimes; i++)
-		if (strcmp(p->runtimes[i].lib, l->path) == 0)
-			return;
-	struct census_runtime *rt = &p->runtimes[p->nruntimes++];
-	rt->id = m.id;
-	rt->variant = m.variant;
-	snprintf(rt->lib, sizeof(rt->lib), "%.*s%s", (int)sizeof(rt->lib) - 12, l->path,
+	char lib[CENSUS_LIB_MAX];
+	snprintf(lib, sizeof(lib), "%.*s%s", (int)sizeof(lib) - 12, l->path,
 		 l->deleted ? " (deleted)" : "");
+	struct census_runtime *rt = NULL;
+	for (size_t i = 0; i < p->nruntimes && !rt; i++)
+		if (strcmp(p->runtimes[i].lib, lib) == 0)
+			rt = &p->runtimes[i];
+	if (!rt) {
+		if (p->nruntimes == CENSUS_RUNTIMES)
+			return;
+		rt = &p->runtimes[p->nruntimes++];
+		memset(rt, 0, sizeof(*rt));
+		rt->id = m.id;
+		rt->variant = m.variant;
+		memcpy(rt->lib, lib, sizeof(rt->lib));
+		rt->map_start = l->start;
+		rt->map_offset = l->offset;
+	}
+	if (l->offset == 0 && l->start < rt->map_start) {
+		rt->map_start = l->start;
+		rt->map_offset = 0;
+	}
+	if (l->exec && rt->ntext < CENSUS_TEXT_RANGES) {
+		rt->text[rt->ntext][0] = l->start;
+		rt->text[rt->ntext][1] = l->end;
+		rt->ntext++;
+	}
+}
+
+/* The counts runtimes keep in exported variables, read from memory. */
+static void census_read_pools(const struct sysroot *r, struct census_proc *p)
+{
+	for (size_t i = 0; i < p->nruntimes; i++) {
+		struct census_runtime *rt = &p->runtimes[i];
+		const char *sym = runtimes_pool_symbol(rt->id, rt->variant);
+		rt->pool_ok = false;
+		rt->pool_err = ENOTSUP;
+		if (!sym || rt->lib[0] != '/' || strstr(rt->lib, " (deleted)"))
+			continue;
+		int rc = elfsym_read_int(r, p->pid, rt->lib, rt->map_start, rt->map_offset, sym,
+					 &rt->pool_read);
+		if (rc == 0 && (rt->pool_read < 1 || rt->pool_read > 1 << 16))
+			rc = -ERANGE; /* not initialised yet, or not a count */
+		rt->pool_ok = rc == 0;
+		rt->pool_err = -rc;
+	}
 }
 
 /* maps and environ: what changes while a process runs.  A process whose
@@ -102,7 +141,8 @@ static void census_refresh(const struct sysroot *r, struct census_proc *p, doubl
 	p->maps_readable = p->maps_readable && !p->maps_cut;
 	if (n >= 0) {
 		p->nruntimes = 0;
-		maps_files(buf, (size_t)n, census_add_runtime, p);
+		maps_each(buf, (size_t)n, census_add_runtime, p);
+		census_read_pools(r, p);
 	}
 	free(buf);
 	census_proc_free(p);

@@ -24,11 +24,23 @@
 #define CENSUS_LIB_MAX	 256
 #define CENSUS_CMD_MAX	 1024
 
+#define CENSUS_TEXT_RANGES 4
+
 /* One runtime a process has mapped. */
 struct census_runtime {
 	enum runtime_id id;
 	const char *variant;	  /* runtimes.h; static storage */
 	char lib[CENSUS_LIB_MAX]; /* the file, as maps shows it */
+	unsigned long long map_start, map_offset; /* its first mapping: address, file offset */
+	unsigned long long text[CENSUS_TEXT_RANGES][2]; /* its code: [start, end) */
+	size_t ntext;
+	/* The count the runtime holds in its memory (runtimes_pool_symbol),
+	 * read at each refresh: pool_ok, and pool_read is it; else pool_err
+	 * says why (an errno: EACCES may not read the process's memory,
+	 * ENOENT no such symbol, ENOTSUP nothing to read; 0 not tried). */
+	bool pool_ok;
+	int pool_read;
+	int pool_err;
 };
 
 /* How a process's environment read. */

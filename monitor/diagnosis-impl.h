@@ -1,9 +1,30 @@
-/* diagnosis-impl.h — what diagnosis.c and diagnosis-rules.c share; not for
- * other files (they use diagnosis.h). */
+/* diagnosis-impl.h — what diagnosis.c, diagnosis-rules.c and
+ * diagnosis-advice.c share; not for other files (they use diagnosis.h). */
 #ifndef THREADLAB_DIAGNOSIS_IMPL_H
 #define THREADLAB_DIAGNOSIS_IMPL_H
 
 #include "diagnosis.h"
+
+/* The thresholds of the verdict table (diagnosis-rules.c) and the bands
+ * around them. */
+#define DIAG_OVER_FACTOR       1.2
+#define DIAG_OVER_BAND	       0.1
+#define DIAG_IDLE_CPU	       0.05
+#define DIAG_IDLE_RUNNABLE     0.10
+#define DIAG_THROTTLE_PCT      20.0
+#define DIAG_THROTTLE_PCT_BAND 5.0
+#define DIAG_THROTTLE_S	       0.10
+#define DIAG_THROTTLE_S_BAND   0.03
+#define DIAG_CONTEND_SHARE     0.20 /* contention wait / runnable threads */
+#define DIAG_CONTEND_BAND      0.05
+#define DIAG_CONTEND_WAIT      0.10 /* s/s */
+#define DIAG_CONTEND_OTHERS    0.25 /* CPUs others took */
+#define DIAG_UNDER_SLACK       0.9
+#define DIAG_UNDER_BAND	       0.1
+#define DIAG_BUSY_THREAD_PCT   90.0
+#define DIAG_INPUT_BOUND_PCT   50.0 /* the main process waits for input this much */
+#define DIAG_INPUT_MAIN_CPU    5.0  /* % of a CPU the main process works between waits, at least */
+#define DIAG_TEAM_RUNNABLE     0.3  /* a thread "working" in a team: runnable this share */
 
 /* Appends a formatted line to list (of *n, at most max), cut at DIAG_TEXT. */
 void diag_add(char list[][DIAG_TEXT], size_t *n, size_t max, const char *fmt, ...)
@@ -11,11 +32,19 @@ void diag_add(char list[][DIAG_TEXT], size_t *n, size_t max, const char *fmt, ..
 #define REASON(d, ...)	diag_add((d)->reasons, &(d)->nreasons, DIAG_REASONS, __VA_ARGS__)
 #define SUGGEST(d, ...) diag_add((d)->suggestions, &(d)->nsuggestions, DIAG_SUGGEST, __VA_ARGS__)
 
+/* A suggestion whose outcome is predicted: added only when the predicted
+ * demand (runnable threads) fits the predicted CPUs (not itself
+ * oversubscribed).  Returns whether it was added. */
+bool diag_suggest_fits(struct diagnosis *d, double runnable, double cpus, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* Moves the last suggestion to the front (the one to try first). */
+void diag_suggest_first(struct diagnosis *d);
+
 /* The target's entry for the thread variable name, or NULL when name is not
  * one of environment_thread_vars. */
 const struct diag_env *diag_var(const struct diagnosis *d, const char *name);
 /* Sets d->verdict, its headline, reasons and suggestions: the first rule of
- * the table that holds. */
+ * the table that holds (diagnosis-rules.c). */
 void diag_rules_apply(struct diagnosis *d, const struct diag_input *in);
 
 /* Run-queue latency (diagnosis-latency.c): of the target, of each role and
@@ -30,5 +59,29 @@ void diag_latency_reason(struct diagnosis *d);
 #define DIAG_TAIL_P99_S	 0.010
 #define DIAG_TAIL_EVENTS 50
 bool diag_latency_long_tail(const struct diagnosis *d);
+/* diagnosis-rules.c's predicates, for the advice. */
+double diag_cores(const struct budget *b);
+bool diag_quota_binds(const struct diagnosis *d, const struct diag_input *in);
+double diag_others(const struct diagnosis *d);
+bool diag_crowded(const struct diagnosis *d);
+
+/* diagnosis-advice.c: the runtime whose pool the user configures, the
+ * neighbours in words ("stress (pid 812, 2.0 CPUs, /user.slice), ...", at
+ * most max of them, raw bytes), and each verdict's suggestions. */
+const struct diag_runtime *diag_main_pool(const struct diagnosis *d);
+void diag_neighbours_text(const struct diagnosis *d, char *out, size_t cap, size_t max);
+void diag_advise_throttled(struct diagnosis *d, const struct diag_input *in);
+void diag_advise_over(struct diagnosis *d, const struct diag_input *in);
+void diag_advise_contended(struct diagnosis *d, const struct diag_input *in);
+/* "LEAD: stress (pid 812) took 2.0 CPUs of the ones it waits for; ...":
+ * the neighbour that holds the CPUs, as a suggestion. */
+void diag_suggest_neighbour(struct diagnosis *d, const char *lead);
+void diag_advise_under(struct diagnosis *d, const struct diag_input *in);
+/* Sets d->input_bound from the roles (before the rules: the advice of
+ * oversubscribed never offers fewer workers to an input-bound job). */
+void diag_input_bound(struct diagnosis *d, const struct diag_input *in);
+/* The findings every verdict carries: crowded out too, a quota that did
+ * not bind, an input-bound main process, children left out. */
+void diag_advise_findings(struct diagnosis *d, const struct diag_input *in);
 
 #endif

@@ -1,21 +1,38 @@
-/* diagnosis-rules.c — the verdict table.
+/* diagnosis-rules.c — the verdict table, its thresholds and their bands.
  *
- * The only place where thresholds live; each rule is a predicate over the
- * figures (diagnosis.c) and a writer of its headline, reasons and
- * suggestions.  The first rule that holds gives the verdict:
+ * The only place where thresholds live (their values are
+ * diagnosis-impl.h's); each rule is a predicate over the figures
+ * (diagnosis.c) and a writer of its headline (the suggestions are
+ * diagnosis-advice.c's).  The first rule that holds gives the verdict:
  *   idle             under 0.05 CPUs in use and under 0.1 runnable threads
  *   throttled        a quota, throttled in >= 20 % of periods (or >= 0.1 s/s),
  *                    and either throttling explains at least half of the
  *                    wait or the runnable threads would fit the CPUs without
- *                    the quota (runnable <= 1.2 x min(online, affinity,
- *                    cpuset)): the quota, not the cores, holds the work back
- *   oversubscribed   factor (runnable / effective CPUs) above 1.2, or above 1.0
- *                    with a long tail: p99 run-queue latency >= 10 ms over 50 or
- *                    more waits (the BPF collector): the mean fits, the waits
- *                    do not
+ *                    the quota: the quota, not the cores, holds the work back
+ *   oversubscribed   factor (runnable / effective CPUs) above 1.2, or a pool's
+ *                    team working together (each thread runnable 30 % of the
+ *                    window or more) outnumbering the CPUs as much, or above
+ *                    1.0 with a long tail: p99 run-queue latency >= 10 ms over
+ *                    50 or more waits (the BPF collector): the mean fits, the
+ *                    waits do not
+ *   contended        its own demand fits (factor at most 1.2), yet it waits
+ *                    for CPUs other processes hold: at least 0.1 s/s and a
+ *                    fifth of its runnable time, while others took 0.25 CPUs
+ *                    or more of the CPUs it runs on
  *   undersubscribed  a thread pool, a thread busy >= 90 % of a CPU, yet a whole CPU or
  *                    more of the effective ones unused (runnable <= E - 0.9)
- *   fine             anything else */
+ *   fine             anything else
+ * Throttled comes before oversubscribed because a quota that binds makes
+ * the wait whatever the thread count; contended after it, because a job
+ * that oversubscribes itself must shed threads whoever else runs (it then
+ * says both, "crowded out too").
+ *
+ * Bands: a threshold t with band b holds when the figure is beyond t + b,
+ * and is borderline within t - b .. t + b: the rule does not give its
+ * verdict (the next rules decide) unless the previous window's verdict was
+ * that one, so a live verdict keeps until the figure leaves the band
+ * (hysteresis), and a one-shot --diagnose reads borderline the same way in
+ * every run. */
 #include "config.h"
 
 #include "diagnosis.h"
@@ -25,126 +42,30 @@
 #include <stdio.h>
 #include <string.h>
 
-#define DIAG_OVER_FACTOR     1.2
-#define DIAG_IDLE_CPU	     0.05
-#define DIAG_IDLE_RUNNABLE   0.10
-#define DIAG_THROTTLE_PCT    20.0
-#define DIAG_THROTTLE_S	     0.10
-#define DIAG_UNDER_SLACK     0.9
-#define DIAG_BUSY_THREAD_PCT 90.0
+enum diag_hold { HOLD_NO, HOLD_BAND, HOLD_YES };
+
+/* Whether x is above t, with the band b around t. */
+static enum diag_hold diag_above(double x, double t, double b)
+{
+	return x > t + b ? HOLD_YES : x > t - b ? HOLD_BAND : HOLD_NO;
+}
+
+static enum diag_hold diag_max(enum diag_hold a, enum diag_hold b)
+{
+	return a > b ? a : b;
+}
 
 static bool diag_has_quota(const struct diag_input *in)
 {
 	return in->budget->quota.cpus > 0;
 }
 
-static int diag_floor_cpus(double e)
-{
-	int n = (int)floor(e + 1e-9);
-	return n < 1 ? 1 : n;
-}
-
-/* The runtime whose pool the user configures: an OpenMP runtime or a BLAS
- * of the target, the largest pool first. */
-static const struct diag_runtime *diag_main_pool(const struct diagnosis *d)
-{
-	const struct diag_runtime *best = NULL;
-	for (size_t i = 0; i < d->nruntimes; i++) {
-		const struct diag_runtime *r = &d->runtimes[i];
-		enum runtime_kind k = runtimes_kind(r->id);
-		if ((k != RUNTIME_KIND_OPENMP && k != RUNTIME_KIND_BLAS) || r->pool_unknown)
-			continue;
-		if (!best || r->pool > best->pool)
-			best = r;
-	}
-	return best;
-}
-
-static const char *diag_env_get(const void *ctx, const char *name)
-{
-	const struct diag_env *e = diag_var(ctx, name);
-	return e && e->set ? e->value : NULL;
-}
-
-/* The variable that sets pool's size, or NULL: the one with precedence
- * among those the target has set (OPENBLAS_NUM_THREADS over
- * OMP_NUM_THREADS for OpenBLAS, say). */
-static const char *diag_pool_knob(const struct diagnosis *d, const struct diag_runtime *pool)
-{
-	struct runtimes_env env = {diag_env_get, d};
-	return runtimes_knob(pool->id, pool->variant, &env);
-}
-
-static const struct diag_role *diag_role_kind(const struct diagnosis *d, const char *kind)
-{
-	for (size_t i = 0; i < d->nroles; i++)
-		if (strcmp(d->roles[i].kind, kind) == 0)
-			return &d->roles[i];
-	return NULL;
-}
-
-/* The lab's pools follow its knobs, not the environment: keys in the
- * dashboard, start-up flags elsewhere. */
-static bool diag_lab_suggest(struct diagnosis *d, const struct diag_input *in, enum verdict v)
-{
-	const struct lab_settings *l = in->lab;
-	if (!l)
-		return false;
-	double budget = v == VERDICT_THROTTLED ? in->budget->quota.cpus : d->effective;
-	int cpus = diag_floor_cpus(budget);
-	int streams = l->streams > 0 ? l->streams : 1;
-	int busy = l->threads * streams;
-	if (v == VERDICT_UNDERSUBSCRIBED) {
-		int want = cpus / streams > l->threads ? cpus / streams : l->threads + 1;
-		if (in->keys)
-			SUGGEST(
-			    d,
-			    "press + for %d intra-op threads (now %d x %d stream(s) on %.2f CPUs)",
-			    want, l->threads, streams, d->effective);
-		else
-			SUGGEST(d, "run with --threads %d (now %d x %d stream(s) on %.2f CPUs)",
-				want, l->threads, streams, d->effective);
-		return true;
-	}
-	if (busy > cpus) {
-		int s = streams <= cpus ? streams : cpus;
-		int t = cpus / s > 0 ? cpus / s : 1;
-		if (in->keys)
-			SUGGEST(d,
-				"press - (or [) until threads x streams is %d: now %d x %d = %d on "
-				"%.2f CPUs",
-				cpus, l->threads, streams, busy, budget);
-		else
-			SUGGEST(d,
-				"run with --threads %d --streams %d: now %d x %d = %d on %.2f CPUs",
-				t, s, l->threads, streams, busy, budget);
-	}
-	if (l->workers > 0) {
-		if (in->keys)
-			SUGGEST(d, "press W: %d background worker(s) take CPU from the GEMMs",
-				l->workers);
-		else
-			SUGGEST(d,
-				"run with --workers 0: %d background worker(s) take CPU from the "
-				"GEMMs",
-				l->workers);
-	}
-	if (v == VERDICT_THROTTLED) {
-		if (in->keys)
-			SUGGEST(d, "press } to raise the quota (now %.2f CPUs) or u to lift it",
-				in->budget->quota.cpus);
-		else
-			SUGGEST(d, "run with a larger --cpus (now %.2f) or without it",
-				in->budget->quota.cpus);
-	}
-	return true;
-}
-
-static bool rule_idle(const struct diagnosis *d, const struct diag_input *in)
+static enum diag_hold rule_idle(const struct diagnosis *d, const struct diag_input *in)
 {
 	(void)in;
-	return d->nthreads == 0 ||
-	       (d->cpu < DIAG_IDLE_CPU && d->runnable_mean < DIAG_IDLE_RUNNABLE);
+	return d->nthreads == 0 || (d->cpu < DIAG_IDLE_CPU && d->runnable_mean < DIAG_IDLE_RUNNABLE)
+		   ? HOLD_YES
+		   : HOLD_NO;
 }
 
 static void say_idle(struct diagnosis *d, const struct diag_input *in)
@@ -162,7 +83,7 @@ static void say_idle(struct diagnosis *d, const struct diag_input *in)
 
 /* The CPUs the target would have without its quota: the least of online,
  * affinity and cpuset. */
-static double diag_cores(const struct budget *b)
+double diag_cores(const struct budget *b)
 {
 	int c = b->online;
 	if (b->affinity > 0 && b->affinity < c)
@@ -172,80 +93,58 @@ static double diag_cores(const struct budget *b)
 	return c;
 }
 
-static bool rule_throttled(const struct diagnosis *d, const struct diag_input *in)
+static enum diag_hold diag_throttle_hold(const struct diagnosis *d)
 {
-	return diag_has_quota(in) && d->throttle_valid &&
-	       (d->throttled_pct >= DIAG_THROTTLE_PCT || d->throttled_s_per_s >= DIAG_THROTTLE_S) &&
-	       (d->throttle_wait >= 0.5 * d->wait ||
-		d->runnable_mean <= DIAG_OVER_FACTOR * diag_cores(in->budget));
+	return diag_max(diag_above(d->throttled_pct, DIAG_THROTTLE_PCT, DIAG_THROTTLE_PCT_BAND),
+			diag_above(d->throttled_s_per_s, DIAG_THROTTLE_S, DIAG_THROTTLE_S_BAND));
+}
+
+static enum diag_hold rule_throttled(const struct diagnosis *d, const struct diag_input *in)
+{
+	if (!diag_has_quota(in) || !d->throttle_valid)
+		return HOLD_NO;
+	if (!(d->throttle_wait >= 0.5 * d->wait ||
+	      d->runnable_mean <= DIAG_OVER_FACTOR * diag_cores(in->budget)))
+		return HOLD_NO;
+	return diag_throttle_hold(d);
+}
+
+bool diag_quota_binds(const struct diagnosis *d, const struct diag_input *in)
+{
+	return diag_has_quota(in) && d->throttle_valid && diag_throttle_hold(d) == HOLD_YES;
 }
 
 static void say_throttled(struct diagnosis *d, const struct diag_input *in)
 {
-	double q = in->budget->quota.cpus;
-	const struct diag_runtime *pool = diag_main_pool(d);
 	snprintf(
 	    d->headline, sizeof(d->headline),
 	    "throttled by its CPU quota of %.2f CPUs: throttled in %.0f%% of periods, %.2f s/s "
 	    "of the %.2f s/s run-queue wait is throttling; %.1f runnable threads on average",
-	    q, d->throttled_pct, d->throttle_wait, d->wait, d->runnable_mean);
-	REASON(d,
-	       "a CPU limit is a time budget, not reserved cores: %.2f CPUs of time per "
-	       "second, spent by %.1f runnable threads",
-	       q, d->runnable_mean);
-	if (diag_lab_suggest(d, in, VERDICT_THROTTLED))
-		return;
-	if (pool && pool->pool > diag_floor_cpus(q)) {
-		const char *knob = diag_pool_knob(d, pool);
-		if (knob)
-			SUGGEST(d, "set %s=%d: the quota gives %.2f CPUs, %s runs %d threads", knob,
-				diag_floor_cpus(q), q, pool->name, pool->pool);
-	}
-	int want = (int)ceil(d->runnable_mean - 1e-9) < 1 ? 1 : (int)ceil(d->runnable_mean - 1e-9);
-	SUGGEST(d, "%sraise the CPU limit to %d CPU%s (the %.1f threads that want to run)",
-		d->nsuggestions ? "or " : "", want, want == 1 ? "" : "s", d->runnable_mean);
+	    in->budget->quota.cpus, d->throttled_pct, d->throttle_wait, d->wait, d->runnable_mean);
+	diag_advise_throttled(d, in);
 }
 
-/* Oversubscribed with forked workers and a pool: the change that brings the
- * demand within the CPUs, checked by arithmetic: one pool thread per worker
- * (unless they run one already), then the main process's pool cut to what
- * the workers leave, then fewer workers.  Each worker counts as at most 1
- * runnable thread once its pool is 1, the main process as its pool. */
-static void diag_suggest_workers(struct diagnosis *d, const char *knob,
-				 const struct diag_role *workers, const struct diag_runtime *pool)
+/* A pool's team working together outnumbers the CPUs: its threads wait
+ * for each other at every barrier even when they sleep there (libgomp stops
+ * spinning when its threads outnumber the CPUs, so their mean demand may
+ * look low). */
+static enum diag_hold diag_team_hold(const struct diagnosis *d)
 {
-	int cpus = diag_floor_cpus(d->effective);
-	int w = workers->nprocs;
-	const struct diag_role *main_role = diag_role_kind(d, "main");
-	double dmain = main_role ? main_role->runnable_mean : 0;
-	double per_worker = w > 0 ? workers->runnable_mean / w : 0;
-	double fit = DIAG_OVER_FACTOR * d->effective;
-	if (per_worker > 1.1 && dmain + w <= fit) {
-		SUGGEST(d,
-			"set %s=1 in the %d %s (%s runs %d threads in each): about %.1f "
-			"runnable threads on %.2f CPUs",
-			knob, w, workers->name, pool->name, pool->pool, dmain + w, d->effective);
-		return;
-	}
-	if (cpus - w >= 1) {
-		SUGGEST(d,
-			"set %s=1 in the %d %s and %s=%d in the main process: %d runnable threads "
-			"on %.2f CPUs",
-			knob, w, workers->name, knob, cpus - w, cpus, d->effective);
-		return;
-	}
-	int keep = cpus > 1 ? cpus - 1 : 1;
-	SUGGEST(d,
-		"use %d of the %d %s, with %s=1 in each and in the main process: %d runnable "
-		"threads on %.2f CPUs",
-		keep, w, workers->name, knob, keep + 1, d->effective);
+	return d->team >= 2 ? diag_above(d->team_factor, DIAG_OVER_FACTOR, DIAG_OVER_BAND)
+			    : HOLD_NO;
 }
 
-static bool rule_over(const struct diagnosis *d, const struct diag_input *in)
+static enum diag_hold rule_over(const struct diagnosis *d, const struct diag_input *in)
 {
 	(void)in;
-	return d->effective > 0 &&
-	       (d->factor > DIAG_OVER_FACTOR || (d->factor > 1.0 && diag_latency_long_tail(d)));
+	if (d->effective <= 0)
+		return HOLD_NO;
+	enum diag_hold h =
+	    diag_max(diag_above(d->factor, DIAG_OVER_FACTOR, DIAG_OVER_BAND), diag_team_hold(d));
+	/* A long tail sharpens a mean that fits: the waits do not. */
+	if (h != HOLD_YES && d->factor > 1.0 && diag_latency_long_tail(d))
+		return HOLD_YES;
+	return h;
 }
 
 static void say_over(struct diagnosis *d, const struct diag_input *in)
@@ -264,51 +163,71 @@ static void say_over(struct diagnosis *d, const struct diag_input *in)
 	}
 	if (o && o + 1 < sizeof(parts))
 		parts[o++] = ')', parts[o] = '\0';
-	snprintf(d->headline, sizeof(d->headline),
-		 "oversubscribed %.1fx: %.1f runnable threads on average%s on %.2f effective CPUs "
-		 "(%s binds); run-queue wait %.2f s/s",
-		 d->factor, d->runnable_mean, parts, d->effective, budget_term_name(d->binding),
-		 d->wait);
-	if (d->factor <= DIAG_OVER_FACTOR)
+	/* The team's headline when the team holds it (not a long tail alone). */
+	if ((diag_above(d->factor, DIAG_OVER_FACTOR, DIAG_OVER_BAND) == HOLD_NO &&
+	     diag_team_hold(d) != HOLD_NO) ||
+	    d->team_factor > d->factor + 0.5)
+		snprintf(d->headline, sizeof(d->headline),
+			 "oversubscribed %.1fx: a team of %d threads working together on %.2f "
+			 "effective CPUs (%s binds), waiting for each other: %.1f runnable threads "
+			 "on average%s, run-queue wait %.2f s/s",
+			 d->team_factor, d->team, d->effective, budget_term_name(d->binding),
+			 d->runnable_mean, parts, d->wait);
+	else
+		snprintf(d->headline, sizeof(d->headline),
+			 "oversubscribed %.1fx: %.1f runnable threads on average%s on %.2f "
+			 "effective CPUs (%s binds); run-queue wait %.2f s/s",
+			 d->factor, d->runnable_mean, parts, d->effective,
+			 budget_term_name(d->binding), d->wait);
+	if (d->factor <= DIAG_OVER_FACTOR && diag_team_hold(d) != HOLD_YES &&
+	    diag_latency_long_tail(d))
 		REASON(d,
 		       "the mean alone (factor %.2f) would pass, but the threads queue: p99 "
 		       "run-queue latency %.1f ms, several scheduler slices",
 		       d->factor, d->latency.p99_s * 1e3);
-	int cpus = diag_floor_cpus(d->effective);
-	const struct diag_role *workers = diag_role_kind(d, "workers");
-	const struct diag_runtime *pool = diag_main_pool(d);
-	if (diag_lab_suggest(d, in, VERDICT_OVERSUBSCRIBED))
-		return;
-	if (pool) {
-		const char *knob = diag_pool_knob(d, pool);
-		if (knob && workers)
-			diag_suggest_workers(d, knob, workers, pool);
-		else if (knob)
-			SUGGEST(d, "set %s=%d, the effective CPUs (%s runs %d threads now)", knob,
-				cpus, pool->name, pool->pool);
-	} else if (workers) {
-		const struct diag_role *main_role = diag_role_kind(d, "main");
-		double dmain = main_role ? main_role->runnable_mean : 0;
-		double each = workers->runnable_mean / workers->nprocs;
-		int keep = each > 0 ? (int)floor((DIAG_OVER_FACTOR * d->effective - dmain) / each)
-				    : workers->nprocs;
-		if (keep >= 1 && keep < workers->nprocs)
-			SUGGEST(d, "use %d of the %d %s: about %.1f runnable threads on %.2f CPUs",
-				keep, workers->nprocs, workers->name, dmain + keep * each,
-				d->effective);
-		else
-			SUGGEST(
-			    d,
-			    "fewer threads in the main process (%.1f runnable) and fewer %s (%d, "
-			    "%.1f runnable each): %.2f CPUs serve them all",
-			    dmain, workers->name, workers->nprocs, each, d->effective);
-	} else {
-		SUGGEST(d, "run at most %d busy threads: %.1f want to run on %.2f effective CPUs",
-			cpus, d->runnable_mean, d->effective);
-	}
+	diag_advise_over(d, in);
 }
 
-/* A thread that keeps a CPU busy. */
+/* CPUs others took from the target's CPUs: those that ran on them, and
+ * what no process accounts for (processes too short-lived to be read). */
+double diag_others(const struct diagnosis *d)
+{
+	if (!d->machine.valid)
+		return 0;
+	double unseen = d->machine.unseen_cpus > 0 ? d->machine.unseen_cpus : 0;
+	return d->machine.others_shared + unseen;
+}
+
+/* Others crowd the target out: they took CPUs it could have used while it
+ * waited for one. */
+bool diag_crowded(const struct diagnosis *d)
+{
+	return d->machine.valid && diag_others(d) >= DIAG_CONTEND_OTHERS &&
+	       d->contention_wait >= DIAG_CONTEND_WAIT;
+}
+
+static enum diag_hold rule_contended(const struct diagnosis *d, const struct diag_input *in)
+{
+	(void)in;
+	if (!diag_crowded(d) || d->factor > DIAG_OVER_FACTOR ||
+	    (d->team >= 2 && d->team_factor > DIAG_OVER_FACTOR) || d->runnable_mean <= 0)
+		return HOLD_NO;
+	return diag_above(d->contention_wait / d->runnable_mean, DIAG_CONTEND_SHARE,
+			  DIAG_CONTEND_BAND);
+}
+
+static void say_contended(struct diagnosis *d, const struct diag_input *in)
+{
+	char others[DIAG_TEXT];
+	diag_neighbours_text(d, others, sizeof(others), 3);
+	snprintf(d->headline, sizeof(d->headline),
+		 "contended: %.1f runnable thread%s got %.2f CPUs and waited %.2f s/s; the machine "
+		 "runs %.1f runnable threads on %d CPUs; others: %s",
+		 d->runnable_mean, fabs(d->runnable_mean - 1.0) < 0.05 ? "" : "s", d->cpu,
+		 d->contention_wait, d->machine.runnable_mean, d->machine.online, others);
+	diag_advise_contended(d, in);
+}
+
 static bool diag_busy_thread(const struct diag_input *in)
 {
 	for (size_t i = 0; i < in->rates->nthreads; i++)
@@ -319,56 +238,47 @@ static bool diag_busy_thread(const struct diag_input *in)
 
 /* CPUs unused while a thread is busy: what undersubscribed needs besides a
  * pool to size. */
-static bool diag_idle_cpus_busy_thread(const struct diagnosis *d, const struct diag_input *in)
+static enum diag_hold diag_idle_cpus_busy_thread(const struct diagnosis *d,
+						 const struct diag_input *in)
 {
-	return d->effective >= 1.5 && d->runnable_mean <= d->effective - DIAG_UNDER_SLACK &&
-	       diag_busy_thread(in);
+	if (d->effective < 1.5 || !diag_busy_thread(in))
+		return HOLD_NO;
+	return diag_above(d->effective - d->runnable_mean, DIAG_UNDER_SLACK, DIAG_UNDER_BAND);
 }
 
-static bool rule_under(const struct diagnosis *d, const struct diag_input *in)
+static enum diag_hold rule_under(const struct diagnosis *d, const struct diag_input *in)
 {
 	/* Without a pool to size the work may be serial by design: fine, and
 	 * the reason says so. */
-	return diag_idle_cpus_busy_thread(d, in) && (in->lab || diag_main_pool(d));
+	if (!in->lab && !diag_main_pool(d))
+		return HOLD_NO;
+	return diag_idle_cpus_busy_thread(d, in);
 }
 
 static void say_under(struct diagnosis *d, const struct diag_input *in)
 {
-	int cpus = diag_floor_cpus(d->effective);
 	snprintf(d->headline, sizeof(d->headline),
 		 "undersubscribed: %.1f runnable threads on average on %.2f effective CPUs (%s "
 		 "binds): %.1f CPUs stay unused while a thread is busy",
 		 d->runnable_mean, d->effective, budget_term_name(d->binding),
 		 d->effective - d->runnable_mean);
-	const struct diag_runtime *pool = diag_main_pool(d);
-	if (diag_lab_suggest(d, in, VERDICT_UNDERSUBSCRIBED))
-		return;
-	if (pool) {
-		const char *knob = diag_pool_knob(d, pool);
-		if (pool->pool > d->runnable_mean + 1)
-			REASON(d,
-			       "%s is set up for %d threads, but %.1f are busy: the work is "
-			       "serial, or waits elsewhere",
-			       pool->name, pool->pool, d->runnable_mean);
-		else if (knob)
-			SUGGEST(d, "set %s=%d to use the %.2f effective CPUs (%s runs %d now)",
-				knob, cpus, d->effective, pool->name, pool->pool);
-	}
+	diag_advise_under(d, in);
 }
 
-static bool rule_fine(const struct diagnosis *d, const struct diag_input *in)
+static enum diag_hold rule_fine(const struct diagnosis *d, const struct diag_input *in)
 {
 	(void)d, (void)in;
-	return true;
+	return HOLD_YES;
 }
 
 static void say_fine(struct diagnosis *d, const struct diag_input *in)
 {
 	snprintf(d->headline, sizeof(d->headline),
 		 "fine: %.1f runnable threads on average on %.2f effective CPUs (%s binds), factor "
-		 "%.2f",
-		 d->runnable_mean, d->effective, budget_term_name(d->binding), d->factor);
-	if (diag_idle_cpus_busy_thread(d, in))
+		 "%.2f%s",
+		 d->runnable_mean, d->effective, budget_term_name(d->binding), d->factor,
+		 d->borderline < VERDICT_N ? ", borderline" : "");
+	if (diag_idle_cpus_busy_thread(d, in) == HOLD_YES)
 		REASON(d,
 		       "no thread pool found: the busy work looks serial, and %.1f of the %.2f "
 		       "CPUs stay unused; only splitting it (threads or processes) would use them",
@@ -378,49 +288,126 @@ static void say_fine(struct diagnosis *d, const struct diag_input *in)
 struct diag_rule {
 	enum verdict verdict;
 	const char *when;
-	bool (*holds)(const struct diagnosis *d, const struct diag_input *in);
+	const char *band;
+	enum diag_hold (*holds)(const struct diagnosis *d, const struct diag_input *in);
 	void (*say)(struct diagnosis *d, const struct diag_input *in);
 };
 
 static const struct diag_rule diag_rules[] = {
-    {VERDICT_IDLE, "under 0.05 CPUs in use and under 0.1 runnable threads on average", rule_idle,
-     say_idle},
+    {VERDICT_IDLE, "under 0.05 CPUs in use and under 0.1 runnable threads on average", "",
+     rule_idle, say_idle},
     {VERDICT_THROTTLED,
      "a CPU quota, throttled in at least 20% of periods (or 0.1 s/s), and either throttling "
      "explains at least half of the run-queue wait or the mean runnable threads would fit the "
      "CPUs without the quota (at most 1.2 x the least of online, affinity and cpuset CPUs)",
-     rule_throttled, say_throttled},
+     "15% to 25% of periods (0.07 to 0.13 s/s)", rule_throttled, say_throttled},
     {VERDICT_OVERSUBSCRIBED,
-     "mean runnable threads above 1.2 x the effective CPUs, or above 1.0 x with a p99 run-queue "
-     "latency of 10 ms or more over at least 50 waits (BPF collector only)",
-     rule_over, say_over},
+     "mean runnable threads above 1.2 x the effective CPUs, or a thread pool's team working "
+     "together (each thread runnable at least 30% of the window) that outnumbers them as much, or "
+     "above 1.0 x with a p99 run-queue latency of 10 ms or more "
+     "over at least 50 waits (BPF collector only)",
+     "a factor of 1.1 to 1.3", rule_over, say_over},
+    {VERDICT_CONTENDED,
+     "its own demand fits (a factor of at most 1.2, and no larger team), yet its threads wait "
+     "for CPUs that other processes hold: at least 0.1 s/s and a fifth of their runnable time, "
+     "while others took 0.25 CPUs or more of the CPUs it runs on",
+     "a waiting share of 15% to 25%", rule_contended, say_contended},
     {VERDICT_UNDERSUBSCRIBED,
      "a thread pool (a runtime that sizes one, or the lab) and a thread busy at least 90% of a "
      "CPU, yet a whole effective CPU or more unused (mean runnable threads at most effective "
      "CPUs - 0.9)",
-     rule_under, say_under},
-    {VERDICT_FINE, "none of the above", rule_fine, say_fine},
+     "0.8 to 1.0 CPUs unused", rule_under, say_under},
+    {VERDICT_FINE, "none of the above", "", rule_fine, say_fine},
 };
+
+#define DIAG_NRULES (sizeof(diag_rules) / sizeof(diag_rules[0]))
 
 const struct diag_rule_doc *diagnosis_rules(size_t *n)
 {
-	static struct diag_rule_doc docs[sizeof(diag_rules) / sizeof(diag_rules[0])];
-	*n = sizeof(diag_rules) / sizeof(diag_rules[0]);
+	static struct diag_rule_doc docs[DIAG_NRULES];
+	*n = DIAG_NRULES;
 	for (size_t i = 0; i < *n; i++) {
 		docs[i].verdict = diag_rules[i].verdict;
 		docs[i].when = diag_rules[i].when;
+		docs[i].band = diag_rules[i].band;
 	}
 	return docs;
 }
 
+/* The figure a borderline verdict was judged on, in words. */
+static void diag_band_text(const struct diagnosis *d, enum verdict v, char *out, size_t cap)
+{
+	switch (v) {
+	case VERDICT_THROTTLED:
+		snprintf(out, cap, "throttled in %.0f%% of periods (%.2f s/s)", d->throttled_pct,
+			 d->throttled_s_per_s);
+		break;
+	case VERDICT_OVERSUBSCRIBED:
+		snprintf(out, cap, "a factor of %.2f",
+			 d->team_factor > d->factor ? d->team_factor : d->factor);
+		break;
+	case VERDICT_CONTENDED:
+		snprintf(out, cap, "waiting %.0f%% of its runnable time for CPUs others hold",
+			 d->runnable_mean > 0 ? 100 * d->contention_wait / d->runnable_mean : 0);
+		break;
+	case VERDICT_UNDERSUBSCRIBED:
+		snprintf(out, cap, "%.2f CPUs unused", d->effective - d->runnable_mean);
+		break;
+	default:
+		snprintf(out, cap, "%s", diagnosis_verdict_name(v));
+		break;
+	}
+}
+
+static const char *diag_band_of(enum verdict v)
+{
+	for (size_t i = 0; i < DIAG_NRULES; i++)
+		if (diag_rules[i].verdict == v)
+			return diag_rules[i].band;
+	return "";
+}
+
 void diag_rules_apply(struct diagnosis *d, const struct diag_input *in)
 {
-	for (size_t i = 0; i < sizeof(diag_rules) / sizeof(diag_rules[0]); i++) {
+	char fig[DIAG_TEXT];
+	d->borderline = VERDICT_N;
+	for (size_t i = 0; i < DIAG_NRULES; i++) {
 		const struct diag_rule *r = &diag_rules[i];
-		if (!r->holds(d, in))
+		enum diag_hold h = r->holds(d, in);
+		if (h == HOLD_BAND && in->prev != r->verdict) {
+			if (d->borderline == VERDICT_N)
+				d->borderline = r->verdict;
+			continue;
+		}
+		if (h == HOLD_NO)
 			continue;
 		d->verdict = r->verdict;
+		d->kept = h == HOLD_BAND;
 		r->say(d, in);
-		return;
+		if (d->kept) {
+			diag_band_text(d, r->verdict, fig, sizeof(fig));
+			REASON(
+			    d,
+			    "kept from the last window: %s lies in the band (%s) where the verdict "
+			    "does not change",
+			    fig, r->band);
+		}
+		break;
 	}
+	if (d->borderline < VERDICT_N) {
+		diag_band_text(d, d->borderline, fig, sizeof(fig));
+		REASON(d,
+		       "borderline %s: %s lies in the band (%s) around its threshold, so it reads "
+		       "%s; --diagnose --strict counts it as a problem",
+		       diagnosis_verdict_name(d->borderline), fig, diag_band_of(d->borderline),
+		       diagnosis_verdict_name(d->verdict));
+	}
+}
+
+int diagnosis_exit_status(const struct diagnosis *d, bool strict)
+{
+	bool ok = d->verdict == VERDICT_FINE || d->verdict == VERDICT_IDLE;
+	if (ok && strict && d->borderline < VERDICT_N)
+		ok = false;
+	return ok ? 0 : 1;
 }

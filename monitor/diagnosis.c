@@ -8,6 +8,7 @@
 #include "diagnosis.h"
 #include "diagnosis-impl.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -19,8 +20,23 @@
 static const char *const diag_names[VERDICT_N] = {
     [VERDICT_FINE] = "fine",	       [VERDICT_OVERSUBSCRIBED] = "oversubscribed",
     [VERDICT_THROTTLED] = "throttled", [VERDICT_UNDERSUBSCRIBED] = "undersubscribed",
-    [VERDICT_IDLE] = "idle",
+    [VERDICT_IDLE] = "idle",	       [VERDICT_CONTENDED] = "contended",
 };
+
+const char *diagnosis_pool_source_name(enum pool_source s)
+{
+	switch (s) {
+	case POOL_MEMORY:
+		return "memory";
+	case POOL_OBSERVED:
+		return "observed";
+	case POOL_DEFAULT:
+		return "default";
+	case POOL_UNKNOWN:
+		break;
+	}
+	return NULL;
+}
 
 const char *diagnosis_verdict_name(enum verdict v)
 {
@@ -184,28 +200,45 @@ static struct diag_role *diag_role_of(struct diagnosis *d, const struct diag_inp
 	return diag_role_for(d, exe, "children");
 }
 
+/* Adds the process whose threads are t[0..n) to role r: its figures, and
+ * the input wait of its working thread (the one that ran most). */
+static void diag_role_add(struct diag_role *r, const struct thread_rate *t, size_t n,
+			  double *input_sum)
+{
+	if (r->nprocs < DIAG_ROLE_PIDS)
+		r->pids[r->nprocs] = t[0].pid;
+	r->nprocs++;
+	const struct thread_rate *work = NULL;
+	for (size_t i = 0; i < n; i++) {
+		r->threads++;
+		if (t[i].activity < ACTIVITY_N)
+			r->activity[t[i].activity]++;
+		if (t[i].is_new)
+			continue;
+		r->runnable_mean += diag_demand(&t[i]);
+		r->cpu_pct += t[i].cpu_pct;
+		r->wait_pct += t[i].wait_pct;
+		if (!work ||
+		    t[i].cpu_pct + t[i].input_wait_pct > work->cpu_pct + work->input_wait_pct)
+			work = &t[i];
+	}
+	*input_sum += work ? work->input_wait_pct : 0;
+}
+
 static void diag_roles(struct diagnosis *d, const struct diag_input *in, signed char *role_of)
 {
 	const struct snapshot_rates *r = in->rates;
-	pid_t last = -1;
-	struct diag_role *role = NULL;
-	for (size_t i = 0; i < r->nthreads; i++) {
-		const struct thread_rate *t = &r->threads[i];
-		if (t->pid != last) {
-			role = diag_role_of(d, in, t->pid);
-			if (role->nprocs < DIAG_ROLE_PIDS)
-				role->pids[role->nprocs] = t->pid;
-			role->nprocs++;
-			last = t->pid;
-		}
-		role->threads++;
-		role_of[i] = (signed char)(role - d->roles);
-		if (!t->is_new) {
-			role->runnable_mean += diag_demand(t);
-			role->cpu_pct += t->cpu_pct;
-			role->wait_pct += t->wait_pct;
-		}
+	double input[DIAG_ROLES] = {0};
+	for (size_t i = 0, end; i < r->nthreads; i = end) {
+		for (end = i + 1; end < r->nthreads && r->threads[end].pid == r->threads[i].pid;)
+			end++;
+		struct diag_role *role = diag_role_of(d, in, r->threads[i].pid);
+		diag_role_add(role, &r->threads[i], end - i, &input[role - d->roles]);
+		for (size_t k = i; k < end; k++)
+			role_of[k] = (signed char)(role - d->roles);
 	}
+	for (size_t k = 0; k < d->nroles; k++)
+		d->roles[k].input_wait_pct = d->roles[k].nprocs ? input[k] / d->roles[k].nprocs : 0;
 }
 
 /* ---- groups ------------------------------------------------------------- */
@@ -242,6 +275,8 @@ static void diag_groups(struct diagnosis *d, const struct snapshot_rates *r, sig
 		}
 		g->threads++;
 		group_of[i] = (signed char)(g - d->groups);
+		if (t->activity < ACTIVITY_N)
+			g->activity[t->activity]++;
 		if (!t->is_new) {
 			g->runnable_mean += diag_demand(t);
 			g->cpu_pct += t->cpu_pct;
@@ -251,6 +286,96 @@ static void diag_groups(struct diagnosis *d, const struct snapshot_rates *r, sig
 }
 
 /* ---- runtimes and the environment ------------------------------------- */
+
+/* Threads of process pid working together: runnable at least
+ * DIAG_TEAM_RUNNABLE of the window. */
+static int diag_observed(const struct snapshot_rates *r, pid_t pid)
+{
+	int n = 0;
+	for (size_t i = 0; i < r->nthreads; i++)
+		if (r->threads[i].pid == pid && !r->threads[i].is_new &&
+		    diag_demand(&r->threads[i]) >= DIAG_TEAM_RUNNABLE)
+			n++;
+	return n;
+}
+
+/* The pool in effect: read from the process, else the team seen working,
+ * else the default; never 0. */
+static void diag_pool_in_effect(struct diag_runtime *x, const struct census_runtime *rt,
+				int observed)
+{
+	enum runtime_kind k = runtimes_kind(x->id);
+	char name[sizeof(x->name)];
+	memcpy(name, x->name, sizeof(name)); /* pool_why is written from it */
+	x->observed = observed;
+	if (rt->pool_ok) {
+		x->pool = rt->pool_read;
+		x->source = POOL_MEMORY;
+		snprintf(x->pool_why, sizeof(x->pool_why),
+			 "%s: %d threads, read from process %d (%s)", name, x->pool, (int)x->pid,
+			 runtimes_pool_symbol(x->id, x->variant));
+	} else if (observed >= 2 && k != RUNTIME_KIND_TASKING) {
+		x->pool = observed;
+		x->source = POOL_OBSERVED;
+		snprintf(x->pool_why, sizeof(x->pool_why),
+			 "%s: %d threads of process %d working together (each runnable %.0f%% or "
+			 "more of the window)",
+			 name, observed, (int)x->pid, 100 * DIAG_TEAM_RUNNABLE);
+	} else if (x->pool_default > 0) {
+		x->pool = x->pool_default;
+		x->source = POOL_DEFAULT;
+		snprintf(x->pool_why, sizeof(x->pool_why),
+			 "%s: %d threads by its default rule (no team seen working%s)", name,
+			 x->pool,
+			 rt->pool_err == EACCES || rt->pool_err == EPERM
+			     ? "; its memory may not be read: run as its user or root"
+			     : "");
+	} else {
+		x->pool = -1;
+		x->source = POOL_UNKNOWN;
+		snprintf(x->pool_why, sizeof(x->pool_why),
+			 "%s: the count depends on what it runs on, and no team was seen working",
+			 name);
+	}
+	/* More threads than the default: the code (or a call) set them. */
+	x->code_sets =
+	    x->pool_default > 0 && x->pool > 0 && x->source != POOL_DEFAULT &&
+	    (x->source == POOL_MEMORY ? x->pool != x->pool_default : x->pool > x->pool_default);
+	if (x->code_sets) {
+		size_t n = strlen(x->pool_why);
+		snprintf(x->pool_why + n, sizeof(x->pool_why) - n,
+			 "; the code's setting: the environment's default would be %d",
+			 x->pool_default);
+	}
+}
+
+/* The default rule's pool and the pool in effect of runtime x of process
+ * p.  An environment not read whole says nothing of what is unset: no
+ * default rule is applied to it (what the process runs may still be read
+ * or seen). */
+static void diag_runtime_pools(struct diag_runtime *x, const struct census_proc *p,
+			       const struct census_runtime *rt, const struct diag_input *in,
+			       int affinity)
+{
+	if (p->env != CENSUS_ENV_OK) {
+		x->pool_unknown = true;
+		x->pool_default = -1;
+		snprintf(x->why, sizeof(x->why),
+			 "%s: its default pool size is unknown: the initial environment of "
+			 "process %d %s",
+			 runtimes_name(rt->id), (int)p->pid,
+			 p->env == CENSUS_ENV_TRUNCATED
+			     ? "is longer than what is read (4 MiB), and its thread variables "
+			       "may lie beyond"
+			     : "could not be read");
+	} else {
+		struct runtimes_env env = census_runtimes_env(p);
+		int def = runtimes_default_count(rt->id, rt->variant, &env, affinity, in->cores,
+						 x->why, sizeof(x->why));
+		x->pool_default = def > 0 ? def : -1;
+	}
+	diag_pool_in_effect(x, rt, diag_observed(in->rates, p->pid));
+}
 
 static void diag_runtimes(struct diagnosis *d, const struct diag_input *in, int affinity)
 {
@@ -289,27 +414,21 @@ static void diag_runtimes(struct diagnosis *d, const struct diag_input *in, int 
 				snprintf(x->library, sizeof(x->library), "%s", rt->lib);
 				x->pid = p->pid;
 				x->nprocs = 1;
-				/* An environment not read whole says nothing of what is
-				 * unset: no default rule is applied to it. */
-				if (p->env != CENSUS_ENV_OK) {
-					x->pool_unknown = true;
-					snprintf(
-					    x->why, sizeof(x->why),
-					    "%s: its pool size is unknown: the initial "
-					    "environment of process %d %s",
-					    runtimes_name(rt->id), (int)p->pid,
-					    p->env == CENSUS_ENV_TRUNCATED
-						? "is longer than what is read (4 MiB), and its "
-						  "thread variables may lie beyond"
-						: "could not be read");
-					continue;
-				}
-				struct runtimes_env env = census_runtimes_env(p);
-				x->pool =
-				    runtimes_default_count(rt->id, rt->variant, &env, affinity,
-							   in->cores, x->why, sizeof(x->why));
+				diag_runtime_pools(x, p, rt, in, affinity);
 			}
 		}
+}
+
+/* The largest team of a pool runtime seen working, against the CPUs. */
+static void diag_team(struct diagnosis *d)
+{
+	for (size_t i = 0; i < d->nruntimes; i++) {
+		enum runtime_kind k = runtimes_kind(d->runtimes[i].id);
+		if ((k == RUNTIME_KIND_OPENMP || k == RUNTIME_KIND_BLAS) &&
+		    d->runtimes[i].observed > d->team)
+			d->team = d->runtimes[i].observed;
+	}
+	d->team_factor = d->effective > 0 ? d->team / d->effective : 0;
 }
 
 static void diag_env(struct diagnosis *d, const struct diag_input *in)
@@ -407,6 +526,9 @@ static void diag_figures(struct diagnosis *d, const struct diag_input *in)
 	d->throttled_pct = r->throttle.valid ? r->throttle.throttled_pct : 0;
 	d->throttled_s_per_s = r->throttle.valid ? r->throttle.throttled_s_per_s : 0;
 	d->throttle_wait = diagnosis_throttle_wait(r);
+	d->contention_wait = d->wait - d->throttle_wait > 0 ? d->wait - d->throttle_wait : 0;
+	if (in->machine)
+		d->machine = *in->machine;
 }
 
 /* The evidence every verdict shows, after the rule's own lines. */
@@ -435,9 +557,13 @@ static void diag_evidence(struct diagnosis *d, const struct diag_input *in)
 		       in->lab->threads, in->lab->streams, in->lab->workers);
 		return;
 	}
-	for (size_t i = 0; i < d->nruntimes; i++)
-		if (d->runtimes[i].why[0])
-			REASON(d, "%s", d->runtimes[i].why);
+	for (size_t i = 0; i < d->nruntimes; i++) {
+		const struct diag_runtime *x = &d->runtimes[i];
+		if (x->why[0])
+			REASON(d, "%s", x->why);
+		if (x->source != POOL_DEFAULT && x->pool_why[0])
+			REASON(d, "%s", x->pool_why);
+	}
 	if (d->maps_unreadable)
 		REASON(
 		    d,
@@ -469,7 +595,10 @@ void diagnosis_make(const struct diag_input *in, struct diagnosis *out)
 	free(group_of);
 	diag_runtimes(out, in, in->budget->affinity > 0 ? in->budget->affinity : 1);
 	diag_env(out, in);
+	diag_team(out);
+	diag_input_bound(out, in);
 	diag_rules_apply(out, in);
+	diag_advise_findings(out, in);
 	diag_evidence(out, in);
 	if (out->nsuggestions) {
 		size_t n = strlen(out->headline);

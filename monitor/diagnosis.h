@@ -20,9 +20,14 @@
  * oversubscription threshold counts as oversubscribed when that tail is
  * long (diagnosis-rules.c).
  *
- * The verdict comes from the first rule of diagnosis.c's table that holds:
- * idle, throttled, oversubscribed, undersubscribed, fine.  Each rule writes
- * its reasons and suggestions; suggestions name real settings and numbers. */
+ * The verdict comes from the first rule of diagnosis-rules.c's table that
+ * holds: idle, throttled, oversubscribed, contended, undersubscribed, fine.
+ * Each threshold has a band around it (diagnosis-rules.c): a figure inside
+ * the band does not give that verdict but reads borderline (the next rules
+ * decide), unless the previous verdict was that one (diag_input.prev: the
+ * dashboard's hysteresis).  Each rule writes its reasons and suggestions;
+ * suggestions name real settings and numbers, and each is checked against
+ * the figures it predicts before it is kept (diagnosis-advice.c). */
 #ifndef THREADLAB_DIAGNOSIS_H
 #define THREADLAB_DIAGNOSIS_H
 
@@ -30,8 +35,10 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "activity.h"
 #include "census.h"
 #include "model.h"
+#include "neighbours.h"
 
 enum verdict {
 	VERDICT_FINE,
@@ -39,16 +46,18 @@ enum verdict {
 	VERDICT_THROTTLED,
 	VERDICT_UNDERSUBSCRIBED,
 	VERDICT_IDLE,
+	VERDICT_CONTENDED,
 	VERDICT_N,
 };
 
-/* "fine", "oversubscribed", "throttled", "undersubscribed", "idle". */
+/* "fine", "oversubscribed", "throttled", "undersubscribed", "idle",
+ * "contended". */
 const char *diagnosis_verdict_name(enum verdict v);
 /* The verdict of a name, or VERDICT_N. */
 enum verdict diagnosis_verdict_of(const char *name);
 
-#define DIAG_TEXT      256
-#define DIAG_REASONS   10
+#define DIAG_TEXT      512
+#define DIAG_REASONS   16
 #define DIAG_SUGGEST   4
 #define DIAG_ROLES     12
 #define DIAG_RUNTIMES  12
@@ -62,24 +71,42 @@ struct diag_role {
 	int nprocs;
 	pid_t pids[DIAG_ROLE_PIDS];
 	int threads;
-	double runnable_mean;	    /* threads */
-	double cpu_pct;		    /* % of one CPU */
-	double wait_pct;	    /* % of one CPU */
+	double runnable_mean; /* threads */
+	double cpu_pct;	      /* % of one CPU */
+	double wait_pct;      /* % of one CPU */
+	/* Of the window, the share each process's working thread (the one
+	 * that ran most) waited for input, averaged over the processes: %. */
+	double input_wait_pct;
+	int activity[ACTIVITY_N];   /* threads by their activity */
 	struct lat_summary latency; /* run-queue latency of its threads (BPF path) */
 };
 
-/* A runtime loaded, and the pool it runs by default. */
+/* How a pool's size in effect was found. */
+enum pool_source {
+	POOL_UNKNOWN,  /* not found: pool < 0, pool_why says why */
+	POOL_MEMORY,   /* read from the process (an exported variable) */
+	POOL_OBSERVED, /* threads of the process seen working together */
+	POOL_DEFAULT,  /* the runtime's default rule from the environment */
+};
+
+/* A runtime loaded, the pool it runs, and the one its defaults imply. */
 struct diag_runtime {
 	enum runtime_id id;
 	char name[40]; /* runtimes_name() */
 	char variant[16];
 	char library[CENSUS_LIB_MAX];
-	pid_t pid;	     /* the first process (the target first) that maps it */
-	int nprocs;	     /* processes that map it */
-	int pool;	     /* threads by its default rule; 0: not counted */
-	bool pool_unknown;   /* its process's environment could not be read whole: no rule
-			      * applied, no suggestion rests on it */
-	char why[DIAG_TEXT]; /* the rule applied, in one sentence */
+	pid_t pid;	  /* the first process (the target first) that maps it */
+	int nprocs;	  /* processes that map it */
+	int pool;	  /* threads in effect; < 0 unknown (never 0) */
+	int pool_default; /* threads by its default rule; < 0 unknown */
+	enum pool_source source;
+	int observed;		  /* threads of pid seen working together (>= 30 % runnable) */
+	bool code_sets;		  /* the pool in effect differs from the default: the code (or a
+				   * call) sets it */
+	char why[DIAG_TEXT];	  /* the default rule applied, in one sentence */
+	char pool_why[DIAG_TEXT]; /* how the pool in effect was found, or why not */
+	bool pool_unknown;	  /* its process's environment could not be read whole: no default
+				   * rule applied (pool_default < 0), no suggestion rests on it */
 };
 
 /* A thread variable of the target's initial environment. */
@@ -101,6 +128,7 @@ struct diag_group {
 	double cpu_pct;
 	double wait_pct;
 	struct lat_summary latency; /* run-queue latency of its threads (BPF path) */
+	int activity[ACTIVITY_N];   /* threads by their activity */
 };
 
 struct diagnosis {
@@ -133,6 +161,17 @@ struct diagnosis {
 	int maps_unreadable; /* processes whose libraries (maps) could not be read */
 	int maps_truncated;  /* processes whose maps were longer than what is read */
 	int unfollowed;	     /* descendants of the target left out (no --tree) */
+	/* The machine beside the target (valid false when not measured). */
+	struct machine_view machine;
+	double contention_wait;	 /* wait - throttle_wait: waiting for CPUs others hold, s/s */
+	enum verdict borderline; /* a verdict whose band the figures are in, read as fine
+				  * or the next rule; VERDICT_N: none */
+	bool kept;		 /* the previous verdict held inside its band */
+	bool also_contended;	 /* oversubscribed or throttled, and crowded out too */
+	bool input_bound;	 /* the main process waits for its workers' input */
+	int team;		 /* the largest pool seen working: threads of a process with an
+				  * OpenMP or BLAS runtime each runnable 30 % or more */
+	double team_factor;	 /* team / effective CPUs */
 };
 
 /* What a diagnosis is made from.  census may be NULL (a replay of a file
@@ -147,10 +186,25 @@ struct diag_input {
 					 * environment); NULL outside the lab */
 	bool keys;			/* the lab's knobs are keys (the dashboard), else flags */
 	int unfollowed;			/* descendants of the target not followed (no --tree) */
+	const struct machine_view *machine; /* the rest of the machine; NULL: not measured */
+	enum verdict prev; /* the verdict of the last window, for hysteresis; VERDICT_N: none
+			    * (--diagnose judges once) */
 };
 
 /* Diagnoses in into out (every field written). */
 void diagnosis_make(const struct diag_input *in, struct diagnosis *out);
+
+/* The exit status of --diagnose for d: 0 for fine and idle (strict: not
+ * borderline), 1 for a problem found. */
+int diagnosis_exit_status(const struct diagnosis *d, bool strict);
+
+/* Whether a suggestion's predicted result fits: runnable threads at most
+ * the oversubscription threshold times cpus (a suggestion that fails it
+ * is not shown). */
+bool diagnosis_prediction_fits(double runnable, double cpus);
+
+/* "memory", "observed", "default", or NULL for POOL_UNKNOWN. */
+const char *diagnosis_pool_source_name(enum pool_source s);
 
 /* Thread demand: sum over threads of (cpu_pct + wait_pct) / 100, and the
  * part of wait a throttled cgroup explains (s/s). */
@@ -166,6 +220,7 @@ size_t diagnosis_stem(const char *name, size_t len, char *out, size_t cap);
 struct diag_rule_doc {
 	enum verdict verdict;
 	const char *when; /* the condition, in words */
+	const char *band; /* the band around its threshold, in words ("" none) */
 };
 const struct diag_rule_doc *diagnosis_rules(size_t *n);
 

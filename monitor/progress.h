@@ -54,8 +54,8 @@ struct progress {
 	size_t nhist;
 	/* Matching lines whose group did not give a usable number: not
 	 * counted, and the first of each kind said once in note. */
-	unsigned long not_number;     /* the group captured text that is not a number */
-	unsigned long out_of_range;   /* a number beyond PROGRESS_*_MAX */
+	unsigned long not_number;   /* the group captured text that is not a number */
+	unsigned long out_of_range; /* a number beyond PROGRESS_*_MAX */
 	/* Lines read but not matched: matching in one progress_feed() call
 	 * stops after budget_s seconds (a job printing faster than the
 	 * expression matches must not hold the tick), said once. */

@@ -25,6 +25,60 @@ static void recording_diag_strings(struct recording_json *p, json_object *o, con
 	}
 }
 
+/* A count that may be null (unknown): -1 then, or when absent. */
+static int recording_diag_count(struct recording_json *p, json_object *o, const char *key)
+{
+	json_object *v = NULL;
+	if (!json_object_object_get_ex(o, key, &v) || !v)
+		return -1;
+	return (int)recording_json_int(p, o, key, -1);
+}
+
+/* {"compute": 3, ...} into counts[ACTIVITY_N]. */
+static void recording_diag_activity(struct recording_json *p, json_object *o, int *counts)
+{
+	json_object *a = recording_json_typed(p, o, "activity", json_type_object, false);
+	if (!a)
+		return;
+	json_object_object_foreach(a, key, val)
+	{
+		enum activity k = activity_of_name(key);
+		if (k != ACTIVITY_NONE && json_object_is_type(val, json_type_int))
+			counts[k] = (int)json_object_get_int64(val);
+	}
+}
+
+/* The neighbours and the machine (absent in older recordings: not measured). */
+static void recording_diag_machine(struct recording_json *p, json_object *o, struct diagnosis *d)
+{
+	struct machine_view *m = &d->machine;
+	json_object *mo = recording_json_typed(p, o, "machine", json_type_object, false);
+	if (!mo)
+		return;
+	m->valid = true;
+	m->runnable_mean = recording_json_num(p, mo, "runnable_mean", false, 0, 0);
+	m->online = recording_diag_count(p, mo, "online");
+	m->cpus_used = recording_json_num(p, mo, "cpus_used", false, 0, 0);
+	m->psi_some = recording_json_num(p, mo, "psi_some", true, -1, -1);
+	m->others_cpus = recording_json_num(p, mo, "others_cpus", false, 0, 0);
+	m->others_shared = recording_json_num(p, mo, "others_shared_cpus", false, 0, 0);
+	m->unseen_cpus = recording_json_num(p, mo, "unseen_cpus", false, 0, 0);
+	m->children = (int)recording_json_int(p, mo, "children", 0);
+	m->children_cpus = recording_json_num(p, mo, "children_cpus", false, 0, 0);
+	m->window_s = recording_json_num(p, mo, "window_s", false, 0, 0);
+	json_object *a = recording_json_typed(p, o, "neighbours", json_type_array, false);
+	for (size_t i = 0; a && i < json_object_array_length(a) && m->n < NEIGHBOURS_TOP; i++) {
+		json_object *x = json_object_array_get_idx(a, i);
+		struct neighbour *n = &m->top[m->n++];
+		n->pid = (pid_t)recording_json_int(p, x, "pid", 0);
+		recording_json_str(p, x, "name", n->name, sizeof(n->name), &n->name_len);
+		recording_json_str(p, x, "cgroup", n->cgroup, sizeof(n->cgroup), NULL);
+		n->cpus_used = recording_json_num(p, x, "cpus_used", false, 0, 0);
+		n->runnable_mean = recording_json_num(p, x, "runnable_mean", false, 0, 0);
+		n->shares_cpus = recording_json_bool(p, x, "shares_cpus", true);
+	}
+}
+
 static void recording_diag_roles(struct recording_json *p, json_object *a, struct diagnosis *d)
 {
 	for (size_t i = 0; i < json_object_array_length(a) && d->nroles < DIAG_ROLES; i++) {
@@ -43,6 +97,8 @@ static void recording_diag_roles(struct recording_json *p, json_object *a, struc
 		r->cpu_pct = recording_json_num(p, o, "cpu_pct", false, 0, 0);
 		r->wait_pct = recording_json_num(p, o, "wait_pct", false, 0, 0);
 		recording_latency_parse(p, o, &r->latency, NULL, NULL);
+		r->input_wait_pct = recording_json_num(p, o, "input_wait_pct", false, 0, 0);
+		recording_diag_activity(p, o, r->activity);
 	}
 }
 
@@ -56,7 +112,17 @@ static void recording_diag_runtimes(struct recording_json *p, json_object *a, st
 		r->pid = (pid_t)recording_json_int(p, o, "pid", 0);
 		recording_json_str(p, o, "variant", r->variant, sizeof(r->variant), NULL);
 		r->nprocs = (int)recording_json_int(p, o, "processes", 1);
-		r->pool = (int)recording_json_int(p, o, "pool", 0);
+		r->pool = recording_diag_count(p, o, "pool");
+		r->pool_default = recording_diag_count(p, o, "pool_default");
+		char src[16];
+		recording_json_str(p, o, "pool_source", src, sizeof(src), NULL);
+		r->source = POOL_UNKNOWN;
+		for (int k = POOL_MEMORY; k <= POOL_DEFAULT; k++)
+			if (strcmp(src, diagnosis_pool_source_name((enum pool_source)k)) == 0)
+				r->source = (enum pool_source)k;
+		r->observed = (int)recording_json_int(p, o, "observed", 0);
+		r->code_sets = recording_json_bool(p, o, "code_sets", false);
+		recording_json_str(p, o, "pool_why", r->pool_why, sizeof(r->pool_why), NULL);
 		recording_json_str(p, o, "why", r->why, sizeof(r->why), NULL);
 		struct runtime_match m;
 		r->id = runtimes_match(r->library, &m) ? m.id : RUNTIME_N;
@@ -111,6 +177,7 @@ static void recording_diag_groups(struct recording_json *p, json_object *a, stru
 		g->cpu_pct = recording_json_num(p, o, "cpu_pct", false, 0, 0);
 		g->wait_pct = recording_json_num(p, o, "wait_pct", false, 0, 0);
 		recording_latency_parse(p, o, &g->latency, NULL, NULL);
+		recording_diag_activity(p, o, g->activity);
 	}
 }
 
@@ -144,6 +211,17 @@ void recording_diag_parse(struct recording_json *p, json_object *o, struct diagn
 	d->throttle_valid = !isnan(pct);
 	d->throttled_pct = d->throttle_valid ? pct : 0;
 	d->lat_on = recording_latency_parse(p, o, &d->latency, NULL, NULL);
+	d->contention_wait = recording_json_num(p, o, "contention_wait_s_per_s", false, 0, 0);
+	recording_json_str(p, o, "borderline", name, sizeof(name), NULL);
+	d->borderline = name[0] ? diagnosis_verdict_of(name) : VERDICT_N;
+	d->kept = recording_json_bool(p, o, "kept", false);
+	d->input_bound = recording_json_bool(p, o, "input_bound", false);
+	json_object *also = recording_json_typed(p, o, "also", json_type_array, false);
+	for (size_t i = 0; also && i < json_object_array_length(also); i++) {
+		const char *v = json_object_get_string(json_object_array_get_idx(also, i));
+		d->also_contended |= v && strcmp(v, "contended") == 0;
+	}
+	recording_diag_machine(p, o, d);
 	recording_json_str(p, o, "headline", d->headline, sizeof(d->headline), NULL);
 	recording_diag_strings(p, o, "reasons", d->reasons, &d->nreasons, DIAG_REASONS);
 	recording_diag_strings(p, o, "suggestions", d->suggestions, &d->nsuggestions, DIAG_SUGGEST);

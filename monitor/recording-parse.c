@@ -22,6 +22,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "activity.h"
 #include "xalloc.h"
 
 static bool rp_time(const char *s, double *wall)
@@ -127,6 +128,9 @@ static void rp_threads(struct recording_json *p, json_object *a, struct snapshot
 		t->ivcsw_per_s = recording_json_num(p, o, "ivcsw_per_s", false, 0, 0);
 		if (recording_latency_parse(p, o, &t->latency, r, &t->lat_ref))
 			r->lat_on = true;
+		char act[24];
+		recording_json_str(p, o, "activity", act, sizeof(act), NULL);
+		t->activity = (unsigned char)activity_of_name(act);
 		r->total_cpu_pct += t->cpu_pct;
 		r->total_wait_pct += t->wait_pct;
 		r->nthreads++;

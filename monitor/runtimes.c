@@ -52,25 +52,53 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* call: how the code sets the count (a printf format of one %d), the
+ * lever that wins over the environment once a program uses it. */
 struct runtime_info {
 	const char *name, *key;
 	enum runtime_kind kind;
+	const char *call;
 };
 
 static const struct runtime_info runtimes_info[RUNTIME_N] = {
-    [RUNTIME_OPENBLAS] = {"OpenBLAS", "openblas", RUNTIME_KIND_BLAS},
-    [RUNTIME_BLIS] = {"BLIS", "blis", RUNTIME_KIND_BLAS},
-    [RUNTIME_MKL] = {"Intel MKL", "mkl", RUNTIME_KIND_BLAS},
-    [RUNTIME_FLEXIBLAS] = {"FlexiBLAS", "flexiblas", RUNTIME_KIND_BLAS},
-    [RUNTIME_GOMP] = {"GNU OpenMP (libgomp)", "libgomp", RUNTIME_KIND_OPENMP},
-    [RUNTIME_IOMP] = {"Intel OpenMP (libiomp5)", "libiomp5", RUNTIME_KIND_OPENMP},
-    [RUNTIME_LLVM_OMP] = {"LLVM OpenMP (libomp)", "libomp", RUNTIME_KIND_OPENMP},
-    [RUNTIME_TBB] = {"oneTBB", "tbb", RUNTIME_KIND_TASKING},
-    [RUNTIME_TORCH] = {"PyTorch", "torch", RUNTIME_KIND_FRAMEWORK},
-    [RUNTIME_TENSORFLOW] = {"TensorFlow", "tensorflow", RUNTIME_KIND_FRAMEWORK},
-    [RUNTIME_ONNXRUNTIME] = {"ONNX Runtime", "onnxruntime", RUNTIME_KIND_FRAMEWORK},
-    [RUNTIME_OPENCV] = {"OpenCV", "opencv", RUNTIME_KIND_FRAMEWORK},
+    [RUNTIME_OPENBLAS] = {"OpenBLAS", "openblas", RUNTIME_KIND_BLAS,
+			  "openblas_set_num_threads(%d)"},
+    [RUNTIME_BLIS] = {"BLIS", "blis", RUNTIME_KIND_BLAS, "bli_thread_set_num_threads(%d)"},
+    [RUNTIME_MKL] = {"Intel MKL", "mkl", RUNTIME_KIND_BLAS, "mkl_set_num_threads(%d)"},
+    [RUNTIME_FLEXIBLAS] = {"FlexiBLAS", "flexiblas", RUNTIME_KIND_BLAS,
+			   "flexiblas_set_num_threads(%d)"},
+    [RUNTIME_GOMP] = {"GNU OpenMP (libgomp)", "libgomp", RUNTIME_KIND_OPENMP,
+		      "omp_set_num_threads(%d)"},
+    [RUNTIME_IOMP] = {"Intel OpenMP (libiomp5)", "libiomp5", RUNTIME_KIND_OPENMP,
+		      "omp_set_num_threads(%d)"},
+    [RUNTIME_LLVM_OMP] = {"LLVM OpenMP (libomp)", "libomp", RUNTIME_KIND_OPENMP,
+			  "omp_set_num_threads(%d)"},
+    [RUNTIME_TBB] = {"oneTBB", "tbb", RUNTIME_KIND_TASKING,
+		     "tbb::global_control(max_allowed_parallelism, %d)"},
+    [RUNTIME_TORCH] = {"PyTorch", "torch", RUNTIME_KIND_FRAMEWORK, "torch.set_num_threads(%d)"},
+    [RUNTIME_TENSORFLOW] = {"TensorFlow", "tensorflow", RUNTIME_KIND_FRAMEWORK,
+			    "tf.config.threading.set_intra_op_parallelism_threads(%d)"},
+    [RUNTIME_ONNXRUNTIME] = {"ONNX Runtime", "onnxruntime", RUNTIME_KIND_FRAMEWORK,
+			     "SessionOptions.intra_op_num_threads = %d"},
+    [RUNTIME_OPENCV] = {"OpenCV", "opencv", RUNTIME_KIND_FRAMEWORK, "cv2.setNumThreads(%d)"},
 };
+
+const char *runtimes_call(enum runtime_id id)
+{
+	return id < RUNTIME_N ? runtimes_info[id].call : NULL;
+}
+
+const char *runtimes_pool_symbol(enum runtime_id id, const char *variant)
+{
+	/* OpenBLAS 0.3.21 driver/others/blas_server.c: blas_cpu_number is the
+	 * pthreads pool's size, set at load from the environment and by
+	 * openblas_set_num_threads (what openblas_get_num_threads returns).
+	 * The OpenMP build asks omp_get_max_threads() at every call instead. */
+	if (id == RUNTIME_OPENBLAS && (!variant || strcmp(variant, "openmp") != 0) &&
+	    !(variant && strcmp(variant, "sequential") == 0))
+		return "blas_cpu_number";
+	return NULL;
+}
 
 const char *runtimes_name(enum runtime_id id)
 {
@@ -370,7 +398,7 @@ int runtimes_default_count(enum runtime_id id, const char *variant, const struct
 			    "physical cores (not the mask, not the quota), unless the program "
 			    "calls torch.set_num_threads",
 			    c);
-		return 0; /* its OpenMP runtime holds the pool */
+		return n ? n : c; /* its OpenMP runtime's team runs them */
 	}
 	case RUNTIME_TENSORFLOW:
 		n = env_count(env, "TF_NUM_INTRAOP_THREADS", NULL);

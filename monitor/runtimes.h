@@ -60,11 +60,22 @@ struct runtimes_env {
 	const void *ctx;
 };
 
+/* How a program sets the count of runtime id in its code, as a printf
+ * format with one %d ("omp_set_num_threads(%d)", "torch.set_num_threads(%d)");
+ * NULL when there is none. */
+const char *runtimes_call(enum runtime_id id);
+
+/* The exported variable that holds the pool size runtime id uses now,
+ * read from the process's memory (collectors/elfsym.h), or NULL when the
+ * runtime keeps none that can be read: OpenBLAS's pthreads build has
+ * blas_cpu_number. */
+const char *runtimes_pool_symbol(enum runtime_id id, const char *variant);
+
 /* How many threads runtime id would run by default in a process with that
  * environment, affinity CPUs (the mask) and physical cores (0: unknown),
  * and why, in one sentence naming the variables and the facts it rests on
  * (into why, cap bytes).  Returns the count; 0 when the runtime has no
- * pool of its own to count (a framework: its pools are its runtimes'). */
+ * count to give (FlexiBLAS: it depends on the backend). */
 int runtimes_default_count(enum runtime_id id, const char *variant, const struct runtimes_env *env,
 			   int affinity, int cores, char *why, size_t cap);
 

@@ -13,8 +13,11 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "procinfo.h"
 #include "proctree.h"
+#include "xalloc.h"
 
 #define SESSION_UNFOLLOWED_S 5.0
 
@@ -23,12 +26,20 @@ void session_diag_init(struct session *s)
 	census_init(&s->census, &s->root);
 	history_init(&s->history);
 	window_init(&s->window, s->cfg.diag_window);
+	neighbours_init(&s->neighbours, s->cfg.diag_window);
+	s->activity = activity_tracker_new(&s->root, true);
 }
 
 void session_diag_free(struct session *s)
 {
 	census_free(&s->census);
 	window_free(&s->window);
+	neighbours_free(&s->neighbours);
+	activity_tracker_free(s->activity);
+	s->activity = NULL;
+	free(s->act_secs);
+	s->act_secs = NULL;
+	s->act_cap = 0;
 }
 
 /* The rates to judge: the window's, or the last interval's. */
@@ -36,8 +47,70 @@ static const struct snapshot_rates *session_diag_window(struct session *s)
 {
 	if (s->cfg.diag_window <= 0)
 		return &s->rates;
-	window_add(&s->window, &s->rates, &s->cur);
+	window_add(&s->window, &s->rates, &s->cur, s->act_secs);
 	return window_rates(&s->window);
+}
+
+/* What each thread does this interval, into the rates the faces show. */
+static void session_diag_activity(struct session *s)
+{
+	s->act_secs = xreallocarray_grow(s->act_secs, &s->act_cap,
+					 (s->rates.nthreads + 1) * ACTIVITY_N, sizeof(double));
+	activity_tracker_tick(s->activity, &s->prev.threads, &s->cur.threads, &s->rates,
+			      s->act_secs);
+}
+
+/* Each process's runtimes that tell spin from compute, from the census. */
+static void session_diag_runtimes(struct session *s)
+{
+	for (size_t i = 0; i < s->census.n; i++) {
+		const struct census_proc *p = &s->census.p[i];
+		uint64_t ranges[16][2];
+		size_t n = 0;
+		bool ob = false;
+		for (size_t k = 0; k < p->nruntimes; k++) {
+			const struct census_runtime *rt = &p->runtimes[k];
+			if (rt->id == RUNTIME_OPENBLAS && runtimes_pool_symbol(rt->id, rt->variant))
+				ob = true;
+			if (runtimes_kind(rt->id) != RUNTIME_KIND_OPENMP)
+				continue;
+			for (size_t t = 0; t < rt->ntext && n < 16; t++, n++) {
+				ranges[n][0] = rt->text[t][0];
+				ranges[n][1] = rt->text[t][1];
+			}
+		}
+		activity_tracker_runtime(s->activity, p->pid, &ranges[0][0], n, ob);
+	}
+}
+
+/* The machine beside the target over the window. */
+static void session_diag_machine(struct session *s, const struct snapshot_rates *judged,
+				 struct machine_view *v)
+{
+	if (s->cfg.no_machine) {
+		memset(v, 0, sizeof(*v));
+		return;
+	}
+	neighbours_tick(&s->neighbours, &s->root, s->cur.time);
+	pid_t *pids = xmalloc((s->cur.threads.n + 1) * sizeof(*pids));
+	size_t n = 0;
+	for (size_t i = 0; i < s->cur.threads.n; i++)
+		if (n == 0 || pids[n - 1] != s->cur.threads.v[i].pid)
+			pids[n++] = s->cur.threads.v[i].pid;
+	/* The CPUs the target may run on (others there took them from it),
+	 * else those its threads were seen on. */
+	uint8_t cpus[MACHINE_SET_BYTES] = {0};
+	if (procinfo_cpus_allowed(&s->root, s->target, cpus, sizeof(cpus)) <= 0) {
+		memset(cpus, 0, sizeof(cpus));
+		for (size_t i = 0; i < judged->nthreads; i++) {
+			int c = judged->threads[i].cpu;
+			if (c >= 0 && c < MACHINE_CPUS_MAX)
+				cpus[c / 8] |= (uint8_t)(1u << (c % 8));
+		}
+	}
+	double psi = s->cur.psi_system.available ? s->cur.psi_system.some_avg10 : -1;
+	neighbours_view(&s->neighbours, s->target, pids, n, getpid(), cpus, psi, v);
+	free(pids);
 }
 
 /* Descendants of an attached or launched target that is not followed with
@@ -59,23 +132,35 @@ static int session_diag_unfollowed(struct session *s)
 
 void session_diag_tick(struct session *s)
 {
-	if (!s->have_rates)
+	if (!s->have_rates) {
+		/* The first sample: the machine's first reading too, so that
+		 * the first verdict has the neighbours of its window. */
+		if (!s->cfg.no_machine)
+			neighbours_tick(&s->neighbours, &s->root, s->cur.time);
 		return;
+	}
 	s->runnable_mean = diagnosis_runnable_mean(&s->rates);
 	const struct snapshot_rates *r = &s->rates;
 	history_push(&s->history, s->runnable_mean, r->total_cpu_pct / 100.0,
 		     r->total_wait_pct / 100.0, r->throttle.valid ? r->throttle.throttled_pct : 0,
 		     s->cur.budget.effective);
+	session_diag_activity(s);
 	census_update(&s->census, &s->root, &s->cur.threads, s->cur.time);
+	session_diag_runtimes(s);
+	struct machine_view machine;
+	const struct snapshot_rates *judged = session_diag_window(s);
+	session_diag_machine(s, judged, &machine);
 	struct diag_input in = {
 	    .target = s->target,
 	    .budget = &s->cur.budget,
-	    .rates = session_diag_window(s),
+	    .rates = judged,
 	    .census = &s->census,
 	    .cores = s->census.cores,
 	    .lab = s->kind == SESSION_LAB ? &s->lab_status.settings : NULL,
 	    .keys = s->cfg.keys,
 	    .unfollowed = session_diag_unfollowed(s),
+	    .machine = machine.valid ? &machine : NULL,
+	    .prev = s->cfg.hysteresis && s->have_diag ? s->diag.verdict : VERDICT_N,
 	};
 	diagnosis_make(&in, &s->diag);
 	s->have_diag = true;

@@ -20,12 +20,14 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+#include "activity.h"
 #include "census.h"
 #include "diagnosis.h"
 #include "groups.h"
 #include "history.h"
 #include "launch.h"
 #include "model.h"
+#include "neighbours.h"
 #include "progress.h"
 #include "recording.h"
 #include "window.h"
@@ -69,6 +71,10 @@ struct session_config {
 	const char *progress_file; /* --progress-file PATH, or NULL */
 	char *const *envp;	   /* the launched command's environment; NULL: ours */
 	double launch_cpus;	   /* > 0: the launched command under this CPU quota */
+	bool hysteresis;	   /* a verdict keeps while its figure stays in its band (the
+				    * dashboard, batch, headless); false: each diagnosis on its own
+				    * (--diagnose) */
+	bool no_machine;	   /* do not read the rest of the machine (no neighbours) */
 };
 
 /* root "/", nothing to attach or launch, the lab's defaults, the launched
@@ -126,6 +132,10 @@ struct session {
 	struct history history;	     /* one point per interval, for the sparklines */
 	struct window window;	     /* the diagnosis's window (diag_window > 0) */
 	struct thread_groups groups; /* threads by name stem, totals that only grow (live) */
+	struct neighbours neighbours;	   /* the rest of the machine, on the diagnosis's cadence */
+	struct activity_tracker *activity; /* what each thread does */
+	double *act_secs;		   /* per thread of rates: seconds per activity */
+	size_t act_cap;
 	int unfollowed;		     /* descendants left out (no --tree), counted at: */
 	double unfollowed_at;
 

@@ -44,7 +44,7 @@ static int window_cmp(pid_t pa, pid_t ta, const struct window_thread *b)
 
 /* Merges one interval into half h: both are sorted by (pid, tid). */
 static void window_half_add(struct window_half *h, const struct snapshot_rates *r,
-			    const struct snapshot *cur)
+			    const struct snapshot *cur, const double *act)
 {
 	struct window_thread *out = xmalloc((h->n + r->nthreads + 1) * sizeof(*out));
 	size_t i = 0, k = 0, n = 0;
@@ -77,6 +77,8 @@ static void window_half_add(struct window_half *h, const struct snapshot_rates *
 		if (!t->is_new) {
 			x->run_s += t->cpu_pct / 100.0 * dt;
 			x->wait_s += t->wait_pct / 100.0 * dt;
+			for (int a = 0; act && a < ACTIVITY_N; a++)
+				x->act_s[a] += act[k * ACTIVITY_N + a];
 		}
 		if (t->lat_ref) {
 			if (!x->lat)
@@ -97,7 +99,8 @@ static void window_half_add(struct window_half *h, const struct snapshot_rates *
 	}
 }
 
-void window_add(struct window *w, const struct snapshot_rates *r, const struct snapshot *cur)
+void window_add(struct window *w, const struct snapshot_rates *r, const struct snapshot *cur,
+		const double *act)
 {
 	if (r->dt <= 0)
 		return;
@@ -110,7 +113,7 @@ void window_add(struct window *w, const struct snapshot_rates *r, const struct s
 		window_half_clear(&w->cur);
 		w->started = cur->time;
 	}
-	window_half_add(&w->cur, r, cur);
+	window_half_add(&w->cur, r, cur, act);
 	w->runnable_now = r->runnable;
 	w->lat_on = r->lat_on;
 }
@@ -153,14 +156,16 @@ const struct snapshot_rates *window_rates(struct window *w)
 		if (c == 0 && a->starttime != b->starttime)
 			c = -1; /* a reused TID: two threads */
 		const struct window_thread *name = c < 0 ? a : b;
-		double run = 0, wait = 0;
-		if (c <= 0 && a) {
-			run += a->run_s;
-			wait += a->wait_s;
-		}
-		if (c >= 0 && b) {
-			run += b->run_s;
-			wait += b->wait_s;
+		double run = 0, wait = 0, act[ACTIVITY_N] = {0};
+		for (int q = 0; q < 2; q++) {
+			const struct window_thread *x =
+			    q == 0 ? (c <= 0 ? a : NULL) : (c >= 0 ? b : NULL);
+			if (!x)
+				continue;
+			run += x->run_s;
+			wait += x->wait_s;
+			for (int k2 = 0; k2 < ACTIVITY_N; k2++)
+				act[k2] += x->act_s[k2];
 		}
 		if (!name)
 			break;
@@ -175,6 +180,8 @@ const struct snapshot_rates *window_rates(struct window *w)
 		t->cpu_pct = secs > 0 ? 100.0 * run / secs : 0;
 		t->user_pct = t->cpu_pct;
 		t->wait_pct = secs > 0 ? 100.0 * wait / secs : 0;
+		t->activity = (unsigned char)activity_major(act);
+		t->input_wait_pct = secs > 0 ? 100.0 * act[ACTIVITY_INPUT_WAIT] / secs : 0;
 		o->total_cpu_pct += t->cpu_pct;
 		o->total_wait_pct += t->wait_pct;
 		window_latency(o, t, c <= 0 ? a : NULL, c >= 0 ? b : NULL);

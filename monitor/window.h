@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "activity.h"
 #include "model.h"
 
 struct window_thread {
@@ -24,8 +25,9 @@ struct window_thread {
 	size_t name_len;
 	char state; /* at its last interval */
 	int cpu;
-	double run_s, wait_s; /* summed over the half */
-	struct lat_hist *lat; /* run-queue latency summed over the half (owned), or NULL */
+	double run_s, wait_s;	  /* summed over the half */
+	struct lat_hist *lat;	  /* run-queue latency summed over the half (owned), or NULL */
+	double act_s[ACTIVITY_N]; /* seconds per activity, summed over the half */
 };
 
 struct window_half {
@@ -50,12 +52,15 @@ void window_init(struct window *w, double length);
 void window_free(struct window *w);
 
 /* Adds one interval: rates r from prev to the snapshot cur (r's threads
- * are cur's, in the same order), at cur->time. */
-void window_add(struct window *w, const struct snapshot_rates *r, const struct snapshot *cur);
+ * are cur's, in the same order), at cur->time; act (may be NULL) the
+ * seconds of each thread's activities, ACTIVITY_N per thread of r. */
+void window_add(struct window *w, const struct snapshot_rates *r, const struct snapshot *cur,
+		const double *act);
 
 /* The window as rates (cpu_pct and wait_pct of each thread over the
- * window's length, throttling averaged over it); valid until the next
- * window_add(). */
+ * window's length, throttling averaged over it, its activity the one that
+ * took most of its window and its input wait the share of the window);
+ * valid until the next window_add(). */
 const struct snapshot_rates *window_rates(struct window *w);
 
 #endif

@@ -9,6 +9,63 @@
 #include "latency-out.h"
 #include "text-safe.h"
 
+/* {"compute": 3, "spin": 1}: the threads by activity, those with any. */
+static void diagnosis_out_activity(struct json_out *j, const int *act)
+{
+	json_out_key(j, "activity");
+	json_out_object(j);
+	for (int a = 1; a < ACTIVITY_N; a++)
+		if (act[a])
+			json_out_kint(j, activity_name(a), act[a]);
+	json_out_end(j);
+}
+
+static void diagnosis_out_machine(struct json_out *j, const struct machine_view *m)
+{
+	json_out_key(j, "neighbours");
+	json_out_array(j);
+	for (size_t i = 0; m->valid && i < m->n; i++) {
+		const struct neighbour *x = &m->top[i];
+		json_out_object(j);
+		json_out_kint(j, "pid", x->pid);
+		json_out_kbytes(j, "name", x->name, x->name_len);
+		json_out_kstr(j, "cgroup", x->cgroup[0] ? x->cgroup : NULL);
+		json_out_knum(j, "cpus_used", x->cpus_used, 3);
+		json_out_knum(j, "runnable_mean", x->runnable_mean, 3);
+		json_out_kbool(j, "shares_cpus", x->shares_cpus);
+		json_out_end(j);
+	}
+	json_out_end(j);
+	json_out_key(j, "machine");
+	if (!m->valid) {
+		json_out_null(j);
+		return;
+	}
+	json_out_object(j);
+	json_out_knum(j, "runnable_mean", m->runnable_mean, 3);
+	if (m->online > 0)
+		json_out_kint(j, "online", m->online);
+	else
+		json_out_knull(j, "online");
+	json_out_knum(j, "cpus_used", m->cpus_used, 3);
+	json_out_knum(j, "psi_some", m->psi_some >= 0 ? m->psi_some : (double)NAN, 2);
+	json_out_knum(j, "others_cpus", m->others_cpus, 3);
+	json_out_knum(j, "others_shared_cpus", m->others_shared, 3);
+	json_out_knum(j, "unseen_cpus", m->unseen_cpus > 0 ? m->unseen_cpus : 0, 3);
+	json_out_kint(j, "children", m->children);
+	json_out_knum(j, "children_cpus", m->children_cpus, 3);
+	json_out_knum(j, "window_s", m->window_s, 3);
+	json_out_end(j);
+}
+
+static void diagnosis_out_pool(struct json_out *j, const char *key, int n)
+{
+	if (n > 0)
+		json_out_kint(j, key, n);
+	else
+		json_out_knull(j, key); /* unknown, never 0 */
+}
+
 void diagnosis_out_json(struct json_out *j, const struct diagnosis *d)
 {
 	json_out_object(j);
@@ -32,6 +89,16 @@ void diagnosis_out_json(struct json_out *j, const struct diagnosis *d)
 							      : "unknown");
 	json_out_kint(j, "unfollowed", d->unfollowed);
 	latency_out_json(j, "latency", d->lat_on, &d->latency, NULL);
+	json_out_knum(j, "contention_wait_s_per_s", d->contention_wait, 3);
+	json_out_kstr(j, "borderline",
+		      d->borderline < VERDICT_N ? diagnosis_verdict_name(d->borderline) : NULL);
+	json_out_kbool(j, "kept", d->kept);
+	json_out_key(j, "also");
+	json_out_array(j);
+	if (d->also_contended)
+		json_out_str(j, diagnosis_verdict_name(VERDICT_CONTENDED));
+	json_out_end(j);
+	json_out_kbool(j, "input_bound", d->input_bound);
 	json_out_kstr(j, "headline", d->headline);
 	json_out_key(j, "reasons");
 	json_out_array(j);
@@ -61,6 +128,8 @@ void diagnosis_out_json(struct json_out *j, const struct diagnosis *d)
 		json_out_knum(j, "cpu_pct", r->cpu_pct, 2);
 		json_out_knum(j, "wait_pct", r->wait_pct, 2);
 		latency_out_json(j, "latency", d->lat_on, &r->latency, NULL);
+		json_out_knum(j, "input_wait_pct", r->input_wait_pct, 2);
+		diagnosis_out_activity(j, r->activity);
 		json_out_end(j);
 	}
 	json_out_end(j);
@@ -74,7 +143,12 @@ void diagnosis_out_json(struct json_out *j, const struct diagnosis *d)
 		json_out_kint(j, "pid", r->pid);
 		json_out_kstr(j, "variant", r->variant);
 		json_out_kint(j, "processes", r->nprocs);
-		json_out_kint(j, "pool", r->pool);
+		diagnosis_out_pool(j, "pool", r->pool);
+		diagnosis_out_pool(j, "pool_default", r->pool_default);
+		json_out_kstr(j, "pool_source", diagnosis_pool_source_name(r->source));
+		json_out_kint(j, "observed", r->observed);
+		json_out_kbool(j, "code_sets", r->code_sets);
+		json_out_kstr(j, "pool_why", r->pool_why);
 		json_out_kstr(j, "why", r->why);
 		json_out_end(j);
 	}
@@ -103,10 +177,55 @@ void diagnosis_out_json(struct json_out *j, const struct diagnosis *d)
 		json_out_knum(j, "cpu_pct", g->cpu_pct, 2);
 		json_out_knum(j, "wait_pct", g->wait_pct, 2);
 		latency_out_json(j, "latency", d->lat_on, &g->latency, NULL);
+		diagnosis_out_activity(j, g->activity);
 		json_out_end(j);
 	}
 	json_out_end(j);
+	diagnosis_out_machine(j, &d->machine);
 	json_out_end(j);
+}
+
+/* "pool 4 in effect (observed ...; default 2)" under a runtime's line. */
+static void diagnosis_out_pool_text(FILE *f, const struct diag_runtime *r)
+{
+	char why[4 * DIAG_TEXT];
+	text_safe(r->pool_why, strlen(r->pool_why), why, sizeof(why));
+	if (r->pool > 0)
+		fprintf(f, "    pool %d in effect (%s", r->pool,
+			diagnosis_pool_source_name(r->source));
+	else
+		fputs("    pool unknown (", f);
+	if (r->pool_default > 0)
+		fprintf(f, "; the default rule gives %d", r->pool_default);
+	fprintf(f, "): %s\n", why);
+}
+
+/* The machine and the neighbours, made safe (names and cgroups are others'). */
+static void diagnosis_out_machine_text(FILE *f, const struct machine_view *m)
+{
+	if (!m->valid)
+		return;
+	fprintf(f, "machine (%.1f s): %.1f runnable threads on %d CPUs, %.2f CPUs busy",
+		m->window_s, m->runnable_mean, m->online, m->cpus_used);
+	if (m->psi_some >= 0)
+		fprintf(f, ", PSI some %.0f%%", m->psi_some);
+	fprintf(f, "; others took %.2f CPUs", m->others_cpus);
+	if (m->unseen_cpus >= 0.05)
+		fprintf(f, " (and %.2f by processes too short-lived to read)", m->unseen_cpus);
+	fputc('\n', f);
+	if (m->n)
+		fprintf(f, "neighbours:\n  %7s %-16s %6s %9s  %s\n", "pid", "name", "CPUs",
+			"runnable", "cgroup");
+	for (size_t i = 0; i < m->n; i++) {
+		const struct neighbour *x = &m->top[i];
+		char name[4 * TASK_NAME_MAX], cg[4 * NEIGHBOUR_CGROUP_MAX];
+		text_safe(x->name, x->name_len, name, sizeof(name));
+		text_safe(x->cgroup, strlen(x->cgroup), cg, sizeof(cg));
+		int pad = 16 - text_safe_width(x->name, x->name_len);
+		fprintf(f, "  %7d %s%*s %6.2f %9.2f  %s%s\n", (int)x->pid, name, pad > 0 ? pad : 0,
+			"", x->cpus_used, x->runnable_mean, cg[0] ? cg : "-",
+			x->shares_cpus ? "" : " (other CPUs)");
+	}
 }
 
 void diagnosis_out_line(char *buf, size_t cap, const struct diagnosis *d)
@@ -135,15 +254,18 @@ void diagnosis_out_text(FILE *f, const struct diagnosis *d)
 		fputs("try:\n", f);
 	for (size_t i = 0; i < d->nsuggestions; i++)
 		diag_text(f, "  - ", d->suggestions[i]);
+	char act[256];
 	if (d->nroles)
-		fprintf(f, "roles:\n  %-28s %5s %7s %9s %7s %7s\n", "role", "procs", "threads",
-			"runnable", "CPU%", "wait%");
+		fprintf(f, "roles:\n  %-28s %5s %7s %9s %7s %7s %7s  %s\n", "role", "procs",
+			"threads", "runnable", "CPU%", "wait%", "input%", "activity");
 	for (size_t i = 0; i < d->nroles; i++) {
 		const struct diag_role *r = &d->roles[i];
 		text_safe(r->name, strlen(r->name), a, sizeof(a));
 		int pad = 28 - text_safe_width(r->name, strlen(r->name));
-		fprintf(f, "  %s%*s %5d %7d %9.2f %7.1f %7.1f\n", a, pad > 0 ? pad : 0, "",
-			r->nprocs, r->threads, r->runnable_mean, r->cpu_pct, r->wait_pct);
+		activity_summary(r->activity, act, sizeof(act));
+		fprintf(f, "  %s%*s %5d %7d %9.2f %7.1f %7.1f %7.1f  %s\n", a, pad > 0 ? pad : 0,
+			"", r->nprocs, r->threads, r->runnable_mean, r->cpu_pct, r->wait_pct,
+			r->input_wait_pct, act);
 	}
 	if (d->nruntimes)
 		fputs("runtimes:\n", f);
@@ -156,6 +278,7 @@ void diagnosis_out_text(FILE *f, const struct diagnosis *d)
 		text_safe(r->library, strlen(r->library), a, sizeof(a));
 		fprintf(f, "  %s%s%s%s, pid %d: %s\n", r->name, r->variant[0] ? " (" : "",
 			r->variant, r->variant[0] ? ")" : "", (int)r->pid, a);
+		diagnosis_out_pool_text(f, r);
 	}
 	size_t set = 0;
 	for (size_t i = 0; i < d->nenv; i++)
@@ -175,12 +298,14 @@ void diagnosis_out_text(FILE *f, const struct diagnosis *d)
 			fprintf(f, "  %s=%s\n", d->env[i].name, b);
 		}
 	if (d->ngroups)
-		fprintf(f, "thread groups:\n  %7s %-24s %7s %9s %7s%s\n", "pid", "name", "threads",
-			"runnable", "CPU%", d->lat_on ? "   P99ms   MAXms" : "");
+		fprintf(f, "thread groups:\n  %7s %-24s %7s %9s %7s%s  %s\n", "pid", "name",
+			"threads", "runnable", "CPU%", d->lat_on ? "   P99ms   MAXms" : "",
+			"activity");
 	for (size_t i = 0; i < d->ngroups && i < 12; i++) {
 		const struct diag_group *g = &d->groups[i];
 		text_safe(g->name, strlen(g->name), a, sizeof(a));
 		int pad = 24 - text_safe_width(g->name, strlen(g->name));
+		activity_summary(g->activity, act, sizeof(act));
 		fprintf(f, "  %7d %s%*s %7d %9.2f %7.1f", (int)g->pid, a, pad > 0 ? pad : 0, "",
 			g->threads, g->runnable_mean, g->cpu_pct);
 		if (d->lat_on) {
@@ -189,6 +314,7 @@ void diagnosis_out_text(FILE *f, const struct diagnosis *d)
 			latency_out_ms(max, sizeof(max), 7, &g->latency, g->latency.max_s);
 			fprintf(f, " %s %s", p99, max);
 		}
-		fputc('\n', f);
+		fprintf(f, "  %s\n", act);
 	}
+	diagnosis_out_machine_text(f, &d->machine);
 }

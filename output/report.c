@@ -330,6 +330,7 @@ static void report_json(FILE *f, const struct snapshot *cur, const struct snapsh
 		json_out_knum(&j, "vcsw_per_s", t->vcsw_per_s, 1);
 		json_out_knum(&j, "ivcsw_per_s", t->ivcsw_per_s, 1);
 		latency_out_json(&j, "latency", r->lat_on, &t->latency, runqlat_hist(r, t));
+		json_out_kstr(&j, "activity", t->activity ? activity_name(t->activity) : NULL);
 		json_out_end(&j);
 	}
 	json_out_end(&j);
@@ -369,7 +370,7 @@ static void report_csv(FILE *f, const struct snapshot *cur, const struct snapsho
 		csv_out_header(&c, "time,effective_cpus,binding,throttled_pct,throttled_s_per_s,"
 				   "psi_some_avg10,pid,tid,name,state,cpu,cpu_pct,user_pct,sys_pct,"
 				   "wait_pct,vcsw_per_s,ivcsw_per_s,gflops,runnable_mean,factor,"
-				   "verdict,p50_ms,p99_ms,max_ms,latency_events");
+				   "verdict,p50_ms,p99_ms,max_ms,latency_events,activity");
 	report_time_iso(cur->wall, ts, sizeof(ts));
 	bool tv = r->throttle.valid;
 	for (size_t i = 0; i < r->nthreads; i++) {
@@ -405,6 +406,7 @@ static void report_csv(FILE *f, const struct snapshot *cur, const struct snapsho
 			csv_out_int(&c, (long long)t->latency.events);
 		else
 			csv_out_empty(&c);
+		csv_out_str(&c, t->activity ? activity_name(t->activity) : NULL);
 		csv_out_end_row(&c);
 	}
 }
@@ -514,7 +516,7 @@ static void report_text(FILE *f, const struct snapshot *cur, const struct snapsh
 		"CPU", "CPU%", "USR%", "SYS%", "WAIT%", "VCSW/s", "IVCSW/s");
 	if (r->lat_on)
 		fprintf(f, " %7s %7s %7s", "P50ms", "P99ms", "MAXms");
-	fputc('\n', f);
+	fprintf(f, "  %s\n", "ACTIVITY");
 	for (size_t i = 0; i < r->nthreads; i++) {
 		const struct thread_rate *t = &r->threads[i];
 		size_t fit = report_name_fit(t->name, t->name_len, 16);
@@ -533,7 +535,7 @@ static void report_text(FILE *f, const struct snapshot *cur, const struct snapsh
 			latency_out_ms(max, sizeof(max), 7, &t->latency, t->latency.max_s);
 			fprintf(f, " %s %s %s", p50, p99, max);
 		}
-		fputc('\n', f);
+		fprintf(f, "  %s\n", t->activity ? activity_name(t->activity) : "-");
 	}
 	if (cur->cpus.n) {
 		fputs("  cpus", f);

@@ -38,7 +38,6 @@ static const char serve_index[] =
     "<body><h1>threadlab</h1><p>Threads, CPU budget, throttling and diagnosis as "
     "metrics: <a href=\"/metrics\">/metrics</a></p></body></html>\n";
 
-
 /* ---- parsing -------------------------------------------------------------- */
 
 int serve_parse_listen(const char *spec, char *addr, size_t cap, int *port, char *err,
@@ -415,17 +414,17 @@ struct serve *serve_start(const struct serve_config *c, char *err, size_t errlen
 		s->d = MHD_start_daemon(
 		    flags, 0, NULL, NULL, serve_handler, s, MHD_OPTION_EXTERNAL_LOGGER, serve_log,
 		    s, MHD_OPTION_LISTEN_SOCKET, fd, MHD_OPTION_CONNECTION_LIMIT, SERVE_ADMIT_SLOTS,
-		    MHD_OPTION_NOTIFY_CONNECTION, serve_conn_notify, s, MHD_OPTION_CONNECTION_TIMEOUT,
-		    SERVE_TIMEOUT_S, MHD_OPTION_CONNECTION_MEMORY_LIMIT, SERVE_MEMORY,
-		    MHD_OPTION_HTTPS_MEM_CERT, s->cert, MHD_OPTION_HTTPS_MEM_KEY, s->key,
-		    MHD_OPTION_END);
+		    MHD_OPTION_NOTIFY_CONNECTION, serve_conn_notify, s,
+		    MHD_OPTION_CONNECTION_TIMEOUT, SERVE_TIMEOUT_S,
+		    MHD_OPTION_CONNECTION_MEMORY_LIMIT, SERVE_MEMORY, MHD_OPTION_HTTPS_MEM_CERT,
+		    s->cert, MHD_OPTION_HTTPS_MEM_KEY, s->key, MHD_OPTION_END);
 	else
 		s->d = MHD_start_daemon(
 		    flags, 0, NULL, NULL, serve_handler, s, MHD_OPTION_EXTERNAL_LOGGER, serve_log,
 		    s, MHD_OPTION_LISTEN_SOCKET, fd, MHD_OPTION_CONNECTION_LIMIT, SERVE_ADMIT_SLOTS,
-		    MHD_OPTION_NOTIFY_CONNECTION, serve_conn_notify, s, MHD_OPTION_CONNECTION_TIMEOUT,
-		    SERVE_TIMEOUT_S, MHD_OPTION_CONNECTION_MEMORY_LIMIT, SERVE_MEMORY,
-		    MHD_OPTION_END);
+		    MHD_OPTION_NOTIFY_CONNECTION, serve_conn_notify, s,
+		    MHD_OPTION_CONNECTION_TIMEOUT, SERVE_TIMEOUT_S,
+		    MHD_OPTION_CONNECTION_MEMORY_LIMIT, SERVE_MEMORY, MHD_OPTION_END);
 	struct epoll_event stop_ev = {.events = EPOLLIN | EPOLLHUP, .data.u64 = UINT64_MAX};
 	if (s->ep >= 0 && pipe2(s->reaper_stop, O_CLOEXEC) == 0 &&
 	    epoll_ctl(s->ep, EPOLL_CTL_ADD, s->reaper_stop[0], &stop_ev) == 0 && s->d)

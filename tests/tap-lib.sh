@@ -60,11 +60,20 @@ retry() {
 }
 
 # ---- processes ----------------------------------------------------------------
+# tap_orphan_kill: the words that run a program so that it is killed when
+# the script dies (PR_SET_PDEATHSIG through util-linux's setpriv), even by
+# SIGKILL, when no exit trap can run: a busy loop a test started must not
+# outlive it.  The program must be started by the script's own shell (not
+# from a subshell that ends first); its own children are the program's to
+# stop (the test programs set it for theirs).
+tap_orphan_kill=()
+setpriv --pdeathsig KILL true 2>/dev/null && tap_orphan_kill=(setpriv --pdeathsig KILL)
 # spawn CMD...: CMD in the background in its own session and process group
-# (so its descendants can be stopped with it); its PID in $spawned, tracked.
+# (so its descendants can be stopped with it), killed when the script dies;
+# its PID in $spawned, tracked.
 spawned=""
 spawn() {
-	setsid "$@" &
+	setsid "${tap_orphan_kill[@]}" "$@" &
 	spawned=$!
 	tap_pids+=("$spawned")
 }
@@ -224,7 +233,9 @@ quota_capable() {
 # The sourcing script sets T (its tmux command line, a private -L socket) and
 # tmp; the server is killed at exit.
 # pane TARGET prints the pane; wait_pane TARGET ERE TENTHS polls it until
-# ERE matches (the last capture stays in $tmp/pane).
+# ERE matches (the last capture stays in $tmp/pane).  A wait that runs out
+# says so in a TAP comment: a pattern that can never match (tmux trims
+# trailing spaces) shows up there, not only as a slow suite.
 pane() { $T capture-pane -p -t "$1" 2>/dev/null; }
 wait_pane() {
 	local i=0
@@ -234,6 +245,7 @@ wait_pane() {
 		i=$((i + 1))
 	done
 	pane "$1" >"$tmp/pane"
+	echo "# wait_pane $1 '$2': not seen within $3 tenths of a second" >&2
 	return 1
 }
 # pane_proc TARGET NAME: the PID of the process NAME the pane's shell started.
@@ -265,6 +277,8 @@ tap_end() {
 		kill -9 -- "-$p" 2>/dev/null
 		kill -9 "$p" 2>/dev/null
 	done
+	# reaped, so that a cgroup they ran in is empty when it is removed
+	for p in "${tap_pids[@]}"; do [ -n "$p" ] && wait "$p" 2>/dev/null; done
 	for c in "${tap_cgroups[@]}"; do cg_remove "$c"; done
 	[ -n "${tmp:-}" ] && [ -d "$tmp" ] && rm -rf "$tmp"
 	if [ -z "$tap_planned" ]; then
@@ -281,3 +295,46 @@ tap_end() {
 }
 trap tap_end EXIT
 trap 'exit 1' INT TERM HUP
+
+# ---- a heavy cgroup -------------------------------------------------------------
+# A cpu cgroup of high weight for the programs a test judges, so that the
+# other load of a shared machine takes little from them (autogroups make
+# nice count only within a session): prio_make creates it (prio_cg, its
+# path, tracked; empty and 1 when not root or no writable cpu controller),
+# prio_run CMD... execs CMD inside it (it replaces the shell that runs it:
+# call it in the background, "prio_run CMD &", so that $! is CMD's pid;
+# CMD is killed when the script dies),
+# prio_do CMD... runs CMD inside it in the foreground (threadlab itself, so
+# that the programs it judges do not starve it of the CPU it samples with).
+prio_cg=""
+prio_make() {
+	prio_cg=""
+	[ "$(id -u)" = 0 ] || return 1
+	local d
+	for d in /sys/fs/cgroup/cpu /sys/fs/cgroup/cpu,cpuacct; do
+		if [ -w "$d/cgroup.procs" ] && [ -e "$d/cpu.shares" ] && mkdir "$d/tl-prio-$$" 2>/dev/null; then
+			cg_track "$d/tl-prio-$$"
+			echo 262144 >"$d/tl-prio-$$/cpu.shares" && prio_cg="$d/tl-prio-$$" && return 0
+		fi
+	done
+	if grep -qw cpu /sys/fs/cgroup/cgroup.subtree_control 2>/dev/null &&
+		mkdir /sys/fs/cgroup/tl-prio-$$ 2>/dev/null; then
+		cg_track /sys/fs/cgroup/tl-prio-$$
+		echo 10000 >/sys/fs/cgroup/tl-prio-$$/cpu.weight && prio_cg=/sys/fs/cgroup/tl-prio-$$ &&
+			return 0
+	fi
+	return 1
+}
+prio_run() {
+	if [ -n "$prio_cg" ]; then
+		exec "${tap_orphan_kill[@]}" sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$prio_cg" "$@"
+	fi
+	exec "${tap_orphan_kill[@]}" "$@"
+}
+prio_do() {
+	if [ -n "$prio_cg" ]; then
+		sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$prio_cg" "$@"
+	else
+		"$@"
+	fi
+}

@@ -18,6 +18,8 @@
 #   LOCK.build, which every compiler holds shared (setup.sh check builds the
 #   sanitizer build and the package while the plain build's suite runs).  The wait is not part of the
 #   time limit.
+# - The last line it adds is a comment "# NAME took N s": how long the
+#   program ran, the wait for the lock not counted.
 prog="$1"; shift
 limit=${THREADLAB_TEST_TIMEOUT:-300}
 name=${prog##*/}
@@ -39,6 +41,7 @@ if [ -n "${THREADLAB_TEST_LOCK:-}" ]; then
 	flock -x 8 && flock "$how" 9 && flock -u 8 || exit 99
 	exec 8>&-
 fi
+began=$(date +%s)
 status_file=$(mktemp) || exit 99
 count_file=$(mktemp) || exit 99
 { timeout -k 10 "$limit" "$@" 2>&1 7>&- 9>&-; echo $? >"$status_file"; } 7>&- 9>&- |
@@ -51,6 +54,9 @@ count_file=$(mktemp) || exit 99
 status=$(cat "$status_file")
 read -r ran plan <"$count_file"
 rm -f "$status_file" "$count_file"
+# How long it ran (its wait for the lock not counted): setup.sh check lists
+# the slowest from these comments.
+echo "# $name took $(($(date +%s) - began)) s"
 planned=$(printf '%s\n' "$plan" | sed -n 's/^1\.\.\([0-9][0-9]*\).*/\1/p')
 why=""
 if [ "$status" = 124 ] || [ "$status" = 137 ]; then

@@ -32,7 +32,7 @@ expect_usage() {
 # Python validates JSON; absent python3, JSON checks are skipped visibly.
 have_py=1
 command -v python3 >/dev/null || have_py=0
-plan 38
+plan 41
 
 
 "$TL" --help >"$tmp/out" 2>&1 && grep -q -- '--batch' "$tmp/out" && grep -q 'Exit status' "$tmp/out" &&
@@ -50,6 +50,9 @@ expect_usage "--size too large" --batch --size 99999999
 expect_usage "--streams above the cap" --batch --streams 17
 expect_usage "a workload knob with -p" --batch -p 1 --cpus 1
 expect_usage "--tree without a target" --batch --tree
+expect_usage "--no-tree without -- CMD" --diagnose -p 1 --no-tree
+expect_usage "--tree and --no-tree together" --diagnose --tree --no-tree -- true
+expect_usage "--strict without --diagnose" --batch -p 1 --strict
 expect_usage "--sweep with a bad thread list" --sweep --threads 1,0
 expect_usage "command that does not exist" --batch -- /nonexistent/cmd
 

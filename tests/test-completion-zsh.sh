@@ -37,16 +37,16 @@ tab() {
 	else
 		notok "$d: '$3<Tab>'" "$(sed '/^$/d' "$tmp/pane")"
 	fi
-	# Abort until the prompt is empty again (a C-c that lands while a
+	# Abort until the prompt is empty again (tmux trims the space after "%") (a C-c that lands while a
 	# completion function runs aborts only that), then clear the screen.
 	local i
 	for i in 1 2 3 4 5; do
 		sleep 0.2
 		$T send-keys C-c
-		wait_pane 0 '^% $' 10 >/dev/null && [ "$(grep -v '^$' "$tmp/pane" | tail -n 1)" = "%" ] && break
+		wait_pane 0 '^% ?$' 10 >/dev/null && [ "$(grep -v '^$' "$tmp/pane" | tail -n 1)" = "%" ] && break
 	done
 	$T send-keys "clear" Enter
-	wait_pane 0 '^% $' 50 >/dev/null
+	wait_pane 0 '^% ?$' 50 >/dev/null
 }
 
 tab "a long option from its start" '^% threadlab --format' "threadlab --form"

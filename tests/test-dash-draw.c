@@ -107,7 +107,7 @@ static struct fixture *fixture_lab(void)
 	for (int i = 0; i < 40; i++)
 		s->view.history[s->view.nhistory++] = i < 20 ? 104 : 207;
 	struct labview_point p1 = {1, 1, 768, 0, 104, 2, 2, 0, 0, 0},
-				    p2 = {1, 2, 768, 0, 207, 2, 2, 0, 0, 0};
+			     p2 = {1, 2, 768, 0, 207, 2, 2, 0, 0, 0};
 	s->view.effective = 2;
 	s->view.points[s->view.npoints++] = p1;
 	s->view.points[s->view.npoints++] = p2;
@@ -399,6 +399,72 @@ static void test_attach_hostile_name(void **state)
 	free(f);
 }
 
+/* The diagnosis of an attached target whose first suggestion is longer
+ * than a row: it wraps onto the next rows, whole, instead of being cut at
+ * its figures (at 120 columns a cut fell right at the number). */
+static void test_suggestion_wraps(void **state)
+{
+	(void)state;
+	static const char sug[] =
+	    "set OMP_NUM_THREADS=2 before the program starts, or call omp_set_num_threads(2) "
+	    "in the program (the code sets 4 now): 2.00 runnable threads on 2.00 CPUs, a factor "
+	    "of 1.00, instead of 4.00 runnable threads (a factor of 2.00) waiting 0.50 s/s";
+	static const char action[] =
+	    "Try: set OMP_NUM_THREADS=2 before the program starts, or call "
+	    "omp_set_num_threads(2) in the program (the code sets 4 now)";
+	int sizes[][2] = {{40, 120}, {24, 80}, {50, 200}};
+	for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+		struct fixture *f = fixture_lab();
+		struct session *s = &f->s;
+		s->kind = SESSION_ATTACH;
+		s->target = 4242;
+		f->d.message[0] = '\0';
+		s->have_diag = true;
+		s->diag.verdict = VERDICT_OVERSUBSCRIBED;
+		s->diag.factor = 2;
+		snprintf(s->diag.headline, sizeof(s->diag.headline),
+			 "oversubscribed 2.0x: 4.0 runnable threads on 2.00 CPUs");
+		snprintf(s->diag.suggestions[0], sizeof(s->diag.suggestions[0]), "%s", sug);
+		s->diag.nsuggestions = 1;
+		int rows = sizes[k][0], cols = sizes[k][1];
+		WINDOW *w = newwin(rows, cols, 0, 0);
+		draw(w, f);
+		int y = find_row(w, "Try: set OMP_NUM_THREADS=2");
+		assert_true(y > 0);
+		/* The rows from "Try:" on, trimmed and joined by one space, hold
+		 * the whole suggestion. */
+		char joined[2048] = "";
+		for (int r = y; r < rows && strlen(joined) < sizeof(sug) + 8; r++) {
+			char t[2048];
+			snprintf(t, sizeof(t), "%s", row_text(w, r));
+			size_t n = strlen(t);
+			while (n && t[n - 1] == ' ')
+				t[--n] = '\0';
+			const char *b = t;
+			while (*b == ' ')
+				b++;
+			size_t o = strlen(joined);
+			snprintf(joined + o, sizeof(joined) - o, "%s%s", o ? " " : "", b);
+		}
+		/* 80x24 gives the verdict 3 rows: the predicted figures go,
+		 * the action is whole and nothing is cut. */
+		const char *want = rows >= 40 ? sug : action;
+		if (!strstr(joined, want))
+			fail_msg("at %dx%d the suggestion was cut: '%s'", cols, rows, joined);
+		if (rows < 40 && strstr(joined, "2.00 runnable"))
+			fail_msg("at %dx%d a prediction cut short: '%s'", cols, rows, joined);
+		for (int r = 0; r < rows; r++)
+			if (strstr(row_text(w, r), "\u2026"))
+				fail_msg("at %dx%d row %d cut: '%s'", cols, rows, r,
+					 row_text(w, r));
+		/* the next row carries on, indented */
+		assert_true(strncmp(row_text(w, y + 1), "     ", 5) == 0 &&
+			    row_text(w, y + 1)[5] != ' ');
+		delwin(w);
+		free(f);
+	}
+}
+
 static void test_small_sizes(void **state)
 {
 	(void)state;
@@ -444,6 +510,7 @@ int main(void)
 	    cmocka_unit_test(test_lab_large_uses_space),
 	    cmocka_unit_test(test_utf8_sparkline_cells),
 	    cmocka_unit_test(test_attach_hostile_name),
+	    cmocka_unit_test(test_suggestion_wraps),
 	    cmocka_unit_test(test_small_sizes),
 	    cmocka_unit_test(test_help_screen),
 	};

@@ -7,6 +7,7 @@
 
 #include <string.h>
 
+#include "activity.h"
 #include "dash-format.h"
 #include "text-safe.h"
 #include "tl-dash.h"
@@ -168,8 +169,10 @@ static void test_latency_columns(void **state)
 	struct {
 		int width;
 		bool tree, p50, split;
-	} cases[] = {{80, true, false, false}, {80, false, true, false},
-		     {100, true, true, true},	{120, false, true, true}};
+	} cases[] = {{80, true, false, false},
+		     {80, false, true, false},
+		     {100, true, true, true},
+		     {120, false, true, true}};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		dash_format_cols_lat(cases[i].width, cases[i].tree, true, &c);
 		assert_true(c.lat);
@@ -203,6 +206,47 @@ static void test_latency_columns(void **state)
 	dash_format_thread_head(head, sizeof(head), &c, DASH_SORT_CPU);
 	assert_null(strstr(head, "P99"));
 	assert_string_equal(dash_format_sort_name(DASH_SORT_P99), "P99");
+}
+
+/* What each thread does: an ACT column from 84 columns, the short form
+ * in MARK below that (when the row has no mark), "-" when unknown. */
+static void test_activity_column(void **state)
+{
+	(void)state;
+	char head[512], row[512];
+	struct dash_cols c;
+	struct thread_rate r = mk_thread(100, 101, "gomp", 99.5);
+	r.activity = ACTIVITY_SPIN;
+	int widths[] = {84, 120, 200};
+	for (size_t i = 0; i < sizeof(widths) / sizeof(widths[0]); i++) {
+		dash_format_cols(widths[i], false, &c);
+		dash_format_thread_head(head, sizeof(head), &c, DASH_SORT_CPU);
+		dash_format_thread_row(row, sizeof(row), &c, &r, LABVIEW_MARK_NONE);
+		assert_true(dash_fit_width(row) <= widths[i]);
+		const char *h = strstr(head, "ACT "), *v = strstr(row, "spin ");
+		assert_non_null(h);
+		assert_non_null(v);
+		assert_int_equal(h - head, v - row); /* under its head */
+		r.activity = ACTIVITY_INPUT_WAIT;
+		dash_format_thread_row(row, sizeof(row), &c, &r, LABVIEW_MARK_NONE);
+		assert_non_null(strstr(row, "input-wait"));
+		r.activity = ACTIVITY_NONE;
+		dash_format_thread_row(row, sizeof(row), &c, &r, LABVIEW_MARK_NONE);
+		assert_int_equal(strstr(row, "- ") - row, h - head);
+		r.activity = ACTIVITY_SPIN;
+	}
+	dash_format_cols(80, false, &c);
+	dash_format_thread_head(head, sizeof(head), &c, DASH_SORT_CPU);
+	assert_null(strstr(head, "ACT"));
+	r.activity = ACTIVITY_WAITING_CPU;
+	dash_format_thread_row(row, sizeof(row), &c, &r, LABVIEW_MARK_NONE);
+	assert_true(dash_fit_width(row) <= 80);
+	size_t n = strlen(row);
+	assert_true(n >= 4 && strcmp(row + n - 4, "wcpu") == 0);
+	/* a lab mark keeps its place */
+	dash_format_thread_row(row, sizeof(row), &c, &r, LABVIEW_MARK_ACTIVE);
+	assert_non_null(strstr(row, "active"));
+	assert_null(strstr(row, "wcpu"));
 }
 
 static void test_hostile_names_made_safe(void **state)
@@ -481,6 +525,7 @@ int main(void)
 	    cmocka_unit_test(test_line_shorten_drop_keep),
 	    cmocka_unit_test(test_thread_rows_at_80_and_wider),
 	    cmocka_unit_test(test_latency_columns),
+	    cmocka_unit_test(test_activity_column),
 	    cmocka_unit_test(test_hostile_names_made_safe),
 	    cmocka_unit_test(test_sorting),
 	    cmocka_unit_test(test_parked_and_active),

@@ -25,24 +25,13 @@ cleanup() {
 }
 
 . "$(dirname "$0")/tap-lib.sh"
+. "$(dirname "$0")/tap-jobs.sh"
 
 if ! command -v python3 >/dev/null; then
 	skip_all "python3 is needed to read the JSON (Debian package python3)"
 fi
 cpus=$(nproc --all)
 plan 20
-
-# start VAR CMD...: runs CMD in the background, its pid into VAR, and
-# waits for its "ready" line on stdout.
-start() {
-	local var=$1
-	shift
-	"$@" >"$tmp/start.$var" 2>&1 &
-	local p=$!
-	pids+=("$p")
-	for _ in $(seq 100); do grep -q ready "$tmp/start.$var" 2>/dev/null && break; sleep 0.05; done
-	printf -v "$var" '%s' "$p"
-}
 
 # check DESC FILE PYTHON: the JSON document in FILE passes the assertions.
 check() {
@@ -246,8 +235,12 @@ assert d['env']['OMP_NUM_THREADS'] == '2', d['env']
 stop "$bigenv"
 
 # ---- fine and idle, and the exit statuses --------------------------------------
-start fine env OMP_NUM_THREADS=$cpus "$OMP"
-limited 30 "$TL" --diagnose -p "$fine" --seconds 2 >"$tmp/fine.txt" 2>&1
+# A well-configured job reads fine only when nothing else crowds it out:
+# it runs in a heavy cpu cgroup (with threadlab) so that the other load of a
+# shared machine takes little from it (else it is rightly "contended").
+prio_make
+start fine prio_run env OMP_NUM_THREADS=$cpus "$OMP"
+prio_do timeout -k 5 30 "$TL" --diagnose -p "$fine" --seconds 2 >"$tmp/fine.txt" 2>&1
 st=$?
 if [ $st = 0 ] && grep -q '^verdict: fine' "$tmp/fine.txt"; then
 	ok "OMP_NUM_THREADS=$cpus on $cpus CPUs reads 'fine', exit 0"
@@ -298,14 +291,14 @@ if [ $st = 0 ] && [ -z "$(session_left "$sid")" ]; then
 else
 	notok "-- CMD leaves its children" "exit $st" "$(session_left "$sid")"
 fi
-limited 30 "$TL" --diagnose --seconds 1 -- sh -c "'$OMP' >/dev/null; true" >"$tmp/notree.txt" 2>&1
+limited 30 "$TL" --diagnose --seconds 1 --no-tree -- sh -c "'$OMP' >/dev/null; true" >"$tmp/notree.txt" 2>&1
 st=$?
 if [ $st = 0 ] && grep -q "add --tree" "$tmp/notree.txt"; then
-	ok "the work in a child without --tree: idle, and the suggestion says --tree"
+	ok "the work in a child with --no-tree: idle, and the suggestion says --tree"
 else
 	notok "no --tree hint" "exit $st" "$(cat "$tmp/notree.txt")"
 fi
-limited 30 "$TL" --diagnose --seconds 1 --format json -- sh -c 'while :; do :; done' >"$tmp/serial.json" 2>&1
+prio_do timeout -k 5 30 "$TL" --diagnose --seconds 1 --format json -- sh -c 'while :; do :; done' >"$tmp/serial.json" 2>&1
 st=$?
 check "a busy serial loop and no thread pool: fine (exit $st), the unused CPU said" "$tmp/serial.json" "
 assert $st == 0 and d['verdict'] == 'fine', ($st, d['verdict'])

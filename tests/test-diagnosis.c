@@ -10,74 +10,7 @@
 #include "maps.h"
 #include "runtimes.h"
 #include "tl-rates.h"
-
-/* ---- the verdict table ---------------------------------------------------- */
-
-struct scene {
-	struct budget b;
-	struct snapshot_rates r;
-	struct thread_rate t[16];
-	struct census c;
-	struct census_proc p[4];
-	struct diag_input in;
-	struct diagnosis d;
-};
-
-/* n threads of process 100, each cpu% and wait%; effective CPUs eff. */
-static void scene_make(struct scene *s, int n, double cpu, double wait, double eff)
-{
-	memset(s, 0, sizeof(*s));
-	s->b.online = s->b.affinity = 2;
-	s->b.effective = eff;
-	s->b.quota.cpus = -1;
-	s->b.binding = BUDGET_ONLINE;
-	for (int i = 0; i < n; i++) {
-		s->t[i] = tl_rate(100, 100 + i, "omp-busy", 'R', cpu);
-		s->t[i].wait_pct = wait;
-	}
-	s->r.threads = s->t;
-	s->r.nthreads = (size_t)n;
-	s->r.dt = 1;
-	s->r.runnable = n;
-	s->in.target = 100;
-	s->in.budget = &s->b;
-	s->in.rates = &s->r;
-	s->in.census = NULL;
-}
-
-/* A census: the target with libgomp and OMP_NUM_THREADS=value. */
-static const char census_env[] = "OMP_NUM_THREADS=6";
-
-static void scene_census(struct scene *s, const char *omp)
-{
-	struct census_proc *p = &s->p[0];
-	p->pid = 100;
-	snprintf(p->comm, sizeof(p->comm), "omp-busy");
-	snprintf(p->exe, sizeof(p->exe), "/usr/bin/omp-busy");
-	p->exe_readable = true;
-	p->nruntimes = 1;
-	p->runtimes[0].id = RUNTIME_GOMP;
-	p->runtimes[0].variant = "";
-	snprintf(p->runtimes[0].lib, sizeof(p->runtimes[0].lib),
-		 "/usr/lib/x86_64-linux-gnu/libgomp.so.1.0.0");
-	p->env = CENSUS_ENV_OK;
-	p->environ = (char *)census_env;
-	p->environ_len = sizeof(census_env);
-	for (size_t i = 0; environment_thread_vars[i]; i++)
-		if (strcmp(environment_thread_vars[i], "OMP_NUM_THREADS") == 0)
-			p->vars[i] = omp;
-	s->c.p = s->p;
-	s->c.n = 1;
-	s->in.census = &s->c;
-}
-
-static bool has_text(const char list[][DIAG_TEXT], size_t n, const char *needle)
-{
-	for (size_t i = 0; i < n; i++)
-		if (strstr(list[i], needle))
-			return true;
-	return false;
-}
+#include "tl-scene.h"
 
 static void test_rule_idle(void **state)
 {
@@ -106,14 +39,25 @@ static void test_rule_oversubscribed(void **state)
 	assert_true(has_text(s.d.reasons, s.d.nreasons, "OMP_NUM_THREADS=6"));
 	assert_int_equal(s.d.nruntimes, 1);
 	assert_int_equal(s.d.runtimes[0].pool, 6);
-	/* 1.2x is the edge: 2.3 runnable on 2 CPUs is not yet oversubscribed,
-	 * 2.5 is. */
-	scene_make(&s, 5, 40, 10, 2);
+	/* 1.2x is the threshold, 1.1 to 1.3 its band: 2.7 runnable on 2 CPUs
+	 * is oversubscribed, 2.5 borderline (fine, and said), 2.1 fine. */
+	scene_make(&s, 5, 44, 10, 2);
 	diagnosis_make(&s.in, &s.d);
 	assert_int_equal(s.d.verdict, VERDICT_OVERSUBSCRIBED);
-	scene_make(&s, 5, 36, 10, 2);
+	assert_int_equal(s.d.borderline, VERDICT_N);
+	scene_make(&s, 5, 40, 10, 2);
 	diagnosis_make(&s.in, &s.d);
 	assert_int_equal(s.d.verdict, VERDICT_FINE);
+	assert_int_equal(s.d.borderline, VERDICT_OVERSUBSCRIBED);
+	assert_true(
+	    has_text(s.d.reasons, s.d.nreasons, "borderline oversubscribed: a factor of 1.25"));
+	assert_int_equal(diagnosis_exit_status(&s.d, false), 0);
+	assert_int_equal(diagnosis_exit_status(&s.d, true), 1);
+	scene_make(&s, 5, 32, 10, 2);
+	diagnosis_make(&s.in, &s.d);
+	assert_int_equal(s.d.verdict, VERDICT_FINE);
+	assert_int_equal(s.d.borderline, VERDICT_N);
+	assert_int_equal(diagnosis_exit_status(&s.d, true), 0);
 }
 
 /* Each thread's interval histogram: n waits of wait_ns (and one of tail_ns). */
@@ -263,7 +207,7 @@ static void test_rule_fine_and_doc(void **state)
 	assert_string_equal(diagnosis_verdict_name(s.d.verdict), "fine");
 	size_t n;
 	const struct diag_rule_doc *r = diagnosis_rules(&n);
-	assert_int_equal(n, 5);
+	assert_int_equal(n, 6);
 	assert_int_equal(r[n - 1].verdict, VERDICT_FINE);
 	/* Each verdict's name is the word the outputs and the docs use (a
 	 * name->enum->name round trip would pass with any names at all). */
@@ -274,7 +218,8 @@ static void test_rule_fine_and_doc(void **state)
 		     {VERDICT_OVERSUBSCRIBED, "oversubscribed"},
 		     {VERDICT_THROTTLED, "throttled"},
 		     {VERDICT_UNDERSUBSCRIBED, "undersubscribed"},
-		     {VERDICT_IDLE, "idle"}};
+		     {VERDICT_IDLE, "idle"},
+		     {VERDICT_CONTENDED, "contended"}};
 	assert_int_equal(sizeof(words) / sizeof(words[0]), VERDICT_N);
 	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
 		assert_string_equal(diagnosis_verdict_name(words[i].v), words[i].name);
@@ -284,8 +229,8 @@ static void test_rule_fine_and_doc(void **state)
 }
 
 /* The verdict table is documented word for word: a README row
- * "| `verdict` | when |" and a man page entry ".B verdict" followed by the
- * words ("\-" read as "-"), in the table's order. */
+ * "| `verdict` | when | band |" and a man page entry ".B verdict" followed
+ * by the words ("\-" read as "-") and its band, in the table's order. */
 static char *slurp_doc(const char *rel)
 {
 	char path[4200];
@@ -321,7 +266,8 @@ static void test_rules_documented(void **state)
 	for (size_t i = 0; i < n; i++) {
 		const char *v = diagnosis_verdict_name(r[i].verdict);
 		char want[1024];
-		snprintf(want, sizeof(want), "| `%s` | %s |", v, r[i].when);
+		snprintf(want, sizeof(want), "| `%s` | %s | %s |", v, r[i].when,
+			 r[i].band[0] ? r[i].band : "–");
 		const char *md = strstr(readme, want);
 		if (!md || md < prev_md)
 			fail_msg("README.md lacks, in order, the row: %s", want);
@@ -338,6 +284,12 @@ static void test_rules_documented(void **state)
 		words[o] = '\0';
 		if (strcmp(words, r[i].when) != 0)
 			fail_msg("man page, %s: '%s', the table says '%s'", v, words, r[i].when);
+		if (r[i].band[0]) {
+			/* the band follows on a line of its own */
+			snprintf(want, sizeof(want), "\n.br\nBand: %s.\n", r[i].band);
+			if (strncmp(m, want, strlen(want)) != 0)
+				fail_msg("man page, %s: no 'Band: %s.' after it", v, r[i].band);
+		}
 		prev_man = m;
 	}
 	free(readme);
@@ -346,10 +298,10 @@ static void test_rules_documented(void **state)
 
 /* Forked workers and OpenBLAS in every process: the suggestion is checked
  * by arithmetic and brings the demand within the CPUs. */
-static void worker_scene(struct scene *s, int cpus, int main_threads)
+static void worker_scene(struct scene *s, double cpus, int main_threads)
 {
 	scene_make(s, 0, 0, 0, cpus);
-	s->b.online = s->b.affinity = cpus;
+	s->b.online = s->b.affinity = (int)ceil(cpus);
 	size_t k = 0;
 	pid_t pids[] = {100, 200, 201};
 	for (int p = 0; p < 3; p++)
@@ -380,7 +332,8 @@ static void worker_scene(struct scene *s, int cpus, int main_threads)
 	diagnosis_make(&s->in, &s->d);
 	assert_int_equal(s->d.verdict, VERDICT_OVERSUBSCRIBED);
 	assert_true(s->d.nsuggestions >= 1);
-	print_message("# %d CPUs, main %d threads: %s\n", cpus, main_threads, s->d.suggestions[0]);
+	print_message("# %.2f CPUs, main %d threads: %s\n", cpus, main_threads,
+		      s->d.suggestions[0]);
 }
 
 static void test_suggest_workers(void **state)
@@ -397,11 +350,17 @@ static void test_suggest_workers(void **state)
 	assert_non_null(strstr(s.d.suggestions[0],
 			       "set OPENBLAS_NUM_THREADS=1 in the 2 forked workers and "
 			       "OPENBLAS_NUM_THREADS=2 in the main process: 4 runnable"));
-	/* 1 + 2 x 2 on 4 CPUs: the workers' pools alone. */
-	worker_scene(&s, 4, 1);
+	/* 1 + 2 x 2 on 3.5 CPUs: the workers' pools alone. */
+	worker_scene(&s, 3.5, 1);
 	assert_non_null(strstr(s.d.suggestions[0], "set OPENBLAS_NUM_THREADS=1 in the 2 forked "
 						   "workers (OpenBLAS runs"));
-	assert_non_null(strstr(s.d.suggestions[0], "about 3.0 runnable threads on 4.00 CPUs"));
+	assert_non_null(strstr(s.d.suggestions[0], "about 3.0 runnable threads on 3.50 CPUs"));
+	/* 1 + 2 x 2 on 1 CPU: no change predicts a fit, so none promises one
+	 * (never "2 runnable threads on 1.00 CPUs") */
+	worker_scene(&s, 1.0, 1);
+	assert_false(has_text(s.d.suggestions, s.d.nsuggestions, "2 runnable threads on 1.00"));
+	assert_non_null(
+	    strstr(s.d.suggestions[0], "run fewer processes, or give the job more CPUs"));
 }
 
 /* The lab's suggestions name its keys in the dashboard and its flags

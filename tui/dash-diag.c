@@ -1,7 +1,8 @@
 /* dash-diag.c — the diagnosis panels (dash-diag.h).
  *
  * The verdict's colour says what kind it is (fine green, oversubscribed and
- * throttled red, undersubscribed yellow, idle dim); the words say it too.
+ * throttled red, undersubscribed and contended yellow, idle dim); the words
+ * say it too.
  * Everything that came from the target (role names, libraries, variable
  * values) is made safe before it is fitted. */
 #include "config.h"
@@ -24,6 +25,7 @@ static enum dash_role dash_diag_role(enum verdict v)
 	case VERDICT_THROTTLED:
 		return DASH_ROLE_BAD;
 	case VERDICT_UNDERSUBSCRIBED:
+	case VERDICT_CONTENDED: /* a problem, but not of the job's making */
 		return DASH_ROLE_WARN;
 	case VERDICT_IDLE:
 	case VERDICT_N:
@@ -67,7 +69,11 @@ static void dash_diag_pools_add(struct dash_line *l, const struct diagnosis *d, 
 		const struct diag_runtime *r = &d->runtimes[i];
 		int p = i == 0 ? prio : prio + (i < 3 ? 1 : 2);
 		const char *label = i == 0 ? "pools: " : "";
-		if (r->pool > 0)
+		if (r->pool > 0 && r->code_sets && r->pool_default > 0)
+			dash_line_add(l, p, "%s%s%s%s%s %d (code's; default %d)", label, r->name,
+				      r->variant[0] ? " (" : "", r->variant,
+				      r->variant[0] ? ")" : "", r->pool, r->pool_default);
+		else if (r->pool > 0)
 			dash_line_add(l, p, "%s%s%s%s%s %d", label, r->name,
 				      r->variant[0] ? " (" : "", r->variant,
 				      r->variant[0] ? ")" : "", r->pool);
@@ -127,6 +133,11 @@ size_t dash_diag_role_row(char *out, size_t cap, int width, const struct diag_ro
 	dash_line_add(&l, 0, "%.1f runnable", r->runnable_mean);
 	dash_line_add(&l, 1, "CPU %.0f%%", r->cpu_pct);
 	dash_line_add(&l, 1, "wait %.0f%%", r->wait_pct);
+	if (r->input_wait_pct >= 1)
+		dash_line_add(&l, 2, "input wait %.0f%%", r->input_wait_pct);
+	char act[128];
+	if (activity_summary(r->activity, act, sizeof(act)))
+		dash_line_add(&l, 3, "%s", act);
 	return dash_line_render(&l, out, cap, width);
 }
 
@@ -226,6 +237,26 @@ size_t dash_diag_series_row(char *out, size_t cap, int width, const struct histo
 	return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap - 1;
 }
 
+/* A suggestion that needs more than rows rows at width: its predicted
+ * figures (what follows its last ": " when that starts with a number, as
+ * "...: 2.00 runnable threads on 2.00 CPUs") go before any of its action
+ * is cut, so the setting and its number are whole; a suggestion that
+ * fits, or whose action alone does not, is left to be wrapped as it is. */
+static void dash_diag_fit_rows(char *line, int width, int rows)
+{
+	if (rows < 1 || dash_paint_wrap(NULL, 0, 1 << 20, width, 5, line, 0) <= rows)
+		return;
+	char *colon = strstr(line, ": "), *last = NULL;
+	for (; colon; colon = strstr(colon + 2, ": "))
+		last = colon;
+	if (!last || last - line < 5 || last[2] < '0' || last[2] > '9') /* 5: "Try: " */
+		return;
+	char c = *last;
+	*last = '\0';
+	if (dash_paint_wrap(NULL, 0, 1 << 20, width, 5, line, 0) > rows)
+		*last = c;
+}
+
 void dash_diag_draw(WINDOW *w, const struct dash_rect *r, const struct dash *d,
 		    const struct session *s)
 {
@@ -256,27 +287,32 @@ void dash_diag_draw(WINDOW *w, const struct dash_rect *r, const struct dash *d,
 		return;
 	}
 	/* The verdict takes what it needs of the first rows (its suggestion
-	 * apart, on a row of its own); the evidence the rest (the first reason
-	 * repeats the figures: skipped). */
+	 * apart: a row of its own, wrapped onto the next when it is long, never
+	 * cut before the figures it promises); the reasons the rest (the one
+	 * that repeats the verdict's figures skipped). */
 	char *try = strstr(safe, ". Try: ");
 	if (try)
 		*try = '\0';
-	int last = r->y + (r->h > 2 && g->nsuggestions ? r->h - 1 : r->h);
-	if (last > r->y + 2)
-		last = r->y + 2;
-	int used = dash_paint_wrap(w, r->y, last, r->w, 2, safe, a | A_BOLD) - r->y;
+	int end = r->y + r->h;
+	int head = r->h >= 5 ? 2 : 1;
+	int used = dash_paint_wrap(w, r->y, r->y + head, r->w, 2, safe, a | A_BOLD) - r->y;
 	for (size_t i = 0; i < g->nsuggestions && used < r->h; i++) {
 		char sug[4 * DIAG_TEXT];
 		dash_diag_safe(g->suggestions[i], sug, sizeof(sug));
 		snprintf(line, sizeof(line), "%s %s", i ? "  or" : "Try:", sug);
-		dash_fit_words(safe, sizeof(safe), line, r->w);
-		dash_paint_put(w, r->y + used++, r->x, r->w, safe,
-			       dash_paint_attr(d, DASH_ROLE_BOLD));
+		/* the first suggestion may take every row left; the others two */
+		int stop = i == 0 ? end : r->y + used + 2 < end ? r->y + used + 2 : end;
+		dash_diag_fit_rows(line, r->w, stop - (r->y + used));
+		used = dash_paint_wrap(w, r->y + used, stop, r->w, 5, line,
+				       dash_paint_attr(d, DASH_ROLE_BOLD)) -
+		       r->y;
 		if (r->h < 4)
 			break; /* a small screen: the first suggestion only */
 	}
-	for (size_t i = 1; i < g->nreasons && used < r->h; i++) {
+	for (size_t i = 0; i < g->nreasons && used < r->h; i++) {
 		char reason[4 * DIAG_TEXT];
+		if (strstr(g->reasons[i], " in state R now) on "))
+			continue; /* the figures the verdict line shows already */
 		dash_diag_safe(g->reasons[i], reason, sizeof(reason));
 		snprintf(line, sizeof(line), "  %s", reason);
 		dash_fit_words(safe, sizeof(safe), line, r->w);

@@ -77,7 +77,10 @@ void dash_format_cols_lat(int width, bool tree, bool lat, struct dash_cols *c)
 	}
 	int latw = lat ? (c->p50 ? 3 : 2) * DASH_COL_LAT : 0;
 	c->vcsw = width >= 104 && room - latw >= 8;
-	int fixed = base - (c->split ? 0 : DASH_COL_SPLIT) + latw + (c->vcsw ? 8 : 0);
+	/* ACT after the latency columns, where the row still has room for it */
+	c->act = width >= 84 + (c->pid ? 8 : 0) && (!lat || room - latw - (c->vcsw ? 8 : 0) >= 12);
+	int fixed =
+	    base - (c->split ? 0 : DASH_COL_SPLIT) + latw + (c->vcsw ? 8 : 0) + (c->act ? 12 : 0);
 	int name = width - fixed;
 	c->name_w = name < 15 ? 15 : name > 24 ? 24 : name;
 }
@@ -108,7 +111,7 @@ size_t dash_format_thread_head(char *out, size_t cap, const struct dash_cols *c,
 	dash_format_add(out, cap, &o, " ");
 	DASH_HEAD(DASH_SORT_IVCSW, "IVCS/s", 7, true);
 	if (c->vcsw)
-		dash_format_add(out, cap, &o, "   VCS/s ");
+		dash_format_add(out, cap, &o, " %7s ", "VCS/s");
 	else
 		dash_format_add(out, cap, &o, " ");
 	if (c->p50)
@@ -117,6 +120,8 @@ size_t dash_format_thread_head(char *out, size_t cap, const struct dash_cols *c,
 		DASH_HEAD(DASH_SORT_P99, "P99", 6, true);
 		dash_format_add(out, cap, &o, "    MAX ");
 	}
+	if (c->act)
+		dash_format_add(out, cap, &o, "%-11s ", "ACT");
 	dash_format_add(out, cap, &o, "MARK");
 #undef DASH_HEAD
 	return o;
@@ -157,7 +162,15 @@ size_t dash_format_thread_row(char *out, size_t cap, const struct dash_cols *c,
 		latency_out_ms(ms, sizeof(ms), 6, &r->latency, r->latency.max_s);
 		dash_format_add(out, cap, &o, "%s ", ms);
 	}
-	dash_format_add(out, cap, &o, "%s", labview_mark_name(m));
+	const char *act = r->activity ? activity_name(r->activity) : "";
+	if (c->act)
+		dash_format_add(out, cap, &o, "%-11s ", act[0] ? act : "-");
+	const char *mark = labview_mark_name(m);
+	/* below the ACT column's width, the activity stands in MARK, short
+	 * when the row leaves it fewer than 11 columns */
+	if (!mark[0] && !c->act && c->width - dash_fit_width(out) < 11)
+		act = r->activity ? activity_short(r->activity) : "";
+	dash_format_add(out, cap, &o, "%s", mark[0] || c->act ? mark : act);
 	return o;
 }
 

@@ -34,14 +34,17 @@ const char *dash_format_sort_name(enum dash_sort s);
 /* ---- threads table ---------------------------------------------------- */
 
 /* Which columns fit: the PID column from 96 columns (or with --tree), the
- * voluntary switches from 104; the name column takes what is left, 15 to
- * 24 columns.  With run-queue latency (the BPF collector) the P99 and MAX
- * columns come first, then P50, then the USR%/SYS% split, then VCS/s: at
- * 80 columns a grouped table shows P99 and MAX in place of the split. */
+ * voluntary switches from 104, the activity (ACT, activity.h) from 84 (below,
+ * it stands in the MARK column of rows without a mark); the name column
+ * takes what is left, 15 to 24 columns.  With run-queue latency (the BPF
+ * collector) the P99 and MAX columns come first, then P50, then the
+ * USR%/SYS% split, then VCS/s and ACT: at 80 columns a grouped table shows
+ * P99 and MAX in place of the split. */
 struct dash_cols {
 	int width;
 	bool pid;
 	bool vcsw;
+	bool act;
 	int name_w;
 	bool split; /* USR% and SYS% */
 	bool lat;   /* P99 and MAX, ms */

@@ -47,7 +47,9 @@ void dash_layout_compute(int rows, int cols, bool lab, size_t ncpus, struct dash
 		l->throughput = dash_layout_rect(y, 0, 3, cols);
 		y += 3;
 	} else {
-		int dh = dash_layout_clamp(2 + extra / 4, 2, 6);
+		/* three rows at 80x24: the verdict and a suggestion wrapped
+		 * onto a second row rather than cut */
+		int dh = dash_layout_clamp(3 + extra / 4, 3, 6);
 		int rh = dash_layout_clamp(1 + extra / 8, 1, 4);
 		int sh = dash_layout_clamp(1 + extra / 6, 1, 4);
 		l->diag = dash_layout_rect(y, 0, dh, cols);

@@ -82,7 +82,9 @@ void dash_paint_fill(WINDOW *w, const struct dash_rect *r, int row, attr_t a)
 }
 
 /* Writes s from row y, wrapped at spaces to cols, continuation rows
- * indented by indent; returns the next free row. */
+ * indented by indent; what does not fit the last row ends at a word with
+ * an ellipsis.  Returns the next free row.  With no window it only counts
+ * (the rows s takes). */
 int dash_paint_wrap(WINDOW *w, int y, int rows, int cols, int indent, const char *s, attr_t a)
 {
 	char part[512];
@@ -91,6 +93,13 @@ int dash_paint_wrap(WINDOW *w, int y, int rows, int cols, int indent, const char
 	while (*s && y < rows) {
 		int width = cols - x;
 		size_t n = strlen(s);
+		if (y == rows - 1 && dash_fit_width(s) > width) {
+			dash_fit_words(part, sizeof(part), s, width);
+			if (w)
+				dash_paint_put(w, y, x, width, part, a);
+			y++;
+			break;
+		}
 		if (dash_fit_width(s) > width) {
 			/* The last space that keeps the part within width. */
 			size_t cut = 0;
@@ -104,7 +113,9 @@ int dash_paint_wrap(WINDOW *w, int y, int rows, int cols, int indent, const char
 			n = cut ? cut : n;
 		}
 		snprintf(part, sizeof(part), "%.*s", (int)n, s);
-		dash_paint_put(w, y++, x, width, part, a);
+		if (w)
+			dash_paint_put(w, y, x, width, part, a);
+		y++;
 		s += n;
 		while (*s == ' ')
 			s++;

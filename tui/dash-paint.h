@@ -40,8 +40,10 @@ extern unsigned long dash_paint_cuts;
 void dash_paint_fill(WINDOW *w, const struct dash_rect *r, int row, attr_t a);
 
 /* Writes s from row y, wrapped at spaces to cols columns (from column 0),
- * continuation rows indented by indent, stopping before row rows; returns
- * the next free row. */
+ * continuation rows indented by indent, stopping before row rows (what
+ * the last row cannot hold ends at a word with an ellipsis); returns the
+ * next free row.  w NULL: nothing is drawn, the rows are counted (from
+ * row y, stopping before rows as when drawn). */
 int dash_paint_wrap(WINDOW *w, int y, int rows, int cols, int indent, const char *s, attr_t a);
 
 #endif

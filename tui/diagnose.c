@@ -78,7 +78,7 @@ int diagnose_run(const struct options *o)
 		diagnose_json(&s, s.diag.window_s);
 	else
 		diagnosis_out_text(stdout, &s.diag);
-	enum verdict v = s.diag.verdict;
+	int verdict_rc = diagnosis_exit_status(&s.diag, o->strict);
 	session_stop(&s);
 	face_say_stopped(&s);
 	if (fflush(stdout) == EOF || ferror(stdout)) {
@@ -88,5 +88,5 @@ int diagnose_run(const struct options *o)
 		face_say(m);
 		return EXIT_USAGE;
 	}
-	return v == VERDICT_FINE || v == VERDICT_IDLE ? EXIT_OK : 1;
+	return verdict_rc;
 }

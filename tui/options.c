@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "options-collector.h"
+#include "options-diag.h"
 #include "options-args.h"
 #include "options-tune.h"
 
@@ -93,6 +94,7 @@ static const struct option options_long[] = {
     {"metrics-max-threads", required_argument, NULL, OPT_METRICS_MAX_THREADS},
     OPTIONS_TUNE_LONG,
     OPTIONS_COLLECTOR_LONG,
+    OPTIONS_DIAG_LONG,
     {"list-options", no_argument, NULL, OPT_LIST_OPTIONS},
     {NULL, 0, NULL, 0},
 };
@@ -114,7 +116,7 @@ void options_usage(FILE *f)
 	      "       threadlab --sweep [--threads LIST] [--streams LIST] [--seconds S] [--format ...]\n"
 	      "       threadlab --sweep --env NAME=V1,V2 [--progress REGEX] [--cpus X] -- CMD [ARG]...\n"
 	      "       threadlab --replay FILE [--batch [--format text|csv|json]]\n"
-	      "       threadlab --diagnose [-p PID | -- CMD] [--tree] [--seconds S] [--format text|json]\n"
+	      "       threadlab --diagnose [-p PID | -- CMD] [--tree] [--strict] [--seconds S] [--format text|json]\n"
 	      "       threadlab --headless --serve [ADDR:]PORT [-p PID | -- CMD | --match REGEX] [--tree]\n"
 	      "       threadlab --tour [--tour-step S] [--batch [--format text|json]]\n"
 	      "\n"
@@ -127,7 +129,8 @@ void options_usage(FILE *f)
 	      "      --batch           print samples on stdout instead of drawing a dashboard\n"
 	      "      --sweep           run the workload over thread counts, print a scaling table\n"
 	      "      --diagnose        sample S seconds (default 5), print the verdict: exit 0 fine\n"
-	      "                        or idle, 1 oversubscribed, throttled or undersubscribed\n"
+	      "                        or idle, 1 oversubscribed, throttled, contended or\n"
+	      "                        undersubscribed\n"
 	      "      --headless        sample with nothing on screen (for --serve, --record)\n"
 	      "      --tour            a guided tour of the lab: lessons with captions written from\n"
 	      "                        the numbers just measured (--batch: print them)\n"
@@ -136,7 +139,8 @@ void options_usage(FILE *f)
 	      "\n"
 	      "Target (default: the built-in workload):\n"
 	      "  -p, --pid PID         monitor process PID\n"
-	      "      --tree            also monitor every descendant of the target\n"
+	      "      --tree            also monitor every descendant of the target (-- CMD: always,\n"
+	      "                        unless --no-tree)\n"
 	      "      -- CMD [ARG]...   start CMD and monitor it (it is stopped when threadlab quits)\n"
 	      "\n"
 	      "Sampling and output:\n"
@@ -160,6 +164,7 @@ void options_usage(FILE *f)
 	      , f);
 	options_tune_usage(f);
 	options_collector_usage(f);
+	options_diag_usage(f);
 	fputs("Workload knobs (also keys in the dashboard):\n"
 	      "      --threads N       intra-op threads per GEMM (OpenBLAS threads), 1-64; default 1\n"
 	      "      --streams N       inter-op streams: GEMMs running at once, 1-16; default 1\n"
@@ -212,6 +217,7 @@ void options_session_config(const struct options *o, struct session_config *c)
 	c->lab.prefetch = o->prefetch;
 	c->replay = o->replay;
 	options_tune_session(o, c);
+	options_diag_session(o, c);
 	if (o->mode == MODE_DASHBOARD || o->mode == MODE_HEADLESS) {
 		/* A screen shows some threads and a verdict that should not flip
 		 * with each interval; batch output exports every thread.  The
@@ -548,6 +554,8 @@ static int options_one(struct options *o, int c, const char *arg, char *err, siz
 			return options_tune_one(o, c, arg, err, errlen);
 		if (c >= OPT_COLLECTOR_FIRST && c < OPT_COLLECTOR_END)
 			return options_collector_one(o, c, arg, err, errlen);
+		if (c >= OPT_DIAG_FIRST && c < OPT_DIAG_END)
+			return options_diag_one(o, c);
 		return EXIT_USAGE;
 	}
 }
@@ -556,9 +564,10 @@ static int options_one(struct options *o, int c, const char *arg, char *err, siz
 static int options_check_replay(const struct options *o, char *err, size_t errlen)
 {
 	if (o->pid || o->command || o->lab_flag || o->tour)
-		return options_err(err, errlen,
-				   "--replay shows a recording: drop -p, -- CMD, --tour and workload "
-				   "knobs");
+		return options_err(
+		    err, errlen,
+		    "--replay shows a recording: drop -p, -- CMD, --tour and workload "
+		    "knobs");
 	if (o->mode == MODE_SWEEP || o->mode == MODE_BUDGET)
 		return options_err(err, errlen, "--replay takes the dashboard or --batch");
 	if (o->record)
@@ -612,6 +621,7 @@ static int options_check(struct options *o, char *err, size_t errlen)
 		rc = options_tune_check(o, err, errlen);
 	if (rc == EXIT_OK)
 		rc = options_collector_check(o, err, errlen);
+	rc = options_diag_check(o, err, errlen);
 	if (rc != EXIT_OK)
 		return rc;
 	bool cmd_sweep = o->mode == MODE_SWEEP && o->command; /* --cpus applies */
@@ -651,8 +661,8 @@ static int options_check(struct options *o, char *err, size_t errlen)
 				   "--seconds is for --sweep and --diagnose; use -i and -c");
 	if (o->mode != MODE_SWEEP &&
 	    (o->nthread_list > 1 || o->nstream_list > 1 || o->nloader_list > 1))
-		return options_err(err, errlen,
-				   "lists of --threads, --streams or --loaders are for --sweep only");
+		return options_err(
+		    err, errlen, "lists of --threads, --streams or --loaders are for --sweep only");
 	if ((o->tour_step_set || o->tour_notes) && !o->tour)
 		return options_err(err, errlen, "--tour-step and --tour-notes go with --tour");
 	if (o->tour_notes && o->mode != MODE_DASHBOARD)

@@ -36,6 +36,8 @@ struct options {
 	bool format_set;
 	pid_t pid;	    /* -p; 0 when not given */
 	bool tree;	    /* --tree */
+	bool no_tree;	    /* --no-tree: -- CMD without its descendants */
+	bool strict;	    /* --strict: --diagnose counts borderline as a problem */
 	char **command;	    /* after "--": argv of the command to launch, or NULL */
 	double interval;    /* -i, seconds */
 	long count;	    /* -c, samples; 0 = until the target exits or a signal */

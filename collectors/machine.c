@@ -1,0 +1,363 @@
+/* machine.c — every process of the machine over an interval (machine.h).
+ *
+ * Design: the sampler keeps, per process seen at the last call, its start
+ * time, its cgroup and each thread's run and wait nanoseconds.  A call
+ * lists proc/, reads every process again and merges the new readings with
+ * the kept ones by PID (both sorted), so a process's rates are the sum of
+ * its threads' deltas; what it keeps is replaced by what it read. */
+#include "config.h"
+
+#include "machine.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "procinfo.h"
+#include "xalloc.h"
+
+struct mthread {
+	pid_t tid;
+	uint64_t run, wait; /* schedstat fields 1, 2, ns */
+};
+
+struct mproc {
+	pid_t pid;
+	uint64_t starttime;
+	uint64_t ticks; /* stat utime + stime */
+	char cgroup[CGROUP_PATH_MAX];
+	double cgroup_at;  /* when cgroup was read, the caller's clock */
+	struct mthread *t; /* sorted by tid */
+	size_t nt, tcap;
+};
+
+struct mlist {
+	struct mproc *v; /* sorted by pid */
+	size_t n, cap;
+};
+
+struct machine_sampler {
+	struct sysroot root;
+	struct mlist kept;
+	pid_t *pids, *tids;
+	size_t pids_cap, tids_cap;
+	bool have_prev;
+	double last_time;   /* the caller's clock at the last call */
+	double last_uptime; /* proc/uptime at the last call, s since boot */
+	bool have_stat;
+	uint64_t busy0, total0;
+	long hz;
+	uint64_t reads;
+};
+
+int machine_stat_parse(const char *buf, uint64_t *busy, uint64_t *total)
+{
+	unsigned long long f[8] = {0};
+	if (strncmp(buf, "cpu ", 4) != 0)
+		return -EINVAL;
+	int n = sscanf(buf + 4, "%llu %llu %llu %llu %llu %llu %llu %llu", &f[0], &f[1], &f[2],
+		       &f[3], &f[4], &f[5], &f[6], &f[7]);
+	if (n < 4)
+		return -EINVAL;
+	/* user nice system idle iowait irq softirq steal; guest is inside user */
+	*busy = f[0] + f[1] + f[2] + f[5] + f[6] + f[7];
+	*total = *busy + f[3] + f[4];
+	return 0;
+}
+
+int machine_cgroup_parse(const char *buf, char *out, size_t cap)
+{
+	struct cgroup_line l;
+	int rc = cgroup_file_parse(buf, true, &l);
+	if (rc == -ENOENT)
+		rc = cgroup_file_parse(buf, false, &l);
+	if (rc < 0)
+		return rc;
+	snprintf(out, cap, "%s", l.path);
+	return 0;
+}
+
+struct machine_sampler *machine_sampler_new(const struct sysroot *r)
+{
+	if (!sysroot_exists(r, "proc")) {
+		errno = ENOENT;
+		return NULL;
+	}
+	struct machine_sampler *m = xcalloc(1, sizeof(*m));
+	m->root = *r;
+	m->hz = sysconf(_SC_CLK_TCK);
+	if (m->hz <= 0)
+		m->hz = 100;
+	return m;
+}
+
+static void mlist_free(struct mlist *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i].t);
+	free(l->v);
+	memset(l, 0, sizeof(*l));
+}
+
+void machine_sampler_free(struct machine_sampler *m)
+{
+	if (!m)
+		return;
+	mlist_free(&m->kept);
+	free(m->pids);
+	free(m->tids);
+	free(m);
+}
+
+uint64_t machine_sampler_reads(const struct machine_sampler *m)
+{
+	return m->reads;
+}
+
+void machine_sample_init(struct machine_sample *s)
+{
+	memset(s, 0, sizeof(*s));
+}
+
+void machine_sample_free(struct machine_sample *s)
+{
+	free(s->v);
+	memset(s, 0, sizeof(*s));
+}
+
+static ssize_t machine_read(struct machine_sampler *m, const char *rel, char *buf, size_t cap)
+{
+	m->reads++;
+	return sysroot_read(&m->root, rel, buf, cap);
+}
+
+static const struct mproc *machine_kept(const struct machine_sampler *m, pid_t pid)
+{
+	size_t lo = 0, hi = m->kept.n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (m->kept.v[mid].pid == pid)
+			return &m->kept.v[mid];
+		if (m->kept.v[mid].pid < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+static const struct mthread *machine_kept_thread(const struct mproc *p, pid_t tid)
+{
+	size_t lo = 0, hi = p ? p->nt : 0;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (p->t[mid].tid == tid)
+			return &p->t[mid];
+		if (p->t[mid].tid < tid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+static void machine_set_cpu(uint8_t *set, int c)
+{
+	if (c >= 0 && c < MACHINE_CPUS_MAX)
+		set[c / 8] |= (uint8_t)(1u << (c % 8));
+}
+
+/* The last CPU of thread tid of pid (a thread that ran), or -1. */
+static int machine_thread_cpu(struct machine_sampler *m, pid_t pid, pid_t tid)
+{
+	char rel[64], buf[1024];
+	snprintf(rel, sizeof(rel), "proc/%d/task/%d/stat", (int)pid, (int)tid);
+	ssize_t n = machine_read(m, rel, buf, sizeof(buf));
+	struct stat_line st;
+	if (n <= 0 || stat_line_parse(buf, (size_t)n, &st) < 0)
+		return -1;
+	return st.processor;
+}
+
+/* Reads the threads of process x (stat st) into np, their deltas against
+ * old (NULL: none kept) into x.  whole: a process born inside the
+ * interval, whose totals are its rates. */
+static void machine_threads(struct machine_sampler *m, const struct stat_line *st,
+			    const struct mproc *old, bool whole, struct mproc *np,
+			    struct machine_proc *x, uint64_t *run_d, uint64_t *wait_d)
+{
+	size_t nt = 1;
+	if (st->num_threads > 1) {
+		ssize_t k = procinfo_tids(&m->root, st->pid, &m->tids, &m->tids_cap);
+		m->reads++;
+		nt = k > 0 ? (size_t)k : 0;
+	} else {
+		m->tids = xreallocarray_grow(m->tids, &m->tids_cap, 1, sizeof(*m->tids));
+		m->tids[0] = st->pid;
+	}
+	np->t = xreallocarray_grow(NULL, &np->tcap, nt + 1, sizeof(*np->t));
+	for (size_t i = 0; i < nt; i++) {
+		char rel[64], buf[128];
+		pid_t tid = m->tids[i];
+		if (st->num_threads > 1)
+			snprintf(rel, sizeof(rel), "proc/%d/task/%d/schedstat", (int)st->pid,
+				 (int)tid);
+		else
+			snprintf(rel, sizeof(rel), "proc/%d/schedstat", (int)st->pid);
+		struct schedstat ss;
+		if (machine_read(m, rel, buf, sizeof(buf)) <= 0 || schedstat_parse(buf, &ss) < 0)
+			continue; /* gone, or not readable: skipped */
+		struct mthread *t = &np->t[np->nt++];
+		t->tid = tid;
+		t->run = ss.run_ns;
+		t->wait = ss.wait_ns;
+		const struct mthread *o = machine_kept_thread(old, tid);
+		uint64_t r = 0, w = 0;
+		if (o) {
+			r = t->run >= o->run ? t->run - o->run : 0;
+			w = t->wait >= o->wait ? t->wait - o->wait : 0;
+		} else if (old || whole) {
+			/* started since the last call: its whole life is inside */
+			r = t->run;
+			w = t->wait;
+		}
+		*run_d += r;
+		*wait_d += w;
+		if (r > 0)
+			machine_set_cpu(x->ran_on, st->num_threads > 1
+						       ? machine_thread_cpu(m, st->pid, tid)
+						       : st->processor);
+	}
+	x->threads = (int)st->num_threads;
+}
+
+/* The cgroup of process pid into np (kept from old while fresh). */
+static void machine_cgroup(struct machine_sampler *m, pid_t pid, const struct mproc *old,
+			   double now, struct mproc *np)
+{
+	if (old && now - old->cgroup_at < MACHINE_CGROUP_S) {
+		memcpy(np->cgroup, old->cgroup, sizeof(np->cgroup));
+		np->cgroup_at = old->cgroup_at;
+		return;
+	}
+	char rel[48], buf[4096];
+	snprintf(rel, sizeof(rel), "proc/%d/cgroup", (int)pid);
+	np->cgroup[0] = '\0';
+	np->cgroup_at = now;
+	if (machine_read(m, rel, buf, sizeof(buf)) > 0)
+		machine_cgroup_parse(buf, np->cgroup, sizeof(np->cgroup));
+}
+
+/* proc/stat's busy CPUs since the last call into out. */
+static void machine_busy(struct machine_sampler *m, double dt, struct machine_sample *out)
+{
+	char buf[1024];
+	uint64_t busy, total;
+	out->busy_valid = false;
+	if (machine_read(m, "proc/stat", buf, sizeof(buf)) <= 0 ||
+	    machine_stat_parse(buf, &busy, &total) < 0) {
+		m->have_stat = false;
+		return;
+	}
+	if (m->have_stat && dt > 0 && busy >= m->busy0) {
+		out->busy_valid = true;
+		out->busy_cpus = (double)(busy - m->busy0) / (double)m->hz / dt;
+	}
+	m->busy0 = busy;
+	m->total0 = total;
+	m->have_stat = true;
+}
+
+static double machine_uptime(struct machine_sampler *m)
+{
+	char buf[128];
+	if (machine_read(m, "proc/uptime", buf, sizeof(buf)) <= 0)
+		return -1;
+	return strtod(buf, NULL);
+}
+
+int machine_sample(struct machine_sampler *m, double now, struct machine_sample *out)
+{
+	ssize_t np = procinfo_pids(&m->root, &m->pids, &m->pids_cap);
+	m->reads++;
+	if (np < 0)
+		return (int)np;
+	double dt = m->have_prev ? now - m->last_time : 0;
+	double uptime = machine_uptime(m);
+	struct mlist next = {0};
+	next.v = xreallocarray_grow(NULL, &next.cap, (size_t)np + 1, sizeof(*next.v));
+	out->v = xreallocarray_grow(out->v, &out->cap, (size_t)np + 1, sizeof(*out->v));
+	out->n = out->nthreads = 0;
+	out->cpus = out->wait = 0;
+	for (ssize_t i = 0; i < np; i++) {
+		char rel[48], buf[1024];
+		snprintf(rel, sizeof(rel), "proc/%d/stat", (int)m->pids[i]);
+		ssize_t n = machine_read(m, rel, buf, sizeof(buf));
+		struct stat_line st;
+		if (n <= 0 || stat_line_parse(buf, (size_t)n, &st) < 0 || st.state == 'Z' ||
+		    st.state == 'X')
+			continue; /* gone or a zombie: nothing runs */
+		const struct mproc *old = machine_kept(m, st.pid);
+		if (old && old->starttime != st.starttime)
+			old = NULL; /* a reused PID: another process */
+		bool whole = !old && m->have_prev && uptime >= 0 &&
+			     (double)st.starttime / (double)m->hz > m->last_uptime;
+		struct mproc *p = &next.v[next.n];
+		memset(p, 0, sizeof(*p));
+		p->pid = st.pid;
+		p->starttime = st.starttime;
+		p->ticks = st.utime + st.stime;
+		struct machine_proc *x = &out->v[out->n];
+		memset(x, 0, sizeof(*x));
+		x->pid = st.pid;
+		x->ppid = st.ppid;
+		x->starttime = st.starttime;
+		memcpy(x->name, st.name, sizeof(x->name));
+		x->name_len = st.name_len;
+		x->kernel = st.pid == 2 || st.ppid == 2;
+		uint64_t run = 0, wait = 0;
+		if (old && st.state != 'R' && old->ticks == p->ticks &&
+		    old->nt == (size_t)st.num_threads) {
+			/* asleep and no CPU since the last call: its threads stand */
+			p->t = xmalloc(old->nt * sizeof(*p->t));
+			memcpy(p->t, old->t, old->nt * sizeof(*p->t));
+			p->nt = p->tcap = old->nt;
+			x->threads = (int)st.num_threads;
+		} else {
+			machine_threads(m, &st, old, whole, p, x, &run, &wait);
+		}
+		if (p->nt == 0) {
+			free(p->t);
+			continue; /* every thread went while it was read */
+		}
+		machine_cgroup(m, st.pid, old, now, p);
+		memcpy(x->cgroup, p->cgroup, sizeof(x->cgroup));
+		x->is_new = !old && !whole;
+		if (!x->is_new && dt > 0) {
+			x->cpus = (double)run / 1e9 / dt;
+			x->wait = (double)wait / 1e9 / dt;
+			out->cpus += x->cpus;
+			out->wait += x->wait;
+		}
+		out->nthreads += p->nt;
+		next.n++;
+		out->n++;
+	}
+	mlist_free(&m->kept);
+	m->kept = next;
+	machine_busy(m, dt, out);
+	char buf[256];
+	out->online = 0;
+	if (machine_read(m, "sys/devices/system/cpu/online", buf, sizeof(buf)) > 0) {
+		int c = cpulist_count(buf);
+		out->online = c > 0 ? c : 0;
+	}
+	out->time = now;
+	out->dt = dt;
+	m->last_time = now;
+	m->last_uptime = uptime;
+	m->have_prev = true;
+	return 0;
+}

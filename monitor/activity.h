@@ -1,0 +1,99 @@
+/* activity.h — what each thread is doing: compute, spin, pool-idle,
+ * input-wait, io, sleep or waiting-cpu.
+ *
+ * A thread's interval splits into three parts that schedstat measures
+ * exactly: the time it ran, the time it waited on a run queue
+ * (waiting-cpu) and the rest, when it was not runnable.  The time it ran
+ * is compute, or spin when the evidence says the CPU went to a runtime's
+ * spin-wait: instruction pointers sampled inside an OpenMP runtime's code
+ * (collectors/ipsample.h, root or CAP_PERFMON), or, in a process with the
+ * pthreads OpenBLAS, system time that dominates its CPU with no voluntary
+ * switch (its pool threads spin on sched_yield).  The time it was not
+ * runnable takes the kind of the last wait the thread was seen in
+ * (collectors/blocked.h: the syscall it blocks in, else its wchan; state D
+ * is io): a futex is pool-idle (a pool thread parked), a read on a pipe or
+ * a socket, or a poll over descriptors, is input-wait, anything else
+ * sleep.  A thread's activity is the part that took most of its time,
+ * waiting-cpu counting half (a busy thread on a shared CPU still computes
+ * when it runs; one that waited twice as long as anything else waits).
+ *
+ * The blocked kind is read only for threads that ran or woke since they
+ * were last read (a thread that has not moved still waits where it did),
+ * at most ACTIVITY_READS_PER_TICK a tick, so a large process costs little. */
+#ifndef THREADLAB_ACTIVITY_H
+#define THREADLAB_ACTIVITY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "snapshot.h"
+#include "sysroot.h"
+
+enum activity {
+	ACTIVITY_NONE, /* not known (no interval yet) */
+	ACTIVITY_COMPUTE,
+	ACTIVITY_SPIN,
+	ACTIVITY_POOL_IDLE,
+	ACTIVITY_INPUT_WAIT,
+	ACTIVITY_IO,
+	ACTIVITY_SLEEP,
+	ACTIVITY_WAITING_CPU,
+	ACTIVITY_N,
+};
+
+#define ACTIVITY_READS_PER_TICK 128
+
+/* "compute", "spin", "pool-idle", "input-wait", "io", "sleep",
+ * "waiting-cpu"; "" for ACTIVITY_NONE. */
+const char *activity_name(int a);
+
+/* Its four-column form for narrow tables: "cpu", "spin", "pool", "in",
+ * "io", "slp", "wcpu". */
+const char *activity_short(int a);
+
+/* The activity of a name (activity_name's), or ACTIVITY_NONE. */
+enum activity activity_of_name(const char *name);
+
+/* "3 spin, 1 compute": counts[ACTIVITY_N] of threads by activity, most
+ * first, into out; "" when all are 0.  Returns the length. */
+size_t activity_summary(const int *counts, char *out, size_t cap);
+
+/* The activity that took most of seconds[ACTIVITY_N], waiting-cpu at half
+ * its weight (ACTIVITY_NONE when all are 0). */
+enum activity activity_major(const double *seconds);
+
+/* Splits one interval of a thread into seconds per activity (adds to
+ * out[ACTIVITY_N]): its rate r over dt, the fraction of its run time that
+ * was spin (0..1), and the kind its not-runnable time takes. */
+void activity_split(const struct thread_rate *r, double dt, double spin_share,
+		    enum activity blocked, double *out);
+
+struct activity_tracker;
+
+/* Follows the threads of one session; live reads under r (copied, its
+ * descriptor must outlive the tracker).  sample_ips: whether to sample
+ * instruction pointers to tell spin from compute (live roots only). */
+struct activity_tracker *activity_tracker_new(const struct sysroot *r, bool sample_ips);
+void activity_tracker_free(struct activity_tracker *t);
+
+/* The runtimes of a process that tell spin from compute: the address
+ * ranges of its OpenMP runtimes' code, and whether it runs the pthreads
+ * OpenBLAS.  ranges are [start, end) pairs (n pairs); copied. */
+void activity_tracker_runtime(struct activity_tracker *t, pid_t pid, const uint64_t *ranges,
+			      size_t n, bool openblas_pthreads);
+
+/* One tick: reads what it needs of cur's threads (prev the sample before,
+ * both sorted by (pid, tid); rates prev -> cur) and writes each rate's
+ * activity, and its split into out_seconds (ACTIVITY_N per rate, in the
+ * rates' order; may be NULL). */
+void activity_tracker_tick(struct activity_tracker *t, const struct thread_set *prev,
+			   const struct thread_set *cur, struct snapshot_rates *rates,
+			   double *out_seconds);
+
+/* Whether instruction pointers are being sampled (false: not asked, or
+ * perf_event_open refused: spin is then told only by system time). */
+bool activity_tracker_samples_ips(const struct activity_tracker *t);
+
+#endif

@@ -1,0 +1,51 @@
+# tap-jobs.sh — helpers of the bash test scripts beside tap-lib.sh:
+# programs started and waited for, and JSON checks that retry.  Sourced
+# after tap-lib.sh by a script that sets tmp.
+# start VAR CMD...: runs CMD in the background, its pid into VAR (tracked:
+# killed at exit, and added to the script's pids array when it has one;
+# killed too when the script dies without its exit trap, tap-lib's
+# tap_orphan_kill, which prio_run applies itself), and waits at most 5 s
+# for its "ready" line (its output is kept in $tmp/start.VAR).
+start() {
+	local var=$1
+	shift
+	if declare -F "$1" >/dev/null; then
+		"$@" >"$tmp/start.$var" 2>&1 &
+	else
+		"${tap_orphan_kill[@]}" "$@" >"$tmp/start.$var" 2>&1 &
+	fi
+	local p=$!
+	track "$p"
+	pids+=("$p")
+	for _ in $(seq 100); do grep -q ready "$tmp/start.$var" 2>/dev/null && break; sleep 0.05; done
+	printf -v "$var" '%s' "$p"
+}
+# json_check FILE STATUS PYTHON: PYTHON's assertions hold for the JSON in
+# FILE, with lines (its JSON Lines), last (the last one), d (last's
+# "diagnosis", else last) and st (STATUS, an exit status) defined; a
+# failure's message is left in $tmp/err.
+json_check() {
+	local f=$1 status=$2 py=$3
+	"${PY:-/usr/bin/python3}" - "$f" "$status" >"$tmp/err" 2>&1 <<PY
+import json, sys
+st = int(sys.argv[2])
+lines = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+last = lines[-1] if lines else {}
+d = last.get("diagnosis", last)
+$py
+PY
+}
+# try3 DESC FILE PYTHON CMD...: runs CMD > FILE and json_checks it, up to
+# three times (a verdict that noise on a shared machine could flip; tap-lib's
+# retry for a JSON check): ok on the first pass, else not ok with the last
+# failure.
+try3() {
+	local desc=$1 f=$2 py=$3
+	shift 3
+	for _ in 1 2 3; do
+		"$@" >"$f" 2>"$f.err"
+		json_check "$f" "$?" "$py" && { ok "$desc"; return 0; }
+	done
+	notok "$desc" "$(cat "$tmp/err")" "$(head -c 2000 "$f")" "$(head -c 500 "$f.err")"
+	return 1
+}

@@ -1,0 +1,287 @@
+/* test-machine.c — the machine-wide process reader and the neighbours'
+ * window: parsers, a fixture tree the test writes and changes between
+ * samples (rates, a process that vanishes, a PID reused, a process born
+ * inside an interval, threads, cgroups, the CPUs a thread ran on), the
+ * view from a target (its processes, itself and its children left out,
+ * the rest ranked), and the live machine with a busy child the test
+ * starts. */
+#include "tl-test.h"
+
+#include <math.h>
+#include <sys/stat.h>
+
+#include "machine.h"
+#include "neighbours.h"
+
+/* ---- a fixture tree ----------------------------------------------------- */
+
+static char root_dir[256];
+
+static void put(const char *rel, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(const char *rel, const char *fmt, ...)
+{
+	char path[512], dir[512];
+	snprintf(path, sizeof(path), "%s/%s", root_dir, rel);
+	/* make the parents */
+	snprintf(dir, sizeof(dir), "%s", path);
+	for (char *p = dir + strlen(root_dir) + 1; (p = strchr(p, '/')); p++) {
+		*p = '\0';
+		mkdir(dir, 0755);
+		*p = '/';
+	}
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	va_list ap;
+	va_start(ap, fmt);
+	vfprintf(f, fmt, ap);
+	va_end(ap);
+	fclose(f);
+}
+
+/* A process: stat with its parent, start time (ticks), threads, last CPU. */
+static void put_stat(const char *rel, int pid, const char *name, char state, int ppid,
+		     unsigned long utime, int threads, unsigned long long start, int cpu)
+{
+	put(rel,
+	    "%d (%s) %c %d %d %d 0 -1 4194560 100 0 0 0 %lu 0 0 0 20 0 %d 0 %llu 10000000 500 "
+	    "18446744073709551615 1 1 0 0 0 0 0 0 0 0 0 0 17 %d 0 0 0 0 0 0 0 0 0 0 0 0 0\n",
+	    pid, name, state, ppid, pid, pid, utime, threads, start, cpu);
+}
+
+static void put_proc(int pid, const char *name, char state, int ppid, unsigned long long start,
+		     uint64_t run_ns, uint64_t wait_ns, int cpu, const char *cgroup)
+{
+	char rel[128];
+	snprintf(rel, sizeof(rel), "proc/%d/stat", pid);
+	put_stat(rel, pid, name, state, ppid, run_ns / 10000000, 1, start, cpu);
+	snprintf(rel, sizeof(rel), "proc/%d/schedstat", pid);
+	put(rel, "%llu %llu 10\n", (unsigned long long)run_ns, (unsigned long long)wait_ns);
+	snprintf(rel, sizeof(rel), "proc/%d/cgroup", pid);
+	put(rel, "1:cpu:%s\n0::/unified%s\n", cgroup, cgroup);
+}
+
+static void put_machine(unsigned long busy_ticks, double uptime)
+{
+	put("proc/stat", "cpu  %lu 0 0 %lu 0 0 0 0 0 0\ncpu0 1 0 0 1 0 0 0 0 0 0\n", busy_ticks,
+	    100000ul);
+	put("proc/uptime", "%.2f 1.00\n", uptime);
+	put("sys/devices/system/cpu/online", "0-1\n");
+}
+
+static void rm_tree(const char *dir)
+{
+	char cmd[600];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+static const struct machine_proc *lookup(const struct machine_sample *s, pid_t pid)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (s->v[i].pid == pid)
+			return &s->v[i];
+	return NULL;
+}
+
+/* The process pid, which must be there. */
+static const struct machine_proc *find(const struct machine_sample *s, pid_t pid)
+{
+	const struct machine_proc *p = lookup(s, pid);
+	if (!p) {
+		fail_msg("process %d not in the sample", (int)pid);
+		abort();
+	}
+	return p;
+}
+
+/* ---- tests ----------------------------------------------------------------- */
+
+static void test_parsers(void **state)
+{
+	(void)state;
+	uint64_t busy, total;
+	assert_int_equal(machine_stat_parse("cpu  10 2 3 100 5 1 1 1 7 0\n", &busy, &total), 0);
+	assert_int_equal(busy, 18);
+	assert_int_equal(total, 123);
+	assert_int_equal(machine_stat_parse("intr 1 2 3\n", &busy, &total), -EINVAL);
+	assert_int_equal(machine_stat_parse("cpu  1 2\n", &busy, &total), -EINVAL);
+	char cg[256];
+	assert_int_equal(machine_cgroup_parse("2:cpuacct:/\n1:cpu:/user.slice\n0::/x\n", cg, 256),
+			 0);
+	assert_string_equal(cg, "/user.slice");
+	assert_int_equal(machine_cgroup_parse("0::/system.slice/a:b.service\n", cg, 256), 0);
+	assert_string_equal(cg, "/system.slice/a:b.service");
+	assert_int_equal(machine_cgroup_parse("3:memory:/m\n", cg, 256), -ENOENT);
+}
+
+static void test_fixture_rates(void **state)
+{
+	(void)state;
+	snprintf(root_dir, sizeof(root_dir), "/tmp/tl-machine-XXXXXX");
+	assert_non_null(mkdtemp(root_dir));
+	long hz = sysconf(_SC_CLK_TCK);
+	/* 100: busy on CPU 1; 200: asleep; 300: two threads; 400: vanishes;
+	 * 500: its PID will be reused. */
+	put_machine(1000, 100.0);
+	put_proc(100, "spinner", 'R', 1, 1 * hz, 1000000000ull, 0, 1, "/user.slice");
+	put_proc(200, "sleeper", 'S', 1, 1 * hz, 5000000ull, 0, 0, "/system.slice");
+	put_stat("proc/300/stat", 300, "two", 'R', 1, 0, 2, 1 * hz, 0);
+	put("proc/300/cgroup", "0::/two\n");
+	put("proc/300/task/300/schedstat", "100 0 1\n");
+	put_stat("proc/300/task/300/stat", 300, "two", 'S', 1, 0, 2, 1 * hz, 0);
+	put("proc/300/task/301/schedstat", "100 0 1\n");
+	put_stat("proc/300/task/301/stat", 301, "two", 'R', 1, 0, 2, 1 * hz, 0);
+	put_proc(400, "goner", 'R', 1, 1 * hz, 0, 0, 0, "/");
+	put_proc(500, "old", 'R', 1, 1 * hz, 0, 0, 0, "/");
+	struct sysroot r;
+	assert_int_equal(sysroot_open(&r, root_dir), 0);
+	struct machine_sampler *m = machine_sampler_new(&r);
+	assert_non_null(m);
+	struct machine_sample s;
+	machine_sample_init(&s);
+	assert_int_equal(machine_sample(m, 10.0, &s), 0);
+	assert_int_equal(s.n, 5);
+	assert_true(find(&s, 100)->is_new);
+	assert_int_equal(s.online, 2);
+	assert_false(s.busy_valid);
+	/* one second later */
+	put_machine(1000 + (unsigned long)(1.5 * hz), 101.0);
+	put_proc(100, "spinner", 'R', 1, 1 * hz, 1900000000ull, 100000000ull, 1, "/user.slice");
+	put("proc/300/task/300/schedstat", "100 500000000 2\n");		  /* waited */
+	put("proc/300/task/301/schedstat", "500000100 0 3\n");			  /* ran */
+	put_stat("proc/300/task/301/stat", 301, "two", 'R', 1, 50, 2, 1 * hz, 1); /* on CPU 1 */
+	char dir[512];
+	snprintf(dir, sizeof(dir), "%s/proc/400", root_dir);
+	rm_tree(dir); /* 400 vanished */
+	put_proc(500, "new", 'R', 1, (unsigned long long)(100.5 * hz), 300000000ull, 0, 0,
+		 "/n"); /* reused, born inside the interval */
+	put_proc(600, "later", 'R', 1, 1 * hz, 7000000000ull, 0, 0, "/"); /* first seen, old */
+	assert_int_equal(machine_sample(m, 11.0, &s), 0);
+	assert_true(fabs(s.dt - 1.0) < 1e-9);
+	const struct machine_proc *p = find(&s, 100);
+	assert_non_null(p);
+	assert_false(p->is_new);
+	assert_true(fabs(p->cpus - 0.9) < 1e-6);
+	assert_true(fabs(p->wait - 0.1) < 1e-6);
+	assert_string_equal(p->cgroup, "/user.slice");
+	assert_true(machine_ran_on(p->ran_on, 1));
+	assert_false(machine_ran_on(p->ran_on, 0));
+	p = find(&s, 200);
+	assert_true(p->cpus == 0 && p->wait == 0);
+	assert_string_equal(p->cgroup, "/system.slice");
+	p = find(&s, 300);
+	assert_int_equal(p->threads, 2);
+	assert_true(fabs(p->cpus - 0.5) < 1e-6);
+	assert_true(fabs(p->wait - 0.5) < 1e-6);
+	assert_string_equal(p->cgroup, "/two"); /* no v1 cpu line: the unified one */
+	assert_true(machine_ran_on(p->ran_on, 1));
+	assert_null(lookup(&s, 400));
+	p = find(&s, 500);
+	assert_false(p->is_new); /* born after the last call: its whole life counts */
+	assert_string_equal(p->name, "new");
+	assert_true(fabs(p->cpus - 0.3) < 1e-6);
+	assert_true(find(&s, 600)->is_new);
+	assert_true(s.busy_valid);
+	assert_true(fabs(s.busy_cpus - 1.5) < 0.02);
+	assert_true(fabs(s.cpus - 1.7) < 1e-6);
+	assert_true(machine_sampler_reads(m) > 10);
+
+	/* the window and the view from process 300 (its child 700 not followed) */
+	struct neighbours n;
+	neighbours_init(&n, 10);
+	put_proc(700, "child", 'R', 300, 1 * hz, 0, 0, 0, "/two");
+	assert_true(neighbours_tick(&n, &r, 20.0)); /* baseline */
+	put_machine(1000 + (unsigned long)(3.5 * hz), 102.0);
+	put_proc(100, "spinner", 'R', 1, 1 * hz, 2900000000ull, 600000000ull, 1, "/user.slice");
+	put_proc(700, "child", 'R', 300, 1 * hz, 400000000ull, 0, 0, "/two");
+	put_proc(600, "later", 'R', 1, 1 * hz, 7200000000ull, 0, 0, "/");
+	assert_false(neighbours_tick(&n, &r, 20.5)); /* not due yet */
+	assert_true(neighbours_tick(&n, &r, 21.0));
+	struct machine_view v;
+	const pid_t followed[] = {300};
+	uint8_t cpus[MACHINE_SET_BYTES] = {0};
+	cpus[0] = 1u << 1; /* the target ran on CPU 1 */
+	neighbours_view(&n, 300, followed, 1, 999999, cpus, 12.5, &v);
+	assert_true(v.valid);
+	assert_int_equal(v.online, 2);
+	assert_true(fabs(v.window_s - 1.0) < 1e-9);
+	assert_int_equal(v.children, 1);
+	assert_true(fabs(v.children_cpus - 0.4) < 1e-6);
+	assert_true(v.n >= 2);
+	assert_int_equal(v.top[0].pid, 100); /* ran on CPU 1, the most CPU */
+	assert_true(v.top[0].shares_cpus);
+	assert_true(fabs(v.top[0].cpus_used - 1.0) < 1e-6);
+	assert_true(fabs(v.top[0].runnable_mean - 1.5) < 1e-6);
+	assert_string_equal(v.top[0].cgroup, "/user.slice");
+	assert_int_equal(v.top[1].pid, 600); /* 0.2 CPUs, its CPUs not known to be shared */
+	assert_false(v.top[1].shares_cpus);
+	assert_true(fabs(v.others_cpus - 1.2) < 1e-6);
+	assert_true(fabs(v.others_shared - 1.0) < 1e-6);
+	assert_true(fabs(v.cpus_used - 2.0) < 0.02);
+	assert_true(fabs(v.psi_some - 12.5) < 1e-9);
+	neighbours_free(&n);
+	machine_sample_free(&s);
+	machine_sampler_free(m);
+	sysroot_close(&r);
+	rm_tree(root_dir);
+}
+
+/* The live machine: a busy child the test starts shows about a CPU (at
+ * least a share a loaded 2-CPU box gives), a sleeping one none. */
+static void test_live(void **state)
+{
+	(void)state;
+	pid_t busy = fork();
+	if (busy == 0) {
+		volatile unsigned long x = 0;
+		for (;;)
+			x++;
+	}
+	pid_t idle = fork();
+	if (idle == 0) {
+		for (;;)
+			pause();
+	}
+	struct sysroot r;
+	assert_int_equal(sysroot_open(&r, "/"), 0);
+	struct machine_sampler *m = machine_sampler_new(&r);
+	struct machine_sample s;
+	machine_sample_init(&s);
+	assert_int_equal(machine_sample(m, tl_now_s(), &s), 0);
+	const struct machine_proc *b = NULL, *i = NULL;
+	/* wait until the busy child has run a fifth of a CPU over a sample,
+	 * at most 10 s (a loaded box may hold it back for a while) */
+	for (int k = 0; k < 20; k++) {
+		tl_sleep_ms(500);
+		assert_int_equal(machine_sample(m, tl_now_s(), &s), 0);
+		b = lookup(&s, busy);
+		i = lookup(&s, idle);
+		if (b && i && b->cpus + b->wait > 0.9)
+			break;
+	}
+	if (!b || !i) {
+		fail_msg("the children were not read");
+		abort();
+	}
+	assert_false(b->is_new);
+	assert_true(b->cpus > 0.05 && b->cpus <= 1.05);
+	assert_true(b->cpus + b->wait > 0.9 && b->cpus + b->wait < 1.1);
+	assert_true(i->cpus < 0.01 && i->wait < 0.01);
+	assert_true(s.n > 2 && s.nthreads >= s.n);
+	assert_true(s.busy_valid && s.busy_cpus >= b->cpus - 0.1);
+	tl_kill_reap(busy);
+	tl_kill_reap(idle);
+	machine_sample_free(&s);
+	machine_sampler_free(m);
+	sysroot_close(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_parsers),
+	    cmocka_unit_test(test_fixture_rates),
+	    cmocka_unit_test(test_live),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
