@@ -621,7 +621,8 @@ static int options_check(struct options *o, char *err, size_t errlen)
 		rc = options_tune_check(o, err, errlen);
 	if (rc == EXIT_OK)
 		rc = options_collector_check(o, err, errlen);
-	rc = options_diag_check(o, err, errlen);
+	if (rc == EXIT_OK)
+		rc = options_diag_check(o, err, errlen);
 	if (rc != EXIT_OK)
 		return rc;
 	bool cmd_sweep = o->mode == MODE_SWEEP && o->command; /* --cpus applies */
