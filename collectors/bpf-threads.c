@@ -165,7 +165,8 @@ static void bpf_threads_cadence(struct bpf_threads *t, double now, struct bpf_ta
 	/* In full too: a thread read in full only once, which has no earlier
 	 * point to carry rates from yet (as on /proc, threads.h). */
 	t->due = xreallocarray_grow(t->due, &t->due_cap, t->nwant + t->kept.n + 1, sizeof(*t->due));
-	memcpy(t->due, t->want, t->nwant * sizeof(*t->due));
+	if (t->nwant)
+		memcpy(t->due, t->want, t->nwant * sizeof(*t->due));
 	size_t n = t->nwant;
 	for (size_t i = 0; i < t->kept.n; i++)
 		if (t->kept.v[i].sched_time0 <= 0)
