@@ -84,13 +84,17 @@ else
 	notok "Home: not on the first page" "more $(more), was $m0" "$(pane)"
 fi
 
-# every thread is reachable: page down to the end, collecting TIDs
+# every thread is reachable: page down to the end, collecting TIDs.  After
+# each PgDn the next page is waited for (its first row differs), not a
+# fixed time: a slow redraw would otherwise skip a page unseen.
 declare -A seen
+first_is_not() { [ "$(rows | head -n1)" != "$1" ]; }
 for _ in $(seq 40); do
 	for t in $(rows); do seen[$t]=1; done
 	[ "$(more)" = none ] && break
+	top=$(rows | head -n1)
 	$T send-keys -t s NPage
-	sleep 0.15
+	wait_for 30 first_is_not "$top"
 done
 for t in $(rows); do seen[$t]=1; done
 got=${#seen[@]}
