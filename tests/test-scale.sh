@@ -85,10 +85,18 @@ else
 fi
 
 # every thread is reachable: page down to the end, collecting TIDs.  After
-# each PgDn the next page is waited for (its first row differs), not a
-# fixed time: a slow redraw would otherwise skip a page unseen.
+# each PgDn the next page is waited for (its first row differs, then two
+# captures a tenth of a second apart agree), not a fixed time: a slow or
+# half-drawn redraw would otherwise skip rows unseen.
 declare -A seen
-first_is_not() { [ "$(rows | head -n1)" != "$1" ]; }
+first_is_not() { [ "$(rows | head -n1)" != "$1" ] && settled; }
+settled() {
+	local a b
+	a=$(rows)
+	sleep 0.1
+	b=$(rows)
+	[ -n "$a" ] && [ "$a" = "$b" ]
+}
 for _ in $(seq 40); do
 	for t in $(rows); do seen[$t]=1; done
 	[ "$(more)" = none ] && break
