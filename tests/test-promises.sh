@@ -113,17 +113,17 @@ key_says lab 'r' 'history and chart cleared' "r: history and chart cleared"
 for _ in $(seq 6); do $T send-keys -t lab 'i'; sleep 0.05; done
 key_says lab 'i' 'refresh interval stays within 0.1\.\.10 s' "i at the bound: stays within 0.1..10 s"
 for _ in $(seq 9); do $T send-keys -t lab 'I'; sleep 0.05; done
-if wait_pane lab 'refresh interval stays within|refresh every 10 s' 30; then
+if wait_pane lab 'refresh interval stays within|refresh every 10 s' 100; then
 	key_says lab 'I' 'refresh interval stays within 0.1\.\.10 s' "I at the bound: stays within 0.1..10 s"
 else
 	notok "I: no refresh message" "$(tail -n 3 "$tmp/pane")"
 fi
 key_says lab 'i' 'refresh every 5 s' "i from 10 s: refresh every 5 s"
 $T send-keys -t lab 'h'
-if wait_pane lab 'F10' 30 && grep -q 'quit' "$tmp/pane" && grep -Eq 'sweep threads 1' "$tmp/pane"; then
+if wait_pane lab 'F10' 100 && grep -q 'quit' "$tmp/pane" && grep -Eq 'sweep threads 1' "$tmp/pane"; then
 	ok "h: the help screen lists the keys"
 	$T send-keys -t lab 'x'
-	wait_pane lab 'GFLOP/s [0-9.]+' 30 && ok "any key closes the help" || notok "help stays open" "$(head -5 "$tmp/pane")"
+	wait_pane lab 'GFLOP/s [0-9.]+' 100 && ok "any key closes the help" || notok "help stays open" "$(head -5 "$tmp/pane")"
 else
 	notok "h: no help screen" "$(head -5 "$tmp/pane")"
 	notok "any key closes the help"
