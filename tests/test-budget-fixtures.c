@@ -397,11 +397,22 @@ static void test_resolve(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    T(test_v1),	      T(test_v1_noquota),	T(test_v2),
-	    T(test_v2_max),   T(test_v2_quarter),	T(test_v2_parent), T(test_v2_parent_throttling),
-	    T(test_v2_nocpu), T(test_hybrid),		T(test_colon),
-	    T(test_ns),	      T(test_ns_hidden),	T(test_ns_missing),
-	    T(test_gone),     T(test_locate_v1_cpuset), cmocka_unit_test(test_resolve),
+	    T(test_v1),
+	    T(test_v1_noquota),
+	    T(test_v2),
+	    T(test_v2_max),
+	    T(test_v2_quarter),
+	    T(test_v2_parent),
+	    T(test_v2_parent_throttling),
+	    T(test_v2_nocpu),
+	    T(test_hybrid),
+	    T(test_colon),
+	    T(test_ns),
+	    T(test_ns_hidden),
+	    T(test_ns_missing),
+	    T(test_gone),
+	    T(test_locate_v1_cpuset),
+	    cmocka_unit_test(test_resolve),
 	};
 	return cmocka_run_group_tests_name("budget-fixtures", tests, NULL, NULL);
 }
