@@ -270,6 +270,10 @@ tap_end() {
 			below+=("$p" $(descendants "$p"))
 		done
 		$T kill-server 2>/dev/null
+		# tmux leaves its socket file behind after kill-server
+		local sock
+		sock=$(printf '%s\n' "$T" | sed -n 's/.* -L \([^ ]*\).*/\1/p')
+		[ -n "$sock" ] && rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$sock"
 	fi
 	for p in "${below[@]}"; do kill -9 "$p" 2>/dev/null; done
 	for p in "${tap_pids[@]}"; do
