@@ -4,6 +4,7 @@
 #include "tl-test.h"
 
 #include <json-c/json.h>
+#include <math.h>
 
 #include "explog-out.h"
 #include "explog.h"

@@ -10,7 +10,6 @@
 
 #define GF 1000000000ull /* FLOPs in one GFLOP */
 
-/* cmocka 1.1.5 compares floats only; these values need doubles. */
 static void test_gflops(void **state)
 {
 	(void)state;

@@ -14,7 +14,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <math.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -42,6 +41,17 @@
 		fprintf(stderr, "\n");                                                             \
 		skip();                                                                            \
 	} while (0)
+
+/* cmocka 1.1.5 compares floats only; doubles are compared with this. */
+#define assert_near(a, b, eps) tl_check_near((a), (b), (eps), __LINE__)
+
+static inline void tl_check_near(double a, double b, double eps, int line)
+{
+	if (!(__builtin_fabs(a - b) <= eps)) {
+		print_error("line %d: %.12g is not %.12g (within %g)\n", line, a, b, eps);
+		fail();
+	}
+}
 
 /* Directory of the fixture trees: $THREADLAB_SRCDIR/tests/fixtures. */
 static inline const char *tl_fixtures(void)
@@ -91,10 +101,10 @@ static inline void tl_sleep_ms(long ms)
 /* Polls cond every 5 ms for at most ms milliseconds: true once it holds.
  * For a condition a loaded box may delay (a margin of a few ms is not a
  * check): assert_true(TL_UNTIL(cond, 5000)). */
-#define TL_UNTIL(cond, ms)                                                                         \
+#define TL_UNTIL(cond, ms)                                                                          \
 	({                                                                                         \
 		bool tl_ok_ = false;                                                               \
-		for (long tl_i_ = 0; tl_i_ <= (ms) / 5 && !(tl_ok_ = (cond)); tl_i_++)             \
+		for (long tl_i_ = 0; tl_i_ <= (ms) / 5 && !(tl_ok_ = (cond)); tl_i_++)            \
 			tl_sleep_ms(5);                                                            \
 		tl_ok_;                                                                            \
 	})
@@ -164,17 +174,6 @@ static inline void tl_ab_text(char *s, size_t n, uint32_t seed)
 		x ^= x >> 17;
 		x ^= x << 5;
 		s[i] = (x >> 7) & 1 ? 'a' : 'b';
-	}
-}
-
-/* assert_near(a, b, eps): fails the test, naming the line, unless a is b
- * within eps (NaN never is). */
-#define assert_near(a, b, eps) tl_check_near((a), (b), (eps), __LINE__)
-static inline void tl_check_near(double a, double b, double eps, int line)
-{
-	if (!(fabs(a - b) <= eps)) {
-		print_error("line %d: %.12g is not %.12g (within %g)\n", line, a, b, eps);
-		fail();
 	}
 }
 
