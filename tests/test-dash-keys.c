@@ -338,6 +338,76 @@ static void test_man_page_lists_every_key(void **state)
 	}
 }
 
+/* The key names in backquotes in the first column of the key tables of
+ * docs/dashboard.md's "## Keys" section, each once. */
+static size_t doc_key_words(const char *doc, char words[][32], size_t cap)
+{
+	const char *sec = strstr(doc, "\n## Keys\n");
+	assert_non_null(sec);
+	const char *end = strstr(sec + 1, "\n## ");
+	if (!end)
+		end = sec + strlen(sec);
+	size_t n = 0;
+	for (const char *l = sec + 1; l && l < end; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+		if (strncmp(l, "| `", 3) != 0)
+			continue; /* not a table row with keys */
+		const char *cell_end = strchr(l + 1, '|');
+		for (const char *p = strchr(l, '`'); p && p < cell_end && n < cap;) {
+			const char *q = strchr(p + 1, '`');
+			assert_non_null(q);
+			size_t len = (size_t)(q - p - 1);
+			assert_true(len > 0 && len < 32);
+			memcpy(words[n], p + 1, len);
+			words[n][len] = '\0';
+			bool seen = false;
+			for (size_t j = 0; j < n && !seen; j++)
+				seen = strcmp(words[j], words[n]) == 0;
+			if (!seen)
+				n++;
+			p = strchr(q + 1, '`');
+		}
+	}
+	return n;
+}
+
+/* docs/dashboard.md lists the key table both ways: every key name of the
+ * help (all modes) is in its key tables, and every key there is one of the
+ * table's (a key the dashboard dropped or renamed fails here too). */
+static void test_docs_list_every_key_both_ways(void **state)
+{
+	(void)state;
+	char *doc = tl_slurp_src("docs/dashboard.md");
+	static char words[256][32];
+	size_t nw = doc_key_words(doc, words, 256), n;
+	free(doc);
+	assert_true(nw > 20);
+	const struct dash_key_help *h = dash_keys_help(0, &n);
+	static char names[256][32];
+	size_t nn = 0;
+	for (size_t i = 0; i < n; i++) {
+		char keys[64];
+		snprintf(keys, sizeof(keys), "%s", h[i].keys);
+		for (char *save = NULL, *k = strtok_r(keys, " ", &save); k && nn < 256;
+		     k = strtok_r(NULL, " ", &save))
+			snprintf(names[nn++], sizeof(names[0]), "%s", k);
+	}
+	for (size_t i = 0; i < nn; i++) {
+		bool found = false;
+		for (size_t j = 0; j < nw && !found; j++)
+			found = strcmp(words[j], names[i]) == 0;
+		if (!found)
+			fail_msg("docs/dashboard.md, Keys, misses the key %s", names[i]);
+	}
+	for (size_t j = 0; j < nw; j++) {
+		bool found = false;
+		for (size_t i = 0; i < nn && !found; i++)
+			found = strcmp(words[j], names[i]) == 0;
+		if (!found)
+			fail_msg("docs/dashboard.md, Keys, lists %s, which the key table has not",
+				 words[j]);
+	}
+}
+
 /* In a replay the knobs are inactive and the replay keys move the time. */
 static void test_replay_keys(void **state)
 {
@@ -512,6 +582,7 @@ int main(void)
 	    cmocka_unit_test(test_help_lists_every_key),
 	    cmocka_unit_test(test_tour_keys),
 	    cmocka_unit_test(test_man_page_lists_every_key),
+	    cmocka_unit_test(test_docs_list_every_key_both_ways),
 	    cmocka_unit_test(test_replay_keys),
 	    cmocka_unit_test(test_every_listed_key_acts),
 	    cmocka_unit_test(test_help_per_mode),
