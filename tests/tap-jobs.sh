@@ -1,6 +1,20 @@
 # tap-jobs.sh — helpers of the bash test scripts beside tap-lib.sh:
 # programs started and waited for, and JSON checks that retry.  Sourced
-# after tap-lib.sh by a script that sets tmp.
+# after tap-lib.sh.  Where the script has not set them: B (the build
+# directory, THREADLAB_BUILDDIR), TL (its threadlab), PY (Debian's python3),
+# tmp (a fresh directory, removed at exit by tap-lib) and pids.
+: "${B:=${THREADLAB_BUILDDIR:-.}}"
+: "${TL:=$B/threadlab}"
+: "${PY:=/usr/bin/python3}"
+[ -n "${tmp:-}" ] || tmp=$(mktemp -d)
+declare -p pids >/dev/null 2>&1 || pids=()
+# jobs_need PROGRAM...: the whole script skips, naming what is missing, when
+# threadlab, python3 or one of the PROGRAMs (paths) is not there.
+jobs_need() {
+	local p missing=()
+	for p in "$TL" "$PY" "$@"; do [ -x "$p" ] || missing+=("$p"); done
+	[ ${#missing[@]} = 0 ] || skip_all "${missing[*]} missing"
+}
 # start VAR CMD...: runs CMD in the background, its pid into VAR (tracked:
 # killed at exit, and added to the script's pids array when it has one;
 # killed too when the script dies without its exit trap, tap-lib's
@@ -35,10 +49,6 @@ d = last.get("diagnosis", last)
 $py
 PY
 }
-# try3 DESC FILE PYTHON CMD...: runs CMD > FILE and json_checks it, up to
-# three times (a verdict that noise on a shared machine could flip; tap-lib's
-# retry for a JSON check): ok on the first pass, else not ok with the last
-# failure.
 # bounded SECONDS CMD...: runs CMD (a shell function too) for at most
 # SECONDS; when it had to be stopped, what it ran and where each process
 # of it slept go to $tmp/hang (for the log) and the status is 124.
