@@ -53,23 +53,22 @@ PY
 # SECONDS; when it had to be stopped, what it ran and where each process
 # of it slept go to $tmp/hang (for the log) and the status is 124.
 bounded() {
-	local limit=$1 p i q
+	local limit=$1 p q below
 	shift
 	"$@" &
 	p=$!
-	for ((i = 0; i < limit * 10; i++)); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
-	if kill -0 "$p" 2>/dev/null; then
-		local below
-		below=$(descendants "$p")
-		for q in $below; do
-			echo "still running after $limit s: $(tr '\0' ' ' <"/proc/$q/cmdline" 2>/dev/null | cut -c1-100)" \
-				"(threads asleep in: $(cat /proc/"$q"/task/*/wchan 2>/dev/null | tr '\n' ' ' | cut -c1-200))"
-		done >"$tmp/hang"
-		kill -9 $below "$p" 2>/dev/null
-		wait "$p" 2>/dev/null
-		return 124
+	if until_true $((limit * 10)) ended "$p"; then
+		wait "$p"
+		return
 	fi
-	wait "$p"
+	below=$(descendants "$p")
+	for q in $below; do
+		echo "still running after $limit s: $(tr '\0' ' ' <"/proc/$q/cmdline" 2>/dev/null | cut -c1-100)" \
+			"(threads asleep in: $(cat /proc/"$q"/task/*/wchan 2>/dev/null | tr '\n' ' ' | cut -c1-200))"
+	done >"$tmp/hang"
+	kill -9 $below "$p" 2>/dev/null
+	wait "$p" 2>/dev/null
+	return 124
 }
 # try3 DESC FILE PYTHON CMD...: CMD's JSON in FILE passes PYTHON's checks in
 # one of three tries, each bounded to 90 s (a try that hangs is said in a

@@ -89,6 +89,8 @@ alive() {
 	st=$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null)
 	[ -n "$st" ] && [ "$st" != Z ]
 }
+# Whether PID has ended (gone, or a zombie).
+ended() { ! alive "$1"; }
 # Runs a command under a time limit (timeout's first argument); a timeout is
 # exit status 124, which the caller reports as a failure.
 limited() { timeout -k 5 "$@"; }
@@ -103,12 +105,7 @@ stop() {
 # then kills it; its exit status in $reaped (137 when it had to be killed).
 reaped=""
 reap() {
-	local i
-	for ((i = 0; i < ${2:-10} * 10; i++)); do
-		alive "$1" || break
-		sleep 0.1
-	done
-	alive "$1" && { kill -9 -- "-$1" 2>/dev/null; kill -9 "$1" 2>/dev/null; }
+	until_true $((${2:-10} * 10)) ended "$1" || { kill -9 -- "-$1" 2>/dev/null; kill -9 "$1" 2>/dev/null; }
 	wait "$1" 2>/dev/null
 	reaped=$?
 }
