@@ -198,6 +198,17 @@ static void test_latency_columns(void **state)
 		}
 		dash_format_thread_row(row, sizeof(row), &c, &idle, LABVIEW_MARK_NONE);
 		assert_non_null(strstr(row, "     -      - "));
+		/* the longest marks are whole within the width (at 80 columns
+		 * they were cut to "parke" and "activ") */
+		static const enum labview_mark longest[] = {
+		    LABVIEW_MARK_PARKED, LABVIEW_MARK_ACTIVE, LABVIEW_MARK_ANCHOR};
+		for (size_t k = 0; k < 3; k++) {
+			dash_format_thread_row(row, sizeof(row), &c, &idle, longest[k]);
+			const char *name = labview_mark_name(longest[k]);
+			size_t rl = strlen(row), nl = strlen(name);
+			assert_true(dash_fit_width(row) <= cases[i].width);
+			assert_true(rl >= nl && strcmp(row + rl - nl, name) == 0);
+		}
 	}
 	/* without latency the table is as it was */
 	dash_format_cols_lat(80, true, false, &c);

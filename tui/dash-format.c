@@ -54,7 +54,7 @@ static void dash_format_cell(char *out, size_t cap, size_t *o, const char *s, in
 
 /* ---- threads table ---------------------------------------------------- */
 
-#define DASH_COL_FIXED 54 /* every column but NAME, PID and VCS/s, with gaps */
+#define DASH_COL_FIXED 55 /* every column but NAME, PID and VCS/s, with gaps; MARK 6 */
 #define DASH_COL_SPLIT 12 /* USR% and SYS% */
 #define DASH_COL_LAT   7  /* one latency column with its gap */
 
