@@ -174,6 +174,23 @@ size_t dash_format_thread_row(char *out, size_t cap, const struct dash_cols *c,
 	return o;
 }
 
+void dash_format_process_tail(char *out, size_t cap, const struct dash_cols *c, double runnable)
+{
+	char forms[3][32];
+	snprintf(forms[0], sizeof(forms[0]), "%.1f run", runnable);
+	snprintf(forms[1], sizeof(forms[1]), "%.1fr", runnable);
+	snprintf(forms[2], sizeof(forms[2]), "%.1f", runnable);
+	int room = c->width - (int)dash_fit_width(out);
+	size_t o = strlen(out);
+	for (size_t i = 0; i < 3; i++) {
+		size_t n = strlen(forms[i]);
+		if ((int)n <= room && o + n < cap) {
+			memcpy(out + o, forms[i], n + 1);
+			return;
+		}
+	}
+}
+
 struct dash_format_key {
 	const struct thread_rate *v;
 	enum dash_sort sort;
