@@ -14,16 +14,6 @@
 #include "sweep-cmd.h"
 #include "tail.h"
 
-#define assert_near(a, b, eps) check_near((a), (b), (eps), __LINE__)
-
-static void check_near(double a, double b, double eps, int line)
-{
-	if (!(fabs(a - b) <= eps)) {
-		print_error("line %d: %.12g is not %.12g (within %g)\n", line, a, b, eps);
-		fail();
-	}
-}
-
 static void feed(struct progress *p, const char *s)
 {
 	progress_feed(p, s, strlen(s));
