@@ -18,7 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
+#include "neighbours.h"
 #include "procinfo.h"
 #include "sampler.h"
 #include "stop.h"
@@ -150,7 +152,36 @@ struct sweep_ctx {
 	struct labview *view;	      /* sink->sample: the window's figures */
 	const struct sysroot *root;   /* for a new anchor's sampler */
 	struct workload_report *work; /* sink->sample: what it hands over */
+	const struct budget *budget;
+	struct diagnosis *diag;	 /* the window's, for the row's verdict */
+	struct neighbours neigh; /* the rest of the machine over the window (contended) */
 };
+
+/* The window's verdict: the lab's threads against its budget and the rest
+ * of the machine, sampled at the window's two ends. */
+static enum verdict sweep_verdict(struct sweep_ctx *c, double now)
+{
+	struct machine_view machine;
+	neighbours_tick(&c->neigh, c->root, now);
+	const struct thread_set *tl = &c->sb.threads;
+	pid_t *pids = xmalloc((tl->n + 1) * sizeof(*pids));
+	size_t n = 0;
+	for (size_t i = 0; i < tl->n; i++)
+		if (n == 0 || pids[n - 1] != tl->v[i].pid)
+			pids[n++] = tl->v[i].pid;
+	uint8_t any[MACHINE_SET_BYTES] = {0};
+	double psi = c->sb.psi_system.available ? c->sb.psi_system.some_avg10 : -1;
+	neighbours_view(&c->neigh, lab_root_pid(c->lab), pids, n, getpid(), any, psi, &machine);
+	free(pids);
+	struct diag_input in = {.target = lab_root_pid(c->lab),
+				.budget = c->budget,
+				.rates = &c->rates,
+				.lab = &c->set,
+				.machine = machine.valid ? &machine : NULL,
+				.prev = VERDICT_N};
+	diagnosis_make(&in, c->diag);
+	return c->diag->verdict;
+}
 
 /* A helper restarted during the sweep: its row is suspect; say so. */
 static void note_restarts(struct sweep_ctx *c, int streams, int threads)
@@ -225,6 +256,7 @@ static int sweep_step_once(struct sweep_ctx *c, int loaders, int streams, int th
 	sampler_sample(c->smp, &c->sa);
 	lab_read(c->lab, c->a);
 	double t0 = now_s();
+	neighbours_tick(&c->neigh, c->root, t0);
 	if (c->k->sample) {
 		labview_init(c->view);
 		labview_feed(c->view, c->a, t0, c->effective, c->single, c->work);
@@ -288,6 +320,7 @@ static int sweep_step_once(struct sweep_ctx *c, int loaders, int streams, int th
 	/* Since the setting took effect, not since the helpers started. */
 	r.results_equal = c->b->epoch_results_equal && c->b->epoch_checked > 0;
 	r.max_diff = c->b->epoch_max_diff;
+	r.verdict = sweep_verdict(c, t1);
 	c->first = false;
 	return out_error(c->k, c->k->row(c->k->arg, &r));
 }
@@ -367,11 +400,14 @@ int sweep_run(const struct sweep_opts *o, const struct sweep_sink *k)
 	c.b = xmalloc(sizeof(*c.b));
 	c.view = xmalloc(sizeof(*c.view));
 	c.work = xmalloc(sizeof(*c.work));
+	c.diag = xmalloc(sizeof(*c.diag));
+	neighbours_init(&c.neigh, 0);
 	snapshot_init(&c.sa);
 	snapshot_init(&c.sb);
 	snapshot_rates_init(&c.rates);
 	struct sysroot root = {.fd = -1};
 	struct budget budget;
+	c.budget = &budget;
 	rc = sysroot_open(&root, "/");
 	if (rc == 0)
 		rc = budget_read(&root, lab_root_pid(c.lab), &budget);
@@ -453,6 +489,8 @@ out:
 	free(c.b);
 	free(c.view);
 	free(c.work);
+	free(c.diag);
+	neighbours_free(&c.neigh);
 	lab_stop(c.lab);
 	return rc;
 }

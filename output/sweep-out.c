@@ -10,6 +10,7 @@
 
 #include "csv-out.h"
 #include "env-out.h"
+#include "fit-out.h"
 #include "record.h"
 #include "text-safe.h"
 
@@ -40,8 +41,9 @@ static const struct {
 	const char *head;
 	int width;
 } cols[NCOL] = {
-    {"loaders", 7}, {"batch/s", 8}, {"input%", 6}, {"ldcpu%", 6}, {"streams", 7}, {"threads", 7}, {"GFLOP/s", 9}, {"speedup", 7}, {"effic", 6},
-    {"ceil%", 6},   {"wait%", 6},   {"thrott%", 7}, {"equal", 5},   {"max_diff", 9},
+    {"loaders", 7}, {"batch/s", 8}, {"input%", 6},  {"ldcpu%", 6},   {"streams", 7},
+    {"threads", 7}, {"GFLOP/s", 9}, {"speedup", 7}, {"effic", 6},    {"ceil%", 6},
+    {"wait%", 6},   {"thrott%", 7}, {"equal", 5},   {"max_diff", 9},
 };
 
 #define CELL 32
@@ -155,12 +157,15 @@ void sweep_out_init(struct sweep_out *w, FILE *f, enum format fmt)
 	w->f = f;
 	w->fmt = fmt;
 	json_out_init(&w->j, f, 2);
+	amdahl_set_init(&w->points);
+	w->cpus = NAN;
 }
 
 int sweep_out_begin(struct sweep_out *w, const struct sweep_env *e)
 {
 	char head[256];
 	errno = 0;
+	w->cpus = sweep_fit_cpus(e->env.effective, e->env.quota_cpus);
 	switch (w->fmt) {
 	case FORMAT_TEXT:
 		text_env(w->f, "", e);
@@ -190,6 +195,9 @@ int sweep_out_row(struct sweep_out *w, const struct sweep_row *r)
 	char line[256];
 	struct csv_out c;
 	struct json_out *j = &w->j;
+	double workers = (double)r->streams * r->threads;
+	bool left_out = sweep_fit_left_out(r->verdict);
+	amdahl_set_add(&w->points, workers, r->speedup, left_out);
 	errno = 0;
 	switch (w->fmt) {
 	case FORMAT_TEXT:
@@ -237,6 +245,10 @@ int sweep_out_row(struct sweep_out *w, const struct sweep_row *r)
 		json_out_kbool(j, "results_equal", r->results_equal);
 		json_out_key(j, "max_diff");
 		json_out_sig(j, r->max_diff, 6);
+		fit_out_json_row(j, r->speedup, workers);
+		json_out_kstr(j, "verdict",
+			      r->verdict < VERDICT_N ? diagnosis_verdict_name(r->verdict) : NULL);
+		json_out_kbool(j, "fit_left_out", left_out);
 		json_out_end(j);
 		break;
 	}
@@ -245,12 +257,24 @@ int sweep_out_row(struct sweep_out *w, const struct sweep_row *r)
 
 int sweep_out_end(struct sweep_out *w, double baseline_gflops)
 {
+	struct amdahl_fit fit;
+	amdahl_fit(&w->points, w->cpus, &fit);
 	errno = 0;
-	if (w->fmt == FORMAT_JSON) {
+	switch (w->fmt) {
+	case FORMAT_TEXT:
+		fputc('\n', w->f);
+		fit_out_text(w->f, "", &fit);
+		break;
+	case FORMAT_CSV:
+		fit_out_text(w->f, "# ", &fit);
+		break;
+	case FORMAT_JSON:
 		json_out_end(&w->j); /* rows */
 		json_out_knum(&w->j, "baseline_gflops", baseline_gflops, 3);
+		fit_out_json(&w->j, &fit);
 		json_out_end(&w->j);
 		json_out_newline(&w->j);
+		break;
 	}
 	return out_status(w->f);
 }

@@ -6,6 +6,7 @@
 #include <math.h>
 
 #include "amdahl.h"
+#include "sweep-fit.h"
 
 static void test_law(void **state)
 {
@@ -147,12 +148,70 @@ static void test_predictions(void **state)
 	assert_near(f.pred[3].cpus, 8, 0);
 }
 
+/* The command sweep's thread knob, and which rows are points. */
+static void test_cmd_rows(void **state)
+{
+	(void)state;
+	struct sweep_cmd_opts o;
+	char err[128];
+	sweep_cmd_opts_default(&o);
+	assert_int_equal(sweep_cmd_add_knob(&o, "MODE=a,b", err, sizeof(err)), 0);
+	assert_int_equal(sweep_cmd_add_knob(&o, "OMP_DYNAMIC=true,false", err, sizeof(err)), 0);
+	assert_int_equal(sweep_fit_cmd_knob(&o), -1);
+	assert_int_equal(sweep_cmd_add_knob(&o, "OMP_NUM_THREADS=1,2,4", err, sizeof(err)), 0);
+	assert_int_equal(sweep_fit_cmd_knob(&o), 2);
+	struct sweep_cmd_row r = {.nknobs = 3,
+				  .name = {"MODE", "OMP_DYNAMIC", "OMP_NUM_THREADS"},
+				  .value = {"a", "true", "4"}};
+	assert_near(sweep_fit_cmd_threads(&o, &r), 4, 0);
+	r.value[0] = "b"; /* another knob moved: not a scaling point */
+	assert_true(isnan(sweep_fit_cmd_threads(&o, &r)));
+	/* A baseline of 2 threads: speedups are not to 1 thread. */
+	sweep_cmd_opts_default(&o);
+	sweep_cmd_add_knob(&o, "OPENBLAS_NUM_THREADS=2,4", err, sizeof(err));
+	struct sweep_cmd_row q = {.nknobs = 1, .name = {"OPENBLAS_NUM_THREADS"}, .value = {"4"}};
+	assert_true(isnan(sweep_fit_cmd_threads(&o, &q)));
+	assert_near(sweep_fit_cpus(2, 0), 2, 0);
+	assert_near(sweep_fit_cpus(2, 1.5), 1.5, 0);
+	assert_true(sweep_fit_left_out(VERDICT_CONTENDED) && sweep_fit_left_out(VERDICT_THROTTLED));
+	assert_false(sweep_fit_left_out(VERDICT_OVERSUBSCRIBED));
+}
+
+/* The caption: predictions on this box, then beyond it, labelled. */
+static void test_caption(void **state)
+{
+	(void)state;
+	struct amdahl_set set;
+	amdahl_set_init(&set);
+	amdahl_set_add(&set, 1, 1, false);
+	amdahl_set_add(&set, 2, amdahl_speedup(0.06, 2, 2), false);
+	amdahl_set_add(&set, 3, 1.2, true);
+	struct amdahl_fit f;
+	char buf[512];
+	assert_int_equal(amdahl_fit(&set, 2, &f), 0);
+	sweep_fit_caption(buf, sizeof(buf), &f);
+	printf("# %s\n", buf);
+	assert_string_equal(buf,
+			    "Amdahl fit: serial fraction 0.06 (Karp-Flatt 0.06-0.06, 2 points, "
+			    "r2 1.00, 1 left out: contended or throttled), predicts 1.9x at 2 "
+			    "threads; a prediction beyond this box's 2 CPUs: 3.4x at 4 CPUs, "
+			    "5.6x at 8 CPUs");
+	set.p[1].excluded = true;
+	amdahl_fit(&set, 2, &f);
+	sweep_fit_caption(buf, sizeof(buf), &f);
+	assert_string_equal(buf, "Amdahl fit: none (2 points left out, contended or throttled; "
+				 "none above 1 thread is left)");
+	sweep_fit_caption(buf, 20, &f); /* cut, never past the buffer */
+	assert_int_equal(strlen(buf), 19);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_law),	     cmocka_unit_test(test_exact),
 	    cmocka_unit_test(test_excluded), cmocka_unit_test(test_two_points),
 	    cmocka_unit_test(test_noisy),    cmocka_unit_test(test_predictions),
+	    cmocka_unit_test(test_cmd_rows), cmocka_unit_test(test_caption),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
