@@ -68,6 +68,14 @@ const struct labview_point *labview_point_find(const struct labview *v, int stre
 	return NULL;
 }
 
+void labview_point_mark(struct labview *v, const struct lab_settings *s, bool left_out)
+{
+	struct labview_point *p = (struct labview_point *)labview_point_find(
+	    v, s->streams, s->threads, s->loaders, s->size, (int)s->precision);
+	if (p)
+		p->left_out = left_out;
+}
+
 static void labview_record(struct labview *v, const struct lab_settings *s, double gflops,
 			   double seconds)
 {

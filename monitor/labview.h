@@ -98,6 +98,8 @@ struct labview_point {
 	int workers;	  /* background workers running meanwhile */
 	int loaders;	  /* input-pipeline loaders (0: none): a dimension of the chart */
 	int prep_ms;	  /* their CPU per batch, with loaders */
+	bool left_out;	  /* the diagnosis read the box as contended or throttled while it was
+			   * measured: not in the Amdahl fit (sweep-fit.h) */
 };
 
 struct labview {
@@ -205,6 +207,11 @@ void labview_cpu(const struct thread_rate *threads, size_t n, struct workload_re
  * NULL. */
 const struct labview_point *labview_point_find(const struct labview *v, int streams, int threads,
 					       int loaders, int size, int precision);
+
+/* Marks the chart point of settings s (when there is one) as measured
+ * while the diagnosis read the box as contended or throttled (left_out)
+ * or not: the latest verdict of its window decides. */
+void labview_point_mark(struct labview *v, const struct lab_settings *s, bool left_out);
 
 /* Whether a point belongs in the chart now: same size and precision, and
  * measured under the effective CPUs, workers and batch cost (for points

@@ -10,6 +10,8 @@
 
 #include "session.h"
 
+#include "sweep-fit.h"
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -373,6 +375,9 @@ int session_tick(struct session *s)
 		session_tick_lab(s);
 	if (!s->target_gone)
 		session_diag_tick(s);
+	if (s->lab && !s->target_gone && s->have_diag)
+		labview_point_mark(&s->view, &s->lab_status.settings,
+				   sweep_fit_left_out(s->diag.verdict));
 	return s->target_gone ? -ESRCH : 0;
 }
 

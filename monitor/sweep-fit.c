@@ -52,6 +52,20 @@ double sweep_fit_cpus(double effective, double quota)
 	return quota > 0 && quota < effective ? quota : effective;
 }
 
+int sweep_fit_labview(const struct labview *v, int size, int precision, double single,
+		      double effective, struct amdahl_fit *out)
+{
+	struct amdahl_set set;
+	amdahl_set_init(&set);
+	for (size_t i = 0; single > 0 && i < v->npoints && i < LABVIEW_POINTS; i++) {
+		const struct labview_point *p = &v->points[i];
+		if (p->loaders == 0 && labview_point_current(v, p, size, precision))
+			amdahl_set_add(&set, (double)p->streams * p->threads, p->gflops / single,
+				       p->left_out);
+	}
+	return amdahl_fit(&set, effective, out);
+}
+
 /* Appends to buf at *len, as snprintf does, never past cap. */
 static void sweep_fit_put(char *buf, size_t cap, size_t *len, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -114,4 +128,31 @@ void sweep_fit_caption(char *buf, size_t cap, const struct amdahl_fit *f)
 				      f->pred[i].speedup, f->pred[i].cpus);
 			first = false;
 		}
+}
+
+void sweep_fit_caption_brief(char *buf, size_t cap, const struct amdahl_fit *f)
+{
+	size_t len = 0;
+	buf[0] = '\0';
+	if (!f->valid) {
+		sweep_fit_put(buf, cap, &len, "Amdahl: no fit (%d left out, contended/throttled)",
+			      f->points_excluded);
+		return;
+	}
+	sweep_fit_put(buf, cap, &len, "Amdahl s=%.2f", f->serial_fraction);
+	if (isfinite(f->kf_min))
+		sweep_fit_put(buf, cap, &len, " (Karp-Flatt %.2f-%.2f)", f->kf_min, f->kf_max);
+	const struct amdahl_pred *on = NULL, *beyond = NULL;
+	for (size_t i = 0; i < f->npred; i++) {
+		const struct amdahl_pred *p = &f->pred[i];
+		if (!p->beyond && (!on || p->threads > on->threads))
+			on = p;
+		if (p->beyond && p->cpus > f->cpus && !beyond)
+			beyond = p;
+	}
+	if (on)
+		sweep_fit_put(buf, cap, &len, ": %.1fx at %g threads", on->speedup, on->threads);
+	if (beyond)
+		sweep_fit_put(buf, cap, &len, "%spredicted %.1fx at %g CPUs", on ? "; " : ": ",
+			      beyond->speedup, beyond->cpus);
 }

@@ -19,6 +19,7 @@
 
 #include "amdahl.h"
 #include "diagnosis.h"
+#include "labview.h"
 #include "sweep-cmd.h"
 
 /* Contended or throttled: the speedup measured the box, not the program. */
@@ -33,6 +34,14 @@ double sweep_fit_cmd_threads(const struct sweep_cmd_opts *o, const struct sweep_
 /* C for a sweep: effective CPUs, or quota when it is above 0 and lower. */
 double sweep_fit_cpus(double effective, double quota);
 
+/* The dashboard's chart: the fit of v's current points at size/precision
+ * (labview_point_current; points with loaders are not scaling points) at
+ * streams x threads workers, speedups against single (GFLOP/s), on
+ * effective CPUs.  Returns what amdahl_fit returns (-EDOM also when single
+ * is unknown). */
+int sweep_fit_labview(const struct labview *v, int size, int precision, double single,
+		      double effective, struct amdahl_fit *out);
+
 /* The fit in one line, no newline, into buf:
  *   "Amdahl fit: serial fraction 0.06 (Karp-Flatt 0.04-0.08, 4 points, r2 0.99),
  *    predicts 1.8x at 2 threads; prediction beyond this box's 2 CPUs: 3.1x at
@@ -40,5 +49,11 @@ double sweep_fit_cpus(double effective, double quota);
  * with "N left out (contended or throttled)" when some were, and
  * "Amdahl fit: none (…why…)" when no fit was made. */
 void sweep_fit_caption(char *buf, size_t cap, const struct amdahl_fit *f);
+/* The same for a narrow place (the dashboard's chart):
+ *   "Amdahl s=0.06 (Karp-Flatt 0.04-0.08): 1.9x at 2 threads; predicted
+ *    3.4x at 4 CPUs"
+ * the serial fraction, the largest thread count on this box, the first
+ * count beyond it. */
+void sweep_fit_caption_brief(char *buf, size_t cap, const struct amdahl_fit *f);
 
 #endif

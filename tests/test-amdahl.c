@@ -205,6 +205,32 @@ static void test_caption(void **state)
 	assert_int_equal(strlen(buf), 19);
 }
 
+/* The dashboard's chart points: current ones at streams x threads,
+ * starred ones and loaders' left out. */
+static void test_labview(void **state)
+{
+	(void)state;
+	static struct labview v;
+	v.effective = 2;
+	const double single = 100;
+	struct labview_point pts[] = {
+	    {1, 1, 768, 0, single, 2, 2, 0, 0, 0, false},
+	    {1, 2, 768, 0, single * amdahl_speedup(0.1, 2, 2), 2, 2, 0, 0, 0, false},
+	    {2, 2, 768, 0, single * amdahl_speedup(0.1, 4, 2), 2, 2, 0, 0, 0, false},
+	    {1, 3, 768, 0, 20, 2, 2, 0, 0, 0, true},   /* contended */
+	    {1, 4, 768, 0, 20, 2, 2, 0, 2, 0, false},  /* with loaders */
+	    {1, 5, 1024, 0, 20, 2, 2, 0, 0, 0, false}, /* another size */
+	};
+	memcpy(v.points, pts, sizeof(pts));
+	v.npoints = 6;
+	struct amdahl_fit f;
+	assert_int_equal(sweep_fit_labview(&v, 768, 0, single, 2, &f), 0);
+	assert_near(f.serial_fraction, 0.1, 1e-9);
+	assert_int_equal(f.points_used, 3);
+	assert_int_equal(f.points_excluded, 1);
+	assert_int_equal(sweep_fit_labview(&v, 768, 0, -1, 2, &f), -EDOM);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -212,6 +238,7 @@ int main(void)
 	    cmocka_unit_test(test_excluded), cmocka_unit_test(test_two_points),
 	    cmocka_unit_test(test_noisy),    cmocka_unit_test(test_predictions),
 	    cmocka_unit_test(test_cmd_rows), cmocka_unit_test(test_caption),
+	    cmocka_unit_test(test_labview),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
