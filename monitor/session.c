@@ -377,7 +377,7 @@ int session_tick(struct session *s)
 		session_diag_tick(s);
 	if (s->lab && !s->target_gone && s->have_diag)
 		labview_point_mark(&s->view, &s->lab_status.settings,
-				   sweep_fit_left_out(s->diag.verdict));
+				   sweep_fit_left_out(s->diag.verdict, s->diag.also_contended));
 	return s->target_gone ? -ESRCH : 0;
 }
 

@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool sweep_fit_left_out(enum verdict v)
+bool sweep_fit_left_out(enum verdict v, bool crowded)
 {
-	return v == VERDICT_CONTENDED || v == VERDICT_THROTTLED;
+	return v == VERDICT_CONTENDED || v == VERDICT_THROTTLED || crowded;
 }
 
 /* A whole number above 0, or -1. */

@@ -22,8 +22,10 @@
 #include "labview.h"
 #include "sweep-cmd.h"
 
-/* Contended or throttled: the speedup measured the box, not the program. */
-bool sweep_fit_left_out(enum verdict v);
+/* Contended or throttled, or crowded out by other processes besides
+ * (oversubscribed and contended): the speedup measured the box, not the
+ * program. */
+bool sweep_fit_left_out(enum verdict v, bool crowded);
 
 /* The index of o's thread knob, or -1 when it has none (see above). */
 int sweep_fit_cmd_knob(const struct sweep_cmd_opts *o);

@@ -321,6 +321,7 @@ static int sweep_step_once(struct sweep_ctx *c, int loaders, int streams, int th
 	r.results_equal = c->b->epoch_results_equal && c->b->epoch_checked > 0;
 	r.max_diff = c->b->epoch_max_diff;
 	r.verdict = sweep_verdict(c, t1);
+	r.crowded = c->diag->also_contended;
 	c->first = false;
 	return out_error(c->k, c->k->row(c->k->arg, &r));
 }

@@ -93,6 +93,8 @@ struct sweep_row {
 	double batches_per_s, input_wait_pct, loader_cpu_pct;
 	enum verdict verdict; /* the diagnosis of the window (the rest of the machine is not
 			       * measured: throttled, never contended); VERDICT_N: none */
+	bool crowded;	      /* crowded out by other processes too (an oversubscribed or
+			       * throttled window that was contended as well) */
 };
 
 /* Where the rows go: output/sweep-out.c writes them as a table.  Each

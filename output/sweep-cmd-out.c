@@ -145,7 +145,7 @@ static int sweep_cmd_out_row(void *arg, const struct sweep_cmd_row *r)
 	struct json_out *j = &w->j;
 	struct csv_out c;
 	double threads = sweep_fit_cmd_threads(w->o, r);
-	bool left_out = r->verdict < VERDICT_N && sweep_fit_left_out(r->verdict);
+	bool left_out = r->verdict < VERDICT_N && sweep_fit_left_out(r->verdict, r->crowded);
 	if (!isnan(threads))
 		amdahl_set_add(&w->points, threads, r->speedup, left_out);
 	errno = 0;

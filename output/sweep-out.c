@@ -196,7 +196,7 @@ int sweep_out_row(struct sweep_out *w, const struct sweep_row *r)
 	struct csv_out c;
 	struct json_out *j = &w->j;
 	double workers = (double)r->streams * r->threads;
-	bool left_out = sweep_fit_left_out(r->verdict);
+	bool left_out = sweep_fit_left_out(r->verdict, r->crowded);
 	amdahl_set_add(&w->points, workers, r->speedup, left_out);
 	errno = 0;
 	switch (w->fmt) {

@@ -173,8 +173,10 @@ static void test_cmd_rows(void **state)
 	assert_true(isnan(sweep_fit_cmd_threads(&o, &q)));
 	assert_near(sweep_fit_cpus(2, 0), 2, 0);
 	assert_near(sweep_fit_cpus(2, 1.5), 1.5, 0);
-	assert_true(sweep_fit_left_out(VERDICT_CONTENDED) && sweep_fit_left_out(VERDICT_THROTTLED));
-	assert_false(sweep_fit_left_out(VERDICT_OVERSUBSCRIBED));
+	assert_true(sweep_fit_left_out(VERDICT_CONTENDED, false));
+	assert_true(sweep_fit_left_out(VERDICT_THROTTLED, false));
+	assert_false(sweep_fit_left_out(VERDICT_OVERSUBSCRIBED, false));
+	assert_true(sweep_fit_left_out(VERDICT_OVERSUBSCRIBED, true)); /* crowded out too */
 }
 
 /* The caption: predictions on this box, then beyond it, labelled. */
