@@ -22,7 +22,7 @@ run | check) ;;
 	;;
 esac
 
-packages="gcc make autoconf automake pkg-config libncurses-dev libproc2-dev libopenblas-dev libopenblas0-pthread libopenblas0-openmp libcmocka-dev libjson-c-dev libzstd-dev libmicrohttpd-dev libcrypt-dev libre2-dev g++ procps"
+packages="gcc make autoconf automake pkg-config libncurses-dev libproc2-dev libopenblas-dev libopenblas0-pthread libopenblas0-openmp libcmocka-dev libjson-c-dev libzstd-dev libmicrohttpd-dev libcrypt-dev procps"
 if [ "$what" = check ]; then
 	packages="$packages tmux python3 python3-numpy locales util-linux prometheus curl openssl python3-prometheus-client python3-yaml zstd"
 	# the Debian package (.ci/package.sh): its build, lintian; the completions' tests

@@ -10,17 +10,23 @@
 #include <unistd.h>
 
 #include "procinfo.h"
+#include "stop.h"
 #include "xalloc.h"
 
-#define FLEET_CMDLINE_MAX 8192 /* bytes of a command line matched against */
-#define FLEET_DEPTH_MAX	  128  /* parents followed up to init */
+#define FLEET_CMDLINE_MAX 8192		      /* bytes of a command line matched against */
+#define FLEET_DEPTH_MAX	  128		      /* parents followed up to init */
+#define FLEET_HEAD	  (2 + TASK_NAME_MAX) /* a record's comm length and comm */
+#define FLEET_QUEUE	  (1024 * 1024)	      /* bytes of records waiting for the matcher */
+#define FLEET_PID_BITS	  23		      /* a tag: the start time above the pid */
 
 bool fleet_matches(const struct pattern *re, const char *comm, size_t comm_len, const char *cmdline,
 		   size_t cmdline_len)
 {
 	char buf[FLEET_CMDLINE_MAX + 1];
 	size_t n = comm_len < sizeof(buf) - 1 ? comm_len : sizeof(buf) - 1;
-	if (n == comm_len && memchr(comm, '\0', n) == NULL && pattern_match(re, comm, n, NULL, 0))
+	memcpy(buf, comm, n);
+	buf[n] = '\0';
+	if (n == comm_len && memchr(buf, '\0', n) == NULL && pattern_match(re, buf, n, NULL, 0))
 		return true;
 	/* The arguments joined by spaces, as ps shows them; a trailing NUL
 	 * ends the last one. */
@@ -31,7 +37,24 @@ bool fleet_matches(const struct pattern *re, const char *comm, size_t comm_len, 
 		return false;
 	for (size_t i = 0; i < n; i++)
 		buf[i] = cmdline[i] == '\0' ? ' ' : cmdline[i];
+	buf[n] = '\0';
 	return pattern_match(re, buf, n, NULL, 0);
+}
+
+/* The matcher's function (matcher.h) over a record fleet_ask() made. */
+static int fleet_match_record(const struct pattern *re, const char *text, size_t len,
+			      struct matcher_result *r)
+{
+	(void)r;
+	size_t clen = (size_t)(unsigned char)text[0] << 8 | (unsigned char)text[1];
+	if (len < 2 || clen > len - 2)
+		return 0;
+	return fleet_matches(re, text + 2, clen, text + 2 + clen, len - 2 - clen);
+}
+
+static uint64_t fleet_tag(pid_t pid, uint64_t starttime)
+{
+	return starttime << FLEET_PID_BITS | (uint64_t)pid;
 }
 
 int fleet_start(struct fleet *f, const struct session_config *base, const char *regex, char *err,
@@ -46,6 +69,14 @@ int fleet_start(struct fleet *f, const struct session_config *base, const char *
 	f->re = pattern_compile("--match", regex, err, errlen);
 	if (!f->re)
 		return EXIT_USAGE;
+	f->matcher = matcher_start(f->re, fleet_match_record, FLEET_QUEUE,
+				   FLEET_HEAD + FLEET_CMDLINE_MAX, 0);
+	f->re = NULL; /* the matcher's now, freed with it */
+	if (!f->matcher) {
+		snprintf(err, errlen, "--match: cannot start the thread that matches: %s",
+			 strerror(errno));
+		return EXIT_RUNTIME;
+	}
 	int rc = sysroot_open(&f->root, base->root);
 	if (rc < 0) {
 		f->root.fd = -1;
@@ -69,15 +100,43 @@ static const struct fleet_proc *fleet_find(const struct fleet_proc *v, size_t n,
 	return lo < n && v[lo].pid == pid ? &v[lo] : NULL;
 }
 
-/* Lists the processes into f->procs, the match of each known process kept
- * and each new one's command line read. */
+/* Gives the matcher p's name and command line; p->asked when it took them. */
+static void fleet_ask(struct fleet *f, struct fleet_proc *p, const struct stat_line *st)
+{
+	size_t clen = st->name_len < TASK_NAME_MAX ? st->name_len : TASK_NAME_MAX;
+	f->buf[0] = (char)(clen >> 8);
+	f->buf[1] = (char)(clen & 0xff);
+	memcpy(f->buf + 2, st->name, clen);
+	ssize_t len = procinfo_cmdline(&f->root, p->pid, f->buf + 2 + clen, FLEET_CMDLINE_MAX);
+	size_t n = 2 + clen + (len > 0 ? (size_t)len : 0);
+	p->asked =
+	    matcher_put(f->matcher, fleet_tag(p->pid, p->starttime), f->buf, n, stop_now()) == 0;
+}
+
+/* The answers come back, into f->procs. */
+static void fleet_answers(struct fleet *f)
+{
+	struct matcher_result r;
+	const uint64_t mask = ((uint64_t)1 << FLEET_PID_BITS) - 1;
+	while (matcher_take(f->matcher, &r, NULL, NULL)) {
+		pid_t pid = (pid_t)(r.tag & mask);
+		struct fleet_proc *p = (struct fleet_proc *)fleet_find(f->procs, f->nprocs, pid);
+		if (p && fleet_tag(pid, p->starttime) == r.tag) {
+			p->known = true;
+			p->matches = r.status == 1;
+		}
+	}
+}
+
+/* Lists the processes into f->procs, what is known of each known process
+ * kept and each new one given to the matcher. */
 static void fleet_list(struct fleet *f)
 {
 	ssize_t np = procinfo_pids(&f->root, &f->pids, &f->pids_cap);
 	struct fleet_proc *next = NULL;
 	size_t nn = 0, ncap = 0;
 	if (!f->buf)
-		f->buf = xmalloc(f->buf_cap = FLEET_CMDLINE_MAX);
+		f->buf = xmalloc(f->buf_cap = FLEET_HEAD + FLEET_CMDLINE_MAX);
 	for (ssize_t i = 0; i < np; i++) {
 		struct stat_line st;
 		if (procinfo_stat(&f->root, f->pids[i], &st) < 0)
@@ -86,12 +145,12 @@ static void fleet_list(struct fleet *f)
 		    .pid = f->pids[i], .ppid = st.ppid, .starttime = st.starttime};
 		const struct fleet_proc *old = fleet_find(f->procs, f->nprocs, p.pid);
 		if (old && old->starttime == p.starttime) {
+			p.asked = old->asked;
+			p.known = old->known;
 			p.matches = old->matches;
-		} else {
-			ssize_t len = procinfo_cmdline(&f->root, p.pid, f->buf, f->buf_cap);
-			p.matches = fleet_matches(f->re, st.name, st.name_len, f->buf,
-						  len > 0 ? (size_t)len : 0);
 		}
+		if (!p.asked)
+			fleet_ask(f, &p, &st);
 		next = xreallocarray_grow(next, &ncap, nn + 1, sizeof(*next));
 		next[nn++] = p;
 	}
@@ -99,6 +158,7 @@ static void fleet_list(struct fleet *f)
 	f->procs = next;
 	f->nprocs = nn;
 	f->procs_cap = ncap;
+	fleet_answers(f);
 }
 
 /* Whether one of pid's ancestors (not pid itself) is anc, or, with
@@ -108,15 +168,15 @@ static bool fleet_descends(const struct fleet *f, pid_t pid, pid_t anc)
 	const struct fleet_proc *p = fleet_find(f->procs, f->nprocs, pid);
 	for (int depth = 0; p && p->ppid > 0 && depth < FLEET_DEPTH_MAX; depth++) {
 		p = fleet_find(f->procs, f->nprocs, p->ppid);
-		if (p && (anc ? p->pid == anc : p->matches && p->pid != f->self))
-			return true;
+		if (p && (anc ? p->pid == anc : (p->matches || !p->known) && p->pid != f->self))
+			return true; /* an ancestor not yet known may be the member */
 	}
 	return false;
 }
 
 static bool fleet_wanted(const struct fleet *f, const struct fleet_proc *p)
 {
-	if (!p->matches || p->pid == f->self || fleet_descends(f, p->pid, f->self))
+	if (!p->known || !p->matches || p->pid == f->self || fleet_descends(f, p->pid, f->self))
 		return false;
 	/* With --tree a matching child belongs to its matching ancestor. */
 	return !(f->base.tree && fleet_descends(f, p->pid, 0));
@@ -201,8 +261,9 @@ void fleet_stop(struct fleet *f)
 	f->pids = NULL;
 	free(f->buf);
 	f->buf = NULL;
-	if (f->re)
-		pattern_free(f->re);
+	matcher_stop(f->matcher); /* never waits for a match in progress */
+	f->matcher = NULL;
+	pattern_free(f->re);
 	f->re = NULL;
 	if (f->root.fd >= 0)
 		sysroot_close(&f->root);

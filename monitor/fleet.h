@@ -13,7 +13,10 @@
  *
  * Each process's stat is read at every tick (parent, start time); its
  * command line only when it is new (a PID with another start time is
- * another process). */
+ * another process).  Command lines are matched on a matcher thread
+ * (matcher.h), so an expression that takes seconds on one cannot hold the
+ * tick: a process whose answer has not come is not a member yet (nor is
+ * its child, with tree), and is asked again when the queue was full. */
 #ifndef THREADLAB_FLEET_H
 #define THREADLAB_FLEET_H
 
@@ -22,6 +25,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "matcher.h"
 #include "pattern.h"
 #include "session.h"
 
@@ -29,7 +33,9 @@
 struct fleet_proc {
 	pid_t pid, ppid;
 	uint64_t starttime;
-	bool matches;
+	bool asked;   /* its name and command line are with the matcher */
+	bool known;   /* the matcher answered */
+	bool matches; /* known: the answer */
 };
 
 struct fleet_member {
@@ -40,7 +46,8 @@ struct fleet_member {
 
 struct fleet {
 	struct session_config base; /* copied; each member's pid set on start */
-	struct pattern *re;	    /* NULL until compiled */
+	struct pattern *re;	    /* NULL until compiled; then the matcher's */
+	struct matcher *matcher;
 	struct sysroot root;
 	pid_t self;
 	struct fleet_member **m; /* sorted by pid */
@@ -49,7 +56,7 @@ struct fleet {
 	size_t nprocs, procs_cap;
 	pid_t *pids;
 	size_t pids_cap;
-	char *buf; /* command lines read */
+	char *buf; /* a record for the matcher: comm length (2 bytes), comm, command line */
 	size_t buf_cap;
 	unsigned long started, ended; /* members over the fleet's life */
 };
@@ -59,7 +66,8 @@ struct fleet {
 bool fleet_matches(const struct pattern *re, const char *comm, size_t comm_len, const char *cmdline,
 		   size_t cmdline_len);
 
-/* Compiles regex (pattern.h: POSIX egrep syntax, linear-time matching) and opens base->root.
+/* Compiles regex (pattern.h: POSIX extended syntax, glibc's regcomp, its
+ * cost bounded), starts its matcher and opens base->root.
  * Returns EXIT_OK, or EXIT_USAGE with a one-line message in err (a bad expression, a bad root).
  * fleet_stop() must be called either way. */
 int fleet_start(struct fleet *f, const struct session_config *base, const char *regex, char *err,

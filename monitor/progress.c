@@ -1,4 +1,6 @@
 /* progress.c — steps and rates from the job's output lines (progress.h). */
+#include "config.h"
+
 #include "progress.h"
 
 #include <errno.h>
@@ -22,10 +24,27 @@ int progress_init(struct progress *p, const char *regex, bool rate_mode, char *e
 	return 0;
 }
 
+int progress_match_start(struct progress *p, double budget_s)
+{
+	p->matcher =
+	    matcher_start(p->re, progress_match, PROGRESS_QUEUE, PROGRESS_LINE_MAX, budget_s);
+	if (!p->matcher) {
+		int rc = -errno;
+		p->on = false; /* the matcher freed the expression */
+		p->re = NULL;
+		return rc;
+	}
+	p->budget_s = budget_s;
+	return 0;
+}
+
 void progress_free(struct progress *p)
 {
-	if (p->on)
+	if (p->matcher)
+		matcher_stop(p->matcher); /* it owns the expression */
+	else if (p->on)
 		pattern_free(p->re);
+	p->matcher = NULL;
 	p->re = NULL;
 	p->on = false;
 }
@@ -81,39 +100,43 @@ static bool progress_number(struct progress *p, const char *s, size_t len, doubl
 	return true;
 }
 
-bool progress_line(struct progress *p, const char *line, size_t len)
+int progress_match(const struct pattern *re, const char *text, size_t len, struct matcher_result *r)
 {
-	char buf[PROGRESS_LINE_MAX];
-	if (len >= sizeof(buf))
-		len = sizeof(buf) - 1;
-	memcpy(buf, line, len);
-	buf[len] = '\0';
-	/* What follows a NUL is not matched (nor shown). */
-	size_t slen = strlen(buf);
-	size_t k = 0;
-	while (k < slen && (buf[k] == ' ' || buf[k] == '\t'))
-		k++;
-	if (k < slen) {
-		memcpy(p->last_line, buf, slen + 1);
-		p->line_seq++;
-	}
 	struct pattern_span m[PATTERN_GROUPS_MAX + 1];
-	if (!pattern_match(p->re, buf, slen, m, PATTERN_GROUPS_MAX + 1))
-		return false;
-	double v = -1;
-	bool grouped = false;
-	for (int g = 1; g <= pattern_groups(p->re) && g <= PATTERN_GROUPS_MAX; g++) {
+	if (!pattern_match(re, text, len, m, PATTERN_GROUPS_MAX + 1))
+		return 0;
+	for (int g = 1; g <= pattern_groups(re) && g <= PATTERN_GROUPS_MAX; g++) {
 		if (m[g].so < 0)
 			continue;
-		grouped = true;
-		if (!progress_number(p, buf + m[g].so, (size_t)(m[g].eo - m[g].so), &v))
-			v = -1;
-		break;
+		r->value = g;
+		r->len = (size_t)(m[g].eo - m[g].so);
+		memcpy(r->text, text + m[g].so,
+		       r->len < sizeof(r->text) ? r->len : sizeof(r->text));
+		return 1;
 	}
-	if (grouped && v < 0)
-		return false; /* the group is not a number: not a progress line */
+	if (pattern_groups(re) > 0) {
+		/* a group that took no part: the line names itself */
+		r->value = -1;
+		r->len = len;
+		memcpy(r->text, text, len < sizeof(r->text) ? len : sizeof(r->text));
+	}
+	return 1;
+}
+
+/* A line that matched: a step, a count or a rate from its group. */
+static void progress_count(struct progress *p, const struct matcher_result *r)
+{
+	double v = -1;
+	if (r->value < 0) {
+		/* Counting it as a line would mix two kinds of count. */
+		progress_note(p, &p->no_group, "--progress: the line", r->text, r->len,
+			      "matched with no group taking part");
+		return;
+	}
+	if (r->value > 0 && !progress_number(p, r->text, r->len, &v))
+		return; /* the group is not a number: not a progress line */
 	p->matches++;
-	if (!grouped) {
+	if (r->value == 0) {
 		p->count += 1;
 	} else if (p->rate_mode) {
 		p->printed = v;
@@ -128,7 +151,81 @@ bool progress_line(struct progress *p, const char *line, size_t len)
 		}
 		p->count = p->run_base + p->run_last;
 	}
-	return true;
+}
+
+static void progress_skip(struct progress *p)
+{
+	if (p->skipped++ > 0)
+		return;
+	char note[PROGRESS_NOTE_LEN];
+	snprintf(note, sizeof(note),
+		 "--progress: lines came faster than they match (a line not matched within "
+		 "%.0f ms is skipped; the slowest took %.0f ms): those not counted",
+		 p->budget_s * 1e3, p->matcher ? matcher_longest(p->matcher) * 1e3 : 0.0);
+	progress_say(p, note);
+}
+
+/* A complete line: the last line; NUL-terminated in buf, its length
+ * returned (what follows a NUL is neither matched nor shown). */
+static size_t progress_last(struct progress *p, const char *line, size_t len, char *buf)
+{
+	if (len >= PROGRESS_LINE_MAX)
+		len = PROGRESS_LINE_MAX - 1;
+	memcpy(buf, line, len);
+	buf[len] = '\0';
+	size_t slen = strlen(buf);
+	size_t k = 0;
+	while (k < slen && (buf[k] == ' ' || buf[k] == '\t'))
+		k++;
+	if (k < slen) {
+		memcpy(p->last_line, buf, slen + 1);
+		p->line_seq++;
+	}
+	return slen;
+}
+
+bool progress_line(struct progress *p, const char *line, size_t len)
+{
+	char buf[PROGRESS_LINE_MAX];
+	size_t slen = progress_last(p, line, len, buf);
+	struct matcher_result r = {0};
+	if (!progress_match(p->re, buf, slen, &r))
+		return false;
+	unsigned long before = p->matches;
+	progress_count(p, &r);
+	return p->matches > before;
+}
+
+void progress_collect(struct progress *p)
+{
+	struct matcher_result r;
+	const char *text;
+	size_t len;
+	char buf[PROGRESS_LINE_MAX];
+	while (p->matcher && matcher_take(p->matcher, &r, &text, &len)) {
+		/* the last line with its answer: a face never shows a line
+		 * whose step is not counted yet */
+		progress_last(p, text, len, buf);
+		if (r.status == MATCHER_LATE)
+			progress_skip(p);
+		else if (r.status == 1)
+			progress_count(p, &r);
+	}
+}
+
+/* A complete line, matched here or queued for the matcher. */
+static void progress_take(struct progress *p, const char *line, size_t len, double now)
+{
+	if (!p->matcher) {
+		progress_line(p, line, len);
+		return;
+	}
+	size_t slen = strnlen(line, len < PROGRESS_LINE_MAX ? len : PROGRESS_LINE_MAX - 1);
+	if (matcher_put(p->matcher, 0, line, slen, now) == 0)
+		return;
+	progress_collect(p); /* the room of answers come back */
+	if (matcher_put(p->matcher, 0, line, slen, now) < 0)
+		progress_skip(p); /* no room: the matcher is far behind */
 }
 
 static double progress_clock(void)
@@ -140,34 +237,38 @@ static double progress_clock(void)
 
 void progress_feed(struct progress *p, const char *buf, size_t len)
 {
-	double end = p->budget_s > 0 ? progress_clock() + p->budget_s : 0;
-	bool over = false;
+	double now = progress_clock();
+	progress_collect(p); /* room for what comes */
 	for (size_t i = 0; i < len; i++) {
 		char ch = buf[i];
 		if (ch == '\n' || ch == '\r') {
-			over = over || (end > 0 && progress_clock() > end);
-			if (!over) {
-				progress_line(p, p->partial, p->plen);
-			} else if (p->skipped++ == 0) {
-				char note[PROGRESS_NOTE_LEN];
-				snprintf(note, sizeof(note),
-					 "--progress: lines came faster than they match (%.0f ms a "
-					 "read): the rest not counted",
-					 p->budget_s * 1e3);
-				progress_say(p, note);
-			}
+			progress_take(p, p->partial, p->plen, now);
 			p->plen = 0;
 		} else if (p->plen < sizeof(p->partial) - 1) {
 			p->partial[p->plen++] = ch;
 		}
 	}
+	progress_collect(p);
 }
 
 void progress_flush(struct progress *p)
 {
 	if (p->plen)
-		progress_line(p, p->partial, p->plen);
+		progress_take(p, p->partial, p->plen, progress_clock());
 	p->plen = 0;
+}
+
+bool progress_settle(struct progress *p, double max_s)
+{
+	double end = progress_clock() + max_s;
+	for (;;) {
+		progress_collect(p);
+		if (!p->matcher || matcher_pending(p->matcher) == 0)
+			return true;
+		if (progress_clock() >= end)
+			return false;
+		nanosleep(&(struct timespec){.tv_nsec = 1000000}, NULL);
+	}
 }
 
 double progress_count_at(const struct progress *p, double t)
@@ -202,6 +303,7 @@ void progress_tick(struct progress *p, double now)
 {
 	if (!p->on)
 		return;
+	progress_collect(p);
 	if (p->rate_mode && p->printed >= 0 && p->t_last > 0)
 		p->count += p->printed * (now - p->t_last);
 	p->t_last = now;

@@ -9,9 +9,13 @@
 #include "tail.h"
 #include "xalloc.h"
 
-/* Matching time per read of the job's output, s (progress.h): a job that
- * floods lines costs the tick at most this much for each. */
-#define SESSION_PROGRESS_BUDGET_S 0.02
+/* How long a line may wait for the matcher thread, s (progress.h).  A line
+ * matched late counts in a later tick, which the rate's average absorbs;
+ * one that waited a second means the matcher cannot keep up (a slow
+ * expression), not a busy machine (the matcher runs at nice +10, so a
+ * loaded box delays it by tenths of a second: 200 ms dropped cheap lines
+ * there). */
+#define SESSION_PROGRESS_BUDGET_S 1.0
 
 int session_progress_start(struct session *s, char *err, size_t errlen)
 {
@@ -20,9 +24,14 @@ int session_progress_start(struct session *s, char *err, size_t errlen)
 		return EXIT_OK;
 	if (progress_init(&s->progress, c->progress, c->progress_rate, err, errlen) < 0)
 		return EXIT_USAGE;
-	s->progress.budget_s = SESSION_PROGRESS_BUDGET_S;
+	int rc = progress_match_start(&s->progress, SESSION_PROGRESS_BUDGET_S);
+	if (rc < 0) {
+		snprintf(err, errlen, "--progress: cannot start the thread that matches lines: %s",
+			 strerror(-rc));
+		return EXIT_RUNTIME;
+	}
 	if (c->progress_file) {
-		int rc = tail_check(c->progress_file);
+		rc = tail_check(c->progress_file);
 		if (rc < 0) {
 			snprintf(err, errlen, "--progress-file %s: %s", c->progress_file,
 				 rc == -EISDIR	 ? "is a directory: give the job's log file"

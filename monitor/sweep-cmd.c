@@ -30,6 +30,7 @@
 extern char **environ;
 
 #define SWEEP_CMD_TICK 0.5 /* s between samples */
+#define SWEEP_CMD_SETTLE 0.5 /* s for the matcher's last answers of a row (progress.h) */
 
 void sweep_cmd_opts_default(struct sweep_cmd_opts *o)
 {
@@ -295,6 +296,7 @@ static int sweep_cmd_once(const struct sweep_cmd_opts *o, const unsigned char *v
 	}
 	session_progress_drain(s);
 	progress_flush(&s->progress);
+	progress_settle(&s->progress, SWEEP_CMD_SETTLE);
 	if (o->progress && s->progress.matches > 0 && t1 - t0 > 0.5)
 		r->rate = (s->progress.count - c0) / (t1 - t0);
 	if (!ended)

@@ -260,7 +260,7 @@ static void report_json_progress(struct json_out *j, const struct progress *p)
 	/* lines not counted: over the matching budget, a group not a number
 	 * or out of range (progress.h) */
 	json_out_kuint(j, "skipped", p->skipped);
-	json_out_kuint(j, "not_numbers", p->not_number + p->out_of_range);
+	json_out_kuint(j, "not_numbers", p->not_number + p->out_of_range + p->no_group);
 	json_out_kstr(j, "last_line", p->last_line[0] ? p->last_line : NULL);
 	json_out_end(j);
 }
@@ -533,9 +533,9 @@ static void report_text_progress(FILE *f, const struct progress *p)
 		fprintf(f, ", %.2f steps/s", p->rate);
 	if (p->steady_rate >= 0)
 		fprintf(f, " (steady %.2f)", p->steady_rate);
-	if (p->skipped || p->not_number || p->out_of_range)
+	if (p->skipped || p->not_number || p->out_of_range || p->no_group)
 		fprintf(f, " | not counted: %lu lines",
-			p->skipped + p->not_number + p->out_of_range);
+			p->skipped + p->not_number + p->out_of_range + p->no_group);
 	fprintf(f, " | last line: %s\n", p->last_line[0] ? safe : "-");
 }
 

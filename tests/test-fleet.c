@@ -123,8 +123,8 @@ static void test_matches(void **state)
 
 /* ---- the fleet live ------------------------------------------------------ */
 
-/* A child of ours running "sleep SECS". */
-static pid_t start_sleeper(const char *secs)
+/* A child of ours running argv (it dies with us). */
+static pid_t start_child(const char *const argv[])
 {
 	pid_t parent = getpid();
 	pid_t pid = fork();
@@ -133,7 +133,7 @@ static pid_t start_sleeper(const char *secs)
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (getppid() != parent)
 			_exit(0);
-		execlp("sleep", "sleep", secs, (char *)NULL);
+		execvp(argv[0], (char *const *)argv); /* execvp does not write them */
 		_exit(127);
 	}
 	return pid;
@@ -145,6 +145,20 @@ static bool fleet_has(const struct fleet *f, pid_t pid)
 		if (f->m[i]->pid == pid)
 			return true;
 	return false;
+}
+
+/* What the fleet knows of pid once the matcher answered (ticking until it
+ * has, at most 10 s); NULL when it never did. */
+static const struct fleet_proc *tick_until_known(struct fleet *f, pid_t pid)
+{
+	for (int i = 0; i < 200; i++) {
+		fleet_tick(f);
+		for (size_t k = 0; k < f->nprocs; k++)
+			if (f->procs[k].pid == pid && f->procs[k].known)
+				return &f->procs[k];
+		tl_sleep_ms(50);
+	}
+	return NULL;
 }
 
 static void test_fleet_live(void **state)
@@ -164,16 +178,20 @@ static void test_fleet_live(void **state)
 	/* Our own command line matches a pattern built from it: never a
 	 * member (threadlab --match 'python.*train' matches itself). */
 	assert_int_equal(fleet_start(&f, &c, "test-fleet", err, sizeof(err)), EXIT_OK);
-	fleet_tick(&f);
+	const struct fleet_proc *self = tick_until_known(&f, getpid());
+	assert_non_null(self);
+	assert_true(self->matches);
 	assert_false(fleet_has(&f, getpid()));
 	fleet_stop(&f);
 
 	/* A child of ours: threadlab's own descendants are never members. */
 	assert_int_equal(fleet_start(&f, &c, re, err, sizeof(err)), EXIT_OK);
-	pid_t a = start_sleeper(secs);
+	pid_t a = start_child((const char *[]){"sleep", secs, NULL});
 	struct timespec ts = {0, 200 * 1000 * 1000};
-	nanosleep(&ts, NULL);
-	fleet_tick(&f);
+	nanosleep(&ts, NULL); /* exec'd: the name the fleet reads first is sleep's */
+	const struct fleet_proc *pa = tick_until_known(&f, a);
+	assert_non_null(pa);
+	assert_true(pa->matches);
 	assert_false(fleet_has(&f, a));
 	assert_int_equal(f.n, 0);
 	kill(a, SIGKILL);
@@ -202,12 +220,66 @@ static void test_fleet_live(void **state)
 	fleet_stop(&f);
 }
 
+/* A command line the expression takes a second or more over holds no
+ * tick and no stop: its answer comes when the matcher has it.  Times are
+ * compared with the slowest match over the same while (a loaded machine
+ * slows both). */
+static void test_fleet_slow(void **state)
+{
+	(void)state;
+	const char *re = "(.{1,190}a){1,5}#%";
+	char arg[600];
+	tl_ab_text(arg, sizeof(arg) - 1, 1);
+	arg[sizeof(arg) - 1] = '\0';
+	char err[256];
+	pid_t pid = start_child((const char *[]){"sh", "-c", "sleep 30; :", arg, NULL});
+	tl_sleep_ms(100);
+	struct session_config c;
+	session_config_default(&c);
+	struct fleet f;
+	assert_int_equal(fleet_start(&f, &c, re, err, sizeof(err)), EXIT_OK);
+	double worst = 0;
+	const struct fleet_proc *known = NULL;
+	/* its answer comes in seconds; minutes on a loaded machine, as the
+	 * matcher runs at nice +10 */
+	for (double end = tl_now_s() + 180; !known && tl_now_s() < end;) {
+		double t0 = tl_now_s();
+		fleet_tick(&f);
+		double dt = tl_now_s() - t0;
+		worst = dt > worst ? dt : worst;
+		for (size_t k = 0; k < f.nprocs; k++)
+			if (f.procs[k].pid == pid && f.procs[k].known)
+				known = &f.procs[k];
+		tl_sleep_ms(50);
+	}
+	double one = matcher_longest(f.matcher);
+	printf("# the slowest tick %.1f ms, the slowest match %.0f ms\n", worst * 1e3, one * 1e3);
+	assert_non_null(known);
+	assert_false(known ? known->matches : true);
+	assert_true(one > 0.1);
+	assert_true(worst < one / 4);
+	fleet_stop(&f);
+
+	/* stopped while it matches that command line */
+	assert_int_equal(fleet_start(&f, &c, re, err, sizeof(err)), EXIT_OK);
+	fleet_tick(&f);
+	tl_sleep_ms(100);
+	assert_true(matcher_busy(f.matcher));
+	double t0 = tl_now_s();
+	fleet_stop(&f);
+	double stop = tl_now_s() - t0;
+	printf("# stopped during that match in %.2f ms\n", stop * 1e3);
+	assert_true(stop < one / 4);
+	tl_kill_reap(pid);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_groups_only_grow),
 	    cmocka_unit_test(test_matches),
 	    cmocka_unit_test(test_fleet_live),
+	    cmocka_unit_test(test_fleet_slow),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

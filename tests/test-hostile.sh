@@ -21,7 +21,7 @@ cleanup() {
 
 . "$(dirname "$0")/tap-lib.sh"
 
-plan 28
+plan 29
 
 # The 500 'a's a line the expensive expression fails on.
 long_a=$(printf '%0500d' 0 | tr 0 a)
@@ -90,7 +90,7 @@ fi
 
 # ---- 4: a flood of lines an expensive expression must match -------------------
 start=$(date +%s.%N)
-limited 40 "$TL" --batch --format json -i 0.5 -c 6 --progress '(.{1,200}a){1,5}x' \
+limited 40 "$TL" --batch --format json -i 0.5 -c 6 --progress '(.{1,190}a){1,5}x' \
 	-- sh -c "$flood" >"$tmp/f.out" 2>"$tmp/f.err"
 st=$?
 took=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
@@ -106,7 +106,7 @@ assert s[-1]["progress"]["skipped"] > 0, s[-1]["progress"]
 else
 	notok "flood of lines" "status $st, ${took} s" "$(cat "$tmp/py")" "$(head -c 600 "$tmp/f.err")"
 fi
-"$TL" --batch -i 0.5 --progress '(.{1,200}a){1,5}x' -- sh -c "$flood" >/dev/null 2>&1 &
+"$TL" --batch -i 0.5 --progress '(.{1,190}a){1,5}x' -- sh -c "$flood" >/dev/null 2>&1 &
 pid=$!
 pids+=($pid)
 sleep 2
@@ -118,7 +118,7 @@ else
 fi
 stop $pid
 dash_quits "the same flood in the dashboard: still drawing, q quits within 3 s" \
-	"--progress '(.{1,200}a){1,5}x' -- sh -c '$flood'" 'progress' 30
+	"--progress '(.{1,190}a){1,5}x' -- sh -c '$flood'" 'progress' 30
 
 # ---- 5: a group that never captures a number ----------------------------------
 limited 20 "$TL" --batch --format json -i 0.3 -c 3 --progress 'step (x*)' \
@@ -127,6 +127,18 @@ if [ "$(grep -c "the group captured '', not a number" "$tmp/g.err")" = 1 ]; then
 	ok "a group that never captures a number: said once, not a silent 0"
 else
 	notok "a group that never captures" "$(cat "$tmp/g.err")"
+fi
+limited 20 "$TL" --batch --format json -i 0.3 -c 3 --progress 'step( (x+))?' \
+	-- sh -c 'while :; do echo step 5; sleep 0.05; done' >"$tmp/g2.out" 2>"$tmp/g2.err"
+if [ "$(grep -c "the line 'step 5', matched with no group taking part" "$tmp/g2.err")" = 1 ] &&
+	python3 -c '
+import json, sys
+p = [json.loads(l) for l in open(sys.argv[1])][-1]["progress"]
+assert p["count"] == 0 and p["matches"] == 0 and p["not_numbers"] >= 1, p
+' "$tmp/g2.out" 2>"$tmp/py"; then
+	ok "a group that takes no part: said once, not counted as a line"
+else
+	notok "a group that takes no part" "$(cat "$tmp/g2.err" "$tmp/py")"
 fi
 
 # ---- 6: files --progress-file and --log cannot use ----------------------------

@@ -146,6 +146,8 @@ EOF
 bash "$tmp/writer.sh" &
 wpid=$!
 pids+=("$wpid")
+# --progress-file refuses a path that is not there yet: the job's first line first
+for _ in $(seq 100); do [ -s "$log" ] && break; sleep 0.1; done
 "$TL" --batch -i 0.5 -c 12 --format json -p "$wpid" --progress '^step' --progress-file "$log" \
 	>"$tmp/pf.json" 2>"$tmp/pf.err" &
 tpid=$!

@@ -164,6 +164,19 @@ static inline bool tl_wait_gone(pid_t pid, int ms)
 	return tl_pid_gone(pid);
 }
 
+/* n bytes of 'a' and 'b' drawn from seed (not 0), no NUL added: text an
+ * expression like '(.{1,190}a){1,5}x' takes glibc long to match. */
+static inline void tl_ab_text(char *s, size_t n, uint32_t seed)
+{
+	uint32_t x = seed * 2654435761u;
+	for (size_t i = 0; i < n; i++) {
+		x ^= x << 13;
+		x ^= x >> 17;
+		x ^= x << 5;
+		s[i] = (x >> 7) & 1 ? 'a' : 'b';
+	}
+}
+
 /* Kills pid with SIGKILL and reaps it. */
 static inline void tl_kill_reap(pid_t pid)
 {
