@@ -23,8 +23,12 @@ run | check) ;;
 esac
 
 packages="gcc make autoconf automake pkg-config libncurses-dev libproc2-dev libopenblas-dev libopenblas0-pthread libopenblas0-openmp libcmocka-dev libjson-c-dev libzstd-dev libmicrohttpd-dev libcrypt-dev procps"
+# The BPF collector: clang's bpf target, llvm-strip, bpftool's skeletons,
+# libbpf; libcap drops the capabilities after loading.
+packages="$packages clang llvm bpftool libbpf-dev libcap-dev"
 if [ "$what" = check ]; then
 	packages="$packages tmux python3 python3-numpy locales util-linux prometheus curl openssl python3-prometheus-client python3-yaml zstd"
+	packages="$packages libcap2-bin" # setcap, for the capability test
 	# the Debian package (.ci/package.sh): its build, lintian; the completions' tests
 	packages="$packages build-essential dpkg-dev debhelper lintian bash-completion zsh"
 fi
@@ -96,7 +100,7 @@ if [ "$what" = check ]; then
 	# A build that fails (set -e) must not leave the package's build behind.
 	trap 'kill -- -"$package_pid" 2>/dev/null || true' EXIT
 fi
-build_in build "--enable-werror"
+build_in build "--enable-werror --enable-bpf=yes"
 if [ "$what" = run ]; then
 	exec ./build/threadlab
 fi
@@ -151,7 +155,7 @@ mkdir -p build-check
 (
 	exec 8>>"$THREADLAB_TEST_LOCK.build"
 	flock -s 8
-	build_in build-check "--enable-werror --enable-sanitizers" 8>&-
+	build_in build-check "--enable-werror --enable-sanitizers --enable-bpf=yes" 8>&-
 	(cd build-check && make -j"$jobs" check TESTS= >/dev/null 8>&-)
 ) || { echo "setup: the sanitizer build failed" >&2; kill "$plain" 2>/dev/null; wait "$plain"; exit 1; }
 echo "setup: the sanitizer build was ready after $(($(date +%s) - start)) s"

@@ -12,7 +12,8 @@
 # usage: bench/attach-cost.sh [SECONDS [THREADS [INTERVAL [ROUNDS]]]]
 #        (default 20 s, 1000 threads, 0.1 s, 2 rounds)
 # THREADLAB_BUILDDIR (default .) names the build directory; build the
-# benchmarks first (make bench).
+# benchmarks first (make bench).  TL_ARGS adds options to threadlab's runs
+# (TL_ARGS="--collector proc" measures the /proc path).
 set -u
 secs="${1:-20}"
 nthreads="${2:-1000}"
@@ -60,7 +61,7 @@ measure() {
 
 echo "target: $nthreads threads waking every 50 ms (pid $tpid); $secs s per run at $interval s"
 for r in $(seq "$rounds"); do
-	tl=$(measure threadlab "'$TL' -p $tpid -i $interval")
+	tl=$(measure threadlab "'$TL' ${TL_ARGS:-} -p $tpid -i $interval")
 	top=$(measure top "top -H -d $interval -p $tpid")
 	awk -v r="$r" -v a="$tl" -v b="$top" 'BEGIN {
 		printf "round %d: threadlab %.2f %% of a core, top -H %.2f %%, ratio %.2fx\n",

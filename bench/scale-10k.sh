@@ -16,7 +16,8 @@
 #
 # usage: bench/scale-10k.sh [SECONDS [THREADS [WAKERS [ROUNDS]]]]
 #        (default 120 s, 10000 threads, 2000 wakers, 10 rounds)
-# THREADLAB_BUILDDIR (default .) names the build directory.
+# THREADLAB_BUILDDIR (default .) names the build directory; TL_ARGS adds
+# options to both threadlab runs (TL_ARGS="--collector proc" for /proc).
 set -u
 secs="${1:-120}"
 nthreads="${2:-10000}"
@@ -51,7 +52,7 @@ echo "scale-10k: $(nproc) CPUs, $(sed -n 's/^model name\s*: //p' /proc/cpuinfo |
 echo "scale-10k: target $tpid: $nthreads threads, $wakers waking every 50 ms; $(uname -r)"
 
 t0=$(now)
-$T new-session -d -s d -x 120 -y 40 "exec env LC_ALL=C.UTF-8 TERM=xterm-256color '$TL' -p $tpid -i 1"
+$T new-session -d -s d -x 120 -y 40 "exec env LC_ALL=C.UTF-8 TERM=xterm-256color '$TL' ${TL_ARGS:-} -p $tpid -i 1"
 pid=$($T display-message -p -t d '#{pane_pid}')
 first="" rows=""
 while [ -z "$rows" ] && [ $(($(now) - t0)) -lt 30000000000 ]; do
@@ -102,7 +103,7 @@ awk -v c="$((c1 - c0))" -v hz="$hz" -v ns="$((w1 - w0))" \
 echo "dashboard RSS kB, every $(awk -v s="$secs" 'BEGIN { print s / 10 }') s:$rss"
 $T kill-server 2>/dev/null
 
-"$TL" --batch -p "$tpid" -i 0.5 -c 20 --format json >"$tmp/b.json" 2>"$tmp/b.err" &
+"$TL" ${TL_ARGS:-} --batch -p "$tpid" -i 0.5 -c 20 --format json >"$tmp/b.json" 2>"$tmp/b.err" &
 bp=$!
 sleep 1
 bc0=$(cpu_ticks $bp 2>/dev/null || echo 0)

@@ -16,8 +16,11 @@
  * have schedstat read every PERIOD seconds (default 1; 0: every thread,
  * every tick) and stat every 2 x PERIOD when they ran,
  * and every tick for the WANTED threads a screen shows (default 30).
+ * With -b the BPF collector (bpf-tasks.h; root) is measured too, on the
+ * same target and with the same cadence: bpf_threads_sample() +
+ * thread_rates() per tick, and the records per tick in full and short.
  *
- * Usage: tick-cost [-n THREADS] [-t TICKS] [-i INTERVAL_MS] [-s PERIOD] [-w WANTED] */
+ * Usage: tick-cost [-n THREADS] [-t TICKS] [-i INTERVAL_MS] [-s PERIOD] [-w WANTED] [-b] */
 #include "config.h"
 
 #include <errno.h>
@@ -34,6 +37,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bpf-tasks.h"
 #include "sysroot.h"
 #include "threads.h"
 
@@ -48,6 +52,8 @@ static long wake_ms;		   /* 0: threads sleep for good */
 static double stat_period = 1.0;   /* -s: the stat and the sched period */
 static int wanted = 30;		   /* -w */
 static double status_period = 1.0; /* -S */
+static bool with_bpf;		   /* -b */
+static double bpf_load_ms;	   /* the programs' load and attach, wall ms */
 
 static void *target_thread(void *arg)
 {
@@ -175,6 +181,62 @@ static double bench_threadlab(pid_t pid, int ticks, long interval, double *first
 	return spent / ticks;
 }
 
+/* The BPF collector's CPU ms per tick (after one warm-up tick), or -1
+ * with why; full and brief: its records per tick. */
+static double bench_bpf(pid_t pid, int ticks, long interval, double *full, double *brief, char *why,
+			size_t whylen)
+{
+	struct bpf_tasks *b = NULL;
+	double t0 = now_ms();
+	if (bpf_tasks_load(0, &b, why, whylen) < 0)
+		return -1;
+	bpf_load_ms = now_ms() - t0;
+	struct bpf_threads *t = bpf_threads_new(b, pid, false, false);
+	if (!t) {
+		snprintf(why, whylen, "%s", strerror(errno));
+		bpf_tasks_free(b);
+		return -1;
+	}
+	bpf_threads_set_period(t, stat_period);
+	struct thread_set prev, cur;
+	thread_set_init(&prev);
+	thread_set_init(&cur);
+	struct thread_rate *rates = NULL;
+	size_t cap = 0, nf, nb;
+	double spent = -1;
+	if (bpf_threads_sample(t, now_ms() / 1e3, &prev) == 0) {
+		pid_t *want = calloc((size_t)wanted + 1, sizeof(*want));
+		size_t nw = 0;
+		for (size_t i = 0; i < prev.n && nw < (size_t)wanted; i++)
+			want[nw++] = prev.v[i].tid;
+		bpf_threads_want(t, want, nw);
+		free(want);
+		spent = *full = *brief = 0;
+		for (int i = 0; i < ticks; i++) {
+			struct rusage a, z;
+			sleep_ms(interval);
+			getrusage(RUSAGE_SELF, &a);
+			bpf_threads_sample(t, now_ms() / 1e3, &cur);
+			thread_rates(&prev, &cur, &rates, &cap);
+			thread_set_copy(&prev, &cur);
+			getrusage(RUSAGE_SELF, &z);
+			spent += cpu_ms(&z) - cpu_ms(&a);
+			bpf_threads_last_read(t, &nf, &nb);
+			*full += (double)nf / ticks;
+			*brief += (double)nb / ticks;
+		}
+		spent /= ticks;
+	} else {
+		snprintf(why, whylen, "the first read failed");
+	}
+	free(rates);
+	thread_set_free(&prev);
+	thread_set_free(&cur);
+	bpf_threads_free(t);
+	bpf_tasks_free(b);
+	return spent;
+}
+
 /* top -H's CPU ms per tick. */
 static double bench_top(pid_t pid, int ticks, long interval)
 {
@@ -214,12 +276,17 @@ static void run(const char *what, int nthreads, long wake, int ticks, long inter
 	struct thread_sampler_reads reads = {0};
 	double tl = bench_threadlab(pid, ticks, interval, &first, &seen, &fds, &reads);
 	double tl_wall = now_ms() - t0;
+	double bpf = -1, full = 0, brief = 0;
+	char why[256] = "not asked for (-b)";
+	if (with_bpf)
+		bpf = bench_bpf(pid, ticks, interval, &full, &brief, why, sizeof(why));
 	double top = bench_top(pid, ticks, interval);
 	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
 
-	printf("target: %d %s threads (+1 main), %d ticks at %ld ms; detail period %g s, %d wanted\n",
-	       nthreads, what, ticks, interval, stat_period, wanted);
+	printf(
+	    "target: %d %s threads (+1 main), %d ticks at %ld ms; detail period %g s, %d wanted\n",
+	    nthreads, what, ticks, interval, stat_period, wanted);
 	if (tl < 0)
 		printf("  threadlab thread_sampler: failed\n");
 	else
@@ -238,13 +305,19 @@ static void run(const char *what, int nthreads, long wake, int ticks, long inter
 		printf("  top -H -b:          %7.3f ms CPU per tick\n", top);
 	if (tl >= 0 && top > 0)
 		printf("  ratio:              %7.3f x top -H  (goal <= 0.10)\n", tl / top);
+	if (bpf < 0 && with_bpf)
+		printf("  threadlab bpf_threads: failed: %s\n", why);
+	else if (bpf >= 0)
+		printf("  threadlab bpf_threads: %7.3f ms CPU per tick (%.0f records in full, %.0f "
+		       "short per tick)%s%.3f x top -H; loaded in %.1f ms\n",
+		       bpf, full, brief, top > 0 ? "; " : "", top > 0 ? bpf / top : 0, bpf_load_ms);
 }
 
 int main(int argc, char **argv)
 {
 	int nthreads = 1000, ticks = 20, opt;
 	long interval = 100;
-	while ((opt = getopt(argc, argv, "n:t:i:s:S:w:")) != -1) {
+	while ((opt = getopt(argc, argv, "n:t:i:s:S:w:b")) != -1) {
 		switch (opt) {
 		case 'n':
 			nthreads = atoi(optarg);
@@ -264,9 +337,12 @@ int main(int argc, char **argv)
 		case 'S':
 			status_period = atof(optarg);
 			break;
+		case 'b':
+			with_bpf = true;
+			break;
 		default:
 			fprintf(stderr, "usage: tick-cost [-n THREADS] [-t TICKS] [-i INTERVAL_MS] "
-					"[-s PERIOD] [-w WANTED]\n");
+					"[-s PERIOD] [-w WANTED] [-b]\n");
 			return 2;
 		}
 	}

@@ -119,8 +119,15 @@ int procinfo_tgid(const struct sysroot *r, pid_t pid)
 int procinfo_stat(const struct sysroot *r, pid_t pid, struct stat_line *out)
 {
 	char rel[64], buf[1024];
-	snprintf(rel, sizeof(rel), "proc/%d/stat", (int)pid);
+	/* The leader's own line has the same fields but for the CPU times,
+	 * which proc/PID/stat sums over every thread (10,000 threads: several
+	 * ms of kernel time a read); a fixture tree may have only the latter. */
+	snprintf(rel, sizeof(rel), "proc/%d/task/%d/stat", (int)pid, (int)pid);
 	ssize_t n = sysroot_read(r, rel, buf, sizeof(buf));
+	if (n == -ENOENT) {
+		snprintf(rel, sizeof(rel), "proc/%d/stat", (int)pid);
+		n = sysroot_read(r, rel, buf, sizeof(buf));
+	}
 	if (n < 0)
 		return n == -ENOENT ? -ESRCH : (int)n;
 	return stat_line_parse(buf, (size_t)n, out);

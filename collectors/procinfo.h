@@ -32,8 +32,10 @@ void procinfo_cpu_model(const struct sysroot *r, char *out, size_t cap);
  * not be read, -EINVAL when the file has no Tgid line. */
 int procinfo_tgid(const struct sysroot *r, pid_t pid);
 
-/* Process pid's own stat line (proc/PID/stat: its comm, state, parent,
- * start time, thread count).  0, -ESRCH, -EINVAL. */
+/* Process pid's own stat line (its comm, state, parent, start time,
+ * thread count), from its leader's proc/PID/task/PID/stat, else
+ * proc/PID/stat: utime and stime are the leader's alone, or the
+ * process's.  0, -ESRCH, -EINVAL. */
 int procinfo_stat(const struct sysroot *r, pid_t pid, struct stat_line *out);
 
 /* proc/PID/cmdline into buf: the arguments, each ended by a NUL, raw, cut

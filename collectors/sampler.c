@@ -27,6 +27,9 @@ struct sampler {
 	struct budget last_budget;
 	bool have_budget;
 	struct budget_where where; /* the target's cgroups, located again every few s */
+	struct bpf_threads *bt;	   /* the BPF path, or NULL: /proc */
+	bool tree;
+	double detail_period; /* s, for the BPF path as for /proc */
 };
 
 /* How old the cgroups' location may grow (budget.h): a process moved to
@@ -45,6 +48,7 @@ struct sampler *sampler_new(const struct sysroot *r, pid_t pid, bool tree)
 	struct sampler *s = xcalloc(1, sizeof(*s));
 	s->root = r;
 	s->pid = pid;
+	s->tree = tree;
 	s->ts = thread_sampler_new(r, pid, tree);
 	if (!s->ts) {
 		int e = errno;
@@ -62,6 +66,7 @@ void sampler_free(struct sampler *s)
 	if (!s)
 		return;
 	thread_sampler_free(s->ts);
+	bpf_threads_free(s->bt);
 	cpus_sampler_free(s->cs);
 	free(s);
 }
@@ -78,11 +83,56 @@ void sampler_set_detail_period(struct sampler *s, double seconds)
 {
 	thread_sampler_set_stat_period(s->ts, 2 * seconds);
 	thread_sampler_set_sched_period(s->ts, seconds);
+	s->detail_period = seconds;
+	if (s->bt)
+		bpf_threads_set_period(s->bt, seconds);
 }
 
 void sampler_want(struct sampler *s, const pid_t *tids, size_t n)
 {
 	thread_sampler_want(s->ts, tids, n);
+	if (s->bt)
+		bpf_threads_want(s->bt, tids, n);
+}
+
+int sampler_use_bpf(struct sampler *s, struct bpf_tasks *b)
+{
+	if (!s->root->live)
+		return -ENOTSUP;
+	struct bpf_threads *bt = bpf_threads_new(b, s->pid, s->tree, false);
+	if (!bt)
+		return -errno;
+	bpf_threads_free(s->bt);
+	s->bt = bt;
+	bpf_threads_set_period(bt, s->detail_period);
+	return 0;
+}
+
+/* The threads through the BPF path, or /proc when that read fails. */
+static int sampler_threads(struct sampler *s, struct snapshot *out)
+{
+	out->path_note[0] = '\0';
+	if (s->bt) {
+		int rc = bpf_threads_sample(s->bt, sampler_clock(CLOCK_MONOTONIC), &out->threads);
+		if (rc == 0 || rc == -ESRCH) {
+			out->path = SNAPSHOT_BPF;
+			return rc;
+		}
+		if (rc == -ENOENT)
+			snprintf(out->path_note, sizeof(out->path_note),
+				 "the BPF task iterator does not show process %d: threads from "
+				 "/proc, no run-queue latency",
+				 (int)s->pid);
+		else
+			snprintf(out->path_note, sizeof(out->path_note),
+				 "the BPF read failed (%s): threads from /proc from now on, no "
+				 "run-queue latency",
+				 strerror(-rc));
+		bpf_threads_free(s->bt);
+		s->bt = NULL;
+	}
+	out->path = SNAPSHOT_PROC;
+	return thread_sampler_sample(s->ts, &out->threads);
 }
 
 static void sampler_cgroup(struct sampler *s, struct snapshot *out)
@@ -163,7 +213,7 @@ int sampler_sample(struct sampler *s, struct snapshot *out)
 	else
 		out->cpus.n = 0;
 
-	rc = thread_sampler_sample(s->ts, &out->threads);
+	rc = sampler_threads(s, out);
 	out->target_alive = rc == 0;
 	return rc == 0 ? 0 : -ESRCH;
 }

@@ -3,7 +3,9 @@
  * struct sampler ties the collectors together for one target process (or
  * process tree): each sampler_sample() reads the budget, the cgroup's
  * cpu.stat and pressure, the system pressure, every thread and the per-CPU
- * usage into a struct snapshot (snapshot.h). */
+ * usage into a struct snapshot (snapshot.h).  Threads come from /proc
+ * (threads.h) or, once sampler_use_bpf() is called, from the BPF task
+ * iterator (bpf-tasks.h): the same fields either way. */
 #ifndef THREADLAB_SAMPLER_H
 #define THREADLAB_SAMPLER_H
 
@@ -11,6 +13,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "bpf-tasks.h"
 #include "snapshot.h"
 #include "sysroot.h"
 
@@ -31,6 +34,14 @@ void sampler_set_cgroup_override(struct sampler *s, const char *dir, int version
  * passes those. */
 void sampler_set_detail_period(struct sampler *s, double seconds);
 void sampler_want(struct sampler *s, const pid_t *tids, size_t n);
+
+/* Reads the threads through the BPF collector b (which must outlive the
+ * sampler) instead of /proc: one iterator read a tick, with run-queue
+ * latency.  Only on the live root.  Returns 0, or -errno when the target
+ * could not be registered (the sampler stays on /proc).  A read that fails
+ * later puts the sampler back on /proc for good; that sample's path_note
+ * says why. */
+int sampler_use_bpf(struct sampler *s, struct bpf_tasks *b);
 
 /* Fills out.  Returns 0, or -ESRCH when the target has exited (out then has
  * target_alive false and no threads, but budget from the last good read). */

@@ -51,6 +51,7 @@ void snapshot_rates_init(struct snapshot_rates *r)
 void snapshot_rates_free(struct snapshot_rates *r)
 {
 	free(r->threads);
+	free(r->lat);
 	snapshot_rates_init(r);
 }
 
@@ -63,6 +64,13 @@ void snapshot_rates(const struct snapshot *prev, const struct snapshot *cur,
 	else
 		memset(&out->throttle, 0, sizeof(out->throttle));
 	out->nthreads = thread_rates(&prev->threads, &cur->threads, &out->threads, &out->cap);
+	thread_rates_latency(&prev->threads, &cur->threads, out->threads, out->nthreads, &out->lat,
+			     &out->nlat, &out->lat_cap);
+	out->lat_on = cur->threads.lat_on;
+	out->lat_capacity = cur->threads.lat_capacity;
+	out->lat_dropped = cur->threads.lat_dropped >= prev->threads.lat_dropped
+			       ? cur->threads.lat_dropped - prev->threads.lat_dropped
+			       : 0;
 	out->total_cpu_pct = 0;
 	out->total_wait_pct = 0;
 	out->runnable = 0;

@@ -14,6 +14,12 @@
 #include "cpus.h"
 #include "threads.h"
 
+/* How the threads were read (bpf-tasks.h, threads.h). */
+enum snapshot_path {
+	SNAPSHOT_PROC, /* /proc files, held descriptors */
+	SNAPSHOT_BPF,  /* the BPF task iterator, with run-queue latency */
+};
+
 struct snapshot {
 	double time;	   /* CLOCK_MONOTONIC seconds */
 	double wall;	   /* CLOCK_REALTIME seconds (for output "time") */
@@ -31,6 +37,8 @@ struct snapshot {
 	struct psi psi_system;	     /* proc/pressure/cpu */
 	struct thread_set threads;   /* owned */
 	struct cpu_usage cpus;	     /* busy % since the previous snapshot */
+	enum snapshot_path path;     /* how threads were read */
+	char path_note[192];	     /* why the path changed at this sample ("" none), raw */
 };
 
 /* Rates from two consecutive snapshots. */
@@ -42,6 +50,13 @@ struct snapshot_rates {
 	double total_cpu_pct;  /* sum of thread cpu_pct */
 	double total_wait_pct; /* sum of thread wait_pct */
 	int runnable;	       /* threads in state 'R' */
+	/* Run-queue latency over the interval (the BPF path): each thread's
+	 * histogram in lat, named by its lat_ref (threads.h). */
+	bool lat_on;
+	struct lat_hist *lat; /* owned */
+	size_t nlat, lat_cap;
+	uint64_t lat_dropped;  /* events the latency map had no room for, in the interval */
+	unsigned lat_capacity; /* threads the latency map holds */
 };
 
 void snapshot_init(struct snapshot *s);

@@ -16,6 +16,7 @@ void thread_set_init(struct thread_set *s)
 void thread_set_free(struct thread_set *s)
 {
 	free(s->v);
+	free(s->lat);
 	thread_set_init(s);
 }
 
@@ -29,4 +30,13 @@ void thread_set_copy(struct thread_set *dst, const struct thread_set *src)
 	dst->n = src->n;
 	dst->time = src->time;
 	dst->nprocs = src->nprocs;
+	if (src->nlat) {
+		dst->lat =
+		    xreallocarray_grow(dst->lat, &dst->lat_cap, src->nlat, sizeof(*dst->lat));
+		memcpy(dst->lat, src->lat, src->nlat * sizeof(*src->lat));
+	}
+	dst->nlat = src->nlat;
+	dst->lat_on = src->lat_on;
+	dst->lat_dropped = src->lat_dropped;
+	dst->lat_capacity = src->lat_capacity;
 }

@@ -54,6 +54,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "latency.h"
 #include "procparse.h"
 #include "sysroot.h"
 
@@ -76,6 +77,9 @@ struct thread_sample {
 	double csw_time;	/* CLOCK_MONOTONIC s at which vcsw, ivcsw were exact */
 	uint64_t vcsw0, ivcsw0; /* the counts at csw_time0, the point before csw_time */
 	double csw_time0;	/* 0: no point before csw_time yet */
+	uint32_t lat_ref;	/* run-queue latency since the thread was first traced:
+				 * 1 + index into the set's lat; 0 none (not traced, or
+				 * the /proc path) */
 };
 
 /* All threads seen in one tick, sorted by (pid, tid). */
@@ -84,6 +88,13 @@ struct thread_set {
 	struct thread_sample *v; /* owned by the set */
 	size_t n, cap;
 	size_t nprocs; /* processes the threads belong to */
+	/* Run-queue latency (the BPF path, bpf-tasks.h): lat_on says it is
+	 * traced at all; a thread's lat_ref names its histogram in lat. */
+	bool lat_on;
+	struct lat_hist *lat; /* owned */
+	size_t nlat, lat_cap;
+	uint64_t lat_dropped;  /* events the latency map had no room for, since loading */
+	unsigned lat_capacity; /* threads the latency map holds */
 };
 
 void thread_set_init(struct thread_set *s);
@@ -151,6 +162,9 @@ struct thread_rate {
 	bool is_new;			/* not in the previous sample: rates are 0 */
 	bool is_reset;			/* schedstat moved more than is possible (a
 					 * counter reset or jump): rates are 0 */
+	uint32_t lat_ref;		/* the interval's run-queue latency: 1 + index into
+					 * the rates' lat (snapshot.h); 0 none */
+	struct lat_summary latency;	/* p50, p99, max, mean of it; events 0: none */
 	/* Filled by the monitor (monitor/activity.h), 0 from thread_rates(): */
 	unsigned char activity; /* what it did most of the interval */
 	double input_wait_pct;	/* % of the interval it waited for input */
@@ -165,5 +179,14 @@ struct thread_rate {
  * (re)allocated by the call and owned by the caller; returns the count. */
 size_t thread_rates(const struct thread_set *prev, const struct thread_set *cur,
 		    struct thread_rate **out, size_t *cap);
+
+/* The interval's run-queue latency of each rate r[0..n) (thread_rates of
+ * prev and cur): the difference of its thread's histograms into a new
+ * entry of *lat (reallocated; *nlat reset to the count), its lat_ref and
+ * latency set.  A thread new in cur, or whose TID another thread took, has
+ * none.  Does nothing when cur does not trace latency. */
+void thread_rates_latency(const struct thread_set *prev, const struct thread_set *cur,
+			  struct thread_rate *r, size_t n, struct lat_hist **lat, size_t *nlat,
+			  size_t *cap);
 
 #endif

@@ -47,6 +47,18 @@ const struct diag_env *diag_var(const struct diagnosis *d, const char *name);
  * the table that holds (diagnosis-rules.c). */
 void diag_rules_apply(struct diagnosis *d, const struct diag_input *in);
 
+/* Run-queue latency (diagnosis-latency.c): of the target, of each role and
+ * group, given for each thread of in->rates the index of its role and of
+ * its group (-1: none). */
+void diag_latency(struct diagnosis *d, const struct diag_input *in, const signed char *role_of,
+		  const signed char *group_of);
+/* The reason that quotes the tail, when latency was traced. */
+void diag_latency_reason(struct diagnosis *d);
+/* Whether the target's tail is long enough to sharpen a verdict: enough
+ * waits, p99 at least DIAG_TAIL_P99_S. */
+#define DIAG_TAIL_P99_S	 0.010
+#define DIAG_TAIL_EVENTS 50
+bool diag_latency_long_tail(const struct diagnosis *d);
 /* diagnosis-rules.c's predicates, for the advice. */
 double diag_cores(const struct budget *b);
 bool diag_quota_binds(const struct diagnosis *d, const struct diag_input *in);

@@ -11,7 +11,10 @@
  *                    the quota: the quota, not the cores, holds the work back
  *   oversubscribed   factor (runnable / effective CPUs) above 1.2, or a pool's
  *                    team working together (each thread runnable 30 % of the
- *                    window or more) outnumbering the CPUs as much
+ *                    window or more) outnumbering the CPUs as much, or above
+ *                    1.0 with a long tail: p99 run-queue latency >= 10 ms over
+ *                    50 or more waits (the BPF collector): the mean fits, the
+ *                    waits do not
  *   contended        its own demand fits (factor at most 1.2), yet it waits
  *                    for CPUs other processes hold: at least 0.1 s/s and a
  *                    fifth of its runnable time, while others took 0.25 CPUs
@@ -136,7 +139,12 @@ static enum diag_hold rule_over(const struct diagnosis *d, const struct diag_inp
 	(void)in;
 	if (d->effective <= 0)
 		return HOLD_NO;
-	return diag_max(diag_above(d->factor, DIAG_OVER_FACTOR, DIAG_OVER_BAND), diag_team_hold(d));
+	enum diag_hold h =
+	    diag_max(diag_above(d->factor, DIAG_OVER_FACTOR, DIAG_OVER_BAND), diag_team_hold(d));
+	/* A long tail sharpens a mean that fits: the waits do not. */
+	if (h != HOLD_YES && d->factor > 1.0 && diag_latency_long_tail(d))
+		return HOLD_YES;
+	return h;
 }
 
 static void say_over(struct diagnosis *d, const struct diag_input *in)
@@ -155,7 +163,9 @@ static void say_over(struct diagnosis *d, const struct diag_input *in)
 	}
 	if (o && o + 1 < sizeof(parts))
 		parts[o++] = ')', parts[o] = '\0';
-	if (diag_above(d->factor, DIAG_OVER_FACTOR, DIAG_OVER_BAND) == HOLD_NO ||
+	/* The team's headline when the team holds it (not a long tail alone). */
+	if ((diag_above(d->factor, DIAG_OVER_FACTOR, DIAG_OVER_BAND) == HOLD_NO &&
+	     diag_team_hold(d) != HOLD_NO) ||
 	    d->team_factor > d->factor + 0.5)
 		snprintf(d->headline, sizeof(d->headline),
 			 "oversubscribed %.1fx: a team of %d threads working together on %.2f "
@@ -169,6 +179,12 @@ static void say_over(struct diagnosis *d, const struct diag_input *in)
 			 "effective CPUs (%s binds); run-queue wait %.2f s/s",
 			 d->factor, d->runnable_mean, parts, d->effective,
 			 budget_term_name(d->binding), d->wait);
+	if (d->factor <= DIAG_OVER_FACTOR && diag_team_hold(d) != HOLD_YES &&
+	    diag_latency_long_tail(d))
+		REASON(d,
+		       "the mean alone (factor %.2f) would pass, but the threads queue: p99 "
+		       "run-queue latency %.1f ms, several scheduler slices",
+		       d->factor, d->latency.p99_s * 1e3);
 	diag_advise_over(d, in);
 }
 
@@ -287,7 +303,9 @@ static const struct diag_rule diag_rules[] = {
      "15% to 25% of periods (0.07 to 0.13 s/s)", rule_throttled, say_throttled},
     {VERDICT_OVERSUBSCRIBED,
      "mean runnable threads above 1.2 x the effective CPUs, or a thread pool's team working "
-     "together (each thread runnable at least 30% of the window) that outnumbers them as much",
+     "together (each thread runnable at least 30% of the window) that outnumbers them as much, or "
+     "above 1.0 x with a p99 run-queue latency of 10 ms or more "
+     "over at least 50 waits (BPF collector only)",
      "a factor of 1.1 to 1.3", rule_over, say_over},
     {VERDICT_CONTENDED,
      "its own demand fits (a factor of at most 1.2, and no larger team), yet its threads wait "

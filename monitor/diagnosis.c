@@ -225,7 +225,7 @@ static void diag_role_add(struct diag_role *r, const struct thread_rate *t, size
 	*input_sum += work ? work->input_wait_pct : 0;
 }
 
-static void diag_roles(struct diagnosis *d, const struct diag_input *in)
+static void diag_roles(struct diagnosis *d, const struct diag_input *in, signed char *role_of)
 {
 	const struct snapshot_rates *r = in->rates;
 	double input[DIAG_ROLES] = {0};
@@ -234,6 +234,8 @@ static void diag_roles(struct diagnosis *d, const struct diag_input *in)
 			end++;
 		struct diag_role *role = diag_role_of(d, in, r->threads[i].pid);
 		diag_role_add(role, &r->threads[i], end - i, &input[role - d->roles]);
+		for (size_t k = i; k < end; k++)
+			role_of[k] = (signed char)(role - d->roles);
 	}
 	for (size_t k = 0; k < d->nroles; k++)
 		d->roles[k].input_wait_pct = d->roles[k].nprocs ? input[k] / d->roles[k].nprocs : 0;
@@ -241,10 +243,11 @@ static void diag_roles(struct diagnosis *d, const struct diag_input *in)
 
 /* ---- groups ------------------------------------------------------------- */
 
-static void diag_groups(struct diagnosis *d, const struct snapshot_rates *r)
+static void diag_groups(struct diagnosis *d, const struct snapshot_rates *r, signed char *group_of)
 {
 	for (size_t i = 0; i < r->nthreads; i++) {
 		const struct thread_rate *t = &r->threads[i];
+		group_of[i] = -1;
 		char stem[TASK_NAME_MAX];
 		diagnosis_stem(t->name, t->name_len, stem, sizeof(stem));
 		struct diag_group *g = NULL;
@@ -271,6 +274,7 @@ static void diag_groups(struct diagnosis *d, const struct snapshot_rates *r)
 			snprintf(g->name, sizeof(g->name), "%.*s*", (int)sizeof(g->name) - 2, stem);
 		}
 		g->threads++;
+		group_of[i] = (signed char)(g - d->groups);
 		if (t->activity < ACTIVITY_N)
 			g->activity[t->activity]++;
 		if (!t->is_new) {
@@ -545,6 +549,7 @@ static void diag_evidence(struct diagnosis *d, const struct diag_input *in)
 	if (d->throttle_valid && d->throttled_pct > 0)
 		REASON(d, "throttled in %.0f%% of periods (%.2f s/s)", d->throttled_pct,
 		       d->throttled_s_per_s);
+	diag_latency_reason(d);
 	if (in->lab) {
 		REASON(d,
 		       "the lab sets its pools with its knobs: %d intra-op thread(s) x %d "
@@ -581,8 +586,13 @@ void diagnosis_make(const struct diag_input *in, struct diagnosis *out)
 {
 	memset(out, 0, sizeof(*out));
 	diag_figures(out, in);
-	diag_roles(out, in);
-	diag_groups(out, in->rates);
+	size_t nt = in->rates->nthreads;
+	signed char *role_of = xcalloc(nt + 1, 1), *group_of = xcalloc(nt + 1, 1);
+	diag_roles(out, in, role_of);
+	diag_groups(out, in->rates, group_of);
+	diag_latency(out, in, role_of, group_of);
+	free(role_of);
+	free(group_of);
 	diag_runtimes(out, in, in->budget->affinity > 0 ? in->budget->affinity : 1);
 	diag_env(out, in);
 	diag_team(out);

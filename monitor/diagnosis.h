@@ -14,6 +14,12 @@
  * throttled, each runnable thread of it waits, so a thread's wait up to the throttled seconds per
  * second is counted as throttling, the rest as contention.
  *
+ * With the BPF collector each thread's run-queue latency is known too:
+ * the groups, roles and the whole target carry its p50, p99 and max over
+ * the window, the reasons quote the tail, and a factor between 1.0 and the
+ * oversubscription threshold counts as oversubscribed when that tail is
+ * long (diagnosis-rules.c).
+ *
  * The verdict comes from the first rule of diagnosis-rules.c's table that
  * holds: idle, throttled, oversubscribed, contended, undersubscribed, fine.
  * Each threshold has a band around it (diagnosis-rules.c): a figure inside
@@ -71,7 +77,8 @@ struct diag_role {
 	/* Of the window, the share each process's working thread (the one
 	 * that ran most) waited for input, averaged over the processes: %. */
 	double input_wait_pct;
-	int activity[ACTIVITY_N]; /* threads by their activity */
+	int activity[ACTIVITY_N];   /* threads by their activity */
+	struct lat_summary latency; /* run-queue latency of its threads (BPF path) */
 };
 
 /* How a pool's size in effect was found. */
@@ -88,10 +95,10 @@ struct diag_runtime {
 	char name[40]; /* runtimes_name() */
 	char variant[16];
 	char library[CENSUS_LIB_MAX];
-	pid_t pid;	     /* the first process (the target first) that maps it */
-	int nprocs;	     /* processes that map it */
-	int pool;	     /* threads in effect; < 0 unknown (never 0) */
-	int pool_default;    /* threads by its default rule; < 0 unknown */
+	pid_t pid;	  /* the first process (the target first) that maps it */
+	int nprocs;	  /* processes that map it */
+	int pool;	  /* threads in effect; < 0 unknown (never 0) */
+	int pool_default; /* threads by its default rule; < 0 unknown */
 	enum pool_source source;
 	int observed;		  /* threads of pid seen working together (>= 30 % runnable) */
 	bool code_sets;		  /* the pool in effect differs from the default: the code (or a
@@ -120,7 +127,8 @@ struct diag_group {
 	double runnable_mean;
 	double cpu_pct;
 	double wait_pct;
-	int activity[ACTIVITY_N]; /* threads by their activity */
+	struct lat_summary latency; /* run-queue latency of its threads (BPF path) */
+	int activity[ACTIVITY_N];   /* threads by their activity */
 };
 
 struct diagnosis {
@@ -138,6 +146,8 @@ struct diagnosis {
 	bool throttle_valid;  /* the cgroup counts periods */
 	double throttled_pct; /* % of periods throttled */
 	double throttled_s_per_s;
+	bool lat_on;		      /* run-queue latency was traced (the BPF collector) */
+	struct lat_summary latency;   /* of all the target's threads over the window */
 	char headline[2 * DIAG_TEXT]; /* the verdict in one line a person can act on */
 	size_t nreasons, nsuggestions, nroles, nruntimes, ngroups, nenv;
 	char reasons[DIAG_REASONS][DIAG_TEXT];

@@ -23,6 +23,8 @@ struct group_part {
 	size_t stem_len;
 	bool gone;
 	double user_s, system_s, wait_s;
+	const struct lat_hist *lat;	 /* the thread's, or NULL */
+	const struct lat_hist *prev_lat; /* the same thread's in the sample before, or NULL */
 };
 
 void thread_groups_init(struct thread_groups *g)
@@ -56,8 +58,11 @@ static int group_part_cmp(const void *a, const void *b)
 	return group_key_cmp(x->pid, x->stem, x->stem_len, y->pid, y->stem, y->stem_len);
 }
 
-static void group_part_of(const struct thread_sample *t, long hz, bool gone, struct group_part *p)
+static void group_part_of(const struct thread_set *set, const struct thread_sample *t, long hz,
+			  bool gone, struct group_part *p)
 {
+	p->lat = t->lat_ref && t->lat_ref <= set->nlat ? &set->lat[t->lat_ref - 1] : NULL;
+	p->prev_lat = NULL;
 	p->pid = t->pid;
 	p->stem_len = diagnosis_stem(t->name, t->name_len, p->stem, sizeof(p->stem));
 	p->gone = gone;
@@ -81,21 +86,23 @@ static size_t group_parts(const struct thread_groups *g, const struct thread_set
 	size_t n = 0, j = 0;
 	for (size_t i = 0; i < cur->n; i++) {
 		*out = xreallocarray_grow(*out, cap, n + 1, sizeof(**out));
-		group_part_of(&cur->v[i], g->hz, false, &(*out)[n++]);
+		group_part_of(cur, &cur->v[i], g->hz, false, &(*out)[n++]);
 	}
 	for (size_t i = 0; prev && i < prev->n; i++) {
 		const struct thread_sample *p = &prev->v[i];
 		while (j < cur->n && sample_cmp(&cur->v[j], p) < 0)
 			j++;
 		struct group_part part;
-		group_part_of(p, g->hz, true, &part);
+		group_part_of(prev, p, g->hz, true, &part);
 		if (j < cur->n && sample_cmp(&cur->v[j], p) == 0 &&
 		    cur->v[j].starttime == p->starttime) {
 			char stem[GROUP_STEM_MAX];
 			size_t len =
 			    diagnosis_stem(cur->v[j].name, cur->v[j].name_len, stem, sizeof(stem));
-			if (len == part.stem_len && memcmp(stem, part.stem, len) == 0)
+			if (len == part.stem_len && memcmp(stem, part.stem, len) == 0) {
+				(*out)[j].prev_lat = part.lat; /* cur's parts come first, in order */
 				continue; /* the same thread, still in its group */
+			}
 		}
 		*out = xreallocarray_grow(*out, cap, n + 1, sizeof(**out));
 		(*out)[n++] = part;
@@ -122,6 +129,27 @@ static bool group_part_same(const struct group_part *a, const struct group_part 
 	return group_part_cmp(a, b) == 0;
 }
 
+/* What a thread's histogram gained since the sample before, into its
+ * group (its whole histogram when it is new to the group).  A sleeping
+ * thread gained nothing: no pass over its buckets. */
+static void group_lat_add(struct thread_group *x, const struct group_part *p)
+{
+	if (!p->lat)
+		return;
+	x->has_lat = true;
+	const struct lat_hist *was = p->prev_lat;
+	if (was && was->events == p->lat->events && was->sum_ns == p->lat->sum_ns)
+		return;
+	if (!was || was->events > p->lat->events) {
+		lat_hist_merge(&x->lat, p->lat);
+		return;
+	}
+	for (unsigned b = 0; b < LAT_BUCKETS; b++)
+		x->lat.count[b] += p->lat->count[b] - was->count[b]; /* modulo 2^32 */
+	x->lat.events += p->lat->events - was->events;
+	x->lat.sum_ns += p->lat->sum_ns - was->sum_ns;
+}
+
 /* The group of the parts [i, end) (one key), its kept state in kept (NULL
  * for a new group). */
 static struct thread_group group_of_parts(const struct group_part *parts, size_t i, size_t end,
@@ -142,6 +170,7 @@ static struct thread_group group_of_parts(const struct group_part *parts, size_t
 			x.gone_system_s += parts[i].system_s;
 			x.gone_wait_s += parts[i].wait_s;
 		} else {
+			group_lat_add(&x, &parts[i]);
 			x.threads++;
 			user += parts[i].user_s;
 			system += parts[i].system_s;

@@ -29,6 +29,13 @@ struct thread_group {
 	double wait_s;			   /* run-queue wait total (schedstat field 2), s */
 	double gone_user_s, gone_system_s; /* of the threads that ended, when last seen */
 	double gone_wait_s;
+	/* Run-queue latency since its threads were traced (the BPF path),
+	 * counts that only grow as the totals above: each update adds what its
+	 * threads' histograms gained since the sample before (a thread new to
+	 * the group brings its whole histogram), so what ended threads had
+	 * stays.  has_lat: some thread had one. */
+	bool has_lat;
+	struct lat_hist lat;
 };
 
 struct thread_groups {

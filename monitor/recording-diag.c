@@ -4,6 +4,8 @@
 
 #include "recording-diag.h"
 
+#include "recording-latency.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -94,6 +96,7 @@ static void recording_diag_roles(struct recording_json *p, json_object *a, struc
 		r->runnable_mean = recording_json_num(p, o, "runnable_mean", false, 0, 0);
 		r->cpu_pct = recording_json_num(p, o, "cpu_pct", false, 0, 0);
 		r->wait_pct = recording_json_num(p, o, "wait_pct", false, 0, 0);
+		recording_latency_parse(p, o, &r->latency, NULL, NULL);
 		r->input_wait_pct = recording_json_num(p, o, "input_wait_pct", false, 0, 0);
 		recording_diag_activity(p, o, r->activity);
 	}
@@ -173,6 +176,7 @@ static void recording_diag_groups(struct recording_json *p, json_object *a, stru
 		g->runnable_mean = recording_json_num(p, o, "runnable_mean", false, 0, 0);
 		g->cpu_pct = recording_json_num(p, o, "cpu_pct", false, 0, 0);
 		g->wait_pct = recording_json_num(p, o, "wait_pct", false, 0, 0);
+		recording_latency_parse(p, o, &g->latency, NULL, NULL);
 		recording_diag_activity(p, o, g->activity);
 	}
 }
@@ -206,6 +210,7 @@ void recording_diag_parse(struct recording_json *p, json_object *o, struct diagn
 	double pct = recording_json_num(p, o, "throttled_pct", true, NAN, NAN);
 	d->throttle_valid = !isnan(pct);
 	d->throttled_pct = d->throttle_valid ? pct : 0;
+	d->lat_on = recording_latency_parse(p, o, &d->latency, NULL, NULL);
 	d->contention_wait = recording_json_num(p, o, "contention_wait_s_per_s", false, 0, 0);
 	recording_json_str(p, o, "borderline", name, sizeof(name), NULL);
 	d->borderline = name[0] ? diagnosis_verdict_of(name) : VERDICT_N;

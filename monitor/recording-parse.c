@@ -9,6 +9,7 @@
 
 #include "recording.h"
 #include "recording-diag.h"
+#include "recording-latency.h"
 #include "pressure.h"
 #include "recording-json.h"
 
@@ -102,6 +103,7 @@ static void rp_threads(struct recording_json *p, json_object *a, struct snapshot
 	size_t n = json_object_array_length(a);
 	r->threads = xreallocarray_grow(r->threads, &r->cap, n, sizeof(*r->threads));
 	r->nthreads = 0;
+	r->nlat = 0;
 	r->total_cpu_pct = r->total_wait_pct = 0;
 	for (size_t i = 0; i < n && !p->bad; i++) {
 		json_object *o = json_object_array_get_idx(a, i);
@@ -124,6 +126,8 @@ static void rp_threads(struct recording_json *p, json_object *a, struct snapshot
 		t->wait_pct = recording_json_num(p, o, "wait_pct", false, 0, 0);
 		t->vcsw_per_s = recording_json_num(p, o, "vcsw_per_s", false, 0, 0);
 		t->ivcsw_per_s = recording_json_num(p, o, "ivcsw_per_s", false, 0, 0);
+		if (recording_latency_parse(p, o, &t->latency, r, &t->lat_ref))
+			r->lat_on = true;
 		char act[24];
 		recording_json_str(p, o, "activity", act, sizeof(act), NULL);
 		t->activity = (unsigned char)activity_of_name(act);
@@ -331,16 +335,37 @@ void recording_sample_free(struct recording_sample *s)
 	recording_sample_init(s);
 }
 
-/* Keeps the rates' thread array, clears everything else. */
+/* Keeps the rates' thread and latency arrays, clears everything else. */
 static void rp_clear(struct recording_sample *s)
 {
 	struct thread_rate *keep = s->rates.threads;
 	size_t cap = s->rates.cap;
+	struct lat_hist *lat = s->rates.lat;
+	size_t lat_cap = s->rates.lat_cap;
 	snapshot_free(&s->snap);
 	memset(s, 0, sizeof(*s));
 	snapshot_init(&s->snap);
 	s->rates.threads = keep;
 	s->rates.cap = cap;
+	s->rates.lat = lat;
+	s->rates.lat_cap = lat_cap;
+}
+
+/* The collector's note: the BPF path, and what its latency map dropped. */
+static void rp_collector(struct recording_json *p, json_object *o, struct recording_sample *s)
+{
+	json_object *c = recording_json_typed(p, o, "collector", json_type_object, false);
+	char path[16];
+	bool isnull = false;
+	if (!c || !recording_json_str(p, c, "path", path, sizeof(path), NULL))
+		return;
+	if (strcmp(path, "bpf") == 0) {
+		s->rates.lat_on = true;
+		s->rates.lat_dropped = recording_json_u64(p, c, "latency_dropped", &isnull);
+		s->rates.lat_capacity =
+		    (unsigned)recording_json_int(p, c, "latency_map_threads", 0);
+		s->snap.path = SNAPSHOT_BPF;
+	}
 }
 
 int recording_parse_sample(const char *line, size_t len, struct recording_sample *out, char *err,
@@ -375,6 +400,7 @@ int recording_parse_sample(const char *line, size_t len, struct recording_sample
 	json_object *th = recording_json_typed(&p, o, "threads", json_type_array, true);
 	if (th)
 		rp_threads(&p, th, &out->rates);
+	rp_collector(&p, o, out);
 	json_object *cpus = recording_json_typed(&p, o, "cpus", json_type_array, false);
 	if (cpus)
 		rp_cpus(&p, cpus, &out->snap.cpus);

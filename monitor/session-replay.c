@@ -95,11 +95,19 @@ static void session_replay_show(struct session *s, long i)
 					      sizeof(*s->rates.threads));
 	struct thread_rate *keep = s->rates.threads;
 	size_t cap = s->rates.cap;
+	struct lat_hist *lat = s->rates.lat;
+	size_t lat_cap = s->rates.lat_cap;
 	s->rates = r->rates;
 	s->rates.threads = keep;
 	s->rates.cap = cap;
 	if (r->rates.nthreads)
 		memcpy(keep, r->rates.threads, r->rates.nthreads * sizeof(*keep));
+	if (r->rates.nlat) {
+		lat = xreallocarray_grow(lat, &lat_cap, r->rates.nlat, sizeof(*lat));
+		memcpy(lat, r->rates.lat, r->rates.nlat * sizeof(*lat));
+	}
+	s->rates.lat = lat;
+	s->rates.lat_cap = lat_cap;
 	s->have_rates = true;
 	s->have_diag = r->has_diag;
 	if (r->has_diag)

@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "collector.h"
 #include "environment.h"
 #include "procinfo.h"
 #include "proctree.h"
@@ -215,6 +216,7 @@ int session_start(struct session *s, const struct session_config *c, char *err, 
 	s->sampler = sampler_new(&s->root, s->target, s->tree);
 	if (s->sampler)
 		sampler_set_detail_period(s->sampler, c->detail_period);
+	collector_attach(s->sampler, s->root.live);
 	if (!s->sampler) {
 		int e = errno;
 		if (e == ESRCH)
@@ -332,6 +334,8 @@ static bool session_lab_recover(struct session *s)
 	struct sampler *next = sampler_new(&s->root, lab_root_pid(s->lab), true);
 	if (!next)
 		return false;
+	sampler_set_detail_period(next, s->cfg.detail_period);
+	collector_attach(next, s->root.live);
 	sampler_free(s->sampler);
 	s->sampler = next;
 	s->target = lab_root_pid(s->lab);
@@ -354,6 +358,11 @@ int session_tick(struct session *s)
 			bool had = s->cur.time > 0;
 			snapshot_move(&s->prev, &s->cur);
 			snapshot_move(&s->cur, &next);
+			if (s->cur.path_note[0]) { /* the BPF path gave way to /proc */
+				session_say(s, true, "%s", s->cur.path_note);
+				snprintf(s->path_note, sizeof(s->path_note), "%s",
+					 s->cur.path_note);
+			}
 			thread_groups_update(&s->groups, had ? &s->prev.threads : NULL,
 					     &s->cur.threads);
 			if (had) {

@@ -139,6 +139,7 @@ struct session {
 	int unfollowed;		     /* descendants left out (no --tree), counted at: */
 	double unfollowed_at;
 
+	char path_note[192]; /* why the sampler left the BPF path (snapshot.h), "" never */
 	char message[SESSION_MESSAGE_LEN]; /* the newest message, raw; "" none */
 	bool message_bad;		   /* it reports a failure */
 	unsigned message_seq;		   /* counts messages: a face shows each once */

@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "collector.h"
 #include "neighbours.h"
 #include "procinfo.h"
 #include "sampler.h"
@@ -413,6 +414,7 @@ int sweep_run(const struct sweep_opts *o, const struct sweep_sink *k)
 	if (rc == 0)
 		rc = budget_read(&root, lab_root_pid(c.lab), &budget);
 	c.smp = rc == 0 ? sampler_new(&root, lab_root_pid(c.lab), true) : NULL;
+	collector_attach(c.smp, true);
 	c.root = &root;
 	if (!c.smp) {
 		sink_note(k, "sweep: cannot monitor the workload: %s",

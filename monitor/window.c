@@ -18,6 +18,8 @@ void window_init(struct window *w, double length)
 
 static void window_half_clear(struct window_half *h)
 {
+	for (size_t i = 0; i < h->n; i++)
+		free(h->v[i].lat);
 	h->n = 0;
 	h->seconds = h->throttled_s = h->throttled_pct_s = 0;
 	h->throttle_valid = false;
@@ -25,6 +27,8 @@ static void window_half_clear(struct window_half *h)
 
 void window_free(struct window *w)
 {
+	window_half_clear(&w->old);
+	window_half_clear(&w->cur);
 	free(w->old.v);
 	free(w->cur.v);
 	snapshot_rates_free(&w->rates);
@@ -76,6 +80,11 @@ static void window_half_add(struct window_half *h, const struct snapshot_rates *
 			for (int a = 0; act && a < ACTIVITY_N; a++)
 				x->act_s[a] += act[k * ACTIVITY_N + a];
 		}
+		if (t->lat_ref) {
+			if (!x->lat)
+				x->lat = xcalloc(1, sizeof(*x->lat));
+			lat_hist_merge(x->lat, &r->lat[t->lat_ref - 1]);
+		}
 		k++;
 	}
 	free(h->v);
@@ -106,6 +115,24 @@ void window_add(struct window *w, const struct snapshot_rates *r, const struct s
 	}
 	window_half_add(&w->cur, r, cur, act);
 	w->runnable_now = r->runnable;
+	w->lat_on = r->lat_on;
+}
+
+/* The thread's latency over both halves into a new entry of o's pool. */
+static void window_latency(struct snapshot_rates *o, struct thread_rate *t,
+			   const struct window_thread *a, const struct window_thread *b)
+{
+	if (!(a && a->lat) && !(b && b->lat))
+		return;
+	o->lat = xreallocarray_grow(o->lat, &o->lat_cap, o->nlat + 1, sizeof(*o->lat));
+	struct lat_hist *h = &o->lat[o->nlat];
+	lat_hist_clear(h);
+	if (a && a->lat)
+		lat_hist_merge(h, a->lat);
+	if (b && b->lat)
+		lat_hist_merge(h, b->lat);
+	/* Only sums of these are read (the diagnosis): no summary per thread. */
+	t->lat_ref = (uint32_t)++o->nlat;
 }
 
 /* Both halves' threads, merged by (pid, tid), over their summed length. */
@@ -119,6 +146,8 @@ const struct snapshot_rates *window_rates(struct window *w)
 	o->dt = secs;
 	o->total_cpu_pct = o->total_wait_pct = 0;
 	o->runnable = w->runnable_now;
+	o->lat_on = w->lat_on;
+	o->nlat = 0;
 	size_t i = 0, k = 0;
 	while (i < w->old.n || k < w->cur.n) {
 		const struct window_thread *a = i < w->old.n ? &w->old.v[i] : NULL;
@@ -155,6 +184,7 @@ const struct snapshot_rates *window_rates(struct window *w)
 		t->input_wait_pct = secs > 0 ? 100.0 * act[ACTIVITY_INPUT_WAIT] / secs : 0;
 		o->total_cpu_pct += t->cpu_pct;
 		o->total_wait_pct += t->wait_pct;
+		window_latency(o, t, c <= 0 ? a : NULL, c >= 0 ? b : NULL);
 		i += c <= 0;
 		k += c >= 0;
 	}

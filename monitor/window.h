@@ -6,7 +6,9 @@
  * So a thread that started inside the window counts from its first
  * interval, one that ended keeps what it ran, and the figures are the
  * window's means: a thread's run and wait seconds over the window's
- * length.  The diagnosis judges what window_rates() builds from it. */
+ * length; each thread's run-queue latency histograms (the BPF path) are
+ * summed the same way.  The diagnosis judges what window_rates() builds
+ * from it. */
 #ifndef THREADLAB_WINDOW_H
 #define THREADLAB_WINDOW_H
 
@@ -23,7 +25,8 @@ struct window_thread {
 	size_t name_len;
 	char state; /* at its last interval */
 	int cpu;
-	double run_s, wait_s; /* summed over the half */
+	double run_s, wait_s;	  /* summed over the half */
+	struct lat_hist *lat;	  /* run-queue latency summed over the half (owned), or NULL */
 	double act_s[ACTIVITY_N]; /* seconds per activity, summed over the half */
 };
 
@@ -41,6 +44,7 @@ struct window {
 	double started; /* CLOCK_MONOTONIC s the newer half began */
 	struct window_half old, cur;
 	int runnable_now;	     /* state R at the last interval */
+	bool lat_on;		     /* the last interval traced run-queue latency */
 	struct snapshot_rates rates; /* window_rates() builds into this */
 };
 

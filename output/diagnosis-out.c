@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "latency-out.h"
 #include "text-safe.h"
 
 /* {"compute": 3, "spin": 1}: the threads by activity, those with any. */
@@ -87,6 +88,7 @@ void diagnosis_out_json(struct json_out *j, const struct diagnosis *d)
 		      : d->env_state == CENSUS_ENV_TRUNCATED  ? "truncated"
 							      : "unknown");
 	json_out_kint(j, "unfollowed", d->unfollowed);
+	latency_out_json(j, "latency", d->lat_on, &d->latency, NULL);
 	json_out_knum(j, "contention_wait_s_per_s", d->contention_wait, 3);
 	json_out_kstr(j, "borderline",
 		      d->borderline < VERDICT_N ? diagnosis_verdict_name(d->borderline) : NULL);
@@ -125,6 +127,7 @@ void diagnosis_out_json(struct json_out *j, const struct diagnosis *d)
 		json_out_knum(j, "runnable_mean", r->runnable_mean, 3);
 		json_out_knum(j, "cpu_pct", r->cpu_pct, 2);
 		json_out_knum(j, "wait_pct", r->wait_pct, 2);
+		latency_out_json(j, "latency", d->lat_on, &r->latency, NULL);
 		json_out_knum(j, "input_wait_pct", r->input_wait_pct, 2);
 		diagnosis_out_activity(j, r->activity);
 		json_out_end(j);
@@ -173,6 +176,7 @@ void diagnosis_out_json(struct json_out *j, const struct diagnosis *d)
 		json_out_knum(j, "runnable_mean", g->runnable_mean, 3);
 		json_out_knum(j, "cpu_pct", g->cpu_pct, 2);
 		json_out_knum(j, "wait_pct", g->wait_pct, 2);
+		latency_out_json(j, "latency", d->lat_on, &g->latency, NULL);
 		diagnosis_out_activity(j, g->activity);
 		json_out_end(j);
 	}
@@ -294,15 +298,23 @@ void diagnosis_out_text(FILE *f, const struct diagnosis *d)
 			fprintf(f, "  %s=%s\n", d->env[i].name, b);
 		}
 	if (d->ngroups)
-		fprintf(f, "thread groups:\n  %7s %-24s %7s %9s %7s  %s\n", "pid", "name",
-			"threads", "runnable", "CPU%", "activity");
+		fprintf(f, "thread groups:\n  %7s %-24s %7s %9s %7s%s  %s\n", "pid", "name",
+			"threads", "runnable", "CPU%", d->lat_on ? "   P99ms   MAXms" : "",
+			"activity");
 	for (size_t i = 0; i < d->ngroups && i < 12; i++) {
 		const struct diag_group *g = &d->groups[i];
 		text_safe(g->name, strlen(g->name), a, sizeof(a));
 		int pad = 24 - text_safe_width(g->name, strlen(g->name));
 		activity_summary(g->activity, act, sizeof(act));
-		fprintf(f, "  %7d %s%*s %7d %9.2f %7.1f  %s\n", (int)g->pid, a, pad > 0 ? pad : 0,
-			"", g->threads, g->runnable_mean, g->cpu_pct, act);
+		fprintf(f, "  %7d %s%*s %7d %9.2f %7.1f", (int)g->pid, a, pad > 0 ? pad : 0, "",
+			g->threads, g->runnable_mean, g->cpu_pct);
+		if (d->lat_on) {
+			char p99[16], max[16];
+			latency_out_ms(p99, sizeof(p99), 7, &g->latency, g->latency.p99_s);
+			latency_out_ms(max, sizeof(max), 7, &g->latency, g->latency.max_s);
+			fprintf(f, " %s %s", p99, max);
+		}
+		fprintf(f, "  %s\n", act);
 	}
 	diagnosis_out_machine_text(f, &d->machine);
 }

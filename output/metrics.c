@@ -15,53 +15,43 @@
 #include <string.h>
 
 #include "demand.h"
+#include "metrics-impl.h"
 #include "text-safe.h"
 
-enum family_type { FAMILY_GAUGE, FAMILY_COUNTER, FAMILY_INFO };
+static const char *const metrics_suffix[] = {[FAMILY_GAUGE] = "",
+					     [FAMILY_COUNTER] = "_total",
+					     [FAMILY_INFO] = "_info",
+					     [FAMILY_HISTOGRAM] = ""};
 
-struct family {
-	const char *name; /* without _total or _info */
-	enum family_type type;
-	const char *help; /* plain ASCII: no backslash, quote or newline */
-};
-
-struct metrics_ctx {
-	FILE *out;  /* the exposition */
-	FILE *f;    /* the sample line being written: out gets it whole, or not */
-	char *line; /* f's buffer (open_memstream) */
-	size_t line_len;
-	enum metrics_format fmt;
-	const struct family *fam;
-	bool started; /* fam's HELP and TYPE are out */
-	bool labels;  /* the sample line's "{" is out */
-};
-
-static const char *const metrics_suffix[] = {
-    [FAMILY_GAUGE] = "", [FAMILY_COUNTER] = "_total", [FAMILY_INFO] = "_info"};
-
-static void metrics_family(struct metrics_ctx *c, const struct family *fam)
+void metrics_family(struct metrics_ctx *c, const struct family *fam)
 {
 	c->fam = fam;
 	c->started = false;
 }
 
-/* Starts a sample line: the family's metadata first if it is the first,
- * then the sample name (labels follow, then metrics_value). */
-static void metrics_sample(struct metrics_ctx *c)
+void metrics_sample_as(struct metrics_ctx *c, const char *suffix)
 {
 	const struct family *m = c->fam;
 	if (!c->started) {
-		const char *suffix = c->fmt == METRICS_PROMETHEUS ? metrics_suffix[m->type] : "";
-		const char *type = m->type == FAMILY_COUNTER ? "counter"
+		const char *s = c->fmt == METRICS_PROMETHEUS ? metrics_suffix[m->type] : "";
+		const char *type = m->type == FAMILY_COUNTER	 ? "counter"
+				   : m->type == FAMILY_HISTOGRAM ? "histogram"
 				   : m->type == FAMILY_INFO && c->fmt == METRICS_OPENMETRICS
 				       ? "info"
 				       : "gauge";
-		fprintf(c->out, "# HELP %s%s %s\n# TYPE %s%s %s\n", m->name, suffix, m->help,
-			m->name, suffix, type);
+		fprintf(c->out, "# HELP %s%s %s\n# TYPE %s%s %s\n", m->name, s, m->help, m->name, s,
+			type);
 		c->started = true;
 	}
-	fprintf(c->f, "%s%s", m->name, metrics_suffix[m->type]);
+	fprintf(c->f, "%s%s", m->name, suffix);
 	c->labels = false;
+}
+
+/* Starts a sample line: the family's metadata first if it is the first,
+ * then the sample name (labels follow, then metrics_value). */
+void metrics_sample(struct metrics_ctx *c)
+{
+	metrics_sample_as(c, metrics_suffix[c->fam->type]);
 }
 
 size_t metrics_label_value(FILE *f, const char *v, size_t len)
@@ -93,7 +83,7 @@ size_t metrics_label_value(FILE *f, const char *v, size_t len)
 	return o;
 }
 
-static void metrics_label(struct metrics_ctx *c, const char *name, const char *v, size_t len)
+void metrics_label(struct metrics_ctx *c, const char *name, const char *v, size_t len)
 {
 	fprintf(c->f, "%s%s=\"", c->labels ? "," : "{", name);
 	c->labels = true;
@@ -101,12 +91,12 @@ static void metrics_label(struct metrics_ctx *c, const char *name, const char *v
 	fputc('"', c->f);
 }
 
-static void metrics_label_str(struct metrics_ctx *c, const char *name, const char *v)
+void metrics_label_str(struct metrics_ctx *c, const char *name, const char *v)
 {
 	metrics_label(c, name, v, strlen(v));
 }
 
-static void metrics_label_int(struct metrics_ctx *c, const char *name, long v)
+void metrics_label_int(struct metrics_ctx *c, const char *name, long v)
 {
 	fprintf(c->f, "%s%s=\"%ld\"", c->labels ? "," : "{", name, v);
 	c->labels = true;
@@ -125,7 +115,7 @@ static void metrics_line_end(struct metrics_ctx *c, bool keep)
  * number leaves its sample out: a counter or gauge of +Inf or NaN is not a
  * measurement (it came from arithmetic on bad input), and a scraper would
  * keep it. */
-static void metrics_value(struct metrics_ctx *c, double v)
+void metrics_value(struct metrics_ctx *c, double v)
 {
 	if (c->labels)
 		fputc('}', c->f);
@@ -140,7 +130,7 @@ static void metrics_value(struct metrics_ctx *c, double v)
 	metrics_line_end(c, true);
 }
 
-static void metrics_uint(struct metrics_ctx *c, unsigned long long v)
+void metrics_uint(struct metrics_ctx *c, unsigned long long v)
 {
 	fprintf(c->f, "%s %llu\n", c->labels ? "}" : "", v);
 	metrics_line_end(c, true);
@@ -444,7 +434,7 @@ static void metrics_threads(struct metrics_ctx *c, const struct metrics_target *
 	}
 }
 
-static void metrics_group_labels(struct metrics_ctx *c, const struct thread_group *g)
+void metrics_group_labels(struct metrics_ctx *c, const struct thread_group *g)
 {
 	metrics_label_int(c, "pid", g->pid);
 	metrics_label(c, "group", g->stem, g->stem_len);
@@ -683,6 +673,7 @@ int metrics_write(FILE *f, enum metrics_format fmt, const struct metrics_target 
 	metrics_uint(&c, o->samples);
 	metrics_threads(&c, t, n, max);
 	metrics_groups(&c, t, n);
+	metrics_latency(&c, t, n);
 	metrics_budget(&c, t, n);
 	metrics_cgroups(&c, t, n);
 	metrics_diagnosis(&c, t, n);

@@ -13,6 +13,8 @@
 #include "csv-out.h"
 #include "diagnosis-out.h"
 #include "json-out.h"
+#include "latency-out.h"
+#include "runqlat.h"
 #include "pressure.h"
 #include "text-safe.h"
 
@@ -327,8 +329,17 @@ static void report_json(FILE *f, const struct snapshot *cur, const struct snapsh
 		json_out_knum(&j, "wait_pct", t->wait_pct, 2);
 		json_out_knum(&j, "vcsw_per_s", t->vcsw_per_s, 1);
 		json_out_knum(&j, "ivcsw_per_s", t->ivcsw_per_s, 1);
+		latency_out_json(&j, "latency", r->lat_on, &t->latency, runqlat_hist(r, t));
 		json_out_kstr(&j, "activity", t->activity ? activity_name(t->activity) : NULL);
 		json_out_end(&j);
+	}
+	json_out_end(&j);
+	json_out_key(&j, "collector");
+	json_out_object(&j);
+	json_out_kstr(&j, "path", r->lat_on ? "bpf" : "proc");
+	if (r->lat_on) {
+		json_out_kuint(&j, "latency_dropped", r->lat_dropped);
+		json_out_kuint(&j, "latency_map_threads", r->lat_capacity);
 	}
 	json_out_end(&j);
 	json_out_key(&j, "cpus");
@@ -359,7 +370,7 @@ static void report_csv(FILE *f, const struct snapshot *cur, const struct snapsho
 		csv_out_header(&c, "time,effective_cpus,binding,throttled_pct,throttled_s_per_s,"
 				   "psi_some_avg10,pid,tid,name,state,cpu,cpu_pct,user_pct,sys_pct,"
 				   "wait_pct,vcsw_per_s,ivcsw_per_s,gflops,runnable_mean,factor,"
-				   "verdict,activity");
+				   "verdict,p50_ms,p99_ms,max_ms,latency_events,activity");
 	report_time_iso(cur->wall, ts, sizeof(ts));
 	bool tv = r->throttle.valid;
 	for (size_t i = 0; i < r->nthreads; i++) {
@@ -387,6 +398,14 @@ static void report_csv(FILE *f, const struct snapshot *cur, const struct snapsho
 		csv_out_num(&c, report_runnable_mean(r, diag), 3);
 		csv_out_num(&c, diag ? diag->factor : (double)NAN, 3);
 		csv_out_str(&c, diag ? diagnosis_verdict_name(diag->verdict) : NULL);
+		bool lat = r->lat_on && t->latency.events > 0;
+		csv_out_num(&c, lat ? t->latency.p50_s * 1e3 : (double)NAN, 3);
+		csv_out_num(&c, lat ? t->latency.p99_s * 1e3 : (double)NAN, 3);
+		csv_out_num(&c, lat ? t->latency.max_s * 1e3 : (double)NAN, 3);
+		if (r->lat_on)
+			csv_out_int(&c, (long long)t->latency.events);
+		else
+			csv_out_empty(&c);
 		csv_out_str(&c, t->activity ? activity_name(t->activity) : NULL);
 		csv_out_end_row(&c);
 	}
@@ -493,8 +512,11 @@ static void report_text(FILE *f, const struct snapshot *cur, const struct snapsh
 		diagnosis_out_line(line, sizeof(line), diag);
 		fprintf(f, "  diagnosis: %s\n", line);
 	}
-	fprintf(f, "  %7s %7s %-16s %s %3s %6s %6s %6s %6s %8s %8s  %s\n", "PID", "TID", "NAME",
-		"S", "CPU", "CPU%", "USR%", "SYS%", "WAIT%", "VCSW/s", "IVCSW/s", "ACTIVITY");
+	fprintf(f, "  %7s %7s %-16s %s %3s %6s %6s %6s %6s %8s %8s", "PID", "TID", "NAME", "S",
+		"CPU", "CPU%", "USR%", "SYS%", "WAIT%", "VCSW/s", "IVCSW/s");
+	if (r->lat_on)
+		fprintf(f, " %7s %7s %7s", "P50ms", "P99ms", "MAXms");
+	fprintf(f, "  %s\n", "ACTIVITY");
 	for (size_t i = 0; i < r->nthreads; i++) {
 		const struct thread_rate *t = &r->threads[i];
 		size_t fit = report_name_fit(t->name, t->name_len, 16);
@@ -502,11 +524,18 @@ static void report_text(FILE *f, const struct snapshot *cur, const struct snapsh
 		/* pad by terminal columns, not bytes: a replacement character is
 		 * three bytes wide in UTF-8 and one column on screen */
 		int pad = 16 - text_safe_width(t->name, fit);
-		fprintf(f, "  %7d %7d %s%*s %c %3d %6.1f %6.1f %6.1f %6.1f %8.1f %8.1f  %s\n",
+		fprintf(f, "  %7d %7d %s%*s %c %3d %6.1f %6.1f %6.1f %6.1f %8.1f %8.1f",
 			(int)t->pid, (int)t->tid, name, pad > 0 ? pad : 0, "",
 			report_state(t->state), t->cpu, t->cpu_pct, t->user_pct, t->sys_pct,
-			t->wait_pct, t->vcsw_per_s, t->ivcsw_per_s,
-			t->activity ? activity_name(t->activity) : "-");
+			t->wait_pct, t->vcsw_per_s, t->ivcsw_per_s);
+		if (r->lat_on) {
+			char p50[16], p99[16], max[16];
+			latency_out_ms(p50, sizeof(p50), 7, &t->latency, t->latency.p50_s);
+			latency_out_ms(p99, sizeof(p99), 7, &t->latency, t->latency.p99_s);
+			latency_out_ms(max, sizeof(max), 7, &t->latency, t->latency.max_s);
+			fprintf(f, " %s %s %s", p50, p99, max);
+		}
+		fprintf(f, "  %s\n", t->activity ? activity_name(t->activity) : "-");
 	}
 	if (cur->cpus.n) {
 		fputs("  cpus", f);

@@ -39,12 +39,39 @@ PY
 # three times (a verdict that noise on a shared machine could flip; tap-lib's
 # retry for a JSON check): ok on the first pass, else not ok with the last
 # failure.
+# bounded SECONDS CMD...: runs CMD (a shell function too) for at most
+# SECONDS; when it had to be stopped, what it ran and where each process
+# of it slept go to $tmp/hang (for the log) and the status is 124.
+bounded() {
+	local limit=$1 p i q
+	shift
+	"$@" &
+	p=$!
+	for ((i = 0; i < limit * 10; i++)); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
+	if kill -0 "$p" 2>/dev/null; then
+		local below
+		below=$(descendants "$p")
+		for q in $below; do
+			echo "still running after $limit s: $(tr '\0' ' ' <"/proc/$q/cmdline" 2>/dev/null | cut -c1-100)" \
+				"(threads asleep in: $(cat /proc/"$q"/task/*/wchan 2>/dev/null | tr '\n' ' ' | cut -c1-200))"
+		done >"$tmp/hang"
+		kill -9 $below "$p" 2>/dev/null
+		wait "$p" 2>/dev/null
+		return 124
+	fi
+	wait "$p"
+}
+# try3 DESC FILE PYTHON CMD...: CMD's JSON in FILE passes PYTHON's checks in
+# one of three tries, each bounded to 90 s (a try that hangs is said in a
+# TAP comment and counts as a failed try).
 try3() {
-	local desc=$1 f=$2 py=$3
+	local desc=$1 f=$2 py=$3 st
 	shift 3
 	for _ in 1 2 3; do
-		"$@" >"$f" 2>"$f.err"
-		json_check "$f" "$?" "$py" && { ok "$desc"; return 0; }
+		bounded 90 "$@" >"$f" 2>"$f.err"
+		st=$?
+		[ "$st" = 124 ] && sed 's/^/# /' "$tmp/hang"
+		json_check "$f" "$st" "$py" && { ok "$desc"; return 0; }
 	done
 	notok "$desc" "$(cat "$tmp/err")" "$(head -c 2000 "$f")" "$(head -c 500 "$f.err")"
 	return 1

@@ -22,7 +22,7 @@ if [ -r /usr/share/bash-completion/bash_completion ]; then
 	. /usr/share/bash-completion/bash_completion && have_bc=1
 fi
 # shellcheck disable=SC1090
-plan 23
+plan 25
 . "$COMP" || { notok "$COMP cannot be sourced"; exit 1; }
 
 # comp WORD...: the candidates for the command line WORD... (the last word
@@ -70,9 +70,27 @@ expect "--format=VALUE as one word" "--format=json" threadlab --format=j
 expect "--precision's values" "single double" threadlab --precision ""
 expect "--blas's values" "pthreads openmp" threadlab --sweep --blas ""
 expect "--blas-spin's values" "default off" threadlab --blas-spin ""
+expect "--collector's values" "auto bpf proc" threadlab --collector ""
 expect "a numeric value is left to the user" "" threadlab --threads ""
 expect "no PID starts with 0" "" threadlab -p 0
 expect "after an option without a value, options again" "--tree" threadlab --batch --tre
+
+# The man page documents every option of the same table, and every value
+# of those that take one of a list (roff writes '-' as '\-').
+man="$(dirname "$0")/../man/threadlab.1"
+undoc=""
+while IFS=$'\t' read -r long _ kind values; do
+	grep -qF -- "${long//-/\\-}" "$man" || undoc="$undoc $long"
+	[ "$kind" = enum ] || continue
+	for v in $values; do
+		grep -qF -- "\fB$v\fR" "$man" || undoc="$undoc $long=$v"
+	done
+done <<<"$list"
+if [ -z "$undoc" ] && [ -s "$man" ]; then
+	ok "the man page names every option of --list-options and every listed value"
+else
+	notok "the man page does not document:$undoc"
+fi
 
 # Every option of the table is offered after "--", the hidden one is not,
 # and every option's short name after "-".

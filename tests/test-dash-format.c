@@ -151,6 +151,63 @@ static void test_thread_rows_at_80_and_wider(void **state)
 	assert_null(strstr(head, "*CPU%"));
 }
 
+/* With run-queue latency the P99 and MAX columns fit at 80 columns even
+ * grouped (PID shown), in place of the USR%/SYS% split; P50 and the split
+ * come back when there is room; values line up under their heads, and a
+ * thread that did not wait shows "-". */
+static void test_latency_columns(void **state)
+{
+	(void)state;
+	char head[512], row[512];
+	struct dash_cols c;
+	struct thread_rate r = mk_thread(100, 101, "lt-busy", 15.5);
+	r.latency.events = 40;
+	r.latency.p50_s = 9.2e-3;
+	r.latency.p99_s = 27.9e-3;
+	r.latency.max_s = 128.4e-3;
+	struct thread_rate idle = mk_thread(100, 102, "lt-wake", 0);
+	struct {
+		int width;
+		bool tree, p50, split;
+	} cases[] = {{80, true, false, false},
+		     {80, false, true, false},
+		     {100, true, true, true},
+		     {120, false, true, true}};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		dash_format_cols_lat(cases[i].width, cases[i].tree, true, &c);
+		assert_true(c.lat);
+		assert_int_equal(c.p50, cases[i].p50);
+		assert_int_equal(c.split, cases[i].split);
+		dash_format_thread_head(head, sizeof(head), &c, DASH_SORT_P99);
+		dash_format_thread_row(row, sizeof(row), &c, &r, LABVIEW_MARK_NONE);
+		assert_true(dash_fit_width(head) <= cases[i].width);
+		assert_true(dash_fit_width(row) <= cases[i].width);
+		const char *h = strstr(head, "*P99"), *v = strstr(row, " 27.9");
+		assert_non_null(h);
+		assert_non_null(v);
+		assert_int_equal(h - head + 4, v - row + 5);
+		h = strstr(head, "MAX");
+		v = strstr(row, " 128");
+		assert_int_equal(h - head + 3, v - row + 4);
+		assert_true((strstr(head, "P50") != NULL) == cases[i].p50);
+		assert_true((strstr(head, "USR%") != NULL) == cases[i].split);
+		if (c.vcsw) { /* VCS/s ends where its values end, and so does all after it */
+			h = strstr(head, " VCS/s");
+			v = strstr(row, "       0 ");
+			assert_int_equal(h - head + 6, v - row + 8);
+		}
+		dash_format_thread_row(row, sizeof(row), &c, &idle, LABVIEW_MARK_NONE);
+		assert_non_null(strstr(row, "     -      - "));
+	}
+	/* without latency the table is as it was */
+	dash_format_cols_lat(80, true, false, &c);
+	assert_false(c.lat);
+	assert_true(c.split);
+	dash_format_thread_head(head, sizeof(head), &c, DASH_SORT_CPU);
+	assert_null(strstr(head, "P99"));
+	assert_string_equal(dash_format_sort_name(DASH_SORT_P99), "P99");
+}
+
 /* What each thread does: an ACT column from 84 columns, the short form
  * in MARK below that (when the row has no mark), "-" when unknown. */
 static void test_activity_column(void **state)
@@ -483,6 +540,7 @@ int main(void)
 	    cmocka_unit_test(test_fit_words),
 	    cmocka_unit_test(test_line_shorten_drop_keep),
 	    cmocka_unit_test(test_thread_rows_at_80_and_wider),
+	    cmocka_unit_test(test_latency_columns),
 	    cmocka_unit_test(test_activity_column),
 	    cmocka_unit_test(test_hostile_names_made_safe),
 	    cmocka_unit_test(test_sorting),

@@ -274,7 +274,7 @@ spawn timeout -k 5 30 "$TL" --diagnose --seconds 2 -- env OMP_NUM_THREADS=$((cpu
 sid=$spawned
 reap "$sid" 40
 st=$reaped
-until_true 30 test -z "$(session_left "$sid")"
+until_true 100 test -z "$(session_left "$sid")"
 if [ $st = 1 ] && grep -q '^verdict: oversubscribed' "$tmp/cmd.txt" && [ -z "$(session_left "$sid")" ]; then
 	ok "--diagnose -- CMD: the command diagnosed (exit 1) and stopped after"
 else
@@ -285,7 +285,7 @@ spawn timeout -k 5 30 "$TL" --diagnose --tree --seconds 1 -- sh -c 'sleep 27; tr
 sid=$spawned
 reap "$sid" 40
 st=$reaped
-until_true 30 test -z "$(session_left "$sid")"
+until_true 100 test -z "$(session_left "$sid")"
 if [ $st = 0 ] && [ -z "$(session_left "$sid")" ]; then
 	ok "--diagnose --tree -- CMD: what the command started is stopped with it"
 else

@@ -60,6 +60,63 @@ static void test_rule_oversubscribed(void **state)
 	assert_int_equal(diagnosis_exit_status(&s.d, true), 0);
 }
 
+/* Each thread's interval histogram: n waits of wait_ns (and one of tail_ns). */
+static void scene_latency(struct scene *s, struct lat_hist *h, uint64_t wait_ns, int n,
+			  uint64_t tail_ns)
+{
+	s->r.lat_on = true;
+	s->r.lat = h;
+	s->r.nlat = s->r.nthreads;
+	for (size_t i = 0; i < s->r.nthreads; i++) {
+		lat_hist_clear(&h[i]);
+		for (int k = 0; k < n; k++)
+			lat_hist_add_ns(&h[i], wait_ns);
+		if (tail_ns)
+			lat_hist_add_ns(&h[i], tail_ns);
+		s->t[i].lat_ref = (uint32_t)i + 1;
+	}
+}
+
+/* The tail sharpens the verdict: 2.2 runnable threads on 2 CPUs (factor
+ * 1.1) pass on their mean, but not when p99 is 30 ms over enough waits; a
+ * short tail or too few waits change nothing.  The target's, roles' and
+ * groups' latency come from the threads' histograms summed, and a reason
+ * quotes the tail. */
+static void test_rule_tail(void **state)
+{
+	(void)state;
+	struct scene s;
+	struct lat_hist h[16];
+	scene_make(&s, 4, 30, 25, 2);
+	diagnosis_make(&s.in, &s.d);
+	assert_int_equal(s.d.verdict, VERDICT_FINE);
+	assert_false(s.d.lat_on);
+	assert_false(has_text(s.d.reasons, s.d.nreasons, "run-queue latency"));
+	scene_latency(&s, h, 30000000, 30, 0); /* 120 waits of 30 ms */
+	diagnosis_make(&s.in, &s.d);
+	assert_int_equal(s.d.verdict, VERDICT_OVERSUBSCRIBED);
+	assert_true(has_text(s.d.reasons, s.d.nreasons, "the mean alone (factor 1.10) would pass"));
+	assert_true(has_text(s.d.reasons, s.d.nreasons, "p99 run-queue latency"));
+	assert_int_equal(s.d.latency.events, 120);
+	assert_true(fabs(s.d.latency.p99_s - 30e-3) < 30e-3 * 0.125);
+	assert_int_equal(s.d.groups[0].latency.events, 120);
+	assert_int_equal(s.d.roles[0].latency.events, 120);
+	/* a short tail: fine */
+	scene_latency(&s, h, 2000000, 30, 0);
+	diagnosis_make(&s.in, &s.d);
+	assert_int_equal(s.d.verdict, VERDICT_FINE);
+	assert_true(has_text(s.d.reasons, s.d.nreasons, "p99 run-queue latency 2."));
+	/* too few waits to judge a tail: fine */
+	scene_latency(&s, h, 30000000, 10, 0);
+	diagnosis_make(&s.in, &s.d);
+	assert_int_equal(s.d.verdict, VERDICT_FINE);
+	/* below factor 1.0 a tail alone is not oversubscription */
+	scene_make(&s, 4, 20, 20, 2);
+	scene_latency(&s, h, 30000000, 30, 0);
+	diagnosis_make(&s.in, &s.d);
+	assert_int_equal(s.d.verdict, VERDICT_FINE);
+}
+
 static void test_rule_throttled(void **state)
 {
 	(void)state;
@@ -383,6 +440,7 @@ int main(void)
 	    cmocka_unit_test(test_rule_undersubscribed),
 	    cmocka_unit_test(test_rule_fine_and_doc),
 	    cmocka_unit_test(test_rules_documented),
+	    cmocka_unit_test(test_rule_tail),
 	    cmocka_unit_test(test_suggest_workers),
 	    cmocka_unit_test(test_lab_suggestions),
 	    cmocka_unit_test(test_roles),

@@ -112,15 +112,15 @@ quota_is() { # quota_is half|none
 	[ "$1" = none ]
 }
 $T send-keys -t lab '}'
-if wait_true 40 quota_is half; then
+if wait_true 100 quota_is half; then
 	cg_track "$(cg_dir)"
-	if wait_pane lab '^threadlab lab .*quota 0\.5 \|' 30; then
+	if wait_pane lab '^threadlab lab .*quota 0\.5 \|' 100; then
 		ok "}: a 0.5-CPU quota in $(cg_dir) and the header says so"
 	else
 		notok "}: header shows the quota" "$(head -n1 "$tmp/pane")"
 	fi
 	$T send-keys -t lab '{'
-	if wait_true 40 quota_is none && wait_pane lab '^threadlab lab .*quota none \|' 30; then
+	if wait_true 100 quota_is none && wait_pane lab '^threadlab lab .*quota none \|' 100; then
 		ok "{: the quota is lifted in the cgroup files and on screen"
 	else
 		notok "{: the quota is lifted" "$(cat "$(cg_dir)"/cpu.cfs_quota_us 2>/dev/null)"
@@ -145,7 +145,7 @@ if wait_pane lab 'sweep done' 450 && grep -q '  1x3 ' "$tmp/pane" && grep -q '  
 else
 	notok "s: the sweep fills the chart" "$(cat "$tmp/pane")"
 fi
-if wait_pane lab '^threadlab lab .*threads 2 \|' 30; then
+if wait_pane lab '^threadlab lab .*threads 2 \|' 100; then
 	ok "s: the user's 2 threads are back after the sweep"
 else
 	notok "s: the user's threads are back" "$(head -n1 "$tmp/pane")"
@@ -153,9 +153,9 @@ fi
 
 # ---- resize ----------------------------------------------------------------
 $T resize-window -t lab -x 50 -y 12
-wait_pane lab 'too small' 30 && r1=0 || r1=1
+wait_pane lab 'too small' 100 && r1=0 || r1=1
 $T resize-window -t lab -x 120 -y 40
-if [ $r1 = 0 ] && wait_pane lab 'GFLOP/s' 30 && alive "$tl_pid"; then
+if [ $r1 = 0 ] && wait_pane lab 'GFLOP/s' 100 && alive "$tl_pid"; then
 	ok "resize to 50x12 shows the notice, back to 120x40 redraws, no crash"
 else
 	notok "resize 50x12 and back" "$(cat "$tmp/pane")"
@@ -171,7 +171,7 @@ if wait_true 50 tl_gone; then
 else
 	notok "q: threadlab exits"
 fi
-if wait_true 20 none_left && { [ -z "$cgdir" ] || until_true 20 test ! -d "$cgdir"; }; then
+if wait_true 100 none_left && { [ -z "$cgdir" ] || until_true 100 test ! -d "$cgdir"; }; then
 	ok "q: no threadlab-anchor / threadlab-gemm process and no cgroup left (${cgdir:-no cgroup made})"
 else
 	left=
@@ -263,7 +263,7 @@ PY
 	kill -9 "$hostile_pid" 2>/dev/null
 	reap "$hostile_pid" 30
 	hostile_pid=
-	if wait_pane att 'exited: last view kept' 40 && grep -q 'RED' "$tmp/pane"; then
+	if wait_pane att 'exited: last view kept' 100 && grep -q 'RED' "$tmp/pane"; then
 		ok "attach: the target's exit is reported and the last view kept"
 	else
 		notok "attach: target exit reported" "$(cat "$tmp/pane")"
@@ -306,7 +306,7 @@ sig_check() { # sig_check NAME HOW EXPECTED-STATUS
 	esac
 	none() { for q in $pids; do alive "$q" && return 1; done; return 0; }
 	if wait_pane "$sess" '^-?icanon$' 50 && grep -qx "EXIT=$3" "$tmp/pane" &&
-		grep -qx 'icanon' "$tmp/pane" && wait_true 20 none &&
+		grep -qx 'icanon' "$tmp/pane" && wait_true 100 none &&
 		[ "$($T display-message -p -t "$sess" '#{alternate_on}')" = 0 ]; then
 		ok "$1: terminal restored (canonical mode, normal screen), exit $3, workload gone"
 	else

@@ -176,6 +176,72 @@ static void test_formats(void **state)
 	fake_free(s);
 }
 
+/* The latency histogram: per thread group, "le" at threadlab's own bucket
+ * edges so each count is exact, +Inf and _count equal, _sum in seconds, a
+ * thread that ended left in its group; absent without BPF. */
+static void test_latency_histogram(void **state)
+{
+	(void)state;
+	struct session *s = fake_session(100, 3, "main", 4);
+	struct metrics_target t = {s, "attach"};
+	char *om = render(METRICS_OPENMETRICS, &t, 1, 500);
+	assert_null(strstr(om, "threadlab_runqueue_latency"));
+	free(om);
+	struct thread_set *c = &s->cur.threads;
+	c->lat_on = true;
+	c->lat = calloc(3, sizeof(*c->lat));
+	c->nlat = 2;
+	/* worker-1 (tid 101): 3 waits of 1.5 us, 2 of 5 ms; worker-1 (102): 1 of 20 ms */
+	for (int i = 0; i < 3; i++)
+		lat_hist_add_ns(&c->lat[0], 1500);
+	lat_hist_add_ns(&c->lat[0], 5000000);
+	lat_hist_add_ns(&c->lat[0], 5000000);
+	lat_hist_add_ns(&c->lat[1], 20000000);
+	c->v[1].lat_ref = 1;
+	c->v[2].lat_ref = 2;
+	thread_groups_update(&s->groups, NULL, c);
+	om = render(METRICS_OPENMETRICS, &t, 1, 500);
+	char *prom = render(METRICS_PROMETHEUS, &t, 1, 500);
+	assert_non_null(strstr(om, "# TYPE threadlab_runqueue_latency_seconds histogram\n"));
+	assert_non_null(strstr(prom, "# TYPE threadlab_runqueue_latency_seconds histogram\n"));
+	const char *g = "threadlab_runqueue_latency_seconds_bucket{pid=\"100\",group=\"worker\",";
+	char want[256];
+	snprintf(want, sizeof(want), "%sle=\"1.024e-06\"} 0\n", g);
+	assert_non_null(strstr(om, want));
+	snprintf(want, sizeof(want), "%sle=\"4.096e-06\"} 3\n", g);
+	assert_non_null(strstr(om, want));
+	snprintf(want, sizeof(want), "%sle=\"0.016777216\"} 5\n", g);
+	assert_non_null(strstr(om, want));
+	snprintf(want, sizeof(want), "%sle=\"0.067108864\"} 6\n", g);
+	assert_non_null(strstr(om, want));
+	snprintf(want, sizeof(want), "%sle=\"+Inf\"} 6\n", g);
+	assert_non_null(strstr(om, want));
+	assert_non_null(strstr(
+	    om, "threadlab_runqueue_latency_seconds_count{pid=\"100\",group=\"worker\"} 6\n"));
+	assert_non_null(strstr(
+	    om, "threadlab_runqueue_latency_seconds_sum{pid=\"100\",group=\"worker\"} 0.0300045\n"));
+	/* the main thread had no histogram: its group has no series */
+	assert_null(strstr(om, "group=\"main\",le="));
+	assert_non_null(strstr(om, "threadlab_runqueue_latency_dropped_total 0\n"));
+	assert_not_interleaved(om);
+	free(om);
+	free(prom);
+	/* worker 102 ends: its waits stay in the group, which only grows */
+	struct thread_set prev;
+	thread_set_init(&prev);
+	thread_set_copy(&prev, c);
+	c->n = 2;
+	thread_groups_update(&s->groups, &prev, c);
+	om = render(METRICS_OPENMETRICS, &t, 1, 500);
+	assert_non_null(strstr(
+	    om, "threadlab_runqueue_latency_seconds_count{pid=\"100\",group=\"worker\"} 6\n"));
+	free(om);
+	thread_set_free(&prev);
+	thread_groups_free(&s->groups);
+	free(c->lat);
+	fake_free(s);
+}
+
 /* A figure that arithmetic on bad input made +Inf or NaN is left out, its
  * family and every other sample still whole (a counter of +Inf, a gauge
  * of NaN would be kept by a scraper as if measured). */
@@ -431,6 +497,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_formats),
+	    cmocka_unit_test(test_latency_histogram),
 	    cmocka_unit_test(test_escaping),
 	    cmocka_unit_test(test_non_finite),
 	    cmocka_unit_test(test_admit),

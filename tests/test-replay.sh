@@ -197,16 +197,16 @@ else
 		notok "replay screen" "want GFLOP/s $first at $t1" "$(cat "$tmp/pane")"
 	fi
 	$T send-keys -t rp G
-	wait_pane rp ' (sample )?10/10 ' 30
+	wait_pane rp ' (sample )?10/10 ' 100
 	at_end=$?
 	t10=$(python3 -c 'import json,sys; print([json.loads(l) for l in open(sys.argv[1])][-1]["time"][11:19])' "$tmp/lab.out")
 	grep -q "$t10" "$tmp/pane"
 	end_time=$?
 	$T send-keys -t rp Left Left
-	wait_pane rp ' (sample )?8/10 ' 30
+	wait_pane rp ' (sample )?8/10 ' 100
 	back=$?
 	$T send-keys -t rp g
-	wait_pane rp ' (sample )?1/10 ' 30
+	wait_pane rp ' (sample )?1/10 ' 100
 	start=$?
 	if [ $at_end = 0 ] && [ $end_time = 0 ] && [ $back = 0 ] && [ $start = 0 ]; then
 		ok "replay keys: G to the end (its recorded time), Left twice back, g to the start"
@@ -215,10 +215,10 @@ else
 	fi
 	# The key bar's "<>": > and < step like Right and Left.
 	$T send-keys -t rp '>' '>'
-	wait_pane rp ' (sample )?3/10 ' 30
+	wait_pane rp ' (sample )?3/10 ' 100
 	fwd=$?
 	$T send-keys -t rp '<'
-	wait_pane rp ' (sample )?2/10 ' 30
+	wait_pane rp ' (sample )?2/10 ' 100
 	bwd=$?
 	if [ $fwd = 0 ] && [ $bwd = 0 ] && grep -q '<> step' "$tmp/pane"; then
 		ok "replay: > and < step forward and back, as the key bar's <> says"
@@ -226,7 +226,7 @@ else
 		notok "replay > and <" "forward $fwd back $bwd" "$(cat "$tmp/pane")"
 	fi
 	$T send-keys -t rp '4' ' '
-	if wait_pane rp ' (sample )?([3-9]|10)/10 ' 40 && grep -q '| 4x' "$tmp/pane"; then
+	if wait_pane rp ' (sample )?([3-9]|10)/10 ' 100 && grep -q '| 4x' "$tmp/pane"; then
 		ok "replay plays on at 4x after space"
 	else
 		notok "replay play at 4x" "$(cat "$tmp/pane")"

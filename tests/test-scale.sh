@@ -53,7 +53,7 @@ else
 fi
 
 $T send-keys -t s NPage
-if wait_for 30 more_is -lt "$m0"; then
+if wait_for 100 more_is -lt "$m0"; then
 	m1=$(more)
 	first1=$(rows | head -n1)
 	[ "$first1" != "$first0" ] && ok "PgDn: the next page ($((m0 - m1)) rows on, first TID $first0 -> $first1)" ||
@@ -63,7 +63,7 @@ else
 fi
 
 $T send-keys -t s End
-if wait_for 30 more_is = none; then
+if wait_for 100 more_is = none; then
 	last=$(rows | tail -n1)
 	[ -n "$last" ] && ok "End: the last page, no 'more' line (last TID $last)" || notok "End: no rows" "$(pane)"
 else
@@ -71,30 +71,44 @@ else
 fi
 
 $T send-keys -t s PPage
-if wait_for 30 more_is != none; then
+if wait_for 100 more_is != none; then
 	ok "PgUp from the end: rows follow again ('$(more) more')"
 else
 	notok "PgUp: still on the last page" "$(pane)"
 fi
 
 $T send-keys -t s Home
-if wait_for 30 more_is -ge "$m0"; then
+if wait_for 100 more_is -ge "$m0"; then
 	ok "Home: back to the first page ('$(more) more')"
 else
 	notok "Home: not on the first page" "more $(more), was $m0" "$(pane)"
 fi
 
-# every thread is reachable: page down to the end, collecting TIDs
+# every thread is reachable: page down to the end, collecting TIDs.  After
+# each PgDn the next page is waited for (its first row differs, then two
+# captures a tenth of a second apart agree), not a fixed time: a slow or
+# half-drawn redraw would otherwise skip rows unseen.
 declare -A seen
+stuck=
+first_is_not() { [ "$(rows | head -n1)" != "$1" ] && settled; }
+settled() {
+	local a b
+	a=$(rows)
+	sleep 0.1
+	b=$(rows)
+	[ -n "$a" ] && [ "$a" = "$b" ]
+}
 for _ in $(seq 40); do
 	for t in $(rows); do seen[$t]=1; done
 	[ "$(more)" = none ] && break
+	top=$(rows | head -n1)
 	$T send-keys -t s NPage
-	sleep 0.15
+	# a page that does not come is said, never skipped over by the next PgDn
+	wait_for 100 first_is_not "$top" || { stuck="PgDn from first TID $top: no new page within 10 s"; break; }
 done
 for t in $(rows); do seen[$t]=1; done
 got=${#seen[@]}
 # every sleeping thread sorts the same way each sample: all are seen
-[ "$got" -eq $((NTHREADS + 1)) ] && ok "PgDn to the end shows all $got threads" ||
-	notok "PgDn reached $got of $((NTHREADS + 1)) threads"
+[ -z "$stuck" ] && [ "$got" -eq $((NTHREADS + 1)) ] && ok "PgDn to the end shows all $got threads" ||
+	notok "PgDn reached $got of $((NTHREADS + 1)) threads" ${stuck:+"$stuck"} "$(pane)"
 

@@ -61,12 +61,12 @@ fi
 
 # m: a note typed on the message line, e: the log.
 $T send-keys -t job m
-wait_pane job 'note for this row' 30
+wait_pane job 'note for this row' 100
 $T send-keys -t job -l 'base line'
 $T send-keys -t job Enter
-if wait_pane job 'row 1 marked' 30; then
+if wait_pane job 'row 1 marked' 100; then
 	$T send-keys -t job e
-	if wait_pane job '^experiment log: 1 row' 30 &&
+	if wait_pane job '^experiment log: 1 row' 100 &&
 		grep -Eq '^ 1 +1\.00x +[0-9.]+ .* OMP_NUM_THREADS=1( |$)' "$tmp/pane" &&
 		grep -q '"base line"' "$tmp/pane"; then
 		ok "m with a note, e: the row holds the rate, OMP_NUM_THREADS=1 and the note"
@@ -84,15 +84,15 @@ steady() { sleep 1; wait_pane lab 'steady [0-9]' 150; }
 marked=0
 if wait_pane lab 'GFLOP/s [0-9.]+ ' 300 && steady; then
 	$T send-keys -t lab m
-	wait_pane lab 'row 1 marked' 30 && marked=$((marked + 1))
+	wait_pane lab 'row 1 marked' 100 && marked=$((marked + 1))
 	$T send-keys -t lab +
 	steady
 	$T send-keys -t lab m
-	wait_pane lab 'row 2 marked: [0-9.]+x the first row' 30 && marked=$((marked + 1))
+	wait_pane lab 'row 2 marked: [0-9.]+x the first row' 100 && marked=$((marked + 1))
 	$T send-keys -t lab + ]
 	steady
 	$T send-keys -t lab m
-	wait_pane lab 'row 3 marked: 2 knobs changed at once: threads and streams' 30 &&
+	wait_pane lab 'row 3 marked: 2 knobs changed at once: threads and streams' 100 &&
 		marked=$((marked + 1))
 fi
 if [ $marked = 3 ]; then
@@ -101,7 +101,7 @@ else
 	notok "lab rows ($marked of 3 marked)" "$(cat "$tmp/pane")"
 fi
 $T send-keys -t lab e
-wait_pane lab '^experiment log: 3 rows' 30
+wait_pane lab '^experiment log: 3 rows' 100
 cp "$tmp/pane" "$tmp/view"
 if grep -Eq '^ 1 +1\.00x ' "$tmp/view" && grep -Eq '^ +warning: 2 knobs changed at once' "$tmp/view"; then
 	ok "e: the log view shows row 1 at 1.00x and the warning under row 3"
@@ -138,9 +138,9 @@ fi
 $T new-session -d -s lab2 -x 80 -y 24 "exec '$TL' -i 0.5 --log '$tmp/log.jsonl'"
 if wait_pane lab2 'GFLOP/s [0-9.]+ ' 300 && sleep 1 && wait_pane lab2 'steady [0-9]' 150; then
 	$T send-keys -t lab2 m
-	wait_pane lab2 'row 4 marked' 30
+	wait_pane lab2 'row 4 marked' 100
 	$T send-keys -t lab2 e
-	wait_pane lab2 '^experiment log: 4 rows' 30
+	wait_pane lab2 '^experiment log: 4 rows' 100
 	cp "$tmp/pane" "$tmp/view2"
 	$T send-keys -t lab2 q
 fi

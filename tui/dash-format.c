@@ -14,12 +14,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "latency-out.h"
 #include "text-safe.h"
 #include "throughput.h"
 
 static const char *const dash_format_sort_names[DASH_NSORT] = {
     [DASH_SORT_CPU] = "CPU%", [DASH_SORT_WAIT] = "WAIT%", [DASH_SORT_IVCSW] = "IVCS/s",
-    [DASH_SORT_TID] = "TID",  [DASH_SORT_NAME] = "NAME",
+    [DASH_SORT_TID] = "TID",  [DASH_SORT_NAME] = "NAME",  [DASH_SORT_P99] = "P99",
 };
 
 const char *dash_format_sort_name(enum dash_sort s)
@@ -54,14 +55,32 @@ static void dash_format_cell(char *out, size_t cap, size_t *o, const char *s, in
 /* ---- threads table ---------------------------------------------------- */
 
 #define DASH_COL_FIXED 54 /* every column but NAME, PID and VCS/s, with gaps */
+#define DASH_COL_SPLIT 12 /* USR% and SYS% */
+#define DASH_COL_LAT   7  /* one latency column with its gap */
 
 void dash_format_cols(int width, bool tree, struct dash_cols *c)
 {
+	dash_format_cols_lat(width, tree, false, c);
+}
+
+void dash_format_cols_lat(int width, bool tree, bool lat, struct dash_cols *c)
+{
 	c->width = width;
 	c->pid = tree || width >= 96;
-	c->vcsw = width >= 104;
-	c->act = width >= 84 + (c->pid ? 8 : 0);
-	int fixed = DASH_COL_FIXED + (c->pid ? 8 : 0) + (c->vcsw ? 8 : 0) + (c->act ? 12 : 0);
+	c->split = true;
+	c->lat = c->p50 = lat;
+	int base = DASH_COL_FIXED + (c->pid ? 8 : 0), room = width - base - 15;
+	if (lat && room < 3 * DASH_COL_LAT) {
+		c->split = false; /* the latency tail says more than the user/system split */
+		room += DASH_COL_SPLIT;
+		c->p50 = room >= 3 * DASH_COL_LAT;
+	}
+	int latw = lat ? (c->p50 ? 3 : 2) * DASH_COL_LAT : 0;
+	c->vcsw = width >= 104 && room - latw >= 8;
+	/* ACT after the latency columns, where the row still has room for it */
+	c->act = width >= 84 + (c->pid ? 8 : 0) && (!lat || room - latw - (c->vcsw ? 8 : 0) >= 12);
+	int fixed =
+	    base - (c->split ? 0 : DASH_COL_SPLIT) + latw + (c->vcsw ? 8 : 0) + (c->act ? 12 : 0);
 	int name = width - fixed;
 	c->name_w = name < 15 ? 15 : name > 24 ? 24 : name;
 }
@@ -87,7 +106,7 @@ size_t dash_format_thread_head(char *out, size_t cap, const struct dash_cols *c,
 	DASH_HEAD(DASH_SORT_NAME, "NAME", c->name_w, false);
 	dash_format_add(out, cap, &o, " S CPU ");
 	DASH_HEAD(DASH_SORT_CPU, "CPU%", 6, true);
-	dash_format_add(out, cap, &o, "  USR%%  SYS%% ");
+	dash_format_add(out, cap, &o, c->split ? "  USR%%  SYS%% " : " ");
 	DASH_HEAD(DASH_SORT_WAIT, "WAIT%", 6, true);
 	dash_format_add(out, cap, &o, " ");
 	DASH_HEAD(DASH_SORT_IVCSW, "IVCS/s", 7, true);
@@ -95,6 +114,12 @@ size_t dash_format_thread_head(char *out, size_t cap, const struct dash_cols *c,
 		dash_format_add(out, cap, &o, " %7s ", "VCS/s");
 	else
 		dash_format_add(out, cap, &o, " ");
+	if (c->p50)
+		dash_format_add(out, cap, &o, "   P50 ");
+	if (c->lat) {
+		DASH_HEAD(DASH_SORT_P99, "P99", 6, true);
+		dash_format_add(out, cap, &o, "    MAX ");
+	}
 	if (c->act)
 		dash_format_add(out, cap, &o, "%-11s ", "ACT");
 	dash_format_add(out, cap, &o, "MARK");
@@ -117,14 +142,26 @@ size_t dash_format_thread_row(char *out, size_t cap, const struct dash_cols *c,
 	/* A process row (state 0, cpu -1) has neither a state nor a CPU. */
 	char state = r->state == 0 ? '-' : r->state >= 'A' && r->state <= 'z' ? r->state : '?';
 	if (r->cpu < 0)
-		dash_format_add(out, cap, &o, " %c   - %6.1f %5.1f %5.1f %6.1f %7.0f ", state,
-				r->cpu_pct, r->user_pct, r->sys_pct, r->wait_pct, r->ivcsw_per_s);
+		dash_format_add(out, cap, &o, " %c   - %6.1f ", state, r->cpu_pct);
 	else
-		dash_format_add(out, cap, &o, " %c %3d %6.1f %5.1f %5.1f %6.1f %7.0f ", state,
-				r->cpu < 1000 ? r->cpu : 0, r->cpu_pct, r->user_pct, r->sys_pct,
-				r->wait_pct, r->ivcsw_per_s);
+		dash_format_add(out, cap, &o, " %c %3d %6.1f ", state, r->cpu < 1000 ? r->cpu : 0,
+				r->cpu_pct);
+	if (c->split)
+		dash_format_add(out, cap, &o, "%5.1f %5.1f ", r->user_pct, r->sys_pct);
+	dash_format_add(out, cap, &o, "%6.1f %7.0f ", r->wait_pct, r->ivcsw_per_s);
 	if (c->vcsw)
 		dash_format_add(out, cap, &o, "%7.0f ", r->vcsw_per_s);
+	char ms[16];
+	if (c->p50) {
+		latency_out_ms(ms, sizeof(ms), 6, &r->latency, r->latency.p50_s);
+		dash_format_add(out, cap, &o, "%s ", ms);
+	}
+	if (c->lat) {
+		latency_out_ms(ms, sizeof(ms), 6, &r->latency, r->latency.p99_s);
+		dash_format_add(out, cap, &o, "%s ", ms);
+		latency_out_ms(ms, sizeof(ms), 6, &r->latency, r->latency.max_s);
+		dash_format_add(out, cap, &o, "%s ", ms);
+	}
 	const char *act = r->activity ? activity_name(r->activity) : "";
 	if (c->act)
 		dash_format_add(out, cap, &o, "%-11s ", act[0] ? act : "-");
@@ -163,6 +200,9 @@ static int dash_format_cmp(const void *a, const void *b, void *arg)
 		break;
 	case DASH_SORT_IVCSW:
 		dx = x->ivcsw_per_s, dy = y->ivcsw_per_s;
+		break;
+	case DASH_SORT_P99:
+		dx = x->latency.p99_s, dy = y->latency.p99_s;
 		break;
 	case DASH_SORT_NAME: {
 		size_t n = x->name_len < y->name_len ? x->name_len : y->name_len;

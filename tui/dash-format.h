@@ -26,6 +26,7 @@ enum dash_sort {
 	DASH_SORT_IVCSW, /* involuntary switches/s, highest first */
 	DASH_SORT_TID,	 /* TID, lowest first */
 	DASH_SORT_NAME,	 /* name (raw bytes), then TID */
+	DASH_SORT_P99,	 /* p99 run-queue latency, highest first (BPF collector only) */
 	DASH_NSORT,
 };
 const char *dash_format_sort_name(enum dash_sort s);
@@ -35,15 +36,22 @@ const char *dash_format_sort_name(enum dash_sort s);
 /* Which columns fit: the PID column from 96 columns (or with --tree), the
  * voluntary switches from 104, the activity (ACT, activity.h) from 84 (below,
  * it stands in the MARK column of rows without a mark); the name column
- * takes what is left, 15 to 24 columns. */
+ * takes what is left, 15 to 24 columns.  With run-queue latency (the BPF
+ * collector) the P99 and MAX columns come first, then P50, then the
+ * USR%/SYS% split, then VCS/s and ACT: at 80 columns a grouped table shows
+ * P99 and MAX in place of the split. */
 struct dash_cols {
 	int width;
 	bool pid;
 	bool vcsw;
 	bool act;
 	int name_w;
+	bool split; /* USR% and SYS% */
+	bool lat;   /* P99 and MAX, ms */
+	bool p50;   /* P50, ms */
 };
 void dash_format_cols(int width, bool tree, struct dash_cols *c);
+void dash_format_cols_lat(int width, bool tree, bool lat, struct dash_cols *c);
 
 size_t dash_format_thread_head(char *out, size_t cap, const struct dash_cols *c,
 			       enum dash_sort sort);

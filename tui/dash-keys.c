@@ -285,8 +285,11 @@ static int dash_keys_sweep(struct dash *d, struct lab_settings *w, const struct 
 static int dash_keys_sort(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
 			  int arg)
 {
-	(void)w, (void)c;
+	(void)w;
 	d->sort = (enum dash_sort)(((int)d->sort + arg + DASH_NSORT) % DASH_NSORT);
+	/* P99 sorts only where latency is measured (the BPF collector). */
+	if (d->sort == DASH_SORT_P99 && !(c->session && c->session->rates.lat_on))
+		d->sort = (enum dash_sort)(((int)d->sort + arg + DASH_NSORT) % DASH_NSORT);
 	dash_keys_say(d, "threads sorted by %s", dash_format_sort_name(d->sort));
 	return DASH_KEY_HANDLED | DASH_KEY_REDRAW;
 }

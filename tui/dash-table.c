@@ -13,8 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collector.h"
 #include "dash-paint.h"
 #include "demand.h"
+#include "runqlat.h"
 #include "xalloc.h"
 
 static enum dash_role dash_table_role(enum labview_mark m)
@@ -135,6 +137,14 @@ int dash_table_body(int h)
 	return h - 2;
 }
 
+int dash_table_body_of(const struct session *s, int h)
+{
+	char note[320];
+	int body = dash_table_body(h);
+	collector_session_note(s, note, sizeof(note));
+	return note[0] && body > 2 ? body - 1 : body;
+}
+
 int dash_table_first(const struct dash_table_state *t, size_t nrows, int body)
 {
 	if (body < 1 || nrows <= (size_t)body)
@@ -162,7 +172,7 @@ size_t dash_table_visible(const struct session *s, const struct dash *d, int h, 
 	if (!s->have_rates)
 		return 0;
 	dash_table_rows(&s->rates, d->sort, dash_table_grouped(s), s->target, &d->table, &v);
-	int body = dash_table_body(h);
+	int body = dash_table_body_of(s, h);
 	int top = dash_table_first(&d->table, v.n, body);
 	for (int i = 0; i < body && (size_t)(top + i) < v.n && k < cap; i++)
 		if (!v.rows[top + i].process)
@@ -196,6 +206,8 @@ static void dash_table_process_row(char *out, size_t cap, const struct dash_cols
 	t.wait_pct = p->wait;
 	t.ivcsw_per_s = p->ivcsw;
 	t.vcsw_per_s = p->vcsw;
+	if (c->lat) /* quantiles of the process's threads together, not summed */
+		runqlat_process(&s->rates, p->pid, &t.latency);
 	dash_format_thread_row(out, cap, c, &t, LABVIEW_MARK_NONE);
 	char tail[32];
 	snprintf(tail, sizeof(tail), "%.1f run", p->runnable);
@@ -217,7 +229,8 @@ void dash_table_draw(WINDOW *w, const struct dash_rect *r, const struct dash *d,
 		return;
 	if (s->kind == SESSION_LAB)
 		st = &s->lab_status;
-	dash_format_cols(r->w, grouped || (s->tree && s->kind != SESSION_LAB), &c);
+	dash_format_cols_lat(r->w, grouped || (s->tree && s->kind != SESSION_LAB),
+			     s->have_rates && rt->lat_on, &c);
 	dash_format_thread_head(out, sizeof(out), &c, d->sort);
 	dash_paint_put(w, r->y, r->x, r->w, out, dash_paint_attr(d, DASH_ROLE_BOLD));
 	int body = dash_table_body(r->h);
@@ -229,6 +242,15 @@ void dash_table_draw(WINDOW *w, const struct dash_rect *r, const struct dash *d,
 				   : "measuring (threads appear after the second sample)...",
 			       dash_paint_attr(d, DASH_ROLE_DIM));
 		return;
+	}
+	/* Why the latency columns are hidden (or the map was full): the last
+	 * row of the body says so. */
+	char note[320];
+	collector_session_note(s, note, sizeof(note));
+	if (note[0] && body > 2) {
+		body = dash_table_body_of(s, r->h);
+		dash_paint_put(w, r->y + 1 + body, r->x, r->w, note,
+			       dash_paint_attr(d, DASH_ROLE_DIM));
 	}
 	struct dash_table_view v = {0};
 	dash_table_rows(rt, d->sort, grouped, s->target, &d->table, &v);

@@ -46,6 +46,9 @@ bool dash_table_grouped(const struct session *s);
 /* Rows of the body for a table rectangle of h rows (head and summary
  * aside). */
 int dash_table_body(int h);
+/* The same for s's table: one row less when a line says why the latency
+ * columns are hidden (collector_session_note). */
+int dash_table_body_of(const struct session *s, int h);
 
 /* The first row shown: top, moved so that the cursor is visible, and
  * never past the last page.  Pure. */

@@ -337,7 +337,7 @@ static bool dash_input(struct dash *d, struct session *s, double *next_sample)
 		dash_table_visible(s, d, h, none, 0, &nrows, &cursor);
 		struct dash_key_ctx c = {
 		    .table_rows = nrows,
-		    .table_body = dash_table_body(h),
+		    .table_body = dash_table_body_of(s, h),
 		    .table_cursor_pid = cursor,
 		    .lab = s->kind == SESSION_LAB && s->lab,
 		    .replay = d->replay.on,

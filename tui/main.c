@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "batch.h"
+#include "collector.h"
 #include "dash.h"
 #include "diagnose.h"
 #include "explog.h"
@@ -14,6 +15,7 @@
 #include "face.h"
 #include "headless.h"
 #include "options.h"
+#include "options-collector.h"
 #include "options-args.h"
 #include "record.h"
 #include "session.h"
@@ -47,7 +49,8 @@ static int main_dashboard(const struct options *o)
 	}
 	rc = main_dashboard_run(o, log);
 	if (log && fclose(log) == EOF)
-		fprintf(stderr, "threadlab: cannot write the log %s: %s\n", o->log, strerror(errno));
+		fprintf(stderr, "threadlab: cannot write the log %s: %s\n", o->log,
+			strerror(errno));
 	return rc;
 }
 
@@ -74,9 +77,12 @@ static int main_dashboard_run(const struct options *o, FILE *log)
 		face_say(err);
 		return rc;
 	}
-	char serving[256] = "";
+	char serving[512] = "";
 	if (e.srv)
 		snprintf(serving, sizeof(serving), "serving %s", serve_url(e.srv));
+	if (collector_note()[0]) /* the fallback note first: it says what is missing */
+		snprintf(serving + strlen(serving), sizeof(serving) - strlen(serving), "%s%s",
+			 serving[0] ? " | " : "", collector_note());
 	struct dash_config dc = {.interval = o->interval,
 				 .no_color = o->no_color,
 				 .export = &e,
@@ -149,6 +155,53 @@ static int main_sweep(const struct options *o)
 	return rc < 0 ? EXIT_RUNTIME : EXIT_OK;
 }
 
+static int main_mode(const struct options *o)
+{
+	switch (o->mode) {
+	case MODE_HELP:
+		options_usage(stdout);
+		return EXIT_OK;
+	case MODE_VERSION:
+		version_print(stdout);
+		return EXIT_OK;
+	case MODE_LIST_OPTIONS:
+		return options_list_print(stdout, options_table()) == 0 ? EXIT_OK : EXIT_RUNTIME;
+	case MODE_BUDGET:
+		return batch_budget(o);
+	case MODE_BATCH:
+		return o->tour ? tour_face_batch(o) : batch_run(o);
+	case MODE_SWEEP:
+		return main_sweep(o);
+	case MODE_DIAGNOSE:
+		return diagnose_run(o);
+	case MODE_HEADLESS:
+		return headless_run(o);
+	case MODE_DASHBOARD:
+	default:
+		return main_dashboard(o);
+	}
+}
+
+/* The collector path, chosen before any session: BPF loads here, and the
+ * capabilities it needed go right after (collector.h). */
+static int main_collector(const struct options *o)
+{
+	char err[512];
+	struct collector_opts co;
+	if (!options_collector_live(o))
+		return EXIT_OK;
+	options_collector_opts(o, &co);
+	int rc = collector_choose(&co, err, sizeof(err));
+	if (rc != EXIT_OK) {
+		face_say(err);
+		return rc;
+	}
+	/* The dashboard shows the note in its message line. */
+	if (collector_note()[0] && o->mode != MODE_DASHBOARD)
+		face_say(collector_note());
+	return EXIT_OK;
+}
+
 int main(int argc, char **argv)
 {
 	struct options o;
@@ -164,27 +217,9 @@ int main(int argc, char **argv)
 		face_say(err);
 		return rc;
 	}
-	switch (o.mode) {
-	case MODE_HELP:
-		options_usage(stdout);
-		return EXIT_OK;
-	case MODE_VERSION:
-		version_print(stdout);
-		return EXIT_OK;
-	case MODE_LIST_OPTIONS:
-		return options_list_print(stdout, options_table()) == 0 ? EXIT_OK : EXIT_RUNTIME;
-	case MODE_BUDGET:
-		return batch_budget(&o);
-	case MODE_BATCH:
-		return o.tour ? tour_face_batch(&o) : batch_run(&o);
-	case MODE_SWEEP:
-		return main_sweep(&o);
-	case MODE_DIAGNOSE:
-		return diagnose_run(&o);
-	case MODE_HEADLESS:
-		return headless_run(&o);
-	case MODE_DASHBOARD:
-	default:
-		return main_dashboard(&o);
-	}
+	rc = main_collector(&o);
+	if (rc == EXIT_OK)
+		rc = main_mode(&o);
+	collector_release();
+	return rc;
 }

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "collector.h"
 #include "format.h"
 #include "labview.h"
 
@@ -53,6 +54,7 @@ static const struct {
     {"precision", OPTIONS_KIND_ENUM, options_precision_values},
     {"blas", OPTIONS_KIND_ENUM, labview_blas_names},
     {"blas-spin", OPTIONS_KIND_ENUM, options_spin_values},
+    {"collector", OPTIONS_KIND_ENUM, collector_want_names},
     {"root", OPTIONS_KIND_DIR, NULL},
     {"record", OPTIONS_KIND_FILE, NULL},
     {"replay", OPTIONS_KIND_FILE, NULL},

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "options-collector.h"
 #include "options-diag.h"
 #include "options-args.h"
 #include "options-tune.h"
@@ -92,6 +93,7 @@ static const struct option options_long[] = {
     {"basic-auth", required_argument, NULL, OPT_BASIC_AUTH},
     {"metrics-max-threads", required_argument, NULL, OPT_METRICS_MAX_THREADS},
     OPTIONS_TUNE_LONG,
+    OPTIONS_COLLECTOR_LONG,
     OPTIONS_DIAG_LONG,
     {"list-options", no_argument, NULL, OPT_LIST_OPTIONS},
     {NULL, 0, NULL, 0},
@@ -161,6 +163,7 @@ void options_usage(FILE *f)
 	      "\n"
 	      , f);
 	options_tune_usage(f);
+	options_collector_usage(f);
 	options_diag_usage(f);
 	fputs("Workload knobs (also keys in the dashboard):\n"
 	      "      --threads N       intra-op threads per GEMM (OpenBLAS threads), 1-64; default 1\n"
@@ -549,6 +552,8 @@ static int options_one(struct options *o, int c, const char *arg, char *err, siz
 	default:
 		if (c >= OPT_TUNE_FIRST && c < OPT_TUNE_END)
 			return options_tune_one(o, c, arg, err, errlen);
+		if (c >= OPT_COLLECTOR_FIRST && c < OPT_COLLECTOR_END)
+			return options_collector_one(o, c, arg, err, errlen);
 		if (c >= OPT_DIAG_FIRST && c < OPT_DIAG_END)
 			return options_diag_one(o, c);
 		return EXIT_USAGE;
@@ -614,6 +619,8 @@ static int options_check(struct options *o, char *err, size_t errlen)
 	int rc = options_check_exporter(o, err, errlen);
 	if (rc == EXIT_OK)
 		rc = options_tune_check(o, err, errlen);
+	if (rc == EXIT_OK)
+		rc = options_collector_check(o, err, errlen);
 	if (rc == EXIT_OK)
 		rc = options_diag_check(o, err, errlen);
 	if (rc != EXIT_OK)

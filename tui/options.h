@@ -97,6 +97,11 @@ struct options {
 	double warmup;	  /* --warmup S */
 	bool warmup_set;
 	int repeat;	  /* --repeat R */
+
+	/* issue 20: the collector path (options-collector.c) */
+	int collector;	      /* --collector: enum collector_want */
+	bool collector_set;
+	unsigned bpf_threads; /* --bpf-threads; 0: the default */
 };
 
 /* Parses argv (kept in o: it must outlive o).  Returns EXIT_OK, or

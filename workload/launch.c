@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "launch.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -117,8 +118,7 @@ static void launch_guard_tell(pid_t g)
 		if (pid > 0) {
 			launch_guard_fd = p[1];
 			launch_guard_pid = pid;
-		}
-		else
+		} else
 			close(p[1]);
 	}
 	if (launch_guard_fd >= 0 && write(launch_guard_fd, &g, sizeof(g)) < 0)
@@ -160,8 +160,8 @@ int launch_quota_check(double cpus, char *err, size_t errlen)
 	return rc;
 }
 
-int launch_start_with(struct launch *l, char *const argv[], const struct launch_opts *lo,
-		      char *err, size_t errlen)
+int launch_start_with(struct launch *l, char *const argv[], const struct launch_opts *lo, char *err,
+		      size_t errlen)
 {
 	memset(l, 0, sizeof(*l));
 	l->out_fd = -1;
@@ -235,11 +235,20 @@ bool launch_reap(struct launch *l)
 {
 	if (!l->pid || l->reaped)
 		return l->reaped;
-	int st;
-	if (waitpid(l->pid, &st, WNOHANG) != l->pid)
+	/* Its status, the zombie kept (WNOWAIT): launch_stop() signals its
+	 * group by the command's PID, which must stay taken until then (a PID
+	 * reused by another process's group leader would get the signals). */
+	siginfo_t si;
+	memset(&si, 0, sizeof(si));
+	if (waitid(P_PID, (id_t)l->pid, &si, WEXITED | WNOHANG | WNOWAIT) < 0 ||
+	    si.si_pid != l->pid)
 		return false;
 	l->reaped = true;
-	l->status = st;
+	l->zombie = true;
+	if (si.si_code == CLD_EXITED)
+		l->status = (si.si_status & 0xff) << 8;
+	else
+		l->status = (si.si_status & 0x7f) | (si.si_code == CLD_DUMPED ? 0x80 : 0);
 	launch_running = 0;
 	return true;
 }
@@ -254,10 +263,43 @@ void launch_reap_wait(struct launch *l, int ms)
 	}
 }
 
-/* Whether the command's process group still has a member. */
+/* Whether the command's process group still has a member other than its
+ * leader (kept a zombie by launch_reap(), so kill(-pgid, 0) cannot tell):
+ * a walk of /proc for a process whose group is pgid. */
 static bool launch_group_alive(pid_t pgid)
 {
-	return kill(-pgid, 0) == 0 || errno == EPERM;
+	if (kill(-pgid, 0) < 0 && errno != EPERM)
+		return false;
+	DIR *d = opendir("/proc");
+	if (!d)
+		return true;
+	bool alive = false;
+	struct dirent *e;
+	while (!alive && (e = readdir(d)) != NULL) {
+		char *end;
+		long pid = strtol(e->d_name, &end, 10);
+		if (*end || pid <= 0 || pid == pgid)
+			continue;
+		char path[64], buf[512];
+		snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		ssize_t n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (n <= 0)
+			continue;
+		buf[n] = '\0';
+		/* pid (comm) state ppid pgrp ...: after the last ')'. */
+		char *p = strrchr(buf, ')');
+		char state;
+		int ppid, pgrp;
+		if (p && sscanf(p + 1, " %c %d %d", &state, &ppid, &pgrp) == 3 && pgrp == pgid &&
+		    state != 'Z')
+			alive = true;
+	}
+	closedir(d);
+	return alive;
 }
 
 void launch_stop(struct launch *l)
@@ -284,7 +326,12 @@ void launch_stop(struct launch *l)
 		while (waitpid(l->pid, &l->status, 0) < 0 && errno == EINTR)
 			;
 		l->reaped = true;
+	} else if (l->zombie) {
+		/* The group has been signalled: the PID may go now. */
+		while (waitpid(l->pid, NULL, 0) < 0 && errno == EINTR)
+			;
 	}
+	l->zombie = false;
 	if (l->quota) {
 		/* Whatever the command started and moved out of its group. */
 		lab_quota_destroy(l->quota, 1000);

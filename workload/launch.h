@@ -32,14 +32,18 @@ struct launch_opts {
 };
 
 struct launch {
-	pid_t pid;    /* 0 when nothing was started */
-	bool reaped;  /* the command's exit was collected */
-	int status;   /* its waitpid status once reaped */
-	bool stopped; /* launch_stop() has run */
+	pid_t pid;   /* 0 when nothing was started */
+	bool reaped; /* the command's exit was collected */
+	int status;  /* its waitpid status once reaped */
+	/* It ended but is left a zombie until launch_stop(): its PID, and so
+	 * its process group's ID, cannot be reused by another process while
+	 * launch_stop() signals the group. */
+	bool zombie;
+	bool stopped;  /* launch_stop() has run */
 	bool out_open; /* LAUNCH_STDIO_PIPE: out_fd is the pipe's read end */
 	int out_fd;
-	bool sigterm_ignored; /* launch_stop() needed SIGKILL: the command outlived SIGTERM */
-	bool left_behind;     /* the command had ended, what it started still ran */
+	bool sigterm_ignored;	 /* launch_stop() needed SIGKILL: the command outlived SIGTERM */
+	bool left_behind;	 /* the command had ended, what it started still ran */
 	struct lab_quota *quota; /* opts.cpus: the command's cgroup, or NULL */
 	double started;		 /* CLOCK_MONOTONIC s at start */
 };
@@ -57,8 +61,8 @@ int launch_start(struct launch *l, char *const argv[], enum launch_stdio io, cha
 /* The same with options: the output to a pipe, another environment, a
  * CPU quota (a quota that cannot be set is an error: -errno, err says
  * why). */
-int launch_start_with(struct launch *l, char *const argv[], const struct launch_opts *o,
-		      char *err, size_t errlen);
+int launch_start_with(struct launch *l, char *const argv[], const struct launch_opts *o, char *err,
+		      size_t errlen);
 
 /* Whether a command can be started under a quota of cpus here: makes the
  * cgroup, sets the quota and removes it again.  0, or -errno with the
