@@ -23,6 +23,7 @@
 #include "collector.h"
 #include "neighbours.h"
 #include "procinfo.h"
+#include "roofline.h"
 #include "sampler.h"
 #include "stop.h"
 #include "throughput.h"
@@ -109,6 +110,7 @@ static void fill_env(struct sweep_env *e, const struct sweep_opts *o, const stru
 	e->spin = o->spin_off ? "off" : "default";
 	e->size = o->size;
 	e->precision = o->precision == CTL_DOUBLE ? "double" : "single";
+	e->kernel = lab_kernel_name(o->kernel);
 	e->seconds = o->seconds;
 	e->warmup = o->warmup;
 	e->single_gflops = single;
@@ -302,6 +304,9 @@ static int sweep_step_once(struct sweep_ctx *c, int loaders, int streams, int th
 		c->baseline_row = false; /* set once */
 	}
 	r.speedup = throughput_speedup(r.gflops, c->single);
+	double in =
+	    roofline_intensity(c->set.kernel, c->set.size, c->set.precision == CTL_DOUBLE ? 8 : 4);
+	r.gbs = in > 0 ? r.gflops / in : 0;
 	r.efficiency = throughput_efficiency(
 	    r.gflops, throughput_ideal(c->single, (double)streams * threads, c->effective));
 	r.ceiling_pct =
@@ -334,6 +339,7 @@ static int sweep_check(const struct sweep_opts *o, const struct sweep_sink *k,
 	*s = lab_settings_default();
 	s->size = o->size;
 	s->precision = o->precision;
+	s->kernel = o->kernel;
 	s->cpus = o->cpus;
 	s->workers = o->workers;
 	s->spin_off = o->spin_off;
@@ -428,7 +434,8 @@ int sweep_run(const struct sweep_opts *o, const struct sweep_sink *k)
 	if (c.a->quota_dir[0])
 		sampler_set_cgroup_override(c.smp, c.a->quota_dir, c.a->quota_version);
 	c.effective = budget.effective;
-	double cal = lab_single_rate(c.lab, o->size, o->precision);
+	struct lab_settings key = {.kernel = o->kernel, .size = o->size};
+	double cal = lab_single_rate(c.lab, lab_rate_key(&key), o->precision);
 	c.single = cal;
 	lab_read(c.lab, c.a);
 	c.restarts = c.a->restarts;

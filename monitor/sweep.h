@@ -54,6 +54,7 @@ struct sweep_opts {
 	size_t nstreams;
 	int size; /* n */
 	enum ctl_precision precision;
+	enum ctl_kernel kernel;
 	double cpus;   /* quota, CPUs; <= 0: none */
 	int workers;   /* background workers during the whole sweep */
 	bool spin_off; /* --blas-spin off */
@@ -75,6 +76,7 @@ struct sweep_env {
 	const char *spin;      /* "default" or "off" */
 	int size;
 	const char *precision; /* "single" / "double" */
+	const char *kernel;    /* "gemm" / "triad" */
 	double seconds, warmup;
 	double single_gflops; /* calibrated single-thread rate, GFLOP/s */
 	bool baseline_row;    /* speedup etc. use the 1 x 1 row, not single_gflops */
@@ -95,6 +97,8 @@ struct sweep_row {
 			       * measured: throttled, never contended); VERDICT_N: none */
 	bool crowded;	      /* crowded out by other processes too (an oversubscribed or
 			       * throttled window that was contended as well) */
+	double gbs;	      /* gflops / the kernel's intensity (roofline.h): the triad's
+			       * bandwidth, GEMM's modelled traffic, GB/s */
 };
 
 /* Where the rows go: output/sweep-out.c writes them as a table.  Each

@@ -118,8 +118,12 @@ static void text_env(FILE *f, const char *lead, const struct sweep_env *w)
 {
 	env_out_text(f, lead, &w->env, w->spin);
 	env_out_key(f, lead, "workload");
-	fprintf(f, "n=%d %s, %.1f s per setting after %.1f s warm-up", w->size, w->precision,
-		w->seconds, w->warmup);
+	if (w->kernel && strcmp(w->kernel, "triad") == 0)
+		fprintf(f, "triad %s (2 FLOPs per 3 elements moved; gbs in JSON rows)",
+			w->precision);
+	else
+		fprintf(f, "n=%d %s", w->size, w->precision);
+	fprintf(f, ", %.1f s per setting after %.1f s warm-up", w->seconds, w->warmup);
 	if (w->pipeline)
 		fprintf(f, "; loaders: %d ms CPU per batch, %d slots each", w->prep_ms,
 			w->prefetch);
@@ -140,6 +144,7 @@ static void json_env(struct json_out *j, const struct sweep_env *w)
 	env_out_json_members(j, &w->env, w->spin);
 	json_out_kint(j, "size", w->size);
 	json_out_kstr(j, "precision", w->precision);
+	json_out_kstr(j, "kernel", w->kernel);
 	json_out_knum(j, "seconds", w->seconds, 3);
 	json_out_knum(j, "warmup", w->warmup, 3);
 	json_out_knum(j, "single_thread_gflops", w->single_gflops, 3);
@@ -236,6 +241,7 @@ int sweep_out_row(struct sweep_out *w, const struct sweep_row *r)
 		json_out_kint(j, "streams", r->streams);
 		json_out_kint(j, "threads", r->threads);
 		json_out_knum(j, "gflops", r->gflops, 3);
+		json_out_knum(j, "gbs", r->gbs, 3);
 		json_out_knum(j, "speedup", r->speedup, 3);
 		json_out_knum(j, "efficiency", r->efficiency, 4);
 		json_out_knum(j, "ceiling_pct", r->ceiling_pct, 2);

@@ -112,7 +112,7 @@ static pid_t lab_spawn(struct lab *l, unsigned stream)
 static uint64_t settings_write(struct ctl_settings *s, uint32_t threads, uint32_t streams,
 			       uint32_t size, uint32_t precision, uint32_t paused)
 {
-	struct ctl_values v = {threads, streams, size, precision, paused, 0, 0, 0, 1};
+	struct ctl_values v = {threads, streams, size, precision, paused, 0, 0, 0, 1, CTL_GEMM, 0};
 	return ctl_settings_write(s, &v);
 }
 

@@ -123,11 +123,11 @@ static void test_text_columns(void **state)
 {
 	(void)state;
 	struct sweep_row rows[] = {
-	    {1, 1, 104.2, 1.0, 1.0, 50.0, 0.3, -1, true, 0, false, 0, 0, 0, 0, VERDICT_N, false},
+	    {1, 1, 104.2, 1.0, 1.0, 50.0, 0.3, -1, true, 0, false, 0, 0, 0, 0, VERDICT_N, false, 0},
 	    {16, 64, 99999.9, 999.99, 9.99, 999.9, 100.0, 100.0, false, 1.5e-5, false, 0, 0, 0, 0,
-	     VERDICT_N, false},
-	    {2, 3, 0, 0, 0, 0, 0, 0, false, HUGE_VAL, false, 0, 0, 0, 0, VERDICT_N, false},
-	    {2, 3, 0, 0, 0, 0, 0, 0, false, NAN, false, 0, 0, 0, 0, VERDICT_N, false},
+	     VERDICT_N, false, 0},
+	    {2, 3, 0, 0, 0, 0, 0, 0, false, HUGE_VAL, false, 0, 0, 0, 0, VERDICT_N, false, 0},
+	    {2, 3, 0, 0, 0, 0, 0, 0, false, NAN, false, 0, 0, 0, 0, VERDICT_N, false, 0},
 	};
 	char head[256], line[256];
 	sweep_out_text_head(head, sizeof(head));
@@ -164,8 +164,8 @@ static void test_text_columns(void **state)
 static void test_pipeline_columns(void **state)
 {
 	(void)state;
-	struct sweep_row p = {1, 2,    40.5, 1.0,   0.5,  25.0,	 3.0,	    -1,	  true,
-			      0, true, 3,    41.25, 12.5, 180.0, VERDICT_N, false};
+	struct sweep_row p = {1, 2,    40.5, 1.0,   0.5,  25.0,	 3.0,	    -1,	   true,
+			      0, true, 3,    41.25, 12.5, 180.0, VERDICT_N, false, 0};
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
@@ -195,8 +195,8 @@ static void test_pipeline_columns(void **state)
 static void test_write_errors(void **state)
 {
 	(void)state;
-	struct sweep_row r = {1, 1,	104.2, 1.0, 1.0, 50.0, 0.3,	  -1,	true,
-			      0, false, 0,     0,   0,	 0,    VERDICT_N, false};
+	struct sweep_row r = {1, 1,	104.2, 1.0, 1.0, 50.0, 0.3,	  -1,	 true,
+			      0, false, 0,     0,   0,	 0,    VERDICT_N, false, 0};
 	FILE *full = fopen("/dev/full", "w");
 	if (!full)
 		TL_SKIP("no /dev/full here");

@@ -194,6 +194,8 @@ static void write_settings(struct lab *lab, const struct lab_settings *s, bool q
 	    .loaders = (uint32_t)s->loaders,
 	    .prep_us = (uint32_t)s->prep_ms * 1000u,
 	    .prefetch = (uint32_t)s->prefetch,
+	    .kernel = (uint32_t)s->kernel,
+	    .length = lab_triad_length(s->precision),
 	};
 	ctl_settings_write(&lab->ctl->settings, &v);
 }
@@ -464,8 +466,8 @@ int lab_recover(struct lab *lab, char *msg, size_t msglen)
 		sleep_ms(10);
 	double now = mono_s();
 	unsigned n = lab->anchor_restarts;
-	if (n >= LAB_RESTART_MAX && now - lab->anchor_restart_t[n % LAB_RESTART_MAX] <
-					LAB_RESTART_WINDOW_S) {
+	if (n >= LAB_RESTART_MAX &&
+	    now - lab->anchor_restart_t[n % LAB_RESTART_MAX] < LAB_RESTART_WINDOW_S) {
 		lab->anchor_gave_up = true;
 		g_pgid = 0;
 		snprintf(msg, msglen,
@@ -512,8 +514,8 @@ int lab_recover(struct lab *lab, char *msg, size_t msglen)
 		return rc;
 	}
 	snprintf(msg, msglen,
-		 "the lab's anchor (process %d) %s: restarted the workload (restart %u)",
-		 (int)old, how, lab->anchor_restarts);
+		 "the lab's anchor (process %d) %s: restarted the workload (restart %u)", (int)old,
+		 how, lab->anchor_restarts);
 	return 1;
 }
 
