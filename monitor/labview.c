@@ -214,13 +214,18 @@ static void labview_pipeline(struct labview *v, const struct lab_status *st, dou
 /* The kernel's point against the roofs (roofline.h): its GB/s beside its
  * GFLOP/s and, once both roofs are measured, whether it is compute- or
  * memory-bound.  single: a GEMM rate the caller measured (<= 0: the view's). */
-static void labview_roofline(const struct labview *v, const struct lab_settings *s,
-			     double effective, double single, struct workload_report *out)
+static void labview_roofline(struct labview *v, const struct lab_settings *s, double effective,
+			     double single, struct workload_report *out)
 {
 	int elem = s->precision == CTL_DOUBLE ? 8 : 4;
 	if (single <= 0)
 		single = labview_single_gemm(v, s->size, (int)s->precision);
 	double point = out->steady_gflops >= 0 ? out->steady_gflops : out->gflops;
+	/* A steady triad is a bandwidth measured in passing: a busy box only
+	 * lowers one, so the roof is the best seen (the start-up measurement
+	 * may have run on a crowded box). */
+	if (s->kernel == CTL_TRIAD && out->steady_gflops > 0 && v->memory_gbs > 0)
+		labview_memory_put(v, out->steady_gflops * 1.5 * elem);
 	roofline_make(&out->roofline, s->kernel, s->size, elem, single,
 		      (double)s->threads * s->streams, effective, v->memory_gbs,
 		      s->paused ? -1 : point);

@@ -200,7 +200,9 @@ void labview_single_put(struct labview *v, int size, int precision, double gflop
 #define LABVIEW_QUIET_CPUS  0.25 /* other processes' CPUs below which the box is quiet */
 #define LABVIEW_BUSIER_CPUS 0.3	 /* more CPUs others take than then: the rate is stale */
 
-/* The machine's memory bandwidth for the roofline (lab_memory_gbs), GB/s. */
+/* The machine's memory bandwidth for the roofline (lab_memory_gbs), GB/s:
+ * the best of it and of every steady triad figure fed since (a bandwidth
+ * measured in passing: only a busy box lowers one). */
 void labview_memory_put(struct labview *v, double gbs);
 /* The single-thread GEMM rate the compute roof uses: size's when measured,
  * else the best GEMM rate of that precision measured so far; 0 none. */
