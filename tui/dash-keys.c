@@ -567,7 +567,7 @@ static const struct dash_keys_cmd dash_keys_table[] = {
      dash_keys_mark,
      LIVE,
      false,
-     {"m", "mark the setting as a row of the experiment log (attached: type a note)", LIVE},
+     {"m", "mark this setting in the experiment log (attached: type a note)", LIVE},
      "m mark",
      3},
     {{{'e', 0}},
