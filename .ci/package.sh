@@ -76,7 +76,8 @@ if [ -n "$deb" ]; then
 		/lib/systemd/system/threadlab-exporter.service \
 		/usr/share/threadlab/prometheus/threadlab-rules.yml \
 		/usr/share/threadlab/kubernetes/threadlab-daemonset.yaml \
-		/usr/share/doc/threadlab/copyright; do
+		/usr/share/doc/threadlab/copyright /usr/share/doc/threadlab/README.md.gz \
+		/usr/share/doc/threadlab/docs/dashboard.md.gz; do
 		grep -qx "$f" "$out/files" || missing="$missing $f"
 	done
 	[ -z "$missing" ] && pass "the files are where they belong ($(grep -vc '/$' "$out/files") files)" ||

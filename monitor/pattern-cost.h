@@ -8,8 +8,8 @@
  * regcomp sees them: any backreference, counts that multiply past
  * PATTERN_REPEAT_MAX when nested, and an expression that copies out past
  * PATTERN_NODES_MAX nodes.  What it accepts still costs up to about 2 ms
- * a line, more for the first lines (README, "The job's progress rate"), so
- * lines are matched off the sampling thread (progress-match.h). */
+ * a line, more for the first lines (docs/tuning.md, "The job's progress
+ * rate"), so lines are matched off the sampling thread (progress-match.h). */
 #ifndef THREADLAB_PATTERN_COST_H
 #define THREADLAB_PATTERN_COST_H
 

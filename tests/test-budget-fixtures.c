@@ -12,6 +12,7 @@
 
 #include "budget.h"
 #include "cgroup.h"
+#include "sampler.h"
 
 #define PID 4242
 
@@ -199,6 +200,41 @@ static void test_v2_parent(void **state)
 	assert_int_equal(f->b.binding, BUDGET_QUOTA);
 }
 
+/* issue 17 item 8: throttling is read from the cgroup whose quota binds.
+ * The leaf's own cpu.stat counts 5 of 20 periods; the grandparent, whose
+ * 0.5-CPU quota binds, 30 of 40: a sample reads the grandparent's and names
+ * it. */
+static void test_v2_parent_throttling(void **state)
+{
+	struct fx *f = *state;
+	fx_load(f, "cg-v2-parent");
+	assert_int_equal(f->st.nr_throttled, 5); /* the leaf's own */
+	struct sampler *s = sampler_new(&f->root, PID, false);
+	assert_non_null(s);
+	struct snapshot snap;
+	snapshot_init(&snap);
+	assert_int_equal(sampler_sample(s, &snap), 0); /* one thread, 4242 */
+	assert_string_equal(snap.stat_dir, "sys/fs/cgroup/kubepods.slice");
+	assert_string_equal(snap.stat_name, "/kubepods.slice");
+	assert_true(snap.has_cpustat);
+	assert_int_equal(snap.cpustat.nr_periods, 40);
+	assert_int_equal(snap.cpustat.nr_throttled, 30);
+	check_close(snap.cpustat.throttled_s, 3.0, "throttled_s of the binding cgroup");
+	/* The lab's case: its own cgroup (the override) sits below the one that
+	 * binds; the binding one is still read. */
+	sampler_set_cgroup_override(s, "sys/fs/cgroup/kubepods.slice/pod1.slice/ctr.scope", 2);
+	assert_int_equal(sampler_sample(s, &snap), 0);
+	assert_string_equal(snap.stat_dir, "sys/fs/cgroup/kubepods.slice");
+	assert_int_equal(snap.cpustat.nr_throttled, 30);
+	/* Where no quota binds above it, the override's own cpu.stat is read. */
+	sampler_set_cgroup_override(s, "sys/fs/cgroup/kubepods.slice", 2);
+	assert_int_equal(sampler_sample(s, &snap), 0);
+	assert_string_equal(snap.stat_dir, "sys/fs/cgroup/kubepods.slice");
+	assert_string_equal(snap.stat_name, "");
+	snapshot_free(&snap);
+	sampler_free(s);
+}
+
 static void test_v2_nocpu(void **state)
 {
 	struct fx *f = *state;
@@ -361,11 +397,22 @@ static void test_resolve(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    T(test_v1),	      T(test_v1_noquota),	T(test_v2),
-	    T(test_v2_max),   T(test_v2_quarter),	T(test_v2_parent),
-	    T(test_v2_nocpu), T(test_hybrid),		T(test_colon),
-	    T(test_ns),	      T(test_ns_hidden),	T(test_ns_missing),
-	    T(test_gone),     T(test_locate_v1_cpuset), cmocka_unit_test(test_resolve),
+	    T(test_v1),
+	    T(test_v1_noquota),
+	    T(test_v2),
+	    T(test_v2_max),
+	    T(test_v2_quarter),
+	    T(test_v2_parent),
+	    T(test_v2_parent_throttling),
+	    T(test_v2_nocpu),
+	    T(test_hybrid),
+	    T(test_colon),
+	    T(test_ns),
+	    T(test_ns_hidden),
+	    T(test_ns_missing),
+	    T(test_gone),
+	    T(test_locate_v1_cpuset),
+	    cmocka_unit_test(test_resolve),
 	};
 	return cmocka_run_group_tests_name("budget-fixtures", tests, NULL, NULL);
 }

@@ -228,30 +228,15 @@ static void test_rule_fine_and_doc(void **state)
 	assert_int_equal(diagnosis_verdict_of("no such verdict"), VERDICT_N);
 }
 
-/* The verdict table is documented word for word: a README row
+/* The verdict table is documented word for word: a docs/diagnosis.md row
  * "| `verdict` | when | band |" and a man page entry ".B verdict" followed
  * by the words ("\-" read as "-") and its band, in the table's order. */
-static char *slurp_doc(const char *rel)
-{
-	char path[4200];
-	snprintf(path, sizeof(path), "%s/%s",
-		 getenv("THREADLAB_SRCDIR") ? getenv("THREADLAB_SRCDIR") : ".", rel);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		fail_msg("cannot open %s", path);
-	static char buf[1 << 20];
-	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	return strdup(buf);
-}
-
 static void test_rules_documented(void **state)
 {
 	(void)state;
 	size_t n;
 	const struct diag_rule_doc *r = diagnosis_rules(&n);
-	char *readme = slurp_doc("README.md"), *man = slurp_doc("man/threadlab.1");
+	char *doc = tl_slurp_src("docs/diagnosis.md"), *man = tl_slurp_src("man/threadlab.1");
 	/* the man page with "\-" as "-" and each entry's lines joined */
 	for (char *p = man, *q = man;; p++) {
 		if (p[0] == '\\' && p[1] == '-')
@@ -262,15 +247,15 @@ static void test_rules_documented(void **state)
 	}
 	const char *sec = strstr(man, "\n.SH DIAGNOSIS\n");
 	assert_non_null(sec);
-	const char *prev_md = readme, *prev_man = sec;
+	const char *prev_md = doc, *prev_man = sec;
 	for (size_t i = 0; i < n; i++) {
 		const char *v = diagnosis_verdict_name(r[i].verdict);
 		char want[1024];
 		snprintf(want, sizeof(want), "| `%s` | %s | %s |", v, r[i].when,
 			 r[i].band[0] ? r[i].band : "–");
-		const char *md = strstr(readme, want);
+		const char *md = strstr(doc, want);
 		if (!md || md < prev_md)
-			fail_msg("README.md lacks, in order, the row: %s", want);
+			fail_msg("docs/diagnosis.md lacks, in order, the row: %s", want);
 		prev_md = md;
 		snprintf(want, sizeof(want), "\n.B %s\n", v);
 		const char *m = strstr(prev_man, want);
@@ -292,7 +277,7 @@ static void test_rules_documented(void **state)
 		}
 		prev_man = m;
 	}
-	free(readme);
+	free(doc);
 	free(man);
 }
 

@@ -1,10 +1,10 @@
 #!/bin/bash
-# test-promises.sh — what the README promises and no other test checked:
-# NO_COLOR and --no-color, the lab keys = w W space u r i I h, a launched
-# command on /dev/null and stopped on quit, the terminal restored on SIGHUP
-# and SIGABRT, exit statuses 1 and 2 ("may not be read"), --blas-spin off,
-# --precision double, sweep --streams and --cpus, the batch JSON keys and
-# their nulls, and --cpus never moving threadlab itself.
+# test-promises.sh — what the documentation (README.md, docs/) promises and no
+# other test checked: NO_COLOR and --no-color, the lab keys = w W space u r i
+# I h, a launched command on /dev/null and stopped on quit, the terminal
+# restored on SIGHUP and SIGABRT, exit statuses 1 and 2 ("may not be read"),
+# --blas-spin off, --precision double, sweep --streams and --cpus, the batch
+# JSON keys and their nulls, and --cpus never moving threadlab itself.
 # Prints TAP; a private tmux server and every process it started are killed
 # on every path.
 set -u
@@ -285,7 +285,7 @@ else
 	skip "--cpus never moves threadlab" "$quota_why"
 fi
 
-# ---- the batch JSON keys the README lists, and their nulls -----------------------
+# ---- the batch JSON keys docs/batch-json.md lists, and their nulls ----------------
 "$TL" --batch -p "$sp" -c 2 -i 0.2 --format json >"$tmp/a.json" 2>"$tmp/err"
 "$TL" --batch --root "$FX/pp-tree" -p 4242 -c 2 -i 0.1 --format json >"$tmp/f.json" 2>>"$tmp/err"
 python3 - "$tmp/a.json" "$tmp/f.json" "$tmp/lab.json" <<'PY' >"$tmp/py" 2>&1
@@ -325,6 +325,6 @@ keys(w, ("gflops", "steady_gflops", "ideal_gflops", "ceiling_gflops", "single_th
          "worker_pids"), "workload")
 assert w["error"] is None, w["error"]
 PY
-[ ! -s "$tmp/py" ] && ok "batch JSON: every key the README lists, null where unknown (quota, PSI, online; the cgroup's PSI on v1)" ||
+[ ! -s "$tmp/py" ] && ok "batch JSON: every key docs/batch-json.md lists, null where unknown (quota, PSI, online; the cgroup's PSI on v1)" ||
 	notok "batch JSON keys" "$(cat "$tmp/py" "$tmp/err")"
 

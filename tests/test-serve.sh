@@ -340,7 +340,7 @@ else
 fi
 
 
-# ---- what the README promises of the endpoint ------------------------------------
+# ---- what docs/prometheus.md promises of the endpoint -----------------------------
 # listening PID: the addresses and ports PID listens on (its sockets' inodes
 # in /proc/net/tcp and tcp6).
 listening() {
@@ -382,7 +382,7 @@ except OSError as e:
     got = repr(e).encode()
 dt = time.monotonic() - t0
 print("closed after %.1f s (%r)" % (dt, got))
-assert got == b"" and 0.5 <= dt <= 14, (dt, got)  # README: 10 s of inactivity
+assert got == b"" and 0.5 <= dt <= 14, (dt, got)  # docs/prometheus.md: 10 s of inactivity
 PY
 idle_check=$!
 # --serve PORT alone: 127.0.0.1, nothing else; SIGINT ends --headless with 0.

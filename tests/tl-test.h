@@ -145,6 +145,22 @@ static inline int tl_read_file(const char *path, char *buf, size_t cap)
 	return (int)n;
 }
 
+/* A file of the source tree ($THREADLAB_SRCDIR/rel: a document, the man
+ * page) whole, NUL-terminated, in a buffer of 1 MiB the caller frees; the
+ * test fails when it cannot be read. */
+static inline char *tl_slurp_src(const char *rel)
+{
+	char path[4200];
+	snprintf(path, sizeof(path), "%s/%s",
+		 getenv("THREADLAB_SRCDIR") ? getenv("THREADLAB_SRCDIR") : ".", rel);
+	char *buf = malloc(1 << 20);
+	assert_non_null(buf);
+	int n = tl_read_file(path, buf, 1 << 20);
+	if (n < 0)
+		fail_msg("cannot read %s: %s", path, strerror(-n));
+	return buf;
+}
+
 /* Gone: no such process, or a zombie (or dead task) nobody reaped yet. */
 static inline bool tl_pid_gone(pid_t pid)
 {
