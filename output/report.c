@@ -166,9 +166,7 @@ static void report_json_workload(struct json_out *j, const struct workload_repor
 	json_out_kint(j, "streams", w->streams);
 	json_out_kint(j, "size", w->size);
 	json_out_kstr(j, "precision", w->precision);
-	json_out_kstr(j, "kernel", w->kernel ? w->kernel : "gemm");
-	if (w->length)
-		json_out_kuint(j, "triad_length", w->length);
+	roofline_out_json_kernel(j, w->kernel, w->length, w->gbs);
 	json_out_kint(j, "workers", w->workers);
 	json_out_knum(j, "cpus", w->cpus > 0 ? w->cpus : (double)NAN, 3);
 	json_out_kbool(j, "paused", w->paused);
@@ -183,7 +181,6 @@ static void report_json_workload(struct json_out *j, const struct workload_repor
 	json_out_knum(j, "loader_cpu_pct", w->loader_cpu_pct, 2);
 	json_out_kint(j, "loader_restarts", (long long)w->loader_restarts);
 	json_out_knum(j, "gflops", w->gflops, 2);
-	json_out_knum(j, "gbs", w->kernel ? w->gbs : (double)NAN, 2);
 	json_out_knum(j, "steady_gflops", w->steady_gflops >= 0 ? w->steady_gflops : (double)NAN,
 		      2);
 	json_out_knum(j, "steady_seconds", w->steady_seconds, 2);
@@ -420,13 +417,11 @@ static void report_csv(FILE *f, const struct snapshot *cur, const struct snapsho
 
 static void report_text_workload(FILE *f, const struct workload_report *w)
 {
-	if (w->length)
-		fprintf(
-		    f, "  workload %d stream(s) x %d thread(s), triad of %u elements, %s precision",
-		    w->streams, w->threads, w->length, w->precision);
-	else
-		fprintf(f, "  workload %d stream(s) x %d thread(s), n=%d %s precision", w->streams,
-			w->threads, w->size, w->precision);
+	char what[48];
+	snprintf(what, sizeof(what), w->length ? "triad of %u elements" : "n=%u",
+		 w->length ? w->length : (unsigned)w->size);
+	fprintf(f, "  workload %d stream(s) x %d thread(s), %s %s precision", w->streams,
+		w->threads, what, w->precision);
 	if (w->workers)
 		fprintf(f, ", %d worker(s)", w->workers);
 	if (w->cpus > 0)

@@ -26,6 +26,13 @@ void roofline_out_json(struct json_out *j, const char *kernel, const struct roof
 	json_out_end(j);
 }
 
+void roofline_out_json_kernel(struct json_out *j, const char *kernel, unsigned length, double gbs)
+{
+	json_out_kstr(j, "kernel", kernel ? kernel : "gemm");
+	json_out_knum(j, "triad_length", length ? (double)length : (double)NAN, 0);
+	json_out_knum(j, "gbs", kernel ? gbs : (double)NAN, 2);
+}
+
 void roofline_out_text(FILE *f, const char *lead, const char *kernel, const struct roofline *r)
 {
 	fprintf(f, "%sroofline: %s %.3g FLOP/B, roofs ", lead, kernel, r->intensity);

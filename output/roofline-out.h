@@ -14,6 +14,10 @@
  * it) is null, bound "unknown" then. */
 void roofline_out_json(struct json_out *j, const char *kernel, const struct roofline *r);
 
+/* The workload object's members "kernel" (NULL: "gemm", a recording without
+ * one), "triad_length" (null for GEMM) and "gbs" (null without a kernel). */
+void roofline_out_json_kernel(struct json_out *j, const char *kernel, unsigned length, double gbs);
+
 /* "LEADroofline: triad 0.083 FLOP/B, roofs 90.0 GFLOP/s and 12.1 GB/s
  * (ridge 7.4 FLOP/B): memory-bound, 14.0 GB/s\n". */
 void roofline_out_text(FILE *f, const char *lead, const char *kernel, const struct roofline *r);
