@@ -66,6 +66,23 @@ void labview_single_put(struct labview *v, int size, int precision, double gflop
 	put->other = v->other_cpus;
 }
 
+void labview_memory_put(struct labview *v, double gbs)
+{
+	if (gbs > v->memory_gbs)
+		v->memory_gbs = gbs;
+}
+
+double labview_single_gemm(const struct labview *v, int size, int precision)
+{
+	double r = size != LAB_TRIAD_KEY ? labview_single(v, size, precision) : 0;
+	for (size_t i = 0; r <= 0 && i < RATE_CACHE_SLOTS; i++)
+		if (v->single.slot[i].used && v->single.slot[i].size != LAB_TRIAD_KEY &&
+		    v->single.slot[i].precision == (uint32_t)precision &&
+		    v->single.slot[i].gflops > r)
+			r = v->single.slot[i].gflops;
+	return r;
+}
+
 void labview_conditions(struct labview *v, double t, double other_cpus)
 {
 	v->now = t;

@@ -68,11 +68,19 @@ const struct labview_point *labview_point_find(const struct labview *v, int stre
 	return NULL;
 }
 
+void labview_point_mark(struct labview *v, const struct lab_settings *s, bool left_out)
+{
+	struct labview_point *p = (struct labview_point *)labview_point_find(
+	    v, s->streams, s->threads, s->loaders, lab_rate_key(s), (int)s->precision);
+	if (p)
+		p->left_out = left_out;
+}
+
 static void labview_record(struct labview *v, const struct lab_settings *s, double gflops,
 			   double seconds)
 {
 	struct labview_point *p = (struct labview_point *)labview_point_find(
-	    v, s->streams, s->threads, s->loaders, s->size, (int)s->precision);
+	    v, s->streams, s->threads, s->loaders, lab_rate_key(s), (int)s->precision);
 	if (!p) {
 		if (v->npoints == LABVIEW_POINTS)
 			memmove(v->points, v->points + 1, sizeof(v->points[0]) * --v->npoints);
@@ -80,7 +88,7 @@ static void labview_record(struct labview *v, const struct lab_settings *s, doub
 	}
 	p->streams = s->streams;
 	p->threads = s->threads;
-	p->size = s->size;
+	p->size = lab_rate_key(s); /* the triad's points apart from every GEMM's */
 	p->precision = (int)s->precision;
 	p->gflops = gflops;
 	p->seconds = seconds;
@@ -119,7 +127,9 @@ static void labview_measure_single(struct labview *v, const struct lab_status *s
 {
 	const struct lab_stream_status *ss = &st->stream[i];
 	bool one = same && ss->state == CTL_STREAM_RUNNING && ss->threads == 1 &&
-		   ss->size == st->settings.size && ss->precision == st->settings.precision;
+		   ss->kernel == st->settings.kernel &&
+		   (ss->kernel == CTL_TRIAD || ss->size == st->settings.size) &&
+		   ss->precision == st->settings.precision;
 	if (!one) {
 		v->acc_flops[i] = v->acc_cpu[i] = 0;
 		return;
@@ -129,8 +139,8 @@ static void labview_measure_single(struct labview *v, const struct lab_status *s
 	if (v->acc_cpu[i] < LABVIEW_SINGLE_CPU_NS)
 		return;
 	/* FLOPs per ns is GFLOP/s */
-	labview_single_put(v, ss->size, (int)ss->precision,
-			   (double)v->acc_flops[i] / (double)v->acc_cpu[i]);
+	labview_single_put(v, ss->kernel == CTL_TRIAD ? LAB_TRIAD_KEY : ss->size,
+			   (int)ss->precision, (double)v->acc_flops[i] / (double)v->acc_cpu[i]);
 	v->acc_flops[i] = v->acc_cpu[i] = 0;
 }
 
@@ -201,6 +211,28 @@ static void labview_pipeline(struct labview *v, const struct lab_status *st, dou
 	v->last_loader_cpu = st->loader_cpu_ns;
 }
 
+/* The kernel's point against the roofs (roofline.h): its GB/s beside its
+ * GFLOP/s and, once both roofs are measured, whether it is compute- or
+ * memory-bound.  single: a GEMM rate the caller measured (<= 0: the view's). */
+static void labview_roofline(struct labview *v, const struct lab_settings *s, double effective,
+			     double single, struct workload_report *out)
+{
+	int elem = s->precision == CTL_DOUBLE ? 8 : 4;
+	if (single <= 0)
+		single = labview_single_gemm(v, s->size, (int)s->precision);
+	double point = out->steady_gflops >= 0 ? out->steady_gflops : out->gflops;
+	/* A steady triad is a bandwidth measured in passing: a busy box only
+	 * lowers one, so the roof is the best seen (the start-up measurement
+	 * may have run on a crowded box). */
+	if (s->kernel == CTL_TRIAD && out->steady_gflops > 0 && v->memory_gbs > 0)
+		labview_memory_put(v, out->steady_gflops * 1.5 * elem);
+	roofline_make(&out->roofline, s->kernel, s->size, elem, single,
+		      (double)s->threads * s->streams, effective, v->memory_gbs,
+		      s->paused ? -1 : point);
+	double i = out->roofline.intensity;
+	out->gbs = i > 0 ? out->gflops / i : 0;
+}
+
 static uint64_t labview_applied_epoch(const struct lab_status *st)
 {
 	uint64_t e = UINT64_MAX;
@@ -257,6 +289,8 @@ void labview_feed(struct labview *v, const struct lab_status *st, double t, doub
 	out->size = s->size;
 	out->workers = s->workers;
 	out->precision = s->precision == CTL_DOUBLE ? "double" : "single";
+	out->kernel = lab_kernel_name(s->kernel);
+	out->length = s->kernel == CTL_TRIAD ? lab_triad_length(s->precision) : 0;
 	out->cpus = st->quota_cpus;
 	out->paused = s->paused;
 	out->spin_off = s->spin_off;
@@ -265,10 +299,11 @@ void labview_feed(struct labview *v, const struct lab_status *st, double t, doub
 	/* Per-stream figures first: they may measure the single-thread rate. */
 	labview_streams(v, st, dt, out);
 	bool given = single > 0; /* measured now by the caller (the tour) */
+	int key = lab_rate_key(s);
 	if (!given)
-		single = labview_single(v, s->size, (int)s->precision);
+		single = labview_single(v, key, (int)s->precision);
 	out->single_thread_gflops = single > 0 ? single : -1;
-	labview_single_report(v, s->size, (int)s->precision, out);
+	labview_single_report(v, key, (int)s->precision, out);
 	if (given)
 		out->single_age_s = out->single_other_cpus = -1, out->single_stale = false;
 	if (single > 0) {
@@ -276,6 +311,7 @@ void labview_feed(struct labview *v, const struct lab_status *st, double t, doub
 		    throughput_ideal(single, (double)s->threads * s->streams, effective);
 		out->ceiling_gflops = throughput_ceiling(single, effective);
 	}
+	labview_roofline(v, s, effective, given && s->kernel == CTL_GEMM ? single : 0, out);
 	out->blas_config = st->blas_config;
 	out->blas_core = st->blas_core;
 	out->blas_variant = st->blas_variant ? st->blas_variant : "";
@@ -349,6 +385,16 @@ int labview_blas_parse(const char *s, enum lab_blas *out)
 const char *const *labview_blas_names(void)
 {
 	return lab_blas_names();
+}
+
+const char *const *labview_kernel_names(void)
+{
+	return lab_kernel_names();
+}
+
+double labview_triad_mib(enum ctl_precision p)
+{
+	return (double)lab_triad_length(p) * (p == CTL_DOUBLE ? 8 : 4) / 1048576.0;
 }
 
 const char *labview_blas_dir(enum lab_blas b)

@@ -13,6 +13,7 @@
 
 #include "lab.h"
 #include "rate-cache.h"
+#include "roofline.h"
 #include "threads.h"
 #include "throughput.h"
 
@@ -40,6 +41,8 @@ struct workload_stream_report {
 struct workload_report {
 	int threads, streams, size, workers;
 	const char *precision; /* "single" or "double" */
+	const char *kernel;    /* "gemm" or "triad" (lab_kernel_name) */
+	uint32_t length;       /* the triad's elements per array (0 for GEMM) */
 	/* Strings below point into the session's lab_status: valid until the
 	 * next session_tick(). */
 	double cpus; /* quota asked for, <= 0: none */
@@ -48,6 +51,10 @@ struct workload_report {
 	double interval;	     /* s the figures below cover; 0 on the first feed or
 				      * after a counter reset (no history point) */
 	double gflops;		     /* smoothed, all streams */
+	double gbs;		     /* gflops / the kernel's intensity: its memory traffic
+				      * under the roofline's traffic model, GB/s (the triad's
+				      * is measured: 24 bytes an element) */
+	struct roofline roofline;    /* the kernel against the machine's two roofs */
 	double steady_gflops;	     /* steady state since the last change; < 0 unknown */
 	double steady_seconds;	     /* the steady window's length, s */
 	double ideal_gflops;	     /* single x min(threads x streams, effective) */
@@ -98,6 +105,8 @@ struct labview_point {
 	int workers;	  /* background workers running meanwhile */
 	int loaders;	  /* input-pipeline loaders (0: none): a dimension of the chart */
 	int prep_ms;	  /* their CPU per batch, with loaders */
+	bool left_out;	  /* the diagnosis read the box as contended or throttled while it was
+			   * measured: not in the Amdahl fit (sweep-fit.h) */
 };
 
 struct labview {
@@ -124,6 +133,7 @@ struct labview {
 	 * thread, whatever the quota, workers or other streams (they change
 	 * how long it waits, not how fast it computes on a CPU). */
 	struct rate_cache single;
+	double memory_gbs; /* the machine's bandwidth (lab_memory_gbs), GB/s; 0 unknown */
 	/* The conditions each of those rates was measured in (labview-ref.c). */
 	struct labview_ref {
 		uint32_t size, precision;
@@ -146,6 +156,10 @@ int labview_blas_parse(const char *s, enum lab_blas *out);
 /* Every build's name, NULL-terminated; a name's index is its enum lab_blas
  * (--blas's values). */
 const char *const *labview_blas_names(void);
+/* The kernels' names ("gemm", "triad"; lab_kernel_names) and the size of
+ * one triad array in MiB for precision p (lab_triad_length). */
+const char *const *labview_kernel_names(void);
+double labview_triad_mib(enum ctl_precision p);
 /* The directory holding that build's libopenblas.so.0, or NULL when the
  * build is not installed (static storage: lab_blas_dir()). */
 const char *labview_blas_dir(enum lab_blas b);
@@ -186,6 +200,14 @@ void labview_single_put(struct labview *v, int size, int precision, double gflop
 #define LABVIEW_QUIET_CPUS  0.25 /* other processes' CPUs below which the box is quiet */
 #define LABVIEW_BUSIER_CPUS 0.3	 /* more CPUs others take than then: the rate is stale */
 
+/* The machine's memory bandwidth for the roofline (lab_memory_gbs), GB/s:
+ * the best of it and of every steady triad figure fed since (a bandwidth
+ * measured in passing: only a busy box lowers one). */
+void labview_memory_put(struct labview *v, double gbs);
+/* The single-thread GEMM rate the compute roof uses: size's when measured,
+ * else the best GEMM rate of that precision measured so far; 0 none. */
+double labview_single_gemm(const struct labview *v, int size, int precision);
+
 /* The conditions now (time t, s, and the CPUs other processes used over the
  * last interval; < 0 unknown), for labview_single_put() and for the
  * staleness labview_feed() reports. */
@@ -205,6 +227,11 @@ void labview_cpu(const struct thread_rate *threads, size_t n, struct workload_re
  * NULL. */
 const struct labview_point *labview_point_find(const struct labview *v, int streams, int threads,
 					       int loaders, int size, int precision);
+
+/* Marks the chart point of settings s (when there is one) as measured
+ * while the diagnosis read the box as contended or throttled (left_out)
+ * or not: the latest verdict of its window decides. */
+void labview_point_mark(struct labview *v, const struct lab_settings *s, bool left_out);
 
 /* Whether a point belongs in the chart now: same size and precision, and
  * measured under the effective CPUs, workers and batch cost (for points

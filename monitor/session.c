@@ -10,6 +10,8 @@
 
 #include "session.h"
 
+#include "sweep-fit.h"
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -131,10 +133,15 @@ static int session_start_lab(struct session *s, char *err, size_t errlen)
 	 * passing (labview.h).  Otherwise measure it once now, before the
 	 * first sample and the first screen; later size or precision changes
 	 * never block: the rate then comes from a visit to one thread. */
-	if (w->threads != 1) {
+	if (w->threads != 1 && w->kernel == CTL_GEMM) {
 		double r = lab_single_rate(s->lab, w->size, w->precision);
 		if (r > 0)
 			labview_single_put(&s->view, w->size, (int)w->precision, r);
+		lab_wait_ready(s->lab, timeout_ms, msg, sizeof(msg));
+	}
+	/* The triad's roofline needs both roofs; --roofline asks for them. */
+	if (w->kernel == CTL_TRIAD || s->cfg.roofline) {
+		session_roofs(s);
 		lab_wait_ready(s->lab, timeout_ms, msg, sizeof(msg));
 	}
 	lab_read(s->lab, &s->lab_status);
@@ -382,6 +389,9 @@ int session_tick(struct session *s)
 		session_tick_lab(s);
 	if (!s->target_gone)
 		session_diag_tick(s);
+	if (s->lab && !s->target_gone && s->have_diag)
+		labview_point_mark(&s->view, &s->lab_status.settings,
+				   sweep_fit_left_out(s->diag.verdict, s->diag.also_contended));
 	return s->target_gone ? -ESRCH : 0;
 }
 
@@ -396,6 +406,10 @@ int session_apply(struct session *s)
 	if (!s->lab)
 		return -ENOTSUP;
 	char msg[256] = "";
+	/* The triad's first visit: its roof first (the lab then runs the
+	 * settings before, and the new ones below). */
+	if (s->want.kernel == CTL_TRIAD && s->view.memory_gbs <= 0)
+		session_roofs(s);
 	int rc = lab_apply(s->lab, &s->want, msg, sizeof(msg));
 	if (msg[0])
 		session_say(s, rc < 0, "%s", msg);
@@ -415,8 +429,10 @@ unsigned session_pending_of(const struct lab_settings *want, const struct lab_st
 
 	if (!s0_up || (int)s0->threads != want->threads)
 		p |= SESSION_PEND_THREADS;
-	if (!s0_up || s0->size != want->size)
+	if (!s0_up || (want->kernel == CTL_GEMM && s0->size != want->size))
 		p |= SESSION_PEND_SIZE;
+	if (!s0_up || s0->kernel != want->kernel)
+		p |= SESSION_PEND_KERNEL;
 	if (!s0_up || s0->precision != want->precision)
 		p |= SESSION_PEND_PRECISION;
 	if (!st->applied || st->settings.streams != want->streams)

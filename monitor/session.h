@@ -75,6 +75,8 @@ struct session_config {
 				    * dashboard, batch, headless); false: each diagnosis on its own
 				    * (--diagnose) */
 	bool no_machine;	   /* do not read the rest of the machine (no neighbours) */
+	bool roofline;		   /* lab: measure both roofs at start (session_roofs), so
+				    * every sample's roofline has its bound */
 };
 
 /* root "/", nothing to attach or launch, the lab's defaults, the launched
@@ -110,9 +112,9 @@ struct session {
 	struct lab_status lab_status; /* read at every tick and by session_poll() */
 	struct labview view;	      /* smoothed and steady-state throughput */
 	struct workload_report work;  /* what outputs show of the workload */
-	double single_ref; /* > 0: the single-thread rate ideal and ceiling use (the
-			    * tour's, measured in its first lesson), GFLOP/s; else
-			    * the lab view's reference */
+	double single_ref;	      /* > 0: the single-thread rate ideal and ceiling use (the
+				       * tour's, measured in its first lesson), GFLOP/s; else
+				       * the lab view's reference */
 
 	/* replay: the source is a recording */
 	struct recording *rec;
@@ -128,15 +130,15 @@ struct session {
 	struct census census;  /* the target's processes */
 	struct diagnosis diag; /* over the window */
 	bool have_diag;
-	double runnable_mean;	     /* mean runnable threads over the last interval */
-	struct history history;	     /* one point per interval, for the sparklines */
-	struct window window;	     /* the diagnosis's window (diag_window > 0) */
-	struct thread_groups groups; /* threads by name stem, totals that only grow (live) */
+	double runnable_mean;		   /* mean runnable threads over the last interval */
+	struct history history;		   /* one point per interval, for the sparklines */
+	struct window window;		   /* the diagnosis's window (diag_window > 0) */
+	struct thread_groups groups;	   /* threads by name stem, totals that only grow (live) */
 	struct neighbours neighbours;	   /* the rest of the machine, on the diagnosis's cadence */
 	struct activity_tracker *activity; /* what each thread does */
 	double *act_secs;		   /* per thread of rates: seconds per activity */
 	size_t act_cap;
-	int unfollowed;		     /* descendants left out (no --tree), counted at: */
+	int unfollowed; /* descendants left out (no --tree), counted at: */
 	double unfollowed_at;
 
 	char path_note[192]; /* why the sampler left the BPF path (snapshot.h), "" never */
@@ -146,7 +148,7 @@ struct session {
 	/* What the session has reported already. */
 	unsigned restarts_seen[CTL_MAX_STREAMS];
 	unsigned loader_restarts_seen[CTL_MAX_LOADERS];
-	char lab_event[192]; /* an anchor restart, for the next sample's "error" */
+	char lab_event[192];		    /* an anchor restart, for the next sample's "error" */
 	char gone_why[SESSION_MESSAGE_LEN]; /* how the lab ended for good ("" not) */
 	char error_seen[192];
 };
@@ -191,6 +193,14 @@ void session_drain_output(struct session *s);
  * or -errno; a message says what happened in a few words either way. */
 int session_apply(struct session *s);
 
+/* Lab only (session-roofline.c): measures what the roofline still lacks,
+ * the single-thread GEMM rate at want's size and precision and the memory
+ * bandwidth (lab_memory_gbs), each once, blocking meanwhile (seconds), and
+ * feeds them to the lab view.  The lab runs its settings before again
+ * afterwards.  0, -ENOTSUP outside the lab, -EIO when the bandwidth could
+ * not be measured (a message says so). */
+int session_roofs(struct session *s);
+
 /* The lab's settings asked for but not yet in effect, as SESSION_PEND_*
  * bits; 0 outside the lab. */
 #define SESSION_PEND_THREADS   0x01u
@@ -202,6 +212,7 @@ int session_apply(struct session *s);
 #define SESSION_PEND_QUOTA     0x40u
 #define SESSION_PEND_BLAS      0x80u /* helpers restarting: another build or spin */
 #define SESSION_PEND_LOADERS   0x100u
+#define SESSION_PEND_KERNEL    0x200u
 unsigned session_pending(const struct session *s);
 /* The same for any want against any status (pure, for tests). */
 unsigned session_pending_of(const struct lab_settings *want, const struct lab_status *st);

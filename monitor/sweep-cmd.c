@@ -160,6 +160,7 @@ void sweep_cmd_environ_free(char **e, size_t nknobs)
 struct sweep_cmd_run {
 	double rate, cpu_pct, runnable_mean, wait_pct, throttled_pct;
 	enum verdict verdict;
+	bool crowded;  /* crowded out by other processes too (diagnosis also_contended) */
 	bool measured; /* it ran into the window */
 	char status[160];
 	struct sweep_cmd_var env[SWEEP_CMD_ENV];
@@ -291,6 +292,7 @@ static int sweep_cmd_once(const struct sweep_cmd_opts *o, const unsigned char *v
 		r->wait_pct = d->cpu + d->wait > 0 ? 100 * d->wait / (d->cpu + d->wait) : 0;
 		r->throttled_pct = o->cpus > 0 && d->throttle_valid ? d->throttled_pct : -1;
 		r->verdict = d->verdict;
+		r->crowded = d->also_contended;
 	}
 	session_progress_drain(s);
 	progress_flush(&s->progress);
@@ -342,6 +344,7 @@ static void sweep_cmd_merge(const struct sweep_cmd_run *runs, size_t n, struct s
 	size_t m = 0;
 	const char *status = n ? runs[n - 1].status : "";
 	row->verdict = VERDICT_N;
+	row->crowded = false;
 	for (size_t i = 0; i < n; i++) {
 		if (!runs[i].measured) {
 			status = runs[i].status;
@@ -353,6 +356,7 @@ static void sweep_cmd_merge(const struct sweep_cmd_run *runs, size_t n, struct s
 		v[3][m] = runs[i].wait_pct;
 		v[4][m] = runs[i].throttled_pct;
 		row->verdict = runs[i].verdict;
+		row->crowded |= runs[i].crowded;
 		m++;
 	}
 	row->runs = (int)m;

@@ -96,6 +96,8 @@ struct sweep_cmd_row {
 	double cpu_pct, runnable_mean, wait_pct;
 	double throttled_pct; /* < 0: no quota */
 	enum verdict verdict; /* VERDICT_N: not judged (it did not run) */
+	bool crowded;	      /* a run was crowded out by other processes too (oversubscribed and
+			       * contended): left out of the Amdahl fit like a contended one */
 	int runs;	      /* runs measured */
 	char status[160];     /* "stopped by SIGTERM", "exited with status 1 after 0.3 s", … */
 	struct sweep_cmd_var env[SWEEP_CMD_ENV]; /* as the command had it (last run) */

@@ -18,9 +18,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "collector.h"
+#include "neighbours.h"
 #include "procinfo.h"
+#include "roofline.h"
 #include "sampler.h"
 #include "stop.h"
 #include "throughput.h"
@@ -107,6 +110,7 @@ static void fill_env(struct sweep_env *e, const struct sweep_opts *o, const stru
 	e->spin = o->spin_off ? "off" : "default";
 	e->size = o->size;
 	e->precision = o->precision == CTL_DOUBLE ? "double" : "single";
+	e->kernel = lab_kernel_name(o->kernel);
 	e->seconds = o->seconds;
 	e->warmup = o->warmup;
 	e->single_gflops = single;
@@ -151,7 +155,36 @@ struct sweep_ctx {
 	struct labview *view;	      /* sink->sample: the window's figures */
 	const struct sysroot *root;   /* for a new anchor's sampler */
 	struct workload_report *work; /* sink->sample: what it hands over */
+	const struct budget *budget;
+	struct diagnosis *diag;	 /* the window's, for the row's verdict */
+	struct neighbours neigh; /* the rest of the machine over the window (contended) */
 };
+
+/* The window's verdict: the lab's threads against its budget and the rest
+ * of the machine, sampled at the window's two ends. */
+static enum verdict sweep_verdict(struct sweep_ctx *c, double now)
+{
+	struct machine_view machine;
+	neighbours_tick(&c->neigh, c->root, now);
+	const struct thread_set *tl = &c->sb.threads;
+	pid_t *pids = xmalloc((tl->n + 1) * sizeof(*pids));
+	size_t n = 0;
+	for (size_t i = 0; i < tl->n; i++)
+		if (n == 0 || pids[n - 1] != tl->v[i].pid)
+			pids[n++] = tl->v[i].pid;
+	uint8_t any[MACHINE_SET_BYTES] = {0};
+	double psi = c->sb.psi_system.available ? c->sb.psi_system.some_avg10 : -1;
+	neighbours_view(&c->neigh, lab_root_pid(c->lab), pids, n, getpid(), any, psi, &machine);
+	free(pids);
+	struct diag_input in = {.target = lab_root_pid(c->lab),
+				.budget = c->budget,
+				.rates = &c->rates,
+				.lab = &c->set,
+				.machine = machine.valid ? &machine : NULL,
+				.prev = VERDICT_N};
+	diagnosis_make(&in, c->diag);
+	return c->diag->verdict;
+}
 
 /* A helper restarted during the sweep: its row is suspect; say so. */
 static void note_restarts(struct sweep_ctx *c, int streams, int threads)
@@ -226,6 +259,7 @@ static int sweep_step_once(struct sweep_ctx *c, int loaders, int streams, int th
 	sampler_sample(c->smp, &c->sa);
 	lab_read(c->lab, c->a);
 	double t0 = now_s();
+	neighbours_tick(&c->neigh, c->root, t0);
 	if (c->k->sample) {
 		labview_init(c->view);
 		labview_feed(c->view, c->a, t0, c->effective, c->single, c->work);
@@ -270,6 +304,9 @@ static int sweep_step_once(struct sweep_ctx *c, int loaders, int streams, int th
 		c->baseline_row = false; /* set once */
 	}
 	r.speedup = throughput_speedup(r.gflops, c->single);
+	double in =
+	    roofline_intensity(c->set.kernel, c->set.size, c->set.precision == CTL_DOUBLE ? 8 : 4);
+	r.gbs = in > 0 ? r.gflops / in : 0;
 	r.efficiency = throughput_efficiency(
 	    r.gflops, throughput_ideal(c->single, (double)streams * threads, c->effective));
 	r.ceiling_pct =
@@ -289,6 +326,8 @@ static int sweep_step_once(struct sweep_ctx *c, int loaders, int streams, int th
 	/* Since the setting took effect, not since the helpers started. */
 	r.results_equal = c->b->epoch_results_equal && c->b->epoch_checked > 0;
 	r.max_diff = c->b->epoch_max_diff;
+	r.verdict = sweep_verdict(c, t1);
+	r.crowded = c->diag->also_contended;
 	c->first = false;
 	return out_error(c->k, c->k->row(c->k->arg, &r));
 }
@@ -300,6 +339,7 @@ static int sweep_check(const struct sweep_opts *o, const struct sweep_sink *k,
 	*s = lab_settings_default();
 	s->size = o->size;
 	s->precision = o->precision;
+	s->kernel = o->kernel;
 	s->cpus = o->cpus;
 	s->workers = o->workers;
 	s->spin_off = o->spin_off;
@@ -368,11 +408,14 @@ int sweep_run(const struct sweep_opts *o, const struct sweep_sink *k)
 	c.b = xmalloc(sizeof(*c.b));
 	c.view = xmalloc(sizeof(*c.view));
 	c.work = xmalloc(sizeof(*c.work));
+	c.diag = xmalloc(sizeof(*c.diag));
+	neighbours_init(&c.neigh, 0);
 	snapshot_init(&c.sa);
 	snapshot_init(&c.sb);
 	snapshot_rates_init(&c.rates);
 	struct sysroot root = {.fd = -1};
 	struct budget budget;
+	c.budget = &budget;
 	rc = sysroot_open(&root, "/");
 	if (rc == 0)
 		rc = budget_read(&root, lab_root_pid(c.lab), &budget);
@@ -391,7 +434,8 @@ int sweep_run(const struct sweep_opts *o, const struct sweep_sink *k)
 	if (c.a->quota_dir[0])
 		sampler_set_cgroup_override(c.smp, c.a->quota_dir, c.a->quota_version);
 	c.effective = budget.effective;
-	double cal = lab_single_rate(c.lab, o->size, o->precision);
+	struct lab_settings key = {.kernel = o->kernel, .size = o->size};
+	double cal = lab_single_rate(c.lab, lab_rate_key(&key), o->precision);
 	c.single = cal;
 	lab_read(c.lab, c.a);
 	c.restarts = c.a->restarts;
@@ -455,6 +499,8 @@ out:
 	free(c.b);
 	free(c.view);
 	free(c.work);
+	free(c.diag);
+	neighbours_free(&c.neigh);
 	lab_stop(c.lab);
 	return rc;
 }

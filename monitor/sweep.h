@@ -21,7 +21,9 @@
  * empty / "-" without a quota), results_equal (results were checked since
  * the setting took effect and none differed from the reference), max_diff
  * (the largest |difference| since the setting took effect; null / empty /
- * "-" when not finite: a NaN or infinite difference).  A header "env"
+ * "-" when not finite: a NaN or infinite difference), verdict (the
+ * diagnosis of the window; a throttled row is left out of the Amdahl fit,
+ * sweep-fit.h).  A header "env"
  * records what the figures belong to.
  *
  * With a list of loaders (--sweep --loaders 1,2,3) the input pipeline is a
@@ -37,6 +39,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "diagnosis.h"
 #include "environment.h"
 #include "labview.h"
 #include "lab.h"
@@ -51,15 +54,16 @@ struct sweep_opts {
 	size_t nstreams;
 	int size; /* n */
 	enum ctl_precision precision;
-	double cpus;	/* quota, CPUs; <= 0: none */
-	int workers;	/* background workers during the whole sweep */
-	bool spin_off;	/* --blas-spin off */
+	enum ctl_kernel kernel;
+	double cpus;   /* quota, CPUs; <= 0: none */
+	int workers;   /* background workers during the whole sweep */
+	bool spin_off; /* --blas-spin off */
 	enum lab_blas blas;
 	int loaders[SWEEP_LIST_MAX]; /* loader counts; nloaders 0: no pipeline dimension */
 	size_t nloaders;
 	int prep_ms, prefetch; /* the pipeline's batch cost and ring slots per loader */
-	double seconds; /* measured per setting, s */
-	double warmup;	/* after each change, before measuring, s */
+	double seconds;	       /* measured per setting, s */
+	double warmup;	       /* after each change, before measuring, s */
 };
 
 /* Defaults: lists empty (see above), size 768, single, no quota, 0 workers,
@@ -72,6 +76,7 @@ struct sweep_env {
 	const char *spin;      /* "default" or "off" */
 	int size;
 	const char *precision; /* "single" / "double" */
+	const char *kernel;    /* "gemm" / "triad" */
 	double seconds, warmup;
 	double single_gflops; /* calibrated single-thread rate, GFLOP/s */
 	bool baseline_row;    /* speedup etc. use the 1 x 1 row, not single_gflops */
@@ -88,6 +93,12 @@ struct sweep_row {
 	bool pipeline;	      /* a sweep over loaders: the fields below are meant */
 	int loaders;
 	double batches_per_s, input_wait_pct, loader_cpu_pct;
+	enum verdict verdict; /* the diagnosis of the window (the rest of the machine is not
+			       * measured: throttled, never contended); VERDICT_N: none */
+	bool crowded;	      /* crowded out by other processes too (an oversubscribed or
+			       * throttled window that was contended as well) */
+	double gbs;	      /* gflops / the kernel's intensity (roofline.h): the triad's
+			       * bandwidth, GEMM's modelled traffic, GB/s */
 };
 
 /* Where the rows go: output/sweep-out.c writes them as a table.  Each

@@ -32,6 +32,8 @@ static const char *const lesson_title[TOUR_LESSONS + 1] = {
     "A CPU quota below the core count",
     "The input pipeline",
     "Spinning pool threads",
+    "Amdahl's law: predict, then measure",
+    "A memory-bound kernel and the roofline",
 };
 
 static void add_step(struct tour *t, int lesson, enum tour_kind k, const char *what, ...)
@@ -84,8 +86,9 @@ static double gemm_ms(const struct tour *t, const struct session *s, int n, int 
 	double r = 0;
 	for (size_t i = 0; i < t->nsteps; i++) {
 		const struct tour_step *st = &t->step[i];
-		if (st->measured && st->set.size == n && st->set.threads == threads &&
-		    st->set.streams == 1 && st->set.loaders == 0 && st->set.cpus <= 0)
+		if (st->measured && st->set.kernel == CTL_GEMM && st->set.size == n &&
+		    st->set.threads == threads && st->set.streams == 1 && st->set.loaders == 0 &&
+		    st->set.cpus <= 0)
 			r = st->fig.gflops;
 	}
 	if (r <= 0)
@@ -111,6 +114,7 @@ static struct lab_settings step_settings(const struct tour *t, const struct sess
 	w.blas = LAB_BLAS_PTHREADS;
 	w.spin_off = false;
 	w.prefetch = 2;
+	w.kernel = CTL_GEMM;
 	switch (st->kind) {
 	case TOUR_SINGLE:
 		break;
@@ -157,6 +161,16 @@ static struct lab_settings step_settings(const struct tour *t, const struct sess
 			w.blas = LAB_BLAS_OPENMP;
 		w.spin_off = st->kind == TOUR_SPIN_PASSIVE;
 		break;
+	case TOUR_AMDAHL:
+		/* A thread count lessons 1-3 did not measure. */
+		w.threads = clampi(e > 2 ? e : 3, 1, CTL_MAX_THREADS);
+		break;
+	case TOUR_TRIAD_ONE:
+	case TOUR_TRIAD_ALL:
+		w.kernel = CTL_TRIAD;
+		w.threads =
+		    st->kind == TOUR_TRIAD_ONE ? 1 : clampi(e < 2 ? 2 : e, 2, CTL_MAX_THREADS);
+		break;
 	}
 	return w;
 }
@@ -178,6 +192,9 @@ static void tour_build(struct tour *t)
 	add_step(t, 7, TOUR_SPIN_PTHREADS, "pthreads build, default spin");
 	add_step(t, 7, TOUR_SPIN_OPENMP, "OpenMP build, default wait policy");
 	add_step(t, 7, TOUR_SPIN_PASSIVE, "OpenMP build, OMP_WAIT_POLICY=PASSIVE");
+	add_step(t, 8, TOUR_AMDAHL, "predicted from lessons 1-3, then %d threads", e > 2 ? e : 3);
+	add_step(t, 9, TOUR_TRIAD_ONE, "the triad, 1 thread");
+	add_step(t, 9, TOUR_TRIAD_ALL, "the triad, %d threads", e < 2 ? 2 : e);
 }
 
 /* ---- moving through the steps ------------------------------------------- */
@@ -202,6 +219,8 @@ static void begin_step(struct tour *t, struct session *s, size_t i, double now)
 	st->set = step_settings(t, s, i);
 	st->measured = st->failed = false;
 	st->caption[0] = '\0';
+	if (st->kind == TOUR_AMDAHL)
+		tour_models_predict(t, st);
 	s->want = st->set;
 	session_apply(s);
 	t->state = TOUR_SETTLING;
@@ -435,6 +454,7 @@ bool tour_tick(struct tour *t, struct session *s, double now)
 		if (now - t->acc.t0 < t->step_s)
 			return false;
 		acc_end(t, s, now, &st->fig);
+		tour_models_figures(t, s, st);
 		st->measured = true;
 		/* The screen's ideal and ceiling use the rate this lesson
 		 * measured, under the conditions of the tour: its captions and
@@ -492,12 +512,17 @@ size_t tour_settings_text(const struct lab_settings *s, char *out, size_t cap)
 	char quota[32] = "none";
 	if (s->cpus > 0)
 		snprintf(quota, sizeof(quota), "%.2f CPUs", s->cpus);
-	int n = snprintf(out, cap,
-			 "threads %d, streams %d, n=%d %s, quota %s, loaders %d (%d ms, prefetch "
-			 "%d), %s, spin %s",
-			 s->threads, s->streams, s->size,
-			 s->precision == CTL_DOUBLE ? "double" : "single", quota, s->loaders,
-			 s->prep_ms, s->prefetch, lab_blas_name(s->blas),
-			 s->spin_off ? "off" : "default");
+	char what[32];
+	if (s->kernel == CTL_TRIAD)
+		snprintf(what, sizeof(what), "triad");
+	else
+		snprintf(what, sizeof(what), "n=%d", s->size);
+	int n =
+	    snprintf(out, cap,
+		     "threads %d, streams %d, %s %s, quota %s, loaders %d (%d ms, prefetch "
+		     "%d), %s, spin %s",
+		     s->threads, s->streams, what, s->precision == CTL_DOUBLE ? "double" : "single",
+		     quota, s->loaders, s->prep_ms, s->prefetch, lab_blas_name(s->blas),
+		     s->spin_off ? "off" : "default");
 	return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap - 1;
 }

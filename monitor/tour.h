@@ -2,7 +2,7 @@
  * time and explain, with the numbers just measured, what the screen shows.
  *
  * A tour is a list of steps built for the machine's effective CPUs when it
- * starts (tour_start): seven lessons, twelve steps.  Each step sets the
+ * starts (tour_start): nine lessons, fifteen steps.  Each step sets the
  * lab's settings (session_apply), waits until the workload applied them
  * (no pending mark) and a warm-up went by, measures for step_s seconds over
  * the session's ticks, and writes its caption from those figures
@@ -23,7 +23,7 @@
 
 #include "session.h"
 
-#define TOUR_LESSONS	 7
+#define TOUR_LESSONS	 9
 #define TOUR_STEPS_MAX	 16
 #define TOUR_CAPTION_LEN 768
 #define TOUR_SETTLE_S	 60.0 /* a step whose settings are not in effect by then is skipped */
@@ -41,6 +41,9 @@ enum tour_kind {
 	TOUR_SPIN_PTHREADS, /* 7a: pool threads idle between calls, pthreads build */
 	TOUR_SPIN_OPENMP,   /* 7b: the same on the OpenMP build */
 	TOUR_SPIN_PASSIVE,  /* 7c: OpenMP build, OMP_WAIT_POLICY=PASSIVE */
+	TOUR_AMDAHL,	    /* 8: Amdahl's law fitted to lessons 1-3, then one more point */
+	TOUR_TRIAD_ONE,	    /* 9a: the memory-bound triad, one thread */
+	TOUR_TRIAD_ALL,	    /* 9b: the triad on every CPU */
 };
 
 /* What one step measured, over its window (rates per second of wall). */
@@ -72,6 +75,20 @@ struct tour_figures {
 	bool results_equal; /* since the setting took effect */
 	double max_diff;
 	const char *variant; /* OpenBLAS build that ran: "pthreads", "openmp", "" */
+	/* Lesson 8 (made before its window, from the GEMM steps measured): */
+	double fit_s;	     /* Amdahl's serial fraction; < 0 none */
+	int fit_points;	     /* steps the fit used */
+	double predicted;    /* the speedup it predicts for this step's threads */
+	double pred_err_pct; /* 100 x (measured - predicted) / predicted */
+	/* Lesson 9: the roofline (roofline.h) of the step's kernel. */
+	double gbs;	      /* gflops / intensity */
+	double intensity;     /* FLOPs per byte */
+	double ridge;	      /* FLOPs per byte; 0 unknown */
+	double memory_roof;   /* GB/s; 0 unknown */
+	double compute_roof;  /* GFLOP/s; 0 unknown */
+	const char *bound;    /* "compute", "memory", "unknown" */
+	double gemm_speedup;  /* lesson 9b: GEMM from 1 to 2 threads (steps 1, 2); < 0 none */
+	double triad_speedup; /* lesson 9b: the triad from 1 thread to this step's */
 };
 
 struct tour_step {
@@ -83,6 +100,7 @@ struct tour_step {
 	bool measured;
 	bool failed;		 /* not applied in time, or the workload failed */
 	struct tour_figures fig; /* when measured */
+	struct tour_figures pre; /* lesson 8: its prediction, made when the step begins */
 	char caption[TOUR_CAPTION_LEN];
 };
 
@@ -166,5 +184,22 @@ const struct tour_step *tour_compared(const struct tour *t, const struct tour_st
 
 /* The first measured step of kind k, or NULL. */
 const struct tour_step *tour_find(const struct tour *t, enum tour_kind k);
+
+/* ---- tour-models.c: lessons 8 and 9 ------------------------------------- */
+
+/* Lesson 8's prediction, before its window: Amdahl's law fitted to the
+ * GEMM steps measured so far at the step's size (one stream, no quota, no
+ * loaders), the speedup it gives for the step's threads on the effective
+ * CPUs.  Fills st->pre's fit_s, fit_points and predicted (fit_s < 0: no
+ * fit). */
+void tour_models_predict(const struct tour *t, struct tour_step *st);
+/* After the window: the model figures of st (prediction error, roofline,
+ * speedups against the steps before) into st->fig, from the session's
+ * roofline. */
+void tour_models_figures(const struct tour *t, const struct session *s, struct tour_step *st);
+/* The captions of lessons 8 and 9 into x's buffer (tour_caption). */
+void tour_models_caption(const struct tour *t, const struct tour_step *st, char *out, size_t cap);
+/* Their part of the figures line, appended to out (of cap, len used). */
+size_t tour_models_figures_text(const struct tour_step *st, char *out, size_t cap, size_t len);
 
 #endif

@@ -14,6 +14,7 @@
 #include "diagnosis-out.h"
 #include "json-out.h"
 #include "latency-out.h"
+#include "roofline-out.h"
 #include "runqlat.h"
 #include "pressure.h"
 #include "text-safe.h"
@@ -165,6 +166,7 @@ static void report_json_workload(struct json_out *j, const struct workload_repor
 	json_out_kint(j, "streams", w->streams);
 	json_out_kint(j, "size", w->size);
 	json_out_kstr(j, "precision", w->precision);
+	roofline_out_json_kernel(j, w->kernel, w->length, w->gbs);
 	json_out_kint(j, "workers", w->workers);
 	json_out_knum(j, "cpus", w->cpus > 0 ? w->cpus : (double)NAN, 3);
 	json_out_kbool(j, "paused", w->paused);
@@ -349,6 +351,8 @@ static void report_json(FILE *f, const struct snapshot *cur, const struct snapsh
 	json_out_end(&j);
 	if (w)
 		report_json_workload(&j, w);
+	if (w && w->kernel)
+		roofline_out_json(&j, w->kernel, &w->roofline);
 	json_out_key(&j, "diagnosis");
 	if (diag)
 		diagnosis_out_json(&j, diag);
@@ -413,13 +417,18 @@ static void report_csv(FILE *f, const struct snapshot *cur, const struct snapsho
 
 static void report_text_workload(FILE *f, const struct workload_report *w)
 {
-	fprintf(f, "  workload %d stream(s) x %d thread(s), n=%d %s precision", w->streams,
-		w->threads, w->size, w->precision);
+	char what[48];
+	snprintf(what, sizeof(what), w->length ? "triad of %u elements" : "n=%u",
+		 w->length ? w->length : (unsigned)w->size);
+	fprintf(f, "  workload %d stream(s) x %d thread(s), %s %s precision", w->streams,
+		w->threads, what, w->precision);
 	if (w->workers)
 		fprintf(f, ", %d worker(s)", w->workers);
 	if (w->cpus > 0)
 		fprintf(f, ", quota %.2f CPUs", w->cpus);
 	fprintf(f, ": %.1f GFLOP/s", w->gflops);
+	if (w->kernel)
+		fprintf(f, " %.1f GB/s%s", w->gbs, w->length ? "" : " (model)");
 	if (w->steady_gflops >= 0)
 		fprintf(f, " (steady %.1f)", w->steady_gflops);
 	if (w->single_thread_gflops > 0)
@@ -508,6 +517,8 @@ static void report_text(FILE *f, const struct snapshot *cur, const struct snapsh
 		fputs("  system psi unavailable\n", f);
 	if (w)
 		report_text_workload(f, w);
+	if (w && w->kernel)
+		roofline_out_text(f, "  ", w->kernel, &w->roofline);
 	if (diag) {
 		diagnosis_out_line(line, sizeof(line), diag);
 		fprintf(f, "  diagnosis: %s\n", line);

@@ -14,6 +14,7 @@
 #include "env-out.h"
 #include "explog-out.h"
 #include "explog.h"
+#include "fit-out.h"
 #include "json-out.h"
 #include "sweep-out.h"
 #include "text-safe.h"
@@ -25,9 +26,10 @@ struct sweep_cmd_out {
 	struct json_out j;
 	const struct sweep_cmd_opts *o;
 	struct env_record env;
-	FILE *log;	     /* --log FILE, or NULL */
-	struct explog *rows; /* the log's rows (the earlier runs' first), with log */
-	bool best_done;	     /* JSON: the best object closed the rows already */
+	FILE *log;		  /* --log FILE, or NULL */
+	struct explog *rows;	  /* the log's rows (the earlier runs' first), with log */
+	bool best_done;		  /* JSON: the best object closed the rows already */
+	struct amdahl_set points; /* the thread knob's rows (sweep-fit.h) */
 };
 
 static int sweep_cmd_out_status(FILE *f)
@@ -142,6 +144,10 @@ static int sweep_cmd_out_row(void *arg, const struct sweep_cmd_row *r)
 	char line[4096], set[512];
 	struct json_out *j = &w->j;
 	struct csv_out c;
+	double threads = sweep_fit_cmd_threads(w->o, r);
+	bool left_out = r->verdict < VERDICT_N && sweep_fit_left_out(r->verdict, r->crowded);
+	if (!isnan(threads))
+		amdahl_set_add(&w->points, threads, r->speedup, left_out);
 	errno = 0;
 	switch (w->fmt) {
 	case FORMAT_TEXT:
@@ -183,6 +189,8 @@ static int sweep_cmd_out_row(void *arg, const struct sweep_cmd_row *r)
 			      r->verdict < VERDICT_N ? diagnosis_verdict_name(r->verdict) : NULL);
 		json_out_kint(j, "runs", r->runs);
 		json_out_kstr(j, "status", r->status);
+		fit_out_json_row(j, r->speedup, threads);
+		json_out_kbool(j, "fit_left_out", !isnan(threads) && left_out);
 		/* What the command ran with, read from it; not threadlab's. */
 		json_out_key(j, "environment");
 		if (r->env_error < 0) {
@@ -303,20 +311,31 @@ static void sweep_cmd_out_command(FILE *f, const char *lead, const struct sweep_
 static int sweep_cmd_out_end(void *arg)
 {
 	struct sweep_cmd_out *w = arg;
+	struct amdahl_fit fit;
+	bool fitted = sweep_fit_cmd_knob(w->o) >= 0;
+	amdahl_fit(&w->points, sweep_fit_cpus(w->env.effective, w->o->cpus), &fit);
 	errno = 0;
 	switch (w->fmt) {
 	case FORMAT_TEXT:
+		if (fitted)
+			fit_out_text(w->f, "", &fit);
 		fputc('\n', w->f);
 		env_out_text(w->f, "", &w->env, NULL);
 		sweep_cmd_out_command(w->f, "", w->o);
 		break;
 	case FORMAT_CSV:
+		if (fitted)
+			fit_out_text(w->f, "# ", &fit);
 		env_out_text(w->f, "# ", &w->env, NULL);
 		sweep_cmd_out_command(w->f, "# ", w->o);
 		break;
 	case FORMAT_JSON:
 		if (!w->best_done)
 			json_out_end(&w->j); /* rows */
+		if (fitted)
+			fit_out_json(&w->j, &fit);
+		else
+			json_out_knull(&w->j, "fit");
 		json_out_key(&w->j, "environment");
 		json_out_object(&w->j);
 		env_out_json_members(&w->j, &w->env, NULL);

@@ -10,6 +10,7 @@
 
 #include "csv-out.h"
 #include "env-out.h"
+#include "fit-out.h"
 #include "record.h"
 #include "text-safe.h"
 
@@ -40,8 +41,9 @@ static const struct {
 	const char *head;
 	int width;
 } cols[NCOL] = {
-    {"loaders", 7}, {"batch/s", 8}, {"input%", 6}, {"ldcpu%", 6}, {"streams", 7}, {"threads", 7}, {"GFLOP/s", 9}, {"speedup", 7}, {"effic", 6},
-    {"ceil%", 6},   {"wait%", 6},   {"thrott%", 7}, {"equal", 5},   {"max_diff", 9},
+    {"loaders", 7}, {"batch/s", 8}, {"input%", 6},  {"ldcpu%", 6},   {"streams", 7},
+    {"threads", 7}, {"GFLOP/s", 9}, {"speedup", 7}, {"effic", 6},    {"ceil%", 6},
+    {"wait%", 6},   {"thrott%", 7}, {"equal", 5},   {"max_diff", 9},
 };
 
 #define CELL 32
@@ -116,8 +118,12 @@ static void text_env(FILE *f, const char *lead, const struct sweep_env *w)
 {
 	env_out_text(f, lead, &w->env, w->spin);
 	env_out_key(f, lead, "workload");
-	fprintf(f, "n=%d %s, %.1f s per setting after %.1f s warm-up", w->size, w->precision,
-		w->seconds, w->warmup);
+	if (w->kernel && strcmp(w->kernel, "triad") == 0)
+		fprintf(f, "triad %s (2 FLOPs per 3 elements moved; gbs in JSON rows)",
+			w->precision);
+	else
+		fprintf(f, "n=%d %s", w->size, w->precision);
+	fprintf(f, ", %.1f s per setting after %.1f s warm-up", w->seconds, w->warmup);
 	if (w->pipeline)
 		fprintf(f, "; loaders: %d ms CPU per batch, %d slots each", w->prep_ms,
 			w->prefetch);
@@ -138,6 +144,7 @@ static void json_env(struct json_out *j, const struct sweep_env *w)
 	env_out_json_members(j, &w->env, w->spin);
 	json_out_kint(j, "size", w->size);
 	json_out_kstr(j, "precision", w->precision);
+	json_out_kstr(j, "kernel", w->kernel);
 	json_out_knum(j, "seconds", w->seconds, 3);
 	json_out_knum(j, "warmup", w->warmup, 3);
 	json_out_knum(j, "single_thread_gflops", w->single_gflops, 3);
@@ -155,12 +162,15 @@ void sweep_out_init(struct sweep_out *w, FILE *f, enum format fmt)
 	w->f = f;
 	w->fmt = fmt;
 	json_out_init(&w->j, f, 2);
+	amdahl_set_init(&w->points);
+	w->cpus = NAN;
 }
 
 int sweep_out_begin(struct sweep_out *w, const struct sweep_env *e)
 {
 	char head[256];
 	errno = 0;
+	w->cpus = sweep_fit_cpus(e->env.effective, e->env.quota_cpus);
 	switch (w->fmt) {
 	case FORMAT_TEXT:
 		text_env(w->f, "", e);
@@ -190,6 +200,9 @@ int sweep_out_row(struct sweep_out *w, const struct sweep_row *r)
 	char line[256];
 	struct csv_out c;
 	struct json_out *j = &w->j;
+	double workers = (double)r->streams * r->threads;
+	bool left_out = sweep_fit_left_out(r->verdict, r->crowded);
+	amdahl_set_add(&w->points, workers, r->speedup, left_out);
 	errno = 0;
 	switch (w->fmt) {
 	case FORMAT_TEXT:
@@ -228,6 +241,7 @@ int sweep_out_row(struct sweep_out *w, const struct sweep_row *r)
 		json_out_kint(j, "streams", r->streams);
 		json_out_kint(j, "threads", r->threads);
 		json_out_knum(j, "gflops", r->gflops, 3);
+		json_out_knum(j, "gbs", r->gbs, 3);
 		json_out_knum(j, "speedup", r->speedup, 3);
 		json_out_knum(j, "efficiency", r->efficiency, 4);
 		json_out_knum(j, "ceiling_pct", r->ceiling_pct, 2);
@@ -237,6 +251,10 @@ int sweep_out_row(struct sweep_out *w, const struct sweep_row *r)
 		json_out_kbool(j, "results_equal", r->results_equal);
 		json_out_key(j, "max_diff");
 		json_out_sig(j, r->max_diff, 6);
+		fit_out_json_row(j, r->speedup, workers);
+		json_out_kstr(j, "verdict",
+			      r->verdict < VERDICT_N ? diagnosis_verdict_name(r->verdict) : NULL);
+		json_out_kbool(j, "fit_left_out", left_out);
 		json_out_end(j);
 		break;
 	}
@@ -245,12 +263,24 @@ int sweep_out_row(struct sweep_out *w, const struct sweep_row *r)
 
 int sweep_out_end(struct sweep_out *w, double baseline_gflops)
 {
+	struct amdahl_fit fit;
+	amdahl_fit(&w->points, w->cpus, &fit);
 	errno = 0;
-	if (w->fmt == FORMAT_JSON) {
+	switch (w->fmt) {
+	case FORMAT_TEXT:
+		fputc('\n', w->f);
+		fit_out_text(w->f, "", &fit);
+		break;
+	case FORMAT_CSV:
+		fit_out_text(w->f, "# ", &fit);
+		break;
+	case FORMAT_JSON:
 		json_out_end(&w->j); /* rows */
 		json_out_knum(&w->j, "baseline_gflops", baseline_gflops, 3);
+		fit_out_json(&w->j, &fit);
 		json_out_end(&w->j);
 		json_out_newline(&w->j);
+		break;
 	}
 	return out_status(w->f);
 }

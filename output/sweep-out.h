@@ -10,6 +10,7 @@
 
 #include <stdio.h>
 
+#include "amdahl.h"
 #include "format.h"
 #include "json-out.h"
 #include "sweep.h"
@@ -19,8 +20,10 @@ struct record;
 struct sweep_out {
 	FILE *f;
 	enum format fmt;
-	struct json_out j;     /* JSON: the document being written */
-	struct record *record; /* --record: the windows as samples, or NULL */
+	struct json_out j;	  /* JSON: the document being written */
+	struct record *record;	  /* --record: the windows as samples, or NULL */
+	struct amdahl_set points; /* the rows as scaling points, for the fit at the end */
+	double cpus;		  /* C of the fit (sweep-fit.h), from begin's env */
 };
 
 void sweep_out_init(struct sweep_out *w, FILE *f, enum format fmt);
@@ -28,7 +31,9 @@ void sweep_out_init(struct sweep_out *w, FILE *f, enum format fmt);
  * gone) or -EIO (another write error; errno says which). */
 int sweep_out_begin(struct sweep_out *w, const struct sweep_env *env);
 int sweep_out_row(struct sweep_out *w, const struct sweep_row *r);
-/* baseline_gflops: what speedups were computed against (JSON only). */
+/* baseline_gflops: what speedups were computed against (JSON only).  The
+ * Amdahl fit of the rows so far follows the table: text "Amdahl fit: …",
+ * CSV the same as a "# " line, JSON the "fit" object (fit-out.h). */
 int sweep_out_end(struct sweep_out *w, double baseline_gflops);
 
 /* The text table's header line and one row, without newline, into buf;

@@ -16,6 +16,7 @@ static void json_settings(struct json_out *j, const struct lab_settings *s)
 	json_out_kint(j, "streams", s->streams);
 	json_out_kint(j, "size", s->size);
 	json_out_kstr(j, "precision", s->precision == CTL_DOUBLE ? "double" : "single");
+	json_out_kstr(j, "kernel", labview_kernel_names()[s->kernel == CTL_TRIAD]);
 	json_out_knum(j, "cpus", s->cpus > 0 ? s->cpus : (double)NAN, 3);
 	json_out_kint(j, "loaders", s->loaders);
 	json_out_kint(j, "prep_ms", s->prep_ms);
@@ -32,8 +33,8 @@ static void json_figures(struct json_out *j, const struct tour_figures *f)
 	json_out_knum(j, "seconds", f->seconds, 3);
 	json_out_knum(j, "gflops", f->gflops, 3);
 	json_out_knum(j, "single_thread_gflops", f->single_gflops, 3);
-	json_out_knum(j, "best_single_thread_gflops", f->best_single > 0 ? f->best_single : (double)NAN,
-		      3);
+	json_out_knum(j, "best_single_thread_gflops",
+		      f->best_single > 0 ? f->best_single : (double)NAN, 3);
 	json_out_knum(j, "speedup", f->speedup, 3);
 	json_out_knum(j, "ideal_gflops", f->ideal_gflops, 3);
 	json_out_knum(j, "ceiling_gflops", f->ceiling_gflops, 3);
@@ -59,6 +60,18 @@ static void json_figures(struct json_out *j, const struct tour_figures *f)
 	json_out_key(j, "max_diff");
 	json_out_sig(j, f->max_diff, 6);
 	json_out_kstr(j, "blas_variant", f->variant ? f->variant : "");
+	/* Lessons 8 and 9 (null elsewhere). */
+	bool fit = f->fit_s >= 0, roof = f->bound != NULL;
+	json_out_knum(j, "amdahl_serial_fraction", fit ? f->fit_s : (double)NAN, 4);
+	json_out_kint(j, "amdahl_points", f->fit_points);
+	json_out_knum(j, "amdahl_predicted_speedup", fit ? f->predicted : (double)NAN, 3);
+	json_out_knum(j, "amdahl_error_pct", fit ? f->pred_err_pct : (double)NAN, 2);
+	json_out_knum(j, "gbs", roof ? f->gbs : (double)NAN, 3);
+	json_out_knum(j, "intensity_flops_per_byte", roof ? f->intensity : (double)NAN, 4);
+	json_out_knum(j, "ridge_flops_per_byte", roof && f->ridge > 0 ? f->ridge : (double)NAN, 3);
+	json_out_knum(j, "memory_roof_gbs",
+		      roof && f->memory_roof > 0 ? f->memory_roof : (double)NAN, 2);
+	json_out_kstr(j, "bound", f->bound);
 	json_out_end(j);
 }
 

@@ -106,8 +106,8 @@ static struct fixture *fixture_lab(void)
 	labview_init(&s->view);
 	for (int i = 0; i < 40; i++)
 		s->view.history[s->view.nhistory++] = i < 20 ? 104 : 207;
-	struct labview_point p1 = {1, 1, 768, 0, 104, 2, 2, 0, 0, 0},
-			     p2 = {1, 2, 768, 0, 207, 2, 2, 0, 0, 0};
+	struct labview_point p1 = {1, 1, 768, 0, 104, 2, 2, 0, 0, 0, false},
+			     p2 = {1, 2, 768, 0, 207, 2, 2, 0, 0, 0, false};
 	s->view.effective = 2;
 	s->view.points[s->view.npoints++] = p1;
 	s->view.points[s->view.npoints++] = p2;
@@ -314,6 +314,12 @@ static void test_lab_large_uses_space(void **state)
 	assert_true(chart > 0);
 	assert_int_equal(cpu, chart); /* side by side */
 	assert_true(find_row(w, "cpu15") > 0);
+	/* Below the bars, the Amdahl fit of the two points: 207 of 2 x 104. */
+	int fit = find_row(w, "Amdahl");
+	printf("# %s\n", row_text(w, fit));
+	assert_true(fit > chart + 2);
+	assert_true(strstr(row_text(w, fit), "s=0.00") ||
+		    strstr(row_text(w, fit), "serial fraction 0.00"));
 	assert_non_null(strstr(row_text(w, find_row(w, "NAME")), "VCS/s"));
 	assert_int_equal(find_row(w, "F1 help"), 48);
 	delwin(w);

@@ -501,12 +501,12 @@ static void test_chart_rows(void **state)
 	memset(&v, 0, sizeof(v));
 	v.effective = 2;
 	struct labview_point pts[] = {
-	    {1, 1, 768, 0, 104, 2, 2, 0, 0, 0},
-	    {1, 2, 768, 0, 208, 2, 2, 0, 0, 0},
-	    {1, 3, 768, 0, 150, 2, 2, 0, 0, 0},
-	    {1, 4, 1024, 0, 900, 2, 2, 0, 0, 0},  /* another size: not on this chart */
-	    {1, 5, 768, 0, 900, 2, 1.5, 0, 0, 0}, /* another budget: not on this chart */
-	    {1, 6, 768, 0, 900, 2, 2, 1, 0, 0},	  /* measured beside a worker: not either */
+	    {1, 1, 768, 0, 104, 2, 2, 0, 0, 0, false},
+	    {1, 2, 768, 0, 208, 2, 2, 0, 0, 0, false},
+	    {1, 3, 768, 0, 150, 2, 2, 0, 0, 0, false},
+	    {1, 4, 1024, 0, 900, 2, 2, 0, 0, 0, false},	 /* another size: not on this chart */
+	    {1, 5, 768, 0, 900, 2, 1.5, 0, 0, 0, false}, /* another budget: not on this chart */
+	    {1, 6, 768, 0, 900, 2, 2, 1, 0, 0, false},	 /* measured beside a worker: not either */
 	};
 	memcpy(v.points, pts, sizeof(pts));
 	v.npoints = 6;
@@ -518,33 +518,49 @@ static void test_chart_rows(void **state)
 	double scale = dash_format_chart_scale(&v, 768, 0, 104, 2);
 	assert_true(scale > 218 && scale < 219);
 	for (int width = 80; width <= 160; width += 40) {
-		dash_format_chart_row(out, sizeof(out), width, &v.points[1], 104, 2, scale, false);
+		dash_format_chart_row(out, sizeof(out), width, &v.points[1], 104, 2, scale, NAN,
+				      false);
 		assert_int_equal(dash_fit_width(out), width);
 		assert_non_null(strstr(out, "1x2"));
 		assert_non_null(strstr(out, " 208.0  100%"));
-		dash_format_chart_row(out, sizeof(out), width, &v.points[2], 104, 2, scale, true);
+		dash_format_chart_row(out, sizeof(out), width, &v.points[2], 104, 2, scale, NAN,
+				      true);
 		assert_int_equal(dash_fit_width(out), width);
 		assert_non_null(strstr(out, "72%")); /* 150 of ideal 208 */
 	}
 	/* ASCII: the 1x1 bar reaches half the ceiling, the ideal mark there,
 	 * the ceiling mark further right. */
-	dash_format_chart_row(out, sizeof(out), 80, &v.points[0], 104, 2, scale, false);
+	dash_format_chart_row(out, sizeof(out), 80, &v.points[0], 104, 2, scale, NAN, false);
 	const char *ideal = strchr(out, ':');
 	const char *ceil = strchr(out, '|');
 	assert_non_null(ideal);
 	assert_non_null(ceil);
 	assert_true(ideal < ceil);
 	assert_true(ideal[-1] == '#');
+	/* The Amdahl fit's mark: at 180, past the 1x3 bar (150), short of the
+	 * ceiling (208, where its ideal is too); a point left out of the fit
+	 * is starred. */
+	dash_format_chart_row(out, sizeof(out), 80, &v.points[2], 104, 2, scale, 180, false);
+	const char *mark = strchr(out, 'o');
+	assert_non_null(mark);
+	assert_true(mark > strrchr(out, '#') && mark < strchr(out, '|'));
+	assert_null(strchr(out, '*'));
+	v.points[2].left_out = true;
+	dash_format_chart_row(out, sizeof(out), 80, &v.points[2], 104, 2, scale, NAN, false);
+	assert_non_null(strstr(out, "1x3*"));
+	assert_null(strchr(out, 'o'));
+	assert_int_equal(dash_fit_width(out), 80);
+	v.points[2].left_out = false;
 	/* Unknown single-thread rate: no marks, value still shown. */
-	dash_format_chart_row(out, sizeof(out), 80, &v.points[0], -1, 2, 200, false);
+	dash_format_chart_row(out, sizeof(out), 80, &v.points[0], -1, 2, 200, NAN, false);
 	assert_null(strchr(out, '|'));
 	assert_non_null(strstr(out, "104.0     ?"));
 	/* Loaders are a dimension: a point per loader count, labelled, on the
 	 * chart as long as the batch cost is the one in effect. */
-	struct labview_point lp = {1, 1, 768, 0, 60, 2, 2, 0, 3, 20};
+	struct labview_point lp = {1, 1, 768, 0, 60, 2, 2, 0, 3, 20, false};
 	v.prep_ms = 20;
 	assert_true(labview_point_current(&v, &lp, 768, 0));
-	dash_format_chart_row(out, sizeof(out), 80, &lp, 104, 2, scale, false);
+	dash_format_chart_row(out, sizeof(out), 80, &lp, 104, 2, scale, NAN, false);
 	assert_int_equal(dash_fit_width(out), 80);
 	assert_non_null(strstr(out, " 1x1 L3 "));
 	v.prep_ms = 40;

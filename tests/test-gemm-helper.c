@@ -353,6 +353,49 @@ static void test_pause_quit(void **state)
 	tl_ctl_close(&l);
 }
 
+/* The triad kernel through the same block: kernel and length in effect,
+ * 2 x length FLOPs a call, each call's sampled check equal, and back to
+ * GEMM with the matrices it held. */
+static void test_triad_kernel(void **state)
+{
+	(void)state;
+	struct tl_ctl l;
+	tl_ctl_open(&l);
+	tl_ctl_spawn(&l, 0);
+	struct ctl_stream *s = &l.ctl->stream[0];
+	uint64_t e = lab_set(&l, 1, 1, 0);
+	assert_int_equal(tl_ctl_wait_applied(&l, 0, e, 3000), 0);
+	assert_true(TL_UNTIL(atomic_load(&s->gemms) > 0, 10000));
+	const uint32_t len = 1u << 20; /* small: the helper takes the block's length */
+	struct ctl_values v = {2, 1, N, CTL_DOUBLE, 0, 0, 0, 0, 1, CTL_TRIAD, len};
+	e = ctl_settings_write(&l.ctl->settings, &v);
+	assert_int_equal(tl_ctl_wait_applied(&l, 0, e, 10000), 0);
+	assert_int_equal(atomic_load(&s->kernel), CTL_TRIAD);
+	assert_int_equal(atomic_load(&s->length), len);
+	assert_int_equal(atomic_load(&s->threads), 2);
+	uint64_t c0 = atomic_load(&s->gemms), f0 = atomic_load(&s->flops);
+	assert_true(TL_UNTIL(atomic_load(&s->gemms) >= c0 + 5, 10000));
+	/* Read under the sequence lock's even value: calls and FLOPs together. */
+	uint64_t c1, f1, q;
+	do {
+		q = atomic_load(&s->count_seq);
+		c1 = atomic_load(&s->gemms);
+		f1 = atomic_load(&s->flops);
+	} while ((q & 1) || q != atomic_load(&s->count_seq));
+	assert_int_equal(f1 - f0, (c1 - c0) * 2ull * len);
+	assert_true(atomic_load(&s->epoch_checked) > 0);
+	assert_int_equal(atomic_load(&s->epoch_mismatches), 0);
+	/* Back to GEMM: its size in effect again, GEMMs counted at 2 n^3. */
+	e = lab_set(&l, 1, 1, 0);
+	assert_int_equal(tl_ctl_wait_applied(&l, 0, e, 10000), 0);
+	assert_int_equal(atomic_load(&s->kernel), CTL_GEMM);
+	assert_int_equal(atomic_load(&s->size), N);
+	c0 = atomic_load(&s->gemms);
+	assert_true(TL_UNTIL(atomic_load(&s->gemms) > c0, 10000));
+	assert_int_equal(atomic_load(&s->epoch_mismatches), 0);
+	tl_ctl_close(&l);
+}
+
 static void test_dies_with_parent(void **state)
 {
 	(void)state;
@@ -477,6 +520,7 @@ int main(void)
 	    cmocka_unit_test(test_threads_names_results),
 	    cmocka_unit_test(test_names_during_reference),
 	    cmocka_unit_test(test_pause_quit),
+	    cmocka_unit_test(test_triad_kernel),
 	    cmocka_unit_test(test_dies_with_parent),
 	    cmocka_unit_test(test_two_streams_concurrent),
 	    cmocka_unit_test(test_burn),

@@ -66,8 +66,20 @@ static void test_json(void **state)
 	const char *keys[] = {"\"streams\": ",	"\"threads\": ",       "\"gflops\": ",
 			      "\"speedup\": ",	"\"efficiency\": ",    "\"ceiling_pct\": ",
 			      "\"wait_pct\": ", "\"throttled_pct\": ", "\"results_equal\": "};
+	/* The rows come before the fit (whose predictions have threads too). */
+	char *fit = strstr(s, "\"fit\": {");
+	assert_non_null(fit);
+	*fit = '\0';
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 		assert_int_equal(count(s, keys[i]), 2);
+	assert_int_equal(count(s, "\"karp_flatt\": "), 2);
+	assert_int_equal(count(s, "\"verdict\": \""), 2);
+	assert_int_equal(count(s, "\"fit_left_out\": "), 2);
+	assert_non_null(strstr(s, "\"threads\": 1, \"gflops\": "));
+	*fit = '"';
+	assert_non_null(strstr(fit, "\"serial_fraction\": "));
+	assert_non_null(strstr(fit, "\"points_used\": "));
+	assert_non_null(strstr(fit, "\"predicted\": ["));
 	assert_int_equal(count(s, "{"), count(s, "}"));
 	assert_int_equal(count(s, "["), count(s, "]"));
 	assert_non_null(strstr(s, "\"threads\": 2"));
@@ -93,6 +105,7 @@ static void test_csv_and_text(void **state)
 	assert_non_null(strstr(s, "\n1,2,"));
 	assert_non_null(strstr(s, "# cpu:"));
 	assert_non_null(strstr(s, "# baseline: the 1x1 row"));
+	assert_non_null(strstr(s, "\n# Amdahl fit: "));
 	free(s);
 	s = run(FORMAT_TEXT, &rc);
 	assert_int_equal(rc, 0);
@@ -100,6 +113,7 @@ static void test_csv_and_text(void **state)
 	sweep_out_text_head(head, sizeof(head));
 	assert_non_null(strstr(s, head));
 	assert_non_null(strstr(s, "openblas: "));
+	assert_non_null(strstr(s, "\n\nAmdahl fit: "));
 	free(s);
 }
 
@@ -109,10 +123,11 @@ static void test_text_columns(void **state)
 {
 	(void)state;
 	struct sweep_row rows[] = {
-	    {1, 1, 104.2, 1.0, 1.0, 50.0, 0.3, -1, true, 0, false, 0, 0, 0, 0},
-	    {16, 64, 99999.9, 999.99, 9.99, 999.9, 100.0, 100.0, false, 1.5e-5, false, 0, 0, 0, 0},
-	    {2, 3, 0, 0, 0, 0, 0, 0, false, HUGE_VAL, false, 0, 0, 0, 0},
-	    {2, 3, 0, 0, 0, 0, 0, 0, false, NAN, false, 0, 0, 0, 0},
+	    {1, 1, 104.2, 1.0, 1.0, 50.0, 0.3, -1, true, 0, false, 0, 0, 0, 0, VERDICT_N, false, 0},
+	    {16, 64, 99999.9, 999.99, 9.99, 999.9, 100.0, 100.0, false, 1.5e-5, false, 0, 0, 0, 0,
+	     VERDICT_N, false, 0},
+	    {2, 3, 0, 0, 0, 0, 0, 0, false, HUGE_VAL, false, 0, 0, 0, 0, VERDICT_N, false, 0},
+	    {2, 3, 0, 0, 0, 0, 0, 0, false, NAN, false, 0, 0, 0, 0, VERDICT_N, false, 0},
 	};
 	char head[256], line[256];
 	sweep_out_text_head(head, sizeof(head));
@@ -138,7 +153,7 @@ static void test_text_columns(void **state)
 	assert_int_equal(sweep_out_row(&wc, &rows[1]), 0);
 	fclose(f);
 	printf("# %s", buf);
-	assert_non_null(strstr(buf, "\"max_diff\": null}"));
+	assert_non_null(strstr(buf, "\"max_diff\": null, \"karp_flatt\": null"));
 	assert_non_null(strstr(buf, "}2,3,0.000,0.000,0.0000,0.00,0.00,0.00,false,\n"));
 	assert_non_null(strstr(buf, ",false,1.5e-05\n"));
 	free(buf);
@@ -149,7 +164,8 @@ static void test_text_columns(void **state)
 static void test_pipeline_columns(void **state)
 {
 	(void)state;
-	struct sweep_row p = {1, 2, 40.5, 1.0, 0.5, 25.0, 3.0, -1, true, 0, true, 3, 41.25, 12.5, 180.0};
+	struct sweep_row p = {1, 2,    40.5, 1.0,   0.5,  25.0,	 3.0,	    -1,	   true,
+			      0, true, 3,    41.25, 12.5, 180.0, VERDICT_N, false, 0};
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
@@ -179,7 +195,8 @@ static void test_pipeline_columns(void **state)
 static void test_write_errors(void **state)
 {
 	(void)state;
-	struct sweep_row r = {1, 1, 104.2, 1.0, 1.0, 50.0, 0.3, -1, true, 0, false, 0, 0, 0, 0};
+	struct sweep_row r = {1, 1,	104.2, 1.0, 1.0, 50.0, 0.3,	  -1,	 true,
+			      0, false, 0,     0,   0,	 0,    VERDICT_N, false, 0};
 	FILE *full = fopen("/dev/full", "w");
 	if (!full)
 		TL_SKIP("no /dev/full here");

@@ -42,8 +42,8 @@ for s in steps:
     missing = keys - set(s)
     assert not missing, "step %s misses %s" % (s.get("step"), missing)
 assert [s["step"] for s in steps] == list(range(1, steps[0]["steps"] + 1)), "steps out of order"
-assert {s["lesson"] for s in steps} == set(range(1, 8)), "lessons %s" % {s["lesson"] for s in steps}
-assert all(s["lessons"] == 7 for s in steps)
+assert {s["lesson"] for s in steps} == set(range(1, 10)), "lessons %s" % {s["lesson"] for s in steps}
+assert all(s["lessons"] == 9 for s in steps)
 measured = [s for s in steps if not s["skipped"]]
 assert len(measured) >= len(steps) - 1, "%d steps skipped" % (len(steps) - len(measured))
 # Every measured caption quotes its own GFLOP/s (one decimal), and no other.
@@ -74,6 +74,25 @@ assert spin[0]["figures"]["blas_variant"] == "pthreads"
 if spin[1]["settings"]["blas"] == "openmp":
     assert spin[1]["figures"]["blas_variant"] == "openmp", spin[1]["figures"]
     assert spin[2]["settings"]["blas_spin"] == "off"
+# Lesson 8: the fit of lessons 1-3 predicts a thread count they did not
+# measure, and the caption says how close it came, from its own figures.
+am = by[13]
+assert am["lesson"] == 8 and am["settings"]["threads"] not in (1, 2, over["settings"]["threads"])
+fa = am["figures"]
+assert fa["amdahl_serial_fraction"] is not None and fa["amdahl_points"] == 3, fa
+sp = fa["amdahl_predicted_speedup"]
+assert near(am["caption"], sp, 2, "x") and near(am["caption"], fa["speedup"], 2, "x"), am["caption"]
+assert abs(fa["amdahl_error_pct"] - 100 * (fa["speedup"] - sp) / sp) < 0.5, fa
+# Lesson 9: the triad at 1 thread and on every CPU, memory-bound, its GB/s
+# the GFLOP/s over 1/6 or 1/12 FLOP/B; the caption says scales or flattens.
+t1, ta = by[14], by[15]
+for s in (t1, ta):
+    assert s["settings"]["kernel"] == "triad", s["settings"]
+    f = s["figures"]
+    assert f["bound"] == "memory", f
+    assert abs(f["gbs"] - f["gflops"] / f["intensity_flops_per_byte"]) <= 0.01 * f["gbs"] + 0.01, f
+assert ta["settings"]["threads"] >= 2
+assert "still scales" in ta["caption"] or "flattens" in ta["caption"] or "neither" in ta["caption"], ta["caption"]
 PY
 if [ $? = 0 ]; then ok "every lesson, in order; each caption quotes its own figures"; else
 	notok "tour steps and captions" "$(cat "$tmp/check")"; fi
@@ -204,7 +223,7 @@ wait_for() {
 spawn env OMP_NUM_THREADS=1 "${THREADLAB_BUILDDIR:-.}/tests/omp-busy"
 $T new-session -d -s tl -x 160 -y 50 \
 	"$TL --tour --tour-step 1 --tour-notes $tmp/notes.jsonl --size 512; echo EXITED \$?; sleep 30"
-if wait_for "tour 1/7 One thread" 30; then ok "--tour: the first lesson on screen"; else
+if wait_for "tour 1/9 One thread" 30; then ok "--tour: the first lesson on screen"; else
 	notok "tour start" "$(screen)"; fi
 if wait_for "One intra-op thread, one stream:" 40; then ok "the first caption appears"; else
 	notok "first caption" "$(screen)"; fi
@@ -217,16 +236,16 @@ $T send-keys -t tl ' '
 if wait_for "PAUSED" 10; then ok "space holds the tour"; else notok "space" "$(screen)"; fi
 $T send-keys -t tl ' '
 $T send-keys -t tl n
-if wait_for "tour 2/7" 20; then ok "n moves to the next step"; else notok "n" "$(screen)"; fi
+if wait_for "tour 2/9" 20; then ok "n moves to the next step"; else notok "n" "$(screen)"; fi
 # The screen of every step while its caption shows (held for a second).
 for _ in $(seq 600); do
 	screen >"$tmp/now"
-	st=$(sed -n 's/^tour [0-9]\/7 .*: step \([0-9]*\)\/[0-9]*, .*: next in .*/\1/p' "$tmp/now" | head -n1)
+	st=$(sed -n 's/^tour [0-9]\/9 .*: step \([0-9]*\)\/[0-9]*, .*: next in .*/\1/p' "$tmp/now" | head -n1)
 	[ -n "$st" ] && [ ! -s "$tmp/shown.$st" ] && cp "$tmp/now" "$tmp/shown.$st"
 	grep -q '^tour done' "$tmp/now" && break
 	sleep 0.2
 done
-if wait_for "tour done: your settings are back" 60 && screen | grep -q "tour 7/7\|tour done"; then
+if wait_for "tour done: your settings are back" 60 && screen | grep -q "tour 9/9\|tour done"; then
 	ok "the tour runs through its last lesson to its end"
 else
 	notok "the tour's end" "$(screen)"
@@ -303,11 +322,11 @@ wait_for "threads 1 " 10
 stop "$spawned"
 # t runs it again; q leaves it and the settings come back.
 $T send-keys -t tl t
-wait_for "tour 1/7" 20
+wait_for "tour 1/9" 20
 $T send-keys -t tl q
-no_tour() { ! screen | grep -q '^tour [0-9]/7'; }
+no_tour() { ! screen | grep -q '^tour [0-9]/9'; }
 if until_true 100 no_tour; then ok "q leaves the tour"; else notok "q leaves" "$(screen)"; fi
-if wait_for "threads 1 " 10 && ! screen | grep -q "tour 1/7"; then
+if wait_for "threads 1 " 10 && ! screen | grep -q "tour 1/9"; then
 	ok "the settings from before the tour are back"
 else
 	notok "settings restored" "$(screen | head -3)"

@@ -64,7 +64,7 @@ static inline pid_t tl_ctl_spawn(struct tl_ctl *l, unsigned stream)
 static inline uint64_t tl_ctl_write(struct ctl_settings *s, uint32_t threads, uint32_t streams,
 				    uint32_t size, uint32_t precision, uint32_t paused)
 {
-	struct ctl_values v = {threads, streams, size, precision, paused, 0, 0, 0, 1};
+	struct ctl_values v = {threads, streams, size, precision, paused, 0, 0, 0, 1, CTL_GEMM, 0};
 	return ctl_settings_write(s, &v);
 }
 

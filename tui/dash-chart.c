@@ -3,13 +3,17 @@
  * The chart has one bar per (streams, threads) visited at the current size
  * and precision, sorted by total threads, on one scale shared with the
  * ideal and the ceiling, so the curve bends where the threads outnumber the
- * effective CPUs. */
+ * effective CPUs.  Amdahl's law fitted to the points (sweep-fit.h) marks
+ * each bar where the fit puts it and says so in a line below the bars when
+ * there is room. */
 #include "config.h"
 
 #include "dash-chart.h"
 
 #include "dash-paint.h"
+#include "sweep-fit.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -54,6 +58,10 @@ void dash_chart_draw(WINDOW *w, const struct dash_rect *r, const struct dash *d,
 	}
 	qsort(pts, n, sizeof(pts[0]), dash_chart_cmp);
 	double scale = dash_format_chart_scale(v, size, prec, single, eff);
+	struct amdahl_fit fit;
+	sweep_fit_labview(v, size, prec, single, eff, &fit);
+	/* The fit's line takes the last row when the bars leave it free. */
+	bool caption = (size_t)(r->h - 1) > n;
 	int rows = r->h - 1;
 	/* Too many points for the rows: keep the last ones (most threads). */
 	size_t first = n > (size_t)rows ? n - (size_t)rows : 0;
@@ -61,9 +69,25 @@ void dash_chart_draw(WINDOW *w, const struct dash_rect *r, const struct dash *d,
 		const struct labview_point *p = pts[i];
 		bool current = p->streams == s->want.streams && p->threads == s->want.threads &&
 			       p->loaders == s->want.loaders;
-		dash_format_chart_row(out, sizeof(out), r->w, p, single, eff, scale, d->utf8);
-		attr_t a = dash_paint_attr(d, DASH_ROLE_BAR) | (current ? A_BOLD : A_NORMAL);
+		double fitted = fit.valid && p->loaders == 0
+				    ? single * amdahl_speedup(fit.serial_fraction,
+							      (double)p->streams * p->threads, eff)
+				    : (double)NAN;
+		dash_format_chart_row(out, sizeof(out), r->w, p, single, eff, scale, fitted,
+				      d->utf8);
+		attr_t a = dash_paint_attr(d, p->left_out ? DASH_ROLE_DIM : DASH_ROLE_BAR) |
+			   (current ? A_BOLD : A_NORMAL);
 		dash_paint_put(w, r->y + 1 + (int)(i - first), r->x, r->w, out, a);
+	}
+	if (caption && (fit.valid || fit.points_excluded)) {
+		char line[512];
+		sweep_fit_caption(line, sizeof(line), &fit);
+		if (dash_fit_width(line) > r->w)
+			sweep_fit_caption_brief(line, sizeof(line), &fit);
+		/* Never cut: a prediction without its number misleads. */
+		if (dash_fit_width(line) <= r->w)
+			dash_paint_put(w, r->y + 1 + (int)n, r->x, r->w, line,
+				       dash_paint_attr(d, DASH_ROLE_DIM));
 	}
 }
 

@@ -265,8 +265,18 @@ static int dash_format_col(double x, double max, int width)
 	return c >= width ? width - 1 : c;
 }
 
+static size_t dash_format_bar_marks(char *out, size_t cap, int width, double value, double max,
+				    double ideal, double ceiling, double fitted, bool utf8);
+
 size_t dash_format_bar(char *out, size_t cap, int width, double value, double max, double ideal,
 		       double ceiling, bool utf8)
+{
+	return dash_format_bar_marks(out, cap, width, value, max, ideal, ceiling, NAN, utf8);
+}
+
+/* The bar with the Amdahl fit's mark too (fitted NAN: none). */
+static size_t dash_format_bar_marks(char *out, size_t cap, int width, double value, double max,
+				    double ideal, double ceiling, double fitted, bool utf8)
 {
 	size_t o = 0;
 
@@ -289,10 +299,13 @@ size_t dash_format_bar(char *out, size_t cap, int width, double value, double ma
 		full = width;
 	int ideal_c = dash_format_col(ideal, max, width);
 	int ceil_c = dash_format_col(ceiling, max, width);
+	int fit_c = dash_format_col(fitted, max, width);
 	for (int i = 0; i < width; i++) {
 		const char *ch;
 		if (i == ceil_c)
 			ch = utf8 ? "\u2502" : "|";
+		else if (i == fit_c)
+			ch = utf8 ? "\u25c6" : "o";
 		else if (i == ideal_c)
 			ch = utf8 ? "\u250a" : ":";
 		else if (i < full)
@@ -368,7 +381,8 @@ double dash_format_chart_scale(const struct labview *v, int size, int precision,
 #define DASH_CHART_TAIL	 13 /* " %6.1f %4.0f%%" */
 
 size_t dash_format_chart_row(char *out, size_t cap, int width, const struct labview_point *p,
-			     double single, double effective, double scale, bool utf8)
+			     double single, double effective, double scale, double fitted,
+			     bool utf8)
 {
 	char label[24];
 	size_t o = 0;
@@ -377,7 +391,8 @@ size_t dash_format_chart_row(char *out, size_t cap, int width, const struct labv
 	if (p->loaders > 0)
 		snprintf(label, sizeof(label), "%dx%d L%d", p->streams, p->threads, p->loaders);
 	else
-		snprintf(label, sizeof(label), "%dx%d", p->streams, p->threads);
+		snprintf(label, sizeof(label), "%dx%d%s", p->streams, p->threads,
+			 p->left_out ? "*" : "");
 	dash_format_cell(out, cap, &o, label, DASH_CHART_LABEL, true);
 	dash_format_add(out, cap, &o, " ");
 	double ideal =
@@ -385,7 +400,8 @@ size_t dash_format_chart_row(char *out, size_t cap, int width, const struct labv
 	double ceiling = single > 0 ? throughput_ceiling(single, effective) : 0;
 	int bar = width - DASH_CHART_LABEL - 1 - DASH_CHART_TAIL;
 	if (bar > 0 && o + 1 < cap)
-		o += dash_format_bar(out + o, cap - o, bar, p->gflops, scale, ideal, ceiling, utf8);
+		o += dash_format_bar_marks(out + o, cap - o, bar, p->gflops, scale, ideal, ceiling,
+					   fitted, utf8);
 	if (ideal > 0)
 		dash_format_add(out, cap, &o, " %6.1f %4.0f%%", p->gflops,
 				100.0 * throughput_efficiency(p->gflops, ideal));

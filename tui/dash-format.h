@@ -95,9 +95,13 @@ double dash_format_chart_scale(const struct labview *v, int size, int precision,
  * ┊ ideal, │ ceiling 208.0 | right: GFLOP/s, % of ideal" fitted to width. */
 size_t dash_rows_chart_title(char *out, size_t cap, int width, int size, int precision,
 			     double ceiling, bool utf8);
-/* One chart row: "1x2 ████▌ │  208.3 ideal 208.0". */
+/* One chart row: "1x2 ████▌◆ │  208.3 ideal 208.0", with the Amdahl fit's
+ * prediction for the point ('o' / '◆', fitted GFLOP/s; NAN: none) and a
+ * '*' after the label of a point left out of the fit (contended or
+ * throttled). */
 size_t dash_format_chart_row(char *out, size_t cap, int width, const struct labview_point *p,
-			     double single, double effective, double scale, bool utf8);
+			     double single, double effective, double scale, double fitted,
+			     bool utf8);
 /* One per-CPU bar: "cpu1 ███▌   45%". */
 size_t dash_format_cpu(char *out, size_t cap, int width, int id, double busy_pct, bool utf8);
 

@@ -128,6 +128,32 @@ static int dash_keys_precision(struct dash *d, struct lab_settings *w, const str
 	return dash_keys_try(d, w, c, &t);
 }
 
+static int dash_keys_kernel(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
+			    int arg)
+{
+	(void)arg;
+	struct lab_settings t = *w;
+	t.kernel = w->kernel == CTL_TRIAD ? CTL_GEMM : CTL_TRIAD;
+	if (t.kernel == CTL_TRIAD)
+		dash_keys_say(d, "kernel triad: memory-bound, %.0f MiB arrays (o: the roofline)",
+			      labview_triad_mib(t.precision));
+	else
+		dash_keys_say(d, "kernel GEMM n=%d: compute-bound (o: the roofline)", t.size);
+	return dash_keys_try(d, w, c, &t);
+}
+
+/* o: the roofline panel; its first opening measures what it lacks. */
+static int dash_keys_roofline(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
+			      int arg)
+{
+	(void)w, (void)arg;
+	d->roof_view = !d->roof_view;
+	bool lacks = c->session && c->session->work.roofline.bound == ROOFLINE_UNKNOWN;
+	if (d->roof_view && lacks)
+		dash_keys_say(d, "measuring the roofs (a few seconds)...");
+	return DASH_KEY_HANDLED | DASH_KEY_REDRAW | (d->roof_view && lacks ? DASH_KEY_ROOFS : 0);
+}
+
 static int dash_keys_workers(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
 			     int arg)
 {
@@ -403,6 +429,14 @@ static const struct dash_keys_cmd dash_keys_table[] = {
      ">< size",
      3},
     {{{'d', 0}}, dash_keys_precision, LAB, true, {NULL, NULL, 0}, "d prec", 3},
+    {{{'k', 0}},
+     dash_keys_kernel,
+     LAB,
+     true,
+     {"k o", "kernel GEMM / triad (memory-bound); o: the roofline panel", LAB},
+     "k kernel",
+     2},
+    {{{'o', 0}}, dash_keys_roofline, LAB, false, {NULL, NULL, 0}, "o roofline", 3},
     {{{'w', +1}, {'W', -1}},
      dash_keys_workers,
      LAB,
@@ -533,7 +567,7 @@ static const struct dash_keys_cmd dash_keys_table[] = {
      dash_keys_mark,
      LIVE,
      false,
-     {"m", "mark the setting as a row of the experiment log (attached: type a note)", LIVE},
+     {"m", "mark this setting in the experiment log (attached: type a note)", LIVE},
      "m mark",
      3},
     {{{'e', 0}},

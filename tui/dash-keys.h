@@ -15,14 +15,15 @@
 #include "dash.h"
 #include "session.h"
 
-#define DASH_KEY_HANDLED 0x01 /* the key means something here */
-#define DASH_KEY_REDRAW	 0x02 /* the screen must be drawn again */
-#define DASH_KEY_APPLY	 0x04 /* want changed: apply it to the workload */
-#define DASH_KEY_QUIT	 0x08 /* leave the dashboard */
-#define DASH_KEY_RESET	 0x10 /* forget the throughput history and the chart */
-#define DASH_KEY_RETIME	 0x20 /* the refresh interval (or replay pace) changed */
-#define DASH_KEY_SEEK	 0x40 /* replay: show sample d->replay.target next */
-#define DASH_KEY_TOUR	 0x80 /* the tour: do d->tour_key (t start, n, p, space, q) */
+#define DASH_KEY_HANDLED 0x01  /* the key means something here */
+#define DASH_KEY_REDRAW	 0x02  /* the screen must be drawn again */
+#define DASH_KEY_APPLY	 0x04  /* want changed: apply it to the workload */
+#define DASH_KEY_QUIT	 0x08  /* leave the dashboard */
+#define DASH_KEY_RESET	 0x10  /* forget the throughput history and the chart */
+#define DASH_KEY_RETIME	 0x20  /* the refresh interval (or replay pace) changed */
+#define DASH_KEY_SEEK	 0x40  /* replay: show sample d->replay.target next */
+#define DASH_KEY_TOUR	 0x80  /* the tour: do d->tour_key (t start, n, p, space, q) */
+#define DASH_KEY_ROOFS	 0x100 /* measure the roofline's roofs (session_roofs) */
 
 /* Where a key acts. */
 #define DASH_KEYS_MODE_LAB    0x1u /* the built-in workload */

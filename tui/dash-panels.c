@@ -16,6 +16,7 @@
 #include "dash-fit.h"
 #include "dash-keys.h"
 #include "dash-paint.h"
+#include "dash-roof.h"
 #include "dash-table.h"
 #include "report.h"
 #include "text-safe.h"
@@ -363,6 +364,12 @@ void dash_panels_draw(WINDOW *w, const struct dash_layout *l, const struct dash 
 	}
 	if (d->help) {
 		dash_panels_help(w, d, s);
+		return;
+	}
+	if (d->roof_view && s->kind == SESSION_LAB) {
+		dash_roof_draw(w, d, s);
+		dash_panels_keys(w, &l->keys, d, s);
+		dash_panels_message(w, &l->message, d, s);
 		return;
 	}
 	if (d->log.view) {

@@ -55,9 +55,17 @@ size_t dash_rows_header(char *out, size_t cap, int width, const struct dash_head
 		const struct lab_settings *w = h->want;
 		unsigned p = h->pending;
 #define DASH_STAR(bit) ((p & (bit)) ? "*" : "")
-		dash_line_add(&l, 0, "%s%s n=%d%s", w->precision == CTL_DOUBLE ? "dgemm" : "sgemm",
-			      DASH_STAR(SESSION_PEND_PRECISION), w->size,
-			      DASH_STAR(SESSION_PEND_SIZE));
+		bool dbl = w->precision == CTL_DOUBLE;
+		if (w->kernel == CTL_TRIAD)
+			dash_line_add(&l, 0, "%s%s%s %.0f MiB", dbl ? "dtriad" : "striad",
+				      DASH_STAR(SESSION_PEND_PRECISION),
+				      DASH_STAR(SESSION_PEND_KERNEL),
+				      labview_triad_mib(w->precision));
+		else
+			dash_line_add(&l, 0, "%s%s%s n=%d%s", dbl ? "dgemm" : "sgemm",
+				      DASH_STAR(SESSION_PEND_PRECISION),
+				      DASH_STAR(SESSION_PEND_KERNEL), w->size,
+				      DASH_STAR(SESSION_PEND_SIZE));
 		dash_line_add(&l, 1 | DASH_LINE_KEEP, "threads %d%s", w->threads,
 			      DASH_STAR(SESSION_PEND_THREADS));
 		dash_line_brief(&l, "thr %d%s", w->threads, DASH_STAR(SESSION_PEND_THREADS));
@@ -215,6 +223,12 @@ size_t dash_rows_throughput(char *out, size_t cap, int width, const struct workl
 
 	dash_line_init(&l, " | ");
 	dash_line_add(&l, 0, "GFLOP/s %.1f", w->gflops);
+	/* The triad's bytes are what it measures; GEMM's come from the model. */
+	bool triad = w->kernel && strcmp(w->kernel, "triad") == 0;
+	if (triad)
+		dash_line_add(&l, 0, "GB/s %.1f", w->gbs);
+	else if (w->gbs > 0)
+		dash_line_add(&l, 3, "GB/s %.1f (model)", w->gbs);
 	if (w->single_thread_gflops > 0) {
 		dash_line_add(&l, 1, "ideal %.1f", w->ideal_gflops);
 		dash_line_add(&l, 1 | DASH_LINE_KEEP, "ceiling %.1f", w->ceiling_gflops);

@@ -350,6 +350,8 @@ static bool dash_input(struct dash *d, struct session *s, double *next_sample)
 		    .session = s,
 		};
 		int f = dash_keys_handle(d, &s->want, &c, ch);
+		if (f & DASH_KEY_ROOFS)
+			session_roofs(s);
 		if (f & DASH_KEY_APPLY)
 			dash_apply(d, s);
 		if (f & DASH_KEY_RESET)

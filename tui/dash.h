@@ -48,6 +48,7 @@ struct dash {
 	double interval;		/* refresh interval, s (starts at -i) */
 	enum dash_sort sort;		/* threads table order */
 	bool help;			/* help screen shown instead of the panels */
+	bool roof_view;			/* o: the roofline panel instead of the panels */
 	bool utf8;			/* bars and sparklines in UTF-8 block characters */
 	bool color;			/* colour pairs initialised */
 	bool quit;			/* q / F10 pressed */

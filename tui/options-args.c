@@ -52,6 +52,7 @@ static const struct {
     {"pid", OPTIONS_KIND_PID, NULL},
     {"format", OPTIONS_KIND_ENUM, format_names},
     {"precision", OPTIONS_KIND_ENUM, options_precision_values},
+    {"kernel", OPTIONS_KIND_ENUM, labview_kernel_names},
     {"blas", OPTIONS_KIND_ENUM, labview_blas_names},
     {"blas-spin", OPTIONS_KIND_ENUM, options_spin_values},
     {"collector", OPTIONS_KIND_ENUM, collector_want_names},

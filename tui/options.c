@@ -28,6 +28,7 @@ enum {
 	OPT_STREAMS,
 	OPT_SIZE,
 	OPT_PRECISION,
+	OPT_KERNEL,
 	OPT_CPUS,
 	OPT_WORKERS,
 	OPT_LOADERS,
@@ -38,6 +39,7 @@ enum {
 	OPT_SECONDS,
 	OPT_ROOT,
 	OPT_NO_COLOR,
+	OPT_ROOFLINE,
 	OPT_RECORD,
 	OPT_REPLAY,
 	OPT_DIAGNOSE,
@@ -69,6 +71,7 @@ static const struct option options_long[] = {
     {"streams", required_argument, NULL, OPT_STREAMS},
     {"size", required_argument, NULL, OPT_SIZE},
     {"precision", required_argument, NULL, OPT_PRECISION},
+    {"kernel", required_argument, NULL, OPT_KERNEL},
     {"cpus", required_argument, NULL, OPT_CPUS},
     {"workers", required_argument, NULL, OPT_WORKERS},
     {"loaders", required_argument, NULL, OPT_LOADERS},
@@ -82,6 +85,7 @@ static const struct option options_long[] = {
     {"seconds", required_argument, NULL, OPT_SECONDS},
     {"root", required_argument, NULL, OPT_ROOT},
     {"no-color", no_argument, NULL, OPT_NO_COLOR},
+    {"roofline", no_argument, NULL, OPT_ROOFLINE},
     {"record", required_argument, NULL, OPT_RECORD},
     {"replay", required_argument, NULL, OPT_REPLAY},
     {"diagnose", no_argument, NULL, OPT_DIAGNOSE},
@@ -170,6 +174,10 @@ void options_usage(FILE *f)
 	      "      --streams N       inter-op streams: GEMMs running at once, 1-16; default 1\n"
 	      "      --size N          matrix size n of the n x n GEMM, 64-4096; default 768\n"
 	      "      --precision P     single (sgemm) or double (dgemm); default single\n"
+	      "      --kernel K        gemm, or triad: a memory-bound STREAM-style triad over\n"
+	      "                        arrays far larger than the caches; default gemm\n"
+	      "      --roofline        measure the memory roof (a short triad) at start, so every\n"
+	      "                        sample's roofline says compute- or memory-bound\n"
 	      "      --cpus X          run the workload (or --sweep's CMD) under a quota of X CPUs\n"
 	      "      --workers N       background CPU-burning processes in the same quota; default 0\n"
 	      "      --loaders N       input-pipeline loader processes preparing batches, 0-16;\n"
@@ -208,6 +216,8 @@ void options_session_config(const struct options *o, struct session_config *c)
 	c->lab.streams = o->streams;
 	c->lab.size = o->size;
 	c->lab.precision = (enum ctl_precision)o->precision;
+	c->lab.kernel = (enum ctl_kernel)o->kernel;
+	c->roofline = o->roofline;
 	c->lab.workers = o->workers;
 	c->lab.cpus = o->cpus;
 	c->lab.spin_off = o->spin_off;
@@ -238,6 +248,7 @@ void options_sweep_opts(const struct options *o, struct sweep_opts *so)
 		so->streams[so->nstreams++] = o->stream_list[i];
 	so->size = o->size;
 	so->precision = (enum ctl_precision)o->precision;
+	so->kernel = (enum ctl_kernel)o->kernel;
 	so->cpus = o->cpus;
 	so->workers = o->workers;
 	so->spin_off = o->spin_off;
@@ -464,6 +475,14 @@ static int options_one(struct options *o, int c, const char *arg, char *err, siz
 		o->precision = p;
 		return EXIT_OK;
 	}
+	case OPT_KERNEL: {
+		int k = options_choice(labview_kernel_names(), arg);
+		if (k < 0)
+			return options_err(err, errlen, "--kernel takes gemm or triad, not '%s'",
+					   arg);
+		o->kernel = k;
+		return EXIT_OK;
+	}
 	case OPT_CPUS:
 		if (!options_double(arg, 0.01, 4096, &o->cpus))
 			return options_err(err, errlen,
@@ -538,6 +557,9 @@ static int options_one(struct options *o, int c, const char *arg, char *err, siz
 		return EXIT_OK;
 	case OPT_NO_COLOR:
 		o->no_color = true;
+		return EXIT_OK;
+	case OPT_ROOFLINE:
+		o->roofline = true;
 		return EXIT_OK;
 	case OPT_RECORD:
 		if (!arg[0])

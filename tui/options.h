@@ -43,13 +43,14 @@ struct options {
 	long count;	    /* -c, samples; 0 = until the target exits or a signal */
 	const char *root;   /* --root: collectors' root directory ("/" live) */
 	bool no_color;	    /* --no-color or NO_COLOR set */
+	bool roofline;	    /* --roofline */
 	const char *record; /* --record FILE, or NULL */
 	const char *replay; /* --replay FILE, or NULL */
 	int argc;	    /* threadlab's own command line, for a recording's header */
 	char **argv;
-	bool interval_set;    /* -i given */
-	bool seconds_set;     /* --seconds given */
-	const char *lab_flag; /* first workload knob given ("--threads"), or NULL */
+	bool interval_set;	    /* -i given */
+	bool seconds_set;	    /* --seconds given */
+	const char *lab_flag;	    /* first workload knob given ("--threads"), or NULL */
 	const char *lab_flag_other; /* a workload knob other than --cpus was given */
 
 	/* lab knobs; the *_list forms are --sweep's */
@@ -61,18 +62,19 @@ struct options {
 	size_t nstream_list;
 	int size;
 	int precision; /* enum ctl_precision */
+	int kernel;    /* enum ctl_kernel */
 	double cpus;   /* --cpus; <= 0: no quota */
 	int workers;
-	bool spin_off;	/* --blas-spin off */
-	int blas;	/* --blas: enum lab_blas */
-	int loaders;	/* --loaders (the first of a --sweep list) */
+	bool spin_off; /* --blas-spin off */
+	int blas;      /* --blas: enum lab_blas */
+	int loaders;   /* --loaders (the first of a --sweep list) */
 	int loader_list[OPT_LIST_MAX];
 	size_t nloader_list;
-	int prep_ms;	/* --prep-ms */
-	int prefetch;	/* --prefetch */
-	double seconds; /* --sweep: seconds measured per setting */
-	bool tour;	   /* --tour */
-	double tour_step;  /* --tour-step, s */
+	int prep_ms;	  /* --prep-ms */
+	int prefetch;	  /* --prefetch */
+	double seconds;	  /* --sweep: seconds measured per setting */
+	bool tour;	  /* --tour */
+	double tour_step; /* --tour-step, s */
 	bool tour_step_set;
 	const char *tour_notes; /* --tour-notes FILE */
 
@@ -87,19 +89,19 @@ struct options {
 
 	/* issue 11: the job's progress, the experiment log, the command sweep
 	 * (options-tune.c) */
-	const char *progress;	   /* --progress REGEX */
-	bool progress_rate;	   /* --progress-rate */
-	const char *progress_file; /* --progress-file PATH */
-	const char *log;	   /* --log FILE */
+	const char *progress;	       /* --progress REGEX */
+	bool progress_rate;	       /* --progress-rate */
+	const char *progress_file;     /* --progress-file PATH */
+	const char *log;	       /* --log FILE */
 	const char *env[OPT_LIST_MAX]; /* --env NAME=V1,V2 (raw, checked) */
 	size_t nenv;
-	bool grid;	  /* --grid */
-	double warmup;	  /* --warmup S */
+	bool grid;     /* --grid */
+	double warmup; /* --warmup S */
 	bool warmup_set;
-	int repeat;	  /* --repeat R */
+	int repeat; /* --repeat R */
 
 	/* issue 20: the collector path (options-collector.c) */
-	int collector;	      /* --collector: enum collector_want */
+	int collector; /* --collector: enum collector_want */
 	bool collector_set;
 	unsigned bpf_threads; /* --bpf-threads; 0: the default */
 };

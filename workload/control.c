@@ -29,6 +29,8 @@ void ctl_settings_store(struct ctl_settings *s, const struct ctl_values *v)
 	atomic_store_explicit(&s->loaders, v->loaders, memory_order_relaxed);
 	atomic_store_explicit(&s->prep_us, v->prep_us, memory_order_relaxed);
 	atomic_store_explicit(&s->prefetch, v->prefetch, memory_order_relaxed);
+	atomic_store_explicit(&s->kernel, v->kernel, memory_order_relaxed);
+	atomic_store_explicit(&s->length, v->length, memory_order_relaxed);
 	atomic_store_explicit(&s->quit, v->quit, memory_order_release);
 }
 
@@ -57,6 +59,8 @@ uint64_t ctl_settings_read(struct ctl_settings *s, struct ctl_values *out)
 		out->loaders = atomic_load_explicit(&s->loaders, memory_order_relaxed);
 		out->prep_us = atomic_load_explicit(&s->prep_us, memory_order_relaxed);
 		out->prefetch = atomic_load_explicit(&s->prefetch, memory_order_relaxed);
+		out->kernel = atomic_load_explicit(&s->kernel, memory_order_relaxed);
+		out->length = atomic_load_explicit(&s->length, memory_order_relaxed);
 		atomic_thread_fence(memory_order_acquire);
 		if (atomic_load_explicit(&s->epoch, memory_order_relaxed) == e1)
 			return e1;
@@ -66,8 +70,9 @@ uint64_t ctl_settings_read(struct ctl_settings *s, struct ctl_values *out)
 unsigned ctl_ring_capacity(const struct ctl_values *v)
 {
 	unsigned l = v->loaders > CTL_MAX_LOADERS ? CTL_MAX_LOADERS : v->loaders;
-	unsigned k = v->prefetch < 1 ? 1 : v->prefetch > CTL_MAX_PREFETCH ? CTL_MAX_PREFETCH
-									   : v->prefetch;
+	unsigned k = v->prefetch < 1		      ? 1
+		     : v->prefetch > CTL_MAX_PREFETCH ? CTL_MAX_PREFETCH
+						      : v->prefetch;
 	return l * k;
 }
 

@@ -46,21 +46,30 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
-#define CTL_MAGIC	0x544c4142u /* "TLAB" */
-#define CTL_VERSION	4u	    /* 4: the input pipeline (loaders, ring of batches) */
-#define CTL_MAX_STREAMS 16
-#define CTL_MAX_THREADS 64 /* intra-op threads per stream */
-#define CTL_INFO_LEN	160
-#define CTL_MAX_SIZE	32768 /* largest n a helper accepts (memory is checked too) */
-#define CTL_MAX_LOADERS	16    /* input-pipeline loader processes */
-#define CTL_MAX_PREFETCH 8    /* ring slots per loader */
-#define CTL_RING_SLOTS	(CTL_MAX_LOADERS * CTL_MAX_PREFETCH)
-#define CTL_BATCH_FLOATS 2048 /* one batch: 8 KiB of floats */
-#define CTL_MAX_PREP_MS	10000 /* CPU time a loader spends on one batch, at most */
+#define CTL_MAGIC	 0x544c4142u /* "TLAB" */
+#define CTL_VERSION	 5u	     /* 5: the kernel (GEMM or triad) */
+#define CTL_MAX_STREAMS	 16
+#define CTL_MAX_THREADS	 64 /* intra-op threads per stream */
+#define CTL_INFO_LEN	 160
+#define CTL_MAX_SIZE	 32768 /* largest n a helper accepts (memory is checked too) */
+#define CTL_MAX_LOADERS	 16    /* input-pipeline loader processes */
+#define CTL_MAX_PREFETCH 8     /* ring slots per loader */
+#define CTL_RING_SLOTS	 (CTL_MAX_LOADERS * CTL_MAX_PREFETCH)
+#define CTL_BATCH_FLOATS 2048  /* one batch: 8 KiB of floats */
+#define CTL_MAX_PREP_MS	 10000 /* CPU time a loader spends on one batch, at most */
 
 enum ctl_precision {
 	CTL_SINGLE = 0, /* sgemm */
 	CTL_DOUBLE = 1, /* dgemm */
+};
+
+/* What one call of a stream computes.  The triad is OpenBLAS's axpy,
+ * a[i] = a[i] + s * b[i] over two arrays of settings.length elements: the
+ * STREAM triad's 2 FLOPs and 3 element transfers per index, on the same
+ * pool threads as the GEMM (OpenBLAS splits axpy over its threads). */
+enum ctl_kernel {
+	CTL_GEMM = 0,  /* C = A x B, n x n, 2 n^3 FLOPs a call */
+	CTL_TRIAD = 1, /* a += s * b, 2 length FLOPs a call */
 };
 
 enum ctl_stream_state {
@@ -80,15 +89,18 @@ struct ctl_settings {
 	_Atomic uint32_t precision; /* enum ctl_precision */
 	_Atomic uint32_t paused;    /* 1: helpers finish their GEMM and wait */
 	_Atomic uint32_t quit;	    /* 1: helpers exit (read directly, outside the lock) */
-	_Atomic uint32_t loaders;   /* input-pipeline loaders; 0: no pipeline, GEMMs need no input */
-	_Atomic uint32_t prep_us;   /* CPU time a loader spends preparing one batch, us */
-	_Atomic uint32_t prefetch;  /* ring slots per loader, 1..CTL_MAX_PREFETCH */
+	_Atomic uint32_t loaders;  /* input-pipeline loaders; 0: no pipeline, GEMMs need no input */
+	_Atomic uint32_t prep_us;  /* CPU time a loader spends preparing one batch, us */
+	_Atomic uint32_t prefetch; /* ring slots per loader, 1..CTL_MAX_PREFETCH */
+	_Atomic uint32_t kernel;   /* enum ctl_kernel */
+	_Atomic uint32_t length;   /* the triad's elements per array */
 };
 
 /* Plain values of the settings, as written or read under the lock. */
 struct ctl_values {
 	uint32_t threads, streams, size, precision, paused, quit;
 	uint32_t loaders, prep_us, prefetch;
+	uint32_t kernel, length;
 };
 
 /* The writer's side of the sequence lock (threadlab): makes the epoch odd,
@@ -108,11 +120,13 @@ struct ctl_stream {
 	_Atomic uint32_t threads;	/* intra-op threads in effect (active pool threads) */
 	_Atomic uint32_t pool;		/* OpenBLAS threads created, counting the driver (never
 					 * shrinks); those beyond threads are parked (gemmI.pK) */
-	_Atomic uint32_t size;		/* n in effect */
+	_Atomic uint32_t size;		/* n in effect (GEMM) */
+	_Atomic uint32_t kernel;	/* enum ctl_kernel in effect */
+	_Atomic uint32_t length;	/* the triad's elements per array in effect */
 	_Atomic uint32_t precision;	/* in effect */
-	_Atomic uint64_t gemms;		/* GEMM calls completed since start */
-	_Atomic uint64_t flops;		/* 2 n^3 per call, summed */
-	_Atomic uint64_t busy_ns;	/* wall time inside GEMM calls, ns */
+	_Atomic uint64_t gemms;		/* calls (GEMM or triad) completed since start */
+	_Atomic uint64_t flops;		/* 2 n^3 (GEMM) or 2 length (triad) per call, summed */
+	_Atomic uint64_t busy_ns;	/* wall time inside the calls, ns */
 	_Atomic uint64_t checked;	/* results compared with the reference: the first after
 					 * each applied change, then as many as fit in 1 % of
 					 * the GEMM time, so checked <= gemms */
@@ -130,8 +144,8 @@ struct ctl_stream {
 	_Atomic uint64_t busy_cpu_ns;	      /* CPU time of the whole helper (all its threads)
 					       * while inside GEMM calls, ns: the useful work.  What
 					       * /proc shows beyond it is idle spinning and overhead */
-	_Atomic uint64_t batches;	      /* input batches taken, one per GEMM with a pipeline */
-	_Atomic uint64_t input_wait_ns;	      /* wall time waiting for a batch (ring empty), ns */
+	_Atomic uint64_t batches;	/* input batches taken, one per GEMM with a pipeline */
+	_Atomic uint64_t input_wait_ns; /* wall time waiting for a batch (ring empty), ns */
 };
 
 /* ---- the input pipeline ------------------------------------------------
@@ -185,9 +199,9 @@ struct ctl_block {
 	uint32_t spin_off; /* unused since version 4: the anchor sets each helper's environment */
 	uint32_t reserved;
 	struct ctl_settings settings;
-	char blas_info[CTL_INFO_LEN];	/* openblas_get_config(), written by stream 0 once */
-	char blas_core[64];		/* openblas_get_corename() */
-	_Atomic uint32_t blas_parallel; /* openblas_get_parallel(): 0 seq, 1 pthreads, 2 OpenMP */
+	char blas_info[CTL_INFO_LEN];	  /* openblas_get_config(), written by stream 0 once */
+	char blas_core[64];		  /* openblas_get_corename() */
+	_Atomic uint32_t blas_parallel;	  /* openblas_get_parallel(): 0 seq, 1 pthreads, 2 OpenMP */
 	_Atomic uint32_t blas_info_ready; /* 0 again while the helpers restart for another build */
 	struct ctl_stream stream[CTL_MAX_STREAMS];
 	struct ctl_pipe pipe;

@@ -23,7 +23,10 @@
  *     at start, and parked again while a reference is computed with one
  *     thread, so no thread ever shows as a bare "threadlab-gemm".
  *   - Each call C = A x B is timed (CLOCK_MONOTONIC, busy_ns) and counted
- *     (gemms, flops += 2 n^3) under the count_seq sequence lock.  The first
+ *     (gemms, flops += 2 n^3) under the count_seq sequence lock.  With
+ *     settings.kernel = CTL_TRIAD a call is the triad instead (triad-run.c,
+ *     flops += 2 length), on the same threads and counters; its arrays are
+ *     freed when the stream goes back to GEMM (they are large).  The first
  *     result after every applied change is compared with the reference,
  *     later ones while the comparing stays within CHECK_BUDGET of the GEMM
  *     time (checked counts them; the epoch_* figures count since the change).
@@ -48,6 +51,7 @@
 #include <cblas.h>
 #include <errno.h>
 #include <sched.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,11 +78,12 @@ struct helper {
 	struct ctl_values set;
 	struct gemm_names names;
 	struct gemm_run run;
+	struct triad_run triad;
 	double max_diff;       /* largest difference published so far */
 	double epoch_max_diff; /* the same since the last applied change */
 	/* Results-check budget since the last applied change, ns. */
 	uint64_t gemm_ns, check_ns;
-	unsigned rescans; /* looks for new pool threads left after a change (OpenMP) */
+	unsigned rescans;	   /* looks for new pool threads left after a change (OpenMP) */
 	volatile float input_sink; /* what the batches summed to: keeps the reads */
 };
 
@@ -165,12 +170,16 @@ static int stream_wanted(const struct helper *h)
 	return !h->set.paused && h->index < h->set.streams;
 }
 
-/* The matrices are ready for the size and precision of h->set. */
+/* The matrices (or triad arrays) are ready for the kernel, size and
+ * precision of h->set. */
 static int stream_prepared(const struct helper *h)
 {
 	const struct gemm_run *r = &h->run;
-	return r->n != 0 && r->a && r->b && r->c && r->ref && r->n == h->set.size &&
-	       r->precision == h->set.precision;
+	if (h->set.kernel == CTL_TRIAD)
+		return h->triad.a && h->triad.length == h->set.length &&
+		       h->triad.precision == h->set.precision;
+	return h->set.kernel == CTL_GEMM && r->n != 0 && r->a && r->b && r->c && r->ref &&
+	       r->n == h->set.size && r->precision == h->set.precision;
 }
 
 /* apply() prepares every wanted stream, so a wanted stream that is not
@@ -207,14 +216,29 @@ static void apply(struct helper *h, uint64_t epoch)
 		set_state(h, CTL_STREAM_STARTING);
 		/* The reference runs on the driver alone: every worker is parked. */
 		gemm_names_apply(&h->names, 1);
-		if (gemm_run_prepare(&h->run, h->set.size, h->set.precision, err, sizeof(err)) <
-		    0) {
+		int rc = h->set.kernel == CTL_TRIAD
+			     ? triad_run_prepare(&h->triad, h->set.length, h->set.precision, err,
+						 sizeof(err))
+			     : gemm_run_prepare(&h->run, h->set.size, h->set.precision, err,
+						sizeof(err));
+		if (rc < 0) {
 			fail(h, "%s", err);
 			h->failed = epoch;
 			return;
 		}
-		atomic_store_explicit(&h->me->size, h->run.n, memory_order_relaxed);
-		atomic_store_explicit(&h->me->precision, h->run.precision, memory_order_relaxed);
+		atomic_store_explicit(&h->me->precision, h->set.precision, memory_order_relaxed);
+	}
+	if (stream_prepared(h)) {
+		/* Back to GEMM (its matrices may have stayed ready): the arrays go. */
+		if (h->set.kernel == CTL_TRIAD)
+			atomic_store_explicit(&h->me->length, h->triad.length,
+					      memory_order_relaxed);
+		else
+			triad_run_free(&h->triad);
+		if (h->set.kernel == CTL_GEMM)
+			atomic_store_explicit(&h->me->size, h->run.n, memory_order_relaxed);
+		atomic_store_explicit(&h->me->kernel, h->set.kernel, memory_order_relaxed);
+		atomic_store_explicit(&h->me->precision, h->set.precision, memory_order_relaxed);
 	}
 	apply_threads(h);
 	h->gemm_ns = h->check_ns = 0; /* the next result is checked */
@@ -234,7 +258,9 @@ static void check(struct helper *h)
 	struct ctl_stream *me = h->me;
 	uint64_t t0 = now_ns();
 	double diff = 0;
-	if (gemm_run_compare(&h->run, &diff)) {
+	int differs = h->set.kernel == CTL_TRIAD ? triad_run_compare(&h->triad, &diff)
+						 : gemm_run_compare(&h->run, &diff);
+	if (differs) {
 		atomic_fetch_add_explicit(&me->mismatches, 1, memory_order_relaxed);
 		atomic_fetch_add_explicit(&me->epoch_mismatches, 1, memory_order_relaxed);
 		if (diff > h->max_diff) {
@@ -256,12 +282,18 @@ static void check(struct helper *h)
 static void one_gemm(struct helper *h)
 {
 	struct ctl_stream *me = h->me;
-	uint64_t n = h->run.n;
+	uint64_t n = h->run.n, flops = 2 * n * n * n;
 	if (!stream_prepared(h))
 		return;
+	bool triad = h->set.kernel == CTL_TRIAD;
+	if (triad)
+		flops = 2 * (uint64_t)h->triad.length;
 	uint64_t c0 = cpu_ns();
 	uint64_t t0 = now_ns();
-	gemm_run_call(&h->run);
+	if (triad)
+		triad_run_call(&h->triad);
+	else
+		gemm_run_call(&h->run);
 	uint64_t t1 = now_ns();
 	uint64_t c1 = cpu_ns();
 	/* Sequence lock (control.h): odd while the three counters move. */
@@ -269,7 +301,7 @@ static void one_gemm(struct helper *h)
 	atomic_store_explicit(&me->count_seq, seq + 1, memory_order_relaxed);
 	atomic_thread_fence(memory_order_release);
 	atomic_fetch_add_explicit(&me->busy_ns, t1 - t0, memory_order_relaxed);
-	atomic_fetch_add_explicit(&me->flops, 2 * n * n * n, memory_order_relaxed);
+	atomic_fetch_add_explicit(&me->flops, flops, memory_order_relaxed);
 	atomic_fetch_add_explicit(&me->gemms, 1, memory_order_release);
 	atomic_store_explicit(&me->count_seq, seq + 2, memory_order_release);
 	atomic_fetch_add_explicit(&me->busy_cpu_ns, c1 - c0, memory_order_relaxed);
@@ -300,10 +332,9 @@ static int take_batch(struct helper *h, uint64_t epoch)
 			struct ctl_slot *s = &p->slot[i];
 			uint32_t want = CTL_SLOT_READY;
 			if (atomic_load_explicit(&s->state, memory_order_relaxed) != want ||
-			    !atomic_compare_exchange_strong_explicit(&s->state, &want,
-								     CTL_SLOT_TAKEN,
-								     memory_order_acquire,
-								     memory_order_relaxed))
+			    !atomic_compare_exchange_strong_explicit(
+				&s->state, &want, CTL_SLOT_TAKEN, memory_order_acquire,
+				memory_order_relaxed))
 				continue;
 			/* Waiting ends here: what follows (reading the batch, waking a
 			 * loader, which may take this CPU at once) is not input wait. */
@@ -434,6 +465,7 @@ int main(int argc, char **argv)
 	gemm_names_apply(&h->names, 1); /* nothing runs yet: all parked */
 	st = stream_loop(h);
 	gemm_run_free(&h->run);
+	triad_run_free(&h->triad);
 	munmap(h->ctl, sizeof(struct ctl_block));
 	free(h);
 	return st;

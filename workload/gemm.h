@@ -73,6 +73,34 @@ int gemm_run_compare(struct gemm_run *r, double *max_diff);
 /* Frees r's matrices and the reference cache. */
 void gemm_run_free(struct gemm_run *r);
 
+/* ---- triad-run.c: the memory-bound kernel ---------------------------- */
+
+#define TRIAD_SAMPLES 64 /* elements each call's check looks at */
+
+/* The triad's two arrays (a += s * b, ctl_kernel) and the check's sample. */
+struct triad_run {
+	uint32_t length;    /* elements per array; 0 = nothing prepared */
+	uint32_t precision; /* enum ctl_precision */
+	size_t elem;	    /* 4 or 8 bytes */
+	void *a, *b;	    /* owned */
+	uint32_t calls;	    /* since a was last zeroed */
+	size_t sample[TRIAD_SAMPLES];
+	double before[TRIAD_SAMPLES]; /* the sampled a[] before the last call */
+};
+
+/* Makes r ready for (length, precision): allocates and fills both arrays
+ * (nothing done when they are ready already).  0, or -EINVAL / -ENOMEM
+ * with a one-line reason in err. */
+int triad_run_prepare(struct triad_run *r, uint32_t length, uint32_t precision, char *err,
+		      size_t errlen);
+/* One call a += s * b with the current OpenBLAS thread count. */
+void triad_run_call(struct triad_run *r);
+/* Checks the sampled elements of the last call: 0 if each is exactly its
+ * value before plus s * b, else 1 and the largest difference in *max_diff. */
+int triad_run_compare(const struct triad_run *r, double *max_diff);
+/* Frees the arrays (r is then unprepared). */
+void triad_run_free(struct triad_run *r);
+
 /* ---- burn.c: a background CPU-burning worker --------------------------- */
 
 /* Names the process, dies with parent (PDEATHSIG; parent 0 = getppid() now)

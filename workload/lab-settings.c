@@ -28,6 +28,7 @@ struct lab_settings lab_settings_default(void)
 	    .loaders = 0,
 	    .prep_ms = 20,
 	    .prefetch = 2,
+	    .kernel = CTL_GEMM,
 	};
 }
 
@@ -109,13 +110,17 @@ int lab_settings_check(const struct lab_settings *s, char *err, size_t errlen)
 		return -EINVAL;
 	}
 	if (s->prep_ms < 0 || s->prep_ms > CTL_MAX_PREP_MS) {
-		snprintf(err, errlen, "prep-ms %d: give 0 to %d ms of CPU work per batch", s->prep_ms,
-			 CTL_MAX_PREP_MS);
+		snprintf(err, errlen, "prep-ms %d: give 0 to %d ms of CPU work per batch",
+			 s->prep_ms, CTL_MAX_PREP_MS);
 		return -EINVAL;
 	}
 	if (s->prefetch < 1 || s->prefetch > CTL_MAX_PREFETCH) {
-		snprintf(err, errlen, "prefetch %d: give 1 to %d ring slots per loader", s->prefetch,
-			 CTL_MAX_PREFETCH);
+		snprintf(err, errlen, "prefetch %d: give 1 to %d ring slots per loader",
+			 s->prefetch, CTL_MAX_PREFETCH);
+		return -EINVAL;
+	}
+	if (s->kernel != CTL_GEMM && s->kernel != CTL_TRIAD) {
+		snprintf(err, errlen, "kernel %d: use gemm or triad", (int)s->kernel);
 		return -EINVAL;
 	}
 	if (s->blas != LAB_BLAS_PTHREADS && s->blas != LAB_BLAS_OPENMP) {
@@ -141,12 +146,22 @@ int lab_settings_check(const struct lab_settings *s, char *err, size_t errlen)
 	return 0;
 }
 
+/* Bytes of one helper's matrices (and triad arrays) for s. */
+static double lab_settings_arrays(const struct lab_settings *s)
+{
+	double elem = s->precision == CTL_DOUBLE ? 8.0 : 4.0;
+	double b = 4.0 * (double)s->size * (double)s->size * elem;
+	if (s->kernel == CTL_TRIAD)
+		b += 2.0 * (double)lab_triad_length(s->precision) * elem;
+	return b;
+}
+
 int lab_settings_check_mem(const struct lab_settings *s, unsigned long long avail, char *err,
 			   size_t errlen)
 {
-	/* Each stream holds A, B, C and the reference: 4 n^2 elements. */
-	double elem = s->precision == CTL_DOUBLE ? 8.0 : 4.0;
-	double need = (double)s->streams * 4.0 * (double)s->size * (double)s->size * elem;
+	/* Each stream holds A, B, C and the reference: 4 n^2 elements, and
+	 * running the triad its two arrays as well. */
+	double need = (double)s->streams * lab_settings_arrays(s);
 	if (avail > 0 && need > 0.8 * (double)avail) {
 		snprintf(err, errlen,
 			 "size %d: %d stream(s) x 4 matrices need %.0f MiB, more than the %.0f MiB "
@@ -160,8 +175,7 @@ int lab_settings_check_mem(const struct lab_settings *s, unsigned long long avai
 int lab_settings_check_limits(const struct lab_settings *s, unsigned long long as,
 			      unsigned long long data, char *err, size_t errlen)
 {
-	double elem = s->precision == CTL_DOUBLE ? 8.0 : 4.0;
-	double mats = 4.0 * (double)s->size * (double)s->size * elem;
+	double mats = lab_settings_arrays(s);
 	double pool = (double)(s->threads > 1 ? s->threads - 1 : 0) * LAB_THREAD_AS_MIB;
 	double need = mats + (LAB_HELPER_AS_MIB + pool) * 1048576.0;
 	const struct {
@@ -177,9 +191,9 @@ int lab_settings_check_limits(const struct lab_settings *s, unsigned long long a
 			 "size %d %s: each helper needs about %.0f MiB of memory (4 matrices of "
 			 "%.0f MiB and OpenBLAS's %.0f MiB) but the %s is %.0f MiB: raise the "
 			 "limit or choose a smaller size",
-			 s->size, s->precision == CTL_DOUBLE ? "double" : "single", need / 1048576.0,
-			 mats / 4.0 / 1048576.0, LAB_HELPER_AS_MIB + pool, lims[i].what,
-			 (double)lim / 1048576.0);
+			 s->size, s->precision == CTL_DOUBLE ? "double" : "single",
+			 need / 1048576.0, mats / 4.0 / 1048576.0, LAB_HELPER_AS_MIB + pool,
+			 lims[i].what, (double)lim / 1048576.0);
 		return -ENOMEM;
 	}
 	return 0;
@@ -197,11 +211,17 @@ int lab_settings_check_rlimits(const struct lab_settings *s, char *err, size_t e
  * a fifth of what this machine's slowest measured case does. */
 #define READY_SLOW_GFLOPS 10.0
 
+/* A slow memory bandwidth, GB/s, for the triad's first call (and filling
+ * its arrays). */
+#define READY_SLOW_GBS 1.0
+
 int lab_ready_timeout_ms(const struct lab_settings *s)
 {
 	double n = s->size, call_s = 2.0 * n * n * n / (READY_SLOW_GFLOPS * 1e9);
 	if (s->precision == CTL_DOUBLE)
 		call_s *= 2;
+	if (s->kernel == CTL_TRIAD)
+		call_s += 3.0 * lab_settings_arrays(s) / (READY_SLOW_GBS * 1e9);
 	/* Every stream's reference and first GEMM, the streams sharing CPUs. */
 	double t = 2.0 * call_s * (s->streams > 1 ? s->streams : 1);
 	/* The first GEMM waits for a batch, and the loaders may all share one

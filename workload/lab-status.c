@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #define CAL_TOTAL_MS	 600	      /* calibration: windows over this long */
 #define CAL_WINDOW_CALLS 3	      /* a window: at least this many calls … */
@@ -88,6 +89,8 @@ static void read_stream(const struct lab *lab, int i, struct lab_stream_status *
 	o->pool = (int)atomic_load(&c->pool);
 	o->size = (int)atomic_load(&c->size);
 	o->precision = (enum ctl_precision)atomic_load(&c->precision);
+	o->kernel = atomic_load(&c->kernel) == CTL_TRIAD ? CTL_TRIAD : CTL_GEMM;
+	o->length = atomic_load(&c->length);
 	struct counts k = read_counts(c);
 	o->gemms = k.gemms;
 	o->flops = k.flops;
@@ -157,8 +160,7 @@ static void refine_rate(struct lab *lab, const struct lab_status *st)
 	const struct lab_stream_status *s0 = &st->stream[0];
 	bool clean = st->settings.streams == 1 && st->settings.threads == 1 &&
 		     !st->settings.paused && st->nworkers == 0 && st->quota_cpus <= 0 &&
-		     st->settings.loaders == 0 &&
-		     st->applied && s0->state == CTL_STREAM_RUNNING;
+		     st->settings.loaders == 0 && st->applied && s0->state == CTL_STREAM_RUNNING;
 	if (!clean || s0->applied_epoch != lab->ss_epoch || s0->busy_ns < lab->ss_busy) {
 		lab->ss_epoch = clean ? s0->applied_epoch : 0;
 		lab->ss_flops = s0->flops;
@@ -170,7 +172,8 @@ static void refine_rate(struct lab *lab, const struct lab_status *st)
 		return;
 	double rate = (double)(s0->flops - lab->ss_flops) / (double)dbusy;
 	double old;
-	uint32_t n = (uint32_t)s0->size, p = (uint32_t)s0->precision;
+	uint32_t n = s0->kernel == CTL_TRIAD ? LAB_TRIAD_KEY : (uint32_t)s0->size;
+	uint32_t p = (uint32_t)s0->precision;
 	/* Noise only lowers a rate: the best reading is the machine's. */
 	if (rate_cache_get(&lab->rates, n, p, &old) == 0 && old > rate)
 		rate = old;
@@ -233,10 +236,11 @@ int lab_read(struct lab *lab, struct lab_status *st)
 			 (int)sizeof(lab->ctl->blas_core) - 1, lab->ctl->blas_core);
 		st->blas_variant = variant_name(atomic_load(&lab->ctl->blas_parallel));
 	}
-	st->blas_in_effect = atomic_load(&lab->ctl->blas_parallel) == 2 ? LAB_BLAS_OPENMP
-									  : LAB_BLAS_PTHREADS;
-	st->blas_switching = atomic_load(&lab->shm->gen_done) != atomic_load(&lab->shm->helper_gen) ||
-			     !atomic_load(&lab->ctl->blas_info_ready);
+	st->blas_in_effect =
+	    atomic_load(&lab->ctl->blas_parallel) == 2 ? LAB_BLAS_OPENMP : LAB_BLAS_PTHREADS;
+	st->blas_switching =
+	    atomic_load(&lab->shm->gen_done) != atomic_load(&lab->shm->helper_gen) ||
+	    !atomic_load(&lab->ctl->blas_info_ready);
 	if (lab->quota.created) {
 		snprintf(st->quota_dir, sizeof(st->quota_dir), "%s", lab->quota.top + 1);
 		st->quota_version = lab->quota.version;
@@ -350,30 +354,75 @@ static double calibrate(const struct ctl_stream *c, int timeout_ms)
 	return best;
 }
 
+/* The settings to calibrate under: 1 stream, not paused, no workers, no
+ * loaders, quota lifted (the rest as held). */
+static struct lab_settings cal_settings(const struct lab *lab, enum ctl_kernel k, int threads)
+{
+	struct lab_settings cal = lab->set;
+	cal.kernel = k;
+	cal.streams = 1;
+	cal.threads = threads;
+	cal.paused = false;
+	cal.workers = 0;
+	cal.cpus = 0;
+	cal.loaders = 0;
+	return cal;
+}
+
+/* Runs cal, takes the best rate (FLOPs per ns) and puts the settings
+ * before back; 0 when it could not be measured. */
+static double calibrate_under(struct lab *lab, const struct lab_settings *cal)
+{
+	struct lab_settings saved = lab->set;
+	char msg[256];
+	int timeout = lab_ready_timeout_ms(cal);
+	double r = 0;
+	if (lab_apply(lab, cal, msg, sizeof(msg)) == 0 &&
+	    lab_wait_ready(lab, timeout, msg, sizeof(msg)) == 0)
+		r = calibrate(&lab->ctl->stream[0], timeout);
+	saved.spin_off = lab->set.spin_off;
+	lab_apply(lab, &saved, msg, sizeof(msg));
+	return r;
+}
+
 double lab_single_rate(struct lab *lab, int n, enum ctl_precision p)
 {
 	double r;
 	if (rate_cache_get(&lab->rates, (uint32_t)n, (uint32_t)p, &r) == 0)
 		return r;
 	/* Calibrate: 1 stream x 1 thread, no workers, quota lifted. */
-	struct lab_settings saved = lab->set, cal = lab->set;
-	cal.streams = 1;
-	cal.threads = 1;
-	cal.size = n;
+	struct lab_settings cal = cal_settings(lab, n == LAB_TRIAD_KEY ? CTL_TRIAD : CTL_GEMM, 1);
+	if (n != LAB_TRIAD_KEY)
+		cal.size = n;
 	cal.precision = p;
-	cal.paused = false;
-	cal.workers = 0;
-	cal.cpus = 0;
-	cal.loaders = 0;
-	char msg[256];
-	int timeout = lab_ready_timeout_ms(&cal);
-	r = 0;
-	if (lab_apply(lab, &cal, msg, sizeof(msg)) == 0 &&
-	    lab_wait_ready(lab, timeout, msg, sizeof(msg)) == 0)
-		r = calibrate(&lab->ctl->stream[0], timeout);
+	r = calibrate_under(lab, &cal);
 	if (r > 0)
 		rate_cache_put(&lab->rates, (uint32_t)n, (uint32_t)p, r);
-	saved.spin_off = lab->set.spin_off;
-	lab_apply(lab, &saved, msg, sizeof(msg));
 	return r;
+}
+
+int lab_rate_key(const struct lab_settings *s)
+{
+	return s->kernel == CTL_TRIAD ? LAB_TRIAD_KEY : s->size;
+}
+
+double lab_memory_gbs_cached(const struct lab *lab)
+{
+	return lab->memory_gbs;
+}
+
+double lab_memory_gbs(struct lab *lab)
+{
+	if (lab->memory_gbs > 0)
+		return lab->memory_gbs;
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	/* In the precision held: bytes are bytes, and its arrays are not made
+	 * twice. */
+	struct lab_settings cal = cal_settings(lab, CTL_TRIAD,
+					       online < 1		  ? 1
+					       : online > CTL_MAX_THREADS ? CTL_MAX_THREADS
+									  : (int)online);
+	/* 2 FLOPs and 3 elements of traffic per index. */
+	lab->memory_gbs = calibrate_under(lab, &cal) * 1.5 * (cal.precision == CTL_DOUBLE ? 8 : 4);
+	return lab->memory_gbs;
 }

@@ -81,6 +81,8 @@ static void write_settings(struct lab *lab, const struct lab_settings *s, bool q
 	    .loaders = (uint32_t)s->loaders,
 	    .prep_us = (uint32_t)s->prep_ms * 1000u,
 	    .prefetch = (uint32_t)s->prefetch,
+	    .kernel = (uint32_t)s->kernel,
+	    .length = lab_triad_length(s->precision),
 	};
 	ctl_settings_write(&lab->ctl->settings, &v);
 }

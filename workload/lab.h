@@ -94,6 +94,8 @@ struct lab_settings {
 				       * GEMMs need no input */
 	int prep_ms;		      /* CPU time per batch, ms, 0..CTL_MAX_PREP_MS */
 	int prefetch;		      /* ring slots per loader, 1..CTL_MAX_PREFETCH */
+	enum ctl_kernel kernel;	      /* CTL_GEMM, or CTL_TRIAD over lab_triad_length()
+				       * elements per array (size then unused) */
 };
 
 /* threads 1, streams 1, size 768, single, running, 0 workers, no quota,
@@ -137,6 +139,22 @@ int lab_ready_timeout_ms(const struct lab_settings *s);
  * message in err. */
 int lab_cpus_parse(const char *arg, double *cpus, char *err, size_t errlen);
 
+/* ---- lab-triad.c: the kernels ------------------------------------------ */
+
+#define LAB_TRIAD_MIN_MIB 128 /* each triad array holds at least this much */
+/* "gemm", "triad"; NULL-terminated, a name's index is its enum ctl_kernel. */
+const char *const *lab_kernel_names(void);
+const char *lab_kernel_name(enum ctl_kernel k);
+/* A cache size as sysfs writes it ("480M", "4096K", "32768"), bytes; 0 when
+ * it does not read.  Pure. */
+unsigned long long lab_cache_parse(const char *text);
+/* The largest cache under cpu_dir/cache/index* /size, bytes; 0 when none
+ * reads (cpu_dir: "/sys/devices/system/cpu/cpu0", or a fixture). */
+unsigned long long lab_largest_cache(const char *cpu_dir);
+/* Elements per triad array for precision p: 2 x the largest cache of CPU 0,
+ * at least LAB_TRIAD_MIN_MIB, a multiple of 64 (read once per process). */
+uint32_t lab_triad_length(enum ctl_precision p);
+
 struct lab;
 
 /* Starts the lab: control block, stale-cgroup cleanup, quota cgroup (when
@@ -160,13 +178,12 @@ int lab_wait_ready(struct lab *lab, int timeout_ms, char *msg, size_t msglen);
  * changes between two GEMM calls; new streams start helpers; fewer streams
  * park them; workers are started or killed; the quota is changed, created
  * or removed (cpus <= 0); loaders are started or killed; another blas or
- * spin_off restarts every helper (msg says so).  A quota error leaves every other change in place, returns
- * the error (-EACCES, -EROFS, -ENOENT…) and explains it in msg; when one of
- * the workload's processes cannot be moved into the quota cgroup, no quota
- * is in effect afterwards (lab_read: quota_cpus 0, quota_error says why).
- * Bad values give -EINVAL and change nothing.  msg may be NULL.  Only
- * more streams than slots started, another worker or loader count, or
- * another build or spin setting involve the anchor (lab_apply waits for its answer, BELL_TIMEOUT_MS at most); the
+ * spin_off restarts every helper (msg says so).  A quota error leaves every other change in place,
+ * returns the error (-EACCES, -EROFS, -ENOENT…) and explains it in msg; when one of the workload's
+ * processes cannot be moved into the quota cgroup, no quota is in effect afterwards (lab_read:
+ * quota_cpus 0, quota_error says why). Bad values give -EINVAL and change nothing.  msg may be
+ * NULL.  Only more streams than slots started, another worker or loader count, or another build or
+ * spin setting involve the anchor (lab_apply waits for its answer, BELL_TIMEOUT_MS at most); the
  * other knobs travel through the control block alone. */
 int lab_apply(struct lab *lab, const struct lab_settings *s, char *msg, size_t msglen);
 
@@ -204,6 +221,8 @@ struct lab_stream_status {
 	int pool;		/* OpenBLAS pool threads created (never shrinks) */
 	int size;
 	enum ctl_precision precision;
+	enum ctl_kernel kernel; /* in effect */
+	uint32_t length;	/* the triad's elements per array in effect */
 	/* gemms, flops and busy_ns are read together (one instant); like
 	 * checked, mismatches and max_diff they count since the slot's first
 	 * helper started and carry on across restarts. */
@@ -232,8 +251,8 @@ struct lab_loader_status {
 	uint64_t batches; /* prepared since the slot's first loader */
 	uint64_t cpu_ns;  /* CPU time preparing them */
 	unsigned restarts;
-	bool gave_up;		  /* died too often: left dead */
-	char last_failure[64];	  /* "loader killed by signal 9", "" if none */
+	bool gave_up;	       /* died too often: left dead */
+	char last_failure[64]; /* "loader killed by signal 9", "" if none */
 };
 
 struct lab_status {
@@ -254,15 +273,15 @@ struct lab_status {
 	int nworkers;		  /* workers running */
 	pid_t worker_pid[LAB_MAX_WORKERS];
 	struct lab_loader_status loader[CTL_MAX_LOADERS]; /* [0, settings.loaders) */
-	uint64_t batches;			   /* taken by the streams, all slots */
-	uint64_t input_wait_ns;			   /* summed over every slot (parked ones
-						    * do not wait: they take no batches) */
-	uint64_t loader_batches, loader_cpu_ns;	   /* summed over every loader slot */
-	unsigned loader_restarts;		   /* summed */
-	enum lab_blas blas_in_effect;		   /* build the helpers run (= settings.blas
-						    * once restarted) */
-	bool blas_switching;			   /* helpers restarting for another build
-						    * or spin setting */
+	uint64_t batches;				  /* taken by the streams, all slots */
+	uint64_t input_wait_ns;				  /* summed over every slot (parked ones
+							   * do not wait: they take no batches) */
+	uint64_t loader_batches, loader_cpu_ns;		  /* summed over every loader slot */
+	unsigned loader_restarts;			  /* summed */
+	enum lab_blas blas_in_effect;			  /* build the helpers run (= settings.blas
+							   * once restarted) */
+	bool blas_switching;				  /* helpers restarting for another build
+							   * or spin setting */
 	char blas_config[CTL_INFO_LEN]; /* openblas_get_config(), "" until known */
 	char blas_core[64];		/* openblas_get_corename() */
 	const char *blas_variant;	/* "sequential", "pthreads", "openmp", "" */
@@ -303,6 +322,20 @@ double lab_single_rate(struct lab *lab, int n, enum ctl_precision p);
 
 /* The cached rate only, never measuring; <= 0 when unknown. */
 double lab_single_rate_cached(const struct lab *lab, int n, enum ctl_precision p);
+/* The rate-cache size key of the kernel in s: its n for GEMM, LAB_TRIAD_KEY
+ * for the triad (lab_single_rate(lab, LAB_TRIAD_KEY, p) measures the triad). */
+#define LAB_TRIAD_KEY 0
+int lab_rate_key(const struct lab_settings *s);
+
+/* The machine's memory bandwidth, GB/s (10^9 bytes a second): the triad in
+ * the precision held on one stream with one thread per online CPU (no workers, quota
+ * lifted), the best window over about a second, as lab_single_rate does;
+ * bytes are 3 elements an index (the STREAM count).  Measured the first
+ * time it is asked for, then cached for the lab's life; the settings
+ * before are restored.  <= 0 when it cannot be measured. */
+double lab_memory_gbs(struct lab *lab);
+/* The cached bandwidth only, never measuring; <= 0 when unknown. */
+double lab_memory_gbs_cached(const struct lab *lab);
 
 /* The quota cgroup's cpu.stat directory and version (for the sweep and
  * batch: throttling of the workload); returns false when there is none. */

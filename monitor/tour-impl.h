@@ -1,0 +1,17 @@
+/* tour-impl.h — what the tour's caption files share (tour-caption.c,
+ * tour-models.c): a caption being written. */
+#ifndef THREADLAB_TOUR_IMPL_H
+#define THREADLAB_TOUR_IMPL_H
+
+#include <stddef.h>
+
+/* A caption buffer: cap bytes at p, len used (always NUL-terminated). */
+struct tour_text {
+	char *p;
+	size_t cap, len;
+};
+
+/* Appends printf-formatted text, cut at the buffer's end. */
+void tour_say(struct tour_text *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif

@@ -1,0 +1,246 @@
+/* test-amdahl.c — monitor/amdahl.c: the serial fraction fitted exactly to
+ * speedups made from a known one, left-out points, Karp-Flatt, predictions. */
+#include "tl-test.h"
+
+#include <errno.h>
+#include <math.h>
+
+#include "amdahl.h"
+#include "sweep-fit.h"
+
+static void test_law(void **state)
+{
+	(void)state;
+	assert_near(amdahl_speedup(0.2, 2, 8), 1 / 0.6, 1e-12);
+	assert_near(amdahl_speedup(0.2, 4, 2), 1 / 0.6, 1e-12); /* capped by the CPUs */
+	assert_near(amdahl_speedup(0, 3, 1.5), 1.5, 1e-12);	/* a real number of CPUs */
+	assert_near(amdahl_speedup(1, 8, 8), 1, 1e-12);
+	assert_near(amdahl_speedup(0.1, 1, 4), 1, 1e-12);
+	/* 1/S = 0.6 at 2 threads: e = (0.6 - 0.5) / 0.5 */
+	assert_near(amdahl_karp_flatt(1 / 0.6, 2), 0.2, 1e-12);
+	assert_true(isnan(amdahl_karp_flatt(1, 1)));
+	assert_true(isnan(amdahl_karp_flatt(0, 2)));
+}
+
+/* Speedups made from s on C CPUs at threads 1 .. tmax give s back. */
+static void check_recovers(double s, double cpus, int tmax)
+{
+	struct amdahl_set set;
+	amdahl_set_init(&set);
+	for (int t = 1; t <= tmax; t++)
+		assert_int_equal(amdahl_set_add(&set, t, amdahl_speedup(s, t, cpus), false), 0);
+	struct amdahl_fit f;
+	assert_int_equal(amdahl_fit(&set, cpus, &f), 0);
+	assert_true(f.valid);
+	assert_near(f.serial_fraction, s, 1e-9);
+	if (s < 1)
+		assert_near(f.r2, 1, 1e-9);
+	else /* every speedup 1: nothing to explain */
+		assert_true(isnan(f.r2));
+	assert_int_equal(f.points_used, tmax);
+	assert_int_equal(f.points_excluded, 0);
+}
+
+static void test_exact(void **state)
+{
+	(void)state;
+	check_recovers(0.2, 2, 4);
+	check_recovers(0.06, 8, 8);
+	check_recovers(0.5, 1.5, 3);
+	check_recovers(0, 4, 4);
+	check_recovers(1, 4, 4);
+	check_recovers(0.3337, 16, 12);
+}
+
+/* Points the diagnosis read as contended are counted, not fitted. */
+static void test_excluded(void **state)
+{
+	(void)state;
+	struct amdahl_set set;
+	amdahl_set_init(&set);
+	amdahl_set_add(&set, 1, 1, false);
+	amdahl_set_add(&set, 2, amdahl_speedup(0.1, 2, 4), false);
+	amdahl_set_add(&set, 3, 0.4, true);
+	amdahl_set_add(&set, 4, amdahl_speedup(0.1, 4, 4), false);
+	amdahl_set_add(&set, 5, NAN, false); /* no rate: not a point */
+	assert_int_equal(set.n, 4);
+	struct amdahl_fit f;
+	assert_int_equal(amdahl_fit(&set, 4, &f), 0);
+	assert_near(f.serial_fraction, 0.1, 1e-9);
+	assert_int_equal(f.points_used, 3);
+	assert_int_equal(f.points_excluded, 1);
+	assert_near(f.kf_min, 0.1, 1e-9);
+	assert_near(f.kf_max, 0.1, 1e-9);
+	/* Only the left-out point above 1 worker: no fit. */
+	amdahl_set_init(&set);
+	amdahl_set_add(&set, 1, 1, false);
+	amdahl_set_add(&set, 2, 1.5, true);
+	assert_int_equal(amdahl_fit(&set, 2, &f), -EDOM);
+	assert_false(f.valid);
+	assert_int_equal(f.points_excluded, 1);
+	/* One CPU: more threads say nothing about s. */
+	amdahl_set_add(&set, 2, 1.0, false);
+	assert_int_equal(amdahl_fit(&set, 1, &f), -EDOM);
+}
+
+/* A sweep over 1 and 2 threads: the fit is the 2-thread row's Karp-Flatt. */
+static void test_two_points(void **state)
+{
+	(void)state;
+	struct amdahl_set set;
+	amdahl_set_init(&set);
+	amdahl_set_add(&set, 1, 1, false);
+	amdahl_set_add(&set, 2, 1.61, false);
+	struct amdahl_fit f;
+	assert_int_equal(amdahl_fit(&set, 2, &f), 0);
+	assert_near(f.serial_fraction, amdahl_karp_flatt(1.61, 2), 1e-9);
+	assert_near(f.kf_min, f.serial_fraction, 1e-9);
+}
+
+/* Noisy speedups: no s nearby does better, and a fine scan of its own
+ * finds the same minimum. */
+static void test_noisy(void **state)
+{
+	(void)state;
+	const double sp[] = {1.0, 1.71, 2.2, 2.9, 3.05, 3.6};
+	struct amdahl_set set;
+	amdahl_set_init(&set);
+	for (int i = 0; i < 6; i++)
+		amdahl_set_add(&set, i + 1, sp[i], false);
+	struct amdahl_fit f;
+	assert_int_equal(amdahl_fit(&set, 6, &f), 0);
+	double s = f.serial_fraction, best = 0, fbest = INFINITY;
+	for (int i = 0; i <= 1000000; i++) {
+		double e = amdahl_sse(&set, i / 1e6, 6);
+		if (e < fbest) {
+			fbest = e;
+			best = i / 1e6;
+		}
+	}
+	assert_near(s, best, 2e-6);
+	assert_true(amdahl_sse(&set, s, 6) <= amdahl_sse(&set, s + 1e-4, 6));
+	assert_true(amdahl_sse(&set, s, 6) <= amdahl_sse(&set, s - 1e-4, 6));
+	assert_true(f.r2 > 0.9 && f.r2 < 1);
+	assert_true(f.kf_min < f.kf_max);
+}
+
+/* Predictions: the measured thread counts on this box's CPUs, then 2C and
+ * 4C CPUs, marked beyond it. */
+static void test_predictions(void **state)
+{
+	(void)state;
+	struct amdahl_set set;
+	amdahl_set_init(&set);
+	for (int t = 1; t <= 3; t++)
+		amdahl_set_add(&set, t, amdahl_speedup(0.06, t, 2), false);
+	struct amdahl_fit f;
+	assert_int_equal(amdahl_fit(&set, 2, &f), 0);
+	assert_int_equal(f.npred, 4);
+	assert_near(f.pred[0].threads, 2, 0);
+	assert_false(f.pred[0].beyond);
+	assert_near(f.pred[0].speedup, 1 / (0.06 + 0.94 / 2), 1e-9);
+	assert_near(f.pred[1].threads, 3, 0);
+	assert_true(f.pred[1].beyond); /* 3 threads on 2 CPUs: above the box */
+	assert_near(f.pred[1].speedup, f.pred[0].speedup, 1e-9);
+	assert_near(f.pred[2].cpus, 4, 0);
+	assert_true(f.pred[2].beyond);
+	assert_near(f.pred[2].speedup, 1 / (0.06 + 0.94 / 4), 1e-9);
+	assert_near(f.pred[3].cpus, 8, 0);
+}
+
+/* The command sweep's thread knob, and which rows are points. */
+static void test_cmd_rows(void **state)
+{
+	(void)state;
+	struct sweep_cmd_opts o;
+	char err[128];
+	sweep_cmd_opts_default(&o);
+	assert_int_equal(sweep_cmd_add_knob(&o, "MODE=a,b", err, sizeof(err)), 0);
+	assert_int_equal(sweep_cmd_add_knob(&o, "OMP_DYNAMIC=true,false", err, sizeof(err)), 0);
+	assert_int_equal(sweep_fit_cmd_knob(&o), -1);
+	assert_int_equal(sweep_cmd_add_knob(&o, "OMP_NUM_THREADS=1,2,4", err, sizeof(err)), 0);
+	assert_int_equal(sweep_fit_cmd_knob(&o), 2);
+	struct sweep_cmd_row r = {.nknobs = 3,
+				  .name = {"MODE", "OMP_DYNAMIC", "OMP_NUM_THREADS"},
+				  .value = {"a", "true", "4"}};
+	assert_near(sweep_fit_cmd_threads(&o, &r), 4, 0);
+	r.value[0] = "b"; /* another knob moved: not a scaling point */
+	assert_true(isnan(sweep_fit_cmd_threads(&o, &r)));
+	/* A baseline of 2 threads: speedups are not to 1 thread. */
+	sweep_cmd_opts_default(&o);
+	sweep_cmd_add_knob(&o, "OPENBLAS_NUM_THREADS=2,4", err, sizeof(err));
+	struct sweep_cmd_row q = {.nknobs = 1, .name = {"OPENBLAS_NUM_THREADS"}, .value = {"4"}};
+	assert_true(isnan(sweep_fit_cmd_threads(&o, &q)));
+	assert_near(sweep_fit_cpus(2, 0), 2, 0);
+	assert_near(sweep_fit_cpus(2, 1.5), 1.5, 0);
+	assert_true(sweep_fit_left_out(VERDICT_CONTENDED, false));
+	assert_true(sweep_fit_left_out(VERDICT_THROTTLED, false));
+	assert_false(sweep_fit_left_out(VERDICT_OVERSUBSCRIBED, false));
+	assert_true(sweep_fit_left_out(VERDICT_OVERSUBSCRIBED, true)); /* crowded out too */
+}
+
+/* The caption: predictions on this box, then beyond it, labelled. */
+static void test_caption(void **state)
+{
+	(void)state;
+	struct amdahl_set set;
+	amdahl_set_init(&set);
+	amdahl_set_add(&set, 1, 1, false);
+	amdahl_set_add(&set, 2, amdahl_speedup(0.06, 2, 2), false);
+	amdahl_set_add(&set, 3, 1.2, true);
+	struct amdahl_fit f;
+	char buf[512];
+	assert_int_equal(amdahl_fit(&set, 2, &f), 0);
+	sweep_fit_caption(buf, sizeof(buf), &f);
+	printf("# %s\n", buf);
+	assert_string_equal(buf,
+			    "Amdahl fit: serial fraction 0.06 (Karp-Flatt 0.06-0.06, 2 points, "
+			    "r2 1.00, 1 left out: contended or throttled), predicts 1.9x at 2 "
+			    "threads; a prediction beyond this box's 2 CPUs: 3.4x at 4 CPUs, "
+			    "5.6x at 8 CPUs");
+	set.p[1].excluded = true;
+	amdahl_fit(&set, 2, &f);
+	sweep_fit_caption(buf, sizeof(buf), &f);
+	assert_string_equal(buf, "Amdahl fit: none (2 points left out, contended or throttled; "
+				 "none above 1 thread is left)");
+	sweep_fit_caption(buf, 20, &f); /* cut, never past the buffer */
+	assert_int_equal(strlen(buf), 19);
+}
+
+/* The dashboard's chart points: current ones at streams x threads,
+ * starred ones and loaders' left out. */
+static void test_labview(void **state)
+{
+	(void)state;
+	static struct labview v;
+	v.effective = 2;
+	const double single = 100;
+	struct labview_point pts[] = {
+	    {1, 1, 768, 0, single, 2, 2, 0, 0, 0, false},
+	    {1, 2, 768, 0, single * amdahl_speedup(0.1, 2, 2), 2, 2, 0, 0, 0, false},
+	    {2, 2, 768, 0, single * amdahl_speedup(0.1, 4, 2), 2, 2, 0, 0, 0, false},
+	    {1, 3, 768, 0, 20, 2, 2, 0, 0, 0, true},   /* contended */
+	    {1, 4, 768, 0, 20, 2, 2, 0, 2, 0, false},  /* with loaders */
+	    {1, 5, 1024, 0, 20, 2, 2, 0, 0, 0, false}, /* another size */
+	};
+	memcpy(v.points, pts, sizeof(pts));
+	v.npoints = 6;
+	struct amdahl_fit f;
+	assert_int_equal(sweep_fit_labview(&v, 768, 0, single, 2, &f), 0);
+	assert_near(f.serial_fraction, 0.1, 1e-9);
+	assert_int_equal(f.points_used, 3);
+	assert_int_equal(f.points_excluded, 1);
+	assert_int_equal(sweep_fit_labview(&v, 768, 0, -1, 2, &f), -EDOM);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_law),	     cmocka_unit_test(test_exact),
+	    cmocka_unit_test(test_excluded), cmocka_unit_test(test_two_points),
+	    cmocka_unit_test(test_noisy),    cmocka_unit_test(test_predictions),
+	    cmocka_unit_test(test_cmd_rows), cmocka_unit_test(test_caption),
+	    cmocka_unit_test(test_labview),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,151 @@
+/* test-tour-models.c — the tour's lessons 8 and 9 (monitor/tour-models.c)
+ * from figures set by hand: the Amdahl prediction is the fit of lessons
+ * 1-3 evaluated at the new thread count, the error is measured against it,
+ * the triad reads memory-bound and its caption says "still scales" or
+ * "flattens" as the figures say; every number of each caption is on the
+ * figures line beside it (the rule test-tour.sh checks on screen). */
+#include "tl-test.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "amdahl.h"
+#include "session.h"
+#include "tour.h"
+
+static struct session sess;
+static struct tour tour;
+
+static struct tour_step *step(size_t i, enum tour_kind k, int lesson, int threads, double gflops)
+{
+	struct tour_step *st = &tour.step[i];
+	memset(st, 0, sizeof(*st));
+	st->kind = k;
+	st->lesson = lesson;
+	st->set = lab_settings_default();
+	st->set.threads = threads;
+	st->fig.gflops = gflops;
+	st->fig.effective = 2;
+	st->fig.speedup = gflops / 50.0;
+	st->measured = true;
+	if (tour.nsteps < i + 1)
+		tour.nsteps = i + 1;
+	return st;
+}
+
+/* Every number of text is a number of line (the figures) or of extra. */
+static void numbers_on(const char *text, const char *line, const char *extra)
+{
+	for (const char *p = text; *p; p++) {
+		if (!isdigit((unsigned char)*p) ||
+		    (p > text && (isalnum((unsigned char)p[-1]) || p[-1] == '.' || p[-1] == '_')))
+			continue;
+		size_t n = strspn(p, "0123456789.");
+		while (n && p[n - 1] == '.')
+			n--;
+		char num[32];
+		snprintf(num, sizeof(num), "%.*s", (int)n, p);
+		bool found = false;
+		for (const char *h = line; (h = strstr(h, num)); h++)
+			if ((h == line || !isdigit((unsigned char)h[-1])) &&
+			    !isdigit((unsigned char)h[n]))
+				found = true;
+		if (extra && strstr(extra, num))
+			found = true;
+		if (!found)
+			fail_msg("%s of the caption is not on its figures line:\n%s\n%s", num, text,
+				 line);
+		p += n - 1;
+	}
+}
+
+static void test_amdahl_lesson(void **state)
+{
+	(void)state;
+	memset(&tour, 0, sizeof(tour));
+	tour.effective = 2;
+	step(0, TOUR_SINGLE, 1, 1, 50);
+	step(1, TOUR_TWO, 2, 2, 95);
+	step(2, TOUR_OVER, 3, 4, 90);
+	struct tour_step *am = step(3, TOUR_AMDAHL, 8, 3, 0);
+	am->measured = false;
+	tour_models_predict(&tour, am);
+	/* The fit of the same three points, by amdahl.c directly. */
+	struct amdahl_set set;
+	amdahl_set_init(&set);
+	amdahl_set_add(&set, 1, 1, false);
+	amdahl_set_add(&set, 2, 95 / 50.0, false);
+	amdahl_set_add(&set, 4, 90 / 50.0, false);
+	struct amdahl_fit fit;
+	assert_int_equal(amdahl_fit(&set, 2, &fit), 0);
+	assert_int_equal(am->pre.fit_points, 3);
+	assert_near(am->pre.fit_s, fit.serial_fraction, 1e-12);
+	assert_near(am->pre.predicted, amdahl_speedup(fit.serial_fraction, 3, 2), 1e-12);
+	/* Then the window: 88 GFLOP/s, 1.76x. */
+	am->fig.gflops = 88;
+	am->fig.speedup = 88 / 50.0;
+	am->fig.effective = 2;
+	tour_models_figures(&tour, &sess, am);
+	am->measured = true;
+	double p = am->pre.predicted;
+	assert_near(am->fig.pred_err_pct, 100 * (1.76 - p) / p, 1e-9);
+	char cap[TOUR_CAPTION_LEN], line[2048];
+	tour_caption(&tour, 3, cap, sizeof(cap));
+	tour_figures_text(&tour, 3, line, sizeof(line));
+	assert_non_null(strstr(cap, "serial fraction"));
+	assert_non_null(strstr(cap, "88.0 GFLOP/s"));
+	assert_non_null(strstr(line, "Amdahl fit of 3 steps"));
+	numbers_on(cap, line, "3 threads");
+	/* Nothing to fit without lesson 1. */
+	tour.step[0].measured = false;
+	tour_models_predict(&tour, am);
+	assert_true(am->pre.fit_s < 0);
+}
+
+static void triad_case(double gflops_all, double memory_roof, const char *says)
+{
+	memset(&tour, 0, sizeof(tour));
+	tour.effective = 2;
+	step(0, TOUR_SINGLE, 1, 1, 50);
+	step(1, TOUR_TWO, 2, 2, 95);
+	struct tour_step *t1 = step(2, TOUR_TRIAD_ONE, 9, 1, 1.0);
+	t1->set.kernel = CTL_TRIAD;
+	roofline_make(&sess.work.roofline, CTL_TRIAD, 0, 4, 50, 1, 2, memory_roof, 1.0);
+	tour_models_figures(&tour, &sess, t1);
+	assert_near(t1->fig.gbs, 6.0, 1e-12); /* 1 GFLOP/s at 1/6 FLOP/B */
+	assert_string_equal(t1->fig.bound, "memory");
+	char cap[TOUR_CAPTION_LEN], line[2048];
+	tour_caption(&tour, 2, cap, sizeof(cap));
+	tour_figures_text(&tour, 2, line, sizeof(line));
+	assert_non_null(strstr(cap, "memory-bound"));
+	numbers_on(cap, line, NULL);
+	struct tour_step *ta = step(3, TOUR_TRIAD_ALL, 9, 2, gflops_all);
+	ta->set.kernel = CTL_TRIAD;
+	roofline_make(&sess.work.roofline, CTL_TRIAD, 0, 4, 50, 2, 2, memory_roof, gflops_all);
+	tour_models_figures(&tour, &sess, ta);
+	assert_near(ta->fig.triad_speedup, gflops_all, 1e-12);
+	assert_near(ta->fig.gemm_speedup, 1.9, 1e-12);
+	tour_caption(&tour, 3, cap, sizeof(cap));
+	tour_figures_text(&tour, 3, line, sizeof(line));
+	assert_non_null(strstr(cap, says));
+	numbers_on(cap, line, "2 threads");
+}
+
+static void test_triad_lesson(void **state)
+{
+	(void)state;
+	triad_case(1.9, 14, "still scales");   /* 11.4 of 14 GB/s, 1.9x: it scales */
+	triad_case(1.1, 7, "flattens at the"); /* 6.6 of 7 GB/s, 1.1x */
+	triad_case(1.1, 20, "neither scales"); /* 6.6 of 20 GB/s, 1.1x */
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_amdahl_lesson),
+	    cmocka_unit_test(test_triad_lesson),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
