@@ -24,39 +24,7 @@ ssize_t environ_read_via(const struct sysroot *r, pid_t pid, pid_t tid, char **b
 		snprintf(rel, sizeof(rel), "proc/%d/task/%d/environ", (int)pid, (int)tid);
 	else
 		snprintf(rel, sizeof(rel), "proc/%d/environ", (int)pid);
-	*buf = NULL;
-	*truncated = false;
-	int fd = sysroot_openat(r, rel, O_RDONLY);
-	if (fd < 0)
-		return fd == -ENOENT ? -ESRCH : fd;
-	size_t size = 8192, n = 0;
-	char *b = xmalloc(size);
-	for (;;) {
-		if (n + 1 >= size) {
-			if (size >= ENVIRON_MAX + 1) {
-				*truncated = true;
-				break;
-			}
-			size = size * 2 > ENVIRON_MAX + 1 ? ENVIRON_MAX + 1 : size * 2;
-			b = xrealloc(b, size);
-		}
-		ssize_t got = read(fd, b + n, size - 1 - n);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0) {
-			int e = errno;
-			close(fd);
-			free(b);
-			return -e;
-		}
-		if (got == 0)
-			break;
-		n += (size_t)got;
-	}
-	close(fd);
-	b[n] = '\0';
-	*buf = b;
-	return (ssize_t)n;
+	return sysroot_read_alloc(r, rel, 8192, ENVIRON_MAX + 1, buf, truncated);
 }
 
 const char *environ_get(const char *buf, size_t len, const char *name)

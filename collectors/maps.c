@@ -130,37 +130,5 @@ ssize_t maps_read_via(const struct sysroot *r, pid_t pid, pid_t tid, char **buf,
 		snprintf(rel, sizeof(rel), "proc/%d/task/%d/maps", (int)pid, (int)tid);
 	else
 		snprintf(rel, sizeof(rel), "proc/%d/maps", (int)pid);
-	*buf = NULL;
-	*truncated = false;
-	int fd = sysroot_openat(r, rel, O_RDONLY);
-	if (fd < 0)
-		return fd == -ENOENT ? -ESRCH : fd;
-	size_t size = 16384, n = 0;
-	char *b = xmalloc(size);
-	for (;;) {
-		if (n + 1 >= size) {
-			if (size >= cap) {
-				*truncated = true;
-				break;
-			}
-			size = size * 2 > cap ? cap : size * 2;
-			b = xrealloc(b, size);
-		}
-		ssize_t got = read(fd, b + n, size - 1 - n);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0) {
-			int e = errno;
-			close(fd);
-			free(b);
-			return e == ESRCH ? -ESRCH : -e;
-		}
-		if (got == 0)
-			break;
-		n += (size_t)got;
-	}
-	close(fd);
-	b[n] = '\0';
-	*buf = b;
-	return (ssize_t)n;
+	return sysroot_read_alloc(r, rel, 16384, cap, buf, truncated);
 }

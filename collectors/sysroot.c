@@ -6,9 +6,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "xalloc.h"
 
 int sysroot_open(struct sysroot *r, const char *dir)
 {
@@ -74,4 +77,42 @@ bool sysroot_exists(const struct sysroot *r, const char *rel)
 	while (*rel == '/')
 		rel++;
 	return fstatat(r->fd, rel, &st, 0) == 0;
+}
+
+ssize_t sysroot_read_alloc(const struct sysroot *r, const char *rel, size_t first, size_t cap,
+			   char **buf, bool *truncated)
+{
+	*buf = NULL;
+	*truncated = false;
+	int fd = sysroot_openat(r, rel, O_RDONLY);
+	if (fd < 0)
+		return fd == -ENOENT ? -ESRCH : fd;
+	size_t size = first < cap ? first : cap, n = 0;
+	char *b = xmalloc(size);
+	for (;;) {
+		if (n + 1 >= size) {
+			if (size >= cap) {
+				*truncated = true;
+				break;
+			}
+			size = size * 2 > cap ? cap : size * 2;
+			b = xrealloc(b, size);
+		}
+		ssize_t got = read(fd, b + n, size - 1 - n);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			int e = errno;
+			close(fd);
+			free(b);
+			return -e;
+		}
+		if (got == 0)
+			break;
+		n += (size_t)got;
+	}
+	close(fd);
+	b[n] = '\0';
+	*buf = b;
+	return (ssize_t)n;
 }

@@ -28,6 +28,14 @@ int sysroot_openat(const struct sysroot *r, const char *rel, int flags);
  * Returns the number of bytes read or -errno (ENOENT when missing). */
 ssize_t sysroot_read(const struct sysroot *r, const char *rel, char *buf, size_t cap);
 
+/* Reads the whole of rel into a buffer it allocates (*buf, NUL-terminated,
+ * the caller frees it), starting at first bytes and doubling up to cap:
+ * a file longer than cap - 1 bytes is cut there and *truncated set.  For
+ * /proc files of unknown size (environ, maps).  Returns the bytes read, or
+ * -errno with *buf NULL (a missing file: -ESRCH, the process is gone). */
+ssize_t sysroot_read_alloc(const struct sysroot *r, const char *rel, size_t first, size_t cap,
+			   char **buf, bool *truncated);
+
 /* True when rel exists under the root (any type). */
 bool sysroot_exists(const struct sysroot *r, const char *rel);
 

@@ -13,6 +13,7 @@
 
 #include "diagnosis.h"
 #include "diagnosis-impl.h"
+#include "diagnosis-runtimes.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -67,7 +68,7 @@ const struct diag_runtime *diag_main_pool(const struct diagnosis *d)
 
 static const char *diag_env_get(const void *ctx, const char *name)
 {
-	const struct diag_env *e = diag_var(ctx, name);
+	const struct diag_env *e = diag_runtimes_var(ctx, name);
 	return e && e->set ? e->value : NULL;
 }
 

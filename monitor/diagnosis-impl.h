@@ -1,5 +1,6 @@
-/* diagnosis-impl.h — what diagnosis.c, diagnosis-rules.c and
- * diagnosis-advice.c share; not for other files (they use diagnosis.h). */
+/* diagnosis-impl.h — what diagnosis.c and its siblings (diagnosis-rules.c,
+ * -advice.c, -latency.c, -findings.c, -runtimes.c) share; not for other
+ * files (they use diagnosis.h). */
 #ifndef THREADLAB_DIAGNOSIS_IMPL_H
 #define THREADLAB_DIAGNOSIS_IMPL_H
 
@@ -26,6 +27,9 @@
 #define DIAG_INPUT_MAIN_CPU    5.0  /* % of a CPU the main process works between waits, at least */
 #define DIAG_TEAM_RUNNABLE     0.3  /* a thread "working" in a team: runnable this share */
 
+/* The runnable threads thread t stood for over the window: (CPU % + wait
+ * %) / 100. */
+double diag_demand(const struct thread_rate *t);
 /* Appends a formatted line to list (of *n, at most max), cut at DIAG_TEXT. */
 void diag_add(char list[][DIAG_TEXT], size_t *n, size_t max, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -40,9 +44,6 @@ bool diag_suggest_fits(struct diagnosis *d, double runnable, double cpus, const 
 /* Moves the last suggestion to the front (the one to try first). */
 void diag_suggest_first(struct diagnosis *d);
 
-/* The target's entry for the thread variable name, or NULL when name is not
- * one of environment_thread_vars. */
-const struct diag_env *diag_var(const struct diagnosis *d, const char *name);
 /* Sets d->verdict, its headline, reasons and suggestions: the first rule of
  * the table that holds (diagnosis-rules.c). */
 void diag_rules_apply(struct diagnosis *d, const struct diag_input *in);

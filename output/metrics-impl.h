@@ -1,41 +1,12 @@
 /* metrics-impl.h — what metrics.c and the files that write some of its
- * families (metrics-latency.c) share; not for other files. */
+ * families (metrics-latency.c) share besides the primitives of
+ * metrics-expo.h; not for other files. */
 #ifndef THREADLAB_METRICS_IMPL_H
 #define THREADLAB_METRICS_IMPL_H
 
+#include "metrics-expo.h"
 #include "metrics.h"
 
-enum family_type { FAMILY_GAUGE, FAMILY_COUNTER, FAMILY_INFO, FAMILY_HISTOGRAM };
-
-struct family {
-	const char *name; /* without _total or _info */
-	enum family_type type;
-	const char *help; /* plain ASCII: no backslash, quote or newline */
-};
-
-struct metrics_ctx {
-	FILE *out;  /* the exposition */
-	FILE *f;    /* the sample line being written: out gets it whole, or not */
-	char *line; /* f's buffer (open_memstream) */
-	size_t line_len;
-	enum metrics_format fmt;
-	const struct family *fam;
-	bool started; /* fam's HELP and TYPE are out */
-	bool labels;  /* the sample line's "{" is out */
-};
-
-void metrics_family(struct metrics_ctx *c, const struct family *fam);
-/* Starts a sample line named after the family (with _total, _info as the
- * format wants); metrics_sample_as with the suffix given ("_bucket"). */
-void metrics_sample(struct metrics_ctx *c);
-void metrics_sample_as(struct metrics_ctx *c, const char *suffix);
-void metrics_label(struct metrics_ctx *c, const char *name, const char *v, size_t len);
-void metrics_label_str(struct metrics_ctx *c, const char *name, const char *v);
-void metrics_label_int(struct metrics_ctx *c, const char *name, long v);
-/* Ends the labels and writes the value (a value that is not a finite
- * number, or a negative counter, leaves its sample out). */
-void metrics_value(struct metrics_ctx *c, double v);
-void metrics_uint(struct metrics_ctx *c, unsigned long long v);
 /* pid and group labels of a thread group. */
 void metrics_group_labels(struct metrics_ctx *c, const struct thread_group *g);
 

@@ -29,24 +29,24 @@ static void metrics_latency_group(struct metrics_ctx *c, const struct thread_gro
 	const double *le = runqlat_metric_bounds(&nb);
 	char v[32];
 	for (size_t b = 0; b < nb; b++) {
-		metrics_sample_as(c, "_bucket");
+		metrics_expo_sample_as(c, "_bucket");
 		metrics_group_labels(c, g);
 		snprintf(v, sizeof(v), "%.9g", le[b]);
-		metrics_label_str(c, "le", v);
-		metrics_uint(c, (unsigned long long)runqlat_count_below(&g->lat, le[b]));
+		metrics_expo_label_str(c, "le", v);
+		metrics_expo_uint(c, (unsigned long long)runqlat_count_below(&g->lat, le[b]));
 	}
 	/* The count is the buckets' own sum, so +Inf and _count agree with them. */
 	unsigned long long all = runqlat_count_below(&g->lat, INFINITY);
-	metrics_sample_as(c, "_bucket");
+	metrics_expo_sample_as(c, "_bucket");
 	metrics_group_labels(c, g);
-	metrics_label_str(c, "le", "+Inf");
-	metrics_uint(c, all);
-	metrics_sample_as(c, "_count");
+	metrics_expo_label_str(c, "le", "+Inf");
+	metrics_expo_uint(c, all);
+	metrics_expo_sample_as(c, "_count");
 	metrics_group_labels(c, g);
-	metrics_uint(c, all);
-	metrics_sample_as(c, "_sum");
+	metrics_expo_uint(c, all);
+	metrics_expo_sample_as(c, "_sum");
 	metrics_group_labels(c, g);
-	metrics_value(c, (double)g->lat.sum_ns / 1e9);
+	metrics_expo_value(c, (double)g->lat.sum_ns / 1e9);
 }
 
 static const struct family fam_dropped = {
@@ -63,14 +63,14 @@ void metrics_latency(struct metrics_ctx *c, const struct metrics_target *t, size
 	for (size_t k = 0; k < n; k++)
 		any |= t[k].s->cur.threads.lat_on;
 	if (any) {
-		metrics_family(c, &fam_reads);
-		metrics_sample(c);
-		metrics_uint(c, collector_reads());
-		metrics_family(c, &fam_dropped);
-		metrics_sample(c);
-		metrics_uint(c, collector_dropped());
+		metrics_expo_family(c, &fam_reads);
+		metrics_expo_sample(c);
+		metrics_expo_uint(c, collector_reads());
+		metrics_expo_family(c, &fam_dropped);
+		metrics_expo_sample(c);
+		metrics_expo_uint(c, collector_dropped());
 	}
-	metrics_family(c, &fam_latency);
+	metrics_expo_family(c, &fam_latency);
 	for (size_t k = 0; k < n; k++) {
 		const struct session *s = t[k].s;
 		if (!s->cur.threads.lat_on)

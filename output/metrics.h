@@ -52,10 +52,6 @@ struct metrics_opts {
 int metrics_write(FILE *f, enum metrics_format fmt, const struct metrics_target *t, size_t n,
 		  const struct metrics_opts *o);
 
-/* A label value escaped as metrics_write escapes it (the tests check the
- * rules on it).  Returns the bytes written to f. */
-size_t metrics_label_value(FILE *f, const char *v, size_t len);
-
 /* The mode label of a session: "lab", "attach" or "command". */
 const char *metrics_mode(const struct session *s);
 

@@ -1,6 +1,20 @@
 # tap-jobs.sh — helpers of the bash test scripts beside tap-lib.sh:
 # programs started and waited for, and JSON checks that retry.  Sourced
-# after tap-lib.sh by a script that sets tmp.
+# after tap-lib.sh.  Where the script has not set them: B (the build
+# directory, THREADLAB_BUILDDIR), TL (its threadlab), PY (Debian's python3),
+# tmp (a fresh directory, removed at exit by tap-lib) and pids.
+: "${B:=${THREADLAB_BUILDDIR:-.}}"
+: "${TL:=$B/threadlab}"
+: "${PY:=/usr/bin/python3}"
+[ -n "${tmp:-}" ] || tmp=$(mktemp -d)
+declare -p pids >/dev/null 2>&1 || pids=()
+# jobs_need PROGRAM...: the whole script skips, naming what is missing, when
+# threadlab, python3 or one of the PROGRAMs (paths) is not there.
+jobs_need() {
+	local p missing=()
+	for p in "$TL" "$PY" "$@"; do [ -x "$p" ] || missing+=("$p"); done
+	[ ${#missing[@]} = 0 ] || skip_all "${missing[*]} missing"
+}
 # start VAR CMD...: runs CMD in the background, its pid into VAR (tracked:
 # killed at exit, and added to the script's pids array when it has one;
 # killed too when the script dies without its exit trap, tap-lib's
@@ -35,31 +49,26 @@ d = last.get("diagnosis", last)
 $py
 PY
 }
-# try3 DESC FILE PYTHON CMD...: runs CMD > FILE and json_checks it, up to
-# three times (a verdict that noise on a shared machine could flip; tap-lib's
-# retry for a JSON check): ok on the first pass, else not ok with the last
-# failure.
 # bounded SECONDS CMD...: runs CMD (a shell function too) for at most
 # SECONDS; when it had to be stopped, what it ran and where each process
 # of it slept go to $tmp/hang (for the log) and the status is 124.
 bounded() {
-	local limit=$1 p i q
+	local limit=$1 p q below
 	shift
 	"$@" &
 	p=$!
-	for ((i = 0; i < limit * 10; i++)); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
-	if kill -0 "$p" 2>/dev/null; then
-		local below
-		below=$(descendants "$p")
-		for q in $below; do
-			echo "still running after $limit s: $(tr '\0' ' ' <"/proc/$q/cmdline" 2>/dev/null | cut -c1-100)" \
-				"(threads asleep in: $(cat /proc/"$q"/task/*/wchan 2>/dev/null | tr '\n' ' ' | cut -c1-200))"
-		done >"$tmp/hang"
-		kill -9 $below "$p" 2>/dev/null
-		wait "$p" 2>/dev/null
-		return 124
+	if until_true $((limit * 10)) ended "$p"; then
+		wait "$p"
+		return
 	fi
-	wait "$p"
+	below=$(descendants "$p")
+	for q in $below; do
+		echo "still running after $limit s: $(tr '\0' ' ' <"/proc/$q/cmdline" 2>/dev/null | cut -c1-100)" \
+			"(threads asleep in: $(cat /proc/"$q"/task/*/wchan 2>/dev/null | tr '\n' ' ' | cut -c1-200))"
+	done >"$tmp/hang"
+	kill -9 $below "$p" 2>/dev/null
+	wait "$p" 2>/dev/null
+	return 124
 }
 # try3 DESC FILE PYTHON CMD...: CMD's JSON in FILE passes PYTHON's checks in
 # one of three tries, each bounded to 90 s (a try that hangs is said in a

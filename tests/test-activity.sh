@@ -13,25 +13,13 @@
 # into waiting-cpu ones; a check that noise could still flip is tried up to
 # three times.
 set -u
-B="${THREADLAB_BUILDDIR:-.}"
-TL="$B/threadlab"
+. "$(dirname "$0")/tap-lib.sh"
+. "$(dirname "$0")/tap-jobs.sh"
 BLOCKER="$B/tests/blocker"
 TEAM="$B/tests/omp-team"
 SRC="${THREADLAB_SRCDIR:-$(dirname "$0")/..}"
 LOADER="$SRC/tests/mp-loader.py"
-PY=/usr/bin/python3
-tmp=$(mktemp -d)
-pids=()
-cleanup() {
-	for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done
-	rm -rf "$tmp"
-}
-. "$(dirname "$0")/tap-lib.sh"
-. "$(dirname "$0")/tap-jobs.sh"
-
-if [ ! -x "$TL" ] || [ ! -x "$BLOCKER" ] || [ ! -x "$TEAM" ] || [ ! -x "$PY" ]; then
-	skip_all "$TL, $BLOCKER, $TEAM or $PY missing"
-fi
+jobs_need "$BLOCKER" "$TEAM"
 plan 4
 prio_make
 

@@ -198,6 +198,17 @@ static void test_latency_columns(void **state)
 		}
 		dash_format_thread_row(row, sizeof(row), &c, &idle, LABVIEW_MARK_NONE);
 		assert_non_null(strstr(row, "     -      - "));
+		/* the longest marks are whole within the width (at 80 columns
+		 * they were cut to "parke" and "activ") */
+		static const enum labview_mark longest[] = {
+		    LABVIEW_MARK_PARKED, LABVIEW_MARK_ACTIVE, LABVIEW_MARK_ANCHOR};
+		for (size_t k = 0; k < 3; k++) {
+			dash_format_thread_row(row, sizeof(row), &c, &idle, longest[k]);
+			const char *name = labview_mark_name(longest[k]);
+			size_t rl = strlen(row), nl = strlen(name);
+			assert_true(dash_fit_width(row) <= cases[i].width);
+			assert_true(rl >= nl && strcmp(row + rl - nl, name) == 0);
+		}
 	}
 	/* without latency the table is as it was */
 	dash_format_cols_lat(80, true, false, &c);
@@ -206,6 +217,41 @@ static void test_latency_columns(void **state)
 	dash_format_thread_head(head, sizeof(head), &c, DASH_SORT_CPU);
 	assert_null(strstr(head, "P99"));
 	assert_string_equal(dash_format_sort_name(DASH_SORT_P99), "P99");
+}
+
+/* A process row ends with its mean runnable threads, in the form the row
+ * has room for: at 80 columns in a tree "2.0 run" was cut to "2.0 ru". */
+static void test_process_tail(void **state)
+{
+	(void)state;
+	char row[512];
+	struct dash_cols c;
+	struct thread_rate p = mk_thread(4242, 4242, "- forker(1)", 1.0);
+	p.state = 0;
+	p.cpu = -1;
+	static const struct {
+		int width;
+		bool tree;
+		const char *tail;
+	} cases[] = {{120, true, "2.0 run"}, {80, false, "2.0 run"}, {80, true, "2.0r"}};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		dash_format_cols(cases[i].width, cases[i].tree, &c);
+		dash_format_thread_row(row, sizeof(row), &c, &p, LABVIEW_MARK_NONE);
+		dash_format_process_tail(row, sizeof(row), &c, 2.0);
+		size_t rl = strlen(row), tl = strlen(cases[i].tail);
+		if (dash_fit_width(row) > cases[i].width || rl < tl ||
+		    strcmp(row + rl - tl, cases[i].tail) != 0 || row[rl - tl - 1] != ' ')
+			fail_msg("width %d: '%s', want it to end in ' %s'", cases[i].width, row,
+				 cases[i].tail);
+	}
+	/* no room at all: nothing added, the width kept */
+	dash_format_cols(80, true, &c);
+	c.width = (int)dash_fit_width(row);
+	dash_format_thread_row(row, sizeof(row), &c, &p, LABVIEW_MARK_NONE);
+	c.width = (int)dash_fit_width(row) + 2;
+	dash_format_process_tail(row, sizeof(row), &c, 12.5);
+	assert_true(dash_fit_width(row) <= c.width);
+	assert_null(strstr(row, "12.5"));
 }
 
 /* What each thread does: an ACT column from 84 columns, the short form
@@ -525,6 +571,7 @@ int main(void)
 	    cmocka_unit_test(test_line_shorten_drop_keep),
 	    cmocka_unit_test(test_thread_rows_at_80_and_wider),
 	    cmocka_unit_test(test_latency_columns),
+	    cmocka_unit_test(test_process_tail),
 	    cmocka_unit_test(test_activity_column),
 	    cmocka_unit_test(test_hostile_names_made_safe),
 	    cmocka_unit_test(test_sorting),

@@ -1,5 +1,6 @@
-/* test-dash-keys.c — the dashboard's keys, sweep and layout, without a
- * terminal. */
+/* test-dash-keys.c — the dashboard's keys, without a terminal; the sweep
+ * key's state machine is test-dash-sweep.c's, the layout
+ * test-dash-layout.c's. */
 #include "config.h"
 
 #include "tl-test.h"
@@ -8,61 +9,52 @@
 #include <string.h>
 
 #include "dash-keys.h"
-#include "dash-layout.h"
 #include "dash-sweep.h"
-
-static void dash_fresh(struct dash *d)
-{
-	memset(d, 0, sizeof(*d));
-	d->interval = 1.0;
-	dash_sweep_init(&d->sweep);
-}
-
-static const struct dash_key_ctx lab_ctx = {.lab = true, .online = 2, .effective = 2, .now = 10};
+#include "tl-dash-keys.h"
 
 static void test_thread_and_stream_keys(void **state)
 {
 	(void)state;
 	struct dash d;
 	struct lab_settings w = lab_settings_default();
-	dash_fresh(&d);
+	tl_dash_fresh(&d);
 
-	int f = dash_keys_handle(&d, &w, &lab_ctx, '+');
+	int f = dash_keys_handle(&d, &w, &tl_lab_ctx, '+');
 	assert_true(f & DASH_KEY_APPLY);
 	assert_true(f & DASH_KEY_REDRAW);
 	assert_int_equal(w.threads, 2);
 	assert_non_null(strstr(d.message, "threads 2"));
 	/* = is + (the unshifted key): up, never down. */
-	f = dash_keys_handle(&d, &w, &lab_ctx, '=');
+	f = dash_keys_handle(&d, &w, &tl_lab_ctx, '=');
 	assert_true(f & DASH_KEY_APPLY);
 	assert_int_equal(w.threads, 3);
-	dash_keys_handle(&d, &w, &lab_ctx, '-');
-	dash_keys_handle(&d, &w, &lab_ctx, '-');
-	f = dash_keys_handle(&d, &w, &lab_ctx, '-');
+	dash_keys_handle(&d, &w, &tl_lab_ctx, '-');
+	dash_keys_handle(&d, &w, &tl_lab_ctx, '-');
+	f = dash_keys_handle(&d, &w, &tl_lab_ctx, '-');
 	assert_int_equal(w.threads, 1); /* never below 1 */
 	assert_false(f & DASH_KEY_APPLY);
 	assert_true(f & DASH_KEY_HANDLED);
 
-	assert_true(dash_keys_handle(&d, &w, &lab_ctx, ']') & DASH_KEY_APPLY);
+	assert_true(dash_keys_handle(&d, &w, &tl_lab_ctx, ']') & DASH_KEY_APPLY);
 	assert_int_equal(w.streams, 2);
-	dash_keys_handle(&d, &w, &lab_ctx, '[');
+	dash_keys_handle(&d, &w, &tl_lab_ctx, '[');
 	assert_int_equal(w.streams, 1);
-	assert_false(dash_keys_handle(&d, &w, &lab_ctx, '[') & DASH_KEY_APPLY);
+	assert_false(dash_keys_handle(&d, &w, &tl_lab_ctx, '[') & DASH_KEY_APPLY);
 
-	dash_keys_handle(&d, &w, &lab_ctx, 'd');
+	dash_keys_handle(&d, &w, &tl_lab_ctx, 'd');
 	assert_int_equal(w.precision, CTL_DOUBLE);
-	dash_keys_handle(&d, &w, &lab_ctx, 'd');
+	dash_keys_handle(&d, &w, &tl_lab_ctx, 'd');
 	assert_int_equal(w.precision, CTL_SINGLE);
 
-	dash_keys_handle(&d, &w, &lab_ctx, 'w');
-	dash_keys_handle(&d, &w, &lab_ctx, 'w');
+	dash_keys_handle(&d, &w, &tl_lab_ctx, 'w');
+	dash_keys_handle(&d, &w, &tl_lab_ctx, 'w');
 	assert_int_equal(w.workers, 2);
-	dash_keys_handle(&d, &w, &lab_ctx, 'W');
+	dash_keys_handle(&d, &w, &tl_lab_ctx, 'W');
 	assert_int_equal(w.workers, 1);
 
-	assert_true(dash_keys_handle(&d, &w, &lab_ctx, ' ') & DASH_KEY_APPLY);
+	assert_true(dash_keys_handle(&d, &w, &tl_lab_ctx, ' ') & DASH_KEY_APPLY);
 	assert_true(w.paused);
-	dash_keys_handle(&d, &w, &lab_ctx, ' ');
+	dash_keys_handle(&d, &w, &tl_lab_ctx, ' ');
 	assert_false(w.paused);
 }
 
@@ -71,21 +63,21 @@ static void test_size_keys(void **state)
 	(void)state;
 	struct dash d;
 	struct lab_settings w = lab_settings_default();
-	dash_fresh(&d);
+	tl_dash_fresh(&d);
 
 	assert_int_equal(w.size, 768);
-	dash_keys_handle(&d, &w, &lab_ctx, '>');
+	dash_keys_handle(&d, &w, &tl_lab_ctx, '>');
 	assert_int_equal(w.size, 960);
 	assert_int_equal(w.size % 64, 0);
 	for (int i = 0; i < 20; i++)
-		dash_keys_handle(&d, &w, &lab_ctx, '<');
+		dash_keys_handle(&d, &w, &tl_lab_ctx, '<');
 	assert_int_equal(w.size, 256); /* the floor */
-	assert_false(dash_keys_handle(&d, &w, &lab_ctx, '<') & DASH_KEY_APPLY);
+	assert_false(dash_keys_handle(&d, &w, &tl_lab_ctx, '<') & DASH_KEY_APPLY);
 	/* Upwards it stops where the memory check refuses, with a message. */
 	int last = 0;
 	for (int i = 0; i < 60 && w.size != last; i++) {
 		last = w.size;
-		dash_keys_handle(&d, &w, &lab_ctx, '>');
+		dash_keys_handle(&d, &w, &tl_lab_ctx, '>');
 	}
 	assert_true(w.size <= LAB_MAX_SIZE);
 	char err[256];
@@ -97,29 +89,29 @@ static void test_quota_keys(void **state)
 	(void)state;
 	struct dash d;
 	struct lab_settings w = lab_settings_default();
-	dash_fresh(&d);
+	tl_dash_fresh(&d);
 
 	/* } from no quota gives half a CPU; { from there lifts it. */
-	assert_true(dash_keys_handle(&d, &w, &lab_ctx, '}') & DASH_KEY_APPLY);
+	assert_true(dash_keys_handle(&d, &w, &tl_lab_ctx, '}') & DASH_KEY_APPLY);
 	assert_true(w.cpus > 0.49 && w.cpus < 0.51);
-	dash_keys_handle(&d, &w, &lab_ctx, '}');
+	dash_keys_handle(&d, &w, &tl_lab_ctx, '}');
 	assert_true(w.cpus > 0.99 && w.cpus < 1.01);
-	dash_keys_handle(&d, &w, &lab_ctx, '{');
-	dash_keys_handle(&d, &w, &lab_ctx, '{');
+	dash_keys_handle(&d, &w, &tl_lab_ctx, '{');
+	dash_keys_handle(&d, &w, &tl_lab_ctx, '{');
 	assert_true(w.cpus <= 0);
 	assert_non_null(strstr(d.message, "removed"));
 	/* { from no quota starts half a CPU below the online count. */
 	w.cpus = 0;
-	dash_keys_handle(&d, &w, &lab_ctx, '{');
+	dash_keys_handle(&d, &w, &tl_lab_ctx, '{');
 	assert_true(w.cpus > 1.49 && w.cpus < 1.51);
 	/* Not above the online count. */
-	dash_keys_handle(&d, &w, &lab_ctx, '}');
-	int f = dash_keys_handle(&d, &w, &lab_ctx, '}');
+	dash_keys_handle(&d, &w, &tl_lab_ctx, '}');
+	int f = dash_keys_handle(&d, &w, &tl_lab_ctx, '}');
 	assert_false(f & DASH_KEY_APPLY);
 	assert_true(w.cpus > 1.99 && w.cpus < 2.01);
-	dash_keys_handle(&d, &w, &lab_ctx, 'u');
+	dash_keys_handle(&d, &w, &tl_lab_ctx, 'u');
 	assert_true(w.cpus <= 0);
-	assert_false(dash_keys_handle(&d, &w, &lab_ctx, 'u') & DASH_KEY_APPLY);
+	assert_false(dash_keys_handle(&d, &w, &tl_lab_ctx, 'u') & DASH_KEY_APPLY);
 }
 
 static void test_view_keys(void **state)
@@ -127,40 +119,40 @@ static void test_view_keys(void **state)
 	(void)state;
 	struct dash d;
 	struct lab_settings w = lab_settings_default();
-	dash_fresh(&d);
+	tl_dash_fresh(&d);
 
 	assert_int_equal(d.sort, DASH_SORT_CPU);
-	dash_keys_handle(&d, &w, &lab_ctx, '\t');
+	dash_keys_handle(&d, &w, &tl_lab_ctx, '\t');
 	assert_int_equal(d.sort, DASH_SORT_WAIT);
-	dash_keys_handle(&d, &w, &lab_ctx, KEY_F(6));
+	dash_keys_handle(&d, &w, &tl_lab_ctx, KEY_F(6));
 	assert_int_equal(d.sort, DASH_SORT_IVCSW);
-	dash_keys_handle(&d, &w, &lab_ctx, KEY_BTAB);
+	dash_keys_handle(&d, &w, &tl_lab_ctx, KEY_BTAB);
 	assert_int_equal(d.sort, DASH_SORT_WAIT);
 
-	assert_true(dash_keys_handle(&d, &w, &lab_ctx, 'r') & DASH_KEY_RESET);
+	assert_true(dash_keys_handle(&d, &w, &tl_lab_ctx, 'r') & DASH_KEY_RESET);
 
-	assert_true(dash_keys_handle(&d, &w, &lab_ctx, 'i') & DASH_KEY_RETIME);
+	assert_true(dash_keys_handle(&d, &w, &tl_lab_ctx, 'i') & DASH_KEY_RETIME);
 	assert_true(d.interval > 0.49 && d.interval < 0.51);
-	dash_keys_handle(&d, &w, &lab_ctx, 'I');
-	dash_keys_handle(&d, &w, &lab_ctx, 'I');
+	dash_keys_handle(&d, &w, &tl_lab_ctx, 'I');
+	dash_keys_handle(&d, &w, &tl_lab_ctx, 'I');
 	assert_true(d.interval > 1.99 && d.interval < 2.01);
 
-	dash_keys_handle(&d, &w, &lab_ctx, '?');
+	dash_keys_handle(&d, &w, &tl_lab_ctx, '?');
 	assert_true(d.help);
 	/* Any key closes the help without acting. */
-	int f = dash_keys_handle(&d, &w, &lab_ctx, '+');
+	int f = dash_keys_handle(&d, &w, &tl_lab_ctx, '+');
 	assert_false(d.help);
 	assert_false(f & DASH_KEY_APPLY);
 	/* F1 then q: the help says any key closes it, so q closes it too. */
-	dash_keys_handle(&d, &w, &lab_ctx, KEY_F(1));
+	dash_keys_handle(&d, &w, &tl_lab_ctx, KEY_F(1));
 	assert_true(d.help);
-	f = dash_keys_handle(&d, &w, &lab_ctx, 'q');
+	f = dash_keys_handle(&d, &w, &tl_lab_ctx, 'q');
 	assert_false(f & DASH_KEY_QUIT);
 	assert_false(d.quit);
 	assert_false(d.help);
-	assert_true(dash_keys_handle(&d, &w, &lab_ctx, KEY_F(10)) & DASH_KEY_QUIT);
+	assert_true(dash_keys_handle(&d, &w, &tl_lab_ctx, KEY_F(10)) & DASH_KEY_QUIT);
 	assert_true(d.quit);
-	assert_int_equal(dash_keys_handle(&d, &w, &lab_ctx, 'Z'), 0);
+	assert_int_equal(dash_keys_handle(&d, &w, &tl_lab_ctx, 'Z'), 0);
 }
 
 static void test_attach_mode_refuses_lab_keys(void **state)
@@ -168,9 +160,9 @@ static void test_attach_mode_refuses_lab_keys(void **state)
 	(void)state;
 	struct dash d;
 	struct lab_settings w = lab_settings_default();
-	struct dash_key_ctx c = lab_ctx;
+	struct dash_key_ctx c = tl_lab_ctx;
 	c.lab = false;
-	dash_fresh(&d);
+	tl_dash_fresh(&d);
 
 	int f = dash_keys_handle(&d, &w, &c, '+');
 	assert_true(f & DASH_KEY_HANDLED);
@@ -182,139 +174,6 @@ static void test_attach_mode_refuses_lab_keys(void **state)
 	/* Sorting and quitting still work. */
 	dash_keys_handle(&d, &w, &c, '\t');
 	assert_int_equal(d.sort, DASH_SORT_WAIT);
-}
-
-/* A lab status in which every wanted stream applied epoch e with t threads. */
-static void lab_status_at(struct lab_status *st, struct labview *v, uint64_t e, int t, double t0,
-			  double steady_s)
-{
-	memset(st, 0, sizeof(*st));
-	st->epoch = e;
-	st->applied = true;
-	st->settings.streams = 1;
-	st->settings.threads = t;
-	st->stream[0].threads = (uint32_t)t;
-	st->stream[0].applied_epoch = e;
-	memset(v, 0, sizeof(*v));
-	v->steady.epoch = e;
-	v->steady.state = 2;
-	v->steady.t0 = t0;
-	v->steady.t_last = t0 + steady_s;
-}
-
-static void test_sweep_state_machine(void **state)
-{
-	(void)state;
-	struct dash d;
-	struct lab_settings w = lab_settings_default();
-	struct lab_status st;
-	struct labview v;
-	dash_fresh(&d);
-	w.threads = 3;
-
-	int f = dash_keys_handle(&d, &w, &lab_ctx, 's');
-	assert_true(f & DASH_KEY_APPLY);
-	assert_true(d.sweep.active);
-	assert_int_equal(w.threads, 1);
-	assert_int_equal(d.sweep.t_max, 4); /* 2 x 2 effective CPUs */
-
-	/* Not applied yet (old epoch in the steady window): waits. */
-	lab_status_at(&st, &v, 5, 3, 1, 10);
-	st.epoch = 6;
-	assert_int_equal(dash_sweep_tick(&d.sweep, &w, &st, &v, 11), 0);
-	/* Applied, but the steady window is still short. */
-	lab_status_at(&st, &v, 6, 1, 10.5, 1.0);
-	assert_int_equal(dash_sweep_tick(&d.sweep, &w, &st, &v, 12), 0);
-	/* Long enough: next step. */
-	/* A long window that began before the step does not count. */
-	lab_status_at(&st, &v, 6, 1, 9, DASH_SWEEP_WINDOW + 3);
-	assert_int_equal(dash_sweep_tick(&d.sweep, &w, &st, &v, 13), 0);
-	lab_status_at(&st, &v, 6, 1, 10.5, DASH_SWEEP_WINDOW + 0.1);
-	f = dash_sweep_tick(&d.sweep, &w, &st, &v, 13);
-	assert_true(f & DASH_SWEEP_NEXT);
-	assert_true(f & DASH_SWEEP_APPLY);
-	assert_int_equal(w.threads, 2);
-	/* A step that never settles times out and moves on. */
-	lab_status_at(&st, &v, 7, 1, 13.5, 0);
-	f = dash_sweep_tick(&d.sweep, &w, &st, &v, 13 + DASH_SWEEP_STEP_MAX + 1);
-	assert_true(f & DASH_SWEEP_NEXT);
-	assert_int_equal(w.threads, 3);
-	assert_int_equal(d.sweep.skipped, 1);
-	lab_status_at(&st, &v, 8, 3, 30, 3);
-	dash_sweep_tick(&d.sweep, &w, &st, &v, 40);
-	assert_int_equal(w.threads, 4);
-	lab_status_at(&st, &v, 9, 4, 41, 3);
-	f = dash_sweep_tick(&d.sweep, &w, &st, &v, 45);
-	assert_true(f & DASH_SWEEP_DONE);
-	assert_false(d.sweep.active);
-	assert_int_equal(w.threads, 3); /* the user's setting is back */
-
-	/* A knob key during a sweep cancels it from the user's setting. */
-	dash_keys_handle(&d, &w, &lab_ctx, 's');
-	assert_int_equal(w.threads, 1);
-	f = dash_keys_handle(&d, &w, &lab_ctx, '+');
-	assert_false(d.sweep.active);
-	assert_int_equal(w.threads, 4);
-	/* s during a sweep stops it and restores. */
-	dash_keys_handle(&d, &w, &lab_ctx, 's');
-	dash_keys_handle(&d, &w, &lab_ctx, 's');
-	assert_false(d.sweep.active);
-	assert_int_equal(w.threads, 4);
-}
-
-static void rect_inside(const struct dash_rect *r, int rows, int cols)
-{
-	if (r->h == 0)
-		return;
-	assert_true(r->y >= 0 && r->x >= 0);
-	assert_true(r->y + r->h <= rows);
-	assert_true(r->x + r->w <= cols);
-}
-
-static void test_layout(void **state)
-{
-	(void)state;
-	struct dash_layout l;
-	dash_layout_compute(24, 80, true, 2, &l);
-	assert_false(l.too_small);
-	const struct dash_rect *all[] = {&l.header,	&l.budget, &l.pressure,
-					 &l.throughput, &l.chart,  &l.cpus,
-					 &l.threads,	&l.keys,   &l.message};
-	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
-		rect_inside(all[i], 24, 80);
-	assert_int_equal(l.header.y, 0);
-	assert_int_equal(l.message.y, 23);
-	assert_int_equal(l.keys.y, 22);
-	assert_true(l.chart.h >= 4);
-	assert_true(l.threads.h >= 5);
-	assert_int_equal(l.threads.y + l.threads.h, l.keys.y);
-	/* Attach mode: no workload panels, more thread rows. */
-	struct dash_layout a;
-	dash_layout_compute(24, 80, false, 2, &a);
-	assert_int_equal(a.throughput.h, 0);
-	assert_int_equal(a.chart.h, 0);
-	assert_true(a.threads.h > l.threads.h);
-	/* More room: a bigger chart, more thread rows, CPU bars beside the chart. */
-	struct dash_layout b;
-	dash_layout_compute(50, 160, true, 16, &b);
-	assert_true(b.threads.h > l.threads.h);
-	assert_true(b.chart.h > l.chart.h);
-	assert_int_equal(b.cpus.y, b.chart.y);
-	assert_true(b.cpus.x >= b.chart.x + b.chart.w);
-	const struct dash_rect *ball[] = {&b.chart, &b.cpus, &b.threads};
-	for (size_t i = 0; i < 3; i++)
-		rect_inside(ball[i], 50, 160);
-	/* Many CPUs at 80 columns: several bars per row, bounded height. */
-	dash_layout_compute(24, 80, false, 64, &a);
-	assert_true(a.cpu_cols >= 3);
-	assert_true(a.cpus.h <= 4);
-	/* Below the minimum: only the notice. */
-	dash_layout_compute(23, 80, true, 2, &l);
-	assert_true(l.too_small);
-	dash_layout_compute(24, 79, true, 2, &l);
-	assert_true(l.too_small);
-	dash_layout_compute(1, 1, true, 2, &l);
-	assert_true(l.too_small);
 }
 
 static void test_help_lists_every_key(void **state)
@@ -555,11 +414,11 @@ static void test_replay_keys(void **state)
 	(void)state;
 	struct dash d;
 	struct lab_settings w = lab_settings_default();
-	struct dash_key_ctx c = lab_ctx;
+	struct dash_key_ctx c = tl_lab_ctx;
 	c.replay = true;
 	c.replay_pos = 5;
 	c.replay_count = 10;
-	dash_fresh(&d);
+	tl_dash_fresh(&d);
 	d.replay.on = true;
 	d.replay.speed = 1;
 	int f = dash_keys_handle(&d, &w, &c, '+');
@@ -584,8 +443,8 @@ static void test_replay_keys(void **state)
 	dash_keys_handle(&d, &w, &c, '4');
 	assert_int_equal(d.replay.speed, 4);
 	/* Replay keys say where they work outside a replay. */
-	dash_fresh(&d);
-	f = dash_keys_handle(&d, &w, &lab_ctx, 'G');
+	tl_dash_fresh(&d);
+	f = dash_keys_handle(&d, &w, &tl_lab_ctx, 'G');
 	assert_false(f & DASH_KEY_SEEK);
 	assert_non_null(strstr(d.message, "replay"));
 	char bar[256];
@@ -622,7 +481,8 @@ static void test_every_listed_key_acts(void **state)
 	(void)state;
 	static const char *const refusals[] = {"inactive", "no workload", "works in a replay",
 					       "moves the guided tour", "the tour sets the knobs"};
-	struct dash_key_ctx lab = lab_ctx, attach = lab_ctx, replay = lab_ctx, tour = lab_ctx;
+	struct dash_key_ctx lab = tl_lab_ctx, attach = tl_lab_ctx, replay = tl_lab_ctx,
+			    tour = tl_lab_ctx;
 	attach.lab = false;
 	attach.table_rows = 5;
 	attach.table_body = 3;
@@ -652,7 +512,7 @@ static void test_every_listed_key_acts(void **state)
 			     k = strtok_r(NULL, " ", &save)) {
 				struct dash d;
 				struct lab_settings w = lab_settings_default();
-				dash_fresh(&d);
+				tl_dash_fresh(&d);
 				d.replay.on = modes[m].c->replay;
 				d.replay.speed = 1;
 				int f = dash_keys_handle(&d, &w, modes[m].c, key_of(k));
@@ -719,8 +579,6 @@ int main(void)
 	    cmocka_unit_test(test_quota_keys),
 	    cmocka_unit_test(test_view_keys),
 	    cmocka_unit_test(test_attach_mode_refuses_lab_keys),
-	    cmocka_unit_test(test_sweep_state_machine),
-	    cmocka_unit_test(test_layout),
 	    cmocka_unit_test(test_help_lists_every_key),
 	    cmocka_unit_test(test_tour_keys),
 	    cmocka_unit_test(test_man_page_lists_every_key),

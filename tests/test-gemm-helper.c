@@ -19,17 +19,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "control.h"
+#include "tl-ctl.h"
 
 #define N	  256
 #define MAX_TASKS 64
-
-struct lab {
-	int fd;
-	struct ctl_block *ctl;
-	pid_t pid[2];
-	int nhelpers;
-};
 
 struct task {
 	pid_t tid;
@@ -82,67 +75,10 @@ static int wait_exit(pid_t pid, long ms)
 	return -1;
 }
 
-static void lab_open(struct lab *l)
+/* Settings at n = N, single precision. */
+static uint64_t lab_set(struct tl_ctl *l, uint32_t threads, uint32_t streams, uint32_t paused)
 {
-	memset(l, 0, sizeof(*l));
-	l->fd = memfd_create("tl-test-ctl", 0); /* no CLOEXEC: helpers inherit it */
-	assert_true(l->fd >= 0);
-	assert_int_equal(ftruncate(l->fd, sizeof(struct ctl_block)), 0);
-	void *p =
-	    mmap(NULL, sizeof(struct ctl_block), PROT_READ | PROT_WRITE, MAP_SHARED, l->fd, 0);
-	assert_true(p != MAP_FAILED);
-	l->ctl = p;
-	l->ctl->magic = CTL_MAGIC;
-	l->ctl->version = CTL_VERSION;
-}
-
-static pid_t lab_spawn(struct lab *l, unsigned stream)
-{
-	char fd[16], idx[16], parent[16];
-	snprintf(fd, sizeof(fd), "%d", l->fd);
-	snprintf(idx, sizeof(idx), "%u", stream);
-	snprintf(parent, sizeof(parent), "%d", (int)getpid());
-	const char *args[] = {"--ctl-fd", fd, "--stream", idx, "--parent", parent, NULL};
-	pid_t pid = spawn("threadlab-gemm", args, -1);
-	l->pid[l->nhelpers++] = pid;
-	return pid;
-}
-
-/* Settings through control.h's sequence lock, as lab.c writes them. */
-static uint64_t settings_write(struct ctl_settings *s, uint32_t threads, uint32_t streams,
-			       uint32_t size, uint32_t precision, uint32_t paused)
-{
-	struct ctl_values v = {threads, streams, size, precision, paused, 0, 0, 0, 1};
-	return ctl_settings_write(s, &v);
-}
-
-static uint64_t lab_set(struct lab *l, uint32_t threads, uint32_t streams, uint32_t paused)
-{
-	return settings_write(&l->ctl->settings, threads, streams, N, CTL_SINGLE, paused);
-}
-
-/* Waits until stream i applied epoch; 0 or -ETIMEDOUT. */
-static int lab_wait_applied(struct lab *l, int i, uint64_t epoch, long ms)
-{
-	for (long t = 0; t <= ms; t += 2) {
-		if (atomic_load(&l->ctl->stream[i].applied_epoch) == epoch)
-			return 0;
-		tl_sleep_ms(2);
-	}
-	return -ETIMEDOUT;
-}
-
-static void lab_close(struct lab *l)
-{
-	atomic_store(&l->ctl->settings.quit, 1);
-	for (int i = 0; i < l->nhelpers; i++) {
-		if (wait_exit(l->pid[i], 2000) == -1) {
-			kill(l->pid[i], SIGKILL);
-			waitpid(l->pid[i], NULL, 0);
-		}
-	}
-	munmap(l->ctl, sizeof(struct ctl_block));
-	close(l->fd);
+	return tl_ctl_write(&l->ctl->settings, threads, streams, N, CTL_SINGLE, paused);
 }
 
 /* The threads of pid: name and CPU time so far. */
@@ -261,11 +197,11 @@ static void test_bad_ctl_fd(void **state)
 static void test_threads_names_results(void **state)
 {
 	(void)state;
-	struct lab l;
-	lab_open(&l);
-	pid_t pid = lab_spawn(&l, 0);
+	struct tl_ctl l;
+	tl_ctl_open(&l);
+	pid_t pid = tl_ctl_spawn(&l, 0);
 	uint64_t e = lab_set(&l, 1, 1, 0);
-	assert_int_equal(lab_wait_applied(&l, 0, e, 3000), 0);
+	assert_int_equal(tl_ctl_wait_applied(&l, 0, e, 3000), 0);
 	struct ctl_stream *s = &l.ctl->stream[0];
 	assert_int_equal(atomic_load(&s->pid), pid);
 	assert_int_equal(atomic_load(&s->threads), 1);
@@ -283,7 +219,7 @@ static void test_threads_names_results(void **state)
 
 	/* Three threads: the pool grows to two workers, both active. */
 	e = lab_set(&l, 3, 1, 0);
-	assert_int_equal(lab_wait_applied(&l, 0, e, 3000), 0);
+	assert_int_equal(tl_ctl_wait_applied(&l, 0, e, 3000), 0);
 	assert_int_equal(atomic_load(&s->threads), 3);
 	assert_true(atomic_load(&s->pool) >= 3);
 	const char *three[] = {"gemm0", "gemm0.w1", "gemm0.w2", NULL};
@@ -291,7 +227,7 @@ static void test_threads_names_results(void **state)
 
 	/* Two threads: w1 works, w2 is parked; the driver and w1 both run. */
 	e = lab_set(&l, 2, 1, 0);
-	assert_int_equal(lab_wait_applied(&l, 0, e, 3000), 0);
+	assert_int_equal(tl_ctl_wait_applied(&l, 0, e, 3000), 0);
 	const char *two[] = {"gemm0", "gemm0.w1", "gemm0.p2", NULL};
 	assert_int_equal(wait_names(pid, two, 1000), 0);
 	tl_sleep_ms(150); /* past the spin of w2's last call */
@@ -319,7 +255,7 @@ static void test_threads_names_results(void **state)
 
 	/* One thread: every worker parked. */
 	e = lab_set(&l, 1, 1, 0);
-	assert_int_equal(lab_wait_applied(&l, 0, e, 3000), 0);
+	assert_int_equal(tl_ctl_wait_applied(&l, 0, e, 3000), 0);
 	const char *parked[] = {"gemm0", "gemm0.p1", "gemm0.p2", NULL};
 	assert_int_equal(wait_names(pid, parked, 1000), 0);
 	g0 = atomic_load(&s->gemms);
@@ -347,7 +283,7 @@ static void test_threads_names_results(void **state)
 	assert_true(bad == 0 || diff < 1e-3);
 	assert_true(atomic_load(&s->busy_ns) > 0);
 	assert_int_equal(atomic_load(&s->flops), atomic_load(&s->gemms) * 2ull * N * N * N);
-	lab_close(&l);
+	tl_ctl_close(&l);
 }
 
 /* The pool threads OpenBLAS made at load carry names while the helper
@@ -355,11 +291,11 @@ static void test_threads_names_results(void **state)
 static void test_names_during_reference(void **state)
 {
 	(void)state;
-	struct lab l;
-	lab_open(&l);
-	pid_t pid = lab_spawn(&l, 0);
+	struct tl_ctl l;
+	tl_ctl_open(&l);
+	pid_t pid = tl_ctl_spawn(&l, 0);
 	struct ctl_stream *s = &l.ctl->stream[0];
-	uint64_t e = settings_write(&l.ctl->settings, 1, 1, 2048, CTL_DOUBLE, 0);
+	uint64_t e = tl_ctl_write(&l.ctl->settings, 1, 1, 2048, CTL_DOUBLE, 0);
 	int named = 0, samples = 0;
 	struct task t[MAX_TASKS];
 	for (int i = 0; i < 2500 && atomic_load(&s->applied_epoch) != e; i++) {
@@ -378,33 +314,33 @@ static void test_names_during_reference(void **state)
 	       samples, t[0].name, t[1].name);
 	assert_int_equal(atomic_load(&s->applied_epoch), e);
 	if (online_affinity() < 2 || samples == 0) {
-		lab_close(&l);
+		tl_ctl_close(&l);
 		TL_SKIP("no pool thread to see (%d CPUs, %d samples)", online_affinity(), samples);
 	}
 	assert_true(named > 0);
-	lab_close(&l);
+	tl_ctl_close(&l);
 }
 
 static void test_pause_quit(void **state)
 {
 	(void)state;
-	struct lab l;
-	lab_open(&l);
-	pid_t pid = lab_spawn(&l, 0);
+	struct tl_ctl l;
+	tl_ctl_open(&l);
+	pid_t pid = tl_ctl_spawn(&l, 0);
 	struct ctl_stream *s = &l.ctl->stream[0];
 	uint64_t e = lab_set(&l, 1, 1, 0);
-	assert_int_equal(lab_wait_applied(&l, 0, e, 3000), 0);
+	assert_int_equal(tl_ctl_wait_applied(&l, 0, e, 3000), 0);
 	assert_true(TL_UNTIL(atomic_load(&s->state) == CTL_STREAM_RUNNING, 5000));
 	/* Paused: the counters stop. */
 	e = lab_set(&l, 1, 1, 1);
-	assert_int_equal(lab_wait_applied(&l, 0, e, 1000), 0);
+	assert_int_equal(tl_ctl_wait_applied(&l, 0, e, 1000), 0);
 	assert_true(TL_UNTIL(atomic_load(&s->state) == CTL_STREAM_PAUSED, 5000));
 	uint64_t g = atomic_load(&s->gemms);
 	tl_sleep_ms(100);
 	assert_int_equal(atomic_load(&s->gemms), g);
 	/* Resumed (a stream index beyond streams: see the two-stream test). */
 	e = lab_set(&l, 1, 1, 0);
-	assert_int_equal(lab_wait_applied(&l, 0, e, 1000), 0);
+	assert_int_equal(tl_ctl_wait_applied(&l, 0, e, 1000), 0);
 	/* A GEMM after the resume, however loaded the box (not within 50 ms). */
 	assert_true(TL_UNTIL(atomic_load(&s->gemms) > g, 10000));
 	/* quit: exit status 0 and state EXITED. */
@@ -414,21 +350,21 @@ static void test_pause_quit(void **state)
 	assert_int_equal(WEXITSTATUS(st), 0);
 	assert_int_equal(atomic_load(&s->state), CTL_STREAM_EXITED);
 	l.nhelpers = 0;
-	lab_close(&l);
+	tl_ctl_close(&l);
 }
 
 static void test_dies_with_parent(void **state)
 {
 	(void)state;
-	struct lab l;
-	lab_open(&l);
+	struct tl_ctl l;
+	tl_ctl_open(&l);
 	int p[2];
 	assert_int_equal(pipe(p), 0);
 	pid_t mid = fork();
 	assert_true(mid >= 0);
 	if (mid == 0) {
 		/* The intermediate parent: starts the helper, reports, waits. */
-		pid_t h = lab_spawn(&l, 0);
+		pid_t h = tl_ctl_spawn(&l, 0);
 		if (write(p[1], &h, sizeof(h)) != sizeof(h))
 			_exit(1);
 		for (;;)
@@ -451,7 +387,7 @@ static void test_dies_with_parent(void **state)
 		tl_sleep_ms(5);
 	printf("# helper gone %.0f ms after its parent was killed\n", (tl_now_s() - t0) * 1000);
 	assert_true(tl_pid_gone(helper));
-	lab_close(&l);
+	tl_ctl_close(&l);
 }
 
 /* Busy CPU time of the whole machine so far, ns (/proc/stat, all CPUs). */
@@ -472,19 +408,19 @@ static void test_two_streams_concurrent(void **state)
 	(void)state;
 	if (online_affinity() < 2)
 		TL_SKIP("needs 2 CPUs, this process may use %d", online_affinity());
-	struct lab l;
-	lab_open(&l);
-	lab_spawn(&l, 0);
-	lab_spawn(&l, 1);
+	struct tl_ctl l;
+	tl_ctl_open(&l);
+	tl_ctl_spawn(&l, 0);
+	tl_ctl_spawn(&l, 1);
 	/* Stream 1 is beyond streams = 1: paused. */
 	uint64_t e = lab_set(&l, 1, 1, 0);
-	assert_int_equal(lab_wait_applied(&l, 1, e, 3000), 0);
+	assert_int_equal(tl_ctl_wait_applied(&l, 1, e, 3000), 0);
 	tl_sleep_ms(20);
 	assert_int_equal(atomic_load(&l.ctl->stream[1].state), CTL_STREAM_PAUSED);
 	assert_int_equal(atomic_load(&l.ctl->stream[1].gemms), 0);
 	e = lab_set(&l, 1, 2, 0);
-	assert_int_equal(lab_wait_applied(&l, 0, e, 3000), 0);
-	assert_int_equal(lab_wait_applied(&l, 1, e, 3000), 0);
+	assert_int_equal(tl_ctl_wait_applied(&l, 0, e, 3000), 0);
+	assert_int_equal(tl_ctl_wait_applied(&l, 1, e, 3000), 0);
 	const char *s1[] = {"gemm1", NULL};
 	assert_int_equal(wait_names(l.pid[1], s1, 1000), 0);
 	tl_sleep_ms(50);
@@ -508,7 +444,7 @@ static void test_two_streams_concurrent(void **state)
 	uint64_t g1 = atomic_load(&l.ctl->stream[1].gemms);
 	assert_true(g0 > h0 && g1 > h1); /* both made progress in the window */
 	assert_true(c0 >= 0.05 && c1 >= 0.05);
-	lab_close(&l);
+	tl_ctl_close(&l);
 }
 
 static void burn_check(const char *prog, const char *const args[], const char *name)

@@ -21,7 +21,7 @@ cleanup() {
 
 . "$(dirname "$0")/tap-lib.sh"
 
-plan 29
+plan 30
 
 # The 500 'a's a line the expensive expression fails on.
 long_a=$(printf '%0500d' 0 | tr 0 a)
@@ -519,6 +519,21 @@ if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=64k tl-hostile-full "$mnt" 2>/de
 		notok "--batch --record on a full disk" "status $st" "$(cat "$tmp/full.err")"
 	fi
 	rm -f "$mnt"/*
+	# --headless the same: said with the file and the reason, exit 1 at the end
+	"$TL" --headless --size 256 -i 0.1 --record "$mnt/h.jsonl" 2>"$tmp/hfull.err" &
+	hl=$!
+	pids+=("$hl")
+	until_true 300 grep -q 'cannot write the recording' "$tmp/hfull.err"
+	kill -TERM $hl 2>/dev/null
+	until_true 100 ! alive $hl
+	wait $hl
+	st=$?
+	if [ $st = 1 ] && grep -q "cannot write the recording $mnt/h.jsonl: No space left on device; recording stops (exit status 1)" "$tmp/hfull.err"; then
+		ok "--headless --record on a full disk: said with the file, exit 1 after SIGTERM"
+	else
+		notok "--headless --record on a full disk" "status $st" "$(cat "$tmp/hfull.err")"
+	fi
+	rm -f "$mnt"/*
 	if command -v tmux >/dev/null; then
 		$T new-session -d -x 120 -y 30 "$TL --size 256 -i 0.1 --record $mnt/d.jsonl 2>$tmp/dfull.err; echo EXITED \$?; sleep 30"
 		wait_pane 0 'cannot write the recording' 150
@@ -536,6 +551,7 @@ if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=64k tl-hostile-full "$mnt" 2>/de
 	umount "$mnt"
 else
 	skip "--batch --record on a full disk" "needs root to mount a small tmpfs"
+	skip "--headless --record on a full disk" "needs root to mount a small tmpfs"
 	skip "the dashboard with --record on a full disk" "needs root to mount a small tmpfs"
 fi
 

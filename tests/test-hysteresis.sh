@@ -8,21 +8,10 @@
 # (hysteresis) keeps its verdict while the factor stays in the band.
 # Prints TAP.
 set -u
-B="${THREADLAB_BUILDDIR:-.}"
-TL="$B/threadlab"
-DUTY="$B/tests/duty"
-PY=/usr/bin/python3
-tmp=$(mktemp -d)
-pids=()
-cleanup() {
-	for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done
-	rm -rf "$tmp"
-}
 . "$(dirname "$0")/tap-lib.sh"
-
-if [ ! -x "$TL" ] || [ ! -x "$DUTY" ] || [ ! -x "$PY" ]; then
-	skip_all "$TL, $DUTY or $PY missing"
-fi
+. "$(dirname "$0")/tap-jobs.sh"
+DUTY="$B/tests/duty"
+jobs_need "$DUTY"
 plan 3
 cpus=$(nproc)
 # busy threads and a share making 1.25 x the CPUs by the wall clock (the
@@ -30,10 +19,7 @@ cpus=$(nproc)
 # longer than its share: the factor reads 1.25 to 1.3)
 read -r busy share < <(awk -v c="$cpus" 'BEGIN { t = 1.25 * c; b = int(t); printf "%d %.3f\n", b, t - b }')
 prio_make # the job in a heavy cpu cgroup: the rest of the machine cannot stretch its share
-prio_run "$DUTY" "$busy" "$share" >"$tmp/duty.out" 2>&1 &
-job=$!
-pids+=("$job")
-for _ in $(seq 100); do grep -q ready "$tmp/duty.out" && break; sleep 0.05; done
+start job prio_run "$DUTY" "$busy" "$share"
 
 : >"$tmp/runs"
 for i in $(seq 10); do

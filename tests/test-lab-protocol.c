@@ -9,6 +9,7 @@
  * processes come from $THREADLAB_BUILDDIR; sizes stay at 128 and 256. */
 #define _GNU_SOURCE
 #include "tl-test.h"
+#include "tl-ctl.h"
 #include "tl-lab.h"
 
 #include "lab.h"
@@ -27,80 +28,10 @@
 
 /* ---- one helper on a bare control block -------------------------------- */
 
-struct blk {
-	int fd;
-	struct ctl_block *ctl;
-	pid_t pid[2];
-	int nhelpers;
-};
-
-static void blk_open(struct blk *l)
+/* Settings at n = N, single precision. */
+static uint64_t blk_set(struct tl_ctl *l, uint32_t threads, uint32_t streams, uint32_t paused)
 {
-	memset(l, 0, sizeof(*l));
-	l->fd = memfd_create("tl-test-ctl", 0); /* no CLOEXEC: helpers inherit it */
-	assert_true(l->fd >= 0);
-	assert_int_equal(ftruncate(l->fd, sizeof(struct ctl_block)), 0);
-	void *p =
-	    mmap(NULL, sizeof(struct ctl_block), PROT_READ | PROT_WRITE, MAP_SHARED, l->fd, 0);
-	assert_true(p != MAP_FAILED);
-	l->ctl = p;
-	l->ctl->magic = CTL_MAGIC;
-	l->ctl->version = CTL_VERSION;
-}
-
-static pid_t blk_spawn(struct blk *l, unsigned stream)
-{
-	char path[4096], fd[16], idx[16], parent[16];
-	const char *b = getenv("THREADLAB_BUILDDIR");
-	snprintf(path, sizeof(path), "%s/threadlab-gemm", b ? b : ".");
-	snprintf(fd, sizeof(fd), "%d", l->fd);
-	snprintf(idx, sizeof(idx), "%u", stream);
-	snprintf(parent, sizeof(parent), "%d", (int)getpid());
-	pid_t pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		execl(path, "threadlab-gemm", "--ctl-fd", fd, "--stream", idx, "--parent", parent,
-		      (char *)NULL);
-		_exit(127);
-	}
-	l->pid[l->nhelpers++] = pid;
-	return pid;
-}
-
-static void blk_close(struct blk *l)
-{
-	atomic_store(&l->ctl->settings.quit, 1);
-	for (int i = 0; i < l->nhelpers; i++) {
-		if (!tl_wait_gone(l->pid[i], 2000))
-			kill(l->pid[i], SIGKILL);
-		waitpid(l->pid[i], NULL, 0);
-	}
-	munmap(l->ctl, sizeof(struct ctl_block));
-	close(l->fd);
-}
-
-/* Settings through control.h's sequence lock, as lab.c writes them. */
-static uint64_t settings_write(struct ctl_settings *s, uint32_t threads, uint32_t streams,
-			       uint32_t size, uint32_t precision, uint32_t paused)
-{
-	struct ctl_values v = {threads, streams, size, precision, paused, 0, 0, 0, 1};
-	return ctl_settings_write(s, &v);
-}
-
-static uint64_t blk_set(struct blk *l, uint32_t threads, uint32_t streams, uint32_t paused)
-{
-	return settings_write(&l->ctl->settings, threads, streams, N, CTL_SINGLE, paused);
-}
-
-/* Waits until stream i applied epoch; 0 or -ETIMEDOUT. */
-static int blk_wait_applied(struct blk *l, int i, uint64_t epoch, long ms)
-{
-	for (long t = 0; t <= ms; t += 2) {
-		if (atomic_load(&l->ctl->stream[i].applied_epoch) == epoch)
-			return 0;
-		tl_sleep_ms(2);
-	}
-	return -ETIMEDOUT;
+	return tl_ctl_write(&l->ctl->settings, threads, streams, N, CTL_SINGLE, paused);
 }
 
 struct applied {
@@ -126,17 +57,17 @@ static bool applied_read(const struct ctl_stream *c, struct applied *a)
 static void test_helper_settings_hammer(void **state)
 {
 	(void)state;
-	struct blk l;
-	blk_open(&l);
-	pid_t pid = blk_spawn(&l, 0);
+	struct tl_ctl l;
+	tl_ctl_open(&l);
+	pid_t pid = tl_ctl_spawn(&l, 0);
 	struct ctl_settings *set = &l.ctl->settings;
 	const struct ctl_stream *s = &l.ctl->stream[0];
 	size_t cap = (size_t)1 << 22;
 	unsigned char *written = calloc(cap, 1); /* threads written at epoch 2k, in [k] */
 	assert_non_null(written);
-	uint64_t e = settings_write(set, 1, 1, 128, CTL_SINGLE, 0);
+	uint64_t e = tl_ctl_write(set, 1, 1, 128, CTL_SINGLE, 0);
 	written[e / 2] = 1;
-	assert_int_equal(blk_wait_applied(&l, 0, e, 3000), 0);
+	assert_int_equal(tl_ctl_wait_applied(&l, 0, e, 3000), 0);
 	unsigned seed = 12345;
 	long samples = 0, epochs = 0, bad = 0;
 	uint64_t last = 0;
@@ -145,7 +76,7 @@ static void test_helper_settings_hammer(void **state)
 		int burst = 1 + rand_r(&seed) % 400;
 		for (int k = 0; k < burst; k++) {
 			uint32_t t = 1 + (uint32_t)(rand_r(&seed) % 2);
-			e = settings_write(set, t, 1, 128 * t, CTL_SINGLE, 0);
+			e = tl_ctl_write(set, t, 1, 128 * t, CTL_SINGLE, 0);
 			written[e / 2] = (unsigned char)t;
 		}
 		double q0 = tl_now_s(), quiet = (rand_r(&seed) % 1000) * 1e-6;
@@ -171,7 +102,7 @@ static void test_helper_settings_hammer(void **state)
 	assert_int_equal(bad, 0);
 	assert_true(epochs > 10);
 	/* The last one is applied, and the helper did GEMMs all along. */
-	assert_int_equal(blk_wait_applied(&l, 0, e, 3000), 0);
+	assert_int_equal(tl_ctl_wait_applied(&l, 0, e, 3000), 0);
 	struct applied a;
 	assert_true(applied_read(s, &a));
 	assert_int_equal(a.threads, written[e / 2]);
@@ -179,7 +110,7 @@ static void test_helper_settings_hammer(void **state)
 	assert_false(tl_pid_gone(pid));
 	assert_true(atomic_load(&s->gemms) > 0);
 	free(written);
-	blk_close(&l);
+	tl_ctl_close(&l);
 }
 
 /* Defence in depth: a parked helper that never prepared its matrices must
@@ -191,18 +122,18 @@ static void test_helper_settings_hammer(void **state)
 static void test_unprepared_never_runs(void **state)
 {
 	(void)state;
-	struct blk l;
-	blk_open(&l);
-	blk_spawn(&l, 0);
-	pid_t p1 = blk_spawn(&l, 1);
+	struct tl_ctl l;
+	tl_ctl_open(&l);
+	tl_ctl_spawn(&l, 0);
+	pid_t p1 = tl_ctl_spawn(&l, 1);
 	struct ctl_settings *set = &l.ctl->settings;
 	const struct ctl_stream *s1 = &l.ctl->stream[1];
 	uint64_t e = blk_set(&l, 1, 1, 0);
-	assert_int_equal(blk_wait_applied(&l, 0, e, 3000), 0);
+	assert_int_equal(tl_ctl_wait_applied(&l, 0, e, 3000), 0);
 	e = blk_set(&l, 1, 1, 1); /* pause */
-	assert_int_equal(blk_wait_applied(&l, 0, e, 3000), 0);
+	assert_int_equal(tl_ctl_wait_applied(&l, 0, e, 3000), 0);
 	e = blk_set(&l, 1, 2, 1); /* add a stream, paused */
-	assert_int_equal(blk_wait_applied(&l, 1, e, 3000), 0);
+	assert_int_equal(tl_ctl_wait_applied(&l, 1, e, 3000), 0);
 	tl_sleep_ms(20);
 	assert_int_equal(atomic_load(&s1->state), CTL_STREAM_PAUSED);
 	struct ctl_values unpause = {1, 2, N, CTL_SINGLE, 0, 0, 0, 0, 1};
@@ -215,13 +146,13 @@ static void test_unprepared_never_runs(void **state)
 	assert_int_equal(f, 0);
 	assert_int_not_equal(atomic_load(&s1->state), CTL_STREAM_RUNNING);
 	e = atomic_fetch_add(&set->epoch, 2) + 2;
-	assert_int_equal(blk_wait_applied(&l, 1, e, 3000), 0);
+	assert_int_equal(tl_ctl_wait_applied(&l, 1, e, 3000), 0);
 	tl_sleep_ms(30);
 	assert_int_equal(atomic_load(&s1->state), CTL_STREAM_RUNNING);
 	assert_true(atomic_load(&s1->gemms) > 0);
 	assert_int_equal(atomic_load(&s1->flops), atomic_load(&s1->gemms) * 2ull * N * N * N);
 	assert_false(tl_pid_gone(p1));
-	blk_close(&l);
+	tl_ctl_close(&l);
 }
 
 /* ---- through the lab ----------------------------------------------------- */

@@ -14,22 +14,10 @@
 # could still flip is asked for again, up to three times.  Every process is tracked by PID and
 # killed on exit.
 set -u
-B="${THREADLAB_BUILDDIR:-.}"
-TL="$B/threadlab"
-FORKER="$B/tests/forker"
-PY=/usr/bin/python3
-tmp=$(mktemp -d)
-pids=()
-cleanup() {
-	for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done
-	rm -rf "$tmp"
-}
 . "$(dirname "$0")/tap-lib.sh"
 . "$(dirname "$0")/tap-jobs.sh"
-
-if [ ! -x "$TL" ] || [ ! -x "$FORKER" ] || [ ! -x "$PY" ]; then
-	skip_all "$TL, $FORKER or $PY missing"
-fi
+FORKER="$B/tests/forker"
+jobs_need "$FORKER"
 plan 8
 cpus=$(nproc)
 prio_make

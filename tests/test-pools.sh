@@ -9,22 +9,10 @@
 # code calls openblas_set_num_threads(1) reads 1, the code's setting.
 # Prints TAP.  Every process is tracked by PID and killed on exit.
 set -u
-B="${THREADLAB_BUILDDIR:-.}"
-TL="$B/threadlab"
-TEAM="$B/tests/omp-team"
-PY=/usr/bin/python3
-tmp=$(mktemp -d)
-pids=()
-cleanup() {
-	for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done
-	rm -rf "$tmp"
-}
 . "$(dirname "$0")/tap-lib.sh"
 . "$(dirname "$0")/tap-jobs.sh"
-
-if [ ! -x "$TL" ] || [ ! -x "$TEAM" ] || [ ! -x "$PY" ]; then
-	skip_all "$TL, $TEAM or $PY missing"
-fi
+TEAM="$B/tests/omp-team"
+jobs_need "$TEAM"
 plan 3
 cpus=$(nproc)
 

@@ -10,17 +10,6 @@
 
 #define GF 1000000000ull /* FLOPs in one GFLOP */
 
-/* cmocka 1.1.5 compares floats only; these values need doubles. */
-#define assert_near(a, b, eps) check_near((a), (b), (eps), __LINE__)
-
-static void check_near(double a, double b, double eps, int line)
-{
-	if (!(fabs(a - b) <= eps)) {
-		print_error("line %d: %.12g is not %.12g (within %g)\n", line, a, b, eps);
-		fail();
-	}
-}
-
 static void test_gflops(void **state)
 {
 	(void)state;

@@ -42,6 +42,17 @@
 		skip();                                                                            \
 	} while (0)
 
+/* cmocka 1.1.5 compares floats only; doubles are compared with this. */
+#define assert_near(a, b, eps) tl_check_near((a), (b), (eps), __LINE__)
+
+static inline void tl_check_near(double a, double b, double eps, int line)
+{
+	if (!(__builtin_fabs(a - b) <= eps)) {
+		print_error("line %d: %.12g is not %.12g (within %g)\n", line, a, b, eps);
+		fail();
+	}
+}
+
 /* Directory of the fixture trees: $THREADLAB_SRCDIR/tests/fixtures. */
 static inline const char *tl_fixtures(void)
 {

@@ -66,28 +66,6 @@ static bool batch_print(const struct options *o, struct session *s, bool header,
 	return true;
 }
 
-/* A recording that failed to write stops recording, not sampling, and the
- * run ends with EXIT_RUNTIME (*failed).  line, when not NULL, is the sample
- * already formatted as JSON. */
-static void batch_record(struct record **rec, const struct options *o, const struct session *s,
-			 const struct batch_line *line, bool *failed)
-{
-	if (!*rec)
-		return;
-	int rc = line ? record_line(*rec, line->buf, line->len)
-		      : record_sample(*rec, &s->cur, &s->rates,
-				      s->kind == SESSION_LAB ? &s->work : NULL, batch_diag(s));
-	if (rc < 0) {
-		fprintf(stderr,
-			"threadlab: cannot write the recording %s: %s; recording stops (exit "
-			"status 1)\n",
-			o->record, strerror(-rc));
-		record_close(*rec);
-		*rec = NULL;
-		*failed = true;
-	}
-}
-
 /* Sleeps until next; the job's output (--progress) is read every 100 ms
  * meanwhile, so a chatty job never blocks on a full pipe. */
 static void batch_wait(struct session *s, double next)
@@ -124,25 +102,16 @@ static int batch_replay(const struct options *o, struct session *s)
 int batch_run(const struct options *o)
 {
 	struct session s;
-	struct session_config c;
+	struct record *rec = NULL;
 	char err[512];
-	options_session_config(o, &c);
 	stop_install(NULL);
-	int rc = session_start(&s, &c, err, sizeof(err));
-	if (rc != EXIT_OK) {
-		face_say(err);
-		session_stop(&s);
+	int rc = face_session_start(o, &s, o->replay ? NULL : &rec);
+	if (rc != EXIT_OK)
 		return rc;
-	}
 	if (o->replay) {
 		rc = batch_replay(o, &s);
 		session_stop(&s);
 		return rc;
-	}
-	struct record *rec;
-	if (face_record_start(o, &s, &rec) != EXIT_OK) {
-		session_stop(&s);
-		return EXIT_USAGE;
 	}
 	struct export e;
 	rc = export_start(&e, o, err, sizeof(err));
@@ -186,7 +155,8 @@ int batch_run(const struct options *o)
 			if (fflush(one.f) == 0)
 				line = &one;
 		}
-		batch_record(&rec, o, &s, line, &rec_failed);
+		if (!face_record_sample(&rec, o, &s, line ? line->buf : NULL, line ? line->len : 0))
+			rec_failed = true;
 		if (!batch_print(o, &s, header, &rc, line))
 			break;
 		header = false;
@@ -201,11 +171,8 @@ int batch_run(const struct options *o)
 		if (next < now)
 			next = now + o->interval;
 	}
-	if (rec && record_close(rec) < 0) {
-		fprintf(stderr, "threadlab: cannot close the recording %s (exit status 1)\n",
-			o->record);
+	if (!face_record_close(rec, o))
 		rec_failed = true;
-	}
 	if (rec_failed && rc == EXIT_OK)
 		rc = EXIT_RUNTIME;
 	if (one.f)

@@ -54,7 +54,7 @@ static void dash_format_cell(char *out, size_t cap, size_t *o, const char *s, in
 
 /* ---- threads table ---------------------------------------------------- */
 
-#define DASH_COL_FIXED 54 /* every column but NAME, PID and VCS/s, with gaps */
+#define DASH_COL_FIXED 55 /* every column but NAME, PID and VCS/s, with gaps; MARK 6 */
 #define DASH_COL_SPLIT 12 /* USR% and SYS% */
 #define DASH_COL_LAT   7  /* one latency column with its gap */
 
@@ -172,6 +172,23 @@ size_t dash_format_thread_row(char *out, size_t cap, const struct dash_cols *c,
 		act = r->activity ? activity_short(r->activity) : "";
 	dash_format_add(out, cap, &o, "%s", mark[0] || c->act ? mark : act);
 	return o;
+}
+
+void dash_format_process_tail(char *out, size_t cap, const struct dash_cols *c, double runnable)
+{
+	char forms[3][32];
+	snprintf(forms[0], sizeof(forms[0]), "%.1f run", runnable);
+	snprintf(forms[1], sizeof(forms[1]), "%.1fr", runnable);
+	snprintf(forms[2], sizeof(forms[2]), "%.1f", runnable);
+	int room = c->width - (int)dash_fit_width(out);
+	size_t o = strlen(out);
+	for (size_t i = 0; i < 3; i++) {
+		size_t n = strlen(forms[i]);
+		if ((int)n <= room && o + n < cap) {
+			memcpy(out + o, forms[i], n + 1);
+			return;
+		}
+	}
 }
 
 struct dash_format_key {

@@ -57,6 +57,12 @@ size_t dash_format_thread_head(char *out, size_t cap, const struct dash_cols *c,
 			       enum dash_sort sort);
 size_t dash_format_thread_row(char *out, size_t cap, const struct dash_cols *c,
 			      const struct thread_rate *r, enum labview_mark m);
+
+/* Ends a process row (out, a row of dash_format_thread_row with no mark)
+ * with the process's mean runnable threads: "2.0 run", "2.0r" where the
+ * row has fewer columns left, "2.0" at the least; nothing when even that
+ * does not fit c->width. */
+void dash_format_process_tail(char *out, size_t cap, const struct dash_cols *c, double runnable);
 /* Fills idx[0..n) with the order of v under sort (stable for ties: TID);
  * with group (one number per thread, may be NULL), lower groups first and
  * the sort within each. */

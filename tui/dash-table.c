@@ -209,11 +209,7 @@ static void dash_table_process_row(char *out, size_t cap, const struct dash_cols
 	if (c->lat) /* quantiles of the process's threads together, not summed */
 		runqlat_process(&s->rates, p->pid, &t.latency);
 	dash_format_thread_row(out, cap, c, &t, LABVIEW_MARK_NONE);
-	char tail[32];
-	snprintf(tail, sizeof(tail), "%.1f run", p->runnable);
-	size_t o = strlen(out);
-	if (o + strlen(tail) + 1 < cap)
-		snprintf(out + o, cap - o, "%s", tail);
+	dash_format_process_tail(out, cap, c, p->runnable);
 }
 
 void dash_table_draw(WINDOW *w, const struct dash_rect *r, const struct dash *d,

@@ -3,6 +3,7 @@
 
 #include "face.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -29,6 +30,56 @@ int face_record_start(const struct options *o, const struct session *s, struct r
 		return EXIT_USAGE;
 	}
 	return EXIT_OK;
+}
+
+int face_session_start(const struct options *o, struct session *s, struct record **rec)
+{
+	struct session_config c;
+	char err[512];
+	if (rec)
+		*rec = NULL;
+	options_session_config(o, &c);
+	int rc = session_start(s, &c, err, sizeof(err));
+	if (rc != EXIT_OK) {
+		face_say(err);
+		session_stop(s);
+		return rc;
+	}
+	if (rec && face_record_start(o, s, rec) != EXIT_OK) {
+		session_stop(s);
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+bool face_record_sample(struct record **rec, const struct options *o, const struct session *s,
+			const char *line, size_t len)
+{
+	if (!*rec)
+		return true;
+	int rc =
+	    line ? record_line(*rec, line, len)
+		 : record_sample(*rec, &s->cur, &s->rates, s->kind == SESSION_LAB ? &s->work : NULL,
+				 s->have_diag ? &s->diag : NULL);
+	if (rc >= 0)
+		return true;
+	char m[PATH_MAX + 160];
+	snprintf(m, sizeof(m), "cannot write the recording %s: %s; recording stops (exit status 1)",
+		 o->record, strerror(-rc));
+	face_say(m);
+	record_close(*rec);
+	*rec = NULL;
+	return false;
+}
+
+bool face_record_close(struct record *rec, const struct options *o)
+{
+	if (!rec || record_close(rec) >= 0)
+		return true;
+	char m[PATH_MAX + 80];
+	snprintf(m, sizeof(m), "cannot close the recording %s (exit status 1)", o->record);
+	face_say(m);
+	return false;
 }
 
 void face_say_ended(const struct session *s)

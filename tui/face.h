@@ -17,6 +17,23 @@ void face_say(const char *m);
  * on stderr when the file cannot be written. */
 int face_record_start(const struct options *o, const struct session *s, struct record **rec);
 
+/* Starts o's session (options_session_config) in *s and, when rec is not
+ * NULL, its --record in *rec.  Returns EXIT_OK, or the exit status after
+ * saying why on stderr, with nothing left running (the session stopped). */
+int face_session_start(const struct options *o, struct session *s, struct record **rec);
+
+/* Writes s's current sample to *rec (line, when not NULL, is it already
+ * formatted as a JSON line of len bytes).  A write that fails is said
+ * ("cannot write the recording PATH: why; recording stops (exit status
+ * 1)"), the recording closed and *rec set NULL: returns false then, and
+ * true when written or when *rec is NULL. */
+bool face_record_sample(struct record **rec, const struct options *o, const struct session *s,
+			const char *line, size_t len);
+
+/* Closes *rec (NULL: nothing); false after saying so when the close (its
+ * last write) failed. */
+bool face_record_close(struct record *rec, const struct options *o);
+
 /* "threadlab: process 123 exited" or "threadlab: the command exited with
  * status 3", once the target has gone. */
 void face_say_ended(const struct session *s);

@@ -61,20 +61,10 @@ static int headless_fleet(const struct options *o, struct export *e)
 static int headless_one(const struct options *o, struct export *e)
 {
 	struct session s;
-	struct session_config c;
-	char err[512];
-	options_session_config(o, &c);
-	int rc = session_start(&s, &c, err, sizeof(err));
-	if (rc != EXIT_OK) {
-		face_say(err);
-		session_stop(&s);
-		return rc;
-	}
 	struct record *rec;
-	if (face_record_start(o, &s, &rec) != EXIT_OK) {
-		session_stop(&s);
-		return EXIT_USAGE;
-	}
+	int rc = face_session_start(o, &s, &rec);
+	if (rc != EXIT_OK)
+		return rc;
 	unsigned seen = 0;
 	bool rec_failed = false;
 	for (double next = stop_now(); !stop_signal; next = headless_next(next, o->interval)) {
@@ -87,19 +77,11 @@ static int headless_one(const struct options *o, struct export *e)
 			break;
 		}
 		export_session(e, &s);
-		if (rec && s.have_rates &&
-		    record_sample(rec, &s.cur, &s.rates, s.kind == SESSION_LAB ? &s.work : NULL,
-				  s.have_diag ? &s.diag : NULL) < 0) {
-			face_say("cannot write the recording; recording stops (exit status 1)");
-			record_close(rec);
-			rec = NULL;
+		if (s.have_rates && !face_record_sample(&rec, o, &s, NULL, 0))
 			rec_failed = true;
-		}
 	}
-	if (rec && record_close(rec) < 0) {
-		face_say("cannot close the recording (exit status 1)");
+	if (!face_record_close(rec, o))
 		rec_failed = true;
-	}
 	session_stop(&s);
 	face_say_stopped(&s);
 	if (rec_failed)

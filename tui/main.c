@@ -138,10 +138,8 @@ static int main_sweep(const struct options *o)
 		return EXIT_USAGE;
 	}
 	int rc = sweep_out_run(&so, stdout, o->format, rec);
-	if (rec && record_close(rec) < 0) {
-		face_say("cannot close the recording (exit status 1)");
+	if (!face_record_close(rec, o))
 		return EXIT_RUNTIME;
-	}
 	/* -EPIPE: the reader went away; -EINTR: a stop signal.  Both end a
 	 * sweep normally, with the rows so far written. */
 	if (rc == -EPIPE || rc == -EINTR)

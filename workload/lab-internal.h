@@ -1,5 +1,6 @@
-/* lab-internal.h — struct lab, shared by lab.c (processes) and lab-status.c
- * (reading counters, the single-thread rate).  Internal to workload/. */
+/* lab-internal.h — struct lab, shared by lab.c (processes), lab-bell.c (the
+ * anchor conversation) and lab-status.c (reading counters, the
+ * single-thread rate).  Internal to workload/. */
 #ifndef THREADLAB_LAB_INTERNAL_H
 #define THREADLAB_LAB_INTERNAL_H
 

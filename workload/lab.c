@@ -1,28 +1,18 @@
-/* lab.c — the lab manager: control block, anchor process, quota, status.
+/* lab.c — the lab manager: control block, quota, start, apply, recover
+ * and stop; the conversation with the anchor process is lab-bell.c's.
  *
  * Design (see lab.h for the process tree): threadlab writes settings into
  * the control block (control.h) under its epoch sequence lock; the helpers
  * apply them between GEMM calls.  Starting helpers and workers is the
- * anchor's job, so that everything the lab runs descends from one process
- * the collectors can follow; threadlab numbers each request (req_seq in
- * lab-anchor.h), rings the anchor over a socketpair ("bell") and waits until
- * the anchor says it handled that number, so that pids are known when
- * lab_apply() returns, and a late answer to an earlier request that timed
- * out is never taken for the current one.  A socketpair rather than a
- * pipe: send(MSG_NOSIGNAL) never raises SIGPIPE in threadlab when the anchor
- * has gone, and closing threadlab's end (or its death) gives the anchor EOF.
- *
- * The workload's processes get /dev/null as stdin, stdout and stderr: what
- * they have to say goes through the shared blocks (a helper's error, the
- * anchor's spawn_errno), never onto threadlab's screen or its JSON. */
+ * anchor's job: threadlab rings it (lab-bell.c) when the settings need
+ * processes started or stopped, and waits for its answer. */
 #define _GNU_SOURCE
+#include "lab-bell.h"
 #include "lab-internal.h"
 #include "xalloc.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,8 +22,6 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-
-#define BELL_TIMEOUT_MS 5000
 
 /* For lab_emergency_stop(): preformatted at start, read in signal handlers. */
 static volatile sig_atomic_t g_pgid;
@@ -52,59 +40,6 @@ static bool program_path(char *out, size_t cap, const char *dir, const char *nam
 	return snprintf(out, cap, "%s/%s", dir, name) < (int)cap;
 }
 
-/* ---- talking to the anchor ------------------------------------------------- */
-
-static long elapsed_ms(const struct timespec *t0)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (long)(t.tv_sec - t0->tv_sec) * 1000 + (t.tv_nsec - t0->tv_nsec) / 1000000;
-}
-
-/* Rings the bell with a new request number and waits until the anchor has
- * handled that request; reports exec failures.  Answers to earlier requests
- * (one that timed out) are read and dropped. */
-static int ring(struct lab *lab, char *msg, size_t msglen)
-{
-	char buf[64];
-	while (recv(lab->bell, buf, sizeof(buf), MSG_DONTWAIT) > 0)
-		;
-	uint64_t req = atomic_load_explicit(&lab->shm->req_seq, memory_order_relaxed) + 1;
-	atomic_store_explicit(&lab->shm->req_seq, req, memory_order_release);
-	if (send(lab->bell, "b", 1, MSG_NOSIGNAL) != 1) {
-		snprintf(msg, msglen, "the lab's anchor process has gone (%s)", strerror(errno));
-		return -EPIPE;
-	}
-	struct timespec t0;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	while (atomic_load_explicit(&lab->shm->done_seq, memory_order_acquire) < req) {
-		long left = BELL_TIMEOUT_MS - elapsed_ms(&t0);
-		struct pollfd p = {.fd = lab->bell, .events = POLLIN};
-		int rc = left > 0 ? poll(&p, 1, (int)left) : 0;
-		if (rc < 0 && errno == EINTR)
-			continue;
-		if (rc == 0) {
-			snprintf(msg, msglen, "the lab's anchor process did not answer in %d ms",
-				 BELL_TIMEOUT_MS);
-			return -ETIMEDOUT;
-		}
-		ssize_t got = rc > 0 ? recv(lab->bell, buf, sizeof(buf), MSG_DONTWAIT) : -1;
-		if (rc < 0 || got == 0 || (got < 0 && errno != EAGAIN && errno != EINTR)) {
-			int e = atomic_load(&lab->shm->spawn_errno);
-			snprintf(msg, msglen, "the lab's anchor process has gone%s%s%s",
-				 e ? " (last error: " : "", e ? strerror(e) : "", e ? ")" : "");
-			return -EPIPE;
-		}
-	}
-	int e = atomic_load(&lab->shm->spawn_errno);
-	if (e) {
-		snprintf(msg, msglen, "cannot start a workload process (%s or %s): %s", lab->gemm,
-			 lab->burn, strerror(e));
-		return -e;
-	}
-	return 0;
-}
-
 static void *map_memfd(const char *name, size_t size, int *fd)
 {
 	*fd = memfd_create(name, MFD_CLOEXEC);
@@ -120,54 +55,6 @@ static void *map_memfd(const char *name, size_t size, int *fd)
 		return NULL;
 	}
 	return p;
-}
-
-/* fork + immediate exec: threadlab holds no OpenBLAS pool, and the child
- * only calls async-signal-safe functions before execve. */
-static pid_t spawn_anchor(struct lab *lab, int peer)
-{
-	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
-	if (null < 0)
-		return -errno;
-	char ctl[16] = "3", shm[16] = "4", bell[16] = "5", parent[24];
-	snprintf(parent, sizeof(parent), "%ld", (long)getpid());
-	char *argv[] = {(char *)"threadlab-anchor",
-			(char *)"--ctl-fd",
-			ctl,
-			(char *)"--lab-fd",
-			shm,
-			(char *)"--bell-fd",
-			bell,
-			(char *)"--reply-fd",
-			bell,
-			(char *)"--gemm",
-			lab->gemm,
-			(char *)"--burn",
-			lab->burn,
-			(char *)"--parent",
-			parent,
-			NULL};
-	pid_t pid = fork();
-	if (pid == 0) {
-		setpgid(0, 0);
-		/* Above 10 first, so that no source is overwritten by another's dup2. */
-		int a = fcntl(lab->ctl_fd, F_DUPFD, 10);
-		int b = fcntl(lab->shm_fd, F_DUPFD, 10);
-		int c = fcntl(peer, F_DUPFD, 10);
-		int d = fcntl(null, F_DUPFD, 10);
-		if (a < 0 || b < 0 || c < 0 || d < 0 || dup2(d, 0) < 0 || dup2(d, 1) < 0 ||
-		    dup2(d, 2) < 0 || dup2(a, 3) < 0 || dup2(b, 4) < 0 || dup2(c, 5) < 0)
-			_exit(127);
-		close_range(6, ~0U, 0);
-		execv(lab->anchor_path, argv);
-		_exit(127);
-	}
-	int e = errno;
-	close(null);
-	if (pid < 0)
-		return -e;
-	setpgid(pid, pid); /* also here: no race with the first kill(-pgid) */
-	return pid;
 }
 
 /* ---- settings into the control block ---------------------------------------- */
@@ -321,7 +208,7 @@ struct lab *lab_start(const struct lab_settings *s, char *err, size_t errlen)
 	write_settings(lab, s, false);
 
 	lab_quota_cleanup_stale();
-	pid_t pid = spawn_anchor(lab, sv[1]);
+	pid_t pid = lab_bell_spawn(lab, sv[1]);
 	close(sv[1]);
 	if (pid < 0) {
 		snprintf(err, errlen, "cannot start %s: %s", lab->anchor_path, strerror(-pid));
@@ -335,7 +222,7 @@ struct lab *lab_start(const struct lab_settings *s, char *err, size_t errlen)
 	atomic_store(&lab->shm->want_slots, (uint32_t)s->streams);
 	atomic_store(&lab->shm->want_workers, (uint32_t)s->workers);
 	atomic_store(&lab->shm->want_loaders, (uint32_t)s->loaders);
-	if (ring(lab, err, errlen) < 0) {
+	if (lab_bell_ring(lab, err, errlen) < 0) {
 		lab_stop(lab);
 		errno = EIO;
 		return NULL;
@@ -386,7 +273,7 @@ int lab_apply(struct lab *lab, const struct lab_settings *s, char *msg, size_t m
 		atomic_store(&lab->shm->want_loaders, (uint32_t)s->loaders);
 		if (regen)
 			set_generation(lab, s, atomic_load(&lab->shm->helper_gen) + 1);
-		rc = ring(lab, msg, msglen);
+		rc = lab_bell_ring(lab, msg, msglen);
 		if (rc < 0)
 			return rc;
 	}
@@ -402,38 +289,6 @@ static double mono_s(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-/* Forgets the dead anchor's children: the new anchor starts them afresh.
- * Nothing else writes these fields now (the anchor is the only writer and
- * it is dead), and the counters that carry on stay. */
-static void forget_children(struct lab *lab)
-{
-	struct lab_shm *shm = lab->shm;
-	for (int i = 0; i < CTL_MAX_STREAMS; i++) {
-		atomic_store(&shm->helper_pid[i], 0);
-		atomic_store(&shm->helper_exited[i], 0);
-		atomic_store(&shm->helper_gave_up[i], 0);
-		atomic_store(&shm->helper_restart_errno[i], 0);
-		atomic_store(&lab->ctl->stream[i].applied_epoch, 0);
-		atomic_store(&lab->ctl->stream[i].state, CTL_STREAM_STARTING);
-	}
-	atomic_store(&shm->nworkers, 0);
-	for (int i = 0; i < LAB_MAX_WORKERS; i++)
-		atomic_store(&shm->worker_pid[i], 0);
-	for (int k = 0; k < CTL_MAX_LOADERS; k++) {
-		atomic_store(&shm->loader_pid[k], 0);
-		atomic_store(&shm->loader_gave_up[k], 0);
-		atomic_store(&lab->ctl->pipe.loader[k].pid, 0);
-	}
-	for (unsigned i = 0; i < CTL_RING_SLOTS; i++) {
-		atomic_store(&lab->ctl->pipe.slot[i].owner, 0);
-		atomic_store(&lab->ctl->pipe.slot[i].state, CTL_SLOT_EMPTY);
-	}
-	atomic_store(&shm->gen_done, 0);
-	atomic_store(&shm->spawn_errno, 0);
-	atomic_store(&lab->ctl->blas_info_ready, 0);
-	atomic_store(&shm->done_seq, atomic_load(&shm->req_seq));
 }
 
 int lab_recover(struct lab *lab, char *msg, size_t msglen)
@@ -464,8 +319,8 @@ int lab_recover(struct lab *lab, char *msg, size_t msglen)
 		sleep_ms(10);
 	double now = mono_s();
 	unsigned n = lab->anchor_restarts;
-	if (n >= LAB_RESTART_MAX && now - lab->anchor_restart_t[n % LAB_RESTART_MAX] <
-					LAB_RESTART_WINDOW_S) {
+	if (n >= LAB_RESTART_MAX &&
+	    now - lab->anchor_restart_t[n % LAB_RESTART_MAX] < LAB_RESTART_WINDOW_S) {
 		lab->anchor_gave_up = true;
 		g_pgid = 0;
 		snprintf(msg, msglen,
@@ -474,7 +329,7 @@ int lab_recover(struct lab *lab, char *msg, size_t msglen)
 			 (int)old, how, n, LAB_RESTART_WINDOW_S);
 		return -EAGAIN;
 	}
-	forget_children(lab);
+	lab_bell_forget(lab);
 	int sv[2];
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0) {
 		int e = errno;
@@ -485,7 +340,7 @@ int lab_recover(struct lab *lab, char *msg, size_t msglen)
 	}
 	close(lab->bell);
 	lab->bell = sv[0];
-	pid_t pid = spawn_anchor(lab, sv[1]);
+	pid_t pid = lab_bell_spawn(lab, sv[1]);
 	close(sv[1]);
 	if (pid < 0) {
 		snprintf(msg, msglen, "the lab's anchor (process %d) %s: cannot restart it: %s",
@@ -505,15 +360,15 @@ int lab_recover(struct lab *lab, char *msg, size_t msglen)
 	set_generation(lab, &lab->set, atomic_load(&lab->shm->helper_gen) + 1);
 	write_settings(lab, &lab->set, false);
 	char why[256];
-	int rc = ring(lab, why, sizeof(why));
+	int rc = lab_bell_ring(lab, why, sizeof(why));
 	if (rc < 0) {
 		snprintf(msg, msglen, "the lab's anchor (process %d) %s: restarted, but %s",
 			 (int)old, how, why);
 		return rc;
 	}
 	snprintf(msg, msglen,
-		 "the lab's anchor (process %d) %s: restarted the workload (restart %u)",
-		 (int)old, how, lab->anchor_restarts);
+		 "the lab's anchor (process %d) %s: restarted the workload (restart %u)", (int)old,
+		 how, lab->anchor_restarts);
 	return 1;
 }
 

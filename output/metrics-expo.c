@@ -1,0 +1,132 @@
+/* metrics-expo.c — the exposition's primitives (metrics-expo.h): a
+ * family's # HELP and # TYPE with its first sample, sample names, escaped
+ * labels and values.  A sample line is built in a memory stream and goes
+ * out whole, or not at all (a value that is not a measurement). */
+#include "config.h"
+
+#include "metrics-expo.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "text-safe.h"
+
+static const char *const metrics_suffix[] = {[FAMILY_GAUGE] = "",
+					     [FAMILY_COUNTER] = "_total",
+					     [FAMILY_INFO] = "_info",
+					     [FAMILY_HISTOGRAM] = ""};
+
+void metrics_expo_family(struct metrics_ctx *c, const struct family *fam)
+{
+	c->fam = fam;
+	c->started = false;
+}
+
+void metrics_expo_sample_as(struct metrics_ctx *c, const char *suffix)
+{
+	const struct family *m = c->fam;
+	if (!c->started) {
+		const char *s = c->fmt == METRICS_PROMETHEUS ? metrics_suffix[m->type] : "";
+		const char *type = m->type == FAMILY_COUNTER	 ? "counter"
+				   : m->type == FAMILY_HISTOGRAM ? "histogram"
+				   : m->type == FAMILY_INFO && c->fmt == METRICS_OPENMETRICS
+				       ? "info"
+				       : "gauge";
+		fprintf(c->out, "# HELP %s%s %s\n# TYPE %s%s %s\n", m->name, s, m->help, m->name, s,
+			type);
+		c->started = true;
+	}
+	fprintf(c->f, "%s%s", m->name, suffix);
+	c->labels = false;
+}
+
+/* Starts a sample line: the family's metadata first if it is the first,
+ * then the sample name (labels follow, then metrics_value). */
+void metrics_expo_sample(struct metrics_ctx *c)
+{
+	metrics_expo_sample_as(c, metrics_suffix[c->fam->type]);
+}
+
+static size_t metrics_label_value(FILE *f, const char *v, size_t len)
+{
+	size_t o = 0;
+	const unsigned char *s = (const unsigned char *)v;
+	for (size_t i = 0; i < len;) {
+		uint32_t cp = 0;
+		size_t n = s[i] >= 0x80 ? text_safe_decode(s + i, len - i, &cp) : 1;
+		if (s[i] == '\\' || s[i] == '"') {
+			fputc('\\', f);
+			fputc(s[i], f);
+			o += 2;
+		} else if (s[i] == '\n') {
+			fputs("\\n", f);
+			o += 2;
+		} else if (n == 0 || s[i] < 0x20 || s[i] == 0x7f || (n == 2 && cp < 0xa0)) {
+			/* invalid, or a C0 or C1 control: each byte as text */
+			n = n ? n : 1;
+			for (size_t k = 0; k < n; k++)
+				fprintf(f, "\\\\x%02x", s[i + k]);
+			o += 5 * n;
+		} else {
+			fwrite(s + i, 1, n, f);
+			o += n;
+		}
+		i += n;
+	}
+	return o;
+}
+
+void metrics_expo_label(struct metrics_ctx *c, const char *name, const char *v, size_t len)
+{
+	fprintf(c->f, "%s%s=\"", c->labels ? "," : "{", name);
+	c->labels = true;
+	metrics_label_value(c->f, v, len);
+	fputc('"', c->f);
+}
+
+void metrics_expo_label_str(struct metrics_ctx *c, const char *name, const char *v)
+{
+	metrics_expo_label(c, name, v, strlen(v));
+}
+
+void metrics_expo_label_int(struct metrics_ctx *c, const char *name, long v)
+{
+	fprintf(c->f, "%s%s=\"%ld\"", c->labels ? "," : "{", name, v);
+	c->labels = true;
+}
+
+/* The sample line so far goes out (keep) or is dropped; f starts over. */
+static void metrics_line_end(struct metrics_ctx *c, bool keep)
+{
+	fflush(c->f);
+	if (keep)
+		fwrite(c->line, 1, c->line_len, c->out);
+	rewind(c->f);
+}
+
+/* Ends the labels and writes the value.  A value that is not a finite
+ * number leaves its sample out: a counter or gauge of +Inf or NaN is not a
+ * measurement (it came from arithmetic on bad input), and a scraper would
+ * keep it. */
+void metrics_expo_value(struct metrics_ctx *c, double v)
+{
+	if (c->labels)
+		fputc('}', c->f);
+	if (!isfinite(v) || (c->fam->type == FAMILY_COUNTER && v < 0)) {
+		metrics_line_end(c, false);
+		return;
+	}
+	if (v == floor(v) && fabs(v) < 1e15)
+		fprintf(c->f, " %.0f\n", v);
+	else
+		fprintf(c->f, " %.10g\n", v);
+	metrics_line_end(c, true);
+}
+
+void metrics_expo_uint(struct metrics_ctx *c, unsigned long long v)
+{
+	fprintf(c->f, "%s %llu\n", c->labels ? "}" : "", v);
+	metrics_line_end(c, true);
+}
