@@ -345,7 +345,7 @@ PY
 		notok "replay of latency" "$(cat "$tmp/py" "$tmp/err")"
 	fi
 	$T new-session -d -s r -x 100 -y 30 "exec env LC_ALL=C.UTF-8 TERM=xterm '$TL' --replay '$tmp/rec.json'"
-	if wait_pane r 'P50 +P99 +MAX' 60 && wait_pane r '^ +[0-9]+ +[0-9]+ - .*\(5\) .* [0-9.]+ +[0-9.]+ +[0-9.]+ 4\.0 r' 60; then
+	if wait_pane r 'P50 +P99 +MAX' 60 && wait_pane r '^ +[0-9]+ +[0-9]+ - .*\(5\) .* [0-9.]+ +[0-9.]+ +[0-9.]+ 4\.0(r| run) *$' 60; then
 		ok "the replayed dashboard shows P50/P99/MAX, the process row's from its threads"
 	else
 		notok "replay dashboard" "$(cat "$tmp/pane")"
