@@ -435,6 +435,10 @@ int bpf_threads_sample(struct bpf_threads *t, double now, struct thread_set *out
 	bool root_seen;
 	int alive;
 	for (;;) {
+		/* Room for as many as the last read: no growth copies. */
+		out->v = xreallocarray_grow(out->v, &out->cap, t->kept.n + 1, sizeof(*out->v));
+		out->lat = xreallocarray_grow(out->lat, &out->lat_cap, t->kept.nlat + 1,
+					      sizeof(*out->lat));
 		g = bpf_tasks_begin(t->b, t->last_gen, t->pid, t->tree, t->all, &c);
 		ssize_t n = bpf_threads_read(t);
 		if (n < 0)

@@ -48,12 +48,14 @@ void lat_hist_add_ns(struct lat_hist *h, uint64_t ns)
 
 void lat_hist_merge(struct lat_hist *dst, const struct lat_hist *src)
 {
+	if (src->max_ns > dst->max_ns)
+		dst->max_ns = src->max_ns;
+	if (src->events == 0)
+		return; /* no counts to add (most threads' intervals) */
 	for (unsigned b = 0; b < LAT_BUCKETS; b++)
 		dst->count[b] += src->count[b];
 	dst->events += src->events;
 	dst->sum_ns += src->sum_ns;
-	if (src->max_ns > dst->max_ns)
-		dst->max_ns = src->max_ns;
 }
 
 /* The highest bucket with an event, or -1. */

@@ -50,6 +50,7 @@ struct machine_sampler {
 	uint64_t busy0, total0;
 	long hz;
 	uint64_t reads;
+	const struct thread_set *known; /* machine_sampler_known; NULL: none */
 };
 
 int machine_stat_parse(const char *buf, uint64_t *busy, uint64_t *total)
@@ -181,9 +182,33 @@ static int machine_thread_cpu(struct machine_sampler *m, pid_t pid, pid_t tid)
 	return st.processor;
 }
 
+/* Thread tid's run and wait into np, their delta against old (NULL:
+ * none kept) added to *run_d, *wait_d.  whole: a process born inside the
+ * interval, whose totals are its rates.  Returns the run delta. */
+static uint64_t machine_thread_add(struct mproc *np, const struct mproc *old, bool whole, pid_t tid,
+				   uint64_t run, uint64_t wait, uint64_t *run_d, uint64_t *wait_d)
+{
+	struct mthread *t = &np->t[np->nt++];
+	t->tid = tid;
+	t->run = run;
+	t->wait = wait;
+	const struct mthread *o = machine_kept_thread(old, tid);
+	uint64_t r = 0, w = 0;
+	if (o) {
+		r = t->run >= o->run ? t->run - o->run : 0;
+		w = t->wait >= o->wait ? t->wait - o->wait : 0;
+	} else if (old || whole) {
+		/* started since the last call: its whole life is inside */
+		r = t->run;
+		w = t->wait;
+	}
+	*run_d += r;
+	*wait_d += w;
+	return r;
+}
+
 /* Reads the threads of process x (stat st) into np, their deltas against
- * old (NULL: none kept) into x.  whole: a process born inside the
- * interval, whose totals are its rates. */
+ * old (NULL: none kept) into x (machine_thread_add). */
 static void machine_threads(struct machine_sampler *m, const struct stat_line *st,
 			    const struct mproc *old, bool whole, struct mproc *np,
 			    struct machine_proc *x, uint64_t *run_d, uint64_t *wait_d)
@@ -209,28 +234,51 @@ static void machine_threads(struct machine_sampler *m, const struct stat_line *s
 		struct schedstat ss;
 		if (machine_read(m, rel, buf, sizeof(buf)) <= 0 || schedstat_parse(buf, &ss) < 0)
 			continue; /* gone, or not readable: skipped */
-		struct mthread *t = &np->t[np->nt++];
-		t->tid = tid;
-		t->run = ss.run_ns;
-		t->wait = ss.wait_ns;
-		const struct mthread *o = machine_kept_thread(old, tid);
-		uint64_t r = 0, w = 0;
-		if (o) {
-			r = t->run >= o->run ? t->run - o->run : 0;
-			w = t->wait >= o->wait ? t->wait - o->wait : 0;
-		} else if (old || whole) {
-			/* started since the last call: its whole life is inside */
-			r = t->run;
-			w = t->wait;
-		}
-		*run_d += r;
-		*wait_d += w;
-		if (r > 0)
+		if (machine_thread_add(np, old, whole, tid, ss.run_ns, ss.wait_ns, run_d, wait_d) >
+		    0)
 			machine_set_cpu(x->ran_on, st->num_threads > 1
 						       ? machine_thread_cpu(m, st->pid, tid)
 						       : st->processor);
 	}
 	x->threads = (int)st->num_threads;
+}
+
+/* The first of the known threads of process pid (m->known), or NULL. */
+static const struct thread_sample *machine_known_first(const struct machine_sampler *m, pid_t pid,
+						       size_t *count)
+{
+	const struct thread_set *k = m->known;
+	if (!k)
+		return NULL;
+	size_t lo = 0, hi = k->n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (k->v[mid].pid < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	size_t end = lo;
+	while (end < k->n && k->v[end].pid == pid)
+		end++;
+	*count = end - lo;
+	return end > lo ? &k->v[lo] : NULL;
+}
+
+/* The known threads v[n] of process x into np, as machine_threads reads
+ * them: their run and wait from the caller's sample, their last CPU its. */
+static void machine_known_threads(const struct thread_sample *v, size_t n, const struct mproc *old,
+				  bool whole, struct mproc *np, struct machine_proc *x,
+				  uint64_t *run_d, uint64_t *wait_d)
+{
+	np->t = xreallocarray_grow(NULL, &np->tcap, n + 1, sizeof(*np->t));
+	for (size_t i = 0; i < n; i++) {
+		if (v[i].state == 'Z' || v[i].state == 'X')
+			continue;
+		if (machine_thread_add(np, old, whole, v[i].tid, v[i].run_ns, v[i].wait_ns, run_d,
+				       wait_d) > 0)
+			machine_set_cpu(x->ran_on, v[i].cpu);
+	}
 }
 
 /* The cgroup of process pid into np (kept from old while fresh). */
@@ -282,8 +330,10 @@ int machine_sample(struct machine_sampler *m, double now, struct machine_sample 
 {
 	ssize_t np = procinfo_pids(&m->root, &m->pids, &m->pids_cap);
 	m->reads++;
-	if (np < 0)
+	if (np < 0) {
+		m->known = NULL;
 		return (int)np;
+	}
 	double dt = m->have_prev ? now - m->last_time : 0;
 	double uptime = machine_uptime(m);
 	struct mlist next = {0};
@@ -318,8 +368,13 @@ int machine_sample(struct machine_sampler *m, double now, struct machine_sample 
 		x->name_len = st.name_len;
 		x->kernel = st.pid == 2 || st.ppid == 2;
 		uint64_t run = 0, wait = 0;
-		if (old && st.state != 'R' && old->ticks == p->ticks &&
-		    old->nt == (size_t)st.num_threads) {
+		size_t nknown = 0;
+		const struct thread_sample *known = machine_known_first(m, st.pid, &nknown);
+		if (known) {
+			machine_known_threads(known, nknown, old, whole, p, x, &run, &wait);
+			x->threads = (int)st.num_threads;
+		} else if (old && st.state != 'R' && old->ticks == p->ticks &&
+			   old->nt == (size_t)st.num_threads) {
 			/* asleep and no CPU since the last call: its threads stand */
 			p->t = xmalloc(old->nt * sizeof(*p->t));
 			memcpy(p->t, old->t, old->nt * sizeof(*p->t));
@@ -359,5 +414,11 @@ int machine_sample(struct machine_sampler *m, double now, struct machine_sample 
 	m->last_time = now;
 	m->last_uptime = uptime;
 	m->have_prev = true;
+	m->known = NULL;
 	return 0;
+}
+
+void machine_sampler_known(struct machine_sampler *m, const struct thread_set *known)
+{
+	m->known = known;
 }

@@ -40,6 +40,7 @@
 #include "cgroup.h"
 #include "procparse.h"
 #include "sysroot.h"
+#include "threads.h"
 
 #define MACHINE_CGROUP_S  10.0 /* s between reads of a process's cgroup */
 #define MACHINE_CPUS_MAX  1024 /* CPUs the ran_on sets can name */
@@ -85,6 +86,15 @@ void machine_sampler_free(struct machine_sampler *m);
  * caller's monotonic clock, s, increasing from call to call).  Returns 0
  * or -errno when proc/ cannot be listed. */
 int machine_sample(struct machine_sampler *m, double now, struct machine_sample *out);
+
+/* For the next machine_sample call only: the processes with threads in
+ * known (a caller's sample of them, sorted by (pid, tid) as a struct
+ * thread_set is) are not read thread by thread: their threads' run and
+ * wait nanoseconds and last CPUs are taken from known, which is how a
+ * session that samples its target anyway spares the thousands of reads
+ * its threads would cost here.  Only their stat (and cgroup) is read.
+ * known must stay valid until that call; NULL: read every process. */
+void machine_sampler_known(struct machine_sampler *m, const struct thread_set *known);
 
 void machine_sample_init(struct machine_sample *s);
 void machine_sample_free(struct machine_sample *s);

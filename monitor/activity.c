@@ -132,6 +132,7 @@ struct act_thread {
 	enum blocked_kind blocked; /* the last wait it was seen in */
 	uint64_t run_ns, slices;   /* schedstat when last looked at */
 	bool looked;
+	double looked_at; /* the set's time when last looked at */
 	bool watched;
 	double spin; /* the share of its run time spent spinning, last judged */
 };
@@ -263,6 +264,12 @@ void activity_tracker_tick(struct activity_tracker *t, const struct thread_set *
 	size_t n = cur->n < rates->nthreads ? cur->n : rates->nthreads;
 	struct act_thread *next = xcalloc(n + 1, sizeof(*next));
 	size_t k = 0, reads = 0;
+	/* The reads this tick may take: ACTIVITY_READS_PER_S over the
+	 * interval, at least one. */
+	double share = rates->dt > 0 && rates->dt < 1 ? rates->dt : 1;
+	size_t budget = (size_t)(ACTIVITY_READS_PER_S * share + 0.5);
+	if (budget < 1)
+		budget = 1;
 	for (size_t i = 0; i < n; i++) {
 		const struct thread_sample *s = &cur->v[i];
 		struct thread_rate *r = &rates->threads[i];
@@ -286,15 +293,17 @@ void activity_tracker_tick(struct activity_tracker *t, const struct thread_set *
 			x->tid = s->tid;
 			x->starttime = s->starttime;
 		}
-		bool moved = !x->looked || s->run_ns != x->run_ns || s->slices != x->slices;
+		bool due = !x->looked || ((s->run_ns != x->run_ns || s->slices != x->slices) &&
+					  cur->time - x->looked_at >= ACTIVITY_LOOK_S);
 		if (s->state == 'D') {
 			x->blocked = BLOCKED_IO;
-		} else if (moved && reads < ACTIVITY_READS_PER_TICK) {
+		} else if (due && reads < budget) {
 			enum blocked_kind b = blocked_read(&t->root, s->pid, s->tid, s->state);
 			reads++;
 			if (b != BLOCKED_UNKNOWN)
 				x->blocked = b;
 			x->looked = true;
+			x->looked_at = cur->time;
 			x->run_ns = s->run_ns;
 			x->slices = s->slices;
 		}

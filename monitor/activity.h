@@ -19,7 +19,10 @@
  *
  * The blocked kind is read only for threads that ran or woke since they
  * were last read (a thread that has not moved still waits where it did),
- * at most ACTIVITY_READS_PER_TICK a tick, so a large process costs little. */
+ * each at most once in ACTIVITY_LOOK_S, and ACTIVITY_READS_PER_S a second in
+ * all (a tick's share: at 0.1 s, 13), so a large process costs little at
+ * any refresh: the kinds of 1,000 threads that all keep waking are all read
+ * again within 8 s. */
 #ifndef THREADLAB_ACTIVITY_H
 #define THREADLAB_ACTIVITY_H
 
@@ -43,7 +46,8 @@ enum activity {
 	ACTIVITY_N,
 };
 
-#define ACTIVITY_READS_PER_TICK 128
+#define ACTIVITY_READS_PER_S 128
+#define ACTIVITY_LOOK_S	     0.9 /* s: a thread's kind read again at most this often */
 
 /* "compute", "spin", "pool-idle", "input-wait", "io", "sleep",
  * "waiting-cpu"; "" for ACTIVITY_NONE. */

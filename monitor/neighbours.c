@@ -110,7 +110,8 @@ static void neigh_half_clear(struct neigh_half *h)
 	h->seconds = h->busy_s = h->busy_seconds = 0;
 }
 
-bool neighbours_tick(struct neighbours *n, const struct sysroot *r, double now)
+bool neighbours_tick(struct neighbours *n, const struct sysroot *r, const struct thread_set *known,
+		     double now)
 {
 	if (n->failed || (n->last > 0 && now - n->last < NEIGHBOURS_PERIOD_S))
 		return false;
@@ -118,6 +119,7 @@ bool neighbours_tick(struct neighbours *n, const struct sysroot *r, double now)
 		n->failed = true;
 		return false;
 	}
+	machine_sampler_known(n->ms, known);
 	if (machine_sample(n->ms, now, &n->sample) < 0)
 		return false;
 	n->last = now;

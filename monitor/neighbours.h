@@ -73,8 +73,11 @@ void neighbours_free(struct neighbours *n);
 
 /* Samples the machine under r when NEIGHBOURS_PERIOD_S has passed since
  * the last sample (the first call only sets the baseline), at now
- * (CLOCK_MONOTONIC s).  Returns true when it took a sample. */
-bool neighbours_tick(struct neighbours *n, const struct sysroot *r, double now);
+ * (CLOCK_MONOTONIC s).  known (NULL: none): the caller's own sample of the
+ * target's threads, used instead of reading them again
+ * (machine_sampler_known).  Returns true when it took a sample. */
+bool neighbours_tick(struct neighbours *n, const struct sysroot *r, const struct thread_set *known,
+		     double now);
 
 /* The view from a target: pids (sorted) are its followed processes,
  * target its root, self threadlab's own pid; cpus the CPUs it may run on

@@ -91,7 +91,7 @@ static void session_diag_machine(struct session *s, const struct snapshot_rates 
 		memset(v, 0, sizeof(*v));
 		return;
 	}
-	neighbours_tick(&s->neighbours, &s->root, s->cur.time);
+	neighbours_tick(&s->neighbours, &s->root, &s->cur.threads, s->cur.time);
 	pid_t *pids = xmalloc((s->cur.threads.n + 1) * sizeof(*pids));
 	size_t n = 0;
 	for (size_t i = 0; i < s->cur.threads.n; i++)
@@ -136,7 +136,7 @@ void session_diag_tick(struct session *s)
 		/* The first sample: the machine's first reading too, so that
 		 * the first verdict has the neighbours of its window. */
 		if (!s->cfg.no_machine)
-			neighbours_tick(&s->neighbours, &s->root, s->cur.time);
+			neighbours_tick(&s->neighbours, &s->root, &s->cur.threads, s->cur.time);
 		return;
 	}
 	s->runnable_mean = diagnosis_runnable_mean(&s->rates);

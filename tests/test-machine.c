@@ -68,6 +68,18 @@ static void put_machine(unsigned long busy_ticks, double uptime)
 	put("sys/devices/system/cpu/online", "0-1\n");
 }
 
+/* Process 300, "two": threads 300 (asleep) and 301 (running), 100 ns run
+ * each, in cgroup /two. */
+static void put_two(long hz)
+{
+	put_stat("proc/300/stat", 300, "two", 'R', 1, 0, 2, 1 * hz, 0);
+	put("proc/300/cgroup", "0::/two\n");
+	put("proc/300/task/300/schedstat", "100 0 1\n");
+	put_stat("proc/300/task/300/stat", 300, "two", 'S', 1, 0, 2, 1 * hz, 0);
+	put("proc/300/task/301/schedstat", "100 0 1\n");
+	put_stat("proc/300/task/301/stat", 301, "two", 'R', 1, 0, 2, 1 * hz, 0);
+}
+
 static void rm_tree(const char *dir)
 {
 	char cmd[600];
@@ -125,12 +137,7 @@ static void test_fixture_rates(void **state)
 	put_machine(1000, 100.0);
 	put_proc(100, "spinner", 'R', 1, 1 * hz, 1000000000ull, 0, 1, "/user.slice");
 	put_proc(200, "sleeper", 'S', 1, 1 * hz, 5000000ull, 0, 0, "/system.slice");
-	put_stat("proc/300/stat", 300, "two", 'R', 1, 0, 2, 1 * hz, 0);
-	put("proc/300/cgroup", "0::/two\n");
-	put("proc/300/task/300/schedstat", "100 0 1\n");
-	put_stat("proc/300/task/300/stat", 300, "two", 'S', 1, 0, 2, 1 * hz, 0);
-	put("proc/300/task/301/schedstat", "100 0 1\n");
-	put_stat("proc/300/task/301/stat", 301, "two", 'R', 1, 0, 2, 1 * hz, 0);
+	put_two(hz);
 	put_proc(400, "goner", 'R', 1, 1 * hz, 0, 0, 0, "/");
 	put_proc(500, "old", 'R', 1, 1 * hz, 0, 0, 0, "/");
 	struct sysroot r;
@@ -190,13 +197,13 @@ static void test_fixture_rates(void **state)
 	struct neighbours n;
 	neighbours_init(&n, 10);
 	put_proc(700, "child", 'R', 300, 1 * hz, 0, 0, 0, "/two");
-	assert_true(neighbours_tick(&n, &r, 20.0)); /* baseline */
+	assert_true(neighbours_tick(&n, &r, NULL, 20.0)); /* baseline */
 	put_machine(1000 + (unsigned long)(3.5 * hz), 102.0);
 	put_proc(100, "spinner", 'R', 1, 1 * hz, 2900000000ull, 600000000ull, 1, "/user.slice");
 	put_proc(700, "child", 'R', 300, 1 * hz, 400000000ull, 0, 0, "/two");
 	put_proc(600, "later", 'R', 1, 1 * hz, 7200000000ull, 0, 0, "/");
-	assert_false(neighbours_tick(&n, &r, 20.5)); /* not due yet */
-	assert_true(neighbours_tick(&n, &r, 21.0));
+	assert_false(neighbours_tick(&n, &r, NULL, 20.5)); /* not due yet */
+	assert_true(neighbours_tick(&n, &r, NULL, 21.0));
 	struct machine_view v;
 	const pid_t followed[] = {300};
 	uint8_t cpus[MACHINE_SET_BYTES] = {0};
@@ -220,6 +227,64 @@ static void test_fixture_rates(void **state)
 	assert_true(fabs(v.cpus_used - 2.0) < 0.02);
 	assert_true(fabs(v.psi_some - 12.5) < 1e-9);
 	neighbours_free(&n);
+	machine_sample_free(&s);
+	machine_sampler_free(m);
+	sysroot_close(&r);
+	rm_tree(root_dir);
+}
+
+/* A process whose threads the caller gives (machine_sampler_known): its
+ * rates and CPUs come from the given figures, not from its files, and its
+ * thread files are not read; the next call without them reads the files. */
+static void test_known(void **state)
+{
+	(void)state;
+	snprintf(root_dir, sizeof(root_dir), "/tmp/tl-machine-XXXXXX");
+	assert_non_null(mkdtemp(root_dir));
+	long hz = sysconf(_SC_CLK_TCK);
+	put_machine(1000, 100.0);
+	put_two(hz);
+	struct sysroot r;
+	assert_int_equal(sysroot_open(&r, root_dir), 0);
+	struct machine_sampler *m = machine_sampler_new(&r);
+	assert_non_null(m);
+	struct machine_sample s;
+	machine_sample_init(&s);
+	assert_int_equal(machine_sample(m, 10.0, &s), 0); /* from the files */
+	/* the files say nothing moved; the caller's sample says 301 ran
+	 * 0.25 s on CPU 1 and 300 waited 0.5 s */
+	struct thread_set k;
+	thread_set_init(&k);
+	k.n = k.cap = 2;
+	k.v = calloc(2, sizeof(*k.v));
+	assert_non_null(k.v);
+	k.v[0] = (struct thread_sample){
+	    .pid = 300, .tid = 300, .state = 'S', .cpu = 0, .run_ns = 100, .wait_ns = 500000000};
+	k.v[1] = (struct thread_sample){
+	    .pid = 300, .tid = 301, .state = 'R', .cpu = 1, .run_ns = 250000100};
+	put_machine(1100, 101.0);
+	uint64_t reads = machine_sampler_reads(m);
+	machine_sampler_known(m, &k);
+	assert_int_equal(machine_sample(m, 11.0, &s), 0);
+	/* proc/ listed, uptime, 300's stat, proc/stat, online: no task/ */
+	assert_int_equal(machine_sampler_reads(m) - reads, 5);
+	const struct machine_proc *p = find(&s, 300);
+	assert_int_equal(p->threads, 2);
+	assert_true(fabs(p->cpus - 0.25) < 1e-6);
+	assert_true(fabs(p->wait - 0.5) < 1e-6);
+	assert_true(machine_ran_on(p->ran_on, 1));
+	assert_false(machine_ran_on(p->ran_on, 0));
+	/* given for one call only: the files again, whose figures are behind
+	 * the given ones (no negative rates) */
+	reads = machine_sampler_reads(m);
+	put("proc/300/task/301/schedstat", "350000100 0 3\n");
+	put_stat("proc/300/stat", 300, "two", 'R', 1, 10, 2, 1 * hz, 0);
+	assert_int_equal(machine_sample(m, 12.0, &s), 0);
+	assert_true(machine_sampler_reads(m) - reads > 5);
+	p = find(&s, 300);
+	assert_true(fabs(p->cpus - 0.1) < 1e-6);
+	assert_true(p->wait == 0);
+	thread_set_free(&k);
 	machine_sample_free(&s);
 	machine_sampler_free(m);
 	sysroot_close(&r);
@@ -281,6 +346,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_parsers),
 	    cmocka_unit_test(test_fixture_rates),
+	    cmocka_unit_test(test_known),
 	    cmocka_unit_test(test_live),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
