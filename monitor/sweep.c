@@ -165,7 +165,7 @@ struct sweep_ctx {
 static enum verdict sweep_verdict(struct sweep_ctx *c, double now)
 {
 	struct machine_view machine;
-	neighbours_tick(&c->neigh, c->root, now);
+	neighbours_tick(&c->neigh, c->root, &c->sb.threads, now);
 	const struct thread_set *tl = &c->sb.threads;
 	pid_t *pids = xmalloc((tl->n + 1) * sizeof(*pids));
 	size_t n = 0;
@@ -259,7 +259,7 @@ static int sweep_step_once(struct sweep_ctx *c, int loaders, int streams, int th
 	sampler_sample(c->smp, &c->sa);
 	lab_read(c->lab, c->a);
 	double t0 = now_s();
-	neighbours_tick(&c->neigh, c->root, t0);
+	neighbours_tick(&c->neigh, c->root, &c->sa.threads, t0);
 	if (c->k->sample) {
 		labview_init(c->view);
 		labview_feed(c->view, c->a, t0, c->effective, c->single, c->work);
