@@ -239,6 +239,27 @@ static const char *rp_variant(const char *v)
 	return "";
 }
 
+/* The sample's "roofline" object (roofline-out.c writes it: an unknown
+ * figure is null, read back as 0, the measured point's as -1). */
+static void rp_roofline(struct recording_json *p, json_object *o, struct roofline *r)
+{
+	char kernel[16], bound[16];
+	memset(r, 0, sizeof(*r));
+	recording_json_str(p, o, "kernel", kernel, sizeof(kernel), NULL);
+	r->kernel = strcmp(kernel, "triad") == 0 ? CTL_TRIAD : CTL_GEMM;
+	r->intensity = recording_json_num(p, o, "intensity_flops_per_byte", true, 0, 0);
+	r->compute_roof = recording_json_num(p, o, "compute_roof_gflops", true, 0, 0);
+	r->memory_roof = recording_json_num(p, o, "memory_roof_gbs", true, 0, 0);
+	r->ridge = recording_json_num(p, o, "ridge_flops_per_byte", true, 0, 0);
+	r->attainable = recording_json_num(p, o, "attainable_gflops", true, 0, 0);
+	r->gflops = recording_json_num(p, o, "gflops", true, -1, -1);
+	r->gbs = recording_json_num(p, o, "gbs", true, -1, -1);
+	recording_json_str(p, o, "bound", bound, sizeof(bound), NULL);
+	r->bound = strcmp(bound, "compute") == 0  ? ROOFLINE_COMPUTE
+		   : strcmp(bound, "memory") == 0 ? ROOFLINE_MEMORY
+						  : ROOFLINE_UNKNOWN;
+}
+
 static void rp_workload(struct recording_json *p, json_object *o, struct recording_sample *s)
 {
 	struct workload_report *w = &s->work;
@@ -262,6 +283,25 @@ static void rp_workload(struct recording_json *p, json_object *o, struct recordi
 	set->blas = strcmp(build, "openmp") == 0 ? LAB_BLAS_OPENMP : LAB_BLAS_PTHREADS;
 	w->blas = lab_blas_name(set->blas);
 	w->blas_switching = recording_json_bool(p, o, "blas_switching", false);
+	/* The kernel (absent in recordings older than it: GEMM, no GB/s, no
+	 * roofline). */
+	char kernel[16];
+	w->kernel = NULL;
+	if (recording_json_str(p, o, "kernel", kernel, sizeof(kernel), NULL)) {
+		const char *const *names = labview_kernel_names();
+		for (int k = 0; names[k]; k++)
+			if (strcmp(kernel, names[k]) == 0)
+				w->kernel = names[k];
+		if (!w->kernel)
+			recording_json_fail(p, "not a kernel:", "kernel");
+	}
+	double length = recording_json_num(p, o, "triad_length", true, 0, 0);
+	w->length = length > 0 && length <= UINT32_MAX ? (uint32_t)length : 0;
+	w->gbs = recording_json_num(p, o, "gbs", true, -1, -1);
+	/* "gbs" null is a sample written without a kernel (report.c writes
+	 * "gemm" for it): none, as it was */
+	if (w->gbs < 0)
+		w->kernel = NULL;
 	set->loaders = w->loaders = (int)recording_json_int(p, o, "loaders", 0);
 	set->prep_ms = w->prep_ms = (int)recording_json_int(p, o, "prep_ms", 0);
 	set->prefetch = w->prefetch = (int)recording_json_int(p, o, "prefetch", 0);
@@ -415,6 +455,9 @@ int recording_parse_sample(const char *line, size_t len, struct recording_sample
 	if (w) {
 		rp_workload(&p, w, out);
 		out->work.interval = out->rates.dt;
+		json_object *rl = recording_json_typed(&p, o, "roofline", json_type_object, false);
+		if (rl && out->work.kernel)
+			rp_roofline(&p, rl, &out->work.roofline);
 	}
 	json_object_put(o);
 	return p.bad ? -EINVAL : 0;
