@@ -80,5 +80,8 @@ int main(int argc, char **argv)
 		pthread_join(t[k], NULL);
 	/* a[] is read so that the loop cannot be dropped. */
 	printf("GB/s %.2f passes %d check %.1f\n", best, passes, a[len / 2]);
+	free(t);
+	free(a);
+	free(b);
 	return 0;
 }
