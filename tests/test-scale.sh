@@ -86,17 +86,20 @@ fi
 
 # every thread is reachable: page down to the end, collecting TIDs.  After
 # each PgDn the next page is waited for (its first row differs, then two
-# captures a tenth of a second apart agree), not a fixed time: a slow or
-# half-drawn redraw would otherwise skip rows unseen.
+# captures 0.2 s apart agree and hold a whole page), not a fixed time: a
+# slow or half-drawn redraw would otherwise skip rows unseen.
 declare -A seen
 stuck=
 first_is_not() { [ "$(rows | head -n1)" != "$1" ] && settled; }
 settled() {
 	local a b
 	a=$(rows)
-	sleep 0.1
+	sleep 0.2
 	b=$(rows)
-	[ -n "$a" ] && [ "$a" = "$b" ]
+	# a whole page: as many rows as the first one had (the last page has
+	# one more, no "more" line), never a redraw caught half-way that stood
+	# still for a moment on a loaded box
+	[ -n "$a" ] && [ "$a" = "$b" ] && [ "$(printf '%s\n' "$a" | wc -l)" -ge "$r0" ]
 }
 for _ in $(seq 40); do
 	for t in $(rows); do seen[$t]=1; done
