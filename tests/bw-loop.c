@@ -27,7 +27,10 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static void *worker(void *arg)
+/* The reference loop is never instrumented: under ASan every access would
+ * be checked and the "independent bandwidth" would read a quarter of the
+ * machine's (10.9 against the lab's 45.3 GB/s in the sanitizer build). */
+__attribute__((no_sanitize("address", "undefined"))) static void *worker(void *arg)
 {
 	size_t k = (size_t)(long)arg;
 	size_t lo = len * k / (size_t)nthreads, hi = len * (k + 1) / (size_t)nthreads;
