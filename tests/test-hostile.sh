@@ -525,9 +525,8 @@ if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=64k tl-hostile-full "$mnt" 2>/de
 	pids+=("$hl")
 	until_true 300 grep -q 'cannot write the recording' "$tmp/hfull.err"
 	kill -TERM $hl 2>/dev/null
-	until_true 100 ! alive $hl
-	wait $hl
-	st=$?
+	reap $hl 10
+	st=$reaped
 	if [ $st = 1 ] && grep -q "cannot write the recording $mnt/h.jsonl: No space left on device; recording stops (exit status 1)" "$tmp/hfull.err"; then
 		ok "--headless --record on a full disk: said with the file, exit 1 after SIGTERM"
 	else
