@@ -510,6 +510,7 @@ void session_stop(struct session *s)
 	launch_stop(&s->child);
 	if (launched && s->root.fd >= 0)
 		s->orphans_stopped = session_stop_orphans(s, pgid);
+	launch_close_output(&s->child);
 	session_progress_free(s);
 	session_replay_stop(s);
 	sampler_free(s->sampler);

@@ -338,13 +338,18 @@ void launch_stop(struct launch *l)
 		free(l->quota);
 		l->quota = NULL;
 	}
-	if (l->out_open) {
-		close(l->out_fd);
-		l->out_open = false;
-	}
 	launch_guard_tell(-l->pid);
 	l->stopped = true;
 	launch_running = 0;
+}
+
+void launch_close_output(struct launch *l)
+{
+	if (l->out_open) {
+		close(l->out_fd);
+		l->out_open = false;
+		l->out_fd = -1;
+	}
 }
 
 void launch_adopt_orphans(void)

@@ -88,6 +88,12 @@ void launch_reap_wait(struct launch *l, int ms);
  * background goes too.  Safe to call twice. */
 void launch_stop(struct launch *l);
 
+/* Closes the read end of the command's output pipe.  Apart from
+ * launch_stop(): a process the command left outside its group may still
+ * write there, and would die of SIGPIPE, uncounted, before
+ * launch_stop_orphans() found it. */
+void launch_close_output(struct launch *l);
+
 /* Makes this process the reaper of what its commands leave behind
  * (PR_SET_CHILD_SUBREAPER): a process that left the command's group and
  * lost its parent becomes a child of threadlab, so that its pid stays
