@@ -16,7 +16,8 @@
 #include "headless.h"
 #include "options.h"
 #include "options-collector.h"
-#include "options-args.h"
+#include "options-table.h"
+#include "options-usage.h"
 #include "record.h"
 #include "session.h"
 #include "sweep-out.h"
@@ -163,7 +164,7 @@ static int main_mode(const struct options *o)
 		version_print(stdout);
 		return EXIT_OK;
 	case MODE_LIST_OPTIONS:
-		return options_list_print(stdout, options_table()) == 0 ? EXIT_OK : EXIT_RUNTIME;
+		return options_table_list(stdout) == 0 ? EXIT_OK : EXIT_RUNTIME;
 	case MODE_BUDGET:
 		return batch_budget(o);
 	case MODE_BATCH:

@@ -65,18 +65,3 @@ void options_collector_opts(const struct options *o, struct collector_opts *co)
 	co->bpf_threads = o->bpf_threads;
 	co->live = strcmp(o->root, "/") == 0;
 }
-
-/* clang-format off */
-void options_collector_usage(FILE *f)
-{
-	fputs("Collector (how threads are read):\n"
-	      "      --collector C     auto (default): the BPF task iterator where it loads\n"
-	      "                        (root, or CAP_BPF and CAP_PERFMON), with each thread's\n"
-	      "                        run-queue latency (P50/P99/MAX), else /proc with a note;\n"
-	      "                        bpf: BPF or exit 2; proc: /proc only\n"
-	      "      --bpf-threads N   threads whose latency the BPF map holds (default 16384);\n"
-	      "                        beyond that, events are counted as dropped\n"
-	      "\n",
-	      f);
-}
-/* clang-format on */

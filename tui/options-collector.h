@@ -9,19 +9,6 @@
 #include "collector.h"
 #include "options.h"
 
-enum {
-	OPT_COLLECTOR_FIRST = 640,
-	OPT_COLLECTOR = OPT_COLLECTOR_FIRST,
-	OPT_BPF_THREADS,
-	OPT_COLLECTOR_END,
-};
-
-#define OPTIONS_COLLECTOR_LONG                                                                     \
-	{"collector", required_argument, NULL, OPT_COLLECTOR},                                     \
-	{                                                                                          \
-		"bpf-threads", required_argument, NULL, OPT_BPF_THREADS                            \
-	}
-
 /* One option c (OPT_COLLECTOR_FIRST <= c < OPT_COLLECTOR_END).  EXIT_OK,
  * or EXIT_USAGE with a one-line message. */
 int options_collector_one(struct options *o, int c, const char *arg, char *err, size_t errlen);
@@ -34,8 +21,5 @@ bool options_collector_live(const struct options *o);
 
 /* What collector_choose() is asked for o. */
 void options_collector_opts(const struct options *o, struct collector_opts *co);
-
-/* The --help lines. */
-void options_collector_usage(FILE *f);
 
 #endif

@@ -22,8 +22,6 @@ int options_diag_check(const struct options *o, char *err, size_t errlen)
 		return options_err(err, errlen,
 				   "--no-tree is for -- CMD, which follows its process tree by "
 				   "default (-p PID follows one process unless --tree)");
-	if (o->strict && o->mode != MODE_DIAGNOSE)
-		return options_err(err, errlen, "--strict is for --diagnose");
 	return EXIT_OK;
 }
 
@@ -35,16 +33,3 @@ void options_diag_session(const struct options *o, struct session_config *c)
 		c->tree = true;
 	c->hysteresis = o->mode != MODE_DIAGNOSE;
 }
-
-/* clang-format off */
-void options_diag_usage(FILE *f)
-{
-	fputs("Whose processes, how strict:\n"
-	      "      --no-tree         -- CMD: follow the command's process alone (by default its\n"
-	      "                        whole tree: the workers it forks are part of the verdict)\n"
-	      "      --strict          --diagnose: a borderline result (inside the band around a\n"
-	      "                        threshold, read as fine) exits 1 too, for CI\n"
-	      "\n",
-	      f);
-}
-/* clang-format on */

@@ -9,20 +9,6 @@
 
 #include "options.h"
 
-enum {
-	OPT_DIAG_FIRST = 600,
-	OPT_NO_TREE = OPT_DIAG_FIRST,
-	OPT_STRICT,
-	OPT_DIAG_END,
-};
-
-/* getopt_long entries, for options.c's table. */
-#define OPTIONS_DIAG_LONG                                                                          \
-	{"no-tree", no_argument, NULL, OPT_NO_TREE},                                               \
-	{                                                                                          \
-		"strict", no_argument, NULL, OPT_STRICT                                            \
-	}
-
 /* One option c (OPT_DIAG_FIRST <= c < OPT_DIAG_END).  EXIT_OK. */
 int options_diag_one(struct options *o, int c);
 
@@ -33,8 +19,5 @@ int options_diag_check(const struct options *o, char *err, size_t errlen);
 /* Their share of the session's configuration: the tree a launched command
  * brings, the hysteresis of every face but --diagnose. */
 void options_diag_session(const struct options *o, struct session_config *c);
-
-/* The --help lines. */
-void options_diag_usage(FILE *f);
 
 #endif

@@ -54,7 +54,7 @@ int options_tune_one(struct options *o, int c, const char *arg, char *err, size_
 			return options_err(err, errlen, "%s", why);
 		if (o->nenv == OPT_LIST_MAX || o->nenv == SWEEP_CMD_KNOBS)
 			return options_err(err, errlen, "--env: at most %d variables",
-						SWEEP_CMD_KNOBS);
+					   SWEEP_CMD_KNOBS);
 		o->env[o->nenv++] = arg;
 		return EXIT_OK;
 	case OPT_GRID:
@@ -63,7 +63,7 @@ int options_tune_one(struct options *o, int c, const char *arg, char *err, size_
 	case OPT_WARMUP:
 		if (!options_double(arg, 0, 3600, &o->warmup))
 			return options_err(err, errlen,
-						"--warmup takes 0 to 3600 seconds, not '%s'", arg);
+					   "--warmup takes 0 to 3600 seconds, not '%s'", arg);
 		o->warmup_set = true;
 		return EXIT_OK;
 	case OPT_REPEAT: {
@@ -71,7 +71,7 @@ int options_tune_one(struct options *o, int c, const char *arg, char *err, size_
 		long v = strtol(arg, &end, 10);
 		if (end == arg || *end || v < 1 || v > SWEEP_CMD_REPEAT)
 			return options_err(err, errlen, "--repeat takes 1 to %d, not '%s'",
-						SWEEP_CMD_REPEAT, arg);
+					   SWEEP_CMD_REPEAT, arg);
 		o->repeat = (int)v;
 		return EXIT_OK;
 	}
@@ -88,37 +88,37 @@ int options_tune_check(const struct options *o, char *err, size_t errlen)
 			return EXIT_USAGE;
 		if (!o->command && !o->progress_file)
 			return options_err(err, errlen,
-						"--progress reads a job's output: give -- CMD, or "
-						"-p PID with --progress-file PATH");
+					   "--progress reads a job's output: give -- CMD, or "
+					   "-p PID with --progress-file PATH");
 		if (o->mode != MODE_DASHBOARD && o->mode != MODE_BATCH &&
 		    o->mode != MODE_HEADLESS && o->mode != MODE_SWEEP)
 			return options_err(err, errlen,
-						"--progress is for the dashboard, --batch, "
-						"--headless and --sweep");
+					   "--progress is for the dashboard, --batch, "
+					   "--headless and --sweep");
 	}
 	if ((o->progress_rate || o->progress_file) && !o->progress)
 		return options_err(err, errlen,
-					"--progress-rate and --progress-file go with --progress "
-					"REGEX");
+				   "--progress-rate and --progress-file go with --progress "
+				   "REGEX");
 	if (o->progress_file && (o->command || !o->pid))
 		return options_err(err, errlen,
-					"--progress-file is for -p PID (with -- CMD the output "
-					"is read directly)");
+				   "--progress-file is for -p PID (with -- CMD the output "
+				   "is read directly)");
 	if (o->log && o->mode != MODE_DASHBOARD && !(o->mode == MODE_SWEEP && o->command))
 		return options_err(err, errlen,
-					"--log is the experiment log of the dashboard (keys m and "
-					"e) or of --sweep --env … -- CMD");
+				   "--log is the experiment log of the dashboard (keys m and "
+				   "e) or of --sweep --env … -- CMD");
 	if (o->mode == MODE_SWEEP && o->command && !o->nenv)
 		return options_err(err, errlen,
-					"--sweep -- CMD needs the settings: --env NAME=V1,V2");
+				   "--sweep -- CMD needs the settings: --env NAME=V1,V2");
 	if ((o->nenv || o->grid || o->warmup_set || o->repeat > 1) && !cmd_sweep)
 		return options_err(err, errlen,
-					"--env, --grid, --warmup and --repeat are for --sweep "
-					"--env NAME=V1,V2 -- CMD");
+				   "--env, --grid, --warmup and --repeat are for --sweep "
+				   "--env NAME=V1,V2 -- CMD");
 	if (cmd_sweep && (o->lab_flag_other || o->pid || o->record))
 		return options_err(err, errlen,
-					"--sweep -- CMD takes --env, --seconds, --warmup, "
-					"--repeat, --progress, --cpus and --format");
+				   "--sweep -- CMD takes --env, --seconds, --warmup, "
+				   "--repeat, --progress, --cpus and --format");
 	return EXIT_OK;
 }
 
@@ -146,27 +146,3 @@ void options_tune_sweep(const struct options *o, struct sweep_cmd_opts *so)
 	so->repeat = o->repeat;
 	so->command = o->command;
 }
-
-/* clang-format off */
-void options_tune_usage(FILE *f)
-{
-	fputs("Tuning a real job (the job's progress, the experiment log, a command sweep):\n"
-	      "      --progress REGEX  count the job's progress from its output lines (POSIX\n"
-	      "                        extended; a match counts one step, a numeric group is a\n"
-	      "                        cumulative count such as 'step ([0-9]+)'); with -- CMD\n"
-	      "      --progress-rate   the group is a rate the job prints ('([0-9.]+)it/s')\n"
-	      "      --progress-file PATH  with -p PID: read the lines from a file the job\n"
-	      "                        appends to (followed through rotation, like tail -F)\n"
-	      "      --log FILE        the dashboard's experiment log (m marks, e shows) is\n"
-	      "                        also appended to FILE as JSON Lines (read back at start);\n"
-	      "                        with --sweep -- CMD every row is appended to it\n"
-	      "      --sweep --env NAME=V1,V2 [--env ...] [--grid] -- CMD  run CMD once per\n"
-	      "                        setting (one knob at a time from the first values;\n"
-	      "                        --grid: every combination) and print the table\n"
-	      "      --warmup S        --sweep -- CMD: seconds before measuring (default 2)\n"
-	      "      --repeat R        --sweep -- CMD: runs per setting, median and spread\n"
-	      "                        (1-9; default 1); --seconds S: measured (default 10)\n"
-	      "\n",
-	      f);
-}
-/* clang-format on */

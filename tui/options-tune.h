@@ -1,8 +1,8 @@
 /* options-tune.h — the command line of issue 11: the job's progress
  * (--progress, --progress-rate, --progress-file), the experiment log
  * (--log) and the sweep of a real command (--env, --grid, --warmup,
- * --repeat).  options.c hands these options over and asks for the checks;
- * keeping them here keeps options.c's table short. */
+ * --repeat).  options.c hands these options over and asks for the checks
+ * (their entries are in options-table.c). */
 #ifndef THREADLAB_OPTIONS_TUNE_H
 #define THREADLAB_OPTIONS_TUNE_H
 
@@ -11,31 +11,10 @@
 #include "options.h"
 #include "sweep-cmd.h"
 
-enum {
-	OPT_TUNE_FIRST = 512,
-	OPT_PROGRESS = OPT_TUNE_FIRST,
-	OPT_PROGRESS_RATE,
-	OPT_PROGRESS_FILE,
-	OPT_LOG,
-	OPT_ENV,
-	OPT_GRID,
-	OPT_WARMUP,
-	OPT_REPEAT,
-	OPT_TUNE_END,
-};
-
-/* getopt_long entries, for options.c's table. */
-#define OPTIONS_TUNE_LONG                                                                          \
-	{"progress", required_argument, NULL, OPT_PROGRESS},                                       \
-	    {"progress-rate", no_argument, NULL, OPT_PROGRESS_RATE},                               \
-	    {"progress-file", required_argument, NULL, OPT_PROGRESS_FILE},                         \
-	    {"log", required_argument, NULL, OPT_LOG}, {"env", required_argument, NULL, OPT_ENV},  \
-	    {"grid", no_argument, NULL, OPT_GRID}, {"warmup", required_argument, NULL, OPT_WARMUP}, \
-	    {"repeat", required_argument, NULL, OPT_REPEAT}
-
 /* options.c's helpers, shared: a one-line message into err (returns
  * EXIT_USAGE); a number from lo to hi. */
-int options_err(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+int options_err(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 bool options_double(const char *s, double lo, double hi, double *out);
 /* A POSIX extended regular expression that compiles: EXIT_OK, or
  * EXIT_USAGE with "OPT 'RE': why". */
@@ -57,8 +36,5 @@ void options_tune_session(const struct options *o, struct session_config *c);
 
 /* The command sweep o asks for (o checked). */
 void options_tune_sweep(const struct options *o, struct sweep_cmd_opts *so);
-
-/* The --help lines. */
-void options_tune_usage(FILE *f);
 
 #endif

@@ -16,191 +16,8 @@
 #include "options-collector.h"
 #include "options-diag.h"
 #include "options-args.h"
+#include "options-table.h"
 #include "options-tune.h"
-
-enum {
-	OPT_BUDGET = 256,
-	OPT_BATCH,
-	OPT_SWEEP,
-	OPT_TREE,
-	OPT_FORMAT,
-	OPT_THREADS,
-	OPT_STREAMS,
-	OPT_SIZE,
-	OPT_PRECISION,
-	OPT_KERNEL,
-	OPT_CPUS,
-	OPT_WORKERS,
-	OPT_LOADERS,
-	OPT_PREP_MS,
-	OPT_PREFETCH,
-	OPT_BLAS,
-	OPT_BLAS_SPIN,
-	OPT_SECONDS,
-	OPT_ROOT,
-	OPT_NO_COLOR,
-	OPT_ROOFLINE,
-	OPT_RECORD,
-	OPT_REPLAY,
-	OPT_DIAGNOSE,
-	OPT_SERVE,
-	OPT_HEADLESS,
-	OPT_MATCH,
-	OPT_TLS_CERT,
-	OPT_TLS_KEY,
-	OPT_BASIC_AUTH,
-	OPT_METRICS_MAX_THREADS,
-	OPT_TOUR,
-	OPT_TOUR_STEP,
-	OPT_TOUR_NOTES,
-	OPT_LIST_OPTIONS,
-};
-
-static const struct option options_long[] = {
-    {"pid", required_argument, NULL, 'p'},
-    {"interval", required_argument, NULL, 'i'},
-    {"count", required_argument, NULL, 'c'},
-    {"help", no_argument, NULL, 'h'},
-    {"version", no_argument, NULL, 'V'},
-    {"budget", no_argument, NULL, OPT_BUDGET},
-    {"batch", no_argument, NULL, OPT_BATCH},
-    {"sweep", no_argument, NULL, OPT_SWEEP},
-    {"tree", no_argument, NULL, OPT_TREE},
-    {"format", required_argument, NULL, OPT_FORMAT},
-    {"threads", required_argument, NULL, OPT_THREADS},
-    {"streams", required_argument, NULL, OPT_STREAMS},
-    {"size", required_argument, NULL, OPT_SIZE},
-    {"precision", required_argument, NULL, OPT_PRECISION},
-    {"kernel", required_argument, NULL, OPT_KERNEL},
-    {"cpus", required_argument, NULL, OPT_CPUS},
-    {"workers", required_argument, NULL, OPT_WORKERS},
-    {"loaders", required_argument, NULL, OPT_LOADERS},
-    {"prep-ms", required_argument, NULL, OPT_PREP_MS},
-    {"prefetch", required_argument, NULL, OPT_PREFETCH},
-    {"blas", required_argument, NULL, OPT_BLAS},
-    {"blas-spin", required_argument, NULL, OPT_BLAS_SPIN},
-    {"tour", no_argument, NULL, OPT_TOUR},
-    {"tour-step", required_argument, NULL, OPT_TOUR_STEP},
-    {"tour-notes", required_argument, NULL, OPT_TOUR_NOTES},
-    {"seconds", required_argument, NULL, OPT_SECONDS},
-    {"root", required_argument, NULL, OPT_ROOT},
-    {"no-color", no_argument, NULL, OPT_NO_COLOR},
-    {"roofline", no_argument, NULL, OPT_ROOFLINE},
-    {"record", required_argument, NULL, OPT_RECORD},
-    {"replay", required_argument, NULL, OPT_REPLAY},
-    {"diagnose", no_argument, NULL, OPT_DIAGNOSE},
-    {"serve", required_argument, NULL, OPT_SERVE},
-    {"headless", no_argument, NULL, OPT_HEADLESS},
-    {"match", required_argument, NULL, OPT_MATCH},
-    {"tls-cert", required_argument, NULL, OPT_TLS_CERT},
-    {"tls-key", required_argument, NULL, OPT_TLS_KEY},
-    {"basic-auth", required_argument, NULL, OPT_BASIC_AUTH},
-    {"metrics-max-threads", required_argument, NULL, OPT_METRICS_MAX_THREADS},
-    OPTIONS_TUNE_LONG,
-    OPTIONS_COLLECTOR_LONG,
-    OPTIONS_DIAG_LONG,
-    {"list-options", no_argument, NULL, OPT_LIST_OPTIONS},
-    {NULL, 0, NULL, 0},
-};
-
-const struct option *options_table(void)
-{
-	return options_long;
-}
-
-/* The help text is laid out as it prints. */
-/* clang-format off */
-void options_usage(FILE *f)
-{
-	fputs("Usage: threadlab [OPTION]...                  dashboard on the built-in GEMM workload\n"
-	      "       threadlab -p PID [--tree] [OPTION]...  attach to a running process\n"
-	      "       threadlab [OPTION]... -- CMD [ARG]...  launch CMD and monitor it\n"
-	      "       threadlab --budget [-p PID] [--format text|json]\n"
-	      "       threadlab --batch [-p PID | -- CMD] [-i SECONDS] [-c COUNT] [--format text|csv|json]\n"
-	      "       threadlab --sweep [--threads LIST] [--streams LIST] [--seconds S] [--format ...]\n"
-	      "       threadlab --sweep --env NAME=V1,V2 [--progress REGEX] [--cpus X] -- CMD [ARG]...\n"
-	      "       threadlab --replay FILE [--batch [--format text|csv|json]]\n"
-	      "       threadlab --diagnose [-p PID | -- CMD] [--tree] [--strict] [--seconds S] [--format text|json]\n"
-	      "       threadlab --headless --serve [ADDR:]PORT [-p PID | -- CMD | --match REGEX] [--tree]\n"
-	      "       threadlab --tour [--tour-step S] [--batch [--format text|json]]\n"
-	      "\n"
-	      "Shows how threads meet the CPU budget: per-thread CPU, run-queue wait and\n"
-	      "context switches, the cgroup's quota, throttling and pressure, and the\n"
-	      "GFLOP/s of an OpenBLAS workload against the core-count ceiling.\n"
-	      "\n"
-	      "Modes:\n"
-	      "      --budget          print the effective CPU budget (a more honest nproc)\n"
-	      "      --batch           print samples on stdout instead of drawing a dashboard\n"
-	      "      --sweep           run the workload over thread counts, print a scaling table\n"
-	      "      --diagnose        sample S seconds (default 5), print the verdict: exit 0 fine\n"
-	      "                        or idle, 1 oversubscribed, throttled, contended or\n"
-	      "                        undersubscribed\n"
-	      "      --headless        sample with nothing on screen (for --serve, --record)\n"
-	      "      --tour            a guided tour of the lab: lessons with captions written from\n"
-	      "                        the numbers just measured (--batch: print them)\n"
-	      "      --tour-step S     seconds measured per tour step (default 6)\n"
-	      "      --tour-notes FILE the dashboard's tour: append each step as JSON to FILE\n"
-	      "\n"
-	      "Target (default: the built-in workload):\n"
-	      "  -p, --pid PID         monitor process PID\n"
-	      "      --tree            also monitor every descendant of the target (-- CMD: always,\n"
-	      "                        unless --no-tree)\n"
-	      "      -- CMD [ARG]...   start CMD and monitor it (it is stopped when threadlab quits)\n"
-	      "\n"
-	      "Sampling and output:\n"
-	      "  -i, --interval SECONDS  time between samples (default 1; fractions such as 0.05 work)\n"
-	      "  -c, --count N           stop after N samples (batch; default: until the target exits)\n"
-	      "      --format FORMAT     text, csv or json (JSON Lines in batch mode); default text\n"
-	      "      --no-color          no colours in the dashboard (so does NO_COLOR)\n"
-	      "      --root DIR          read /proc and /sys under DIR (fixture trees; --budget, --batch)\n"
-	      "      --record FILE       also write the session to FILE (JSON Lines; FILE.zst: zstd)\n"
-	      "      --replay FILE       the dashboard (or --batch) on a recording instead of live\n"
-	      "\n"
-	      "Prometheus exporter (beside the dashboard, --batch or --headless):\n"
-	      "      --serve [ADDR:]PORT   serve /metrics on ADDR (default 127.0.0.1) port PORT\n"
-	      "      --match REGEX         --headless: follow every process whose name or command\n"
-	      "                            line matches (POSIX extended), found again each sample\n"
-	      "      --tls-cert FILE --tls-key FILE   serve HTTPS with this PEM certificate and key\n"
-	      "      --basic-auth FILE     require user:HASH credentials (bcrypt or SHA-512 crypt)\n"
-	      "      --metrics-max-threads N  per-thread series per process (default 500); the\n"
-	      "                            rest only in name groups\n"
-	      "\n"
-	      , f);
-	options_tune_usage(f);
-	options_collector_usage(f);
-	options_diag_usage(f);
-	fputs("Workload knobs (also keys in the dashboard):\n"
-	      "      --threads N       intra-op threads per GEMM (OpenBLAS threads), 1-64; default 1\n"
-	      "      --streams N       inter-op streams: GEMMs running at once, 1-16; default 1\n"
-	      "      --size N          matrix size n of the n x n GEMM, 64-4096; default 768\n"
-	      "      --precision P     single (sgemm) or double (dgemm); default single\n"
-	      "      --kernel K        gemm, or triad: a memory-bound STREAM-style triad over\n"
-	      "                        arrays far larger than the caches; default gemm\n"
-	      "      --roofline        measure the memory roof (a short triad) at start, so every\n"
-	      "                        sample's roofline says compute- or memory-bound\n"
-	      "      --cpus X          run the workload (or --sweep's CMD) under a quota of X CPUs\n"
-	      "      --workers N       background CPU-burning processes in the same quota; default 0\n"
-	      "      --loaders N       input-pipeline loader processes preparing batches, 0-16;\n"
-	      "                        default 0 (no pipeline: GEMMs need no input)\n"
-	      "      --prep-ms MS      CPU time a loader spends on one batch; default 20\n"
-	      "      --prefetch K      ring slots per loader (batches prepared ahead), 1-8; default 2\n"
-	      "      --blas BUILD      pthreads or openmp: which OpenBLAS build the helpers load\n"
-	      "      --blas-spin MODE  default, or off: idle pool threads sleep instead of spinning\n"
-	      "                        (OPENBLAS_THREAD_TIMEOUT=1, OMP_WAIT_POLICY=PASSIVE)\n"
-	      "      --seconds S       --sweep: seconds measured per setting (default 3);\n"
-	      "                        --diagnose: seconds sampled (default 5)\n"
-	      "      With --sweep, --threads, --streams and --loaders take lists such as 1,2,3,4.\n"
-	      "\n"
-	      "  -h, --help            show this help\n"
-	      "  -V, --version         show the version\n"
-	      "\n"
-	      "Exit status: 0 success; 1 failure while running; 2 bad arguments, no such\n"
-	      "process or a process that may not be read; 3 out of memory; 4 no usable\n"
-	      "terminal for the dashboard (use --batch).\n"
-	      "See threadlab(1).\n",
-	      f);
-}
-/* clang-format on */
 
 void options_session_config(const struct options *o, struct session_config *c)
 {
@@ -379,11 +196,11 @@ static int options_exporter(struct options *o, int c, const char *arg, char *err
 static int options_one(struct options *o, int c, const char *arg, char *err, size_t errlen)
 {
 	long v;
-	if (c >= OPT_THREADS && c <= OPT_BLAS_SPIN && !o->lab_flag) {
-		for (const struct option *lo = options_long; lo->name; lo++)
-			if (lo->val == c)
-				o->lab_flag = lo->name;
-	}
+	int idx = options_table_index(c);
+	if (idx >= 0)
+		o->given[idx] = true;
+	if (c >= OPT_THREADS && c <= OPT_BLAS_SPIN && !o->lab_flag)
+		o->lab_flag = options_table_at((size_t)idx)->name;
 	if (c >= OPT_THREADS && c <= OPT_BLAS_SPIN && c != OPT_CPUS && !o->lab_flag_other)
 		o->lab_flag_other = "a workload knob";
 	switch (c) {
@@ -634,10 +451,8 @@ static int options_check_exporter(const struct options *o, char *err, size_t err
 	return o->match ? options_regex_check("--match", o->match, err, errlen) : EXIT_OK;
 }
 
-static int options_check(struct options *o, char *err, size_t errlen)
+static int options_check_rules(struct options *o, char *err, size_t errlen)
 {
-	if (o->mode == MODE_HELP || o->mode == MODE_VERSION || o->mode == MODE_LIST_OPTIONS)
-		return EXIT_OK;
 	int rc = options_check_exporter(o, err, errlen);
 	if (rc == EXIT_OK)
 		rc = options_tune_check(o, err, errlen);
@@ -650,9 +465,6 @@ static int options_check(struct options *o, char *err, size_t errlen)
 	bool cmd_sweep = o->mode == MODE_SWEEP && o->command; /* --cpus applies */
 	if (o->replay)
 		return options_check_replay(o, err, errlen);
-	if (o->record && (o->mode == MODE_BUDGET || o->mode == MODE_DIAGNOSE))
-		return options_err(err, errlen,
-				   "--record is for the dashboard, --batch and --sweep");
 	if (o->pid && o->command)
 		return options_err(err, errlen, "-p and -- CMD exclude each other");
 	if (o->mode == MODE_SWEEP && (o->pid || (o->command && !o->nenv)))
@@ -672,16 +484,11 @@ static int options_check(struct options *o, char *err, size_t errlen)
 	if (o->lab_flag && o->mode == MODE_BUDGET)
 		return options_err(err, errlen, "--budget takes -p and --format only, not --%s",
 				   o->lab_flag);
-	if (o->count && o->mode != MODE_BATCH)
-		return options_err(err, errlen, "-c is for --batch");
 	if (o->mode == MODE_DIAGNOSE && o->format == FORMAT_CSV)
 		return options_err(err, errlen, "--diagnose prints text or json, not csv");
 	if (o->interval_set && (o->mode == MODE_BUDGET || o->mode == MODE_SWEEP))
 		return options_err(err, errlen, "-i is for --batch and the dashboard%s",
 				   o->mode == MODE_SWEEP ? "; --sweep uses --seconds" : "");
-	if (o->seconds_set && o->mode != MODE_SWEEP && o->mode != MODE_DIAGNOSE)
-		return options_err(err, errlen,
-				   "--seconds is for --sweep and --diagnose; use -i and -c");
 	if (o->mode != MODE_SWEEP &&
 	    (o->nthread_list > 1 || o->nstream_list > 1 || o->nloader_list > 1))
 		return options_err(
@@ -716,6 +523,16 @@ static int options_check(struct options *o, char *err, size_t errlen)
 	return EXIT_OK;
 }
 
+/* The rules between options first (their messages say more), then the
+ * table's modes of each option given. */
+static int options_check(struct options *o, char *err, size_t errlen)
+{
+	if (o->mode == MODE_HELP || o->mode == MODE_VERSION || o->mode == MODE_LIST_OPTIONS)
+		return EXIT_OK;
+	int rc = options_check_rules(o, err, errlen);
+	return rc == EXIT_OK ? options_table_check(o->given, o->mode, err, errlen) : rc;
+}
+
 int options_parse(int argc, char **argv, struct options *o, char *err, size_t errlen)
 {
 	options_defaults(o);
@@ -728,11 +545,12 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 		int idx = 0;
 		/* The leading ':' makes getopt return ':' for a missing value,
 		 * for long options as for short ones. */
-		int c = getopt_long(argc, argv, "+:p:i:c:hV", options_long, &idx);
+		int c =
+		    getopt_long(argc, argv, options_table_shorts(), options_table_getopt(), &idx);
 		if (c == -1)
 			break;
 		if (c == ':') {
-			if (optopt && optopt < 256 && strchr("pic", optopt))
+			if (optopt > 0 && optopt < 256 && options_table_index(optopt) >= 0)
 				return options_err(err, errlen, "option -%c needs a value", optopt);
 			return options_err(err, errlen, "%s needs a value", argv[optind - 1]);
 		}

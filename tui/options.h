@@ -1,9 +1,10 @@
 /* options.h — threadlab's command line.
  *
  * options_parse() turns argv into a struct options or says, in one line,
- * what was wrong; the modes turn it into the monitor's configurations.  The
- * exit statuses every mode uses are session.h's, documented in
- * threadlab(1). */
+ * what was wrong; the options themselves (names, values, modes, help) are
+ * options-table.h's.  The modes turn a struct options into the monitor's
+ * configurations.  The exit statuses every mode uses are session.h's,
+ * documented in threadlab(1). */
 #ifndef THREADLAB_OPTIONS_H
 #define THREADLAB_OPTIONS_H
 
@@ -13,6 +14,7 @@
 #include <sys/types.h>
 
 #include "format.h"
+#include "options-table.h"
 #include "session.h"
 #include "sweep.h"
 
@@ -104,6 +106,8 @@ struct options {
 	int collector; /* --collector: enum collector_want */
 	bool collector_set;
 	unsigned bpf_threads; /* --bpf-threads; 0: the default */
+
+	bool given[OPTIONS_TABLE_MAX]; /* by options-table.h's index: given */
 };
 
 /* Parses argv (kept in o: it must outlive o).  Returns EXIT_OK, or
@@ -116,13 +120,5 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 void options_session_config(const struct options *o, struct session_config *c);
 /* The sweep to run for o. */
 void options_sweep_opts(const struct options *o, struct sweep_opts *so);
-
-/* The parser's getopt_long table, ended by a NULL name (options-args.h
- * lists it for the completions). */
-struct option;
-const struct option *options_table(void);
-
-/* The --help text. */
-void options_usage(FILE *f);
 
 #endif

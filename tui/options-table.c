@@ -1,0 +1,299 @@
+/* options-table.c — the table of threadlab's options (options-table.h). */
+#include "config.h"
+
+#include "options-table.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <string.h>
+
+#include "collector.h"
+#include "format.h"
+#include "labview.h"
+#include "options.h"
+
+#define IN(m) OPTIONS_IN(MODE_##m)
+/* Modes that sample live threads (the lab's --sweep samples its own). */
+#define LIVE	(IN(DASHBOARD) | IN(BATCH) | IN(SWEEP) | IN(DIAGNOSE) | IN(HEADLESS))
+#define SERVING (IN(DASHBOARD) | IN(BATCH) | IN(HEADLESS))
+#define LAB	(OPTIONS_IN_ALL & ~IN(BUDGET))
+
+/* In --help's order within each section. */
+static const struct options_entry options_table_entries[] = {
+    /* clang-format off */
+    {"budget", OPT_BUDGET, OPTIONS_ARG_NONE, NULL, IN(BUDGET), NULL, OPTIONS_SEC_MODES, NULL,
+     "print the effective CPU budget (a more honest nproc)"},
+    {"batch", OPT_BATCH, OPTIONS_ARG_NONE, NULL, IN(BATCH), NULL, OPTIONS_SEC_MODES, NULL,
+     "print samples on stdout instead of drawing a dashboard"},
+    {"sweep", OPT_SWEEP, OPTIONS_ARG_NONE, NULL, IN(SWEEP), NULL, OPTIONS_SEC_MODES, NULL,
+     "run the workload over thread counts, print a scaling table"},
+    {"diagnose", OPT_DIAGNOSE, OPTIONS_ARG_NONE, NULL, IN(DIAGNOSE), NULL, OPTIONS_SEC_MODES, NULL,
+     "sample S seconds (default 5), print the verdict: exit 0 fine or idle, 1 oversubscribed, "
+     "throttled, contended or undersubscribed"},
+    {"headless", OPT_HEADLESS, OPTIONS_ARG_NONE, NULL, IN(HEADLESS), NULL, OPTIONS_SEC_MODES, NULL,
+     "sample with nothing on screen (for --serve, --record)"},
+    {"tour", OPT_TOUR, OPTIONS_ARG_NONE, NULL, IN(DASHBOARD) | IN(BATCH), NULL, OPTIONS_SEC_MODES,
+     NULL, "a guided tour of the lab: lessons with captions written from the numbers just "
+     "measured (--batch: print them)"},
+    {"tour-step", OPT_TOUR_STEP, OPTIONS_ARG_DOUBLE, NULL, IN(DASHBOARD) | IN(BATCH), NULL,
+     OPTIONS_SEC_MODES, "S", "seconds measured per tour step (default 6)"},
+    {"tour-notes", OPT_TOUR_NOTES, OPTIONS_ARG_FILE, NULL, IN(DASHBOARD), NULL, OPTIONS_SEC_MODES,
+     "FILE", "the dashboard's tour: append each step as JSON to FILE"},
+
+    {"pid", 'p', OPTIONS_ARG_PID, NULL, OPTIONS_IN_ALL & ~IN(SWEEP), NULL, OPTIONS_SEC_TARGET,
+     "PID", "monitor process PID"},
+    {"tree", OPT_TREE, OPTIONS_ARG_NONE, NULL, OPTIONS_IN_ALL, NULL, OPTIONS_SEC_TARGET, NULL,
+     "also monitor every descendant of the target (-- CMD: always, unless --no-tree)"},
+
+    {"interval", 'i', OPTIONS_ARG_DOUBLE, NULL, SERVING | IN(DIAGNOSE), NULL, OPTIONS_SEC_OUTPUT,
+     "SECONDS", "time between samples (default 1; fractions such as 0.05 work)"},
+    {"count", 'c', OPTIONS_ARG_INT, NULL, IN(BATCH), NULL, OPTIONS_SEC_OUTPUT, "N",
+     "stop after N samples (batch; default: until the target exits)"},
+    {"format", OPT_FORMAT, OPTIONS_ARG_ENUM, format_names, OPTIONS_IN_ALL & ~IN(DASHBOARD) &
+     ~IN(HEADLESS), NULL, OPTIONS_SEC_OUTPUT, "FORMAT",
+     "text, csv or json (JSON Lines in batch mode); default text"},
+    {"no-color", OPT_NO_COLOR, OPTIONS_ARG_NONE, NULL, OPTIONS_IN_ALL, NULL, OPTIONS_SEC_OUTPUT,
+     NULL, "no colours in the dashboard (so does NO_COLOR)"},
+    {"root", OPT_ROOT, OPTIONS_ARG_DIR, NULL, IN(BUDGET) | IN(BATCH), NULL, OPTIONS_SEC_OUTPUT,
+     "DIR", "read /proc and /sys under DIR (fixture trees; --budget, --batch)"},
+    {"record", OPT_RECORD, OPTIONS_ARG_FILE, NULL, SERVING | IN(SWEEP), NULL, OPTIONS_SEC_OUTPUT,
+     "FILE", "also write the session to FILE (JSON Lines; FILE.zst: zstd)"},
+    {"replay", OPT_REPLAY, OPTIONS_ARG_FILE, NULL, IN(DASHBOARD) | IN(BATCH), NULL,
+     OPTIONS_SEC_OUTPUT, "FILE", "the dashboard (or --batch) on a recording instead of live"},
+
+    {"serve", OPT_SERVE, OPTIONS_ARG_STRING, NULL, SERVING, NULL, OPTIONS_SEC_EXPORTER,
+     "[ADDR:]PORT", "serve /metrics on ADDR (default 127.0.0.1) port PORT"},
+    {"match", OPT_MATCH, OPTIONS_ARG_STRING, NULL, IN(HEADLESS), NULL, OPTIONS_SEC_EXPORTER,
+     "REGEX", "--headless: follow every process whose name or command line matches (POSIX "
+     "extended), found again each sample"},
+    {"tls-cert", OPT_TLS_CERT, OPTIONS_ARG_FILE, NULL, SERVING, NULL, OPTIONS_SEC_EXPORTER, "FILE",
+     "serve HTTPS with this PEM certificate (and --tls-key)"},
+    {"tls-key", OPT_TLS_KEY, OPTIONS_ARG_FILE, NULL, SERVING, NULL, OPTIONS_SEC_EXPORTER, "FILE",
+     "the PEM private key of --tls-cert"},
+    {"basic-auth", OPT_BASIC_AUTH, OPTIONS_ARG_FILE, NULL, SERVING, NULL, OPTIONS_SEC_EXPORTER,
+     "FILE", "require user:HASH credentials (bcrypt or SHA-512 crypt)"},
+    {"metrics-max-threads", OPT_METRICS_MAX_THREADS, OPTIONS_ARG_INT, NULL, SERVING, NULL,
+     OPTIONS_SEC_EXPORTER, "N",
+     "per-thread series per process (default 500); the rest only in name groups"},
+
+    {"progress", OPT_PROGRESS, OPTIONS_ARG_STRING, NULL, SERVING | IN(SWEEP), NULL,
+     OPTIONS_SEC_TUNE, "REGEX", "count the job's progress from its output lines (POSIX "
+     "extended; a match counts one step, a numeric group is a cumulative count such as "
+     "'step ([0-9]+)'); with -- CMD"},
+    {"progress-rate", OPT_PROGRESS_RATE, OPTIONS_ARG_NONE, NULL, SERVING | IN(SWEEP), NULL,
+     OPTIONS_SEC_TUNE, NULL, "the group is a rate the job prints ('([0-9.]+)it/s')"},
+    {"progress-file", OPT_PROGRESS_FILE, OPTIONS_ARG_FILE, NULL, SERVING | IN(SWEEP), NULL,
+     OPTIONS_SEC_TUNE, "PATH", "with -p PID: read the lines from a file the job appends to "
+     "(followed through rotation, like tail -F)"},
+    {"log", OPT_LOG, OPTIONS_ARG_FILE, NULL, IN(DASHBOARD) | IN(SWEEP), NULL, OPTIONS_SEC_TUNE,
+     "FILE", "the dashboard's experiment log (m marks, e shows) is also appended to FILE as "
+     "JSON Lines (read back at start); with --sweep -- CMD every row is appended to it"},
+    {"env", OPT_ENV, OPTIONS_ARG_STRING, NULL, IN(SWEEP), NULL, OPTIONS_SEC_TUNE, "NAME=V1,V2",
+     "--sweep -- CMD: run CMD once per value of the environment variable NAME (one --env per "
+     "knob; one knob at a time from the first values) and print the table"},
+    {"grid", OPT_GRID, OPTIONS_ARG_NONE, NULL, IN(SWEEP), NULL, OPTIONS_SEC_TUNE, NULL,
+     "--sweep -- CMD: every combination of the --env values"},
+    {"warmup", OPT_WARMUP, OPTIONS_ARG_DOUBLE, NULL, IN(SWEEP), NULL, OPTIONS_SEC_TUNE, "W",
+     "--sweep -- CMD: seconds before measuring (default 2)"},
+    {"repeat", OPT_REPEAT, OPTIONS_ARG_INT, NULL, IN(SWEEP), NULL, OPTIONS_SEC_TUNE, "R",
+     "--sweep -- CMD: runs per setting, median and spread (1-9; default 1); --seconds S: "
+     "measured (default 10)"},
+
+    {"collector", OPT_COLLECTOR, OPTIONS_ARG_ENUM, collector_want_names, LIVE, NULL,
+     OPTIONS_SEC_COLLECTOR, "C", "auto (default): the BPF task iterator where it loads (root, "
+     "or CAP_BPF and CAP_PERFMON), with each thread's run-queue latency (P50/P99/MAX), else "
+     "/proc with a note; bpf: BPF or exit 2; proc: /proc only"},
+    {"bpf-threads", OPT_BPF_THREADS, OPTIONS_ARG_INT, NULL, LIVE, NULL, OPTIONS_SEC_COLLECTOR,
+     "N", "threads whose latency the BPF map holds (default 16384); beyond that, events are "
+     "counted as dropped"},
+
+    {"no-tree", OPT_NO_TREE, OPTIONS_ARG_NONE, NULL, OPTIONS_IN_ALL & ~IN(BUDGET), NULL,
+     OPTIONS_SEC_DIAG, NULL, "-- CMD: follow the command's process alone (by default its whole "
+     "tree: the workers it forks are part of the verdict)"},
+    {"strict", OPT_STRICT, OPTIONS_ARG_NONE, NULL, IN(DIAGNOSE), NULL, OPTIONS_SEC_DIAG, NULL,
+     "--diagnose: a borderline result (inside the band around a threshold, read as fine) "
+     "exits 1 too, for CI"},
+
+    {"threads", OPT_THREADS, OPTIONS_ARG_LIST, NULL, LAB, NULL, OPTIONS_SEC_KNOBS, "N",
+     "intra-op threads per GEMM (OpenBLAS threads), 1-64; default 1"},
+    {"streams", OPT_STREAMS, OPTIONS_ARG_LIST, NULL, LAB, NULL, OPTIONS_SEC_KNOBS, "N",
+     "inter-op streams: GEMMs running at once, 1-16; default 1"},
+    {"size", OPT_SIZE, OPTIONS_ARG_INT, NULL, LAB, NULL, OPTIONS_SEC_KNOBS, "N",
+     "matrix size n of the n x n GEMM, 64-4096; default 768"},
+    {"precision", OPT_PRECISION, OPTIONS_ARG_ENUM, options_precision_values, LAB, NULL,
+     OPTIONS_SEC_KNOBS, "P", "single (sgemm) or double (dgemm); default single"},
+    {"kernel", OPT_KERNEL, OPTIONS_ARG_ENUM, labview_kernel_names, LAB, NULL, OPTIONS_SEC_KNOBS,
+     "K", "gemm, or triad: a memory-bound STREAM-style triad over arrays far larger than the "
+     "caches; default gemm"},
+    {"roofline", OPT_ROOFLINE, OPTIONS_ARG_NONE, NULL, OPTIONS_IN_ALL, NULL, OPTIONS_SEC_KNOBS,
+     NULL, "measure the memory roof (a short triad) at start, so every sample's roofline says "
+     "compute- or memory-bound"},
+    {"cpus", OPT_CPUS, OPTIONS_ARG_DOUBLE, NULL, LAB, NULL, OPTIONS_SEC_KNOBS, "X",
+     "run the workload (or --sweep's CMD) under a quota of X CPUs"},
+    {"workers", OPT_WORKERS, OPTIONS_ARG_INT, NULL, LAB, NULL, OPTIONS_SEC_KNOBS, "N",
+     "background CPU-burning processes in the same quota; default 0"},
+    {"loaders", OPT_LOADERS, OPTIONS_ARG_LIST, NULL, LAB, NULL, OPTIONS_SEC_KNOBS, "N",
+     "input-pipeline loader processes preparing batches, 0-16; default 0 (no pipeline: GEMMs "
+     "need no input)"},
+    {"prep-ms", OPT_PREP_MS, OPTIONS_ARG_INT, NULL, LAB, NULL, OPTIONS_SEC_KNOBS, "MS",
+     "CPU time a loader spends on one batch; default 20"},
+    {"prefetch", OPT_PREFETCH, OPTIONS_ARG_INT, NULL, LAB, NULL, OPTIONS_SEC_KNOBS, "K",
+     "ring slots per loader (batches prepared ahead), 1-8; default 2"},
+    {"blas", OPT_BLAS, OPTIONS_ARG_ENUM, labview_blas_names, LAB, NULL, OPTIONS_SEC_KNOBS, "BUILD",
+     "pthreads or openmp: which OpenBLAS build the helpers load"},
+    {"blas-spin", OPT_BLAS_SPIN, OPTIONS_ARG_ENUM, options_spin_values, LAB, NULL,
+     OPTIONS_SEC_KNOBS, "MODE", "default, or off: idle pool threads sleep instead of spinning "
+     "(OPENBLAS_THREAD_TIMEOUT=1, OMP_WAIT_POLICY=PASSIVE)"},
+    {"seconds", OPT_SECONDS, OPTIONS_ARG_DOUBLE, NULL, IN(SWEEP) | IN(DIAGNOSE), "use -i and -c",
+     OPTIONS_SEC_KNOBS, "S", "--sweep: seconds measured per setting (default 3); --diagnose: "
+     "seconds sampled (default 5)"},
+
+    {"help", 'h', OPTIONS_ARG_NONE, NULL, OPTIONS_IN_ALL, NULL, OPTIONS_SEC_INFO, NULL,
+     "show this help"},
+    {"version", 'V', OPTIONS_ARG_NONE, NULL, OPTIONS_IN_ALL, NULL, OPTIONS_SEC_INFO, NULL,
+     "show the version and the build's features"},
+    {"list-options", OPT_LIST_OPTIONS, OPTIONS_ARG_NONE, NULL, OPTIONS_IN_ALL, NULL,
+     OPTIONS_SEC_HIDDEN, NULL, "print the option table for the shell completions"},
+    /* clang-format on */
+};
+#define OPTIONS_TABLE_N (sizeof(options_table_entries) / sizeof(options_table_entries[0]))
+_Static_assert(OPTIONS_TABLE_N <= OPTIONS_TABLE_MAX, "options.h's given[] is too short");
+
+size_t options_table_count(void)
+{
+	return OPTIONS_TABLE_N;
+}
+
+const struct options_entry *options_table_at(size_t i)
+{
+	return &options_table_entries[i];
+}
+
+int options_table_index(int val)
+{
+	for (size_t i = 0; i < OPTIONS_TABLE_N; i++)
+		if (options_table_entries[i].val == val)
+			return (int)i;
+	return -1;
+}
+
+const struct option *options_table_getopt(void)
+{
+	static struct option lo[OPTIONS_TABLE_N + 1];
+	if (!lo[0].name)
+		for (size_t i = 0; i < OPTIONS_TABLE_N; i++) {
+			const struct options_entry *e = &options_table_entries[i];
+			lo[i] = (struct option){
+			    e->name, e->arg == OPTIONS_ARG_NONE ? no_argument : required_argument,
+			    NULL, e->val};
+		}
+	return lo;
+}
+
+const char *options_table_shorts(void)
+{
+	/* "+": stop at the first non-option (the command after "--"); ":":
+	 * a missing value is ':', for long options as for short ones. */
+	static char s[2 + 2 * OPTIONS_TABLE_N + 1];
+	if (!s[0]) {
+		size_t n = 0;
+		s[n++] = '+';
+		s[n++] = ':';
+		for (size_t i = 0; i < OPTIONS_TABLE_N; i++) {
+			const struct options_entry *e = &options_table_entries[i];
+			if (e->val >= 256)
+				continue;
+			s[n++] = (char)e->val;
+			if (e->arg != OPTIONS_ARG_NONE)
+				s[n++] = ':';
+		}
+		s[n] = '\0';
+	}
+	return s;
+}
+
+/* The option's name as messages write it: "-c" for one with a short
+ * form, else "--seconds". */
+static void options_table_shown(const struct options_entry *e, char *buf, size_t len)
+{
+	if (e->val < 256)
+		snprintf(buf, len, "-%c", e->val);
+	else
+		snprintf(buf, len, "--%s", e->name);
+}
+
+/* The modes' names in messages, by enum mode. */
+static const char *const options_table_mode_names[] = {
+    [MODE_DASHBOARD] = "the dashboard", [MODE_BUDGET] = "--budget",
+    [MODE_BATCH] = "--batch",		[MODE_SWEEP] = "--sweep",
+    [MODE_DIAGNOSE] = "--diagnose",	[MODE_HEADLESS] = "--headless",
+};
+
+int options_table_check(const bool *given, int mode, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < OPTIONS_TABLE_N; i++) {
+		const struct options_entry *e = &options_table_entries[i];
+		if (!given[i] || e->modes & OPTIONS_IN(mode))
+			continue;
+		char name[64], list[256] = "";
+		size_t left = 0;
+		for (int m = MODE_DASHBOARD; m <= MODE_HEADLESS; m++)
+			left += (e->modes & OPTIONS_IN(m)) != 0;
+		for (int m = MODE_DASHBOARD; m <= MODE_HEADLESS; m++) {
+			if (!(e->modes & OPTIONS_IN(m)))
+				continue;
+			left--;
+			size_t n = strlen(list);
+			snprintf(list + n, sizeof(list) - n, "%s%s", options_table_mode_names[m],
+				 left > 1 ? ", "
+				 : left	  ? " and "
+					  : "");
+		}
+		options_table_shown(e, name, sizeof(name));
+		snprintf(err, errlen, "%s is for %s%s%s", name, list, e->hint ? "; " : "",
+			 e->hint ? e->hint : "");
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+static const char *options_table_kind(enum options_arg a)
+{
+	switch (a) {
+	case OPTIONS_ARG_NONE:
+		return "none";
+	case OPTIONS_ARG_ENUM:
+		return "enum";
+	case OPTIONS_ARG_PID:
+		return "pid";
+	case OPTIONS_ARG_FILE:
+		return "file";
+	case OPTIONS_ARG_DIR:
+		return "dir";
+	default:
+		return "value";
+	}
+}
+
+int options_table_list(FILE *f)
+{
+	for (size_t i = 0; i < OPTIONS_TABLE_N; i++) {
+		const struct options_entry *e = &options_table_entries[i];
+		if (e->section == OPTIONS_SEC_HIDDEN)
+			continue;
+		char shortname[3] = "-";
+		if (e->val < 256 && isalnum(e->val))
+			snprintf(shortname, sizeof(shortname), "-%c", e->val);
+		fprintf(f, "--%s\t%s\t%s\t", e->name, shortname, options_table_kind(e->arg));
+		if (e->values) {
+			const char *const *v = e->values();
+			for (int k = 0; v[k]; k++)
+				fprintf(f, "%s%s", k ? " " : "", v[k]);
+		} else {
+			fputc('-', f);
+		}
+		fputc('\n', f);
+	}
+	return fflush(f) == 0 && !ferror(f) ? 0 : -errno;
+}
