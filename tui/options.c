@@ -1,4 +1,6 @@
-/* options.c — parse and check threadlab's command line. */
+/* options.c — parse threadlab's command line into a struct options and
+ * check the rules between options (options.h; each option's own modes are
+ * the table's, options-table.h). */
 #include "config.h"
 
 #include "options.h"
