@@ -10,7 +10,7 @@ B="${THREADLAB_BUILDDIR:-.}"
 TL="$B/threadlab"
 MAN="$SRC/man/threadlab.1"
 . "$(dirname "$0")/tap-lib.sh"
-plan 10
+plan 13
 tmp=$(mktemp -d)
 cleanup() { rm -rf "$tmp"; }
 
@@ -70,6 +70,23 @@ while IFS=$'\t' read -r long _ kind _; do
 done <"$tmp/list"
 [ -z "$bad" ] && ok "each option's placeholder is the same in --help and the man page" ||
 	notok "placeholders differ" "$bad"
+
+# ---- the modes of each option (the table's "X is for Y" check) ----------
+# usage WANT-MESSAGE ARG...: exit 2, WANT-MESSAGE on stderr, nothing on stdout.
+usage() {
+	local want=$1
+	shift
+	"$TL" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+	local st=$?
+	if [ $st = 2 ] && [ "$(cat "$tmp/err")" = "threadlab: $want" ] && [ ! -s "$tmp/out" ]; then
+		ok "'$*': exit 2, $want"
+	else
+		notok "'$*'" "status $st" "$(cat "$tmp/err")"
+	fi
+}
+usage "--record is for the dashboard, --batch, --sweep and --headless" --budget --record "$tmp/r"
+usage "-c is for --batch" --replay "$tmp/none.jsonl" -c 3
+usage "--root is for --budget and --batch" --diagnose --root /
 
 # ---- the shell completions -----------------------------------------------
 comp="$B/completion/threadlab"
