@@ -18,143 +18,181 @@
 #define LIVE	(IN(DASHBOARD) | IN(BATCH) | IN(SWEEP) | IN(DIAGNOSE) | IN(HEADLESS))
 #define SERVING (IN(DASHBOARD) | IN(BATCH) | IN(HEADLESS))
 #define LAB	(OPTIONS_IN_ALL & ~IN(BUDGET))
+/* The targets an option applies to. */
+#define FOR(t) OPTIONS_FOR_##t
 
 /* In --help's order within each section. */
 static const struct options_entry options_table_entries[] = {
     /* clang-format off */
     {"budget", OPT_BUDGET, OPTIONS_ARG_NONE, NULL, IN(BUDGET), NULL, OPTIONS_SEC_MODES, NULL,
-     "print the effective CPU budget (a more honest nproc)"},
+     "print the effective CPU budget (a more honest nproc)", 0},
     {"batch", OPT_BATCH, OPTIONS_ARG_NONE, NULL, IN(BATCH), NULL, OPTIONS_SEC_MODES, NULL,
-     "print samples on stdout instead of drawing a dashboard"},
+     "print samples on stdout instead of drawing a dashboard", 0},
     {"sweep", OPT_SWEEP, OPTIONS_ARG_NONE, NULL, IN(SWEEP), NULL, OPTIONS_SEC_MODES, NULL,
-     "run the workload over thread counts, print a scaling table"},
+     "run the workload over thread counts, print a scaling table", 0},
     {"diagnose", OPT_DIAGNOSE, OPTIONS_ARG_NONE, NULL, IN(DIAGNOSE), NULL, OPTIONS_SEC_MODES, NULL,
      "sample S seconds (default 5), print the verdict: exit 0 fine or idle, 1 oversubscribed, "
-     "throttled, contended or undersubscribed"},
+     "throttled, contended or undersubscribed", 0},
     {"headless", OPT_HEADLESS, OPTIONS_ARG_NONE, NULL, IN(HEADLESS), NULL, OPTIONS_SEC_MODES, NULL,
-     "sample with nothing on screen (for --serve, --record)"},
+     "sample with nothing on screen (for --serve, --record)", 0},
     {"tour", OPT_TOUR, OPTIONS_ARG_NONE, NULL, IN(DASHBOARD) | IN(BATCH), NULL, OPTIONS_SEC_MODES,
      NULL, "a guided tour of the lab: lessons with captions written from the numbers just "
-     "measured (--batch: print them)"},
+     "measured (--batch: print them)",
+     FOR(LAB)},
     {"tour-step", OPT_TOUR_STEP, OPTIONS_ARG_DOUBLE, NULL, IN(DASHBOARD) | IN(BATCH), NULL,
-     OPTIONS_SEC_MODES, "S", "seconds measured per tour step (default 6)"},
+     OPTIONS_SEC_MODES, "S", "seconds measured per tour step (default 6)",
+     FOR(LAB)},
     {"tour-notes", OPT_TOUR_NOTES, OPTIONS_ARG_FILE, NULL, IN(DASHBOARD), NULL, OPTIONS_SEC_MODES,
-     "FILE", "the dashboard's tour: append each step as JSON to FILE"},
+     "FILE", "the dashboard's tour: append each step as JSON to FILE",
+     FOR(LAB)},
 
     {"pid", 'p', OPTIONS_ARG_PID, NULL, OPTIONS_IN_ALL & ~IN(SWEEP), NULL, OPTIONS_SEC_TARGET,
-     "PID", "monitor process PID"},
+     "PID", "monitor process PID",
+     FOR(PID)},
     {"tree", OPT_TREE, OPTIONS_ARG_NONE, NULL, OPTIONS_IN_ALL, NULL, OPTIONS_SEC_TARGET, NULL,
-     "also monitor every descendant of the target (-- CMD: always, unless --no-tree)"},
+     "also monitor every descendant of the target (-- CMD: always, unless --no-tree)",
+     FOR(PID) | FOR(CMD) | FOR(MATCH)},
 
     {"interval", 'i', OPTIONS_ARG_DOUBLE, NULL, SERVING | IN(DIAGNOSE), NULL, OPTIONS_SEC_OUTPUT,
-     "SECONDS", "time between samples (default 1; fractions such as 0.05 work)"},
+     "SECONDS", "time between samples (default 1; fractions such as 0.05 work)",
+     FOR(LAB) | FOR(PID) | FOR(CMD) | FOR(MATCH)},
     {"count", 'c', OPTIONS_ARG_INT, NULL, IN(BATCH), NULL, OPTIONS_SEC_OUTPUT, "N",
-     "stop after N samples (batch; default: until the target exits)"},
+     "stop after N samples (batch; default: until the target exits)", 0},
     {"format", OPT_FORMAT, OPTIONS_ARG_ENUM, format_names, OPTIONS_IN_ALL & ~IN(DASHBOARD) &
      ~IN(HEADLESS), NULL, OPTIONS_SEC_OUTPUT, "FORMAT",
-     "text, csv or json (JSON Lines in batch mode); default text"},
+     "text, csv or json (JSON Lines in batch mode); default text", 0},
     {"no-color", OPT_NO_COLOR, OPTIONS_ARG_NONE, NULL, OPTIONS_IN_ALL, NULL, OPTIONS_SEC_OUTPUT,
-     NULL, "no colours in the dashboard (so does NO_COLOR)"},
+     NULL, "no colours in the dashboard (so does NO_COLOR)", 0},
     {"root", OPT_ROOT, OPTIONS_ARG_DIR, NULL, IN(BUDGET) | IN(BATCH), NULL, OPTIONS_SEC_OUTPUT,
-     "DIR", "read /proc and /sys under DIR (fixture trees; --budget, --batch)"},
+     "DIR", "read /proc and /sys under DIR (fixture trees; --budget, --batch)", 0},
     {"record", OPT_RECORD, OPTIONS_ARG_FILE, NULL, SERVING | IN(SWEEP), NULL, OPTIONS_SEC_OUTPUT,
-     "FILE", "also write the session to FILE (JSON Lines; FILE.zst: zstd)"},
+     "FILE", "also write the session to FILE (JSON Lines; FILE.zst: zstd)",
+     FOR(LAB) | FOR(PID) | FOR(CMD)},
     {"replay", OPT_REPLAY, OPTIONS_ARG_FILE, NULL, IN(DASHBOARD) | IN(BATCH), NULL,
-     OPTIONS_SEC_OUTPUT, "FILE", "the dashboard (or --batch) on a recording instead of live"},
+     OPTIONS_SEC_OUTPUT, "FILE", "the dashboard (or --batch) on a recording instead of live",
+     FOR(REPLAY)},
 
     {"serve", OPT_SERVE, OPTIONS_ARG_STRING, NULL, SERVING, NULL, OPTIONS_SEC_EXPORTER,
-     "[ADDR:]PORT", "serve /metrics on ADDR (default 127.0.0.1) port PORT"},
+     "[ADDR:]PORT", "serve /metrics on ADDR (default 127.0.0.1) port PORT",
+     FOR(LAB) | FOR(PID) | FOR(CMD) | FOR(MATCH)},
     {"match", OPT_MATCH, OPTIONS_ARG_STRING, NULL, IN(HEADLESS), NULL, OPTIONS_SEC_EXPORTER,
      "REGEX", "--headless: follow every process whose name or command line matches (POSIX "
-     "extended), found again each sample"},
+     "extended), found again each sample",
+     FOR(MATCH)},
     {"tls-cert", OPT_TLS_CERT, OPTIONS_ARG_FILE, NULL, SERVING, NULL, OPTIONS_SEC_EXPORTER, "FILE",
-     "serve HTTPS with this PEM certificate (and --tls-key)"},
+     "serve HTTPS with this PEM certificate (and --tls-key)",
+     FOR(LAB) | FOR(PID) | FOR(CMD) | FOR(MATCH)},
     {"tls-key", OPT_TLS_KEY, OPTIONS_ARG_FILE, NULL, SERVING, NULL, OPTIONS_SEC_EXPORTER, "FILE",
-     "the PEM private key of --tls-cert"},
+     "the PEM private key of --tls-cert",
+     FOR(LAB) | FOR(PID) | FOR(CMD) | FOR(MATCH)},
     {"basic-auth", OPT_BASIC_AUTH, OPTIONS_ARG_FILE, NULL, SERVING, NULL, OPTIONS_SEC_EXPORTER,
-     "FILE", "require user:HASH credentials (bcrypt or SHA-512 crypt)"},
+     "FILE", "require user:HASH credentials (bcrypt or SHA-512 crypt)",
+     FOR(LAB) | FOR(PID) | FOR(CMD) | FOR(MATCH)},
     {"metrics-max-threads", OPT_METRICS_MAX_THREADS, OPTIONS_ARG_INT, NULL, SERVING, NULL,
      OPTIONS_SEC_EXPORTER, "N",
-     "per-thread series per process (default 500); the rest only in name groups"},
+     "per-thread series per process (default 500); the rest only in name groups",
+     FOR(LAB) | FOR(PID) | FOR(CMD) | FOR(MATCH)},
 
     {"progress", OPT_PROGRESS, OPTIONS_ARG_STRING, NULL, SERVING | IN(SWEEP), NULL,
      OPTIONS_SEC_TUNE, "REGEX", "count the job's progress from its output lines (POSIX "
      "extended; a match counts one step, a numeric group is a cumulative count such as "
-     "'step ([0-9]+)'); with -- CMD"},
+     "'step ([0-9]+)'); with -- CMD",
+     FOR(PID) | FOR(CMD)},
     {"progress-rate", OPT_PROGRESS_RATE, OPTIONS_ARG_NONE, NULL, SERVING | IN(SWEEP), NULL,
-     OPTIONS_SEC_TUNE, NULL, "the group is a rate the job prints ('([0-9.]+)it/s')"},
+     OPTIONS_SEC_TUNE, NULL, "the group is a rate the job prints ('([0-9.]+)it/s')",
+     FOR(PID) | FOR(CMD)},
     {"progress-file", OPT_PROGRESS_FILE, OPTIONS_ARG_FILE, NULL, SERVING | IN(SWEEP), NULL,
      OPTIONS_SEC_TUNE, "PATH", "with -p PID: read the lines from a file the job appends to "
-     "(followed through rotation, like tail -F)"},
+     "(followed through rotation, like tail -F)",
+     FOR(PID)},
     {"log", OPT_LOG, OPTIONS_ARG_FILE, NULL, IN(DASHBOARD) | IN(SWEEP), NULL, OPTIONS_SEC_TUNE,
      "FILE", "the dashboard's experiment log (m marks, e shows) is also appended to FILE as "
-     "JSON Lines (read back at start); with --sweep -- CMD every row is appended to it"},
+     "JSON Lines (read back at start); with --sweep -- CMD every row is appended to it", 0},
     {"env", OPT_ENV, OPTIONS_ARG_STRING, NULL, IN(SWEEP), NULL, OPTIONS_SEC_TUNE, "NAME=V1,V2",
      "--sweep -- CMD: run CMD once per value of the environment variable NAME (one --env per "
-     "knob; one knob at a time from the first values) and print the table"},
+     "knob; one knob at a time from the first values) and print the table",
+     FOR(CMD)},
     {"grid", OPT_GRID, OPTIONS_ARG_NONE, NULL, IN(SWEEP), NULL, OPTIONS_SEC_TUNE, NULL,
-     "--sweep -- CMD: every combination of the --env values"},
+     "--sweep -- CMD: every combination of the --env values",
+     FOR(CMD)},
     {"warmup", OPT_WARMUP, OPTIONS_ARG_DOUBLE, NULL, IN(SWEEP), NULL, OPTIONS_SEC_TUNE, "W",
-     "--sweep -- CMD: seconds before measuring (default 2)"},
+     "--sweep -- CMD: seconds before measuring (default 2)",
+     FOR(CMD)},
     {"repeat", OPT_REPEAT, OPTIONS_ARG_INT, NULL, IN(SWEEP), NULL, OPTIONS_SEC_TUNE, "R",
      "--sweep -- CMD: runs per setting, median and spread (1-9; default 1); --seconds S: "
-     "measured (default 10)"},
+     "measured (default 10)",
+     FOR(CMD)},
 
     {"collector", OPT_COLLECTOR, OPTIONS_ARG_ENUM, collector_want_names, LIVE, NULL,
      OPTIONS_SEC_COLLECTOR, "C", "auto (default): the BPF task iterator where it loads (root, "
      "or CAP_BPF and CAP_PERFMON), with each thread's run-queue latency (P50/P99/MAX), else "
-     "/proc with a note; bpf: BPF or exit 2; proc: /proc only"},
+     "/proc with a note; bpf: BPF or exit 2; proc: /proc only",
+     FOR(LAB) | FOR(PID) | FOR(CMD) | FOR(MATCH)},
     {"bpf-threads", OPT_BPF_THREADS, OPTIONS_ARG_INT, NULL, LIVE, NULL, OPTIONS_SEC_COLLECTOR,
      "N", "threads whose latency the BPF map holds (default 16384); beyond that, events are "
-     "counted as dropped"},
+     "counted as dropped",
+     FOR(LAB) | FOR(PID) | FOR(CMD) | FOR(MATCH)},
 
     {"no-tree", OPT_NO_TREE, OPTIONS_ARG_NONE, NULL, OPTIONS_IN_ALL & ~IN(BUDGET), NULL,
      OPTIONS_SEC_DIAG, NULL, "-- CMD: follow the command's process alone (by default its whole "
-     "tree: the workers it forks are part of the verdict)"},
+     "tree: the workers it forks are part of the verdict)",
+     FOR(CMD)},
     {"strict", OPT_STRICT, OPTIONS_ARG_NONE, NULL, IN(DIAGNOSE), NULL, OPTIONS_SEC_DIAG, NULL,
      "--diagnose: a borderline result (inside the band around a threshold, read as fine) "
-     "exits 1 too, for CI"},
+     "exits 1 too, for CI", 0},
 
     {"threads", OPT_THREADS, OPTIONS_ARG_LIST, NULL, LAB, NULL, OPTIONS_SEC_KNOBS, "N",
-     "intra-op threads per GEMM (OpenBLAS threads), 1-64; default 1"},
+     "intra-op threads per GEMM (OpenBLAS threads), 1-64; default 1",
+     FOR(LAB)},
     {"streams", OPT_STREAMS, OPTIONS_ARG_LIST, NULL, LAB, NULL, OPTIONS_SEC_KNOBS, "N",
-     "inter-op streams: GEMMs running at once, 1-16; default 1"},
+     "inter-op streams: GEMMs running at once, 1-16; default 1",
+     FOR(LAB)},
     {"size", OPT_SIZE, OPTIONS_ARG_INT, NULL, LAB, NULL, OPTIONS_SEC_KNOBS, "N",
-     "matrix size n of the n x n GEMM, 64-4096; default 768"},
+     "matrix size n of the n x n GEMM, 64-4096; default 768",
+     FOR(LAB)},
     {"precision", OPT_PRECISION, OPTIONS_ARG_ENUM, options_precision_values, LAB, NULL,
-     OPTIONS_SEC_KNOBS, "P", "single (sgemm) or double (dgemm); default single"},
+     OPTIONS_SEC_KNOBS, "P", "single (sgemm) or double (dgemm); default single",
+     FOR(LAB)},
     {"kernel", OPT_KERNEL, OPTIONS_ARG_ENUM, labview_kernel_names, LAB, NULL, OPTIONS_SEC_KNOBS,
      "K", "gemm, or triad: a memory-bound STREAM-style triad over arrays far larger than the "
-     "caches; default gemm"},
+     "caches; default gemm",
+     FOR(LAB)},
     {"roofline", OPT_ROOFLINE, OPTIONS_ARG_NONE, NULL, OPTIONS_IN_ALL, NULL, OPTIONS_SEC_KNOBS,
      NULL, "measure the memory roof (a short triad) at start, so every sample's roofline says "
-     "compute- or memory-bound"},
+     "compute- or memory-bound", 0},
     {"cpus", OPT_CPUS, OPTIONS_ARG_DOUBLE, NULL, LAB, NULL, OPTIONS_SEC_KNOBS, "X",
-     "run the workload (or --sweep's CMD) under a quota of X CPUs"},
+     "run the workload (or --sweep's CMD) under a quota of X CPUs",
+     FOR(LAB) | FOR(CMD)},
     {"workers", OPT_WORKERS, OPTIONS_ARG_INT, NULL, LAB, NULL, OPTIONS_SEC_KNOBS, "N",
-     "background CPU-burning processes in the same quota; default 0"},
+     "background CPU-burning processes in the same quota; default 0",
+     FOR(LAB)},
     {"loaders", OPT_LOADERS, OPTIONS_ARG_LIST, NULL, LAB, NULL, OPTIONS_SEC_KNOBS, "N",
      "input-pipeline loader processes preparing batches, 0-16; default 0 (no pipeline: GEMMs "
-     "need no input)"},
+     "need no input)",
+     FOR(LAB)},
     {"prep-ms", OPT_PREP_MS, OPTIONS_ARG_INT, NULL, LAB, NULL, OPTIONS_SEC_KNOBS, "MS",
-     "CPU time a loader spends on one batch; default 20"},
+     "CPU time a loader spends on one batch; default 20",
+     FOR(LAB)},
     {"prefetch", OPT_PREFETCH, OPTIONS_ARG_INT, NULL, LAB, NULL, OPTIONS_SEC_KNOBS, "K",
-     "ring slots per loader (batches prepared ahead), 1-8; default 2"},
+     "ring slots per loader (batches prepared ahead), 1-8; default 2",
+     FOR(LAB)},
     {"blas", OPT_BLAS, OPTIONS_ARG_ENUM, labview_blas_names, LAB, NULL, OPTIONS_SEC_KNOBS, "BUILD",
-     "pthreads or openmp: which OpenBLAS build the helpers load"},
+     "pthreads or openmp: which OpenBLAS build the helpers load",
+     FOR(LAB)},
     {"blas-spin", OPT_BLAS_SPIN, OPTIONS_ARG_ENUM, options_spin_values, LAB, NULL,
      OPTIONS_SEC_KNOBS, "MODE", "default, or off: idle pool threads sleep instead of spinning "
-     "(OPENBLAS_THREAD_TIMEOUT=1, OMP_WAIT_POLICY=PASSIVE)"},
+     "(OPENBLAS_THREAD_TIMEOUT=1, OMP_WAIT_POLICY=PASSIVE)",
+     FOR(LAB)},
     {"seconds", OPT_SECONDS, OPTIONS_ARG_DOUBLE, NULL, IN(SWEEP) | IN(DIAGNOSE), "use -i and -c",
      OPTIONS_SEC_KNOBS, "S", "--sweep: seconds measured per setting (default 3); --diagnose: "
-     "seconds sampled (default 5)"},
+     "seconds sampled (default 5)", 0},
 
     {"help", 'h', OPTIONS_ARG_NONE, NULL, OPTIONS_IN_ALL, NULL, OPTIONS_SEC_INFO, NULL,
-     "show this help"},
+     "show this help", 0},
     {"version", 'V', OPTIONS_ARG_NONE, NULL, OPTIONS_IN_ALL, NULL, OPTIONS_SEC_INFO, NULL,
-     "show the version and the build's features"},
+     "show the version and the build's features", 0},
     {"list-options", OPT_LIST_OPTIONS, OPTIONS_ARG_NONE, NULL, OPTIONS_IN_ALL, NULL,
-     OPTIONS_SEC_HIDDEN, NULL, "print the option table for the shell completions"},
+     OPTIONS_SEC_HIDDEN, NULL, "print the option table for the shell completions", 0},
     /* clang-format on */
 };
 #define OPTIONS_TABLE_N (sizeof(options_table_entries) / sizeof(options_table_entries[0]))
@@ -230,13 +268,39 @@ static const char *const options_table_mode_names[] = {
     [MODE_DIAGNOSE] = "--diagnose",	[MODE_HEADLESS] = "--headless",
 };
 
-int options_table_check(const bool *given, int mode, char *err, size_t errlen)
+/* A target as messages name it. */
+static const char *options_table_target_name(unsigned target)
 {
+	switch (target) {
+	case OPTIONS_FOR_PID:
+		return "-p PID";
+	case OPTIONS_FOR_CMD:
+		return "-- CMD";
+	case OPTIONS_FOR_MATCH:
+		return "--match";
+	case OPTIONS_FOR_REPLAY:
+		return "--replay";
+	default:
+		return "the built-in workload";
+	}
+}
+
+int options_table_check(const bool *given, int mode, unsigned target, char *err, size_t errlen)
+{
+	char name[64];
 	for (size_t i = 0; i < OPTIONS_TABLE_N; i++) {
 		const struct options_entry *e = &options_table_entries[i];
-		if (!given[i] || e->modes & OPTIONS_IN(mode))
+		if (!given[i])
 			continue;
-		char name[64], list[256] = "";
+		if (e->targets && !(e->targets & target)) {
+			options_table_shown(e, name, sizeof(name));
+			snprintf(err, errlen, "%s does not apply to %s", name,
+				 options_table_target_name(target));
+			return EXIT_USAGE;
+		}
+		if (e->modes & OPTIONS_IN(mode))
+			continue;
+		char list[256] = "";
 		size_t left = 0;
 		for (int m = MODE_DASHBOARD; m <= MODE_HEADLESS; m++)
 			left += (e->modes & OPTIONS_IN(m)) != 0;

@@ -127,6 +127,17 @@ enum options_section {
 #define OPTIONS_IN(m)  (1u << (m))
 #define OPTIONS_IN_ALL 0x3fu /* MODE_DASHBOARD .. MODE_HEADLESS */
 
+/* The targets an option applies to (0: any).  A run has one: a recording
+ * (--replay), the processes --match finds, -p PID, -- CMD, or else the
+ * built-in workload. */
+enum options_target {
+	OPTIONS_FOR_LAB = 1u << 0,
+	OPTIONS_FOR_PID = 1u << 1,
+	OPTIONS_FOR_CMD = 1u << 2,
+	OPTIONS_FOR_MATCH = 1u << 3,
+	OPTIONS_FOR_REPLAY = 1u << 4,
+};
+
 struct options_entry {
 	const char *name; /* long name, without "--" */
 	int val;	  /* getopt_long's value: the short letter, or an OPT_* */
@@ -137,6 +148,7 @@ struct options_entry {
 	enum options_section section;
 	const char *placeholder; /* "N", "FILE"; NULL without a value */
 	const char *help;	 /* one line; --help wraps it */
+	unsigned targets;	 /* OPTIONS_FOR_* bits; 0: any */
 };
 
 /* The number of entries; the longest table options.h's given[] holds. */
@@ -155,9 +167,10 @@ const struct option *options_table_getopt(void);
 const char *options_table_shorts(void);
 
 /* Each option given (given[i]: entry i was on the command line) applies
- * to mode (an enum mode that runs).  EXIT_OK, or EXIT_USAGE with "X is for
- * Y, Z and W[; hint]" in err. */
-int options_table_check(const bool *given, int mode, char *err, size_t errlen);
+ * to mode (an enum mode that runs) and to target (one OPTIONS_FOR_* bit).
+ * EXIT_OK, or EXIT_USAGE with "X is for Y, Z and W[; hint]" or "X does not
+ * apply to T" in err. */
+int options_table_check(const bool *given, int mode, unsigned target, char *err, size_t errlen);
 
 /* Prints the --list-options listing above.  Returns 0, or -errno when f
  * fails. */

@@ -526,13 +526,18 @@ static int options_check_rules(struct options *o, char *err, size_t errlen)
 }
 
 /* The rules between options first (their messages say more), then the
- * table's modes of each option given. */
+ * table's modes and targets of each option given. */
 static int options_check(struct options *o, char *err, size_t errlen)
 {
 	if (o->mode == MODE_HELP || o->mode == MODE_VERSION || o->mode == MODE_LIST_OPTIONS)
 		return EXIT_OK;
 	int rc = options_check_rules(o, err, errlen);
-	return rc == EXIT_OK ? options_table_check(o->given, o->mode, err, errlen) : rc;
+	unsigned target = o->replay    ? OPTIONS_FOR_REPLAY
+			  : o->match   ? OPTIONS_FOR_MATCH
+			  : o->pid     ? OPTIONS_FOR_PID
+			  : o->command ? OPTIONS_FOR_CMD
+				       : OPTIONS_FOR_LAB;
+	return rc == EXIT_OK ? options_table_check(o->given, o->mode, target, err, errlen) : rc;
 }
 
 int options_parse(int argc, char **argv, struct options *o, char *err, size_t errlen)
