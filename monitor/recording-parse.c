@@ -23,6 +23,7 @@
 #include <time.h>
 
 #include "activity.h"
+#include "thread-field.h"
 #include "xalloc.h"
 
 static bool rp_time(const char *s, double *wall)
@@ -108,29 +109,40 @@ static void rp_threads(struct recording_json *p, json_object *a, struct snapshot
 	for (size_t i = 0; i < n && !p->bad; i++) {
 		json_object *o = json_object_array_get_idx(a, i);
 		struct thread_rate *t = &r->threads[r->nthreads];
-		char state[8];
 		memset(t, 0, sizeof(*t));
 		if (!json_object_is_type(o, json_type_object)) {
 			recording_json_fail(p, "not an object:", "threads[]");
 			break;
 		}
-		t->pid = (pid_t)recording_json_int(p, o, "pid", 0);
-		t->tid = (pid_t)recording_json_int(p, o, "tid", 0);
-		recording_json_str(p, o, "name", t->name, sizeof(t->name), &t->name_len);
-		recording_json_str(p, o, "state", state, sizeof(state), NULL);
-		t->state = state[0] ? state[0] : '?';
-		t->cpu = (int)recording_json_int(p, o, "cpu", 0);
-		t->cpu_pct = recording_json_num(p, o, "cpu_pct", false, 0, 0);
-		t->user_pct = recording_json_num(p, o, "user_pct", false, 0, 0);
-		t->sys_pct = recording_json_num(p, o, "sys_pct", false, 0, 0);
-		t->wait_pct = recording_json_num(p, o, "wait_pct", false, 0, 0);
-		t->vcsw_per_s = recording_json_num(p, o, "vcsw_per_s", false, 0, 0);
-		t->ivcsw_per_s = recording_json_num(p, o, "ivcsw_per_s", false, 0, 0);
-		if (recording_latency_parse(p, o, &t->latency, r, &t->lat_ref))
-			r->lat_on = true;
-		char act[24];
-		recording_json_str(p, o, "activity", act, sizeof(act), NULL);
-		t->activity = (unsigned char)activity_of_name(act);
+		for (size_t k = 0; k < THREAD_FIELD_N; k++) {
+			const struct thread_field *f = &thread_field_table[k];
+			char word[24];
+			switch (f->kind) {
+			case THREAD_FIELD_KIND_INT:
+				thread_field_set(f, t, (double)recording_json_int(p, o, f->key, 0));
+				break;
+			case THREAD_FIELD_KIND_RATE:
+				thread_field_set(f, t,
+						 recording_json_num(p, o, f->key, false, 0, 0));
+				break;
+			case THREAD_FIELD_KIND_NAME:
+				recording_json_str(p, o, f->key, t->name, sizeof(t->name),
+						   &t->name_len);
+				break;
+			case THREAD_FIELD_KIND_STATE:
+				recording_json_str(p, o, f->key, word, sizeof(word), NULL);
+				t->state = word[0] ? word[0] : '?';
+				break;
+			case THREAD_FIELD_KIND_LATENCY:
+				if (recording_latency_parse(p, o, &t->latency, r, &t->lat_ref))
+					r->lat_on = true;
+				break;
+			case THREAD_FIELD_KIND_ACTIVITY:
+				recording_json_str(p, o, f->key, word, sizeof(word), NULL);
+				t->activity = (unsigned char)activity_of_name(word);
+				break;
+			}
+		}
 		r->total_cpu_pct += t->cpu_pct;
 		r->total_wait_pct += t->wait_pct;
 		r->nthreads++;

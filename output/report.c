@@ -18,12 +18,7 @@
 #include "runqlat.h"
 #include "pressure.h"
 #include "text-safe.h"
-
-/* A task state as one safe letter ('?' for anything else). */
-static char report_state(char c)
-{
-	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ? c : '?';
-}
+#include "thread-out.h"
 
 const char *report_version_name(int version)
 {
@@ -316,25 +311,8 @@ static void report_json(FILE *f, const struct snapshot *cur, const struct snapsh
 	json_out_knum(&j, "runnable_mean", report_runnable_mean(r, diag), 3);
 	json_out_key(&j, "threads");
 	json_out_array(&j);
-	for (size_t i = 0; i < r->nthreads; i++) {
-		const struct thread_rate *t = &r->threads[i];
-		char state[2] = {report_state(t->state), '\0'};
-		json_out_object(&j);
-		json_out_kint(&j, "pid", t->pid);
-		json_out_kint(&j, "tid", t->tid);
-		json_out_kbytes(&j, "name", t->name, t->name_len);
-		json_out_kstr(&j, "state", state);
-		json_out_kint(&j, "cpu", t->cpu);
-		json_out_knum(&j, "cpu_pct", t->cpu_pct, 2);
-		json_out_knum(&j, "user_pct", t->user_pct, 2);
-		json_out_knum(&j, "sys_pct", t->sys_pct, 2);
-		json_out_knum(&j, "wait_pct", t->wait_pct, 2);
-		json_out_knum(&j, "vcsw_per_s", t->vcsw_per_s, 1);
-		json_out_knum(&j, "ivcsw_per_s", t->ivcsw_per_s, 1);
-		latency_out_json(&j, "latency", r->lat_on, &t->latency, runqlat_hist(r, t));
-		json_out_kstr(&j, "activity", t->activity ? activity_name(t->activity) : NULL);
-		json_out_end(&j);
-	}
+	for (size_t i = 0; i < r->nthreads; i++)
+		thread_out_json(&j, r, &r->threads[i]);
 	json_out_end(&j);
 	json_out_key(&j, "collector");
 	json_out_object(&j);
@@ -370,16 +348,20 @@ static void report_csv(FILE *f, const struct snapshot *cur, const struct snapsho
 	char ts[64];
 	struct csv_out c;
 	csv_out_init(&c, f);
-	if (header)
-		csv_out_header(&c, "time,effective_cpus,binding,throttled_pct,throttled_s_per_s,"
-				   "psi_some_avg10,pid,tid,name,state,cpu,cpu_pct,user_pct,sys_pct,"
-				   "wait_pct,vcsw_per_s,ivcsw_per_s,gflops,runnable_mean,factor,"
-				   "verdict,p50_ms,p99_ms,max_ms,latency_events,activity");
+	if (header) {
+		char first[512], last[256], names[1024];
+		thread_out_csv_names(first, sizeof(first), false);
+		thread_out_csv_names(last, sizeof(last), true);
+		snprintf(names, sizeof(names),
+			 "time,effective_cpus,binding,throttled_pct,throttled_s_per_s,"
+			 "psi_some_avg10,%s,gflops,runnable_mean,factor,verdict,%s",
+			 first, last);
+		csv_out_header(&c, names);
+	}
 	report_time_iso(cur->wall, ts, sizeof(ts));
 	bool tv = r->throttle.valid;
 	for (size_t i = 0; i < r->nthreads; i++) {
 		const struct thread_rate *t = &r->threads[i];
-		char state[2] = {report_state(t->state), '\0'};
 		csv_out_str(&c, ts);
 		csv_out_num(&c, cur->budget.effective, 3);
 		csv_out_str(&c, budget_term_name(cur->budget.binding));
@@ -387,30 +369,12 @@ static void report_csv(FILE *f, const struct snapshot *cur, const struct snapsho
 		csv_out_num(&c, tv ? r->throttle.throttled_s_per_s : (double)NAN, 4);
 		csv_out_num(
 		    &c, cur->psi_cgroup.available ? cur->psi_cgroup.some_avg10 : (double)NAN, 2);
-		csv_out_int(&c, t->pid);
-		csv_out_int(&c, t->tid);
-		csv_out_bytes(&c, t->name, t->name_len);
-		csv_out_str(&c, state);
-		csv_out_int(&c, t->cpu);
-		csv_out_num(&c, t->cpu_pct, 2);
-		csv_out_num(&c, t->user_pct, 2);
-		csv_out_num(&c, t->sys_pct, 2);
-		csv_out_num(&c, t->wait_pct, 2);
-		csv_out_num(&c, t->vcsw_per_s, 1);
-		csv_out_num(&c, t->ivcsw_per_s, 1);
+		thread_out_csv(&c, r, t, false);
 		csv_out_num(&c, w ? w->gflops : (double)NAN, 2);
 		csv_out_num(&c, report_runnable_mean(r, diag), 3);
 		csv_out_num(&c, diag ? diag->factor : (double)NAN, 3);
 		csv_out_str(&c, diag ? diagnosis_verdict_name(diag->verdict) : NULL);
-		bool lat = r->lat_on && t->latency.events > 0;
-		csv_out_num(&c, lat ? t->latency.p50_s * 1e3 : (double)NAN, 3);
-		csv_out_num(&c, lat ? t->latency.p99_s * 1e3 : (double)NAN, 3);
-		csv_out_num(&c, lat ? t->latency.max_s * 1e3 : (double)NAN, 3);
-		if (r->lat_on)
-			csv_out_int(&c, (long long)t->latency.events);
-		else
-			csv_out_empty(&c);
-		csv_out_str(&c, t->activity ? activity_name(t->activity) : NULL);
+		thread_out_csv(&c, r, t, true);
 		csv_out_end_row(&c);
 	}
 }
@@ -460,28 +424,10 @@ static void report_text_workload(FILE *f, const struct workload_report *w)
 	}
 }
 
-/* Bytes of name that fit in cols terminal columns, cut at a character
- * boundary: kernel threads' names run past comm's 15 bytes, and the text
- * table's columns must stay where the header put them. */
-static size_t report_name_fit(const char *name, size_t len, int cols)
-{
-	size_t i = 0;
-	while (i < len) {
-		uint32_t cp;
-		size_t l = text_safe_decode((const unsigned char *)name + i, len - i, &cp);
-		if (l == 0)
-			l = 1; /* an invalid byte: one replacement character */
-		if (text_safe_width(name, i + l) > cols)
-			break;
-		i += l;
-	}
-	return i;
-}
-
 static void report_text(FILE *f, const struct snapshot *cur, const struct snapshot_rates *r,
 			const struct workload_report *w, const struct diagnosis *diag)
 {
-	char ts[64], name[64], psi[32], thr[256], line[4 * DIAG_TEXT];
+	char ts[64], psi[32], thr[256], line[4 * DIAG_TEXT];
 	const struct budget *b = &cur->budget;
 	report_time_iso(cur->wall, ts, sizeof(ts));
 	if (cur->psi_cgroup.available)
@@ -523,31 +469,9 @@ static void report_text(FILE *f, const struct snapshot *cur, const struct snapsh
 		diagnosis_out_line(line, sizeof(line), diag);
 		fprintf(f, "  diagnosis: %s\n", line);
 	}
-	fprintf(f, "  %7s %7s %-16s %s %3s %6s %6s %6s %6s %8s %8s", "PID", "TID", "NAME", "S",
-		"CPU", "CPU%", "USR%", "SYS%", "WAIT%", "VCSW/s", "IVCSW/s");
-	if (r->lat_on)
-		fprintf(f, " %7s %7s %7s", "P50ms", "P99ms", "MAXms");
-	fprintf(f, "  %s\n", "ACTIVITY");
-	for (size_t i = 0; i < r->nthreads; i++) {
-		const struct thread_rate *t = &r->threads[i];
-		size_t fit = report_name_fit(t->name, t->name_len, 16);
-		text_safe(t->name, fit, name, sizeof(name));
-		/* pad by terminal columns, not bytes: a replacement character is
-		 * three bytes wide in UTF-8 and one column on screen */
-		int pad = 16 - text_safe_width(t->name, fit);
-		fprintf(f, "  %7d %7d %s%*s %c %3d %6.1f %6.1f %6.1f %6.1f %8.1f %8.1f",
-			(int)t->pid, (int)t->tid, name, pad > 0 ? pad : 0, "",
-			report_state(t->state), t->cpu, t->cpu_pct, t->user_pct, t->sys_pct,
-			t->wait_pct, t->vcsw_per_s, t->ivcsw_per_s);
-		if (r->lat_on) {
-			char p50[16], p99[16], max[16];
-			latency_out_ms(p50, sizeof(p50), 7, &t->latency, t->latency.p50_s);
-			latency_out_ms(p99, sizeof(p99), 7, &t->latency, t->latency.p99_s);
-			latency_out_ms(max, sizeof(max), 7, &t->latency, t->latency.max_s);
-			fprintf(f, " %s %s %s", p50, p99, max);
-		}
-		fprintf(f, "  %s\n", t->activity ? activity_name(t->activity) : "-");
-	}
+	thread_out_text_head(f, r->lat_on);
+	for (size_t i = 0; i < r->nthreads; i++)
+		thread_out_text(f, r, &r->threads[i]);
 	if (cur->cpus.n) {
 		fputs("  cpus", f);
 		for (size_t i = 0; i < cur->cpus.n; i++)

@@ -16,16 +16,20 @@
 
 #include "latency-out.h"
 #include "text-safe.h"
+#include "thread-field.h"
 #include "throughput.h"
 
-static const char *const dash_format_sort_names[DASH_NSORT] = {
-    [DASH_SORT_CPU] = "CPU%", [DASH_SORT_WAIT] = "WAIT%", [DASH_SORT_IVCSW] = "IVCS/s",
-    [DASH_SORT_TID] = "TID",  [DASH_SORT_NAME] = "NAME",  [DASH_SORT_P99] = "P99",
+/* The thread field each order sorts by (monitor/thread-field.h): its
+ * sort_title heads the column and names the order. */
+static const enum thread_field_id dash_format_sort_fields[DASH_NSORT] = {
+    [DASH_SORT_CPU] = THREAD_FIELD_CPU_PCT, [DASH_SORT_WAIT] = THREAD_FIELD_WAIT_PCT,
+    [DASH_SORT_IVCSW] = THREAD_FIELD_IVCSW, [DASH_SORT_TID] = THREAD_FIELD_TID,
+    [DASH_SORT_NAME] = THREAD_FIELD_NAME,   [DASH_SORT_P99] = THREAD_FIELD_LATENCY,
 };
 
 const char *dash_format_sort_name(enum dash_sort s)
 {
-	return s < DASH_NSORT ? dash_format_sort_names[s] : "?";
+	return s < DASH_NSORT ? thread_field_table[dash_format_sort_fields[s]].sort_title : "?";
 }
 
 /* Appends printf output at *o (never past cap). */
@@ -91,9 +95,10 @@ size_t dash_format_thread_head(char *out, size_t cap, const struct dash_cols *c,
 	size_t o = 0;
 	char t[16];
 
-#define DASH_HEAD(key, title, w, right)                                                            \
+#define DASH_HEAD(key, w, right)                                                                   \
 	do {                                                                                       \
-		snprintf(t, sizeof(t), "%s%s", sort == (key) ? "*" : "", title);                   \
+		snprintf(t, sizeof(t), "%s%s", sort == (key) ? "*" : "",                           \
+			 dash_format_sort_name(key));                                              \
 		dash_format_cell(out, cap, &o, t, w, right);                                       \
 	} while (0)
 	out[0] = '\0';
@@ -101,15 +106,15 @@ size_t dash_format_thread_head(char *out, size_t cap, const struct dash_cols *c,
 		dash_format_cell(out, cap, &o, "PID", 7, true);
 		dash_format_add(out, cap, &o, " ");
 	}
-	DASH_HEAD(DASH_SORT_TID, "TID", 7, true);
+	DASH_HEAD(DASH_SORT_TID, 7, true);
 	dash_format_add(out, cap, &o, " ");
-	DASH_HEAD(DASH_SORT_NAME, "NAME", c->name_w, false);
+	DASH_HEAD(DASH_SORT_NAME, c->name_w, false);
 	dash_format_add(out, cap, &o, " S CPU ");
-	DASH_HEAD(DASH_SORT_CPU, "CPU%", 6, true);
+	DASH_HEAD(DASH_SORT_CPU, 6, true);
 	dash_format_add(out, cap, &o, c->split ? "  USR%%  SYS%% " : " ");
-	DASH_HEAD(DASH_SORT_WAIT, "WAIT%", 6, true);
+	DASH_HEAD(DASH_SORT_WAIT, 6, true);
 	dash_format_add(out, cap, &o, " ");
-	DASH_HEAD(DASH_SORT_IVCSW, "IVCS/s", 7, true);
+	DASH_HEAD(DASH_SORT_IVCSW, 7, true);
 	if (c->vcsw)
 		dash_format_add(out, cap, &o, " %7s ", "VCS/s");
 	else
@@ -117,7 +122,7 @@ size_t dash_format_thread_head(char *out, size_t cap, const struct dash_cols *c,
 	if (c->p50)
 		dash_format_add(out, cap, &o, "   P50 ");
 	if (c->lat) {
-		DASH_HEAD(DASH_SORT_P99, "P99", 6, true);
+		DASH_HEAD(DASH_SORT_P99, 6, true);
 		dash_format_add(out, cap, &o, "    MAX ");
 	}
 	if (c->act)
@@ -204,33 +209,18 @@ static int dash_format_cmp(const void *a, const void *b, void *arg)
 	if (k->group && k->group[ia] != k->group[ib])
 		return k->group[ia] < k->group[ib] ? -1 : 1;
 	const struct thread_rate *x = &k->v[ia], *y = &k->v[ib];
-	enum dash_sort sort = k->sort;
+	const struct thread_field *f =
+	    &thread_field_table[dash_format_sort_fields[k->sort < DASH_NSORT ? k->sort : 0]];
 	double dx = 0, dy = 0;
 	int c = 0;
 
-	switch (sort) {
-	case DASH_SORT_CPU:
-		dx = x->cpu_pct, dy = y->cpu_pct;
-		break;
-	case DASH_SORT_WAIT:
-		dx = x->wait_pct, dy = y->wait_pct;
-		break;
-	case DASH_SORT_IVCSW:
-		dx = x->ivcsw_per_s, dy = y->ivcsw_per_s;
-		break;
-	case DASH_SORT_P99:
-		dx = x->latency.p99_s, dy = y->latency.p99_s;
-		break;
-	case DASH_SORT_NAME: {
+	if (f->kind == THREAD_FIELD_KIND_NAME) {
 		size_t n = x->name_len < y->name_len ? x->name_len : y->name_len;
 		c = memcmp(x->name, y->name, n);
 		if (c == 0)
 			c = (x->name_len > y->name_len) - (x->name_len < y->name_len);
-		break;
-	}
-	case DASH_SORT_TID:
-	case DASH_NSORT:
-		break;
+	} else if (k->sort != DASH_SORT_TID) {
+		dx = thread_field_value(f, x), dy = thread_field_value(f, y);
 	}
 	if (c == 0)
 		c = (dx < dy) - (dx > dy); /* highest first */
