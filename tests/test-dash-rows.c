@@ -2,6 +2,7 @@
  * each row says, and that from 80 columns up every row fits its width by
  * shortening labels and dropping minor fields, never by cutting a word. */
 #include "config.h"
+#include "knobs.h"
 
 #include "tl-test.h"
 
@@ -30,7 +31,7 @@ static void test_header_widths(void **state)
 {
 	(void)state;
 	char out[512];
-	struct lab_settings want = lab_settings_default();
+	struct lab_settings want = knobs_defaults();
 	struct dash_header h = {.mode = "lab", .want = &want, .interval = 1};
 
 	dash_rows_header(out, sizeof(out), 200, &h);
@@ -93,7 +94,7 @@ static void test_header_pending(void **state)
 {
 	(void)state;
 	char out[512];
-	struct lab_settings want = lab_settings_default();
+	struct lab_settings want = knobs_defaults();
 	struct lab_status st;
 	memset(&st, 0, sizeof(st));
 	st.settings = want;
@@ -395,7 +396,8 @@ static void test_key_bar_and_chart_title(void **state)
 	dash_keys_bar(out, sizeof(out), 200, DASH_KEYS_MODE_LAB);
 	assert_non_null(strstr(out, "iI refresh  q quit"));
 	dash_keys_bar(out, sizeof(out), 80, DASH_KEYS_MODE_ATTACH);
-	assert_string_equal(out, "F1 help  Tab sort  c collapse  m mark  e log  iI refresh  q quit");
+	assert_string_equal(out,
+			    "F1 help  Tab sort  c collapse  m mark  e log  iI refresh  q quit");
 }
 
 int main(void)

@@ -2,7 +2,7 @@
 # test-file-length.sh — no source file of the program (.c and .h under
 # collectors/ monitor/ output/ tui/ workload/ common/) is over 600 lines:
 # a file that grows past that is split by purpose first (docs/design.md,
-# "Layers").  The files whose split is pending (tui/, monitor/tour.c) are
+# "Layers").  The files whose split is pending (tui/options.c, monitor/tour.c) are
 # each one TAP TODO naming the file and its length, so the suite stays
 # green while they wait; any other file over the limit fails, named.
 # Prints TAP.
@@ -26,7 +26,7 @@ over_limit() {
 }
 # Whether a file's split is pending (another branch splits it).
 pending() {
-	case $1 in tui/* | monitor/tour.c) return 0 ;; esac
+	case $1 in tui/options.c | monitor/tour.c) return 0 ;; esac
 	return 1
 }
 
