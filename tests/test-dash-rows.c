@@ -396,8 +396,7 @@ static void test_key_bar_and_chart_title(void **state)
 	dash_keys_bar(out, sizeof(out), 200, DASH_KEYS_MODE_LAB);
 	assert_non_null(strstr(out, "iI refresh  q quit"));
 	dash_keys_bar(out, sizeof(out), 80, DASH_KEYS_MODE_ATTACH);
-	assert_string_equal(out,
-			    "F1 help  Tab sort  c collapse  m mark  e log  iI refresh  q quit");
+	assert_string_equal(out, "F1 help  Tab sort  c collapse  m mark  e log  iI refresh  q quit");
 }
 
 int main(void)

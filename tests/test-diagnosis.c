@@ -216,9 +216,12 @@ static void test_rule_fine_and_doc(void **state)
 	static const struct {
 		enum verdict v;
 		const char *name;
-	} words[] = {{VERDICT_FINE, "fine"},	       {VERDICT_OVERSUBSCRIBED, "oversubscribed"},
-		     {VERDICT_THROTTLED, "throttled"}, {VERDICT_UNDERSUBSCRIBED, "undersubscribed"},
-		     {VERDICT_IDLE, "idle"},	       {VERDICT_CONTENDED, "contended"}};
+	} words[] = {{VERDICT_FINE, "fine"},
+		     {VERDICT_OVERSUBSCRIBED, "oversubscribed"},
+		     {VERDICT_THROTTLED, "throttled"},
+		     {VERDICT_UNDERSUBSCRIBED, "undersubscribed"},
+		     {VERDICT_IDLE, "idle"},
+		     {VERDICT_CONTENDED, "contended"}};
 	assert_int_equal(sizeof(words) / sizeof(words[0]), VERDICT_N);
 	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
 		assert_string_equal(diagnosis_verdict_name(words[i].v), words[i].name);
@@ -418,11 +421,16 @@ static void test_roles(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_rule_idle),	      cmocka_unit_test(test_rule_oversubscribed),
-	    cmocka_unit_test(test_rule_throttled),    cmocka_unit_test(test_rule_undersubscribed),
-	    cmocka_unit_test(test_rule_fine_and_doc), cmocka_unit_test(test_rules_documented),
-	    cmocka_unit_test(test_rule_tail),	      cmocka_unit_test(test_suggest_workers),
-	    cmocka_unit_test(test_lab_suggestions),   cmocka_unit_test(test_roles),
+	    cmocka_unit_test(test_rule_idle),
+	    cmocka_unit_test(test_rule_oversubscribed),
+	    cmocka_unit_test(test_rule_throttled),
+	    cmocka_unit_test(test_rule_undersubscribed),
+	    cmocka_unit_test(test_rule_fine_and_doc),
+	    cmocka_unit_test(test_rules_documented),
+	    cmocka_unit_test(test_rule_tail),
+	    cmocka_unit_test(test_suggest_workers),
+	    cmocka_unit_test(test_lab_suggestions),
+	    cmocka_unit_test(test_roles),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -341,8 +341,8 @@ static void test_openmp_build(void **state)
 	lab_read(lab, &st);
 	assert_true(st.epoch_checked > 0);
 	printf("# results vs the 1-thread reference: openmp %s (%.3g), pthreads %s (%.3g)\n",
-	       omp_equal ? "equal" : "differ", omp_diff,
-	       st.epoch_results_equal ? "equal" : "differ", st.epoch_max_diff);
+	       omp_equal ? "equal" : "differ", omp_diff, st.epoch_results_equal ? "equal" : "differ",
+	       st.epoch_max_diff);
 	/* Both builds run the same kernels: at most rounding apart. */
 	assert_true(omp_diff < 1e-2 && st.epoch_max_diff < 1e-2);
 	pid_t anchor = st.anchor_pid;
