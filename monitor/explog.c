@@ -6,75 +6,21 @@
 #include <string.h>
 #include <time.h>
 
+#include "knobs.h"
 #include "session.h"
 #include "sweep-cmd.h"
-
-/* One line per lab knob: its name and how its value is written.  A knob
- * the lab gains (loaders, prep_ms, prefetch, blas) is one more line. */
-#define EXPLOG_INT(field)                                                                          \
-	{                                                                                          \
-#field, explog_fmt_int, offsetof(struct lab_settings, field)                       \
-	}
-typedef void (*explog_fmt)(const struct lab_settings *s, size_t off, char *out, size_t cap);
-
-static void explog_fmt_int(const struct lab_settings *s, size_t off, char *out, size_t cap)
-{
-	snprintf(out, cap, "%d", *(const int *)(const void *)((const char *)s + off));
-}
-
-static void explog_fmt_precision(const struct lab_settings *s, size_t off, char *out, size_t cap)
-{
-	(void)off;
-	snprintf(out, cap, "%s", s->precision == CTL_DOUBLE ? "double" : "single");
-}
-
-static void explog_fmt_cpus(const struct lab_settings *s, size_t off, char *out, size_t cap)
-{
-	(void)off;
-	if (s->cpus > 0)
-		snprintf(out, cap, "%g", s->cpus);
-	else
-		snprintf(out, cap, "none");
-}
-
-static void explog_fmt_spin(const struct lab_settings *s, size_t off, char *out, size_t cap)
-{
-	(void)off;
-	snprintf(out, cap, "%s", s->spin_off ? "off" : "default");
-}
-
-static void explog_fmt_blas(const struct lab_settings *s, size_t off, char *out, size_t cap)
-{
-	(void)off;
-	snprintf(out, cap, "%s", lab_blas_name(s->blas));
-}
-
-static const struct {
-	const char *name;
-	explog_fmt fmt;
-	size_t off;
-} explog_lab_table[] = {
-    EXPLOG_INT(threads),
-    EXPLOG_INT(streams),
-    EXPLOG_INT(size),
-    {"precision", explog_fmt_precision, 0},
-    EXPLOG_INT(workers),
-    {"cpus", explog_fmt_cpus, 0},
-    {"blas_spin", explog_fmt_spin, 0},
-    {"blas", explog_fmt_blas, 0},
-    EXPLOG_INT(loaders),
-    EXPLOG_INT(prep_ms),
-    EXPLOG_INT(prefetch),
-};
 
 size_t explog_lab_knobs(const struct lab_settings *s, struct explog_knob *out, size_t cap)
 {
 	size_t n = 0;
-	for (size_t i = 0; i < sizeof(explog_lab_table) / sizeof(explog_lab_table[0]) && n < cap;
-	     i++, n++) {
-		snprintf(out[n].name, sizeof(out[n].name), "%s", explog_lab_table[i].name);
-		explog_lab_table[i].fmt(s, explog_lab_table[i].off, out[n].value,
-					sizeof(out[n].value));
+	/* The knob table's logged knobs, in its order: a knob is one entry. */
+	for (int k = KNOB_NONE + 1; k < KNOB_COUNT && n < cap; k++) {
+		const struct knob *e = knob_get((enum knob_id)k);
+		if (!(e->flags & KNOB_LOGGED))
+			continue;
+		snprintf(out[n].name, sizeof(out[n].name), "%s", e->name);
+		knob_format(s, (enum knob_id)k, out[n].value, sizeof(out[n].value));
+		n++;
 	}
 	return n;
 }

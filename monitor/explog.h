@@ -45,8 +45,8 @@ struct explog {
 	size_t n;
 };
 
-/* The lab's knobs of s as name/value pairs, in one fixed order (one table
- * line per knob in explog.c).  Returns the count. */
+/* The lab's knobs of s as name/value pairs: the knob table's logged ones
+ * (KNOB_LOGGED, knobs.h) in its order.  Returns the count. */
 size_t explog_lab_knobs(const struct lab_settings *s, struct explog_knob *out, size_t cap);
 
 /* The target's thread variables that are set, from a diagnosis.  Returns

@@ -22,9 +22,11 @@
 
 #include "collector.h"
 #include "environment.h"
+#include "knobs.h"
 #include "procinfo.h"
 #include "proctree.h"
 #include "session-diag.h"
+#include "session-knob.h"
 #include "session-progress.h"
 #include "session-replay.h"
 #include "xalloc.h"
@@ -34,7 +36,7 @@ void session_config_default(struct session_config *c)
 	memset(c, 0, sizeof(*c));
 	c->root = "/";
 	c->stdio = LAUNCH_STDIO_NULL;
-	c->lab = lab_settings_default();
+	c->lab = knobs_defaults();
 }
 
 void session_raise_nofile(void)
@@ -72,17 +74,6 @@ static void session_unreadable(char *err, size_t errlen, pid_t pid, int e)
 	bool perm = e == EACCES || e == EPERM;
 	snprintf(err, errlen, "may not read process %d: %s%s", (int)pid, strerror(e),
 		 perm ? " (run as its user or as root)" : "");
-}
-
-int session_check_settings(const struct session *s, const struct lab_settings *want, char *err,
-			   size_t errlen)
-{
-	int rc = lab_settings_check(want, err, errlen);
-	if (rc == 0 && s)
-		rc = lab_settings_check_mem(want, procinfo_mem_available(&s->root), err, errlen);
-	if (rc == 0)
-		rc = lab_settings_check_rlimits(want, err, errlen);
-	return rc;
 }
 
 /* What the workload runs on, said once at start: the first two words of

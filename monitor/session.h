@@ -222,12 +222,6 @@ unsigned session_pending_of(const struct lab_settings *want, const struct lab_st
  * pending bits afterwards. */
 unsigned session_poll(struct session *s);
 
-/* Checks lab settings as lab_start() and lab_apply() will, and (s not
- * NULL) against the available memory of s's machine.  Returns 0, or
- * -EINVAL / -ENOMEM with a one-line reason in err. */
-int session_check_settings(const struct session *s, const struct lab_settings *want, char *err,
-			   size_t errlen);
-
 /* The message for a helper the lab restarted: "stream 1: helper killed by
  * signal 9, restarted (restart 2)"; failure is lab_stream_status
  * last_failure ("" or NULL: "helper died").  Returns the bytes written. */

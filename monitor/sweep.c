@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "collector.h"
+#include "knobs.h"
 #include "neighbours.h"
 #include "procinfo.h"
 #include "roofline.h"
@@ -31,13 +32,16 @@
 
 void sweep_opts_default(struct sweep_opts *o)
 {
+	struct lab_settings d = knobs_defaults();
 	memset(o, 0, sizeof(*o));
-	o->size = 768;
-	o->precision = CTL_SINGLE;
+	o->size = d.size;
+	o->precision = d.precision;
+	o->kernel = d.kernel;
+	o->blas = d.blas;
 	o->seconds = 3.0;
 	o->warmup = 1.0;
-	o->prep_ms = 20;
-	o->prefetch = 2;
+	o->prep_ms = d.prep_ms;
+	o->prefetch = d.prefetch;
 }
 
 static double now_s(void)
@@ -336,7 +340,7 @@ static int sweep_check(const struct sweep_opts *o, const struct sweep_sink *k,
 		       struct lab_settings *s)
 {
 	char err[512];
-	*s = lab_settings_default();
+	*s = knobs_defaults();
 	s->size = o->size;
 	s->precision = o->precision;
 	s->kernel = o->kernel;
@@ -355,7 +359,9 @@ static int sweep_check(const struct sweep_opts *o, const struct sweep_sink *k,
 		tmax = o->threads[i] > tmax ? o->threads[i] : tmax;
 	s->streams = smax;
 	s->threads = tmax;
-	int rc = lab_settings_check(s, err, sizeof(err));
+	int rc = knobs_check(s, err, sizeof(err));
+	if (rc == 0)
+		rc = lab_settings_check(s, err, sizeof(err));
 	if (rc == 0) {
 		struct sysroot live;
 		if (sysroot_open(&live, "/") == 0) {
@@ -367,12 +373,10 @@ static int sweep_check(const struct sweep_opts *o, const struct sweep_sink *k,
 		}
 	}
 	for (size_t i = 0; rc == 0 && i < o->nstreams; i++) {
-		s->streams = o->streams[i];
-		rc = lab_settings_check(s, err, sizeof(err));
+		rc = knob_check(KNOB_STREAMS, o->streams[i], err, sizeof(err));
 	}
 	for (size_t i = 0; rc == 0 && i < o->nthreads; i++) {
-		s->threads = o->threads[i];
-		rc = lab_settings_check(s, err, sizeof(err));
+		rc = knob_check(KNOB_THREADS, o->threads[i], err, sizeof(err));
 	}
 	if (rc == 0 && (o->seconds <= 0 || o->warmup < 0)) {
 		snprintf(err, sizeof(err), "--seconds must be above 0");

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "knobs.h"
 #include "throughput.h"
 
 /* ---- the steps ----------------------------------------------------------- */
@@ -103,18 +104,13 @@ static double gemm_ms(const struct tour *t, const struct session *s, int n, int 
 static struct lab_settings step_settings(const struct tour *t, const struct session *s, size_t i)
 {
 	const struct tour_step *st = &t->step[i];
-	struct lab_settings w = t->saved;
+	/* The knob table's defaults, but the user's size, precision and
+	 * batch cost. */
+	struct lab_settings w = knobs_defaults();
 	int e = t->effective;
-	w.paused = false;
-	w.workers = 0;
-	w.cpus = 0;
-	w.loaders = 0;
-	w.streams = 1;
-	w.threads = 1;
-	w.blas = LAB_BLAS_PTHREADS;
-	w.spin_off = false;
-	w.prefetch = 2;
-	w.kernel = CTL_GEMM;
+	w.size = t->saved.size;
+	w.precision = t->saved.precision;
+	w.prep_ms = t->saved.prep_ms;
 	switch (st->kind) {
 	case TOUR_SINGLE:
 		break;
@@ -516,13 +512,13 @@ size_t tour_settings_text(const struct lab_settings *s, char *out, size_t cap)
 	if (s->kernel == CTL_TRIAD)
 		snprintf(what, sizeof(what), "triad");
 	else
-		snprintf(what, sizeof(what), "n=%d", s->size);
-	int n =
-	    snprintf(out, cap,
-		     "threads %d, streams %d, %s %s, quota %s, loaders %d (%d ms, prefetch "
-		     "%d), %s, spin %s",
-		     s->threads, s->streams, what, s->precision == CTL_DOUBLE ? "double" : "single",
-		     quota, s->loaders, s->prep_ms, s->prefetch, lab_blas_name(s->blas),
-		     s->spin_off ? "off" : "default");
+		snprintf(what, sizeof(what), "%s=%d", knob_get(KNOB_SIZE)->label, s->size);
+#define N(k) knob_get(k)->label
+	int n = snprintf(out, cap, "%s %d, %s %d, %s %s, %s %s, %s %d (%d ms, %s %d), %s, %s %s",
+			 N(KNOB_THREADS), s->threads, N(KNOB_STREAMS), s->streams, what,
+			 s->precision == CTL_DOUBLE ? "double" : "single", N(KNOB_CPUS), quota,
+			 N(KNOB_LOADERS), s->loaders, s->prep_ms, N(KNOB_PREFETCH), s->prefetch,
+			 lab_blas_name(s->blas), N(KNOB_SPIN), s->spin_off ? "off" : "default");
+#undef N
 	return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap - 1;
 }

@@ -2,6 +2,7 @@
  * back: where the text lands at 80x24 and larger, and that small windows
  * get the notice instead of a crash. */
 #include "config.h"
+#include "knobs.h"
 
 #include "tl-test.h"
 
@@ -56,7 +57,7 @@ static struct fixture *fixture_lab(void)
 
 	s->kind = SESSION_LAB;
 	s->target = 50;
-	s->want = lab_settings_default();
+	s->want = knobs_defaults();
 	s->want.threads = 2;
 	s->lab_status.settings = s->want;
 	s->lab_status.applied = true;

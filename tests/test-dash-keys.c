@@ -2,6 +2,7 @@
  * key's state machine is test-dash-sweep.c's, the layout
  * test-dash-layout.c's. */
 #include "config.h"
+#include "knobs.h"
 
 #include "tl-test.h"
 
@@ -16,7 +17,7 @@ static void test_thread_and_stream_keys(void **state)
 {
 	(void)state;
 	struct dash d;
-	struct lab_settings w = lab_settings_default();
+	struct lab_settings w = knobs_defaults();
 	tl_dash_fresh(&d);
 
 	int f = dash_keys_handle(&d, &w, &tl_lab_ctx, '+');
@@ -62,7 +63,7 @@ static void test_size_keys(void **state)
 {
 	(void)state;
 	struct dash d;
-	struct lab_settings w = lab_settings_default();
+	struct lab_settings w = knobs_defaults();
 	tl_dash_fresh(&d);
 
 	assert_int_equal(w.size, 768);
@@ -81,14 +82,14 @@ static void test_size_keys(void **state)
 	}
 	assert_true(w.size <= LAB_MAX_SIZE);
 	char err[256];
-	assert_int_equal(lab_settings_check(&w, err, sizeof(err)), 0);
+	assert_int_equal(knobs_check(&w, err, sizeof(err)), 0);
 }
 
 static void test_quota_keys(void **state)
 {
 	(void)state;
 	struct dash d;
-	struct lab_settings w = lab_settings_default();
+	struct lab_settings w = knobs_defaults();
 	tl_dash_fresh(&d);
 
 	/* } from no quota gives half a CPU; { from there lifts it. */
@@ -118,7 +119,7 @@ static void test_view_keys(void **state)
 {
 	(void)state;
 	struct dash d;
-	struct lab_settings w = lab_settings_default();
+	struct lab_settings w = knobs_defaults();
 	tl_dash_fresh(&d);
 
 	assert_int_equal(d.sort, DASH_SORT_CPU);
@@ -159,7 +160,7 @@ static void test_attach_mode_refuses_lab_keys(void **state)
 {
 	(void)state;
 	struct dash d;
-	struct lab_settings w = lab_settings_default();
+	struct lab_settings w = knobs_defaults();
 	struct dash_key_ctx c = tl_lab_ctx;
 	c.lab = false;
 	tl_dash_fresh(&d);
@@ -211,7 +212,7 @@ static void test_tour_keys(void **state)
 	(void)state;
 	struct dash d;
 	dash_init(&d, NULL);
-	struct lab_settings w = lab_settings_default();
+	struct lab_settings w = knobs_defaults();
 	struct dash_key_ctx c = {.lab = true, .tour = true, .online = 2, .effective = 2};
 	int f = dash_keys_handle(&d, &w, &c, 'n');
 	assert_true(f & DASH_KEY_TOUR);
@@ -413,7 +414,7 @@ static void test_replay_keys(void **state)
 {
 	(void)state;
 	struct dash d;
-	struct lab_settings w = lab_settings_default();
+	struct lab_settings w = knobs_defaults();
 	struct dash_key_ctx c = tl_lab_ctx;
 	c.replay = true;
 	c.replay_pos = 5;
@@ -511,7 +512,7 @@ static void test_every_listed_key_acts(void **state)
 			for (char *save = NULL, *k = strtok_r(keys, " ", &save); k;
 			     k = strtok_r(NULL, " ", &save)) {
 				struct dash d;
-				struct lab_settings w = lab_settings_default();
+				struct lab_settings w = knobs_defaults();
 				tl_dash_fresh(&d);
 				d.replay.on = modes[m].c->replay;
 				d.replay.speed = 1;

@@ -2,6 +2,7 @@
  * each row says, and that from 80 columns up every row fits its width by
  * shortening labels and dropping minor fields, never by cutting a word. */
 #include "config.h"
+#include "knobs.h"
 
 #include "tl-test.h"
 
@@ -30,7 +31,7 @@ static void test_header_widths(void **state)
 {
 	(void)state;
 	char out[512];
-	struct lab_settings want = lab_settings_default();
+	struct lab_settings want = knobs_defaults();
 	struct dash_header h = {.mode = "lab", .want = &want, .interval = 1};
 
 	dash_rows_header(out, sizeof(out), 200, &h);
@@ -93,7 +94,7 @@ static void test_header_pending(void **state)
 {
 	(void)state;
 	char out[512];
-	struct lab_settings want = lab_settings_default();
+	struct lab_settings want = knobs_defaults();
 	struct lab_status st;
 	memset(&st, 0, sizeof(st));
 	st.settings = want;

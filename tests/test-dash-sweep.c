@@ -2,6 +2,7 @@
  * step waits for the lab to apply its setting, then measures, and the
  * sweep ends on the best setting; without a terminal. */
 #include "config.h"
+#include "knobs.h"
 
 #include "tl-test.h"
 
@@ -33,7 +34,7 @@ static void test_sweep_state_machine(void **state)
 {
 	(void)state;
 	struct dash d;
-	struct lab_settings w = lab_settings_default();
+	struct lab_settings w = knobs_defaults();
 	struct lab_status st;
 	struct labview v;
 	tl_dash_fresh(&d);

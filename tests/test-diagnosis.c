@@ -3,6 +3,8 @@
  * quote the table. */
 #include "tl-test.h"
 
+#include "knobs.h"
+
 #include <math.h>
 
 #include "diagnosis.h"
@@ -354,7 +356,7 @@ static void test_lab_suggestions(void **state)
 {
 	(void)state;
 	struct scene s;
-	struct lab_settings lab = lab_settings_default();
+	struct lab_settings lab = knobs_defaults();
 	lab.threads = 3;
 	scene_make(&s, 3, 66, 33, 2);
 	s.in.lab = &lab;

@@ -3,6 +3,8 @@
  * (sweep-cmd.h): pure code and real files. */
 #include "tl-test.h"
 
+#include "knobs.h"
+
 #include <json-c/json.h>
 #include <math.h>
 
@@ -13,7 +15,7 @@
 
 static void row(struct explog *l, double rate, int threads, int streams)
 {
-	struct lab_settings s = lab_settings_default();
+	struct lab_settings s = knobs_defaults();
 	struct explog_row r;
 	memset(&r, 0, sizeof(r));
 	s.threads = threads;

@@ -6,6 +6,8 @@
  * figures line beside it (the rule test-tour.sh checks on screen). */
 #include "tl-test.h"
 
+#include "knobs.h"
+
 #include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
@@ -24,7 +26,7 @@ static struct tour_step *step(size_t i, enum tour_kind k, int lesson, int thread
 	memset(st, 0, sizeof(*st));
 	st->kind = k;
 	st->lesson = lesson;
-	st->set = lab_settings_default();
+	st->set = knobs_defaults();
 	st->set.threads = threads;
 	st->fig.gflops = gflops;
 	st->fig.effective = 2;

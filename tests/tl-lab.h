@@ -4,6 +4,8 @@
 
 #include "tl-test.h"
 
+#include "knobs.h"
+
 #include "lab.h"
 
 /* Teardown on every path: every lab tl_lab_start gave out is remembered
@@ -69,7 +71,7 @@ static inline struct lab *tl_lab_start(struct lab_settings s)
 /* The default settings at n = 256: quick GEMMs, a quick reference. */
 static inline struct lab_settings tl_lab_small(void)
 {
-	struct lab_settings s = lab_settings_default();
+	struct lab_settings s = knobs_defaults();
 	s.size = 256;
 	return s;
 }

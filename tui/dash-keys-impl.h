@@ -1,5 +1,6 @@
-/* dash-keys-impl.h — what the key table (dash-keys.c) and its actions
- * (dash-keys-move.c) share; not for other files.
+/* dash-keys-impl.h — what the key table (dash-keys-table.c), its lookup
+ * (dash-keys.c) and its actions (dash-keys-act.c, dash-keys-move.c,
+ * dash-log.c) share; not for other files.
  *
  * An action gets the dashboard, the settings asked for, the key's context
  * and the key's argument, and returns DASH_KEY_* flags. */
@@ -7,9 +8,54 @@
 #define THREADLAB_DASH_KEYS_IMPL_H
 
 #include "dash-keys.h"
+#include "knobs.h"
 
 typedef int (*dash_keys_fn)(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
 			    int arg);
+
+#define DASH_KEYS_MAX 6 /* keys per command */
+
+struct dash_keys_cmd {
+	struct {
+		int key; /* 0 ends the list */
+		int arg; /* a knob's: +1 up, -1 down, 0 its own (toggle, no quota) */
+	} k[DASH_KEYS_MAX];
+	dash_keys_fn fn;	/* the action; NULL: step knob (dash_keys_knob) */
+	unsigned modes;		/* DASH_KEYS_MODE_* where the keys act */
+	enum knob_id knob;	/* the knob the keys step; a lab knob cancels a sweep */
+	struct dash_key_help h; /* help line (keys NULL: none) */
+	const char *bar;	/* key-bar text, NULL: not on the bar */
+	int bar_prio;		/* what a narrow bar drops first (dash-fit.h); 0 never */
+};
+
+/* The key table, in the order keys are looked up and help is shown. */
+extern const struct dash_keys_cmd dash_keys_table[];
+extern const size_t dash_keys_ncmds;
+
+/* The names the help lines give keys that are not one character. */
+struct dash_keys_name {
+	const char *name;
+	int key;
+};
+extern const struct dash_keys_name dash_keys_names[];
+extern const size_t dash_keys_nnames;
+
+/* A knob's key (dash-keys-act.c): one step of knob k (session_knob_step;
+ * the refresh interval on the dashboard itself). */
+int dash_keys_knob(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
+		   enum knob_id k, int arg);
+
+/* The other actions of dash-keys-act.c: the roofline panel, the tour's
+ * keys (d->tour_key), the sweep, sorting, reset, help, quit. */
+int dash_keys_roofline(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
+		       int arg);
+int dash_keys_tour(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c, int arg);
+int dash_keys_sweep(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c, int arg);
+int dash_keys_sort(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c, int arg);
+int dash_keys_reset(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c, int arg);
+int dash_keys_help_toggle(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
+			  int arg);
+int dash_keys_quit(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c, int arg);
 
 /* Sets the message line (not an error). */
 void dash_keys_say(struct dash *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

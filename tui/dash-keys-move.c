@@ -1,6 +1,6 @@
 /* dash-keys-move.c — the keys that move around: the threads table's cursor,
  * pages and collapsed processes, and the replay's time and speed.  The key
- * table (dash-keys.c) binds them. */
+ * table (dash-keys-table.c) binds them. */
 #include "config.h"
 
 #include "dash-keys.h"

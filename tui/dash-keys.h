@@ -45,13 +45,13 @@ struct dash_key_ctx {
 	double effective;	       /* effective CPUs: the sweep's range */
 	double now;		       /* CLOCK_MONOTONIC, s */
 	const struct session *session; /* settings are checked against its machine's
-					* memory (session_check_settings); NULL: the
-					* fields only */
+					* memory (session_knob_step); NULL: the knob
+					* table and this process's limits only */
 };
 
 /* Handles one key (while the help shows, any key only closes it).  May change d (sort, help,
- * interval, sweep, message, quit) and *want (lab knobs, clamped to what lab_settings_check accepts;
- * a size that would not fit in memory is refused with a message).  Returns
+ * interval, sweep, message, quit) and *want (a knob key is one session_knob_step: the knob
+ * table's step and range, a size that would not fit in memory refused with a message).  Returns
  * DASH_KEY_* flags; 0 for a key that means nothing. */
 int dash_keys_handle(struct dash *d, struct lab_settings *want, const struct dash_key_ctx *c,
 		     int key);

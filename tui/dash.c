@@ -41,6 +41,7 @@
 #include "dash-paint.h"
 #include "dash-panels.h"
 #include "dash-table.h"
+#include "knobs.h"
 #include "options.h"
 #include "export.h"
 #include "record.h"
@@ -68,16 +69,17 @@ static double dash_now(void)
 void dash_init(struct dash *d, const struct dash_config *c)
 {
 	memset(d, 0, sizeof(*d));
-	d->interval = c && c->interval > 0 ? c->interval : 1.0;
+	const struct knob *k = knob_get(KNOB_INTERVAL);
+	d->interval = c && c->interval > 0 ? c->interval : k->def;
 	double asked = d->interval;
-	if (d->interval < DASH_INTERVAL_MIN)
-		d->interval = DASH_INTERVAL_MIN;
-	if (d->interval > DASH_INTERVAL_MAX)
-		d->interval = DASH_INTERVAL_MAX;
+	if (d->interval < k->min)
+		d->interval = k->min;
+	if (d->interval > k->max)
+		d->interval = k->max;
 	if (d->interval != asked)
 		snprintf(d->message, sizeof(d->message),
-			 "the dashboard refreshes every %g to %g s: -i %g became %g s",
-			 DASH_INTERVAL_MIN, DASH_INTERVAL_MAX, asked, d->interval);
+			 "the dashboard refreshes every %g to %g s: -i %g became %g s", k->min,
+			 k->max, asked, d->interval);
 	d->sort = DASH_SORT_CPU;
 	d->utf8 = text_safe_utf8;
 	dash_sweep_init(&d->sweep);

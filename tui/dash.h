@@ -92,11 +92,8 @@ struct dash_config {
 	const char *log_path;  /* its name: the rows it holds are read back at start */
 };
 
-/* Refresh intervals the i / I keys step through, s. */
-#define DASH_INTERVAL_MIN 0.1
-#define DASH_INTERVAL_MAX 10.0
-
-/* Initial state: interval from c (clamped to the range above; c NULL: 1 s),
+/* Initial state: interval from c (clamped to the knob table's KNOB_INTERVAL
+ * range; c NULL: its default),
  * sort by CPU %, utf8 from text_safe_utf8, colour off. */
 void dash_init(struct dash *d, const struct dash_config *c);
 

@@ -1,4 +1,6 @@
-/* lab-settings.c — the lab's settings: defaults, checks, --cpus parsing. */
+/* lab-settings.c — what the lab's settings need of the system: the OpenBLAS
+ * build, memory and limits; --cpus parsing.  Their defaults and ranges are
+ * the knob table's (monitor/knobs.c). */
 #define _GNU_SOURCE
 #include "config.h"
 
@@ -12,25 +14,6 @@
 #include <strings.h>
 #include <sys/resource.h>
 #include <unistd.h>
-
-struct lab_settings lab_settings_default(void)
-{
-	return (struct lab_settings){
-	    .threads = 1,
-	    .streams = 1,
-	    .size = 768,
-	    .precision = CTL_SINGLE,
-	    .paused = false,
-	    .workers = 0,
-	    .cpus = 0,
-	    .spin_off = false,
-	    .blas = LAB_BLAS_PTHREADS,
-	    .loaders = 0,
-	    .prep_ms = 20,
-	    .prefetch = 2,
-	    .kernel = CTL_GEMM,
-	};
-}
 
 const char *const *lab_blas_names(void)
 {
@@ -78,55 +61,6 @@ const char *lab_blas_dir(enum lab_blas b)
 
 int lab_settings_check(const struct lab_settings *s, char *err, size_t errlen)
 {
-	if (s->threads < 1 || s->threads > CTL_MAX_THREADS) {
-		snprintf(err, errlen, "threads %d: give 1 to %d intra-op threads per stream",
-			 s->threads, CTL_MAX_THREADS);
-		return -EINVAL;
-	}
-	if (s->streams < 1 || s->streams > CTL_MAX_STREAMS) {
-		snprintf(err, errlen, "streams %d: give 1 to %d inter-op streams", s->streams,
-			 CTL_MAX_STREAMS);
-		return -EINVAL;
-	}
-	if (s->precision != CTL_SINGLE && s->precision != CTL_DOUBLE) {
-		snprintf(err, errlen, "precision %d: use single or double", (int)s->precision);
-		return -EINVAL;
-	}
-	if (s->size < LAB_MIN_SIZE || s->size > LAB_MAX_SIZE) {
-		snprintf(err, errlen,
-			 "size %d: give a matrix size n from %d to %d (at n = %d the 1-thread "
-			 "reference GEMM alone takes seconds)",
-			 s->size, LAB_MIN_SIZE, LAB_MAX_SIZE, LAB_MAX_SIZE);
-		return -EINVAL;
-	}
-	if (s->workers < 0 || s->workers > LAB_MAX_WORKERS) {
-		snprintf(err, errlen, "workers %d: give 0 to %d background workers", s->workers,
-			 LAB_MAX_WORKERS);
-		return -EINVAL;
-	}
-	if (s->loaders < 0 || s->loaders > CTL_MAX_LOADERS) {
-		snprintf(err, errlen, "loaders %d: give 0 to %d input-pipeline loaders", s->loaders,
-			 CTL_MAX_LOADERS);
-		return -EINVAL;
-	}
-	if (s->prep_ms < 0 || s->prep_ms > CTL_MAX_PREP_MS) {
-		snprintf(err, errlen, "prep-ms %d: give 0 to %d ms of CPU work per batch",
-			 s->prep_ms, CTL_MAX_PREP_MS);
-		return -EINVAL;
-	}
-	if (s->prefetch < 1 || s->prefetch > CTL_MAX_PREFETCH) {
-		snprintf(err, errlen, "prefetch %d: give 1 to %d ring slots per loader",
-			 s->prefetch, CTL_MAX_PREFETCH);
-		return -EINVAL;
-	}
-	if (s->kernel != CTL_GEMM && s->kernel != CTL_TRIAD) {
-		snprintf(err, errlen, "kernel %d: use gemm or triad", (int)s->kernel);
-		return -EINVAL;
-	}
-	if (s->blas != LAB_BLAS_PTHREADS && s->blas != LAB_BLAS_OPENMP) {
-		snprintf(err, errlen, "blas %d: use pthreads or openmp", (int)s->blas);
-		return -EINVAL;
-	}
 	if (s->blas == LAB_BLAS_OPENMP && !lab_blas_dir(LAB_BLAS_OPENMP)) {
 		const char *root = getenv("THREADLAB_OPENBLAS_LIBROOT");
 		snprintf(err, errlen,
@@ -134,14 +68,6 @@ int lab_settings_check(const struct lab_settings *s, char *err, size_t errlen)
 			 "libopenblas.so.0 is missing): apt install libopenblas0-openmp",
 			 root && *root ? root : OPENBLAS_LIBROOT);
 		return -ENOENT;
-	}
-	if (isnan(s->cpus) || s->cpus > 4096) {
-		snprintf(err, errlen, "cpus: give a quota in CPUs such as 1.5 (or none)");
-		return -EINVAL;
-	}
-	if (s->cpus > 0 && s->cpus < 0.01) {
-		snprintf(err, errlen, "cpus %g: the smallest quota is 0.01 CPUs", s->cpus);
-		return -EINVAL;
 	}
 	return 0;
 }

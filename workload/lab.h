@@ -98,16 +98,13 @@ struct lab_settings {
 				       * elements per array (size then unused) */
 };
 
-/* threads 1, streams 1, size 768, single, running, 0 workers, no quota,
- * default spin, pthreads build, no loaders (prep 20 ms, prefetch 2). */
-struct lab_settings lab_settings_default(void);
-
-/* Checks every field.  On error writes one line into err saying what was
- * wrong and what to do, and returns -EINVAL.  Pure: memory is checked
- * apart (lab_settings_check_mem), against a MemAvailable the caller reads.
- * cpus: pass 0 for "no quota"; a negative value that came from the user is
- * the caller's to reject (lab_settings_check treats < 0 as "none" too, see
- * lab_cpus_parse). */
+/* The settings' defaults and ranges are the knob table's (monitor/knobs.h:
+ * knobs_defaults, knobs_check); the workload takes settings that passed
+ * it and keeps its arrays' bounds (CTL_MAX_*, LAB_MAX_*) whatever it gets.
+ * What only the system can say: the OpenBLAS build asked for is installed.
+ * On error writes one line into err saying what to do and returns
+ * -ENOENT, else 0.  Memory is checked apart (lab_settings_check_mem),
+ * against a MemAvailable the caller reads. */
 int lab_settings_check(const struct lab_settings *s, char *err, size_t errlen);
 
 /* The memory check, against avail bytes (MemAvailable;
@@ -162,7 +159,7 @@ struct lab;
  * not wait for OpenBLAS to load (see lab_wait_ready).  A quota that cannot
  * be set up is not fatal: the lab runs without it and lab_read() gives the
  * reason in quota_error.  Returns NULL with a message in err (and errno set)
- * when the settings are bad or the processes cannot be started; the
+ * when the build asked for is missing (lab_settings_check) or the processes cannot be started; the
  * programs come from lab_programs_dir().  The caller owns the result and
  * frees it with lab_stop(). */
 struct lab *lab_start(const struct lab_settings *s, char *err, size_t errlen);
@@ -181,10 +178,11 @@ int lab_wait_ready(struct lab *lab, int timeout_ms, char *msg, size_t msglen);
  * spin_off restarts every helper (msg says so).  A quota error leaves every other change in place,
  * returns the error (-EACCES, -EROFS, -ENOENT…) and explains it in msg; when one of the workload's
  * processes cannot be moved into the quota cgroup, no quota is in effect afterwards (lab_read:
- * quota_cpus 0, quota_error says why). Bad values give -EINVAL and change nothing.  msg may be
- * NULL.  Only more streams than slots started, another worker or loader count, or another build or
- * spin setting involve the anchor (lab_apply waits for its answer, BELL_TIMEOUT_MS at most); the
- * other knobs travel through the control block alone. */
+ * quota_cpus 0, quota_error says why).  s is checked by the caller, once a change (the knob
+ * table's checks, monitor/session-knob.h).  msg may be NULL.  Only more streams than slots started,
+ * another worker or loader count, or another build or spin setting involve the anchor (lab_apply
+ * waits for its answer, BELL_TIMEOUT_MS at most); the other knobs travel through the control block
+ * alone. */
 int lab_apply(struct lab *lab, const struct lab_settings *s, char *msg, size_t msglen);
 
 /* When the anchor has died (killed from outside, crashed): reaps it, kills
