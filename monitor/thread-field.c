@@ -74,11 +74,3 @@ void thread_field_set(const struct thread_field *f, struct thread_rate *t, doubl
 		memcpy(base, &v, sizeof(v));
 	}
 }
-
-const struct thread_field *thread_field_find(const char *key)
-{
-	for (size_t i = 0; i < THREAD_FIELD_N; i++)
-		if (strcmp(thread_field_table[i].key, key) == 0)
-			return &thread_field_table[i];
-	return NULL;
-}

@@ -65,7 +65,4 @@ double thread_field_value(const struct thread_field *f, const struct thread_rate
  * left alone. */
 void thread_field_set(const struct thread_field *f, struct thread_rate *t, double v);
 
-/* The entry whose JSON key is key, or NULL. */
-const struct thread_field *thread_field_find(const char *key);
-
 #endif

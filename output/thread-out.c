@@ -27,10 +27,10 @@ static const char *thread_out_activity(const struct thread_rate *t)
 void thread_out_json(struct json_out *j, const struct snapshot_rates *r,
 		     const struct thread_rate *t)
 {
+	char state[2] = {thread_out_state(t->state), '\0'};
 	json_out_object(j);
 	for (size_t k = 0; k < THREAD_FIELD_N; k++) {
 		const struct thread_field *f = &thread_field_table[k];
-		char state[2] = {thread_out_state(t->state), '\0'};
 		switch (f->kind) {
 		case THREAD_FIELD_KIND_INT:
 			json_out_kint(j, f->key, (long long)thread_field_value(f, t));
@@ -76,9 +76,9 @@ void thread_out_csv(struct csv_out *c, const struct snapshot_rates *r, const str
 		    bool last)
 {
 	bool lat = r->lat_on && t->latency.events > 0;
+	char state[2] = {thread_out_state(t->state), '\0'};
 	for (size_t k = 0; k < THREAD_FIELD_N; k++) {
 		const struct thread_field *f = &thread_field_table[k];
-		char state[2] = {thread_out_state(t->state), '\0'};
 		if (f->csv_last != last)
 			continue;
 		switch (f->kind) {

@@ -2,7 +2,7 @@
  * (monitor/thread-field.h) drives every format: each field written to
  * JSON reads back from a recording as the value written; the CSV header
  * and every row carry the table's columns, in its order; the text
- * report's head line is the table's headers; a key is found by name. */
+ * report's head line is the table's headers. */
 #include "tl-test.h"
 
 #include <math.h>
@@ -166,22 +166,12 @@ static void test_text_head(void **state)
 	free(text);
 }
 
-static void test_find(void **state)
-{
-	(void)state;
-	for (size_t k = 0; k < THREAD_FIELD_N; k++)
-		assert_ptr_equal(thread_field_find(thread_field_table[k].key),
-				 &thread_field_table[k]);
-	assert_null(thread_field_find("no_such_field"));
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_json_reads_back),
 	    cmocka_unit_test(test_csv_columns),
 	    cmocka_unit_test(test_text_head),
-	    cmocka_unit_test(test_find),
 	};
 	return cmocka_run_group_tests(tests, recording_fake_setup, recording_fake_teardown);
 }
