@@ -173,8 +173,16 @@ static void test_stale_cleanup(void **state)
 	struct lab *lab = lab_start(&s, err, sizeof(err));
 	bool gone = access(dir, F_OK) < 0;
 	lab_stop(lab);
-	int status;
-	bool killed = waitpid(left, &status, WNOHANG) == left;
+	/* The kernel takes a task out of its cgroup before the task becomes a
+	 * zombie, so the directory can be gone a moment before the leftover
+	 * is reapable: wait for it (up to 10 s) rather than look once. */
+	int status = 0;
+	bool killed = false;
+	for (int i = 0; i < 1000 && !killed; i++) {
+		killed = waitpid(left, &status, WNOHANG) == left;
+		if (!killed)
+			usleep(10000);
+	}
 	if (!killed) {
 		kill(left, SIGKILL);
 		waitpid(left, NULL, 0);
