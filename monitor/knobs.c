@@ -232,6 +232,28 @@ size_t knob_format(const struct lab_settings *s, enum knob_id k, char *out, size
 	return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap - 1;
 }
 
+size_t knob_describe(enum knob_id k, char *out, size_t cap)
+{
+	const struct knob *e = knob_get(k);
+	if (!e || cap == 0) {
+		if (cap)
+			out[0] = '\0';
+		return 0;
+	}
+	struct lab_settings s = knobs_defaults();
+	char def[32];
+	if (e->flags & KNOB_LAB)
+		knob_format(&s, k, def, sizeof(def));
+	else
+		snprintf(def, sizeof(def), "%g", e->def);
+	int n;
+	if (e->rule == KNOB_ADD || e->rule == KNOB_GROW || e->rule == KNOB_PREP)
+		n = snprintf(out, cap, ", %g-%g; default %s", e->min, e->max, def);
+	else
+		n = snprintf(out, cap, "; default %s", def);
+	return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap - 1;
+}
+
 struct lab_settings knobs_defaults(void)
 {
 	struct lab_settings s = {0};

@@ -92,6 +92,13 @@ void knob_set(struct lab_settings *s, enum knob_id k, double v);
  * Returns the bytes written. */
 size_t knob_format(const struct lab_settings *s, enum knob_id k, char *out, size_t cap);
 
+/* What --help says of k's values after its help line: ", 1-64; default 1"
+ * for a knob a key adds to or grows, "; default single" for a toggle or a
+ * list, "; default none" for the quota; "" for KNOB_NONE.  The option
+ * table's help lines carry no range or default of their own
+ * (tui/options-usage.c appends this).  Returns the bytes written. */
+size_t knob_describe(enum knob_id k, char *out, size_t cap);
+
 /* The one range check: v for knob k.  0, or -EINVAL with one line in err
  * saying what was wrong and what to do ("threads 0: give 1 to 64 intra-op
  * threads per stream"). */

@@ -160,8 +160,9 @@ else
 	notok "-i 0.05 -c 5" "status $st" "$(cat "$tmp/err")"
 fi
 
-# The target exits: batch stops by itself and says so.
-sleep 0.4 &
+# The target exits: batch stops by itself and says so.  It lives 2 s, so
+# that a slow start (ASan, a loaded box) still finds it.
+sleep 2 &
 sp=$!
 track "$sp"
 "$TL" --batch -p "$sp" -i 0.1 >"$tmp/out" 2>"$tmp/err"

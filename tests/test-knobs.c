@@ -190,6 +190,29 @@ static void test_defaults(void **state)
 
 /* Every key of a knob row steps that knob as its rule says, and nothing
  * else; every knob's keys in the table are rows of that knob. */
+/* What --help appends to a knob option's help line: its range where a key
+ * adds or grows it, and its default as the experiment log writes it. */
+static void test_describe(void **state)
+{
+	(void)state;
+	char buf[128];
+	assert_int_equal(knob_describe(KNOB_NONE, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "");
+	knob_describe(KNOB_THREADS, buf, sizeof(buf));
+	assert_string_equal(buf, ", 1-64; default 1");
+	knob_describe(KNOB_SIZE, buf, sizeof(buf));
+	assert_string_equal(buf, ", 64-4096; default 768");
+	knob_describe(KNOB_PRECISION, buf, sizeof(buf));
+	assert_string_equal(buf, "; default single");
+	knob_describe(KNOB_CPUS, buf, sizeof(buf));
+	assert_string_equal(buf, "; default none");
+	knob_describe(KNOB_INTERVAL, buf, sizeof(buf));
+	assert_string_equal(buf, "; default 1");
+	/* Cut to the room given, still a string. */
+	assert_int_equal(knob_describe(KNOB_THREADS, buf, 6), 5);
+	assert_string_equal(buf, ", 1-6");
+}
+
 static void test_keys_match_the_table(void **state)
 {
 	(void)state;
@@ -271,7 +294,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_every_knob_is_whole),	 cmocka_unit_test(test_ends_are_refused),
 	    cmocka_unit_test(test_range_check),		 cmocka_unit_test(test_defaults),
-	    cmocka_unit_test(test_keys_match_the_table),
+	    cmocka_unit_test(test_keys_match_the_table), cmocka_unit_test(test_describe),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -10,7 +10,7 @@ B="${THREADLAB_BUILDDIR:-.}"
 TL="$B/threadlab"
 MAN="$SRC/man/threadlab.1"
 . "$(dirname "$0")/tap-lib.sh"
-plan 13
+plan 14
 tmp=$(mktemp -d)
 cleanup() { rm -rf "$tmp"; }
 
@@ -70,6 +70,27 @@ while IFS=$'\t' read -r long _ kind _; do
 done <"$tmp/list"
 [ -z "$bad" ] && ok "each option's placeholder is the same in --help and the man page" ||
 	notok "placeholders differ" "$bad"
+# A knob's range and default (the knob table's, which --help appends to
+# the option's help line) stand in the man page's paragraph of the option
+# too: "1-64; default 1" in --help is "1\(en64" and "default 1" there.
+tr '\n' ' ' <"$tmp/help" | sed -E 's/ {2,}/ /g; s/ (-[a-zA-Z], )?--/\n&/g' >"$tmp/help-joined"
+bad="" knobs=0
+while read -r long range def; do
+	knobs=$((knobs + 1))
+	para=$(awk -v o="$long" '
+		/^\.TP/ { on = 0; next }
+		/^\.B/ && !seen { h = $0; gsub(/\\/, "", h)
+			if (h ~ ("(^| )" o "( |\"|,|$)")) { on = 1; seen = 1; next } }
+		on && /^\.(TP|SH|SS|PP)/ { on = 0 }
+		on { print }' "$MAN" | tr '\n' ' ' | sed 's/\\(en/-/g; s/\\-/-/g; s/\\f[BIRP]//g')
+	case "$para" in *"default $def"*) ;; *) bad="$bad $long (default $def);" ;; esac
+	if [ "$range" != - ]; then
+		case "$para" in *"$range"*) ;; *) bad="$bad $long ($range);" ;; esac
+	fi
+done < <(sed -nE 's/^ *(-[a-zA-Z], )?(--[a-z-]+) .*, ([0-9.]+-[0-9.]+); default ([^ ;,)]+).*/\2 \3 \4/p;
+	t; s/^ *(-[a-zA-Z], )?(--[a-z-]+) .*; default ([^ ;,)]+) *$/\2 - \3/p' "$tmp/help-joined")
+[ "$knobs" -ge 10 ] && [ -z "$bad" ] && ok "the $knobs knobs' ranges and defaults in --help are the man page's" ||
+	notok "knob ranges or defaults: --help and the man page differ ($knobs knobs read)" "$bad"
 
 # ---- the modes of each option (the table's "X is for Y" check) ----------
 # usage WANT-MESSAGE ARG...: exit 2, WANT-MESSAGE on stderr, nothing on stdout.

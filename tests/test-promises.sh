@@ -267,7 +267,9 @@ fi
 
 # ---- --cpus moves the workload, never threadlab --------------------------------
 if quota_capable; then
-	"$TL" --batch -c 6 -i 0.5 --size 256 --cpus 1 --format json >"$tmp/q.json" 2>"$tmp/err" &
+	# Long enough (up to 60 samples) that it still runs when its cgroups
+	# are read on a slow box; SIGTERM ends it after.
+	"$TL" --batch -c 60 -i 0.5 --size 256 --cpus 1 --format json >"$tmp/q.json" 2>"$tmp/err" &
 	bp=$!
 	pids+=("$bp")
 	wait_true 100 sh -c "grep -q workload '$tmp/q.json'"
@@ -275,6 +277,7 @@ if quota_capable; then
 	anchor=$(python3 -c 'import json,sys; print(json.loads(open(sys.argv[1]).readline())["workload"]["anchor_pid"])' "$tmp/q.json" 2>/dev/null)
 	theirs=$(cg_of "${anchor:-0}")
 	cg_track "$theirs"
+	kill -TERM "$bp" 2>/dev/null
 	reap "$bp" 30
 	if [ -n "$theirs" ] && [ "$theirs" != "$mine" ] && [ "$mine" = "$(cg_of $$)" ]; then
 		ok "--cpus 1: the workload runs in ${theirs#/sys/fs/cgroup}, threadlab itself stays where it was"

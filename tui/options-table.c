@@ -54,7 +54,7 @@ static const struct options_entry options_table_entries[] = {
      FOR(PID) | FOR(CMD) | FOR(MATCH)},
 
     {"interval", 'i', OPTIONS_ARG_DOUBLE, NULL, SERVING | IN(DIAGNOSE), NULL, OPTIONS_SEC_OUTPUT,
-     "SECONDS", "time between samples (default 1; fractions such as 0.05 work)",
+     "SECONDS", "time between samples (fractions such as 0.05 work)",
      FOR(LAB) | FOR(PID) | FOR(CMD) | FOR(MATCH)},
     {"count", 'c', OPTIONS_ARG_INT, NULL, IN(BATCH), NULL, OPTIONS_SEC_OUTPUT, "N",
      "stop after N samples (batch; default: until the target exits)", 0},
@@ -142,20 +142,16 @@ static const struct options_entry options_table_entries[] = {
      "exits 1 too, for CI", 0},
 
     {"threads", OPT_THREADS, OPTIONS_ARG_LIST, NULL, LAB, NULL, OPTIONS_SEC_KNOBS, "N",
-     "intra-op threads per GEMM (OpenBLAS threads), 1-64; default 1",
-     FOR(LAB)},
+     "intra-op threads per GEMM (OpenBLAS threads)", FOR(LAB)},
     {"streams", OPT_STREAMS, OPTIONS_ARG_LIST, NULL, LAB, NULL, OPTIONS_SEC_KNOBS, "N",
-     "inter-op streams: GEMMs running at once, 1-16; default 1",
-     FOR(LAB)},
+     "inter-op streams: GEMMs running at once", FOR(LAB)},
     {"size", OPT_SIZE, OPTIONS_ARG_INT, NULL, LAB, NULL, OPTIONS_SEC_KNOBS, "N",
-     "matrix size n of the n x n GEMM, 64-4096; default 768",
-     FOR(LAB)},
+     "matrix size n of the n x n GEMM", FOR(LAB)},
     {"precision", OPT_PRECISION, OPTIONS_ARG_ENUM, options_precision_values, LAB, NULL,
-     OPTIONS_SEC_KNOBS, "P", "single (sgemm) or double (dgemm); default single",
-     FOR(LAB)},
+     OPTIONS_SEC_KNOBS, "P", "single (sgemm) or double (dgemm)", FOR(LAB)},
     {"kernel", OPT_KERNEL, OPTIONS_ARG_ENUM, labview_kernel_names, LAB, NULL, OPTIONS_SEC_KNOBS,
      "K", "gemm, or triad: a memory-bound STREAM-style triad over arrays far larger than the "
-     "caches; default gemm",
+     "caches",
      FOR(LAB)},
     {"roofline", OPT_ROOFLINE, OPTIONS_ARG_NONE, NULL, OPTIONS_IN_ALL, NULL, OPTIONS_SEC_KNOBS,
      NULL, "measure the memory roof (a short triad) at start, so every sample's roofline says "
@@ -164,21 +160,17 @@ static const struct options_entry options_table_entries[] = {
      "run the workload (or --sweep's CMD) under a quota of X CPUs",
      FOR(LAB) | FOR(CMD)},
     {"workers", OPT_WORKERS, OPTIONS_ARG_INT, NULL, LAB, NULL, OPTIONS_SEC_KNOBS, "N",
-     "background CPU-burning processes in the same quota; default 0",
-     FOR(LAB)},
+     "background CPU-burning processes in the same quota", FOR(LAB)},
     {"loaders", OPT_LOADERS, OPTIONS_ARG_LIST, NULL, LAB, NULL, OPTIONS_SEC_KNOBS, "N",
-     "input-pipeline loader processes preparing batches, 0-16; default 0 (no pipeline: GEMMs "
-     "need no input)",
+     "input-pipeline loader processes preparing batches (0: no pipeline, GEMMs need "
+     "no input)",
      FOR(LAB)},
     {"prep-ms", OPT_PREP_MS, OPTIONS_ARG_INT, NULL, LAB, NULL, OPTIONS_SEC_KNOBS, "MS",
-     "CPU time a loader spends on one batch; default 20",
-     FOR(LAB)},
+     "CPU time a loader spends on one batch", FOR(LAB)},
     {"prefetch", OPT_PREFETCH, OPTIONS_ARG_INT, NULL, LAB, NULL, OPTIONS_SEC_KNOBS, "K",
-     "ring slots per loader (batches prepared ahead), 1-8; default 2",
-     FOR(LAB)},
+     "ring slots per loader (batches prepared ahead)", FOR(LAB)},
     {"blas", OPT_BLAS, OPTIONS_ARG_ENUM, labview_blas_names, LAB, NULL, OPTIONS_SEC_KNOBS, "BUILD",
-     "pthreads or openmp: which OpenBLAS build the helpers load",
-     FOR(LAB)},
+     "pthreads or openmp: which OpenBLAS build the helpers load", FOR(LAB)},
     {"blas-spin", OPT_BLAS_SPIN, OPTIONS_ARG_ENUM, options_spin_values, LAB, NULL,
      OPTIONS_SEC_KNOBS, "MODE", "default, or off: idle pool threads sleep instead of spinning "
      "(OPENBLAS_THREAD_TIMEOUT=1, OMP_WAIT_POLICY=PASSIVE)",
@@ -196,6 +188,26 @@ static const struct options_entry options_table_entries[] = {
     /* clang-format on */
 };
 #define OPTIONS_TABLE_N (sizeof(options_table_entries) / sizeof(options_table_entries[0]))
+
+/* The options that set a knob: their range and default are the knob
+ * table's (monitor/knobs.c), which --help appends to the help line. */
+static const struct {
+	int val;
+	enum knob_id knob;
+} options_table_knobs[] = {
+    {'i', KNOB_INTERVAL},	   {OPT_THREADS, KNOB_THREADS}, {OPT_STREAMS, KNOB_STREAMS},
+    {OPT_SIZE, KNOB_SIZE},	   {OPT_PRECISION, KNOB_PRECISION}, {OPT_KERNEL, KNOB_KERNEL},
+    {OPT_CPUS, KNOB_CPUS},	   {OPT_WORKERS, KNOB_WORKERS},	{OPT_LOADERS, KNOB_LOADERS},
+    {OPT_PREP_MS, KNOB_PREP_MS}, {OPT_PREFETCH, KNOB_PREFETCH}, {OPT_BLAS, KNOB_BLAS},
+};
+
+enum knob_id options_table_knob(const struct options_entry *e)
+{
+	for (size_t i = 0; i < sizeof(options_table_knobs) / sizeof(options_table_knobs[0]); i++)
+		if (options_table_knobs[i].val == e->val)
+			return options_table_knobs[i].knob;
+	return KNOB_NONE;
+}
 _Static_assert(OPTIONS_TABLE_N <= OPTIONS_TABLE_MAX, "options.h's given[] is too short");
 
 size_t options_table_count(void)
