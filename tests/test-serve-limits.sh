@@ -163,11 +163,17 @@ if "$PY" - "$tmp/abuse" <<'PY' 2>"$tmp/py"; then
 import sys
 b = [l for l in open(sys.argv[1]) if l.startswith("BODIES")][0].split()[1:]
 d = [(float(x.split(":")[0]), x.split(":")[1]) for x in b]
-assert len(d) >= 20, len(d)
-assert all(c in ("405", "413") for _, c in d), set(c for _, c in d)
+# A request whose connection was never made (its error's name, on a box
+# so loaded that the accept queue overflowed) sent no body: a few of those
+# are allowed, every answered one must be a refusal.
+answered = [(t, c) for t, c in d if c.isdigit()]
+unconnected = [c for _, c in d if not c.isdigit()]
+assert len(answered) >= 20, (len(answered), set(unconnected))
+assert len(unconnected) <= len(d) // 10, (len(unconnected), set(unconnected))
+assert all(c in ("405", "413") for _, c in answered), set(c for _, c in answered)
 # answered without the body sent, and well before the 10 s of inactivity
 # that used to end such a connection (client-side times, loaded box)
-assert max(t for t, _ in d) < 5.0, max(t for t, _ in d)
+assert max(t for t, _ in answered) < 5.0, max(t for t, _ in answered)
 PY
 	ok "a body of 100 GB (POST) or chunked (GET): 405 or 413 before the body, the connection closed ($(head -n1 "$tmp/abuse" | sed 's/.*; //'))"
 else
