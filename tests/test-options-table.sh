@@ -10,7 +10,7 @@ B="${THREADLAB_BUILDDIR:-.}"
 TL="$B/threadlab"
 MAN="$SRC/man/threadlab.1"
 . "$(dirname "$0")/tap-lib.sh"
-plan 14
+plan 15
 tmp=$(mktemp -d)
 cleanup() { rm -rf "$tmp"; }
 
@@ -89,6 +89,23 @@ while read -r long range def; do
 	fi
 done < <(sed -nE 's/^ *(-[a-zA-Z], )?(--[a-z-]+) .*, ([0-9.]+-[0-9.]+); default ([^ ;,)]+).*/\2 \3 \4/p;
 	t; s/^ *(-[a-zA-Z], )?(--[a-z-]+) .*; default ([^ ;,)]+) *$/\2 - \3/p' "$tmp/help-joined")
+# The range --help gives is the one the parser holds to: one past either
+# end is refused, naming that range; each end is taken.
+refused="" ranges=0
+while read -r long lo hi; do
+	ranges=$((ranges + 1))
+	for v in $((lo - 1)) $((hi + 1)); do
+		"$TL" --batch -c 1 "$long" "$v" >/dev/null 2>"$tmp/err" </dev/null
+		st=$?
+		[ $st = 2 ] && grep -q -- "$long takes $lo to $hi" "$tmp/err" || refused="$refused $long $v (status $st: $(cat "$tmp/err"));"
+	done
+	for v in "$lo" "$hi"; do # parsed, then --help ends the run
+		"$TL" "$long" "$v" --help >/dev/null 2>"$tmp/err" </dev/null ||
+			refused="$refused $long $v refused: $(cat "$tmp/err");"
+	done
+done < <(sed -nE 's/^ *(-[a-zA-Z], )?(--[a-z-]+) .*, ([0-9]+)-([0-9]+); default .*/\2 \3 \4/p' "$tmp/help-joined")
+[ "$ranges" -ge 6 ] && [ -z "$refused" ] && ok "the $ranges knob ranges --help gives are the parser's, at both ends" ||
+	notok "knob ranges: --help and the parser differ ($ranges ranges read)" "$refused"
 [ "$knobs" -ge 10 ] && [ -z "$bad" ] && ok "the $knobs knobs' ranges and defaults in --help are the man page's" ||
 	notok "knob ranges or defaults: --help and the man page differ ($knobs knobs read)" "$bad"
 

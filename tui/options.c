@@ -111,6 +111,16 @@ bool options_double(const char *s, double lo, double hi, double *out)
 }
 
 /* "1,2,4" or "1-4" or a mix, into list; returns the count or 0 when bad. */
+/* Knob k's range from the knob table (monitor/knobs.c), the one source. */
+static long knob_lo(enum knob_id k)
+{
+	return (long)knob_get(k)->min;
+}
+static long knob_hi(enum knob_id k)
+{
+	return (long)knob_get(k)->max;
+}
+
 static size_t options_list(const char *s, long lo, long hi, int *list)
 {
 	size_t n = 0;
@@ -269,27 +279,29 @@ static int options_one(struct options *o, int c, const char *arg, char *err, siz
 		return EXIT_OK;
 	}
 	case OPT_THREADS:
-		o->nthread_list = options_list(arg, 1, CTL_MAX_THREADS, o->thread_list);
+		o->nthread_list = options_list(arg, knob_lo(KNOB_THREADS), knob_hi(KNOB_THREADS),
+					       o->thread_list);
 		if (!o->nthread_list)
 			return options_err(
 			    err, errlen,
-			    "--threads takes 1 to %d (or a list such as 1,2,4), not '%s'",
-			    CTL_MAX_THREADS, arg);
+			    "--threads takes %ld to %ld (or a list such as 1,2,4), not '%s'",
+			    knob_lo(KNOB_THREADS), knob_hi(KNOB_THREADS), arg);
 		o->threads = o->thread_list[0];
 		return EXIT_OK;
 	case OPT_STREAMS:
-		o->nstream_list = options_list(arg, 1, CTL_MAX_STREAMS, o->stream_list);
+		o->nstream_list = options_list(arg, knob_lo(KNOB_STREAMS), knob_hi(KNOB_STREAMS),
+					       o->stream_list);
 		if (!o->nstream_list)
 			return options_err(
 			    err, errlen,
-			    "--streams takes 1 to %d (or a list such as 1,2), not '%s'",
-			    CTL_MAX_STREAMS, arg);
+			    "--streams takes %ld to %ld (or a list such as 1,2), not '%s'",
+			    knob_lo(KNOB_STREAMS), knob_hi(KNOB_STREAMS), arg);
 		o->streams = o->stream_list[0];
 		return EXIT_OK;
 	case OPT_SIZE:
-		if (!options_long_int(arg, LAB_MIN_SIZE, LAB_MAX_SIZE, &v))
-			return options_err(err, errlen, "--size takes %d to %d, not '%s'",
-					   LAB_MIN_SIZE, LAB_MAX_SIZE, arg);
+		if (!options_long_int(arg, knob_lo(KNOB_SIZE), knob_hi(KNOB_SIZE), &v))
+			return options_err(err, errlen, "--size takes %ld to %ld, not '%s'",
+					   knob_lo(KNOB_SIZE), knob_hi(KNOB_SIZE), arg);
 		o->size = (int)v;
 		return EXIT_OK;
 	case OPT_PRECISION: {
@@ -311,36 +323,38 @@ static int options_one(struct options *o, int c, const char *arg, char *err, siz
 		return EXIT_OK;
 	}
 	case OPT_CPUS:
-		if (!options_double(arg, 0.01, 4096, &o->cpus))
+		if (!options_double(arg, knob_get(KNOB_CPUS)->min, knob_get(KNOB_CPUS)->max,
+				    &o->cpus))
 			return options_err(err, errlen,
 					   "--cpus takes a CPU count above 0 such as 1.5, not '%s'",
 					   arg);
 		return EXIT_OK;
 	case OPT_WORKERS:
-		if (!options_long_int(arg, 0, LAB_MAX_WORKERS, &v))
-			return options_err(err, errlen, "--workers takes 0 to %d, not '%s'",
-					   LAB_MAX_WORKERS, arg);
+		if (!options_long_int(arg, knob_lo(KNOB_WORKERS), knob_hi(KNOB_WORKERS), &v))
+			return options_err(err, errlen, "--workers takes %ld to %ld, not '%s'",
+					   knob_lo(KNOB_WORKERS), knob_hi(KNOB_WORKERS), arg);
 		o->workers = (int)v;
 		return EXIT_OK;
 	case OPT_LOADERS:
-		o->nloader_list = options_list(arg, 0, CTL_MAX_LOADERS, o->loader_list);
+		o->nloader_list = options_list(arg, knob_lo(KNOB_LOADERS), knob_hi(KNOB_LOADERS),
+					       o->loader_list);
 		if (!o->nloader_list)
 			return options_err(
 			    err, errlen,
-			    "--loaders takes 0 to %d (or a list such as 1,2,3), not '%s'",
-			    CTL_MAX_LOADERS, arg);
+			    "--loaders takes %ld to %ld (or a list such as 1,2,3), not '%s'",
+			    knob_lo(KNOB_LOADERS), knob_hi(KNOB_LOADERS), arg);
 		o->loaders = o->loader_list[0];
 		return EXIT_OK;
 	case OPT_PREP_MS:
-		if (!options_long_int(arg, 0, CTL_MAX_PREP_MS, &v))
-			return options_err(err, errlen, "--prep-ms takes 0 to %d ms, not '%s'",
-					   CTL_MAX_PREP_MS, arg);
+		if (!options_long_int(arg, knob_lo(KNOB_PREP_MS), knob_hi(KNOB_PREP_MS), &v))
+			return options_err(err, errlen, "--prep-ms takes %ld to %ld ms, not '%s'",
+					   knob_lo(KNOB_PREP_MS), knob_hi(KNOB_PREP_MS), arg);
 		o->prep_ms = (int)v;
 		return EXIT_OK;
 	case OPT_PREFETCH:
-		if (!options_long_int(arg, 1, CTL_MAX_PREFETCH, &v))
-			return options_err(err, errlen, "--prefetch takes 1 to %d, not '%s'",
-					   CTL_MAX_PREFETCH, arg);
+		if (!options_long_int(arg, knob_lo(KNOB_PREFETCH), knob_hi(KNOB_PREFETCH), &v))
+			return options_err(err, errlen, "--prefetch takes %ld to %ld, not '%s'",
+					   knob_lo(KNOB_PREFETCH), knob_hi(KNOB_PREFETCH), arg);
 		o->prefetch = (int)v;
 		return EXIT_OK;
 	case OPT_BLAS: {
