@@ -160,17 +160,21 @@ else
 	notok "-i 0.05 -c 5" "status $st" "$(cat "$tmp/err")"
 fi
 
-# The target exits: batch stops by itself and says so.  It lives 2 s, so
-# that a slow start (ASan, a loaded box) still finds it.
-sleep 2 &
+# The target exits: batch stops by itself and says so.  The target ends
+# only after the first samples are out, however slow the start (ASan, the
+# BPF collector's load on a loaded box).
+: >"$tmp/out"
+sh -c 'until [ -s "$1" ]; do sleep 0.1; done; sleep 0.3' _ "$tmp/out" &
 sp=$!
 track "$sp"
 "$TL" --batch -p "$sp" -i 0.1 >"$tmp/out" 2>"$tmp/err"
 st=$?
 [ $st = 0 ] && grep -q 'exited' "$tmp/err" && ok "batch stops when the target exits" || notok "batch target exit" "status $st" "$(cat "$tmp/err")"
 
-# -- CMD: launch, monitor, stop when it exits, with its status.
-"$TL" --batch -i 0.1 -- sh -c 'sleep 0.3; exit 3' >"$tmp/out" 2>"$tmp/err"
+# -- CMD: launch, monitor, stop when it exits, with its status (it exits
+# once a sample is out).
+: >"$tmp/out"
+"$TL" --batch -i 0.1 -- sh -c 'until [ -s "$1" ]; do sleep 0.1; done; sleep 0.2; exit 3' _ "$tmp/out" >"$tmp/out" 2>"$tmp/err"
 grep -q 'exited with status 3' "$tmp/err" && [ "$(grep -c PID "$tmp/out")" -ge 1 ] && ok "-- CMD is launched, sampled, and its exit status reported" || notok "-- CMD" "$(cat "$tmp/err")"
 
 # The launched command's own output must not mix into batch data.
