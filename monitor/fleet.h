@@ -11,9 +11,11 @@
  * tree, a match whose ancestor is a member already is part of that
  * member's tree, not a member of its own.
  *
- * Each process's stat is read at every tick (parent, start time); its
- * command line only when it is new (a PID with another start time is
- * another process).  Command lines are matched on a matcher thread
+ * Each process's stat is read at every tick (parent, start time, name);
+ * its command line only when it is new (a PID with another start time is
+ * another process) or its name changed: an exec keeps the PID and the
+ * start time, so a launcher that execs the job ("exec python train.py",
+ * or a shell between fork and exec) is asked again as the job.  Command lines are matched on a matcher thread
  * (matcher.h), so an expression that takes seconds on one cannot hold the
  * tick: a process whose answer has not come is not a member yet (nor is
  * its child, with tree), and is asked again when the queue was full. */
@@ -36,6 +38,7 @@ struct fleet_proc {
 	bool asked;   /* its name and command line are with the matcher */
 	bool known;   /* the matcher answered */
 	bool matches; /* known: the answer */
+	uint32_t name_hash; /* of its name (comm) when asked: an exec changes it */
 };
 
 struct fleet_member {

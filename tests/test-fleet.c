@@ -197,6 +197,41 @@ static void test_fleet_live(void **state)
 	kill(a, SIGKILL);
 	waitpid(a, NULL, 0);
 
+	/* A process that execs after it was first seen (a launcher's
+	 * "exec python train.py", or a shell between fork and exec) keeps its
+	 * PID and start time: it is asked again under its new name. */
+	char script[96];
+	snprintf(script, sizeof(script), "read _ </dev/stdin; exec sleep %s", secs);
+	int gate[2];
+	assert_int_equal(pipe(gate), 0);
+	pid_t e = fork();
+	assert_true(e >= 0);
+	if (e == 0) {
+		dup2(gate[0], 0);
+		close(gate[0]);
+		close(gate[1]);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		execlp("sh", "sh", "-c", script, (char *)NULL);
+		_exit(127);
+	}
+	close(gate[0]);
+	const struct fleet_proc *pe = tick_until_known(&f, e);
+	assert_non_null(pe);
+	assert_false(pe->matches); /* "sh -c read ...; exec sleep 9..." */
+	assert_int_equal(write(gate[1], "\n", 1), 1);
+	close(gate[1]);
+	bool matched = false;
+	for (int i = 0; i < 200 && !matched; i++) {
+		tl_sleep_ms(50);
+		fleet_tick(&f);
+		for (size_t k = 0; k < f.nprocs; k++)
+			if (f.procs[k].pid == e && f.procs[k].matches)
+				matched = true;
+	}
+	kill(e, SIGKILL);
+	waitpid(e, NULL, 0);
+	assert_true(matched);
+
 	/* Not ours: started under timeout by a shell that exits at once, so
 	 * the sleep is reparented; timeout ends it if this test dies. */
 	snprintf(cmd, sizeof(cmd), "timeout 30 sleep %s >/dev/null 2>&1 &", secs);
