@@ -356,9 +356,12 @@ assert s["budget"]["quota"] == 0.5 and not s["workload"].get("error"), (s["budge
 		rmdir "$cg"
 		[ -n "$anchor" ] && kill -9 "$anchor"
 		again=""
-		for _ in $(seq 100); do
+		# Two events, in either order on a loaded box: the cgroup made
+		# again with the workload in it, and the restart said.
+		for _ in $(seq 200); do
 			again=$(ls -d "$tcg/threadlab-$want"* 2>/dev/null | head -n1)
-			[ -n "$again" ] && [ -n "$(cat "$again/cgroup.procs" 2>/dev/null)" ] && break
+			[ -n "$again" ] && [ -n "$(cat "$again/cgroup.procs" 2>/dev/null)" ] &&
+				grep -q 'restarted the workload' "$tmp/ns.err" && break
 			sleep 0.1
 		done
 		if [ -n "$again" ] && [ "$(cat "$again/cpu.cfs_quota_us")" = 50000 ] && [ -n "$(cat "$again/cgroup.procs" 2>/dev/null)" ] &&
