@@ -1,11 +1,18 @@
-/* options-args.c — the enumerated values of options (options-args.h). */
+/* options-args.c — the values of options: enumerated names, numbers,
+ * lists and the knobs' ranges (options-args.h). */
 #include "config.h"
 
 #include "options-args.h"
 
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "knobs.h"
 #include "labview.h"
+#include "options.h"
 
 const char *const *options_precision_values(void)
 {
@@ -25,4 +32,64 @@ int options_choice(const char *const *values, const char *arg)
 		if (strcmp(values[i], arg) == 0)
 			return i;
 	return -1;
+}
+
+bool options_long_int(const char *s, long lo, long hi, long *out)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < lo || v > hi)
+		return false;
+	*out = v;
+	return true;
+}
+
+bool options_double(const char *s, double lo, double hi, double *out)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(v) || v < lo || v > hi)
+		return false;
+	*out = v;
+	return true;
+}
+
+long options_knob_lo(enum knob_id k)
+{
+	return (long)knob_get(k)->min;
+}
+
+long options_knob_hi(enum knob_id k)
+{
+	return (long)knob_get(k)->max;
+}
+
+size_t options_list(const char *s, long lo, long hi, int *list)
+{
+	size_t n = 0;
+	char buf[256];
+	snprintf(buf, sizeof(buf), "%s", s);
+	for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		long a, b;
+		char *dash = strchr(tok, '-');
+		if (dash) {
+			*dash = '\0';
+			if (!options_long_int(tok, lo, hi, &a) ||
+			    !options_long_int(dash + 1, lo, hi, &b) || b < a)
+				return 0;
+		} else if (options_long_int(tok, lo, hi, &a)) {
+			b = a;
+		} else {
+			return 0;
+		}
+		for (long v = a; v <= b; v++) {
+			if (n == OPT_LIST_MAX)
+				return 0;
+			list[n++] = (int)v;
+		}
+	}
+	return n;
 }

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "options-args.h"
 #include "pattern.h"
 
 int options_regex_check(const char *opt, const char *re, char *err, size_t errlen)

@@ -11,11 +11,10 @@
 #include "options.h"
 #include "sweep-cmd.h"
 
-/* options.c's helpers, shared: a one-line message into err (returns
- * EXIT_USAGE); a number from lo to hi. */
+/* options.c's helper, shared: a one-line message into err (returns
+ * EXIT_USAGE). */
 int options_err(char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-bool options_double(const char *s, double lo, double hi, double *out);
 /* A POSIX extended regular expression that compiles: EXIT_OK, or
  * EXIT_USAGE with "OPT 'RE': why". */
 int options_regex_check(const char *opt, const char *re, char *err, size_t errlen);

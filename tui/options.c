@@ -88,67 +88,6 @@ int options_err(char *err, size_t errlen, const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
-static bool options_long_int(const char *s, long lo, long hi, long *out)
-{
-	char *end;
-	errno = 0;
-	long v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < lo || v > hi)
-		return false;
-	*out = v;
-	return true;
-}
-
-bool options_double(const char *s, double lo, double hi, double *out)
-{
-	char *end;
-	errno = 0;
-	double v = strtod(s, &end);
-	if (errno || end == s || *end || !isfinite(v) || v < lo || v > hi)
-		return false;
-	*out = v;
-	return true;
-}
-
-/* "1,2,4" or "1-4" or a mix, into list; returns the count or 0 when bad. */
-/* Knob k's range from the knob table (monitor/knobs.c), the one source. */
-static long knob_lo(enum knob_id k)
-{
-	return (long)knob_get(k)->min;
-}
-static long knob_hi(enum knob_id k)
-{
-	return (long)knob_get(k)->max;
-}
-
-static size_t options_list(const char *s, long lo, long hi, int *list)
-{
-	size_t n = 0;
-	char buf[256];
-	snprintf(buf, sizeof(buf), "%s", s);
-	for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save)) {
-		long a, b;
-		char *dash = strchr(tok, '-');
-		if (dash) {
-			*dash = '\0';
-			if (!options_long_int(tok, lo, hi, &a) ||
-			    !options_long_int(dash + 1, lo, hi, &b) || b < a)
-				return 0;
-		} else if (options_long_int(tok, lo, hi, &a)) {
-			b = a;
-		} else {
-			return 0;
-		}
-		for (long v = a; v <= b; v++) {
-			if (n == OPT_LIST_MAX)
-				return 0;
-			list[n++] = (int)v;
-		}
-	}
-	return n;
-}
-
 static void options_defaults(struct options *o)
 {
 	memset(o, 0, sizeof(*o));
@@ -279,29 +218,29 @@ static int options_one(struct options *o, int c, const char *arg, char *err, siz
 		return EXIT_OK;
 	}
 	case OPT_THREADS:
-		o->nthread_list = options_list(arg, knob_lo(KNOB_THREADS), knob_hi(KNOB_THREADS),
+		o->nthread_list = options_list(arg, options_knob_lo(KNOB_THREADS), options_knob_hi(KNOB_THREADS),
 					       o->thread_list);
 		if (!o->nthread_list)
 			return options_err(
 			    err, errlen,
 			    "--threads takes %ld to %ld (or a list such as 1,2,4), not '%s'",
-			    knob_lo(KNOB_THREADS), knob_hi(KNOB_THREADS), arg);
+			    options_knob_lo(KNOB_THREADS), options_knob_hi(KNOB_THREADS), arg);
 		o->threads = o->thread_list[0];
 		return EXIT_OK;
 	case OPT_STREAMS:
-		o->nstream_list = options_list(arg, knob_lo(KNOB_STREAMS), knob_hi(KNOB_STREAMS),
+		o->nstream_list = options_list(arg, options_knob_lo(KNOB_STREAMS), options_knob_hi(KNOB_STREAMS),
 					       o->stream_list);
 		if (!o->nstream_list)
 			return options_err(
 			    err, errlen,
 			    "--streams takes %ld to %ld (or a list such as 1,2), not '%s'",
-			    knob_lo(KNOB_STREAMS), knob_hi(KNOB_STREAMS), arg);
+			    options_knob_lo(KNOB_STREAMS), options_knob_hi(KNOB_STREAMS), arg);
 		o->streams = o->stream_list[0];
 		return EXIT_OK;
 	case OPT_SIZE:
-		if (!options_long_int(arg, knob_lo(KNOB_SIZE), knob_hi(KNOB_SIZE), &v))
+		if (!options_long_int(arg, options_knob_lo(KNOB_SIZE), options_knob_hi(KNOB_SIZE), &v))
 			return options_err(err, errlen, "--size takes %ld to %ld, not '%s'",
-					   knob_lo(KNOB_SIZE), knob_hi(KNOB_SIZE), arg);
+					   options_knob_lo(KNOB_SIZE), options_knob_hi(KNOB_SIZE), arg);
 		o->size = (int)v;
 		return EXIT_OK;
 	case OPT_PRECISION: {
@@ -330,31 +269,31 @@ static int options_one(struct options *o, int c, const char *arg, char *err, siz
 					   arg);
 		return EXIT_OK;
 	case OPT_WORKERS:
-		if (!options_long_int(arg, knob_lo(KNOB_WORKERS), knob_hi(KNOB_WORKERS), &v))
+		if (!options_long_int(arg, options_knob_lo(KNOB_WORKERS), options_knob_hi(KNOB_WORKERS), &v))
 			return options_err(err, errlen, "--workers takes %ld to %ld, not '%s'",
-					   knob_lo(KNOB_WORKERS), knob_hi(KNOB_WORKERS), arg);
+					   options_knob_lo(KNOB_WORKERS), options_knob_hi(KNOB_WORKERS), arg);
 		o->workers = (int)v;
 		return EXIT_OK;
 	case OPT_LOADERS:
-		o->nloader_list = options_list(arg, knob_lo(KNOB_LOADERS), knob_hi(KNOB_LOADERS),
+		o->nloader_list = options_list(arg, options_knob_lo(KNOB_LOADERS), options_knob_hi(KNOB_LOADERS),
 					       o->loader_list);
 		if (!o->nloader_list)
 			return options_err(
 			    err, errlen,
 			    "--loaders takes %ld to %ld (or a list such as 1,2,3), not '%s'",
-			    knob_lo(KNOB_LOADERS), knob_hi(KNOB_LOADERS), arg);
+			    options_knob_lo(KNOB_LOADERS), options_knob_hi(KNOB_LOADERS), arg);
 		o->loaders = o->loader_list[0];
 		return EXIT_OK;
 	case OPT_PREP_MS:
-		if (!options_long_int(arg, knob_lo(KNOB_PREP_MS), knob_hi(KNOB_PREP_MS), &v))
+		if (!options_long_int(arg, options_knob_lo(KNOB_PREP_MS), options_knob_hi(KNOB_PREP_MS), &v))
 			return options_err(err, errlen, "--prep-ms takes %ld to %ld ms, not '%s'",
-					   knob_lo(KNOB_PREP_MS), knob_hi(KNOB_PREP_MS), arg);
+					   options_knob_lo(KNOB_PREP_MS), options_knob_hi(KNOB_PREP_MS), arg);
 		o->prep_ms = (int)v;
 		return EXIT_OK;
 	case OPT_PREFETCH:
-		if (!options_long_int(arg, knob_lo(KNOB_PREFETCH), knob_hi(KNOB_PREFETCH), &v))
+		if (!options_long_int(arg, options_knob_lo(KNOB_PREFETCH), options_knob_hi(KNOB_PREFETCH), &v))
 			return options_err(err, errlen, "--prefetch takes %ld to %ld, not '%s'",
-					   knob_lo(KNOB_PREFETCH), knob_hi(KNOB_PREFETCH), arg);
+					   options_knob_lo(KNOB_PREFETCH), options_knob_hi(KNOB_PREFETCH), arg);
 		o->prefetch = (int)v;
 		return EXIT_OK;
 	case OPT_BLAS: {
