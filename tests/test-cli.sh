@@ -265,9 +265,9 @@ lab_procs() { # the lab processes under threadlab $1: its anchor and the anchor'
 # lab_wait PID: threadlab PID's anchor and its helpers run (at most 10 s);
 # the anchor's PID in $anchor.
 anchor=""
-lab_wait() {
+lab_wait() { # up to 30 s: a lab's start under ASan on a loaded box took over 10
 	local i
-	for ((i = 0; i < 100; i++)); do
+	for ((i = 0; i < 300; i++)); do
 		anchor=$(pgrep -P "$1" -x tl-anchor | head -n1)
 		[ -n "$anchor" ] && [ -n "$(pgrep -P "$anchor")" ] && return 0
 		sleep 0.1
