@@ -15,9 +15,9 @@
  * its command line only when it is new (a PID with another start time is
  * another process) or its name changed: an exec keeps the PID and the
  * start time, so a launcher that execs the job ("exec python train.py",
- * or a shell between fork and exec) is asked again as the job.  Command lines are matched on a matcher thread
- * (matcher.h), so an expression that takes seconds on one cannot hold the
- * tick: a process whose answer has not come is not a member yet (nor is
+ * or a shell between fork and exec) is asked again as the job.  Command
+ * lines are matched on a matcher thread (matcher.h), so an expression
+ * that takes seconds on one cannot hold the tick: a process whose answer has not come is not a member yet (nor is
  * its child, with tree), and is asked again when the queue was full. */
 #ifndef THREADLAB_FLEET_H
 #define THREADLAB_FLEET_H

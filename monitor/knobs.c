@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #define LL (KNOB_LAB | KNOB_LOGGED)
 
@@ -230,6 +231,14 @@ size_t knob_format(const struct lab_settings *s, enum knob_id k, char *out, size
 		break;
 	}
 	return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap - 1;
+}
+
+enum knob_id knob_of_option(const char *name)
+{
+	for (int k = KNOB_NONE + 1; k < KNOB_COUNT; k++)
+		if (knob_table[k].option && strcmp(knob_table[k].option, name) == 0)
+			return (enum knob_id)k;
+	return KNOB_NONE;
 }
 
 size_t knob_describe(enum knob_id k, char *out, size_t cap)

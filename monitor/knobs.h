@@ -75,6 +75,10 @@ const struct knob *knob_get(enum knob_id k);
  * a toggle's key). */
 enum knob_id knob_of_key(int key, int *dir);
 
+/* The knob whose command-line option is --name ("threads", "prep-ms"),
+ * or KNOB_NONE. */
+enum knob_id knob_of_option(const char *name);
+
 /* The refresh intervals the interval keys step through, s, ascending. */
 extern const double knob_intervals[];
 extern const size_t knob_nintervals;

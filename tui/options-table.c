@@ -188,26 +188,6 @@ static const struct options_entry options_table_entries[] = {
     /* clang-format on */
 };
 #define OPTIONS_TABLE_N (sizeof(options_table_entries) / sizeof(options_table_entries[0]))
-
-/* The options that set a knob: their range and default are the knob
- * table's (monitor/knobs.c), which --help appends to the help line. */
-static const struct {
-	int val;
-	enum knob_id knob;
-} options_table_knobs[] = {
-    {'i', KNOB_INTERVAL},	   {OPT_THREADS, KNOB_THREADS}, {OPT_STREAMS, KNOB_STREAMS},
-    {OPT_SIZE, KNOB_SIZE},	   {OPT_PRECISION, KNOB_PRECISION}, {OPT_KERNEL, KNOB_KERNEL},
-    {OPT_CPUS, KNOB_CPUS},	   {OPT_WORKERS, KNOB_WORKERS},	{OPT_LOADERS, KNOB_LOADERS},
-    {OPT_PREP_MS, KNOB_PREP_MS}, {OPT_PREFETCH, KNOB_PREFETCH}, {OPT_BLAS, KNOB_BLAS},
-};
-
-enum knob_id options_table_knob(const struct options_entry *e)
-{
-	for (size_t i = 0; i < sizeof(options_table_knobs) / sizeof(options_table_knobs[0]); i++)
-		if (options_table_knobs[i].val == e->val)
-			return options_table_knobs[i].knob;
-	return KNOB_NONE;
-}
 _Static_assert(OPTIONS_TABLE_N <= OPTIONS_TABLE_MAX, "options.h's given[] is too short");
 
 size_t options_table_count(void)

@@ -26,7 +26,6 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "knobs.h"
 #include "options-args.h"
 
 /* getopt_long's values of the options without a short form.  The ranges
@@ -159,9 +158,6 @@ size_t options_table_count(void);
 const struct options_entry *options_table_at(size_t i);
 /* The index of the entry whose val is val, or -1. */
 int options_table_index(int val);
-/* The knob e sets (--help appends its range and default from the knob
- * table, knob_describe), or KNOB_NONE. */
-enum knob_id options_table_knob(const struct options_entry *e);
 
 /* getopt_long's table, ended by a NULL name, and its short-option string
  * ("+:" then each short letter, with ':' when it takes a value).  Both

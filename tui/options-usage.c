@@ -101,10 +101,11 @@ static void options_usage_entry(FILE *f, const struct options_entry *e)
 		fprintf(f, "%s  ", left);
 		n += 2;
 	}
+	/* A knob option's range and default are the knob table's. */
 	char help[512];
 	size_t len = (size_t)snprintf(help, sizeof(help), "%s", e->help);
 	if (len < sizeof(help))
-		knob_describe(options_table_knob(e), help + len, sizeof(help) - len);
+		knob_describe(knob_of_option(e->name), help + len, sizeof(help) - len);
 	options_usage_wrap(f, n, help);
 }
 
