@@ -125,10 +125,13 @@ suite() {
 		if [ "$status" != 0 ] && [ -f test-suite.log ]; then
 			tail -n 60 test-suite.log
 		fi
-		echo "setup: $label suite took $(($(date +%s) - start)) s; the slowest:"
-		# tests/tap-wrap.sh ends every log with "# NAME took N s".
-		sed -n 's/^# \(.*\) took \([0-9]*\) s$/\2 \1/p' tests/*.log | sort -rn | head -n 8 |
-			awk '{ printf "setup: %s:   %4d s  %s\n", label, $1, $2 }' label="$label"
+		# tests/tap-wrap.sh ends every log with "# NAME took N s, CPU M s".
+		sed -n 's/^# \(.*\) took \([0-9]*\) s, CPU \([0-9.?]*\) s$/\2 \3 \1/p' tests/*.log |
+			sort -rn >tests/took.txt
+		echo "setup: $label suite took $(($(date +%s) - start)) s" \
+			"(its tests' CPU: $(awk '{ n += $2 } END { printf "%.0f", n }' tests/took.txt) s); the slowest:"
+		head -n 8 tests/took.txt |
+			awk '{ printf "setup: %s:   %4d s  (CPU %5.1f s)  %s\n", label, $1, $2, $3 }' label="$label"
 		sh ../tests/tap-summary.sh . "$status" | sed "s/^/setup: $label: /"
 		exit "$status"
 	) >"$dir/setup-suite.out" 2>&1

@@ -19,8 +19,9 @@
 #   LOCK.build, which every compiler holds shared (setup.sh check builds the
 #   sanitizer build and the package while the plain build's suite runs).  The wait is not part of the
 #   time limit.
-# - The last line it adds is a comment "# NAME took N s": how long the
-#   program ran, the wait for the lock not counted.
+# - The last line it adds is a comment "# NAME took N s, CPU M s": how long
+#   the program ran, the wait for the lock not counted, and the CPU time of
+#   what it ran.
 prog="$1"; shift
 limit=${THREADLAB_TEST_TIMEOUT:-600}
 name=${prog##*/}
@@ -55,9 +56,14 @@ count_file=$(mktemp) || exit 99
 status=$(cat "$status_file")
 read -r ran plan <"$count_file"
 rm -f "$status_file" "$count_file"
-# How long it ran (its wait for the lock not counted): setup.sh check lists
-# the slowest from these comments.
-echo "# $name took $(($(date +%s) - began)) s"
+# How long it ran (its wait for the lock not counted) and the CPU time
+# (user and system) of everything it started and waited for: setup.sh check
+# lists the slowest, and the suite's CPU, from these comments.  times(1) is
+# the shell's own builtin; its second line is the children's times.
+times >"$count_file.times"
+cpu=$(awk 'NR == 2 { n = 0; for (i = 1; i <= 2; i++) { split($i, t, /[ms]/); n += t[1] * 60 + t[2] }; printf "%.1f", n }' "$count_file.times")
+rm -f "$count_file.times"
+echo "# $name took $(($(date +%s) - began)) s, CPU ${cpu:-?} s"
 planned=$(printf '%s\n' "$plan" | sed -n 's/^1\.\.\([0-9][0-9]*\).*/\1/p')
 why=""
 if [ "$status" = 124 ] || [ "$status" = 137 ]; then
