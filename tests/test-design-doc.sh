@@ -13,13 +13,12 @@ doc="$SRC/docs/design.md"
 # The cited sections, one "file: section" a line: a citation may break
 # across comment lines ("docs/design.md,\n * "Words"").
 citations() { # citations DIR
-	find "$1" \( -name build -o -name 'build-*' -o -name .git -o -name docs \) -prune -o \
+	(cd "$1" && find . \( -name build -o -name 'build-*' -o -name .git -o -name docs \) -prune -o \
 		-type f \( -name '*.[ch]' -o -name '*.sh' -o -name '*.am' -o -name '*.ac' -o -name '*.1' \) \
-		-print | sort | while IFS= read -r f; do
-		tr '\n' ' ' <"$f" | sed 's/[[:space:]]\*[[:space:]]/ /g; s/#[[:space:]]/ /g' |
-			grep -o 'docs/design\.md,[[:space:]]*"[^"]*"' |
-			sed "s|^docs/design\.md,[[:space:]]*\"\\(.*\\)\"|${f#"$1"/}: \\1|"
-	done
+		-print | sort | sed 's|^\./||' | tr '\n' '\0' |
+		xargs -0 -r perl -0777 -ne '
+			s/\n/ /g; s/\s\*\s/ /g; s/#\s/ /g;
+			print "$ARGV: $1\n" while m{docs/design\.md,\s*"([^"]*)"}g')
 }
 # Whether heading text $2 is a section of design document $1.
 has_section() { grep -Eq "^#{2,4} $(printf '%s' "$2" | sed 's/[][\.*^$/]/\\&/g')\$" "$1"; }

@@ -15,10 +15,12 @@ over_limit() {
 	local d f l
 	for d in $FOLDERS; do
 		[ -d "$1/$d" ] || continue
-		find "$1/$d" -type f \( -name '*.c' -o -name '*.h' \) | sort | while IFS= read -r f; do
-			l=$(wc -l <"$f")
-			[ "$l" -gt "$MAX" ] && echo "${f#"$1"/} $l"
-		done
+		# One awk for the folder's files, not a wc per file.
+		find "$1/$d" -type f \( -name '*.c' -o -name '*.h' \) -print | sort | tr '\n' '\0' |
+			xargs -0 -r awk -v max="$MAX" -v root="$1/" '
+				FNR == 1 && NR > 1 { if (n > max) print substr(f, length(root) + 1), n }
+				FNR == 1 { f = FILENAME; n = 0 } { n++ }
+				END { if (NR && n > max) print substr(f, length(root) + 1), n }'
 	done
 	return 0
 }

@@ -15,10 +15,9 @@ tmp=$(mktemp -d)
 
 # The quoted includes of the files in a folder, as "file: header".
 includes() {
-	for f in "$SRC/$1"/*.[ch]; do
-		sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f" |
-			sed "s|^|${f#"$SRC"/}: |"
-	done
+	(cd "$SRC" && awk 'match($0, /^[[:space:]]*#[[:space:]]*include[[:space:]]*"[^"]*"/) {
+		h = substr($0, 1, RLENGTH); sub(/^[^"]*"/, "", h); sub(/"$/, "", h)
+		print FILENAME ": " h }' "$1"/*.[ch])
 }
 # Whether header h lives in one of the folders given.
 lives_in() {
