@@ -38,14 +38,23 @@ skip_all() {
 	echo "1..0 # SKIP $1"
 	exit 0
 }
-ok() { n=$((n + 1)); tap_last="case $n ($1)"; echo "ok $n - $1"; }
+# tap_took: after each case a comment with the seconds since the one before
+# (or the plan), so a log shows which cases of a slow script take the time.
+tap_mark=$EPOCHREALTIME
+tap_took() {
+	local now=$EPOCHREALTIME
+	awk -v a="$tap_mark" -v b="$now" -v n="$n" 'BEGIN { printf "# case %d: %.1f s\n", n, b - a }'
+	tap_mark=$now
+}
+ok() { n=$((n + 1)); tap_last="case $n ($1)"; echo "ok $n - $1"; tap_took; }
 # notok DESCRIPTION [DETAIL...]: each detail line becomes a "# " comment.
 notok() {
 	n=$((n + 1)); fails=$((fails + 1)); tap_last="case $n ($1)"; echo "not ok $n - $1"; shift
 	for l in "$@"; do printf '%s\n' "$l" | sed 's/^/# /'; done
+	tap_took
 }
 # skip DESCRIPTION WHY: counted as skipped, with its reason shown.
-skip() { n=$((n + 1)); tap_last="case $n ($1)"; echo "ok $n - $1 # SKIP $2"; }
+skip() { n=$((n + 1)); tap_last="case $n ($1)"; echo "ok $n - $1 # SKIP $2"; tap_took; }
 # todo DESCRIPTION WHY: a known failure the suite waits for ("not ok ... #
 # TODO WHY"): reported, not counted as a failure.
 todo() { n=$((n + 1)); tap_last="case $n ($1)"; echo "not ok $n - $1 # TODO $2"; }
