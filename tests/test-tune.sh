@@ -1,36 +1,20 @@
 #!/bin/bash
 # test-tune.sh — tuning real jobs end to end (issue 11): --progress in
 # --batch (plain, tqdm, a printed rate, a followed file, hostile output),
-# the OpenMetrics counter, the command sweep on this machine's CPUs (with
-# and without a quota), commands that misbehave, and nothing left behind.
-# Prints TAP.  Rates are compared only within one run, with margins a busy
-# shared machine keeps; a comparison that noise could flip is tried up to
-# three times.
+# the OpenMetrics counter, the command sweep's text and CSV, commands that
+# misbehave, a job forking workers, --repeat, and nothing left behind.  The
+# sweeps that compare rates on this machine's CPUs (with and without a
+# quota) are test-tune-sweep.sh, which runs alone.  Prints TAP.
 set -u
-B="${THREADLAB_BUILDDIR:-.}"
-TL="${THREADLAB_BIN:-$B/threadlab}"
-STEPS="$(cd "$B" && pwd)/tests/omp-steps"
-PY=/usr/bin/python3
 tmp=$(mktemp -d)
 pids=()
-cleanup() {
-	for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done
-	for p in $(left); do kill -9 "$p"; done
-	rm -rf "$tmp"
-}
 . "$(dirname "$0")/tap-lib.sh"
+. "$(dirname "$0")/tap-steps.sh"
 
 if [ ! -x "$TL" ] || [ ! -x "$STEPS" ]; then
 	skip_all "$TL or $STEPS not built"
 fi
-plan 19
-# Processes of the test program still alive (zombies do not count).
-# Every run of it notes its PIDs (OMP_STEPS_PIDS): found by PID, not by name.
-export OMP_STEPS_PIDS="$tmp/steps.pids"
-left() { sort -u "$OMP_STEPS_PIDS" 2>/dev/null | while read -r p; do
-	alive "$p" && [ "$(readlink "/proc/$p/exe" 2>/dev/null)" = "$STEPS" ] && echo "$p"; done; }
-# wait_gone TENTHS: until no test program is left.
-wait_gone() { for _ in $(seq "$1"); do [ -z "$(left)" ] && return 0; sleep 0.1; done; return 1; }
+plan 15
 
 # ---- bad input: one line, exit 2 --------------------------------------------
 bad=0
@@ -202,74 +186,7 @@ kill -TERM "$spid"
 reap "$spid" 30
 wait_gone 30
 
-# ---- the command sweep -------------------------------------------------------
-# While it runs, the cgroups its runs are in (from their PIDs) are noted in
-# $tmp/run.cgroups, so that what it made can be checked gone after.
-sweep() { # NAME ARGS... (after --sweep)
-	local name=$1 sp p
-	shift
-	limited 180 "$TL" --sweep "$@" >"$tmp/$name" 2>"$tmp/$name.err" &
-	sp=$!
-	while alive "$sp"; do
-		for p in $(left); do cg_of "$p"; done | grep -vx "$(cg_of $$)" >>"$tmp/run.cgroups"
-		sleep 0.2
-	done
-	wait "$sp"
-}
-# The table on this 2-CPU machine: 2 threads faster than 1, 4 not faster than 2.
-try=0
-while :; do
-	try=$((try + 1))
-	sweep sw.json --env OMP_NUM_THREADS=1,2,4 --seconds 3 --warmup 1 --progress 'step ([0-9]+)' \
-		--format json -- "$STEPS" 0
-	"$PY" - "$tmp/sw.json" >"$tmp/check" 2>&1 <<'PY' && break
-import json, sys
-d = json.load(open(sys.argv[1]))
-r = d["rows"]
-assert [x["setting"]["OMP_NUM_THREADS"] for x in r] == ["1", "2", "4"], r
-for x in r:
-    for k in ("rate", "speedup", "cpu_pct", "runnable_mean", "wait_pct", "throttled_pct",
-              "verdict", "status"):
-        assert k in x, k
-    assert x["status"] == "stopped (SIGTERM)", x["status"]
-    assert x["throttled_pct"] is None
-    # What the command ran with, read from it: its own setting, every row.
-    assert x["environment"]["OMP_NUM_THREADS"] == x["setting"]["OMP_NUM_THREADS"], x
-e = d["environment"]
-assert e["cpu_model"] and e["online"] >= 1 and e["kernel"] and e["date"], e
-# threadlab's own value is not what the rows ran with.
-assert e["OMP_NUM_THREADS"].startswith("per row"), e["OMP_NUM_THREADS"]
-b = d["best"]
-assert b["rate"] == max(x["rate"] for x in r) and r[b["row"]]["rate"] == b["rate"], b
-assert b["beyond_spread"] is None, b   # one run each: cannot tell
-rate = [x["rate"] for x in r]
-cpu = [x["cpu_pct"] for x in r]
-assert r[0]["speedup"] == 1.0
-# Other processes competing for the CPUs hand more threads a larger share:
-# then neither comparison says anything about this machine's 2 CPUs.
-if cpu[1] < 140 or cpu[2] > 1.15 * cpu[1]:
-    print("busy: 1, 2, 4 threads got %.0f%%, %.0f%%, %.0f%% CPU" % tuple(cpu))
-    sys.exit(1)
-assert rate[2] < 1.3 * rate[1], ("4 faster than 2", rate)
-assert rate[1] > 1.2 * rate[0], ("2 not faster than 1", rate)
-assert rate[2] < 1.3 * rate[1], ("4 faster than 2", rate)
-print("steps/s 1: %.0f, 2: %.0f, 4: %.0f" % tuple(rate))
-PY
-	[ $try -ge 3 ] && break
-done
-# Busy in every try is a failure too: a skip is for a missing capability.
-if [ $try -le 3 ] && grep -q '^steps/s' "$tmp/check"; then
-	ok "--sweep --env OMP_NUM_THREADS=1,2,4 (try $try): 2 faster than 1, 4 not faster than 2, environment present: $(cat "$tmp/check")"
-else
-	notok "sweep rows" "$(cat "$tmp/check" "$tmp/sw.json.err")" "$(head -c 1500 "$tmp/sw.json")"
-fi
-if [ -z "$(left)" ]; then
-	ok "after the sweep no run of the command is left"
-else
-	notok "processes left after the sweep" "$(left)"
-fi
-
-# Text and CSV of the same kind of sweep.
+# ---- the command sweep: text and CSV ---------------------------------------
 sweep sw.txt --env OMP_NUM_THREADS=1,2 --seconds 1 --warmup 0.5 -- "$STEPS" 0
 sweep sw.csv --env OMP_NUM_THREADS=1 --env X='a"b,c' --grid --seconds 1 --warmup 0.5 \
 	--progress step --format csv -- "$STEPS" 0
@@ -280,64 +197,6 @@ if grep -Eq '^setting +steps/s' "$tmp/sw.txt" && grep -Eq '^OMP_NUM_THREADS=2 +-
 	ok "text table (no rate without --progress) and CSV with the environment as # lines"
 else
 	notok "text/csv sweep" "$(cat "$tmp/sw.txt" "$tmp/sw.csv" "$tmp/sw.txt.err")"
-fi
-
-# Under a 1-CPU quota: 2 threads not faster than 1 and throttled (one
-# thread cannot use more than one CPU: it is not), every row with its
-# throttled share.  Other work on the machine may hold 2 threads to about
-# one CPU by itself, so that the quota does not bind; then a 0.5-CPU quota,
-# which binds whatever else runs, must show the throttling.
-quota_check() { # FILE CPUS
-	"$PY" - "$1" "$2" >"$tmp/check" 2>&1 <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-cpus = float(sys.argv[2])
-r = d["rows"]
-assert d["cpus"] == cpus and len(r) >= 1
-assert all(x["throttled_pct"] is not None and x["status"] == "stopped (SIGTERM)" for x in r), r
-if len(r) == 2 and r[0]["cpu_pct"] > 85:
-    assert r[1]["rate"] < 1.2 * r[0]["rate"], ("2 faster than 1", [x["rate"] for x in r])
-last = r[-1]
-assert last["cpu_pct"] < 100 * cpus + 15, last
-# throttled needs 25 % of periods, the top of its band (20 % +- 5)
-if last["throttled_pct"] < 25 and last["cpu_pct"] < 80 * cpus:
-    print("busy: %d threads got %.0f%% CPU under a %s-CPU quota" % (len(r), last["cpu_pct"], sys.argv[2]))
-    sys.exit(1)
-if last["throttled_pct"] < 25:
-    print("not binding: %d threads got %.0f%% CPU, throttled %.0f%%, wait %.0f%%" % (len(r), last["cpu_pct"], last["throttled_pct"], last["wait_pct"]))
-    sys.exit(1)
-assert last["verdict"] == "throttled", last
-print("%s CPUs: throttled %.0f%%, verdict throttled, steps/s %s" % (sys.argv[2], last["throttled_pct"], " / ".join("%.0f" % x["rate"] for x in r)))
-PY
-}
-sweep q.json --env OMP_NUM_THREADS=1,2 --cpus 1 --seconds 3 --warmup 1 --progress 'step ([0-9]+)' \
-	--format json -- "$STEPS" 0
-if ! quota_capable; then
-	skip "--cpus 1 sweep" "$quota_why"
-elif quota_check "$tmp/q.json" 1; then
-	ok "--cpus 1: 2 threads throttled and not faster than 1: $(cat "$tmp/check")"
-elif grep -Eq '^(not binding|busy)' "$tmp/check"; then
-	first=$(cat "$tmp/check")
-	# A 0.5-CPU quota binds whatever else runs; busy twice more is a failure.
-	q2() {
-		sweep q2.json --env OMP_NUM_THREADS=2 --cpus 0.5 --seconds 3 --warmup 1 \
-			--progress 'step ([0-9]+)' --format json -- "$STEPS" 0 && quota_check "$tmp/q2.json" 0.5
-	}
-	if retry 2 q2; then
-		ok "--cpus 1 did not bind on this busy machine ($first); --cpus 0.5: $(cat "$tmp/check")"
-	else
-		notok "quota sweep at 0.5 CPUs" "$first" "$(cat "$tmp/check" "$tmp/q2.json.err")" \
-			"$(head -c 1500 "$tmp/q2.json")"
-	fi
-else
-	notok "quota sweep" "$(cat "$tmp/check" "$tmp/q.json.err")" "$(head -c 1500 "$tmp/q.json")"
-fi
-# The sweep's quota cgroup held its runs: found from their PIDs while they
-# ran (the cgroups the runs were in), gone after.
-if wait_gone 20 && [ -z "$(for d in $(cat "$tmp/run.cgroups" 2>/dev/null); do [ -d "$d" ] && echo "$d"; done)" ]; then
-	ok "after the quota sweep: no process and no cgroup of it left ($(wc -w <"$tmp/run.cgroups" 2>/dev/null) cgroups seen)"
-else
-	notok "quota sweep left something" "$(left)" "$(cat "$tmp/run.cgroups" 2>/dev/null)"
 fi
 
 # ---- commands that misbehave -------------------------------------------------

@@ -1,0 +1,37 @@
+# tap-steps.sh — what test-tune.sh and test-tune-sweep.sh share, sourced
+# after tap-lib.sh: tests/omp-steps (STEPS, a job that prints "step N"),
+# the PIDs of its runs still alive (left, found by PID from the
+# OMP_STEPS_PIDS file every run writes, never by name), a wait until none
+# is (wait_gone) and the command sweep (sweep), which notes the cgroups its
+# runs are in, from their PIDs, in $tmp/run.cgroups.
+: "${B:=${THREADLAB_BUILDDIR:-.}}"
+: "${TL:=${THREADLAB_BIN:-$B/threadlab}}"
+STEPS="$(cd "$B" && pwd)/tests/omp-steps"
+: "${PY:=/usr/bin/python3}"
+[ -n "${tmp:-}" ] || tmp=$(mktemp -d)
+declare -p pids >/dev/null 2>&1 || pids=()
+# Processes of the test program still alive (zombies do not count).
+export OMP_STEPS_PIDS="$tmp/steps.pids"
+left() { sort -u "$OMP_STEPS_PIDS" 2>/dev/null | while read -r p; do
+	alive "$p" && [ "$(readlink "/proc/$p/exe" 2>/dev/null)" = "$STEPS" ] && echo "$p"; done; }
+# wait_gone TENTHS: until no test program is left.
+wait_gone() { for _ in $(seq "$1"); do [ -z "$(left)" ] && return 0; sleep 0.1; done; return 1; }
+# cleanup (tap-lib calls it at exit): every run of the test program killed.
+cleanup() {
+	for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done
+	for p in $(left); do kill -9 "$p"; done
+	rm -rf "$tmp"
+}
+# While it runs, the cgroups its runs are in (from their PIDs) are noted in
+# $tmp/run.cgroups, so that what it made can be checked gone after.
+sweep() { # NAME ARGS... (after --sweep)
+	local name=$1 sp p
+	shift
+	limited 180 "$TL" --sweep "$@" >"$tmp/$name" 2>"$tmp/$name.err" &
+	sp=$!
+	while alive "$sp"; do
+		for p in $(left); do cg_of "$p"; done | grep -vx "$(cg_of $$)" >>"$tmp/run.cgroups"
+		sleep 0.2
+	done
+	wait "$sp"
+}
