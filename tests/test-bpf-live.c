@@ -158,7 +158,11 @@ static void test_busy_quantiles(void **state)
 
 /* A thread that sleeps 10 ms and wakes: woken, it gets a CPU at once (it
  * runs SCHED_FIFO, so the machine's other work cannot be in its way, as
- * on an idle CPU), and its p99 is well below 1 ms (under half of it). */
+ * on an idle CPU), and its p99 stays below 5 ms.  On an idle CPU it is a
+ * few microseconds; 5 ms is the margin a virtual machine whose host takes
+ * its CPUs away (steal) needs: p99 2.1 ms was seen there with the other
+ * tests running.  It still fails a count that took the 10 ms asleep for a
+ * wait in the run queue. */
 static void test_wake_idle(void **state)
 {
 	(void)state;
@@ -191,7 +195,7 @@ static void test_wake_idle(void **state)
 		       (unsigned long long)l->events, l->p50_s * 1e6, l->p99_s * 1e6,
 		       l->max_s * 1e6);
 		assert_true(l->events >= 100); /* 2 s at one wake-up per 10 ms */
-		assert_true(l->p99_s < 0.5e-3);
+		assert_true(l->p99_s < 5e-3);
 		seen = true;
 	}
 	assert_true(seen);

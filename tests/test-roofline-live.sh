@@ -90,7 +90,11 @@ else
 	$T new-session -d -s roof -x 80 -y 24 "exec env LC_ALL=C.UTF-8 '$TL' --kernel triad"
 	if wait_pane roof 'GB/s [0-9]' 1800; then
 		$T send-keys -t roof o
+		# The point is drawn once an interval has moved some bytes: until
+		# then the caption reads "moves 0.0 GB/s" and a log axis has no 0
+		# (the unit may wrap to the next line).
 		wait_pane roof 'memory-bound' 100
+		wait_pane roof 'moves ([1-9]|0\.[0-9]*[1-9])' 300
 		if "$PY" - "$tmp/pane" >"$tmp/check" 2>&1 <<'PY'; then
 import sys
 lines = open(sys.argv[1]).read().split("\n")
