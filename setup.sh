@@ -141,24 +141,13 @@ suite() {
 		exit "$status"
 	) >"$dir/setup-suite.out" 2>&1
 }
-# Which tests each build runs.  The test programs (tests/*.c: unit cases,
-# and live ones that read real threads, processes and cgroups) run on both
-# builds.  The scripts (tests/*.sh) drive the threadlab binary end to end
-# and run once, on the sanitizer build: it is the same code at the same -O2
-# with ASan, UBSan and LeakSanitizer added, so a script there checks all it
-# would check on the plain build, and memory errors besides.  Run on both,
-# they were 1,300 of the plain suite's 1,390 CPU-seconds and half of the
-# CPU-share tests' turns (docs/figures.md, "The test suite").  The Debian
-# package's smoke run drives the plain build's binary as installed.
-# ordered_tests DIR [programs]: the tests of the build in DIR (only the
-# programs, with "programs"), those that measure CPU shares last: the others
-# need no turn of their own, so they go first, while the sanitizer build
-# compiles and beside the other suite.
+# The tests of the build in DIR, those that measure CPU shares last: the
+# others need no turn of their own, so they go first, while the sanitizer
+# build compiles and beside the other suite.
 ordered_tests() {
 	printf 'print-tests:\n\t@echo $(TESTS)\n\t@echo $(SERIAL_TESTS)\n' |
 		make -s -C "$1" -f Makefile -f - print-tests |
-		awk -v only="${2:-}" 'NR == 1 && only == "programs" { gsub(/[^ ]*\.sh/, "") }
-		NR == 1 { n = split($0, all, " ") } NR == 2 { for (i = 1; i <= NF; i++) serial[$i] = 1 }
+		awk 'NR == 1 { n = split($0, all, " ") } NR == 2 { for (i = 1; i <= NF; i++) serial[$i] = 1 }
 		END {
 			for (i = 1; i <= n; i++) { b = all[i]; sub(".*/", "", b); if (!(b in serial)) printf "%s ", all[i] }
 			for (i = 1; i <= n; i++) { b = all[i]; sub(".*/", "", b); if (b in serial) printf "%s ", all[i] }
@@ -166,7 +155,7 @@ ordered_tests() {
 }
 start=$(date +%s)
 # shellcheck disable=SC2046
-suite build "plain build" $(ordered_tests build programs) &
+suite build "plain build" $(ordered_tests build) &
 plain=$!
 # The sanitizer build and its test programs, holding the build lock (shared:
 # the package's build holds it too).
@@ -193,5 +182,5 @@ sed -n 's/^package: ok - /:test-result: PASS /p; s/^package: FAILED - /:test-res
 	build-package/log >build-package/package.trs
 grep -v '^package: \(ok\|FAILED\) - ' build-package/log | sed 's/^\(package: \)*/setup: package: /'
 [ "$package_status" = 0 ] || status=1
-exec sh tests/tap-summary.sh --label "the programs on both builds, the scripts on ASan/UBSan, the package" build build-check \
+exec sh tests/tap-summary.sh --label "both builds (plain, ASan/UBSan) and the package" build build-check \
 	build-package "$status"
