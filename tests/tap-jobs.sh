@@ -81,6 +81,8 @@ try3() {
 		st=$?
 		[ "$st" = 124 ] && sed 's/^/# /' "$tmp/hang"
 		json_check "$f" "$st" "$py" && { ok "$desc"; return 0; }
+		# Each failed try is said, so a log shows what noise flips.
+		echo "# try failed: $(tail -n 1 "$tmp/err" | cut -c1-300)"
 	done
 	notok "$desc" "$(cat "$tmp/err")" "$(head -c 2000 "$f")" "$(head -c 500 "$f.err")"
 	return 1

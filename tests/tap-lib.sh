@@ -293,6 +293,8 @@ tap_end() {
 	done
 	# reaped, so that a cgroup they ran in is empty when it is removed
 	for p in "${tap_pids[@]}"; do [ -n "$p" ] && wait "$p" 2>/dev/null; done
+	# out of the heavy cgroup (prio_make), so that it can go
+	[ -n "${prio_home:-}" ] && echo $$ >"$prio_home/cgroup.procs" 2>/dev/null
 	for c in "${tap_cgroups[@]}"; do cg_remove "$c"; done
 	[ -n "${tmp:-}" ] && [ -d "$tmp" ] && rm -rf "$tmp"
 	if [ -z "$tap_planned" ]; then
@@ -320,7 +322,11 @@ trap 'exit 1' INT TERM HUP
 # CMD is killed when the script dies),
 # prio_do CMD... runs CMD inside it in the foreground (threadlab itself, so
 # that the programs it judges do not starve it of the CPU it samples with).
+# The script itself moves into it too (and back out at exit, so that it can
+# be removed): outside, its own checks (python3, awk) would get almost no
+# CPU beside busy programs of that weight; a json_check took 9 s that way.
 prio_cg=""
+prio_home=""
 prio_make() {
 	prio_cg=""
 	[ "$(id -u)" = 0 ] || return 1
@@ -328,16 +334,18 @@ prio_make() {
 	for d in /sys/fs/cgroup/cpu /sys/fs/cgroup/cpu,cpuacct; do
 		if [ -w "$d/cgroup.procs" ] && [ -e "$d/cpu.shares" ] && mkdir "$d/tl-prio-$$" 2>/dev/null; then
 			cg_track "$d/tl-prio-$$"
-			echo 262144 >"$d/tl-prio-$$/cpu.shares" && prio_cg="$d/tl-prio-$$" && return 0
+			echo 262144 >"$d/tl-prio-$$/cpu.shares" && prio_cg="$d/tl-prio-$$" && break
 		fi
 	done
-	if grep -qw cpu /sys/fs/cgroup/cgroup.subtree_control 2>/dev/null &&
+	if [ -z "$prio_cg" ] && grep -qw cpu /sys/fs/cgroup/cgroup.subtree_control 2>/dev/null &&
 		mkdir /sys/fs/cgroup/tl-prio-$$ 2>/dev/null; then
 		cg_track /sys/fs/cgroup/tl-prio-$$
-		echo 10000 >/sys/fs/cgroup/tl-prio-$$/cpu.weight && prio_cg=/sys/fs/cgroup/tl-prio-$$ &&
-			return 0
+		echo 10000 >/sys/fs/cgroup/tl-prio-$$/cpu.weight && prio_cg=/sys/fs/cgroup/tl-prio-$$
 	fi
-	return 1
+	[ -n "$prio_cg" ] || return 1
+	prio_home=$(cg_of $$)
+	[ -n "$prio_home" ] && echo $$ >"$prio_cg/cgroup.procs" 2>/dev/null || prio_home=""
+	return 0
 }
 prio_run() {
 	if [ -n "$prio_cg" ]; then
