@@ -84,7 +84,7 @@ static void kill_parent(int sig)
 	assert_true(r.npids >= 4); /* anchor, 2 helpers, 1 worker */
 	kill(child, sig);
 	int status;
-	assert_int_equal(waitpid(child, &status, 0), child);
+	assert_int_equal(tl_reap_within(child, 10000, &status), child);
 	for (size_t i = 0; i < r.npids; i++)
 		assert_true(tl_wait_gone(r.pids[i], 3000));
 	if (!r.quota_dir[0]) {

@@ -193,6 +193,25 @@ static inline void tl_ab_text(char *s, size_t n, uint32_t seed)
 	}
 }
 
+/* Reaps child pid within ms (in steps of 10), its status in *status:
+ * pid when it ended in time, else -1 after it was killed with SIGKILL and
+ * reaped (a wait after a signal is never unbounded). */
+static inline pid_t tl_reap_within(pid_t pid, int ms, int *status)
+{
+	for (int i = 0; i <= ms / 10; i++) {
+		pid_t r = waitpid(pid, status, WNOHANG);
+		if (r == pid)
+			return pid;
+		if (r < 0 && errno != EINTR)
+			return -1;
+		tl_sleep_ms(10);
+	}
+	kill(pid, SIGKILL);
+	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+		;
+	return -1;
+}
+
 /* Kills pid with SIGKILL and reaps it. */
 static inline void tl_kill_reap(pid_t pid)
 {
