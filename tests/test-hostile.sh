@@ -497,13 +497,12 @@ fi
 (exec "$TL" --sweep --threads 1,2,3 --size 256 --seconds 2 >"$tmp/sw.out" 2>"$tmp/sw.err") &
 sw=$!
 pids+=($sw)
-# The anchor is killed once the sweep has one (waited for, up to 30 s),
-# and the sweep waited for up to 40 s after that (reap: killed past it).
-a=""
-for _ in $(seq 300); do a=$(anchor_of $sw) && break; sleep 0.1; done
+sleep 4.5
+a=$(anchor_of $sw)
 [ -n "$a" ] && kill -9 "$a"
-reap "$sw" 40
-st=$reaped
+for _ in $(seq 400); do kill -0 $sw 2>/dev/null || break; sleep 0.1; done
+wait $sw
+st=$?
 rows=$(grep -cE '^ +1 +[123] ' "$tmp/sw.out")
 if [ -n "$a" ] && [ $st = 0 ] && [ "$rows" = 3 ] &&
 	grep -q "anchor (process $a) was killed by signal 9: restarted the workload" "$tmp/sw.err" &&
