@@ -3,13 +3,15 @@
 # the PIDs of its runs still alive (left, found by PID from the
 # OMP_STEPS_PIDS file every run writes, never by name), a wait until none
 # is (wait_gone) and the command sweep (sweep), which notes the cgroups its
-# runs are in, from their PIDs, in $tmp/run.cgroups.
+# runs are in, from their PIDs, in $tmp/run.cgroups.  B, TL, PY, tmp and
+# pids come from tap-jobs.sh (TL may be THREADLAB_BIN); the script skips
+# as a whole, naming what is missing, when threadlab, python3 or omp-steps
+# is not there.
 : "${B:=${THREADLAB_BUILDDIR:-.}}"
 : "${TL:=${THREADLAB_BIN:-$B/threadlab}}"
+. "$(dirname "${BASH_SOURCE[0]}")/tap-jobs.sh"
 STEPS="$(cd "$B" && pwd)/tests/omp-steps"
-: "${PY:=/usr/bin/python3}"
-[ -n "${tmp:-}" ] || tmp=$(mktemp -d)
-declare -p pids >/dev/null 2>&1 || pids=()
+jobs_need "$STEPS"
 # Processes of the test program still alive (zombies do not count).
 export OMP_STEPS_PIDS="$tmp/steps.pids"
 left() { sort -u "$OMP_STEPS_PIDS" 2>/dev/null | while read -r p; do

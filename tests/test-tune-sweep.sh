@@ -8,14 +8,8 @@
 # machine keeps; a comparison that noise could flip is tried up to three
 # times.
 set -u
-tmp=$(mktemp -d)
-pids=()
 . "$(dirname "$0")/tap-lib.sh"
 . "$(dirname "$0")/tap-steps.sh"
-
-if [ ! -x "$TL" ] || [ ! -x "$STEPS" ]; then
-	skip_all "$TL or $STEPS not built"
-fi
 plan 4
 
 # The table on this 2-CPU machine: 2 threads faster than 1, 4 not faster than 2.

@@ -6,14 +6,8 @@
 # sweeps that compare rates on this machine's CPUs (with and without a
 # quota) are test-tune-sweep.sh, which runs alone.  Prints TAP.
 set -u
-tmp=$(mktemp -d)
-pids=()
 . "$(dirname "$0")/tap-lib.sh"
 . "$(dirname "$0")/tap-steps.sh"
-
-if [ ! -x "$TL" ] || [ ! -x "$STEPS" ]; then
-	skip_all "$TL or $STEPS not built"
-fi
 plan 15
 
 # ---- bad input: one line, exit 2 --------------------------------------------
