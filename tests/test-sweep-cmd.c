@@ -283,6 +283,72 @@ static void test_sweep_json_document(void **state)
 	free(buf);
 }
 
+/* The row loop runs each setting with its own values: a command that
+ * sleeps, three values of X, and each row's environment (read from the
+ * command's /proc/PID/environ) holds the value the row names.  A loop that
+ * ran every row with the first setting fails here, not only in a live
+ * script. */
+struct rows_seen {
+	size_t n;
+	char value[4][64], seen[4][64];
+	bool set[4];
+	int env_error[4];
+};
+
+static int seen_begin(void *arg, const struct sweep_cmd_env *env)
+{
+	(void)arg;
+	(void)env;
+	return 0;
+}
+
+static int seen_row(void *arg, const struct sweep_cmd_row *r)
+{
+	struct rows_seen *w = arg;
+	if (w->n >= 4)
+		return -EIO;
+	snprintf(w->value[w->n], sizeof(w->value[0]), "%s", r->value[0]);
+	snprintf(w->seen[w->n], sizeof(w->seen[0]), "%s", r->env[0].value);
+	w->set[w->n] = r->nenv > 0 && strcmp(r->env[0].name, "TL_SWEEP_X") == 0 && r->env[0].set;
+	w->env_error[w->n] = r->env_error;
+	w->n++;
+	return 0;
+}
+
+static int seen_end(void *arg)
+{
+	(void)arg;
+	return 0;
+}
+
+static void test_sweep_rows_run_their_setting(void **state)
+{
+	(void)state;
+	struct sweep_cmd_opts o;
+	struct rows_seen w;
+	char err[256];
+	static char sl[] = "sleep", secs[] = "30";
+	static char *cmd[] = {sl, secs, NULL};
+	memset(&w, 0, sizeof(w));
+	sweep_cmd_opts_default(&o);
+	assert_int_equal(sweep_cmd_add_knob(&o, "TL_SWEEP_X=first,second,third", err, sizeof(err)),
+			 0);
+	o.seconds = 0.3;
+	o.warmup = 0;
+	o.command = cmd;
+	struct sweep_cmd_sink k = {
+	    .arg = &w, .begin = seen_begin, .row = seen_row, .end = seen_end};
+	assert_int_equal(sweep_cmd_run(&o, &k), 0);
+	assert_int_equal(w.n, 3);
+	static const char *want[] = {"first", "second", "third"};
+	for (size_t i = 0; i < 3; i++) {
+		assert_string_equal(w.value[i], want[i]);
+		assert_int_equal(w.env_error[i], 0);
+		assert_true(w.set[i]);
+		assert_string_equal(w.seen[i], want[i]);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -293,6 +359,7 @@ int main(void)
 	    cmocka_unit_test(test_sweep_best),
 	    cmocka_unit_test(test_sweep_log_row),
 	    cmocka_unit_test(test_sweep_json_document),
+	    cmocka_unit_test(test_sweep_rows_run_their_setting),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
