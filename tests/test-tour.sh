@@ -277,6 +277,12 @@ for s in steps:
         if not any(abs(v - w) <= 10 ** -d + 1e-9 for w in on_screen):
             sys.exit("step %d: %g is nowhere on the screen beside the caption: %s\n%s" %
                      (s["step"], v, cap, "\n".join(rest)))
+    # No placeholder where a figure belongs, anywhere on the step's screen
+    # (a status line once read "1 stream x E threads").
+    for l in lines:
+        bad = re.search(r"%[-0-9.]*[a-z]|\(null\)|\b(?:nan|-?inf)\b|streams? x (?!\d)\S+ threads?\b", l)
+        if bad:
+            sys.exit("step %d: a placeholder %r on the screen: %s" % (s["step"], bad.group(0), l))
     m = re.search(r"of the ceiling (\d+\.\d)", cap)
     head = [l for l in rest if "ceiling" in l and "GFLOP/s" in l]
     if m and head:
