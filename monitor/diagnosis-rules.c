@@ -60,12 +60,39 @@ static bool diag_has_quota(const struct diag_input *in)
 	return in->budget->quota.cpus > 0;
 }
 
+bool diagnosis_is_idle(double cpu, double runnable)
+{
+	return cpu < DIAG_IDLE_CPU && runnable < DIAG_IDLE_RUNNABLE;
+}
+
 static enum diag_hold rule_idle(const struct diagnosis *d, const struct diag_input *in)
 {
 	(void)in;
-	return d->nthreads == 0 || (d->cpu < DIAG_IDLE_CPU && d->runnable_mean < DIAG_IDLE_RUNNABLE)
-		   ? HOLD_YES
-		   : HOLD_NO;
+	return d->nthreads == 0 || diagnosis_is_idle(d->cpu, d->runnable_mean) ? HOLD_YES : HOLD_NO;
+}
+
+/* The machine reads oversubscribed by the same factor as a job, with no
+ * band: it is not a verdict that keeps between windows. */
+enum verdict diagnosis_machine(double runnable, double cpus_used, int online, char *headline,
+			       size_t cap)
+{
+	double factor = online > 0 ? runnable / online : 0;
+	if (diagnosis_is_idle(cpus_used, runnable)) {
+		snprintf(headline, cap, "idle: %.2f CPUs in use, %.2f runnable threads", cpus_used,
+			 runnable);
+		return VERDICT_IDLE;
+	}
+	if (factor > DIAG_OVER_FACTOR) {
+		snprintf(headline, cap,
+			 "oversubscribed: %.2f runnable threads on %d CPUs (factor %.2f), %.2f "
+			 "CPUs in use",
+			 runnable, online, factor, cpus_used);
+		return VERDICT_OVERSUBSCRIBED;
+	}
+	snprintf(headline, cap,
+		 "fine: %.2f runnable threads on %d CPUs (factor %.2f), %.2f CPUs in use", runnable,
+		 online, factor, cpus_used);
+	return VERDICT_FINE;
 }
 
 static void say_idle(struct diagnosis *d, const struct diag_input *in)

@@ -319,11 +319,15 @@ static void diag_figures(struct diagnosis *d, const struct diag_input *in)
 /* The evidence every verdict shows, after the rule's own lines. */
 static void diag_evidence(struct diagnosis *d, const struct diag_input *in)
 {
+	char now[64] = "";
+	/* The totals (diagnosis_of_totals) know no thread's state. */
+	if (in->rates->nthreads)
+		snprintf(now, sizeof(now), "%d of ", d->runnable_now);
 	REASON(d,
-	       "%.2f runnable threads on average (%d of %d in state R now) on %.2f effective "
-	       "CPUs (%s binds): factor %.2f",
-	       d->runnable_mean, d->runnable_now, d->nthreads, d->effective,
-	       budget_term_name(d->binding), d->factor);
+	       "%.2f runnable threads on average (%s%d%s) on %.2f effective CPUs (%s binds): "
+	       "factor %.2f",
+	       d->runnable_mean, now, d->nthreads, now[0] ? " in state R now" : " threads",
+	       d->effective, budget_term_name(d->binding), d->factor);
 	if (d->throttle_wait > 0.005)
 		REASON(d,
 		       "run-queue wait %.2f s/s, of which %.2f s/s throttling (the quota) and "
@@ -367,6 +371,20 @@ static void diag_evidence(struct diagnosis *d, const struct diag_input *in)
 	diag_runtimes_env_reason(d);
 }
 
+/* The verdict, the findings every verdict carries and the evidence, once
+ * the figures are in; the headline ends with the first suggestion. */
+static void diag_judge(struct diagnosis *d, const struct diag_input *in)
+{
+	diag_input_bound(d, in);
+	diag_rules_apply(d, in);
+	diag_advise_findings(d, in);
+	diag_evidence(d, in);
+	if (d->nsuggestions) {
+		size_t n = strlen(d->headline);
+		snprintf(d->headline + n, sizeof(d->headline) - n, ". Try: %s", d->suggestions[0]);
+	}
+}
+
 void diagnosis_make(const struct diag_input *in, struct diagnosis *out)
 {
 	memset(out, 0, sizeof(*out));
@@ -381,13 +399,38 @@ void diagnosis_make(const struct diag_input *in, struct diagnosis *out)
 	diag_runtimes(out, in, in->budget->affinity > 0 ? in->budget->affinity : 1);
 	diag_runtimes_env(out, in);
 	diag_runtimes_team(out);
-	diag_input_bound(out, in);
-	diag_rules_apply(out, in);
-	diag_advise_findings(out, in);
-	diag_evidence(out, in);
-	if (out->nsuggestions) {
-		size_t n = strlen(out->headline);
-		snprintf(out->headline + n, sizeof(out->headline) - n, ". Try: %s",
-			 out->suggestions[0]);
+	diag_judge(out, in);
+}
+
+void diagnosis_of_totals(const struct diag_totals *t, struct diagnosis *out)
+{
+	static const struct snapshot_rates no_threads;
+	const struct budget *b = t->budget;
+	memset(out, 0, sizeof(*out));
+	out->window_s = t->window_s;
+	out->effective = b->effective;
+	out->binding = b->binding;
+	out->nthreads = t->threads;
+	out->nprocs = 1;
+	out->cpu = t->cpu;
+	out->wait = t->wait;
+	out->runnable_mean = t->cpu + t->wait;
+	out->factor = out->effective > 0 ? out->runnable_mean / out->effective : 0;
+	out->throttle_valid = t->throttle.valid;
+	if (t->throttle.valid) {
+		out->throttled_pct = t->throttle.throttled_pct;
+		out->throttled_s_per_s = t->throttle.throttled_s_per_s;
+		double share = t->throttle.throttled_s_per_s / (t->cpus_ran > 0 ? t->cpus_ran : 1);
+		double most = t->threads * (share > 1.0 ? 1.0 : share > 0 ? share : 0);
+		out->throttle_wait = t->wait < most ? t->wait : most;
 	}
+	out->contention_wait = out->wait - out->throttle_wait;
+	if (t->machine)
+		out->machine = *t->machine;
+	struct diag_input in = {.target = t->pid,
+				.budget = b,
+				.rates = &no_threads,
+				.machine = t->machine,
+				.prev = VERDICT_N};
+	diag_judge(out, &in);
 }

@@ -194,6 +194,33 @@ struct diag_input {
 /* Diagnoses in into out (every field written). */
 void diagnosis_make(const struct diag_input *in, struct diagnosis *out);
 
+/* A process judged from its totals alone (the whole machine's ranking,
+ * ranking.h): no thread is read, so there are no roles, runtimes, groups
+ * or latency, and undersubscribed (a busy thread) is never found.  The
+ * part of the wait throttling explains is estimated from the totals: each
+ * thread waits at most the throttled share of one CPU's time
+ * (throttled_s_per_s over the CPUs its threads ran on, up to 1), so it is
+ * min(wait, threads x that share). */
+struct diag_totals {
+	pid_t pid;
+	int threads;
+	double window_s;
+	double cpu, wait; /* CPUs, s/s */
+	const struct budget *budget;
+	struct throttle_rate throttle;	    /* of the cgroup whose quota binds */
+	int cpus_ran;			    /* distinct CPUs its threads ran on; <= 0: 1 */
+	const struct machine_view *machine; /* the rest of the machine; NULL: not measured */
+};
+/* Diagnoses t into out (every field written). */
+void diagnosis_of_totals(const struct diag_totals *t, struct diagnosis *out);
+/* The verdict table's first rule, for a caller that needs only it:
+ * whether cpu CPUs in use and runnable threads read idle. */
+bool diagnosis_is_idle(double cpu, double runnable);
+/* The machine's own verdict (idle, oversubscribed or fine) from its
+ * runnable threads against its online CPUs, with the headline. */
+enum verdict diagnosis_machine(double runnable, double cpus_used, int online, char *headline,
+			       size_t cap);
+
 /* The exit status of --diagnose for d: 0 for fine and idle (strict: not
  * borderline), 1 for a problem found. */
 int diagnosis_exit_status(const struct diagnosis *d, bool strict);

@@ -113,7 +113,7 @@ static void neigh_half_clear(struct neigh_half *h)
 bool neighbours_tick(struct neighbours *n, const struct sysroot *r, const struct thread_set *known,
 		     double now)
 {
-	if (n->failed || (n->last > 0 && now - n->last < NEIGHBOURS_PERIOD_S))
+	if (n->failed || (n->last > 0 && now - n->last < NEIGHBOURS_PERIOD_S - NEIGHBOURS_SLACK_S))
 		return false;
 	if (!n->ms && !(n->ms = machine_sampler_new(r))) {
 		n->failed = true;

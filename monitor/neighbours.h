@@ -23,7 +23,9 @@
 #include "machine.h"
 #include "sysroot.h"
 
-#define NEIGHBOURS_PERIOD_S  1.0 /* s between machine samples at most */
+#define NEIGHBOURS_PERIOD_S  1.0  /* s between machine samples at most */
+#define NEIGHBOURS_SLACK_S   0.05 /* a tick this early still samples: a caller on a 1 s
+				   * cadence that wakes a little early is not skipped */
 #define NEIGHBOURS_TOP	     5	 /* neighbours named */
 #define NEIGHBOUR_CGROUP_MAX 256 /* bytes of a cgroup path kept (longer ones are cut) */
 

@@ -5,86 +5,37 @@
  * view from a target (its processes, itself and its children left out,
  * the rest ranked), and the live machine with a busy child the test
  * starts. */
-#include "tl-test.h"
+#include "tl-fixture.h"
 
 #include <math.h>
-#include <sys/stat.h>
 
 #include "machine.h"
 #include "neighbours.h"
 
 /* ---- a fixture tree ----------------------------------------------------- */
 
-static char root_dir[256];
-
-static void put(const char *rel, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void put(const char *rel, const char *fmt, ...)
-{
-	char path[512], dir[512];
-	snprintf(path, sizeof(path), "%s/%s", root_dir, rel);
-	/* make the parents */
-	snprintf(dir, sizeof(dir), "%s", path);
-	for (char *p = dir + strlen(root_dir) + 1; (p = strchr(p, '/')); p++) {
-		*p = '\0';
-		mkdir(dir, 0755);
-		*p = '/';
-	}
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	va_list ap;
-	va_start(ap, fmt);
-	vfprintf(f, fmt, ap);
-	va_end(ap);
-	fclose(f);
-}
-
-/* A process: stat with its parent, start time (ticks), threads, last CPU. */
-static void put_stat(const char *rel, int pid, const char *name, char state, int ppid,
-		     unsigned long utime, int threads, unsigned long long start, int cpu)
-{
-	put(rel,
-	    "%d (%s) %c %d %d %d 0 -1 4194560 100 0 0 0 %lu 0 0 0 20 0 %d 0 %llu 10000000 500 "
-	    "18446744073709551615 1 1 0 0 0 0 0 0 0 0 0 0 17 %d 0 0 0 0 0 0 0 0 0 0 0 0 0\n",
-	    pid, name, state, ppid, pid, pid, utime, threads, start, cpu);
-}
-
 static void put_proc(int pid, const char *name, char state, int ppid, unsigned long long start,
 		     uint64_t run_ns, uint64_t wait_ns, int cpu, const char *cgroup)
 {
 	char rel[128];
 	snprintf(rel, sizeof(rel), "proc/%d/stat", pid);
-	put_stat(rel, pid, name, state, ppid, run_ns / 10000000, 1, start, cpu);
+	tl_put_stat(rel, pid, name, state, ppid, run_ns / 10000000, 1, start, cpu);
 	snprintf(rel, sizeof(rel), "proc/%d/schedstat", pid);
-	put(rel, "%llu %llu 10\n", (unsigned long long)run_ns, (unsigned long long)wait_ns);
+	tl_put(rel, "%llu %llu 10\n", (unsigned long long)run_ns, (unsigned long long)wait_ns);
 	snprintf(rel, sizeof(rel), "proc/%d/cgroup", pid);
-	put(rel, "1:cpu:%s\n0::/unified%s\n", cgroup, cgroup);
-}
-
-static void put_machine(unsigned long busy_ticks, double uptime)
-{
-	put("proc/stat", "cpu  %lu 0 0 %lu 0 0 0 0 0 0\ncpu0 1 0 0 1 0 0 0 0 0 0\n", busy_ticks,
-	    100000ul);
-	put("proc/uptime", "%.2f 1.00\n", uptime);
-	put("sys/devices/system/cpu/online", "0-1\n");
+	tl_put(rel, "1:cpu:%s\n0::/unified%s\n", cgroup, cgroup);
 }
 
 /* Process 300, "two": threads 300 (asleep) and 301 (running), 100 ns run
  * each, in cgroup /two. */
 static void put_two(long hz)
 {
-	put_stat("proc/300/stat", 300, "two", 'R', 1, 0, 2, 1 * hz, 0);
-	put("proc/300/cgroup", "0::/two\n");
-	put("proc/300/task/300/schedstat", "100 0 1\n");
-	put_stat("proc/300/task/300/stat", 300, "two", 'S', 1, 0, 2, 1 * hz, 0);
-	put("proc/300/task/301/schedstat", "100 0 1\n");
-	put_stat("proc/300/task/301/stat", 301, "two", 'R', 1, 0, 2, 1 * hz, 0);
-}
-
-static void rm_tree(const char *dir)
-{
-	char cmd[600];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	assert_int_equal(system(cmd), 0);
+	tl_put_stat("proc/300/stat", 300, "two", 'R', 1, 0, 2, 1 * hz, 0);
+	tl_put("proc/300/cgroup", "0::/two\n");
+	tl_put("proc/300/task/300/schedstat", "100 0 1\n");
+	tl_put_stat("proc/300/task/300/stat", 300, "two", 'S', 1, 0, 2, 1 * hz, 0);
+	tl_put("proc/300/task/301/schedstat", "100 0 1\n");
+	tl_put_stat("proc/300/task/301/stat", 301, "two", 'R', 1, 0, 2, 1 * hz, 0);
 }
 
 static const struct machine_proc *lookup(const struct machine_sample *s, pid_t pid)
@@ -129,19 +80,18 @@ static void test_parsers(void **state)
 static void test_fixture_rates(void **state)
 {
 	(void)state;
-	snprintf(root_dir, sizeof(root_dir), "/tmp/tl-machine-XXXXXX");
-	assert_non_null(mkdtemp(root_dir));
+	tl_fixture_new("tl-machine");
 	long hz = sysconf(_SC_CLK_TCK);
 	/* 100: busy on CPU 1; 200: asleep; 300: two threads; 400: vanishes;
 	 * 500: its PID will be reused. */
-	put_machine(1000, 100.0);
+	tl_put_machine(1000, 100.0);
 	put_proc(100, "spinner", 'R', 1, 1 * hz, 1000000000ull, 0, 1, "/user.slice");
 	put_proc(200, "sleeper", 'S', 1, 1 * hz, 5000000ull, 0, 0, "/system.slice");
 	put_two(hz);
 	put_proc(400, "goner", 'R', 1, 1 * hz, 0, 0, 0, "/");
 	put_proc(500, "old", 'R', 1, 1 * hz, 0, 0, 0, "/");
 	struct sysroot r;
-	assert_int_equal(sysroot_open(&r, root_dir), 0);
+	assert_int_equal(sysroot_open(&r, tl_fixture_dir), 0);
 	struct machine_sampler *m = machine_sampler_new(&r);
 	assert_non_null(m);
 	struct machine_sample s;
@@ -152,14 +102,14 @@ static void test_fixture_rates(void **state)
 	assert_int_equal(s.online, 2);
 	assert_false(s.busy_valid);
 	/* one second later */
-	put_machine(1000 + (unsigned long)(1.5 * hz), 101.0);
+	tl_put_machine(1000 + (unsigned long)(1.5 * hz), 101.0);
 	put_proc(100, "spinner", 'R', 1, 1 * hz, 1900000000ull, 100000000ull, 1, "/user.slice");
-	put("proc/300/task/300/schedstat", "100 500000000 2\n");		  /* waited */
-	put("proc/300/task/301/schedstat", "500000100 0 3\n");			  /* ran */
-	put_stat("proc/300/task/301/stat", 301, "two", 'R', 1, 50, 2, 1 * hz, 1); /* on CPU 1 */
+	tl_put("proc/300/task/300/schedstat", "100 500000000 2\n");		  /* waited */
+	tl_put("proc/300/task/301/schedstat", "500000100 0 3\n");			  /* ran */
+	tl_put_stat("proc/300/task/301/stat", 301, "two", 'R', 1, 50, 2, 1 * hz, 1); /* on CPU 1 */
 	char dir[512];
-	snprintf(dir, sizeof(dir), "%s/proc/400", root_dir);
-	rm_tree(dir); /* 400 vanished */
+	snprintf(dir, sizeof(dir), "%s/proc/400", tl_fixture_dir);
+	tl_rm_tree(dir); /* 400 vanished */
 	put_proc(500, "new", 'R', 1, (unsigned long long)(100.5 * hz), 300000000ull, 0, 0,
 		 "/n"); /* reused, born inside the interval */
 	put_proc(600, "later", 'R', 1, 1 * hz, 7000000000ull, 0, 0, "/"); /* first seen, old */
@@ -198,7 +148,7 @@ static void test_fixture_rates(void **state)
 	neighbours_init(&n, 10);
 	put_proc(700, "child", 'R', 300, 1 * hz, 0, 0, 0, "/two");
 	assert_true(neighbours_tick(&n, &r, NULL, 20.0)); /* baseline */
-	put_machine(1000 + (unsigned long)(3.5 * hz), 102.0);
+	tl_put_machine(1000 + (unsigned long)(3.5 * hz), 102.0);
 	put_proc(100, "spinner", 'R', 1, 1 * hz, 2900000000ull, 600000000ull, 1, "/user.slice");
 	put_proc(700, "child", 'R', 300, 1 * hz, 400000000ull, 0, 0, "/two");
 	put_proc(600, "later", 'R', 1, 1 * hz, 7200000000ull, 0, 0, "/");
@@ -230,7 +180,7 @@ static void test_fixture_rates(void **state)
 	machine_sample_free(&s);
 	machine_sampler_free(m);
 	sysroot_close(&r);
-	rm_tree(root_dir);
+	tl_rm_tree(tl_fixture_dir);
 }
 
 /* A process whose threads the caller gives (machine_sampler_known): its
@@ -239,13 +189,12 @@ static void test_fixture_rates(void **state)
 static void test_known(void **state)
 {
 	(void)state;
-	snprintf(root_dir, sizeof(root_dir), "/tmp/tl-machine-XXXXXX");
-	assert_non_null(mkdtemp(root_dir));
+	tl_fixture_new("tl-machine");
 	long hz = sysconf(_SC_CLK_TCK);
-	put_machine(1000, 100.0);
+	tl_put_machine(1000, 100.0);
 	put_two(hz);
 	struct sysroot r;
-	assert_int_equal(sysroot_open(&r, root_dir), 0);
+	assert_int_equal(sysroot_open(&r, tl_fixture_dir), 0);
 	struct machine_sampler *m = machine_sampler_new(&r);
 	assert_non_null(m);
 	struct machine_sample s;
@@ -262,7 +211,7 @@ static void test_known(void **state)
 	    .pid = 300, .tid = 300, .state = 'S', .cpu = 0, .run_ns = 100, .wait_ns = 500000000};
 	k.v[1] = (struct thread_sample){
 	    .pid = 300, .tid = 301, .state = 'R', .cpu = 1, .run_ns = 250000100};
-	put_machine(1100, 101.0);
+	tl_put_machine(1100, 101.0);
 	uint64_t reads = machine_sampler_reads(m);
 	machine_sampler_known(m, &k);
 	assert_int_equal(machine_sample(m, 11.0, &s), 0);
@@ -277,8 +226,8 @@ static void test_known(void **state)
 	/* given for one call only: the files again, whose figures are behind
 	 * the given ones (no negative rates) */
 	reads = machine_sampler_reads(m);
-	put("proc/300/task/301/schedstat", "350000100 0 3\n");
-	put_stat("proc/300/stat", 300, "two", 'R', 1, 10, 2, 1 * hz, 0);
+	tl_put("proc/300/task/301/schedstat", "350000100 0 3\n");
+	tl_put_stat("proc/300/stat", 300, "two", 'R', 1, 10, 2, 1 * hz, 0);
 	assert_int_equal(machine_sample(m, 12.0, &s), 0);
 	assert_true(machine_sampler_reads(m) - reads > 5);
 	p = find(&s, 300);
@@ -288,7 +237,7 @@ static void test_known(void **state)
 	machine_sample_free(&s);
 	machine_sampler_free(m);
 	sysroot_close(&r);
-	rm_tree(root_dir);
+	tl_rm_tree(tl_fixture_dir);
 }
 
 /* The live machine: a busy child the test starts shows about a CPU (at

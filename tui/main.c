@@ -18,6 +18,7 @@
 #include "options-collector.h"
 #include "options-table.h"
 #include "options-usage.h"
+#include "batch-all.h"
 #include "record.h"
 #include "session.h"
 #include "sweep-out.h"
@@ -168,7 +169,7 @@ static int main_mode(const struct options *o)
 	case MODE_BUDGET:
 		return batch_budget(o);
 	case MODE_BATCH:
-		return o->tour ? tour_face_batch(o) : batch_run(o);
+		return o->tour ? tour_face_batch(o) : o->all ? batch_all_run(o) : batch_run(o);
 	case MODE_SWEEP:
 		return main_sweep(o);
 	case MODE_DIAGNOSE:

@@ -49,13 +49,23 @@ static const struct options_entry options_table_entries[] = {
     {"pid", 'p', OPTIONS_ARG_PID, NULL, OPTIONS_IN_ALL & ~IN(SWEEP), NULL, OPTIONS_SEC_TARGET,
      "PID", "monitor process PID",
      FOR(PID)},
+    {"all", OPT_ALL, OPTIONS_ARG_NONE, NULL, IN(BATCH), NULL, OPTIONS_SEC_TARGET, NULL,
+     "every process of the machine, ranked by its runnable threads over its own effective "
+     "CPUs, each with its verdict",
+     FOR(ALL)},
+    {"top", OPT_TOP, OPTIONS_ARG_INT, NULL, IN(BATCH), NULL, OPTIONS_SEC_TARGET, "N",
+     "--all: the first N processes of the ranking (default: all in csv and json, 20 in text)",
+     FOR(ALL)},
+    {"kernel-threads", OPT_KERNEL_THREADS, OPTIONS_ARG_NONE, NULL, IN(BATCH), NULL,
+     OPTIONS_SEC_TARGET, NULL, "--all: rank kernel threads too (left out by default)",
+     FOR(ALL)},
     {"tree", OPT_TREE, OPTIONS_ARG_NONE, NULL, OPTIONS_IN_ALL, NULL, OPTIONS_SEC_TARGET, NULL,
      "also monitor every descendant of the target (-- CMD: always, unless --no-tree)",
      FOR(PID) | FOR(CMD) | FOR(MATCH)},
 
     {"interval", 'i', OPTIONS_ARG_DOUBLE, NULL, SERVING | IN(DIAGNOSE), NULL, OPTIONS_SEC_OUTPUT,
-     "SECONDS", "time between samples (fractions such as 0.05 work)",
-     FOR(LAB) | FOR(PID) | FOR(CMD) | FOR(MATCH)},
+     "SECONDS", "time between samples (fractions such as 0.05 work; --all: 1 or more)",
+     FOR(LAB) | FOR(PID) | FOR(CMD) | FOR(MATCH) | FOR(ALL)},
     {"count", 'c', OPTIONS_ARG_INT, NULL, IN(BATCH), NULL, OPTIONS_SEC_OUTPUT, "N",
      "stop after N samples (batch; default: until the target exits)", 0},
     {"format", OPT_FORMAT, OPTIONS_ARG_ENUM, format_names, OPTIONS_IN_ALL & ~IN(DASHBOARD) &
@@ -272,6 +282,8 @@ static const char *options_table_target_name(unsigned target)
 		return "--match";
 	case OPTIONS_FOR_REPLAY:
 		return "--replay";
+	case OPTIONS_FOR_ALL:
+		return "--all";
 	default:
 		return "the built-in workload";
 	}

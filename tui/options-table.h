@@ -90,6 +90,13 @@ enum {
 	OPT_COLLECTOR = OPT_COLLECTOR_FIRST,
 	OPT_BPF_THREADS,
 	OPT_COLLECTOR_END,
+
+	/* options-all.c */
+	OPT_ALL_FIRST = 680,
+	OPT_ALL = OPT_ALL_FIRST,
+	OPT_TOP,
+	OPT_KERNEL_THREADS,
+	OPT_ALL_END,
 };
 
 /* What an option's value is. */
@@ -128,14 +135,15 @@ enum options_section {
 #define OPTIONS_IN_ALL 0x3fu /* MODE_DASHBOARD .. MODE_HEADLESS */
 
 /* The targets an option applies to (0: any).  A run has one: a recording
- * (--replay), the processes --match finds, -p PID, -- CMD, or else the
- * built-in workload. */
+ * (--replay), the whole machine (--all), the processes --match finds,
+ * -p PID, -- CMD, or else the built-in workload. */
 enum options_target {
 	OPTIONS_FOR_LAB = 1u << 0,
 	OPTIONS_FOR_PID = 1u << 1,
 	OPTIONS_FOR_CMD = 1u << 2,
 	OPTIONS_FOR_MATCH = 1u << 3,
 	OPTIONS_FOR_REPLAY = 1u << 4,
+	OPTIONS_FOR_ALL = 1u << 5, /* --all: every process of the machine */
 };
 
 struct options_entry {

@@ -17,6 +17,7 @@
 
 #include "options-collector.h"
 #include "options-diag.h"
+#include "options-all.h"
 #include "options-args.h"
 #include "options-table.h"
 #include "options-tune.h"
@@ -358,6 +359,8 @@ static int options_one(struct options *o, int c, const char *arg, char *err, siz
 			return options_collector_one(o, c, arg, err, errlen);
 		if (c >= OPT_DIAG_FIRST && c < OPT_DIAG_END)
 			return options_diag_one(o, c);
+		if (c >= OPT_ALL_FIRST && c < OPT_ALL_END)
+			return options_all_one(o, c, arg, err, errlen);
 		return EXIT_USAGE;
 	}
 }
@@ -423,6 +426,8 @@ static int options_check_rules(struct options *o, char *err, size_t errlen)
 		rc = options_collector_check(o, err, errlen);
 	if (rc == EXIT_OK)
 		rc = options_diag_check(o, err, errlen);
+	if (rc == EXIT_OK)
+		rc = options_all_check(o, err, errlen);
 	if (rc != EXIT_OK)
 		return rc;
 	bool cmd_sweep = o->mode == MODE_SWEEP && o->command; /* --cpus applies */
@@ -480,9 +485,9 @@ static int options_check_rules(struct options *o, char *err, size_t errlen)
 	if (strcmp(o->root, "/") != 0 && o->mode != MODE_BUDGET && o->mode != MODE_BATCH)
 		return options_err(err, errlen, "--root is for --budget and --batch");
 	/* A tree other than / has no "this process": it names its own PIDs. */
-	if (strcmp(o->root, "/") != 0 && !o->pid)
+	if (strcmp(o->root, "/") != 0 && !o->pid && !o->all)
 		return options_err(err, errlen,
-				   "--root needs -p PID, a process under DIR/proc to read");
+				   "--root needs -p PID (a process under DIR/proc to read) or --all");
 	return EXIT_OK;
 }
 
@@ -494,6 +499,7 @@ static int options_check(struct options *o, char *err, size_t errlen)
 		return EXIT_OK;
 	int rc = options_check_rules(o, err, errlen);
 	unsigned target = o->replay    ? OPTIONS_FOR_REPLAY
+			  : o->all     ? OPTIONS_FOR_ALL
 			  : o->match   ? OPTIONS_FOR_MATCH
 			  : o->pid     ? OPTIONS_FOR_PID
 			  : o->command ? OPTIONS_FOR_CMD

@@ -107,6 +107,11 @@ struct options {
 	bool collector_set;
 	unsigned bpf_threads; /* --bpf-threads; 0: the default */
 
+	/* issue 19: the whole machine (options-all.c) */
+	bool all;	     /* --all */
+	long top;	     /* --top N; 0: the format's default */
+	bool kernel_threads; /* --kernel-threads */
+
 	bool given[OPTIONS_TABLE_MAX]; /* by options-table.h's index: given */
 };
 

@@ -1,0 +1,413 @@
+/* ranking.c — the machine's processes ranked against their budgets
+ * (ranking.h). */
+#include "config.h"
+
+#include "ranking.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cgroup.h"
+#include "xalloc.h"
+
+#define RANKING_THROTTLE_MAX 256 /* quota cgroups followed; beyond, the table starts over */
+
+/* A process's budget, as last read. */
+struct rank_cache {
+	pid_t pid;
+	uint64_t starttime;
+	double read_at; /* s on the caller's clock; < 0 never */
+	bool known;	/* the read succeeded */
+	int affinity, cpuset; /* budget.h's terms; 0 unknown */
+	double quota;	      /* CPUs; < 0 unlimited */
+	double effective;
+	enum budget_term binding;
+	int thr; /* index into the throttle table; -1: no quota */
+};
+
+/* A cgroup whose quota binds some process, and its throttling. */
+struct rank_throttle {
+	char dir[CGROUP_PATH_MAX];
+	int version;
+	bool have_prev;
+	double prev_t;
+	struct cgroup_cpustat prev;
+	double updated; /* the tick whose rate this is */
+	struct throttle_rate rate;
+};
+
+void ranking_init(struct ranking *k, const struct sysroot *root, bool kernel)
+{
+	memset(k, 0, sizeof(*k));
+	k->root = *root;
+	k->kernel = kernel;
+	neighbours_init(&k->machine, 0);
+	k->scratch = xcalloc(1, sizeof(*k->scratch));
+}
+
+int ranking_open(struct ranking *k, const char *dir, bool kernel, double now, char *err,
+		 size_t cap)
+{
+	struct sysroot r;
+	int rc = sysroot_open(&r, dir);
+	if (rc < 0) {
+		memset(k, 0, sizeof(*k));
+		snprintf(err, cap, "cannot open %s: %s", dir, strerror(-rc));
+		return rc;
+	}
+	ranking_init(k, &r, kernel);
+	k->own_root = true;
+	ranking_tick(k, now);
+	if (!k->machine.ms) {
+		rc = errno ? -errno : -EIO;
+		snprintf(err, cap, "cannot list %s%sproc: %s", dir,
+			 dir[strlen(dir) - 1] == '/' ? "" : "/", strerror(-rc));
+		ranking_free(k);
+		return rc;
+	}
+	return 0;
+}
+
+void ranking_free(struct ranking *k)
+{
+	if (k->own_root)
+		sysroot_close(&k->root);
+	neighbours_free(&k->machine);
+	free(k->cache);
+	free(k->thr);
+	free(k->scratch);
+	free(k->rows);
+	memset(k, 0, sizeof(*k));
+}
+
+/* The throttle entry of dir, made when new. */
+static int rank_throttle_of(struct ranking *k, const char *dir, int version)
+{
+	for (size_t i = 0; i < k->nthr; i++)
+		if (k->thr[i].version == version && strcmp(k->thr[i].dir, dir) == 0)
+			return (int)i;
+	if (k->nthr >= RANKING_THROTTLE_MAX) {
+		/* Every cached index is stale: the budgets are read again. */
+		k->nthr = 0;
+		for (size_t i = 0; i < k->ncache; i++)
+			k->cache[i].read_at = -1;
+	}
+	if (k->nthr == k->thr_cap) {
+		k->thr_cap = k->thr_cap ? 2 * k->thr_cap : 8;
+		k->thr = xrealloc(k->thr, k->thr_cap * sizeof(*k->thr));
+	}
+	struct rank_throttle *t = &k->thr[k->nthr];
+	memset(t, 0, sizeof(*t));
+	snprintf(t->dir, sizeof(t->dir), "%s", dir);
+	t->version = version;
+	t->updated = -1;
+	return (int)k->nthr++;
+}
+
+/* The throttling of entry i over the interval ending now, read once a
+ * tick; not valid on its first reading. */
+static const struct throttle_rate *rank_throttle_rate(struct ranking *k, int i, double now)
+{
+	struct rank_throttle *t = &k->thr[i];
+	if (t->updated == now)
+		return &t->rate;
+	t->updated = now;
+	struct cgroup_cpustat cur;
+	memset(&t->rate, 0, sizeof(t->rate));
+	if (cgroup_cpustat_read(&k->root, t->dir, t->version, &cur) < 0) {
+		t->have_prev = false;
+		return &t->rate;
+	}
+	if (t->have_prev && now > t->prev_t)
+		cgroup_throttle_rate(&t->prev, &cur, now - t->prev_t, &t->rate);
+	t->prev = cur;
+	t->prev_t = now;
+	t->have_prev = true;
+	return &t->rate;
+}
+
+/* Reads the budget of c's process into c.  false: the process has gone. */
+static bool rank_budget(struct ranking *k, struct rank_cache *c, int online, double now)
+{
+	if (c->read_at >= 0 && now - c->read_at < RANKING_BUDGET_S)
+		return true;
+	struct budget *b = xmalloc(sizeof(*b));
+	int rc = budget_read(&k->root, c->pid, b);
+	k->budget_reads++;
+	c->read_at = now;
+	if (rc == -ESRCH) {
+		free(b);
+		return false;
+	}
+	c->known = rc == 0;
+	c->affinity = c->known ? b->affinity : 0;
+	c->cpuset = c->known ? b->cpuset : 0;
+	c->quota = c->known ? b->quota.cpus : -1;
+	c->effective = c->known ? b->effective : online;
+	c->binding = c->known ? b->binding : BUDGET_ONLINE;
+	c->thr = c->known && b->quota.cpus > 0 && b->quota.dir[0]
+		     ? rank_throttle_of(k, b->quota.dir, b->loc.version)
+		     : -1;
+	free(b);
+	return true;
+}
+
+/* The cache entry of p: the old one when the same process (pid and start
+ * time) had one, else a new one never read. */
+static struct rank_cache rank_cached(const struct ranking *k, size_t *at,
+				     const struct machine_proc *p)
+{
+	while (*at < k->ncache && k->cache[*at].pid < p->pid)
+		(*at)++;
+	if (*at < k->ncache && k->cache[*at].pid == p->pid &&
+	    k->cache[*at].starttime == p->starttime)
+		return k->cache[*at];
+	return (struct rank_cache){.pid = p->pid, .starttime = p->starttime, .read_at = -1,
+				   .thr = -1};
+}
+
+static size_t rank_cpus_ran(const uint8_t *set)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < MACHINE_SET_BYTES; i++)
+		n += (size_t)__builtin_popcount(set[i]);
+	return n;
+}
+
+/* The verdict of row r: the diagnosis's table over its totals. */
+static void rank_judge(struct ranking *k, struct rank_row *r, const struct machine_proc *p,
+		       const struct budget *b, const struct throttle_rate *thr, double psi)
+{
+	r->headline[0] = r->suggestion[0] = '\0';
+	if (diagnosis_is_idle(r->cpu, r->runnable_mean)) {
+		r->verdict = VERDICT_IDLE;
+		return;
+	}
+	struct machine_view view;
+	neighbours_view(&k->machine, p->pid, &p->pid, 1, 0, p->ran_on, psi, &view);
+	/* Each process is its own row here: its children are not "left out". */
+	view.children = 0;
+	view.children_cpus = 0;
+	struct diag_totals t = {.pid = p->pid,
+				.threads = r->threads,
+				.window_s = k->machine.sample.dt,
+				.cpu = r->cpu,
+				.wait = r->wait,
+				.budget = b,
+				.cpus_ran = (int)rank_cpus_ran(p->ran_on),
+				.machine = &view};
+	if (thr)
+		t.throttle = *thr;
+	diagnosis_of_totals(&t, k->scratch);
+	r->verdict = k->scratch->verdict;
+	_Static_assert(sizeof(r->headline) == sizeof(k->scratch->headline), "headline sizes");
+	memcpy(r->headline, k->scratch->headline, sizeof(r->headline));
+	if (k->scratch->nsuggestions)
+		snprintf(r->suggestion, sizeof(r->suggestion), "%s", k->scratch->suggestions[0]);
+}
+
+/* The budget the verdict is judged against, from the cache's terms (the
+ * cgroup's paths are not kept). */
+static void rank_budget_of(const struct rank_cache *c, int online, struct budget *b)
+{
+	memset(b, 0, sizeof(*b));
+	b->online = online;
+	b->affinity = c->affinity;
+	b->cpuset = c->cpuset;
+	b->quota.cpus = c->quota;
+	b->effective = c->effective;
+	b->binding = c->binding;
+}
+
+static int rank_cmp(const void *a, const void *b)
+{
+	const struct rank_row *x = a, *y = b;
+	if (x->factor != y->factor)
+		return x->factor > y->factor ? -1 : 1;
+	if (x->cpu != y->cpu)
+		return x->cpu > y->cpu ? -1 : 1;
+	return x->pid < y->pid ? -1 : x->pid > y->pid;
+}
+
+static void rank_summary(struct ranking *k, double psi)
+{
+	struct machine_view all;
+	static const uint8_t any[MACHINE_SET_BYTES];
+	neighbours_view(&k->machine, -1, NULL, 0, 0, any, psi, &all);
+	struct rank_machine *m = &k->summary;
+	memset(m, 0, sizeof(*m));
+	m->valid = all.valid;
+	m->window_s = all.window_s;
+	m->online = all.online;
+	m->cpus_used = all.cpus_used;
+	m->runnable_mean = all.runnable_mean;
+	m->factor = m->online > 0 ? m->runnable_mean / m->online : 0;
+	m->psi_some = psi;
+	m->processes = k->n;
+	for (size_t i = 0; i < k->n; i++)
+		m->threads += (size_t)k->rows[i].threads;
+	m->verdict = diagnosis_machine(m->runnable_mean, m->cpus_used, m->online, m->headline,
+				       sizeof(m->headline));
+}
+
+bool ranking_tick(struct ranking *k, double now)
+{
+	if (!neighbours_tick(&k->machine, &k->root, NULL, now))
+		return false;
+	const struct machine_sample *s = &k->machine.sample;
+	struct psi psi;
+	double psi_some = psi_read(&k->root, "proc/pressure/cpu", &psi) == 0 && psi.available
+			      ? psi.some_avg10
+			      : -1;
+	int online = s->online > 0 ? s->online : 1;
+	struct rank_cache *cache = xmalloc((s->n + 1) * sizeof(*cache));
+	size_t nc = 0, at = 0;
+	if (s->n > k->cap) {
+		k->cap = s->n;
+		k->rows = xrealloc(k->rows, k->cap * sizeof(*k->rows));
+	}
+	k->n = 0;
+	struct budget *b = xmalloc(sizeof(*b));
+	for (size_t i = 0; i < s->n; i++) {
+		const struct machine_proc *p = &s->v[i];
+		if (p->kernel && !k->kernel)
+			continue;
+		struct rank_cache c = rank_cached(k, &at, p);
+		if (!rank_budget(k, &c, online, now))
+			continue;
+		cache[nc++] = c;
+		const struct throttle_rate *thr = c.thr >= 0 ? rank_throttle_rate(k, c.thr, now) : NULL;
+		/* A new process has no rates yet; its budget and its cgroup's
+		 * first cpu.stat are read now, so its first row has both. */
+		if (p->is_new)
+			continue;
+		struct rank_row *r = &k->rows[k->n++];
+		memset(r, 0, offsetof(struct rank_row, headline));
+		r->pid = p->pid;
+		r->ppid = p->ppid;
+		memcpy(r->name, p->name, sizeof(r->name));
+		r->name_len = p->name_len;
+		snprintf(r->cgroup_path, sizeof(r->cgroup_path), "%.*s",
+			 (int)sizeof(r->cgroup_path) - 1, p->cgroup);
+		ranking_cgroup_short(p->cgroup, r->cgroup, sizeof(r->cgroup));
+		r->kernel = p->kernel;
+		r->threads = p->threads;
+		r->cpu = p->cpus;
+		r->wait = p->wait;
+		r->runnable_mean = p->cpus + p->wait;
+		r->budget_known = c.known;
+		r->effective = c.effective;
+		r->binding = c.binding;
+		r->factor = c.effective > 0 ? r->runnable_mean / c.effective : 0;
+		if (thr && thr->valid) {
+			r->throttle_valid = true;
+			r->throttled_pct = thr->throttled_pct;
+			r->throttled_s_per_s = thr->throttled_s_per_s;
+		}
+		rank_budget_of(&c, online, b);
+		rank_judge(k, r, p, b, thr, psi_some);
+	}
+	free(b);
+	free(k->cache);
+	k->cache = cache;
+	k->ncache = nc;
+	if (s->dt <= 0)
+		return false; /* the baseline: no rates */
+	qsort(k->rows, k->n, sizeof(*k->rows), rank_cmp);
+	rank_summary(k, psi_some);
+	return true;
+}
+
+/* ---- short cgroup names ---------------------------------------------------- */
+
+/* The start of a run of at least 64 hex digits in s[0..n), or NULL. */
+static const char *rank_hex64(const char *s, size_t n)
+{
+	size_t run = 0;
+	for (size_t i = 0; i < n; i++) {
+		run = isxdigit((unsigned char)s[i]) ? run + 1 : 0;
+		if (run == 64)
+			return s + i - 63;
+	}
+	return NULL;
+}
+
+/* A pod's UID in the component s[0..n) ("pod1f2e3d4c-...", or
+ * "kubepods-burstable-pod1f2e3d4c_..."): its first 8 characters, or NULL. */
+static const char *rank_pod(const char *s, size_t n)
+{
+	for (size_t i = 0; i + 11 <= n; i++) {
+		if (memcmp(s + i, "pod", 3) != 0 || (i > 0 && s[i - 1] != '-'))
+			continue;
+		size_t h = 0;
+		while (h < 8 && isxdigit((unsigned char)s[i + 3 + h]))
+			h++;
+		if (h == 8)
+			return s + i + 3;
+	}
+	return NULL;
+}
+
+/* The runtime a container component names ("docker-<id>.scope",
+ * "cri-containerd-<id>.scope", "crio-<id>.scope", "libpod-<id>.scope"). */
+static const char *rank_runtime(const char *s, size_t n)
+{
+	static const struct {
+		const char *prefix, *name;
+	} names[] = {
+	    {"docker", "docker"}, {"cri-containerd", "containerd"}, {"crio", "crio"},
+	    {"libpod", "podman"},
+	};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		size_t l = strlen(names[i].prefix);
+		if (n >= l && memcmp(s, names[i].prefix, l) == 0)
+			return names[i].name;
+	}
+	return "container";
+}
+
+void ranking_cgroup_short(const char *path, char *out, size_t cap)
+{
+	if (!cap)
+		return;
+	out[0] = '\0';
+	if (!path[0])
+		return;
+	const char *pod = NULL, *id = NULL, *runtime = NULL, *last = NULL;
+	size_t last_len = 0;
+	for (const char *c = path; *c;) {
+		while (*c == '/')
+			c++;
+		if (!*c)
+			break;
+		size_t n = strcspn(c, "/");
+		const char *p = rank_pod(c, n), *x = rank_hex64(c, n);
+		if (p)
+			pod = p;
+		if (x) {
+			id = x;
+			/* "/docker/<id>": the runtime is the parent's name */
+			runtime = x == c && last ? rank_runtime(last, last_len) : rank_runtime(c, n);
+		}
+		last = c;
+		last_len = n;
+		c += n;
+	}
+	if (!last) {
+		snprintf(out, cap, "/");
+	} else if (pod && id) {
+		snprintf(out, cap, "pod %.8s/%.12s", pod, id);
+	} else if (pod) {
+		snprintf(out, cap, "pod %.8s", pod);
+	} else if (id) {
+		snprintf(out, cap, "%s %.12s", runtime, id);
+	} else {
+		size_t n = last_len < cap - 1 ? last_len : cap - 1;
+		memcpy(out, last, n);
+		out[n] = '\0';
+	}
+}

@@ -1,0 +1,124 @@
+#!/bin/bash
+# test-all.sh — threadlab --all --batch against real programs the test
+# starts (issue 19): an 8-thread OpenMP program in a 1-CPU quota cgroup
+# ranks first with a throttled or oversubscribed verdict and a
+# suggestion, a 1-thread busy program in the same quota ranks below it, an
+# idle process reads idle; CSV and text carry the same ranking (--top
+# bounds it); another process's hostile name is escaped in JSON and made
+# safe in text; bad command lines exit 2 with a message.  Prints TAP.
+set -u
+. "$(dirname "$0")/tap-lib.sh"
+. "$(dirname "$0")/tap-jobs.sh"
+OMP="$B/tests/omp-busy"
+HOSTILE="$B/tests/hostile-name"
+jobs_need "$OMP" "$HOSTILE"
+plan 5
+
+# ---- the quota cgroup and its two busy programs, an idle one ------------------
+if quota_capable && cg_make all && cg_quota "$cg_dir" 100000 100000; then
+	cg=$cg_dir
+	start omp8 env OMP_NUM_THREADS=8 "${tap_orphan_kill[@]}" sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$cg" "$OMP"
+	start omp1 env OMP_NUM_THREADS=1 "${tap_orphan_kill[@]}" sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$cg" "$OMP"
+	"${tap_orphan_kill[@]}" sleep 300 &
+	idle=$!
+	track "$idle"
+	try3 "--all --batch: the 8-thread program in a 1-CPU quota first, throttled or oversubscribed, with a suggestion; the 1-thread one below; idle reads idle" \
+		"$tmp/all.json" "
+assert st == 0, st
+p = last['processes']
+pids = [x['pid'] for x in p]
+assert pids[0] == $omp8, [(x['pid'], x['name'], x['factor']) for x in p[:5]]
+a = p[0]
+assert a['name'] == 'omp-busy' and a['threads'] == 8, a
+assert a['binding'] == 'quota' and abs(a['effective_cpus'] - 1.0) < 1e-6, a
+assert a['verdict'] in ('throttled', 'oversubscribed'), a
+assert a['suggestion'] and a['headline'].startswith(a['verdict']), a
+assert a['factor'] > 5, a
+assert a['cgroup'] == '$(basename "$cg")' and a['cgroup_path'].endswith('/$(basename "$cg")'), a
+assert a['throttled_pct'] is not None and a['throttled_pct'] > 50, a
+b = p[pids.index($omp1)]
+assert b['threads'] == 1 and b['binding'] == 'quota' and b['factor'] < a['factor'], b
+assert b['verdict'] != 'idle', b
+i = p[pids.index($idle)]
+assert i['verdict'] == 'idle' and i['factor'] < 0.05, i
+m = last['machine']
+assert m['online'] == $(nproc) and m['processes'] == len(p), m
+assert m['runnable_mean'] >= 8, m
+assert m['verdict'] == 'oversubscribed', m
+assert p == sorted(p, key=lambda x: -x['factor']), 'not ranked by factor'
+" "$TL" --all --batch -c 1 --format json
+	bounded 20 "$TL" --all --batch -c 1 --format csv >"$tmp/all.csv" 2>"$tmp/all.csv.err"
+	st=$?
+	if "$PY" - "$tmp/all.csv" "$omp8" "$st" >"$tmp/err" 2>&1 <<'PY'; then
+import csv, sys
+st = int(sys.argv[3])
+assert st == 0, st
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert rows, 'no rows'
+assert rows[0]['rank'] == '1' and rows[0]['pid'] == sys.argv[2], rows[0]
+assert rows[0]['binding'] == 'quota' and rows[0]['verdict'] in ('throttled', 'oversubscribed'), rows[0]
+assert [r['rank'] for r in rows] == [str(i + 1) for i in range(len(rows))]
+f = [float(r['factor']) for r in rows]
+assert f == sorted(f, reverse=True), f
+PY
+		ok "--all --batch --format csv: the same ranking, one row per process"
+	else
+		notok "--all --batch --format csv: the same ranking, one row per process" "$(cat "$tmp/err" "$tmp/all.csv.err")"
+	fi
+	bounded 20 "$TL" --all --batch -c 1 --top 3 >"$tmp/all.txt" 2>&1
+	st=$?
+	rows=$(grep -cE '^ +[0-9]+ ' "$tmp/all.txt")
+	if [ "$st" = 0 ] && [ "$rows" = 3 ] && grep -qE "^ +$omp8 +omp-busy .* (throttled|oversubscribed)$" "$tmp/all.txt" &&
+		grep -q '^  \.\.\. [0-9]* more (--top N shows more)$' "$tmp/all.txt" && grep -q ' machine oversubscribed: ' "$tmp/all.txt"; then
+		ok "--all --batch --top 3 (text): the machine's line, three rows, the count of the rest"
+	else
+		notok "--all --batch --top 3 (text): the machine's line, three rows, the count of the rest" "status $st, $rows rows" "$(cat "$tmp/all.txt")"
+	fi
+	stop "$omp8"
+	stop "$omp1"
+else
+	why=${quota_why:-no cgroup with a quota could be made}
+	skip "--all --batch ranks the quota-bound program first" "$why"
+	skip "--all --batch --format csv" "$why"
+	skip "--all --batch --top 3 (text)" "$why"
+fi
+
+# ---- another process's name -------------------------------------------------------
+start hostile "$HOSTILE"
+bounded 20 "$TL" --all --batch -c 1 --format json >"$tmp/h.json" 2>"$tmp/h.err"
+st=$?
+bounded 20 "$TL" --all --batch -c 1 --top 1000 >"$tmp/h.txt" 2>&1
+if json_check "$tmp/h.json" "$st" "
+assert st == 0, st
+comm = open('/proc/$hostile/comm', 'rb').read().rstrip(b'\n')
+h = [x for x in last['processes'] if x['pid'] == $hostile]
+assert h, 'the hostile process is not ranked'
+assert h[0]['name'].encode('utf-8', 'surrogateescape') == comm, (h[0]['name'], comm)
+" && grep -qE "^ +$hostile " "$tmp/h.txt" && ! LC_ALL=C grep -q $'[\x01-\x08\x0b-\x1f\x7f\x9b]' "$tmp/h.txt"; then
+	ok "a hostile process name: its bytes in JSON, nothing a terminal acts on in text"
+else
+	notok "a hostile process name: its bytes in JSON, nothing a terminal acts on in text" "$(cat "$tmp/err" "$tmp/h.err")" "$(grep -aE "^ +$hostile " "$tmp/h.txt" | od -c | head -5)"
+fi
+stop "$hostile"
+
+# ---- bad command lines ----------------------------------------------------------
+bad=""
+check_usage() {
+	local want=$1 out st
+	shift
+	out=$("$TL" "$@" 2>&1 </dev/null)
+	st=$?
+	[ "$st" = 2 ] && printf '%s' "$out" | grep -q -- "$want" || bad+="'$*': status $st, '$out' (want '$want'); "
+}
+check_usage "is for --batch" --all
+check_usage "drop -p" --all --batch -p 1
+check_usage "once a second" --all --batch -i 0.5
+check_usage "count of 1 or more" --all --batch --top 0
+check_usage "does not apply to the built-in workload" --batch --top 3
+check_usage "does not apply to --all" --all --batch --threads 2
+check_usage "exclude each other" --all --batch --diagnose
+if [ -z "$bad" ]; then
+	ok "bad --all command lines exit 2 with a message"
+else
+	notok "bad --all command lines exit 2 with a message" "$bad"
+fi

@@ -1,0 +1,64 @@
+/* batch-all.c — threadlab --all --batch: every process of the machine,
+ * ranked against its budget, one sample per interval (batch-all.h). */
+#include "config.h"
+
+#include "batch-all.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "face.h"
+#include "ranking-out.h"
+#include "ranking.h"
+#include "stop.h"
+
+static double batch_all_wall(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+int batch_all_run(const struct options *o)
+{
+	char err[512];
+	struct ranking k;
+	stop_install(NULL);
+	double next = stop_now();
+	/* The baseline: the first ranking comes one interval later. */
+	int rc = ranking_open(&k, o->root, o->kernel_threads, next, err, sizeof(err));
+	if (rc < 0) {
+		face_say(err);
+		return rc == -ENOENT || rc == -ENOTDIR ? EXIT_USAGE : EXIT_RUNTIME;
+	}
+	long printed = 0;
+	rc = EXIT_OK;
+	for (bool header = true; !stop_signal;) {
+		next += o->interval;
+		stop_sleep_until(next);
+		if (stop_signal)
+			break;
+		double now = stop_now();
+		if (!ranking_tick(&k, now))
+			continue;
+		ranking_out(stdout, o->format, &k, batch_all_wall(), (size_t)o->top, header);
+		header = false;
+		if (fflush(stdout) == EOF || ferror(stdout)) {
+			if (errno != EPIPE) {
+				fprintf(stderr, "threadlab: cannot write the output: %s\n",
+					strerror(errno));
+				rc = EXIT_RUNTIME;
+			}
+			break;
+		}
+		if (o->count && ++printed >= o->count)
+			break;
+		/* A tick read late pushes the next one back. */
+		if (next < now)
+			next = now;
+	}
+	ranking_free(&k);
+	return rc;
+}

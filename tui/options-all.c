@@ -1,0 +1,44 @@
+/* options-all.c — --all, --top and --kernel-threads (options-all.h). */
+#include "config.h"
+
+#include "options-all.h"
+
+#include <limits.h>
+
+#include "neighbours.h"
+#include "options-args.h"
+#include "options-tune.h"
+
+int options_all_one(struct options *o, int c, const char *arg, char *err, size_t errlen)
+{
+	switch (c) {
+	case OPT_ALL:
+		o->all = true;
+		return EXIT_OK;
+	case OPT_KERNEL_THREADS:
+		o->kernel_threads = true;
+		return EXIT_OK;
+	default:
+		if (!options_long_int(arg, 1, INT_MAX, &o->top))
+			return options_err(err, errlen, "--top needs a count of 1 or more, not '%s'",
+					   arg);
+		return EXIT_OK;
+	}
+}
+
+int options_all_check(const struct options *o, char *err, size_t errlen)
+{
+	if (!o->all)
+		return EXIT_OK;
+	if (o->pid || o->command || o->match || o->replay || o->tour)
+		return options_err(err, errlen,
+				   "--all watches every process: drop -p, -- CMD, --match, --replay "
+				   "and --tour");
+	/* The machine is read at most once a second (neighbours.h). */
+	if (o->interval_set && o->interval < NEIGHBOURS_PERIOD_S)
+		return options_err(err, errlen,
+				   "--all reads the whole machine at most once a second: -i 1 or "
+				   "more, not %g",
+				   o->interval);
+	return EXIT_OK;
+}
