@@ -178,9 +178,14 @@ static void anchor_restart_dead(struct anchor *a)
 		unsigned n = atomic_load(&a->shm->helper_restarts[i]);
 		double now = mono_s(), *oldest = &a->restart_t[i][n % LAB_RESTART_MAX];
 		int rc = -EAGAIN;
-		if (restart_allowed(a->restart_t[i], n, now))
+		/* The count goes up before the new pid is published: a reader
+		 * that sees the new pid sees it counted. */
+		if (restart_allowed(a->restart_t[i], n, now)) {
+			atomic_store(&a->shm->helper_restarts[i], n + 1);
 			rc = anchor_start_helper(a, i);
+		}
 		if (rc < 0) {
+			atomic_store(&a->shm->helper_restarts[i], n);
 			if (rc != -EAGAIN)
 				atomic_store(&a->shm->helper_restart_errno[i], -rc);
 			atomic_store(&a->shm->helper_gave_up[i], 1);
@@ -188,7 +193,6 @@ static void anchor_restart_dead(struct anchor *a)
 			continue;
 		}
 		*oldest = now;
-		atomic_store(&a->shm->helper_restarts[i], n + 1);
 	}
 }
 
@@ -219,13 +223,18 @@ static void anchor_restart_loaders(struct anchor *a)
 			continue; /* no longer wanted: nothing to restart */
 		unsigned n = atomic_load(&a->shm->loader_restarts[k]);
 		double now = mono_s();
-		if (!restart_allowed(a->loader_restart_t[k], n, now) ||
-		    anchor_start_loader(a, k) < 0) {
+		if (!restart_allowed(a->loader_restart_t[k], n, now)) {
+			atomic_store(&a->shm->loader_gave_up[k], 1);
+			continue;
+		}
+		/* Counted before the new pid is published (as for helpers). */
+		atomic_store(&a->shm->loader_restarts[k], n + 1);
+		if (anchor_start_loader(a, k) < 0) {
+			atomic_store(&a->shm->loader_restarts[k], n);
 			atomic_store(&a->shm->loader_gave_up[k], 1);
 			continue;
 		}
 		a->loader_restart_t[k][n % LAB_RESTART_MAX] = now;
-		atomic_store(&a->shm->loader_restarts[k], n + 1);
 	}
 }
 
