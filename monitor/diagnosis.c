@@ -431,6 +431,13 @@ void diagnosis_of_totals(const struct diag_totals *t, struct diagnosis *out)
 				.budget = b,
 				.rates = &no_threads,
 				.machine = t->machine,
+				.census = t->census,
+				.cores = t->census ? t->census->cores : 0,
 				.prev = VERDICT_N};
+	if (t->census) {
+		diag_runtimes(out, &in, b->affinity > 0 ? b->affinity : 1);
+		diag_runtimes_env(out, &in);
+		diag_runtimes_team(out);
+	}
 	diag_judge(out, &in);
 }

@@ -195,12 +195,14 @@ struct diag_input {
 void diagnosis_make(const struct diag_input *in, struct diagnosis *out);
 
 /* A process judged from its totals alone (the whole machine's ranking,
- * ranking.h): no thread is read, so there are no roles, runtimes, groups
- * or latency, and undersubscribed (a busy thread) is never found.  The
- * part of the wait throttling explains is estimated from the totals: each
- * thread waits at most the throttled share of one CPU's time
- * (throttled_s_per_s over the CPUs its threads ran on, up to 1), so it is
- * min(wait, threads x that share). */
+ * ranking.h): no thread is read, so there are no roles, groups or latency,
+ * and undersubscribed (a busy thread) is never found.  The part of the
+ * wait throttling explains is estimated from the totals: each thread waits
+ * at most the throttled share of one CPU's time (throttled_s_per_s over
+ * the CPUs its threads ran on, up to 1), so it is min(wait, threads x that
+ * share).  With a census its runtimes and thread variables are read as the
+ * single-target diagnosis reads them (no team is seen working: a pool is
+ * read from memory or is the default); without one no runtime is named. */
 struct diag_totals {
 	pid_t pid;
 	int threads;
@@ -210,6 +212,8 @@ struct diag_totals {
 	struct throttle_rate throttle;	    /* of the cgroup whose quota binds */
 	int cpus_ran;			    /* distinct CPUs its threads ran on; <= 0: 1 */
 	const struct machine_view *machine; /* the rest of the machine; NULL: not measured */
+	const struct census *census; /* the process's own entry, for its runtimes and thread
+				      * variables; NULL: not read (no runtime is named) */
 };
 /* Diagnoses t into out (every field written). */
 void diagnosis_of_totals(const struct diag_totals *t, struct diagnosis *out);

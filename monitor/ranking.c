@@ -46,6 +46,7 @@ void ranking_init(struct ranking *k, const struct sysroot *root, bool kernel)
 	k->root = *root;
 	k->kernel = kernel;
 	neighbours_init(&k->machine, 0);
+	census_init(&k->census, &k->root);
 	k->scratch = xcalloc(1, sizeof(*k->scratch));
 }
 
@@ -77,6 +78,7 @@ void ranking_free(struct ranking *k)
 	if (k->own_root)
 		sysroot_close(&k->root);
 	neighbours_free(&k->machine);
+	census_free(&k->census);
 	free(k->cache);
 	free(k->thr);
 	free(k->scratch);
@@ -180,7 +182,8 @@ static size_t rank_cpus_ran(const uint8_t *set)
 
 /* The verdict of row r: the diagnosis's table over its totals. */
 static void rank_judge(struct ranking *k, struct rank_row *r, const struct machine_proc *p,
-		       const struct budget *b, const struct throttle_rate *thr, double psi)
+		       const struct budget *b, const struct throttle_rate *thr, double psi,
+		       const struct census *census)
 {
 	r->headline[0] = r->suggestion[0] = '\0';
 	if (diagnosis_is_idle(r->cpu, r->runnable_mean)) {
@@ -199,7 +202,8 @@ static void rank_judge(struct ranking *k, struct rank_row *r, const struct machi
 				.wait = r->wait,
 				.budget = b,
 				.cpus_ran = (int)rank_cpus_ran(p->ran_on),
-				.machine = &view};
+				.machine = &view,
+				.census = census};
 	if (thr)
 		t.throttle = *thr;
 	diagnosis_of_totals(&t, k->scratch);
@@ -221,6 +225,43 @@ static void rank_budget_of(const struct rank_cache *c, int online, struct budget
 	b->quota.cpus = c->quota;
 	b->effective = c->effective;
 	b->binding = c->binding;
+}
+
+static int rank_pid_cmp(const void *a, const void *b)
+{
+	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* The leading offenders judged again with their census entries; the
+ * census keeps only them. */
+static void rank_explain(struct ranking *k, int online, double now, double psi)
+{
+	pid_t pids[RANKING_EXPLAIN];
+	size_t rows[RANKING_EXPLAIN], n = 0;
+	for (size_t i = 0; i < k->n && n < RANKING_EXPLAIN; i++)
+		if (k->rows[i].verdict != VERDICT_FINE && k->rows[i].verdict != VERDICT_IDLE) {
+			rows[n] = i;
+			pids[n++] = k->rows[i].pid;
+		}
+	qsort(pids, n, sizeof(*pids), rank_pid_cmp);
+	census_update_pids(&k->census, &k->root, pids, n, now);
+	struct budget *b = xmalloc(sizeof(*b));
+	for (size_t i = 0; i < n; i++) {
+		struct rank_row *r = &k->rows[rows[i]];
+		struct census_proc *e = (struct census_proc *)census_find(&k->census, r->pid);
+		if (!e)
+			continue;
+		/* A census of one: the process's own runtimes, as the target's. */
+		struct census one = {.p = e, .n = 1, .cap = 1, .cores = k->census.cores};
+		const struct rank_cache *c = &k->cache[r->cached];
+		const struct throttle_rate *thr =
+		    c->thr >= 0 ? rank_throttle_rate(k, c->thr, now) : NULL;
+		rank_budget_of(c, online, b);
+		rank_judge(k, r, &k->machine.sample.v[r->src], b, thr, psi, &one);
+		r->explained = true;
+	}
+	free(b);
 }
 
 static int rank_cmp(const void *a, const void *b)
@@ -308,8 +349,10 @@ bool ranking_tick(struct ranking *k, double now)
 			r->throttled_pct = thr->throttled_pct;
 			r->throttled_s_per_s = thr->throttled_s_per_s;
 		}
+		r->src = i;
+		r->cached = nc - 1;
 		rank_budget_of(&c, online, b);
-		rank_judge(k, r, p, b, thr, psi_some);
+		rank_judge(k, r, p, b, thr, psi_some, NULL);
 	}
 	free(b);
 	free(k->cache);
@@ -318,6 +361,7 @@ bool ranking_tick(struct ranking *k, double now)
 	if (s->dt <= 0)
 		return false; /* the baseline: no rates */
 	qsort(k->rows, k->n, sizeof(*k->rows), rank_cmp);
+	rank_explain(k, online, now, psi_some);
 	rank_summary(k, psi_some);
 	return true;
 }

@@ -18,6 +18,11 @@
  * (diagnosis_of_totals): there is no per-thread reading here, so no pool
  * runtime is named and none reads undersubscribed.  A process idle by the
  * table's first rule is given that verdict without the rest of the work.
+ * The first RANKING_EXPLAIN rows that are neither fine nor idle are judged
+ * again with their census entry (monitor/census.h: the runtimes they
+ * loaded, their thread variables), so their suggestions name the pool
+ * and the setting ("set OMP_NUM_THREADS=1"); their maps and environ are
+ * read when they first lead and every CENSUS_REFRESH_S after.
  *
  * A process that ended between two ticks is gone from the next ranking; a
  * new one is ranked after its first whole interval; a PID whose start time
@@ -32,12 +37,14 @@
 #include <sys/types.h>
 
 #include "budget.h"
+#include "census.h"
 #include "diagnosis.h"
 #include "neighbours.h"
 #include "sysroot.h"
 
 #define RANKING_BUDGET_S   5.0 /* s between reads of a process's budget */
 #define RANKING_CGROUP_MAX 64  /* bytes of a short cgroup name */
+#define RANKING_EXPLAIN	   10  /* leading offenders whose runtimes are read */
 
 /* One process over the last interval.  Plain data. */
 struct rank_row {
@@ -59,6 +66,8 @@ struct rank_row {
 	enum verdict verdict;
 	char headline[2 * DIAG_TEXT]; /* the verdict in one line, as the diagnosis's; "" idle */
 	char suggestion[DIAG_TEXT]; /* the first suggestion; "" none */
+	bool explained;		    /* judged with its runtimes and thread variables */
+	size_t src, cached;	    /* ranking.c's: its sample and budget entries */
 };
 
 /* The machine over the last interval. */
@@ -92,6 +101,7 @@ struct ranking {
 	struct rank_row *rows;	   /* ranked */
 	size_t n, cap;
 	struct rank_machine summary;
+	struct census census; /* of the explained offenders */
 	uint64_t budget_reads; /* budgets read since ranking_init (the benchmark's figure) */
 };
 

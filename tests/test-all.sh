@@ -1,8 +1,8 @@
 #!/bin/bash
 # test-all.sh — threadlab --all --batch against real programs the test
 # starts (issue 19): an 8-thread OpenMP program in a 1-CPU quota cgroup
-# ranks first with a throttled or oversubscribed verdict and a
-# suggestion, a 1-thread busy program in the same quota ranks below it, an
+# ranks first with a throttled or oversubscribed verdict and the
+# suggestion that names its pool (OMP_NUM_THREADS=1), a 1-thread busy program in the same quota ranks below it, an
 # idle process reads idle; CSV and text carry the same ranking (--top
 # bounds it); another process's hostile name is escaped in JSON and made
 # safe in text; bad command lines exit 2 with a message.  Prints TAP.
@@ -33,6 +33,8 @@ assert a['name'] == 'omp-busy' and a['threads'] == 8, a
 assert a['binding'] == 'quota' and abs(a['effective_cpus'] - 1.0) < 1e-6, a
 assert a['verdict'] in ('throttled', 'oversubscribed'), a
 assert a['suggestion'] and a['headline'].startswith(a['verdict']), a
+# the census of an offender: the pool and the setting, not only the factor
+assert a['suggestion'].startswith('set OMP_NUM_THREADS=1') and 'OpenMP' in a['suggestion'], a
 assert a['factor'] > 5, a
 assert a['cgroup'] == '$(basename "$cg")' and a['cgroup_path'].endswith('/$(basename "$cg")'), a
 assert a['throttled_pct'] is not None and a['throttled_pct'] > 50, a
