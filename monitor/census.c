@@ -206,7 +206,8 @@ void census_update_pids(struct census *c, const struct sysroot *r, const pid_t *
 			census_proc_free(&c->p[i]);
 	}
 	c->n = kept;
-	qsort(c->p, c->n, sizeof(*c->p), census_cmp);
+	if (c->n) /* c->p is NULL while nothing was ever kept */
+		qsort(c->p, c->n, sizeof(*c->p), census_cmp);
 }
 
 void census_update(struct census *c, const struct sysroot *r, const struct thread_set *threads,
