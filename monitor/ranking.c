@@ -48,6 +48,7 @@ void ranking_init(struct ranking *k, const struct sysroot *root, bool kernel)
 	neighbours_init(&k->machine, 0);
 	census_init(&k->census, &k->root);
 	k->scratch = xcalloc(1, sizeof(*k->scratch));
+	k->budget = xcalloc(1, sizeof(*k->budget));
 }
 
 int ranking_open(struct ranking *k, const char *dir, bool kernel, double now, char *err,
@@ -82,6 +83,7 @@ void ranking_free(struct ranking *k)
 	free(k->cache);
 	free(k->thr);
 	free(k->scratch);
+	free(k->budget);
 	free(k->rows);
 	memset(k, 0, sizeof(*k));
 }
@@ -137,14 +139,12 @@ static bool rank_budget(struct ranking *k, struct rank_cache *c, int online, dou
 {
 	if (c->read_at >= 0 && now - c->read_at < RANKING_BUDGET_S)
 		return true;
-	struct budget *b = xmalloc(sizeof(*b));
+	struct budget *b = k->budget;
 	int rc = budget_read(&k->root, c->pid, b);
 	k->budget_reads++;
 	c->read_at = now;
-	if (rc == -ESRCH) {
-		free(b);
+	if (rc == -ESRCH)
 		return false;
-	}
 	c->known = rc == 0;
 	c->affinity = c->known ? b->affinity : 0;
 	c->cpuset = c->known ? b->cpuset : 0;
@@ -154,7 +154,6 @@ static bool rank_budget(struct ranking *k, struct rank_cache *c, int online, dou
 	c->thr = c->known && b->quota.cpus > 0 && b->quota.dir[0]
 		     ? rank_throttle_of(k, b->quota.dir, b->loc.version)
 		     : -1;
-	free(b);
 	return true;
 }
 
@@ -246,7 +245,7 @@ static void rank_explain(struct ranking *k, int online, double now, double psi)
 		}
 	qsort(pids, n, sizeof(*pids), rank_pid_cmp);
 	census_update_pids(&k->census, &k->root, pids, n, now);
-	struct budget *b = xmalloc(sizeof(*b));
+	struct budget *b = k->budget;
 	for (size_t i = 0; i < n; i++) {
 		struct rank_row *r = &k->rows[rows[i]];
 		struct census_proc *e = (struct census_proc *)census_find(&k->census, r->pid);
@@ -261,7 +260,6 @@ static void rank_explain(struct ranking *k, int online, double now, double psi)
 		rank_judge(k, r, &k->machine.sample.v[r->src], b, thr, psi, &one);
 		r->explained = true;
 	}
-	free(b);
 }
 
 static int rank_cmp(const void *a, const void *b)
@@ -312,7 +310,7 @@ bool ranking_tick(struct ranking *k, double now)
 		k->rows = xrealloc(k->rows, k->cap * sizeof(*k->rows));
 	}
 	k->n = 0;
-	struct budget *b = xmalloc(sizeof(*b));
+	struct budget *b = k->budget;
 	for (size_t i = 0; i < s->n; i++) {
 		const struct machine_proc *p = &s->v[i];
 		if (p->kernel && !k->kernel)
@@ -354,7 +352,6 @@ bool ranking_tick(struct ranking *k, double now)
 		rank_budget_of(&c, online, b);
 		rank_judge(k, r, p, b, thr, psi_some, NULL);
 	}
-	free(b);
 	free(k->cache);
 	k->cache = cache;
 	k->ncache = nc;

@@ -98,6 +98,7 @@ struct ranking {
 	struct rank_throttle *thr;
 	size_t nthr, thr_cap;
 	struct diagnosis *scratch; /* one diagnosis at a time */
+	struct budget *budget;	   /* one budget at a time (read, or judged against) */
 	struct rank_row *rows;	   /* ranked */
 	size_t n, cap;
 	struct rank_machine summary;
