@@ -59,8 +59,8 @@ fi
 
 # ---- an input-bound trainer, and the same fed fast ----------------------------------
 if [ -f "$LOADER" ]; then
-	start slow prio_run "$PY" "$LOADER" 2 50 5
-	try3 "2 workers at 50 ms an item, 5 ms of compute each: the main role waits over 50 %, input-bound, more workers first" \
+	start slow prio_run "$PY" "$LOADER" 2 100 5
+	try3 "2 workers at 100 ms an item, 5 ms of compute each (the main role would wait 90 %): it waits over 50 %, input-bound, more workers first" \
 		"$tmp/slow.json" "
 main = [r for r in d['roles'] if r['kind'] == 'main'][0]
 assert main['input_wait_pct'] > 50, main
