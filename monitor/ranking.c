@@ -363,6 +363,26 @@ bool ranking_tick(struct ranking *k, double now)
 	return true;
 }
 
+bool ranking_offends(const struct rank_row *r)
+{
+	return r->verdict == VERDICT_OVERSUBSCRIBED || r->verdict == VERDICT_THROTTLED;
+}
+
+bool ranking_starved(const struct rank_row *r)
+{
+	return r->verdict == VERDICT_CONTENDED;
+}
+
+bool ranking_problem(const struct ranking *k)
+{
+	if (k->summary.verdict == VERDICT_OVERSUBSCRIBED)
+		return true;
+	for (size_t i = 0; i < k->n; i++)
+		if (ranking_offends(&k->rows[i]) || ranking_starved(&k->rows[i]))
+			return true;
+	return false;
+}
+
 /* ---- short cgroup names ---------------------------------------------------- */
 
 /* The start of a run of at least 64 hex digits in s[0..n), or NULL. */

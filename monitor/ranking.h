@@ -121,6 +121,15 @@ void ranking_free(struct ranking *k);
  * Returns true when the rows are new. */
 bool ranking_tick(struct ranking *k, double now);
 
+/* A row whose demand exceeds its own budget: oversubscribed or throttled
+ * (--diagnose --all's offenders). */
+bool ranking_offends(const struct rank_row *r);
+/* A row that waits for CPUs other processes hold: contended. */
+bool ranking_starved(const struct rank_row *r);
+/* The machine is oversubscribed, or a row offends or is starved:
+ * --diagnose --all exits 1. */
+bool ranking_problem(const struct ranking *k);
+
 /* Pure: a short name for a cgroup path: a container ("docker 0123456789ab"
  * from a 64-hex id), a Kubernetes pod ("pod 1f2e3d4c" from its UID, with
  * the container's id when there is one), else the last component (a

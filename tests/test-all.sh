@@ -5,14 +5,17 @@
 # suggestion that names its pool (OMP_NUM_THREADS=1), a 1-thread busy program in the same quota ranks below it, an
 # idle process reads idle; CSV and text carry the same ranking (--top
 # bounds it); another process's hostile name is escaped in JSON and made
-# safe in text; bad command lines exit 2 with a message.  Prints TAP.
+# safe in text; --diagnose --all names the machine's verdict and the
+# 8-thread program first among the offenders with its suggestion, and its
+# exit status agrees with what it prints; bad command lines exit 2 with a
+# message.  Prints TAP.
 set -u
 . "$(dirname "$0")/tap-lib.sh"
 . "$(dirname "$0")/tap-jobs.sh"
 OMP="$B/tests/omp-busy"
 HOSTILE="$B/tests/hostile-name"
 jobs_need "$OMP" "$HOSTILE"
-plan 5
+plan 8
 
 # ---- the quota cgroup and its two busy programs, an idle one ------------------
 if quota_capable && cg_make all && cg_quota "$cg_dir" 100000 100000; then
@@ -37,7 +40,8 @@ assert a['suggestion'] and a['headline'].startswith(a['verdict']), a
 assert a['suggestion'].startswith('set OMP_NUM_THREADS=1') and 'OpenMP' in a['suggestion'], a
 assert a['factor'] > 5, a
 assert a['cgroup'] == '$(basename "$cg")' and a['cgroup_path'].endswith('/$(basename "$cg")'), a
-assert a['throttled_pct'] is not None and a['throttled_pct'] > 50, a
+# throttled when it got its quota's worth; on a box this loaded it may not
+assert a['throttled_pct'] is not None and (a['throttled_pct'] > 50 or a['cpu_pct'] < 90), a
 b = p[pids.index($omp1)]
 assert b['threads'] == 1 and b['binding'] == 'quota' and b['factor'] < a['factor'], b
 assert b['verdict'] != 'idle', b
@@ -76,6 +80,30 @@ PY
 	else
 		notok "--all --batch --top 3 (text): the machine's line, three rows, the count of the rest" "status $st, $rows rows" "$(cat "$tmp/all.txt")"
 	fi
+	try3 "--diagnose --all: the machine oversubscribed, the 8-thread program the first offender with its OMP_NUM_THREADS=1 suggestion, exit 1" \
+		"$tmp/diag.json" "
+assert st == 1, st
+assert last['problem'] is True and last['machine']['verdict'] == 'oversubscribed', last['machine']
+assert 1.5 < last['seconds'] < 4, last['seconds']
+o = last['offenders']
+assert o and o[0]['pid'] == $omp8, [(x['pid'], x['name'], x['verdict']) for x in o]
+assert o[0]['suggestion'].startswith('set OMP_NUM_THREADS=1'), o[0]
+assert all(x['verdict'] in ('throttled', 'oversubscribed') for x in o), o
+assert all(x['verdict'] == 'contended' for x in last['starved']), last['starved']
+assert $idle not in [x['pid'] for x in o + last['starved']], 'the idle process is listed'
+f = [x['factor'] for x in o]
+assert f == sorted(f, reverse=True), f
+" "$TL" --diagnose --all --seconds 2 --format json
+	bounded 20 "$TL" --diagnose --all --seconds 1 --top 1 >"$tmp/diag.txt" 2>&1
+	st=$?
+	if [ "$st" = 1 ] && grep -q '^machine: oversubscribed: ' "$tmp/diag.txt" &&
+		grep -q "^offenders, ranked by runnable threads over their own CPUs ([0-9]*):\$" "$tmp/diag.txt" &&
+		grep -qE "^  pid $omp8 omp-busy \[$(basename "$cg")\]: (throttled|oversubscribed).* Try: set OMP_NUM_THREADS=1" "$tmp/diag.txt" &&
+		[ "$(grep -c '^  pid ' "$tmp/diag.txt")" -le 2 ]; then
+		ok "--diagnose --all (text, --top 1): the machine's verdict, the offender's line with its suggestion, exit 1"
+	else
+		notok "--diagnose --all (text, --top 1): the machine's verdict, the offender's line with its suggestion, exit 1" "status $st" "$(cat "$tmp/diag.txt")"
+	fi
 	stop "$omp8"
 	stop "$omp1"
 else
@@ -83,6 +111,8 @@ else
 	skip "--all --batch ranks the quota-bound program first" "$why"
 	skip "--all --batch --format csv" "$why"
 	skip "--all --batch --top 3 (text)" "$why"
+	skip "--diagnose --all (json)" "$why"
+	skip "--diagnose --all (text)" "$why"
 fi
 
 # ---- another process's name -------------------------------------------------------
@@ -103,6 +133,21 @@ else
 fi
 stop "$hostile"
 
+# ---- the exit status says what the output says ---------------------------------------
+# Whatever else this machine runs: 1 exactly when the machine is
+# oversubscribed or a process offends or starves, 0 otherwise.
+bounded 20 "$TL" --diagnose --all --seconds 1 --format json >"$tmp/any.json" 2>"$tmp/any.err"
+st=$?
+if json_check "$tmp/any.json" "$st" "
+want = 1 if (last['machine']['verdict'] == 'oversubscribed' or last['offenders'] or last['starved']) else 0
+assert st == want and last['problem'] == (want == 1), (st, want, last['machine'], len(last['offenders']), len(last['starved']))
+assert last['machine']['processes'] > 0, last['machine']
+"; then
+	ok "--diagnose --all: the exit status agrees with the verdicts it prints"
+else
+	notok "--diagnose --all: the exit status agrees with the verdicts it prints" "$(cat "$tmp/err" "$tmp/any.err")"
+fi
+
 # ---- bad command lines ----------------------------------------------------------
 bad=""
 check_usage() {
@@ -119,6 +164,10 @@ check_usage "count of 1 or more" --all --batch --top 0
 check_usage "does not apply to the built-in workload" --batch --top 3
 check_usage "does not apply to --all" --all --batch --threads 2
 check_usage "exclude each other" --all --batch --diagnose
+check_usage "drop -i" --diagnose --all -i 1
+check_usage "once a second" --diagnose --all --seconds 0.5
+check_usage "does not apply to --all" --diagnose --all --strict
+check_usage "not csv" --diagnose --all --format csv
 if [ -z "$bad" ]; then
 	ok "bad --all command lines exit 2 with a message"
 else

@@ -81,6 +81,11 @@ int diagnose_run(const struct options *o)
 	int verdict_rc = diagnosis_exit_status(&s.diag, o->strict);
 	session_stop(&s);
 	face_say_stopped(&s);
+	return diagnose_flushed(verdict_rc);
+}
+
+int diagnose_flushed(int rc)
+{
 	if (fflush(stdout) == EOF || ferror(stdout)) {
 		/* 1 would read as "a problem found": an error is 2. */
 		char m[160];
@@ -88,5 +93,5 @@ int diagnose_run(const struct options *o)
 		face_say(m);
 		return EXIT_USAGE;
 	}
-	return verdict_rc;
+	return rc;
 }

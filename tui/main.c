@@ -173,7 +173,7 @@ static int main_mode(const struct options *o)
 	case MODE_SWEEP:
 		return main_sweep(o);
 	case MODE_DIAGNOSE:
-		return diagnose_run(o);
+		return o->all ? diagnose_all_run(o) : diagnose_run(o);
 	case MODE_HEADLESS:
 		return headless_run(o);
 	case MODE_DASHBOARD:

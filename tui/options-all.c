@@ -34,7 +34,17 @@ int options_all_check(const struct options *o, char *err, size_t errlen)
 		return options_err(err, errlen,
 				   "--all watches every process: drop -p, -- CMD, --match, --replay "
 				   "and --tour");
+	/* One window: the ranking at its start and at its end. */
+	if (o->mode == MODE_DIAGNOSE && o->interval_set)
+		return options_err(err, errlen,
+				   "--diagnose --all measures the whole --seconds window at once: "
+				   "drop -i");
 	/* The machine is read at most once a second (neighbours.h). */
+	if (o->mode == MODE_DIAGNOSE && o->seconds_set && o->seconds < NEIGHBOURS_PERIOD_S)
+		return options_err(err, errlen,
+				   "--all reads the whole machine at most once a second: --seconds 1 "
+				   "or more, not %g",
+				   o->seconds);
 	if (o->interval_set && o->interval < NEIGHBOURS_PERIOD_S)
 		return options_err(err, errlen,
 				   "--all reads the whole machine at most once a second: -i 1 or "

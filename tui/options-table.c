@@ -49,14 +49,15 @@ static const struct options_entry options_table_entries[] = {
     {"pid", 'p', OPTIONS_ARG_PID, NULL, OPTIONS_IN_ALL & ~IN(SWEEP), NULL, OPTIONS_SEC_TARGET,
      "PID", "monitor process PID",
      FOR(PID)},
-    {"all", OPT_ALL, OPTIONS_ARG_NONE, NULL, IN(BATCH), NULL, OPTIONS_SEC_TARGET, NULL,
+    {"all", OPT_ALL, OPTIONS_ARG_NONE, NULL, IN(BATCH) | IN(DIAGNOSE), NULL, OPTIONS_SEC_TARGET, NULL,
      "every process of the machine, ranked by its runnable threads over its own effective "
      "CPUs, each with its verdict",
      FOR(ALL)},
-    {"top", OPT_TOP, OPTIONS_ARG_INT, NULL, IN(BATCH), NULL, OPTIONS_SEC_TARGET, "N",
-     "--all: the first N processes of the ranking (default: all in csv and json, 20 in text)",
+    {"top", OPT_TOP, OPTIONS_ARG_INT, NULL, IN(BATCH) | IN(DIAGNOSE), NULL, OPTIONS_SEC_TARGET,
+     "N", "--all: the first N processes of the ranking (default: all in csv and json, 20 in "
+     "text; --diagnose: 10 offenders in text)",
      FOR(ALL)},
-    {"kernel-threads", OPT_KERNEL_THREADS, OPTIONS_ARG_NONE, NULL, IN(BATCH), NULL,
+    {"kernel-threads", OPT_KERNEL_THREADS, OPTIONS_ARG_NONE, NULL, IN(BATCH) | IN(DIAGNOSE), NULL,
      OPTIONS_SEC_TARGET, NULL, "--all: rank kernel threads too (left out by default)",
      FOR(ALL)},
     {"tree", OPT_TREE, OPTIONS_ARG_NONE, NULL, OPTIONS_IN_ALL, NULL, OPTIONS_SEC_TARGET, NULL,
@@ -149,7 +150,8 @@ static const struct options_entry options_table_entries[] = {
      FOR(CMD)},
     {"strict", OPT_STRICT, OPTIONS_ARG_NONE, NULL, IN(DIAGNOSE), NULL, OPTIONS_SEC_DIAG, NULL,
      "--diagnose: a borderline result (inside the band around a threshold, read as fine) "
-     "exits 1 too, for CI", 0},
+     "exits 1 too, for CI",
+     FOR(LAB) | FOR(PID) | FOR(CMD) | FOR(MATCH) | FOR(REPLAY)},
 
     {"threads", OPT_THREADS, OPTIONS_ARG_LIST, NULL, LAB, NULL, OPTIONS_SEC_KNOBS, "N",
      "intra-op threads per GEMM (OpenBLAS threads)", FOR(LAB)},
