@@ -6,9 +6,11 @@
 
 #include "metrics-expo.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "text-safe.h"
@@ -17,6 +19,25 @@ static const char *const metrics_suffix[] = {[FAMILY_GAUGE] = "",
 					     [FAMILY_COUNTER] = "_total",
 					     [FAMILY_INFO] = "_info",
 					     [FAMILY_HISTOGRAM] = ""};
+
+int metrics_expo_begin(struct metrics_ctx *c, FILE *f, enum metrics_format fmt)
+{
+	*c = (struct metrics_ctx){.out = f, .fmt = fmt};
+	c->f = open_memstream(&c->line, &c->line_len);
+	return c->f ? 0 : -ENOMEM;
+}
+
+int metrics_expo_end(struct metrics_ctx *c)
+{
+	if (c->fmt == METRICS_OPENMETRICS)
+		fputs("# EOF\n", c->out);
+	bool bad = ferror(c->f);
+	fclose(c->f);
+	free(c->line);
+	c->f = NULL;
+	c->line = NULL;
+	return bad || ferror(c->out) ? -EIO : 0;
+}
 
 void metrics_expo_family(struct metrics_ctx *c, const struct family *fam)
 {

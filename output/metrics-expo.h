@@ -32,6 +32,12 @@ struct metrics_ctx {
 	bool labels;  /* the sample line's "{" is out */
 };
 
+/* Opens c to write an exposition to f: 0, or -ENOMEM. */
+int metrics_expo_begin(struct metrics_ctx *c, FILE *f, enum metrics_format fmt);
+/* Ends it ("# EOF" in OpenMetrics) and frees c's line buffer: 0, or -EIO
+ * when a write failed. */
+int metrics_expo_end(struct metrics_ctx *c);
+
 void metrics_expo_family(struct metrics_ctx *c, const struct family *fam);
 /* Starts a sample line named after the family (with _total, _info as the
  * format wants); metrics_expo_sample_as with the suffix given ("_bucket"). */

@@ -381,10 +381,9 @@ static void metrics_progress(struct metrics_ctx *c, const struct metrics_target 
 int metrics_write(FILE *f, enum metrics_format fmt, const struct metrics_target *t, size_t n,
 		  const struct metrics_opts *o)
 {
-	struct metrics_ctx c = {.out = f, .fmt = fmt};
+	struct metrics_ctx c;
 	size_t max = o->max_threads;
-	c.f = open_memstream(&c.line, &c.line_len);
-	if (!c.f)
+	if (metrics_expo_begin(&c, f, fmt) < 0)
 		return -ENOMEM;
 	metrics_targets(&c, t, n);
 	metrics_expo_family(&c, &fam_samples);
@@ -398,12 +397,7 @@ int metrics_write(FILE *f, enum metrics_format fmt, const struct metrics_target 
 	metrics_diagnosis(&c, t, n);
 	metrics_lab(&c, t, n);
 	metrics_progress(&c, t, n);
-	if (fmt == METRICS_OPENMETRICS)
-		fputs("# EOF\n", f);
-	bool bad = ferror(c.f);
-	fclose(c.f);
-	free(c.line);
-	return bad || ferror(f) ? -EIO : 0;
+	return metrics_expo_end(&c);
 }
 
 const char *metrics_mode(const struct session *s)

@@ -33,7 +33,8 @@ enum metrics_format {
 	METRICS_OPENMETRICS, /* application/openmetrics-text; version=1.0.0 */
 };
 
-#define METRICS_MAX_THREADS_DEFAULT 500
+#define METRICS_MAX_THREADS_DEFAULT   500
+#define METRICS_MAX_PROCESSES_DEFAULT 50
 
 /* One target: a session and how it was found ("lab", "attach",
  * "command", "match": the target_info mode label). */
@@ -44,6 +45,7 @@ struct metrics_target {
 
 struct metrics_opts {
 	size_t max_threads;    /* per-thread series per process; beyond: groups only */
+	size_t max_processes;  /* --all: processes with series, in rank order */
 	unsigned long samples; /* samples taken so far (threadlab_samples_total) */
 };
 
@@ -51,6 +53,14 @@ struct metrics_opts {
  * failed. */
 int metrics_write(FILE *f, enum metrics_format fmt, const struct metrics_target *t, size_t n,
 		  const struct metrics_opts *o);
+
+struct ranking;
+/* Writes the exposition of the whole machine's ranking (--serve --all,
+ * output/metrics-all.c): the machine's gauges and those of its first
+ * o->max_processes ranked processes, labelled pid, name and cgroup (the
+ * full path, as threadlab_target_info's).  0, or -EIO / -ENOMEM. */
+int metrics_write_ranking(FILE *f, enum metrics_format fmt, const struct ranking *k,
+			  const struct metrics_opts *o);
 
 /* The mode label of a session: "lab", "attach" or "command". */
 const char *metrics_mode(const struct session *s);

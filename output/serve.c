@@ -138,14 +138,24 @@ static void serve_blob_unref(void *cls)
 	}
 }
 
-static int serve_render(FILE **f, char **buf, size_t *len, enum metrics_format fmt,
-			const struct metrics_target *t, size_t n, const struct metrics_opts *o)
+/* What a rendering writes: the targets of a session, or the machine's
+ * ranking. */
+struct serve_what {
+	const struct metrics_target *t;
+	size_t n;
+	const struct ranking *k;
+	const struct metrics_opts *o;
+};
+
+static int serve_render(char **buf, size_t *len, enum metrics_format fmt,
+			const struct serve_what *w)
 {
-	*f = open_memstream(buf, len);
-	if (!*f)
+	FILE *f = open_memstream(buf, len);
+	if (!f)
 		return -ENOMEM;
-	int rc = metrics_write(*f, fmt, t, n, o);
-	if (fclose(*f) != 0 || rc < 0) {
+	int rc = w->k ? metrics_write_ranking(f, fmt, w->k, w->o)
+		      : metrics_write(f, fmt, w->t, w->n, w->o);
+	if (fclose(f) != 0 || rc < 0) {
 		free(*buf);
 		*buf = NULL;
 		return -ENOMEM;
@@ -153,13 +163,11 @@ static int serve_render(FILE **f, char **buf, size_t *len, enum metrics_format f
 	return 0;
 }
 
-int serve_publish_metrics(struct serve *s, const struct metrics_target *t, size_t n,
-			  const struct metrics_opts *o)
+static int serve_publish(struct serve *s, const struct serve_what *w)
 {
 	struct serve_blob *b = xcalloc(1, sizeof(*b));
-	FILE *f;
-	if (serve_render(&f, &b->prom, &b->prom_len, METRICS_PROMETHEUS, t, n, o) < 0 ||
-	    serve_render(&f, &b->om, &b->om_len, METRICS_OPENMETRICS, t, n, o) < 0) {
+	if (serve_render(&b->prom, &b->prom_len, METRICS_PROMETHEUS, w) < 0 ||
+	    serve_render(&b->om, &b->om_len, METRICS_OPENMETRICS, w) < 0) {
 		free(b->prom);
 		free(b);
 		return -ENOMEM;
@@ -173,6 +181,17 @@ int serve_publish_metrics(struct serve *s, const struct metrics_target *t, size_
 	if (old)
 		serve_blob_unref(old);
 	return 0;
+}
+
+int serve_publish_metrics(struct serve *s, const struct metrics_target *t, size_t n,
+			  const struct metrics_opts *o)
+{
+	return serve_publish(s, &(struct serve_what){.t = t, .n = n, .o = o});
+}
+
+int serve_publish_ranking(struct serve *s, const struct ranking *k, const struct metrics_opts *o)
+{
+	return serve_publish(s, &(struct serve_what){.k = k, .o = o});
 }
 
 /* ---- requests ------------------------------------------------------------- */

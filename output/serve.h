@@ -78,6 +78,10 @@ const char *serve_url(const struct serve *s);
 int serve_publish_metrics(struct serve *s, const struct metrics_target *t, size_t n,
 			  const struct metrics_opts *o);
 
+/* The same for the machine's ranking (--serve --all). */
+struct ranking;
+int serve_publish_ranking(struct serve *s, const struct ranking *k, const struct metrics_opts *o);
+
 /* Requests answered so far, by status class (for the tests and the
  * benchmark). */
 struct serve_counts {

@@ -7,7 +7,9 @@
 # bounds it); another process's hostile name is escaped in JSON and made
 # safe in text; --diagnose --all names the machine's verdict and the
 # 8-thread program first among the offenders with its suggestion, and its
-# exit status agrees with what it prints; bad command lines exit 2 with a
+# exit status agrees with what it prints; --headless --all --serve exports
+# the machine and the first --metrics-max-processes processes, read by
+# promtool and the OpenMetrics parser; bad command lines exit 2 with a
 # message.  Prints TAP.
 set -u
 . "$(dirname "$0")/tap-lib.sh"
@@ -15,7 +17,7 @@ set -u
 OMP="$B/tests/omp-busy"
 HOSTILE="$B/tests/hostile-name"
 jobs_need "$OMP" "$HOSTILE"
-plan 8
+plan 9
 
 # ---- the quota cgroup and its two busy programs, an idle one ------------------
 if quota_capable && cg_make all && cg_quota "$cg_dir" 100000 100000; then
@@ -104,6 +106,64 @@ assert f == sorted(f, reverse=True), f
 	else
 		notok "--diagnose --all (text, --top 1): the machine's verdict, the offender's line with its suggestion, exit 1" "status $st" "$(cat "$tmp/diag.txt")"
 	fi
+	if ! command -v promtool >/dev/null || ! command -v curl >/dev/null; then
+		skip "--headless --all --serve" "promtool and curl are needed (Debian packages prometheus, curl)"
+	else
+		# the exporter: the machine's series and the first 5 processes', in
+		# both formats, read by promtool and by the strict OpenMetrics parser
+		"${tap_orphan_kill[@]}" "$TL" --headless --all --serve 127.0.0.1:0 --metrics-max-processes 5 \
+			>"$tmp/srv.out" 2>"$tmp/srv.err" &
+		srv=$!
+		track "$srv"
+		url=""
+		until_true 100 grep -q '^threadlab: serving http' "$tmp/srv.err" &&
+			url=$(sed -n 's/^threadlab: serving \(http[^ ]*\).*/\1/p' "$tmp/srv.err")
+		got=false
+		for _ in $(seq 40); do
+			[ -n "$url" ] || break
+			curl -s -o "$tmp/srv.prom" "$url" && grep -q "^threadlab_process_oversubscription_ratio{pid=\"$omp8\"" "$tmp/srv.prom" && { got=true; break; }
+			sleep 0.25
+		done
+		curl -s -H 'Accept: application/openmetrics-text;version=1.0.0' -o "$tmp/srv.om" "${url:-http://127.0.0.1:1/}"
+		if $got && promtool check metrics <"$tmp/srv.prom" >"$tmp/lint" 2>&1 &&
+			"$PY" - "$tmp/srv.prom" "$tmp/srv.om" "$omp8" "$(basename "$cg")" >"$tmp/err" 2>&1 <<'PY'; then
+import sys
+from prometheus_client.parser import text_string_to_metric_families as prom
+fams = {f.name: f for f in prom(open(sys.argv[1]).read())}
+pid, cg = sys.argv[3], sys.argv[4]
+def one(name, **want):
+    s = [x for x in fams[name].samples if all(x.labels.get(k) == v for k, v in want.items())]
+    assert len(s) == 1, (name, want, fams[name].samples)
+    return s[0]
+r = one('threadlab_process_oversubscription_ratio', pid=pid)
+assert r.labels['name'] == 'omp-busy' and r.labels['cgroup'].endswith('/' + cg), r
+assert r.value > 5, r
+assert one('threadlab_process_effective_cpus', pid=pid, binding='quota').value == 1, 'effective'
+assert one('threadlab_process_threads', pid=pid).value == 8
+v = [x for x in fams['threadlab_process_verdict'].samples if x.labels['pid'] == pid and x.value == 1]
+assert len(v) == 1 and v[0].labels['verdict'] in ('throttled', 'oversubscribed'), v
+assert one('threadlab_machine_runnable_threads_mean').value >= 8
+assert one('threadlab_machine_verdict', verdict='oversubscribed').value == 1
+assert one('threadlab_machine_cpus_used').value > 0.5
+n = one('threadlab_machine_processes').value
+folded = one('threadlab_processes_folded').value
+for name in ('threadlab_process_threads', 'threadlab_process_runnable_threads_mean', 'threadlab_process_cpus_used'):
+    assert len(fams[name].samples) == 5, (name, len(fams[name].samples))
+assert folded == n - 5 and n > 5, (n, folded)
+try:
+    from prometheus_client.openmetrics.parser import text_string_to_metric_families as om
+except ImportError:
+    om = None
+if om:
+    o = {f.name: f for f in om(open(sys.argv[2]).read())}
+    assert 'threadlab_process_oversubscription_ratio' in o and o['threadlab_samples'].type == 'counter', sorted(o)
+PY
+			ok "--headless --all --serve: promtool and the OpenMetrics parser read it; the 8-thread program's ratio, quota and verdict; the machine's series; 5 processes, the rest folded"
+		else
+			notok "--headless --all --serve: the exposition" "url '$url'" "$(cat "$tmp/srv.err" "$tmp/lint" "$tmp/err")" "$(grep -v '^#' "$tmp/srv.prom" 2>/dev/null | head -30)"
+		fi
+		stop "$srv"
+	fi
 	stop "$omp8"
 	stop "$omp1"
 else
@@ -113,6 +173,7 @@ else
 	skip "--all --batch --top 3 (text)" "$why"
 	skip "--diagnose --all (json)" "$why"
 	skip "--diagnose --all (text)" "$why"
+	skip "--headless --all --serve" "$why"
 fi
 
 # ---- another process's name -------------------------------------------------------
@@ -168,6 +229,10 @@ check_usage "drop -i" --diagnose --all -i 1
 check_usage "once a second" --diagnose --all --seconds 0.5
 check_usage "does not apply to --all" --diagnose --all --strict
 check_usage "not csv" --diagnose --all --format csv
+check_usage "goes with --serve" --all --batch --metrics-max-processes 5
+check_usage "does not apply to --all" --headless --all --serve 127.0.0.1:0 --metrics-max-threads 5
+check_usage "1 to 1000000" --headless --all --serve 127.0.0.1:0 --metrics-max-processes 0
+check_usage "does not apply to --all" --headless --all --record /tmp/x.jsonl
 if [ -z "$bad" ]; then
 	ok "bad --all command lines exit 2 with a message"
 else

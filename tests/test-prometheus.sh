@@ -178,7 +178,7 @@ else
 	notok "promtool check" "$(cat "$tmp/pc")"
 fi
 if promtool test rules "$P/threadlab-rules.test.yml" >"$tmp/pt" 2>&1; then
-	ok "promtool test rules: the recording rules and both alerts behave as their tests say"
+	ok "promtool test rules: the recording rules and the three alerts behave as their tests say"
 else
 	notok "promtool test rules" "$(tail -20 "$tmp/pt")"
 fi

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "export.h"
 #include "face.h"
 #include "ranking-out.h"
 #include "ranking.h"
@@ -25,12 +26,19 @@ int batch_all_run(const struct options *o)
 {
 	char err[512];
 	struct ranking k;
+	struct export e;
 	stop_install(NULL);
+	int rc = export_start(&e, o, err, sizeof(err));
+	if (rc != EXIT_OK) {
+		face_say(err);
+		return rc;
+	}
 	double next = stop_now();
 	/* The baseline: the first ranking comes one interval later. */
-	int rc = ranking_open(&k, o->root, o->kernel_threads, next, err, sizeof(err));
+	rc = ranking_open(&k, o->root, o->kernel_threads, next, err, sizeof(err));
 	if (rc < 0) {
 		face_say(err);
+		export_stop(&e);
 		return rc == -ENOENT || rc == -ENOTDIR ? EXIT_USAGE : EXIT_RUNTIME;
 	}
 	long printed = 0;
@@ -43,6 +51,7 @@ int batch_all_run(const struct options *o)
 		double now = stop_now();
 		if (!ranking_tick(&k, now))
 			continue;
+		export_ranking(&e, &k);
 		ranking_out(stdout, o->format, &k, batch_all_wall(), (size_t)o->top, header);
 		header = false;
 		if (fflush(stdout) == EOF || ferror(stdout)) {
@@ -60,5 +69,6 @@ int batch_all_run(const struct options *o)
 			next = now;
 	}
 	ranking_free(&k);
+	export_stop(&e);
 	return rc;
 }

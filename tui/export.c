@@ -10,6 +10,7 @@ int export_start(struct export *e, const struct options *o, char *err, size_t er
 {
 	memset(e, 0, sizeof(*e));
 	e->mo.max_threads = (size_t)o->metrics_max_threads;
+	e->mo.max_processes = (size_t)o->metrics_max_processes;
 	if (!o->serve)
 		return EXIT_OK;
 	struct serve_config c = {
@@ -38,6 +39,14 @@ void export_session(struct export *e, const struct session *s)
 {
 	struct metrics_target t = {s, metrics_mode(s)};
 	export_targets(e, &t, 1);
+}
+
+void export_ranking(struct export *e, const struct ranking *k)
+{
+	if (!e->srv)
+		return;
+	e->mo.samples++;
+	serve_publish_ranking(e->srv, k, &e->mo);
 }
 
 void export_stop(struct export *e)

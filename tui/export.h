@@ -30,6 +30,9 @@ void export_session(struct export *e, const struct session *s);
 /* Publishes targets[0..n) (--match). */
 void export_targets(struct export *e, const struct metrics_target *t, size_t n);
 
+/* Publishes the machine's ranking (--all). */
+void export_ranking(struct export *e, const struct ranking *k);
+
 void export_stop(struct export *e);
 
 #endif

@@ -10,6 +10,7 @@
 #include "export.h"
 #include "face.h"
 #include "fleet.h"
+#include "ranking.h"
 #include "record.h"
 #include "session.h"
 
@@ -57,6 +58,24 @@ static int headless_fleet(const struct options *o, struct export *e)
 	return EXIT_OK;
 }
 
+/* --all: the machine's ranking, published each interval. */
+static int headless_all(const struct options *o, struct export *e)
+{
+	struct ranking k;
+	char err[512];
+	double next = stop_now();
+	int rc = ranking_open(&k, o->root, o->kernel_threads, next, err, sizeof(err));
+	if (rc < 0) {
+		face_say(err);
+		return EXIT_RUNTIME;
+	}
+	while (next = headless_next(next, o->interval), !stop_signal)
+		if (ranking_tick(&k, stop_now()))
+			export_ranking(e, &k);
+	ranking_free(&k);
+	return EXIT_OK;
+}
+
 /* One target. */
 static int headless_one(const struct options *o, struct export *e)
 {
@@ -100,7 +119,9 @@ int headless_run(const struct options *o)
 		face_say(err);
 		return rc;
 	}
-	rc = o->match ? headless_fleet(o, &e) : headless_one(o, &e);
+	rc = o->all	 ? headless_all(o, &e)
+	     : o->match ? headless_fleet(o, &e)
+			: headless_one(o, &e);
 	export_stop(&e);
 	return rc;
 }

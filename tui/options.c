@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "metrics.h"
 #include "options-collector.h"
 #include "options-diag.h"
 #include "options-all.h"
@@ -111,7 +112,8 @@ static void options_defaults(struct options *o)
 	o->prep_ms = k.prep_ms;
 	o->prefetch = k.prefetch;
 	o->seconds = 3.0;
-	o->metrics_max_threads = 500;
+	o->metrics_max_threads = METRICS_MAX_THREADS_DEFAULT;
+	o->metrics_max_processes = METRICS_MAX_PROCESSES_DEFAULT;
 	o->tour_step = 6.0;
 	options_tune_defaults(o);
 	const char *nc = getenv("NO_COLOR");

@@ -88,6 +88,8 @@ struct options {
 	const char *basic_auth;	  /* --basic-auth FILE */
 	long metrics_max_threads; /* --metrics-max-threads */
 	bool metrics_max_threads_set;
+	long metrics_max_processes; /* --metrics-max-processes */
+	bool metrics_max_processes_set;
 
 	/* issue 11: the job's progress, the experiment log, the command sweep
 	 * (options-tune.c) */
