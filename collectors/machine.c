@@ -390,6 +390,7 @@ int machine_sample(struct machine_sampler *m, double now, struct machine_sample 
 		machine_cgroup(m, st.pid, old, now, p);
 		memcpy(x->cgroup, p->cgroup, sizeof(x->cgroup));
 		x->is_new = !old && !whole;
+		x->born = !old && whole;
 		if (!x->is_new && dt > 0) {
 			x->cpus = (double)run / 1e9 / dt;
 			x->wait = (double)wait / 1e9 / dt;

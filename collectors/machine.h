@@ -56,6 +56,8 @@ struct machine_proc {
 	bool kernel;			   /* a kernel thread (kthreadd or one of its children) */
 	int threads;			   /* stat field 20 */
 	bool is_new;			   /* first seen now: no rates */
+	bool born;			   /* first seen now, started since the last call:
+					    * its rates are its whole life */
 	double cpus;			   /* schedstat run ns over the interval / dt: CPUs */
 	double wait;			   /* schedstat run-queue wait over the interval, s/s */
 	uint8_t ran_on[MACHINE_SET_BYTES]; /* bit c: a thread that ran was last on CPU c

@@ -321,8 +321,10 @@ bool ranking_tick(struct ranking *k, double now)
 		cache[nc++] = c;
 		const struct throttle_rate *thr = c.thr >= 0 ? rank_throttle_rate(k, c.thr, now) : NULL;
 		/* A new process has no rates yet; its budget and its cgroup's
-		 * first cpu.stat are read now, so its first row has both. */
-		if (p->is_new)
+		 * first cpu.stat are read now, so its first row has both.  One
+		 * born inside the interval has rates (its whole life), but of
+		 * less than an interval: it is ranked from its first whole one. */
+		if (p->is_new || p->born)
 			continue;
 		struct rank_row *r = &k->rows[k->n++];
 		memset(r, 0, offsetof(struct rank_row, headline));
