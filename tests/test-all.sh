@@ -218,7 +218,6 @@ check_usage() {
 	st=$?
 	[ "$st" = 2 ] && printf '%s' "$out" | grep -q -- "$want" || bad+="'$*': status $st, '$out' (want '$want'); "
 }
-check_usage "is for --batch" --all
 check_usage "drop -p" --all --batch -p 1
 check_usage "once a second" --all --batch -i 0.5
 check_usage "count of 1 or more" --all --batch --top 0

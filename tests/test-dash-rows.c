@@ -394,9 +394,14 @@ static void test_key_bar_and_chart_title(void **state)
 		assert_non_null(strstr(out, "ceiling 208.0"));
 	}
 	dash_keys_bar(out, sizeof(out), 200, DASH_KEYS_MODE_LAB);
-	assert_non_null(strstr(out, "iI refresh  q quit"));
+	/* 200 columns: A (priority 2) stays where iI refresh (3) goes. */
+	assert_non_null(strstr(out, "e log  A machine  q quit"));
+	assert_null(strstr(out, "iI refresh"));
 	dash_keys_bar(out, sizeof(out), 80, DASH_KEYS_MODE_ATTACH);
-	assert_string_equal(out, "F1 help  Tab sort  c collapse  m mark  e log  iI refresh  q quit");
+	assert_string_equal(out,
+			    "F1 help  Tab sort  c collapse  m mark  e log  iI refresh  A machine  q quit");
+	dash_keys_bar(out, sizeof(out), 80, DASH_KEYS_MODE_MACHINE);
+	assert_string_equal(out, "F1 help  A machine  Tab sort  g group  Enter attach  q quit");
 }
 
 int main(void)

@@ -57,6 +57,23 @@ int dash_keys_help_toggle(struct dash *d, struct lab_settings *w, const struct d
 			  int arg);
 int dash_keys_quit(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c, int arg);
 
+/* The machine view's keys (dash-machine.c): A shows it (or goes back),
+ * its sort column (arg +1 / -1), cursor (arg rows), page (arg pages),
+ * first / last row (arg -1 / +1), g groups by cgroup, Enter attaches. */
+int dash_keys_machine(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c, int arg);
+int dash_keys_machine_sort(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
+			   int arg);
+int dash_keys_machine_move(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
+			   int arg);
+int dash_keys_machine_page(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
+			   int arg);
+int dash_keys_machine_end(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
+			  int arg);
+int dash_keys_machine_group(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
+			    int arg);
+int dash_keys_machine_enter(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
+			    int arg);
+
 /* Sets the message line (not an error). */
 void dash_keys_say(struct dash *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -19,6 +19,7 @@
 #define ALL    (LIVE | RPL)
 #define ATTACH DASH_KEYS_MODE_ATTACH
 #define TOUR   DASH_KEYS_MODE_TOUR
+#define MACH   DASH_KEYS_MODE_MACHINE
 
 const struct dash_keys_cmd dash_keys_table[] = {
     /* The tour's keys first: while it runs they win over the lab's. */
@@ -234,11 +235,68 @@ const struct dash_keys_cmd dash_keys_table[] = {
      {"i I", "refresh faster / slower", LIVE},
      "iI refresh",
      3},
+    {{{'A', 0}},
+     dash_keys_machine,
+     ALL | MACH,
+     KNOB_NONE,
+     {"A", "the machine view (every process ranked); A again goes back", ALL | MACH},
+     "A machine",
+     2},
+    {{{'\t', +1}, {KEY_F(6), +1}, {KEY_BTAB, -1}},
+     dash_keys_machine_sort,
+     MACH,
+     KNOB_NONE,
+     {"Tab F6", "machine view: sort by the next column (Shift-Tab: previous)", MACH},
+     "Tab sort",
+     2},
+    {{{KEY_UP, -1}, {KEY_DOWN, +1}},
+     dash_keys_machine_move,
+     MACH,
+     KNOB_NONE,
+     {"Up Down", "machine view: move the cursor", MACH},
+     NULL,
+     0},
+    {{{KEY_PPAGE, -1}, {KEY_NPAGE, +1}},
+     dash_keys_machine_page,
+     MACH,
+     KNOB_NONE,
+     {"PgUp PgDn", "machine view: a page up / down", MACH},
+     NULL,
+     0},
+    {{{KEY_HOME, -1}, {KEY_END, +1}},
+     dash_keys_machine_end,
+     MACH,
+     KNOB_NONE,
+     {"Home End", "machine view: the first / last row", MACH},
+     NULL,
+     0},
+    {{{'g', 0}},
+     dash_keys_machine_group,
+     MACH,
+     KNOB_NONE,
+     {"g", "machine view: group by cgroup (containers, systemd units) / ungroup", MACH},
+     "g group",
+     1},
+    {{{'\n', 0}, {'\r', 0}, {KEY_ENTER, 0}},
+     dash_keys_machine_enter,
+     MACH,
+     KNOB_NONE,
+     {"Enter", "machine view (threadlab --all): attach to the process under the cursor; A there "
+      "comes back", MACH},
+     "Enter attach",
+     1},
+    {{{KEY_F(10), 0}, {'q', 0}},
+     dash_keys_quit,
+     MACH,
+     KNOB_NONE,
+     {"F10 q", "quit", MACH},
+     "q quit",
+     0},
     {{{KEY_F(1), 0}, {'h', 0}, {'?', 0}},
      dash_keys_help_toggle,
-     ALL,
+     ALL | MACH,
      KNOB_NONE,
-     {"F1 h ?", "this help (any key closes it)", ALL},
+     {"F1 h ?", "this help (any key closes it)", ALL | MACH},
      "F1 help",
      0},
     {{{KEY_F(10), 0}, {'q', 0}},
@@ -270,6 +328,7 @@ const struct dash_keys_cmd dash_keys_table[] = {
 #undef ALL
 #undef ATTACH
 #undef TOUR
+#undef MACH
 
 const size_t dash_keys_ncmds = sizeof(dash_keys_table) / sizeof(dash_keys_table[0]);
 

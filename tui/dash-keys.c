@@ -123,7 +123,8 @@ size_t dash_keys_bar(char *out, size_t cap, int width, unsigned mode)
 
 unsigned dash_keys_mode(const struct dash_key_ctx *c)
 {
-	return c->replay ? DASH_KEYS_MODE_REPLAY
+	return c->machine ? DASH_KEYS_MODE_MACHINE
+	       : c->replay ? DASH_KEYS_MODE_REPLAY
 	       : c->lab	 ? DASH_KEYS_MODE_LAB | (c->tour ? DASH_KEYS_MODE_TOUR : 0)
 			 : DASH_KEYS_MODE_ATTACH;
 }

@@ -30,9 +30,11 @@
 #define DASH_KEYS_MODE_ATTACH 0x2u /* -p PID or -- CMD */
 #define DASH_KEYS_MODE_REPLAY 0x4u /* --replay FILE */
 #define DASH_KEYS_MODE_TOUR   0x8u /* the guided tour runs (with the lab's mode) */
+#define DASH_KEYS_MODE_MACHINE 0x10u /* the machine view (A, threadlab --all) */
 
 /* What a key may need to know about the session. */
 struct dash_key_ctx {
+	bool machine;		       /* the machine view shows: its keys only */
 	bool lab;		       /* the workload keys apply (not attach mode) */
 	bool replay;		       /* a replay: knobs inactive, replay keys act */
 	bool tour;		       /* the tour runs: it owns the knobs */

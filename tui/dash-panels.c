@@ -327,7 +327,6 @@ void dash_panels_help(WINDOW *w, const struct dash *d, const struct session *s)
 	getmaxyx(w, rows, cols);
 	dash_paint_put(w, y++, 0, cols, "threadlab keys (any key closes this help)",
 		       dash_paint_attr(d, DASH_ROLE_BOLD));
-	y++;
 	for (size_t i = 0; i < n && y < rows; i++) {
 		snprintf(line, sizeof(line), "  %-8s %s", h[i].keys, h[i].what);
 		y = dash_paint_wrap(w, y, rows, cols, 11, line,

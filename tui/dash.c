@@ -7,14 +7,7 @@
  * through wnoutrefresh/doupdate, so ncurses sends only what changed; with
  * nothing to do the process sleeps in ppoll.
  *
- * Signals: SIGINT/SIGTERM/SIGHUP set stop_signal and interrupt
- * the wait; SIGWINCH interrupts it too and ncurses turns it into
- * KEY_RESIZE.  They are blocked from the stop check to the wait and
- * unblocked by ppoll() itself, so one arriving in between still ends the
- * wait at once (blocked only there: children never inherit the mask).
- * A fatal signal calls dash_fatal(), which writes the terminal reset
- * sequences (computed at start) and restores the saved tty modes: both
- * async-signal-safe.
+ * The terminal, its restoring on signals and the wait are dash-term.c's.
  *
  * A workload failure (a helper the lab restarted, or one that failed for
  * good: workload_report.error) goes on the message line, highlighted, once
@@ -38,9 +31,11 @@
 
 #include "dash-keys.h"
 #include "dash-layout.h"
+#include "dash-machine.h"
 #include "dash-paint.h"
 #include "dash-panels.h"
 #include "dash-table.h"
+#include "dash-term.h"
 #include "knobs.h"
 #include "options.h"
 #include "export.h"
@@ -52,11 +47,6 @@
 #include "xalloc.h"
 
 #define DASH_PENDING_POLL 0.1 /* s between lab reads while a change is pending */
-
-static char dash_reset_seq[256]; /* rmcup, cnorm, sgr0, rmkx: written on a fatal signal */
-static size_t dash_reset_len;
-static struct termios dash_saved_tty;
-static volatile sig_atomic_t dash_have_tty;
 
 static double dash_now(void)
 {
@@ -110,36 +100,6 @@ int dash_check_terminal(char *err, size_t errlen)
 	return EXIT_OK;
 }
 
-static void dash_fatal(void)
-{
-	ssize_t r;
-
-	if (dash_reset_len)
-		r = write(STDOUT_FILENO, dash_reset_seq, dash_reset_len);
-	if (dash_have_tty)
-		tcsetattr(STDIN_FILENO, TCSAFLUSH, &dash_saved_tty);
-	r = write(STDERR_FILENO, "\r\n", 2);
-	(void)r;
-}
-
-/* Precomputes what dash_fatal() writes. */
-static void dash_reset_prepare(void)
-{
-	static const char *const caps[] = {"sgr0", "cnorm", "rmkx", "rmcup"};
-
-	dash_reset_len = 0;
-	for (size_t i = 0; i < sizeof(caps) / sizeof(caps[0]); i++) {
-		char *v = tigetstr(caps[i]);
-		if (!v || v == (char *)-1)
-			continue;
-		size_t n = strlen(v);
-		if (dash_reset_len + n >= sizeof(dash_reset_seq))
-			break;
-		memcpy(dash_reset_seq + dash_reset_len, v, n);
-		dash_reset_len += n;
-	}
-}
-
 static bool dash_tour_on(const struct dash *d)
 {
 	return d->tour && tour_active(d->tour);
@@ -174,6 +134,10 @@ static void dash_draw(WINDOW *w, struct dash *d, struct session *s)
 	pid_t cursor;
 
 	d->now = dash_now();
+	if (d->machine_view) {
+		dash_machine_draw(w, d, d->machine);
+		return;
+	}
 	dash_layout(w, d, s, &l);
 	dash_panels_draw(w, &l, d, s);
 	wnoutrefresh(w);
@@ -338,6 +302,7 @@ static bool dash_input(struct dash *d, struct session *s, double *next_sample)
 		int h = dash_table_height(stdscr, d, s);
 		dash_table_visible(s, d, h, none, 0, &nrows, &cursor);
 		struct dash_key_ctx c = {
+		    .machine = d->machine_view,
 		    .table_rows = nrows,
 		    .table_body = dash_table_body_of(s, h),
 		    .table_cursor_pid = cursor,
@@ -370,29 +335,6 @@ static bool dash_input(struct dash *d, struct session *s, double *next_sample)
 			break;
 	}
 	return dirty;
-}
-
-/* Waits for input for at most timeout ms (-1: no limit) unless a stop
- * signal came first.  Returns poll's result (-1 with EINTR on a signal). */
-static int dash_wait(struct pollfd *pfd, nfds_t n, int timeout)
-{
-	sigset_t block, old;
-	struct timespec ts = {timeout / 1000, (long)(timeout % 1000) * 1000000L};
-
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGHUP);
-	sigaddset(&block, SIGWINCH);
-	sigprocmask(SIG_BLOCK, &block, &old);
-	int r = -1;
-	errno = EINTR;
-	if (!stop_signal)
-		r = ppoll(pfd, n, timeout < 0 ? NULL : &ts, &old);
-	int e = errno;
-	sigprocmask(SIG_SETMASK, &old, NULL);
-	errno = e;
-	return r;
 }
 
 /* Whether ticks are due at all: a live target still there, or a replay
@@ -431,6 +373,8 @@ static int dash_loop(struct dash *d, struct session *s)
 			last_pending = p;
 			pending = p != 0;
 		}
+		if (d->machine_view && dash_machine_tick(d->machine, now))
+			dirty = true;
 		if (dirty) {
 			dash_draw(stdscr, d, s);
 			dirty = false;
@@ -442,6 +386,11 @@ static int dash_loop(struct dash *d, struct session *s)
 				wait = DASH_PENDING_POLL;
 			timeout = wait <= 0 ? 0 : (int)(wait * 1000.0 + 0.999);
 		}
+		if (d->machine_view) {
+			int due = (int)(dash_machine_due(d->machine, dash_now()) * 1000.0 + 0.999);
+			if (timeout < 0 || due < timeout)
+				timeout = due;
+		}
 		/* The job's output (--progress) is read as it comes, at most
 		 * every 50 ms (a chatty job must not keep the loop awake). */
 		struct pollfd pfd[2] = {
@@ -450,7 +399,7 @@ static int dash_loop(struct dash *d, struct session *s)
 		     .events = POLLIN}};
 		if (pfd[1].fd < 0 && session_output_fd(s) >= 0 && timeout > 50)
 			timeout = 50;
-		int r = dash_wait(pfd, pfd[1].fd >= 0 ? 2 : 1, timeout);
+		int r = dash_term_wait(pfd, pfd[1].fd >= 0 ? 2 : 1, timeout);
 		if (r > 0 && pfd[1].fd >= 0 && pfd[1].revents) {
 			session_drain_output(s);
 			next_output = dash_now() + 0.05;
@@ -475,6 +424,7 @@ int dash_run(struct session *s, const struct dash_config *c)
 
 	dash_init(&d, c);
 	d.record = c ? c->record : NULL;
+	d.back = c ? c->back : NULL;
 	d.export = c ? c->export : NULL;
 	d.log.file = c ? c->log_file : NULL;
 	if (c && c->log_path)
@@ -493,38 +443,18 @@ int dash_run(struct session *s, const struct dash_config *c)
 		snprintf(d.message, sizeof(d.message), "%s", s->message);
 		d.message_bad = s->message_bad;
 	}
-	dash_have_tty = tcgetattr(STDIN_FILENO, &dash_saved_tty) == 0;
-	/* Before newterm: ncurses then leaves our SIGINT/SIGTERM handlers alone. */
-	stop_install(dash_fatal);
-	SCREEN *scr = newterm(NULL, stdout, stdin);
-	if (!scr) {
-		fprintf(stderr, "threadlab: cannot start the terminal (TERM=%s); use --batch\n",
-			getenv("TERM") ? getenv("TERM") : "");
+	SCREEN *scr = dash_term_open(&d, c);
+	if (!scr)
 		return EXIT_NO_TTY;
-	}
-	set_term(scr);
-	dash_reset_prepare();
-	cbreak();
-	noecho();
-	nonl();
-	intrflush(stdscr, FALSE);
-	keypad(stdscr, TRUE);
-	nodelay(stdscr, TRUE);
-	set_escdelay(25);
-	curs_set(0);
-	const char *nc = getenv("NO_COLOR");
-	if (!(c && c->no_color) && !(nc && nc[0]) && has_colors()) {
-		start_color();
-		use_default_colors();
-		dash_paint_colors_init();
-		d.color = true;
-	}
 	int status = dash_loop(&d, s);
 	free(d.tour); /* the lab stops with the session: nothing to put back */
+	if (d.machine) {
+		dash_machine_free(d.machine);
+		free(d.machine);
+	}
 	if (d.tour_notes && fclose(d.tour_notes) != 0)
 		status = status == EXIT_OK ? EXIT_RUNTIME : status;
-	endwin();
-	delscreen(scr);
+	dash_term_close(scr);
 	if (d.record && record_close(d.record) < 0)
 		snprintf(d.record_error, sizeof(d.record_error), "cannot close the recording");
 	/* Said again once the screen is gone, and the exit tells it. */
@@ -532,6 +462,5 @@ int dash_run(struct session *s, const struct dash_config *c)
 		fprintf(stderr, "threadlab: %s (exit status 1)\n", d.record_error);
 		status = status == EXIT_OK ? EXIT_RUNTIME : status;
 	}
-	dash_reset_len = 0; /* the terminal is back: nothing to reset any more */
 	return status;
 }

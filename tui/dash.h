@@ -69,11 +69,16 @@ struct dash {
 	int tour_key;			/* the tour key pressed (DASH_KEY_TOUR) */
 	double now;			/* CLOCK_MONOTONIC at the last draw (the tour's timer) */
 	struct dash_log log;		/* m, e: the experiment log; the progress line */
+	struct dash_machine *machine;	/* the machine view's state (A); NULL until opened */
+	bool machine_view;		/* A: the machine view instead of the panels */
+	bool machine_only;		/* threadlab --all: no session behind the view */
+	bool *back;			/* opened from the machine view: A sets it and leaves */
 };
 
 struct record;
 struct export;
 struct tour;
+struct dash_machine;
 
 /* What the command line says about the dashboard. */
 struct dash_config {
@@ -90,6 +95,8 @@ struct dash_config {
 	FILE *log_file;	       /* --log FILE open for appending (the caller closes it), or
 				* NULL */
 	const char *log_path;  /* its name: the rows it holds are read back at start */
+	bool *back;	       /* an attach screen opened from threadlab --all's view: A
+				* leaves it with *back true; NULL otherwise */
 };
 
 /* Initial state: interval from c (clamped to the knob table's KNOB_INTERVAL

@@ -9,6 +9,7 @@
 #include "batch.h"
 #include "collector.h"
 #include "dash.h"
+#include "dash-machine.h"
 #include "diagnose.h"
 #include "explog.h"
 #include "export.h"
@@ -58,6 +59,8 @@ static int main_dashboard(const struct options *o)
 
 static int main_dashboard_run(const struct options *o, FILE *log)
 {
+	if (o->all)
+		return dash_machine_main(o);
 	char err[512];
 	int rc;
 	struct session s;

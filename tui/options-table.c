@@ -49,7 +49,8 @@ static const struct options_entry options_table_entries[] = {
     {"pid", 'p', OPTIONS_ARG_PID, NULL, OPTIONS_IN_ALL & ~IN(SWEEP), NULL, OPTIONS_SEC_TARGET,
      "PID", "monitor process PID",
      FOR(PID)},
-    {"all", OPT_ALL, OPTIONS_ARG_NONE, NULL, IN(BATCH) | IN(DIAGNOSE) | IN(HEADLESS), NULL, OPTIONS_SEC_TARGET, NULL,
+    {"all", OPT_ALL, OPTIONS_ARG_NONE, NULL,
+     IN(DASHBOARD) | IN(BATCH) | IN(DIAGNOSE) | IN(HEADLESS), NULL, OPTIONS_SEC_TARGET, NULL,
      "every process of the machine, ranked by its runnable threads over its own effective "
      "CPUs, each with its verdict",
      FOR(ALL)},
@@ -57,8 +58,7 @@ static const struct options_entry options_table_entries[] = {
      "N", "--all: the first N processes of the ranking (default: all in csv and json, 20 in "
      "text; --diagnose: 10 offenders in text)",
      FOR(ALL)},
-    {"kernel-threads", OPT_KERNEL_THREADS, OPTIONS_ARG_NONE, NULL,
-     IN(BATCH) | IN(DIAGNOSE) | IN(HEADLESS), NULL,
+    {"kernel-threads", OPT_KERNEL_THREADS, OPTIONS_ARG_NONE, NULL, OPTIONS_IN_ALL & ~IN(SWEEP), NULL,
      OPTIONS_SEC_TARGET, NULL, "--all: rank kernel threads too (left out by default)",
      FOR(ALL)},
     {"tree", OPT_TREE, OPTIONS_ARG_NONE, NULL, OPTIONS_IN_ALL, NULL, OPTIONS_SEC_TARGET, NULL,

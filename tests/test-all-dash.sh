@@ -1,0 +1,95 @@
+#!/bin/bash
+# test-all-dash.sh — the machine view in a real terminal (tmux, issue 19):
+# threadlab --all ranks a 4-thread OpenMP program pinned to one CPU first,
+# oversubscribed; Tab and Shift-Tab sort, g groups by cgroup and back, F1
+# lists the view's keys; Enter opens that program's attach screen and A
+# comes back; q quits and leaves nothing running.  From an attach
+# dashboard (-p PID) A shows the machine view and A again goes back.
+# Prints TAP.
+set -u
+. "$(dirname "$0")/tap-lib.sh"
+. "$(dirname "$0")/tap-jobs.sh"
+OMP="$B/tests/omp-busy"
+jobs_need "$OMP"
+command -v tmux >/dev/null || skip_all "tmux is needed (Debian package tmux)"
+T="tmux -u -L tl-all-dash-$$ -f /dev/null"
+plan 6
+
+# no_session NAME: the tmux session ended (its program exited).
+no_session() { ! $T has-session -t "$1" 2>/dev/null; }
+
+start busy env OMP_NUM_THREADS=4 taskset -c 0 "$OMP"
+row="^ +$busy omp-busy .* oversubscribed"
+
+# ---- threadlab --all -----------------------------------------------------------
+$T new-session -d -s all -x 120 -y 30 "exec env LC_ALL=C.UTF-8 '$TL' --all"
+if wait_pane all "$row" 80 && grep -q '^ machine: ' "$tmp/pane" &&
+	[ "$(sed -n 4p "$tmp/pane" | awk '{ print $1 }')" = "$busy" ] &&
+	grep -q 'F1 help .*Enter attach .*q quit' "$tmp/pane"; then
+	ok "threadlab --all: the machine's line, the pinned 4-thread program first and oversubscribed, the key bar"
+else
+	notok "threadlab --all: the first screen" "$(cat "$tmp/pane")"
+fi
+
+$T send-keys -t all Tab
+wait_pane all 'sort: CPU%$' 20 && s1=ok || s1=$(sed -n 2p "$tmp/pane")
+$T send-keys -t all BTab
+wait_pane all 'sort: factor$' 20 && s2=ok || s2=$(sed -n 2p "$tmp/pane")
+$T send-keys -t all g
+wait_pane all 'grouped by cgroup' 20 && wait_pane all '^ +\+ [^ ]+ \([0-9]+ processes\) ' 20 && s3=ok || s3=$(head -6 "$tmp/pane")
+$T send-keys -t all g
+wait_pane all 'sort: factor$' 20 && ! grep -qE ' \([0-9]+ processes\) ' "$tmp/pane" && s4=ok || s4=$(head -6 "$tmp/pane")
+if [ "$s1$s2$s3$s4" = okokokok ]; then
+	ok "Tab and Shift-Tab sort by the next and the previous column; g groups by cgroup and g again ungroups"
+else
+	notok "sorting and grouping keys" "Tab: $s1" "Shift-Tab: $s2" "g: $s3" "g again: $s4"
+fi
+
+$T send-keys -t all F1
+if wait_pane all 'keys of the machine view' 20 && grep -q '^  g  *machine view: group by cgroup' "$tmp/pane" &&
+	grep -q '^  Enter ' "$tmp/pane"; then
+	ok "F1 in the machine view lists its own keys (from the key table)"
+else
+	notok "F1 in the machine view" "$(cat "$tmp/pane")"
+fi
+$T send-keys -t all x # any key closes the help
+
+$T send-keys -t all Home Enter
+if wait_pane all "attach $busy omp-busy" 50; then
+	$T send-keys -t all A
+	if wait_pane all "$row" 50 && grep -q '^ machine: ' "$tmp/pane"; then
+		ok "Enter opens the attach screen of the process under the cursor; A goes back to the machine view"
+	else
+		notok "A back to the machine view" "$(cat "$tmp/pane")"
+	fi
+else
+	notok "Enter opens the attach screen" "$(cat "$tmp/pane")"
+fi
+
+tl=$(pane_proc all threadlab)
+$T send-keys -t all q
+if until_true 50 no_session all && { [ -z "$tl" ] || until_true 30 ended "$tl"; }; then
+	ok "q quits threadlab --all: nothing left running"
+else
+	notok "q quits threadlab --all" "$(pane all)" "threadlab pid ${tl:-unknown}"
+fi
+
+# ---- A from an attach dashboard ----------------------------------------------------
+$T new-session -d -s att -x 120 -y 30 "exec env LC_ALL=C.UTF-8 '$TL' -p $busy"
+if wait_pane att "attach $busy omp-busy" 50; then
+	$T send-keys -t att A
+	if wait_pane att "$row" 50 && grep -q '^ machine: ' "$tmp/pane"; then
+		$T send-keys -t att A
+		if wait_pane att "attach $busy omp-busy" 30; then
+			ok "A in an attach dashboard shows the machine view; A again goes back"
+		else
+			notok "A again goes back" "$(cat "$tmp/pane")"
+		fi
+	else
+		notok "A shows the machine view" "$(cat "$tmp/pane")"
+	fi
+else
+	notok "the attach dashboard starts" "$(cat "$tmp/pane")"
+fi
+$T send-keys -t att q
+stop "$busy"

@@ -1,0 +1,260 @@
+/* dash-machine-run.c — the machine view's keys (the key table's MACH rows)
+ * and threadlab --all on the terminal: the view alone, and the attach
+ * screens Enter opens from it (dash-machine.h). */
+#include "config.h"
+
+#include "dash-machine.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "dash-keys-impl.h"
+#include "dash-keys.h"
+#include "dash-term.h"
+#include "face.h"
+#include "session.h"
+#include "stop.h"
+#include "xalloc.h"
+
+static double dm_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* ---- the view alone: threadlab --all --------------------------------------------- */
+
+/* Handles every key waiting; true to redraw. */
+static bool dm_input(struct dash *d)
+{
+	bool dirty = false;
+	int ch;
+	while ((ch = wgetch(stdscr)) != ERR) {
+		if (ch == KEY_RESIZE) {
+			dirty = true;
+			continue;
+		}
+		struct dash_key_ctx c = {.machine = true, .now = dm_now(), .online = 1, .effective = 1};
+		int f = dash_keys_handle(d, NULL, &c, ch);
+		if (f & DASH_KEY_REDRAW)
+			dirty = true;
+		if (f & DASH_KEY_QUIT)
+			break;
+	}
+	return dirty;
+}
+
+/* The view until q (0 in *enter) or Enter on a process (its PID). */
+static int dm_run(struct dash_machine *m, const struct dash_config *c, char *message,
+		  pid_t *enter)
+{
+	struct dash d;
+	dash_init(&d, c);
+	d.machine = m;
+	d.machine_view = true;
+	d.machine_only = true;
+	if (message[0])
+		snprintf(d.message, sizeof(d.message), "%s", message);
+	m->enter = 0;
+	SCREEN *scr = dash_term_open(&d, c);
+	if (!scr)
+		return EXIT_NO_TTY;
+	bool dirty = true;
+	int rc = EXIT_OK;
+	while (!d.quit && !stop_signal && !m->enter) {
+		if (dash_machine_tick(m, dm_now()))
+			dirty = true;
+		if (dirty)
+			dash_machine_draw(stdscr, &d, m);
+		dirty = false;
+		struct pollfd pfd = {.fd = STDIN_FILENO, .events = POLLIN};
+		int r = dash_term_wait(&pfd, 1, (int)(dash_machine_due(m, dm_now()) * 1000 + 0.999));
+		if (r < 0 && errno != EINTR) {
+			rc = EXIT_RUNTIME;
+			break;
+		}
+		if (r > 0 && (pfd.revents & (POLLHUP | POLLERR | POLLNVAL)) && !(pfd.revents & POLLIN))
+			break; /* the terminal went away */
+		dirty = dm_input(&d);
+	}
+	dash_term_close(scr);
+	*enter = d.quit ? 0 : m->enter;
+	return rc;
+}
+
+/* Whether a process has children now (its attach screen then follows its
+ * tree). */
+static bool dm_has_children(pid_t pid)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	DIR *dir = opendir(path);
+	if (!dir)
+		return false;
+	bool any = false;
+	struct dirent *e;
+	while (!any && (e = readdir(dir))) {
+		if (e->d_name[0] == '.')
+			continue;
+		char f[128], b[16];
+		snprintf(f, sizeof(f), "%s/%.32s/children", path, e->d_name);
+		FILE *fp = fopen(f, "re");
+		any = fp && fgets(b, sizeof(b), fp) && b[0] >= '0' && b[0] <= '9';
+		if (fp)
+			fclose(fp);
+	}
+	closedir(dir);
+	return any;
+}
+
+/* The attach screen of pid, until A (back: true) or q. */
+static int dm_attach(const struct options *o, pid_t pid, bool *back, char *message, size_t cap)
+{
+	struct session s;
+	struct session_config sc;
+	char err[512];
+	options_session_config(o, &sc);
+	sc.pid = pid;
+	sc.tree = dm_has_children(pid);
+	*back = true;
+	if (session_start(&s, &sc, err, sizeof(err)) != EXIT_OK) {
+		session_stop(&s);
+		snprintf(message, cap, "cannot attach to pid %d: %.200s", (int)pid, err);
+		return EXIT_OK;
+	}
+	*back = false;
+	struct dash_config dc = {.interval = o->interval_set ? o->interval : 0,
+				 .no_color = o->no_color,
+				 .back = back};
+	int rc = dash_run(&s, &dc);
+	session_stop(&s);
+	message[0] = '\0';
+	return rc;
+}
+
+int dash_machine_main(const struct options *o)
+{
+	char err[512], message[DASH_MESSAGE_LEN] = "";
+	struct dash_machine m;
+	stop_install(NULL);
+	if (dash_machine_open(&m, o->interval_set ? o->interval : 1.0, o->kernel_threads, dm_now(),
+			      err, sizeof(err)) < 0) {
+		face_say(err);
+		return EXIT_RUNTIME;
+	}
+	struct dash_config dc = {.no_color = o->no_color};
+	int rc = EXIT_OK;
+	while (!stop_signal) {
+		pid_t enter = 0;
+		rc = dm_run(&m, &dc, message, &enter);
+		if (rc != EXIT_OK || !enter || stop_signal)
+			break;
+		bool back = false;
+		rc = dm_attach(o, enter, &back, message, sizeof(message));
+		if (rc != EXIT_OK || !back)
+			break;
+		/* The rows it shows are new: the ranking goes on from its last tick. */
+	}
+	dash_machine_free(&m);
+	return rc;
+}
+
+/* ---- keys (the key table's MACH rows) -------------------------------------------- */
+
+int dash_keys_machine(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c, int arg)
+{
+	(void)w, (void)arg;
+	if (d->back && !c->machine) {
+		/* An attach screen opened from threadlab --all: back to it. */
+		*d->back = true;
+		d->quit = true;
+		return DASH_KEY_HANDLED | DASH_KEY_QUIT;
+	}
+	if (d->machine_view) {
+		if (d->machine_only) {
+			dash_keys_say(d, "this is threadlab --all: Enter attaches to a process, q quits");
+			return DASH_KEY_HANDLED | DASH_KEY_REDRAW;
+		}
+		d->machine_view = false;
+		dash_keys_say(d, "back from the machine view");
+		return DASH_KEY_HANDLED | DASH_KEY_REDRAW;
+	}
+	if (!d->machine) {
+		char err[256];
+		struct dash_machine *m = xcalloc(1, sizeof(*m));
+		if (dash_machine_open(m, d->interval, false, c->now, err, sizeof(err)) < 0) {
+			free(m);
+			dash_keys_say(d, "no machine view: %s", err);
+			d->message_bad = true;
+			return DASH_KEY_HANDLED | DASH_KEY_REDRAW;
+		}
+		d->machine = m;
+	}
+	d->machine_view = true;
+	dash_keys_say(d, "the machine view: A goes back");
+	return DASH_KEY_HANDLED | DASH_KEY_REDRAW;
+}
+
+int dash_keys_machine_sort(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
+			   int arg)
+{
+	(void)w, (void)c;
+	dash_machine_sort_step(d->machine, arg);
+	dash_keys_say(d, "processes sorted by %s", dash_machine_sort_name(d->machine->sort));
+	return DASH_KEY_HANDLED | DASH_KEY_REDRAW;
+}
+
+int dash_keys_machine_move(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
+			   int arg)
+{
+	(void)w, (void)c;
+	dash_machine_move(d->machine, arg);
+	return DASH_KEY_HANDLED | DASH_KEY_REDRAW;
+}
+
+int dash_keys_machine_page(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
+			   int arg)
+{
+	(void)w, (void)c;
+	int page = d->machine->body > 1 ? d->machine->body - 1 : 1;
+	dash_machine_move(d->machine, arg * page);
+	return DASH_KEY_HANDLED | DASH_KEY_REDRAW;
+}
+
+int dash_keys_machine_end(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
+			  int arg)
+{
+	(void)w, (void)c;
+	dash_machine_move(d->machine, arg < 0 ? -(int)d->machine->nitems : (int)d->machine->nitems);
+	return DASH_KEY_HANDLED | DASH_KEY_REDRAW;
+}
+
+int dash_keys_machine_group(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
+			    int arg)
+{
+	(void)w, (void)c, (void)arg;
+	dash_machine_group(d->machine);
+	dash_keys_say(d, "%s", d->machine->group ? "grouped by cgroup: g ungroups"
+						 : "one row per process");
+	return DASH_KEY_HANDLED | DASH_KEY_REDRAW;
+}
+
+int dash_keys_machine_enter(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
+			    int arg)
+{
+	(void)w, (void)c, (void)arg;
+	pid_t pid = dash_machine_cursor_pid(d->machine);
+	if (!d->machine_only)
+		dash_keys_say(d, "Enter attaches from threadlab --all; here A goes back");
+	else if (!pid)
+		dash_keys_say(d, "Enter on a process (not a cgroup's line) attaches to it");
+	else
+		d->machine->enter = pid;
+	return DASH_KEY_HANDLED | DASH_KEY_REDRAW;
+}
