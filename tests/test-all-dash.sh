@@ -1,7 +1,8 @@
 #!/bin/bash
 # test-all-dash.sh — the machine view in a real terminal (tmux, issue 19):
 # threadlab --all ranks a 4-thread OpenMP program pinned to one CPU first,
-# oversubscribed; Tab and Shift-Tab sort, g groups by cgroup and back, F1
+# oversubscribed; Tab and Shift-Tab sort, g groups by cgroup and back, K
+# adds the kernel threads, F1
 # lists the view's keys; Enter opens that program's attach screen and A
 # comes back; q quits and leaves nothing running.  From an attach
 # dashboard (-p PID) A shows the machine view and A again goes back.
@@ -13,7 +14,7 @@ OMP="$B/tests/omp-busy"
 jobs_need "$OMP"
 command -v tmux >/dev/null || skip_all "tmux is needed (Debian package tmux)"
 T="tmux -u -L tl-all-dash-$$ -f /dev/null"
-plan 6
+plan 7
 
 # no_session NAME: the tmux session ended (its program exited).
 no_session() { ! $T has-session -t "$1" 2>/dev/null; }
@@ -43,6 +44,25 @@ if [ "$s1$s2$s3$s4" = okokokok ]; then
 	ok "Tab and Shift-Tab sort by the next and the previous column; g groups by cgroup and g again ungroups"
 else
 	notok "sorting and grouping keys" "Tab: $s1" "Shift-Tab: $s2" "g: $s3" "g again: $s4"
+fi
+
+# K: kernel threads join the ranking from the next one (ps counts them)
+procs() { pane all | sed -n 's/^ machine: .*; \([0-9]*\) processes, .*/\1/p'; }
+before=$(procs)
+kthreads=$(ps -e -o ppid=,pid= | awk '$1 == 2 || $2 == 2' | wc -l)
+$T send-keys -t all K
+got=""
+for _ in $(seq 40); do
+	got=$(procs)
+	[ -n "$got" ] && [ -n "$before" ] && [ "$got" -ge $((before + kthreads / 2)) ] && break
+	sleep 0.1
+done
+$T send-keys -t all K
+if [ -n "$got" ] && [ -n "$before" ] && [ "$kthreads" -gt 4 ] && [ "$got" -ge $((before + kthreads / 2)) ]; then
+	echo "# $before processes, then $got ($kthreads kernel threads by ps)"
+	ok "K adds the kernel threads to the ranking, K again hides them"
+else
+	notok "K shows kernel threads" "before '${before}', after '${got}', kernel threads $kthreads" "$(pane all)"
 fi
 
 $T send-keys -t all F1

@@ -59,7 +59,8 @@ int dash_keys_quit(struct dash *d, struct lab_settings *w, const struct dash_key
 
 /* The machine view's keys (dash-machine.c): A shows it (or goes back),
  * its sort column (arg +1 / -1), cursor (arg rows), page (arg pages),
- * first / last row (arg -1 / +1), g groups by cgroup, Enter attaches. */
+ * first / last row (arg -1 / +1), g groups by cgroup, K shows kernel
+ * threads, Enter attaches. */
 int dash_keys_machine(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c, int arg);
 int dash_keys_machine_sort(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
 			   int arg);
@@ -71,6 +72,8 @@ int dash_keys_machine_end(struct dash *d, struct lab_settings *w, const struct d
 			  int arg);
 int dash_keys_machine_group(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
 			    int arg);
+int dash_keys_machine_kernel(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
+			     int arg);
 int dash_keys_machine_enter(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
 			    int arg);
 

@@ -245,6 +245,16 @@ int dash_keys_machine_group(struct dash *d, struct lab_settings *w, const struct
 	return DASH_KEY_HANDLED | DASH_KEY_REDRAW;
 }
 
+int dash_keys_machine_kernel(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
+			     int arg)
+{
+	(void)w, (void)c, (void)arg;
+	d->machine->k.kernel = !d->machine->k.kernel;
+	dash_keys_say(d, "%s", d->machine->k.kernel ? "kernel threads shown from the next ranking"
+						    : "kernel threads hidden from the next ranking");
+	return DASH_KEY_HANDLED | DASH_KEY_REDRAW;
+}
+
 int dash_keys_machine_enter(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
 			    int arg)
 {
