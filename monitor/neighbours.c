@@ -113,7 +113,10 @@ static void neigh_half_clear(struct neigh_half *h)
 bool neighbours_tick(struct neighbours *n, const struct sysroot *r, const struct thread_set *known,
 		     double now)
 {
-	if (n->failed || (n->last > 0 && now - n->last < NEIGHBOURS_PERIOD_S - NEIGHBOURS_SLACK_S))
+	double period = NEIGHBOURS_PERIOD_S;
+	if (n->first_period > 0 && n->ms && n->sample.dt <= 0)
+		period = n->first_period; /* the baseline is the last sample */
+	if (n->failed || (n->last > 0 && now - n->last < period - NEIGHBOURS_SLACK_S))
 		return false;
 	if (!n->ms && !(n->ms = machine_sampler_new(r))) {
 		n->failed = true;

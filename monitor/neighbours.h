@@ -68,6 +68,9 @@ struct neighbours {
 	struct machine_sample sample;
 	struct neigh_half *old, *cur;
 	int online;
+	double first_period; /* s from the baseline to the first measured sample
+			      * (0: NEIGHBOURS_PERIOD_S; a screen that must show
+			      * something soon asks for less) */
 };
 
 void neighbours_init(struct neighbours *n, double window);

@@ -28,7 +28,10 @@ int dash_machine_open(struct dash_machine *m, double interval, bool kernel, doub
 	if (rc < 0)
 		return rc;
 	m->open = true;
-	m->next = now + m->interval;
+	/* The first screen within a second of the start: its interval is
+	 * DASH_MACHINE_FIRST_S, the later ones m->interval. */
+	m->k.machine.first_period = DASH_MACHINE_FIRST_S;
+	m->next = now + DASH_MACHINE_FIRST_S;
 	return 0;
 }
 
@@ -326,7 +329,7 @@ void dash_machine_draw(WINDOW *w, const struct dash *d, struct dash_machine *m)
 	} else {
 		snprintf(buf, sizeof(buf),
 			 " machine: reading every process; the first ranking comes after %g s",
-			 m->interval);
+			 DASH_MACHINE_FIRST_S);
 	}
 	dash_paint_fill(w, &(struct dash_rect){0, 0, 1, cols}, 0, dash_paint_attr(d, DASH_ROLE_TITLE));
 	dash_paint_put(w, 0, 0, cols, buf, dash_paint_attr(d, DASH_ROLE_TITLE));
