@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "dash-keys.h"
+#include "dash-machine.h"
 #include "dash-sweep.h"
 #include "tl-dash-keys.h"
 
@@ -517,6 +518,10 @@ static void test_every_listed_key_acts(void **state)
 				d.replay.on = modes[m].c->replay;
 				d.replay.speed = 1;
 				int f = dash_keys_handle(&d, &w, modes[m].c, key_of(k));
+				/* A opens the machine view: it reads the machine */
+				if (strcmp(k, "A") == 0 && !d.machine_view)
+					fail_msg("%s: A does not show the machine view", modes[m].name);
+				dash_machine_drop(&d);
 				if (!(f & DASH_KEY_HANDLED))
 					fail_msg("%s: %s (%s) does nothing", modes[m].name, k,
 						 h[i].what);

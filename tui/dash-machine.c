@@ -44,6 +44,16 @@ void dash_machine_free(struct dash_machine *m)
 	memset(m, 0, sizeof(*m));
 }
 
+void dash_machine_drop(struct dash *d)
+{
+	if (!d->machine || d->machine_only)
+		return;
+	dash_machine_free(d->machine);
+	free(d->machine);
+	d->machine = NULL;
+	d->machine_view = false;
+}
+
 double dash_machine_due(const struct dash_machine *m, double now)
 {
 	return m->next > now ? m->next - now : 0;

@@ -67,6 +67,9 @@ int dash_machine_open(struct dash_machine *m, double interval, bool kernel, doub
 		      size_t cap);
 void dash_machine_free(struct dash_machine *m);
 
+/* Frees the view d opened for A (d->machine), if any. */
+void dash_machine_drop(struct dash *d);
+
 /* Ranks the machine when it is due; true when the rows are new. */
 bool dash_machine_tick(struct dash_machine *m, double now);
 

@@ -448,10 +448,7 @@ int dash_run(struct session *s, const struct dash_config *c)
 		return EXIT_NO_TTY;
 	int status = dash_loop(&d, s);
 	free(d.tour); /* the lab stops with the session: nothing to put back */
-	if (d.machine) {
-		dash_machine_free(d.machine);
-		free(d.machine);
-	}
+	dash_machine_drop(&d);
 	if (d.tour_notes && fclose(d.tour_notes) != 0)
 		status = status == EXIT_OK ? EXIT_RUNTIME : status;
 	dash_term_close(scr);
