@@ -5,12 +5,10 @@
 
 #include "dash-machine.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "dash-keys-impl.h"
@@ -20,13 +18,6 @@
 #include "session.h"
 #include "stop.h"
 #include "xalloc.h"
-
-static double dm_now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 /* ---- the view alone: threadlab --all --------------------------------------------- */
 
@@ -40,7 +31,7 @@ static bool dm_input(struct dash *d)
 			dirty = true;
 			continue;
 		}
-		struct dash_key_ctx c = {.machine = true, .now = dm_now(), .online = 1, .effective = 1};
+		struct dash_key_ctx c = {.machine = true, .now = stop_now(), .online = 1, .effective = 1};
 		int f = dash_keys_handle(d, NULL, &c, ch);
 		if (f & DASH_KEY_REDRAW)
 			dirty = true;
@@ -68,13 +59,13 @@ static int dm_run(struct dash_machine *m, const struct dash_config *c, char *mes
 	bool dirty = true;
 	int rc = EXIT_OK;
 	while (!d.quit && !stop_signal && !m->enter) {
-		if (dash_machine_tick(m, dm_now()))
+		if (dash_machine_tick(m, stop_now()))
 			dirty = true;
 		if (dirty)
 			dash_machine_draw(stdscr, &d, m);
 		dirty = false;
 		struct pollfd pfd = {.fd = STDIN_FILENO, .events = POLLIN};
-		int r = dash_term_wait(&pfd, 1, (int)(dash_machine_due(m, dm_now()) * 1000 + 0.999));
+		int r = dash_term_wait(&pfd, 1, (int)(dash_machine_due(m, stop_now()) * 1000 + 0.999));
 		if (r < 0 && errno != EINTR) {
 			rc = EXIT_RUNTIME;
 			break;
@@ -88,40 +79,16 @@ static int dm_run(struct dash_machine *m, const struct dash_config *c, char *mes
 	return rc;
 }
 
-/* Whether a process has children now (its attach screen then follows its
- * tree). */
-static bool dm_has_children(pid_t pid)
-{
-	char path[64];
-	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
-	DIR *dir = opendir(path);
-	if (!dir)
-		return false;
-	bool any = false;
-	struct dirent *e;
-	while (!any && (e = readdir(dir))) {
-		if (e->d_name[0] == '.')
-			continue;
-		char f[128], b[16];
-		snprintf(f, sizeof(f), "%s/%.32s/children", path, e->d_name);
-		FILE *fp = fopen(f, "re");
-		any = fp && fgets(b, sizeof(b), fp) && b[0] >= '0' && b[0] <= '9';
-		if (fp)
-			fclose(fp);
-	}
-	closedir(dir);
-	return any;
-}
-
 /* The attach screen of pid, until A (back: true) or q. */
-static int dm_attach(const struct options *o, pid_t pid, bool *back, char *message, size_t cap)
+static int dm_attach(const struct options *o, const struct dash_machine *m, pid_t pid, bool *back,
+		     char *message, size_t cap)
 {
 	struct session s;
 	struct session_config sc;
 	char err[512];
 	options_session_config(o, &sc);
 	sc.pid = pid;
-	sc.tree = dm_has_children(pid);
+	sc.tree = dash_machine_has_children(m, pid);
 	*back = true;
 	if (session_start(&s, &sc, err, sizeof(err)) != EXIT_OK) {
 		session_stop(&s);
@@ -143,7 +110,7 @@ int dash_machine_main(const struct options *o)
 	char err[512], message[DASH_MESSAGE_LEN] = "";
 	struct dash_machine m;
 	stop_install(NULL);
-	if (dash_machine_open(&m, o->interval_set ? o->interval : 1.0, o->kernel_threads, dm_now(),
+	if (dash_machine_open(&m, o->interval_set ? o->interval : 1.0, o->kernel_threads, stop_now(),
 			      err, sizeof(err)) < 0) {
 		face_say(err);
 		return EXIT_RUNTIME;
@@ -156,7 +123,7 @@ int dash_machine_main(const struct options *o)
 		if (rc != EXIT_OK || !enter || stop_signal)
 			break;
 		bool back = false;
-		rc = dm_attach(o, enter, &back, message, sizeof(message));
+		rc = dm_attach(o, &m, enter, &back, message, sizeof(message));
 		if (rc != EXIT_OK || !back)
 			break;
 		/* The rows it shows are new: the ranking goes on from its last tick. */

@@ -201,6 +201,15 @@ bool dash_machine_tick(struct dash_machine *m, double now)
 	return true;
 }
 
+bool dash_machine_has_children(const struct dash_machine *m, pid_t pid)
+{
+	const struct machine_sample *s = &m->k.machine.sample;
+	for (size_t i = 0; i < s->n; i++)
+		if (s->v[i].ppid == pid)
+			return true;
+	return false;
+}
+
 const char *dash_machine_sort_name(enum dash_machine_sort s)
 {
 	return dash_msort_names[s];

@@ -84,6 +84,9 @@ void dash_machine_draw(WINDOW *w, const struct dash *d, struct dash_machine *m);
 void dash_machine_sort_step(struct dash_machine *m, int arg);
 void dash_machine_move(struct dash_machine *m, int rows);
 void dash_machine_group(struct dash_machine *m);
+/* Whether pid had a child at the last sample of the machine, new ones
+ * included (Enter then follows its tree). */
+bool dash_machine_has_children(const struct dash_machine *m, pid_t pid);
 /* "factor", "CPU%", ...: a sort column as the view names it. */
 const char *dash_machine_sort_name(enum dash_machine_sort s);
 /* The process under the cursor, 0 for none (a group's line). */
