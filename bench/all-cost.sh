@@ -11,7 +11,7 @@
 # /proc/PID/stat, from the end of settling to the end) as % of one core,
 # and their ratio per round.  Each round also times threadlab's first
 # ranked output: from its start to its first JSON line (the first ranking
-# comes one interval after a baseline, so about 1 s by design), in ms.
+# comes RANKING_FIRST_S, 0.5 s, after a baseline), in ms.
 #
 # usage: bench/all-cost.sh [SECONDS [PROCS [THREADS [ROUNDS]]]]
 #        (default 30 s, 300 processes, 10 threads, 2 rounds)
@@ -36,8 +36,7 @@ alive() { # PID runs (not a zombie): no fork, cheap for 300 PIDs
 	s=${s##*) }
 	[ "${s%% *}" != Z ]
 }
-# stop PID...: SIGTERM, up to 2 s, then SIGKILL; reaps them.  (threadlab
-# blocked writing to a full pipe does not act on SIGTERM, hence the KILL.)
+# stop PID...: SIGTERM, up to 2 s, then SIGKILL; reaps them.
 stop() {
 	local p i left
 	[ $# -gt 0 ] || return 0

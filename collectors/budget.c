@@ -6,7 +6,10 @@
 #include <errno.h>
 #include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "xalloc.h"
 
 void budget_resolve(struct budget *b)
 {
@@ -108,44 +111,46 @@ int budget_read(const struct sysroot *r, pid_t pid, struct budget *out)
 	return budget_read_where(r, pid, &w, 0, 0, out);
 }
 
-int budget_read_where(const struct sysroot *r, pid_t pid, struct budget_where *w, double now,
-		      double max_age, struct budget *out)
+/* A fresh budget with pid's affinity count.  Returns 0, -ESRCH when the
+ * process has gone, or -errno. */
+static int budget_start(const struct sysroot *r, pid_t pid, struct budget *out)
 {
-	char piddir[64], rel[96], buf[8192];
-	ssize_t n;
-	int rc;
-
+	char rel[96], buf[8192];
 	memset(out, 0, sizeof(*out));
 	out->quota.cpus = -1.0;
-	if (pid == 0)
-		snprintf(piddir, sizeof(piddir), "proc/self");
-	else
-		snprintf(piddir, sizeof(piddir), "proc/%ld", (long)pid);
-
-	rc = r->live ? budget_live_affinity(pid) : -ENOSYS;
+	int rc = r->live ? budget_live_affinity(pid) : -ENOSYS;
 	if (rc == -ESRCH)
 		return rc;
 	if (rc < 0) {
-		snprintf(rel, sizeof(rel), "%s/status", piddir);
-		n = sysroot_read(r, rel, buf, sizeof(buf));
+		if (pid == 0)
+			snprintf(rel, sizeof(rel), "proc/self/status");
+		else
+			snprintf(rel, sizeof(rel), "proc/%ld/status", (long)pid);
+		ssize_t n = sysroot_read(r, rel, buf, sizeof(buf));
 		if (n < 0)
 			return (n == -ENOENT || n == -ESRCH) ? -ESRCH : (int)n;
 		rc = budget_status_affinity(buf);
 	}
 	out->affinity = rc > 0 ? rc : 0;
+	return 0;
+}
 
-	if (sysroot_read(r, "sys/devices/system/cpu/online", buf, sizeof(buf)) >= 0) {
-		rc = cpulist_count(buf);
-		out->online = rc > 0 ? rc : 0;
-	}
+/* The count of online CPUs; 0 when unreadable. */
+static int budget_online(const struct sysroot *r)
+{
+	char buf[4096];
+	if (sysroot_read(r, "sys/devices/system/cpu/online", buf, sizeof(buf)) < 0)
+		return 0;
+	int n = cpulist_count(buf);
+	return n > 0 ? n : 0;
+}
 
-	bool located = !w->valid || now - w->time > max_age || now < w->time ||
-		       (w->loc_rc == 0 && !sysroot_exists(r, w->loc.dir));
-	if (located)
-		budget_locate(r, pid, w, now);
-	rc = w->loc_rc;
-	if (rc == -ESRCH || rc == -EACCES)
-		return rc;
+/* The terms of w's cgroups (the quota over their ancestors, the cpuset)
+ * into out, with the note that goes with them. */
+static void budget_of_cgroups(const struct sysroot *r, const struct budget_where *w,
+			      struct budget *out)
+{
+	int rc = w->loc_rc;
 	if (rc < 0) {
 		snprintf(out->note, sizeof(out->note),
 			 "no cgroup hierarchy with the cpu controller found (%s); quota unknown",
@@ -165,6 +170,112 @@ int budget_read_where(const struct sysroot *r, pid_t pid, struct budget_where *w
 			out->quota.cpus = -1.0;
 	}
 	out->cpuset = budget_cpuset(r, w);
+}
+
+int budget_read_where(const struct sysroot *r, pid_t pid, struct budget_where *w, double now,
+		      double max_age, struct budget *out)
+{
+	int rc = budget_start(r, pid, out);
+	if (rc < 0)
+		return rc;
+	out->online = budget_online(r);
+	bool located = !w->valid || now - w->time > max_age || now < w->time ||
+		       (w->loc_rc == 0 && !sysroot_exists(r, w->loc.dir));
+	if (located)
+		budget_locate(r, pid, w, now);
+	if (w->loc_rc == -ESRCH || w->loc_rc == -EACCES)
+		return w->loc_rc;
+	budget_of_cgroups(r, w, out);
+	budget_resolve(out);
+	return 0;
+}
+
+/* ---- many processes: what a cgroup's processes share, read once ---------- */
+
+/* The cgroup terms of every process whose proc/PID/cgroup (and, in a
+ * fixture tree, mountinfo) reads the same. */
+struct budget_shared {
+	char *cgroup_file;
+	char *mountinfo; /* a fixture tree's, per process; NULL live (ours, c->mountinfo) */
+	struct budget terms; /* loc, quota, cpuset and note */
+};
+
+void budget_cache_init(struct budget_cache *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->online = -1;
+}
+
+void budget_cache_clear(struct budget_cache *c)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		free(c->e[i].cgroup_file);
+		free(c->e[i].mountinfo);
+	}
+	free(c->e);
+	free(c->mountinfo);
+	budget_cache_init(c);
+}
+
+/* The entry for (*cg, *mi), made (and its files read) when new, when it
+ * takes the texts (*cg and *mi set NULL); NULL when the table is full. */
+static const struct budget_shared *budget_shared_of(const struct sysroot *r,
+						     struct budget_cache *c, char **cg, char **mi)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (strcmp(c->e[i].cgroup_file, *cg) == 0 &&
+		    (!*mi || strcmp(c->e[i].mountinfo, *mi) == 0))
+			return &c->e[i];
+	if (c->n == BUDGET_CACHE_MAX)
+		return NULL;
+	if (c->n == c->cap) {
+		c->cap = c->cap ? 2 * c->cap : 16;
+		c->e = xrealloc(c->e, c->cap * sizeof(*c->e));
+	}
+	struct budget_shared *e = &c->e[c->n++];
+	const char *mtext = *mi ? *mi : c->mountinfo;
+	struct budget_where w = {.valid = true};
+	w.loc_rc = cgroup_locate_text(r, *cg, mtext, &w.loc);
+	w.cpuset_rc = cgroup_locate_v1_text(r, *cg, mtext, "cpuset", w.cpuset, sizeof(w.cpuset),
+					    NULL);
+	memset(&e->terms, 0, sizeof(e->terms));
+	e->terms.quota.cpus = -1.0;
+	budget_of_cgroups(r, &w, &e->terms);
+	e->cgroup_file = *cg;
+	e->mountinfo = *mi;
+	*cg = *mi = NULL;
+	return e;
+}
+
+int budget_read_cached(const struct sysroot *r, pid_t pid, struct budget_cache *c,
+		       struct budget *out)
+{
+	int rc = budget_start(r, pid, out);
+	if (rc < 0)
+		return rc;
+	if (c->online < 0)
+		c->online = budget_online(r);
+	if (r->live && !c->mountinfo && cgroup_read_mountinfo(r, pid, &c->mountinfo) < 0)
+		c->mountinfo = NULL;
+	char *cg = NULL, *mi = NULL;
+	rc = cgroup_read_cgroup_file(r, pid, &cg);
+	if (rc == 0 && !r->live)
+		rc = cgroup_read_mountinfo(r, pid, &mi);
+	if (rc == -ESRCH || rc == -EACCES) {
+		free(cg);
+		return rc;
+	}
+	const struct budget_shared *e = NULL;
+	if (rc == 0 && (mi || c->mountinfo))
+		e = budget_shared_of(r, c, &cg, &mi);
+	free(cg);
+	free(mi);
+	if (!e) /* unreadable or too many cgroups: this one on its own */
+		return budget_read(r, pid, out);
+	int affinity = out->affinity;
+	*out = e->terms;
+	out->affinity = affinity;
+	out->online = c->online;
 	budget_resolve(out);
 	return 0;
 }

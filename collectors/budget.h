@@ -54,6 +54,28 @@ struct budget_where {
 int budget_read_where(const struct sysroot *r, pid_t pid, struct budget_where *w, double now,
 		      double max_age, struct budget *out);
 
+/* Budgets of many processes read together (the machine's ranking): what
+ * the processes of one cgroup share (where their cgroups are, the quota
+ * over the ancestors, the cpuset) is read for the first of them only, and
+ * mountinfo and the online count once, until budget_cache_clear; each
+ * process costs its affinity and its proc/PID/cgroup, and a process moved
+ * to another cgroup reads that one's terms.  Plain data: an all-zero
+ * cache is not ready, budget_cache_init makes one. */
+#define BUDGET_CACHE_MAX 1024 /* cgroups kept; the rest read on their own */
+struct budget_shared;	      /* budget.c */
+struct budget_cache {
+	int online;	 /* < 0: not read yet */
+	char *mountinfo; /* live: ours; NULL not read yet */
+	struct budget_shared *e;
+	size_t n, cap;
+};
+void budget_cache_init(struct budget_cache *c);
+/* Frees what c holds; the next read reads everything again. */
+void budget_cache_clear(struct budget_cache *c);
+/* As budget_read, with what c holds. */
+int budget_read_cached(const struct sysroot *r, pid_t pid, struct budget_cache *c,
+		       struct budget *out);
+
 /* Pure: fills effective and binding from the four terms.  Ties go to the
  * earliest term in enum order, so "online" binds on an unlimited box. */
 void budget_resolve(struct budget *b);

@@ -113,28 +113,53 @@ static int cgroup_locate_resolve(const struct sysroot *r, const struct cgroup_mo
 	return 0;
 }
 
+int cgroup_read_cgroup_file(const struct sysroot *r, pid_t pid, char **out)
+{
+	return cgroup_locate_slurp(r, pid, "cgroup", out);
+}
+
+int cgroup_read_mountinfo(const struct sysroot *r, pid_t pid, char **out)
+{
+	return cgroup_locate_slurp(r, cgroup_locate_mnt_pid(r, pid), "mountinfo", out);
+}
+
+/* Both files of pid; on failure neither is left allocated. */
+static int cgroup_locate_read(const struct sysroot *r, pid_t pid, char **cg, char **mi)
+{
+	int rc = cgroup_read_cgroup_file(r, pid, cg);
+	if (rc < 0)
+		return rc;
+	rc = cgroup_read_mountinfo(r, pid, mi);
+	if (rc < 0)
+		free(*cg);
+	return rc;
+}
+
 int cgroup_locate(const struct sysroot *r, pid_t pid, struct cgroup_loc *out)
 {
-	char *cg = NULL, *mi = NULL;
+	char *cg, *mi;
+	memset(out, 0, sizeof(*out));
+	int rc = cgroup_locate_read(r, pid, &cg, &mi);
+	if (rc < 0)
+		return rc;
+	rc = cgroup_locate_text(r, cg, mi, out);
+	free(cg);
+	free(mi);
+	return rc;
+}
+
+int cgroup_locate_text(const struct sysroot *r, const char *cg, const char *mi,
+		       struct cgroup_loc *out)
+{
 	struct cgroup_line l1, l2;
 	struct cgroup_mount m1, m2;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
-	rc = cgroup_locate_slurp(r, pid, "cgroup", &cg);
-	if (rc < 0)
-		return rc;
-	rc = cgroup_locate_slurp(r, cgroup_locate_mnt_pid(r, pid), "mountinfo", &mi);
-	if (rc < 0) {
-		free(cg);
-		return rc;
-	}
 	int f1 = cgroup_file_parse(cg, true, &l1);
 	int f2 = cgroup_file_parse(cg, false, &l2);
 	bool have1 = f1 == 0 && cgroup_mountinfo_parse(mi, 1, &m1) == 0;
 	bool have2 = f2 == 0 && cgroup_mountinfo_parse(mi, 2, &m2) == 0;
-	free(cg);
-	free(mi);
 	if (f1 == -EINVAL || f2 == -EINVAL)
 		return -EINVAL;
 
@@ -170,24 +195,28 @@ int cgroup_locate(const struct sysroot *r, pid_t pid, struct cgroup_loc *out)
 int cgroup_locate_v1(const struct sysroot *r, pid_t pid, const char *controller, char *dir,
 		     size_t cap, bool *fallback)
 {
-	char *cg = NULL, *mi = NULL;
+	char *cg, *mi;
+	int rc = cgroup_locate_read(r, pid, &cg, &mi);
+	if (rc < 0)
+		return rc;
+	rc = cgroup_locate_v1_text(r, cg, mi, controller, dir, cap, fallback);
+	free(cg);
+	free(mi);
+	return rc;
+}
+
+int cgroup_locate_v1_text(const struct sysroot *r, const char *cg, const char *mi,
+			  const char *controller, char *dir, size_t cap, bool *fallback)
+{
 	struct cgroup_line l;
 	struct cgroup_mount m;
 	char d[CGROUP_PATH_MAX], mdir[CGROUP_PATH_MAX];
 	bool fb = false;
-	int rc = cgroup_locate_slurp(r, pid, "cgroup", &cg);
-	if (rc < 0)
-		return rc;
-	rc = cgroup_locate_slurp(r, cgroup_locate_mnt_pid(r, pid), "mountinfo", &mi);
-	if (rc == 0) {
-		rc = cgroup_file_find(cg, controller, &l);
-		if (rc == 0)
-			rc = cgroup_mountinfo_find(mi, controller, &m);
-		if (rc == 0)
-			rc = cgroup_locate_resolve(r, &m, l.path, d, mdir, &fb);
-	}
-	free(cg);
-	free(mi);
+	int rc = cgroup_file_find(cg, controller, &l);
+	if (rc == 0)
+		rc = cgroup_mountinfo_find(mi, controller, &m);
+	if (rc == 0)
+		rc = cgroup_locate_resolve(r, &m, l.path, d, mdir, &fb);
 	if (rc < 0)
 		return rc;
 	if (strlen(d) >= cap)

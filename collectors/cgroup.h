@@ -118,6 +118,20 @@ int cgroup_locate(const struct sysroot *r, pid_t pid, struct cgroup_loc *out);
 int cgroup_locate_v1(const struct sysroot *r, pid_t pid, const char *controller, char *dir,
 		     size_t cap, bool *fallback);
 
+/* The two files those read, for a caller that reads many processes and
+ * keeps what they share: proc/PID/cgroup of pid, and the mountinfo
+ * cgroup_locate reads for pid (ours on a live root, so one copy serves
+ * every process).  Each returns 0 with a malloc'd text in *out, -ESRCH when
+ * the process has gone, or -errno. */
+int cgroup_read_cgroup_file(const struct sysroot *r, pid_t pid, char **out);
+int cgroup_read_mountinfo(const struct sysroot *r, pid_t pid, char **out);
+
+/* cgroup_locate and cgroup_locate_v1 on those texts (no -ESRCH). */
+int cgroup_locate_text(const struct sysroot *r, const char *cgroup_file, const char *mountinfo,
+		       struct cgroup_loc *out);
+int cgroup_locate_v1_text(const struct sysroot *r, const char *cgroup_file, const char *mountinfo,
+			  const char *controller, char *dir, size_t cap, bool *fallback);
+
 /* The tightest quota over loc->dir and each ancestor up to the mount. */
 struct cgroup_quota {
 	double cpus; /* CPUs as a real number; -1 when unlimited */

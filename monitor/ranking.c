@@ -49,6 +49,8 @@ void ranking_init(struct ranking *k, const struct sysroot *root, bool kernel)
 	census_init(&k->census, &k->root);
 	k->scratch = xcalloc(1, sizeof(*k->scratch));
 	k->budget = xcalloc(1, sizeof(*k->budget));
+	budget_cache_init(&k->budgets);
+	k->budget_epoch = -1;
 }
 
 int ranking_open(struct ranking *k, const char *dir, bool kernel, double now, char *err,
@@ -63,6 +65,7 @@ int ranking_open(struct ranking *k, const char *dir, bool kernel, double now, ch
 	}
 	ranking_init(k, &r, kernel);
 	k->own_root = true;
+	k->machine.first_period = RANKING_FIRST_S;
 	ranking_tick(k, now);
 	if (!k->machine.ms) {
 		rc = errno ? -errno : -EIO;
@@ -84,6 +87,7 @@ void ranking_free(struct ranking *k)
 	free(k->thr);
 	free(k->scratch);
 	free(k->budget);
+	budget_cache_clear(&k->budgets);
 	free(k->rows);
 	memset(k, 0, sizeof(*k));
 }
@@ -137,10 +141,10 @@ static const struct throttle_rate *rank_throttle_rate(struct ranking *k, int i, 
 /* Reads the budget of c's process into c.  false: the process has gone. */
 static bool rank_budget(struct ranking *k, struct rank_cache *c, int online, double now)
 {
-	if (c->read_at >= 0 && now - c->read_at < RANKING_BUDGET_S)
+	if (c->read_at >= k->budget_epoch)
 		return true;
 	struct budget *b = k->budget;
-	int rc = budget_read(&k->root, c->pid, b);
+	int rc = budget_read_cached(&k->root, c->pid, &k->budgets, b);
 	k->budget_reads++;
 	c->read_at = now;
 	if (rc == -ESRCH)
@@ -303,6 +307,11 @@ bool ranking_tick(struct ranking *k, double now)
 			      ? psi.some_avg10
 			      : -1;
 	int online = s->online > 0 ? s->online : 1;
+	if (k->budget_epoch < 0 || now - k->budget_epoch >= RANKING_BUDGET_S) {
+		/* Every budget is due: what their cgroups share is read again. */
+		budget_cache_clear(&k->budgets);
+		k->budget_epoch = now;
+	}
 	struct rank_cache *cache = xmalloc((s->n + 1) * sizeof(*cache));
 	size_t nc = 0, at = 0;
 	if (s->n > k->cap) {

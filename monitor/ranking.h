@@ -8,7 +8,9 @@
  * single-target diagnosis uses.  Per process it adds its budget
  * (collectors/budget.h: the least of online CPUs, affinity, cpuset and
  * the tightest quota over its cgroup's ancestors), read when the process
- * first has rates and again every RANKING_BUDGET_S seconds, and the
+ * first has rates and again every RANKING_BUDGET_S seconds (all of them
+ * together, so the processes of one cgroup share one read of its files:
+ * budget_read_cached), and the
  * throttling of the cgroup whose quota binds (its cpu.stat, read once a
  * tick per such cgroup, however many processes share it).
  *
@@ -43,6 +45,7 @@
 #include "sysroot.h"
 
 #define RANKING_BUDGET_S   5.0 /* s between reads of a process's budget */
+#define RANKING_FIRST_S	   0.5 /* s from ranking_open's baseline to the first ranking */
 #define RANKING_CGROUP_MAX 64  /* bytes of a short cgroup name */
 #define RANKING_EXPLAIN	   10  /* leading offenders whose runtimes are read */
 
@@ -99,6 +102,8 @@ struct ranking {
 	size_t nthr, thr_cap;
 	struct diagnosis *scratch; /* one diagnosis at a time */
 	struct budget *budget;	   /* one budget at a time (read, or judged against) */
+	struct budget_cache budgets; /* what the cgroups share, since budget_epoch */
+	double budget_epoch;	     /* s; budgets read before it are due; < 0 none */
 	struct rank_row *rows;	   /* ranked */
 	size_t n, cap;
 	struct rank_machine summary;
@@ -110,7 +115,9 @@ struct ranking {
 void ranking_init(struct ranking *k, const struct sysroot *root, bool kernel);
 /* The same on the directory dir ("/": the live machine), opened here and
  * closed by ranking_free; and the machine sampled once, as the baseline.
- * Returns 0, or -errno with a one-line message in err when dir or its
+ * The first ranking may come RANKING_FIRST_S after it (so a first screen
+ * or line is up within a second; its figures are half a second's), the
+ * later ones NEIGHBOURS_PERIOD_S apart at least.  Returns 0, or -errno with a one-line message in err when dir or its
  * proc/ cannot be read. */
 int ranking_open(struct ranking *k, const char *dir, bool kernel, double now, char *err,
 		 size_t cap);

@@ -5,7 +5,8 @@
 # suggestion that names its pool (OMP_NUM_THREADS=1), a 1-thread busy program in the same quota ranks below it, an
 # idle process reads idle; CSV and text carry the same ranking (--top
 # bounds it); another process's hostile name is escaped in JSON and made
-# safe in text; --diagnose --all names the machine's verdict and the
+# safe in text; the first line comes half a second after the start; a
+# batch blocked on a full pipe hears SIGTERM; --diagnose --all names the machine's verdict and the
 # 8-thread program first among the offenders with its suggestion, and its
 # exit status agrees with what it prints; --headless --all --serve exports
 # the machine and the first --metrics-max-processes processes, read by
@@ -17,7 +18,7 @@ set -u
 OMP="$B/tests/omp-busy"
 HOSTILE="$B/tests/hostile-name"
 jobs_need "$OMP" "$HOSTILE"
-plan 9
+plan 11
 
 # ---- the quota cgroup and its two busy programs, an idle one ------------------
 if quota_capable && cg_make all && cg_quota "$cg_dir" 100000 100000; then
@@ -207,6 +208,31 @@ assert last['machine']['processes'] > 0, last['machine']
 	ok "--diagnose --all: the exit status agrees with the verdicts it prints"
 else
 	notok "--diagnose --all: the exit status agrees with the verdicts it prints" "$(cat "$tmp/err" "$tmp/any.err")"
+fi
+
+# ---- the first line, and a reader that stops reading ---------------------------
+bounded 20 "$TL" --all --batch -c 2 --format json >"$tmp/first.json" 2>"$tmp/first.err"
+st=$?
+if json_check "$tmp/first.json" "$st" "
+assert st == 0 and len(lines) == 2, (st, len(lines))
+w = [l['interval'] for l in lines]
+# RANKING_FIRST_S (docs/design.md, 'The whole machine'), then the interval
+assert 0.4 <= w[0] < 0.95 and w[1] >= 0.9, w
+"; then
+	ok "--all --batch: the first ranking covers the half second after the start, the next one the interval"
+else
+	notok "--all --batch: the first ranking covers the half second after the start, the next one the interval" "$(cat "$tmp/err" "$tmp/first.err")"
+fi
+full=""
+for how in "--all --batch --format json" "--batch --format json -i 0.1 -- sleep 60"; do
+	# shellcheck disable=SC2086
+	out=$("$PY" "$(dirname "$0")/full-pipe.py" "$TL" $how 2>&1)
+	[ "${out%% *}" = 0 ] || full+="'$how': $out; "
+done
+if [ -z "$full" ]; then
+	ok "--all --batch and --batch blocked on a full pipe end at SIGTERM with status 0"
+else
+	notok "--all --batch and --batch blocked on a full pipe end at SIGTERM with status 0" "$full"
 fi
 
 # ---- bad command lines ----------------------------------------------------------

@@ -1,7 +1,9 @@
 /* test-budget-fixtures.c — budget_read and the cgroup readers over fixture
  * trees (tests/fixtures/cg-*), one per host layout or kernel quirk.  Every
  * fixture holds proc/4242/{cgroup,mountinfo,status}, the online CPU list
- * and the cgroup files a real host of that kind shows. */
+ * and the cgroup files a real host of that kind shows.  budget_read_cached
+ * (the machine's ranking) reads the same on every layout, and shares one
+ * read of a cgroup's files among its processes, in a tree written here. */
 #include "config.h"
 
 #include "tl-test.h"
@@ -13,6 +15,7 @@
 #include "budget.h"
 #include "cgroup.h"
 #include "sampler.h"
+#include "tl-fixture.h"
 
 #define PID 4242
 
@@ -392,6 +395,109 @@ static void test_resolve(void **state)
 	assert_string_equal(budget_term_name(BUDGET_AFFINITY), "affinity");
 }
 
+/* The two readers agree on what a budget is made of. */
+static void check_same_budget(const struct budget *a, const struct budget *b, const char *where)
+{
+	if (a->online != b->online || a->affinity != b->affinity || a->cpuset != b->cpuset ||
+	    a->quota.cpus != b->quota.cpus || a->quota.period_us != b->quota.period_us ||
+	    a->quota.controller != b->quota.controller || a->effective != b->effective ||
+	    a->binding != b->binding || strcmp(a->quota.dir, b->quota.dir) != 0 ||
+	    memcmp(&a->loc, &b->loc, sizeof(a->loc)) != 0 || strcmp(a->note, b->note) != 0) {
+		print_error("# %s: budget_read_cached differs: effective %g/%g binding %d/%d "
+			    "quota %g/%g cpuset %d/%d dir '%s'/'%s' note '%s'/'%s'\n",
+			    where, a->effective, b->effective, a->binding, b->binding,
+			    a->quota.cpus, b->quota.cpus, a->cpuset, b->cpuset, a->loc.dir,
+			    b->loc.dir, a->note, b->note);
+		fail();
+	}
+}
+
+/* Every layout: the cached reader reads what budget_read reads, the first
+ * time (the cgroup's files) and the second (the shared entry). */
+static void test_cached_layouts(void **state)
+{
+	(void)state;
+	static const char *const layouts[] = {
+	    "cg-colon", "cg-hybrid",	  "cg-ns",	   "cg-ns-hidden",    "cg-v1",
+	    "cg-v1-noquota", "cg-v2",	  "cg-v2-huge",	   "cg-v2-max",	      "cg-v2-milli",
+	    "cg-v2-nocpu",   "cg-v2-parent", "cg-v2-quarter", "cg-v2-noonline",
+	};
+	for (size_t i = 0; i < sizeof(layouts) / sizeof(layouts[0]); i++) {
+		char dir[4200];
+		struct sysroot r;
+		struct budget want, got;
+		struct budget_cache c;
+		snprintf(dir, sizeof(dir), "%s/%s", tl_fixtures(), layouts[i]);
+		assert_int_equal(sysroot_open(&r, dir), 0);
+		budget_cache_init(&c);
+		assert_int_equal(budget_read(&r, PID, &want), 0);
+		for (int pass = 0; pass < 2; pass++) {
+			assert_int_equal(budget_read_cached(&r, PID, &c, &got), 0);
+			check_same_budget(&got, &want, layouts[i]);
+		}
+		assert_int_equal(c.n, 1);
+		assert_int_equal(budget_read_cached(&r, 99999, &c, &got), -ESRCH);
+		budget_cache_clear(&c);
+		sysroot_close(&r);
+	}
+}
+
+/* A v2 tree of three processes: 101 and 102 in app.service (quota 1.5),
+ * 103 in db.service (quota 0.5). */
+static void cached_tree(void)
+{
+	static const char mi[] = "26 30 0:23 / /sys/fs/cgroup rw - cgroup2 cgroup2 rw\n";
+	tl_fixture_new("tl-budget-cache");
+	tl_put("sys/devices/system/cpu/online", "0-3\n");
+	tl_put("sys/fs/cgroup/app.service/cpu.max", "150000 100000\n");
+	tl_put("sys/fs/cgroup/db.service/cpu.max", "50000 100000\n");
+	for (int pid = 101; pid <= 103; pid++) {
+		char rel[64];
+		snprintf(rel, sizeof(rel), "proc/%d/cgroup", pid);
+		tl_put(rel, "0::/%s\n", pid == 103 ? "db.service" : "app.service");
+		snprintf(rel, sizeof(rel), "proc/%d/mountinfo", pid);
+		tl_put(rel, "%s", mi);
+		snprintf(rel, sizeof(rel), "proc/%d/status", pid);
+		tl_put(rel, "Name:\tx\nCpus_allowed_list:\t0-3\n");
+	}
+}
+
+/* The processes of one cgroup share one read of its files until
+ * budget_cache_clear; another cgroup, or a process moved to one, reads
+ * its own. */
+static void test_cached_shared(void **state)
+{
+	(void)state;
+	struct sysroot r;
+	struct budget b;
+	struct budget_cache c;
+	cached_tree();
+	assert_int_equal(sysroot_open(&r, tl_fixture_dir), 0);
+	budget_cache_init(&c);
+	assert_int_equal(budget_read_cached(&r, 101, &c, &b), 0);
+	check_close(b.quota.cpus, 1.5, "101's quota");
+	assert_int_equal(b.binding, BUDGET_QUOTA);
+	/* The quota changes: 102 shares 101's read, so it sees the old one. */
+	tl_put("sys/fs/cgroup/app.service/cpu.max", "300000 100000\n");
+	assert_int_equal(budget_read_cached(&r, 102, &c, &b), 0);
+	check_close(b.quota.cpus, 1.5, "102's quota, shared with 101");
+	assert_int_equal(budget_read_cached(&r, 103, &c, &b), 0);
+	check_close(b.quota.cpus, 0.5, "103's own cgroup");
+	assert_string_equal(b.quota.dir, "sys/fs/cgroup/db.service");
+	assert_int_equal(c.n, 2);
+	/* 101 moves to db.service: its next read has that cgroup's terms. */
+	tl_put("proc/101/cgroup", "0::/db.service\n");
+	assert_int_equal(budget_read_cached(&r, 101, &c, &b), 0);
+	check_close(b.quota.cpus, 0.5, "101 after the move");
+	/* A new epoch reads the files again. */
+	budget_cache_clear(&c);
+	assert_int_equal(budget_read_cached(&r, 102, &c, &b), 0);
+	check_close(b.quota.cpus, 3.0, "102 after budget_cache_clear");
+	budget_cache_clear(&c);
+	sysroot_close(&r);
+	tl_rm_tree(tl_fixture_dir);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, fx_setup, fx_teardown)
 
 int main(void)
@@ -413,6 +519,8 @@ int main(void)
 	    T(test_gone),
 	    T(test_locate_v1_cpuset),
 	    cmocka_unit_test(test_resolve),
+	    cmocka_unit_test(test_cached_layouts),
+	    cmocka_unit_test(test_cached_shared),
 	};
 	return cmocka_run_group_tests_name("budget-fixtures", tests, NULL, NULL);
 }

@@ -34,17 +34,16 @@ int batch_all_run(const struct options *o)
 		return rc;
 	}
 	double next = stop_now();
-	/* The baseline: the first ranking comes one interval later. */
-	rc = ranking_open(&k, o->root, o->kernel_threads, next, err, sizeof(err));
-	if (rc < 0) {
-		face_say(err);
+	/* The baseline: the first ranking comes RANKING_FIRST_S later, the
+	 * next ones an interval apart. */
+	rc = face_ranking_open(o, &k, next);
+	if (rc != EXIT_OK) {
 		export_stop(&e);
-		return rc == -ENOENT || rc == -ENOTDIR ? EXIT_USAGE : EXIT_RUNTIME;
+		return rc;
 	}
 	long printed = 0;
-	rc = EXIT_OK;
 	for (bool header = true; !stop_signal;) {
-		next += o->interval;
+		next += header ? RANKING_FIRST_S : o->interval;
 		stop_sleep_until(next);
 		if (stop_signal)
 			break;
@@ -52,16 +51,12 @@ int batch_all_run(const struct options *o)
 		if (!ranking_tick(&k, now))
 			continue;
 		export_ranking(&e, &k);
-		ranking_out(stdout, o->format, &k, batch_all_wall(), (size_t)o->top, header);
+		struct face_out fo;
+		ranking_out(face_out_begin(&fo), o->format, &k, batch_all_wall(), (size_t)o->top,
+			    header);
 		header = false;
-		if (fflush(stdout) == EOF || ferror(stdout)) {
-			if (errno != EPIPE) {
-				fprintf(stderr, "threadlab: cannot write the output: %s\n",
-					strerror(errno));
-				rc = EXIT_RUNTIME;
-			}
+		if (!face_out_end(&fo, &rc))
 			break;
-		}
 		if (o->count && ++printed >= o->count)
 			break;
 		/* A tick read late pushes the next one back. */

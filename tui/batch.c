@@ -48,22 +48,15 @@ struct batch_line {
 static bool batch_print(const struct options *o, struct session *s, bool header, int *rc,
 			const struct batch_line *line)
 {
+	struct face_out fo;
+	FILE *f = face_out_begin(&fo);
 	if (line)
-		fwrite(line->buf, 1, line->len, stdout);
+		fwrite(line->buf, 1, line->len, f);
 	else
-		report_sample_progress(stdout, o->format, &s->cur, &s->rates,
+		report_sample_progress(f, o->format, &s->cur, &s->rates,
 				       s->kind == SESSION_LAB ? &s->work : NULL, batch_diag(s),
 				       &s->progress, header);
-	if (fflush(stdout) == EOF || ferror(stdout)) {
-		/* The reader went away (a closed pipe): stop quietly. */
-		if (errno != EPIPE) {
-			fprintf(stderr, "threadlab: cannot write the output: %s\n",
-				strerror(errno));
-			*rc = EXIT_RUNTIME;
-		}
-		return false;
-	}
-	return true;
+	return face_out_end(&fo, rc);
 }
 
 /* Sleeps until next; the job's output (--progress) is read every 100 ms

@@ -29,9 +29,8 @@ int dash_machine_open(struct dash_machine *m, double interval, bool kernel, doub
 		return rc;
 	m->open = true;
 	/* The first screen within a second of the start: its interval is
-	 * DASH_MACHINE_FIRST_S, the later ones m->interval. */
-	m->k.machine.first_period = DASH_MACHINE_FIRST_S;
-	m->next = now + DASH_MACHINE_FIRST_S;
+	 * RANKING_FIRST_S, the later ones m->interval. */
+	m->next = now + RANKING_FIRST_S;
 	return 0;
 }
 
@@ -348,7 +347,7 @@ void dash_machine_draw(WINDOW *w, const struct dash *d, struct dash_machine *m)
 	} else {
 		snprintf(buf, sizeof(buf),
 			 " machine: reading every process; the first ranking comes after %g s",
-			 DASH_MACHINE_FIRST_S);
+			 RANKING_FIRST_S);
 	}
 	dash_paint_fill(w, &(struct dash_rect){0, 0, 1, cols}, 0, dash_paint_attr(d, DASH_ROLE_TITLE));
 	dash_paint_put(w, 0, 0, cols, buf, dash_paint_attr(d, DASH_ROLE_TITLE));

@@ -21,7 +21,6 @@
 
 #define DASH_MACHINE_MIN_COLS 80
 #define DASH_MACHINE_MIN_ROWS 12
-#define DASH_MACHINE_FIRST_S  0.5 /* s from the start to the first ranking */
 
 /* The columns the table sorts by (Tab / Shift-Tab). */
 enum dash_machine_sort {

@@ -3,10 +3,14 @@
 
 #include "face.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "stop.h"
 #include "text-safe.h"
 
 void face_say(const char *m)
@@ -108,4 +112,61 @@ void face_say_stopped(const struct session *s)
 		 "stopped %d process%s the command had moved out of its group (setsid)",
 		 s->orphans_stopped, s->orphans_stopped == 1 ? "" : "es");
 	face_say(m);
+}
+
+FILE *face_out_begin(struct face_out *fo)
+{
+	memset(fo, 0, sizeof(*fo));
+	fo->f = open_memstream(&fo->buf, &fo->len);
+	return fo->f ? fo->f : stdout;
+}
+
+/* false when the output ended, with *rc set on a real failure. */
+static bool face_out_failed(int err, int *rc)
+{
+	if (err != EPIPE && err != EINTR) {
+		fprintf(stderr, "threadlab: cannot write the output: %s\n", strerror(err));
+		*rc = EXIT_RUNTIME;
+	}
+	return false;
+}
+
+bool face_out_end(struct face_out *fo, int *rc)
+{
+	if (!fo->f)
+		return fflush(stdout) == EOF || ferror(stdout) ? face_out_failed(errno, rc) : true;
+	bool ok = fclose(fo->f) == 0;
+	fo->f = NULL;
+	if (!ok) {
+		free(fo->buf);
+		return face_out_failed(ENOMEM, rc);
+	}
+	/* Whatever went through stdio before comes first. */
+	if (fflush(stdout) == EOF) {
+		free(fo->buf);
+		return face_out_failed(errno, rc);
+	}
+	for (size_t at = 0; at < fo->len;) {
+		ssize_t n = write(STDOUT_FILENO, fo->buf + at, fo->len - at);
+		if (n < 0 && errno == EINTR && !stop_signal)
+			continue;
+		if (n < 0 || stop_signal) {
+			int err = n < 0 ? errno : EINTR;
+			free(fo->buf);
+			return face_out_failed(err, rc);
+		}
+		at += (size_t)n;
+	}
+	free(fo->buf);
+	return true;
+}
+
+int face_ranking_open(const struct options *o, struct ranking *k, double now)
+{
+	char err[512];
+	int rc = ranking_open(k, o->root, o->kernel_threads, now, err, sizeof(err));
+	if (rc == 0)
+		return EXIT_OK;
+	face_say(err);
+	return rc == -ENOENT || rc == -ENOTDIR ? EXIT_USAGE : EXIT_RUNTIME;
 }

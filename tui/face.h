@@ -4,7 +4,11 @@
 #ifndef THREADLAB_FACE_H
 #define THREADLAB_FACE_H
 
+#include <stdbool.h>
+#include <stdio.h>
+
 #include "options.h"
+#include "ranking.h"
 #include "record.h"
 #include "session.h"
 
@@ -41,5 +45,30 @@ void face_say_ended(const struct session *s);
 /* After session_stop(): says how many processes the launched command had
  * moved out of its group (setsid) were stopped, when there were any. */
 void face_say_stopped(const struct session *s);
+
+/* Opens the machine's ranking (--all) on o's --root, its baseline read at
+ * now (ranking_open).  Returns EXIT_OK, or after saying why on stderr:
+ * EXIT_USAGE when the directory or its proc/ does not exist, EXIT_RUNTIME
+ * when it cannot be read. */
+int face_ranking_open(const struct options *o, struct ranking *k, double now);
+
+/* One sample's output on stdout.  It is formatted into memory, then written
+ * with write(2), which SIGINT or SIGTERM interrupt even while a reader that
+ * stopped reading keeps the pipe full (stdio would retry the write and
+ * block again, so the signal went unheard). */
+struct face_out {
+	FILE *f;
+	char *buf;
+	size_t len;
+};
+
+/* The stream to format the sample into (stdout itself when memory ran
+ * out). */
+FILE *face_out_begin(struct face_out *fo);
+
+/* Writes the sample.  false when the output ended: a signal came (quiet),
+ * the reader went away (EPIPE, quiet), or the write failed (said on
+ * stderr, *rc set to EXIT_RUNTIME). */
+bool face_out_end(struct face_out *fo, int *rc);
 
 #endif

@@ -62,13 +62,10 @@ static int headless_fleet(const struct options *o, struct export *e)
 static int headless_all(const struct options *o, struct export *e)
 {
 	struct ranking k;
-	char err[512];
 	double next = stop_now();
-	int rc = ranking_open(&k, o->root, o->kernel_threads, next, err, sizeof(err));
-	if (rc < 0) {
-		face_say(err);
-		return EXIT_RUNTIME;
-	}
+	int rc = face_ranking_open(o, &k, next);
+	if (rc != EXIT_OK)
+		return rc;
 	while (next = headless_next(next, o->interval), !stop_signal)
 		if (ranking_tick(&k, stop_now()))
 			export_ranking(e, &k);
