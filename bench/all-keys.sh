@@ -8,20 +8,39 @@
 # lines show) and Enter (the attach screen of the first process), each
 # from send-keys to the capture that shows it; the captures are polled
 # every 5 ms, so each figure is an upper bound by about that much plus one
-# capture.  Prints one line per round and the worst of each.
+# capture.  Prints one line per round and the worst of each.  With PROCS,
+# on the load of bench/machine-load.sh (PROCS processes of THREADS
+# sleeping threads, default 10, and 4 busy loops; make bench first).
 #
-# usage: bench/all-keys.sh [ROUNDS]   (default 5)
+# usage: bench/all-keys.sh [ROUNDS [PROCS [THREADS]]]   (default 5, no load)
 # THREADLAB_BUILDDIR (default .) names the build directory.
 set -u
 rounds="${1:-5}"
+nprocs="${2:-0}"
+nthreads="${3:-10}"
 B="${THREADLAB_BUILDDIR:-.}"
 TL="${THREADLAB_BIN:-$B/threadlab}"
 T="tmux -u -L tl-keys-$$ -f /dev/null"
-cleanup() { $T kill-server 2>/dev/null; }
+tmp=""
+. "$(dirname "$0")/machine-load.sh"
+cleanup() {
+	$T kill-server 2>/dev/null
+	load_stop
+	[ -n "$tmp" ] && rm -rf "$tmp"
+}
 trap cleanup EXIT
 trap 'exit 1' INT TERM HUP
 command -v tmux >/dev/null || { echo "all-keys: tmux is needed" >&2; exit 2; }
 [ -x "$TL" ] || { echo "all-keys: $TL not built" >&2; exit 2; }
+for v in "$rounds" "$nprocs" "$nthreads"; do
+	case "$v" in '' | *[!0-9]*) echo "usage: bench/all-keys.sh [ROUNDS [PROCS [THREADS]]]" >&2; exit 2 ;; esac
+done
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/all-keys.XXXXXX") || exit 1
+if [ "$nprocs" -gt 0 ]; then
+	load_start "$nprocs" "$nthreads"
+	echo "load: $nprocs processes of $nthreads sleeping threads, $load_busy_n busy loops;" \
+		"the machine now runs $(procs_now) processes, $(threads_now) threads"
+fi
 
 ms() { echo $(( ($(date +%s%N) - $1) / 1000000 )); }
 # until_pane ERE: polls the pane every 5 ms (10 s at most).

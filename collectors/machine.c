@@ -10,6 +10,7 @@
 #include "machine.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,7 @@ struct mproc {
 	pid_t pid;
 	uint64_t starttime;
 	uint64_t ticks; /* stat utime + stime */
+	int stat_fd;	/* its proc/PID/stat, held open (live only); -1 none */
 	char cgroup[CGROUP_PATH_MAX];
 	double cgroup_at;  /* when cgroup was read, the caller's clock */
 	struct mthread *t; /* sorted by tid */
@@ -49,6 +51,7 @@ struct machine_sampler {
 	bool have_stat;
 	uint64_t busy0, total0;
 	long hz;
+	int fd_ceiling; /* stat descriptors are held below this number */
 	uint64_t reads;
 	const struct thread_set *known; /* machine_sampler_known; NULL: none */
 };
@@ -91,13 +94,20 @@ struct machine_sampler *machine_sampler_new(const struct sysroot *r)
 	m->hz = sysconf(_SC_CLK_TCK);
 	if (m->hz <= 0)
 		m->hz = 100;
+	/* Half the descriptors at most, and only live: a fixture's files are
+	 * rewritten and removed between calls, procfs's are not. */
+	int soft = sysroot_nofile();
+	m->fd_ceiling = r->live && soft > 256 ? soft / 2 : 0;
 	return m;
 }
 
 static void mlist_free(struct mlist *l)
 {
-	for (size_t i = 0; i < l->n; i++)
+	for (size_t i = 0; i < l->n; i++) {
 		free(l->v[i].t);
+		if (l->v[i].stat_fd >= 0)
+			close(l->v[i].stat_fd);
+	}
 	free(l->v);
 	memset(l, 0, sizeof(*l));
 }
@@ -134,7 +144,7 @@ static ssize_t machine_read(struct machine_sampler *m, const char *rel, char *bu
 	return sysroot_read(&m->root, rel, buf, cap);
 }
 
-static const struct mproc *machine_kept(const struct machine_sampler *m, pid_t pid)
+static struct mproc *machine_kept(const struct machine_sampler *m, pid_t pid)
 {
 	size_t lo = 0, hi = m->kept.n;
 	while (lo < hi) {
@@ -168,6 +178,38 @@ static void machine_set_cpu(uint8_t *set, int c)
 {
 	if (c >= 0 && c < MACHINE_CPUS_MAX)
 		set[c / 8] |= (uint8_t)(1u << (c % 8));
+}
+
+/* proc/PID/stat into buf (NUL-terminated): read again through the
+ * descriptor held (*held: taken from the kept entry, -1 none), which
+ * reads ESRCH once its process has ended, even when the PID is another
+ * process's now; else opened.  *held gets the descriptor to hold for the
+ * next call (-1: none).  Returns the bytes read or -errno. */
+static ssize_t machine_stat_read(struct machine_sampler *m, pid_t pid, int *held, char *buf,
+				 size_t cap)
+{
+	m->reads++;
+	int fd = *held;
+	*held = -1;
+	if (fd >= 0) {
+		ssize_t n = sysroot_pread_all(fd, buf, cap);
+		if (n > 0) {
+			*held = fd;
+			return n;
+		}
+		close(fd);
+	}
+	char rel[48];
+	snprintf(rel, sizeof(rel), "proc/%d/stat", (int)pid);
+	fd = sysroot_openat(&m->root, rel, O_RDONLY);
+	if (fd < 0)
+		return fd;
+	ssize_t n = sysroot_pread_all(fd, buf, cap);
+	if (n > 0 && fd < m->fd_ceiling)
+		*held = fd;
+	else
+		close(fd);
+	return n;
 }
 
 /* The last CPU of thread tid of pid (a thread that ran), or -1. */
@@ -342,14 +384,22 @@ int machine_sample(struct machine_sampler *m, double now, struct machine_sample 
 	out->n = out->nthreads = 0;
 	out->cpus = out->wait = 0;
 	for (ssize_t i = 0; i < np; i++) {
-		char rel[48], buf[1024];
-		snprintf(rel, sizeof(rel), "proc/%d/stat", (int)m->pids[i]);
-		ssize_t n = machine_read(m, rel, buf, sizeof(buf));
+		char buf[1024];
+		struct mproc *kept = machine_kept(m, m->pids[i]);
+		int fd = -1;
+		if (kept) {
+			fd = kept->stat_fd;
+			kept->stat_fd = -1; /* ours now: closed below or held in next */
+		}
+		ssize_t n = machine_stat_read(m, m->pids[i], &fd, buf, sizeof(buf));
 		struct stat_line st;
 		if (n <= 0 || stat_line_parse(buf, (size_t)n, &st) < 0 || st.state == 'Z' ||
-		    st.state == 'X')
+		    st.state == 'X' || st.pid != m->pids[i]) {
+			if (fd >= 0)
+				close(fd);
 			continue; /* gone or a zombie: nothing runs */
-		const struct mproc *old = machine_kept(m, st.pid);
+		}
+		const struct mproc *old = kept;
 		if (old && old->starttime != st.starttime)
 			old = NULL; /* a reused PID: another process */
 		bool whole = !old && m->have_prev && uptime >= 0 &&
@@ -359,6 +409,7 @@ int machine_sample(struct machine_sampler *m, double now, struct machine_sample 
 		p->pid = st.pid;
 		p->starttime = st.starttime;
 		p->ticks = st.utime + st.stime;
+		p->stat_fd = fd;
 		struct machine_proc *x = &out->v[out->n];
 		memset(x, 0, sizeof(*x));
 		x->pid = st.pid;
@@ -385,6 +436,8 @@ int machine_sample(struct machine_sampler *m, double now, struct machine_sample 
 		}
 		if (p->nt == 0) {
 			free(p->t);
+			if (p->stat_fd >= 0)
+				close(p->stat_fd);
 			continue; /* every thread went while it was read */
 		}
 		machine_cgroup(m, st.pid, old, now, p);

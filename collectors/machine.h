@@ -5,7 +5,10 @@
  * caller's cadence (the diagnosis reads it about once a second, never on
  * every tick: one call costs a directory listing and two or three small
  * reads per process).  Per process it reads stat (name, parent, start
- * time, threads, last CPU) and the schedstat of every thread: the
+ * time, threads, last CPU), held open from call to call on a live root
+ * (one descriptor a process, under half of RLIMIT_NOFILE; a descriptor
+ * whose process ended reads ESRCH, even when its PID was taken again),
+ * and the schedstat of every thread: the
  * process's own proc/PID/schedstat when it has one thread, else each
  * task/TID/schedstat.  A thread's CPU and wait over the interval are the
  * deltas of its run and wait nanoseconds, so a process's figures are

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -115,4 +116,14 @@ ssize_t sysroot_read_alloc(const struct sysroot *r, const char *rel, size_t firs
 	b[n] = '\0';
 	*buf = b;
 	return (ssize_t)n;
+}
+
+int sysroot_nofile(void)
+{
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
+		return 1024;
+	if (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > 1 << 20)
+		return 1 << 20;
+	return (int)rl.rlim_cur;
 }

@@ -36,6 +36,10 @@ ssize_t sysroot_read(const struct sysroot *r, const char *rel, char *buf, size_t
 ssize_t sysroot_read_alloc(const struct sysroot *r, const char *rel, size_t first, size_t cap,
 			   char **buf, bool *truncated);
 
+/* The soft RLIMIT_NOFILE now, at most 1 << 20 (1024 when unknown): the
+ * readers that hold descriptors keep under it. */
+int sysroot_nofile(void);
+
 /* True when rel exists under the root (any type). */
 bool sysroot_exists(const struct sysroot *r, const char *rel);
 

@@ -27,7 +27,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -39,13 +38,8 @@
  * open files; files beyond it are read by path (slower, still correct). */
 static void update_fd_ceiling(struct thread_sampler *ts)
 {
-	struct rlimit rl;
-	rlim_t soft = 1024;
-	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
-		soft = rl.rlim_cur;
-	if (soft > 1 << 20)
-		soft = 1 << 20;
-	ts->fd_ceiling = soft > 256 ? (int)soft - 64 : (int)soft / 2;
+	int soft = sysroot_nofile();
+	ts->fd_ceiling = soft > 256 ? soft - 64 : soft / 2;
 }
 
 /* Lists the numeric entries of a task directory into ts->tids, sorted. */
