@@ -166,6 +166,7 @@ static void census_first(const struct sysroot *r, struct census_proc *p, double 
 	struct stat_line st;
 	if (procinfo_stat(r, p->pid, &st) == 0) {
 		p->ppid = st.ppid;
+		p->starttime = st.starttime;
 		memcpy(p->comm, st.name, sizeof(p->comm));
 	}
 	p->exe_readable = procinfo_exe(r, p->pid, p->exe, sizeof(p->exe)) == 0;
@@ -174,8 +175,8 @@ static void census_first(const struct sysroot *r, struct census_proc *p, double 
 	census_refresh(r, p, now);
 }
 
-void census_update_pids(struct census *c, const struct sysroot *r, const pid_t *pids, size_t n,
-			double now)
+void census_update_pids(struct census *c, const struct sysroot *r, const pid_t *pids,
+			const uint64_t *starts, size_t n, double now)
 {
 	for (size_t i = 0; i < c->n; i++)
 		c->p[i].seen = false;
@@ -186,7 +187,13 @@ void census_update_pids(struct census *c, const struct sysroot *r, const pid_t *
 		struct census_proc key = {.pid = pids[k]};
 		struct census_proc *p =
 		    before ? bsearch(&key, c->p, before, sizeof(*c->p), census_cmp) : NULL;
-		if (!p) {
+		if (p && starts && p->starttime != starts[k]) {
+			/* another process under the same PID: read it as new */
+			census_proc_free(p);
+			memset(p, 0, sizeof(*p));
+			p->pid = pids[k];
+			census_first(r, p, now);
+		} else if (!p) {
 			/* appended now, sorted below */
 			c->p = xreallocarray_grow(c->p, &c->cap, c->n + 1, sizeof(*c->p));
 			p = &c->p[c->n++];
@@ -196,6 +203,8 @@ void census_update_pids(struct census *c, const struct sysroot *r, const pid_t *
 		} else if (now - p->read_at >= CENSUS_REFRESH_S) {
 			census_refresh(r, p, now);
 		}
+		if (starts)
+			p->starttime = starts[k];
 		p->seen = true;
 	}
 	size_t kept = 0;
@@ -219,6 +228,6 @@ void census_update(struct census *c, const struct sysroot *r, const struct threa
 	for (size_t i = 0; i < threads->n; i++)
 		if (n == 0 || pids[n - 1] != threads->v[i].pid)
 			pids[n++] = threads->v[i].pid;
-	census_update_pids(c, r, pids, n, now);
+	census_update_pids(c, r, pids, NULL, n, now);
 	free(pids);
 }

@@ -55,6 +55,7 @@ enum census_env {
 
 struct census_proc {
 	pid_t pid, ppid;
+	uint64_t starttime;	  /* stat field 22, or the caller's (census_update_pids) */
 	char comm[TASK_NAME_MAX]; /* stat field 2, raw */
 	char exe[CENSUS_LIB_MAX]; /* proc/PID/exe; "" when not readable */
 	bool exe_readable;
@@ -91,9 +92,12 @@ void census_free(struct census *c);
  * the cadence, drops those gone. */
 void census_update(struct census *c, const struct sysroot *r, const struct thread_set *threads,
 		   double now);
-/* The same from a list of pids (replay: no thread samples). */
-void census_update_pids(struct census *c, const struct sysroot *r, const pid_t *pids, size_t n,
-			double now);
+/* The same from a list of pids, sorted (replay: no thread samples; the
+ * machine's ranking).  starts (NULL: not known) gives each one's start
+ * time (stat field 22): an entry whose start time differs belongs to a
+ * process that ended, its PID taken by another, and is read again. */
+void census_update_pids(struct census *c, const struct sysroot *r, const pid_t *pids,
+			const uint64_t *starts, size_t n, double now);
 
 /* The entry of pid, or NULL. */
 const struct census_proc *census_find(const struct census *c, pid_t pid);

@@ -230,25 +230,30 @@ static void rank_budget_of(const struct rank_cache *c, int online, struct budget
 	b->binding = c->binding;
 }
 
-static int rank_pid_cmp(const void *a, const void *b)
-{
-	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
-	return x < y ? -1 : x > y;
-}
-
 /* The leading offenders judged again with their census entries; the
  * census keeps only them. */
 static void rank_explain(struct ranking *k, int online, double now, double psi)
 {
-	pid_t pids[RANKING_EXPLAIN];
 	size_t rows[RANKING_EXPLAIN], n = 0;
 	for (size_t i = 0; i < k->n && n < RANKING_EXPLAIN; i++)
-		if (k->rows[i].verdict != VERDICT_FINE && k->rows[i].verdict != VERDICT_IDLE) {
-			rows[n] = i;
-			pids[n++] = k->rows[i].pid;
-		}
-	qsort(pids, n, sizeof(*pids), rank_pid_cmp);
-	census_update_pids(&k->census, &k->root, pids, n, now);
+		if (k->rows[i].verdict != VERDICT_FINE && k->rows[i].verdict != VERDICT_IDLE)
+			rows[n++] = i;
+	/* By pid, as the census wants them (ten at most: an insertion
+	 * sort), with their start times. */
+	size_t order[RANKING_EXPLAIN];
+	for (size_t i = 0; i < n; i++) {
+		size_t j = i;
+		for (; j > 0 && k->rows[order[j - 1]].pid > k->rows[rows[i]].pid; j--)
+			order[j] = order[j - 1];
+		order[j] = rows[i];
+	}
+	pid_t pids[RANKING_EXPLAIN];
+	uint64_t starts[RANKING_EXPLAIN];
+	for (size_t i = 0; i < n; i++) {
+		pids[i] = k->rows[order[i]].pid;
+		starts[i] = k->machine.sample.v[k->rows[order[i]].src].starttime;
+	}
+	census_update_pids(&k->census, &k->root, pids, starts, n, now);
 	struct budget *b = k->budget;
 	for (size_t i = 0; i < n; i++) {
 		struct rank_row *r = &k->rows[rows[i]];

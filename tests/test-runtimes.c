@@ -191,7 +191,7 @@ static void test_not_read_whole(void **state)
 	struct census c;
 	census_init(&c, &r);
 	pid_t pids[] = {100, 200, 300};
-	census_update_pids(&c, &r, pids, 3, 1.0);
+	census_update_pids(&c, &r, pids, NULL, 3, 1.0);
 	const struct census_proc *p = census_find(&c, 100);
 	assert_int_equal(p->env, CENSUS_ENV_TRUNCATED);
 	assert_null(census_var(p, "OMP_NUM_THREADS"));
@@ -243,6 +243,22 @@ static void test_not_read_whole(void **state)
 	diagnosis_make(&in, d);
 	assert_int_equal(d->env_state, CENSUS_ENV_UNREADABLE);
 	assert_true(d->maps_unreadable >= 1);
+	/* PID 200 taken by another process: a new start time reads it again
+	 * (its command line is read only then), the same start time does
+	 * not, inside the refresh cadence both. */
+	fx_put("proc/200/cmdline", "new\0", 4);
+	uint64_t starts[] = {100, 100, 100};
+	census_update_pids(&c, &r, pids, starts, 3, 1.5);
+	assert_int_equal(census_find(&c, 200)->cmdline_len, 0);
+	starts[1] = 777;
+	census_update_pids(&c, &r, pids, starts, 3, 2.0);
+	p = census_find(&c, 200);
+	assert_int_equal(p->cmdline_len, 4);
+	assert_int_equal(p->starttime, 777);
+	assert_string_equal(census_var(p, "OMP_NUM_THREADS"), "3");
+	fx_put("proc/200/cmdline", "newer\0", 6);
+	census_update_pids(&c, &r, pids, starts, 3, 2.5);
+	assert_int_equal(census_find(&c, 200)->cmdline_len, 4);
 	free(d);
 	snapshot_rates_free(&rates);
 	census_free(&c);
