@@ -497,7 +497,9 @@ fi
 (exec "$TL" --sweep --threads 1,2,3 --size 256 --seconds 2 >"$tmp/sw.out" 2>"$tmp/sw.err") &
 sw=$!
 pids+=($sw)
-sleep 4.5
+# Once the first row is out (rows are flushed as they come), the second
+# setting runs: its anchor is killed mid-sweep.
+for _ in $(seq 300); do grep -qE '^ +1 +1 ' "$tmp/sw.out" 2>/dev/null && break; sleep 0.1; done
 a=$(anchor_of $sw)
 [ -n "$a" ] && kill -9 "$a"
 for _ in $(seq 400); do kill -0 $sw 2>/dev/null || break; sleep 0.1; done
