@@ -38,9 +38,18 @@ void neighbours_init(struct neighbours *n, double window)
 	machine_sample_init(&n->sample);
 }
 
+void neighbours_borrow(struct neighbours *n, const struct neighbours *from)
+{
+	if (n->ms || !from->ms)
+		return;
+	n->ms = from->ms;
+	n->ms_lent = true;
+}
+
 void neighbours_free(struct neighbours *n)
 {
-	machine_sampler_free(n->ms);
+	if (!n->ms_lent)
+		machine_sampler_free(n->ms);
 	machine_sample_free(&n->sample);
 	if (n->old)
 		free(n->old->v);

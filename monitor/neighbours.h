@@ -64,6 +64,7 @@ struct neighbours {
 	double length; /* the window, s (0: the last machine interval alone) */
 	double started, last;
 	struct machine_sampler *ms; /* NULL until the first tick, or when proc/ failed */
+	bool ms_lent;		    /* ms is another's (neighbours_borrow): not freed here */
 	bool failed;
 	struct machine_sample sample;
 	struct neigh_half *old, *cur;
@@ -75,6 +76,14 @@ struct neighbours {
 
 void neighbours_init(struct neighbours *n, double window);
 void neighbours_free(struct neighbours *n);
+
+/* Before n's first tick: n reads the machine with from's reader, warm from
+ * from's last tick (each process's stat held open, its threads' last
+ * readings), so n's first tick costs what changed and already has rates
+ * (over the time since from's last tick) instead of reading every thread
+ * of the machine for a baseline.  from must not tick while n holds its
+ * reader and must outlive n; its own next tick measures from n's last. */
+void neighbours_borrow(struct neighbours *n, const struct neighbours *from);
 
 /* Samples the machine under r when NEIGHBOURS_PERIOD_S has passed since
  * the last sample (the first call only sets the baseline), at now

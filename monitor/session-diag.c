@@ -27,6 +27,8 @@ void session_diag_init(struct session *s)
 	history_init(&s->history);
 	window_init(&s->window, s->cfg.diag_window);
 	neighbours_init(&s->neighbours, s->cfg.diag_window);
+	if (s->cfg.machine_from)
+		neighbours_borrow(&s->neighbours, s->cfg.machine_from);
 	s->activity = activity_tracker_new(&s->root, true);
 }
 

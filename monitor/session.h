@@ -75,6 +75,10 @@ struct session_config {
 				    * dashboard, batch, headless); false: each diagnosis on its own
 				    * (--diagnose) */
 	bool no_machine;	   /* do not read the rest of the machine (no neighbours) */
+	/* A machine reader the caller lends (neighbours_borrow: the --all
+	 * view's, so an attach from it is up without reading every thread of
+	 * the machine first); NULL: the session reads the machine itself. */
+	const struct neighbours *machine_from;
 	bool roofline;		   /* lab: measure both roofs at start (session_roofs), so
 				    * every sample's roofline has its bound */
 };

@@ -302,6 +302,29 @@ static void test_fixture_v2(void **state)
 	assert_true(fabs(reused->cpu - 0.9) < 1e-6);
 	assert_non_null(row_of(&k, 500, NULL));
 
+	/* An attach screen opened from the view borrows its reader: its first
+	 * tick already has rates (since the view's last tick), and freeing it
+	 * leaves the reader to the view, whose next tick measures from the
+	 * borrower's last. */
+	struct neighbours nb;
+	neighbours_init(&nb, 0);
+	neighbours_borrow(&nb, &k.machine);
+	put_proc(500, "newcomer", 1, 2100, 0, "/", 60 * hz);
+	tl_put_machine(1000 + (unsigned long)(8 * hz), 104.0);
+	assert_true(neighbours_tick(&nb, &r, NULL, 14.0));
+	assert_true(fabs(nb.sample.dt - 1.0) < 1e-9);
+	const struct machine_proc *nc = NULL;
+	for (size_t i = 0; i < nb.sample.n; i++)
+		if (nb.sample.v[i].pid == 500)
+			nc = &nb.sample.v[i];
+	assert_true(nc && fabs(nc->cpus - 0.7) < 1e-6);
+	neighbours_free(&nb);
+	put_proc(500, "newcomer", 1, 2600, 0, "/", 60 * hz);
+	tl_put_machine(1000 + (unsigned long)(10 * hz), 105.0);
+	assert_true(ranking_tick(&k, 15.0));
+	const struct rank_row *back = row_must(&k, 500, NULL);
+	assert_true(back && fabs(back->cpu - 0.5) < 1e-6);
+
 	ranking_free(&k);
 	sysroot_close(&r);
 	tl_rm_tree(tl_fixture_dir);

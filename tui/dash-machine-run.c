@@ -89,6 +89,9 @@ static int dm_attach(const struct options *o, const struct dash_machine *m, pid_
 	options_session_config(o, &sc);
 	sc.pid = pid;
 	sc.tree = dash_machine_has_children(m, pid);
+	/* The view's reader, warm: the attach screen is up without reading
+	 * every thread of the machine again (the view does not tick meanwhile). */
+	sc.machine_from = &m->k.machine;
 	*back = true;
 	if (session_start(&s, &sc, err, sizeof(err)) != EXIT_OK) {
 		session_stop(&s);
