@@ -1,9 +1,11 @@
 #!/bin/bash
 # test-all-dash.sh — the machine view in a real terminal (tmux, issue 19):
-# threadlab --all ranks a 4-thread OpenMP program pinned to one CPU first,
-# oversubscribed; Tab and Shift-Tab sort, g groups by cgroup and back, K
+# threadlab --all ranks a 4-thread OpenMP program pinned to one CPU by its
+# factor, oversubscribed (other tests' programs may outrank it: the rows
+# are checked sorted, not this one first); Tab and Shift-Tab sort, g groups by cgroup and back, K
 # adds the kernel threads, F1
-# lists the view's keys; Enter opens that program's attach screen and A
+# lists the view's keys; Enter on that program's row (the cursor moved
+# there) opens its attach screen and A
 # comes back; q quits and leaves nothing running.  From an attach
 # dashboard (-p PID) A shows the machine view and A again goes back.
 # Prints TAP.
@@ -24,10 +26,18 @@ row="^ +$busy omp-busy .* oversubscribed"
 
 # ---- threadlab --all -----------------------------------------------------------
 $T new-session -d -s all -x 120 -y 30 "exec env LC_ALL=C.UTF-8 '$TL' --all"
-if wait_pane all "$row" 80 && grep -q '^ machine: ' "$tmp/pane" &&
-	[ "$(sed -n 4p "$tmp/pane" | awk '{ print $1 }')" = "$busy" ] &&
-	grep -q 'F1 help .*Enter attach .*q quit' "$tmp/pane"; then
-	ok "threadlab --all: the machine's line, the pinned 4-thread program first and oversubscribed, the key bar"
+# The FACTOR column of the ranked rows, top to bottom (counted from the
+# right: a name or a cgroup may hold spaces).
+ranked() { sed -n '4,$p' "$tmp/pane" | awk '$1 ~ /^[0-9]+$/ && NF >= 12 { print $(NF - 4) }'; }
+# The first screen, whole (a capture taken while the view writes a
+# refresh may tear: it is taken again).
+first_screen() {
+	pane all >"$tmp/pane" && grep -Eq -- "$row" "$tmp/pane" && grep -q '^ machine: ' "$tmp/pane" &&
+		[ "$(ranked | wc -l)" -ge 3 ] && ranked | sort -rn -c 2>/dev/null &&
+		grep -q 'F1 help .*Enter attach .*q quit' "$tmp/pane"
+}
+if until_true 80 first_screen; then
+	ok "threadlab --all: the machine's line, the pinned 4-thread program oversubscribed, the rows by factor, the key bar"
 else
 	notok "threadlab --all: the first screen" "$(cat "$tmp/pane")"
 fi
@@ -74,7 +84,12 @@ else
 fi
 $T send-keys -t all x # any key closes the help
 
-$T send-keys -t all Home Enter
+# The cursor to the program's row (it follows its process when the
+# ranking moves), then Enter.
+$T send-keys -t all Home
+at=$(pane all | sed -n '4,$p' | awk -v p="$busy" '$1 ~ /^[0-9]+$/ { n++ } $1 == p { print n; exit }')
+for _ in $(seq $((${at:-1} - 1))); do $T send-keys -t all Down; done
+$T send-keys -t all Enter
 if wait_pane all "attach $busy omp-busy" 50; then
 	$T send-keys -t all A
 	if wait_pane all "$row" 50 && grep -q '^ machine: ' "$tmp/pane"; then
