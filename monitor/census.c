@@ -161,8 +161,11 @@ static void census_refresh(const struct sysroot *r, struct census_proc *p, doubl
 }
 
 /* A process seen for the first time: what does not change. */
-static void census_first(const struct sysroot *r, struct census_proc *p, double now)
+/* p read as the new process pid: everything it held is forgotten. */
+static void census_first(const struct sysroot *r, struct census_proc *p, pid_t pid, double now)
 {
+	memset(p, 0, sizeof(*p));
+	p->pid = pid;
 	struct stat_line st;
 	if (procinfo_stat(r, p->pid, &st) == 0) {
 		p->ppid = st.ppid;
@@ -190,16 +193,12 @@ void census_update_pids(struct census *c, const struct sysroot *r, const pid_t *
 		if (p && starts && p->starttime != starts[k]) {
 			/* another process under the same PID: read it as new */
 			census_proc_free(p);
-			memset(p, 0, sizeof(*p));
-			p->pid = pids[k];
-			census_first(r, p, now);
+			census_first(r, p, pids[k], now);
 		} else if (!p) {
 			/* appended now, sorted below */
 			c->p = xreallocarray_grow(c->p, &c->cap, c->n + 1, sizeof(*c->p));
 			p = &c->p[c->n++];
-			memset(p, 0, sizeof(*p));
-			p->pid = pids[k];
-			census_first(r, p, now);
+			census_first(r, p, pids[k], now);
 		} else if (now - p->read_at >= CENSUS_REFRESH_S) {
 			census_refresh(r, p, now);
 		}

@@ -135,30 +135,24 @@ bool face_out_end(struct face_out *fo, int *rc)
 {
 	if (!fo->f)
 		return fflush(stdout) == EOF || ferror(stdout) ? face_out_failed(errno, rc) : true;
-	bool ok = fclose(fo->f) == 0;
+	int err = fclose(fo->f) == 0 ? 0 : ENOMEM;
 	fo->f = NULL;
-	if (!ok) {
-		free(fo->buf);
-		return face_out_failed(ENOMEM, rc);
-	}
 	/* Whatever went through stdio before comes first. */
-	if (fflush(stdout) == EOF) {
-		free(fo->buf);
-		return face_out_failed(errno, rc);
-	}
-	for (size_t at = 0; at < fo->len;) {
+	if (!err && fflush(stdout) == EOF)
+		err = errno;
+	for (size_t at = 0; !err && at < fo->len;) {
 		ssize_t n = write(STDOUT_FILENO, fo->buf + at, fo->len - at);
 		if (n < 0 && errno == EINTR && !stop_signal)
 			continue;
-		if (n < 0 || stop_signal) {
-			int err = n < 0 ? errno : EINTR;
-			free(fo->buf);
-			return face_out_failed(err, rc);
-		}
-		at += (size_t)n;
+		if (n < 0)
+			err = errno;
+		else if (stop_signal)
+			err = EINTR;
+		else
+			at += (size_t)n;
 	}
 	free(fo->buf);
-	return true;
+	return err ? face_out_failed(err, rc) : true;
 }
 
 int face_ranking_open(const struct options *o, struct ranking *k, double now)
