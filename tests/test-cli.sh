@@ -177,9 +177,11 @@ st=$?
 "$TL" --batch -i 0.1 -- sh -c 'until [ -s "$1" ]; do sleep 0.1; done; sleep 0.2; exit 3' _ "$tmp/out" >"$tmp/out" 2>"$tmp/err"
 grep -q 'exited with status 3' "$tmp/err" && [ "$(grep -c PID "$tmp/out")" -ge 1 ] && ok "-- CMD is launched, sampled, and its exit status reported" || notok "-- CMD" "$(cat "$tmp/err")"
 
-# The launched command's own output must not mix into batch data.
+# The launched command's own output must not mix into batch data.  It
+# lives until threadlab has its two samples and stops it (a fixed second
+# was too short for a loaded sanitizer build's start).
 if [ $have_py = 1 ]; then
-	"$TL" --batch -i 0.1 -c 2 --format json -- sh -c 'echo noise-from-cmd; sleep 1' >"$tmp/out" 2>"$tmp/err"
+	"$TL" --batch -i 0.1 -c 2 --format json -- sh -c 'echo noise-from-cmd; exec sleep 60' >"$tmp/out" 2>"$tmp/err"
 	python3 -c 'import json,sys; l=open(sys.argv[1]).read().splitlines(); assert len(l) == 2, l; [json.loads(x) for x in l]' "$tmp/out" 2>/dev/null &&
 		grep -q noise-from-cmd "$tmp/err" && ok "-- CMD output goes to stderr, stdout stays JSON" ||
 		notok "-- CMD output mixed in" "$(head -c 300 "$tmp/out")"
