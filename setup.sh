@@ -84,7 +84,8 @@ build_in() { # build_in DIR FLAGS
 # one lock (tests/tap-wrap.sh): the few tests that measure CPU shares
 # (SERIAL_TESTS in Makefile.am) run alone, and wait while a compiler runs
 # (the sanitizer build and the package hold LOCK.build shared), so no such
-# test runs beside a compiler; the other tests go on meanwhile.
+# test runs beside a compiler.  They come last, after every other test of
+# both suites (LOCK.bulk, see suite below), and then back to back.
 if [ "$what" = check ]; then
 	THREADLAB_TEST_LOCK="$(pwd)/build/tests-serial.lock"
 	export THREADLAB_TEST_LOCK
@@ -110,26 +111,46 @@ jobs=$(nproc)
 # sanitizer suite's tests used 57 % of 2 CPUs outside the CPU-share turns),
 # and the CPU-share tests run alone whatever the count.
 test_jobs=$((jobs + 1))
-# suite DIR LABEL TESTS...: runs the suite in DIR (every test, or TESTS),
-# prints its log when it failed and its summary; its output goes to
-# DIR/setup-suite.out, shown when both are done.
+# suite DIR LABEL held|free [EXTRA...]: runs the suite in DIR in two turns:
+# first the tests that need no turn of their own (EXTRA, then the longest,
+# then the rest), holding LOCK.bulk shared on fd 6 (held: the caller's fd 6
+# holds it already; free: the suite takes it); then, once no suite holds
+# LOCK.bulk any more, the CPU-share tests (SERIAL_TESTS), which take the
+# machine one at a time (tests/tap-wrap.sh).  So the CPU-share tests of
+# both suites run back to back after every other test of both, instead of
+# each waiting, the CPUs idle, for the tests in flight to drain.  It prints
+# a turn's log when the turn failed, and its summary; its output goes to
+# DIR/setup-suite.out, shown when both are done.  Call it in the
+# background: it runs in that shell (a subshell of its own would keep fd 6
+# open) and exits it.
 suite() {
-	dir=$1 label=$2
-	shift 2
-	(
+	dir=$1 label=$2 hold=$3
+	shift 3
+	{
+		if [ "$hold" = free ]; then
+			exec 6>>"$THREADLAB_TEST_LOCK.bulk"
+			flock -s 6
+		fi
 		cd "$dir"
 		status=0
 		find . -name '*.trs' -delete
-		make -j"$jobs" check TESTS= >/dev/null
+		make -j"$jobs" check TESTS= >/dev/null 6>&-
 		start=$(date +%s)
-		if [ $# -gt 0 ]; then
-			make -j"$test_jobs" check TESTS="$*" SOAK_SECONDS=60 || status=$?
-		else
-			make -j"$test_jobs" check || status=$?
-		fi
+		# shellcheck disable=SC2046
+		set -- "$@" $(suite_tests . bulk)
+		make -j"$test_jobs" check TESTS="$*" SOAK_SECONDS=60 6>&- || status=$?
 		if [ "$status" != 0 ] && [ -f test-suite.log ]; then
 			tail -n 60 test-suite.log
 		fi
+		exec 6>&-
+		flock -x "$THREADLAB_TEST_LOCK.bulk" true
+		echo "setup: $label: its CPU-share tests began $(($(date +%s) - start)) s after its first test"
+		turn=0
+		make -j"$test_jobs" check TESTS="$(suite_tests . serial)" || turn=$?
+		if [ "$turn" != 0 ] && [ -f test-suite.log ]; then
+			tail -n 60 test-suite.log
+		fi
+		[ "$turn" = 0 ] || status=$turn
 		# tests/tap-wrap.sh ends every log with "# NAME took N s, CPU M s".
 		sed -n 's/^# \(.*\) took \([0-9]*\) s, CPU \([0-9.?]*\) s$/\2 \3 \1/p' tests/*.log |
 			sort -rn >tests/took.txt
@@ -139,23 +160,42 @@ suite() {
 			awk '{ printf "setup: %s:   %4d s  (CPU %5.1f s)  %s\n", label, $1, $2, $3 }' label="$label"
 		sh ../tests/tap-summary.sh . "$status" | sed "s/^/setup: $label: /"
 		exit "$status"
-	) >"$dir/setup-suite.out" 2>&1
+	} >"$dir/setup-suite.out" 2>&1
 }
-# The tests of the build in DIR, those that measure CPU shares last: the
-# others need no turn of their own, so they go first, while the sanitizer
-# build compiles and beside the other suite.
-ordered_tests() {
-	printf 'print-tests:\n\t@echo $(TESTS)\n\t@echo $(SERIAL_TESTS)\n' |
+# suite_tests DIR bulk|serial: the tests of the build in DIR that need no
+# turn of their own, the longest first (LONG_TESTS in Makefile.am: one of
+# them started last would hold the suite alone at its end), or the
+# CPU-share tests (SERIAL_TESTS).
+suite_tests() {
+	printf 'print-tests:\n\t@echo $(TESTS)\n\t@echo $(SERIAL_TESTS)\n\t@echo $(LONG_TESTS)\n' |
 		make -s -C "$1" -f Makefile -f - print-tests |
-		awk 'NR == 1 { n = split($0, all, " ") } NR == 2 { for (i = 1; i <= NF; i++) serial[$i] = 1 }
+		awk -v which="$2" '
+		NR == 1 { n = split($0, all, " ") }
+		NR == 2 { for (i = 1; i <= NF; i++) serial[$i] = 1 }
+		NR == 3 { nl = split($0, longs, " "); for (i = 1; i <= nl; i++) long[longs[i]] = 1 }
 		END {
-			for (i = 1; i <= n; i++) { b = all[i]; sub(".*/", "", b); if (!(b in serial)) printf "%s ", all[i] }
-			for (i = 1; i <= n; i++) { b = all[i]; sub(".*/", "", b); if (b in serial) printf "%s ", all[i] }
+			for (i = 1; i <= n; i++) {
+				b = all[i]; sub(".*/", "", b)
+				path[b] = all[i]
+				if (which == "serial" && (b in serial)) printf "%s ", all[i]
+			}
+			if (which == "bulk")
+				for (i = 1; i <= nl; i++)
+					if ((longs[i] in path) && !(longs[i] in serial)) printf "%s ", path[longs[i]]
+			if (which == "bulk")
+				for (i = 1; i <= n; i++) {
+					b = all[i]; sub(".*/", "", b)
+					if (!(b in long) && !(b in serial)) printf "%s ", all[i]
+				}
 		}'
 }
 start=$(date +%s)
-# shellcheck disable=SC2046
-suite build "plain build" $(ordered_tests build) &
+# The sanitizer suite's hold on LOCK.bulk, taken before the plain suite
+# starts, so that no CPU-share test runs before the sanitizer suite's other
+# tests are done; the sanitizer's build and suite inherit it.
+exec 6>>"$THREADLAB_TEST_LOCK.bulk"
+flock -s 6
+suite build "plain build" free 6>&- &
 plain=$!
 # The sanitizer build and its test programs, holding the build lock (shared:
 # the package's build holds it too).
@@ -163,14 +203,14 @@ mkdir -p build-check
 (
 	exec 8>>"$THREADLAB_TEST_LOCK.build"
 	flock -s 8
-	build_in build-check "--enable-werror --enable-sanitizers --enable-bpf=yes" 8>&-
-	(cd build-check && make -j"$jobs" check TESTS= >/dev/null 8>&-)
+	build_in build-check "--enable-werror --enable-sanitizers --enable-bpf=yes" 8>&- 6>&-
+	(cd build-check && make -j"$jobs" check TESTS= >/dev/null 8>&- 6>&-)
 ) || { echo "setup: the sanitizer build failed" >&2; kill "$plain" 2>/dev/null; wait "$plain"; exit 1; }
 echo "setup: the sanitizer build was ready after $(($(date +%s) - start)) s"
 # The soak first among its tests, so that it runs beside the others.
-# shellcheck disable=SC2046
-suite build-check "sanitizer build" tests/soak.sh $(ordered_tests build-check) &
+suite build-check "sanitizer build" held tests/soak.sh &
 sanitizer=$!
+exec 6>&-
 status=0
 wait "$plain" || status=1
 wait "$sanitizer" || status=1
