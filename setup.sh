@@ -85,7 +85,7 @@ build_in() { # build_in DIR FLAGS
 # (SERIAL_TESTS in Makefile.am) run alone, and wait while a compiler runs
 # (the sanitizer build and the package hold LOCK.build shared), so no such
 # test runs beside a compiler.  They come last, after every other test of
-# both suites (LOCK.bulk, see suite below), and then back to back.
+# both suites (see suite below), and then back to back.
 if [ "$what" = check ]; then
 	THREADLAB_TEST_LOCK="$(pwd)/build/tests-serial.lock"
 	export THREADLAB_TEST_LOCK
@@ -111,39 +111,33 @@ jobs=$(nproc)
 # sanitizer suite's tests used 57 % of 2 CPUs outside the CPU-share turns),
 # and the CPU-share tests run alone whatever the count.
 test_jobs=$((jobs + 1))
-# suite DIR LABEL held|free [EXTRA...]: runs the suite in DIR in two turns:
-# first the tests that need no turn of their own (EXTRA, then the longest,
-# then the rest), holding LOCK.bulk shared on fd 6 (held: the caller's fd 6
-# holds it already; free: the suite takes it); then, once no suite holds
-# LOCK.bulk any more, the CPU-share tests (SERIAL_TESTS), which take the
-# machine one at a time (tests/tap-wrap.sh).  So the CPU-share tests of
-# both suites run back to back after every other test of both, instead of
-# each waiting, the CPUs idle, for the tests in flight to drain.  It prints
-# a turn's log when the turn failed, and its summary; its output goes to
-# DIR/setup-suite.out, shown when both are done.  Call it in the
-# background: it runs in that shell (a subshell of its own would keep fd 6
-# open) and exits it.
+# suite DIR LABEL [EXTRA...]: runs the suite in DIR in two turns: first
+# the tests that need no turn of their own (EXTRA, then the longest, then
+# the rest); then, once both suites are past that turn (DIR/.bulk-done of
+# each: the other suite's, or the sanitizer build's failure, writes it), the
+# CPU-share tests (SERIAL_TESTS), which take the machine one at a time
+# (tests/tap-wrap.sh).  So the CPU-share tests of both suites run back to
+# back after every other test of both, instead of each waiting, the CPUs
+# idle, for the tests in flight to drain.  It prints a turn's log when the
+# turn failed, and its summary; its output goes to DIR/setup-suite.out,
+# shown when both are done.
 suite() {
-	dir=$1 label=$2 hold=$3
-	shift 3
-	{
-		if [ "$hold" = free ]; then
-			exec 6>>"$THREADLAB_TEST_LOCK.bulk"
-			flock -s 6
-		fi
+	dir=$1 label=$2
+	shift 2
+	(
 		cd "$dir"
 		status=0
 		find . -name '*.trs' -delete
-		make -j"$jobs" check TESTS= >/dev/null 6>&-
+		make -j"$jobs" check TESTS= >/dev/null
 		start=$(date +%s)
 		# shellcheck disable=SC2046
 		set -- "$@" $(suite_tests . bulk)
-		make -j"$test_jobs" check TESTS="$*" SOAK_SECONDS=60 6>&- || status=$?
+		make -j"$test_jobs" check TESTS="$*" SOAK_SECONDS=60 || status=$?
 		if [ "$status" != 0 ] && [ -f test-suite.log ]; then
 			tail -n 60 test-suite.log
 		fi
-		exec 6>&-
-		flock -x "$THREADLAB_TEST_LOCK.bulk" true
+		: >.bulk-done
+		while [ ! -e ../build/.bulk-done ] || [ ! -e ../build-check/.bulk-done ]; do sleep 1; done
 		echo "setup: $label: its CPU-share tests began $(($(date +%s) - start)) s after its first test"
 		turn=0
 		make -j"$test_jobs" check TESTS="$(suite_tests . serial)" || turn=$?
@@ -160,7 +154,7 @@ suite() {
 			awk '{ printf "setup: %s:   %4d s  (CPU %5.1f s)  %s\n", label, $1, $2, $3 }' label="$label"
 		sh ../tests/tap-summary.sh . "$status" | sed "s/^/setup: $label: /"
 		exit "$status"
-	} >"$dir/setup-suite.out" 2>&1
+	) >"$dir/setup-suite.out" 2>&1
 }
 # suite_tests DIR bulk|serial: the tests of the build in DIR that need no
 # turn of their own, the longest first (LONG_TESTS in Makefile.am: one of
@@ -190,27 +184,29 @@ suite_tests() {
 		}'
 }
 start=$(date +%s)
-# The sanitizer suite's hold on LOCK.bulk, taken before the plain suite
-# starts, so that no CPU-share test runs before the sanitizer suite's other
-# tests are done; the sanitizer's build and suite inherit it.
-exec 6>>"$THREADLAB_TEST_LOCK.bulk"
-flock -s 6
-suite build "plain build" free 6>&- &
+rm -f build/.bulk-done build-check/.bulk-done
+suite build "plain build" &
 plain=$!
 # The sanitizer build and its test programs, holding the build lock (shared:
-# the package's build holds it too).
+# the package's build holds it too).  When it fails, the plain suite is
+# stopped (its CPU-share tests would wait for the sanitizer suite).
 mkdir -p build-check
 (
 	exec 8>>"$THREADLAB_TEST_LOCK.build"
 	flock -s 8
-	build_in build-check "--enable-werror --enable-sanitizers --enable-bpf=yes" 8>&- 6>&-
-	(cd build-check && make -j"$jobs" check TESTS= >/dev/null 8>&- 6>&-)
-) || { echo "setup: the sanitizer build failed" >&2; kill "$plain" 2>/dev/null; wait "$plain"; exit 1; }
+	build_in build-check "--enable-werror --enable-sanitizers --enable-bpf=yes" 8>&-
+	(cd build-check && make -j"$jobs" check TESTS= >/dev/null 8>&-)
+) || {
+	echo "setup: the sanitizer build failed" >&2
+	: >build-check/.bulk-done
+	kill "$plain" 2>/dev/null
+	wait "$plain"
+	exit 1
+}
 echo "setup: the sanitizer build was ready after $(($(date +%s) - start)) s"
 # The soak first among its tests, so that it runs beside the others.
-suite build-check "sanitizer build" held tests/soak.sh &
+suite build-check "sanitizer build" tests/soak.sh &
 sanitizer=$!
-exec 6>&-
 status=0
 wait "$plain" || status=1
 wait "$sanitizer" || status=1
