@@ -89,7 +89,7 @@ int bpf_threads_sample(struct bpf_threads *t, double now, struct thread_set *out
  * full read stands: its rates are those of its last read interval, its
  * state, last CPU and latency those of then (the interval's largest wait
  * of such a thread may be missed: the histogram's top bucket still bounds
- * it, lat_hist_delta).  So a thread not wanted shows figures at most
+ * it, latency_hist_delta).  So a thread not wanted shows figures at most
  * seconds + the interval old, as on /proc.  0 (the default): every thread
  * in full at every read. */
 void bpf_threads_set_period(struct bpf_threads *t, double seconds);

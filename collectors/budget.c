@@ -48,7 +48,7 @@ static int budget_status_affinity(const char *status)
 			return -EINVAL;
 		memcpy(line, v, n);
 		line[n] = '\0';
-		return cpulist_count(line);
+		return cgroup_cpulist_count(line);
 	}
 	return 0;
 }
@@ -77,7 +77,7 @@ static int budget_cpulist_file(const struct sysroot *r, const char *dir, const c
 	snprintf(rel, sizeof(rel), "%s/%s", dir, name);
 	if (sysroot_read(r, rel, buf, sizeof(buf)) < 0)
 		return 0;
-	int n = cpulist_count(buf);
+	int n = cgroup_cpulist_count(buf);
 	return n > 0 ? n : 0;
 }
 
@@ -141,7 +141,7 @@ static int budget_online(const struct sysroot *r)
 	char buf[4096];
 	if (sysroot_read(r, "sys/devices/system/cpu/online", buf, sizeof(buf)) < 0)
 		return 0;
-	int n = cpulist_count(buf);
+	int n = cgroup_cpulist_count(buf);
 	return n > 0 ? n : 0;
 }
 

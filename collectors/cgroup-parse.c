@@ -387,7 +387,7 @@ static int psi_parse_fields(const char *p, const char *eol, double avg[3], uint6
 	return p == eol ? 0 : -EINVAL;
 }
 
-int psi_parse(const char *buf, struct psi *out)
+int cgroup_psi_parse(const char *buf, struct psi *out)
 {
 	struct psi s;
 	bool some = false;
@@ -429,7 +429,7 @@ int psi_parse(const char *buf, struct psi *out)
 
 /* ---- cpu lists ----------------------------------------------------------- */
 
-int cpulist_set(const char *buf, uint8_t *set, size_t bytes)
+int cgroup_cpulist_set(const char *buf, uint8_t *set, size_t bytes)
 {
 	const char *p = buf;
 	long count = 0;
@@ -460,7 +460,7 @@ int cpulist_set(const char *buf, uint8_t *set, size_t bytes)
 	}
 }
 
-int cpulist_count(const char *buf)
+int cgroup_cpulist_count(const char *buf)
 {
-	return cpulist_set(buf, NULL, 0);
+	return cgroup_cpulist_set(buf, NULL, 0);
 }

@@ -96,7 +96,7 @@ int cgroup_cpustat_read(const struct sysroot *r, const char *dir, int version,
 	return cgroup_cpustat_parse(buf, version, out);
 }
 
-const char *psi_cgroup_dir(const struct sysroot *r, const struct cgroup_loc *loc, enum psi_why *why)
+const char *cgroup_psi_dir(const struct sysroot *r, const struct cgroup_loc *loc, enum psi_why *why)
 {
 	char rel[CGROUP_PATH_MAX + 16];
 	*why = PSI_WHY_NONE;
@@ -114,7 +114,7 @@ const char *psi_cgroup_dir(const struct sysroot *r, const struct cgroup_loc *loc
 	return loc->v2_dir;
 }
 
-int psi_read(const struct sysroot *r, const char *rel, struct psi *out)
+int cgroup_psi_read(const struct sysroot *r, const char *rel, struct psi *out)
 {
 	char buf[512];
 	struct stat st;
@@ -132,7 +132,7 @@ int psi_read(const struct sysroot *r, const char *rel, struct psi *out)
 	 * EACCES: all mean "not known", which must not read as zero. */
 	if (n < 0)
 		return 0;
-	int rc = psi_parse(buf, out);
+	int rc = cgroup_psi_parse(buf, out);
 	if (rc < 0)
 		memset(out, 0, sizeof(*out));
 	return rc;

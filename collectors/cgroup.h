@@ -76,7 +76,7 @@ struct psi {
 	double full_avg10;
 	uint64_t full_total_us;
 };
-int psi_parse(const char *buf, struct psi *out);
+int cgroup_psi_parse(const char *buf, struct psi *out);
 
 /* Why a cgroup's pressure is not known; PSI_WHY_NONE when it is, or when
  * there is no more to say than that it could not be read. */
@@ -151,21 +151,21 @@ int cgroup_cpustat_read(const struct sysroot *r, const char *dir, int version,
  * a directory reads rel/cpu.pressure, anything else is read as the file).
  * A missing or unreadable file gives out->available = false and returns 0;
  * malformed contents give -EINVAL (available = false). */
-int psi_read(const struct sysroot *r, const char *rel, struct psi *out);
+int cgroup_psi_read(const struct sysroot *r, const char *rel, struct psi *out);
 /* The directory whose cpu.pressure is loc's cgroup's own (loc->v2_dir), or
  * NULL with the reason in *why: the cpu controller on v1 (a hybrid host's
  * unified cgroup is another grouping), or the root cgroup (its pressure is
  * the system's; only the root lacks cgroup.type, a cgroup namespace's root
  * has it).  NULL with PSI_WHY_NONE when there is no unified mount. */
-const char *psi_cgroup_dir(const struct sysroot *r, const struct cgroup_loc *loc,
+const char *cgroup_psi_dir(const struct sysroot *r, const struct cgroup_loc *loc,
 			   enum psi_why *why);
 
 /* Number of CPUs in a cpuset list such as "0-3,8,10-11"; -EINVAL if bad.
  * An empty list gives 0. */
-int cpulist_count(const char *buf);
+int cgroup_cpulist_count(const char *buf);
 /* The same, and each CPU of the list below bytes x 8 set in set (which the
  * caller zeroes; NULL: count only). */
-int cpulist_set(const char *buf, uint8_t *set, size_t bytes);
+int cgroup_cpulist_set(const char *buf, uint8_t *set, size_t bytes);
 
 /* Throttling between two cpu.stat readings dt seconds apart. */
 struct throttle_rate {

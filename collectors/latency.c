@@ -10,12 +10,12 @@
 
 #include <string.h>
 
-unsigned lat_bucket(uint64_t ns)
+unsigned latency_bucket(uint64_t ns)
 {
 	return tl_lat_bucket(ns);
 }
 
-uint64_t lat_bucket_low(unsigned b)
+uint64_t latency_bucket_low(unsigned b)
 {
 	if (b == 0)
 		return 0;
@@ -25,28 +25,28 @@ uint64_t lat_bucket_low(unsigned b)
 	return (1ull << k) + (uint64_t)sub * (1ull << (k - TL_LAT_SUB_BITS));
 }
 
-uint64_t lat_bucket_high(unsigned b)
+uint64_t latency_bucket_high(unsigned b)
 {
 	if (b + 1 >= LAT_BUCKETS)
 		return UINT64_MAX;
-	return lat_bucket_low(b + 1);
+	return latency_bucket_low(b + 1);
 }
 
-void lat_hist_clear(struct lat_hist *h)
+void latency_hist_clear(struct lat_hist *h)
 {
 	memset(h, 0, sizeof(*h));
 }
 
-void lat_hist_add_ns(struct lat_hist *h, uint64_t ns)
+void latency_hist_add_ns(struct lat_hist *h, uint64_t ns)
 {
-	h->count[lat_bucket(ns)]++;
+	h->count[latency_bucket(ns)]++;
 	h->events++;
 	h->sum_ns += ns;
 	if (ns > h->max_ns)
 		h->max_ns = ns;
 }
 
-void lat_hist_merge(struct lat_hist *dst, const struct lat_hist *src)
+void latency_hist_merge(struct lat_hist *dst, const struct lat_hist *src)
 {
 	if (src->max_ns > dst->max_ns)
 		dst->max_ns = src->max_ns;
@@ -67,7 +67,8 @@ static int lat_top(const struct lat_hist *h)
 	return -1;
 }
 
-bool lat_hist_delta(const struct lat_hist *cur, const struct lat_hist *prev, struct lat_hist *out)
+bool latency_hist_delta(const struct lat_hist *cur, const struct lat_hist *prev,
+			struct lat_hist *out)
 {
 	uint64_t events = 0;
 	memset(out, 0, sizeof(*out));
@@ -89,7 +90,8 @@ bool lat_hist_delta(const struct lat_hist *cur, const struct lat_hist *prev, str
 	if (top >= 0) {
 		/* The reader's max may miss an event (several readers, or an
 		 * event racing the read): the top bucket bounds it. */
-		uint64_t lo = lat_bucket_low((unsigned)top), hi = lat_bucket_high((unsigned)top);
+		uint64_t lo = latency_bucket_low((unsigned)top),
+			 hi = latency_bucket_high((unsigned)top);
 		uint64_t m = cur->max_ns;
 		out->max_ns = m < lo ? lo : m >= hi ? hi - 1 : m;
 	}
@@ -102,10 +104,10 @@ bool lat_hist_delta(const struct lat_hist *cur, const struct lat_hist *prev, str
 static double lat_at_rank(const struct lat_hist *h, int top, int b, double below, double rank)
 {
 	double c = h->count[b];
-	double lo = (double)lat_bucket_low((unsigned)b);
+	double lo = (double)latency_bucket_low((unsigned)b);
 	double hi = b == top && h->max_ns > 0 ? (double)h->max_ns + 1
 		    : b + 1 >= LAT_BUCKETS    ? lo * 1.25
-					      : (double)lat_bucket_high((unsigned)b);
+					      : (double)latency_bucket_high((unsigned)b);
 	if (hi < lo)
 		hi = lo;
 	double x = lo + (hi - lo) * (rank - below) / c;
@@ -133,17 +135,18 @@ static void lat_quantiles(const struct lat_hist *h, const double *q, double *out
 		seen += c;
 	}
 	for (; k < n; k++) /* counts torn against events: the top of the histogram */
-		out[k] = h->max_ns > 0 ? (double)h->max_ns : (double)lat_bucket_low((unsigned)top);
+		out[k] =
+		    h->max_ns > 0 ? (double)h->max_ns : (double)latency_bucket_low((unsigned)top);
 }
 
-double lat_hist_quantile(const struct lat_hist *h, double q)
+double latency_hist_quantile(const struct lat_hist *h, double q)
 {
 	double v;
 	lat_quantiles(h, &q, &v, 1);
 	return v;
 }
 
-void lat_summarize(const struct lat_hist *h, struct lat_summary *out)
+void latency_summarize(const struct lat_hist *h, struct lat_summary *out)
 {
 	static const double q[2] = {0.50, 0.99};
 	double v[2];
@@ -156,7 +159,7 @@ void lat_summarize(const struct lat_hist *h, struct lat_summary *out)
 	out->p99_s = v[1] / 1e9;
 	int top = lat_top(h);
 	double max = h->max_ns > 0 ? (double)h->max_ns
-		     : top >= 0	   ? (double)lat_bucket_high((unsigned)top)
+		     : top >= 0	   ? (double)latency_bucket_high((unsigned)top)
 				   : 0;
 	out->max_s = max / 1e9;
 	if (out->max_s < out->p99_s)

@@ -20,7 +20,7 @@
 #define LAT_BUCKETS TL_LAT_BUCKETS
 
 struct lat_hist {
-	uint32_t count[LAT_BUCKETS]; /* events per bucket (lat_bucket_low .. _high) */
+	uint32_t count[LAT_BUCKETS]; /* events per bucket (latency_bucket_low .. _high) */
 	uint64_t events;	     /* sum of count */
 	uint64_t sum_ns;	     /* the events' exact sum, ns */
 	uint64_t max_ns;	     /* the largest event of the interval (in a sample: since the
@@ -36,26 +36,27 @@ struct lat_summary {
 
 /* The bucket of ns, and the range [low, high) of bucket b in ns (the last
  * bucket's high is UINT64_MAX). */
-unsigned lat_bucket(uint64_t ns);
-uint64_t lat_bucket_low(unsigned b);
-uint64_t lat_bucket_high(unsigned b);
+unsigned latency_bucket(uint64_t ns);
+uint64_t latency_bucket_low(unsigned b);
+uint64_t latency_bucket_high(unsigned b);
 
-void lat_hist_clear(struct lat_hist *h);
+void latency_hist_clear(struct lat_hist *h);
 /* One event of ns into h. */
-void lat_hist_add_ns(struct lat_hist *h, uint64_t ns);
+void latency_hist_add_ns(struct lat_hist *h, uint64_t ns);
 /* dst += src (counts, sums; max the larger). */
-void lat_hist_merge(struct lat_hist *dst, const struct lat_hist *src);
+void latency_hist_merge(struct lat_hist *dst, const struct lat_hist *src);
 /* out = cur - prev for two cumulative histograms of one thread (counts
  * modulo 2^32, as the kernel side's u32 wrap); out->max_ns is cur's, held
  * within the range of out's highest bucket.  Returns false when cur is
  * not a later state of prev (a count fell by more than it can wrap: another
  * thread with the same TID); out is then cleared. */
-bool lat_hist_delta(const struct lat_hist *cur, const struct lat_hist *prev, struct lat_hist *out);
+bool latency_hist_delta(const struct lat_hist *cur, const struct lat_hist *prev,
+			struct lat_hist *out);
 
 /* The q-quantile (0 < q <= 1) in ns, linear inside its bucket; the top
  * bucket's part is held to max_ns when that is known.  0 without events. */
-double lat_hist_quantile(const struct lat_hist *h, double q);
+double latency_hist_quantile(const struct lat_hist *h, double q);
 /* p50, p99, max and mean of h. */
-void lat_summarize(const struct lat_hist *h, struct lat_summary *out);
+void latency_summarize(const struct lat_hist *h, struct lat_summary *out);
 
 #endif

@@ -219,7 +219,7 @@ static int machine_thread_cpu(struct machine_sampler *m, pid_t pid, pid_t tid)
 	snprintf(rel, sizeof(rel), "proc/%d/task/%d/stat", (int)pid, (int)tid);
 	ssize_t n = machine_read(m, rel, buf, sizeof(buf));
 	struct stat_line st;
-	if (n <= 0 || stat_line_parse(buf, (size_t)n, &st) < 0)
+	if (n <= 0 || procparse_stat_line(buf, (size_t)n, &st) < 0)
 		return -1;
 	return st.processor;
 }
@@ -274,7 +274,8 @@ static void machine_threads(struct machine_sampler *m, const struct stat_line *s
 		else
 			snprintf(rel, sizeof(rel), "proc/%d/schedstat", (int)st->pid);
 		struct schedstat ss;
-		if (machine_read(m, rel, buf, sizeof(buf)) <= 0 || schedstat_parse(buf, &ss) < 0)
+		if (machine_read(m, rel, buf, sizeof(buf)) <= 0 ||
+		    procparse_schedstat(buf, &ss) < 0)
 			continue; /* gone, or not readable: skipped */
 		if (machine_thread_add(np, old, whole, tid, ss.run_ns, ss.wait_ns, run_d, wait_d) >
 		    0)
@@ -393,7 +394,7 @@ int machine_sample(struct machine_sampler *m, double now, struct machine_sample 
 		}
 		ssize_t n = machine_stat_read(m, m->pids[i], &fd, buf, sizeof(buf));
 		struct stat_line st;
-		if (n <= 0 || stat_line_parse(buf, (size_t)n, &st) < 0 || st.state == 'Z' ||
+		if (n <= 0 || procparse_stat_line(buf, (size_t)n, &st) < 0 || st.state == 'Z' ||
 		    st.state == 'X' || st.pid != m->pids[i]) {
 			if (fd >= 0)
 				close(fd);
@@ -460,7 +461,7 @@ int machine_sample(struct machine_sampler *m, double now, struct machine_sample 
 	char buf[256];
 	out->online = 0;
 	if (machine_read(m, "sys/devices/system/cpu/online", buf, sizeof(buf)) > 0) {
-		int c = cpulist_count(buf);
+		int c = cgroup_cpulist_count(buf);
 		out->online = c > 0 ? c : 0;
 	}
 	out->time = now;

@@ -130,7 +130,7 @@ int procinfo_stat(const struct sysroot *r, pid_t pid, struct stat_line *out)
 	}
 	if (n < 0)
 		return n == -ENOENT ? -ESRCH : (int)n;
-	return stat_line_parse(buf, (size_t)n, out);
+	return procparse_stat_line(buf, (size_t)n, out);
 }
 
 pid_t procinfo_live_thread(const struct sysroot *r, pid_t pid)
@@ -155,7 +155,7 @@ pid_t procinfo_live_thread(const struct sysroot *r, pid_t pid)
 		struct stat_line st;
 		snprintf(srel, sizeof(srel), "proc/%d/task/%ld/stat", (int)pid, tid);
 		ssize_t n = sysroot_read(r, srel, buf, sizeof(buf));
-		if (n > 0 && stat_line_parse(buf, (size_t)n, &st) == 0 && st.state != 'Z' &&
+		if (n > 0 && procparse_stat_line(buf, (size_t)n, &st) == 0 && st.state != 'Z' &&
 		    st.state != 'X')
 			live = (pid_t)tid;
 	}
@@ -281,8 +281,8 @@ int procinfo_cpus_allowed(const struct sysroot *r, pid_t pid, uint8_t *set, size
 	if (n < 0)
 		return n == -ENOENT ? -ESRCH : (int)n;
 	struct status_info st;
-	if (status_parse(buf, &st) < 0 || !st.cpus_allowed_list[0])
+	if (procparse_status(buf, &st) < 0 || !st.cpus_allowed_list[0])
 		return -EINVAL;
 	memset(set, 0, bytes);
-	return cpulist_set(st.cpus_allowed_list, set, bytes);
+	return cgroup_cpulist_set(st.cpus_allowed_list, set, bytes);
 }

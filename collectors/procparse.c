@@ -70,7 +70,7 @@ static bool at_field_end(const char *p, const char *end)
 	return p >= end || *p == ' ' || *p == '\n';
 }
 
-int stat_line_parse(const char *buf, size_t len, struct stat_line *out)
+int procparse_stat_line(const char *buf, size_t len, struct stat_line *out)
 {
 	const char *end = buf + len;
 	const char *open = memchr(buf, '(', len);
@@ -138,7 +138,7 @@ int stat_line_parse(const char *buf, size_t len, struct stat_line *out)
 	return 0;
 }
 
-int schedstat_parse(const char *buf, struct schedstat *out)
+int procparse_schedstat(const char *buf, struct schedstat *out)
 {
 	const char *p = buf, *end = buf + strlen(buf);
 	uint64_t f[3];
@@ -178,7 +178,7 @@ static int status_u64(const char *v, const char *eol, uint64_t *out)
 	return p == eol ? 0 : -EINVAL;
 }
 
-int status_parse(const char *buf, struct status_info *out)
+int procparse_status(const char *buf, struct status_info *out)
 {
 	bool have_v = false, have_iv = false;
 	memset(out, 0, sizeof(*out));
@@ -224,12 +224,12 @@ static const char *status_value_n(const char *line, const char *eol, const char 
 	return line;
 }
 
-int status_switches_parse(const char *buf, size_t len, uint64_t *vcsw, uint64_t *ivcsw)
+int procparse_status_switches(const char *buf, size_t len, uint64_t *vcsw, uint64_t *ivcsw)
 {
 	static const char vkey[] = "voluntary_ctxt_switches:";
 	static const char ikey[] = "nonvoluntary_ctxt_switches:";
 	bool have_v = false, have_iv = false;
-	/* status_parse stops at a NUL: so does this. */
+	/* procparse_status stops at a NUL: so does this. */
 	const char *nul = memchr(buf, '\0', len);
 	const char *eol = nul ? nul : buf + len;
 	while (!(have_v && have_iv)) {

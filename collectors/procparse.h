@@ -25,7 +25,7 @@ struct stat_line {
 	uint64_t starttime;	  /* field 22, clock ticks since boot */
 	int processor;		  /* field 39, last CPU; -1 when past PROCPARSE_CPU_MAX */
 };
-int stat_line_parse(const char *buf, size_t len, struct stat_line *out);
+int procparse_stat_line(const char *buf, size_t len, struct stat_line *out);
 
 /* /proc/PID/task/TID/schedstat: "run_ns wait_ns slices". */
 struct schedstat {
@@ -33,7 +33,7 @@ struct schedstat {
 	uint64_t wait_ns; /* field 2: time runnable, waiting on a run queue, ns */
 	uint64_t slices;  /* field 3: timeslices run */
 };
-int schedstat_parse(const char *buf, struct schedstat *out);
+int procparse_schedstat(const char *buf, struct schedstat *out);
 
 /* The parts of /proc/PID/task/TID/status threadlab uses. */
 struct status_info {
@@ -42,12 +42,12 @@ struct status_info {
 	char cpus_allowed_list[1024]; /* Cpus_allowed_list, "" if absent */
 	int tgid;		      /* Tgid, 0 if absent */
 };
-int status_parse(const char *buf, struct status_info *out);
+int procparse_status(const char *buf, struct status_info *out);
 
 /* Only the two switch counts of a status buffer of len bytes, looked for
  * from the end, where the kernel prints them: the same counts as
- * status_parse gives, without scanning the other fifty-odd lines.  Returns
+ * procparse_status gives, without scanning the other fifty-odd lines.  Returns
  * 0, or -EINVAL when either is missing or malformed. */
-int status_switches_parse(const char *buf, size_t len, uint64_t *vcsw, uint64_t *ivcsw);
+int procparse_status_switches(const char *buf, size_t len, uint64_t *vcsw, uint64_t *ivcsw);
 
 #endif

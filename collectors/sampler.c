@@ -180,14 +180,14 @@ static void sampler_cgroup(struct sampler *s, struct snapshot *out)
 		else
 			out->psi_cgroup_why = PSI_WHY_V1;
 	} else {
-		psi_dir = psi_cgroup_dir(s->root, &b->loc, &out->psi_cgroup_why);
+		psi_dir = cgroup_psi_dir(s->root, &b->loc, &out->psi_cgroup_why);
 	}
 	memset(&out->psi_cgroup, 0, sizeof(out->psi_cgroup));
 	if (psi_dir) {
 		snprintf(rel, sizeof(rel), "%s/cpu.pressure", psi_dir);
-		psi_read(s->root, rel, &out->psi_cgroup);
+		cgroup_psi_read(s->root, rel, &out->psi_cgroup);
 	}
-	psi_read(s->root, "proc/pressure/cpu", &out->psi_system);
+	cgroup_psi_read(s->root, "proc/pressure/cpu", &out->psi_system);
 }
 
 int sampler_sample(struct sampler *s, struct snapshot *out)

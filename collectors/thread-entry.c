@@ -190,7 +190,7 @@ int thread_entry_update(struct thread_sampler *ts, int taskfd, struct thread_ent
 	if (!e->no_schedstat) {
 		if ((n = entry_read(ts, taskfd, e, THREAD_ENTRY_SCHEDSTAT)) < 0)
 			return (int)n;
-		if (schedstat_parse(ts->buf, &ss) < 0)
+		if (procparse_schedstat(ts->buf, &ss) < 0)
 			return -EINVAL;
 		changed = !e->have || ss.run_ns != e->s.run_ns || ss.wait_ns != e->s.wait_ns ||
 			  ss.slices != e->s.slices;
@@ -211,13 +211,13 @@ int thread_entry_update(struct thread_sampler *ts, int taskfd, struct thread_ent
 	if (read_stat) {
 		if ((n = entry_read(ts, taskfd, e, THREAD_ENTRY_STAT)) < 0)
 			return (int)n;
-		if (stat_line_parse(ts->buf, (size_t)n, &st) < 0)
+		if (procparse_stat_line(ts->buf, (size_t)n, &st) < 0)
 			return -EINVAL;
 	}
 	if (read_status) {
 		if ((n = entry_read(ts, taskfd, e, THREAD_ENTRY_STATUS)) < 0)
 			return (int)n;
-		if (status_switches_parse(ts->buf, (size_t)n, &vcsw, &ivcsw) < 0)
+		if (procparse_status_switches(ts->buf, (size_t)n, &vcsw, &ivcsw) < 0)
 			return -EINVAL;
 	}
 

@@ -50,9 +50,9 @@ void thread_rates_latency(const struct thread_set *prev, const struct thread_set
 			continue; /* no wait in the interval: nothing to difference */
 		*lat = xreallocarray_grow(*lat, cap, *nlat + 1, sizeof(**lat));
 		struct lat_hist *d = &(*lat)[*nlat];
-		if (!lat_hist_delta(now, before, d))
+		if (!latency_hist_delta(now, before, d))
 			continue;
 		r[i].lat_ref = (uint32_t)++ * nlat;
-		lat_summarize(d, &r[i].latency);
+		latency_summarize(d, &r[i].latency);
 	}
 }

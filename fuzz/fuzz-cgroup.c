@@ -18,7 +18,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	(void)cgroup_mountinfo_parse(s, 2, &m);
 	(void)cgroup_mountinfo_find(s, "cpu", &m);
 	(void)cgroup_mountinfo_find(s, NULL, &m);
-	(void)cpulist_count(s);
+	(void)cgroup_cpulist_count(s);
 	free(s);
 	return 0;
 }

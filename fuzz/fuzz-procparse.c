@@ -13,11 +13,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint64_t v, iv;
 	/* stat is parsed by length (comm may hold NUL-free junk); the others
 	 * as strings */
-	if (stat_line_parse(s, size, &st) == 0 && st.name_len >= TASK_NAME_MAX)
+	if (procparse_stat_line(s, size, &st) == 0 && st.name_len >= TASK_NAME_MAX)
 		abort();
-	(void)schedstat_parse(s, &ss);
-	(void)status_parse(s, &si);
-	(void)status_switches_parse(s, strlen(s), &v, &iv);
+	(void)procparse_schedstat(s, &ss);
+	(void)procparse_status(s, &si);
+	(void)procparse_status_switches(s, strlen(s), &v, &iv);
 	free(s);
 	return 0;
 }

@@ -19,7 +19,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	(void)cgroup_cpustat_parse(s, 1, &cs);
 	(void)cgroup_cpustat_parse(s, 2, &cs);
-	(void)psi_parse(s, &p);
+	(void)cgroup_psi_parse(s, &p);
 	char period_buf[4096];
 	char *rest = fuzz_split(s, period_buf, sizeof(period_buf));
 	if (cgroup_cfs_parse(s, rest, &cpus, &period) == 0 && isnan(cpus))

@@ -29,60 +29,61 @@
 
 /* The runnable threads thread t stood for over the window: (CPU % + wait
  * %) / 100. */
-double diag_demand(const struct thread_rate *t);
+double diagnosis_demand(const struct thread_rate *t);
 /* Appends a formatted line to list (of *n, at most max), cut at DIAG_TEXT. */
-void diag_add(char list[][DIAG_TEXT], size_t *n, size_t max, const char *fmt, ...)
+void diagnosis_add(char list[][DIAG_TEXT], size_t *n, size_t max, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
-#define REASON(d, ...)	diag_add((d)->reasons, &(d)->nreasons, DIAG_REASONS, __VA_ARGS__)
-#define SUGGEST(d, ...) diag_add((d)->suggestions, &(d)->nsuggestions, DIAG_SUGGEST, __VA_ARGS__)
+#define REASON(d, ...) diagnosis_add((d)->reasons, &(d)->nreasons, DIAG_REASONS, __VA_ARGS__)
+#define SUGGEST(d, ...)                                                                            \
+	diagnosis_add((d)->suggestions, &(d)->nsuggestions, DIAG_SUGGEST, __VA_ARGS__)
 
 /* A suggestion whose outcome is predicted: added only when the predicted
  * demand (runnable threads) fits the predicted CPUs (not itself
  * oversubscribed).  Returns whether it was added. */
-bool diag_suggest_fits(struct diagnosis *d, double runnable, double cpus, const char *fmt, ...)
+bool diagnosis_suggest_fits(struct diagnosis *d, double runnable, double cpus, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 /* Moves the last suggestion to the front (the one to try first). */
-void diag_suggest_first(struct diagnosis *d);
+void diagnosis_suggest_first(struct diagnosis *d);
 
 /* Sets d->verdict, its headline, reasons and suggestions: the first rule of
  * the table that holds (diagnosis-rules.c). */
-void diag_rules_apply(struct diagnosis *d, const struct diag_input *in);
+void diagnosis_rules_apply(struct diagnosis *d, const struct diag_input *in);
 
 /* Run-queue latency (diagnosis-latency.c): of the target, of each role and
  * group, given for each thread of in->rates the index of its role and of
  * its group (-1: none). */
-void diag_latency(struct diagnosis *d, const struct diag_input *in, const signed char *role_of,
-		  const signed char *group_of);
+void diagnosis_latency(struct diagnosis *d, const struct diag_input *in, const signed char *role_of,
+		       const signed char *group_of);
 /* The reason that quotes the tail, when latency was traced. */
-void diag_latency_reason(struct diagnosis *d);
+void diagnosis_latency_reason(struct diagnosis *d);
 /* Whether the target's tail is long enough to sharpen a verdict: enough
  * waits, p99 at least DIAG_TAIL_P99_S. */
 #define DIAG_TAIL_P99_S	 0.010
 #define DIAG_TAIL_EVENTS 50
-bool diag_latency_long_tail(const struct diagnosis *d);
+bool diagnosis_latency_long_tail(const struct diagnosis *d);
 /* diagnosis-rules.c's predicates, for the advice. */
-double diag_cores(const struct budget *b);
-bool diag_quota_binds(const struct diagnosis *d, const struct diag_input *in);
-double diag_others(const struct diagnosis *d);
-bool diag_crowded(const struct diagnosis *d);
+double diagnosis_cores(const struct budget *b);
+bool diagnosis_quota_binds(const struct diagnosis *d, const struct diag_input *in);
+double diagnosis_others(const struct diagnosis *d);
+bool diagnosis_crowded(const struct diagnosis *d);
 
 /* diagnosis-advice.c: the runtime whose pool the user configures, the
  * neighbours in words ("stress (pid 812, 2.0 CPUs, /user.slice), ...", at
  * most max of them, raw bytes), and each verdict's suggestions. */
-const struct diag_runtime *diag_main_pool(const struct diagnosis *d);
-void diag_neighbours_text(const struct diagnosis *d, char *out, size_t cap, size_t max);
-void diag_advise_throttled(struct diagnosis *d, const struct diag_input *in);
-void diag_advise_over(struct diagnosis *d, const struct diag_input *in);
-void diag_advise_contended(struct diagnosis *d, const struct diag_input *in);
+const struct diag_runtime *diagnosis_main_pool(const struct diagnosis *d);
+void diagnosis_neighbours_text(const struct diagnosis *d, char *out, size_t cap, size_t max);
+void diagnosis_advise_throttled(struct diagnosis *d, const struct diag_input *in);
+void diagnosis_advise_over(struct diagnosis *d, const struct diag_input *in);
+void diagnosis_advise_contended(struct diagnosis *d, const struct diag_input *in);
 /* "LEAD: stress (pid 812) took 2.0 CPUs of the ones it waits for; ...":
  * the neighbour that holds the CPUs, as a suggestion. */
-void diag_suggest_neighbour(struct diagnosis *d, const char *lead);
-void diag_advise_under(struct diagnosis *d, const struct diag_input *in);
+void diagnosis_suggest_neighbour(struct diagnosis *d, const char *lead);
+void diagnosis_advise_under(struct diagnosis *d, const struct diag_input *in);
 /* Sets d->input_bound from the roles (before the rules: the advice of
  * oversubscribed never offers fewer workers to an input-bound job). */
-void diag_input_bound(struct diagnosis *d, const struct diag_input *in);
+void diagnosis_input_bound(struct diagnosis *d, const struct diag_input *in);
 /* The findings every verdict carries: crowded out too, a quota that did
  * not bind, an input-bound main process, children left out. */
-void diag_advise_findings(struct diagnosis *d, const struct diag_input *in);
+void diagnosis_advise_findings(struct diagnosis *d, const struct diag_input *in);
 
 #endif

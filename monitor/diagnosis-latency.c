@@ -15,8 +15,8 @@
 
 #include "xalloc.h"
 
-void diag_latency(struct diagnosis *d, const struct diag_input *in, const signed char *role_of,
-		  const signed char *group_of)
+void diagnosis_latency(struct diagnosis *d, const struct diag_input *in, const signed char *role_of,
+		       const signed char *group_of)
 {
 	const struct snapshot_rates *r = in->rates;
 	d->lat_on = r->lat_on;
@@ -30,29 +30,29 @@ void diag_latency(struct diagnosis *d, const struct diag_input *in, const signed
 		if (!t->lat_ref)
 			continue;
 		const struct lat_hist *h = &r->lat[t->lat_ref - 1];
-		lat_hist_merge(all, h);
+		latency_hist_merge(all, h);
 		if (role_of[i] >= 0 && role_of[i] < DIAG_ROLES)
-			lat_hist_merge(&roles[role_of[i]], h);
+			latency_hist_merge(&roles[role_of[i]], h);
 		if (group_of[i] >= 0 && group_of[i] < DIAG_GROUPS)
-			lat_hist_merge(&groups[group_of[i]], h);
+			latency_hist_merge(&groups[group_of[i]], h);
 	}
-	lat_summarize(all, &d->latency);
+	latency_summarize(all, &d->latency);
 	for (size_t k = 0; k < d->nroles; k++)
-		lat_summarize(&roles[k], &d->roles[k].latency);
+		latency_summarize(&roles[k], &d->roles[k].latency);
 	for (size_t k = 0; k < d->ngroups; k++)
-		lat_summarize(&groups[k], &d->groups[k].latency);
+		latency_summarize(&groups[k], &d->groups[k].latency);
 	free(all);
 	free(roles);
 	free(groups);
 }
 
-bool diag_latency_long_tail(const struct diagnosis *d)
+bool diagnosis_latency_long_tail(const struct diagnosis *d)
 {
 	return d->lat_on && d->latency.events >= DIAG_TAIL_EVENTS &&
 	       d->latency.p99_s >= DIAG_TAIL_P99_S;
 }
 
-void diag_latency_reason(struct diagnosis *d)
+void diagnosis_latency_reason(struct diagnosis *d)
 {
 	const struct lat_summary *l = &d->latency;
 	if (!d->lat_on || l->events == 0)

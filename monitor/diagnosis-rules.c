@@ -110,7 +110,7 @@ static void say_idle(struct diagnosis *d, const struct diag_input *in)
 
 /* The CPUs the target would have without its quota: the least of online,
  * affinity and cpuset. */
-double diag_cores(const struct budget *b)
+double diagnosis_cores(const struct budget *b)
 {
 	int c = b->online;
 	if (b->affinity > 0 && b->affinity < c)
@@ -131,12 +131,12 @@ static enum diag_hold rule_throttled(const struct diagnosis *d, const struct dia
 	if (!diag_has_quota(in) || !d->throttle_valid)
 		return HOLD_NO;
 	if (!(d->throttle_wait >= 0.5 * d->wait ||
-	      d->runnable_mean <= DIAG_OVER_FACTOR * diag_cores(in->budget)))
+	      d->runnable_mean <= DIAG_OVER_FACTOR * diagnosis_cores(in->budget)))
 		return HOLD_NO;
 	return diag_throttle_hold(d);
 }
 
-bool diag_quota_binds(const struct diagnosis *d, const struct diag_input *in)
+bool diagnosis_quota_binds(const struct diagnosis *d, const struct diag_input *in)
 {
 	return diag_has_quota(in) && d->throttle_valid && diag_throttle_hold(d) == HOLD_YES;
 }
@@ -148,7 +148,7 @@ static void say_throttled(struct diagnosis *d, const struct diag_input *in)
 	    "throttled by its CPU quota of %.2f CPUs: throttled in %.0f%% of periods, %.2f s/s "
 	    "of the %.2f s/s run-queue wait is throttling; %.1f runnable threads on average",
 	    in->budget->quota.cpus, d->throttled_pct, d->throttle_wait, d->wait, d->runnable_mean);
-	diag_advise_throttled(d, in);
+	diagnosis_advise_throttled(d, in);
 }
 
 /* A pool's team working together outnumbers the CPUs: its threads wait
@@ -169,7 +169,7 @@ static enum diag_hold rule_over(const struct diagnosis *d, const struct diag_inp
 	enum diag_hold h =
 	    diag_max(diag_above(d->factor, DIAG_OVER_FACTOR, DIAG_OVER_BAND), diag_team_hold(d));
 	/* A long tail sharpens a mean that fits: the waits do not. */
-	if (h != HOLD_YES && d->factor > 1.0 && diag_latency_long_tail(d))
+	if (h != HOLD_YES && d->factor > 1.0 && diagnosis_latency_long_tail(d))
 		return HOLD_YES;
 	return h;
 }
@@ -207,17 +207,17 @@ static void say_over(struct diagnosis *d, const struct diag_input *in)
 			 d->factor, d->runnable_mean, parts, d->effective,
 			 budget_term_name(d->binding), d->wait);
 	if (d->factor <= DIAG_OVER_FACTOR && diag_team_hold(d) != HOLD_YES &&
-	    diag_latency_long_tail(d))
+	    diagnosis_latency_long_tail(d))
 		REASON(d,
 		       "the mean alone (factor %.2f) would pass, but the threads queue: p99 "
 		       "run-queue latency %.1f ms, several scheduler slices",
 		       d->factor, d->latency.p99_s * 1e3);
-	diag_advise_over(d, in);
+	diagnosis_advise_over(d, in);
 }
 
 /* CPUs others took from the target's CPUs: those that ran on them, and
  * what no process accounts for (processes too short-lived to be read). */
-double diag_others(const struct diagnosis *d)
+double diagnosis_others(const struct diagnosis *d)
 {
 	if (!d->machine.valid)
 		return 0;
@@ -227,16 +227,16 @@ double diag_others(const struct diagnosis *d)
 
 /* Others crowd the target out: they took CPUs it could have used while it
  * waited for one. */
-bool diag_crowded(const struct diagnosis *d)
+bool diagnosis_crowded(const struct diagnosis *d)
 {
-	return d->machine.valid && diag_others(d) >= DIAG_CONTEND_OTHERS &&
+	return d->machine.valid && diagnosis_others(d) >= DIAG_CONTEND_OTHERS &&
 	       d->contention_wait >= DIAG_CONTEND_WAIT;
 }
 
 static enum diag_hold rule_contended(const struct diagnosis *d, const struct diag_input *in)
 {
 	(void)in;
-	if (!diag_crowded(d) || d->factor > DIAG_OVER_FACTOR ||
+	if (!diagnosis_crowded(d) || d->factor > DIAG_OVER_FACTOR ||
 	    (d->team >= 2 && d->team_factor > DIAG_OVER_FACTOR) || d->runnable_mean <= 0)
 		return HOLD_NO;
 	return diag_above(d->contention_wait / d->runnable_mean, DIAG_CONTEND_SHARE,
@@ -246,13 +246,13 @@ static enum diag_hold rule_contended(const struct diagnosis *d, const struct dia
 static void say_contended(struct diagnosis *d, const struct diag_input *in)
 {
 	char others[DIAG_TEXT];
-	diag_neighbours_text(d, others, sizeof(others), 3);
+	diagnosis_neighbours_text(d, others, sizeof(others), 3);
 	snprintf(d->headline, sizeof(d->headline),
 		 "contended: %.1f runnable thread%s got %.2f CPUs and waited %.2f s/s; the machine "
 		 "runs %.1f runnable threads on %d CPUs; others: %s",
 		 d->runnable_mean, fabs(d->runnable_mean - 1.0) < 0.05 ? "" : "s", d->cpu,
 		 d->contention_wait, d->machine.runnable_mean, d->machine.online, others);
-	diag_advise_contended(d, in);
+	diagnosis_advise_contended(d, in);
 }
 
 static bool diag_busy_thread(const struct diag_input *in)
@@ -277,7 +277,7 @@ static enum diag_hold rule_under(const struct diagnosis *d, const struct diag_in
 {
 	/* Without a pool to size the work may be serial by design: fine, and
 	 * the reason says so. */
-	if (!in->lab && !diag_main_pool(d))
+	if (!in->lab && !diagnosis_main_pool(d))
 		return HOLD_NO;
 	return diag_idle_cpus_busy_thread(d, in);
 }
@@ -289,7 +289,7 @@ static void say_under(struct diagnosis *d, const struct diag_input *in)
 		 "binds): %.1f CPUs stay unused while a thread is busy",
 		 d->runnable_mean, d->effective, budget_term_name(d->binding),
 		 d->effective - d->runnable_mean);
-	diag_advise_under(d, in);
+	diagnosis_advise_under(d, in);
 }
 
 static enum diag_hold rule_fine(const struct diagnosis *d, const struct diag_input *in)
@@ -394,7 +394,7 @@ static const char *diag_band_of(enum verdict v)
 	return "";
 }
 
-void diag_rules_apply(struct diagnosis *d, const struct diag_input *in)
+void diagnosis_rules_apply(struct diagnosis *d, const struct diag_input *in)
 {
 	char fig[DIAG_TEXT];
 	d->borderline = VERDICT_N;

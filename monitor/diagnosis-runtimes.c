@@ -19,7 +19,7 @@ static int diag_observed(const struct snapshot_rates *r, pid_t pid)
 	int n = 0;
 	for (size_t i = 0; i < r->nthreads; i++)
 		if (r->threads[i].pid == pid && !r->threads[i].is_new &&
-		    diag_demand(&r->threads[i]) >= DIAG_TEAM_RUNNABLE)
+		    diagnosis_demand(&r->threads[i]) >= DIAG_TEAM_RUNNABLE)
 			n++;
 	return n;
 }
@@ -102,7 +102,7 @@ static void diag_runtime_pools(struct diag_runtime *x, const struct census_proc 
 	diag_pool_in_effect(x, rt, diag_observed(in->rates, p->pid));
 }
 
-void diag_runtimes(struct diagnosis *d, const struct diag_input *in, int affinity)
+void diagnosis_runtimes(struct diagnosis *d, const struct diag_input *in, int affinity)
 {
 	const struct census *c = in->census;
 	if (!c)
@@ -145,7 +145,7 @@ void diag_runtimes(struct diagnosis *d, const struct diag_input *in, int affinit
 }
 
 /* The largest team of a pool runtime seen working, against the CPUs. */
-void diag_runtimes_team(struct diagnosis *d)
+void diagnosis_runtimes_team(struct diagnosis *d)
 {
 	for (size_t i = 0; i < d->nruntimes; i++) {
 		enum runtime_kind k = runtimes_kind(d->runtimes[i].id);
@@ -156,7 +156,7 @@ void diag_runtimes_team(struct diagnosis *d)
 	d->team_factor = d->effective > 0 ? d->team / d->effective : 0;
 }
 
-void diag_runtimes_env(struct diagnosis *d, const struct diag_input *in)
+void diagnosis_runtimes_env(struct diagnosis *d, const struct diag_input *in)
 {
 	const struct census_proc *t = in->census ? census_find(in->census, in->target) : NULL;
 	d->env_state = t ? (int)t->env : CENSUS_ENV_UNKNOWN;
@@ -174,7 +174,7 @@ void diag_runtimes_env(struct diagnosis *d, const struct diag_input *in)
 	}
 }
 
-const struct diag_env *diag_runtimes_var(const struct diagnosis *d, const char *name)
+const struct diag_env *diagnosis_runtimes_var(const struct diagnosis *d, const char *name)
 {
 	for (size_t i = 0; i < d->nenv; i++)
 		if (strcmp(d->env[i].name, name) == 0)
@@ -184,7 +184,7 @@ const struct diag_env *diag_runtimes_var(const struct diagnosis *d, const char *
 
 /* "OMP_NUM_THREADS=6", "OMP_NUM_THREADS unset", or "thread variables not
  * readable": the variables a user would look at first. */
-void diag_runtimes_env_reason(struct diagnosis *d)
+void diagnosis_runtimes_env_reason(struct diagnosis *d)
 {
 	static const char *const first[] = {"OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS",
 					    "MKL_NUM_THREADS", "TF_NUM_INTRAOP_THREADS"};
@@ -212,7 +212,7 @@ void diag_runtimes_env_reason(struct diagnosis *d)
 	if (d->env_state != CENSUS_ENV_OK)
 		return;
 	for (size_t i = 0; i < sizeof(first) / sizeof(first[0]); i++) {
-		const struct diag_env *e = diag_runtimes_var(d, first[i]);
+		const struct diag_env *e = diagnosis_runtimes_var(d, first[i]);
 		if (!e || (!e->set && i > 0))
 			continue;
 		int n = e->set ? snprintf(line + o, sizeof(line) - o, "%s%s=%.40s", o ? ", " : "",

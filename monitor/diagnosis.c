@@ -52,7 +52,7 @@ enum verdict diagnosis_verdict_of(const char *name)
 	return VERDICT_N;
 }
 
-double diag_demand(const struct thread_rate *t)
+double diagnosis_demand(const struct thread_rate *t)
 {
 	return (t->cpu_pct + t->wait_pct) / 100.0;
 }
@@ -62,7 +62,7 @@ double diagnosis_runnable_mean(const struct snapshot_rates *r)
 	double sum = 0;
 	for (size_t i = 0; i < r->nthreads; i++)
 		if (!r->threads[i].is_new)
-			sum += diag_demand(&r->threads[i]);
+			sum += diagnosis_demand(&r->threads[i]);
 	return sum;
 }
 
@@ -122,7 +122,7 @@ size_t diagnosis_stem(const char *name, size_t len, char *out, size_t cap)
 
 /* ---- text helpers ------------------------------------------------------- */
 
-void diag_add(char list[][DIAG_TEXT], size_t *n, size_t max, const char *fmt, ...)
+void diagnosis_add(char list[][DIAG_TEXT], size_t *n, size_t max, const char *fmt, ...)
 {
 	if (*n >= max)
 		return;
@@ -216,7 +216,7 @@ static void diag_role_add(struct diag_role *r, const struct thread_rate *t, size
 			r->activity[t[i].activity]++;
 		if (t[i].is_new)
 			continue;
-		r->runnable_mean += diag_demand(&t[i]);
+		r->runnable_mean += diagnosis_demand(&t[i]);
 		r->cpu_pct += t[i].cpu_pct;
 		r->wait_pct += t[i].wait_pct;
 		if (!work ||
@@ -279,7 +279,7 @@ static void diag_groups(struct diagnosis *d, const struct snapshot_rates *r, sig
 		if (t->activity < ACTIVITY_N)
 			g->activity[t->activity]++;
 		if (!t->is_new) {
-			g->runnable_mean += diag_demand(t);
+			g->runnable_mean += diagnosis_demand(t);
 			g->cpu_pct += t->cpu_pct;
 			g->wait_pct += t->wait_pct;
 		}
@@ -338,7 +338,7 @@ static void diag_evidence(struct diagnosis *d, const struct diag_input *in)
 	if (d->throttle_valid && d->throttled_pct > 0)
 		REASON(d, "throttled in %.0f%% of periods (%.2f s/s)", d->throttled_pct,
 		       d->throttled_s_per_s);
-	diag_latency_reason(d);
+	diagnosis_latency_reason(d);
 	if (in->lab) {
 		REASON(d,
 		       "the lab sets its pools with its knobs: %d intra-op thread(s) x %d "
@@ -368,16 +368,16 @@ static void diag_evidence(struct diagnosis *d, const struct diag_input *in)
 	if (d->unfollowed)
 		REASON(d, "%d descendant process(es) of the target are not followed: add --tree",
 		       d->unfollowed);
-	diag_runtimes_env_reason(d);
+	diagnosis_runtimes_env_reason(d);
 }
 
 /* The verdict, the findings every verdict carries and the evidence, once
  * the figures are in; the headline ends with the first suggestion. */
 static void diag_judge(struct diagnosis *d, const struct diag_input *in)
 {
-	diag_input_bound(d, in);
-	diag_rules_apply(d, in);
-	diag_advise_findings(d, in);
+	diagnosis_input_bound(d, in);
+	diagnosis_rules_apply(d, in);
+	diagnosis_advise_findings(d, in);
 	diag_evidence(d, in);
 	if (d->nsuggestions) {
 		size_t n = strlen(d->headline);
@@ -393,12 +393,12 @@ void diagnosis_make(const struct diag_input *in, struct diagnosis *out)
 	signed char *role_of = xcalloc(nt + 1, 1), *group_of = xcalloc(nt + 1, 1);
 	diag_roles(out, in, role_of);
 	diag_groups(out, in->rates, group_of);
-	diag_latency(out, in, role_of, group_of);
+	diagnosis_latency(out, in, role_of, group_of);
 	free(role_of);
 	free(group_of);
-	diag_runtimes(out, in, in->budget->affinity > 0 ? in->budget->affinity : 1);
-	diag_runtimes_env(out, in);
-	diag_runtimes_team(out);
+	diagnosis_runtimes(out, in, in->budget->affinity > 0 ? in->budget->affinity : 1);
+	diagnosis_runtimes_env(out, in);
+	diagnosis_runtimes_team(out);
 	diag_judge(out, in);
 }
 
@@ -435,9 +435,9 @@ void diagnosis_of_totals(const struct diag_totals *t, struct diagnosis *out)
 				.cores = t->census ? t->census->cores : 0,
 				.prev = VERDICT_N};
 	if (t->census) {
-		diag_runtimes(out, &in, b->affinity > 0 ? b->affinity : 1);
-		diag_runtimes_env(out, &in);
-		diag_runtimes_team(out);
+		diagnosis_runtimes(out, &in, b->affinity > 0 ? b->affinity : 1);
+		diagnosis_runtimes_env(out, &in);
+		diagnosis_runtimes_team(out);
 	}
 	diag_judge(out, &in);
 }

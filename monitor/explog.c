@@ -15,11 +15,11 @@ size_t explog_lab_knobs(const struct lab_settings *s, struct explog_knob *out, s
 	size_t n = 0;
 	/* The knob table's logged knobs, in its order: a knob is one entry. */
 	for (int k = KNOB_NONE + 1; k < KNOB_COUNT && n < cap; k++) {
-		const struct knob *e = knob_get((enum knob_id)k);
+		const struct knob *e = knobs_get((enum knob_id)k);
 		if (!(e->flags & KNOB_LOGGED))
 			continue;
 		snprintf(out[n].name, sizeof(out[n].name), "%s", e->name);
-		knob_format(s, (enum knob_id)k, out[n].value, sizeof(out[n].value));
+		knobs_format(s, (enum knob_id)k, out[n].value, sizeof(out[n].value));
 		n++;
 	}
 	return n;

@@ -101,15 +101,15 @@ static const struct knob knob_table[KNOB_COUNT] = {
 
 #undef LL
 
-const double knob_intervals[] = {0.1, 0.2, 0.25, 0.5, 1, 2, 5, 10};
-const size_t knob_nintervals = sizeof(knob_intervals) / sizeof(knob_intervals[0]);
+const double knobs_intervals[] = {0.1, 0.2, 0.25, 0.5, 1, 2, 5, 10};
+const size_t knobs_nintervals = sizeof(knobs_intervals) / sizeof(knobs_intervals[0]);
 
-const struct knob *knob_get(enum knob_id k)
+const struct knob *knobs_get(enum knob_id k)
 {
 	return k > KNOB_NONE && k < KNOB_COUNT ? &knob_table[k] : NULL;
 }
 
-enum knob_id knob_of_key(int key, int *dir)
+enum knob_id knobs_of_key(int key, int *dir)
 {
 	for (int k = KNOB_NONE + 1; key && k < KNOB_COUNT; k++) {
 		const struct knob *e = &knob_table[k];
@@ -122,7 +122,7 @@ enum knob_id knob_of_key(int key, int *dir)
 	return KNOB_NONE;
 }
 
-double knob_value(const struct lab_settings *s, enum knob_id k)
+double knobs_value(const struct lab_settings *s, enum knob_id k)
 {
 	switch (k) {
 	case KNOB_THREADS:
@@ -156,7 +156,7 @@ double knob_value(const struct lab_settings *s, enum knob_id k)
 	}
 }
 
-void knob_set(struct lab_settings *s, enum knob_id k, double v)
+void knobs_set(struct lab_settings *s, enum knob_id k, double v)
 {
 	int i = (int)lround(v);
 	switch (k) {
@@ -204,7 +204,7 @@ void knob_set(struct lab_settings *s, enum knob_id k, double v)
 	}
 }
 
-size_t knob_format(const struct lab_settings *s, enum knob_id k, char *out, size_t cap)
+size_t knobs_format(const struct lab_settings *s, enum knob_id k, char *out, size_t cap)
 {
 	int n;
 	switch (k) {
@@ -227,13 +227,13 @@ size_t knob_format(const struct lab_settings *s, enum knob_id k, char *out, size
 		n = snprintf(out, cap, "%s", s->paused ? "paused" : "running");
 		break;
 	default:
-		n = snprintf(out, cap, "%g", knob_value(s, k));
+		n = snprintf(out, cap, "%g", knobs_value(s, k));
 		break;
 	}
 	return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap - 1;
 }
 
-enum knob_id knob_of_option(const char *name)
+enum knob_id knobs_of_option(const char *name)
 {
 	for (int k = KNOB_NONE + 1; k < KNOB_COUNT; k++)
 		if (knob_table[k].option && strcmp(knob_table[k].option, name) == 0)
@@ -241,9 +241,9 @@ enum knob_id knob_of_option(const char *name)
 	return KNOB_NONE;
 }
 
-size_t knob_describe(enum knob_id k, char *out, size_t cap)
+size_t knobs_describe(enum knob_id k, char *out, size_t cap)
 {
-	const struct knob *e = knob_get(k);
+	const struct knob *e = knobs_get(k);
 	if (!e || cap == 0) {
 		if (cap)
 			out[0] = '\0';
@@ -252,7 +252,7 @@ size_t knob_describe(enum knob_id k, char *out, size_t cap)
 	struct lab_settings s = knobs_defaults();
 	char def[32];
 	if (e->flags & KNOB_LAB)
-		knob_format(&s, k, def, sizeof(def));
+		knobs_format(&s, k, def, sizeof(def));
 	else
 		snprintf(def, sizeof(def), "%g", e->def);
 	int n;
@@ -268,13 +268,13 @@ struct lab_settings knobs_defaults(void)
 	struct lab_settings s = {0};
 	for (int k = KNOB_NONE + 1; k < KNOB_COUNT; k++)
 		if (knob_table[k].flags & KNOB_LAB)
-			knob_set(&s, (enum knob_id)k, knob_table[k].def);
+			knobs_set(&s, (enum knob_id)k, knob_table[k].def);
 	return s;
 }
 
-int knob_check(enum knob_id k, double v, char *err, size_t errlen)
+int knobs_check_value(enum knob_id k, double v, char *err, size_t errlen)
 {
-	const struct knob *e = knob_get(k);
+	const struct knob *e = knobs_get(k);
 	if (!e)
 		return -EINVAL;
 	if (k == KNOB_CPUS) {
@@ -310,7 +310,8 @@ int knobs_check(const struct lab_settings *s, char *err, size_t errlen)
 	for (int k = KNOB_NONE + 1; k < KNOB_COUNT; k++) {
 		if (!(knob_table[k].flags & KNOB_LAB))
 			continue;
-		int rc = knob_check((enum knob_id)k, knob_value(s, (enum knob_id)k), err, errlen);
+		int rc = knobs_check_value((enum knob_id)k, knobs_value(s, (enum knob_id)k), err,
+					   errlen);
 		if (rc < 0)
 			return rc;
 	}
@@ -325,9 +326,9 @@ static int knob_refuse(const struct knob *e, char *msg, size_t cap)
 	return -ERANGE;
 }
 
-int knob_refusal(enum knob_id k, char *msg, size_t cap)
+int knobs_refusal(enum knob_id k, char *msg, size_t cap)
 {
-	const struct knob *e = knob_get(k);
+	const struct knob *e = knobs_get(k);
 	if (!e || !e->within) {
 		snprintf(msg, cap, "%s cannot go further", e ? e->name : "that knob");
 		return -ERANGE;
@@ -340,15 +341,15 @@ static int knob_step_list(const struct knob *e, double cur, int dir, double *nex
 {
 	double v = cur;
 	if (dir < 0) {
-		for (size_t i = knob_nintervals; i-- > 0;)
-			if (knob_intervals[i] < cur - 1e-9) {
-				v = knob_intervals[i];
+		for (size_t i = knobs_nintervals; i-- > 0;)
+			if (knobs_intervals[i] < cur - 1e-9) {
+				v = knobs_intervals[i];
 				break;
 			}
 	} else {
-		for (size_t i = 0; i < knob_nintervals; i++)
-			if (knob_intervals[i] > cur + 1e-9) {
-				v = knob_intervals[i];
+		for (size_t i = 0; i < knobs_nintervals; i++)
+			if (knobs_intervals[i] > cur + 1e-9) {
+				v = knobs_intervals[i];
 				break;
 			}
 	}
@@ -386,9 +387,9 @@ static int knob_step_quota(const struct knob *e, double cur, int dir, double top
 	return 0;
 }
 
-int knob_step(enum knob_id k, double cur, int dir, double top, double *next, char *msg, size_t cap)
+int knobs_step(enum knob_id k, double cur, int dir, double top, double *next, char *msg, size_t cap)
 {
-	const struct knob *e = knob_get(k);
+	const struct knob *e = knobs_get(k);
 	if (!e) {
 		snprintf(msg, cap, "no such knob");
 		return -EINVAL;

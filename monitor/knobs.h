@@ -4,8 +4,8 @@
  * An entry holds the knob's name (the experiment log's key), its label
  * (the tour's words), its keys up and down, its range and default, its
  * step rule and unit, its help line and the words of its messages.  The
- * defaults (knobs_defaults), the range check (knob_check, knobs_check)
- * and one key press (knob_step, session_knob_step in session.h) all read
+ * defaults (knobs_defaults), the range check (knobs_check_value, knobs_check)
+ * and one key press (knobs_step, session_knob_step in session.h) all read
  * the table, so a knob is added by one entry.  The command line's option
  * table is apart (tui/options.c). */
 #ifndef THREADLAB_KNOBS_H
@@ -44,7 +44,7 @@ enum knob_rule {
 	KNOB_PREP,   /* x1.5 up or down, steps of 1 below 3 */
 	KNOB_QUOTA,  /* step CPUs up or down, top the online CPUs; dir 0 or down to 0: none */
 	KNOB_TOGGLE, /* one key flips between min and max */
-	KNOB_LIST,   /* the next value of knob_intervals, shorter or longer */
+	KNOB_LIST,   /* the next value of knobs_intervals, shorter or longer */
 };
 
 #define KNOB_LAB    0x1u /* a lab setting (struct lab_settings): a key cancels a sweep */
@@ -57,69 +57,70 @@ struct knob {
 	unsigned flags;	    /* KNOB_LAB, KNOB_LOGGED */
 	int up_key;	    /* the dashboard's key up (a toggle's one key); 0: none */
 	int down_key;	    /* the key down; 0: none */
-	double min, max;    /* the range knob_check accepts (KNOB_CPUS: 0 is none too) */
+	double min, max;    /* the range knobs_check_value accepts (KNOB_CPUS: 0 is none too) */
 	double def;	    /* what a fresh session gets */
 	enum knob_rule rule;
 	double step;	    /* KNOB_ADD, KNOB_QUOTA: the step; KNOB_GROW: sizes are multiples */
 	double key_min;	    /* KNOB_GROW: the keys' floor (the range may start lower) */
 	const char *unit;   /* "ms", "CPUs", "s", "" */
 	const char *help;   /* one line: what the knob changes */
-	const char *noun;   /* knob_check's "give 1 to 64 <noun>"; toggles: the choices */
+	const char *noun;   /* knobs_check_value's "give 1 to 64 <noun>"; toggles: the choices */
 	const char *within; /* a key's refusal: "<within> within 1..64[ unit]" */
 };
 
 /* The entry of k (KNOB_NONE < k < KNOB_COUNT), or NULL. */
-const struct knob *knob_get(enum knob_id k);
+const struct knob *knobs_get(enum knob_id k);
 
 /* The knob whose key up or key down is key (0: none); *dir +1 or -1 (0 for
  * a toggle's key). */
-enum knob_id knob_of_key(int key, int *dir);
+enum knob_id knobs_of_key(int key, int *dir);
 
 /* The knob whose command-line option is --name ("threads", "prep-ms"),
  * or KNOB_NONE. */
-enum knob_id knob_of_option(const char *name);
+enum knob_id knobs_of_option(const char *name);
 
 /* The refresh intervals the interval keys step through, s, ascending. */
-extern const double knob_intervals[];
-extern const size_t knob_nintervals;
+extern const double knobs_intervals[];
+extern const size_t knobs_nintervals;
 
 /* The lab's settings at the table's defaults. */
 struct lab_settings knobs_defaults(void);
 
 /* The value of lab knob k in s (toggles 0 or 1, the enums as numbers), and
  * its setting.  KNOB_INTERVAL and KNOB_NONE: 0 and nothing. */
-double knob_value(const struct lab_settings *s, enum knob_id k);
-void knob_set(struct lab_settings *s, enum knob_id k, double v);
+double knobs_value(const struct lab_settings *s, enum knob_id k);
+void knobs_set(struct lab_settings *s, enum knob_id k, double v);
 
 /* k's value in s as the experiment log writes it: "4", "double", "none"
  * (no quota) or "1.5", "off" / "default" (spin), "pthreads", "gemm".
  * Returns the bytes written. */
-size_t knob_format(const struct lab_settings *s, enum knob_id k, char *out, size_t cap);
+size_t knobs_format(const struct lab_settings *s, enum knob_id k, char *out, size_t cap);
 
 /* What --help says of k's values after its help line: ", 1-64; default 1"
  * for a knob a key adds to or grows, "; default single" for a toggle or a
  * list, "; default none" for the quota; "" for KNOB_NONE.  The option
  * table's help lines carry no range or default of their own
  * (tui/options-usage.c appends this).  Returns the bytes written. */
-size_t knob_describe(enum knob_id k, char *out, size_t cap);
+size_t knobs_describe(enum knob_id k, char *out, size_t cap);
 
 /* The one range check: v for knob k.  0, or -EINVAL with one line in err
  * saying what was wrong and what to do ("threads 0: give 1 to 64 intra-op
  * threads per stream"). */
-int knob_check(enum knob_id k, double v, char *err, size_t errlen);
-/* knob_check over every lab knob of s, in the table's order. */
+int knobs_check_value(enum knob_id k, double v, char *err, size_t errlen);
+/* knobs_check_value over every lab knob of s, in the table's order. */
 int knobs_check(const struct lab_settings *s, char *err, size_t errlen);
 
 /* One step of knob k from cur by its rule: dir +1 up, -1 down, 0 a
  * toggle's flip or (KNOB_QUOTA) none.  top is the quota's upper end
  * (online CPUs).  Writes the next value in *next and returns 0 (KNOB_ADD
- * and KNOB_PREP: it may be out of range, knob_check says), or returns
+ * and KNOB_PREP: it may be out of range, knobs_check_value says), or returns
  * -ERANGE with the refusal in msg when a rule that stops at its ends
  * (KNOB_GROW, KNOB_QUOTA, KNOB_LIST) cannot move that way.  Pure. */
-int knob_step(enum knob_id k, double cur, int dir, double top, double *next, char *msg, size_t cap);
+int knobs_step(enum knob_id k, double cur, int dir, double top, double *next, char *msg,
+	       size_t cap);
 
 /* A key's refusal of a step out of k's range, in msg: "intra-op threads
  * stay within 1..64" (the size's from the keys' floor).  Returns -ERANGE. */
-int knob_refusal(enum knob_id k, char *msg, size_t cap);
+int knobs_refusal(enum knob_id k, char *msg, size_t cap);
 
 #endif

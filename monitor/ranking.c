@@ -308,7 +308,7 @@ bool ranking_tick(struct ranking *k, double now)
 		return false;
 	const struct machine_sample *s = &k->machine.sample;
 	struct psi psi;
-	double psi_some = psi_read(&k->root, "proc/pressure/cpu", &psi) == 0 && psi.available
+	double psi_some = cgroup_psi_read(&k->root, "proc/pressure/cpu", &psi) == 0 && psi.available
 			      ? psi.some_avg10
 			      : -1;
 	int online = s->online > 0 ? s->online : 1;

@@ -24,7 +24,7 @@ static bool recording_latency_hist(json_object *a, struct lat_hist *h)
 		int64_t low = json_object_get_int64(lo), count = json_object_get_int64(n);
 		if (low < 0 || count < 0 || count > UINT32_MAX)
 			return false;
-		unsigned b = lat_bucket((uint64_t)low);
+		unsigned b = latency_bucket((uint64_t)low);
 		h->count[b] += (uint32_t)count;
 		h->events += (uint64_t)count;
 	}
@@ -50,7 +50,7 @@ bool recording_latency_parse(struct recording_json *p, json_object *o, struct la
 	if (!a || !r || p->bad)
 		return true;
 	struct lat_hist h;
-	lat_hist_clear(&h);
+	latency_hist_clear(&h);
 	if (!recording_latency_hist(a, &h)) {
 		recording_json_fail(p, "not [[low_ns, count], ...]:", "latency.hist");
 		return true;

@@ -8,7 +8,7 @@
 void runqlat_process(const struct snapshot_rates *r, pid_t pid, struct lat_summary *out)
 {
 	struct lat_hist h;
-	lat_hist_clear(&h);
+	latency_hist_clear(&h);
 	/* Rates are sorted by (pid, tid): find the first of pid. */
 	size_t lo = 0, hi = r->nthreads;
 	while (lo < hi) {
@@ -20,8 +20,8 @@ void runqlat_process(const struct snapshot_rates *r, pid_t pid, struct lat_summa
 	}
 	for (size_t i = lo; i < r->nthreads && r->threads[i].pid == pid; i++)
 		if (r->threads[i].lat_ref)
-			lat_hist_merge(&h, &r->lat[r->threads[i].lat_ref - 1]);
-	lat_summarize(&h, out);
+			latency_hist_merge(&h, &r->lat[r->threads[i].lat_ref - 1]);
+	latency_summarize(&h, out);
 }
 
 const struct lat_hist *runqlat_hist(const struct snapshot_rates *r, const struct thread_rate *t)
@@ -36,17 +36,17 @@ unsigned runqlat_buckets(void)
 
 uint64_t runqlat_bucket_low(unsigned b)
 {
-	return lat_bucket_low(b);
+	return latency_bucket_low(b);
 }
 
 uint64_t runqlat_bucket_high(unsigned b)
 {
-	return lat_bucket_high(b);
+	return latency_bucket_high(b);
 }
 
 unsigned runqlat_bucket_of(uint64_t ns)
 {
-	return lat_bucket(ns);
+	return latency_bucket(ns);
 }
 
 /* 2^10, 2^12, ... 2^34 ns: 1.024 us to 17.2 s. */
@@ -66,7 +66,7 @@ uint64_t runqlat_count_below(const struct lat_hist *h, double le_s)
 	uint64_t n = 0;
 	double le_ns = le_s * 1e9;
 	for (unsigned b = 0; b < LAT_BUCKETS; b++)
-		if ((double)lat_bucket_high(b) <= le_ns + 0.5)
+		if ((double)latency_bucket_high(b) <= le_ns + 0.5)
 			n += h->count[b];
 	return n;
 }

@@ -91,7 +91,7 @@ static void session_knob_said(enum knob_id k, const struct lab_settings *t, char
 			     : "spin default");
 		break;
 	default:
-		snprintf(msg, cap, "%s", knob_get(k) ? knob_get(k)->name : "?");
+		snprintf(msg, cap, "%s", knobs_get(k) ? knobs_get(k)->name : "?");
 		break;
 	}
 }
@@ -99,18 +99,18 @@ static void session_knob_said(enum knob_id k, const struct lab_settings *t, char
 int session_knob_step(const struct session *s, struct lab_settings *want, enum knob_id k, int dir,
 		      int online, char *msg, size_t cap)
 {
-	const struct knob *e = knob_get(k);
+	const struct knob *e = knobs_get(k);
 	double next;
 	if (!e || !(e->flags & KNOB_LAB)) {
 		snprintf(msg, cap, "not a setting of the lab");
 		return 0;
 	}
-	if (knob_step(k, knob_value(want, k), dir, online, &next, msg, cap) < 0)
+	if (knobs_step(k, knobs_value(want, k), dir, online, &next, msg, cap) < 0)
 		return 0;
 	struct lab_settings t = *want;
-	knob_set(&t, k, next);
-	if (knob_check(k, next, msg, cap) < 0) {
-		knob_refusal(k, msg, cap);
+	knobs_set(&t, k, next);
+	if (knobs_check_value(k, next, msg, cap) < 0) {
+		knobs_refusal(k, msg, cap);
 		return 0;
 	}
 	/* Pausing changes neither memory nor limits. */

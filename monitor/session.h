@@ -23,7 +23,7 @@
 #include "activity.h"
 #include "census.h"
 #include "diagnosis.h"
-#include "groups.h"
+#include "thread-groups.h"
 #include "history.h"
 #include "launch.h"
 #include "model.h"

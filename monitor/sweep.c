@@ -373,10 +373,10 @@ static int sweep_check(const struct sweep_opts *o, const struct sweep_sink *k,
 		}
 	}
 	for (size_t i = 0; rc == 0 && i < o->nstreams; i++) {
-		rc = knob_check(KNOB_STREAMS, o->streams[i], err, sizeof(err));
+		rc = knobs_check_value(KNOB_STREAMS, o->streams[i], err, sizeof(err));
 	}
 	for (size_t i = 0; rc == 0 && i < o->nthreads; i++) {
-		rc = knob_check(KNOB_THREADS, o->threads[i], err, sizeof(err));
+		rc = knobs_check_value(KNOB_THREADS, o->threads[i], err, sizeof(err));
 	}
 	if (rc == 0 && (o->seconds <= 0 || o->warmup < 0)) {
 		snprintf(err, sizeof(err), "--seconds must be above 0");

@@ -512,8 +512,8 @@ size_t tour_settings_text(const struct lab_settings *s, char *out, size_t cap)
 	if (s->kernel == CTL_TRIAD)
 		snprintf(what, sizeof(what), "triad");
 	else
-		snprintf(what, sizeof(what), "%s=%d", knob_get(KNOB_SIZE)->label, s->size);
-#define N(k) knob_get(k)->label
+		snprintf(what, sizeof(what), "%s=%d", knobs_get(KNOB_SIZE)->label, s->size);
+#define N(k) knobs_get(k)->label
 	int n = snprintf(out, cap, "%s %d, %s %d, %s %s, %s %s, %s %d (%d ms, %s %d), %s, %s %s",
 			 N(KNOB_THREADS), s->threads, N(KNOB_STREAMS), s->streams, what,
 			 s->precision == CTL_DOUBLE ? "double" : "single", N(KNOB_CPUS), quota,

@@ -83,7 +83,7 @@ static void window_half_add(struct window_half *h, const struct snapshot_rates *
 		if (t->lat_ref) {
 			if (!x->lat)
 				x->lat = xcalloc(1, sizeof(*x->lat));
-			lat_hist_merge(x->lat, &r->lat[t->lat_ref - 1]);
+			latency_hist_merge(x->lat, &r->lat[t->lat_ref - 1]);
 		}
 		k++;
 	}
@@ -126,11 +126,11 @@ static void window_latency(struct snapshot_rates *o, struct thread_rate *t,
 		return;
 	o->lat = xreallocarray_grow(o->lat, &o->lat_cap, o->nlat + 1, sizeof(*o->lat));
 	struct lat_hist *h = &o->lat[o->nlat];
-	lat_hist_clear(h);
+	latency_hist_clear(h);
 	if (a && a->lat)
-		lat_hist_merge(h, a->lat);
+		latency_hist_merge(h, a->lat);
 	if (b && b->lat)
-		lat_hist_merge(h, b->lat);
+		latency_hist_merge(h, b->lat);
 	/* Only sums of these are read (the diagnosis): no summary per thread. */
 	t->lat_ref = (uint32_t)++o->nlat;
 }

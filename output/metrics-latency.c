@@ -1,7 +1,7 @@
 /* metrics-latency.c — threadlab_runqueue_latency_seconds, a histogram per
  * thread group (metrics-impl.h).
  *
- * The series are the groups' (groups.h): their counts only grow (a thread
+ * The series are the groups' (thread-groups.h): their counts only grow (a thread
  * that ended leaves its counts in its group), labelled by pid and group as
  * the group families are, so sum by (pid, le) is the process's histogram
  * with no series of its own: the cardinality stays that of the groups.

@@ -91,8 +91,8 @@ static double bucket_mean_s(const struct lat_hist *h)
 {
 	double sum = 0;
 	for (unsigned b = 0; b < LAT_BUCKETS; b++) {
-		double lo = (double)lat_bucket_low(b);
-		double hi = b + 1 < LAT_BUCKETS ? (double)lat_bucket_high(b) : lo * 1.25;
+		double lo = (double)latency_bucket_low(b);
+		double hi = b + 1 < LAT_BUCKETS ? (double)latency_bucket_high(b) : lo * 1.25;
 		sum += h->count[b] * (lo + hi) / 2;
 	}
 	return h->events ? sum / (double)h->events / 1e9 : 0;

@@ -48,10 +48,10 @@ static void fx_load(struct fx *f, const char *name)
 	assert_false(f->root.live);
 	assert_int_equal(budget_read(&f->root, PID, &f->b), 0);
 	f->st_rc = cgroup_cpustat_read(&f->root, f->b.loc.dir, f->b.loc.version, &f->st);
-	const char *psi = psi_cgroup_dir(&f->root, &f->b.loc, &f->why);
+	const char *psi = cgroup_psi_dir(&f->root, &f->b.loc, &f->why);
 	if (psi)
-		assert_int_equal(psi_read(&f->root, psi, &f->cg_psi), 0);
-	assert_int_equal(psi_read(&f->root, "proc/pressure/cpu", &f->sys_psi), 0);
+		assert_int_equal(cgroup_psi_read(&f->root, psi, &f->cg_psi), 0);
+	assert_int_equal(cgroup_psi_read(&f->root, "proc/pressure/cpu", &f->sys_psi), 0);
 }
 
 static int fx_teardown(void **state)
@@ -157,7 +157,7 @@ static void test_v2(void **state)
 	struct cgroup_loc root = f->b.loc;
 	snprintf(root.v2_dir, sizeof(root.v2_dir), "sys/fs/cgroup");
 	enum psi_why why;
-	assert_null(psi_cgroup_dir(&f->root, &root, &why));
+	assert_null(cgroup_psi_dir(&f->root, &root, &why));
 	assert_int_equal(why, PSI_WHY_ROOT);
 }
 

@@ -286,12 +286,12 @@ static void test_psi_off_live(void **state)
 		fail_msg("root, cgroup2 at %s, but no cgroup: %s", m.mountpoint, strerror(e));
 	}
 	const char *rel = l->cg + 1;
-	assert_int_equal(psi_read(&l->root, rel, &p), 0);
+	assert_int_equal(cgroup_psi_read(&l->root, rel, &p), 0);
 	assert_true(p.available);
 	snprintf(path, sizeof(path), "%s/cgroup.pressure", l->cg);
 	assert_int_equal(write_str(path, "0"), 0);
 	memset(&p, 0x5a, sizeof(p));
-	assert_int_equal(psi_read(&l->root, rel, &p), 0);
+	assert_int_equal(cgroup_psi_read(&l->root, rel, &p), 0);
 	assert_false(p.available);
 }
 
@@ -331,7 +331,7 @@ static void test_self_live(void **state)
 
 	/* System PSI is available exactly when the file can be read. */
 	struct psi p;
-	assert_int_equal(psi_read(&l->root, "proc/pressure/cpu", &p), 0);
+	assert_int_equal(cgroup_psi_read(&l->root, "proc/pressure/cpu", &p), 0);
 	int fd = open("/proc/pressure/cpu", O_RDONLY | O_CLOEXEC);
 	bool readable = fd >= 0 && read(fd, buf, sizeof(buf)) > 0;
 	if (fd >= 0)

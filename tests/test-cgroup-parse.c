@@ -355,7 +355,7 @@ static void test_psi(void **state)
 		struct psi p;
 		memset(&p, 0, sizeof(p));
 		tcase = i;
-		int rc = psi_parse(psi_cases[i].buf, &p);
+		int rc = cgroup_psi_parse(psi_cases[i].buf, &p);
 		EQ_INT(rc, psi_cases[i].rc);
 		if (rc != 0) {
 			assert_false(p.available);
@@ -401,7 +401,7 @@ static void test_cpulist(void **state)
 	(void)state;
 	for (size_t i = 0; i < N(cpulist_cases); i++) {
 		tcase = i;
-		EQ_INT(cpulist_count(cpulist_cases[i].buf), cpulist_cases[i].count);
+		EQ_INT(cgroup_cpulist_count(cpulist_cases[i].buf), cpulist_cases[i].count);
 	}
 }
 

@@ -70,11 +70,11 @@ static void scene_latency(struct scene *s, struct lat_hist *h, uint64_t wait_ns,
 	s->r.lat = h;
 	s->r.nlat = s->r.nthreads;
 	for (size_t i = 0; i < s->r.nthreads; i++) {
-		lat_hist_clear(&h[i]);
+		latency_hist_clear(&h[i]);
 		for (int k = 0; k < n; k++)
-			lat_hist_add_ns(&h[i], wait_ns);
+			latency_hist_add_ns(&h[i], wait_ns);
 		if (tail_ns)
-			lat_hist_add_ns(&h[i], tail_ns);
+			latency_hist_add_ns(&h[i], tail_ns);
 		s->t[i].lat_ref = (uint32_t)i + 1;
 	}
 }

@@ -368,7 +368,7 @@ static void test_triad_kernel(void **state)
 	assert_true(TL_UNTIL(atomic_load(&s->gemms) > 0, 10000));
 	const uint32_t len = 1u << 20; /* small: the helper takes the block's length */
 	struct ctl_values v = {2, 1, N, CTL_DOUBLE, 0, 0, 0, 0, 1, CTL_TRIAD, len};
-	e = ctl_settings_write(&l.ctl->settings, &v);
+	e = control_settings_write(&l.ctl->settings, &v);
 	assert_int_equal(tl_ctl_wait_applied(&l, 0, e, 10000), 0);
 	assert_int_equal(atomic_load(&s->kernel), CTL_TRIAD);
 	assert_int_equal(atomic_load(&s->length), len);

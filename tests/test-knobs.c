@@ -22,7 +22,7 @@
 /* A value of knob k from which one step either way stays in range. */
 static double mid_value(enum knob_id k)
 {
-	const struct knob *e = knob_get(k);
+	const struct knob *e = knobs_get(k);
 	switch (e->rule) {
 	case KNOB_QUOTA:
 		return 1.0;
@@ -45,7 +45,7 @@ static void test_every_knob_is_whole(void **state)
 	(void)state;
 	int lab = 0;
 	for (int k = KNOB_NONE + 1; k < KNOB_COUNT; k++) {
-		const struct knob *e = knob_get((enum knob_id)k);
+		const struct knob *e = knobs_get((enum knob_id)k);
 		assert_non_null(e);
 		assert_non_null(e->name);
 		assert_non_null(e->option);
@@ -60,8 +60,8 @@ static void test_every_knob_is_whole(void **state)
 			assert_non_null(e->within);
 		lab += (e->flags & KNOB_LAB) != 0;
 	}
-	assert_null(knob_get(KNOB_NONE));
-	assert_null(knob_get(KNOB_COUNT));
+	assert_null(knobs_get(KNOB_NONE));
+	assert_null(knobs_get(KNOB_COUNT));
 	assert_int_equal(lab, KNOB_COUNT - 2); /* all but the interval (and NONE) */
 }
 
@@ -73,18 +73,18 @@ static void test_ends_are_refused(void **state)
 	char msg[256], want_msg[256];
 	for (int i = KNOB_NONE + 1; i < KNOB_COUNT; i++) {
 		enum knob_id k = (enum knob_id)i;
-		const struct knob *e = knob_get(k);
+		const struct knob *e = knobs_get(k);
 		if (!(e->flags & KNOB_LAB) || e->rule == KNOB_TOGGLE || e->rule == KNOB_QUOTA)
 			continue;
 		double lo = e->rule == KNOB_GROW ? e->key_min : e->min;
 		for (int dir = -1; dir <= 1; dir += 2) {
 			struct lab_settings w = knobs_defaults();
-			knob_set(&w, k, dir > 0 ? e->max : lo);
+			knobs_set(&w, k, dir > 0 ? e->max : lo);
 			struct lab_settings before = w;
 			assert_int_equal(
 			    session_knob_step(NULL, &w, k, dir, ONLINE, msg, sizeof(msg)), 0);
 			assert_memory_equal(&w, &before, sizeof(w));
-			knob_refusal(k, want_msg, sizeof(want_msg));
+			knobs_refusal(k, want_msg, sizeof(want_msg));
 			assert_string_equal(msg, want_msg);
 			assert_non_null(strstr(msg, e->within));
 			char range[64];
@@ -93,9 +93,9 @@ static void test_ends_are_refused(void **state)
 		}
 		/* One step in from the end is taken. */
 		struct lab_settings w = knobs_defaults();
-		knob_set(&w, k, e->max);
+		knobs_set(&w, k, e->max);
 		assert_int_equal(session_knob_step(NULL, &w, k, -1, ONLINE, msg, sizeof(msg)), 1);
-		assert_true(knob_value(&w, k) < e->max);
+		assert_true(knobs_value(&w, k) < e->max);
 	}
 	/* The quota stops at the online CPUs, and none cannot be removed. */
 	struct lab_settings w = knobs_defaults();
@@ -107,16 +107,16 @@ static void test_ends_are_refused(void **state)
 	assert_int_equal(session_knob_step(NULL, &w, KNOB_CPUS, 0, ONLINE, msg, sizeof(msg)), 0);
 	assert_string_equal(msg, "no quota to remove");
 	/* The refresh interval stops at its list's ends. */
-	const struct knob *iv = knob_get(KNOB_INTERVAL);
+	const struct knob *iv = knobs_get(KNOB_INTERVAL);
 	double next = -1;
-	assert_int_equal(knob_step(KNOB_INTERVAL, iv->max, +1, 0, &next, msg, sizeof(msg)),
+	assert_int_equal(knobs_step(KNOB_INTERVAL, iv->max, +1, 0, &next, msg, sizeof(msg)),
 			 -ERANGE);
 	assert_string_equal(msg, "refresh interval stays within 0.1..10 s");
-	assert_int_equal(knob_step(KNOB_INTERVAL, iv->min, -1, 0, &next, msg, sizeof(msg)),
+	assert_int_equal(knobs_step(KNOB_INTERVAL, iv->min, -1, 0, &next, msg, sizeof(msg)),
 			 -ERANGE);
 	assert_true(next == -1);
-	assert_true(knob_intervals[0] == iv->min);
-	assert_true(knob_intervals[knob_nintervals - 1] == iv->max);
+	assert_true(knobs_intervals[0] == iv->min);
+	assert_true(knobs_intervals[knobs_nintervals - 1] == iv->max);
 }
 
 /* The range check refuses just outside each end and takes the ends, with
@@ -127,15 +127,15 @@ static void test_range_check(void **state)
 	char err[256];
 	for (int i = KNOB_NONE + 1; i < KNOB_COUNT; i++) {
 		enum knob_id k = (enum knob_id)i;
-		const struct knob *e = knob_get(k);
+		const struct knob *e = knobs_get(k);
 		double below = e->rule == KNOB_TOGGLE ? e->min - 1 : e->min - 1e-3;
 		if (k == KNOB_CPUS)
 			below = e->min / 2; /* 0 is none: in range */
-		assert_int_equal(knob_check(k, e->min, err, sizeof(err)), 0);
-		assert_int_equal(knob_check(k, e->max, err, sizeof(err)), 0);
-		assert_int_equal(knob_check(k, below, err, sizeof(err)), -EINVAL);
+		assert_int_equal(knobs_check_value(k, e->min, err, sizeof(err)), 0);
+		assert_int_equal(knobs_check_value(k, e->max, err, sizeof(err)), 0);
+		assert_int_equal(knobs_check_value(k, below, err, sizeof(err)), -EINVAL);
 		assert_non_null(strstr(err, e->option));
-		assert_int_equal(knob_check(k, e->max + 1, err, sizeof(err)), -EINVAL);
+		assert_int_equal(knobs_check_value(k, e->max + 1, err, sizeof(err)), -EINVAL);
 		assert_non_null(strstr(err, e->option));
 	}
 	struct lab_settings s = knobs_defaults();
@@ -166,25 +166,25 @@ static void test_defaults(void **state)
 	sweep_opts_default(&o);
 	for (int i = KNOB_NONE + 1; i < KNOB_COUNT; i++) {
 		enum knob_id k = (enum knob_id)i;
-		const struct knob *e = knob_get(k);
+		const struct knob *e = knobs_get(k);
 		if (e->flags & KNOB_LAB)
-			assert_true(knob_value(&c.lab, k) == e->def);
+			assert_true(knobs_value(&c.lab, k) == e->def);
 	}
 	assert_int_equal(c.lab.threads, 1);
 	assert_int_equal(c.lab.size, 768);
 	assert_int_equal(c.lab.prep_ms, 20);
 	assert_int_equal(c.lab.prefetch, 2);
-	assert_true(o.size == knob_get(KNOB_SIZE)->def);
-	assert_true(o.prep_ms == knob_get(KNOB_PREP_MS)->def);
-	assert_true(o.prefetch == knob_get(KNOB_PREFETCH)->def);
-	assert_true(o.precision == (enum ctl_precision)knob_get(KNOB_PRECISION)->def);
+	assert_true(o.size == knobs_get(KNOB_SIZE)->def);
+	assert_true(o.prep_ms == knobs_get(KNOB_PREP_MS)->def);
+	assert_true(o.prefetch == knobs_get(KNOB_PREFETCH)->def);
+	assert_true(o.precision == (enum ctl_precision)knobs_get(KNOB_PRECISION)->def);
 	struct dash d;
 	dash_init(&d, NULL);
-	assert_true(d.interval == knob_get(KNOB_INTERVAL)->def);
+	assert_true(d.interval == knobs_get(KNOB_INTERVAL)->def);
 	/* A -i beyond the range is clamped to the table's end, and said. */
 	struct dash_config dc = {.interval = 60};
 	dash_init(&d, &dc);
-	assert_true(d.interval == knob_get(KNOB_INTERVAL)->max);
+	assert_true(d.interval == knobs_get(KNOB_INTERVAL)->max);
 	assert_non_null(strstr(d.message, "0.1 to 10 s"));
 }
 
@@ -196,20 +196,20 @@ static void test_describe(void **state)
 {
 	(void)state;
 	char buf[128];
-	assert_int_equal(knob_describe(KNOB_NONE, buf, sizeof(buf)), 0);
+	assert_int_equal(knobs_describe(KNOB_NONE, buf, sizeof(buf)), 0);
 	assert_string_equal(buf, "");
-	knob_describe(KNOB_THREADS, buf, sizeof(buf));
+	knobs_describe(KNOB_THREADS, buf, sizeof(buf));
 	assert_string_equal(buf, ", 1-64; default 1");
-	knob_describe(KNOB_SIZE, buf, sizeof(buf));
+	knobs_describe(KNOB_SIZE, buf, sizeof(buf));
 	assert_string_equal(buf, ", 64-4096; default 768");
-	knob_describe(KNOB_PRECISION, buf, sizeof(buf));
+	knobs_describe(KNOB_PRECISION, buf, sizeof(buf));
 	assert_string_equal(buf, "; default single");
-	knob_describe(KNOB_CPUS, buf, sizeof(buf));
+	knobs_describe(KNOB_CPUS, buf, sizeof(buf));
 	assert_string_equal(buf, "; default none");
-	knob_describe(KNOB_INTERVAL, buf, sizeof(buf));
+	knobs_describe(KNOB_INTERVAL, buf, sizeof(buf));
 	assert_string_equal(buf, "; default 1");
 	/* Cut to the room given, still a string. */
-	assert_int_equal(knob_describe(KNOB_THREADS, buf, 6), 5);
+	assert_int_equal(knobs_describe(KNOB_THREADS, buf, 6), 5);
 	assert_string_equal(buf, ", 1-6");
 }
 
@@ -227,7 +227,7 @@ static void test_keys_match_the_table(void **state)
 			int key = e->k[i].key, arg = e->k[i].arg, dir;
 			enum knob_id k = e->knob;
 			/* The table's own keys map back to this row, same way. */
-			enum knob_id of = knob_of_key(key, &dir);
+			enum knob_id of = knobs_of_key(key, &dir);
 			if (of != KNOB_NONE) {
 				assert_int_equal(of, k);
 				assert_int_equal(dir, arg);
@@ -241,9 +241,9 @@ static void test_keys_match_the_table(void **state)
 			if (k == KNOB_INTERVAL)
 				d.interval = cur;
 			else
-				knob_set(&w, k, cur);
+				knobs_set(&w, k, cur);
 			before = w;
-			assert_int_equal(knob_step(k, cur, arg, ONLINE, &want, msg, sizeof(msg)),
+			assert_int_equal(knobs_step(k, cur, arg, ONLINE, &want, msg, sizeof(msg)),
 					 0);
 			int f = dash_keys_handle(&d, &w, &tl_lab_ctx, key);
 			assert_true(f & DASH_KEY_HANDLED);
@@ -265,14 +265,14 @@ static void test_keys_match_the_table(void **state)
 			}
 			assert_int_equal(ch, 1);
 			assert_true(f & DASH_KEY_APPLY);
-			assert_true(fabs(knob_value(&w, k) - want) < 1e-9);
-			knob_set(&before, k, want);
+			assert_true(fabs(knobs_value(&w, k) - want) < 1e-9);
+			knobs_set(&before, k, want);
 			assert_memory_equal(&w, &before, sizeof(w));
 		}
 	}
 	/* Each knob's keys are in the key table, as rows of that knob. */
 	for (int i = KNOB_NONE + 1; i < KNOB_COUNT; i++) {
-		const struct knob *e = knob_get((enum knob_id)i);
+		const struct knob *e = knobs_get((enum knob_id)i);
 		int keys[2] = {e->up_key, e->down_key}, found = 0;
 		for (int j = 0; j < 2; j++) {
 			if (!keys[j])

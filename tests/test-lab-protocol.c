@@ -137,7 +137,7 @@ static void test_unprepared_never_runs(void **state)
 	tl_sleep_ms(20);
 	assert_int_equal(atomic_load(&s1->state), CTL_STREAM_PAUSED);
 	struct ctl_values unpause = {1, 2, N, CTL_SINGLE, 0, 0, 0, 0, 1, CTL_GEMM, 0};
-	ctl_settings_store(set, &unpause); /* unpause, epoch not moved yet */
+	control_settings_store(set, &unpause); /* unpause, epoch not moved yet */
 	tl_sleep_ms(30);
 	uint64_t g = atomic_load(&s1->gemms), f = atomic_load(&s1->flops);
 	printf("# stream 1 before the epoch moved: state %u, %llu GEMMs\n", atomic_load(&s1->state),

@@ -19,23 +19,23 @@
 static void test_bucket_edges(void **state)
 {
 	(void)state;
-	assert_int_equal(lat_bucket(0), 0);
-	assert_int_equal(lat_bucket(1023), 0);
-	assert_int_equal(lat_bucket(1024), 1);
+	assert_int_equal(latency_bucket(0), 0);
+	assert_int_equal(latency_bucket(1023), 0);
+	assert_int_equal(latency_bucket(1024), 1);
 	for (unsigned b = 1; b < LAT_BUCKETS; b++) {
-		uint64_t lo = lat_bucket_low(b), hi = lat_bucket_high(b);
-		assert_true(lo == lat_bucket_high(b - 1));
-		assert_int_equal(lat_bucket(lo), b);
-		assert_int_equal(lat_bucket(lo - 1), b - 1);
+		uint64_t lo = latency_bucket_low(b), hi = latency_bucket_high(b);
+		assert_true(lo == latency_bucket_high(b - 1));
+		assert_int_equal(latency_bucket(lo), b);
+		assert_int_equal(latency_bucket(lo - 1), b - 1);
 		if (b + 1 < LAT_BUCKETS) {
-			assert_int_equal(lat_bucket(hi - 1), b);
+			assert_int_equal(latency_bucket(hi - 1), b);
 			assert_true((double)(hi - lo) <= 0.25 * (double)lo + 0.5);
 		}
 	}
-	assert_int_equal(lat_bucket(UINT64_MAX), LAT_BUCKETS - 1);
-	assert_true(lat_bucket_high(LAT_BUCKETS - 1) == UINT64_MAX);
+	assert_int_equal(latency_bucket(UINT64_MAX), LAT_BUCKETS - 1);
+	assert_true(latency_bucket_high(LAT_BUCKETS - 1) == UINT64_MAX);
 	/* At least four sub-buckets in each octave. */
-	assert_true(lat_bucket(2u << 20) - lat_bucket(1u << 20) >= 4);
+	assert_true(latency_bucket(2u << 20) - latency_bucket(1u << 20) >= 4);
 }
 
 /* A uniform spread of 1..10 ms and a tail at 40 ms: p50 and p99 land in
@@ -44,13 +44,13 @@ static void test_quantiles(void **state)
 {
 	(void)state;
 	struct lat_hist h;
-	lat_hist_clear(&h);
+	latency_hist_clear(&h);
 	for (int i = 0; i < 9900; i++)
-		lat_hist_add_ns(&h, 1000000ull + (uint64_t)i * 909ull);
+		latency_hist_add_ns(&h, 1000000ull + (uint64_t)i * 909ull);
 	for (int i = 0; i < 100; i++)
-		lat_hist_add_ns(&h, 40000000ull + (uint64_t)i * 1000ull);
+		latency_hist_add_ns(&h, 40000000ull + (uint64_t)i * 1000ull);
 	struct lat_summary s;
-	lat_summarize(&h, &s);
+	latency_summarize(&h, &s);
 	assert_int_equal(s.events, 10000);
 	double p50 = 1e-3 + 4950 * 909e-9;
 	assert_true(fabs(s.p50_s - p50) <= 0.125 * p50);
@@ -60,8 +60,8 @@ static void test_quantiles(void **state)
 	assert_true(s.p50_s <= s.p99_s && s.p99_s <= s.max_s);
 	double mean = (9900 * (1e-3 + 4949.5 * 909e-9) + 100 * (40e-3 + 49.5e-6)) / 10000;
 	assert_true(fabs(s.mean_s - mean) < 1e-9);
-	lat_hist_clear(&h);
-	lat_summarize(&h, &s);
+	latency_hist_clear(&h);
+	latency_summarize(&h, &s);
 	assert_int_equal(s.events, 0);
 	assert_true(s.p99_s == 0 && s.max_s == 0);
 }
@@ -73,31 +73,31 @@ static void test_delta(void **state)
 {
 	(void)state;
 	struct lat_hist a, b, d;
-	lat_hist_clear(&a);
+	latency_hist_clear(&a);
 	for (int i = 0; i < 50; i++)
-		lat_hist_add_ns(&a, 5000);
+		latency_hist_add_ns(&a, 5000);
 	b = a;
 	for (int i = 0; i < 20; i++)
-		lat_hist_add_ns(&b, 2000000);
+		latency_hist_add_ns(&b, 2000000);
 	b.max_ns = 2000000;
-	assert_true(lat_hist_delta(&b, &a, &d));
+	assert_true(latency_hist_delta(&b, &a, &d));
 	assert_int_equal(d.events, 20);
-	assert_int_equal(d.count[lat_bucket(2000000)], 20);
-	assert_int_equal(d.count[lat_bucket(5000)], 0);
+	assert_int_equal(d.count[latency_bucket(2000000)], 20);
+	assert_int_equal(d.count[latency_bucket(5000)], 0);
 	assert_true(d.max_ns == 2000000);
 	/* a max the reader missed is held to the top bucket's range */
 	b.max_ns = 7000;
-	assert_true(lat_hist_delta(&b, &a, &d));
-	assert_true(d.max_ns >= lat_bucket_low(lat_bucket(2000000)));
+	assert_true(latency_hist_delta(&b, &a, &d));
+	assert_true(d.max_ns >= latency_bucket_low(latency_bucket(2000000)));
 	/* counts near 2^32 wrap */
 	a.count[3] = UINT32_MAX - 1;
 	b = a;
 	b.count[3] += 5; /* wraps to 3 */
 	b.events += 5;
-	assert_true(lat_hist_delta(&b, &a, &d));
+	assert_true(latency_hist_delta(&b, &a, &d));
 	assert_int_equal(d.count[3], 5);
 	/* another thread's, smaller: refused */
-	assert_false(lat_hist_delta(&a, &b, &d));
+	assert_false(latency_hist_delta(&a, &b, &d));
 	assert_int_equal(d.events, 0);
 }
 
@@ -130,12 +130,12 @@ static void test_rates_latency(void **state)
 	c.lat = calloc(3, sizeof(*c.lat));
 	/* thread 10: traced in both; 11: first traced in cur; 12: TID reused */
 	for (int i = 0; i < 10; i++)
-		lat_hist_add_ns(&p.lat[0], 3000);
+		latency_hist_add_ns(&p.lat[0], 3000);
 	c.lat[0] = p.lat[0];
 	for (int i = 0; i < 4; i++)
-		lat_hist_add_ns(&c.lat[0], 8000000);
-	lat_hist_add_ns(&c.lat[1], 50000);
-	lat_hist_add_ns(&c.lat[2], 60000);
+		latency_hist_add_ns(&c.lat[0], 8000000);
+	latency_hist_add_ns(&c.lat[1], 50000);
+	latency_hist_add_ns(&c.lat[2], 60000);
 	p.nlat = 1;
 	c.nlat = 3;
 	p.v[0].lat_ref = 1;

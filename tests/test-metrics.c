@@ -193,10 +193,10 @@ static void test_latency_histogram(void **state)
 	c->nlat = 2;
 	/* worker-1 (tid 101): 3 waits of 1.5 us, 2 of 5 ms; worker-1 (102): 1 of 20 ms */
 	for (int i = 0; i < 3; i++)
-		lat_hist_add_ns(&c->lat[0], 1500);
-	lat_hist_add_ns(&c->lat[0], 5000000);
-	lat_hist_add_ns(&c->lat[0], 5000000);
-	lat_hist_add_ns(&c->lat[1], 20000000);
+		latency_hist_add_ns(&c->lat[0], 1500);
+	latency_hist_add_ns(&c->lat[0], 5000000);
+	latency_hist_add_ns(&c->lat[0], 5000000);
+	latency_hist_add_ns(&c->lat[1], 20000000);
 	c->v[1].lat_ref = 1;
 	c->v[2].lat_ref = 2;
 	thread_groups_update(&s->groups, NULL, c);

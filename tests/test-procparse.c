@@ -32,7 +32,7 @@ static void stat_names(void **state)
 		size_t len =
 		    make_stat(buf, sizeof(buf), 77 + (int)i, cases[i].name, cases[i].len, 5000 + i);
 		struct stat_line st;
-		assert_int_equal(stat_line_parse(buf, len, &st), 0);
+		assert_int_equal(procparse_stat_line(buf, len, &st), 0);
 		assert_int_equal(st.pid, 77 + (int)i);
 		assert_int_equal(st.name_len, cases[i].len);
 		assert_memory_equal(st.name, cases[i].name, cases[i].len);
@@ -54,7 +54,7 @@ static void stat_long_name_is_cut(void **state)
 	memset(name, 'n', sizeof(name));
 	size_t len = make_stat(buf, sizeof(buf), 5, name, sizeof(name), 9);
 	struct stat_line st;
-	assert_int_equal(stat_line_parse(buf, len, &st), 0);
+	assert_int_equal(procparse_stat_line(buf, len, &st), 0);
 	assert_int_equal(st.name_len, TASK_NAME_MAX - 1);
 	assert_int_equal(st.starttime, 9);
 }
@@ -66,13 +66,13 @@ static void stat_truncated(void **state)
 	char buf[1024];
 	size_t len = make_stat(buf, sizeof(buf), 42, "a) b", 4, 1234);
 	struct stat_line st;
-	assert_int_equal(stat_line_parse(buf, len, &st), 0);
+	assert_int_equal(procparse_stat_line(buf, len, &st), 0);
 	const char *f39 = strstr(buf, " 38 1 ");
 	assert_non_null(f39);
 	size_t need = (size_t)(f39 - buf) + 5; /* through field 39's digit */
-	assert_int_equal(stat_line_parse(buf, need, &st), 0);
+	assert_int_equal(procparse_stat_line(buf, need, &st), 0);
 	for (size_t k = 0; k < need; k++)
-		assert_int_equal(stat_line_parse(buf, k, &st), -EINVAL);
+		assert_int_equal(procparse_stat_line(buf, k, &st), -EINVAL);
 }
 
 static void stat_malformed(void **state)
@@ -95,7 +95,7 @@ static void stat_malformed(void **state)
 	};
 	struct stat_line st;
 	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++)
-		assert_int_equal(stat_line_parse(bad[i], strlen(bad[i]), &st), -EINVAL);
+		assert_int_equal(procparse_stat_line(bad[i], strlen(bad[i]), &st), -EINVAL);
 }
 
 /* The kernel's own line for this process. */
@@ -109,7 +109,7 @@ static void stat_self(void **state)
 	close(fd);
 	assert_true(n > 0);
 	struct stat_line st;
-	assert_int_equal(stat_line_parse(buf, (size_t)n, &st), 0);
+	assert_int_equal(procparse_stat_line(buf, (size_t)n, &st), 0);
 	assert_int_equal(st.pid, getpid());
 	assert_int_equal(st.ppid, getppid());
 	assert_int_equal(st.state, 'R');
@@ -121,17 +121,17 @@ static void schedstat_cases(void **state)
 {
 	(void)state;
 	struct schedstat ss;
-	assert_int_equal(schedstat_parse("123456789 42 7\n", &ss), 0);
+	assert_int_equal(procparse_schedstat("123456789 42 7\n", &ss), 0);
 	assert_int_equal(ss.run_ns, 123456789);
 	assert_int_equal(ss.wait_ns, 42);
 	assert_int_equal(ss.slices, 7);
-	assert_int_equal(schedstat_parse("18446744073709551615 0 0", &ss), 0);
+	assert_int_equal(procparse_schedstat("18446744073709551615 0 0", &ss), 0);
 	assert_true(ss.run_ns == UINT64_MAX);
 	static const char *bad[] = {"",	      "1 2",	 "1 2\n",
 				    "a b c",  "1 2 3 4", "-1 2 3",
 				    "1 2 3x", "1,2,3",	 "18446744073709551616 1 1"};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++)
-		assert_int_equal(schedstat_parse(bad[i], &ss), -EINVAL);
+		assert_int_equal(procparse_schedstat(bad[i], &ss), -EINVAL);
 }
 
 static void status_cases(void **state)
@@ -141,16 +141,16 @@ static void status_cases(void **state)
 	const char *ok = "Name:\tw) x\\ny\nState:\tR (running)\nTgid:\t4242\nPid:\t4243\n"
 			 "Cpus_allowed:\tf\nCpus_allowed_list:\t0-3,8\n"
 			 "voluntary_ctxt_switches:\t12\nnonvoluntary_ctxt_switches:\t3000\n";
-	assert_int_equal(status_parse(ok, &si), 0);
+	assert_int_equal(procparse_status(ok, &si), 0);
 	assert_int_equal(si.tgid, 4242);
 	assert_int_equal(si.vcsw, 12);
 	assert_int_equal(si.ivcsw, 3000);
 	assert_string_equal(si.cpus_allowed_list, "0-3,8");
 
 	/* Tgid and Cpus_allowed_list are optional; the last line may lack '\n'. */
-	assert_int_equal(status_parse("voluntary_ctxt_switches: 1\n"
-				      "nonvoluntary_ctxt_switches: 2",
-				      &si),
+	assert_int_equal(procparse_status("voluntary_ctxt_switches: 1\n"
+					  "nonvoluntary_ctxt_switches: 2",
+					  &si),
 			 0);
 	assert_int_equal(si.tgid, 0);
 	assert_string_equal(si.cpus_allowed_list, "");
@@ -164,25 +164,25 @@ static void status_cases(void **state)
 	    "Tgid:\tx\nvoluntary_ctxt_switches:\t5\nnonvoluntary_ctxt_switches:\t1\n",
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++)
-		assert_int_equal(status_parse(bad[i], &si), -EINVAL);
+		assert_int_equal(procparse_status(bad[i], &si), -EINVAL);
 
 	char buf[8192];
 	int fd = open("/proc/self/status", O_RDONLY);
 	assert_true(fd >= 0);
 	assert_true(sysroot_pread_all(fd, buf, sizeof(buf)) > 0);
 	close(fd);
-	assert_int_equal(status_parse(buf, &si), 0);
+	assert_int_equal(procparse_status(buf, &si), 0);
 	assert_int_equal(si.tgid, getpid());
 	assert_true(si.cpus_allowed_list[0] != '\0');
 
-	/* The switch counts alone, found from the end: the same as status_parse. */
+	/* The switch counts alone, found from the end: the same as procparse_status. */
 	const char *same[] = {
 	    buf, ok, "voluntary_ctxt_switches: 1\nnonvoluntary_ctxt_switches: 2",
 	    "nonvoluntary_ctxt_switches:\t7\nvoluntary_ctxt_switches:\t8\nX:\t1\n"};
 	for (size_t i = 0; i < sizeof(same) / sizeof(*same); i++) {
 		uint64_t v = 0, iv = 0;
-		assert_int_equal(status_parse(same[i], &si), 0);
-		assert_int_equal(status_switches_parse(same[i], strlen(same[i]), &v, &iv), 0);
+		assert_int_equal(procparse_status(same[i], &si), 0);
+		assert_int_equal(procparse_status_switches(same[i], strlen(same[i]), &v, &iv), 0);
 		assert_true(v == si.vcsw && iv == si.ivcsw);
 	}
 	static const char *bad_sw[] = {
@@ -192,11 +192,11 @@ static void status_cases(void **state)
 	    "xvoluntary_ctxt_switches:\t5\nnonvoluntary_ctxt_switches:\t1\n"};
 	uint64_t v, iv;
 	for (size_t i = 0; i < sizeof(bad_sw) / sizeof(*bad_sw); i++)
-		assert_int_equal(status_switches_parse(bad_sw[i], strlen(bad_sw[i]), &v, &iv),
+		assert_int_equal(procparse_status_switches(bad_sw[i], strlen(bad_sw[i]), &v, &iv),
 				 -EINVAL);
 	static const char nul[] = "voluntary_ctxt_switches:\t5\n\0nonvoluntary_ctxt_switches:\t1\n";
-	assert_int_equal(status_switches_parse(nul, sizeof(nul) - 1, &v, &iv),
-			 -EINVAL); /* as status_parse */
+	assert_int_equal(procparse_status_switches(nul, sizeof(nul) - 1, &v, &iv),
+			 -EINVAL); /* as procparse_status */
 }
 
 /* ---- the sampler over fixture trees ------------------------------------ */

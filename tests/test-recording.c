@@ -114,17 +114,17 @@ static void test_latency_round_trip(void **state)
 	struct recording_fake f;
 	struct lat_hist h[1];
 	recording_fake_make(&f, 0);
-	lat_hist_clear(&h[0]);
+	latency_hist_clear(&h[0]);
 	for (int i = 0; i < 40; i++)
-		lat_hist_add_ns(&h[0], 2000000 + (uint64_t)i * 100000);
-	lat_hist_add_ns(&h[0], 30000000);
+		latency_hist_add_ns(&h[0], 2000000 + (uint64_t)i * 100000);
+	latency_hist_add_ns(&h[0], 30000000);
 	f.rates.lat_on = true;
 	f.rates.lat = h;
 	f.rates.nlat = 1;
 	f.rates.lat_dropped = 7;
 	f.rates.lat_capacity = 64;
 	f.t[0].lat_ref = 1;
-	lat_summarize(&h[0], &f.t[0].latency);
+	latency_summarize(&h[0], &f.t[0].latency);
 	char *js = recording_fake_json(&f.snap, &f.rates, &f.w);
 	assert_non_null(strstr(js, "\"collector\":{\"path\":\"bpf\",\"latency_dropped\":7,"));
 	struct recording_sample s;

@@ -127,11 +127,11 @@ static void huge_cpu_field(void **state)
 	const char line[] = "7 (x) R 1 7 7 0 -1 0 0 0 0 0 5 6 0 0 20 0 1 0 99 0 0 0 0 0 0 0 0 0 "
 			    "0 0 0 0 0 0 17 99999999999 0 0 0 0 0\n";
 	struct stat_line st;
-	assert_int_equal(stat_line_parse(line, sizeof(line) - 1, &st), 0);
+	assert_int_equal(procparse_stat_line(line, sizeof(line) - 1, &st), 0);
 	assert_int_equal(st.processor, -1);
 	const char ok[] = "7 (x) R 1 7 7 0 -1 0 0 0 0 0 5 6 0 0 20 0 1 0 99 0 0 0 0 0 0 0 0 0 "
 			  "0 0 0 0 0 0 17 8191 0 0 0 0 0\n";
-	assert_int_equal(stat_line_parse(ok, sizeof(ok) - 1, &st), 0);
+	assert_int_equal(procparse_stat_line(ok, sizeof(ok) - 1, &st), 0);
 	assert_int_equal(st.processor, 8191);
 }
 

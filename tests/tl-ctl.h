@@ -65,7 +65,7 @@ static inline uint64_t tl_ctl_write(struct ctl_settings *s, uint32_t threads, ui
 				    uint32_t size, uint32_t precision, uint32_t paused)
 {
 	struct ctl_values v = {threads, streams, size, precision, paused, 0, 0, 0, 1, CTL_GEMM, 0};
-	return ctl_settings_write(s, &v);
+	return control_settings_write(s, &v);
 }
 
 /* Waits until stream i applied epoch; 0 or -ETIMEDOUT. */

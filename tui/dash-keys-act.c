@@ -26,7 +26,7 @@ static int dash_keys_interval(struct dash *d, int arg)
 {
 	char msg[DASH_MESSAGE_LEN];
 	double next;
-	if (knob_step(KNOB_INTERVAL, d->interval, arg, 0, &next, msg, sizeof(msg)) < 0) {
+	if (knobs_step(KNOB_INTERVAL, d->interval, arg, 0, &next, msg, sizeof(msg)) < 0) {
 		dash_keys_say(d, "%s", msg);
 		return DASH_KEY_HANDLED | DASH_KEY_REDRAW;
 	}

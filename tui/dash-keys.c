@@ -144,7 +144,7 @@ int dash_keys_handle(struct dash *d, struct lab_settings *want, const struct das
 	const struct dash_keys_cmd *e = dash_keys_find(mode, key, &arg);
 	if (e) {
 		int extra = 0;
-		const struct knob *k = knob_get(e->knob);
+		const struct knob *k = knobs_get(e->knob);
 		if (k && (k->flags & KNOB_LAB) && d->sweep.active)
 			extra = dash_sweep_cancel(&d->sweep, want, true) ? DASH_KEY_APPLY : 0;
 		if (!e->fn)

@@ -59,7 +59,7 @@ static double dash_now(void)
 void dash_init(struct dash *d, const struct dash_config *c)
 {
 	memset(d, 0, sizeof(*d));
-	const struct knob *k = knob_get(KNOB_INTERVAL);
+	const struct knob *k = knobs_get(KNOB_INTERVAL);
 	d->interval = c && c->interval > 0 ? c->interval : k->def;
 	double asked = d->interval;
 	if (d->interval < k->min)

@@ -58,12 +58,12 @@ bool options_double(const char *s, double lo, double hi, double *out)
 
 long options_knob_lo(enum knob_id k)
 {
-	return (long)knob_get(k)->min;
+	return (long)knobs_get(k)->min;
 }
 
 long options_knob_hi(enum knob_id k)
 {
-	return (long)knob_get(k)->max;
+	return (long)knobs_get(k)->max;
 }
 
 size_t options_list(const char *s, long lo, long hi, int *list)

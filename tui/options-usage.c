@@ -105,7 +105,7 @@ static void options_usage_entry(FILE *f, const struct options_entry *e)
 	char help[512];
 	size_t len = (size_t)snprintf(help, sizeof(help), "%s", e->help);
 	if (len < sizeof(help))
-		knob_describe(knob_of_option(e->name), help + len, sizeof(help) - len);
+		knobs_describe(knobs_of_option(e->name), help + len, sizeof(help) - len);
 	options_usage_wrap(f, n, help);
 }
 

@@ -97,7 +97,7 @@ static void options_defaults(struct options *o)
 	o->format = FORMAT_TEXT;
 	o->root = "/";
 	/* The knobs' defaults are the knob table's (monitor/knobs.c). */
-	o->interval = knob_get(KNOB_INTERVAL)->def;
+	o->interval = knobs_get(KNOB_INTERVAL)->def;
 	struct lab_settings k = knobs_defaults();
 	o->threads = k.threads;
 	o->streams = k.streams;
@@ -265,7 +265,7 @@ static int options_one(struct options *o, int c, const char *arg, char *err, siz
 		return EXIT_OK;
 	}
 	case OPT_CPUS:
-		if (!options_double(arg, knob_get(KNOB_CPUS)->min, knob_get(KNOB_CPUS)->max,
+		if (!options_double(arg, knobs_get(KNOB_CPUS)->min, knobs_get(KNOB_CPUS)->max,
 				    &o->cpus))
 			return options_err(err, errlen,
 					   "--cpus takes a CPU count above 0 such as 1.5, not '%s'",

@@ -14,7 +14,7 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
-int gemm_die_with_parent(pid_t expected)
+int burn_die_with_parent(pid_t expected)
 {
 	if (expected == 0)
 		expected = getppid();
@@ -35,7 +35,7 @@ int burn_main(const char *name, pid_t parent)
 	}
 	if (parent == 0)
 		parent = getppid();
-	if (gemm_die_with_parent(parent) < 0)
+	if (burn_die_with_parent(parent) < 0)
 		return 1;
 	volatile uint64_t x = 1;
 	for (;;) {

@@ -19,7 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
-void ctl_settings_store(struct ctl_settings *s, const struct ctl_values *v)
+void control_settings_store(struct ctl_settings *s, const struct ctl_values *v)
 {
 	atomic_store_explicit(&s->threads, v->threads, memory_order_relaxed);
 	atomic_store_explicit(&s->streams, v->streams, memory_order_relaxed);
@@ -34,15 +34,15 @@ void ctl_settings_store(struct ctl_settings *s, const struct ctl_values *v)
 	atomic_store_explicit(&s->quit, v->quit, memory_order_release);
 }
 
-uint64_t ctl_settings_write(struct ctl_settings *s, const struct ctl_values *v)
+uint64_t control_settings_write(struct ctl_settings *s, const struct ctl_values *v)
 {
 	atomic_fetch_add_explicit(&s->epoch, 1, memory_order_relaxed);
 	atomic_thread_fence(memory_order_release);
-	ctl_settings_store(s, v);
+	control_settings_store(s, v);
 	return atomic_fetch_add_explicit(&s->epoch, 1, memory_order_release) + 1;
 }
 
-uint64_t ctl_settings_read(struct ctl_settings *s, struct ctl_values *out)
+uint64_t control_settings_read(struct ctl_settings *s, struct ctl_values *out)
 {
 	for (;;) {
 		uint64_t e1 = atomic_load_explicit(&s->epoch, memory_order_acquire);
@@ -67,7 +67,7 @@ uint64_t ctl_settings_read(struct ctl_settings *s, struct ctl_values *out)
 	}
 }
 
-unsigned ctl_ring_capacity(const struct ctl_values *v)
+unsigned control_ring_capacity(const struct ctl_values *v)
 {
 	unsigned l = v->loaders > CTL_MAX_LOADERS ? CTL_MAX_LOADERS : v->loaders;
 	unsigned k = v->prefetch < 1		      ? 1
@@ -76,19 +76,19 @@ unsigned ctl_ring_capacity(const struct ctl_values *v)
 	return l * k;
 }
 
-void ctl_futex_wait(_Atomic uint32_t *word, uint32_t val, int timeout_ms)
+void control_futex_wait(_Atomic uint32_t *word, uint32_t val, int timeout_ms)
 {
 	struct timespec ts = {timeout_ms / 1000, (long)(timeout_ms % 1000) * 1000000L};
 	/* Not FUTEX_PRIVATE: the word is shared between processes. */
 	syscall(SYS_futex, (uint32_t *)word, FUTEX_WAIT, val, &ts, NULL, 0);
 }
 
-void ctl_futex_wake(_Atomic uint32_t *word)
+void control_futex_wake(_Atomic uint32_t *word)
 {
 	syscall(SYS_futex, (uint32_t *)word, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
 }
 
-int ctl_map_fd(const char *prog, int fd, struct ctl_block **out)
+int control_map_fd(const char *prog, int fd, struct ctl_block **out)
 {
 	struct stat st;
 	if (fstat(fd, &st) < 0) {

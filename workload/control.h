@@ -105,13 +105,13 @@ struct ctl_values {
 
 /* The writer's side of the sequence lock (threadlab): makes the epoch odd,
  * stores every field, makes it even again.  Returns the new even epoch. */
-uint64_t ctl_settings_write(struct ctl_settings *s, const struct ctl_values *v);
-/* The stores alone, without moving the epoch: only ctl_settings_write and
+uint64_t control_settings_write(struct ctl_settings *s, const struct ctl_values *v);
+/* The stores alone, without moving the epoch: only control_settings_write and
  * tests that act out a broken writer call this. */
-void ctl_settings_store(struct ctl_settings *s, const struct ctl_values *v);
+void control_settings_store(struct ctl_settings *s, const struct ctl_values *v);
 /* The reader's side (helpers): a copy of the fields of one even epoch,
  * waiting while a write is under way.  Returns that epoch. */
-uint64_t ctl_settings_read(struct ctl_settings *s, struct ctl_values *out);
+uint64_t control_settings_read(struct ctl_settings *s, struct ctl_values *out);
 
 struct ctl_stream {
 	_Atomic uint32_t state;		/* enum ctl_stream_state */
@@ -208,16 +208,16 @@ struct ctl_block {
 };
 
 /* Slots the loaders fill for these settings: loaders x prefetch, bounded. */
-unsigned ctl_ring_capacity(const struct ctl_values *v);
+unsigned control_ring_capacity(const struct ctl_values *v);
 
 /* Futex wait on a shared word while it holds val, at most timeout_ms;
  * wake every waiter.  Both work across processes (the block is MAP_SHARED). */
-void ctl_futex_wait(_Atomic uint32_t *word, uint32_t val, int timeout_ms);
-void ctl_futex_wake(_Atomic uint32_t *word);
+void control_futex_wait(_Atomic uint32_t *word, uint32_t val, int timeout_ms);
+void control_futex_wake(_Atomic uint32_t *word);
 
 /* Maps the control block behind fd (a helper's or loader's --ctl-fd) and
  * checks magic and version.  Returns 0, or exit status 2 after one line on
  * stderr naming prog. */
-int ctl_map_fd(const char *prog, int fd, struct ctl_block **out);
+int control_map_fd(const char *prog, int fd, struct ctl_block **out);
 
 #endif

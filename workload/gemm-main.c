@@ -351,7 +351,7 @@ static int take_batch(struct helper *h, uint64_t epoch)
 			atomic_store_explicit(&s->owner, 0, memory_order_relaxed);
 			atomic_store_explicit(&s->state, CTL_SLOT_EMPTY, memory_order_release);
 			atomic_fetch_add_explicit(&p->empty_seq, 1, memory_order_release);
-			ctl_futex_wake(&p->empty_seq);
+			control_futex_wake(&p->empty_seq);
 			atomic_fetch_add_explicit(&h->me->batches, 1, memory_order_relaxed);
 			return 0;
 		}
@@ -359,7 +359,7 @@ static int take_batch(struct helper *h, uint64_t epoch)
 		    atomic_load_explicit(&h->ctl->settings.epoch, memory_order_acquire) != epoch ||
 		    getppid() != h->parent)
 			goto out;
-		ctl_futex_wait(&p->ready_seq, seq, 20);
+		control_futex_wait(&p->ready_seq, seq, 20);
 		/* Counted as it goes: a long wait shows in every interval it spans. */
 		uint64_t t = now_ns();
 		atomic_fetch_add_explicit(&h->me->input_wait_ns, t - last, memory_order_relaxed);
@@ -377,7 +377,7 @@ static int stream_loop(struct helper *h)
 			break;
 		if (getppid() != h->parent)
 			return 1;
-		uint64_t epoch = ctl_settings_read(&h->ctl->settings, &h->set);
+		uint64_t epoch = control_settings_read(&h->ctl->settings, &h->set);
 		if (epoch == 0 || epoch == h->failed) {
 			sleep_poll();
 			continue;
@@ -430,14 +430,14 @@ int main(int argc, char **argv)
 		usage();
 		return 2;
 	}
-	if (gemm_die_with_parent((pid_t)parent) < 0) {
+	if (burn_die_with_parent((pid_t)parent) < 0) {
 		fprintf(stderr, "%s: parent %ld is gone\n", prog, parent);
 		return 1;
 	}
 	struct helper *h = xcalloc(1, sizeof(*h));
 	h->parent = parent ? (pid_t)parent : getppid();
 	h->index = (unsigned)stream;
-	int st = ctl_map_fd(prog, (int)fd, &h->ctl);
+	int st = control_map_fd(prog, (int)fd, &h->ctl);
 	if (st) {
 		free(h);
 		return st;

@@ -119,6 +119,6 @@ int loader_main(int ctl_fd, unsigned k, pid_t parent);
 /* prctl(PR_SET_PDEATHSIG, SIGKILL), then checks that the parent is still
  * expected (0: whatever getppid() says now).  0, or -ESRCH if the parent
  * already changed (it died before the prctl). */
-int gemm_die_with_parent(pid_t expected);
+int burn_die_with_parent(pid_t expected);
 
 #endif

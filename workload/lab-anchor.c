@@ -87,7 +87,7 @@ static void anchor_loader_gone(struct anchor *a, int k)
 		}
 	}
 	atomic_fetch_add(&p->empty_seq, 1);
-	ctl_futex_wake(&p->empty_seq);
+	control_futex_wake(&p->empty_seq);
 }
 
 /* Whether slot n-th restart fits the budget: fewer than LAB_RESTART_MAX,
@@ -112,7 +112,7 @@ static void anchor_helper_gone(struct anchor *a, int i)
 		}
 	}
 	atomic_fetch_add(&p->empty_seq, 1);
-	ctl_futex_wake(&p->empty_seq);
+	control_futex_wake(&p->empty_seq);
 }
 
 static void anchor_reap(struct anchor *a)

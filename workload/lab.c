@@ -84,7 +84,7 @@ static void write_settings(struct lab *lab, const struct lab_settings *s, bool q
 	    .kernel = (uint32_t)s->kernel,
 	    .length = lab_triad_length(s->precision),
 	};
-	ctl_settings_write(&lab->ctl->settings, &v);
+	control_settings_write(&lab->ctl->settings, &v);
 }
 
 static void emergency_arm(struct lab *lab)

@@ -87,10 +87,10 @@ int loader_main(int ctl_fd, unsigned k, pid_t parent)
 	prctl(PR_SET_NAME, name, 0, 0, 0);
 	if (parent == 0)
 		parent = getppid();
-	if (gemm_die_with_parent(parent) < 0)
+	if (burn_die_with_parent(parent) < 0)
 		return 1;
 	struct ctl_block *ctl;
-	int st = ctl_map_fd("threadlab-loader", ctl_fd, &ctl);
+	int st = control_map_fd("threadlab-loader", ctl_fd, &ctl);
 	if (st)
 		return st;
 	close(ctl_fd);
@@ -103,12 +103,12 @@ int loader_main(int ctl_fd, unsigned k, pid_t parent)
 		if (getppid() != parent)
 			return 1;
 		struct ctl_values v;
-		ctl_settings_read(&ctl->settings, &v);
+		control_settings_read(&ctl->settings, &v);
 		uint32_t seq = atomic_load_explicit(&p->empty_seq, memory_order_acquire);
-		struct ctl_slot *s = k < v.loaders ? claim(p, ctl_ring_capacity(&v), k) : NULL;
+		struct ctl_slot *s = k < v.loaders ? claim(p, control_ring_capacity(&v), k) : NULL;
 		if (!s) {
 			atomic_store(&me->state, CTL_STREAM_PAUSED);
-			ctl_futex_wait(&p->empty_seq, seq, LOADER_POLL_MS);
+			control_futex_wait(&p->empty_seq, seq, LOADER_POLL_MS);
 			continue;
 		}
 		atomic_store(&me->state, CTL_STREAM_RUNNING);
@@ -117,7 +117,7 @@ int loader_main(int ctl_fd, unsigned k, pid_t parent)
 		atomic_store_explicit(&s->state, CTL_SLOT_READY, memory_order_release);
 		atomic_fetch_add_explicit(&me->batches, 1, memory_order_relaxed);
 		atomic_fetch_add_explicit(&p->ready_seq, 1, memory_order_release);
-		ctl_futex_wake(&p->ready_seq);
+		control_futex_wake(&p->ready_seq);
 	}
 	atomic_store(&me->state, CTL_STREAM_EXITED);
 	return 0;

@@ -1,5 +1,5 @@
-/* groups.c — thread groups by name stem with totals that only grow
- * (groups.h).
+/* thread-groups.c — thread groups by name stem with totals that only grow
+ * (thread-groups.h).
  *
  * Each update lists one part per thread of cur (its totals now) and one per
  * thread of prev that ended or left its group (its totals then, "gone"),
@@ -8,7 +8,7 @@
  * of groups. */
 #include "config.h"
 
-#include "groups.h"
+#include "thread-groups.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -100,8 +100,9 @@ static size_t group_parts(const struct thread_groups *g, const struct thread_set
 			size_t len =
 			    diagnosis_stem(cur->v[j].name, cur->v[j].name_len, stem, sizeof(stem));
 			if (len == part.stem_len && memcmp(stem, part.stem, len) == 0) {
-				(*out)[j].prev_lat = part.lat; /* cur's parts come first, in order */
-				continue; /* the same thread, still in its group */
+				(*out)[j].prev_lat =
+				    part.lat; /* cur's parts come first, in order */
+				continue;     /* the same thread, still in its group */
 			}
 		}
 		*out = xreallocarray_grow(*out, cap, n + 1, sizeof(**out));
@@ -141,7 +142,7 @@ static void group_lat_add(struct thread_group *x, const struct group_part *p)
 	if (was && was->events == p->lat->events && was->sum_ns == p->lat->sum_ns)
 		return;
 	if (!was || was->events > p->lat->events) {
-		lat_hist_merge(&x->lat, p->lat);
+		latency_hist_merge(&x->lat, p->lat);
 		return;
 	}
 	for (unsigned b = 0; b < LAT_BUCKETS; b++)

@@ -1,4 +1,4 @@
-/* groups.h — a target's threads grouped by name stem, with totals that
+/* thread-groups.h — a target's threads grouped by name stem, with totals that
  * never go back.
  *
  * A group is (process, stem): pool workers usually share a stem ("gemm0.w"
