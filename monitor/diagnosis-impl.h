@@ -57,10 +57,15 @@ void diagnosis_latency(struct diagnosis *d, const struct diag_input *in, const s
 /* The reason that quotes the tail, when latency was traced. */
 void diagnosis_latency_reason(struct diagnosis *d);
 /* Whether the target's tail is long enough to sharpen a verdict: enough
- * waits, p99 at least DIAG_TAIL_P99_S. */
+ * waits, p99 beyond DIAG_TAIL_P99_S + DIAG_TAIL_BAND_S (within the band
+ * around DIAG_TAIL_P99_S it is borderline, like any threshold's figure:
+ * diagnosis-rules.c). */
 #define DIAG_TAIL_P99_S	 0.010
+#define DIAG_TAIL_BAND_S 0.003
 #define DIAG_TAIL_EVENTS 50
 bool diagnosis_latency_long_tail(const struct diagnosis *d);
+/* Whether the tail counts at all: latency traced over enough waits. */
+bool diagnosis_latency_judged(const struct diagnosis *d);
 /* diagnosis-rules.c's predicates, for the advice. */
 double diagnosis_cores(const struct budget *b);
 bool diagnosis_quota_binds(const struct diagnosis *d, const struct diag_input *in);

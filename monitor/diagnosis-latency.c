@@ -46,10 +46,14 @@ void diagnosis_latency(struct diagnosis *d, const struct diag_input *in, const s
 	free(groups);
 }
 
+bool diagnosis_latency_judged(const struct diagnosis *d)
+{
+	return d->lat_on && d->latency.events >= DIAG_TAIL_EVENTS;
+}
+
 bool diagnosis_latency_long_tail(const struct diagnosis *d)
 {
-	return d->lat_on && d->latency.events >= DIAG_TAIL_EVENTS &&
-	       d->latency.p99_s >= DIAG_TAIL_P99_S;
+	return diagnosis_latency_judged(d) && d->latency.p99_s > DIAG_TAIL_P99_S + DIAG_TAIL_BAND_S;
 }
 
 void diagnosis_latency_reason(struct diagnosis *d)

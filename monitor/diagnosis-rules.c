@@ -161,17 +161,25 @@ static enum diag_hold diag_team_hold(const struct diagnosis *d)
 			    : HOLD_NO;
 }
 
+/* A long tail sharpens a mean that fits: the threads queue, whatever the
+ * mean says.  Above a factor of 1.0 only, and with a band of its own
+ * around DIAG_TAIL_P99_S, so that a p99 near it does not flip the verdict
+ * from window to window. */
+static enum diag_hold diag_tail_hold(const struct diagnosis *d)
+{
+	if (d->factor <= 1.0 || !diagnosis_latency_judged(d))
+		return HOLD_NO;
+	return diag_above(d->latency.p99_s, DIAG_TAIL_P99_S, DIAG_TAIL_BAND_S);
+}
+
 static enum diag_hold rule_over(const struct diagnosis *d, const struct diag_input *in)
 {
 	(void)in;
 	if (d->effective <= 0)
 		return HOLD_NO;
-	enum diag_hold h =
-	    diag_max(diag_above(d->factor, DIAG_OVER_FACTOR, DIAG_OVER_BAND), diag_team_hold(d));
-	/* A long tail sharpens a mean that fits: the waits do not. */
-	if (h != HOLD_YES && d->factor > 1.0 && diagnosis_latency_long_tail(d))
-		return HOLD_YES;
-	return h;
+	return diag_max(diag_max(diag_above(d->factor, DIAG_OVER_FACTOR, DIAG_OVER_BAND),
+				 diag_team_hold(d)),
+			diag_tail_hold(d));
 }
 
 static void say_over(struct diagnosis *d, const struct diag_input *in)
@@ -331,9 +339,9 @@ static const struct diag_rule diag_rules[] = {
     {VERDICT_OVERSUBSCRIBED,
      "mean runnable threads above 1.2 x the effective CPUs, or a thread pool's team working "
      "together (each thread runnable at least 30% of the window) that outnumbers them as much, or "
-     "above 1.0 x with a p99 run-queue latency of 10 ms or more "
+     "above 1.0 x with a p99 run-queue latency over 13 ms "
      "over at least 50 waits (BPF collector only)",
-     "a factor of 1.1 to 1.3", rule_over, say_over},
+     "a factor of 1.1 to 1.3, or a p99 of 7 to 13 ms", rule_over, say_over},
     {VERDICT_CONTENDED,
      "its own demand fits (a factor of at most 1.2, and no larger team), yet its threads wait "
      "for CPUs that other processes hold: at least 0.1 s/s and a fifth of their runnable time, "
@@ -369,10 +377,16 @@ static void diag_band_text(const struct diagnosis *d, enum verdict v, char *out,
 		snprintf(out, cap, "throttled in %.0f%% of periods (%.2f s/s)", d->throttled_pct,
 			 d->throttled_s_per_s);
 		break;
-	case VERDICT_OVERSUBSCRIBED:
-		snprintf(out, cap, "a factor of %.2f",
-			 d->team_factor > d->factor ? d->team_factor : d->factor);
+	case VERDICT_OVERSUBSCRIBED: {
+		double f = d->team_factor > d->factor ? d->team_factor : d->factor;
+		enum diag_hold tail = diag_tail_hold(d);
+		if (tail != HOLD_NO && tail >= diag_above(f, DIAG_OVER_FACTOR, DIAG_OVER_BAND))
+			snprintf(out, cap, "a p99 run-queue latency of %.1f ms at a factor of %.2f",
+				 d->latency.p99_s * 1e3, d->factor);
+		else
+			snprintf(out, cap, "a factor of %.2f", f);
 		break;
+	}
 	case VERDICT_CONTENDED:
 		snprintf(out, cap, "waiting %.0f%% of its runnable time for CPUs others hold",
 			 d->runnable_mean > 0 ? 100 * d->contention_wait / d->runnable_mean : 0);

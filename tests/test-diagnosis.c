@@ -81,7 +81,8 @@ static void scene_latency(struct scene *s, struct lat_hist *h, uint64_t wait_ns,
 
 /* The tail sharpens the verdict: 2.2 runnable threads on 2 CPUs (factor
  * 1.1) pass on their mean, but not when p99 is 30 ms over enough waits; a
- * short tail or too few waits change nothing.  The target's, roles' and
+ * p99 of 10 ms lies in the tail's band; a short tail or too few waits
+ * change nothing.  The target's, roles' and
  * groups' latency come from the threads' histograms summed, and a reason
  * quotes the tail. */
 static void test_rule_tail(void **state)
@@ -108,6 +109,19 @@ static void test_rule_tail(void **state)
 	diagnosis_make(&s.in, &s.d);
 	assert_int_equal(s.d.verdict, VERDICT_FINE);
 	assert_true(has_text(s.d.reasons, s.d.nreasons, "p99 run-queue latency 2."));
+	/* a p99 inside the tail's band (7 to 13 ms) is borderline: fine from
+	 * nothing, kept when the last window read oversubscribed */
+	scene_latency(&s, h, 10000000, 30, 0);
+	s.in.prev = VERDICT_N;
+	diagnosis_make(&s.in, &s.d);
+	assert_int_equal(s.d.verdict, VERDICT_FINE);
+	assert_int_equal(s.d.borderline, VERDICT_OVERSUBSCRIBED);
+	assert_true(has_text(s.d.reasons, s.d.nreasons, "a p99 run-queue latency of"));
+	s.in.prev = VERDICT_OVERSUBSCRIBED;
+	diagnosis_make(&s.in, &s.d);
+	assert_int_equal(s.d.verdict, VERDICT_OVERSUBSCRIBED);
+	assert_true(s.d.kept);
+	s.in.prev = VERDICT_N;
 	/* too few waits to judge a tail: fine */
 	scene_latency(&s, h, 30000000, 10, 0);
 	diagnosis_make(&s.in, &s.d);

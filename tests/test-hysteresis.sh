@@ -54,22 +54,29 @@ fi
 
 # --batch judges each interval; with hysteresis a verdict, once given,
 # keeps while the factor stays in the band: a noisy interval beyond the
-# band may change it once, never back and forth.
+# band, or a run-queue tail beyond its own band (BPF), may change it once,
+# never back and forth.
 prio_do "$TL" --batch -p "$job" -i 0.5 -c 20 --format json >"$tmp/batch.json" 2>"$tmp/batch.err"
 if "$PY" - "$tmp/batch.json" >"$tmp/err" 2>&1 <<'PY'; then
 import json, sys
 s = [json.loads(l)["diagnosis"] for l in open(sys.argv[1]) if l.strip()]
 v = [d["verdict"] for d in s]
 f = [d["factor"] for d in s]
-print("verdicts: %s, factors: %s" % (v, [round(x, 3) for x in f]))
+# The tail (BPF collector): a p99 beyond its band (over 13 ms, 50 waits
+# or more) gives oversubscribed at any factor above 1.0, docs/diagnosis.md.
+def tail(d):
+    l = d.get("latency") or {}
+    return (l.get("events") or 0) >= 50 and (l.get("p99_ms") or 0) > 13
+p99 = [(d.get("latency") or {}).get("p99_ms") for d in s]
+print("verdicts: %s, factors: %s, p99 ms: %s" % (v, [round(x, 3) for x in f], p99))
 assert len(v) >= 19, v
 changes = sum(1 for a, b in zip(v[1:], v[2:]) if a != b)
 assert changes <= 1, "the verdict flipped %d times" % changes
 assert all(x in ("fine", "oversubscribed") for x in v), v
 # while the factor stayed inside the band the verdict did not change
 for i in range(2, len(v)):
-    if 1.1 < f[i] <= 1.3:
-        assert v[i] == v[i - 1], (i, v[i - 1], v[i], f[i])
+    if 1.1 < f[i] <= 1.3 and not (v[i] == "oversubscribed" and tail(s[i])):
+        assert v[i] == v[i - 1], (i, v[i - 1], v[i], f[i], s[i]["headline"], s[i]["reasons"])
 PY
 	ok "--batch every 0.5 s: inside the band the verdict keeps (at most one change over 20 samples)"
 else
