@@ -5,6 +5,7 @@
 # file's name cut at a dash); one of collectors/cgroup-parse.c with
 # cgroup_parse_ or cgroup_.  Read from the objects (nm), so every exported
 # function and variable counts, static ones do not.  Left out: main, the
+# names the compiler makes (__odr_asan.*, in the sanitizer build), the
 # BPF programs (their names are the kernel's hook names) and
 # common/xalloc.c's x-prefixed allocators (xmalloc, xstrdup: the old
 # convention).  Prints TAP.
@@ -46,7 +47,7 @@ objects() {
 # stem nor a family's (the stem cut at a dash) prefix.
 strays() {
 	awk '
-	$3 == "main" || ($1 == "common" && $2 == "xalloc" && $3 ~ /^x/) { next }
+	$3 == "main" || $3 ~ /^__/ || ($1 == "common" && $2 == "xalloc" && $3 ~ /^x/) { next }
 	{
 		stem = $2; gsub("-", "_", stem)
 		n = split(stem, part, "_"); pre = ""; ok = 0

@@ -26,11 +26,6 @@ for c in prometheus curl "$PY"; do
 	fi
 done
 plan 4
-# It runs beside other tests (not a CPU-share test), in a cpu cgroup of high
-# weight (prio_make) with all it starts: the timings it asserts (no scrape
-# failed, the gaps, the inactivity timeout) are then the exporter's, not
-# the other tests' load.
-prio_make || true
 
 free_port() {
 	"$PY" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'

@@ -30,11 +30,6 @@ if ! "$PY" -c 'import prometheus_client' 2>/dev/null; then
 	skip_all "the OpenMetrics parser is needed (Debian package python3-prometheus-client)"
 fi
 plan 28
-# It runs beside other tests (not a CPU-share test), in a cpu cgroup of high
-# weight (prio_make) with all it starts: the timings it asserts (no scrape
-# failed, the gaps, the inactivity timeout) are then the exporter's, not
-# the other tests' load.
-prio_make || true
 
 # serve NAME ARGS...: runs threadlab ARGS in the background (its pid in
 # spid, stderr in $tmp/NAME.err) and waits for its start-up line; the URL
