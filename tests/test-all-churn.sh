@@ -98,12 +98,13 @@ base_fd, base_rss, base_p = res[2]
 # one descriptor per process it read, a few of its own: a leak of one a
 # process would be 1,000 more; processes that ended since its last tick
 # are still held until the next one, and the count of processes is read
-# at another moment than the descriptors (17 apart once on a loaded box)
+# at another moment than the descriptors, while other tests start and end
+# theirs (17 apart during the churn, 14 after it, on a loaded box)
 over = max(f - p for f, r, p in res[2:])
 fd_max = max(f for f, r, p in res[2:])
 fd_end, rss_end, p_end = res[-1]
 assert over <= 64, ('descriptors beyond the processes', base_fd, base_p, over)
-assert fd_end - p_end <= 12, ('descriptors left after the churn', fd_end, p_end)
+assert fd_end - p_end <= 64, ('descriptors left after the churn', fd_end, p_end)
 # the ranking's arrays follow the processes alive at once, which the
 # other load of this machine moves: 16 kB for each above the first sample's
 extra = max(l['machine']['processes'] for l in lines) - lines[0]['machine']['processes']
