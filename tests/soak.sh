@@ -48,8 +48,10 @@ if [ -z "$tlpid" ]; then
 fi
 ok "the dashboard runs (pid $tlpid) under ${cpus:-no} quota, serving :$port"
 
-# fds PID, cpu_s PID, rss_kb PID
-fds() { ls "/proc/$1/fd" 2>/dev/null | wc -l; }
+# fds PID, cpu_s PID, rss_kb PID.  fds leaves out the /proc/PID/stat of
+# other processes the machine reader holds (collectors/machine.c): those
+# follow the processes of the machine, which other tests start and end.
+fds() { find "/proc/$1/fd" -mindepth 1 -maxdepth 1 -printf '%l\n' 2>/dev/null | grep -cvE '^/proc/[0-9]+/stat$'; }
 cpu_s() { awk '{ printf "%.2f", ($14 + $15) / '"$(getconf CLK_TCK)"' }' "/proc/$1/stat" 2>/dev/null; }
 rss_kb() { awk '/VmRSS/ { print $2 }' "/proc/$1/status" 2>/dev/null; }
 

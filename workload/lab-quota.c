@@ -287,6 +287,11 @@ static int remove_tree(const struct lab_quota_sys *sys, const char *top, int tim
 	}
 }
 
+/* How long a stale cgroup's killed tasks may take to leave it: a killed
+ * task must be scheduled to exit, and on a loaded 2-CPU box 1 s was once
+ * not enough (test-lab-death). */
+#define LAB_QUOTA_STALE_MS 5000
+
 static int cleanup_dir(const struct lab_quota_sys *sys, const char *parent)
 {
 	DIR *d = opendir(parent);
@@ -307,7 +312,7 @@ static int cleanup_dir(const struct lab_quota_sys *sys, const char *parent)
 		int fd = lock_dir(top);
 		if (fd < 0)
 			continue;
-		if (remove_tree(sys, top, 1000) == 0)
+		if (remove_tree(sys, top, LAB_QUOTA_STALE_MS) == 0)
 			removed++;
 		close(fd);
 	}
