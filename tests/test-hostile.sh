@@ -324,6 +324,10 @@ else
 		skip "its workload is still under its quota" "no cgroup to check"
 		skip "its cgroup removed from outside: made again, quota kept" "no cgroup to check"
 	else
+		# its lab is up when it printed a sample: only then is the set of
+		# its cgroup's processes settled (a slow start moved its helper in
+		# after the first look, once)
+		for _ in $(seq 100); do grep -q . "$tmp/ns.out" 2>/dev/null && break; sleep 0.1; done
 		before=$(cat "$cg/cgroup.procs" | sort | tr '\n' ' ')
 		(
 			echo $BASHPID >"$tcg/cgroup.procs"
