@@ -1,6 +1,7 @@
 #!/bin/sh
 # .ci/package.sh — the Debian package, checked: build it (tests skipped
-# with nocheck: the suites run beside this), lintian --pedantic on it (no
+# with nocheck: the suite runs beside this, on the sanitizer build), no
+# compiler warning with Debian's flags, lintian --pedantic on it (no
 # error, no warning), its files where they belong, and the autopkgtest
 # smoke run (debian/tests/smoke) against the package unpacked into a
 # throw-away root, run from there.
@@ -51,6 +52,15 @@ if (cd "$out/src" && DEB_BUILD_OPTIONS="nocheck parallel=$(nproc)" \
 	dpkg-buildpackage -us -uc -b) >"$out/build.log" 2>&1; then
 	deb=$(ls "$out"/threadlab_*.deb 2>/dev/null | head -n 1)
 	pass "dpkg-buildpackage -us -uc -b: $(basename "$deb")"
+	# The build as it ships is the one the suite does not run on (it runs
+	# on the sanitizer build, setup.sh): Debian's flags must not warn either.
+	warned=$(grep -E '^[^ :]+:[0-9]+:[0-9]+: warning: ' "$out/build.log" | sort -u)
+	if [ -z "$warned" ]; then
+		pass "the compiler warned of nothing with Debian's flags (dpkg-buildflags, hardening=+all)"
+	else
+		fail "the compiler warned with Debian's flags:"
+		printf '%s\n' "$warned" | head -n 20 | sed 's/^/package:   /'
+	fi
 else
 	deb=""
 	fail "dpkg-buildpackage (log: $out/build.log)"

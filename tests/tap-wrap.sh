@@ -44,6 +44,17 @@ if [ -n "${THREADLAB_TEST_LOCK:-}" ]; then
 	exec 8>&-
 fi
 began=$(date +%s)
+# The CPU a test costs, its background programs included, where a cpuacct
+# hierarchy of its own can hold it (cgroup v1): times(1) below counts only
+# what the shell waited for.  Nothing the tests read is cpuacct.
+acct=""
+if [ -w /sys/fs/cgroup/cpuacct/cgroup.procs ]; then
+	acct=/sys/fs/cgroup/cpuacct/tl-suite-$$
+	if mkdir "$acct" 2>/dev/null && echo $$ >"$acct/cgroup.procs" 2>/dev/null; then :; else
+		rmdir "$acct" 2>/dev/null
+		acct=""
+	fi
+fi
 status_file=$(mktemp) || exit 99
 count_file=$(mktemp) || exit 99
 { timeout -k 10 "$limit" "$@" 2>&1 7>&- 9>&-; echo $? >"$status_file"; } 7>&- 9>&- |
@@ -63,6 +74,12 @@ rm -f "$status_file" "$count_file"
 times >"$count_file.times"
 cpu=$(awk 'NR == 2 { n = 0; for (i = 1; i <= 2; i++) { split($i, t, /[ms]/); n += t[1] * 60 + t[2] }; printf "%.1f", n }' "$count_file.times")
 rm -f "$count_file.times"
+if [ -n "$acct" ]; then
+	cpu=$(awk '{ printf "%.1f", $1 / 1e9 }' "$acct/cpuacct.usage" 2>/dev/null)
+	echo $$ >/sys/fs/cgroup/cpuacct/cgroup.procs
+	for p in $(cat "$acct/cgroup.procs" 2>/dev/null); do echo "$p" >/sys/fs/cgroup/cpuacct/cgroup.procs; done
+	rmdir "$acct" 2>/dev/null
+fi
 echo "# $name took $(($(date +%s) - began)) s, CPU ${cpu:-?} s"
 planned=$(printf '%s\n' "$plan" | sed -n 's/^1\.\.\([0-9][0-9]*\).*/\1/p')
 why=""
