@@ -334,9 +334,15 @@ trap 'exit 1' INT TERM HUP
 # The script itself moves into it too (and back out at exit, so that it can
 # be removed): outside, its own checks (python3, awk) would get almost no
 # CPU beside busy programs of that weight; a json_check took 9 s that way.
+# prio_make --alone leaves the script where it is: for a test that runs
+# beside others (not a CPU-share test) and only wants the programs whose
+# timing it judges (an exporter, Prometheus) to get the CPU promptly, not
+# its load generators.
 prio_cg=""
 prio_home=""
 prio_make() {
+	local stay=""
+	[ "${1:-}" = --alone ] && stay=1
 	prio_cg=""
 	[ "$(id -u)" = 0 ] || return 1
 	local d
@@ -352,6 +358,7 @@ prio_make() {
 		echo 10000 >/sys/fs/cgroup/tl-prio-$$/cpu.weight && prio_cg=/sys/fs/cgroup/tl-prio-$$
 	fi
 	[ -n "$prio_cg" ] || return 1
+	[ -z "$stay" ] || return 0
 	prio_home=$(cg_of $$)
 	[ -n "$prio_home" ] && echo $$ >"$prio_cg/cgroup.procs" 2>/dev/null || prio_home=""
 	return 0

@@ -9,19 +9,18 @@
 #   abort from a sanitizer), is one "not ok" line with its name and the
 #   number of planned cases that did not run, and the plan is moved to the
 #   end so the harness counts exactly that one failure.
-# - With THREADLAB_TEST_LOCK (a file) set, the tests of every suite that
-#   shares it (setup.sh check runs both builds' side by side) take that
-#   lock: a program named in THREADLAB_SERIAL_TESTS (space-separated names;
-#   the few that measure CPU shares) takes it alone (flock -x), every other
-#   program shared (flock -s), so a CPU-share test runs with no other test
-#   of the suites beside it.  A turnstile (LOCK.turn) lets a waiting serial
-#   test in before later shared ones; a serial test also waits for
-#   LOCK.build, which every compiler holds shared (setup.sh check builds the
-#   sanitizer build and the package while the plain build's suite runs).  The wait is not part of the
-#   time limit.
+# - With THREADLAB_TEST_LOCK (a file) set, the tests that share it take
+#   that lock: a program named in THREADLAB_SERIAL_TESTS (space-separated
+#   names; the few that measure CPU shares) takes it alone (flock -x), every
+#   other program shared (flock -s), so a CPU-share test runs with no other
+#   test beside it.  A turnstile (LOCK.turn) lets a waiting serial test in
+#   before later shared ones; a serial test also waits for LOCK.build,
+#   which every compiler holds shared (setup.sh check builds the Debian
+#   package while the suite runs).  The wait is not part of the time limit.
 # - The last line it adds is a comment "# NAME took N s, CPU M s": how long
 #   the program ran, the wait for the lock not counted, and the CPU time of
-#   what it ran.
+#   everything it started (a cpuacct cgroup of its own where there is one,
+#   else what the shell waited for).
 prog="$1"; shift
 limit=${THREADLAB_TEST_TIMEOUT:-600}
 name=${prog##*/}

@@ -69,14 +69,14 @@ assert any('the main process waited' in r and 'on its 2 forked workers' in r for
 s = d['suggestions'][0]
 assert s.startswith('use ') and 'workers instead of 2' in s or 'cheaper' in s, s
 assert not any(x.startswith('use 1 of') for x in d['suggestions']), d['suggestions']
-" prio_do "$TL" --diagnose -p "$slow" --tree --seconds 4 --format json
+" prio_do "$TL" --diagnose -p "$slow" --tree --seconds 3 --format json
 	stop "$slow"
 	start fast prio_run "$PY" "$LOADER" 2 1 5
 	try3 "workers at 1 ms an item: the main role waits under 15 %, not input-bound" "$tmp/fast.json" "
 main = [r for r in d['roles'] if r['kind'] == 'main'][0]
 assert main['input_wait_pct'] < 15, main
 assert not d['input_bound'], d['reasons']
-" prio_do "$TL" --diagnose -p "$fast" --tree --seconds 4 --format json
+" prio_do "$TL" --diagnose -p "$fast" --tree --seconds 3 --format json
 	stop "$fast"
 else
 	skip "an input-bound trainer" "$LOADER not found"

@@ -1,6 +1,6 @@
 #!/bin/bash
 # test-e2e.sh — the real dashboard driven in tmux: keys in, screen and /proc
-# and cgroup files checked.  Prints TAP.  A private tmux server (-L) is used
+# and cgroup files checked (its sweep key: test-e2e-sweep.sh).  Prints TAP.  A private tmux server (-L) is used
 # and killed on exit with every process the test started.
 set -u
 TL="${THREADLAB_BIN:-${THREADLAB_BUILDDIR:-.}/threadlab}"
@@ -28,7 +28,7 @@ fi
 if [ ! -x "$TL" ]; then
 	skip_all "$TL not built"
 fi
-plan 23
+plan 21
 # A session that outlives the others keeps the server up between them.
 $T new-session -d -s keep -x 80 -y 24 "sleep 600"
 
@@ -136,20 +136,6 @@ else
 		skip "{: quota lifted" "$quota_why"
 	fi
 	$T send-keys -t lab 'u'
-fi
-
-# ---- sweep -----------------------------------------------------------------
-$T send-keys -t lab 's'
-# A row the fit left out (a contended or throttled point) carries a '*'.
-if wait_pane lab 'sweep done' 450 && grep -qE '  1x3\*? ' "$tmp/pane" && grep -qE '  1x4\*? ' "$tmp/pane"; then
-	ok "s: the sweep fills the chart (1x1 .. 1x4) and ends"
-else
-	notok "s: the sweep fills the chart" "$(cat "$tmp/pane")"
-fi
-if wait_pane lab '^threadlab lab .*threads 2 \|' 100; then
-	ok "s: the user's 2 threads are back after the sweep"
-else
-	notok "s: the user's threads are back" "$(head -n1 "$tmp/pane")"
 fi
 
 # ---- resize ----------------------------------------------------------------

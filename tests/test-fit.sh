@@ -62,7 +62,7 @@ else
 fi
 
 # ---- the text line ------------------------------------------------------------
-limited 60 "$TL" --sweep --env OMP_NUM_THREADS=1,2 --seconds 2 --warmup 0.5 \
+limited 60 "$TL" --sweep --env OMP_NUM_THREADS=1,2 --seconds 1 --warmup 0.25 \
 	--progress 'step' -- "$PROG" 0 >"$tmp/cmd.txt" 2>"$tmp/cmd.txt.err"
 line=$(grep '^Amdahl fit: ' "$tmp/cmd.txt")
 if [[ "$line" == "Amdahl fit: serial fraction "*"predicts "*"x at 2 threads; a prediction beyond this box's "*" CPUs: "*"x at "*" CPUs"* ]] ||

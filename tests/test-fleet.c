@@ -1,6 +1,7 @@
 /* test-fleet.c — the exporter's model: thread groups whose totals only grow
  * (hand-made samples), --match on names and command lines, and the fleet
- * against real processes the test starts and ends. */
+ * against real processes the test starts and ends.  A command line that
+ * takes the matcher seconds is test-fleet-slow.c. */
 #include "config.h"
 
 #include "tl-test.h"
@@ -123,22 +124,6 @@ static void test_matches(void **state)
 
 /* ---- the fleet live ------------------------------------------------------ */
 
-/* A child of ours running argv (it dies with us). */
-static pid_t start_child(const char *const argv[])
-{
-	pid_t parent = getpid();
-	pid_t pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != parent)
-			_exit(0);
-		execvp(argv[0], (char *const *)argv); /* execvp does not write them */
-		_exit(127);
-	}
-	return pid;
-}
-
 static bool fleet_has(const struct fleet *f, pid_t pid)
 {
 	for (size_t i = 0; i < f->n; i++)
@@ -186,7 +171,7 @@ static void test_fleet_live(void **state)
 
 	/* A child of ours: threadlab's own descendants are never members. */
 	assert_int_equal(fleet_start(&f, &c, re, err, sizeof(err)), EXIT_OK);
-	pid_t a = start_child((const char *[]){"sleep", secs, NULL});
+	pid_t a = tl_start_child((const char *[]){"sleep", secs, NULL});
 	struct timespec ts = {0, 200 * 1000 * 1000};
 	nanosleep(&ts, NULL); /* exec'd: the name the fleet reads first is sleep's */
 	const struct fleet_proc *pa = tick_until_known(&f, a);
@@ -255,66 +240,12 @@ static void test_fleet_live(void **state)
 	fleet_stop(&f);
 }
 
-/* A command line the expression takes a second or more over holds no
- * tick and no stop: its answer comes when the matcher has it.  Times are
- * compared with the slowest match over the same while (a loaded machine
- * slows both). */
-static void test_fleet_slow(void **state)
-{
-	(void)state;
-	const char *re = "(.{1,190}a){1,5}#%";
-	char arg[600];
-	tl_ab_text(arg, sizeof(arg) - 1, 1);
-	arg[sizeof(arg) - 1] = '\0';
-	char err[256];
-	pid_t pid = start_child((const char *[]){"sh", "-c", "sleep 30; :", arg, NULL});
-	tl_sleep_ms(100);
-	struct session_config c;
-	session_config_default(&c);
-	struct fleet f;
-	assert_int_equal(fleet_start(&f, &c, re, err, sizeof(err)), EXIT_OK);
-	double worst = 0;
-	const struct fleet_proc *known = NULL;
-	/* its answer comes in seconds; minutes on a loaded machine, as the
-	 * matcher runs at nice +10 */
-	for (double end = tl_now_s() + 180; !known && tl_now_s() < end;) {
-		double t0 = tl_now_s();
-		fleet_tick(&f);
-		double dt = tl_now_s() - t0;
-		worst = dt > worst ? dt : worst;
-		for (size_t k = 0; k < f.nprocs; k++)
-			if (f.procs[k].pid == pid && f.procs[k].known)
-				known = &f.procs[k];
-		tl_sleep_ms(50);
-	}
-	double one = matcher_longest(f.matcher);
-	printf("# the slowest tick %.1f ms, the slowest match %.0f ms\n", worst * 1e3, one * 1e3);
-	assert_non_null(known);
-	assert_false(known ? known->matches : true);
-	assert_true(one > 0.1);
-	assert_true(worst < one / 4);
-	fleet_stop(&f);
-
-	/* stopped while it matches that command line */
-	assert_int_equal(fleet_start(&f, &c, re, err, sizeof(err)), EXIT_OK);
-	fleet_tick(&f);
-	tl_sleep_ms(100);
-	assert_true(matcher_busy(f.matcher));
-	double t0 = tl_now_s();
-	fleet_stop(&f);
-	double stop = tl_now_s() - t0;
-	printf("# stopped during that match in %.2f ms\n", stop * 1e3);
-	assert_true(stop < one / 4);
-	tl_kill_reap(pid);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_groups_only_grow),
 	    cmocka_unit_test(test_matches),
 	    cmocka_unit_test(test_fleet_live),
-	    cmocka_unit_test(test_fleet_slow),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -21,6 +21,12 @@ read -r busy share < <(awk -v c="$cpus" 'BEGIN { t = 1.25 * c; b = int(t); print
 prio_make # the job in a heavy cpu cgroup: the rest of the machine cannot stretch its share
 start job prio_run "$DUTY" "$busy" "$share"
 
+# --strict and --batch (below) read the same job while the ten runs go
+# on: they are checked after them.
+prio_do "$TL" --diagnose --strict -p "$job" --seconds 3 --format json >"$tmp/strict.json" 2>&1 &
+strict=$!
+prio_do "$TL" --batch -p "$job" -i 0.5 -c 20 --format json >"$tmp/batch.json" 2>"$tmp/batch.err" &
+batch=$!
 : >"$tmp/runs"
 for i in $(seq 10); do
 	prio_do "$TL" --diagnose -p "$job" --seconds 3 --format json >"$tmp/run$i.json" 2>&1
@@ -44,8 +50,8 @@ else
 	notok "10 runs just above 1.2: one verdict" "$(cat "$tmp/err")"
 fi
 
-prio_do "$TL" --diagnose --strict -p "$job" --seconds 3 --format json >"$tmp/strict.json" 2>&1
-st=$?
+reap "$strict" 30
+st=$reaped
 if [ $st = 1 ] && grep -q '"borderline":"oversubscribed"' "$tmp/strict.json"; then
 	ok "--strict: the borderline result exits 1"
 else
@@ -56,7 +62,7 @@ fi
 # keeps while the factor stays in the band: a noisy interval beyond the
 # band, or a run-queue tail beyond its own band (BPF), may change it once,
 # never back and forth.
-prio_do "$TL" --batch -p "$job" -i 0.5 -c 20 --format json >"$tmp/batch.json" 2>"$tmp/batch.err"
+reap "$batch" 30
 if "$PY" - "$tmp/batch.json" >"$tmp/err" 2>&1 <<'PY'; then
 import json, sys
 s = [json.loads(l)["diagnosis"] for l in open(sys.argv[1]) if l.strip()]

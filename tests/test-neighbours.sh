@@ -79,8 +79,9 @@ assert st == 1 and d['verdict'] == 'contended', (st, d['verdict'], d['headline']
 assert d['cpus_used'] < 0.3 and d['contention_wait_s_per_s'] > 0.7, (d['cpus_used'], d['headline'])
 assert d['neighbours'][0]['pid'] == $hog and d['neighbours'][0]['shares_cpus'], d['neighbours']
 " prio_do "$TL" --diagnose -p "$vic" --seconds 3 --format json
-	stop "$vic"
+	# the spinner first: killed, the starved thread must still run to exit
 	stop "$hog"
+	stop "$vic"
 else
 	skip "a thread starved by a higher-priority spinner" "needs root, a writable cpu controller and 2 CPUs"
 fi

@@ -100,7 +100,7 @@ static void test_input_bound(void **state)
 	for (size_t i = 0; i < st.npids; i++)
 		listed |= st.pids[i] == l0;
 	assert_true(listed);
-	struct window w = measure(lab, 1, 3.0);
+	struct window w = measure(lab, 1, 2.0);
 	assert_true(w.input_wait_pct > 50);
 	/* The loader's rate: 1000 / 40 batches per CPU second it got. */
 	double rate = w.loader_cpu * 1000.0 / 40.0;
@@ -137,7 +137,7 @@ static void test_enough_loaders(void **state)
 	assert_int_equal(lab_apply(lab, &s, msg, sizeof(msg)), 0);
 	assert_int_equal(lab_wait_ready(lab, 10000, msg, sizeof(msg)), 0);
 	tl_sleep_ms(300);
-	struct window h = measure(lab, 1, 2.0);
+	struct window h = measure(lab, 1, 1.5);
 	assert_true(h.input_wait_pct > 50);
 	assert_true(h.batches_per_s < w.batches_per_s / 2);
 	struct lab_status st;
@@ -155,13 +155,13 @@ static void test_loaders_take_cpu(void **state)
 	s.threads = 2;
 	struct lab *lab = tl_lab_start(s);
 	tl_sleep_ms(300);
-	struct window alone = measure(lab, 1, 2.0);
+	struct window alone = measure(lab, 1, 1.5);
 	s.loaders = 2;
 	char msg[256];
 	assert_int_equal(lab_apply(lab, &s, msg, sizeof(msg)), 0);
 	assert_int_equal(lab_wait_ready(lab, 10000, msg, sizeof(msg)), 0);
 	tl_sleep_ms(300);
-	struct window fed = measure(lab, 1, 2.0);
+	struct window fed = measure(lab, 1, 1.5);
 	printf("# GFLOP/s with loaders / without: %.2f\n", fed.gflops / alone.gflops);
 	assert_true(fed.batches_per_s > 0 && fed.loader_cpu > 0.05);
 	assert_true(fed.gflops < 0.9 * alone.gflops);

@@ -27,7 +27,7 @@ check() {
 # the team working together is what oversubscribes.
 team=$((cpus * 2))
 start omp env -u OMP_NUM_THREADS -u OMP_WAIT_POLICY "$TEAM" "$team"
-"$TL" --diagnose -p "$omp" --seconds 3 --format json >"$tmp/omp.json" 2>"$tmp/omp.err"
+"$TL" --diagnose -p "$omp" --seconds 2 --format json >"$tmp/omp.json" 2>"$tmp/omp.err"
 st=$?
 check "omp_set_num_threads($team) in the code, OMP_NUM_THREADS unset: pool $team in effect, default $cpus, oversubscribed, the call named" "$tmp/omp.json" "
 assert $st == 1, 'exit %d' % $st

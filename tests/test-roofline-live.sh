@@ -28,10 +28,10 @@ within=1
 while :; do
 	try=$((try + 1))
 	limited 180 "$TL" --batch --kernel triad --precision double --threads "$threads" \
-		-i 1 -c 5 --format json >"$tmp/triad.json" 2>"$tmp/triad.err"
+		-i 0.5 -c 5 --format json >"$tmp/triad.json" 2>"$tmp/triad.err"
 	len=$("$PY" -c 'import json,sys; print(json.loads(open(sys.argv[1]).readlines()[-1])["workload"]["triad_length"])' "$tmp/triad.json" 2>"$tmp/check")
 	[ -n "$len" ] || break
-	limited 120 "$BW" "$len" "$threads" 5 >"$tmp/bw" 2>&1 || break
+	limited 120 "$BW" "$len" "$threads" 2 >"$tmp/bw" 2>&1 || break
 	"$PY" - "$tmp/triad.json" "$tmp/bw" >"$tmp/check" 2>&1 <<'PY'
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
@@ -67,7 +67,7 @@ else
 	notok "triad bound" "$(cat "$tmp/check")"
 fi
 limited 180 "$TL" --batch --roofline --size 1024 --precision double --threads "$threads" \
-	-i 1 -c 3 --format json >"$tmp/gemm.json" 2>"$tmp/gemm.err"
+	-i 0.5 -c 3 --format json >"$tmp/gemm.json" 2>"$tmp/gemm.err"
 if "$PY" - "$tmp/gemm.json" >"$tmp/check" 2>&1 <<'PY'; then
 import json, sys
 r = json.loads(open(sys.argv[1]).readlines()[-1])["roofline"]

@@ -16,7 +16,7 @@ plan 4
 try=0
 while :; do
 	try=$((try + 1))
-	sweep sw.json --env OMP_NUM_THREADS=1,2,4 --seconds 3 --warmup 1 --progress 'step ([0-9]+)' \
+	sweep sw.json --env OMP_NUM_THREADS=1,2,4 --seconds 2 --warmup 0.5 --progress 'step ([0-9]+)' \
 		--format json -- "$STEPS" 0
 	"$PY" - "$tmp/sw.json" >"$tmp/check" 2>&1 <<'PY' && break
 import json, sys
@@ -94,7 +94,7 @@ assert last["verdict"] == "throttled", last
 print("%s CPUs: throttled %.0f%%, verdict throttled, steps/s %s" % (sys.argv[2], last["throttled_pct"], " / ".join("%.0f" % x["rate"] for x in r)))
 PY
 }
-sweep q.json --env OMP_NUM_THREADS=1,2 --cpus 1 --seconds 3 --warmup 1 --progress 'step ([0-9]+)' \
+sweep q.json --env OMP_NUM_THREADS=1,2 --cpus 1 --seconds 2 --warmup 0.5 --progress 'step ([0-9]+)' \
 	--format json -- "$STEPS" 0
 if ! quota_capable; then
 	skip "--cpus 1 sweep" "$quota_why"
@@ -104,7 +104,7 @@ elif grep -Eq '^(not binding|busy)' "$tmp/check"; then
 	first=$(cat "$tmp/check")
 	# A 0.5-CPU quota binds whatever else runs; busy twice more is a failure.
 	q2() {
-		sweep q2.json --env OMP_NUM_THREADS=2 --cpus 0.5 --seconds 3 --warmup 1 \
+		sweep q2.json --env OMP_NUM_THREADS=2 --cpus 0.5 --seconds 2 --warmup 0.5 \
 			--progress 'step ([0-9]+)' --format json -- "$STEPS" 0 && quota_check "$tmp/q2.json" 0.5
 	}
 	if retry 2 q2; then

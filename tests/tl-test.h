@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -210,6 +211,22 @@ static inline pid_t tl_reap_within(pid_t pid, int ms, int *status)
 	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
 		;
 	return -1;
+}
+
+/* A child running argv (execvp), killed when the test dies. */
+static inline pid_t tl_start_child(const char *const argv[])
+{
+	pid_t parent = getpid();
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(0);
+		execvp(argv[0], (char *const *)argv); /* execvp does not write them */
+		_exit(127);
+	}
+	return pid;
 }
 
 /* Kills pid with SIGKILL and reaps it. */
