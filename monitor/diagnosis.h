@@ -181,11 +181,11 @@ struct diag_input {
 	const struct budget *budget;
 	const struct snapshot_rates *rates; /* over the window judged */
 	const struct census *census;
-	int cores;			/* physical cores, 0: unknown */
-	const struct lab_settings *lab; /* the lab's knobs (its pools follow them, not the
-					 * environment); NULL outside the lab */
-	bool keys;			/* the lab's knobs are keys (the dashboard), else flags */
-	int unfollowed;			/* descendants of the target not followed (no --tree) */
+	int cores;		    /* physical cores, 0: unknown */
+	const struct settings *lab; /* the lab's knobs (its pools follow them, not the
+				     * environment); NULL outside the lab */
+	bool keys;		    /* the lab's knobs are keys (the dashboard), else flags */
+	int unfollowed;		    /* descendants of the target not followed (no --tree) */
 	const struct machine_view *machine; /* the rest of the machine; NULL: not measured */
 	enum verdict prev; /* the verdict of the last window, for hysteresis; VERDICT_N: none
 			    * (--diagnose judges once) */

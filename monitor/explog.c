@@ -10,7 +10,7 @@
 #include "session.h"
 #include "sweep-cmd.h"
 
-size_t explog_lab_knobs(const struct lab_settings *s, struct explog_knob *out, size_t cap)
+size_t explog_lab_knobs(const struct settings *s, struct explog_knob *out, size_t cap)
 {
 	size_t n = 0;
 	/* The knob table's logged knobs, in its order: a knob is one entry. */

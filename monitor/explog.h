@@ -47,7 +47,7 @@ struct explog {
 
 /* The lab's knobs of s as name/value pairs: the knob table's logged ones
  * (KNOB_LOGGED, knobs.h) in its order.  Returns the count. */
-size_t explog_lab_knobs(const struct lab_settings *s, struct explog_knob *out, size_t cap);
+size_t explog_lab_knobs(const struct settings *s, struct explog_knob *out, size_t cap);
 
 /* The target's thread variables that are set, from a diagnosis.  Returns
  * the count. */

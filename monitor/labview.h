@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "lab.h"
+#include "settings.h"
 #include "rate-cache.h"
 #include "roofline.h"
 #include "threads.h"
@@ -72,12 +73,12 @@ struct workload_report {
 	double epoch_max_diff;
 	pid_t pids[LABVIEW_PIDS_MAX]; /* every workload and worker process */
 	size_t npids;
-	pid_t anchor_pid;		    /* the lab's anchor */
-	pid_t worker_pids[LAB_MAX_WORKERS]; /* background workers */
+	pid_t anchor_pid;			 /* the lab's anchor */
+	pid_t worker_pids[SETTINGS_MAX_WORKERS]; /* background workers */
 	size_t nworkers_pids;
 	double useful_cpus; /* summed over streams (see below) */
 	double cpu_cpus;    /* summed over streams */
-	struct workload_stream_report stream[CTL_MAX_STREAMS];
+	struct workload_stream_report stream[SETTINGS_MAX_STREAMS];
 	int nstreams;		  /* entries in stream[] (slots started) */
 	char error[192];	  /* a failed stream's message, "" when none */
 	const char *blas_config;  /* openblas_get_config(), "" until known */
@@ -91,7 +92,7 @@ struct workload_report {
 	double input_wait_pct; /* share of the wanted streams' time spent waiting for input */
 	double loader_cpu_pct; /* CPU of all loaders, % of one CPU (their own clocks) */
 	unsigned loader_restarts;
-	pid_t loader_pids[CTL_MAX_LOADERS];
+	pid_t loader_pids[SETTINGS_MAX_LOADERS];
 	size_t nloader_pids;
 };
 
@@ -115,11 +116,11 @@ struct labview {
 					  * state and window start (throughput.h) */
 	double last_t;			 /* time of the previous feed, s; < 0 none */
 	uint64_t last_flops;
-	uint64_t last_stream_flops[CTL_MAX_STREAMS]; /* per stream, previous feed */
-	uint64_t last_stream_busy[CTL_MAX_STREAMS];  /* busy_cpu_ns, previous feed */
-	pid_t last_stream_pid[CTL_MAX_STREAMS];	     /* a new pid restarts the deltas */
-	double gflops;				     /* smoothed */
-	double history[LABVIEW_HISTORY];	     /* smoothed GFLOP/s, oldest first */
+	uint64_t last_stream_flops[SETTINGS_MAX_STREAMS]; /* per stream, previous feed */
+	uint64_t last_stream_busy[SETTINGS_MAX_STREAMS];  /* busy_cpu_ns, previous feed */
+	pid_t last_stream_pid[SETTINGS_MAX_STREAMS];	  /* a new pid restarts the deltas */
+	double gflops;					  /* smoothed */
+	double history[LABVIEW_HISTORY];		  /* smoothed GFLOP/s, oldest first */
 	size_t nhistory;
 	struct labview_point points[LABVIEW_POINTS];
 	size_t npoints;
@@ -144,25 +145,11 @@ struct labview {
 	double now;	    /* the last labview_conditions() time, s */
 	double other_cpus;  /* CPUs other processes use now; < 0 unknown */
 	double quiet_since; /* start of the present quiet spell, s; < 0 not quiet */
-	uint64_t acc_flops[CTL_MAX_STREAMS], acc_cpu[CTL_MAX_STREAMS];
+	uint64_t acc_flops[SETTINGS_MAX_STREAMS], acc_cpu[SETTINGS_MAX_STREAMS];
 	/* The pipeline's counters at the previous feed. */
 	uint64_t last_batches, last_input_wait, last_loader_cpu;
 };
 
-/* The OpenBLAS build's name ("pthreads", "openmp") and its parse (0 or
- * -EINVAL): lab.h's, for the faces. */
-const char *labview_blas_name(enum lab_blas b);
-int labview_blas_parse(const char *s, enum lab_blas *out);
-/* Every build's name, NULL-terminated; a name's index is its enum lab_blas
- * (--blas's values). */
-const char *const *labview_blas_names(void);
-/* The kernels' names ("gemm", "triad"; lab_kernel_names) and the size of
- * one triad array in MiB for precision p (lab_triad_length). */
-const char *const *labview_kernel_names(void);
-double labview_triad_mib(enum ctl_precision p);
-/* The directory holding that build's libopenblas.so.0, or NULL when the
- * build is not installed (static storage: lab_blas_dir()). */
-const char *labview_blas_dir(enum lab_blas b);
 /* Where the lab's programs are and how they were found: lab_programs_dir()
  * (0, -ENOENT, -ENAMETOOLONG); the configured directory. */
 int labview_programs_dir(char *out, size_t cap, const char **how);
@@ -231,7 +218,7 @@ const struct labview_point *labview_point_find(const struct labview *v, int stre
 /* Marks the chart point of settings s (when there is one) as measured
  * while the diagnosis read the box as contended or throttled (left_out)
  * or not: the latest verdict of its window decides. */
-void labview_point_mark(struct labview *v, const struct lab_settings *s, bool left_out);
+void labview_point_mark(struct labview *v, const struct settings *s, bool left_out);
 
 /* Whether a point belongs in the chart now: same size and precision, and
  * measured under the effective CPUs, workers and batch cost (for points

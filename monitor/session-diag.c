@@ -17,6 +17,7 @@
 
 #include "procinfo.h"
 #include "proctree.h"
+#include "settings-lab.h"
 #include "xalloc.h"
 
 #define SESSION_UNFOLLOWED_S 5.0
@@ -152,13 +153,16 @@ void session_diag_tick(struct session *s)
 	struct machine_view machine;
 	const struct snapshot_rates *judged = session_diag_window(s);
 	session_diag_machine(s, judged, &machine);
+	struct settings lab;
+	if (s->kind == SESSION_LAB)
+		settings_from_lab(&s->lab_status.settings, &lab);
 	struct diag_input in = {
 	    .target = s->target,
 	    .budget = &s->cur.budget,
 	    .rates = judged,
 	    .census = &s->census,
 	    .cores = s->census.cores,
-	    .lab = s->kind == SESSION_LAB ? &s->lab_status.settings : NULL,
+	    .lab = s->kind == SESSION_LAB ? &lab : NULL,
 	    .keys = s->cfg.keys,
 	    .unfollowed = session_diag_unfollowed(s),
 	    .machine = machine.valid ? &machine : NULL,

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "settings-lab.h"
 #include "xalloc.h"
 
 /* Points of history a seek rebuilds (a screen shows fewer): each costs a
@@ -116,7 +117,7 @@ static void session_replay_show(struct session *s, long i)
 	if (r->has_workload) {
 		s->work = r->work;
 		s->lab_status = r->status;
-		s->want = r->status.settings;
+		settings_from_lab(&r->status.settings, &s->want);
 	}
 	s->replay_pos = i;
 }

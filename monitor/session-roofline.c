@@ -12,14 +12,17 @@
 #include <errno.h>
 
 #include "session-progress.h"
+#include "settings-lab.h"
 
 int session_roofs(struct session *s)
 {
 	if (!s->lab)
 		return -ENOTSUP;
-	struct lab_settings *w = &s->want;
+	struct settings *w = &s->want;
 	if (labview_single_gemm(&s->view, w->size, (int)w->precision) <= 0) {
-		double r = lab_single_rate(s->lab, w->size, w->precision);
+		struct lab_settings l;
+		settings_to_lab(w, &l);
+		double r = lab_single_rate(s->lab, l.size, l.precision);
 		if (r > 0)
 			labview_single_put(&s->view, w->size, (int)w->precision, r);
 	}

@@ -29,6 +29,7 @@
 #include "session-knob.h"
 #include "session-progress.h"
 #include "session-replay.h"
+#include "settings-lab.h"
 #include "xalloc.h"
 
 void session_config_default(struct session_config *c)
@@ -92,15 +93,17 @@ static void session_lab_hello(struct session *s)
 
 static int session_start_lab(struct session *s, char *err, size_t errlen)
 {
-	struct lab_settings *w = &s->want;
+	struct settings *w = &s->want;
+	struct lab_settings lw;
 	*w = s->cfg.lab;
 	if (session_check_settings(s, w, err, errlen) < 0)
 		return EXIT_USAGE;
-	s->lab = lab_start(w, err, errlen);
+	settings_to_lab(w, &lw);
+	s->lab = lab_start(&lw, err, errlen);
 	if (!s->lab)
 		return errno == EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
 	char msg[256] = "";
-	int timeout_ms = lab_ready_timeout_ms(w);
+	int timeout_ms = lab_ready_timeout_ms(&lw);
 	int rc = lab_wait_ready(s->lab, timeout_ms, msg, sizeof(msg));
 	if (rc == -EIO) {
 		snprintf(err, errlen, "the workload failed to start: %s", msg);
@@ -124,14 +127,14 @@ static int session_start_lab(struct session *s, char *err, size_t errlen)
 	 * passing (labview.h).  Otherwise measure it once now, before the
 	 * first sample and the first screen; later size or precision changes
 	 * never block: the rate then comes from a visit to one thread. */
-	if (w->threads != 1 && w->kernel == CTL_GEMM) {
-		double r = lab_single_rate(s->lab, w->size, w->precision);
+	if (w->threads != 1 && w->kernel == SETTINGS_GEMM) {
+		double r = lab_single_rate(s->lab, lw.size, lw.precision);
 		if (r > 0)
 			labview_single_put(&s->view, w->size, (int)w->precision, r);
 		lab_wait_ready(s->lab, timeout_ms, msg, sizeof(msg));
 	}
 	/* The triad's roofline needs both roofs; --roofline asks for them. */
-	if (w->kernel == CTL_TRIAD || s->cfg.roofline) {
+	if (w->kernel == SETTINGS_TRIAD || s->cfg.roofline) {
 		session_roofs(s);
 		lab_wait_ready(s->lab, timeout_ms, msg, sizeof(msg));
 	}
@@ -142,7 +145,7 @@ static int session_start_lab(struct session *s, char *err, size_t errlen)
 	} else if (s->lab_status.blas_config[0]) {
 		session_lab_hello(s);
 	}
-	for (int i = 0; i < CTL_MAX_STREAMS; i++)
+	for (int i = 0; i < SETTINGS_MAX_STREAMS; i++)
 		s->restarts_seen[i] = s->lab_status.stream[i].restarts;
 	s->target = lab_root_pid(s->lab);
 	s->tree = true;
@@ -238,7 +241,7 @@ static double session_now(void)
 static void session_lab_events(struct session *s)
 {
 	const struct lab_status *st = &s->lab_status;
-	for (int i = 0; i < st->nslots && i < CTL_MAX_STREAMS; i++) {
+	for (int i = 0; i < st->nslots && i < SETTINGS_MAX_STREAMS; i++) {
 		const struct lab_stream_status *ss = &st->stream[i];
 		if (ss->restarts > s->restarts_seen[i]) {
 			char m[SESSION_MESSAGE_LEN];
@@ -251,7 +254,7 @@ static void session_lab_events(struct session *s)
 		}
 		s->restarts_seen[i] = ss->restarts;
 	}
-	for (int k = 0; k < CTL_MAX_LOADERS; k++) {
+	for (int k = 0; k < SETTINGS_MAX_LOADERS; k++) {
 		const struct lab_loader_status *ls = &st->loader[k];
 		if (ls->restarts > s->loader_restarts_seen[k]) {
 			session_say(s, true, "loader %d: %s, restarted (restart %u)", k,
@@ -380,9 +383,12 @@ int session_tick(struct session *s)
 		session_tick_lab(s);
 	if (!s->target_gone)
 		session_diag_tick(s);
-	if (s->lab && !s->target_gone && s->have_diag)
-		labview_point_mark(&s->view, &s->lab_status.settings,
+	if (s->lab && !s->target_gone && s->have_diag) {
+		struct settings in_effect;
+		settings_from_lab(&s->lab_status.settings, &in_effect);
+		labview_point_mark(&s->view, &in_effect,
 				   sweep_fit_left_out(s->diag.verdict, s->diag.also_contended));
+	}
 	return s->target_gone ? -ESRCH : 0;
 }
 
@@ -399,9 +405,11 @@ int session_apply(struct session *s)
 	char msg[256] = "";
 	/* The triad's first visit: its roof first (the lab then runs the
 	 * settings before, and the new ones below). */
-	if (s->want.kernel == CTL_TRIAD && s->view.memory_gbs <= 0)
+	if (s->want.kernel == SETTINGS_TRIAD && s->view.memory_gbs <= 0)
 		session_roofs(s);
-	int rc = lab_apply(s->lab, &s->want, msg, sizeof(msg));
+	struct lab_settings lw;
+	settings_to_lab(&s->want, &lw);
+	int rc = lab_apply(s->lab, &lw, msg, sizeof(msg));
 	if (msg[0])
 		session_say(s, rc < 0, "%s", msg);
 	/* A quota that could not be set must not be shown as asked for: the
@@ -412,9 +420,12 @@ int session_apply(struct session *s)
 	return rc;
 }
 
-unsigned session_pending_of(const struct lab_settings *want, const struct lab_status *st)
+unsigned session_pending_of(const struct settings *asked_for, const struct lab_status *st)
 {
 	const struct lab_stream_status *s0 = &st->stream[0];
+	struct lab_settings w;
+	settings_to_lab(asked_for, &w);
+	const struct lab_settings *want = &w;
 	bool s0_up = s0->state == CTL_STREAM_RUNNING || s0->state == CTL_STREAM_PAUSED;
 	unsigned p = 0;
 
@@ -435,7 +446,7 @@ unsigned session_pending_of(const struct lab_settings *want, const struct lab_st
 	if (st->blas_switching || (s0_up && st->blas_in_effect != want->blas))
 		p |= SESSION_PEND_BLAS;
 	int loaders = 0;
-	for (int k = 0; k < CTL_MAX_LOADERS; k++)
+	for (int k = 0; k < SETTINGS_MAX_LOADERS; k++)
 		loaders += st->loader[k].pid > 0;
 	if (loaders != want->loaders)
 		p |= SESSION_PEND_LOADERS;

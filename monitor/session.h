@@ -57,7 +57,7 @@ struct session_config {
 	bool tree;		 /* follow the target's descendants too */
 	char **command;		 /* non-NULL: launch this argv */
 	enum launch_stdio stdio; /* where the launched command's output goes */
-	struct lab_settings lab; /* the lab's knobs at start (no pid, no command) */
+	struct settings lab;	 /* the lab's knobs at start (no pid, no command) */
 	const char *replay;	 /* non-NULL: replay this recording instead of sampling */
 	double diag_window;	 /* s the diagnosis judges (a sliding window of at least half this
 				  * and at most this); 0: the last interval */
@@ -112,7 +112,7 @@ struct session {
 
 	/* lab mode */
 	struct lab *lab;
-	struct lab_settings want;     /* settings last asked for */
+	struct settings want;	      /* settings last asked for */
 	struct lab_status lab_status; /* read at every tick and by session_poll() */
 	struct labview view;	      /* smoothed and steady-state throughput */
 	struct workload_report work;  /* what outputs show of the workload */
@@ -150,8 +150,8 @@ struct session {
 	bool message_bad;		   /* it reports a failure */
 	unsigned message_seq;		   /* counts messages: a face shows each once */
 	/* What the session has reported already. */
-	unsigned restarts_seen[CTL_MAX_STREAMS];
-	unsigned loader_restarts_seen[CTL_MAX_LOADERS];
+	unsigned restarts_seen[SETTINGS_MAX_STREAMS];
+	unsigned loader_restarts_seen[SETTINGS_MAX_LOADERS];
 	char lab_event[192];		    /* an anchor restart, for the next sample's "error" */
 	char gone_why[SESSION_MESSAGE_LEN]; /* how the lab ended for good ("" not) */
 	char error_seen[192];
@@ -219,7 +219,7 @@ int session_roofs(struct session *s);
 #define SESSION_PEND_KERNEL    0x200u
 unsigned session_pending(const struct session *s);
 /* The same for any want against any status (pure, for tests). */
-unsigned session_pending_of(const struct lab_settings *want, const struct lab_status *st);
+unsigned session_pending_of(const struct settings *want, const struct lab_status *st);
 
 /* Between ticks: reads the workload's status again (lab only), so that a
  * pending mark clears as soon as a setting took effect.  Returns the

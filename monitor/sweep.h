@@ -42,7 +42,7 @@
 #include "diagnosis.h"
 #include "environment.h"
 #include "labview.h"
-#include "lab.h"
+#include "settings.h"
 
 #define SWEEP_LIST_MAX 32
 
@@ -53,12 +53,12 @@ struct sweep_opts {
 	int streams[SWEEP_LIST_MAX]; /* streams to try; nstreams 0: just 1 */
 	size_t nstreams;
 	int size; /* n */
-	enum ctl_precision precision;
-	enum ctl_kernel kernel;
+	enum settings_precision precision;
+	enum settings_kernel kernel;
 	double cpus;   /* quota, CPUs; <= 0: none */
 	int workers;   /* background workers during the whole sweep */
 	bool spin_off; /* --blas-spin off */
-	enum lab_blas blas;
+	enum settings_blas blas;
 	int loaders[SWEEP_LIST_MAX]; /* loader counts; nloaders 0: no pipeline dimension */
 	size_t nloaders;
 	int prep_ms, prefetch; /* the pipeline's batch cost and ring slots per loader */

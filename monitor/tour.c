@@ -87,7 +87,7 @@ static double gemm_ms(const struct tour *t, const struct session *s, int n, int 
 	double r = 0;
 	for (size_t i = 0; i < t->nsteps; i++) {
 		const struct tour_step *st = &t->step[i];
-		if (st->measured && st->set.kernel == CTL_GEMM && st->set.size == n &&
+		if (st->measured && st->set.kernel == SETTINGS_GEMM && st->set.size == n &&
 		    st->set.threads == threads && st->set.streams == 1 && st->set.loaders == 0 &&
 		    st->set.cpus <= 0)
 			r = st->fig.gflops;
@@ -101,12 +101,12 @@ static double gemm_ms(const struct tour *t, const struct session *s, int n, int 
 }
 
 /* The settings of step i, from the user's base and what was measured. */
-static struct lab_settings step_settings(const struct tour *t, const struct session *s, size_t i)
+static struct settings step_settings(const struct tour *t, const struct session *s, size_t i)
 {
 	const struct tour_step *st = &t->step[i];
 	/* The knob table's defaults, but the user's size, precision and
 	 * batch cost. */
-	struct lab_settings w = knobs_defaults();
+	struct settings w = knobs_defaults();
 	int e = t->effective;
 	w.size = t->saved.size;
 	w.precision = t->saved.precision;
@@ -118,19 +118,19 @@ static struct lab_settings step_settings(const struct tour *t, const struct sess
 		w.threads = 2;
 		break;
 	case TOUR_OVER:
-		w.threads = clampi(2 * e > e + 2 ? 2 * e : e + 2, 2, CTL_MAX_THREADS);
+		w.threads = clampi(2 * e > e + 2 ? 2 * e : e + 2, 2, SETTINGS_MAX_THREADS);
 		break;
 	case TOUR_INTRA:
 		w.size = 256;
-		w.threads = clampi(e, 1, CTL_MAX_THREADS);
+		w.threads = clampi(e, 1, SETTINGS_MAX_THREADS);
 		break;
 	case TOUR_INTER:
 		w.size = 256;
-		w.streams = clampi(e, 1, CTL_MAX_STREAMS);
-		w.threads = clampi(e / w.streams, 1, CTL_MAX_THREADS);
+		w.streams = clampi(e, 1, SETTINGS_MAX_STREAMS);
+		w.threads = clampi(e / w.streams, 1, SETTINGS_MAX_THREADS);
 		break;
 	case TOUR_QUOTA:
-		w.threads = clampi(e, 1, CTL_MAX_THREADS);
+		w.threads = clampi(e, 1, SETTINGS_MAX_THREADS);
 		w.cpus = e >= 2 ? floor(e / 2.0) : 0.5;
 		break;
 	case TOUR_INPUT_BOUND:
@@ -141,31 +141,32 @@ static struct lab_settings step_settings(const struct tour *t, const struct sess
 		 * GEMMs run slower than the best single-thread rate.  The last
 		 * step gives compute every CPU, so the loaders' CPU must come out
 		 * of it. */
-		w.threads = st->kind == TOUR_STEAL ? clampi(e, 1, CTL_MAX_THREADS) : 1;
-		w.prep_ms = clampi((int)lround(3.0 * gemm_ms(t, s, w.size, 1)), 1, CTL_MAX_PREP_MS);
+		w.threads = st->kind == TOUR_STEAL ? clampi(e, 1, SETTINGS_MAX_THREADS) : 1;
+		w.prep_ms =
+		    clampi((int)lround(3.0 * gemm_ms(t, s, w.size, 1)), 1, SETTINGS_MAX_PREP_MS);
 		w.loaders = st->kind == TOUR_INPUT_BOUND ? 1 : 2;
 		break;
 	case TOUR_SPIN_PTHREADS:
 	case TOUR_SPIN_OPENMP:
 	case TOUR_SPIN_PASSIVE:
 		/* The GEMM waits for input about half the time: the pool idles. */
-		w.threads = clampi(e < 2 ? 2 : e, 2, CTL_MAX_THREADS);
+		w.threads = clampi(e < 2 ? 2 : e, 2, SETTINGS_MAX_THREADS);
 		w.loaders = 1;
-		w.prep_ms =
-		    clampi((int)lround(2.0 * gemm_ms(t, s, w.size, w.threads)), 1, CTL_MAX_PREP_MS);
+		w.prep_ms = clampi((int)lround(2.0 * gemm_ms(t, s, w.size, w.threads)), 1,
+				   SETTINGS_MAX_PREP_MS);
 		if (st->kind != TOUR_SPIN_PTHREADS && t->have_openmp)
-			w.blas = LAB_BLAS_OPENMP;
+			w.blas = SETTINGS_BLAS_OPENMP;
 		w.spin_off = st->kind == TOUR_SPIN_PASSIVE;
 		break;
 	case TOUR_AMDAHL:
 		/* A thread count lessons 1-3 did not measure. */
-		w.threads = clampi(e > 2 ? e : 3, 1, CTL_MAX_THREADS);
+		w.threads = clampi(e > 2 ? e : 3, 1, SETTINGS_MAX_THREADS);
 		break;
 	case TOUR_TRIAD_ONE:
 	case TOUR_TRIAD_ALL:
-		w.kernel = CTL_TRIAD;
+		w.kernel = SETTINGS_TRIAD;
 		w.threads =
-		    st->kind == TOUR_TRIAD_ONE ? 1 : clampi(e < 2 ? 2 : e, 2, CTL_MAX_THREADS);
+		    st->kind == TOUR_TRIAD_ONE ? 1 : clampi(e < 2 ? 2 : e, 2, SETTINGS_MAX_THREADS);
 		break;
 	}
 	return w;
@@ -239,7 +240,7 @@ void tour_start(struct tour *t, struct session *s, double step_s, double hold_s,
 	if (session_budget(s->cfg.root, 0, &self, why, sizeof(why)) == EXIT_OK)
 		e = self.effective;
 	t->effective = e >= 1 ? (int)floor(e + 1e-6) : 1;
-	t->have_openmp = lab_blas_dir(LAB_BLAS_OPENMP) != NULL;
+	t->have_openmp = settings_blas_dir(SETTINGS_BLAS_OPENMP) != NULL;
 	s->single_ref = 0;
 	tour_build(t);
 	begin_step(t, s, 0, now);
@@ -283,7 +284,7 @@ bool tour_prev(struct tour *t, struct session *s, double now)
 
 static bool is_helper(const struct lab_status *st, pid_t pid)
 {
-	for (int i = 0; i < st->nslots && i < CTL_MAX_STREAMS; i++)
+	for (int i = 0; i < st->nslots && i < SETTINGS_MAX_STREAMS; i++)
 		if (st->stream[i].pid == pid && pid > 0)
 			return true;
 	return false;
@@ -335,7 +336,7 @@ static void acc_end(struct tour *t, const struct session *s, double now, struct 
 {
 	const struct lab_status *st = &s->lab_status;
 	const struct tour_acc *a = &t->acc;
-	const struct lab_settings *w = &t->step[t->cur].set;
+	const struct settings *w = &t->step[t->cur].set;
 	double dt = now - a->t0, tdt = a->ticks_dt > 0 ? a->ticks_dt : 1;
 	memset(f, 0, sizeof(*f));
 	f->seconds = dt;
@@ -503,22 +504,23 @@ size_t tour_status(const struct tour *t, double now, char *out, size_t cap)
 	return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap - 1;
 }
 
-size_t tour_settings_text(const struct lab_settings *s, char *out, size_t cap)
+size_t tour_settings_text(const struct settings *s, char *out, size_t cap)
 {
 	char quota[32] = "none";
 	if (s->cpus > 0)
 		snprintf(quota, sizeof(quota), "%.2f CPUs", s->cpus);
 	char what[32];
-	if (s->kernel == CTL_TRIAD)
+	if (s->kernel == SETTINGS_TRIAD)
 		snprintf(what, sizeof(what), "triad");
 	else
 		snprintf(what, sizeof(what), "%s=%d", knobs_get(KNOB_SIZE)->label, s->size);
 #define N(k) knobs_get(k)->label
-	int n = snprintf(out, cap, "%s %d, %s %d, %s %s, %s %s, %s %d (%d ms, %s %d), %s, %s %s",
-			 N(KNOB_THREADS), s->threads, N(KNOB_STREAMS), s->streams, what,
-			 s->precision == CTL_DOUBLE ? "double" : "single", N(KNOB_CPUS), quota,
-			 N(KNOB_LOADERS), s->loaders, s->prep_ms, N(KNOB_PREFETCH), s->prefetch,
-			 lab_blas_name(s->blas), N(KNOB_SPIN), s->spin_off ? "off" : "default");
+	int n =
+	    snprintf(out, cap, "%s %d, %s %d, %s %s, %s %s, %s %d (%d ms, %s %d), %s, %s %s",
+		     N(KNOB_THREADS), s->threads, N(KNOB_STREAMS), s->streams, what,
+		     s->precision == SETTINGS_DOUBLE ? "double" : "single", N(KNOB_CPUS), quota,
+		     N(KNOB_LOADERS), s->loaders, s->prep_ms, N(KNOB_PREFETCH), s->prefetch,
+		     settings_blas_name(s->blas), N(KNOB_SPIN), s->spin_off ? "off" : "default");
 #undef N
 	return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap - 1;
 }

@@ -3,6 +3,7 @@
  * get the notice instead of a crash. */
 #include "config.h"
 #include "knobs.h"
+#include "settings-lab.h"
 
 #include "tl-test.h"
 
@@ -59,7 +60,7 @@ static struct fixture *fixture_lab(void)
 	s->target = 50;
 	s->want = knobs_defaults();
 	s->want.threads = 2;
-	s->lab_status.settings = s->want;
+	settings_to_lab(&s->want, &s->lab_status.settings);
 	s->lab_status.applied = true;
 	s->lab_status.anchor_pid = 50;
 	s->lab_status.stream[0].state = CTL_STREAM_RUNNING;

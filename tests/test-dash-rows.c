@@ -3,6 +3,7 @@
  * shortening labels and dropping minor fields, never by cutting a word. */
 #include "config.h"
 #include "knobs.h"
+#include "settings-lab.h"
 
 #include "tl-test.h"
 
@@ -31,7 +32,7 @@ static void test_header_widths(void **state)
 {
 	(void)state;
 	char out[512];
-	struct lab_settings want = knobs_defaults();
+	struct settings want = knobs_defaults();
 	struct dash_header h = {.mode = "lab", .want = &want, .interval = 1};
 
 	dash_rows_header(out, sizeof(out), 200, &h);
@@ -42,7 +43,7 @@ static void test_header_widths(void **state)
 	assert_string_equal(
 	    out, "threadlab lab | sgemm n=768 | thr 1 | str 1 | wrk 0 | quota none | every 1s");
 	/* Another build, loaders and their pending marks stay at 80 columns. */
-	want.blas = LAB_BLAS_OPENMP;
+	want.blas = SETTINGS_BLAS_OPENMP;
 	want.loaders = 2;
 	h.pending = SESSION_PEND_BLAS | SESSION_PEND_LOADERS;
 	dash_rows_header(out, sizeof(out), 80, &h);
@@ -51,7 +52,7 @@ static void test_header_widths(void **state)
 	assert_non_null(strstr(out, "ld 2*"));
 	dash_rows_header(out, sizeof(out), 200, &h);
 	assert_non_null(strstr(out, "loaders 2* x 20 ms | openmp*"));
-	want.blas = LAB_BLAS_PTHREADS;
+	want.blas = SETTINGS_BLAS_PTHREADS;
 	want.loaders = 0;
 	/* Pending marks, a pause, a sweep (never both: a sweep needs the
 	 * workload running) survive at 80 columns. */
@@ -94,10 +95,10 @@ static void test_header_pending(void **state)
 {
 	(void)state;
 	char out[512];
-	struct lab_settings want = knobs_defaults();
+	struct settings want = knobs_defaults();
 	struct lab_status st;
 	memset(&st, 0, sizeof(st));
-	st.settings = want;
+	settings_to_lab(&want, &st.settings);
 	st.applied = true;
 	st.stream[0].state = CTL_STREAM_RUNNING;
 	st.stream[0].threads = 1;

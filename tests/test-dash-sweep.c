@@ -34,7 +34,7 @@ static void test_sweep_state_machine(void **state)
 {
 	(void)state;
 	struct dash d;
-	struct lab_settings w = knobs_defaults();
+	struct settings w = knobs_defaults();
 	struct lab_status st;
 	struct labview v;
 	tl_dash_fresh(&d);

@@ -112,14 +112,14 @@ struct dash_header {
 	pid_t pid;	    /* target */
 	const char *target; /* attach/command: the name or command line, raw */
 	bool tree;
-	const struct lab_settings *want; /* lab only, else NULL */
-	unsigned pending;		 /* SESSION_PEND_* */
-	double interval;		 /* s */
-	bool gone;			 /* target exited */
-	const char *sweep;		 /* "sweep 2/4" or NULL */
-	const char *replay;		 /* replay: "2026-12-01 08:17:03", else NULL */
-	long replay_pos, replay_count;	 /* replay: the sample shown (0-based), of */
-	int replay_speed;		 /* replay: 1, 2, 4, 8 */
+	const struct settings *want;   /* lab only, else NULL */
+	unsigned pending;	       /* SESSION_PEND_* */
+	double interval;	       /* s */
+	bool gone;		       /* target exited */
+	const char *sweep;	       /* "sweep 2/4" or NULL */
+	const char *replay;	       /* replay: "2026-12-01 08:17:03", else NULL */
+	long replay_pos, replay_count; /* replay: the sample shown (0-based), of */
+	int replay_speed;	       /* replay: 1, 2, 4, 8 */
 	bool replay_paused;
 };
 /* "threadlab lab | sgemm n=768 | threads 2* | streams 1 | workers 0 |

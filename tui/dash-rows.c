@@ -52,15 +52,15 @@ size_t dash_rows_header(char *out, size_t cap, int width, const struct dash_head
 			dash_line_brief(&l, "%s", h->mode); /* "lab": the last thing to go */
 	}
 	if (h->want) {
-		const struct lab_settings *w = h->want;
+		const struct settings *w = h->want;
 		unsigned p = h->pending;
 #define DASH_STAR(bit) ((p & (bit)) ? "*" : "")
-		bool dbl = w->precision == CTL_DOUBLE;
-		if (w->kernel == CTL_TRIAD)
+		bool dbl = w->precision == SETTINGS_DOUBLE;
+		if (w->kernel == SETTINGS_TRIAD)
 			dash_line_add(&l, 0, "%s%s%s %.0f MiB", dbl ? "dtriad" : "striad",
 				      DASH_STAR(SESSION_PEND_PRECISION),
 				      DASH_STAR(SESSION_PEND_KERNEL),
-				      labview_triad_mib(w->precision));
+				      settings_triad_mib(w->precision));
 		else
 			dash_line_add(&l, 0, "%s%s%s n=%d%s", dbl ? "dgemm" : "sgemm",
 				      DASH_STAR(SESSION_PEND_PRECISION),
@@ -82,11 +82,11 @@ size_t dash_rows_header(char *out, size_t cap, int width, const struct dash_head
 		}
 		/* The default build goes first on a narrow screen; another one,
 		 * or one on its way, stays. */
-		bool said = w->blas != LAB_BLAS_PTHREADS || (p & SESSION_PEND_BLAS);
+		bool said = w->blas != SETTINGS_BLAS_PTHREADS || (p & SESSION_PEND_BLAS);
 		dash_line_add(&l, said ? 2 | DASH_LINE_KEEP : 3, "%s%s%s",
-			      labview_blas_name(w->blas), w->spin_off ? " spin off" : "",
+			      settings_blas_name(w->blas), w->spin_off ? " spin off" : "",
 			      DASH_STAR(SESSION_PEND_BLAS));
-		dash_line_brief(&l, "%s%s", w->blas == LAB_BLAS_OPENMP ? "omp" : "pth",
+		dash_line_brief(&l, "%s%s", w->blas == SETTINGS_BLAS_OPENMP ? "omp" : "pth",
 				DASH_STAR(SESSION_PEND_BLAS));
 		if (w->cpus > 0)
 			dash_line_add(&l, 0, "quota %.1f%s", w->cpus,
@@ -267,7 +267,7 @@ static void dash_rows_streams(const struct workload_report *w, char *full, char 
 	size_t of = 0, ob = 0, oc = 0;
 
 	full[0] = brief[0] = cpu[0] = '\0';
-	for (int i = 0; i < w->nstreams && i < CTL_MAX_STREAMS; i++) {
+	for (int i = 0; i < w->nstreams && i < SETTINGS_MAX_STREAMS; i++) {
 		const struct workload_stream_report *r = &w->stream[i];
 		bool failed = r->state && strcmp(r->state, "failed") == 0;
 		if (!r->wanted && !failed)
@@ -366,7 +366,8 @@ size_t dash_rows_chart_title(char *out, size_t cap, int width, int size, int pre
 	const char *im = utf8 ? "\u250a" : ":", *cm = utf8 ? "\u2502" : "|";
 
 	dash_line_init(&l, " | ");
-	dash_line_add(&l, 0, "Scaling n=%d %s", size, precision == CTL_DOUBLE ? "dgemm" : "sgemm");
+	dash_line_add(&l, 0, "Scaling n=%d %s", size,
+		      precision == SETTINGS_DOUBLE ? "dgemm" : "sgemm");
 	dash_line_add(&l, 1 | DASH_LINE_KEEP, "bars: steady GFLOP/s, %s ideal, %s ceiling %.1f", im,
 		      cm, ceiling);
 	dash_line_brief(&l, "%s ideal %s ceiling %.1f", im, cm, ceiling);
