@@ -16,6 +16,7 @@
 #include "diagnosis.h"
 #include "environment.h"
 #include "model.h"
+#include "settings.h"
 
 #define EXPLOG_KNOBS 24
 #define EXPLOG_ROWS  32

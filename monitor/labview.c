@@ -7,7 +7,7 @@
  * setting). */
 #include "config.h"
 
-#include "labview.h"
+#include "labview-impl.h"
 
 #include "settings-lab.h"
 
@@ -237,6 +237,22 @@ static void labview_roofline(struct labview *v, const struct settings *s, double
 	out->gbs = i > 0 ? out->gflops / i : 0;
 }
 
+/* The counters and the epoch as st has them. */
+static void labview_totals(const struct lab_status *st, struct workload_report *out)
+{
+	struct workload_counters *c = &out->totals;
+	out->epoch = st->epoch;
+	out->applied = st->applied;
+	c->nslots = st->nslots;
+	for (int i = 0; i < st->nslots && i < SETTINGS_MAX_STREAMS; i++) {
+		c->flops[i] = st->stream[i].flops;
+		c->gemms[i] = st->stream[i].gemms;
+	}
+	c->batches = st->batches;
+	c->input_wait_ns = st->input_wait_ns;
+	c->loader_cpu_ns = st->loader_cpu_ns;
+}
+
 static uint64_t labview_applied_epoch(const struct lab_status *st)
 {
 	uint64_t e = UINT64_MAX;
@@ -333,6 +349,7 @@ void labview_feed(struct labview *v, const struct lab_status *st, double t, doub
 	for (int i = 0; i < st->nworkers && i < SETTINGS_MAX_WORKERS; i++)
 		out->worker_pids[out->nworkers_pids++] = st->worker_pid[i];
 	labview_pipeline(v, st, interval ? dt : 0, out);
+	labview_totals(st, out);
 	labview_note(v, out, effective);
 }
 
@@ -426,25 +443,26 @@ static int labview_gemm_name(const char *name, size_t len, bool *parked)
 	return -1;
 }
 
-enum labview_mark labview_mark(const struct thread_rate *r, const struct lab_status *st)
+enum labview_mark labview_mark(pid_t pid, const char *name, size_t name_len,
+			       const struct lab_status *st)
 {
 	bool parked;
 	int stream = -1;
 
 	if (!st)
 		return LABVIEW_MARK_NONE;
-	if (st->anchor_pid > 0 && r->pid == st->anchor_pid)
+	if (st->anchor_pid > 0 && pid == st->anchor_pid)
 		return LABVIEW_MARK_ANCHOR;
 	for (int i = 0; i < st->nworkers && i < SETTINGS_MAX_WORKERS; i++)
-		if (st->worker_pid[i] == r->pid)
+		if (st->worker_pid[i] == pid)
 			return LABVIEW_MARK_WORKER;
 	for (int k = 0; k < SETTINGS_MAX_LOADERS; k++)
-		if (st->loader[k].pid > 0 && st->loader[k].pid == r->pid)
+		if (st->loader[k].pid > 0 && st->loader[k].pid == pid)
 			return LABVIEW_MARK_LOADER;
 	for (int i = 0; i < SETTINGS_MAX_STREAMS; i++)
-		if (st->stream[i].pid > 0 && st->stream[i].pid == r->pid)
+		if (st->stream[i].pid > 0 && st->stream[i].pid == pid)
 			stream = i;
-	int named = labview_gemm_name(r->name, r->name_len, &parked);
+	int named = labview_gemm_name(name, name_len, &parked);
 	if (stream < 0)
 		stream = named;
 	if (stream < 0)

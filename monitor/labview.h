@@ -3,19 +3,19 @@
  * Fed once per tick with the lab's status, it keeps a smoothed GFLOP/s, a
  * history for the sparkline, the steady-state GFLOP/s since the last change
  * and, per (streams, threads) pair visited, the best steady-state figure for
- * the scaling chart.  Pure: no I/O. */
+ * the scaling chart.  Pure: no I/O.  The feeding, from the lab's status
+ * and the threads' rates, is the monitor's own (labview-impl.h). */
 #ifndef THREADLAB_LABVIEW_H
 #define THREADLAB_LABVIEW_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
-#include "lab.h"
-#include "settings.h"
 #include "rate-cache.h"
 #include "roofline.h"
-#include "threads.h"
+#include "settings.h"
 #include "throughput.h"
 
 #define LABVIEW_HISTORY	 256
@@ -38,14 +38,25 @@ struct workload_stream_report {
 			     * wall; above useful_cpus = spinning, overhead */
 };
 
+/* The lab's counters since it started, as the last feed read them (the
+ * exposition's counters; 0 in a replay). */
+struct workload_counters {
+	int nslots;			      /* stream slots started (wanted or parked) */
+	uint64_t flops[SETTINGS_MAX_STREAMS]; /* FLOPs each slot completed (2 n^3 a GEMM) */
+	uint64_t gemms[SETTINGS_MAX_STREAMS]; /* GEMM calls each slot completed */
+	uint64_t batches;		      /* input batches the streams took */
+	uint64_t input_wait_ns;		      /* time the streams waited for a batch, ns */
+	uint64_t loader_cpu_ns;		      /* CPU the loaders spent preparing them, ns */
+};
+
 /* What the lab adds to a batch sample (issue: "workload" object). */
 struct workload_report {
 	int threads, streams, size, workers;
 	const char *precision; /* "single" or "double" */
 	const char *kernel;    /* "gemm" or "triad" (lab_kernel_name) */
 	uint32_t length;       /* the triad's elements per array (0 for GEMM) */
-	/* Strings below point into the session's lab_status: valid until the
-	 * next session_tick(). */
+	/* Strings below point into the lab's status the session keeps: valid
+	 * until the next session_tick(). */
 	double cpus; /* quota asked for, <= 0: none */
 	bool paused;
 	bool spin_off;
@@ -94,6 +105,11 @@ struct workload_report {
 	unsigned loader_restarts;
 	pid_t loader_pids[SETTINGS_MAX_LOADERS];
 	size_t nloader_pids;
+	/* The settings epoch: the latest written, and whether every wanted
+	 * stream has applied it (the dashboard's sweep waits for that). */
+	uint64_t epoch;
+	bool applied;
+	struct workload_counters totals;
 };
 
 /* One visited setting in the scaling chart. */
@@ -159,14 +175,6 @@ void labview_init(struct labview *v);
 /* Forgets the history and the chart (key r). */
 void labview_reset(struct labview *v);
 
-/* Feeds one lab status read at time t (s) with the target's effective CPU
- * budget; single is the single-thread rate (<= 0: use the one measured in
- * passing, labview_single(), if any).  Fills
- * *out for the outputs, per stream too, except the CPU time /proc shows
- * (cpu_cpus), which labview_cpu() adds from the thread rates. */
-void labview_feed(struct labview *v, const struct lab_status *st, double t, double effective,
-		  double single, struct workload_report *out);
-
 /* Adds the figures of w (one interval of the workload, live or recorded)
  * to the history and, when w has a steady figure, to the chart, under the
  * budget's effective CPUs.  labview_feed() calls it; a replay calls it for
@@ -205,10 +213,6 @@ void labview_conditions(struct labview *v, double t, double other_cpus);
 void labview_single_report(const struct labview *v, int size, int precision,
 			   struct workload_report *out);
 
-/* Adds to *out the CPU time /proc shows per stream helper (and summed):
- * the thread rates of the interval the last labview_feed() covered. */
-void labview_cpu(const struct thread_rate *threads, size_t n, struct workload_report *out);
-
 /* The chart point for (streams, threads, loaders) at size/precision
  * measured under the budget, workers and batch cost of the last feed, or
  * NULL. */
@@ -241,10 +245,5 @@ enum labview_mark {
 };
 /* "", "active", "parked", "paused", "worker", "anchor", "loader". */
 const char *labview_mark_name(enum labview_mark m);
-
-/* Classifies a thread of the lab: by its process (anchor, worker, stream
- * helper: st->stream[i].pid) and its name (gemmI.pK parked, gemmI / gemmI.wK
- * active).  st NULL (attach mode) gives LABVIEW_MARK_NONE. */
-enum labview_mark labview_mark(const struct thread_rate *r, const struct lab_status *st);
 
 #endif

@@ -7,7 +7,7 @@
  * first wrong field names itself in the error. */
 #include "config.h"
 
-#include "recording.h"
+#include "recording-impl.h"
 #include "recording-diag.h"
 #include "recording-latency.h"
 #include "pressure.h"
@@ -23,7 +23,7 @@
 #include <time.h>
 
 #include "activity.h"
-#include "thread-field.h"
+#include "thread-field-impl.h"
 #include "xalloc.h"
 
 static bool rp_time(const char *s, double *wall)
@@ -96,7 +96,7 @@ static void rp_cgroup(struct recording_json *p, json_object *o, struct snapshot 
 	s->psi_cgroup.some_avg10 = s->psi_cgroup.available ? psi : 0;
 	char note[128];
 	recording_json_str(p, o, "psi_note", note, sizeof(note), NULL);
-	s->psi_cgroup_why = pressure_why_of(note);
+	s->psi_cgroup_why = model_psi_why_to(pressure_why_of(note));
 }
 
 static void rp_threads(struct recording_json *p, json_object *a, struct snapshot_rates *r)

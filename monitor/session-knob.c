@@ -6,7 +6,7 @@
 #include <stdio.h>
 
 #include "procinfo.h"
-#include "session.h"
+#include "session-impl.h"
 #include "settings-lab.h"
 
 /* What the table cannot know: the build's presence, the memory and the
@@ -18,7 +18,8 @@ static int session_check_fit(const struct session *s, const struct settings *ask
 	settings_to_lab(asked_for, &want);
 	int rc = lab_settings_check(&want, err, errlen);
 	if (rc == 0 && s)
-		rc = lab_settings_check_mem(&want, procinfo_mem_available(&s->root), err, errlen);
+		rc = lab_settings_check_mem(&want, procinfo_mem_available(&s->impl->root), err,
+					    errlen);
 	if (rc == 0)
 		rc = lab_settings_check_rlimits(&want, err, errlen);
 	return rc;

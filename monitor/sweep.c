@@ -20,9 +20,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "collector.h"
+#include "collector-impl.h"
+#include "diagnosis-input.h"
+#include "environment-impl.h"
 #include "knobs.h"
-#include "neighbours.h"
+#include "labview-impl.h"
+#include "model-impl.h"
+#include "neighbours-impl.h"
 #include "procinfo.h"
 #include "roofline.h"
 #include "sampler.h"
@@ -160,6 +164,7 @@ struct sweep_ctx {
 	struct labview *view;	      /* sink->sample: the window's figures */
 	const struct sysroot *root;   /* for a new anchor's sampler */
 	struct workload_report *work; /* sink->sample: what it hands over */
+	struct model_sample model;    /* sink->sample: the window as the faces read it */
 	const struct budget *budget;
 	struct diagnosis *diag;	 /* the window's, for the row's verdict */
 	struct neighbours neigh; /* the rest of the machine over the window (contended) */
@@ -289,7 +294,8 @@ static int sweep_step_once(struct sweep_ctx *c, int loaders, int streams, int th
 		/* The window as one sample, for a recording of the sweep. */
 		labview_feed(c->view, c->b, t1, c->effective, c->single, c->work);
 		labview_cpu(c->rates.threads, c->rates.nthreads, c->work);
-		rc = out_error(c->k, c->k->sample(c->k->arg, &c->sb, &c->rates, c->work));
+		model_sample_fill(&c->model, &c->sb, &c->rates, true);
+		rc = out_error(c->k, c->k->sample(c->k->arg, &c->model, c->work));
 		if (rc < 0)
 			return rc;
 	}
@@ -423,6 +429,7 @@ int sweep_run(const struct sweep_opts *o, const struct sweep_sink *k)
 	snapshot_init(&c.sa);
 	snapshot_init(&c.sb);
 	snapshot_rates_init(&c.rates);
+	model_sample_init(&c.model);
 	struct sysroot root = {.fd = -1};
 	struct budget budget;
 	c.budget = &budget;
@@ -505,6 +512,7 @@ out:
 	snapshot_free(&c.sa);
 	snapshot_free(&c.sb);
 	snapshot_rates_free(&c.rates);
+	model_sample_free(&c.model);
 	free(c.a);
 	free(c.b);
 	free(c.view);

@@ -119,8 +119,7 @@ struct sweep_sink {
 	void (*note)(void *arg, const char *line);
 	/* Each setting's measured window as one sample (a recording of the
 	 * sweep); NULL: not wanted.  Returns 0 or -errno like row. */
-	int (*sample)(void *arg, const struct snapshot *cur, const struct snapshot_rates *r,
-		      const struct workload_report *w);
+	int (*sample)(void *arg, const struct model_sample *m, const struct workload_report *w);
 };
 
 /* A note formatted as printf does, handed to note(arg, line) (nothing

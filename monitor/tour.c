@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "knobs.h"
+#include "session-impl.h"
 #include "throughput.h"
 
 /* ---- the steps ----------------------------------------------------------- */
@@ -198,7 +199,7 @@ static void tour_build(struct tour *t)
 
 static void acc_begin(struct tour *t, const struct session *s, double now)
 {
-	const struct lab_status *st = &s->lab_status;
+	const struct lab_status *st = &s->impl->lab_status;
 	memset(&t->acc, 0, sizeof(t->acc));
 	t->acc.t0 = now;
 	t->acc.flops = st->flops;
@@ -234,8 +235,8 @@ void tour_start(struct tour *t, struct session *s, double step_s, double hold_s,
 	t->saved = s->want;
 	/* The machine's budget, not the lab's own quota (the steps set their
 	 * own): threadlab itself never runs in the lab's quota cgroup. */
-	struct budget self;
-	double e = s->cur.budget.effective;
+	struct model_budget self;
+	double e = s->impl->cur.budget.effective;
 	char why[256];
 	if (session_budget(s->cfg.root, 0, &self, why, sizeof(why)) == EXIT_OK)
 		e = self.effective;
@@ -293,14 +294,14 @@ static bool is_helper(const struct lab_status *st, pid_t pid)
 /* One tick's figures into the window's sums, weighted by the tick's span. */
 static void acc_tick(struct tour *t, const struct session *s)
 {
-	const struct snapshot_rates *r = &s->rates;
+	const struct snapshot_rates *r = &s->impl->rates;
 	if (!s->have_rates || r->dt <= 0)
 		return;
 	double dt = r->dt, run = 0, wait = 0, iv = 0;
 	int ran = 0;
 	for (size_t i = 0; i < r->nthreads; i++) {
 		const struct thread_rate *th = &r->threads[i];
-		if (th->is_new || !is_helper(&s->lab_status, th->pid))
+		if (th->is_new || !is_helper(&s->impl->lab_status, th->pid))
 			continue;
 		run += th->cpu_pct;
 		wait += th->wait_pct;
@@ -318,23 +319,23 @@ static void acc_tick(struct tour *t, const struct session *s)
 	a->wait += wait * dt;
 	a->ivcsw += iv * dt;
 	a->cpu += s->work.cpu_cpus * dt;
-	const struct cpu_usage *cu = &s->cur.cpus;
+	const struct cpu_usage *cu = &s->impl->cur.cpus;
 	double other = cu->total_busy_pct / 100.0 * (double)cu->n - r->total_cpu_pct / 100.0;
 	a->other += (other > 0 ? other : 0) * dt;
-	if (r->throttle.valid && s->lab_status.quota_cpus > 0) {
+	if (r->throttle.valid && s->impl->lab_status.quota_cpus > 0) {
 		a->thr_pct += r->throttle.throttled_pct * dt;
 		a->thr_s += r->throttle.throttled_s_per_s * dt;
 		a->thr_dt += dt;
 	}
-	if (s->cur.psi_system.available) {
-		a->psi += s->cur.psi_system.some_avg10;
+	if (s->impl->cur.psi_system.available) {
+		a->psi += s->impl->cur.psi_system.some_avg10;
 		a->psi_n += 1;
 	}
 }
 
 static void acc_end(struct tour *t, const struct session *s, double now, struct tour_figures *f)
 {
-	const struct lab_status *st = &s->lab_status;
+	const struct lab_status *st = &s->impl->lab_status;
 	const struct tour_acc *a = &t->acc;
 	const struct settings *w = &t->step[t->cur].set;
 	double dt = now - a->t0, tdt = a->ticks_dt > 0 ? a->ticks_dt : 1;
@@ -348,9 +349,9 @@ static void acc_end(struct tour *t, const struct session *s, double now, struct 
 	if (t->step[t->cur].kind == TOUR_SINGLE)
 		f->single_gflops = f->gflops;
 	f->best_single = s->work.single_thread_gflops;
-	f->effective = s->cur.budget.effective;
-	f->online = s->cur.budget.online;
-	f->affinity = s->cur.budget.affinity;
+	f->effective = s->impl->cur.budget.effective;
+	f->online = s->impl->cur.budget.online;
+	f->affinity = s->impl->cur.budget.affinity;
 	f->speedup = throughput_speedup(f->gflops, f->single_gflops);
 	f->ideal_gflops =
 	    throughput_ideal(f->single_gflops, (double)w->threads * w->streams, f->effective);
@@ -413,7 +414,7 @@ static void advance(struct tour *t, struct session *s, double now)
 bool tour_tick(struct tour *t, struct session *s, double now)
 {
 	struct tour_step *st = &t->step[t->cur];
-	bool applied = session_pending(s) == 0 && s->lab_status.applied;
+	bool applied = session_pending(s) == 0 && s->impl->lab_status.applied;
 	switch (t->state) {
 	case TOUR_OFF:
 	case TOUR_DONE:

@@ -7,7 +7,7 @@
 
 #include <math.h>
 
-#include "diagnosis.h"
+#include "diagnosis-input.h"
 #include "environ.h"
 #include "maps.h"
 #include "runtimes.h"

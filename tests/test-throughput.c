@@ -6,7 +6,7 @@
 #include <errno.h>
 #include <math.h>
 
-#include "labview.h"
+#include "labview-impl.h"
 #include "rate-cache.h"
 #include "throughput.h"
 

@@ -91,7 +91,7 @@ static int dm_attach(const struct options *o, const struct dash_machine *m, pid_
 	sc.tree = dash_machine_has_children(m, pid);
 	/* The view's reader, warm: the attach screen is up without reading
 	 * every thread of the machine again (the view does not tick meanwhile). */
-	sc.machine_from = &m->k.machine;
+	sc.machine_from = ranking_machine(&m->k);
 	*back = true;
 	if (session_start(&s, &sc, err, sizeof(err)) != EXIT_OK) {
 		session_stop(&s);

@@ -31,8 +31,8 @@ void options_session_config(const struct options *o, struct session_config *c)
 	c->tree = o->tree;
 	c->command = o->command;
 	c->stdio = o->mode == MODE_BATCH || o->mode == MODE_DIAGNOSE || o->mode == MODE_HEADLESS
-		       ? LAUNCH_STDIO_STDERR
-		       : LAUNCH_STDIO_NULL;
+		       ? SESSION_STDIO_STDERR
+		       : SESSION_STDIO_NULL;
 	c->lab.threads = o->threads;
 	c->lab.streams = o->streams;
 	c->lab.size = o->size;
