@@ -10,7 +10,7 @@
  * disturbed.  Goals (issue 3): lab >= 97 % of bare; lab 2 threads >= 1.9 x
  * lab 1 thread. */
 #define _GNU_SOURCE
-#include "knobs.h"
+#include "settings-lab.h"
 #include "lab.h"
 
 #include <libgen.h>
@@ -32,7 +32,7 @@ static double now_s(void)
 
 static double lab_gflops(struct lab *lab, int threads, double seconds, int n)
 {
-	struct lab_settings s = knobs_defaults();
+	struct lab_settings s = settings_lab_defaults();
 	char msg[512];
 	s.threads = threads;
 	s.size = n;
@@ -85,7 +85,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "lab-vs-bare: %s missing: run make bench\n", bare);
 		return 1;
 	}
-	struct lab_settings s = knobs_defaults();
+	struct lab_settings s = settings_lab_defaults();
 	s.size = n;
 	char err[512];
 	struct lab *lab = lab_start(&s, err, sizeof(err));

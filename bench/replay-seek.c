@@ -18,6 +18,8 @@
 #include <unistd.h>
 
 #include "record.h"
+#include "environment-impl.h"
+#include "model-impl.h"
 #include "session.h"
 
 static double now(void)
@@ -45,6 +47,8 @@ static void synth(const char *path, int nthreads, int nsamples)
 	}
 	struct snapshot s;
 	struct snapshot_rates rt;
+	struct model_sample m;
+	model_sample_init(&m);
 	snapshot_init(&s);
 	snapshot_rates_init(&rt);
 	rt.threads = calloc((size_t)nthreads, sizeof(*rt.threads));
@@ -73,12 +77,14 @@ static void synth(const char *path, int nthreads, int nsamples)
 			t->vcsw_per_s = rand_r(&seed) % 50;
 			t->ivcsw_per_s = rand_r(&seed) % 20;
 		}
-		if (record_sample(r, &s, &rt, NULL, NULL) < 0) {
+		model_sample_fill(&m, &s, &rt, true);
+		if (record_sample(r, &m, NULL, NULL) < 0) {
 			fprintf(stderr, "replay-seek: cannot write %s\n", path);
 			exit(1);
 		}
 	}
 	record_close(r);
+	model_sample_free(&m);
 	free(rt.threads);
 }
 

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "fuzz.h"
-#include "recording.h"
+#include "recording-impl.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

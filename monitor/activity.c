@@ -1,7 +1,7 @@
 /* activity.c — what each thread is doing (activity.h). */
 #include "config.h"
 
-#include "activity.h"
+#include "activity-impl.h"
 
 #include <errno.h>
 #include <stdio.h>

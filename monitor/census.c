@@ -1,7 +1,7 @@
 /* census.c — the processes of a target and what each one is (census.h). */
 #include "config.h"
 
-#include "census.h"
+#include "census-impl.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -6,8 +6,8 @@
  * exe) and its maps and environ again every CENSUS_REFRESH_S seconds
  * (libraries load late: "import torch" comes after start).  Processes that
  * left are dropped.  Everything is read through collectors/ under the
- * session's root; what may not be read is recorded as such, never as
- * absent. */
+ * session's root (census-impl.h: the monitor's own); what may not be read
+ * is recorded as such, never as absent. */
 #ifndef THREADLAB_CENSUS_H
 #define THREADLAB_CENSUS_H
 
@@ -55,9 +55,9 @@ enum census_env {
 
 struct census_proc {
 	pid_t pid, ppid;
-	uint64_t starttime;	  /* stat field 22, or the caller's (census_update_pids) */
-	char comm[TASK_NAME_MAX]; /* stat field 2, raw */
-	char exe[CENSUS_LIB_MAX]; /* proc/PID/exe; "" when not readable */
+	uint64_t starttime;	   /* stat field 22, or the caller's (census_update_pids) */
+	char comm[MODEL_NAME_MAX]; /* stat field 2, raw */
+	char exe[CENSUS_LIB_MAX];  /* proc/PID/exe; "" when not readable */
 	bool exe_readable;
 	char cmdline[CENSUS_CMD_MAX]; /* arguments NUL-separated, raw */
 	size_t cmdline_len;
@@ -83,21 +83,6 @@ struct census {
 	size_t n, cap;
 	int cores; /* physical cores of the machine (0: unknown) */
 };
-
-void census_init(struct census *c, const struct sysroot *r);
-void census_free(struct census *c);
-
-/* Brings the census to the processes of threads (the pids that appear),
- * at time now (CLOCK_MONOTONIC s): reads new ones, refreshes old ones on
- * the cadence, drops those gone. */
-void census_update(struct census *c, const struct sysroot *r, const struct thread_set *threads,
-		   double now);
-/* The same from a list of pids, sorted (replay: no thread samples; the
- * machine's ranking).  starts (NULL: not known) gives each one's start
- * time (stat field 22): an entry whose start time differs belongs to a
- * process that ended, its PID taken by another, and is read again. */
-void census_update_pids(struct census *c, const struct sysroot *r, const pid_t *pids,
-			const uint64_t *starts, size_t n, double now);
 
 /* The entry of pid, or NULL. */
 const struct census_proc *census_find(const struct census *c, pid_t pid);

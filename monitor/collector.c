@@ -7,14 +7,14 @@
  * change: run as root, grant the capabilities, a kernel with BTF. */
 #include "config.h"
 
-#include "collector.h"
+#include "collector-impl.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "privileges.h"
-#include "session.h"
+#include "session-impl.h"
 
 static struct bpf_tasks *collector_loaded;
 static bool collector_chosen;
@@ -94,16 +94,16 @@ unsigned long long collector_reads(void)
 
 void collector_session_note(const struct session *s, char *out, size_t cap)
 {
-	const struct snapshot_rates *r = &s->rates;
+	const struct snapshot_rates *r = &s->impl->rates;
 	out[0] = '\0';
-	if (r->lat_on && s->cur.threads.lat_dropped > 0)
+	if (r->lat_on && s->impl->cur.threads.lat_dropped > 0)
 		snprintf(out, cap,
 			 "run-queue latency: %llu waits not traced, the BPF map holds %u threads "
 			 "(--bpf-threads N for more)",
-			 (unsigned long long)s->cur.threads.lat_dropped, r->lat_capacity);
+			 (unsigned long long)s->impl->cur.threads.lat_dropped, r->lat_capacity);
 	else if (r->lat_on || !s->have_rates)
 		return;
-	else if (s->rec)
+	else if (s->impl->rec)
 		snprintf(out, cap,
 			 "P50/P99/MAX hidden: the recording has no run-queue latency "
 			 "(made with the /proc collector)");

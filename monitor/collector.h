@@ -7,15 +7,13 @@
  * from the process for good (privileges.h), so nothing later can load
  * programs: not a session restarted, not a scrape of the exporter.  Every
  * sampler a session makes then reads through the loaded programs
- * (collector_attach); a sampler whose BPF read fails falls back to /proc
- * on its own (sampler.h). */
+ * (collector_attach, collector-impl.h); a sampler whose BPF read fails
+ * falls back to /proc on its own. */
 #ifndef THREADLAB_COLLECTOR_H
 #define THREADLAB_COLLECTOR_H
 
 #include <stdbool.h>
 #include <stddef.h>
-
-#include "sampler.h"
 
 enum collector_want {
 	COLLECTOR_AUTO, /* BPF where it loads, else /proc with a note */
@@ -45,9 +43,6 @@ bool collector_bpf_on(void);
  * "collector /proc: BPF unavailable (not root and no CAP_BPF, CAP_PERFMON)". */
 const char *collector_note(void);
 
-/* Puts a new sampler on the chosen path (nothing on /proc). */
-void collector_attach(struct sampler *s, bool live);
-
 /* The loaded programs' counters, for faces and tests: latency events the
  * map had no room for, its size, iterator reads so far (0 on /proc). */
 unsigned long long collector_dropped(void);
@@ -63,6 +58,5 @@ void collector_session_note(const struct session *s, char *out, size_t cap);
 
 /* Unloads the programs (at exit). */
 void collector_release(void);
-
 
 #endif

@@ -5,7 +5,7 @@
 #ifndef THREADLAB_DEMAND_H
 #define THREADLAB_DEMAND_H
 
-#include "model.h"
+#include <stdbool.h>
 
 /* runnable / effective CPUs; 0 when effective is not known (<= 0). */
 double demand_factor(double runnable, double effective);

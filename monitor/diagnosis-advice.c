@@ -136,7 +136,7 @@ void diagnosis_neighbours_text(const struct diagnosis *d, char *out, size_t cap,
  * dashboard, start-up flags elsewhere. */
 static bool diag_lab_suggest(struct diagnosis *d, const struct diag_input *in, enum verdict v)
 {
-	const struct lab_settings *l = in->lab;
+	const struct settings *l = in->lab;
 	if (!l)
 		return false;
 	double budget = v == VERDICT_THROTTLED ? in->budget->quota.cpus : d->effective;

@@ -4,7 +4,7 @@
 #ifndef THREADLAB_DIAGNOSIS_IMPL_H
 #define THREADLAB_DIAGNOSIS_IMPL_H
 
-#include "diagnosis.h"
+#include "diagnosis-input.h"
 
 /* The thresholds of the verdict table (diagnosis-rules.c) and the bands
  * around them. */

@@ -36,11 +36,11 @@ void diagnosis_latency(struct diagnosis *d, const struct diag_input *in, const s
 		if (group_of[i] >= 0 && group_of[i] < DIAG_GROUPS)
 			latency_hist_merge(&groups[group_of[i]], h);
 	}
-	latency_summarize(all, &d->latency);
+	model_summarize(all, &d->latency);
 	for (size_t k = 0; k < d->nroles; k++)
-		latency_summarize(&roles[k], &d->roles[k].latency);
+		model_summarize(&roles[k], &d->roles[k].latency);
 	for (size_t k = 0; k < d->ngroups; k++)
-		latency_summarize(&groups[k], &d->groups[k].latency);
+		model_summarize(&groups[k], &d->groups[k].latency);
 	free(all);
 	free(roles);
 	free(groups);
@@ -58,7 +58,7 @@ bool diagnosis_latency_long_tail(const struct diagnosis *d)
 
 void diagnosis_latency_reason(struct diagnosis *d)
 {
-	const struct lat_summary *l = &d->latency;
+	const struct model_latency *l = &d->latency;
 	if (!d->lat_on || l->events == 0)
 		return;
 	/* The group with the longest tail, when there are several. */

@@ -206,14 +206,14 @@ static void say_over(struct diagnosis *d, const struct diag_input *in)
 			 "oversubscribed %.1fx: a team of %d threads working together on %.2f "
 			 "effective CPUs (%s binds), waiting for each other: %.1f runnable threads "
 			 "on average%s, run-queue wait %.2f s/s",
-			 d->team_factor, d->team, d->effective, budget_term_name(d->binding),
+			 d->team_factor, d->team, d->effective, model_term_name(d->binding),
 			 d->runnable_mean, parts, d->wait);
 	else
 		snprintf(d->headline, sizeof(d->headline),
 			 "oversubscribed %.1fx: %.1f runnable threads on average%s on %.2f "
 			 "effective CPUs (%s binds); run-queue wait %.2f s/s",
 			 d->factor, d->runnable_mean, parts, d->effective,
-			 budget_term_name(d->binding), d->wait);
+			 model_term_name(d->binding), d->wait);
 	if (d->factor <= DIAG_OVER_FACTOR && diag_team_hold(d) != HOLD_YES &&
 	    diagnosis_latency_long_tail(d))
 		REASON(d,
@@ -295,7 +295,7 @@ static void say_under(struct diagnosis *d, const struct diag_input *in)
 	snprintf(d->headline, sizeof(d->headline),
 		 "undersubscribed: %.1f runnable threads on average on %.2f effective CPUs (%s "
 		 "binds): %.1f CPUs stay unused while a thread is busy",
-		 d->runnable_mean, d->effective, budget_term_name(d->binding),
+		 d->runnable_mean, d->effective, model_term_name(d->binding),
 		 d->effective - d->runnable_mean);
 	diagnosis_advise_under(d, in);
 }
@@ -311,7 +311,7 @@ static void say_fine(struct diagnosis *d, const struct diag_input *in)
 	snprintf(d->headline, sizeof(d->headline),
 		 "fine: %.1f runnable threads on average on %.2f effective CPUs (%s binds), factor "
 		 "%.2f%s",
-		 d->runnable_mean, d->effective, budget_term_name(d->binding), d->factor,
+		 d->runnable_mean, d->effective, model_term_name(d->binding), d->factor,
 		 d->borderline < VERDICT_N ? ", borderline" : "");
 	if (diag_idle_cpus_busy_thread(d, in) == HOLD_YES)
 		REASON(d,

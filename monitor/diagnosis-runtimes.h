@@ -4,7 +4,7 @@
 #ifndef THREADLAB_DIAGNOSIS_RUNTIMES_H
 #define THREADLAB_DIAGNOSIS_RUNTIMES_H
 
-#include "diagnosis.h"
+#include "diagnosis-input.h"
 
 /* Fills d->runtimes: each thread-pool runtime of in->census (the target's
  * first), its default pool for affinity CPUs and the pool in effect; also

@@ -294,7 +294,7 @@ static void diag_figures(struct diagnosis *d, const struct diag_input *in)
 	const struct budget *b = in->budget;
 	d->window_s = r->dt;
 	d->effective = b->effective;
-	d->binding = b->binding;
+	d->binding = model_term_of(b->binding);
 	d->nthreads = (int)r->nthreads;
 	d->runnable_now = r->runnable;
 	d->runnable_mean = diagnosis_runnable_mean(r);
@@ -327,7 +327,7 @@ static void diag_evidence(struct diagnosis *d, const struct diag_input *in)
 	       "%.2f runnable threads on average (%s%d%s) on %.2f effective CPUs (%s binds): "
 	       "factor %.2f",
 	       d->runnable_mean, now, d->nthreads, now[0] ? " in state R now" : " threads",
-	       d->effective, budget_term_name(d->binding), d->factor);
+	       d->effective, model_term_name(d->binding), d->factor);
 	if (d->throttle_wait > 0.005)
 		REASON(d,
 		       "run-queue wait %.2f s/s, of which %.2f s/s throttling (the quota) and "
@@ -409,7 +409,7 @@ void diagnosis_of_totals(const struct diag_totals *t, struct diagnosis *out)
 	memset(out, 0, sizeof(*out));
 	out->window_s = t->window_s;
 	out->effective = b->effective;
-	out->binding = b->binding;
+	out->binding = model_term_of(b->binding);
 	out->nthreads = t->threads;
 	out->nprocs = 1;
 	out->cpu = t->cpu;

@@ -27,7 +27,9 @@
  * decide), unless the previous verdict was that one (diag_input.prev: the
  * dashboard's hysteresis).  Each rule writes its reasons and suggestions;
  * suggestions name real settings and numbers, and each is checked against
- * the figures it predicts before it is kept (diagnosis-advice.c). */
+ * the figures it predicts before it is kept (diagnosis-advice.c).  What a
+ * diagnosis is made from, in the collectors' types, is the monitor's own
+ * (diagnosis-input.h): the faces read the diagnosis. */
 #ifndef THREADLAB_DIAGNOSIS_H
 #define THREADLAB_DIAGNOSIS_H
 
@@ -77,8 +79,8 @@ struct diag_role {
 	/* Of the window, the share each process's working thread (the one
 	 * that ran most) waited for input, averaged over the processes: %. */
 	double input_wait_pct;
-	int activity[ACTIVITY_N];   /* threads by their activity */
-	struct lat_summary latency; /* run-queue latency of its threads (BPF path) */
+	int activity[ACTIVITY_N];     /* threads by their activity */
+	struct model_latency latency; /* run-queue latency of its threads (BPF path) */
 };
 
 /* How a pool's size in effect was found. */
@@ -121,14 +123,14 @@ struct diag_env {
 /* Threads of one process sharing a name stem. */
 struct diag_group {
 	pid_t pid;
-	char name[TASK_NAME_MAX]; /* the shared name, or the stem and "*" */
-	char stem[TASK_NAME_MAX]; /* diagnosis_stem() of the names */
+	char name[MODEL_NAME_MAX]; /* the shared name, or the stem and "*" */
+	char stem[MODEL_NAME_MAX]; /* diagnosis_stem() of the names */
 	int threads;
 	double runnable_mean;
 	double cpu_pct;
 	double wait_pct;
-	struct lat_summary latency; /* run-queue latency of its threads (BPF path) */
-	int activity[ACTIVITY_N];   /* threads by their activity */
+	struct model_latency latency; /* run-queue latency of its threads (BPF path) */
+	int activity[ACTIVITY_N];     /* threads by their activity */
 };
 
 struct diagnosis {
@@ -139,7 +141,7 @@ struct diagnosis {
 	int runnable_now;     /* threads in state R at the last sample (a detail) */
 	int nthreads, nprocs;
 	double effective; /* CPUs */
-	enum budget_term binding;
+	enum model_term binding;
 	double cpu;	      /* CPUs in use */
 	double wait;	      /* run-queue wait, s/s */
 	double throttle_wait; /* the part of wait the quota explains, s/s */
@@ -147,7 +149,7 @@ struct diagnosis {
 	double throttled_pct; /* % of periods throttled */
 	double throttled_s_per_s;
 	bool lat_on;		      /* run-queue latency was traced (the BPF collector) */
-	struct lat_summary latency;   /* of all the target's threads over the window */
+	struct model_latency latency; /* of all the target's threads over the window */
 	char headline[2 * DIAG_TEXT]; /* the verdict in one line a person can act on */
 	size_t nreasons, nsuggestions, nroles, nruntimes, ngroups, nenv;
 	char reasons[DIAG_REASONS][DIAG_TEXT];
@@ -174,49 +176,6 @@ struct diagnosis {
 	double team_factor;	 /* team / effective CPUs */
 };
 
-/* What a diagnosis is made from.  census may be NULL (a replay of a file
- * without one): no roles, runtimes or variables then. */
-struct diag_input {
-	pid_t target;
-	const struct budget *budget;
-	const struct snapshot_rates *rates; /* over the window judged */
-	const struct census *census;
-	int cores;			/* physical cores, 0: unknown */
-	const struct lab_settings *lab; /* the lab's knobs (its pools follow them, not the
-					 * environment); NULL outside the lab */
-	bool keys;			/* the lab's knobs are keys (the dashboard), else flags */
-	int unfollowed;			/* descendants of the target not followed (no --tree) */
-	const struct machine_view *machine; /* the rest of the machine; NULL: not measured */
-	enum verdict prev; /* the verdict of the last window, for hysteresis; VERDICT_N: none
-			    * (--diagnose judges once) */
-};
-
-/* Diagnoses in into out (every field written). */
-void diagnosis_make(const struct diag_input *in, struct diagnosis *out);
-
-/* A process judged from its totals alone (the whole machine's ranking,
- * ranking.h): no thread is read, so there are no roles, groups or latency,
- * and undersubscribed (a busy thread) is never found.  The part of the
- * wait throttling explains is estimated from the totals: each thread waits
- * at most the throttled share of one CPU's time (throttled_s_per_s over
- * the CPUs its threads ran on, up to 1), so it is min(wait, threads x that
- * share).  With a census its runtimes and thread variables are read as the
- * single-target diagnosis reads them (no team is seen working: a pool is
- * read from memory or is the default); without one no runtime is named. */
-struct diag_totals {
-	pid_t pid;
-	int threads;
-	double window_s;
-	double cpu, wait; /* CPUs, s/s */
-	const struct budget *budget;
-	struct throttle_rate throttle;	    /* of the cgroup whose quota binds */
-	int cpus_ran;			    /* distinct CPUs its threads ran on; <= 0: 1 */
-	const struct machine_view *machine; /* the rest of the machine; NULL: not measured */
-	const struct census *census; /* the process's own entry, for its runtimes and thread
-				      * variables; NULL: not read (no runtime is named) */
-};
-/* Diagnoses t into out (every field written). */
-void diagnosis_of_totals(const struct diag_totals *t, struct diagnosis *out);
 /* The verdict table's first rule, for a caller that needs only it:
  * whether cpu CPUs in use and runnable threads read idle. */
 bool diagnosis_is_idle(double cpu, double runnable);
@@ -236,11 +195,6 @@ bool diagnosis_prediction_fits(double runnable, double cpus);
 
 /* "memory", "observed", "default", or NULL for POOL_UNKNOWN. */
 const char *diagnosis_pool_source_name(enum pool_source s);
-
-/* Thread demand: sum over threads of (cpu_pct + wait_pct) / 100, and the
- * part of wait a throttled cgroup explains (s/s). */
-double diagnosis_runnable_mean(const struct snapshot_rates *r);
-double diagnosis_throttle_wait(const struct snapshot_rates *r);
 
 /* The stem of a thread name: trailing digits and the separators before
  * them removed ("pt_autograd_0" → "pt_autograd", "gemm0.w1" → "gemm0.w");

@@ -1,7 +1,7 @@
 /* environment.c — the environment record (environment.h). */
 #include "config.h"
 
-#include "environment.h"
+#include "environment-impl.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +11,8 @@
 #include <unistd.h>
 
 #include "procinfo.h"
+
+_Static_assert(ENVIRONMENT_INFO_LEN == CTL_INFO_LEN, "the BLAS configuration text");
 
 const char *const environment_thread_vars[] = {
     "OMP_NUM_THREADS",	       "OMP_THREAD_LIMIT",	 "OMP_DYNAMIC",

@@ -10,24 +10,24 @@
 
 #include <stddef.h>
 
-#include "model.h"
-
 #define ENVIRONMENT_VARS_MAX 32
+#define ENVIRONMENT_INFO_LEN 160 /* the workload's BLAS configuration text */
 
 /* The thread-related variables every runtime threadlab knows reads, in
  * the order they are reported; NULL-terminated. */
 extern const char *const environment_thread_vars[];
 
 struct env_record {
-	char host[256];			/* gethostname */
-	char kernel[256];		/* uname: "Linux 6.1.0-…" */
-	char date[64];			/* now, ISO 8601 UTC */
-	char cpu_model[256];		/* proc/cpuinfo "model name" */
-	int online, affinity;		/* CPUs (budget) */
-	double quota_cpus;		/* <= 0: none */
-	double effective;		/* CPUs as a real number */
-	char blas_config[CTL_INFO_LEN]; /* the workload's openblas_get_config(); "" outside the lab
-					 */
+	char host[256];				/* gethostname */
+	char kernel[256];			/* uname: "Linux 6.1.0-…" */
+	char date[64];				/* now, ISO 8601 UTC */
+	char cpu_model[256];			/* proc/cpuinfo "model name" */
+	int online, affinity;			/* CPUs (budget) */
+	double quota_cpus;			/* <= 0: none */
+	double effective;			/* CPUs as a real number */
+	char blas_config[ENVIRONMENT_INFO_LEN]; /* the workload's openblas_get_config(); "" outside
+						 * the lab
+						 */
 	char blas_core[64];
 	char blas_variant[16]; /* "pthreads", "openmp", "sequential", "" */
 	size_t nvars;
@@ -37,11 +37,6 @@ struct env_record {
 				    * environment is not changed */
 	} vars[ENVIRONMENT_VARS_MAX];
 };
-
-/* Fills e: the machine from root (cpu model), the budget b, the lab's BLAS
- * from st (NULL outside the lab), this process's environment. */
-void environment_fill(struct env_record *e, const struct sysroot *root, const struct budget *b,
-		      const struct lab_status *st);
 
 /* The value of name in e (NULL when unset or not recorded). */
 const char *environment_var(const struct env_record *e, const char *name);

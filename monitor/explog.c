@@ -6,11 +6,12 @@
 #include <string.h>
 #include <time.h>
 
+#include "environment-impl.h"
 #include "knobs.h"
-#include "session.h"
+#include "session-impl.h"
 #include "sweep-cmd.h"
 
-size_t explog_lab_knobs(const struct lab_settings *s, struct explog_knob *out, size_t cap)
+size_t explog_lab_knobs(const struct settings *s, struct explog_knob *out, size_t cap)
 {
 	size_t n = 0;
 	/* The knob table's logged knobs, in its order: a knob is one entry. */
@@ -170,6 +171,6 @@ void explog_row_of_sweep(const struct sweep_cmd_row *s, bool progress, struct ex
 
 void explog_environment(const struct session *s, struct env_record *e)
 {
-	environment_fill(e, &s->root, &s->cur.budget,
-			 s->kind == SESSION_LAB ? &s->lab_status : NULL);
+	environment_fill(e, &s->impl->root, &s->impl->cur.budget,
+			 s->kind == SESSION_LAB ? &s->impl->lab_status : NULL);
 }

@@ -16,6 +16,7 @@
 #include "diagnosis.h"
 #include "environment.h"
 #include "model.h"
+#include "settings.h"
 
 #define EXPLOG_KNOBS 24
 #define EXPLOG_ROWS  32
@@ -47,7 +48,7 @@ struct explog {
 
 /* The lab's knobs of s as name/value pairs: the knob table's logged ones
  * (KNOB_LOGGED, knobs.h) in its order.  Returns the count. */
-size_t explog_lab_knobs(const struct lab_settings *s, struct explog_knob *out, size_t cap);
+size_t explog_lab_knobs(const struct settings *s, struct explog_knob *out, size_t cap);
 
 /* The target's thread variables that are set, from a diagnosis.  Returns
  * the count. */

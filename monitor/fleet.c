@@ -52,6 +52,11 @@ static int fleet_match_record(const struct pattern *re, const char *text, size_t
 	return fleet_matches(re, text + 2, clen, text + 2 + clen, len - 2 - clen);
 }
 
+/* The root, apart from fleet.h: a sysroot is the collectors' type. */
+struct fleet_root {
+	struct sysroot r;
+};
+
 static uint64_t fleet_tag(pid_t pid, uint64_t starttime)
 {
 	return starttime << FLEET_PID_BITS | (uint64_t)pid;
@@ -61,7 +66,8 @@ int fleet_start(struct fleet *f, const struct session_config *base, const char *
 		size_t errlen)
 {
 	memset(f, 0, sizeof(*f));
-	f->root.fd = -1;
+	f->root = xcalloc(1, sizeof(*f->root));
+	f->root->r.fd = -1;
 	f->base = *base;
 	f->base.pid = 0;
 	f->base.command = NULL;
@@ -77,9 +83,9 @@ int fleet_start(struct fleet *f, const struct session_config *base, const char *
 			 strerror(errno));
 		return EXIT_RUNTIME;
 	}
-	int rc = sysroot_open(&f->root, base->root);
+	int rc = sysroot_open(&f->root->r, base->root);
 	if (rc < 0) {
-		f->root.fd = -1;
+		f->root->r.fd = -1;
 		snprintf(err, errlen, "cannot open root directory '%s': %s", base->root,
 			 strerror(-rc));
 		return EXIT_USAGE;
@@ -116,7 +122,7 @@ static void fleet_ask(struct fleet *f, struct fleet_proc *p, const struct stat_l
 	f->buf[0] = (char)(clen >> 8);
 	f->buf[1] = (char)(clen & 0xff);
 	memcpy(f->buf + 2, st->name, clen);
-	ssize_t len = procinfo_cmdline(&f->root, p->pid, f->buf + 2 + clen, FLEET_CMDLINE_MAX);
+	ssize_t len = procinfo_cmdline(&f->root->r, p->pid, f->buf + 2 + clen, FLEET_CMDLINE_MAX);
 	size_t n = 2 + clen + (len > 0 ? (size_t)len : 0);
 	p->asked =
 	    matcher_put(f->matcher, fleet_tag(p->pid, p->starttime), f->buf, n, stop_now()) == 0;
@@ -141,14 +147,14 @@ static void fleet_answers(struct fleet *f)
  * kept and each new one given to the matcher. */
 static void fleet_list(struct fleet *f)
 {
-	ssize_t np = procinfo_pids(&f->root, &f->pids, &f->pids_cap);
+	ssize_t np = procinfo_pids(&f->root->r, &f->pids, &f->pids_cap);
 	struct fleet_proc *next = NULL;
 	size_t nn = 0, ncap = 0;
 	if (!f->buf)
 		f->buf = xmalloc(f->buf_cap = FLEET_HEAD + FLEET_CMDLINE_MAX);
 	for (ssize_t i = 0; i < np; i++) {
 		struct stat_line st;
-		if (procinfo_stat(&f->root, f->pids[i], &st) < 0)
+		if (procinfo_stat(&f->root->r, f->pids[i], &st) < 0)
 			continue; /* gone since the listing */
 		struct fleet_proc p = {.pid = f->pids[i],
 				       .ppid = st.ppid,
@@ -278,7 +284,8 @@ void fleet_stop(struct fleet *f)
 	f->matcher = NULL;
 	pattern_free(f->re);
 	f->re = NULL;
-	if (f->root.fd >= 0)
-		sysroot_close(&f->root);
-	f->root.fd = -1;
+	if (f->root && f->root->r.fd >= 0)
+		sysroot_close(&f->root->r);
+	free(f->root);
+	f->root = NULL;
 }

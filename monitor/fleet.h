@@ -17,8 +17,8 @@
  * start time, so a launcher that execs the job ("exec python train.py",
  * or a shell between fork and exec) is asked again as the job.  Command
  * lines are matched on a matcher thread (matcher.h), so an expression
- * that takes seconds on one cannot hold the tick: a process whose answer has not come is not a member yet (nor is
- * its child, with tree), and is asked again when the queue was full. */
+ * that takes seconds on one cannot hold the tick: a process whose answer has not come is not a
+ * member yet (nor is its child, with tree), and is asked again when the queue was full. */
 #ifndef THREADLAB_FLEET_H
 #define THREADLAB_FLEET_H
 
@@ -47,11 +47,13 @@ struct fleet_member {
 	uint64_t starttime;
 };
 
+struct fleet_root;
+
 struct fleet {
 	struct session_config base; /* copied; each member's pid set on start */
 	struct pattern *re;	    /* NULL until compiled; then the matcher's */
 	struct matcher *matcher;
-	struct sysroot root;
+	struct fleet_root *root; /* fleet.c's: the root the processes are listed under */
 	pid_t self;
 	struct fleet_member **m; /* sorted by pid */
 	size_t n, cap;

@@ -14,31 +14,31 @@
 static const struct knob knob_table[KNOB_COUNT] = {
     [KNOB_THREADS] = {
 	.name = "threads", .option = "threads", .label = "threads", .flags = LL,
-	.up_key = '+', .down_key = '-', .min = 1, .max = CTL_MAX_THREADS, .def = 1,
+	.up_key = '+', .down_key = '-', .min = 1, .max = SETTINGS_MAX_THREADS, .def = 1,
 	.rule = KNOB_ADD, .step = 1, .unit = "",
 	.help = "intra-op threads (OpenBLAS threads per GEMM)",
 	.noun = "intra-op threads per stream", .within = "intra-op threads stay"},
     [KNOB_STREAMS] = {
 	.name = "streams", .option = "streams", .label = "streams", .flags = LL,
-	.up_key = ']', .down_key = '[', .min = 1, .max = CTL_MAX_STREAMS, .def = 1,
+	.up_key = ']', .down_key = '[', .min = 1, .max = SETTINGS_MAX_STREAMS, .def = 1,
 	.rule = KNOB_ADD, .step = 1, .unit = "",
 	.help = "inter-op streams (GEMMs at the same time)",
 	.noun = "inter-op streams", .within = "inter-op streams stay"},
     [KNOB_SIZE] = {
 	.name = "size", .option = "size", .label = "n", .flags = LL,
-	.up_key = '>', .down_key = '<', .min = LAB_MIN_SIZE, .max = LAB_MAX_SIZE, .def = 768,
+	.up_key = '>', .down_key = '<', .min = SETTINGS_MIN_SIZE, .max = SETTINGS_MAX_SIZE, .def = 768,
 	.rule = KNOB_GROW, .step = 64, .key_min = 256, .unit = "",
 	.help = "matrix size n of the n x n GEMM (x1.25)",
 	.noun = "matrix size n", .within = "matrix size stays"},
     [KNOB_PRECISION] = {
 	.name = "precision", .option = "precision", .label = "precision", .flags = LL,
-	.up_key = 'd', .min = CTL_SINGLE, .max = CTL_DOUBLE, .def = CTL_SINGLE,
+	.up_key = 'd', .min = SETTINGS_SINGLE, .max = SETTINGS_DOUBLE, .def = SETTINGS_SINGLE,
 	.rule = KNOB_TOGGLE, .unit = "",
 	.help = "single (sgemm) / double precision (dgemm)",
 	.noun = "single or double"},
     [KNOB_WORKERS] = {
 	.name = "workers", .option = "workers", .label = "workers", .flags = LL,
-	.up_key = 'w', .down_key = 'W', .min = 0, .max = LAB_MAX_WORKERS, .def = 0,
+	.up_key = 'w', .down_key = 'W', .min = 0, .max = SETTINGS_MAX_WORKERS, .def = 0,
 	.rule = KNOB_ADD, .step = 1, .unit = "",
 	.help = "background CPU workers",
 	.noun = "background workers", .within = "background workers stay"},
@@ -56,31 +56,31 @@ static const struct knob knob_table[KNOB_COUNT] = {
 	.noun = "default or off"},
     [KNOB_BLAS] = {
 	.name = "blas", .option = "blas", .label = "blas", .flags = LL,
-	.up_key = 'b', .min = LAB_BLAS_PTHREADS, .max = LAB_BLAS_OPENMP, .def = LAB_BLAS_PTHREADS,
+	.up_key = 'b', .min = SETTINGS_BLAS_PTHREADS, .max = SETTINGS_BLAS_OPENMP, .def = SETTINGS_BLAS_PTHREADS,
 	.rule = KNOB_TOGGLE, .unit = "",
 	.help = "OpenBLAS build pthreads / OpenMP (restarts the helpers)",
 	.noun = "pthreads or openmp"},
     [KNOB_LOADERS] = {
 	.name = "loaders", .option = "loaders", .label = "loaders", .flags = LL,
-	.up_key = 'l', .down_key = 'L', .min = 0, .max = CTL_MAX_LOADERS, .def = 0,
+	.up_key = 'l', .down_key = 'L', .min = 0, .max = SETTINGS_MAX_LOADERS, .def = 0,
 	.rule = KNOB_ADD, .step = 1, .unit = "",
 	.help = "input-pipeline loaders (0: GEMMs need no input)",
 	.noun = "input-pipeline loaders", .within = "input-pipeline loaders stay"},
     [KNOB_PREP_MS] = {
 	.name = "prep_ms", .option = "prep-ms", .label = "prep", .flags = LL,
-	.up_key = 'x', .down_key = 'X', .min = 0, .max = CTL_MAX_PREP_MS, .def = 20,
+	.up_key = 'x', .down_key = 'X', .min = 0, .max = SETTINGS_MAX_PREP_MS, .def = 20,
 	.rule = KNOB_PREP, .step = 1, .unit = "ms",
 	.help = "CPU a loader spends on one batch (x1.5)",
 	.noun = "ms of CPU work per batch", .within = "batch preparation stays"},
     [KNOB_PREFETCH] = {
 	.name = "prefetch", .option = "prefetch", .label = "prefetch", .flags = LL,
-	.up_key = 'f', .down_key = 'F', .min = 1, .max = CTL_MAX_PREFETCH, .def = 2,
+	.up_key = 'f', .down_key = 'F', .min = 1, .max = SETTINGS_MAX_PREFETCH, .def = 2,
 	.rule = KNOB_ADD, .step = 1, .unit = "batches per loader",
 	.help = "batches each loader prepares ahead",
 	.noun = "ring slots per loader", .within = "prefetch stays"},
     [KNOB_KERNEL] = {
 	.name = "kernel", .option = "kernel", .label = "kernel", .flags = LL,
-	.up_key = 'k', .min = CTL_GEMM, .max = CTL_TRIAD, .def = CTL_GEMM,
+	.up_key = 'k', .min = SETTINGS_GEMM, .max = SETTINGS_TRIAD, .def = SETTINGS_GEMM,
 	.rule = KNOB_TOGGLE, .unit = "",
 	.help = "kernel GEMM / triad (memory-bound)",
 	.noun = "gemm or triad"},
@@ -122,7 +122,7 @@ enum knob_id knobs_of_key(int key, int *dir)
 	return KNOB_NONE;
 }
 
-double knobs_value(const struct lab_settings *s, enum knob_id k)
+double knobs_value(const struct settings *s, enum knob_id k)
 {
 	switch (k) {
 	case KNOB_THREADS:
@@ -156,7 +156,7 @@ double knobs_value(const struct lab_settings *s, enum knob_id k)
 	}
 }
 
-void knobs_set(struct lab_settings *s, enum knob_id k, double v)
+void knobs_set(struct settings *s, enum knob_id k, double v)
 {
 	int i = (int)lround(v);
 	switch (k) {
@@ -170,7 +170,7 @@ void knobs_set(struct lab_settings *s, enum knob_id k, double v)
 		s->size = i;
 		break;
 	case KNOB_PRECISION:
-		s->precision = i ? CTL_DOUBLE : CTL_SINGLE;
+		s->precision = i ? SETTINGS_DOUBLE : SETTINGS_SINGLE;
 		break;
 	case KNOB_WORKERS:
 		s->workers = i;
@@ -182,7 +182,7 @@ void knobs_set(struct lab_settings *s, enum knob_id k, double v)
 		s->spin_off = i != 0;
 		break;
 	case KNOB_BLAS:
-		s->blas = i ? LAB_BLAS_OPENMP : LAB_BLAS_PTHREADS;
+		s->blas = i ? SETTINGS_BLAS_OPENMP : SETTINGS_BLAS_PTHREADS;
 		break;
 	case KNOB_LOADERS:
 		s->loaders = i;
@@ -194,7 +194,7 @@ void knobs_set(struct lab_settings *s, enum knob_id k, double v)
 		s->prefetch = i;
 		break;
 	case KNOB_KERNEL:
-		s->kernel = i ? CTL_TRIAD : CTL_GEMM;
+		s->kernel = i ? SETTINGS_TRIAD : SETTINGS_GEMM;
 		break;
 	case KNOB_PAUSED:
 		s->paused = i != 0;
@@ -204,12 +204,12 @@ void knobs_set(struct lab_settings *s, enum knob_id k, double v)
 	}
 }
 
-size_t knobs_format(const struct lab_settings *s, enum knob_id k, char *out, size_t cap)
+size_t knobs_format(const struct settings *s, enum knob_id k, char *out, size_t cap)
 {
 	int n;
 	switch (k) {
 	case KNOB_PRECISION:
-		n = snprintf(out, cap, "%s", s->precision == CTL_DOUBLE ? "double" : "single");
+		n = snprintf(out, cap, "%s", s->precision == SETTINGS_DOUBLE ? "double" : "single");
 		break;
 	case KNOB_CPUS:
 		n = s->cpus > 0 ? snprintf(out, cap, "%g", s->cpus) : snprintf(out, cap, "none");
@@ -218,10 +218,10 @@ size_t knobs_format(const struct lab_settings *s, enum knob_id k, char *out, siz
 		n = snprintf(out, cap, "%s", s->spin_off ? "off" : "default");
 		break;
 	case KNOB_BLAS:
-		n = snprintf(out, cap, "%s", lab_blas_name(s->blas));
+		n = snprintf(out, cap, "%s", settings_blas_name(s->blas));
 		break;
 	case KNOB_KERNEL:
-		n = snprintf(out, cap, "%s", s->kernel == CTL_TRIAD ? "triad" : "gemm");
+		n = snprintf(out, cap, "%s", s->kernel == SETTINGS_TRIAD ? "triad" : "gemm");
 		break;
 	case KNOB_PAUSED:
 		n = snprintf(out, cap, "%s", s->paused ? "paused" : "running");
@@ -249,7 +249,7 @@ size_t knobs_describe(enum knob_id k, char *out, size_t cap)
 			out[0] = '\0';
 		return 0;
 	}
-	struct lab_settings s = knobs_defaults();
+	struct settings s = knobs_defaults();
 	char def[32];
 	if (e->flags & KNOB_LAB)
 		knobs_format(&s, k, def, sizeof(def));
@@ -263,9 +263,9 @@ size_t knobs_describe(enum knob_id k, char *out, size_t cap)
 	return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap - 1;
 }
 
-struct lab_settings knobs_defaults(void)
+struct settings knobs_defaults(void)
 {
-	struct lab_settings s = {0};
+	struct settings s = {0};
 	for (int k = KNOB_NONE + 1; k < KNOB_COUNT; k++)
 		if (knob_table[k].flags & KNOB_LAB)
 			knobs_set(&s, (enum knob_id)k, knob_table[k].def);
@@ -305,7 +305,7 @@ int knobs_check_value(enum knob_id k, double v, char *err, size_t errlen)
 	return -EINVAL;
 }
 
-int knobs_check(const struct lab_settings *s, char *err, size_t errlen)
+int knobs_check(const struct settings *s, char *err, size_t errlen)
 {
 	for (int k = KNOB_NONE + 1; k < KNOB_COUNT; k++) {
 		if (!(knob_table[k].flags & KNOB_LAB))

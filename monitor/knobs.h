@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "lab.h"
+#include "settings.h"
 
 enum knob_id {
 	KNOB_NONE = 0,
@@ -47,7 +47,7 @@ enum knob_rule {
 	KNOB_LIST,   /* the next value of knobs_intervals, shorter or longer */
 };
 
-#define KNOB_LAB    0x1u /* a lab setting (struct lab_settings): a key cancels a sweep */
+#define KNOB_LAB    0x1u /* a lab setting (struct settings): a key cancels a sweep */
 #define KNOB_LOGGED 0x2u /* a line of the experiment log's row */
 
 struct knob {
@@ -84,17 +84,17 @@ extern const double knobs_intervals[];
 extern const size_t knobs_nintervals;
 
 /* The lab's settings at the table's defaults. */
-struct lab_settings knobs_defaults(void);
+struct settings knobs_defaults(void);
 
 /* The value of lab knob k in s (toggles 0 or 1, the enums as numbers), and
  * its setting.  KNOB_INTERVAL and KNOB_NONE: 0 and nothing. */
-double knobs_value(const struct lab_settings *s, enum knob_id k);
-void knobs_set(struct lab_settings *s, enum knob_id k, double v);
+double knobs_value(const struct settings *s, enum knob_id k);
+void knobs_set(struct settings *s, enum knob_id k, double v);
 
 /* k's value in s as the experiment log writes it: "4", "double", "none"
  * (no quota) or "1.5", "off" / "default" (spin), "pthreads", "gemm".
  * Returns the bytes written. */
-size_t knobs_format(const struct lab_settings *s, enum knob_id k, char *out, size_t cap);
+size_t knobs_format(const struct settings *s, enum knob_id k, char *out, size_t cap);
 
 /* What --help says of k's values after its help line: ", 1-64; default 1"
  * for a knob a key adds to or grows, "; default single" for a toggle or a
@@ -108,7 +108,7 @@ size_t knobs_describe(enum knob_id k, char *out, size_t cap);
  * threads per stream"). */
 int knobs_check_value(enum knob_id k, double v, char *err, size_t errlen);
 /* knobs_check_value over every lab knob of s, in the table's order. */
-int knobs_check(const struct lab_settings *s, char *err, size_t errlen);
+int knobs_check(const struct settings *s, char *err, size_t errlen);
 
 /* One step of knob k from cur by its rule: dir +1 up, -1 down, 0 a
  * toggle's flip or (KNOB_QUOTA) none.  top is the quota's upper end

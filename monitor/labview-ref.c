@@ -10,7 +10,7 @@
  * the box is quiet again the first measurement of that quiet spell
  * replaces the reference, even if lower: what was measured then may be
  * another machine state (a frequency, a neighbour on a sibling core). */
-#include "labview.h"
+#include "labview-impl.h"
 
 #include <string.h>
 

@@ -7,7 +7,9 @@
  * setting). */
 #include "config.h"
 
-#include "labview.h"
+#include "labview-impl.h"
+
+#include "settings-lab.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -68,19 +70,19 @@ const struct labview_point *labview_point_find(const struct labview *v, int stre
 	return NULL;
 }
 
-void labview_point_mark(struct labview *v, const struct lab_settings *s, bool left_out)
+void labview_point_mark(struct labview *v, const struct settings *s, bool left_out)
 {
 	struct labview_point *p = (struct labview_point *)labview_point_find(
-	    v, s->streams, s->threads, s->loaders, lab_rate_key(s), (int)s->precision);
+	    v, s->streams, s->threads, s->loaders, settings_rate_key(s), (int)s->precision);
 	if (p)
 		p->left_out = left_out;
 }
 
-static void labview_record(struct labview *v, const struct lab_settings *s, double gflops,
+static void labview_record(struct labview *v, const struct settings *s, double gflops,
 			   double seconds)
 {
 	struct labview_point *p = (struct labview_point *)labview_point_find(
-	    v, s->streams, s->threads, s->loaders, lab_rate_key(s), (int)s->precision);
+	    v, s->streams, s->threads, s->loaders, settings_rate_key(s), (int)s->precision);
 	if (!p) {
 		if (v->npoints == LABVIEW_POINTS)
 			memmove(v->points, v->points + 1, sizeof(v->points[0]) * --v->npoints);
@@ -88,7 +90,7 @@ static void labview_record(struct labview *v, const struct lab_settings *s, doub
 	}
 	p->streams = s->streams;
 	p->threads = s->threads;
-	p->size = lab_rate_key(s); /* the triad's points apart from every GEMM's */
+	p->size = settings_rate_key(s); /* the triad's points apart from every GEMM's */
 	p->precision = (int)s->precision;
 	p->gflops = gflops;
 	p->seconds = seconds;
@@ -150,7 +152,7 @@ static void labview_measure_single(struct labview *v, const struct lab_status *s
 static void labview_streams(struct labview *v, const struct lab_status *st, double dt,
 			    struct workload_report *out)
 {
-	out->nstreams = st->nslots < CTL_MAX_STREAMS ? st->nslots : CTL_MAX_STREAMS;
+	out->nstreams = st->nslots < SETTINGS_MAX_STREAMS ? st->nslots : SETTINGS_MAX_STREAMS;
 	out->useful_cpus = 0;
 	for (int i = 0; i < out->nstreams; i++) {
 		const struct lab_stream_status *ss = &st->stream[i];
@@ -184,14 +186,16 @@ static void labview_streams(struct labview *v, const struct lab_status *st, doub
 static void labview_pipeline(struct labview *v, const struct lab_status *st, double dt,
 			     struct workload_report *out)
 {
-	const struct lab_settings *s = &st->settings;
-	out->blas = lab_blas_name(s->blas);
+	struct settings set;
+	settings_from_lab(&st->settings, &set);
+	const struct settings *s = &set;
+	out->blas = settings_blas_name(s->blas);
 	out->blas_switching = st->blas_switching;
 	out->loaders = s->loaders;
 	out->prep_ms = s->prep_ms;
 	out->prefetch = s->prefetch;
 	out->loader_restarts = st->loader_restarts;
-	for (int k = 0; k < CTL_MAX_LOADERS; k++)
+	for (int k = 0; k < SETTINGS_MAX_LOADERS; k++)
 		if (st->loader[k].pid > 0)
 			out->loader_pids[out->nloader_pids++] = st->loader[k].pid;
 	bool grew = st->batches >= v->last_batches && st->input_wait_ns >= v->last_input_wait &&
@@ -214,17 +218,17 @@ static void labview_pipeline(struct labview *v, const struct lab_status *st, dou
 /* The kernel's point against the roofs (roofline.h): its GB/s beside its
  * GFLOP/s and, once both roofs are measured, whether it is compute- or
  * memory-bound.  single: a GEMM rate the caller measured (<= 0: the view's). */
-static void labview_roofline(struct labview *v, const struct lab_settings *s, double effective,
+static void labview_roofline(struct labview *v, const struct settings *s, double effective,
 			     double single, struct workload_report *out)
 {
-	int elem = s->precision == CTL_DOUBLE ? 8 : 4;
+	int elem = s->precision == SETTINGS_DOUBLE ? 8 : 4;
 	if (single <= 0)
 		single = labview_single_gemm(v, s->size, (int)s->precision);
 	double point = out->steady_gflops >= 0 ? out->steady_gflops : out->gflops;
 	/* A steady triad is a bandwidth measured in passing: a busy box only
 	 * lowers one, so the roof is the best seen (the start-up measurement
 	 * may have run on a crowded box). */
-	if (s->kernel == CTL_TRIAD && out->steady_gflops > 0 && v->memory_gbs > 0)
+	if (s->kernel == SETTINGS_TRIAD && out->steady_gflops > 0 && v->memory_gbs > 0)
 		labview_memory_put(v, out->steady_gflops * 1.5 * elem);
 	roofline_make(&out->roofline, s->kernel, s->size, elem, single,
 		      (double)s->threads * s->streams, effective, v->memory_gbs,
@@ -233,10 +237,26 @@ static void labview_roofline(struct labview *v, const struct lab_settings *s, do
 	out->gbs = i > 0 ? out->gflops / i : 0;
 }
 
+/* The counters and the epoch as st has them. */
+static void labview_totals(const struct lab_status *st, struct workload_report *out)
+{
+	struct workload_counters *c = &out->totals;
+	out->epoch = st->epoch;
+	out->applied = st->applied;
+	c->nslots = st->nslots;
+	for (int i = 0; i < st->nslots && i < SETTINGS_MAX_STREAMS; i++) {
+		c->flops[i] = st->stream[i].flops;
+		c->gemms[i] = st->stream[i].gemms;
+	}
+	c->batches = st->batches;
+	c->input_wait_ns = st->input_wait_ns;
+	c->loader_cpu_ns = st->loader_cpu_ns;
+}
+
 static uint64_t labview_applied_epoch(const struct lab_status *st)
 {
 	uint64_t e = UINT64_MAX;
-	for (int i = 0; i < st->settings.streams && i < CTL_MAX_STREAMS; i++)
+	for (int i = 0; i < st->settings.streams && i < SETTINGS_MAX_STREAMS; i++)
 		if (st->stream[i].applied_epoch < e)
 			e = st->stream[i].applied_epoch;
 	return e == UINT64_MAX ? 0 : e;
@@ -245,7 +265,9 @@ static uint64_t labview_applied_epoch(const struct lab_status *st)
 void labview_feed(struct labview *v, const struct lab_status *st, double t, double effective,
 		  double single, struct workload_report *out)
 {
-	const struct lab_settings *s = &st->settings;
+	struct settings set;
+	settings_from_lab(&st->settings, &set);
+	const struct settings *s = &set;
 	v->effective = effective;
 	v->workers = s->workers;
 
@@ -254,7 +276,7 @@ void labview_feed(struct labview *v, const struct lab_status *st, double t, doub
 	/* A stream that failed adds nothing from that moment: the smoothed
 	 * figure starts over rather than decaying from what it did before. */
 	uint32_t failed = 0;
-	for (int i = 0; i < st->nslots && i < CTL_MAX_STREAMS; i++)
+	for (int i = 0; i < st->nslots && i < SETTINGS_MAX_STREAMS; i++)
 		if (st->stream[i].state == CTL_STREAM_FAILED)
 			failed |= 1u << i;
 	if (failed != v->failed_mask) {
@@ -288,9 +310,9 @@ void labview_feed(struct labview *v, const struct lab_status *st, double t, doub
 	out->streams = s->streams;
 	out->size = s->size;
 	out->workers = s->workers;
-	out->precision = s->precision == CTL_DOUBLE ? "double" : "single";
-	out->kernel = lab_kernel_name(s->kernel);
-	out->length = s->kernel == CTL_TRIAD ? lab_triad_length(s->precision) : 0;
+	out->precision = s->precision == SETTINGS_DOUBLE ? "double" : "single";
+	out->kernel = settings_kernel_name(s->kernel);
+	out->length = s->kernel == SETTINGS_TRIAD ? settings_triad_length(s->precision) : 0;
 	out->cpus = st->quota_cpus;
 	out->paused = s->paused;
 	out->spin_off = s->spin_off;
@@ -299,7 +321,7 @@ void labview_feed(struct labview *v, const struct lab_status *st, double t, doub
 	/* Per-stream figures first: they may measure the single-thread rate. */
 	labview_streams(v, st, dt, out);
 	bool given = single > 0; /* measured now by the caller (the tour) */
-	int key = lab_rate_key(s);
+	int key = settings_rate_key(s);
 	if (!given)
 		single = labview_single(v, key, (int)s->precision);
 	out->single_thread_gflops = single > 0 ? single : -1;
@@ -311,7 +333,7 @@ void labview_feed(struct labview *v, const struct lab_status *st, double t, doub
 		    throughput_ideal(single, (double)s->threads * s->streams, effective);
 		out->ceiling_gflops = throughput_ceiling(single, effective);
 	}
-	labview_roofline(v, s, effective, given && s->kernel == CTL_GEMM ? single : 0, out);
+	labview_roofline(v, s, effective, given && s->kernel == SETTINGS_GEMM ? single : 0, out);
 	out->blas_config = st->blas_config;
 	out->blas_core = st->blas_core;
 	out->blas_variant = st->blas_variant ? st->blas_variant : "";
@@ -324,9 +346,10 @@ void labview_feed(struct labview *v, const struct lab_status *st, double t, doub
 	for (size_t i = 0; i < st->npids && out->npids < LABVIEW_PIDS_MAX; i++)
 		out->pids[out->npids++] = st->pids[i];
 	out->anchor_pid = st->anchor_pid;
-	for (int i = 0; i < st->nworkers && i < LAB_MAX_WORKERS; i++)
+	for (int i = 0; i < st->nworkers && i < SETTINGS_MAX_WORKERS; i++)
 		out->worker_pids[out->nworkers_pids++] = st->worker_pid[i];
 	labview_pipeline(v, st, interval ? dt : 0, out);
+	labview_totals(st, out);
 	labview_note(v, out, effective);
 }
 
@@ -341,11 +364,12 @@ void labview_note(struct labview *v, const struct workload_report *w, double eff
 		v->history[v->nhistory++] = w->paused ? 0 : w->gflops;
 	}
 	if (w->steady_gflops >= 0 && !w->paused) {
-		struct lab_settings s = {
+		struct settings s = {
 		    .threads = w->threads,
 		    .streams = w->streams,
 		    .size = w->size,
-		    .precision = strcmp(w->precision, "double") == 0 ? CTL_DOUBLE : CTL_SINGLE,
+		    .precision =
+			strcmp(w->precision, "double") == 0 ? SETTINGS_DOUBLE : SETTINGS_SINGLE,
 		    .loaders = w->loaders,
 		    .prep_ms = w->prep_ms,
 		};
@@ -370,36 +394,6 @@ void labview_cpu(const struct thread_rate *threads, size_t n, struct workload_re
 		}
 		out->cpu_cpus += r->cpu_cpus;
 	}
-}
-
-const char *labview_blas_name(enum lab_blas b)
-{
-	return lab_blas_name(b);
-}
-
-int labview_blas_parse(const char *s, enum lab_blas *out)
-{
-	return lab_blas_parse(s, out);
-}
-
-const char *const *labview_blas_names(void)
-{
-	return lab_blas_names();
-}
-
-const char *const *labview_kernel_names(void)
-{
-	return lab_kernel_names();
-}
-
-double labview_triad_mib(enum ctl_precision p)
-{
-	return (double)lab_triad_length(p) * (p == CTL_DOUBLE ? 8 : 4) / 1048576.0;
-}
-
-const char *labview_blas_dir(enum lab_blas b)
-{
-	return lab_blas_dir(b);
 }
 
 int labview_programs_dir(char *out, size_t cap, const char **how)
@@ -449,25 +443,26 @@ static int labview_gemm_name(const char *name, size_t len, bool *parked)
 	return -1;
 }
 
-enum labview_mark labview_mark(const struct thread_rate *r, const struct lab_status *st)
+enum labview_mark labview_mark(pid_t pid, const char *name, size_t name_len,
+			       const struct lab_status *st)
 {
 	bool parked;
 	int stream = -1;
 
 	if (!st)
 		return LABVIEW_MARK_NONE;
-	if (st->anchor_pid > 0 && r->pid == st->anchor_pid)
+	if (st->anchor_pid > 0 && pid == st->anchor_pid)
 		return LABVIEW_MARK_ANCHOR;
-	for (int i = 0; i < st->nworkers && i < LAB_MAX_WORKERS; i++)
-		if (st->worker_pid[i] == r->pid)
+	for (int i = 0; i < st->nworkers && i < SETTINGS_MAX_WORKERS; i++)
+		if (st->worker_pid[i] == pid)
 			return LABVIEW_MARK_WORKER;
-	for (int k = 0; k < CTL_MAX_LOADERS; k++)
-		if (st->loader[k].pid > 0 && st->loader[k].pid == r->pid)
+	for (int k = 0; k < SETTINGS_MAX_LOADERS; k++)
+		if (st->loader[k].pid > 0 && st->loader[k].pid == pid)
 			return LABVIEW_MARK_LOADER;
-	for (int i = 0; i < CTL_MAX_STREAMS; i++)
-		if (st->stream[i].pid > 0 && st->stream[i].pid == r->pid)
+	for (int i = 0; i < SETTINGS_MAX_STREAMS; i++)
+		if (st->stream[i].pid > 0 && st->stream[i].pid == pid)
 			stream = i;
-	int named = labview_gemm_name(r->name, r->name_len, &parked);
+	int named = labview_gemm_name(name, name_len, &parked);
 	if (stream < 0)
 		stream = named;
 	if (stream < 0)

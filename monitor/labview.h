@@ -3,18 +3,19 @@
  * Fed once per tick with the lab's status, it keeps a smoothed GFLOP/s, a
  * history for the sparkline, the steady-state GFLOP/s since the last change
  * and, per (streams, threads) pair visited, the best steady-state figure for
- * the scaling chart.  Pure: no I/O. */
+ * the scaling chart.  Pure: no I/O.  The feeding, from the lab's status
+ * and the threads' rates, is the monitor's own (labview-impl.h). */
 #ifndef THREADLAB_LABVIEW_H
 #define THREADLAB_LABVIEW_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
-#include "lab.h"
 #include "rate-cache.h"
 #include "roofline.h"
-#include "threads.h"
+#include "settings.h"
 #include "throughput.h"
 
 #define LABVIEW_HISTORY	 256
@@ -37,14 +38,25 @@ struct workload_stream_report {
 			     * wall; above useful_cpus = spinning, overhead */
 };
 
+/* The lab's counters since it started, as the last feed read them (the
+ * exposition's counters; 0 in a replay). */
+struct workload_counters {
+	int nslots;			      /* stream slots started (wanted or parked) */
+	uint64_t flops[SETTINGS_MAX_STREAMS]; /* FLOPs each slot completed (2 n^3 a GEMM) */
+	uint64_t gemms[SETTINGS_MAX_STREAMS]; /* GEMM calls each slot completed */
+	uint64_t batches;		      /* input batches the streams took */
+	uint64_t input_wait_ns;		      /* time the streams waited for a batch, ns */
+	uint64_t loader_cpu_ns;		      /* CPU the loaders spent preparing them, ns */
+};
+
 /* What the lab adds to a batch sample (issue: "workload" object). */
 struct workload_report {
 	int threads, streams, size, workers;
 	const char *precision; /* "single" or "double" */
 	const char *kernel;    /* "gemm" or "triad" (lab_kernel_name) */
 	uint32_t length;       /* the triad's elements per array (0 for GEMM) */
-	/* Strings below point into the session's lab_status: valid until the
-	 * next session_tick(). */
+	/* Strings below point into the lab's status the session keeps: valid
+	 * until the next session_tick(). */
 	double cpus; /* quota asked for, <= 0: none */
 	bool paused;
 	bool spin_off;
@@ -72,12 +84,12 @@ struct workload_report {
 	double epoch_max_diff;
 	pid_t pids[LABVIEW_PIDS_MAX]; /* every workload and worker process */
 	size_t npids;
-	pid_t anchor_pid;		    /* the lab's anchor */
-	pid_t worker_pids[LAB_MAX_WORKERS]; /* background workers */
+	pid_t anchor_pid;			 /* the lab's anchor */
+	pid_t worker_pids[SETTINGS_MAX_WORKERS]; /* background workers */
 	size_t nworkers_pids;
 	double useful_cpus; /* summed over streams (see below) */
 	double cpu_cpus;    /* summed over streams */
-	struct workload_stream_report stream[CTL_MAX_STREAMS];
+	struct workload_stream_report stream[SETTINGS_MAX_STREAMS];
 	int nstreams;		  /* entries in stream[] (slots started) */
 	char error[192];	  /* a failed stream's message, "" when none */
 	const char *blas_config;  /* openblas_get_config(), "" until known */
@@ -91,8 +103,13 @@ struct workload_report {
 	double input_wait_pct; /* share of the wanted streams' time spent waiting for input */
 	double loader_cpu_pct; /* CPU of all loaders, % of one CPU (their own clocks) */
 	unsigned loader_restarts;
-	pid_t loader_pids[CTL_MAX_LOADERS];
+	pid_t loader_pids[SETTINGS_MAX_LOADERS];
 	size_t nloader_pids;
+	/* The settings epoch: the latest written, and whether every wanted
+	 * stream has applied it (the dashboard's sweep waits for that). */
+	uint64_t epoch;
+	bool applied;
+	struct workload_counters totals;
 };
 
 /* One visited setting in the scaling chart. */
@@ -115,11 +132,11 @@ struct labview {
 					  * state and window start (throughput.h) */
 	double last_t;			 /* time of the previous feed, s; < 0 none */
 	uint64_t last_flops;
-	uint64_t last_stream_flops[CTL_MAX_STREAMS]; /* per stream, previous feed */
-	uint64_t last_stream_busy[CTL_MAX_STREAMS];  /* busy_cpu_ns, previous feed */
-	pid_t last_stream_pid[CTL_MAX_STREAMS];	     /* a new pid restarts the deltas */
-	double gflops;				     /* smoothed */
-	double history[LABVIEW_HISTORY];	     /* smoothed GFLOP/s, oldest first */
+	uint64_t last_stream_flops[SETTINGS_MAX_STREAMS]; /* per stream, previous feed */
+	uint64_t last_stream_busy[SETTINGS_MAX_STREAMS];  /* busy_cpu_ns, previous feed */
+	pid_t last_stream_pid[SETTINGS_MAX_STREAMS];	  /* a new pid restarts the deltas */
+	double gflops;					  /* smoothed */
+	double history[LABVIEW_HISTORY];		  /* smoothed GFLOP/s, oldest first */
 	size_t nhistory;
 	struct labview_point points[LABVIEW_POINTS];
 	size_t npoints;
@@ -144,25 +161,11 @@ struct labview {
 	double now;	    /* the last labview_conditions() time, s */
 	double other_cpus;  /* CPUs other processes use now; < 0 unknown */
 	double quiet_since; /* start of the present quiet spell, s; < 0 not quiet */
-	uint64_t acc_flops[CTL_MAX_STREAMS], acc_cpu[CTL_MAX_STREAMS];
+	uint64_t acc_flops[SETTINGS_MAX_STREAMS], acc_cpu[SETTINGS_MAX_STREAMS];
 	/* The pipeline's counters at the previous feed. */
 	uint64_t last_batches, last_input_wait, last_loader_cpu;
 };
 
-/* The OpenBLAS build's name ("pthreads", "openmp") and its parse (0 or
- * -EINVAL): lab.h's, for the faces. */
-const char *labview_blas_name(enum lab_blas b);
-int labview_blas_parse(const char *s, enum lab_blas *out);
-/* Every build's name, NULL-terminated; a name's index is its enum lab_blas
- * (--blas's values). */
-const char *const *labview_blas_names(void);
-/* The kernels' names ("gemm", "triad"; lab_kernel_names) and the size of
- * one triad array in MiB for precision p (lab_triad_length). */
-const char *const *labview_kernel_names(void);
-double labview_triad_mib(enum ctl_precision p);
-/* The directory holding that build's libopenblas.so.0, or NULL when the
- * build is not installed (static storage: lab_blas_dir()). */
-const char *labview_blas_dir(enum lab_blas b);
 /* Where the lab's programs are and how they were found: lab_programs_dir()
  * (0, -ENOENT, -ENAMETOOLONG); the configured directory. */
 int labview_programs_dir(char *out, size_t cap, const char **how);
@@ -171,14 +174,6 @@ const char *labview_programs_configured_dir(void);
 void labview_init(struct labview *v);
 /* Forgets the history and the chart (key r). */
 void labview_reset(struct labview *v);
-
-/* Feeds one lab status read at time t (s) with the target's effective CPU
- * budget; single is the single-thread rate (<= 0: use the one measured in
- * passing, labview_single(), if any).  Fills
- * *out for the outputs, per stream too, except the CPU time /proc shows
- * (cpu_cpus), which labview_cpu() adds from the thread rates. */
-void labview_feed(struct labview *v, const struct lab_status *st, double t, double effective,
-		  double single, struct workload_report *out);
 
 /* Adds the figures of w (one interval of the workload, live or recorded)
  * to the history and, when w has a steady figure, to the chart, under the
@@ -218,10 +213,6 @@ void labview_conditions(struct labview *v, double t, double other_cpus);
 void labview_single_report(const struct labview *v, int size, int precision,
 			   struct workload_report *out);
 
-/* Adds to *out the CPU time /proc shows per stream helper (and summed):
- * the thread rates of the interval the last labview_feed() covered. */
-void labview_cpu(const struct thread_rate *threads, size_t n, struct workload_report *out);
-
 /* The chart point for (streams, threads, loaders) at size/precision
  * measured under the budget, workers and batch cost of the last feed, or
  * NULL. */
@@ -231,7 +222,7 @@ const struct labview_point *labview_point_find(const struct labview *v, int stre
 /* Marks the chart point of settings s (when there is one) as measured
  * while the diagnosis read the box as contended or throttled (left_out)
  * or not: the latest verdict of its window decides. */
-void labview_point_mark(struct labview *v, const struct lab_settings *s, bool left_out);
+void labview_point_mark(struct labview *v, const struct settings *s, bool left_out);
 
 /* Whether a point belongs in the chart now: same size and precision, and
  * measured under the effective CPUs, workers and batch cost (for points
@@ -254,10 +245,5 @@ enum labview_mark {
 };
 /* "", "active", "parked", "paused", "worker", "anchor", "loader". */
 const char *labview_mark_name(enum labview_mark m);
-
-/* Classifies a thread of the lab: by its process (anchor, worker, stream
- * helper: st->stream[i].pid) and its name (gemmI.pK parked, gemmI / gemmI.wK
- * active).  st NULL (attach mode) gives LABVIEW_MARK_NONE. */
-enum labview_mark labview_mark(const struct thread_rate *r, const struct lab_status *st);
 
 #endif

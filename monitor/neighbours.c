@@ -1,7 +1,7 @@
 /* neighbours.c — the machine beside a target over a window (neighbours.h). */
 #include "config.h"
 
-#include "neighbours.h"
+#include "neighbours-impl.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
  * (ranking.h). */
 #include "config.h"
 
-#include "ranking.h"
+#include "ranking-impl.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -12,6 +12,8 @@
 #include <string.h>
 
 #include "cgroup.h"
+#include "diagnosis-input.h"
+#include "model-impl.h"
 #include "xalloc.h"
 
 #define RANKING_THROTTLE_MAX 256 /* quota cgroups followed; beyond, the table starts over */
@@ -43,14 +45,15 @@ struct rank_throttle {
 void ranking_init(struct ranking *k, const struct sysroot *root, bool kernel)
 {
 	memset(k, 0, sizeof(*k));
-	k->root = *root;
+	k->impl = xcalloc(1, sizeof(*k->impl));
+	k->impl->root = *root;
 	k->kernel = kernel;
-	neighbours_init(&k->machine, 0);
-	census_init(&k->census, &k->root);
-	k->scratch = xcalloc(1, sizeof(*k->scratch));
-	k->budget = xcalloc(1, sizeof(*k->budget));
-	budget_cache_init(&k->budgets);
-	k->budget_epoch = -1;
+	neighbours_init(&k->impl->machine, 0);
+	census_init(&k->impl->census, &k->impl->root);
+	k->impl->scratch = xcalloc(1, sizeof(*k->impl->scratch));
+	k->impl->budget = xcalloc(1, sizeof(*k->impl->budget));
+	budget_cache_init(&k->impl->budgets);
+	k->impl->budget_epoch = -1;
 }
 
 int ranking_open(struct ranking *k, const char *dir, bool kernel, double now, char *err,
@@ -64,10 +67,10 @@ int ranking_open(struct ranking *k, const char *dir, bool kernel, double now, ch
 		return rc;
 	}
 	ranking_init(k, &r, kernel);
-	k->own_root = true;
-	k->machine.first_period = RANKING_FIRST_S;
+	k->impl->own_root = true;
+	k->impl->machine.first_period = RANKING_FIRST_S;
 	ranking_tick(k, now);
-	if (!k->machine.ms) {
+	if (!k->impl->machine.ms) {
 		rc = errno ? -errno : -EIO;
 		snprintf(err, cap, "cannot list %s%sproc: %s", dir,
 			 dir[strlen(dir) - 1] == '/' ? "" : "/", strerror(-rc));
@@ -79,15 +82,18 @@ int ranking_open(struct ranking *k, const char *dir, bool kernel, double now, ch
 
 void ranking_free(struct ranking *k)
 {
-	if (k->own_root)
-		sysroot_close(&k->root);
-	neighbours_free(&k->machine);
-	census_free(&k->census);
-	free(k->cache);
-	free(k->thr);
-	free(k->scratch);
-	free(k->budget);
-	budget_cache_clear(&k->budgets);
+	if (!k->impl)
+		return;
+	if (k->impl->own_root)
+		sysroot_close(&k->impl->root);
+	neighbours_free(&k->impl->machine);
+	census_free(&k->impl->census);
+	free(k->impl->cache);
+	free(k->impl->thr);
+	free(k->impl->scratch);
+	free(k->impl->budget);
+	budget_cache_clear(&k->impl->budgets);
+	free(k->impl);
 	free(k->rows);
 	memset(k, 0, sizeof(*k));
 }
@@ -95,38 +101,38 @@ void ranking_free(struct ranking *k)
 /* The throttle entry of dir, made when new. */
 static int rank_throttle_of(struct ranking *k, const char *dir, int version)
 {
-	for (size_t i = 0; i < k->nthr; i++)
-		if (k->thr[i].version == version && strcmp(k->thr[i].dir, dir) == 0)
+	for (size_t i = 0; i < k->impl->nthr; i++)
+		if (k->impl->thr[i].version == version && strcmp(k->impl->thr[i].dir, dir) == 0)
 			return (int)i;
-	if (k->nthr >= RANKING_THROTTLE_MAX) {
+	if (k->impl->nthr >= RANKING_THROTTLE_MAX) {
 		/* Every cached index is stale: the budgets are read again. */
-		k->nthr = 0;
-		for (size_t i = 0; i < k->ncache; i++)
-			k->cache[i].read_at = -1;
+		k->impl->nthr = 0;
+		for (size_t i = 0; i < k->impl->ncache; i++)
+			k->impl->cache[i].read_at = -1;
 	}
-	if (k->nthr == k->thr_cap) {
-		k->thr_cap = k->thr_cap ? 2 * k->thr_cap : 8;
-		k->thr = xrealloc(k->thr, k->thr_cap * sizeof(*k->thr));
+	if (k->impl->nthr == k->impl->thr_cap) {
+		k->impl->thr_cap = k->impl->thr_cap ? 2 * k->impl->thr_cap : 8;
+		k->impl->thr = xrealloc(k->impl->thr, k->impl->thr_cap * sizeof(*k->impl->thr));
 	}
-	struct rank_throttle *t = &k->thr[k->nthr];
+	struct rank_throttle *t = &k->impl->thr[k->impl->nthr];
 	memset(t, 0, sizeof(*t));
 	snprintf(t->dir, sizeof(t->dir), "%s", dir);
 	t->version = version;
 	t->updated = -1;
-	return (int)k->nthr++;
+	return (int)k->impl->nthr++;
 }
 
 /* The throttling of entry i over the interval ending now, read once a
  * tick; not valid on its first reading. */
 static const struct throttle_rate *rank_throttle_rate(struct ranking *k, int i, double now)
 {
-	struct rank_throttle *t = &k->thr[i];
+	struct rank_throttle *t = &k->impl->thr[i];
 	if (t->updated == now)
 		return &t->rate;
 	t->updated = now;
 	struct cgroup_cpustat cur;
 	memset(&t->rate, 0, sizeof(t->rate));
-	if (cgroup_cpustat_read(&k->root, t->dir, t->version, &cur) < 0) {
+	if (cgroup_cpustat_read(&k->impl->root, t->dir, t->version, &cur) < 0) {
 		t->have_prev = false;
 		return &t->rate;
 	}
@@ -141,10 +147,10 @@ static const struct throttle_rate *rank_throttle_rate(struct ranking *k, int i, 
 /* Reads the budget of c's process into c.  false: the process has gone. */
 static bool rank_budget(struct ranking *k, struct rank_cache *c, int online, double now)
 {
-	if (c->read_at >= k->budget_epoch)
+	if (c->read_at >= k->impl->budget_epoch)
 		return true;
-	struct budget *b = k->budget;
-	int rc = budget_read_cached(&k->root, c->pid, &k->budgets, b);
+	struct budget *b = k->impl->budget;
+	int rc = budget_read_cached(&k->impl->root, c->pid, &k->impl->budgets, b);
 	k->budget_reads++;
 	c->read_at = now;
 	if (rc == -ESRCH)
@@ -166,13 +172,13 @@ static bool rank_budget(struct ranking *k, struct rank_cache *c, int online, dou
 static struct rank_cache rank_cached(const struct ranking *k, size_t *at,
 				     const struct machine_proc *p)
 {
-	while (*at < k->ncache && k->cache[*at].pid < p->pid)
+	while (*at < k->impl->ncache && k->impl->cache[*at].pid < p->pid)
 		(*at)++;
-	if (*at < k->ncache && k->cache[*at].pid == p->pid &&
-	    k->cache[*at].starttime == p->starttime)
-		return k->cache[*at];
-	return (struct rank_cache){.pid = p->pid, .starttime = p->starttime, .read_at = -1,
-				   .thr = -1};
+	if (*at < k->impl->ncache && k->impl->cache[*at].pid == p->pid &&
+	    k->impl->cache[*at].starttime == p->starttime)
+		return k->impl->cache[*at];
+	return (struct rank_cache){
+	    .pid = p->pid, .starttime = p->starttime, .read_at = -1, .thr = -1};
 }
 
 static size_t rank_cpus_ran(const uint8_t *set)
@@ -194,13 +200,13 @@ static void rank_judge(struct ranking *k, struct rank_row *r, const struct machi
 		return;
 	}
 	struct machine_view view;
-	neighbours_view(&k->machine, p->pid, &p->pid, 1, 0, p->ran_on, psi, &view);
+	neighbours_view(&k->impl->machine, p->pid, &p->pid, 1, 0, p->ran_on, psi, &view);
 	/* Each process is its own row here: its children are not "left out". */
 	view.children = 0;
 	view.children_cpus = 0;
 	struct diag_totals t = {.pid = p->pid,
 				.threads = r->threads,
-				.window_s = k->machine.sample.dt,
+				.window_s = k->impl->machine.sample.dt,
 				.cpu = r->cpu,
 				.wait = r->wait,
 				.budget = b,
@@ -209,12 +215,13 @@ static void rank_judge(struct ranking *k, struct rank_row *r, const struct machi
 				.census = census};
 	if (thr)
 		t.throttle = *thr;
-	diagnosis_of_totals(&t, k->scratch);
-	r->verdict = k->scratch->verdict;
-	_Static_assert(sizeof(r->headline) == sizeof(k->scratch->headline), "headline sizes");
-	memcpy(r->headline, k->scratch->headline, sizeof(r->headline));
-	if (k->scratch->nsuggestions)
-		snprintf(r->suggestion, sizeof(r->suggestion), "%s", k->scratch->suggestions[0]);
+	diagnosis_of_totals(&t, k->impl->scratch);
+	r->verdict = k->impl->scratch->verdict;
+	_Static_assert(sizeof(r->headline) == sizeof(k->impl->scratch->headline), "headline sizes");
+	memcpy(r->headline, k->impl->scratch->headline, sizeof(r->headline));
+	if (k->impl->scratch->nsuggestions)
+		snprintf(r->suggestion, sizeof(r->suggestion), "%s",
+			 k->impl->scratch->suggestions[0]);
 }
 
 /* The budget the verdict is judged against, from the cache's terms (the
@@ -251,22 +258,22 @@ static void rank_explain(struct ranking *k, int online, double now, double psi)
 	uint64_t starts[RANKING_EXPLAIN];
 	for (size_t i = 0; i < n; i++) {
 		pids[i] = k->rows[order[i]].pid;
-		starts[i] = k->machine.sample.v[k->rows[order[i]].src].starttime;
+		starts[i] = k->impl->machine.sample.v[k->rows[order[i]].src].starttime;
 	}
-	census_update_pids(&k->census, &k->root, pids, starts, n, now);
-	struct budget *b = k->budget;
+	census_update_pids(&k->impl->census, &k->impl->root, pids, starts, n, now);
+	struct budget *b = k->impl->budget;
 	for (size_t i = 0; i < n; i++) {
 		struct rank_row *r = &k->rows[rows[i]];
-		struct census_proc *e = (struct census_proc *)census_find(&k->census, r->pid);
+		struct census_proc *e = (struct census_proc *)census_find(&k->impl->census, r->pid);
 		if (!e)
 			continue;
 		/* A census of one: the process's own runtimes, as the target's. */
-		struct census one = {.p = e, .n = 1, .cap = 1, .cores = k->census.cores};
-		const struct rank_cache *c = &k->cache[r->cached];
+		struct census one = {.p = e, .n = 1, .cap = 1, .cores = k->impl->census.cores};
+		const struct rank_cache *c = &k->impl->cache[r->cached];
 		const struct throttle_rate *thr =
 		    c->thr >= 0 ? rank_throttle_rate(k, c->thr, now) : NULL;
 		rank_budget_of(c, online, b);
-		rank_judge(k, r, &k->machine.sample.v[r->src], b, thr, psi, &one);
+		rank_judge(k, r, &k->impl->machine.sample.v[r->src], b, thr, psi, &one);
 		r->explained = true;
 	}
 }
@@ -285,7 +292,7 @@ static void rank_summary(struct ranking *k, double psi)
 {
 	struct machine_view all;
 	static const uint8_t any[MACHINE_SET_BYTES];
-	neighbours_view(&k->machine, -1, NULL, 0, 0, any, psi, &all);
+	neighbours_view(&k->impl->machine, -1, NULL, 0, 0, any, psi, &all);
 	struct rank_machine *m = &k->summary;
 	memset(m, 0, sizeof(*m));
 	m->valid = all.valid;
@@ -304,18 +311,19 @@ static void rank_summary(struct ranking *k, double psi)
 
 bool ranking_tick(struct ranking *k, double now)
 {
-	if (!neighbours_tick(&k->machine, &k->root, NULL, now))
+	if (!neighbours_tick(&k->impl->machine, &k->impl->root, NULL, now))
 		return false;
-	const struct machine_sample *s = &k->machine.sample;
+	const struct machine_sample *s = &k->impl->machine.sample;
 	struct psi psi;
-	double psi_some = cgroup_psi_read(&k->root, "proc/pressure/cpu", &psi) == 0 && psi.available
-			      ? psi.some_avg10
-			      : -1;
+	double psi_some =
+	    cgroup_psi_read(&k->impl->root, "proc/pressure/cpu", &psi) == 0 && psi.available
+		? psi.some_avg10
+		: -1;
 	int online = s->online > 0 ? s->online : 1;
-	if (k->budget_epoch < 0 || now - k->budget_epoch >= RANKING_BUDGET_S) {
+	if (k->impl->budget_epoch < 0 || now - k->impl->budget_epoch >= RANKING_BUDGET_S) {
 		/* Every budget is due: what their cgroups share is read again. */
-		budget_cache_clear(&k->budgets);
-		k->budget_epoch = now;
+		budget_cache_clear(&k->impl->budgets);
+		k->impl->budget_epoch = now;
 	}
 	struct rank_cache *cache = xmalloc((s->n + 1) * sizeof(*cache));
 	size_t nc = 0, at = 0;
@@ -324,7 +332,7 @@ bool ranking_tick(struct ranking *k, double now)
 		k->rows = xrealloc(k->rows, k->cap * sizeof(*k->rows));
 	}
 	k->n = 0;
-	struct budget *b = k->budget;
+	struct budget *b = k->impl->budget;
 	for (size_t i = 0; i < s->n; i++) {
 		const struct machine_proc *p = &s->v[i];
 		if (p->kernel && !k->kernel)
@@ -356,7 +364,7 @@ bool ranking_tick(struct ranking *k, double now)
 		r->runnable_mean = p->cpus + p->wait;
 		r->budget_known = c.known;
 		r->effective = c.effective;
-		r->binding = c.binding;
+		r->binding = model_term_of(c.binding);
 		r->factor = c.effective > 0 ? r->runnable_mean / c.effective : 0;
 		if (thr && thr->valid) {
 			r->throttle_valid = true;
@@ -368,9 +376,9 @@ bool ranking_tick(struct ranking *k, double now)
 		rank_budget_of(&c, online, b);
 		rank_judge(k, r, p, b, thr, psi_some, NULL);
 	}
-	free(k->cache);
-	k->cache = cache;
-	k->ncache = nc;
+	free(k->impl->cache);
+	k->impl->cache = cache;
+	k->impl->ncache = nc;
 	if (s->dt <= 0)
 		return false; /* the baseline: no rates */
 	qsort(k->rows, k->n, sizeof(*k->rows), rank_cmp);
@@ -487,4 +495,18 @@ void ranking_cgroup_short(const char *path, char *out, size_t cap)
 		memcpy(out, last, n);
 		out[n] = '\0';
 	}
+}
+
+const struct neighbours *ranking_machine(const struct ranking *k)
+{
+	return &k->impl->machine;
+}
+
+bool ranking_has_children(const struct ranking *k, pid_t pid)
+{
+	const struct machine_sample *s = &k->impl->machine.sample;
+	for (size_t i = 0; i < s->n; i++)
+		if (s->v[i].ppid == pid)
+			return true;
+	return false;
 }

@@ -38,11 +38,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "budget.h"
-#include "census.h"
 #include "diagnosis.h"
 #include "neighbours.h"
-#include "sysroot.h"
 
 #define RANKING_BUDGET_S   5.0 /* s between reads of a process's budget */
 #define RANKING_FIRST_S	   0.5 /* s from ranking_open's baseline to the first ranking */
@@ -52,7 +49,7 @@
 /* One process over the last interval.  Plain data. */
 struct rank_row {
 	pid_t pid, ppid;
-	char name[TASK_NAME_MAX]; /* raw bytes */
+	char name[MODEL_NAME_MAX]; /* raw bytes */
 	size_t name_len;
 	char cgroup[RANKING_CGROUP_MAX];       /* ranking_cgroup_short() of the path */
 	char cgroup_path[NEIGHBOUR_CGROUP_MAX]; /* as the process sees it; "" unknown */
@@ -62,7 +59,7 @@ struct rank_row {
 	double runnable_mean; /* cpu + wait: threads */
 	bool budget_known;    /* its budget could be read (else effective = online) */
 	double effective;     /* CPUs */
-	enum budget_term binding;
+	enum model_term binding;
 	double factor; /* runnable_mean / effective */
 	bool throttle_valid;
 	double throttled_pct, throttled_s_per_s;
@@ -88,37 +85,24 @@ struct rank_machine {
 	char headline[DIAG_TEXT];
 };
 
-struct rank_cache;    /* ranking.c: a process's budget */
-struct rank_throttle; /* ranking.c: a quota cgroup's cpu.stat */
+struct ranking_impl; /* ranking.c's: the machine reader, the budgets, the census */
+struct neighbours;
 
 struct ranking {
-	struct sysroot root; /* the caller's, copied, or opened by ranking_open */
-	bool own_root;
-	bool kernel;	     /* rank kernel threads too */
-	struct neighbours machine;
-	struct rank_cache *cache; /* sorted by (pid, starttime) */
-	size_t ncache, cache_cap;
-	struct rank_throttle *thr;
-	size_t nthr, thr_cap;
-	struct diagnosis *scratch; /* one diagnosis at a time */
-	struct budget *budget;	   /* one budget at a time (read, or judged against) */
-	struct budget_cache budgets; /* what the cgroups share, since budget_epoch */
-	double budget_epoch;	     /* s; budgets read before it are due; < 0 none */
-	struct rank_row *rows;	   /* ranked */
+	bool kernel;	       /* rank kernel threads too (from the next tick) */
+	struct rank_row *rows; /* ranked */
 	size_t n, cap;
 	struct rank_machine summary;
-	struct census census; /* of the explained offenders */
 	uint64_t budget_reads; /* budgets read since ranking_init (the benchmark's figure) */
+	struct ranking_impl *impl;
 };
 
-/* root must outlive the ranking. */
-void ranking_init(struct ranking *k, const struct sysroot *root, bool kernel);
-/* The same on the directory dir ("/": the live machine), opened here and
+/* On the directory dir ("/": the live machine), opened here and
  * closed by ranking_free; and the machine sampled once, as the baseline.
  * The first ranking may come RANKING_FIRST_S after it (so a first screen
  * or line is up within a second; its figures are half a second's), the
- * later ones NEIGHBOURS_PERIOD_S apart at least.  Returns 0, or -errno with a one-line message in err when dir or its
- * proc/ cannot be read. */
+ * later ones NEIGHBOURS_PERIOD_S apart at least.  Returns 0, or -errno with a one-line message in
+ * err when dir or its proc/ cannot be read. */
 int ranking_open(struct ranking *k, const char *dir, bool kernel, double now, char *err,
 		 size_t cap);
 void ranking_free(struct ranking *k);
@@ -143,5 +127,13 @@ bool ranking_problem(const struct ranking *k);
  * systemd unit such as "nginx.service"), "/" for the root; "" for "".
  * Raw bytes in, raw bytes out (cut at cap). */
 void ranking_cgroup_short(const char *path, char *out, size_t cap);
+
+/* The ranking's reader of the machine, for a session to borrow
+ * (session_config.machine_from, neighbours_borrow): k must not tick while
+ * the session holds it. */
+const struct neighbours *ranking_machine(const struct ranking *k);
+/* Whether process pid has a child among the machine's processes of the
+ * last tick. */
+bool ranking_has_children(const struct ranking *k, pid_t pid);
 
 #endif

@@ -10,6 +10,16 @@
 #include <stdio.h>
 #include <string.h>
 
+/* A "latency" object of the diagnosis, as the model has it. */
+static bool recording_diag_latency(struct recording_json *p, json_object *o,
+				   struct model_latency *out)
+{
+	struct lat_summary l;
+	bool on = recording_latency_parse(p, o, &l, NULL, NULL);
+	model_latency_of(&l, out);
+	return on;
+}
+
 static void recording_diag_strings(struct recording_json *p, json_object *o, const char *key,
 				   char list[][DIAG_TEXT], size_t *n, size_t max)
 {
@@ -96,7 +106,7 @@ static void recording_diag_roles(struct recording_json *p, json_object *a, struc
 		r->runnable_mean = recording_json_num(p, o, "runnable_mean", false, 0, 0);
 		r->cpu_pct = recording_json_num(p, o, "cpu_pct", false, 0, 0);
 		r->wait_pct = recording_json_num(p, o, "wait_pct", false, 0, 0);
-		recording_latency_parse(p, o, &r->latency, NULL, NULL);
+		recording_diag_latency(p, o, &r->latency);
 		r->input_wait_pct = recording_json_num(p, o, "input_wait_pct", false, 0, 0);
 		recording_diag_activity(p, o, r->activity);
 	}
@@ -176,7 +186,7 @@ static void recording_diag_groups(struct recording_json *p, json_object *a, stru
 		g->runnable_mean = recording_json_num(p, o, "runnable_mean", false, 0, 0);
 		g->cpu_pct = recording_json_num(p, o, "cpu_pct", false, 0, 0);
 		g->wait_pct = recording_json_num(p, o, "wait_pct", false, 0, 0);
-		recording_latency_parse(p, o, &g->latency, NULL, NULL);
+		recording_diag_latency(p, o, &g->latency);
 		recording_diag_activity(p, o, g->activity);
 	}
 }
@@ -199,10 +209,10 @@ void recording_diag_parse(struct recording_json *p, json_object *o, struct diagn
 	d->unfollowed = (int)recording_json_int(p, o, "unfollowed", 0);
 	d->effective = recording_json_num(p, o, "effective_cpus", false, 0, 0);
 	recording_json_str(p, o, "binding", name, sizeof(name), NULL);
-	d->binding = BUDGET_ONLINE;
-	for (int t = BUDGET_ONLINE; t <= BUDGET_QUOTA; t++)
-		if (strcmp(name, budget_term_name((enum budget_term)t)) == 0)
-			d->binding = (enum budget_term)t;
+	d->binding = MODEL_TERM_ONLINE;
+	for (int t = MODEL_TERM_ONLINE; t <= MODEL_TERM_QUOTA; t++)
+		if (strcmp(name, model_term_name((enum model_term)t)) == 0)
+			d->binding = (enum model_term)t;
 	d->window_s = recording_json_num(p, o, "window_s", false, 0, 0);
 	d->cpu = recording_json_num(p, o, "cpus_used", false, 0, 0);
 	d->wait = recording_json_num(p, o, "wait_s_per_s", false, 0, 0);
@@ -210,7 +220,7 @@ void recording_diag_parse(struct recording_json *p, json_object *o, struct diagn
 	double pct = recording_json_num(p, o, "throttled_pct", true, NAN, NAN);
 	d->throttle_valid = !isnan(pct);
 	d->throttled_pct = d->throttle_valid ? pct : 0;
-	d->lat_on = recording_latency_parse(p, o, &d->latency, NULL, NULL);
+	d->lat_on = recording_diag_latency(p, o, &d->latency);
 	d->contention_wait = recording_json_num(p, o, "contention_wait_s_per_s", false, 0, 0);
 	recording_json_str(p, o, "borderline", name, sizeof(name), NULL);
 	d->borderline = name[0] ? diagnosis_verdict_of(name) : VERDICT_N;

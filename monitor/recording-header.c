@@ -1,7 +1,7 @@
 /* recording-header.c — a recording's header line into its struct. */
 #include "config.h"
 
-#include "recording.h"
+#include "recording-impl.h"
 #include "recording-json.h"
 
 #include <errno.h>

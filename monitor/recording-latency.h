@@ -10,7 +10,7 @@
 
 #include <stdbool.h>
 
-#include "model.h"
+#include "model-impl.h"
 #include "recording-json.h"
 
 /* o's member "latency" into out.  With r, a histogram goes into a new

@@ -7,7 +7,7 @@
  * first wrong field names itself in the error. */
 #include "config.h"
 
-#include "recording.h"
+#include "recording-impl.h"
 #include "recording-diag.h"
 #include "recording-latency.h"
 #include "pressure.h"
@@ -23,7 +23,7 @@
 #include <time.h>
 
 #include "activity.h"
-#include "thread-field.h"
+#include "thread-field-impl.h"
 #include "xalloc.h"
 
 static bool rp_time(const char *s, double *wall)
@@ -96,7 +96,7 @@ static void rp_cgroup(struct recording_json *p, json_object *o, struct snapshot 
 	s->psi_cgroup.some_avg10 = s->psi_cgroup.available ? psi : 0;
 	char note[128];
 	recording_json_str(p, o, "psi_note", note, sizeof(note), NULL);
-	s->psi_cgroup_why = pressure_why_of(note);
+	s->psi_cgroup_why = model_psi_why_to(pressure_why_of(note));
 }
 
 static void rp_threads(struct recording_json *p, json_object *a, struct snapshot_rates *r)
@@ -203,7 +203,7 @@ static void rp_streams(struct recording_json *p, json_object *a, struct recordin
 	struct lab_status *st = &s->status;
 	size_t n = json_object_array_length(a);
 	w->nstreams = 0;
-	for (size_t i = 0; i < n && i < CTL_MAX_STREAMS && !p->bad; i++) {
+	for (size_t i = 0; i < n && i < SETTINGS_MAX_STREAMS && !p->bad; i++) {
 		json_object *o = json_object_array_get_idx(a, i);
 		struct workload_stream_report *r = &w->stream[w->nstreams];
 		struct lab_stream_status *ss = &st->stream[w->nstreams];
@@ -258,7 +258,7 @@ static void rp_roofline(struct recording_json *p, json_object *o, struct rooflin
 	char kernel[16], bound[16];
 	memset(r, 0, sizeof(*r));
 	recording_json_str(p, o, "kernel", kernel, sizeof(kernel), NULL);
-	r->kernel = strcmp(kernel, "triad") == 0 ? CTL_TRIAD : CTL_GEMM;
+	r->kernel = strcmp(kernel, "triad") == 0 ? SETTINGS_TRIAD : SETTINGS_GEMM;
 	r->intensity = recording_json_num(p, o, "intensity_flops_per_byte", true, 0, 0);
 	r->compute_roof = recording_json_num(p, o, "compute_roof_gflops", true, 0, 0);
 	r->memory_roof = recording_json_num(p, o, "memory_roof_gbs", true, 0, 0);
@@ -300,7 +300,7 @@ static void rp_workload(struct recording_json *p, json_object *o, struct recordi
 	char kernel[16];
 	w->kernel = NULL;
 	if (recording_json_str(p, o, "kernel", kernel, sizeof(kernel), NULL)) {
-		const char *const *names = labview_kernel_names();
+		const char *const *names = settings_kernel_names();
 		for (int k = 0; names[k]; k++)
 			if (strcmp(kernel, names[k]) == 0)
 				w->kernel = names[k];
@@ -358,11 +358,11 @@ static void rp_workload(struct recording_json *p, json_object *o, struct recordi
 	rp_pids(p, o, "pids", w->pids, LABVIEW_PIDS_MAX, &w->npids);
 	w->anchor_pid = st->anchor_pid =
 	    (pid_t)recording_json_int(p, o, "anchor_pid", w->npids ? w->pids[0] : 0);
-	rp_pids(p, o, "worker_pids", w->worker_pids, LAB_MAX_WORKERS, &w->nworkers_pids);
+	rp_pids(p, o, "worker_pids", w->worker_pids, SETTINGS_MAX_WORKERS, &w->nworkers_pids);
 	for (size_t i = 0; i < w->nworkers_pids; i++)
 		st->worker_pid[i] = w->worker_pids[i];
 	st->nworkers = (int)w->nworkers_pids;
-	rp_pids(p, o, "loader_pids", w->loader_pids, CTL_MAX_LOADERS, &w->nloader_pids);
+	rp_pids(p, o, "loader_pids", w->loader_pids, SETTINGS_MAX_LOADERS, &w->nloader_pids);
 	for (size_t i = 0; i < w->nloader_pids; i++)
 		st->loader[i].pid = w->loader_pids[i];
 	st->applied = true;

@@ -10,7 +10,7 @@
  * does not redo it).  The header line, when present, is line 1. */
 #include "config.h"
 
-#include "recording.h"
+#include "recording-impl.h"
 
 #include <errno.h>
 #include <fcntl.h>

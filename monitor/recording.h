@@ -24,9 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "diagnosis.h"
 #include "environment.h"
-#include "model.h"
 
 #define RECORDING_VERSION  1 /* the header's "threadlab_recording" */
 /* What a file may make threadlab hold: a sample line of at most
@@ -50,7 +48,7 @@ struct recording_header {
 	char kernel[256];
 	char cpu_model[256];
 	int online;
-	char blas_config[CTL_INFO_LEN], blas_core[64], blas_variant[16];
+	char blas_config[ENVIRONMENT_INFO_LEN], blas_core[64], blas_variant[16];
 	size_t nvars;
 	struct {
 		char name[32];
@@ -66,61 +64,13 @@ struct recording_header {
 	double interval; /* s between samples as asked for */
 };
 
-/* One sample read back, in the model's types. */
-struct recording_sample {
-	size_t index;		     /* among the samples, 0-based */
-	unsigned long line;	     /* line number in the file, 1-based */
-	struct snapshot snap;	     /* budget, cgroup, pressure, CPUs; no threads */
-	struct snapshot_rates rates; /* threads owned: recording_sample_free() */
-	bool has_workload;	     /* a lab sample */
-	struct workload_report work; /* its strings point into this struct */
-	struct lab_status status;    /* what a face needs of the lab: settings, pids */
-	bool has_diag;		     /* the sample has a "diagnosis" */
-	struct diagnosis diag;
-	char blas_config[CTL_INFO_LEN], blas_core[64], blas_variant[16];
-};
-
-void recording_sample_init(struct recording_sample *s);
-void recording_sample_free(struct recording_sample *s);
-
 /* Fills h for a writer: the environment record e, the mode ("lab",
  * "attach", "command", "sweep"), the target and the sampling interval;
  * the start time is now. */
 void recording_header_fill(struct recording_header *h, const struct env_record *e, const char *mode,
 			   int pid, const char *target, bool tree, double interval);
 
-struct recording;
-
 /* The version of the libzstd FILE.zst recordings use ("1.5.4"). */
 const char *recording_zstd_version(void);
-
-/* Opens and indexes path.  Returns NULL with a one-line message naming the
- * file (and line) in err: no such file, not a recording, a newer format
- * version, no sample at all, a bad header. */
-struct recording *recording_open(const char *path, char *err, size_t errlen);
-void recording_close(struct recording *r);
-
-const struct recording_header *recording_header(const struct recording *r);
-/* Samples indexed (the header and a torn tail not counted). */
-size_t recording_count(const struct recording *r);
-/* What opening left out ("torn last line ignored"), "" when nothing. */
-const char *recording_note(const struct recording *r);
-
-/* Reads sample i into out (replacing its contents).  Returns 0, or -EINVAL
- * for a line that is not valid JSON or has wrong types, with a message
- * naming the file and line in err (the caller skips it), or -ERANGE when i
- * is not below recording_count(). */
-int recording_read(struct recording *r, size_t i, struct recording_sample *out, char *err,
-		   size_t errlen);
-
-/* Parses one sample line (len bytes, no newline needed) into out.  Pure:
- * 0, or -EINVAL with the reason in err. */
-int recording_parse_sample(const char *line, size_t len, struct recording_sample *out, char *err,
-			   size_t errlen);
-/* Parses a header line into h: 1 when it is one, 0 when the line is not a
- * header (a sample), -EINVAL for a header with wrong types, -ENOTSUP for a
- * newer version (err says so). */
-int recording_parse_header(const char *line, size_t len, struct recording_header *h, char *err,
-			   size_t errlen);
 
 #endif

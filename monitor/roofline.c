@@ -10,11 +10,11 @@ const char *roofline_bound_name(enum roofline_bound b)
 	return b == ROOFLINE_COMPUTE ? "compute" : b == ROOFLINE_MEMORY ? "memory" : "unknown";
 }
 
-double roofline_intensity(enum ctl_kernel k, int n, int elem)
+double roofline_intensity(enum settings_kernel k, int n, int elem)
 {
 	if (elem <= 0)
 		return 0;
-	if (k == CTL_TRIAD)
+	if (k == SETTINGS_TRIAD)
 		return 2.0 / (3.0 * elem);
 	if (n <= 0)
 		return 0;
@@ -22,7 +22,7 @@ double roofline_intensity(enum ctl_kernel k, int n, int elem)
 	return 2.0 * n / (3.0 * elem);
 }
 
-void roofline_make(struct roofline *r, enum ctl_kernel k, int n, int elem, double single,
+void roofline_make(struct roofline *r, enum settings_kernel k, int n, int elem, double single,
 		   double workers, double effective, double memory_gbs, double gflops)
 {
 	memset(r, 0, sizeof(*r));

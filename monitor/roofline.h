@@ -21,7 +21,7 @@
 #ifndef THREADLAB_ROOFLINE_H
 #define THREADLAB_ROOFLINE_H
 
-#include "control.h"
+#include "settings.h"
 
 enum roofline_bound {
 	ROOFLINE_UNKNOWN = 0, /* a roof is not measured yet */
@@ -34,10 +34,10 @@ const char *roofline_bound_name(enum roofline_bound b);
 
 /* FLOPs per byte of kernel k under the traffic model above, for matrix
  * size n (GEMM) and elem bytes an element (4 or 8); <= 0 for bad input. */
-double roofline_intensity(enum ctl_kernel k, int n, int elem);
+double roofline_intensity(enum settings_kernel k, int n, int elem);
 
 struct roofline {
-	enum ctl_kernel kernel;
+	enum settings_kernel kernel;
 	double intensity;    /* FLOPs per byte */
 	double compute_roof; /* GFLOP/s; <= 0 unknown */
 	double memory_roof;  /* GB/s; <= 0 unknown */
@@ -52,7 +52,7 @@ struct roofline {
  * workers: streams x threads; effective: CPUs (<= 0 no cap); memory_gbs
  * (<= 0 unknown); gflops: measured (< 0 none).  The bound needs both
  * roofs; at the ridge it reads compute-bound. */
-void roofline_make(struct roofline *r, enum ctl_kernel k, int n, int elem, double single,
+void roofline_make(struct roofline *r, enum settings_kernel k, int n, int elem, double single,
 		   double workers, double effective, double memory_gbs, double gflops);
 
 #endif

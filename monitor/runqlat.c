@@ -1,37 +1,69 @@
-/* runqlat.c — run-queue latency for the faces (runqlat.h). */
+/* runqlat.c — run-queue latency for the faces (runqlat.h), and the
+ * model's histogram filled from the collectors' (model-impl.h). */
 #include "config.h"
 
 #include "runqlat.h"
 
 #include <math.h>
+#include <string.h>
 
-void runqlat_process(const struct snapshot_rates *r, pid_t pid, struct lat_summary *out)
+#include "model-impl.h"
+
+_Static_assert(RUNQLAT_BUCKETS == LAT_BUCKETS, "latency buckets");
+
+void runqlat_hist_of(const struct lat_hist *h, struct runqlat_hist *out)
 {
+	memcpy(out->count, h->count, sizeof(out->count));
+	out->events = h->events;
+	out->sum_ns = h->sum_ns;
+	out->max_ns = h->max_ns;
+}
+
+void runqlat_hist_add(struct runqlat_hist *dst, const struct lat_hist *src)
+{
+	for (unsigned b = 0; b < RUNQLAT_BUCKETS; b++)
+		dst->count[b] += src->count[b];
+	dst->events += src->events;
+	dst->sum_ns += src->sum_ns;
+	if (src->max_ns > dst->max_ns)
+		dst->max_ns = src->max_ns;
+}
+
+void runqlat_process(const struct model_sample *m, pid_t pid, struct model_latency *out)
+{
+	const struct snapshot_rates *r = model_rates(m);
 	struct lat_hist h;
 	latency_hist_clear(&h);
-	/* Rates are sorted by (pid, tid): find the first of pid. */
-	size_t lo = 0, hi = r->nthreads;
+	/* Rows are sorted by (pid, tid): find the first of pid. */
+	size_t lo = 0, hi = m->nthreads;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (r->threads[mid].pid < pid)
+		if (m->threads[mid].pid < pid)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	for (size_t i = lo; i < r->nthreads && r->threads[i].pid == pid; i++)
-		if (r->threads[i].lat_ref)
-			latency_hist_merge(&h, &r->lat[r->threads[i].lat_ref - 1]);
-	latency_summarize(&h, out);
+	for (size_t i = lo; r && i < m->nthreads && m->threads[i].pid == pid; i++) {
+		uint32_t ref = m->threads[i].lat_ref;
+		if (ref && ref <= r->nlat)
+			latency_hist_merge(&h, &r->lat[ref - 1]);
+	}
+	model_summarize(&h, out);
 }
 
-const struct lat_hist *runqlat_hist(const struct snapshot_rates *r, const struct thread_rate *t)
+bool runqlat_thread_hist(const struct model_sample *m, const struct model_thread *t,
+			 struct runqlat_hist *out)
 {
-	return t->lat_ref && t->lat_ref <= r->nlat ? &r->lat[t->lat_ref - 1] : NULL;
+	const struct snapshot_rates *r = model_rates(m);
+	if (!r || !t->lat_ref || t->lat_ref > r->nlat)
+		return false;
+	runqlat_hist_of(&r->lat[t->lat_ref - 1], out);
+	return true;
 }
 
 unsigned runqlat_buckets(void)
 {
-	return LAT_BUCKETS;
+	return RUNQLAT_BUCKETS;
 }
 
 uint64_t runqlat_bucket_low(unsigned b)
@@ -61,11 +93,11 @@ const double *runqlat_metric_bounds(size_t *n)
 	return runqlat_bounds;
 }
 
-uint64_t runqlat_count_below(const struct lat_hist *h, double le_s)
+uint64_t runqlat_count_below(const struct runqlat_hist *h, double le_s)
 {
 	uint64_t n = 0;
 	double le_ns = le_s * 1e9;
-	for (unsigned b = 0; b < LAT_BUCKETS; b++)
+	for (unsigned b = 0; b < RUNQLAT_BUCKETS; b++)
 		if ((double)latency_bucket_high(b) <= le_ns + 0.5)
 			n += h->count[b];
 	return n;

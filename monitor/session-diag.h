@@ -3,7 +3,7 @@
 #ifndef THREADLAB_SESSION_DIAG_H
 #define THREADLAB_SESSION_DIAG_H
 
-#include "session.h"
+#include "session-impl.h"
 
 void session_diag_init(struct session *s);
 /* After a tick that produced rates: census, window, diagnosis. */

@@ -6,22 +6,26 @@
 #include <stdio.h>
 
 #include "procinfo.h"
-#include "session.h"
+#include "session-impl.h"
+#include "settings-lab.h"
 
 /* What the table cannot know: the build's presence, the memory and the
  * limits. */
-static int session_check_fit(const struct session *s, const struct lab_settings *want, char *err,
+static int session_check_fit(const struct session *s, const struct settings *asked_for, char *err,
 			     size_t errlen)
 {
-	int rc = lab_settings_check(want, err, errlen);
+	struct lab_settings want;
+	settings_to_lab(asked_for, &want);
+	int rc = lab_settings_check(&want, err, errlen);
 	if (rc == 0 && s)
-		rc = lab_settings_check_mem(want, procinfo_mem_available(&s->root), err, errlen);
+		rc = lab_settings_check_mem(&want, procinfo_mem_available(&s->impl->root), err,
+					    errlen);
 	if (rc == 0)
-		rc = lab_settings_check_rlimits(want, err, errlen);
+		rc = lab_settings_check_rlimits(&want, err, errlen);
 	return rc;
 }
 
-int session_check_settings(const struct session *s, const struct lab_settings *want, char *err,
+int session_check_settings(const struct session *s, const struct settings *want, char *err,
 			   size_t errlen)
 {
 	int rc = knobs_check(want, err, errlen);
@@ -29,7 +33,7 @@ int session_check_settings(const struct session *s, const struct lab_settings *w
 }
 
 /* What a step to t says. */
-static void session_knob_said(enum knob_id k, const struct lab_settings *t, char *msg, size_t cap)
+static void session_knob_said(enum knob_id k, const struct settings *t, char *msg, size_t cap)
 {
 	switch (k) {
 	case KNOB_THREADS:
@@ -43,13 +47,13 @@ static void session_knob_said(enum knob_id k, const struct lab_settings *t, char
 		break;
 	case KNOB_PRECISION:
 		snprintf(msg, cap, "precision %s",
-			 t->precision == CTL_DOUBLE ? "double (dgemm)" : "single (sgemm)");
+			 t->precision == SETTINGS_DOUBLE ? "double (dgemm)" : "single (sgemm)");
 		break;
 	case KNOB_KERNEL:
-		if (t->kernel == CTL_TRIAD)
+		if (t->kernel == SETTINGS_TRIAD)
 			snprintf(msg, cap,
 				 "kernel triad: memory-bound, %.0f MiB arrays (o: the roofline)",
-				 labview_triad_mib(t->precision));
+				 settings_triad_mib(t->precision));
 		else
 			snprintf(msg, cap, "kernel GEMM n=%d: compute-bound (o: the roofline)",
 				 t->size);
@@ -82,7 +86,7 @@ static void session_knob_said(enum knob_id k, const struct lab_settings *t, char
 		break;
 	case KNOB_BLAS:
 		snprintf(msg, cap, "the %s build of OpenBLAS: the helpers restart",
-			 labview_blas_name(t->blas));
+			 settings_blas_name(t->blas));
 		break;
 	case KNOB_SPIN:
 		snprintf(msg, cap, "%s: the helpers restart",
@@ -96,7 +100,7 @@ static void session_knob_said(enum knob_id k, const struct lab_settings *t, char
 	}
 }
 
-int session_knob_step(const struct session *s, struct lab_settings *want, enum knob_id k, int dir,
+int session_knob_step(const struct session *s, struct settings *want, enum knob_id k, int dir,
 		      int online, char *msg, size_t cap)
 {
 	const struct knob *e = knobs_get(k);
@@ -107,7 +111,7 @@ int session_knob_step(const struct session *s, struct lab_settings *want, enum k
 	}
 	if (knobs_step(k, knobs_value(want, k), dir, online, &next, msg, cap) < 0)
 		return 0;
-	struct lab_settings t = *want;
+	struct settings t = *want;
 	knobs_set(&t, k, next);
 	if (knobs_check_value(k, next, msg, cap) < 0) {
 		knobs_refusal(k, msg, cap);

@@ -17,7 +17,7 @@ struct session;
  * the OpenBLAS build asked for, and (s not NULL) the available memory of
  * s's machine and this process's limits.  Returns 0, or -EINVAL / -ENOENT /
  * -ENOMEM with a one-line reason in err. */
-int session_check_settings(const struct session *s, const struct lab_settings *want, char *err,
+int session_check_settings(const struct session *s, const struct settings *want, char *err,
 			   size_t errlen);
 
 /* One step of lab knob k in *want: dir +1 up, -1 down, 0 a toggle's flip
@@ -27,7 +27,7 @@ int session_check_settings(const struct session *s, const struct lab_settings *w
  * the step was refused and *want is as it was; msg receives what happened
  * in a few words either way ("intra-op threads 2", "intra-op threads stay
  * within 1..64"). */
-int session_knob_step(const struct session *s, struct lab_settings *want, enum knob_id k, int dir,
+int session_knob_step(const struct session *s, struct settings *want, enum knob_id k, int dir,
 		      int online, char *msg, size_t cap);
 
 #endif

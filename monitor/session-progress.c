@@ -42,8 +42,8 @@ int session_progress_start(struct session *s, char *err, size_t errlen)
 			progress_free(&s->progress);
 			return EXIT_USAGE;
 		}
-		s->tail = xcalloc(1, sizeof(*s->tail));
-		tail_open(s->tail, c->progress_file);
+		s->impl->tail = xcalloc(1, sizeof(*s->impl->tail));
+		tail_open(s->impl->tail, c->progress_file);
 	}
 	return EXIT_OK;
 }
@@ -56,15 +56,17 @@ void session_progress_drain(struct session *s)
 		return;
 	/* A bounded number of reads: a job printing without pause must not
 	 * hold the tick. */
-	for (int i = 0; i < 64 && (n = launch_read_output(&s->child, buf, sizeof(buf))) > 0; i++)
+	for (int i = 0; i < 64 && (n = launch_read_output(&s->impl->child, buf, sizeof(buf))) > 0;
+	     i++)
 		progress_feed(&s->progress, buf, n);
-	for (int i = 0; s->tail && i < 64 && (n = tail_read(s->tail, buf, sizeof(buf))) > 0; i++)
+	for (int i = 0;
+	     s->impl->tail && i < 64 && (n = tail_read(s->impl->tail, buf, sizeof(buf))) > 0; i++)
 		progress_feed(&s->progress, buf, n);
 }
 
 int session_output_fd(const struct session *s)
 {
-	return s->progress.on && s->child.out_open ? s->child.out_fd : -1;
+	return s->progress.on && s->impl->child.out_open ? s->impl->child.out_fd : -1;
 }
 
 void session_drain_output(struct session *s)
@@ -77,11 +79,11 @@ void session_progress_tick(struct session *s, double now)
 	if (!s->progress.on)
 		return;
 	session_progress_drain(s);
-	if (s->child.reaped && !s->child.out_open)
+	if (s->impl->child.reaped && !s->impl->child.out_open)
 		progress_flush(&s->progress);
 	progress_tick(&s->progress, now);
-	if (s->progress.note_seq != s->progress_note_seen) {
-		s->progress_note_seen = s->progress.note_seq;
+	if (s->progress.note_seq != s->impl->progress_note_seen) {
+		s->impl->progress_note_seen = s->progress.note_seq;
 		session_say(s, true, "%s", s->progress.note);
 		s->progress.note[0] = '\0';
 	}
@@ -90,9 +92,9 @@ void session_progress_tick(struct session *s, double now)
 void session_progress_free(struct session *s)
 {
 	progress_free(&s->progress);
-	if (s->tail) {
-		tail_close(s->tail);
-		free(s->tail);
-		s->tail = NULL;
+	if (s->impl->tail) {
+		tail_close(s->impl->tail);
+		free(s->impl->tail);
+		s->impl->tail = NULL;
 	}
 }

@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "session.h"
+#include "session-impl.h"
 
 /* Sets up s->progress from s->cfg.  EXIT_OK, or EXIT_USAGE with a
  * one-line reason in err (a bad regular expression). */

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "settings-lab.h"
 #include "xalloc.h"
 
 /* Points of history a seek rebuilds (a screen shows fewer): each costs a
@@ -42,8 +43,8 @@ static void session_replay_bad(struct session *s, const char *why)
 
 static void session_replay_remember(struct session *s, size_t i)
 {
-	struct session_replay_note *n = &s->replay_notes[i];
-	const struct recording_sample *r = &s->rs;
+	struct session_replay_note *n = &s->impl->replay_notes[i];
+	const struct recording_sample *r = &s->impl->rs;
 	n->runnable =
 	    (float)(r->has_diag ? r->diag.runnable_mean : diagnosis_runnable_mean(&r->rates));
 	n->cpu = (float)(r->rates.total_cpu_pct / 100.0);
@@ -68,14 +69,14 @@ static void session_replay_remember(struct session *s, size_t i)
 	n->paused = r->work.paused;
 }
 
-/* Reads sample i into s->rs.  0, or -EINVAL (reported, skipped). */
+/* Reads sample i into s->impl->rs.  0, or -EINVAL (reported, skipped). */
 static int session_replay_read(struct session *s, size_t i)
 {
 	char err[512];
-	int rc = recording_read(s->rec, i, &s->rs, err, sizeof(err));
+	int rc = recording_read(s->impl->rec, i, &s->impl->rs, err, sizeof(err));
 	if (rc == -EINVAL) {
 		session_replay_bad(s, err);
-		s->replay_notes[i].state = 2;
+		s->impl->replay_notes[i].state = 2;
 		return rc;
 	}
 	if (rc == 0)
@@ -83,49 +84,52 @@ static int session_replay_read(struct session *s, size_t i)
 	return rc;
 }
 
-/* The sample in s->rs becomes the session's current one. */
+/* The sample in s->impl->rs becomes the session's current one. */
 static void session_replay_show(struct session *s, long i)
 {
-	const struct recording_sample *r = &s->rs;
-	snapshot_free(&s->cur);
-	s->cur = r->snap; /* no threads: nothing owned */
-	s->cur.threads.v = NULL;
-	s->cur.threads.n = s->cur.threads.cap = 0;
-	s->rates.threads = xreallocarray_grow(s->rates.threads, &s->rates.cap, r->rates.nthreads,
-					      sizeof(*s->rates.threads));
-	struct thread_rate *keep = s->rates.threads;
-	size_t cap = s->rates.cap;
-	struct lat_hist *lat = s->rates.lat;
-	size_t lat_cap = s->rates.lat_cap;
-	s->rates = r->rates;
-	s->rates.threads = keep;
-	s->rates.cap = cap;
+	const struct recording_sample *r = &s->impl->rs;
+	snapshot_free(&s->impl->cur);
+	s->impl->cur = r->snap; /* no threads: nothing owned */
+	s->impl->cur.threads.v = NULL;
+	s->impl->cur.threads.n = s->impl->cur.threads.cap = 0;
+	s->impl->rates.threads =
+	    xreallocarray_grow(s->impl->rates.threads, &s->impl->rates.cap, r->rates.nthreads,
+			       sizeof(*s->impl->rates.threads));
+	struct thread_rate *keep = s->impl->rates.threads;
+	size_t cap = s->impl->rates.cap;
+	struct lat_hist *lat = s->impl->rates.lat;
+	size_t lat_cap = s->impl->rates.lat_cap;
+	s->impl->rates = r->rates;
+	s->impl->rates.threads = keep;
+	s->impl->rates.cap = cap;
 	if (r->rates.nthreads)
 		memcpy(keep, r->rates.threads, r->rates.nthreads * sizeof(*keep));
 	if (r->rates.nlat) {
 		lat = xreallocarray_grow(lat, &lat_cap, r->rates.nlat, sizeof(*lat));
 		memcpy(lat, r->rates.lat, r->rates.nlat * sizeof(*lat));
 	}
-	s->rates.lat = lat;
-	s->rates.lat_cap = lat_cap;
+	s->impl->rates.lat = lat;
+	s->impl->rates.lat_cap = lat_cap;
 	s->have_rates = true;
 	s->have_diag = r->has_diag;
 	if (r->has_diag)
 		s->diag = r->diag;
-	s->runnable_mean = r->has_diag ? r->diag.runnable_mean : diagnosis_runnable_mean(&s->rates);
+	s->runnable_mean =
+	    r->has_diag ? r->diag.runnable_mean : diagnosis_runnable_mean(&s->impl->rates);
 	if (r->has_workload) {
 		s->work = r->work;
-		s->lab_status = r->status;
-		s->want = r->status.settings;
+		s->impl->lab_status = r->status;
+		settings_from_lab(&r->status.settings, &s->want);
 	}
 	s->replay_pos = i;
+	model_sample_fill(&s->model, &s->impl->cur, &s->impl->rates, true);
 }
 
 /* One sample's figures back into the lab view, as labview_feed() gave
  * them when it was recorded. */
 static void session_replay_note(struct session *s, size_t i)
 {
-	const struct session_replay_note *n = &s->replay_notes[i];
+	const struct session_replay_note *n = &s->impl->replay_notes[i];
 	struct workload_report w;
 	if (n->state == 1 || n->state == 3)
 		history_push(&s->history, n->runnable, n->cpu, n->wait, n->throttled, n->effective);
@@ -147,15 +151,15 @@ static void session_replay_note(struct session *s, size_t i)
 
 int session_replay_start(struct session *s, char *err, size_t errlen)
 {
-	s->rec = recording_open(s->cfg.replay, err, errlen);
-	if (!s->rec)
+	s->impl->rec = recording_open(s->cfg.replay, err, errlen);
+	if (!s->impl->rec)
 		return EXIT_USAGE;
-	const struct recording_header *h = recording_header(s->rec);
-	s->replay_count = (long)recording_count(s->rec);
-	s->replay_notes = xcalloc((size_t)s->replay_count, sizeof(*s->replay_notes));
-	recording_sample_init(&s->rs);
+	const struct recording_header *h = recording_header(s->impl->rec);
+	s->replay_count = (long)recording_count(s->impl->rec);
+	s->impl->replay_notes = xcalloc((size_t)s->replay_count, sizeof(*s->impl->replay_notes));
+	recording_sample_init(&s->impl->rs);
 	labview_init(&s->view);
-	const char *note = recording_note(s->rec);
+	const char *note = recording_note(s->impl->rec);
 	if (note[0]) {
 		snprintf(s->message, sizeof(s->message), "%s: %s", s->cfg.replay, note);
 		s->message_bad = true;
@@ -169,17 +173,17 @@ int session_replay_start(struct session *s, char *err, size_t errlen)
 		return EXIT_USAGE;
 	}
 	if (strcmp(h->mode, "lab") == 0 || strcmp(h->mode, "sweep") == 0 ||
-	    (!h->present && s->rs.has_workload))
+	    (!h->present && s->impl->rs.has_workload))
 		s->kind = SESSION_LAB;
 	else if (strcmp(h->mode, "command") == 0)
 		s->kind = SESSION_LAUNCH;
 	else
 		s->kind = SESSION_ATTACH;
 	s->target = h->pid;
-	if (!s->target && s->rs.rates.nthreads)
-		s->target = s->rs.rates.threads[0].pid;
+	if (!s->target && s->impl->rs.rates.nthreads)
+		s->target = s->impl->rs.rates.threads[0].pid;
 	s->tree = h->tree;
-	snprintf(s->replay_target, sizeof(s->replay_target), "%s", h->target);
+	snprintf(s->impl->replay_target, sizeof(s->impl->replay_target), "%s", h->target);
 	session_replay_show(s, first);
 	session_replay_note(s, (size_t)first);
 	return EXIT_OK;
@@ -192,16 +196,16 @@ int session_replay_tick(struct session *s)
 			continue;
 		session_replay_show(s, i);
 		session_replay_note(s, (size_t)i);
-		s->replay_end = false;
+		s->impl->replay_end = false;
 		return 0;
 	}
-	s->replay_end = true;
+	s->impl->replay_end = true;
 	return -ENODATA;
 }
 
 int session_replay_seek(struct session *s, long i)
 {
-	if (!s->rec)
+	if (!s->impl->rec)
 		return -ENOTSUP;
 	i = i < 0 ? 0 : i >= s->replay_count ? s->replay_count - 1 : i;
 	/* The nearest sample at or before i that reads; else after it. */
@@ -217,30 +221,30 @@ int session_replay_seek(struct session *s, long i)
 	}
 	/* The view as it stood: every sample up to at, from the notes (read
 	 * now where they were not yet). */
-	struct recording_sample shown = s->rs;
-	recording_sample_init(&s->rs);
+	struct recording_sample shown = s->impl->rs;
+	recording_sample_init(&s->impl->rs);
 	labview_init(&s->view);
 	history_init(&s->history);
 	/* The lab view needs every sample before (its chart); the history
 	 * only its last points. */
 	long from = shown.has_workload ? 0 : at - SESSION_REPLAY_HISTORY + 1;
 	for (long k = from < 0 ? 0 : from; k <= at; k++) {
-		if (s->replay_notes[k].state == 0)
+		if (s->impl->replay_notes[k].state == 0)
 			session_replay_read(s, (size_t)k);
 		session_replay_note(s, (size_t)k);
 	}
-	recording_sample_free(&s->rs);
-	s->rs = shown;
+	recording_sample_free(&s->impl->rs);
+	s->impl->rs = shown;
 	session_replay_show(s, at);
-	s->replay_end = false;
+	s->impl->replay_end = false;
 	return 0;
 }
 
 void session_replay_stop(struct session *s)
 {
-	recording_close(s->rec);
-	s->rec = NULL;
-	recording_sample_free(&s->rs);
-	free(s->replay_notes);
-	s->replay_notes = NULL;
+	recording_close(s->impl->rec);
+	s->impl->rec = NULL;
+	recording_sample_free(&s->impl->rs);
+	free(s->impl->replay_notes);
+	s->impl->replay_notes = NULL;
 }

@@ -4,7 +4,7 @@
 #ifndef THREADLAB_SESSION_REPLAY_H
 #define THREADLAB_SESSION_REPLAY_H
 
-#include "session.h"
+#include "session-impl.h"
 
 /* Opens s->cfg.replay and shows its first sample that reads.  EXIT_OK, or
  * EXIT_USAGE with a one-line message naming the file in err. */

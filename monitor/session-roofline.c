@@ -7,25 +7,28 @@
  * calibration does; afterwards they come from the lab's caches. */
 #include "config.h"
 
-#include "session.h"
+#include "session-impl.h"
 
 #include <errno.h>
 
 #include "session-progress.h"
+#include "settings-lab.h"
 
 int session_roofs(struct session *s)
 {
-	if (!s->lab)
+	if (!s->impl->lab)
 		return -ENOTSUP;
-	struct lab_settings *w = &s->want;
+	struct settings *w = &s->want;
 	if (labview_single_gemm(&s->view, w->size, (int)w->precision) <= 0) {
-		double r = lab_single_rate(s->lab, w->size, w->precision);
+		struct lab_settings l;
+		settings_to_lab(w, &l);
+		double r = lab_single_rate(s->impl->lab, l.size, l.precision);
 		if (r > 0)
 			labview_single_put(&s->view, w->size, (int)w->precision, r);
 	}
 	if (s->view.memory_gbs > 0)
 		return 0;
-	double gbs = lab_memory_gbs(s->lab);
+	double gbs = lab_memory_gbs(s->impl->lab);
 	if (gbs <= 0) {
 		session_say(s, true, "the memory bandwidth could not be measured: no memory roof");
 		return -EIO;

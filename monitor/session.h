@@ -5,10 +5,12 @@
  * session_config, session_tick() takes one sample and computes the rates
  * against the previous one and the views (lab view, steady state),
  * session_stop() undoes everything (workload, workers, quota cgroup,
- * launched command).  The faces read the struct's fields directly (they are
- * the model of model.h) and change the session only through the functions
- * here: session_apply() after changing want, session_poll() between ticks,
- * labview_reset() on the view.
+ * launched command).  The faces read the struct's public fields directly
+ * (the model's own types: model.h, settings.h, labview.h, diagnosis.h) and
+ * change the session only through the functions here: session_apply()
+ * after changing want, session_poll() between ticks, labview_reset() on the
+ * view.  What the session keeps to sample, the collectors' snapshots and
+ * rates, the lab manager and its status, is its own (session-impl.h).
  *
  * Messages: what the user should hear about the session (a setting
  * applied, a quota refused, a helper restarted, a stream failed) goes into
@@ -20,19 +22,16 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-#include "activity.h"
 #include "census.h"
 #include "diagnosis.h"
-#include "thread-groups.h"
 #include "history.h"
-#include "launch.h"
+#include "labview.h"
 #include "model.h"
-#include "neighbours.h"
 #include "progress.h"
 #include "recording.h"
-#include "window.h"
-#include "sampler.h"
+#include "settings.h"
 #include "stop.h"
+#include "thread-groups.h"
 
 /* Exit statuses of every mode, documented in threadlab(1). */
 enum exit_status {
@@ -49,23 +48,35 @@ enum session_kind {
 	SESSION_LAUNCH, /* -- CMD */
 };
 
+/* Where a launched command's standard streams go. */
+enum session_stdio {
+	SESSION_STDIO_NULL,   /* stdin, stdout, stderr on /dev/null (under the dashboard
+			       * its output would tear the screen) */
+	SESSION_STDIO_STDERR, /* stdout onto threadlab's stderr, stdin and stderr kept
+			       * (batch: stdout belongs to threadlab's samples) */
+	SESSION_STDIO_PIPE,   /* stdout and stderr into a pipe threadlab reads, stdin on
+			       * /dev/null (--progress) */
+};
+
+struct neighbours;
+
 /* What to monitor.  Strings and argv are borrowed: they must outlive the
  * session (main's argv does). */
 struct session_config {
-	const char *root;	 /* collectors' root: "/" live, or a fixture tree */
-	pid_t pid;		 /* > 0: attach to this process */
-	bool tree;		 /* follow the target's descendants too */
-	char **command;		 /* non-NULL: launch this argv */
-	enum launch_stdio stdio; /* where the launched command's output goes */
-	struct lab_settings lab; /* the lab's knobs at start (no pid, no command) */
-	const char *replay;	 /* non-NULL: replay this recording instead of sampling */
-	double diag_window;	 /* s the diagnosis judges (a sliding window of at least half this
-				  * and at most this); 0: the last interval */
-	double detail_period;	 /* cadence of the threads not shown, s (sampler.h); 0: every
-				  * thread, every tick (what batch exports need) */
-	bool keys;		 /* the face takes the lab's keys (suggestions name them) */
+	const char *root;	  /* collectors' root: "/" live, or a fixture tree */
+	pid_t pid;		  /* > 0: attach to this process */
+	bool tree;		  /* follow the target's descendants too */
+	char **command;		  /* non-NULL: launch this argv */
+	enum session_stdio stdio; /* where the launched command's output goes */
+	struct settings lab;	  /* the lab's knobs at start (no pid, no command) */
+	const char *replay;	  /* non-NULL: replay this recording instead of sampling */
+	double diag_window;	  /* s the diagnosis judges (a sliding window of at least half this
+				   * and at most this); 0: the last interval */
+	double detail_period;	  /* cadence of the threads not shown, s (the sampler's); 0: every
+				   * thread, every tick (what batch exports need) */
+	bool keys;		  /* the face takes the lab's keys (suggestions name them) */
 	/* The job's progress (progress.h): --progress REGEX on the launched
-	 * command's output (stdio LAUNCH_STDIO_PIPE) or on progress_file. */
+	 * command's output (stdio SESSION_STDIO_PIPE) or on progress_file. */
 	const char *progress;	   /* NULL: none */
 	bool progress_rate;	   /* --progress-rate */
 	const char *progress_file; /* --progress-file PATH, or NULL */
@@ -89,72 +100,50 @@ void session_config_default(struct session_config *c);
 
 #define SESSION_MESSAGE_LEN 256
 
-struct session_replay_note;
+struct session_impl; /* session-impl.h: what the session keeps to sample */
 
 struct session {
 	enum session_kind kind;
 	struct session_config cfg;
-	struct sysroot root;
 	pid_t target; /* the pid the sampler follows */
 	bool tree;    /* sampler follows descendants too */
-	struct sampler *sampler;
 
-	struct snapshot prev, cur;   /* cur is the newest sample */
-	bool have_rates;	     /* prev and cur both valid: rates is meaningful */
-	struct snapshot_rates rates; /* prev -> cur */
-	bool target_gone;	     /* the target exited (attach/launch) */
-
-	struct launch child;	     /* launch mode: the command */
-	int orphans_stopped;	     /* what it left outside its group, stopped by session_stop() */
-	struct progress progress;    /* the job's steps (cfg.progress), progress.on */
-	struct tail *tail;	     /* cfg.progress_file followed, or NULL */
-	unsigned progress_note_seen; /* progress.note_seq said as a message */
+	struct model_sample model; /* the newest sample and the interval before it */
+	bool have_rates;	   /* the model has an interval's rates */
+	bool target_gone;	   /* the target exited (attach/launch) */
+	int orphans_stopped;	   /* what the command left outside its group, stopped by
+				    * session_stop() */
+	struct progress progress;  /* the job's steps (cfg.progress), progress.on */
 
 	/* lab mode */
-	struct lab *lab;
-	struct lab_settings want;     /* settings last asked for */
-	struct lab_status lab_status; /* read at every tick and by session_poll() */
-	struct labview view;	      /* smoothed and steady-state throughput */
-	struct workload_report work;  /* what outputs show of the workload */
-	double single_ref;	      /* > 0: the single-thread rate ideal and ceiling use (the
-				       * tour's, measured in its first lesson), GFLOP/s; else
-				       * the lab view's reference */
+	struct settings want;	     /* settings last asked for: the one copy (a face keeps none) */
+	struct labview view;	     /* smoothed and steady-state throughput */
+	struct workload_report work; /* what outputs show of the workload */
+	double single_ref;	     /* > 0: the single-thread rate ideal and ceiling use (the
+				      * tour's, measured in its first lesson), GFLOP/s; else
+				      * the lab view's reference */
 
 	/* replay: the source is a recording */
-	struct recording *rec;
-	long replay_pos;			  /* the sample in cur and rates (0-based) */
-	long replay_count;			  /* samples in the recording */
-	bool replay_end;			  /* a tick found no sample after replay_pos */
-	struct recording_sample rs;		  /* the sample shown */
-	struct session_replay_note *replay_notes; /* per sample, for seeking */
-	unsigned replay_skipped;		  /* lines that did not read */
-	char replay_target[512];		  /* the recorded target's name, raw */
+	long replay_pos;	 /* the sample shown (0-based) */
+	long replay_count;	 /* samples in the recording */
+	unsigned replay_skipped; /* lines that did not read */
 
 	/* the diagnosis (not in a replay of a file without one) */
 	struct census census;  /* the target's processes */
 	struct diagnosis diag; /* over the window */
 	bool have_diag;
-	double runnable_mean;		   /* mean runnable threads over the last interval */
-	struct history history;		   /* one point per interval, for the sparklines */
-	struct window window;		   /* the diagnosis's window (diag_window > 0) */
-	struct thread_groups groups;	   /* threads by name stem, totals that only grow (live) */
-	struct neighbours neighbours;	   /* the rest of the machine, on the diagnosis's cadence */
-	struct activity_tracker *activity; /* what each thread does */
-	double *act_secs;		   /* per thread of rates: seconds per activity */
-	size_t act_cap;
-	int unfollowed; /* descendants left out (no --tree), counted at: */
-	double unfollowed_at;
+	double runnable_mean;	     /* mean runnable threads over the last interval */
+	struct history history;	     /* one point per interval, for the sparklines */
+	struct thread_groups groups; /* threads by name stem, totals that only grow (live) */
+	int unfollowed;		     /* descendants left out (no --tree) */
 
-	char path_note[192]; /* why the sampler left the BPF path (snapshot.h), "" never */
-	char message[SESSION_MESSAGE_LEN]; /* the newest message, raw; "" none */
-	bool message_bad;		   /* it reports a failure */
-	unsigned message_seq;		   /* counts messages: a face shows each once */
-	/* What the session has reported already. */
-	unsigned restarts_seen[CTL_MAX_STREAMS];
-	unsigned loader_restarts_seen[CTL_MAX_LOADERS];
-	char lab_event[192];		    /* an anchor restart, for the next sample's "error" */
+	char path_note[192];		    /* why the sampler left the BPF path, "" never */
+	char message[SESSION_MESSAGE_LEN];  /* the newest message, raw; "" none */
+	bool message_bad;		    /* it reports a failure */
+	unsigned message_seq;		    /* counts messages: a face shows each once */
 	char gone_why[SESSION_MESSAGE_LEN]; /* how the lab ended for good ("" not) */
-	char error_seen[192];
+
+	struct session_impl *impl; /* owned; NULL before session_start, after session_stop */
 };
 
 /* Raises the soft limit on open files (the thread sampler holds three
@@ -218,8 +207,6 @@ int session_roofs(struct session *s);
 #define SESSION_PEND_LOADERS   0x100u
 #define SESSION_PEND_KERNEL    0x200u
 unsigned session_pending(const struct session *s);
-/* The same for any want against any status (pure, for tests). */
-unsigned session_pending_of(const struct lab_settings *want, const struct lab_status *st);
 
 /* Between ticks: reads the workload's status again (lab only), so that a
  * pending mark clears as soon as a setting took effect.  Returns the
@@ -241,7 +228,15 @@ void session_stop(struct session *s);
 /* The effective CPU budget of pid (0: threadlab itself) under root, for
  * --budget.  Returns EXIT_OK, or EXIT_USAGE with a one-line message in err
  * (no such process, may not be read, root not a directory). */
-int session_budget(const char *root, pid_t pid, struct budget *b, char *err, size_t errlen);
+int session_budget(const char *root, pid_t pid, struct model_budget *b, char *err, size_t errlen);
+
+/* Whether the session replays a recording (no target is sampled). */
+bool session_replaying(const struct session *s);
+/* Whether the lab's workload runs (a lab session, not a replay, not gone). */
+bool session_lab_live(const struct session *s);
+/* What a thread of the newest sample is to the lab (labview.h):
+ * LABVIEW_MARK_NONE outside the lab. */
+enum labview_mark session_thread_mark(const struct session *s, const struct model_thread *t);
 
 /* Launch mode: a short description of how the command ended
  * ("exited with status 3", "killed by signal 9"), or "" while running. */

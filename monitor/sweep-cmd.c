@@ -22,9 +22,10 @@
 #include "environ.h"
 #include "proctree.h"
 #include "session-progress.h"
-#include "session.h"
+#include "session-impl.h"
 #include "stop.h"
 #include "sweep.h"
+#include "environment-impl.h"
 #include "xalloc.h"
 
 extern char **environ;
@@ -231,7 +232,7 @@ static int sweep_cmd_wait(struct session *s, double secs, double *next_tick,
 static void sweep_cmd_status(const struct session *s, bool ended, double t_end, char *out,
 			     size_t cap)
 {
-	const struct launch *l = &s->child;
+	const struct launch *l = &s->impl->child;
 	char how[96];
 	launch_status_text(l, how, sizeof(how));
 	if (ended)
@@ -255,7 +256,7 @@ static int sweep_cmd_once(const struct sweep_cmd_opts *o, const unsigned char *v
 	char **envp = sweep_cmd_environ(o, val);
 	c.command = o->command;
 	c.tree = true;
-	c.stdio = LAUNCH_STDIO_PIPE;
+	c.stdio = SESSION_STDIO_PIPE;
 	c.progress = o->progress;
 	c.progress_rate = o->progress_rate;
 	c.envp = envp;
@@ -283,7 +284,7 @@ static int sweep_cmd_once(const struct sweep_cmd_opts *o, const unsigned char *v
 	double t1 = stop_now();
 	bool ended = rc == -ESRCH;
 	if (ended)
-		launch_reap_wait(&s->child, 500);
+		launch_reap_wait(&s->impl->child, 500);
 	r->measured = t1 - t0 > 0.5 && s->have_diag;
 	if (r->measured) {
 		const struct diagnosis *d = &s->diag;
@@ -300,12 +301,13 @@ static int sweep_cmd_once(const struct sweep_cmd_opts *o, const unsigned char *v
 	if (o->progress && s->progress.matches > 0 && t1 - t0 > 0.5)
 		r->rate = (s->progress.count - c0) / (t1 - t0);
 	if (!ended)
-		sweep_cmd_read_env(o, s->child.pid, r);
+		sweep_cmd_read_env(o, s->impl->child.pid, r);
 	else
 		r->env_error = -ESRCH;
-	session_stop(s);
+	session_halt(s); /* its launch record says how the command ended */
 	int orphans = s->orphans_stopped;
 	sweep_cmd_status(s, ended, t1, r->status, sizeof(r->status));
+	session_stop(s);
 	if (o->progress && s->progress.matches == 0)
 		snprintf(r->status + strlen(r->status), sizeof(r->status) - strlen(r->status),
 			 "; no progress lines matched");

@@ -20,19 +20,24 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "collector.h"
+#include "collector-impl.h"
+#include "diagnosis-input.h"
+#include "environment-impl.h"
 #include "knobs.h"
-#include "neighbours.h"
+#include "labview-impl.h"
+#include "model-impl.h"
+#include "neighbours-impl.h"
 #include "procinfo.h"
 #include "roofline.h"
 #include "sampler.h"
+#include "settings-lab.h"
 #include "stop.h"
 #include "throughput.h"
 #include "xalloc.h"
 
 void sweep_opts_default(struct sweep_opts *o)
 {
-	struct lab_settings d = knobs_defaults();
+	struct settings d = knobs_defaults();
 	memset(o, 0, sizeof(*o));
 	o->size = d.size;
 	o->precision = d.precision;
@@ -113,8 +118,8 @@ static void fill_env(struct sweep_env *e, const struct sweep_opts *o, const stru
 	environment_fill(&e->env, root, b, st);
 	e->spin = o->spin_off ? "off" : "default";
 	e->size = o->size;
-	e->precision = o->precision == CTL_DOUBLE ? "double" : "single";
-	e->kernel = lab_kernel_name(o->kernel);
+	e->precision = o->precision == SETTINGS_DOUBLE ? "double" : "single";
+	e->kernel = settings_kernel_name(o->kernel);
 	e->seconds = o->seconds;
 	e->warmup = o->warmup;
 	e->single_gflops = single;
@@ -148,7 +153,7 @@ struct sweep_ctx {
 	const struct sweep_sink *k;
 	struct lab *lab;
 	struct sampler *smp;
-	struct lab_settings set;
+	struct settings set;
 	double single, effective; /* single: the baseline, GFLOP/s */
 	bool baseline_row;	  /* single becomes the 1 x 1 row's GFLOP/s */
 	struct lab_status *a, *b;
@@ -159,6 +164,7 @@ struct sweep_ctx {
 	struct labview *view;	      /* sink->sample: the window's figures */
 	const struct sysroot *root;   /* for a new anchor's sampler */
 	struct workload_report *work; /* sink->sample: what it hands over */
+	struct model_sample model;    /* sink->sample: the window as the faces read it */
 	const struct budget *budget;
 	struct diagnosis *diag;	 /* the window's, for the row's verdict */
 	struct neighbours neigh; /* the rest of the machine over the window (contended) */
@@ -248,9 +254,11 @@ static int sweep_step_once(struct sweep_ctx *c, int loaders, int streams, int th
 	c->set.threads = threads;
 	if (loaders >= 0)
 		c->set.loaders = loaders;
-	int rc = lab_apply(c->lab, &c->set, msg, sizeof(msg));
+	struct lab_settings l;
+	settings_to_lab(&c->set, &l);
+	int rc = lab_apply(c->lab, &l, msg, sizeof(msg));
 	if (rc == 0)
-		rc = lab_wait_ready(c->lab, lab_ready_timeout_ms(&c->set), msg, sizeof(msg));
+		rc = lab_wait_ready(c->lab, lab_ready_timeout_ms(&l), msg, sizeof(msg));
 	if (rc == -ECHILD)
 		return rc; /* the anchor ended: sweep_step says how */
 	if (rc < 0) {
@@ -286,7 +294,8 @@ static int sweep_step_once(struct sweep_ctx *c, int loaders, int streams, int th
 		/* The window as one sample, for a recording of the sweep. */
 		labview_feed(c->view, c->b, t1, c->effective, c->single, c->work);
 		labview_cpu(c->rates.threads, c->rates.nthreads, c->work);
-		rc = out_error(c->k, c->k->sample(c->k->arg, &c->sb, &c->rates, c->work));
+		model_sample_fill(&c->model, &c->sb, &c->rates, true);
+		rc = out_error(c->k, c->k->sample(c->k->arg, &c->model, c->work));
 		if (rc < 0)
 			return rc;
 	}
@@ -308,8 +317,8 @@ static int sweep_step_once(struct sweep_ctx *c, int loaders, int streams, int th
 		c->baseline_row = false; /* set once */
 	}
 	r.speedup = throughput_speedup(r.gflops, c->single);
-	double in =
-	    roofline_intensity(c->set.kernel, c->set.size, c->set.precision == CTL_DOUBLE ? 8 : 4);
+	double in = roofline_intensity(c->set.kernel, c->set.size,
+				       c->set.precision == SETTINGS_DOUBLE ? 8 : 4);
 	r.gbs = in > 0 ? r.gflops / in : 0;
 	r.efficiency = throughput_efficiency(
 	    r.gflops, throughput_ideal(c->single, (double)streams * threads, c->effective));
@@ -336,8 +345,7 @@ static int sweep_step_once(struct sweep_ctx *c, int loaders, int streams, int th
 	return out_error(c->k, c->k->row(c->k->arg, &r));
 }
 
-static int sweep_check(const struct sweep_opts *o, const struct sweep_sink *k,
-		       struct lab_settings *s)
+static int sweep_check(const struct sweep_opts *o, const struct sweep_sink *k, struct settings *s)
 {
 	char err[512];
 	*s = knobs_defaults();
@@ -359,16 +367,18 @@ static int sweep_check(const struct sweep_opts *o, const struct sweep_sink *k,
 		tmax = o->threads[i] > tmax ? o->threads[i] : tmax;
 	s->streams = smax;
 	s->threads = tmax;
+	struct lab_settings l;
+	settings_to_lab(s, &l);
 	int rc = knobs_check(s, err, sizeof(err));
 	if (rc == 0)
-		rc = lab_settings_check(s, err, sizeof(err));
+		rc = lab_settings_check(&l, err, sizeof(err));
 	if (rc == 0) {
 		struct sysroot live;
 		if (sysroot_open(&live, "/") == 0) {
-			rc = lab_settings_check_mem(s, procinfo_mem_available(&live), err,
+			rc = lab_settings_check_mem(&l, procinfo_mem_available(&live), err,
 						    sizeof(err));
 			if (rc == 0)
-				rc = lab_settings_check_rlimits(s, err, sizeof(err));
+				rc = lab_settings_check_rlimits(&l, err, sizeof(err));
 			sysroot_close(&live);
 		}
 	}
@@ -397,13 +407,15 @@ int sweep_run(const struct sweep_opts *o, const struct sweep_sink *k)
 	if (rc < 0)
 		return rc;
 	char err[512];
-	c.lab = lab_start(&c.set, err, sizeof(err));
+	struct lab_settings first;
+	settings_to_lab(&c.set, &first);
+	c.lab = lab_start(&first, err, sizeof(err));
 	if (!c.lab) {
 		int e = errno;
 		sink_note(k, "sweep: %s", err);
 		return -e;
 	}
-	if (lab_wait_ready(c.lab, lab_ready_timeout_ms(&c.set), err, sizeof(err)) < 0) {
+	if (lab_wait_ready(c.lab, lab_ready_timeout_ms(&first), err, sizeof(err)) < 0) {
 		sink_note(k, "sweep: %s", err);
 		lab_stop(c.lab);
 		return -EIO;
@@ -417,6 +429,7 @@ int sweep_run(const struct sweep_opts *o, const struct sweep_sink *k)
 	snapshot_init(&c.sa);
 	snapshot_init(&c.sb);
 	snapshot_rates_init(&c.rates);
+	model_sample_init(&c.model);
 	struct sysroot root = {.fd = -1};
 	struct budget budget;
 	c.budget = &budget;
@@ -438,8 +451,8 @@ int sweep_run(const struct sweep_opts *o, const struct sweep_sink *k)
 	if (c.a->quota_dir[0])
 		sampler_set_cgroup_override(c.smp, c.a->quota_dir, c.a->quota_version);
 	c.effective = budget.effective;
-	struct lab_settings key = {.kernel = o->kernel, .size = o->size};
-	double cal = lab_single_rate(c.lab, lab_rate_key(&key), o->precision);
+	struct settings key = {.kernel = o->kernel, .size = o->size};
+	double cal = lab_single_rate(c.lab, settings_rate_key(&key), first.precision);
 	c.single = cal;
 	lab_read(c.lab, c.a);
 	c.restarts = c.a->restarts;
@@ -499,6 +512,7 @@ out:
 	snapshot_free(&c.sa);
 	snapshot_free(&c.sb);
 	snapshot_rates_free(&c.rates);
+	model_sample_free(&c.model);
 	free(c.a);
 	free(c.b);
 	free(c.view);

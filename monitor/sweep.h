@@ -42,7 +42,7 @@
 #include "diagnosis.h"
 #include "environment.h"
 #include "labview.h"
-#include "lab.h"
+#include "settings.h"
 
 #define SWEEP_LIST_MAX 32
 
@@ -53,12 +53,12 @@ struct sweep_opts {
 	int streams[SWEEP_LIST_MAX]; /* streams to try; nstreams 0: just 1 */
 	size_t nstreams;
 	int size; /* n */
-	enum ctl_precision precision;
-	enum ctl_kernel kernel;
+	enum settings_precision precision;
+	enum settings_kernel kernel;
 	double cpus;   /* quota, CPUs; <= 0: none */
 	int workers;   /* background workers during the whole sweep */
 	bool spin_off; /* --blas-spin off */
-	enum lab_blas blas;
+	enum settings_blas blas;
 	int loaders[SWEEP_LIST_MAX]; /* loader counts; nloaders 0: no pipeline dimension */
 	size_t nloaders;
 	int prep_ms, prefetch; /* the pipeline's batch cost and ring slots per loader */
@@ -119,8 +119,7 @@ struct sweep_sink {
 	void (*note)(void *arg, const char *line);
 	/* Each setting's measured window as one sample (a recording of the
 	 * sweep); NULL: not wanted.  Returns 0 or -errno like row. */
-	int (*sample)(void *arg, const struct snapshot *cur, const struct snapshot_rates *r,
-		      const struct workload_report *w);
+	int (*sample)(void *arg, const struct model_sample *m, const struct workload_report *w);
 };
 
 /* A note formatted as printf does, handed to note(arg, line) (nothing

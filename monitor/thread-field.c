@@ -1,24 +1,30 @@
 /* thread-field.c — the table of a thread's fields (thread-field.h). */
-#include "thread-field.h"
+#include "config.h"
+
+#include "thread-field-impl.h"
 
 #include <string.h>
 
 _Static_assert(sizeof(pid_t) == sizeof(int), "INT fields are read as int");
 
-#define TF_INT(member)	THREAD_FIELD_KIND_INT, offsetof(struct thread_rate, member)
-#define TF_RATE(member) THREAD_FIELD_KIND_RATE, offsetof(struct thread_rate, member)
+#define TF_INT(member)                                                                             \
+	THREAD_FIELD_KIND_INT, offsetof(struct model_thread, member),                              \
+	    offsetof(struct thread_rate, member)
+#define TF_RATE(member)                                                                            \
+	THREAD_FIELD_KIND_RATE, offsetof(struct model_thread, member),                             \
+	    offsetof(struct thread_rate, member)
 
 /* key, csv, header, width, decimals, unit, sort title, csv_last, kind and
- * member, help */
+ * member (in the row and in the rates), help */
 const struct thread_field thread_field_table[THREAD_FIELD_N] = {
     [THREAD_FIELD_PID] = {"pid", "pid", "PID", 7, 0, "", NULL, false, TF_INT(pid),
 			  "the process (thread group) ID"},
     [THREAD_FIELD_TID] = {"tid", "tid", "TID", 7, 0, "", "TID", false, TF_INT(tid),
 			  "the thread ID"},
     [THREAD_FIELD_NAME] = {"name", "name", "NAME", -16, 0, "", "NAME", false,
-			   THREAD_FIELD_KIND_NAME, 0, "the thread's name (comm), raw bytes"},
+			   THREAD_FIELD_KIND_NAME, 0, 0, "the thread's name (comm), raw bytes"},
     [THREAD_FIELD_STATE] = {"state", "state", "S", 1, 0, "", NULL, false, THREAD_FIELD_KIND_STATE,
-			    0, "the state letter (R running or runnable, S sleeping, D ...)"},
+			    0, 0, "the state letter (R running or runnable, S sleeping, D ...)"},
     [THREAD_FIELD_CPU] = {"cpu", "cpu", "CPU", 3, 0, "", NULL, false, TF_INT(cpu),
 			  "the CPU it last ran on"},
     [THREAD_FIELD_CPU_PCT] = {"cpu_pct", "cpu_pct", "CPU%", 6, 2, "%", "CPU%", false,
@@ -35,14 +41,14 @@ const struct thread_field thread_field_table[THREAD_FIELD_N] = {
 			    TF_RATE(ivcsw_per_s),
 			    "involuntary context switches (the scheduler took the CPU)"},
     [THREAD_FIELD_LATENCY] = {"latency", "p50_ms,p99_ms,max_ms,latency_events", "P50ms P99ms MAXms",
-			      7, 3, "ms", "P99", true, THREAD_FIELD_KIND_LATENCY, 0,
+			      7, 3, "ms", "P99", true, THREAD_FIELD_KIND_LATENCY, 0, 0,
 			      "run-queue latency of the interval's wake-ups (BPF collector)"},
     [THREAD_FIELD_ACTIVITY] = {"activity", "activity", "ACTIVITY", 0, 0, "", NULL, true,
-			       THREAD_FIELD_KIND_ACTIVITY, 0,
+			       THREAD_FIELD_KIND_ACTIVITY, 0, 0,
 			       "what it did most of the interval (compute, spin, pool-idle ...)"},
 };
 
-double thread_field_value(const struct thread_field *f, const struct thread_rate *t)
+double thread_field_value(const struct thread_field *f, const struct model_thread *t)
 {
 	const char *base = (const char *)t + f->offset;
 	int i;
@@ -66,7 +72,7 @@ double thread_field_value(const struct thread_field *f, const struct thread_rate
 
 void thread_field_set(const struct thread_field *f, struct thread_rate *t, double v)
 {
-	char *base = (char *)t + f->offset;
+	char *base = (char *)t + f->rate_offset;
 	if (f->kind == THREAD_FIELD_KIND_INT) {
 		int i = (int)v;
 		memcpy(base, &i, sizeof(i));

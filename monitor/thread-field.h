@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "threads.h"
+#include "model.h"
 
 enum thread_field_kind {
 	THREAD_FIELD_KIND_INT,	    /* an int member (pid_t or int): value() reads it */
@@ -33,7 +33,8 @@ struct thread_field {
 	bool csv_last;		/* CSV: after the sample's columns (gflops ... verdict),
 				 * where the column was added, kept for older readers */
 	enum thread_field_kind kind;
-	size_t offset; /* INT and RATE: of the member in struct thread_rate */
+	size_t offset;	    /* INT and RATE: of the member in the row (struct model_thread) */
+	size_t rate_offset; /* the same in the rates the recording reader fills */
 	const char *help;
 };
 
@@ -59,10 +60,6 @@ extern const struct thread_field thread_field_table[THREAD_FIELD_N];
 
 /* An INT or RATE field's value in t (a double either way); for LATENCY its
  * p99 in seconds (what the dashboard sorts by); 0 for the other kinds. */
-double thread_field_value(const struct thread_field *f, const struct thread_rate *t);
-
-/* Sets an INT or RATE field of t to v (an INT truncated); other kinds are
- * left alone. */
-void thread_field_set(const struct thread_field *f, struct thread_rate *t, double v);
+double thread_field_value(const struct thread_field *f, const struct model_thread *t);
 
 #endif

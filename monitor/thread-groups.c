@@ -8,13 +8,14 @@
  * of groups. */
 #include "config.h"
 
-#include "thread-groups.h"
+#include "thread-groups-impl.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "diagnosis.h"
+#include "model-impl.h"
 #include "xalloc.h"
 
 struct group_part {
@@ -142,10 +143,10 @@ static void group_lat_add(struct thread_group *x, const struct group_part *p)
 	if (was && was->events == p->lat->events && was->sum_ns == p->lat->sum_ns)
 		return;
 	if (!was || was->events > p->lat->events) {
-		latency_hist_merge(&x->lat, p->lat);
+		runqlat_hist_add(&x->lat, p->lat);
 		return;
 	}
-	for (unsigned b = 0; b < LAT_BUCKETS; b++)
+	for (unsigned b = 0; b < RUNQLAT_BUCKETS; b++)
 		x->lat.count[b] += p->lat->count[b] - was->count[b]; /* modulo 2^32 */
 	x->lat.events += p->lat->events - was->events;
 	x->lat.sum_ns += p->lat->sum_ns - was->sum_ns;

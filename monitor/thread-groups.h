@@ -7,7 +7,8 @@
  * seen, so they only grow: a Prometheus counter that fell would read as a
  * reset and a spike.  A thread whose name changes stem leaves its old group
  * as if it had ended and brings its whole total to the new one.  Groups of
- * a process that has gone are dropped (their series stop). */
+ * a process that has gone are dropped (their series stop).  The update from
+ * the threads sampled is the monitor's own (thread-groups-impl.h). */
 #ifndef THREADLAB_GROUPS_H
 #define THREADLAB_GROUPS_H
 
@@ -16,7 +17,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "threads.h"
+#include "runqlat.h"
 
 #define GROUP_STEM_MAX 64
 
@@ -35,7 +36,7 @@ struct thread_group {
 	 * the group brings its whole histogram), so what ended threads had
 	 * stays.  has_lat: some thread had one. */
 	bool has_lat;
-	struct lat_hist lat;
+	struct runqlat_hist lat;
 };
 
 struct thread_groups {
@@ -46,10 +47,5 @@ struct thread_groups {
 
 void thread_groups_init(struct thread_groups *g);
 void thread_groups_free(struct thread_groups *g);
-
-/* Brings g up to date with cur, the sample after prev (NULL on the first
- * sample).  Both sets are sorted by (pid, tid), as the sampler makes them. */
-void thread_groups_update(struct thread_groups *g, const struct thread_set *prev,
-			  const struct thread_set *cur);
 
 #endif

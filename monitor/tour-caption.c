@@ -37,7 +37,7 @@ const struct tour_step *tour_compared(const struct tour *t, const struct tour_st
 		const struct tour_step *same = NULL;
 		for (size_t i = 0; i < t->nsteps; i++)
 			if (t->step[i].measured && t->step[i].set.cpus <= 0 &&
-			    t->step[i].set.kernel == CTL_GEMM &&
+			    t->step[i].set.kernel == SETTINGS_GEMM &&
 			    t->step[i].set.threads == st->set.threads &&
 			    t->step[i].set.streams == 1 && t->step[i].set.loaders == 0 &&
 			    t->step[i].set.size == st->set.size)
@@ -99,7 +99,7 @@ static void cap_single(struct tour_text *x, const struct tour_step *st)
 		 "One intra-op thread, one stream: %.1f GFLOP/s at n=%d %s. This is the "
 		 "single-thread rate; the rest of the tour compares with it. The helper keeps %.2f "
 		 "CPUs busy, %.2f of them inside GEMM calls.",
-		 f->gflops, st->set.size, st->set.precision == CTL_DOUBLE ? "dgemm" : "sgemm",
+		 f->gflops, st->set.size, st->set.precision == SETTINGS_DOUBLE ? "dgemm" : "sgemm",
 		 f->cpu_cpus, f->useful_cpus);
 	if (f->best_single > 1.15 * f->gflops)
 		tour_say(

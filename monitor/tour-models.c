@@ -31,9 +31,10 @@ void tour_models_predict(const struct tour *t, struct tour_step *st)
 	double cpus = 0;
 	for (size_t i = 0; i < t->nsteps; i++) {
 		const struct tour_step *o = &t->step[i];
-		const struct lab_settings *w = &o->set;
-		if (!o->measured || o == st || w->kernel != CTL_GEMM || w->size != one->set.size ||
-		    w->streams != 1 || w->loaders || w->cpus > 0 || w->blas != LAB_BLAS_PTHREADS)
+		const struct settings *w = &o->set;
+		if (!o->measured || o == st || w->kernel != SETTINGS_GEMM ||
+		    w->size != one->set.size || w->streams != 1 || w->loaders || w->cpus > 0 ||
+		    w->blas != SETTINGS_BLAS_PTHREADS)
 			continue;
 		amdahl_set_add(&set, w->threads, o->fig.gflops / one->fig.gflops, false);
 		cpus = o->fig.effective;

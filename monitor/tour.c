@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "knobs.h"
+#include "session-impl.h"
 #include "throughput.h"
 
 /* ---- the steps ----------------------------------------------------------- */
@@ -87,7 +88,7 @@ static double gemm_ms(const struct tour *t, const struct session *s, int n, int 
 	double r = 0;
 	for (size_t i = 0; i < t->nsteps; i++) {
 		const struct tour_step *st = &t->step[i];
-		if (st->measured && st->set.kernel == CTL_GEMM && st->set.size == n &&
+		if (st->measured && st->set.kernel == SETTINGS_GEMM && st->set.size == n &&
 		    st->set.threads == threads && st->set.streams == 1 && st->set.loaders == 0 &&
 		    st->set.cpus <= 0)
 			r = st->fig.gflops;
@@ -101,12 +102,12 @@ static double gemm_ms(const struct tour *t, const struct session *s, int n, int 
 }
 
 /* The settings of step i, from the user's base and what was measured. */
-static struct lab_settings step_settings(const struct tour *t, const struct session *s, size_t i)
+static struct settings step_settings(const struct tour *t, const struct session *s, size_t i)
 {
 	const struct tour_step *st = &t->step[i];
 	/* The knob table's defaults, but the user's size, precision and
 	 * batch cost. */
-	struct lab_settings w = knobs_defaults();
+	struct settings w = knobs_defaults();
 	int e = t->effective;
 	w.size = t->saved.size;
 	w.precision = t->saved.precision;
@@ -118,19 +119,19 @@ static struct lab_settings step_settings(const struct tour *t, const struct sess
 		w.threads = 2;
 		break;
 	case TOUR_OVER:
-		w.threads = clampi(2 * e > e + 2 ? 2 * e : e + 2, 2, CTL_MAX_THREADS);
+		w.threads = clampi(2 * e > e + 2 ? 2 * e : e + 2, 2, SETTINGS_MAX_THREADS);
 		break;
 	case TOUR_INTRA:
 		w.size = 256;
-		w.threads = clampi(e, 1, CTL_MAX_THREADS);
+		w.threads = clampi(e, 1, SETTINGS_MAX_THREADS);
 		break;
 	case TOUR_INTER:
 		w.size = 256;
-		w.streams = clampi(e, 1, CTL_MAX_STREAMS);
-		w.threads = clampi(e / w.streams, 1, CTL_MAX_THREADS);
+		w.streams = clampi(e, 1, SETTINGS_MAX_STREAMS);
+		w.threads = clampi(e / w.streams, 1, SETTINGS_MAX_THREADS);
 		break;
 	case TOUR_QUOTA:
-		w.threads = clampi(e, 1, CTL_MAX_THREADS);
+		w.threads = clampi(e, 1, SETTINGS_MAX_THREADS);
 		w.cpus = e >= 2 ? floor(e / 2.0) : 0.5;
 		break;
 	case TOUR_INPUT_BOUND:
@@ -141,31 +142,32 @@ static struct lab_settings step_settings(const struct tour *t, const struct sess
 		 * GEMMs run slower than the best single-thread rate.  The last
 		 * step gives compute every CPU, so the loaders' CPU must come out
 		 * of it. */
-		w.threads = st->kind == TOUR_STEAL ? clampi(e, 1, CTL_MAX_THREADS) : 1;
-		w.prep_ms = clampi((int)lround(3.0 * gemm_ms(t, s, w.size, 1)), 1, CTL_MAX_PREP_MS);
+		w.threads = st->kind == TOUR_STEAL ? clampi(e, 1, SETTINGS_MAX_THREADS) : 1;
+		w.prep_ms =
+		    clampi((int)lround(3.0 * gemm_ms(t, s, w.size, 1)), 1, SETTINGS_MAX_PREP_MS);
 		w.loaders = st->kind == TOUR_INPUT_BOUND ? 1 : 2;
 		break;
 	case TOUR_SPIN_PTHREADS:
 	case TOUR_SPIN_OPENMP:
 	case TOUR_SPIN_PASSIVE:
 		/* The GEMM waits for input about half the time: the pool idles. */
-		w.threads = clampi(e < 2 ? 2 : e, 2, CTL_MAX_THREADS);
+		w.threads = clampi(e < 2 ? 2 : e, 2, SETTINGS_MAX_THREADS);
 		w.loaders = 1;
-		w.prep_ms =
-		    clampi((int)lround(2.0 * gemm_ms(t, s, w.size, w.threads)), 1, CTL_MAX_PREP_MS);
+		w.prep_ms = clampi((int)lround(2.0 * gemm_ms(t, s, w.size, w.threads)), 1,
+				   SETTINGS_MAX_PREP_MS);
 		if (st->kind != TOUR_SPIN_PTHREADS && t->have_openmp)
-			w.blas = LAB_BLAS_OPENMP;
+			w.blas = SETTINGS_BLAS_OPENMP;
 		w.spin_off = st->kind == TOUR_SPIN_PASSIVE;
 		break;
 	case TOUR_AMDAHL:
 		/* A thread count lessons 1-3 did not measure. */
-		w.threads = clampi(e > 2 ? e : 3, 1, CTL_MAX_THREADS);
+		w.threads = clampi(e > 2 ? e : 3, 1, SETTINGS_MAX_THREADS);
 		break;
 	case TOUR_TRIAD_ONE:
 	case TOUR_TRIAD_ALL:
-		w.kernel = CTL_TRIAD;
+		w.kernel = SETTINGS_TRIAD;
 		w.threads =
-		    st->kind == TOUR_TRIAD_ONE ? 1 : clampi(e < 2 ? 2 : e, 2, CTL_MAX_THREADS);
+		    st->kind == TOUR_TRIAD_ONE ? 1 : clampi(e < 2 ? 2 : e, 2, SETTINGS_MAX_THREADS);
 		break;
 	}
 	return w;
@@ -197,7 +199,7 @@ static void tour_build(struct tour *t)
 
 static void acc_begin(struct tour *t, const struct session *s, double now)
 {
-	const struct lab_status *st = &s->lab_status;
+	const struct lab_status *st = &s->impl->lab_status;
 	memset(&t->acc, 0, sizeof(t->acc));
 	t->acc.t0 = now;
 	t->acc.flops = st->flops;
@@ -233,13 +235,13 @@ void tour_start(struct tour *t, struct session *s, double step_s, double hold_s,
 	t->saved = s->want;
 	/* The machine's budget, not the lab's own quota (the steps set their
 	 * own): threadlab itself never runs in the lab's quota cgroup. */
-	struct budget self;
-	double e = s->cur.budget.effective;
+	struct model_budget self;
+	double e = s->impl->cur.budget.effective;
 	char why[256];
 	if (session_budget(s->cfg.root, 0, &self, why, sizeof(why)) == EXIT_OK)
 		e = self.effective;
 	t->effective = e >= 1 ? (int)floor(e + 1e-6) : 1;
-	t->have_openmp = lab_blas_dir(LAB_BLAS_OPENMP) != NULL;
+	t->have_openmp = settings_blas_dir(SETTINGS_BLAS_OPENMP) != NULL;
 	s->single_ref = 0;
 	tour_build(t);
 	begin_step(t, s, 0, now);
@@ -283,7 +285,7 @@ bool tour_prev(struct tour *t, struct session *s, double now)
 
 static bool is_helper(const struct lab_status *st, pid_t pid)
 {
-	for (int i = 0; i < st->nslots && i < CTL_MAX_STREAMS; i++)
+	for (int i = 0; i < st->nslots && i < SETTINGS_MAX_STREAMS; i++)
 		if (st->stream[i].pid == pid && pid > 0)
 			return true;
 	return false;
@@ -292,14 +294,14 @@ static bool is_helper(const struct lab_status *st, pid_t pid)
 /* One tick's figures into the window's sums, weighted by the tick's span. */
 static void acc_tick(struct tour *t, const struct session *s)
 {
-	const struct snapshot_rates *r = &s->rates;
+	const struct snapshot_rates *r = &s->impl->rates;
 	if (!s->have_rates || r->dt <= 0)
 		return;
 	double dt = r->dt, run = 0, wait = 0, iv = 0;
 	int ran = 0;
 	for (size_t i = 0; i < r->nthreads; i++) {
 		const struct thread_rate *th = &r->threads[i];
-		if (th->is_new || !is_helper(&s->lab_status, th->pid))
+		if (th->is_new || !is_helper(&s->impl->lab_status, th->pid))
 			continue;
 		run += th->cpu_pct;
 		wait += th->wait_pct;
@@ -317,25 +319,25 @@ static void acc_tick(struct tour *t, const struct session *s)
 	a->wait += wait * dt;
 	a->ivcsw += iv * dt;
 	a->cpu += s->work.cpu_cpus * dt;
-	const struct cpu_usage *cu = &s->cur.cpus;
+	const struct cpu_usage *cu = &s->impl->cur.cpus;
 	double other = cu->total_busy_pct / 100.0 * (double)cu->n - r->total_cpu_pct / 100.0;
 	a->other += (other > 0 ? other : 0) * dt;
-	if (r->throttle.valid && s->lab_status.quota_cpus > 0) {
+	if (r->throttle.valid && s->impl->lab_status.quota_cpus > 0) {
 		a->thr_pct += r->throttle.throttled_pct * dt;
 		a->thr_s += r->throttle.throttled_s_per_s * dt;
 		a->thr_dt += dt;
 	}
-	if (s->cur.psi_system.available) {
-		a->psi += s->cur.psi_system.some_avg10;
+	if (s->impl->cur.psi_system.available) {
+		a->psi += s->impl->cur.psi_system.some_avg10;
 		a->psi_n += 1;
 	}
 }
 
 static void acc_end(struct tour *t, const struct session *s, double now, struct tour_figures *f)
 {
-	const struct lab_status *st = &s->lab_status;
+	const struct lab_status *st = &s->impl->lab_status;
 	const struct tour_acc *a = &t->acc;
-	const struct lab_settings *w = &t->step[t->cur].set;
+	const struct settings *w = &t->step[t->cur].set;
 	double dt = now - a->t0, tdt = a->ticks_dt > 0 ? a->ticks_dt : 1;
 	memset(f, 0, sizeof(*f));
 	f->seconds = dt;
@@ -347,9 +349,9 @@ static void acc_end(struct tour *t, const struct session *s, double now, struct 
 	if (t->step[t->cur].kind == TOUR_SINGLE)
 		f->single_gflops = f->gflops;
 	f->best_single = s->work.single_thread_gflops;
-	f->effective = s->cur.budget.effective;
-	f->online = s->cur.budget.online;
-	f->affinity = s->cur.budget.affinity;
+	f->effective = s->impl->cur.budget.effective;
+	f->online = s->impl->cur.budget.online;
+	f->affinity = s->impl->cur.budget.affinity;
 	f->speedup = throughput_speedup(f->gflops, f->single_gflops);
 	f->ideal_gflops =
 	    throughput_ideal(f->single_gflops, (double)w->threads * w->streams, f->effective);
@@ -412,7 +414,7 @@ static void advance(struct tour *t, struct session *s, double now)
 bool tour_tick(struct tour *t, struct session *s, double now)
 {
 	struct tour_step *st = &t->step[t->cur];
-	bool applied = session_pending(s) == 0 && s->lab_status.applied;
+	bool applied = session_pending(s) == 0 && s->impl->lab_status.applied;
 	switch (t->state) {
 	case TOUR_OFF:
 	case TOUR_DONE:
@@ -503,22 +505,23 @@ size_t tour_status(const struct tour *t, double now, char *out, size_t cap)
 	return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap - 1;
 }
 
-size_t tour_settings_text(const struct lab_settings *s, char *out, size_t cap)
+size_t tour_settings_text(const struct settings *s, char *out, size_t cap)
 {
 	char quota[32] = "none";
 	if (s->cpus > 0)
 		snprintf(quota, sizeof(quota), "%.2f CPUs", s->cpus);
 	char what[32];
-	if (s->kernel == CTL_TRIAD)
+	if (s->kernel == SETTINGS_TRIAD)
 		snprintf(what, sizeof(what), "triad");
 	else
 		snprintf(what, sizeof(what), "%s=%d", knobs_get(KNOB_SIZE)->label, s->size);
 #define N(k) knobs_get(k)->label
-	int n = snprintf(out, cap, "%s %d, %s %d, %s %s, %s %s, %s %d (%d ms, %s %d), %s, %s %s",
-			 N(KNOB_THREADS), s->threads, N(KNOB_STREAMS), s->streams, what,
-			 s->precision == CTL_DOUBLE ? "double" : "single", N(KNOB_CPUS), quota,
-			 N(KNOB_LOADERS), s->loaders, s->prep_ms, N(KNOB_PREFETCH), s->prefetch,
-			 lab_blas_name(s->blas), N(KNOB_SPIN), s->spin_off ? "off" : "default");
+	int n =
+	    snprintf(out, cap, "%s %d, %s %d, %s %s, %s %s, %s %d (%d ms, %s %d), %s, %s %s",
+		     N(KNOB_THREADS), s->threads, N(KNOB_STREAMS), s->streams, what,
+		     s->precision == SETTINGS_DOUBLE ? "double" : "single", N(KNOB_CPUS), quota,
+		     N(KNOB_LOADERS), s->loaders, s->prep_ms, N(KNOB_PREFETCH), s->prefetch,
+		     settings_blas_name(s->blas), N(KNOB_SPIN), s->spin_off ? "off" : "default");
 #undef N
 	return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap - 1;
 }

@@ -94,9 +94,9 @@ struct tour_figures {
 struct tour_step {
 	int lesson; /* 1..TOUR_LESSONS */
 	enum tour_kind kind;
-	const char *title;	 /* the lesson's title */
-	char what[64];		 /* what this step sets, in a few words, for this box */
-	struct lab_settings set; /* filled when the step begins */
+	const char *title;   /* the lesson's title */
+	char what[64];	     /* what this step sets, in a few words, for this box */
+	struct settings set; /* filled when the step begins */
 	bool measured;
 	bool failed;		 /* not applied in time, or the workload failed */
 	struct tour_figures fig; /* when measured */
@@ -122,14 +122,14 @@ struct tour_acc {
 
 struct tour {
 	enum tour_state state;
-	bool paused;		   /* SHOWING does not move on */
-	double step_s;		   /* measured per step */
-	double warmup_s;	   /* after the settings are in effect */
-	double hold_s;		   /* a caption stays this long (0: next at once) */
-	double t_state;		   /* when the state began */
-	struct lab_settings saved; /* the user's settings before the tour */
-	int effective;		   /* effective CPUs at start, rounded down, >= 1 */
-	bool have_openmp;	   /* the OpenMP build is installed */
+	bool paused;	       /* SHOWING does not move on */
+	double step_s;	       /* measured per step */
+	double warmup_s;       /* after the settings are in effect */
+	double hold_s;	       /* a caption stays this long (0: next at once) */
+	double t_state;	       /* when the state began */
+	struct settings saved; /* the user's settings before the tour */
+	int effective;	       /* effective CPUs at start, rounded down, >= 1 */
+	bool have_openmp;      /* the OpenMP build is installed */
 	struct tour_step step[TOUR_STEPS_MAX];
 	size_t nsteps, cur;
 	unsigned finished; /* steps measured so far (a face prints each once) */
@@ -166,7 +166,7 @@ size_t tour_status(const struct tour *t, double now, char *out, size_t cap);
 
 /* "threads 4, streams 1, n=768 single, quota none, loaders 0,
  * pthreads, spin default" for a step's settings. */
-size_t tour_settings_text(const struct lab_settings *s, char *out, size_t cap);
+size_t tour_settings_text(const struct settings *s, char *out, size_t cap);
 
 /* Writes the caption of step i of t from its figures (and the figures of
  * steps measured before it).  Pure: for tests. */

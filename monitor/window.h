@@ -16,7 +16,7 @@
 #include <stddef.h>
 
 #include "activity.h"
-#include "model.h"
+#include "model-impl.h"
 
 struct window_thread {
 	pid_t pid, tid;

@@ -74,7 +74,7 @@ void diagnosis_out_json(struct json_out *j, const struct diagnosis *d)
 	json_out_knum(j, "runnable_mean", d->runnable_mean, 3);
 	json_out_kint(j, "runnable_now", d->runnable_now);
 	json_out_knum(j, "effective_cpus", d->effective, 3);
-	json_out_kstr(j, "binding", budget_term_name(d->binding));
+	json_out_kstr(j, "binding", model_term_name(d->binding));
 	json_out_knum(j, "window_s", d->window_s, 3);
 	json_out_knum(j, "cpus_used", d->cpu, 3);
 	json_out_knum(j, "wait_s_per_s", d->wait, 3);
@@ -218,7 +218,7 @@ static void diagnosis_out_machine_text(FILE *f, const struct machine_view *m)
 			"runnable", "cgroup");
 	for (size_t i = 0; i < m->n; i++) {
 		const struct neighbour *x = &m->top[i];
-		char name[4 * TASK_NAME_MAX], cg[4 * NEIGHBOUR_CGROUP_MAX];
+		char name[4 * MODEL_NAME_MAX], cg[4 * NEIGHBOUR_CGROUP_MAX];
 		text_safe(x->name, x->name_len, name, sizeof(name));
 		text_safe(x->cgroup, strlen(x->cgroup), cg, sizeof(cg));
 		int pad = 16 - text_safe_width(x->name, x->name_len);

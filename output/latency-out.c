@@ -6,10 +6,8 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "runqlat.h"
-
-void latency_out_json(struct json_out *j, const char *key, bool on, const struct lat_summary *l,
-		      const struct lat_hist *h)
+void latency_out_json(struct json_out *j, const char *key, bool on, const struct model_latency *l,
+		      const struct runqlat_hist *h)
 {
 	json_out_key(j, key);
 	if (!on) {
@@ -40,7 +38,7 @@ void latency_out_json(struct json_out *j, const char *key, bool on, const struct
 	json_out_end(j);
 }
 
-void latency_out_ms(char *out, size_t cap, int width, const struct lat_summary *l, double s)
+void latency_out_ms(char *out, size_t cap, int width, const struct model_latency *l, double s)
 {
 	double ms = s * 1e3;
 	if (l->events == 0)

@@ -14,13 +14,14 @@
 
 #include "json-out.h"
 #include "model.h"
+#include "runqlat.h"
 
 /* key: {…} for l (and h's buckets when h is not NULL), or null when !on. */
-void latency_out_json(struct json_out *j, const char *key, bool on, const struct lat_summary *l,
-		      const struct lat_hist *h);
+void latency_out_json(struct json_out *j, const char *key, bool on, const struct model_latency *l,
+		      const struct runqlat_hist *h);
 
 /* s in ms: "0.04" below 1 ms, "12.3" below 100 ms, "1234" above; "-"
  * without a wait; right-aligned in width columns. */
-void latency_out_ms(char *out, size_t cap, int width, const struct lat_summary *l, double s);
+void latency_out_ms(char *out, size_t cap, int width, const struct model_latency *l, double s);
 
 #endif

@@ -160,7 +160,7 @@ int metrics_write_ranking(FILE *f, enum metrics_format fmt, const struct ranking
 	for (size_t i = 0; i < n; i++) {
 		metrics_expo_sample(&c);
 		metrics_all_labels(&c, &k->rows[i]);
-		metrics_expo_label_str(&c, "binding", budget_term_name(k->rows[i].binding));
+		metrics_expo_label_str(&c, "binding", model_term_name(k->rows[i].binding));
 		metrics_expo_value(&c, k->rows[i].effective);
 	}
 	metrics_all_rows(&c, &fam_ratio, k->rows, n, row_ratio);

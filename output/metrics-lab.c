@@ -80,21 +80,18 @@ static const struct family fam_lab_info = {
     "The lab's OpenBLAS build: blas as asked (pthreads, openmp), variant as loaded, spin "
     "default or off; always 1."};
 
-/* The input pipeline's totals (lab_status counters), base units. */
+/* The input pipeline's totals (the lab's counters), base units. */
 static double lab_batches(const struct session *s)
 {
-	const struct lab_status *st = &s->lab_status;
-	return (double)st->batches;
+	return (double)s->work.totals.batches;
 }
 static double lab_input_wait(const struct session *s)
 {
-	const struct lab_status *st = &s->lab_status;
-	return (double)st->input_wait_ns / 1e9;
+	return (double)s->work.totals.input_wait_ns / 1e9;
 }
 static double lab_loader_cpu(const struct session *s)
 {
-	const struct lab_status *st = &s->lab_status;
-	return (double)st->loader_cpu_ns / 1e9;
+	return (double)s->work.totals.loader_cpu_ns / 1e9;
 }
 
 static const struct lab_gauge lab_gauges[] = {
@@ -136,7 +133,7 @@ static const struct lab_gauge lab_gauges[] = {
 
 static bool metrics_is_lab(const struct session *s)
 {
-	return s->kind == SESSION_LAB && s->lab && s->lab_status.nslots > 0;
+	return session_lab_live(s) && s->work.totals.nslots > 0;
 }
 
 void metrics_lab(struct metrics_ctx *c, const struct metrics_target *t, size_t n)
@@ -145,13 +142,12 @@ void metrics_lab(struct metrics_ctx *c, const struct metrics_target *t, size_t n
 	for (size_t f = 0; f < 2; f++) {
 		metrics_expo_family(c, fams[f]);
 		for (size_t k = 0; k < n; k++) {
-			const struct lab_status *st = &t[k].s->lab_status;
-			for (int i = 0; metrics_is_lab(t[k].s) && i < st->nslots; i++) {
+			const struct workload_counters *w = &t[k].s->work.totals;
+			for (int i = 0; metrics_is_lab(t[k].s) && i < w->nslots; i++) {
 				metrics_expo_sample(c);
 				metrics_expo_label_int(c, "stream", i);
 				metrics_expo_uint(
-				    c, (unsigned long long)(f == 0 ? st->stream[i].flops
-								   : st->stream[i].gemms));
+				    c, (unsigned long long)(f == 0 ? w->flops[i] : w->gemms[i]));
 			}
 		}
 	}

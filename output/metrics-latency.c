@@ -61,7 +61,7 @@ void metrics_latency(struct metrics_ctx *c, const struct metrics_target *t, size
 {
 	bool any = false;
 	for (size_t k = 0; k < n; k++)
-		any |= t[k].s->cur.threads.lat_on;
+		any |= t[k].s->model.lat_sampled;
 	if (any) {
 		metrics_expo_family(c, &fam_reads);
 		metrics_expo_sample(c);
@@ -73,7 +73,7 @@ void metrics_latency(struct metrics_ctx *c, const struct metrics_target *t, size
 	metrics_expo_family(c, &fam_latency);
 	for (size_t k = 0; k < n; k++) {
 		const struct session *s = t[k].s;
-		if (!s->cur.threads.lat_on)
+		if (!s->model.lat_sampled)
 			continue;
 		for (size_t i = 0; i < s->groups.n; i++)
 			if (s->groups.v[i].has_lat)

@@ -110,7 +110,7 @@ static void metrics_targets(struct metrics_ctx *c, const struct metrics_target *
 		metrics_expo_label_int(c, "pid", s->target);
 		metrics_expo_label_str(c, "name", name);
 		metrics_expo_label_str(c, "mode", t[i].mode);
-		metrics_expo_label_str(c, "cgroup", s->cur.budget.loc.path);
+		metrics_expo_label_str(c, "cgroup", s->model.budget.loc.path);
 		metrics_expo_value(c, 1);
 	}
 }
@@ -118,15 +118,15 @@ static void metrics_targets(struct metrics_ctx *c, const struct metrics_target *
 /* The threads of one target that get series of their own: in each
  * process, the first max (lowest TIDs, the longest-lived: the series stay
  * put as threads come and go). */
-static bool metrics_thread_shown(const struct thread_set *set, size_t i, size_t max)
+static bool metrics_thread_shown(const struct model_sample *set, size_t i, size_t max)
 {
 	size_t first = i;
-	while (first > 0 && set->v[first - 1].pid == set->v[i].pid)
+	while (first > 0 && set->threads[first - 1].pid == set->threads[i].pid)
 		first--;
 	return i - first < max;
 }
 
-static void metrics_thread_labels(struct metrics_ctx *c, const struct thread_sample *x)
+static void metrics_thread_labels(struct metrics_ctx *c, const struct model_thread *x)
 {
 	metrics_expo_label_int(c, "pid", x->pid);
 	metrics_expo_label_int(c, "tid", x->tid);
@@ -138,57 +138,57 @@ static void metrics_threads(struct metrics_ctx *c, const struct metrics_target *
 {
 	metrics_expo_family(c, &fam_thread_cpu);
 	for (size_t k = 0; k < n; k++) {
-		const struct thread_set *set = &t[k].s->cur.threads;
-		double hz = (double)t[k].s->groups.hz;
-		for (size_t i = 0; i < set->n; i++) {
+		const struct model_sample *set = &t[k].s->model;
+		for (size_t i = 0; i < set->ncounted; i++) {
 			if (!metrics_thread_shown(set, i, max))
 				continue;
-			const struct thread_sample *x = &set->v[i];
+			const struct model_thread *x = &set->threads[i];
 			metrics_expo_sample(c);
 			metrics_thread_labels(c, x);
 			metrics_expo_label_str(c, "mode", "user");
-			metrics_expo_value(c, (double)x->utime / hz);
+			metrics_expo_value(c, x->user_s);
 			metrics_expo_sample(c);
 			metrics_thread_labels(c, x);
 			metrics_expo_label_str(c, "mode", "system");
-			metrics_expo_value(c, (double)x->stime / hz);
+			metrics_expo_value(c, x->system_s);
 		}
 	}
 	metrics_expo_family(c, &fam_thread_wait);
 	for (size_t k = 0; k < n; k++) {
-		const struct thread_set *set = &t[k].s->cur.threads;
-		for (size_t i = 0; i < set->n; i++) {
+		const struct model_sample *set = &t[k].s->model;
+		for (size_t i = 0; i < set->ncounted; i++) {
 			if (!metrics_thread_shown(set, i, max))
 				continue;
 			metrics_expo_sample(c);
-			metrics_thread_labels(c, &set->v[i]);
-			metrics_expo_value(c, (double)set->v[i].wait_ns / 1e9);
+			metrics_thread_labels(c, &set->threads[i]);
+			metrics_expo_value(c, set->threads[i].wait_s);
 		}
 	}
 	metrics_expo_family(c, &fam_thread_csw);
 	for (size_t k = 0; k < n; k++) {
-		const struct thread_set *set = &t[k].s->cur.threads;
-		for (size_t i = 0; i < set->n; i++) {
+		const struct model_sample *set = &t[k].s->model;
+		for (size_t i = 0; i < set->ncounted; i++) {
 			if (!metrics_thread_shown(set, i, max))
 				continue;
 			metrics_expo_sample(c);
-			metrics_thread_labels(c, &set->v[i]);
+			metrics_thread_labels(c, &set->threads[i]);
 			metrics_expo_label_str(c, "ctxswitchtype", "voluntary");
-			metrics_expo_uint(c, (unsigned long long)set->v[i].vcsw);
+			metrics_expo_uint(c, (unsigned long long)set->threads[i].vcsw);
 			metrics_expo_sample(c);
-			metrics_thread_labels(c, &set->v[i]);
+			metrics_thread_labels(c, &set->threads[i]);
 			metrics_expo_label_str(c, "ctxswitchtype", "nonvoluntary");
-			metrics_expo_uint(c, (unsigned long long)set->v[i].ivcsw);
+			metrics_expo_uint(c, (unsigned long long)set->threads[i].ivcsw);
 		}
 	}
 	metrics_expo_family(c, &fam_folded);
 	for (size_t k = 0; k < n; k++) {
-		const struct thread_set *set = &t[k].s->cur.threads;
-		for (size_t i = 0, j; i < set->n; i = j) {
-			for (j = i; j < set->n && set->v[j].pid == set->v[i].pid;)
+		const struct model_sample *set = &t[k].s->model;
+		for (size_t i = 0, j; i < set->ncounted; i = j) {
+			for (j = i;
+			     j < set->ncounted && set->threads[j].pid == set->threads[i].pid;)
 				j++;
 			metrics_expo_sample(c);
-			metrics_expo_label_int(c, "pid", set->v[i].pid);
+			metrics_expo_label_int(c, "pid", set->threads[i].pid);
 			metrics_expo_value(c, j - i > max ? (double)(j - i - max) : 0);
 		}
 	}
@@ -236,7 +236,7 @@ static void metrics_budget(struct metrics_ctx *c, const struct metrics_target *t
 	static const char *const terms[] = {"online", "affinity", "cpuset", "quota"};
 	metrics_expo_family(c, &fam_budget);
 	for (size_t k = 0; k < n; k++) {
-		const struct budget *b = &t[k].s->cur.budget;
+		const struct model_budget *b = &t[k].s->model.budget;
 		double v[] = {b->online, b->affinity, b->cpuset, b->quota.cpus};
 		for (size_t i = 0; i < 4; i++) {
 			if (i < 3 ? v[i] <= 0 : v[i] < 0)
@@ -255,7 +255,7 @@ static void metrics_budget(struct metrics_ctx *c, const struct metrics_target *t
 	}
 	metrics_expo_family(c, &fam_binding);
 	for (size_t k = 0; k < n; k++) {
-		const struct budget *b = &t[k].s->cur.budget;
+		const struct model_budget *b = &t[k].s->model.budget;
 		double v[] = {b->online, b->affinity, b->cpuset, b->quota.cpus};
 		for (size_t i = 0; i < 4 && b->effective > 0; i++) {
 			if (i < 3 ? v[i] <= 0 : v[i] < 0)
@@ -268,9 +268,9 @@ static void metrics_budget(struct metrics_ctx *c, const struct metrics_target *t
 	}
 }
 
-/* The cgroup path of a snapshot's cpu.stat directory, as /proc/PID/cgroup
+/* The cgroup path of a sample's cpu.stat directory, as /proc/PID/cgroup
  * writes paths: the directory less its hierarchy's mount point. */
-static const char *metrics_cgroup(const struct snapshot *s)
+static const char *metrics_cgroup(const struct model_sample *s)
 {
 	const char *mount = s->budget.loc.mount_dir;
 	size_t ml = strlen(mount);
@@ -284,9 +284,9 @@ static const char *metrics_cgroup(const struct snapshot *s)
  * series are written once). */
 static bool metrics_cgroup_first(const struct metrics_target *t, size_t k)
 {
-	const char *mine = metrics_cgroup(&t[k].s->cur);
+	const char *mine = metrics_cgroup(&t[k].s->model);
 	for (size_t i = 0; i < k; i++)
-		if (strcmp(metrics_cgroup(&t[i].s->cur), mine) == 0)
+		if (strcmp(metrics_cgroup(&t[i].s->model), mine) == 0)
 			return false;
 	return true;
 }
@@ -298,7 +298,7 @@ static void metrics_cgroup_family(struct metrics_ctx *c, const struct family *fa
 {
 	metrics_expo_family(c, fam);
 	for (size_t k = 0; k < n; k++) {
-		const struct snapshot *s = &t[k].s->cur;
+		const struct model_sample *s = &t[k].s->model;
 		bool have = what == CG_PSI ? s->psi_cgroup.available
 					   : s->has_cpustat && s->cpustat.has_periods;
 		if (!have || !metrics_cgroup_first(t, k))
@@ -324,9 +324,9 @@ static void metrics_cgroups(struct metrics_ctx *c, const struct metrics_target *
 	metrics_cgroup_family(c, &fam_cgroup_psi, t, n, CG_PSI);
 	metrics_expo_family(c, &fam_psi);
 	for (size_t k = 0; k < n; k++)
-		if (t[k].s->cur.psi_system.available) {
+		if (t[k].s->model.psi_system.available) {
 			metrics_expo_sample(c); /* the machine's: once */
-			metrics_expo_value(c, (double)t[k].s->cur.psi_system.some_total_us / 1e6);
+			metrics_expo_value(c, (double)t[k].s->model.psi_system.some_total_us / 1e6);
 			break;
 		}
 }
@@ -342,11 +342,11 @@ static void metrics_diagnosis(struct metrics_ctx *c, const struct metrics_target
 		}
 	metrics_expo_family(c, &fam_ratio);
 	for (size_t k = 0; k < n; k++)
-		if (t[k].s->have_rates && t[k].s->cur.budget.effective > 0) {
+		if (t[k].s->have_rates && t[k].s->model.budget.effective > 0) {
 			metrics_expo_sample(c);
 			metrics_expo_label_int(c, "pid", t[k].s->target);
-			metrics_expo_value(
-			    c, demand_factor(t[k].s->runnable_mean, t[k].s->cur.budget.effective));
+			metrics_expo_value(c, demand_factor(t[k].s->runnable_mean,
+							    t[k].s->model.budget.effective));
 		}
 	metrics_expo_family(c, &fam_verdict);
 	for (size_t k = 0; k < n; k++)

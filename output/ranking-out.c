@@ -43,7 +43,7 @@ void ranking_out_row_json(struct json_out *j, const struct rank_row *r)
 	json_out_kint(j, "threads", r->threads);
 	json_out_knum(j, "runnable_mean", r->runnable_mean, 3);
 	json_out_knum(j, "effective_cpus", r->effective, 3);
-	json_out_kstr(j, "binding", budget_term_name(r->binding));
+	json_out_kstr(j, "binding", model_term_name(r->binding));
 	json_out_kbool(j, "budget_known", r->budget_known);
 	json_out_knum(j, "factor", r->factor, 3);
 	json_out_knum(j, "cpu_pct", r->cpu * 100, 2);
@@ -96,7 +96,7 @@ static void rank_csv(FILE *f, const struct ranking *k, const char *ts, size_t to
 		csv_out_int(&c, r->threads);
 		csv_out_num(&c, r->runnable_mean, 3);
 		csv_out_num(&c, r->effective, 3);
-		csv_out_str(&c, budget_term_name(r->binding));
+		csv_out_str(&c, model_term_name(r->binding));
 		csv_out_num(&c, r->factor, 3);
 		csv_out_num(&c, r->cpu * 100, 2);
 		csv_out_num(&c, r->wait * 100, 2);
@@ -121,14 +121,14 @@ static void rank_text(FILE *f, const struct ranking *k, const char *ts, size_t t
 	size_t n = top ? top : RANKING_OUT_TEXT_TOP;
 	for (size_t i = 0; i < k->n && i < n; i++) {
 		const struct rank_row *r = &k->rows[i];
-		char name[4 * TASK_NAME_MAX], cg[4 * RANKING_CGROUP_MAX], thr[16] = "-";
+		char name[4 * MODEL_NAME_MAX], cg[4 * RANKING_CGROUP_MAX], thr[16] = "-";
 		text_safe(r->name, r->name_len, name, sizeof(name));
 		text_safe(r->cgroup, strlen(r->cgroup), cg, sizeof(cg));
 		if (r->throttle_valid)
 			snprintf(thr, sizeof(thr), "%.1f", r->throttled_pct);
 		fprintf(f, "  %7d %-16s %-20s %5d %6.2f %6.2f %-8s %6.2f %6.1f %6.1f %6s  %s\n",
 			(int)r->pid, name, cg, r->threads, r->runnable_mean, r->effective,
-			budget_term_name(r->binding), r->factor, r->cpu * 100, r->wait * 100, thr,
+			model_term_name(r->binding), r->factor, r->cpu * 100, r->wait * 100, thr,
 			diagnosis_verdict_name(r->verdict));
 	}
 	if (k->n > n)
@@ -180,7 +180,7 @@ static size_t rank_diag_count(const struct ranking *k, bool (*pick)(const struct
 /* One row as a line: "pid 812 name [cgroup]: headline". */
 static void rank_diag_text_row(FILE *f, const struct rank_row *r)
 {
-	char name[4 * TASK_NAME_MAX], cg[4 * RANKING_CGROUP_MAX], line[8 * DIAG_TEXT];
+	char name[4 * MODEL_NAME_MAX], cg[4 * RANKING_CGROUP_MAX], line[8 * DIAG_TEXT];
 	text_safe(r->name, r->name_len, name, sizeof(name));
 	text_safe(r->cgroup, strlen(r->cgroup), cg, sizeof(cg));
 	text_safe(r->headline, strlen(r->headline), line, sizeof(line));

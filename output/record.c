@@ -171,10 +171,10 @@ struct record *record_start(const char *path, int argc, char **argv,
 	return r;
 }
 
-int record_sample(struct record *r, const struct snapshot *cur, const struct snapshot_rates *rt,
-		  const struct workload_report *w, const struct diagnosis *diag)
+int record_sample(struct record *r, const struct model_sample *m, const struct workload_report *w,
+		  const struct diagnosis *diag)
 {
-	report_sample(r->mem, FORMAT_JSON, cur, rt, w, diag, false);
+	report_sample(r->mem, FORMAT_JSON, m, w, diag, false);
 	return record_flush_line(r);
 }
 

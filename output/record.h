@@ -13,6 +13,7 @@
 #include <stddef.h>
 
 #include "diagnosis.h"
+#include "labview.h"
 #include "model.h"
 #include "recording.h"
 
@@ -33,8 +34,8 @@ struct record *record_start(const char *path, int argc, char **argv,
 
 /* One sample (w NULL outside the lab, diag NULL without a diagnosis).  0 or -errno (ENOSPC…); after
  * an error the file stays as it was before the call, less a torn tail. */
-int record_sample(struct record *r, const struct snapshot *cur, const struct snapshot_rates *rt,
-		  const struct workload_report *w, const struct diagnosis *diag);
+int record_sample(struct record *r, const struct model_sample *m, const struct workload_report *w,
+		  const struct diagnosis *diag);
 
 /* One sample already formatted as a batch JSON line (len bytes, its
  * newline included): batch --format json formats each sample once for

@@ -25,7 +25,7 @@ const char *report_version_name(int version)
 	return version == 1 ? "v1" : version == 2 ? "v2" : "none";
 }
 
-static void report_budget_json_obj(struct json_out *j, const struct budget *b)
+static void report_budget_json_obj(struct json_out *j, const struct model_budget *b)
 {
 	json_out_object(j);
 	/* 0 is "could not be read": null, never a count of 0 */
@@ -43,7 +43,7 @@ static void report_budget_json_obj(struct json_out *j, const struct budget *b)
 		json_out_knull(j, "cpuset");
 	json_out_knum(j, "quota", b->quota.cpus > 0 ? b->quota.cpus : (double)NAN, 3);
 	json_out_knum(j, "effective", b->effective, 3);
-	json_out_kstr(j, "binding", budget_term_name(b->binding));
+	json_out_kstr(j, "binding", model_term_name(b->binding));
 	json_out_kbool(j, "quota_controller", b->quota.controller);
 	json_out_kstr(j, "note", b->note);
 	json_out_end(j);
@@ -71,11 +71,11 @@ static void report_count(char *buf, size_t len, int n)
 		snprintf(buf, len, "unavailable");
 }
 
-static void report_budget_text(FILE *f, pid_t pid, const struct budget *b)
+static void report_budget_text(FILE *f, pid_t pid, const struct model_budget *b)
 {
 	/* cgroup names come from whoever made the cgroup: made safe here */
-	char quota[3 * CGROUP_PATH_MAX + 64], cpuset[32], dir[3 * CGROUP_PATH_MAX];
-	char path[3 * CGROUP_PATH_MAX], note[3 * sizeof(b->note)];
+	char quota[3 * MODEL_PATH_MAX + 64], cpuset[32], dir[3 * MODEL_PATH_MAX];
+	char path[3 * MODEL_PATH_MAX], note[3 * sizeof(b->note)];
 	text_safe(b->quota.dir, strlen(b->quota.dir), dir, sizeof(dir));
 	text_safe(b->loc.path, strlen(b->loc.path), path, sizeof(path));
 	text_safe(b->note, strlen(b->note), note, sizeof(note));
@@ -97,19 +97,22 @@ static void report_budget_text(FILE *f, pid_t pid, const struct budget *b)
 		fprintf(f, "CPU budget of process %d\n", (int)pid);
 	else
 		fputs("CPU budget of this process\n", f);
-	fprintf(f, "  online     %s%s\n", online, b->binding == BUDGET_ONLINE ? "   <- binds" : "");
+	fprintf(f, "  online     %s%s\n", online,
+		b->binding == MODEL_TERM_ONLINE ? "   <- binds" : "");
 	fprintf(f, "  affinity   %s%s\n", affinity,
-		b->binding == BUDGET_AFFINITY ? "   <- binds" : "");
-	fprintf(f, "  cpuset     %s%s\n", cpuset, b->binding == BUDGET_CPUSET ? "   <- binds" : "");
-	fprintf(f, "  quota      %s%s\n", quota, b->binding == BUDGET_QUOTA ? "   <- binds" : "");
-	fprintf(f, "  effective  %s CPUs (bound by %s)\n", eff, budget_term_name(b->binding));
+		b->binding == MODEL_TERM_AFFINITY ? "   <- binds" : "");
+	fprintf(f, "  cpuset     %s%s\n", cpuset,
+		b->binding == MODEL_TERM_CPUSET ? "   <- binds" : "");
+	fprintf(f, "  quota      %s%s\n", quota,
+		b->binding == MODEL_TERM_QUOTA ? "   <- binds" : "");
+	fprintf(f, "  effective  %s CPUs (bound by %s)\n", eff, model_term_name(b->binding));
 	fprintf(f, "  cgroup     %s %s\n", report_version_name(b->loc.version),
 		path[0] ? path : "-");
 	if (note[0])
 		fprintf(f, "  note       %s\n", note);
 }
 
-void report_budget(FILE *f, enum format fmt, pid_t pid, const struct budget *b)
+void report_budget(FILE *f, enum format fmt, pid_t pid, const struct model_budget *b)
 {
 	if (fmt != FORMAT_JSON) {
 		report_budget_text(f, pid, b);
@@ -242,9 +245,9 @@ static void report_json_workload(struct json_out *j, const struct workload_repor
 
 /* Mean runnable threads: the diagnosis's when there is one (a replay then
  * writes what was recorded), else from the rates. */
-static double report_runnable_mean(const struct snapshot_rates *r, const struct diagnosis *diag)
+static double report_runnable_mean(const struct model_sample *m, const struct diagnosis *diag)
 {
-	return diag ? diag->runnable_mean : diagnosis_runnable_mean(r);
+	return diag ? diag->runnable_mean : m->runnable_mean;
 }
 
 /* The job's progress (--progress): steps so far, rates, its last line. */
@@ -264,68 +267,67 @@ static void report_json_progress(struct json_out *j, const struct progress *p)
 	json_out_end(j);
 }
 
-static void report_json(FILE *f, const struct snapshot *cur, const struct snapshot_rates *r,
-			const struct workload_report *w, const struct diagnosis *diag,
-			const struct progress *p)
+static void report_json(FILE *f, const struct model_sample *m, const struct workload_report *w,
+			const struct diagnosis *diag, const struct progress *p)
 {
-	char ts[64], dir[CGROUP_PATH_MAX + 2];
-	const struct budget *b = &cur->budget;
+	char ts[64], dir[MODEL_PATH_MAX + 2];
+	const struct model_budget *b = &m->budget;
 	struct json_out j;
 	json_out_init(&j, f, 0);
-	report_time_iso(cur->wall, ts, sizeof(ts));
+	report_time_iso(m->wall, ts, sizeof(ts));
 	json_out_object(&j);
 	json_out_kstr(&j, "time", ts);
-	json_out_knum(&j, "interval", r->dt, 3);
+	json_out_knum(&j, "interval", m->dt, 3);
 	json_out_key(&j, "budget");
 	report_budget_json_obj(&j, b);
 	json_out_key(&j, "cgroup");
 	json_out_object(&j);
 	json_out_kint(&j, "version", b->loc.version);
 	json_out_kstr(&j, "path", b->loc.path);
-	snprintf(dir, sizeof(dir), "/%s", cur->stat_dir);
+	snprintf(dir, sizeof(dir), "/%s", m->stat_dir);
 	json_out_kstr(&j, "stat_dir", dir);
 	/* the ancestor whose quota binds and whose throttling this is */
-	json_out_kstr(&j, "throttled_in", cur->stat_name[0] ? cur->stat_name : NULL);
-	if (cur->has_cpustat && cur->cpustat.has_periods) {
-		json_out_kuint(&j, "nr_periods", cur->cpustat.nr_periods);
-		json_out_kuint(&j, "nr_throttled", cur->cpustat.nr_throttled);
-		json_out_knum(&j, "throttled_s", cur->cpustat.throttled_s, 6);
+	json_out_kstr(&j, "throttled_in", m->stat_name[0] ? m->stat_name : NULL);
+	if (m->has_cpustat && m->cpustat.has_periods) {
+		json_out_kuint(&j, "nr_periods", m->cpustat.nr_periods);
+		json_out_kuint(&j, "nr_throttled", m->cpustat.nr_throttled);
+		json_out_knum(&j, "throttled_s", m->cpustat.throttled_s, 6);
 	} else {
 		json_out_knull(&j, "nr_periods");
 		json_out_knull(&j, "nr_throttled");
 		json_out_knull(&j, "throttled_s");
 	}
-	bool tv = r->throttle.valid;
-	json_out_knum(&j, "throttled_pct", tv ? r->throttle.throttled_pct : (double)NAN, 2);
-	json_out_knum(&j, "throttled_s_per_s", tv ? r->throttle.throttled_s_per_s : (double)NAN, 4);
+	bool tv = m->throttle.valid;
+	json_out_knum(&j, "throttled_pct", tv ? m->throttle.throttled_pct : (double)NAN, 2);
+	json_out_knum(&j, "throttled_s_per_s", tv ? m->throttle.throttled_s_per_s : (double)NAN, 4);
 	json_out_knum(&j, "psi_some_avg10",
-		      cur->psi_cgroup.available ? cur->psi_cgroup.some_avg10 : (double)NAN, 2);
-	json_out_kstr(&j, "psi_note", pressure_note(cur->psi_cgroup_why));
+		      m->psi_cgroup.available ? m->psi_cgroup.some_avg10 : (double)NAN, 2);
+	json_out_kstr(&j, "psi_note", pressure_note(m->psi_cgroup_why));
 	json_out_end(&j);
 	json_out_key(&j, "system");
 	json_out_object(&j);
 	json_out_knum(&j, "psi_some_avg10",
-		      cur->psi_system.available ? cur->psi_system.some_avg10 : (double)NAN, 2);
+		      m->psi_system.available ? m->psi_system.some_avg10 : (double)NAN, 2);
 	json_out_end(&j);
-	json_out_kint(&j, "runnable", r->runnable);
-	json_out_knum(&j, "runnable_mean", report_runnable_mean(r, diag), 3);
+	json_out_kint(&j, "runnable", m->runnable);
+	json_out_knum(&j, "runnable_mean", report_runnable_mean(m, diag), 3);
 	json_out_key(&j, "threads");
 	json_out_array(&j);
-	for (size_t i = 0; i < r->nthreads; i++)
-		thread_out_json(&j, r, &r->threads[i]);
+	for (size_t i = 0; i < m->nthreads; i++)
+		thread_out_json(&j, m, &m->threads[i]);
 	json_out_end(&j);
 	json_out_key(&j, "collector");
 	json_out_object(&j);
-	json_out_kstr(&j, "path", r->lat_on ? "bpf" : "proc");
-	if (r->lat_on) {
-		json_out_kuint(&j, "latency_dropped", r->lat_dropped);
-		json_out_kuint(&j, "latency_map_threads", r->lat_capacity);
+	json_out_kstr(&j, "path", m->lat_on ? "bpf" : "proc");
+	if (m->lat_on) {
+		json_out_kuint(&j, "latency_dropped", m->lat_dropped);
+		json_out_kuint(&j, "latency_map_threads", m->lat_capacity);
 	}
 	json_out_end(&j);
 	json_out_key(&j, "cpus");
 	json_out_array(&j);
-	for (size_t i = 0; i < cur->cpus.n; i++)
-		json_out_num(&j, cur->cpus.busy_pct[i], 1);
+	for (size_t i = 0; i < m->cpus.n; i++)
+		json_out_num(&j, m->cpus.busy_pct[i], 1);
 	json_out_end(&j);
 	if (w)
 		report_json_workload(&j, w);
@@ -342,8 +344,8 @@ static void report_json(FILE *f, const struct snapshot *cur, const struct snapsh
 	json_out_newline(&j);
 }
 
-static void report_csv(FILE *f, const struct snapshot *cur, const struct snapshot_rates *r,
-		       const struct workload_report *w, const struct diagnosis *diag, bool header)
+static void report_csv(FILE *f, const struct model_sample *m, const struct workload_report *w,
+		       const struct diagnosis *diag, bool header)
 {
 	char ts[64];
 	struct csv_out c;
@@ -358,23 +360,23 @@ static void report_csv(FILE *f, const struct snapshot *cur, const struct snapsho
 			 first, last);
 		csv_out_header(&c, names);
 	}
-	report_time_iso(cur->wall, ts, sizeof(ts));
-	bool tv = r->throttle.valid;
-	for (size_t i = 0; i < r->nthreads; i++) {
-		const struct thread_rate *t = &r->threads[i];
+	report_time_iso(m->wall, ts, sizeof(ts));
+	bool tv = m->throttle.valid;
+	for (size_t i = 0; i < m->nthreads; i++) {
+		const struct model_thread *t = &m->threads[i];
 		csv_out_str(&c, ts);
-		csv_out_num(&c, cur->budget.effective, 3);
-		csv_out_str(&c, budget_term_name(cur->budget.binding));
-		csv_out_num(&c, tv ? r->throttle.throttled_pct : (double)NAN, 2);
-		csv_out_num(&c, tv ? r->throttle.throttled_s_per_s : (double)NAN, 4);
-		csv_out_num(
-		    &c, cur->psi_cgroup.available ? cur->psi_cgroup.some_avg10 : (double)NAN, 2);
-		thread_out_csv(&c, r, t, false);
+		csv_out_num(&c, m->budget.effective, 3);
+		csv_out_str(&c, model_term_name(m->budget.binding));
+		csv_out_num(&c, tv ? m->throttle.throttled_pct : (double)NAN, 2);
+		csv_out_num(&c, tv ? m->throttle.throttled_s_per_s : (double)NAN, 4);
+		csv_out_num(&c, m->psi_cgroup.available ? m->psi_cgroup.some_avg10 : (double)NAN,
+			    2);
+		thread_out_csv(&c, m, t, false);
 		csv_out_num(&c, w ? w->gflops : (double)NAN, 2);
-		csv_out_num(&c, report_runnable_mean(r, diag), 3);
+		csv_out_num(&c, report_runnable_mean(m, diag), 3);
 		csv_out_num(&c, diag ? diag->factor : (double)NAN, 3);
 		csv_out_str(&c, diag ? diagnosis_verdict_name(diag->verdict) : NULL);
-		thread_out_csv(&c, r, t, true);
+		thread_out_csv(&c, m, t, true);
 		csv_out_end_row(&c);
 	}
 }
@@ -424,41 +426,41 @@ static void report_text_workload(FILE *f, const struct workload_report *w)
 	}
 }
 
-static void report_text(FILE *f, const struct snapshot *cur, const struct snapshot_rates *r,
-			const struct workload_report *w, const struct diagnosis *diag)
+static void report_text(FILE *f, const struct model_sample *m, const struct workload_report *w,
+			const struct diagnosis *diag)
 {
 	char ts[64], psi[32], thr[256], line[4 * DIAG_TEXT];
-	const struct budget *b = &cur->budget;
-	report_time_iso(cur->wall, ts, sizeof(ts));
-	if (cur->psi_cgroup.available)
-		snprintf(psi, sizeof(psi), "%.1f%%", cur->psi_cgroup.some_avg10);
-	else if (cur->psi_cgroup_why == PSI_WHY_V1)
+	const struct model_budget *b = &m->budget;
+	report_time_iso(m->wall, ts, sizeof(ts));
+	if (m->psi_cgroup.available)
+		snprintf(psi, sizeof(psi), "%.1f%%", m->psi_cgroup.some_avg10);
+	else if (m->psi_cgroup_why == MODEL_PSI_WHY_V1)
 		snprintf(psi, sizeof(psi), "none on cgroup v1");
-	else if (cur->psi_cgroup_why == PSI_WHY_ROOT)
+	else if (m->psi_cgroup_why == MODEL_PSI_WHY_ROOT)
 		snprintf(psi, sizeof(psi), "none (root cgroup)");
 	else
 		snprintf(psi, sizeof(psi), "unavailable");
-	if (b->quota.cpus <= 0 && !(cur->has_cpustat && cur->cpustat.nr_periods))
+	if (b->quota.cpus <= 0 && !(m->has_cpustat && m->cpustat.nr_periods))
 		snprintf(thr, sizeof(thr), "n/a (no quota)");
-	else if (r->throttle.valid) {
+	else if (m->throttle.valid) {
 		char in[160];
-		text_safe(cur->stat_name, strlen(cur->stat_name), in, sizeof(in));
+		text_safe(m->stat_name, strlen(m->stat_name), in, sizeof(in));
 		snprintf(thr, sizeof(thr), "%.1f%% of periods, %.3f s/s%s%s",
-			 r->throttle.throttled_pct, r->throttle.throttled_s_per_s,
-			 cur->stat_name[0] ? " in " : "", in);
+			 m->throttle.throttled_pct, m->throttle.throttled_s_per_s,
+			 m->stat_name[0] ? " in " : "", in);
 	} else
 		snprintf(thr, sizeof(thr), "n/a (no quota accounting)");
 	char eff[48], cpus[32];
 	report_cpus(cpus, sizeof(cpus), b->effective);
 	if (b->effective > 0)
-		snprintf(eff, sizeof(eff), "%s CPUs (%s)", cpus, budget_term_name(b->binding));
+		snprintf(eff, sizeof(eff), "%s CPUs (%s)", cpus, model_term_name(b->binding));
 	else
 		snprintf(eff, sizeof(eff), "unavailable");
 	fprintf(f, "%s  effective %s  runnable %d  threads %zu  mean runnable %.2f\n", ts, eff,
-		r->runnable, r->nthreads, report_runnable_mean(r, diag));
+		m->runnable, m->nthreads, report_runnable_mean(m, diag));
 	fprintf(f, "  throttled %s  cgroup psi some %s", thr, psi);
-	if (cur->psi_system.available)
-		fprintf(f, "  system psi some %.1f%%\n", cur->psi_system.some_avg10);
+	if (m->psi_system.available)
+		fprintf(f, "  system psi some %.1f%%\n", m->psi_system.some_avg10);
 	else
 		fputs("  system psi unavailable\n", f);
 	if (w)
@@ -469,22 +471,21 @@ static void report_text(FILE *f, const struct snapshot *cur, const struct snapsh
 		diagnosis_out_line(line, sizeof(line), diag);
 		fprintf(f, "  diagnosis: %s\n", line);
 	}
-	thread_out_text_head(f, r->lat_on);
-	for (size_t i = 0; i < r->nthreads; i++)
-		thread_out_text(f, r, &r->threads[i]);
-	if (cur->cpus.n) {
+	thread_out_text_head(f, m->lat_on);
+	for (size_t i = 0; i < m->nthreads; i++)
+		thread_out_text(f, m, &m->threads[i]);
+	if (m->cpus.n) {
 		fputs("  cpus", f);
-		for (size_t i = 0; i < cur->cpus.n; i++)
-			fprintf(f, " %d:%.0f%%", cur->cpus.id[i], cur->cpus.busy_pct[i]);
+		for (size_t i = 0; i < m->cpus.n; i++)
+			fprintf(f, " %d:%.0f%%", m->cpus.id[i], m->cpus.busy_pct[i]);
 		fputc('\n', f);
 	}
 }
 
-void report_sample(FILE *f, enum format fmt, const struct snapshot *cur,
-		   const struct snapshot_rates *r, const struct workload_report *w,
-		   const struct diagnosis *diag, bool header)
+void report_sample(FILE *f, enum format fmt, const struct model_sample *m,
+		   const struct workload_report *w, const struct diagnosis *diag, bool header)
 {
-	report_sample_progress(f, fmt, cur, r, w, diag, NULL, header);
+	report_sample_progress(f, fmt, m, w, diag, NULL, header);
 }
 
 /* Text: one line after the sample's. */
@@ -503,19 +504,19 @@ static void report_text_progress(FILE *f, const struct progress *p)
 	fprintf(f, " | last line: %s\n", p->last_line[0] ? safe : "-");
 }
 
-void report_sample_progress(FILE *f, enum format fmt, const struct snapshot *cur,
-			    const struct snapshot_rates *r, const struct workload_report *w,
-			    const struct diagnosis *diag, const struct progress *p, bool header)
+void report_sample_progress(FILE *f, enum format fmt, const struct model_sample *m,
+			    const struct workload_report *w, const struct diagnosis *diag,
+			    const struct progress *p, bool header)
 {
 	switch (fmt) {
 	case FORMAT_JSON:
-		report_json(f, cur, r, w, diag, p);
+		report_json(f, m, w, diag, p);
 		break;
 	case FORMAT_CSV:
-		report_csv(f, cur, r, w, diag, header);
+		report_csv(f, m, w, diag, header);
 		break;
 	default:
-		report_text(f, cur, r, w, diag);
+		report_text(f, m, w, diag);
 		if (p && p->on)
 			report_text_progress(f, p);
 		break;

@@ -12,25 +12,25 @@
 
 #include "format.h"
 #include "diagnosis.h"
+#include "labview.h"
 #include "model.h"
 #include "progress.h"
 
 /* threadlab --budget. */
-void report_budget(FILE *f, enum format fmt, pid_t pid, const struct budget *b);
+void report_budget(FILE *f, enum format fmt, pid_t pid, const struct model_budget *b);
 
-/* One sample.  prev-to-cur rates in r; w is NULL outside the lab; diag
- * NULL when there is no diagnosis (JSON then writes "diagnosis": null and
- * runnable_mean from the rates).  CSV prints its header once per FILE when
- * header is true. */
-void report_sample(FILE *f, enum format fmt, const struct snapshot *cur,
-		   const struct snapshot_rates *r, const struct workload_report *w,
-		   const struct diagnosis *diag, bool header);
+/* One sample m (its rows' rates over the interval before it); w is NULL
+ * outside the lab; diag NULL when there is no diagnosis (JSON then writes
+ * "diagnosis": null and runnable_mean from the rates).  CSV prints its
+ * header once per FILE when header is true. */
+void report_sample(FILE *f, enum format fmt, const struct model_sample *m,
+		   const struct workload_report *w, const struct diagnosis *diag, bool header);
 
 /* The same with the job's progress (p NULL or not on: none): JSON adds
  * "progress" {count, rate, steady_rate, matches, last_line}, text a line. */
-void report_sample_progress(FILE *f, enum format fmt, const struct snapshot *cur,
-			    const struct snapshot_rates *r, const struct workload_report *w,
-			    const struct diagnosis *diag, const struct progress *p, bool header);
+void report_sample_progress(FILE *f, enum format fmt, const struct model_sample *m,
+			    const struct workload_report *w, const struct diagnosis *diag,
+			    const struct progress *p, bool header);
 
 /* A cgroup version's short name: "v1", "v2", "none". */
 const char *report_version_name(int version);

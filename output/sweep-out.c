@@ -302,11 +302,11 @@ static int sweep_out_sink_begin(void *arg, const struct sweep_env *env)
 	return sweep_out_begin(w, env);
 }
 
-static int sweep_out_sink_sample(void *arg, const struct snapshot *cur,
-				 const struct snapshot_rates *r, const struct workload_report *wr)
+static int sweep_out_sink_sample(void *arg, const struct model_sample *m,
+				 const struct workload_report *wr)
 {
 	struct sweep_out *w = arg;
-	int rc = record_sample(w->record, cur, r, wr, NULL);
+	int rc = record_sample(w->record, m, wr, NULL);
 	if (rc < 0) {
 		errno = -rc;
 		return -EIO;

@@ -19,14 +19,14 @@ static char thread_out_state(char c)
 	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ? c : '?';
 }
 
-static const char *thread_out_activity(const struct thread_rate *t)
+static const char *thread_out_activity(const struct model_thread *t)
 {
 	return t->activity ? activity_name(t->activity) : NULL;
 }
 
-void thread_out_json(struct json_out *j, const struct snapshot_rates *r,
-		     const struct thread_rate *t)
+void thread_out_json(struct json_out *j, const struct model_sample *m, const struct model_thread *t)
 {
+	struct runqlat_hist h;
 	char state[2] = {thread_out_state(t->state), '\0'};
 	json_out_object(j);
 	for (size_t k = 0; k < THREAD_FIELD_N; k++) {
@@ -45,7 +45,8 @@ void thread_out_json(struct json_out *j, const struct snapshot_rates *r,
 			json_out_kstr(j, f->key, state);
 			break;
 		case THREAD_FIELD_KIND_LATENCY:
-			latency_out_json(j, f->key, r->lat_on, &t->latency, runqlat_hist(r, t));
+			latency_out_json(j, f->key, m->lat_on, &t->latency,
+					 runqlat_thread_hist(m, t, &h) ? &h : NULL);
 			break;
 		case THREAD_FIELD_KIND_ACTIVITY:
 			json_out_kstr(j, f->key, thread_out_activity(t));
@@ -72,10 +73,10 @@ void thread_out_csv_names(char *buf, size_t cap, bool last)
 	}
 }
 
-void thread_out_csv(struct csv_out *c, const struct snapshot_rates *r, const struct thread_rate *t,
+void thread_out_csv(struct csv_out *c, const struct model_sample *m, const struct model_thread *t,
 		    bool last)
 {
-	bool lat = r->lat_on && t->latency.events > 0;
+	bool lat = m->lat_on && t->latency.events > 0;
 	char state[2] = {thread_out_state(t->state), '\0'};
 	for (size_t k = 0; k < THREAD_FIELD_N; k++) {
 		const struct thread_field *f = &thread_field_table[k];
@@ -98,7 +99,7 @@ void thread_out_csv(struct csv_out *c, const struct snapshot_rates *r, const str
 			csv_out_num(c, lat ? t->latency.p50_s * 1e3 : (double)NAN, f->decimals);
 			csv_out_num(c, lat ? t->latency.p99_s * 1e3 : (double)NAN, f->decimals);
 			csv_out_num(c, lat ? t->latency.max_s * 1e3 : (double)NAN, f->decimals);
-			if (r->lat_on)
+			if (m->lat_on)
 				csv_out_int(c, (long long)t->latency.events);
 			else
 				csv_out_empty(c);
@@ -153,9 +154,9 @@ static size_t thread_out_name_fit(const char *name, size_t len, int cols)
 	return i;
 }
 
-void thread_out_text(FILE *f, const struct snapshot_rates *r, const struct thread_rate *t)
+void thread_out_text(FILE *f, const struct model_sample *m, const struct model_thread *t)
 {
-	char name[4 * TASK_NAME_MAX], ms[16];
+	char name[4 * MODEL_NAME_MAX], ms[16];
 	for (size_t k = 0; k < THREAD_FIELD_N; k++) {
 		const struct thread_field *x = &thread_field_table[k];
 		const char *sep = thread_out_sep(k);
@@ -180,7 +181,7 @@ void thread_out_text(FILE *f, const struct snapshot_rates *r, const struct threa
 			fprintf(f, "%s%c", sep, thread_out_state(t->state));
 			break;
 		case THREAD_FIELD_KIND_LATENCY:
-			if (!r->lat_on)
+			if (!m->lat_on)
 				break;
 			latency_out_ms(ms, sizeof(ms), x->width, &t->latency, t->latency.p50_s);
 			fprintf(f, "%s%s", sep, ms);

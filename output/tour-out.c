@@ -8,20 +8,20 @@
 #include <math.h>
 #include <string.h>
 
-static void json_settings(struct json_out *j, const struct lab_settings *s)
+static void json_settings(struct json_out *j, const struct settings *s)
 {
 	json_out_key(j, "settings");
 	json_out_object(j);
 	json_out_kint(j, "threads", s->threads);
 	json_out_kint(j, "streams", s->streams);
 	json_out_kint(j, "size", s->size);
-	json_out_kstr(j, "precision", s->precision == CTL_DOUBLE ? "double" : "single");
-	json_out_kstr(j, "kernel", labview_kernel_names()[s->kernel == CTL_TRIAD]);
+	json_out_kstr(j, "precision", s->precision == SETTINGS_DOUBLE ? "double" : "single");
+	json_out_kstr(j, "kernel", settings_kernel_names()[s->kernel == SETTINGS_TRIAD]);
 	json_out_knum(j, "cpus", s->cpus > 0 ? s->cpus : (double)NAN, 3);
 	json_out_kint(j, "loaders", s->loaders);
 	json_out_kint(j, "prep_ms", s->prep_ms);
 	json_out_kint(j, "prefetch", s->prefetch);
-	json_out_kstr(j, "blas", labview_blas_name(s->blas));
+	json_out_kstr(j, "blas", settings_blas_name(s->blas));
 	json_out_kstr(j, "blas_spin", s->spin_off ? "off" : "default");
 	json_out_end(j);
 }

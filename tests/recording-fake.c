@@ -4,6 +4,7 @@
 #include "recording-fake.h"
 
 #include "record.h"
+#include "environment-impl.h"
 #include "report.h"
 
 char recording_fake_dir[] = "/tmp/tl-test-recording-XXXXXX";
@@ -122,7 +123,11 @@ char *recording_fake_json(const struct snapshot *s, const struct snapshot_rates 
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	report_sample(f, FORMAT_JSON, s, r, w, NULL, false);
+	struct model_sample m;
+	model_sample_init(&m);
+	model_sample_fill(&m, s, r, true);
+	report_sample(f, FORMAT_JSON, &m, w, NULL, false);
+	model_sample_free(&m);
 	fclose(f);
 	return buf;
 }
@@ -143,7 +148,11 @@ void recording_fake_write(const char *path, int n)
 	for (int i = 0; i < n; i++) {
 		struct recording_fake f;
 		recording_fake_make(&f, i);
-		assert_int_equal(record_sample(r, &f.snap, &f.rates, &f.w, NULL), 0);
+		struct model_sample m;
+		model_sample_init(&m);
+		model_sample_fill(&m, &f.snap, &f.rates, true);
+		assert_int_equal(record_sample(r, &m, &f.w, NULL), 0);
+		model_sample_free(&m);
 	}
 	assert_int_equal(record_lines(r), (unsigned long)n + 1);
 	assert_int_equal(record_close(r), 0);

@@ -4,8 +4,8 @@
 #ifndef THREADLAB_RECORDING_FAKE_H
 #define THREADLAB_RECORDING_FAKE_H
 
-#include "recording.h"
-#include "session.h"
+#include "recording-impl.h"
+#include "session-impl.h"
 
 /* The tests' directory, made by recording_fake_setup (a cmocka group
  * setup) and removed with what is in it by recording_fake_teardown. */

@@ -3,6 +3,7 @@
  * get the notice instead of a crash. */
 #include "config.h"
 #include "knobs.h"
+#include "session-impl.h"
 
 #include "tl-test.h"
 
@@ -19,6 +20,7 @@
 
 struct fixture {
 	struct session s;
+	struct session_impl impl; /* s.impl: the sample its model is made from (draw) */
 	struct dash d;
 	struct thread_rate rates[4];
 	struct thread_sample samples[4];
@@ -55,37 +57,38 @@ static struct fixture *fixture_lab(void)
 	struct fixture *f = calloc(1, sizeof(*f));
 	struct session *s = &f->s;
 
+	s->impl = &f->impl;
 	s->kind = SESSION_LAB;
 	s->target = 50;
 	s->want = knobs_defaults();
 	s->want.threads = 2;
-	s->lab_status.settings = s->want;
-	s->lab_status.applied = true;
-	s->lab_status.anchor_pid = 50;
-	s->lab_status.stream[0].state = CTL_STREAM_RUNNING;
-	s->lab_status.stream[0].pid = 100;
-	s->lab_status.stream[0].threads = 2;
-	s->lab_status.stream[0].size = 768;
-	s->cur.budget.online = 2;
-	s->cur.budget.affinity = 2;
-	s->cur.budget.cpuset = 2;
-	s->cur.budget.quota.cpus = -1;
-	s->cur.budget.quota.controller = true;
-	s->cur.budget.effective = 2;
-	s->cur.budget.binding = BUDGET_ONLINE;
-	s->cur.cpus.n = 2;
-	s->cur.cpus.id[1] = 1;
-	s->cur.cpus.busy_pct[0] = 100;
-	s->cur.cpus.busy_pct[1] = 50;
+	settings_to_lab(&s->want, &s->impl->lab_status.settings);
+	s->impl->lab_status.applied = true;
+	s->impl->lab_status.anchor_pid = 50;
+	s->impl->lab_status.stream[0].state = CTL_STREAM_RUNNING;
+	s->impl->lab_status.stream[0].pid = 100;
+	s->impl->lab_status.stream[0].threads = 2;
+	s->impl->lab_status.stream[0].size = 768;
+	s->impl->cur.budget.online = 2;
+	s->impl->cur.budget.affinity = 2;
+	s->impl->cur.budget.cpuset = 2;
+	s->impl->cur.budget.quota.cpus = -1;
+	s->impl->cur.budget.quota.controller = true;
+	s->impl->cur.budget.effective = 2;
+	s->impl->cur.budget.binding = BUDGET_ONLINE;
+	s->impl->cur.cpus.n = 2;
+	s->impl->cur.cpus.id[1] = 1;
+	s->impl->cur.cpus.busy_pct[0] = 100;
+	s->impl->cur.cpus.busy_pct[1] = 50;
 	s->have_rates = true;
-	s->rates.throttle.valid = true;
+	s->impl->rates.throttle.valid = true;
 	f->rates[0] = tl_rate(100, 100, "gemm0", 'R', 99);
 	f->rates[1] = tl_rate(100, 101, "gemm0.w1", 'R', 98);
 	f->rates[2] = tl_rate(100, 102, "gemm0.p2", 'S', 1);
 	f->rates[3] = tl_rate(50, 50, "tl-anchor", 'S', 0);
-	s->rates.threads = f->rates;
-	s->rates.nthreads = 4;
-	s->rates.runnable = 2;
+	s->impl->rates.threads = f->rates;
+	s->impl->rates.nthreads = 4;
+	s->impl->rates.runnable = 2;
 	s->runnable_mean = 2.0;
 	s->work.gflops = 207.5;
 	s->work.single_thread_gflops = 104;
@@ -139,10 +142,20 @@ static int find_row(WINDOW *w, const char *needle)
 	return -1;
 }
 
+/* The fixture's free: its model's rows. */
+static void fixture_free(struct fixture *f)
+{
+	model_sample_free(&f->s.model);
+	free(f);
+}
+
 static void draw(WINDOW *w, struct fixture *f)
 {
 	struct dash_layout l;
-	dash_layout_compute(getmaxy(w), getmaxx(w), f->s.kind == SESSION_LAB, f->s.cur.cpus.n, &l);
+	/* The model of the sample as the session's tick makes it. */
+	model_sample_fill(&f->s.model, &f->impl.cur, &f->impl.rates, f->s.have_rates);
+	dash_layout_compute(getmaxy(w), getmaxx(w), f->s.kind == SESSION_LAB, f->s.model.cpus.n,
+			    &l);
 	dash_panels_draw(w, &l, &f->d, &f->s);
 }
 
@@ -200,7 +213,7 @@ static void test_lab_80x24(void **state)
 	draw(w, f);
 	assert_non_null(strstr(row_text(w, 0), "thr 3*"));
 	delwin(w);
-	free(f);
+	fixture_free(f);
 }
 
 /* Whole words that a row may end with in the fixture's screens: a row
@@ -231,14 +244,14 @@ static void test_no_row_cut_mid_word(void **state)
 			s->work.stream[1] = s->work.stream[0];
 			s->work.stream[1].stream = 1;
 			s->work.stream[1].gflops = 85.2;
-			s->cur.budget.quota.cpus = 1.5;
-			s->cur.budget.effective = 1.5;
-			s->cur.budget.binding = BUDGET_QUOTA;
-			s->rates.throttle.valid = true;
-			s->rates.throttle.throttled_pct = 98;
-			s->rates.throttle.throttled_s_per_s = 0.49;
-			s->rates.total_wait_pct = 250;
-			s->rates.runnable = 4;
+			s->impl->cur.budget.quota.cpus = 1.5;
+			s->impl->cur.budget.effective = 1.5;
+			s->impl->cur.budget.binding = BUDGET_QUOTA;
+			s->impl->rates.throttle.valid = true;
+			s->impl->rates.throttle.throttled_pct = 98;
+			s->impl->rates.throttle.throttled_s_per_s = 0.49;
+			s->impl->rates.total_wait_pct = 250;
+			s->impl->rates.runnable = 4;
 			s->work.results_equal = false;
 			s->work.max_diff = 2.4812e-05;
 			s->work.epoch_results_equal = false;
@@ -265,7 +278,7 @@ static void test_no_row_cut_mid_word(void **state)
 			}
 			delwin(w);
 		}
-		free(f);
+		fixture_free(f);
 	}
 }
 
@@ -298,16 +311,16 @@ static void test_failure_message_highlighted(void **state)
 	draw(w, f);
 	assert_non_null(strstr(row_text(w, 4), "s0 FAILED"));
 	delwin(w);
-	free(f);
+	fixture_free(f);
 }
 
 static void test_lab_large_uses_space(void **state)
 {
 	(void)state;
 	struct fixture *f = fixture_lab();
-	f->s.cur.cpus.n = 16;
+	f->s.impl->cur.cpus.n = 16;
 	for (int i = 0; i < 16; i++)
-		f->s.cur.cpus.id[i] = i;
+		f->s.impl->cur.cpus.id[i] = i;
 	WINDOW *w = newwin(50, 160, 0, 0);
 	draw(w, f);
 	int chart = find_row(w, "Scaling");
@@ -324,7 +337,7 @@ static void test_lab_large_uses_space(void **state)
 	assert_non_null(strstr(row_text(w, find_row(w, "NAME")), "VCS/s"));
 	assert_int_equal(find_row(w, "F1 help"), 48);
 	delwin(w);
-	free(f);
+	fixture_free(f);
 }
 
 static void test_utf8_sparkline_cells(void **state)
@@ -350,7 +363,7 @@ static void test_utf8_sparkline_cells(void **state)
 	getcchar(&cc, wc, &a, &pair, NULL);
 	assert_int_equal(wc[0], 0x2588); /* full block: at the ceiling */
 	delwin(w);
-	free(f);
+	fixture_free(f);
 }
 
 static void test_attach_hostile_name(void **state)
@@ -362,12 +375,12 @@ static void test_attach_hostile_name(void **state)
 	s->target = 4242;
 	f->rates[0] = tl_rate(4242, 4242, "\x1b[31mRED\x07\x9b", 'S', 10);
 	f->rates[1] = tl_rate(4242, 4243, "\xff\x1b]0;pwn\x07", 'S', 5);
-	s->rates.nthreads = 2;
+	s->impl->rates.nthreads = 2;
 	f->samples[0].tid = 4242;
 	memcpy(f->samples[0].name, "\x1b[2Jx", 5);
 	f->samples[0].name_len = 5;
-	s->cur.threads.v = f->samples;
-	s->cur.threads.n = 1;
+	s->impl->cur.threads.v = f->samples;
+	s->impl->cur.threads.n = 1;
 	f->d.message[0] = '\0';
 	WINDOW *w = newwin(24, 80, 0, 0);
 	draw(w, f);
@@ -403,7 +416,7 @@ static void test_attach_hostile_name(void **state)
 	draw(w, f);
 	assert_true(find_row(w, "command exited with status 3") == 23);
 	delwin(w);
-	free(f);
+	fixture_free(f);
 }
 
 /* The diagnosis of an attached target whose first suggestion is longer
@@ -468,7 +481,7 @@ static void test_suggestion_wraps(void **state)
 		assert_true(strncmp(row_text(w, y + 1), "     ", 5) == 0 &&
 			    row_text(w, y + 1)[5] != ' ');
 		delwin(w);
-		free(f);
+		fixture_free(f);
 	}
 }
 
@@ -486,7 +499,7 @@ static void test_small_sizes(void **state)
 		assert_int_equal(find_row(w, "GFLOP/s"), -1);
 		delwin(w);
 	}
-	free(f);
+	fixture_free(f);
 }
 
 static void test_help_screen(void **state)
@@ -505,7 +518,7 @@ static void test_help_screen(void **state)
 	assert_int_equal(find_row(w, "intra-op threads"), -1);
 	assert_true(find_row(w, "F10 q") > 0);
 	delwin(w);
-	free(f);
+	fixture_free(f);
 }
 
 int main(void)

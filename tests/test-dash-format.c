@@ -9,14 +9,15 @@
 
 #include "activity.h"
 #include "dash-format.h"
+#include "labview-impl.h"
 #include "text-safe.h"
 #include "tl-dash.h"
 #include "tl-rates.h"
 
 /* A running thread on CPU 1 whose split, wait and switches follow cpu. */
-static struct thread_rate mk_thread(pid_t pid, pid_t tid, const char *name, double cpu)
+static struct model_thread mk_thread(pid_t pid, pid_t tid, const char *name, double cpu)
 {
-	struct thread_rate r = tl_rate(pid, tid, name, 'R', cpu);
+	struct model_thread r = tl_row(pid, tid, name, 'R', cpu);
 	r.cpu = 1;
 	r.user_pct = cpu * 0.9;
 	r.sys_pct = cpu * 0.1;
@@ -115,7 +116,7 @@ static void test_thread_rows_at_80_and_wider(void **state)
 	(void)state;
 	char head[512], row[512];
 	struct dash_cols c;
-	struct thread_rate r = mk_thread(100, 101, "gemm0.w1", 99.5);
+	struct model_thread r = mk_thread(100, 101, "gemm0.w1", 99.5);
 	int widths[] = {80, 100, 120, 200};
 
 	for (size_t i = 0; i < sizeof(widths) / sizeof(widths[0]); i++) {
@@ -160,12 +161,12 @@ static void test_latency_columns(void **state)
 	(void)state;
 	char head[512], row[512];
 	struct dash_cols c;
-	struct thread_rate r = mk_thread(100, 101, "lt-busy", 15.5);
+	struct model_thread r = mk_thread(100, 101, "lt-busy", 15.5);
 	r.latency.events = 40;
 	r.latency.p50_s = 9.2e-3;
 	r.latency.p99_s = 27.9e-3;
 	r.latency.max_s = 128.4e-3;
-	struct thread_rate idle = mk_thread(100, 102, "lt-wake", 0);
+	struct model_thread idle = mk_thread(100, 102, "lt-wake", 0);
 	struct {
 		int width;
 		bool tree, p50, split;
@@ -226,7 +227,7 @@ static void test_process_tail(void **state)
 	(void)state;
 	char row[512];
 	struct dash_cols c;
-	struct thread_rate p = mk_thread(4242, 4242, "- forker(1)", 1.0);
+	struct model_thread p = mk_thread(4242, 4242, "- forker(1)", 1.0);
 	p.state = 0;
 	p.cpu = -1;
 	static const struct {
@@ -261,7 +262,7 @@ static void test_activity_column(void **state)
 	(void)state;
 	char head[512], row[512];
 	struct dash_cols c;
-	struct thread_rate r = mk_thread(100, 101, "gomp", 99.5);
+	struct model_thread r = mk_thread(100, 101, "gomp", 99.5);
 	r.activity = ACTIVITY_SPIN;
 	int widths[] = {84, 120, 200};
 	for (size_t i = 0; i < sizeof(widths) / sizeof(widths[0]); i++) {
@@ -310,12 +311,12 @@ static void test_hostile_names_made_safe(void **state)
 	};
 	char plain[512], row[512];
 	struct dash_cols c;
-	struct thread_rate p = mk_thread(1, 2, "plain", 1);
+	struct model_thread p = mk_thread(1, 2, "plain", 1);
 
 	dash_format_cols(80, false, &c);
 	dash_format_thread_row(plain, sizeof(plain), &c, &p, LABVIEW_MARK_NONE);
 	for (size_t i = 0; i < sizeof(hostile) / sizeof(hostile[0]); i++) {
-		struct thread_rate r = mk_thread(1, 2, hostile[i], 1);
+		struct model_thread r = mk_thread(1, 2, hostile[i], 1);
 		dash_format_thread_row(row, sizeof(row), &c, &r, LABVIEW_MARK_NONE);
 		assert_no_controls(row);
 		for (const char *q = row; *q; q++)
@@ -323,7 +324,7 @@ static void test_hostile_names_made_safe(void **state)
 		/* Same columns as a plain name: nothing shifted. */
 		assert_int_equal(dash_fit_width(row), dash_fit_width(plain));
 	}
-	struct thread_rate r = mk_thread(1, 2, hostile[0], 1);
+	struct model_thread r = mk_thread(1, 2, hostile[0], 1);
 	dash_format_thread_row(row, sizeof(row), &c, &r, LABVIEW_MARK_NONE);
 	assert_non_null(strstr(row, "\xef\xbf\xbd[31mRED\xef\xbf\xbd"));
 	/* A header with a hostile command line is safe too. */
@@ -337,8 +338,8 @@ static void test_hostile_names_made_safe(void **state)
 static void test_sorting(void **state)
 {
 	(void)state;
-	struct thread_rate v[4] = {mk_thread(1, 40, "b", 10), mk_thread(1, 30, "a", 50),
-				   mk_thread(1, 20, "c", 30), mk_thread(1, 10, "d", 50)};
+	struct model_thread v[4] = {mk_thread(1, 40, "b", 10), mk_thread(1, 30, "a", 50),
+				    mk_thread(1, 20, "c", 30), mk_thread(1, 10, "d", 50)};
 	size_t idx[4];
 
 	dash_format_order(v, 4, DASH_SORT_CPU, NULL, idx);
@@ -375,32 +376,33 @@ static void test_parked_and_active(void **state)
 	st.nworkers = 1;
 	st.worker_pid[0] = 300;
 
-	struct thread_rate drv = mk_thread(100, 100, "gemm0", 99);
-	struct thread_rate w1 = mk_thread(100, 101, "gemm0.w1", 99);
-	struct thread_rate p2 = mk_thread(100, 102, "gemm0.p2", 0);
-	struct thread_rate s1 = mk_thread(200, 200, "gemm1", 0);
-	struct thread_rate s1w = mk_thread(200, 201, "gemm1.w1", 0);
-	struct thread_rate wk = mk_thread(300, 300, "tl-burn0", 100);
-	struct thread_rate an = mk_thread(50, 50, "tl-anchor", 0);
-	struct thread_rate other = mk_thread(400, 400, "bash", 0);
+	struct model_thread drv = mk_thread(100, 100, "gemm0", 99);
+	struct model_thread w1 = mk_thread(100, 101, "gemm0.w1", 99);
+	struct model_thread p2 = mk_thread(100, 102, "gemm0.p2", 0);
+	struct model_thread s1 = mk_thread(200, 200, "gemm1", 0);
+	struct model_thread s1w = mk_thread(200, 201, "gemm1.w1", 0);
+	struct model_thread wk = mk_thread(300, 300, "tl-burn0", 100);
+	struct model_thread an = mk_thread(50, 50, "tl-anchor", 0);
+	struct model_thread other = mk_thread(400, 400, "bash", 0);
 
-	assert_int_equal(labview_mark(&drv, &st), LABVIEW_MARK_ACTIVE);
-	assert_int_equal(labview_mark(&w1, &st), LABVIEW_MARK_ACTIVE);
-	assert_int_equal(labview_mark(&p2, &st), LABVIEW_MARK_PARKED);
-	assert_int_equal(labview_mark(&s1, &st), LABVIEW_MARK_PARKED);
-	assert_int_equal(labview_mark(&s1w, &st), LABVIEW_MARK_PARKED);
-	assert_int_equal(labview_mark(&wk, &st), LABVIEW_MARK_WORKER);
-	assert_int_equal(labview_mark(&an, &st), LABVIEW_MARK_ANCHOR);
-	assert_int_equal(labview_mark(&other, &st), LABVIEW_MARK_NONE);
-	assert_int_equal(labview_mark(&drv, NULL), LABVIEW_MARK_NONE);
+	assert_int_equal(labview_mark(drv.pid, drv.name, drv.name_len, &st), LABVIEW_MARK_ACTIVE);
+	assert_int_equal(labview_mark(w1.pid, w1.name, w1.name_len, &st), LABVIEW_MARK_ACTIVE);
+	assert_int_equal(labview_mark(p2.pid, p2.name, p2.name_len, &st), LABVIEW_MARK_PARKED);
+	assert_int_equal(labview_mark(s1.pid, s1.name, s1.name_len, &st), LABVIEW_MARK_PARKED);
+	assert_int_equal(labview_mark(s1w.pid, s1w.name, s1w.name_len, &st), LABVIEW_MARK_PARKED);
+	assert_int_equal(labview_mark(wk.pid, wk.name, wk.name_len, &st), LABVIEW_MARK_WORKER);
+	assert_int_equal(labview_mark(an.pid, an.name, an.name_len, &st), LABVIEW_MARK_ANCHOR);
+	assert_int_equal(labview_mark(other.pid, other.name, other.name_len, &st),
+			 LABVIEW_MARK_NONE);
+	assert_int_equal(labview_mark(drv.pid, drv.name, drv.name_len, NULL), LABVIEW_MARK_NONE);
 	st.settings.streams = 2;
-	assert_int_equal(labview_mark(&s1w, &st), LABVIEW_MARK_ACTIVE);
+	assert_int_equal(labview_mark(s1w.pid, s1w.name, s1w.name_len, &st), LABVIEW_MARK_ACTIVE);
 	st.settings.paused = true;
-	assert_int_equal(labview_mark(&w1, &st), LABVIEW_MARK_PAUSED);
+	assert_int_equal(labview_mark(w1.pid, w1.name, w1.name_len, &st), LABVIEW_MARK_PAUSED);
 	/* A name that merely looks like ours is not parsed past its end. */
-	struct thread_rate fake = mk_thread(400, 401, "gemm0.x1", 0);
+	struct model_thread fake = mk_thread(400, 401, "gemm0.x1", 0);
 	st.settings.paused = false;
-	assert_int_equal(labview_mark(&fake, &st), LABVIEW_MARK_NONE);
+	assert_int_equal(labview_mark(fake.pid, fake.name, fake.name_len, &st), LABVIEW_MARK_NONE);
 	assert_string_equal(labview_mark_name(LABVIEW_MARK_PARKED), "parked");
 }
 

@@ -18,7 +18,7 @@ static void test_thread_and_stream_keys(void **state)
 {
 	(void)state;
 	struct dash d;
-	struct lab_settings w = knobs_defaults();
+	struct settings w = knobs_defaults();
 	tl_dash_fresh(&d);
 
 	int f = dash_keys_handle(&d, &w, &tl_lab_ctx, '+');
@@ -44,9 +44,9 @@ static void test_thread_and_stream_keys(void **state)
 	assert_false(dash_keys_handle(&d, &w, &tl_lab_ctx, '[') & DASH_KEY_APPLY);
 
 	dash_keys_handle(&d, &w, &tl_lab_ctx, 'd');
-	assert_int_equal(w.precision, CTL_DOUBLE);
+	assert_int_equal(w.precision, SETTINGS_DOUBLE);
 	dash_keys_handle(&d, &w, &tl_lab_ctx, 'd');
-	assert_int_equal(w.precision, CTL_SINGLE);
+	assert_int_equal(w.precision, SETTINGS_SINGLE);
 
 	dash_keys_handle(&d, &w, &tl_lab_ctx, 'w');
 	dash_keys_handle(&d, &w, &tl_lab_ctx, 'w');
@@ -64,7 +64,7 @@ static void test_size_keys(void **state)
 {
 	(void)state;
 	struct dash d;
-	struct lab_settings w = knobs_defaults();
+	struct settings w = knobs_defaults();
 	tl_dash_fresh(&d);
 
 	assert_int_equal(w.size, 768);
@@ -81,7 +81,7 @@ static void test_size_keys(void **state)
 		last = w.size;
 		dash_keys_handle(&d, &w, &tl_lab_ctx, '>');
 	}
-	assert_true(w.size <= LAB_MAX_SIZE);
+	assert_true(w.size <= SETTINGS_MAX_SIZE);
 	char err[256];
 	assert_int_equal(knobs_check(&w, err, sizeof(err)), 0);
 }
@@ -90,7 +90,7 @@ static void test_quota_keys(void **state)
 {
 	(void)state;
 	struct dash d;
-	struct lab_settings w = knobs_defaults();
+	struct settings w = knobs_defaults();
 	tl_dash_fresh(&d);
 
 	/* } from no quota gives half a CPU; { from there lifts it. */
@@ -120,7 +120,7 @@ static void test_view_keys(void **state)
 {
 	(void)state;
 	struct dash d;
-	struct lab_settings w = knobs_defaults();
+	struct settings w = knobs_defaults();
 	tl_dash_fresh(&d);
 
 	assert_int_equal(d.sort, DASH_SORT_CPU);
@@ -161,7 +161,7 @@ static void test_attach_mode_refuses_lab_keys(void **state)
 {
 	(void)state;
 	struct dash d;
-	struct lab_settings w = knobs_defaults();
+	struct settings w = knobs_defaults();
 	struct dash_key_ctx c = tl_lab_ctx;
 	c.lab = false;
 	tl_dash_fresh(&d);
@@ -213,7 +213,7 @@ static void test_tour_keys(void **state)
 	(void)state;
 	struct dash d;
 	dash_init(&d, NULL);
-	struct lab_settings w = knobs_defaults();
+	struct settings w = knobs_defaults();
 	struct dash_key_ctx c = {.lab = true, .tour = true, .online = 2, .effective = 2};
 	int f = dash_keys_handle(&d, &w, &c, 'n');
 	assert_true(f & DASH_KEY_TOUR);
@@ -250,11 +250,11 @@ static void test_tour_keys(void **state)
 	assert_int_equal(w.prefetch, 1); /* bounded */
 	f = dash_keys_handle(&d, &w, &c, 'B');
 	assert_true(w.spin_off);
-	if (labview_blas_parse("openmp", &w.blas) == 0) {
-		w.blas = LAB_BLAS_PTHREADS;
+	if (settings_blas_parse("openmp", &w.blas) == 0) {
+		w.blas = SETTINGS_BLAS_PTHREADS;
 		f = dash_keys_handle(&d, &w, &c, 'b');
 		/* Refused with a message when the OpenMP build is missing. */
-		assert_true(w.blas == LAB_BLAS_OPENMP || strstr(d.message, "not installed"));
+		assert_true(w.blas == SETTINGS_BLAS_OPENMP || strstr(d.message, "not installed"));
 	}
 }
 
@@ -415,7 +415,7 @@ static void test_replay_keys(void **state)
 {
 	(void)state;
 	struct dash d;
-	struct lab_settings w = knobs_defaults();
+	struct settings w = knobs_defaults();
 	struct dash_key_ctx c = tl_lab_ctx;
 	c.replay = true;
 	c.replay_pos = 5;
@@ -513,7 +513,7 @@ static void test_every_listed_key_acts(void **state)
 			for (char *save = NULL, *k = strtok_r(keys, " ", &save); k;
 			     k = strtok_r(NULL, " ", &save)) {
 				struct dash d;
-				struct lab_settings w = knobs_defaults();
+				struct settings w = knobs_defaults();
 				tl_dash_fresh(&d);
 				d.replay.on = modes[m].c->replay;
 				d.replay.speed = 1;

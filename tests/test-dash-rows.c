@@ -3,6 +3,7 @@
  * shortening labels and dropping minor fields, never by cutting a word. */
 #include "config.h"
 #include "knobs.h"
+#include "session-impl.h"
 
 #include "tl-test.h"
 
@@ -31,7 +32,7 @@ static void test_header_widths(void **state)
 {
 	(void)state;
 	char out[512];
-	struct lab_settings want = knobs_defaults();
+	struct settings want = knobs_defaults();
 	struct dash_header h = {.mode = "lab", .want = &want, .interval = 1};
 
 	dash_rows_header(out, sizeof(out), 200, &h);
@@ -42,7 +43,7 @@ static void test_header_widths(void **state)
 	assert_string_equal(
 	    out, "threadlab lab | sgemm n=768 | thr 1 | str 1 | wrk 0 | quota none | every 1s");
 	/* Another build, loaders and their pending marks stay at 80 columns. */
-	want.blas = LAB_BLAS_OPENMP;
+	want.blas = SETTINGS_BLAS_OPENMP;
 	want.loaders = 2;
 	h.pending = SESSION_PEND_BLAS | SESSION_PEND_LOADERS;
 	dash_rows_header(out, sizeof(out), 80, &h);
@@ -51,7 +52,7 @@ static void test_header_widths(void **state)
 	assert_non_null(strstr(out, "ld 2*"));
 	dash_rows_header(out, sizeof(out), 200, &h);
 	assert_non_null(strstr(out, "loaders 2* x 20 ms | openmp*"));
-	want.blas = LAB_BLAS_PTHREADS;
+	want.blas = SETTINGS_BLAS_PTHREADS;
 	want.loaders = 0;
 	/* Pending marks, a pause, a sweep (never both: a sweep needs the
 	 * workload running) survive at 80 columns. */
@@ -94,10 +95,10 @@ static void test_header_pending(void **state)
 {
 	(void)state;
 	char out[512];
-	struct lab_settings want = knobs_defaults();
+	struct settings want = knobs_defaults();
 	struct lab_status st;
 	memset(&st, 0, sizeof(st));
-	st.settings = want;
+	settings_to_lab(&want, &st.settings);
 	st.applied = true;
 	st.stream[0].state = CTL_STREAM_RUNNING;
 	st.stream[0].threads = 1;
@@ -138,14 +139,14 @@ static void test_budget(void **state)
 {
 	(void)state;
 	char out[512];
-	struct budget b;
+	struct model_budget b;
 	memset(&b, 0, sizeof(b));
 	b.online = 2;
 	b.affinity = 2;
 	b.quota.controller = true;
 	b.quota.cpus = 1.5;
 	b.effective = 1.5;
-	b.binding = BUDGET_QUOTA;
+	b.binding = MODEL_TERM_QUOTA;
 	dash_rows_budget(out, sizeof(out), 200, &b);
 	assert_string_equal(out, "CPU budget: online 2 | affinity 2 | cpuset n/a | quota 1.50 | "
 				 "effective 1.50 (quota binds)");
@@ -167,41 +168,39 @@ static void test_pressure_wait_next_to_throttling(void **state)
 {
 	(void)state;
 	char out[512];
-	struct snapshot cur;
-	struct snapshot_rates r;
-	memset(&cur, 0, sizeof(cur));
-	memset(&r, 0, sizeof(r));
+	struct model_sample m;
+	memset(&m, 0, sizeof(m));
 
-	dash_rows_pressure(out, sizeof(out), 120, &cur, &r, false);
+	dash_rows_pressure(out, sizeof(out), 120, &m, false);
 	assert_non_null(strstr(out, "measuring"));
 	assert_non_null(strstr(out, "cgroup unavailable"));
-	r.throttle.valid = true;
-	r.throttle.throttled_pct = 48;
-	r.throttle.throttled_s_per_s = 0.5;
-	r.total_wait_pct = 55;
-	cur.psi_system.available = true;
-	cur.psi_system.some_avg10 = 20.31;
-	dash_rows_pressure(out, sizeof(out), 200, &cur, &r, true);
+	m.throttle.valid = true;
+	m.throttle.throttled_pct = 48;
+	m.throttle.throttled_s_per_s = 0.5;
+	m.total_wait_pct = 55;
+	m.psi_system.available = true;
+	m.psi_system.some_avg10 = 20.31;
+	dash_rows_pressure(out, sizeof(out), 200, &m, true);
 	assert_string_equal(out, "run-queue wait 0.55 s/s | throttled 0.50 s/s (48% of periods, "
 				 "part of the wait) | PSI some: cgroup unavailable system 20.3%");
 	/* At every width the throttled figure sits right after the wait. */
 	for (size_t i = 0; i < NWIDTHS; i++) {
-		dash_rows_pressure(out, sizeof(out), widths[i], &cur, &r, true);
+		dash_rows_pressure(out, sizeof(out), widths[i], &m, true);
 		assert_fits_whole(out, widths[i]);
 		assert_non_null(strstr(out, "wait 0.55 s/s | throttled 0.50 s/s ("));
 		assert_non_null(strstr(out, "PSI"));
 	}
-	dash_rows_pressure(out, sizeof(out), 80, &cur, &r, true);
+	dash_rows_pressure(out, sizeof(out), 80, &m, true);
 	assert_string_equal(
 	    out, "run-queue wait 0.55 s/s | throttled 0.50 s/s (48%) | PSI cg n/a sys 20%");
 	/* At 120 the throttling keeps its words; PSI is the one shortened. */
-	dash_rows_pressure(out, sizeof(out), 120, &cur, &r, true);
+	dash_rows_pressure(out, sizeof(out), 120, &m, true);
 	assert_string_equal(out, "run-queue wait 0.55 s/s | throttled 0.50 s/s (48% of periods, "
 				 "part of the wait) | PSI cg n/a sys 20%");
 	/* Not throttled: no "part of the wait". */
-	r.throttle.throttled_pct = 0;
-	r.throttle.throttled_s_per_s = 0;
-	dash_rows_pressure(out, sizeof(out), 200, &cur, &r, true);
+	m.throttle.throttled_pct = 0;
+	m.throttle.throttled_s_per_s = 0;
+	dash_rows_pressure(out, sizeof(out), 200, &m, true);
 	assert_non_null(strstr(out, "throttled 0.00 s/s (0% of periods) |"));
 }
 
@@ -316,7 +315,7 @@ static void test_summary_and_restart(void **state)
 {
 	(void)state;
 	char out[256];
-	struct snapshot_rates r;
+	struct model_sample r;
 	memset(&r, 0, sizeof(r));
 	r.runnable = 3;
 	r.nthreads = 7;

@@ -12,17 +12,18 @@
 #include "dash-sweep.h"
 #include "tl-dash-keys.h"
 
-/* A lab status in which every wanted stream applied epoch e with t threads. */
-static void lab_status_at(struct lab_status *st, struct labview *v, uint64_t e, int t, double t0,
-			  double steady_s)
+/* What the lab view made of a lab in which every wanted stream applied
+ * epoch e with t threads. */
+static void lab_status_at(struct workload_report *st, struct labview *v, uint64_t e, int t,
+			  double t0, double steady_s)
 {
 	memset(st, 0, sizeof(*st));
 	st->epoch = e;
 	st->applied = true;
-	st->settings.streams = 1;
-	st->settings.threads = t;
-	st->stream[0].threads = (uint32_t)t;
-	st->stream[0].applied_epoch = e;
+	st->streams = 1;
+	st->threads = t;
+	st->nstreams = 1;
+	st->stream[0].threads = t;
 	memset(v, 0, sizeof(*v));
 	v->steady.epoch = e;
 	v->steady.state = 2;
@@ -34,8 +35,8 @@ static void test_sweep_state_machine(void **state)
 {
 	(void)state;
 	struct dash d;
-	struct lab_settings w = knobs_defaults();
-	struct lab_status st;
+	struct settings w = knobs_defaults();
+	struct workload_report st;
 	struct labview v;
 	tl_dash_fresh(&d);
 	w.threads = 3;

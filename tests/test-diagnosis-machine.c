@@ -7,7 +7,7 @@
 
 #include <math.h>
 
-#include "diagnosis.h"
+#include "diagnosis-input.h"
 #include "tl-rates.h"
 #include "tl-scene.h"
 

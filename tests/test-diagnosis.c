@@ -7,7 +7,7 @@
 
 #include <math.h>
 
-#include "diagnosis.h"
+#include "diagnosis-input.h"
 #include "environ.h"
 #include "maps.h"
 #include "runtimes.h"
@@ -370,7 +370,7 @@ static void test_lab_suggestions(void **state)
 {
 	(void)state;
 	struct scene s;
-	struct lab_settings lab = knobs_defaults();
+	struct settings lab = knobs_defaults();
 	lab.threads = 3;
 	scene_make(&s, 3, 66, 33, 2);
 	s.in.lab = &lab;

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "fleet.h"
-#include "thread-groups.h"
+#include "thread-groups-impl.h"
 
 /* ---- groups --------------------------------------------------------------- */
 

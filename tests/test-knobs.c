@@ -78,9 +78,9 @@ static void test_ends_are_refused(void **state)
 			continue;
 		double lo = e->rule == KNOB_GROW ? e->key_min : e->min;
 		for (int dir = -1; dir <= 1; dir += 2) {
-			struct lab_settings w = knobs_defaults();
+			struct settings w = knobs_defaults();
 			knobs_set(&w, k, dir > 0 ? e->max : lo);
-			struct lab_settings before = w;
+			struct settings before = w;
 			assert_int_equal(
 			    session_knob_step(NULL, &w, k, dir, ONLINE, msg, sizeof(msg)), 0);
 			assert_memory_equal(&w, &before, sizeof(w));
@@ -92,13 +92,13 @@ static void test_ends_are_refused(void **state)
 			assert_non_null(strstr(msg, range));
 		}
 		/* One step in from the end is taken. */
-		struct lab_settings w = knobs_defaults();
+		struct settings w = knobs_defaults();
 		knobs_set(&w, k, e->max);
 		assert_int_equal(session_knob_step(NULL, &w, k, -1, ONLINE, msg, sizeof(msg)), 1);
 		assert_true(knobs_value(&w, k) < e->max);
 	}
 	/* The quota stops at the online CPUs, and none cannot be removed. */
-	struct lab_settings w = knobs_defaults();
+	struct settings w = knobs_defaults();
 	w.cpus = ONLINE;
 	assert_int_equal(session_knob_step(NULL, &w, KNOB_CPUS, +1, ONLINE, msg, sizeof(msg)), 0);
 	assert_non_null(strstr(msg, "online CPU count (2)"));
@@ -138,7 +138,7 @@ static void test_range_check(void **state)
 		assert_int_equal(knobs_check_value(k, e->max + 1, err, sizeof(err)), -EINVAL);
 		assert_non_null(strstr(err, e->option));
 	}
-	struct lab_settings s = knobs_defaults();
+	struct settings s = knobs_defaults();
 	assert_int_equal(knobs_check(&s, err, sizeof(err)), 0);
 	s.threads = 0;
 	assert_int_equal(knobs_check(&s, err, sizeof(err)), -EINVAL);
@@ -177,7 +177,7 @@ static void test_defaults(void **state)
 	assert_true(o.size == knobs_get(KNOB_SIZE)->def);
 	assert_true(o.prep_ms == knobs_get(KNOB_PREP_MS)->def);
 	assert_true(o.prefetch == knobs_get(KNOB_PREFETCH)->def);
-	assert_true(o.precision == (enum ctl_precision)knobs_get(KNOB_PRECISION)->def);
+	assert_true(o.precision == (enum settings_precision)knobs_get(KNOB_PRECISION)->def);
 	struct dash d;
 	dash_init(&d, NULL);
 	assert_true(d.interval == knobs_get(KNOB_INTERVAL)->def);
@@ -235,7 +235,7 @@ static void test_keys_match_the_table(void **state)
 			knob_keys++;
 			struct dash d;
 			tl_dash_fresh(&d);
-			struct lab_settings w = knobs_defaults(), before;
+			struct settings w = knobs_defaults(), before;
 			double cur = mid_value(k), want;
 			char msg[256];
 			if (k == KNOB_INTERVAL)
@@ -254,11 +254,11 @@ static void test_keys_match_the_table(void **state)
 			}
 			/* The key is one session_knob_step: the same result, the
 			 * same words. */
-			struct lab_settings same = before;
+			struct settings same = before;
 			int ch = session_knob_step(NULL, &same, k, arg, ONLINE, msg, sizeof(msg));
 			assert_string_equal(d.message, msg);
 			assert_memory_equal(&w, &same, sizeof(w));
-			if (k == KNOB_BLAS && !lab_blas_dir(LAB_BLAS_OPENMP)) {
+			if (k == KNOB_BLAS && !settings_blas_dir(SETTINGS_BLAS_OPENMP)) {
 				assert_int_equal(ch, 0); /* the build is missing: refused */
 				assert_false(f & DASH_KEY_APPLY);
 				continue;

@@ -9,7 +9,7 @@
 #define _GNU_SOURCE
 #include "tl-test.h"
 
-#include "knobs.h"
+#include "settings-lab.h"
 
 #include "lab.h"
 
@@ -39,7 +39,7 @@ static void child_main(int fd)
 	struct sigaction sa = {.sa_handler = on_signal};
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	struct lab_settings s = knobs_defaults();
+	struct lab_settings s = settings_lab_defaults();
 	s.size = 256;
 	s.streams = 2;
 	s.workers = 1;
@@ -103,7 +103,7 @@ static void kill_parent(int sig)
 	}
 	/* SIGKILL: nothing ran; the next start finds the stale cgroup. */
 	assert_int_equal(access(path, F_OK), 0);
-	struct lab_settings s = knobs_defaults();
+	struct lab_settings s = settings_lab_defaults();
 	s.size = 256;
 	s.paused = true;
 	char err[512];
@@ -164,7 +164,7 @@ static void test_stale_cleanup(void **state)
 		fprintf(f, "%d\n", (int)left);
 		fclose(f);
 	}
-	struct lab_settings s = knobs_defaults();
+	struct lab_settings s = settings_lab_defaults();
 	s.size = 256;
 	s.paused = true;
 	char err[512];

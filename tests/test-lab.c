@@ -8,7 +8,7 @@
 #define _GNU_SOURCE
 #include "tl-test.h"
 
-#include "knobs.h"
+#include "settings-lab.h"
 
 #include <float.h>
 #include "tl-lab.h"
@@ -67,7 +67,7 @@ static void test_bad_values(void **state)
 {
 	(void)state;
 	char err[512];
-	struct lab_settings s = knobs_defaults();
+	struct lab_settings s = settings_lab_defaults();
 	/* The ranges are the knob table's (test-knobs.c); the workload's own
 	 * check is the build asked for. */
 	assert_int_equal(lab_settings_check(&s, err, sizeof(err)), 0);
@@ -93,7 +93,7 @@ static void test_bad_values(void **state)
 	const char *had = getenv("THREADLAB_OPENBLAS_LIBROOT");
 	char *saved = had ? strdup(had) : NULL;
 	setenv("THREADLAB_OPENBLAS_LIBROOT", "/nonexistent-threadlab-libroot", 1);
-	s = knobs_defaults();
+	s = settings_lab_defaults();
 	s.blas = LAB_BLAS_OPENMP;
 	assert_null(lab_start(&s, err, sizeof(err)));
 	assert_int_equal(errno, ENOENT);

@@ -10,7 +10,7 @@
 #include <math.h>
 
 #include "machine.h"
-#include "neighbours.h"
+#include "neighbours-impl.h"
 
 /* ---- a fixture tree ----------------------------------------------------- */
 

@@ -18,6 +18,7 @@
 
 #include "auth.h"
 #include "metrics.h"
+#include "session-impl.h"
 #include "serve.h"
 
 static struct thread_sample tsample(pid_t pid, pid_t tid, const char *name, size_t len)
@@ -36,45 +37,66 @@ static struct thread_sample tsample(pid_t pid, pid_t tid, const char *name, size
 	return s;
 }
 
+/* A session and the sample its model is made from (model_sample_fill):
+ * the test changes the sample and makes the model again (fake_model). */
+struct fake {
+	struct session s; /* first: a session pointer is the fake's */
+	struct session_impl impl;
+};
+
+static struct snapshot *fake_cur(struct session *s)
+{
+	return &s->impl->cur;
+}
+
+static void fake_model(struct session *s)
+{
+	model_sample_fill(&s->model, fake_cur(s), NULL, false);
+}
+
 /* A session of process 100 with n threads (the first named name). */
 static struct session *fake_session(pid_t pid, size_t n, const char *name, size_t len)
 {
-	struct session *s = calloc(1, sizeof(*s));
-	assert_non_null(s);
+	struct fake *f = calloc(1, sizeof(*f));
+	assert_non_null(f);
+	struct session *s = &f->s;
+	s->impl = &f->impl;
+	struct snapshot *cur = &f->impl.cur;
 	s->kind = SESSION_ATTACH;
 	s->target = pid;
-	s->cur.threads.v = calloc(n, sizeof(*s->cur.threads.v));
-	s->cur.threads.n = n;
+	cur->threads.v = calloc(n, sizeof(*cur->threads.v));
+	cur->threads.n = n;
 	for (size_t i = 0; i < n; i++)
-		s->cur.threads.v[i] = i == 0 ? tsample(pid, pid, name, len)
-					     : tsample(pid, pid + (pid_t)i, "worker-1", 8);
+		cur->threads.v[i] = i == 0 ? tsample(pid, pid, name, len)
+					   : tsample(pid, pid + (pid_t)i, "worker-1", 8);
 	s->groups.hz = 100;
-	s->cur.budget.online = 2;
-	s->cur.budget.affinity = 2;
-	s->cur.budget.quota.cpus = 0.5;
-	s->cur.budget.effective = 0.5;
-	s->cur.budget.binding = BUDGET_QUOTA;
-	snprintf(s->cur.budget.loc.path, sizeof(s->cur.budget.loc.path), "/job");
-	snprintf(s->cur.budget.loc.mount_dir, sizeof(s->cur.budget.loc.mount_dir),
-		 "sys/fs/cgroup/cpu");
-	snprintf(s->cur.stat_dir, sizeof(s->cur.stat_dir), "sys/fs/cgroup/cpu/job");
-	s->cur.has_cpustat = true;
-	s->cur.cpustat.has_periods = true;
-	s->cur.cpustat.nr_periods = 40;
-	s->cur.cpustat.nr_throttled = 10;
-	s->cur.cpustat.throttled_s = 2.5;
-	s->cur.psi_system.available = true;
-	s->cur.psi_system.some_total_us = 3000000;
+	cur->budget.online = 2;
+	cur->budget.affinity = 2;
+	cur->budget.quota.cpus = 0.5;
+	cur->budget.effective = 0.5;
+	cur->budget.binding = BUDGET_QUOTA;
+	snprintf(cur->budget.loc.path, sizeof(cur->budget.loc.path), "/job");
+	snprintf(cur->budget.loc.mount_dir, sizeof(cur->budget.loc.mount_dir), "sys/fs/cgroup/cpu");
+	snprintf(cur->stat_dir, sizeof(cur->stat_dir), "sys/fs/cgroup/cpu/job");
+	cur->has_cpustat = true;
+	cur->cpustat.has_periods = true;
+	cur->cpustat.nr_periods = 40;
+	cur->cpustat.nr_throttled = 10;
+	cur->cpustat.throttled_s = 2.5;
+	cur->psi_system.available = true;
+	cur->psi_system.some_total_us = 3000000;
 	s->have_rates = true;
 	s->runnable_mean = 1.0;
 	s->have_diag = true;
 	s->diag.verdict = VERDICT_THROTTLED;
+	fake_model(s);
 	return s;
 }
 
 static void fake_free(struct session *s)
 {
-	free(s->cur.threads.v);
+	free(fake_cur(s)->threads.v);
+	model_sample_free(&s->model);
 	free(s);
 }
 
@@ -187,7 +209,7 @@ static void test_latency_histogram(void **state)
 	char *om = render(METRICS_OPENMETRICS, &t, 1, 500);
 	assert_null(strstr(om, "threadlab_runqueue_latency"));
 	free(om);
-	struct thread_set *c = &s->cur.threads;
+	struct thread_set *c = &fake_cur(s)->threads;
 	c->lat_on = true;
 	c->lat = calloc(3, sizeof(*c->lat));
 	c->nlat = 2;
@@ -200,6 +222,7 @@ static void test_latency_histogram(void **state)
 	c->v[1].lat_ref = 1;
 	c->v[2].lat_ref = 2;
 	thread_groups_update(&s->groups, NULL, c);
+	fake_model(s);
 	om = render(METRICS_OPENMETRICS, &t, 1, 500);
 	char *prom = render(METRICS_PROMETHEUS, &t, 1, 500);
 	assert_non_null(strstr(om, "# TYPE threadlab_runqueue_latency_seconds histogram\n"));
@@ -232,6 +255,7 @@ static void test_latency_histogram(void **state)
 	thread_set_copy(&prev, c);
 	c->n = 2;
 	thread_groups_update(&s->groups, &prev, c);
+	fake_model(s);
 	om = render(METRICS_OPENMETRICS, &t, 1, 500);
 	assert_non_null(strstr(
 	    om, "threadlab_runqueue_latency_seconds_count{pid=\"100\",group=\"worker\"} 6\n"));
@@ -250,7 +274,8 @@ static void test_non_finite(void **state)
 	(void)state;
 	struct session *s = fake_session(100, 2, "main", 4);
 	struct metrics_target t = {s, "attach"};
-	s->cur.cpustat.throttled_s = INFINITY;
+	fake_cur(s)->cpustat.throttled_s = INFINITY;
+	fake_model(s);
 	s->runnable_mean = NAN;
 	s->progress.on = true;
 	s->progress.count = 1e300 * 1e300;

@@ -8,7 +8,7 @@
 #define _GNU_SOURCE
 #include "tl-test.h"
 
-#include "knobs.h"
+#include "settings-lab.h"
 #include "tl-lab.h"
 
 #include "lab.h"
@@ -70,7 +70,7 @@ static void comm_of(pid_t pid, char *out, size_t cap)
 
 static struct lab_settings pipe_settings(int loaders, int prep_ms)
 {
-	struct lab_settings s = knobs_defaults();
+	struct lab_settings s = settings_lab_defaults();
 	s.size = 512;
 	s.loaders = loaders;
 	s.prep_ms = prep_ms;
@@ -296,7 +296,7 @@ static void test_openmp_build(void **state)
 		       "(libopenblas0-openmp)\n");
 		skip();
 	}
-	struct lab_settings s = knobs_defaults();
+	struct lab_settings s = settings_lab_defaults();
 	s.size = 512;
 	s.threads = 2;
 	s.blas = LAB_BLAS_OPENMP;

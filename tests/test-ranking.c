@@ -11,8 +11,8 @@
 
 #include <math.h>
 
-#include "diagnosis.h"
-#include "ranking.h"
+#include "diagnosis-input.h"
+#include "ranking-impl.h"
 
 /* ---- pure parts ------------------------------------------------------------ */
 
@@ -130,7 +130,9 @@ static void test_totals_verdicts(void **state)
 /* ---- a cgroup v2 fixture tree ------------------------------------------------ */
 
 #define JOB "/job"
-#define BOX "/system.slice/docker-0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef.scope"
+#define BOX                                                                                        \
+	"/system.slice/"                                                                           \
+	"docker-0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef.scope"
 
 /* Process pid with threads threads, each having run run_ms and waited
  * wait_ms in all (ms), in cgroup cg, started at start ticks. */
@@ -298,7 +300,7 @@ static void test_fixture_v2(void **state)
 	assert_true(ranking_tick(&k, 13.0));
 	const struct rank_row *reused = row_must(&k, 300, NULL);
 	assert_string_equal(reused->name, "reused");
-	assert_int_equal(reused->binding, BUDGET_QUOTA); /* its own budget, not the sleeper's */
+	assert_int_equal(reused->binding, MODEL_TERM_QUOTA); /* its own budget, not the sleeper's */
 	assert_true(fabs(reused->cpu - 0.9) < 1e-6);
 	assert_non_null(row_of(&k, 500, NULL));
 
@@ -308,7 +310,7 @@ static void test_fixture_v2(void **state)
 	 * borrower's last. */
 	struct neighbours nb;
 	neighbours_init(&nb, 0);
-	neighbours_borrow(&nb, &k.machine);
+	neighbours_borrow(&nb, ranking_machine(&k));
 	put_proc(500, "newcomer", 1, 2100, 0, "/", 60 * hz);
 	tl_put_machine(1000 + (unsigned long)(8 * hz), 104.0);
 	assert_true(neighbours_tick(&nb, &r, NULL, 14.0));

@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <zstd.h>
 
-#include "recording.h"
+#include "recording-impl.h"
 #include "session.h"
 
 #include "recording-fake.h"

@@ -9,7 +9,7 @@
 
 #include <math.h>
 
-#include "recording.h"
+#include "recording-impl.h"
 #include "session.h"
 
 #include "recording-fake.h"
@@ -176,7 +176,7 @@ static void test_replay_session(void **state)
 	assert_int_equal(s.replay_count, 6);
 	assert_int_equal(s.replay_pos, 0);
 	assert_true(s.have_rates);
-	assert_int_equal(s.rates.nthreads, 3);
+	assert_int_equal(s.model.nthreads, 3);
 	assert_int_equal(s.want.threads, 2);
 	for (int i = 1; i < 6; i++) {
 		assert_int_equal(session_tick(&s), 0);
@@ -184,7 +184,7 @@ static void test_replay_session(void **state)
 		assert_true(fabs(s.work.gflops - (100 + i)) < 1e-9);
 	}
 	assert_int_equal(session_tick(&s), -ENODATA);
-	assert_true(s.replay_end);
+	assert_true(s.impl->replay_end);
 	assert_true(s.view.nhistory >= 6);
 	assert_int_equal(s.view.npoints, 1); /* the steady 1x2 point */
 	assert_int_equal(session_replay_seek(&s, 1), 0);
@@ -209,12 +209,12 @@ static void test_replay_session(void **state)
 static void test_pressure_notes(void **state)
 {
 	(void)state;
-	assert_null(pressure_note(PSI_WHY_NONE));
-	assert_non_null(strstr(pressure_note(PSI_WHY_V1), "v1"));
-	assert_int_equal(pressure_why_of(pressure_note(PSI_WHY_V1)), PSI_WHY_V1);
-	assert_int_equal(pressure_why_of(pressure_note(PSI_WHY_ROOT)), PSI_WHY_ROOT);
-	assert_int_equal(pressure_why_of("no such note"), PSI_WHY_NONE);
-	assert_int_equal(pressure_why_of(NULL), PSI_WHY_NONE);
+	assert_null(pressure_note(MODEL_PSI_WHY_NONE));
+	assert_non_null(strstr(pressure_note(MODEL_PSI_WHY_V1), "v1"));
+	assert_int_equal(pressure_why_of(pressure_note(MODEL_PSI_WHY_V1)), MODEL_PSI_WHY_V1);
+	assert_int_equal(pressure_why_of(pressure_note(MODEL_PSI_WHY_ROOT)), MODEL_PSI_WHY_ROOT);
+	assert_int_equal(pressure_why_of("no such note"), MODEL_PSI_WHY_NONE);
+	assert_int_equal(pressure_why_of(NULL), MODEL_PSI_WHY_NONE);
 }
 
 int main(void)

@@ -19,14 +19,14 @@ static void test_intensity(void **state)
 {
 	(void)state;
 	/* GEMM: 2 n^3 FLOPs over 3 n^2 e bytes. */
-	assert_near(roofline_intensity(CTL_GEMM, 768, 4), 128.0, 1e-12);
-	assert_near(roofline_intensity(CTL_GEMM, 1024, 8), 2048.0 / 24.0, 1e-12);
-	assert_near(roofline_intensity(CTL_GEMM, 256, 4), 512.0 / 12.0, 1e-12);
+	assert_near(roofline_intensity(SETTINGS_GEMM, 768, 4), 128.0, 1e-12);
+	assert_near(roofline_intensity(SETTINGS_GEMM, 1024, 8), 2048.0 / 24.0, 1e-12);
+	assert_near(roofline_intensity(SETTINGS_GEMM, 256, 4), 512.0 / 12.0, 1e-12);
 	/* triad: 2 FLOPs over 3 elements, 24 bytes in double. */
-	assert_near(roofline_intensity(CTL_TRIAD, 0, 8), 2.0 / 24.0, 1e-15);
-	assert_near(roofline_intensity(CTL_TRIAD, 4096, 4), 2.0 / 12.0, 1e-15);
-	assert_true(roofline_intensity(CTL_GEMM, 0, 8) <= 0);
-	assert_true(roofline_intensity(CTL_TRIAD, 0, 0) <= 0);
+	assert_near(roofline_intensity(SETTINGS_TRIAD, 0, 8), 2.0 / 24.0, 1e-15);
+	assert_near(roofline_intensity(SETTINGS_TRIAD, 4096, 4), 2.0 / 12.0, 1e-15);
+	assert_true(roofline_intensity(SETTINGS_GEMM, 0, 8) <= 0);
+	assert_true(roofline_intensity(SETTINGS_TRIAD, 0, 0) <= 0);
 }
 
 static void test_bounds(void **state)
@@ -34,7 +34,7 @@ static void test_bounds(void **state)
 	(void)state;
 	struct roofline r;
 	/* 50 GFLOP/s a thread x 4 workers capped at 2 CPUs = 100; 10 GB/s. */
-	roofline_make(&r, CTL_TRIAD, 0, 8, 50, 4, 2, 10, 0.8);
+	roofline_make(&r, SETTINGS_TRIAD, 0, 8, 50, 4, 2, 10, 0.8);
 	assert_near(r.compute_roof, 100, 1e-12);
 	assert_near(r.memory_roof, 10, 1e-12);
 	assert_near(r.ridge, 10, 1e-12);
@@ -43,7 +43,7 @@ static void test_bounds(void **state)
 	assert_int_equal(r.bound, ROOFLINE_MEMORY);
 	assert_string_equal(roofline_bound_name(r.bound), "memory");
 
-	roofline_make(&r, CTL_GEMM, 1024, 8, 50, 1, 2, 10, 45);
+	roofline_make(&r, SETTINGS_GEMM, 1024, 8, 50, 1, 2, 10, 45);
 	assert_near(r.compute_roof, 50, 1e-12); /* one worker: no cap */
 	assert_near(r.ridge, 5, 1e-12);
 	assert_near(r.attainable, 50, 1e-12);
@@ -51,17 +51,17 @@ static void test_bounds(void **state)
 	assert_int_equal(r.bound, ROOFLINE_COMPUTE);
 
 	/* At the ridge exactly (n = 15, 1-byte elements: 10 FLOP/B): compute. */
-	roofline_make(&r, CTL_GEMM, 15, 1, 25, 4, 0, 10, -1);
+	roofline_make(&r, SETTINGS_GEMM, 15, 1, 25, 4, 0, 10, -1);
 	assert_near(r.intensity, 10, 1e-12);
 	assert_near(r.compute_roof, 100, 1e-12); /* effective 0: no cap */
 	assert_int_equal(r.bound, ROOFLINE_COMPUTE);
 	assert_true(r.gflops < 0 && r.gbs < 0);
 
 	/* A roof not measured: no ridge, no bound. */
-	roofline_make(&r, CTL_TRIAD, 0, 8, 50, 1, 2, 0, 1);
+	roofline_make(&r, SETTINGS_TRIAD, 0, 8, 50, 1, 2, 0, 1);
 	assert_int_equal(r.bound, ROOFLINE_UNKNOWN);
 	assert_true(r.ridge == 0 && r.attainable == 0);
-	roofline_make(&r, CTL_GEMM, 512, 4, 0, 1, 2, 10, 1);
+	roofline_make(&r, SETTINGS_GEMM, 512, 4, 0, 1, 2, 10, 1);
 	assert_int_equal(r.bound, ROOFLINE_UNKNOWN);
 	assert_string_equal(roofline_bound_name(r.bound), "unknown");
 }
@@ -103,7 +103,7 @@ static void test_triad_sizing(void **state)
 	assert_int_equal(lab_largest_cache(dir), 0);
 	/* This machine's: at least the floor, twice its largest cache. */
 	unsigned long long big = lab_largest_cache("/sys/devices/system/cpu/cpu0");
-	uint32_t n = lab_triad_length(CTL_DOUBLE);
+	uint32_t n = settings_triad_length(SETTINGS_DOUBLE);
 	assert_true((unsigned long long)n * 8 >= (unsigned long long)LAB_TRIAD_MIN_MIB << 20);
 	assert_true((unsigned long long)n * 8 + 512 >= 2 * big);
 	assert_int_equal(n % 64, 0);
@@ -119,7 +119,7 @@ static void test_plot(void **state)
 	enum { ROWS = 18, COLS = 80 };
 	static char g[ROWS * (COLS + 1)];
 	struct roofline r;
-	roofline_make(&r, CTL_TRIAD, 0, 8, 50, 2, 2, 10, 10.0 / 12.0);
+	roofline_make(&r, SETTINGS_TRIAD, 0, 8, 50, 2, 2, 10, 10.0 / 12.0);
 	assert_int_equal(dash_roof_plot(g, ROWS, COLS, &r), 0);
 	int xs = 0, xrow = -1, xcol = -1;
 	bool slope = false, flat = false, ridge = false, mem = false, comp = false;
@@ -149,7 +149,7 @@ static void test_plot(void **state)
 	assert_true(touching);
 	int triad_col = xcol;
 
-	roofline_make(&r, CTL_GEMM, 1024, 8, 50, 2, 2, 10, 80);
+	roofline_make(&r, SETTINGS_GEMM, 1024, 8, 50, 2, 2, 10, 80);
 	assert_int_equal(dash_roof_plot(g, ROWS, COLS, &r), 0);
 	xs = 0;
 	for (int y = 0; y < ROWS; y++)
@@ -171,16 +171,16 @@ static void test_caption(void **state)
 	(void)state;
 	char c[512];
 	struct roofline r;
-	roofline_make(&r, CTL_TRIAD, 0, 8, 50, 2, 2, 10, 0.75);
+	roofline_make(&r, SETTINGS_TRIAD, 0, 8, 50, 2, 2, 10, 0.75);
 	dash_roof_caption(c, sizeof(c), "triad", 768, &r);
 	assert_non_null(strstr(c, "triad: 0.0833 FLOP/B, below the ridge at 10: memory-bound"));
 	assert_non_null(strstr(c, "9.0 GB/s of the 10.0 GB/s"));
-	roofline_make(&r, CTL_GEMM, 1024, 8, 50, 2, 2, 10, 80);
+	roofline_make(&r, SETTINGS_GEMM, 1024, 8, 50, 2, 2, 10, 80);
 	dash_roof_caption(c, sizeof(c), "gemm", 1024, &r);
 	assert_non_null(
 	    strstr(c, "GEMM n=1024: 85.3 FLOP/B, above the ridge at 10: compute-bound"));
 	assert_non_null(strstr(c, "80.0 of 100.0 GFLOP/s"));
-	roofline_make(&r, CTL_GEMM, 1024, 8, 50, 2, 2, 0, 80);
+	roofline_make(&r, SETTINGS_GEMM, 1024, 8, 50, 2, 2, 0, 80);
 	dash_roof_caption(c, sizeof(c), "gemm", 1024, &r);
 	assert_non_null(strstr(c, "memory roof is not measured yet"));
 }

@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "census.h"
-#include "diagnosis.h"
+#include "census-impl.h"
+#include "diagnosis-input.h"
 #include "environ.h"
 #include "maps.h"
 #include "runtimes.h"

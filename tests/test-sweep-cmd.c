@@ -15,7 +15,7 @@
 
 static void row(struct explog *l, double rate, int threads, int streams)
 {
-	struct lab_settings s = knobs_defaults();
+	struct settings s = knobs_defaults();
 	struct explog_row r;
 	memset(&r, 0, sizeof(r));
 	s.threads = threads;

@@ -1,12 +1,12 @@
 /* test-throughput.c — the pure GFLOP/s arithmetic of workload/throughput.c. */
 #include "tl-test.h"
 
-#include "knobs.h"
+#include "settings-lab.h"
 
 #include <errno.h>
 #include <math.h>
 
-#include "labview.h"
+#include "labview-impl.h"
 #include "rate-cache.h"
 #include "throughput.h"
 
@@ -177,7 +177,7 @@ static void test_failed_stream_counts_zero(void **state)
 	static struct workload_report w;
 	labview_init(&v);
 	memset(&st, 0, sizeof(st));
-	st.settings = knobs_defaults();
+	st.settings = settings_lab_defaults();
 	st.settings.streams = 2;
 	st.nslots = 2;
 	st.applied = true;

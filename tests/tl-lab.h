@@ -4,7 +4,7 @@
 
 #include "tl-test.h"
 
-#include "knobs.h"
+#include "settings-lab.h"
 
 #include "lab.h"
 
@@ -71,7 +71,7 @@ static inline struct lab *tl_lab_start(struct lab_settings s)
 /* The default settings at n = 256: quick GEMMs, a quick reference. */
 static inline struct lab_settings tl_lab_small(void)
 {
-	struct lab_settings s = knobs_defaults();
+	struct lab_settings s = settings_lab_defaults();
 	s.size = 256;
 	return s;
 }

@@ -1,27 +1,36 @@
-/* tl-rates.h — test helpers over the collectors' thread types (threads.h):
- * hand-made rates and looking one up by TID. */
+/* tl-rates.h — test helpers over the thread types: hand-made rates of the
+ * collectors (threads.h) and rows of the model (model.h), and looking a
+ * rate up by TID. */
 #ifndef THREADLAB_TL_RATES_H
 #define THREADLAB_TL_RATES_H
 
 #include <string.h>
 #include <sys/types.h>
 
+#include "model.h"
 #include "threads.h"
 
-/* A thread's rate: pid, tid, name (shorter than TASK_NAME_MAX), state and
- * cpu_pct as given, all of it user time (user_pct = cpu_pct), the rest 0. */
+/* Fills r, a thread's rate or row (their members share names): pid, tid,
+ * name (shorter than the name's array), state and cpu_pct as given, all
+ * of it user time (user_pct = cpu_pct), the rest 0. */
+#define TL_THREAD_FILL(r, pid_, tid_, name_, state_, cpu_pct_)                                     \
+	do {                                                                                       \
+		memset(&(r), 0, sizeof(r));                                                        \
+		(r).pid = (pid_);                                                                  \
+		(r).tid = (tid_);                                                                  \
+		(r).name_len = strlen(name_);                                                      \
+		memcpy((r).name, (name_), (r).name_len);                                           \
+		(r).state = (state_);                                                              \
+		(r).cpu_pct = (cpu_pct_);                                                          \
+		(r).user_pct = (cpu_pct_);                                                         \
+	} while (0)
+
+/* A thread's rate (the collectors'), as TL_THREAD_FILL makes it. */
 static inline struct thread_rate tl_rate(pid_t pid, pid_t tid, const char *name, char state,
 					 double cpu_pct)
 {
 	struct thread_rate r;
-	memset(&r, 0, sizeof(r));
-	r.pid = pid;
-	r.tid = tid;
-	r.name_len = strlen(name);
-	memcpy(r.name, name, r.name_len);
-	r.state = state;
-	r.cpu_pct = cpu_pct;
-	r.user_pct = cpu_pct;
+	TL_THREAD_FILL(r, pid, tid, name, state, cpu_pct);
 	return r;
 }
 
@@ -34,6 +43,15 @@ static inline const struct thread_rate *tl_find_rate(const struct thread_rate *v
 			return &v[i];
 	static const struct thread_rate missing; /* tid 0 */
 	return &missing;
+}
+
+/* A thread's row (the model's, as the faces get it), the same way. */
+static inline struct model_thread tl_row(pid_t pid, pid_t tid, const char *name, char state,
+					 double cpu_pct)
+{
+	struct model_thread r;
+	TL_THREAD_FILL(r, pid, tid, name, state, cpu_pct);
+	return r;
 }
 
 #endif

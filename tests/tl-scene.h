@@ -5,7 +5,7 @@
 #ifndef THREADLAB_TL_SCENE_H
 #define THREADLAB_TL_SCENE_H
 
-#include "diagnosis.h"
+#include "diagnosis-input.h"
 
 struct scene {
 	struct budget b;

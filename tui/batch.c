@@ -53,7 +53,7 @@ static bool batch_print(const struct options *o, struct session *s, bool header,
 	if (line)
 		fwrite(line->buf, 1, line->len, f);
 	else
-		report_sample_progress(f, o->format, &s->cur, &s->rates,
+		report_sample_progress(f, o->format, &s->model,
 				       s->kind == SESSION_LAB ? &s->work : NULL, batch_diag(s),
 				       &s->progress, header);
 	return face_out_end(&fo, rc);
@@ -142,7 +142,7 @@ int batch_run(const struct options *o)
 		const struct batch_line *line = NULL;
 		if (one.f && rec) {
 			rewind(one.f);
-			report_sample_progress(one.f, FORMAT_JSON, &s.cur, &s.rates,
+			report_sample_progress(one.f, FORMAT_JSON, &s.model,
 					       s.kind == SESSION_LAB ? &s.work : NULL,
 					       batch_diag(&s), &s.progress, false);
 			if (fflush(one.f) == 0)
@@ -158,8 +158,8 @@ int batch_run(const struct options *o)
 		/* The interval is a floor: a sample read late pushes the next
 		 * one back rather than making the next interval shorter. */
 		next += o->interval;
-		if (next < s.cur.time + o->interval)
-			next = s.cur.time + o->interval;
+		if (next < s.model.time + o->interval)
+			next = s.model.time + o->interval;
 		double now = stop_now();
 		if (next < now)
 			next = now + o->interval;
@@ -179,7 +179,7 @@ int batch_run(const struct options *o)
 
 int batch_budget(const struct options *o)
 {
-	struct budget b;
+	struct model_budget b;
 	char err[512];
 	int rc = session_budget(o->root, o->pid, &b, err, sizeof(err));
 	if (rc != EXIT_OK) {

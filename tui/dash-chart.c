@@ -39,7 +39,7 @@ void dash_chart_draw(WINDOW *w, const struct dash_rect *r, const struct dash *d,
 	char out[1024];
 	int size = s->want.size, prec = (int)s->want.precision;
 	double single = s->work.single_thread_gflops;
-	double eff = s->cur.budget.effective;
+	double eff = s->model.budget.effective;
 
 	if (r->h < 1)
 		return;
@@ -94,13 +94,13 @@ void dash_chart_draw(WINDOW *w, const struct dash_rect *r, const struct dash *d,
 void dash_chart_cpus(WINDOW *w, const struct dash_rect *r, int per_row, const struct dash *d,
 		     const struct session *s)
 {
-	const struct cpu_usage *u = &s->cur.cpus;
+	const struct model_cpus *u = &s->model.cpus;
 	char out[512];
 
 	if (per_row < 1)
 		per_row = 1;
 	int cell = r->w / per_row;
-	for (size_t i = 0; i < u->n && i < CPUS_MAX; i++) {
+	for (size_t i = 0; i < u->n && i < MODEL_CPUS_MAX; i++) {
 		int row = (int)i / per_row, col = (int)i % per_row;
 		if (row >= r->h)
 			break;

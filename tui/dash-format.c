@@ -133,9 +133,9 @@ size_t dash_format_thread_head(char *out, size_t cap, const struct dash_cols *c,
 }
 
 size_t dash_format_thread_row(char *out, size_t cap, const struct dash_cols *c,
-			      const struct thread_rate *r, enum labview_mark m)
+			      const struct model_thread *r, enum labview_mark m)
 {
-	char safe[4 * TASK_NAME_MAX];
+	char safe[4 * MODEL_NAME_MAX];
 	size_t o = 0;
 
 	out[0] = '\0';
@@ -197,7 +197,7 @@ void dash_format_process_tail(char *out, size_t cap, const struct dash_cols *c, 
 }
 
 struct dash_format_key {
-	const struct thread_rate *v;
+	const struct model_thread *v;
 	enum dash_sort sort;
 	const unsigned *group; /* NULL: one group */
 };
@@ -208,7 +208,7 @@ static int dash_format_cmp(const void *a, const void *b, void *arg)
 	size_t ia = *(const size_t *)a, ib = *(const size_t *)b;
 	if (k->group && k->group[ia] != k->group[ib])
 		return k->group[ia] < k->group[ib] ? -1 : 1;
-	const struct thread_rate *x = &k->v[ia], *y = &k->v[ib];
+	const struct model_thread *x = &k->v[ia], *y = &k->v[ib];
 	const struct thread_field *f =
 	    &thread_field_table[dash_format_sort_fields[k->sort < DASH_NSORT ? k->sort : 0]];
 	double dx = 0, dy = 0;
@@ -229,7 +229,7 @@ static int dash_format_cmp(const void *a, const void *b, void *arg)
 	return c;
 }
 
-void dash_format_order(const struct thread_rate *v, size_t n, enum dash_sort sort,
+void dash_format_order(const struct model_thread *v, size_t n, enum dash_sort sort,
 		       const unsigned *group, size_t *idx)
 {
 	struct dash_format_key k = {v, sort, group};

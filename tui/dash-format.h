@@ -56,7 +56,7 @@ void dash_format_cols_lat(int width, bool tree, bool lat, struct dash_cols *c);
 size_t dash_format_thread_head(char *out, size_t cap, const struct dash_cols *c,
 			       enum dash_sort sort);
 size_t dash_format_thread_row(char *out, size_t cap, const struct dash_cols *c,
-			      const struct thread_rate *r, enum labview_mark m);
+			      const struct model_thread *r, enum labview_mark m);
 
 /* Ends a process row (out, a row of dash_format_thread_row with no mark)
  * with the process's mean runnable threads: "2.0 run", "2.0r" where the
@@ -66,14 +66,14 @@ void dash_format_process_tail(char *out, size_t cap, const struct dash_cols *c, 
 /* Fills idx[0..n) with the order of v under sort (stable for ties: TID);
  * with group (one number per thread, may be NULL), lower groups first and
  * the sort within each. */
-void dash_format_order(const struct thread_rate *v, size_t n, enum dash_sort sort,
+void dash_format_order(const struct model_thread *v, size_t n, enum dash_sort sort,
 		       const unsigned *group, size_t *idx);
 /* "runnable 3.00 of 7 threads on average on 2.00 effective CPUs: 1.50x
  * oversubscribed | total CPU 95% wait 106%" fitted to width.  The word
  * after the factor is the verdict's when there is one (v < VERDICT_N:
  * "throttled", say, where the factor alone would say oversubscribed),
  * none for fine and idle; else the factor's own. */
-size_t dash_rows_summary(char *out, size_t cap, int width, const struct snapshot_rates *r,
+size_t dash_rows_summary(char *out, size_t cap, int width, const struct model_sample *r,
 			 double runnable, double effective, enum verdict v);
 
 /* ---- bars, sparkline, chart ------------------------------------------ */
@@ -112,14 +112,14 @@ struct dash_header {
 	pid_t pid;	    /* target */
 	const char *target; /* attach/command: the name or command line, raw */
 	bool tree;
-	const struct lab_settings *want; /* lab only, else NULL */
-	unsigned pending;		 /* SESSION_PEND_* */
-	double interval;		 /* s */
-	bool gone;			 /* target exited */
-	const char *sweep;		 /* "sweep 2/4" or NULL */
-	const char *replay;		 /* replay: "2026-12-01 08:17:03", else NULL */
-	long replay_pos, replay_count;	 /* replay: the sample shown (0-based), of */
-	int replay_speed;		 /* replay: 1, 2, 4, 8 */
+	const struct settings *want;   /* lab only, else NULL */
+	unsigned pending;	       /* SESSION_PEND_* */
+	double interval;	       /* s */
+	bool gone;		       /* target exited */
+	const char *sweep;	       /* "sweep 2/4" or NULL */
+	const char *replay;	       /* replay: "2026-12-01 08:17:03", else NULL */
+	long replay_pos, replay_count; /* replay: the sample shown (0-based), of */
+	int replay_speed;	       /* replay: 1, 2, 4, 8 */
 	bool replay_paused;
 };
 /* "threadlab lab | sgemm n=768 | threads 2* | streams 1 | workers 0 |
@@ -128,14 +128,14 @@ struct dash_header {
 size_t dash_rows_header(char *out, size_t cap, int width, const struct dash_header *h);
 /* "CPU budget: online 2 | affinity 2 | cpuset 2 | quota none |
  *  effective 2.00 (online binds)". */
-size_t dash_rows_budget(char *out, size_t cap, int width, const struct budget *b);
+size_t dash_rows_budget(char *out, size_t cap, int width, const struct model_budget *b);
 /* Run-queue wait with throttling right after it, then pressure:
  * "run-queue wait 0.55 s/s | throttled 0.50 s/s (48% of periods, part of
  * the wait) | PSI some: cgroup 40.1% system 20.3%".  Under a quota the wait
  * includes throttled time (docs/design.md, "Wait and throttling"): the two figures sit side by side
  * so they can be told apart.  Without rates: "measuring...". */
-size_t dash_rows_pressure(char *out, size_t cap, int width, const struct snapshot *cur,
-			  const struct snapshot_rates *r, bool have_rates);
+size_t dash_rows_pressure(char *out, size_t cap, int width, const struct model_sample *m,
+			  bool have_rates);
 /* "GFLOP/s 208.3 | ideal 208.0 | ceiling 208.0 | 100% of ideal | results
  *  equal" (or "DIFFER 2.5e-05", the largest difference). */
 size_t dash_rows_throughput(char *out, size_t cap, int width, const struct workload_report *w);

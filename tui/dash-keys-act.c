@@ -35,8 +35,8 @@ static int dash_keys_interval(struct dash *d, int arg)
 	return DASH_KEY_HANDLED | DASH_KEY_REDRAW | DASH_KEY_RETIME;
 }
 
-int dash_keys_knob(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
-		   enum knob_id k, int arg)
+int dash_keys_knob(struct dash *d, struct settings *w, const struct dash_key_ctx *c, enum knob_id k,
+		   int arg)
 {
 	if (k == KNOB_INTERVAL)
 		return dash_keys_interval(d, arg);
@@ -47,8 +47,7 @@ int dash_keys_knob(struct dash *d, struct lab_settings *w, const struct dash_key
 }
 
 /* o: the roofline panel; its first opening measures what it lacks. */
-int dash_keys_roofline(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
-		       int arg)
+int dash_keys_roofline(struct dash *d, struct settings *w, const struct dash_key_ctx *c, int arg)
 {
 	(void)w, (void)arg;
 	d->roof_view = !d->roof_view;
@@ -59,14 +58,14 @@ int dash_keys_roofline(struct dash *d, struct lab_settings *w, const struct dash
 }
 
 /* The tour's keys: dash.c acts on d->tour_key. */
-int dash_keys_tour(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c, int arg)
+int dash_keys_tour(struct dash *d, struct settings *w, const struct dash_key_ctx *c, int arg)
 {
 	(void)w, (void)c;
 	d->tour_key = arg;
 	return DASH_KEY_HANDLED | DASH_KEY_REDRAW | DASH_KEY_TOUR;
 }
 
-int dash_keys_sweep(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c, int arg)
+int dash_keys_sweep(struct dash *d, struct settings *w, const struct dash_key_ctx *c, int arg)
 {
 	(void)arg;
 	if (d->sweep.active) {
@@ -84,33 +83,32 @@ int dash_keys_sweep(struct dash *d, struct lab_settings *w, const struct dash_ke
 	return DASH_KEY_HANDLED | DASH_KEY_REDRAW | DASH_KEY_APPLY;
 }
 
-int dash_keys_sort(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c, int arg)
+int dash_keys_sort(struct dash *d, struct settings *w, const struct dash_key_ctx *c, int arg)
 {
 	(void)w;
 	d->sort = (enum dash_sort)(((int)d->sort + arg + DASH_NSORT) % DASH_NSORT);
 	/* P99 sorts only where latency is measured (the BPF collector). */
-	if (d->sort == DASH_SORT_P99 && !(c->session && c->session->rates.lat_on))
+	if (d->sort == DASH_SORT_P99 && !(c->session && c->session->model.lat_on))
 		d->sort = (enum dash_sort)(((int)d->sort + arg + DASH_NSORT) % DASH_NSORT);
 	dash_keys_say(d, "threads sorted by %s", dash_format_sort_name(d->sort));
 	return DASH_KEY_HANDLED | DASH_KEY_REDRAW;
 }
 
-int dash_keys_reset(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c, int arg)
+int dash_keys_reset(struct dash *d, struct settings *w, const struct dash_key_ctx *c, int arg)
 {
 	(void)w, (void)c, (void)arg;
 	dash_keys_say(d, "history and chart cleared");
 	return DASH_KEY_HANDLED | DASH_KEY_REDRAW | DASH_KEY_RESET;
 }
 
-int dash_keys_help_toggle(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
-			  int arg)
+int dash_keys_help_toggle(struct dash *d, struct settings *w, const struct dash_key_ctx *c, int arg)
 {
 	(void)w, (void)c, (void)arg;
 	d->help = !d->help;
 	return DASH_KEY_HANDLED | DASH_KEY_REDRAW;
 }
 
-int dash_keys_quit(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c, int arg)
+int dash_keys_quit(struct dash *d, struct settings *w, const struct dash_key_ctx *c, int arg)
 {
 	(void)w, (void)c, (void)arg;
 	d->quit = true;

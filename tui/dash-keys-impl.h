@@ -10,7 +10,7 @@
 #include "dash-keys.h"
 #include "knobs.h"
 
-typedef int (*dash_keys_fn)(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
+typedef int (*dash_keys_fn)(struct dash *d, struct settings *w, const struct dash_key_ctx *c,
 			    int arg);
 
 #define DASH_KEYS_MAX 6 /* keys per command */
@@ -42,69 +42,65 @@ extern const size_t dash_keys_nnames;
 
 /* A knob's key (dash-keys-act.c): one step of knob k (session_knob_step;
  * the refresh interval on the dashboard itself). */
-int dash_keys_knob(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
-		   enum knob_id k, int arg);
+int dash_keys_knob(struct dash *d, struct settings *w, const struct dash_key_ctx *c, enum knob_id k,
+		   int arg);
 
 /* The other actions of dash-keys-act.c: the roofline panel, the tour's
  * keys (d->tour_key), the sweep, sorting, reset, help, quit. */
-int dash_keys_roofline(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
-		       int arg);
-int dash_keys_tour(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c, int arg);
-int dash_keys_sweep(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c, int arg);
-int dash_keys_sort(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c, int arg);
-int dash_keys_reset(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c, int arg);
-int dash_keys_help_toggle(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
+int dash_keys_roofline(struct dash *d, struct settings *w, const struct dash_key_ctx *c, int arg);
+int dash_keys_tour(struct dash *d, struct settings *w, const struct dash_key_ctx *c, int arg);
+int dash_keys_sweep(struct dash *d, struct settings *w, const struct dash_key_ctx *c, int arg);
+int dash_keys_sort(struct dash *d, struct settings *w, const struct dash_key_ctx *c, int arg);
+int dash_keys_reset(struct dash *d, struct settings *w, const struct dash_key_ctx *c, int arg);
+int dash_keys_help_toggle(struct dash *d, struct settings *w, const struct dash_key_ctx *c,
 			  int arg);
-int dash_keys_quit(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c, int arg);
+int dash_keys_quit(struct dash *d, struct settings *w, const struct dash_key_ctx *c, int arg);
 
 /* The machine view's keys (dash-machine.c): A shows it (or goes back),
  * its sort column (arg +1 / -1), cursor (arg rows), page (arg pages),
  * first / last row (arg -1 / +1), g groups by cgroup, K shows kernel
  * threads, Enter attaches. */
-int dash_keys_machine(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c, int arg);
-int dash_keys_machine_sort(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
+int dash_keys_machine(struct dash *d, struct settings *w, const struct dash_key_ctx *c, int arg);
+int dash_keys_machine_sort(struct dash *d, struct settings *w, const struct dash_key_ctx *c,
 			   int arg);
-int dash_keys_machine_move(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
+int dash_keys_machine_move(struct dash *d, struct settings *w, const struct dash_key_ctx *c,
 			   int arg);
-int dash_keys_machine_page(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
+int dash_keys_machine_page(struct dash *d, struct settings *w, const struct dash_key_ctx *c,
 			   int arg);
-int dash_keys_machine_end(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
+int dash_keys_machine_end(struct dash *d, struct settings *w, const struct dash_key_ctx *c,
 			  int arg);
-int dash_keys_machine_group(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
+int dash_keys_machine_group(struct dash *d, struct settings *w, const struct dash_key_ctx *c,
 			    int arg);
-int dash_keys_machine_kernel(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
+int dash_keys_machine_kernel(struct dash *d, struct settings *w, const struct dash_key_ctx *c,
 			     int arg);
-int dash_keys_machine_enter(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
+int dash_keys_machine_enter(struct dash *d, struct settings *w, const struct dash_key_ctx *c,
 			    int arg);
 
 /* Sets the message line (not an error). */
 void dash_keys_say(struct dash *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* The threads table: arg rows, arg pages, -1 first / +1 last row. */
-int dash_keys_cursor(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c, int arg);
-int dash_keys_page(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c, int arg);
-int dash_keys_table_end(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
-			int arg);
+int dash_keys_cursor(struct dash *d, struct settings *w, const struct dash_key_ctx *c, int arg);
+int dash_keys_page(struct dash *d, struct settings *w, const struct dash_key_ctx *c, int arg);
+int dash_keys_table_end(struct dash *d, struct settings *w, const struct dash_key_ctx *c, int arg);
 /* The process of the cursor's row; every process. */
-int dash_keys_collapse(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
-		       int arg);
-int dash_keys_collapse_all(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
+int dash_keys_collapse(struct dash *d, struct settings *w, const struct dash_key_ctx *c, int arg);
+int dash_keys_collapse_all(struct dash *d, struct settings *w, const struct dash_key_ctx *c,
 			   int arg);
 
 /* The replay: pause/play; arg samples to move (the replay pauses), or
  * DASH_KEYS_START / DASH_KEYS_END; arg times real speed. */
 #define DASH_KEYS_START (-1000000000)
 #define DASH_KEYS_END	1000000000
-int dash_keys_replay_pause(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
+int dash_keys_replay_pause(struct dash *d, struct settings *w, const struct dash_key_ctx *c,
 			   int arg);
-int dash_keys_replay_seek(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
+int dash_keys_replay_seek(struct dash *d, struct settings *w, const struct dash_key_ctx *c,
 			  int arg);
-int dash_keys_replay_speed(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
+int dash_keys_replay_speed(struct dash *d, struct settings *w, const struct dash_key_ctx *c,
 			   int arg);
 
 /* The experiment log (dash-log.c): m marks a row, e shows the log. */
-int dash_keys_mark(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c, int arg);
-int dash_keys_log_view(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
-		       int arg);
+int dash_keys_mark(struct dash *d, struct settings *w, const struct dash_key_ctx *c, int arg);
+int dash_keys_log_view(struct dash *d, struct settings *w, const struct dash_key_ctx *c, int arg);
 
 #endif

@@ -32,7 +32,7 @@ static int dash_keys_table_moved(struct dash *d, const struct dash_key_ctx *c)
 }
 
 /* arg: rows to move the cursor by. */
-int dash_keys_cursor(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c, int arg)
+int dash_keys_cursor(struct dash *d, struct settings *w, const struct dash_key_ctx *c, int arg)
 {
 	(void)w;
 	if (!d->table.cursor_on)
@@ -42,7 +42,7 @@ int dash_keys_cursor(struct dash *d, struct lab_settings *w, const struct dash_k
 }
 
 /* arg: pages to scroll by. */
-int dash_keys_page(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c, int arg)
+int dash_keys_page(struct dash *d, struct settings *w, const struct dash_key_ctx *c, int arg)
 {
 	(void)w;
 	int page = c->table_body > 1 ? c->table_body - 1 : 1;
@@ -56,8 +56,7 @@ int dash_keys_page(struct dash *d, struct lab_settings *w, const struct dash_key
 }
 
 /* arg -1: the first row, +1: the last. */
-int dash_keys_table_end(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
-			int arg)
+int dash_keys_table_end(struct dash *d, struct settings *w, const struct dash_key_ctx *c, int arg)
 {
 	(void)w;
 	d->table.cursor = arg < 0 ? 0 : (int)(c->table_rows > 0 ? c->table_rows - 1 : 0);
@@ -66,8 +65,7 @@ int dash_keys_table_end(struct dash *d, struct lab_settings *w, const struct das
 }
 
 /* Collapses or expands the process of the cursor's row. */
-int dash_keys_collapse(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
-		       int arg)
+int dash_keys_collapse(struct dash *d, struct settings *w, const struct dash_key_ctx *c, int arg)
 {
 	(void)w, (void)arg;
 	struct dash_table_state *t = &d->table;
@@ -88,7 +86,7 @@ int dash_keys_collapse(struct dash *d, struct lab_settings *w, const struct dash
 	return DASH_KEY_HANDLED | DASH_KEY_REDRAW;
 }
 
-int dash_keys_collapse_all(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
+int dash_keys_collapse_all(struct dash *d, struct settings *w, const struct dash_key_ctx *c,
 			   int arg)
 {
 	(void)w, (void)c, (void)arg;
@@ -103,7 +101,7 @@ int dash_keys_collapse_all(struct dash *d, struct lab_settings *w, const struct 
 
 /* ---- replay --------------------------------------------------------------- */
 
-int dash_keys_replay_pause(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
+int dash_keys_replay_pause(struct dash *d, struct settings *w, const struct dash_key_ctx *c,
 			   int arg)
 {
 	(void)w, (void)c, (void)arg;
@@ -112,8 +110,7 @@ int dash_keys_replay_pause(struct dash *d, struct lab_settings *w, const struct 
 	return DASH_KEY_HANDLED | DASH_KEY_REDRAW | DASH_KEY_RETIME;
 }
 
-int dash_keys_replay_seek(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
-			  int arg)
+int dash_keys_replay_seek(struct dash *d, struct settings *w, const struct dash_key_ctx *c, int arg)
 {
 	(void)w;
 	long last = c->replay_count > 0 ? c->replay_count - 1 : 0;
@@ -132,7 +129,7 @@ int dash_keys_replay_seek(struct dash *d, struct lab_settings *w, const struct d
 	return DASH_KEY_HANDLED | DASH_KEY_REDRAW | DASH_KEY_SEEK | DASH_KEY_RETIME;
 }
 
-int dash_keys_replay_speed(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
+int dash_keys_replay_speed(struct dash *d, struct settings *w, const struct dash_key_ctx *c,
 			   int arg)
 {
 	(void)w, (void)c;

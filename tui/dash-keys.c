@@ -129,8 +129,7 @@ unsigned dash_keys_mode(const struct dash_key_ctx *c)
 			 : DASH_KEYS_MODE_ATTACH;
 }
 
-int dash_keys_handle(struct dash *d, struct lab_settings *want, const struct dash_key_ctx *c,
-		     int key)
+int dash_keys_handle(struct dash *d, struct settings *want, const struct dash_key_ctx *c, int key)
 {
 	if (key == ERR)
 		return 0;

@@ -55,8 +55,7 @@ struct dash_key_ctx {
  * interval, sweep, message, quit) and *want (a knob key is one session_knob_step: the knob
  * table's step and range, a size that would not fit in memory refused with a message).  Returns
  * DASH_KEY_* flags; 0 for a key that means nothing. */
-int dash_keys_handle(struct dash *d, struct lab_settings *want, const struct dash_key_ctx *c,
-		     int key);
+int dash_keys_handle(struct dash *d, struct settings *want, const struct dash_key_ctx *c, int key);
 
 /* One help-screen line. */
 struct dash_key_help {

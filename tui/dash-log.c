@@ -46,7 +46,7 @@ static int dash_log_add(struct dash *d, const struct session *s, const char *not
 	return DASH_KEY_HANDLED | DASH_KEY_REDRAW;
 }
 
-int dash_keys_mark(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c, int arg)
+int dash_keys_mark(struct dash *d, struct settings *w, const struct dash_key_ctx *c, int arg)
 {
 	(void)w, (void)arg;
 	if (!c->session)
@@ -60,8 +60,7 @@ int dash_keys_mark(struct dash *d, struct lab_settings *w, const struct dash_key
 	return DASH_KEY_HANDLED | DASH_KEY_REDRAW;
 }
 
-int dash_keys_log_view(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
-		       int arg)
+int dash_keys_log_view(struct dash *d, struct settings *w, const struct dash_key_ctx *c, int arg)
 {
 	(void)w, (void)c, (void)arg;
 	d->log.view = !d->log.view;

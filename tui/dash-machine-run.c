@@ -91,7 +91,7 @@ static int dm_attach(const struct options *o, const struct dash_machine *m, pid_
 	sc.tree = dash_machine_has_children(m, pid);
 	/* The view's reader, warm: the attach screen is up without reading
 	 * every thread of the machine again (the view does not tick meanwhile). */
-	sc.machine_from = &m->k.machine;
+	sc.machine_from = ranking_machine(&m->k);
 	*back = true;
 	if (session_start(&s, &sc, err, sizeof(err)) != EXIT_OK) {
 		session_stop(&s);
@@ -137,7 +137,7 @@ int dash_machine_main(const struct options *o)
 
 /* ---- keys (the key table's MACH rows) -------------------------------------------- */
 
-int dash_keys_machine(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c, int arg)
+int dash_keys_machine(struct dash *d, struct settings *w, const struct dash_key_ctx *c, int arg)
 {
 	(void)w, (void)arg;
 	if (d->back && !c->machine) {
@@ -171,7 +171,7 @@ int dash_keys_machine(struct dash *d, struct lab_settings *w, const struct dash_
 	return DASH_KEY_HANDLED | DASH_KEY_REDRAW;
 }
 
-int dash_keys_machine_sort(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
+int dash_keys_machine_sort(struct dash *d, struct settings *w, const struct dash_key_ctx *c,
 			   int arg)
 {
 	(void)w, (void)c;
@@ -180,7 +180,7 @@ int dash_keys_machine_sort(struct dash *d, struct lab_settings *w, const struct 
 	return DASH_KEY_HANDLED | DASH_KEY_REDRAW;
 }
 
-int dash_keys_machine_move(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
+int dash_keys_machine_move(struct dash *d, struct settings *w, const struct dash_key_ctx *c,
 			   int arg)
 {
 	(void)w, (void)c;
@@ -188,7 +188,7 @@ int dash_keys_machine_move(struct dash *d, struct lab_settings *w, const struct 
 	return DASH_KEY_HANDLED | DASH_KEY_REDRAW;
 }
 
-int dash_keys_machine_page(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
+int dash_keys_machine_page(struct dash *d, struct settings *w, const struct dash_key_ctx *c,
 			   int arg)
 {
 	(void)w, (void)c;
@@ -197,15 +197,14 @@ int dash_keys_machine_page(struct dash *d, struct lab_settings *w, const struct 
 	return DASH_KEY_HANDLED | DASH_KEY_REDRAW;
 }
 
-int dash_keys_machine_end(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
-			  int arg)
+int dash_keys_machine_end(struct dash *d, struct settings *w, const struct dash_key_ctx *c, int arg)
 {
 	(void)w, (void)c;
 	dash_machine_move(d->machine, arg < 0 ? -(int)d->machine->nitems : (int)d->machine->nitems);
 	return DASH_KEY_HANDLED | DASH_KEY_REDRAW;
 }
 
-int dash_keys_machine_group(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
+int dash_keys_machine_group(struct dash *d, struct settings *w, const struct dash_key_ctx *c,
 			    int arg)
 {
 	(void)w, (void)c, (void)arg;
@@ -215,7 +214,7 @@ int dash_keys_machine_group(struct dash *d, struct lab_settings *w, const struct
 	return DASH_KEY_HANDLED | DASH_KEY_REDRAW;
 }
 
-int dash_keys_machine_kernel(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
+int dash_keys_machine_kernel(struct dash *d, struct settings *w, const struct dash_key_ctx *c,
 			     int arg)
 {
 	(void)w, (void)c, (void)arg;
@@ -225,7 +224,7 @@ int dash_keys_machine_kernel(struct dash *d, struct lab_settings *w, const struc
 	return DASH_KEY_HANDLED | DASH_KEY_REDRAW;
 }
 
-int dash_keys_machine_enter(struct dash *d, struct lab_settings *w, const struct dash_key_ctx *c,
+int dash_keys_machine_enter(struct dash *d, struct settings *w, const struct dash_key_ctx *c,
 			    int arg)
 {
 	(void)w, (void)c, (void)arg;

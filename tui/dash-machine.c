@@ -202,11 +202,7 @@ bool dash_machine_tick(struct dash_machine *m, double now)
 
 bool dash_machine_has_children(const struct dash_machine *m, pid_t pid)
 {
-	const struct machine_sample *s = &m->k.machine.sample;
-	for (size_t i = 0; i < s->n; i++)
-		if (s->v[i].ppid == pid)
-			return true;
-	return false;
+	return ranking_has_children(&m->k, pid);
 }
 
 const char *dash_machine_sort_name(enum dash_machine_sort s)
@@ -283,7 +279,7 @@ static void dm_line(char *out, size_t cap, const struct dash_machine *m,
 {
 	bool wide = cols >= DM_WIDE;
 	int cgw = wide ? 20 : 14;
-	char name[4 * TASK_NAME_MAX], cg[4 * RANKING_CGROUP_MAX];
+	char name[4 * MODEL_NAME_MAX], cg[4 * RANKING_CGROUP_MAX];
 	if (it->group) {
 		char label[RANKING_CGROUP_MAX + 32];
 		int n = snprintf(label, sizeof(label), "+ %s (%zu processes)",
@@ -299,7 +295,7 @@ static void dm_line(char *out, size_t cap, const struct dash_machine *m,
 	dm_fit(r->cgroup, strlen(r->cgroup), cgw, cg, sizeof(cg));
 	char binds[16] = "", thr[16] = "";
 	if (wide) {
-		snprintf(binds, sizeof(binds), "%-8s ", budget_term_name(r->binding));
+		snprintf(binds, sizeof(binds), "%-8s ", model_term_name(r->binding));
 		if (r->throttle_valid)
 			snprintf(thr, sizeof(thr), " %5.1f", r->throttled_pct);
 		else

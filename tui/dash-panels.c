@@ -144,7 +144,7 @@ void dash_panels_header(WINDOW *w, const struct dash_rect *r, const struct dash 
 	h.interval = d->interval;
 	if (d->replay.on) {
 		/* The recorded time, to the second: "2026-12-01 08:17:03". */
-		report_time_iso(s->cur.wall, when, sizeof(when));
+		report_time_iso(s->model.wall, when, sizeof(when));
 		when[10] = ' ';
 		when[19] = '\0';
 		h.replay = when;
@@ -177,7 +177,7 @@ void dash_panels_budget(WINDOW *w, const struct dash_rect *r, const struct dash 
 {
 	char out[1024];
 
-	dash_rows_budget(out, sizeof(out), r->w, &s->cur.budget);
+	dash_rows_budget(out, sizeof(out), r->w, &s->model.budget);
 	dash_paint_put(w, r->y, r->x, r->w, out, dash_paint_attr(d, DASH_ROLE_PLAIN));
 }
 
@@ -186,9 +186,9 @@ void dash_panels_pressure(WINDOW *w, const struct dash_rect *r, const struct das
 {
 	char out[1024];
 	bool throttled =
-	    s->have_rates && s->rates.throttle.valid && s->rates.throttle.throttled_pct > 0.5;
+	    s->have_rates && s->model.throttle.valid && s->model.throttle.throttled_pct > 0.5;
 
-	dash_rows_pressure(out, sizeof(out), r->w, &s->cur, &s->rates, s->have_rates);
+	dash_rows_pressure(out, sizeof(out), r->w, &s->model, s->have_rates);
 	dash_paint_put(w, r->y, r->x, r->w, out,
 		       dash_paint_attr(d, throttled ? DASH_ROLE_WARN : DASH_ROLE_PLAIN));
 }

@@ -52,15 +52,15 @@ size_t dash_rows_header(char *out, size_t cap, int width, const struct dash_head
 			dash_line_brief(&l, "%s", h->mode); /* "lab": the last thing to go */
 	}
 	if (h->want) {
-		const struct lab_settings *w = h->want;
+		const struct settings *w = h->want;
 		unsigned p = h->pending;
 #define DASH_STAR(bit) ((p & (bit)) ? "*" : "")
-		bool dbl = w->precision == CTL_DOUBLE;
-		if (w->kernel == CTL_TRIAD)
+		bool dbl = w->precision == SETTINGS_DOUBLE;
+		if (w->kernel == SETTINGS_TRIAD)
 			dash_line_add(&l, 0, "%s%s%s %.0f MiB", dbl ? "dtriad" : "striad",
 				      DASH_STAR(SESSION_PEND_PRECISION),
 				      DASH_STAR(SESSION_PEND_KERNEL),
-				      labview_triad_mib(w->precision));
+				      settings_triad_mib(w->precision));
 		else
 			dash_line_add(&l, 0, "%s%s%s n=%d%s", dbl ? "dgemm" : "sgemm",
 				      DASH_STAR(SESSION_PEND_PRECISION),
@@ -82,11 +82,11 @@ size_t dash_rows_header(char *out, size_t cap, int width, const struct dash_head
 		}
 		/* The default build goes first on a narrow screen; another one,
 		 * or one on its way, stays. */
-		bool said = w->blas != LAB_BLAS_PTHREADS || (p & SESSION_PEND_BLAS);
+		bool said = w->blas != SETTINGS_BLAS_PTHREADS || (p & SESSION_PEND_BLAS);
 		dash_line_add(&l, said ? 2 | DASH_LINE_KEEP : 3, "%s%s%s",
-			      labview_blas_name(w->blas), w->spin_off ? " spin off" : "",
+			      settings_blas_name(w->blas), w->spin_off ? " spin off" : "",
 			      DASH_STAR(SESSION_PEND_BLAS));
-		dash_line_brief(&l, "%s%s", w->blas == LAB_BLAS_OPENMP ? "omp" : "pth",
+		dash_line_brief(&l, "%s%s", w->blas == SETTINGS_BLAS_OPENMP ? "omp" : "pth",
 				DASH_STAR(SESSION_PEND_BLAS));
 		if (w->cpus > 0)
 			dash_line_add(&l, 0, "quota %.1f%s", w->cpus,
@@ -121,7 +121,7 @@ size_t dash_rows_header(char *out, size_t cap, int width, const struct dash_head
 	return dash_line_render(&l, out, cap, width);
 }
 
-size_t dash_rows_budget(char *out, size_t cap, int width, const struct budget *b)
+size_t dash_rows_budget(char *out, size_t cap, int width, const struct model_budget *b)
 {
 	const int k = 1 | DASH_LINE_KEEP; /* every term stays; labels shorten */
 	struct dash_line l;
@@ -143,8 +143,8 @@ size_t dash_rows_budget(char *out, size_t cap, int width, const struct budget *b
 	else
 		dash_line_add(&l, k, "quota %.2f", b->quota.cpus);
 	dash_line_add(&l, 0, "effective %.2f (%s binds)", b->effective,
-		      budget_term_name(b->binding));
-	dash_line_brief(&l, "eff %.2f (%s binds)", b->effective, budget_term_name(b->binding));
+		      model_term_name(b->binding));
+	dash_line_brief(&l, "eff %.2f (%s binds)", b->effective, model_term_name(b->binding));
 	if (b->note[0]) {
 		text_safe(b->note, strnlen(b->note, sizeof(b->note)), safe, sizeof(safe));
 		dash_line_add(&l, 3, "%s", safe);
@@ -154,16 +154,16 @@ size_t dash_rows_budget(char *out, size_t cap, int width, const struct budget *b
 
 /* "cgroup 40.1%" or "cgroup unavailable"; brief "cg 40%". */
 static void dash_rows_psi(char *full, char *brief, size_t cap, const char *what,
-			  const char *short_what, const struct psi *p, enum psi_why why)
+			  const char *short_what, const struct model_psi *p, enum model_psi_why why)
 {
 	if (p->available) {
 		snprintf(full, cap, "%s %.1f%%", what, p->some_avg10);
 		snprintf(brief, cap, "%s %.0f%%", short_what, p->some_avg10);
-	} else if (why == PSI_WHY_V1) {
+	} else if (why == MODEL_PSI_WHY_V1) {
 		/* A v1 cgroup has no pressure: never the system's figure here. */
 		snprintf(full, cap, "%s none on v1", what);
 		snprintf(brief, cap, "%s n/a (v1)", short_what);
-	} else if (why == PSI_WHY_ROOT) {
+	} else if (why == MODEL_PSI_WHY_ROOT) {
 		snprintf(full, cap, "%s none (root)", what);
 		snprintf(brief, cap, "%s n/a", short_what);
 	} else {
@@ -172,8 +172,8 @@ static void dash_rows_psi(char *full, char *brief, size_t cap, const char *what,
 	}
 }
 
-size_t dash_rows_pressure(char *out, size_t cap, int width, const struct snapshot *cur,
-			  const struct snapshot_rates *r, bool have_rates)
+size_t dash_rows_pressure(char *out, size_t cap, int width, const struct model_sample *m,
+			  bool have_rates)
 {
 	struct dash_line l;
 	char cg[64], cgb[64], sys[64], sysb[64];
@@ -185,33 +185,32 @@ size_t dash_rows_pressure(char *out, size_t cap, int width, const struct snapsho
 		dash_line_brief(&l, "wait measuring...");
 		dash_line_add(&l, 1, "throttled measuring...");
 	} else {
-		dash_line_add(&l, 0, "run-queue wait %.2f s/s", r->total_wait_pct / 100.0);
-		dash_line_brief(&l, "wait %.2f s/s", r->total_wait_pct / 100.0);
-		if (r->throttle.valid) {
-			throttled = r->throttle.throttled_s_per_s >= 0.005 ||
-				    r->throttle.throttled_pct >= 0.5;
+		dash_line_add(&l, 0, "run-queue wait %.2f s/s", m->total_wait_pct / 100.0);
+		dash_line_brief(&l, "wait %.2f s/s", m->total_wait_pct / 100.0);
+		if (m->throttle.valid) {
+			throttled = m->throttle.throttled_s_per_s >= 0.005 ||
+				    m->throttle.throttled_pct >= 0.5;
 			/* Never dropped while it throttles; PSI shortens first. */
 			/* Read in a tighter ancestor: named, as it is not the
 			 * target's own cgroup. */
-			char in[CGROUP_PATH_MAX + 8] = "";
-			if (cur->stat_name[0]) {
-				char safe[3 * CGROUP_PATH_MAX];
-				text_safe(cur->stat_name, strlen(cur->stat_name), safe,
-					  sizeof(safe));
+			char in[MODEL_PATH_MAX + 8] = "";
+			if (m->stat_name[0]) {
+				char safe[3 * MODEL_PATH_MAX];
+				text_safe(m->stat_name, strlen(m->stat_name), safe, sizeof(safe));
 				snprintf(in, sizeof(in), " in %.200s", safe);
 			}
 			dash_line_add(&l, throttled ? 1 | DASH_LINE_KEEP : 1,
 				      "throttled%s %.2f s/s (%.0f%% of periods%s)", in,
-				      r->throttle.throttled_s_per_s, r->throttle.throttled_pct,
+				      m->throttle.throttled_s_per_s, m->throttle.throttled_pct,
 				      throttled ? ", part of the wait" : "");
 			dash_line_brief(&l, "throttled%s %.2f s/s (%.0f%%)", in,
-					r->throttle.throttled_s_per_s, r->throttle.throttled_pct);
+					m->throttle.throttled_s_per_s, m->throttle.throttled_pct);
 		} else {
 			dash_line_add(&l, 2, "throttled n/a");
 		}
 	}
-	dash_rows_psi(cg, cgb, sizeof(cg), "cgroup", "cg", &cur->psi_cgroup, cur->psi_cgroup_why);
-	dash_rows_psi(sys, sysb, sizeof(sys), "system", "sys", &cur->psi_system, PSI_WHY_NONE);
+	dash_rows_psi(cg, cgb, sizeof(cg), "cgroup", "cg", &m->psi_cgroup, m->psi_cgroup_why);
+	dash_rows_psi(sys, sysb, sizeof(sys), "system", "sys", &m->psi_system, MODEL_PSI_WHY_NONE);
 	dash_line_add(&l, 2 | DASH_LINE_KEEP, "PSI some: %s %s", cg, sys);
 	dash_line_brief(&l, "PSI %s %s", cgb, sysb);
 	return dash_line_render(&l, out, cap, width);
@@ -267,7 +266,7 @@ static void dash_rows_streams(const struct workload_report *w, char *full, char 
 	size_t of = 0, ob = 0, oc = 0;
 
 	full[0] = brief[0] = cpu[0] = '\0';
-	for (int i = 0; i < w->nstreams && i < CTL_MAX_STREAMS; i++) {
+	for (int i = 0; i < w->nstreams && i < SETTINGS_MAX_STREAMS; i++) {
 		const struct workload_stream_report *r = &w->stream[i];
 		bool failed = r->state && strcmp(r->state, "failed") == 0;
 		if (!r->wanted && !failed)
@@ -332,7 +331,7 @@ size_t dash_rows_work(char *out, size_t cap, int width, const struct workload_re
 	return dash_line_render(&l, out, cap, width);
 }
 
-size_t dash_rows_summary(char *out, size_t cap, int width, const struct snapshot_rates *r,
+size_t dash_rows_summary(char *out, size_t cap, int width, const struct model_sample *r,
 			 double runnable, double effective, enum verdict v)
 {
 	struct dash_line l;
@@ -366,7 +365,8 @@ size_t dash_rows_chart_title(char *out, size_t cap, int width, int size, int pre
 	const char *im = utf8 ? "\u250a" : ":", *cm = utf8 ? "\u2502" : "|";
 
 	dash_line_init(&l, " | ");
-	dash_line_add(&l, 0, "Scaling n=%d %s", size, precision == CTL_DOUBLE ? "dgemm" : "sgemm");
+	dash_line_add(&l, 0, "Scaling n=%d %s", size,
+		      precision == SETTINGS_DOUBLE ? "dgemm" : "sgemm");
 	dash_line_add(&l, 1 | DASH_LINE_KEEP, "bars: steady GFLOP/s, %s ideal, %s ceiling %.1f", im,
 		      cm, ceiling);
 	dash_line_brief(&l, "%s ideal %s ceiling %.1f", im, cm, ceiling);

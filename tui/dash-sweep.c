@@ -19,21 +19,21 @@ void dash_sweep_init(struct dash_sweep *sw)
 	memset(sw, 0, sizeof(*sw));
 }
 
-int dash_sweep_start(struct dash_sweep *sw, struct lab_settings *want, double effective, double now)
+int dash_sweep_start(struct dash_sweep *sw, struct settings *want, double effective, double now)
 {
 	int top = (int)ceil(2.0 * effective - 1e-9);
 
 	sw->active = true;
 	sw->user_threads = want->threads;
 	sw->t = 1;
-	sw->t_max = top < 2 ? 2 : top > CTL_MAX_THREADS ? CTL_MAX_THREADS : top;
+	sw->t_max = top < 2 ? 2 : top > SETTINGS_MAX_THREADS ? SETTINGS_MAX_THREADS : top;
 	sw->step_start = now;
 	sw->skipped = 0;
 	want->threads = 1;
 	return DASH_SWEEP_APPLY;
 }
 
-int dash_sweep_cancel(struct dash_sweep *sw, struct lab_settings *want, bool restore)
+int dash_sweep_cancel(struct dash_sweep *sw, struct settings *want, bool restore)
 {
 	if (!sw->active)
 		return 0;
@@ -46,14 +46,14 @@ int dash_sweep_cancel(struct dash_sweep *sw, struct lab_settings *want, bool res
 }
 
 /* Whether the current step has its steady window. */
-static bool dash_sweep_measured(const struct dash_sweep *sw, const struct lab_settings *want,
-				const struct lab_status *st, const struct labview *v)
+static bool dash_sweep_measured(const struct dash_sweep *sw, const struct settings *want,
+				const struct workload_report *w, const struct labview *v)
 {
 	/* The labview's steady window must belong to the newest settings. */
-	if (!st->applied || st->epoch == 0 || v->steady.epoch != st->epoch)
+	if (!w->applied || w->epoch == 0 || v->steady.epoch != w->epoch)
 		return false;
-	for (int i = 0; i < want->streams && i < CTL_MAX_STREAMS; i++)
-		if ((int)st->stream[i].threads != sw->t)
+	for (int i = 0; i < want->streams && i < SETTINGS_MAX_STREAMS; i++)
+		if (i >= w->nstreams || w->stream[i].threads != sw->t)
 			return false;
 	/* Both clocks are CLOCK_MONOTONIC: the window must have begun after
 	 * this step's change, whatever the epochs say. */
@@ -62,13 +62,13 @@ static bool dash_sweep_measured(const struct dash_sweep *sw, const struct lab_se
 	return throughput_steady_seconds(&v->steady) >= DASH_SWEEP_WINDOW;
 }
 
-int dash_sweep_tick(struct dash_sweep *sw, struct lab_settings *want, const struct lab_status *st,
+int dash_sweep_tick(struct dash_sweep *sw, struct settings *want, const struct workload_report *w,
 		    const struct labview *v, double now)
 {
 	if (!sw->active)
 		return 0;
 	bool timed_out = now - sw->step_start > DASH_SWEEP_STEP_MAX;
-	if (!dash_sweep_measured(sw, want, st, v) && !timed_out)
+	if (!dash_sweep_measured(sw, want, w, v) && !timed_out)
 		return 0;
 	if (timed_out)
 		sw->skipped++;

@@ -12,7 +12,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "model.h"
+#include "labview.h"
+#include "settings.h"
 
 #define DASH_SWEEP_WINDOW   2.0	 /* steady seconds per step */
 #define DASH_SWEEP_STEP_MAX 15.0 /* a step that takes longer is skipped, s */
@@ -34,15 +35,15 @@ struct dash_sweep {
 void dash_sweep_init(struct dash_sweep *sw);
 /* Starts a sweep at time now (s) from the settings in want; sets
  * want->threads to 1.  Returns DASH_SWEEP_APPLY. */
-int dash_sweep_start(struct dash_sweep *sw, struct lab_settings *want, double effective,
-		     double now);
-/* Advances after a tick at time now with the lab status st and the labview
- * v.  Returns DASH_SWEEP_* bits (0: keep waiting). */
-int dash_sweep_tick(struct dash_sweep *sw, struct lab_settings *want, const struct lab_status *st,
+int dash_sweep_start(struct dash_sweep *sw, struct settings *want, double effective, double now);
+/* Advances after a tick at time now with what the lab view made of the
+ * workload (w) and the lab view v.  Returns DASH_SWEEP_* bits (0: keep
+ * waiting). */
+int dash_sweep_tick(struct dash_sweep *sw, struct settings *want, const struct workload_report *w,
 		    const struct labview *v, double now);
 /* Stops the sweep and restores the user's thread count into want when
  * restore is true.  Returns DASH_SWEEP_APPLY when want changed. */
-int dash_sweep_cancel(struct dash_sweep *sw, struct lab_settings *want, bool restore);
+int dash_sweep_cancel(struct dash_sweep *sw, struct settings *want, bool restore);
 /* "sweep 2/4" while active, or "" — into buf (cap bytes). */
 const char *dash_sweep_label(const struct dash_sweep *sw, char *buf, size_t cap);
 

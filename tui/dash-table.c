@@ -63,10 +63,10 @@ static bool dash_table_collapsed(const struct dash_table_state *t, pid_t pid)
 
 /* Adds thread i of r to the process row p (and a row of its own unless the
  * process is collapsed). */
-static void dash_table_thread(const struct snapshot_rates *r, size_t i, size_t head,
+static void dash_table_thread(const struct model_sample *r, size_t i, size_t head,
 			      struct dash_table_view *v)
 {
-	const struct thread_rate *x = &r->threads[i];
+	const struct model_thread *x = &r->threads[i];
 	struct dash_table_row *h = &v->rows[head];
 	h->nthreads++;
 	h->cpu += x->cpu_pct;
@@ -83,8 +83,8 @@ static void dash_table_thread(const struct snapshot_rates *r, size_t i, size_t h
 	}
 }
 
-void dash_table_rows(const struct snapshot_rates *r, enum dash_sort sort, bool grouped,
-		     pid_t target, const struct dash_table_state *t, struct dash_table_view *v)
+void dash_table_rows(const struct model_sample *r, enum dash_sort sort, bool grouped, pid_t target,
+		     const struct dash_table_state *t, struct dash_table_view *v)
 {
 	v->n = 0;
 	if (r->nthreads == 0)
@@ -171,12 +171,12 @@ size_t dash_table_visible(const struct session *s, const struct dash *d, int h, 
 	*cursor_pid = 0;
 	if (!s->have_rates)
 		return 0;
-	dash_table_rows(&s->rates, d->sort, dash_table_grouped(s), s->target, &d->table, &v);
+	dash_table_rows(&s->model, d->sort, dash_table_grouped(s), s->target, &d->table, &v);
 	int body = dash_table_body_of(s, h);
 	int top = dash_table_first(&d->table, v.n, body);
 	for (int i = 0; i < body && (size_t)(top + i) < v.n && k < cap; i++)
 		if (!v.rows[top + i].process)
-			tids[k++] = s->rates.threads[v.rows[top + i].thread].tid;
+			tids[k++] = s->model.threads[v.rows[top + i].thread].tid;
 	*nrows = (long)v.n;
 	if (d->table.cursor_on && d->table.cursor >= 0 && (size_t)d->table.cursor < v.n)
 		*cursor_pid = v.rows[d->table.cursor].pid;
@@ -187,8 +187,8 @@ size_t dash_table_visible(const struct session *s, const struct dash *d, int h, 
 static void dash_table_process_row(char *out, size_t cap, const struct dash_cols *c,
 				   const struct dash_table_row *p, const struct session *s)
 {
-	struct thread_rate t;
-	char name[TASK_NAME_MAX];
+	struct model_thread t;
+	char name[MODEL_NAME_MAX];
 	const struct census_proc *cp = census_find(&s->census, p->pid);
 	memset(&t, 0, sizeof(t));
 	t.pid = p->pid;
@@ -207,7 +207,7 @@ static void dash_table_process_row(char *out, size_t cap, const struct dash_cols
 	t.ivcsw_per_s = p->ivcsw;
 	t.vcsw_per_s = p->vcsw;
 	if (c->lat) /* quantiles of the process's threads together, not summed */
-		runqlat_process(&s->rates, p->pid, &t.latency);
+		runqlat_process(&s->model, p->pid, &t.latency);
 	dash_format_thread_row(out, cap, c, &t, LABVIEW_MARK_NONE);
 	dash_format_process_tail(out, cap, c, p->runnable);
 }
@@ -217,14 +217,11 @@ void dash_table_draw(WINDOW *w, const struct dash_rect *r, const struct dash *d,
 {
 	char out[1024];
 	struct dash_cols c;
-	const struct snapshot_rates *rt = &s->rates;
-	const struct lab_status *st = NULL;
+	const struct model_sample *rt = &s->model;
 	bool grouped = dash_table_grouped(s);
 
 	if (r->h < 2)
 		return;
-	if (s->kind == SESSION_LAB)
-		st = &s->lab_status;
 	dash_format_cols_lat(r->w, grouped || (s->tree && s->kind != SESSION_LAB),
 			     s->have_rates && rt->lat_on, &c);
 	dash_format_thread_head(out, sizeof(out), &c, d->sort);
@@ -260,8 +257,8 @@ void dash_table_draw(WINDOW *w, const struct dash_rect *r, const struct dash *d,
 			dash_table_process_row(out, sizeof(out), &c, row, s);
 			a = dash_paint_attr(d, DASH_ROLE_BOLD);
 		} else {
-			const struct thread_rate *t = &rt->threads[row->thread];
-			enum labview_mark m = labview_mark(t, st);
+			const struct model_thread *t = &rt->threads[row->thread];
+			enum labview_mark m = session_thread_mark(s, t);
 			dash_format_thread_row(out, sizeof(out), &c, t, m);
 			a = dash_paint_attr(d, dash_table_role(m));
 		}
@@ -279,7 +276,7 @@ void dash_table_draw(WINDOW *w, const struct dash_rect *r, const struct dash *d,
 			       dash_paint_attr(d, DASH_ROLE_DIM));
 	}
 	dash_table_view_free(&v);
-	double eff = s->cur.budget.effective;
+	double eff = s->model.budget.effective;
 	double runnable = s->have_diag ? s->diag.runnable_mean : s->runnable_mean;
 	enum verdict verdict = s->have_diag ? s->diag.verdict : VERDICT_N;
 	dash_rows_summary(out, sizeof(out), r->w, rt, runnable, eff, verdict);

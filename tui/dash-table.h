@@ -37,8 +37,8 @@ void dash_table_view_free(struct dash_table_view *v);
 /* The table's rows for rates r in sort order: grouped by process (the
  * target first, then by pid) when grouped, with the threads of collapsed
  * processes left out (all of them when t->collapse_all). */
-void dash_table_rows(const struct snapshot_rates *r, enum dash_sort sort, bool grouped,
-		     pid_t target, const struct dash_table_state *t, struct dash_table_view *v);
+void dash_table_rows(const struct model_sample *r, enum dash_sort sort, bool grouped, pid_t target,
+		     const struct dash_table_state *t, struct dash_table_view *v);
 
 /* Whether the session's table is grouped by process. */
 bool dash_table_grouped(const struct session *s);

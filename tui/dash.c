@@ -111,7 +111,7 @@ static void dash_layout(WINDOW *w, const struct dash *d, const struct session *s
 {
 	int rows, cols;
 	getmaxyx(w, rows, cols);
-	dash_layout_compute(rows, cols, s->kind == SESSION_LAB, s->cur.cpus.n, l);
+	dash_layout_compute(rows, cols, s->kind == SESSION_LAB, s->model.cpus.n, l);
 	if (s->progress.on)
 		dash_layout_progress(l);
 	if (dash_tour_on(d))
@@ -184,9 +184,9 @@ static void dash_tick(struct dash *d, struct session *s, double now)
 	if (d->export && rc == 0)
 		export_session(d->export, s);
 	if (d->record && s->have_rates && rc == 0) {
-		int w = record_sample(d->record, &s->cur, &s->rates,
-				      s->kind == SESSION_LAB ? &s->work : NULL,
-				      s->have_diag ? &s->diag : NULL);
+		int w =
+		    record_sample(d->record, &s->model, s->kind == SESSION_LAB ? &s->work : NULL,
+				  s->have_diag ? &s->diag : NULL);
 		if (w < 0) {
 			snprintf(d->message, sizeof(d->message),
 				 "cannot write the recording: %s; recording stops", strerror(-w));
@@ -211,7 +211,7 @@ static void dash_tick(struct dash *d, struct session *s, double now)
 		}
 	}
 	if (s->kind == SESSION_LAB && d->sweep.active) {
-		int r = dash_sweep_tick(&d->sweep, &s->want, &s->lab_status, &s->view, now);
+		int r = dash_sweep_tick(&d->sweep, &s->want, &s->work, &s->view, now);
 		if (r & DASH_SWEEP_APPLY)
 			dash_apply(d, s);
 		if (r & DASH_SWEEP_DONE)
@@ -227,13 +227,13 @@ static double dash_period(const struct dash *d, const struct session *s)
 {
 	if (!d->replay.on)
 		return d->interval;
-	double dt = s->rates.dt > 0.01 ? s->rates.dt : 1.0;
+	double dt = s->model.dt > 0.01 ? s->model.dt : 1.0;
 	return dt / (d->replay.speed > 0 ? d->replay.speed : 1);
 }
 
 static int dash_key_ctx_online(const struct session *s)
 {
-	return s->cur.budget.online > 0 ? s->cur.budget.online : 1;
+	return s->model.budget.online > 0 ? s->model.budget.online : 1;
 }
 
 /* The tour's keys: t starts it; n, p, space and q while it runs. */
@@ -306,13 +306,13 @@ static bool dash_input(struct dash *d, struct session *s, double *next_sample)
 		    .table_rows = nrows,
 		    .table_body = dash_table_body_of(s, h),
 		    .table_cursor_pid = cursor,
-		    .lab = s->kind == SESSION_LAB && s->lab,
+		    .lab = session_lab_live(s),
 		    .replay = d->replay.on,
 		    .tour = d->tour && tour_running(d->tour),
 		    .replay_pos = s->replay_pos,
 		    .replay_count = s->replay_count,
 		    .online = dash_key_ctx_online(s),
-		    .effective = s->cur.budget.effective > 0 ? s->cur.budget.effective : 1,
+		    .effective = s->model.budget.effective > 0 ? s->model.budget.effective : 1,
 		    .now = dash_now(),
 		    .session = s,
 		};
@@ -431,12 +431,12 @@ int dash_run(struct session *s, const struct dash_config *c)
 		dash_log_load(&d, c->log_path);
 	if (c && c->message)
 		snprintf(d.message, sizeof(d.message), "%s", c->message);
-	d.replay.on = s->rec != NULL;
+	d.replay.on = session_replaying(s);
 	d.replay.speed = 1;
 	d.tour = xcalloc(1, sizeof(*d.tour));
 	d.tour_step = c && c->tour_step > 0 ? c->tour_step : 6.0;
 	d.tour_notes = c ? c->tour_notes : NULL;
-	if (c && c->tour && s->kind == SESSION_LAB && s->lab)
+	if (c && c->tour && session_lab_live(s))
 		tour_start(d.tour, s, d.tour_step, d.tour_step, dash_now());
 	d.message_seq = s->message_seq;
 	if (s->message[0]) {

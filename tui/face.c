@@ -61,10 +61,9 @@ bool face_record_sample(struct record **rec, const struct options *o, const stru
 {
 	if (!*rec)
 		return true;
-	int rc =
-	    line ? record_line(*rec, line, len)
-		 : record_sample(*rec, &s->cur, &s->rates, s->kind == SESSION_LAB ? &s->work : NULL,
-				 s->have_diag ? &s->diag : NULL);
+	int rc = line ? record_line(*rec, line, len)
+		      : record_sample(*rec, &s->model, s->kind == SESSION_LAB ? &s->work : NULL,
+				      s->have_diag ? &s->diag : NULL);
 	if (rc >= 0)
 		return true;
 	char m[PATH_MAX + 160];

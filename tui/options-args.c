@@ -16,7 +16,8 @@
 
 const char *const *options_precision_values(void)
 {
-	static const char *const v[] = {[CTL_SINGLE] = "single", [CTL_DOUBLE] = "double", NULL};
+	static const char *const v[] = {
+	    [SETTINGS_SINGLE] = "single", [SETTINGS_DOUBLE] = "double", NULL};
 	return v;
 }
 

@@ -12,7 +12,7 @@
 /* A NULL-terminated list of names; a name's index is its value. */
 typedef const char *const *options_values_fn(void);
 
-/* --precision: "single", "double" (index: enum ctl_precision). */
+/* --precision: "single", "double" (index: enum settings_precision). */
 const char *const *options_precision_values(void);
 /* --blas-spin: "default", "off" (index 1: spinning off). */
 const char *const *options_spin_values(void);

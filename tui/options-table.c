@@ -166,7 +166,7 @@ static const struct options_entry options_table_entries[] = {
      "matrix size n of the n x n GEMM", FOR(LAB)},
     {"precision", OPT_PRECISION, OPTIONS_ARG_ENUM, options_precision_values, LAB, NULL,
      OPTIONS_SEC_KNOBS, "P", "single (sgemm) or double (dgemm)", FOR(LAB)},
-    {"kernel", OPT_KERNEL, OPTIONS_ARG_ENUM, labview_kernel_names, LAB, NULL, OPTIONS_SEC_KNOBS,
+    {"kernel", OPT_KERNEL, OPTIONS_ARG_ENUM, settings_kernel_names, LAB, NULL, OPTIONS_SEC_KNOBS,
      "K", "gemm, or triad: a memory-bound STREAM-style triad over arrays far larger than the "
      "caches",
      FOR(LAB)},
@@ -186,7 +186,7 @@ static const struct options_entry options_table_entries[] = {
      "CPU time a loader spends on one batch", FOR(LAB)},
     {"prefetch", OPT_PREFETCH, OPTIONS_ARG_INT, NULL, LAB, NULL, OPTIONS_SEC_KNOBS, "K",
      "ring slots per loader (batches prepared ahead)", FOR(LAB)},
-    {"blas", OPT_BLAS, OPTIONS_ARG_ENUM, labview_blas_names, LAB, NULL, OPTIONS_SEC_KNOBS, "BUILD",
+    {"blas", OPT_BLAS, OPTIONS_ARG_ENUM, settings_blas_names, LAB, NULL, OPTIONS_SEC_KNOBS, "BUILD",
      "pthreads or openmp: which OpenBLAS build the helpers load", FOR(LAB)},
     {"blas-spin", OPT_BLAS_SPIN, OPTIONS_ARG_ENUM, options_spin_values, LAB, NULL,
      OPTIONS_SEC_KNOBS, "MODE", "default, or off: idle pool threads sleep instead of spinning "

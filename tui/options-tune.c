@@ -129,7 +129,7 @@ void options_tune_session(const struct options *o, struct session_config *c)
 	c->progress_rate = o->progress_rate;
 	c->progress_file = o->progress_file;
 	if (o->progress && o->command)
-		c->stdio = LAUNCH_STDIO_PIPE;
+		c->stdio = SESSION_STDIO_PIPE;
 }
 
 void options_tune_sweep(const struct options *o, struct sweep_cmd_opts *so)

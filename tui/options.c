@@ -31,18 +31,18 @@ void options_session_config(const struct options *o, struct session_config *c)
 	c->tree = o->tree;
 	c->command = o->command;
 	c->stdio = o->mode == MODE_BATCH || o->mode == MODE_DIAGNOSE || o->mode == MODE_HEADLESS
-		       ? LAUNCH_STDIO_STDERR
-		       : LAUNCH_STDIO_NULL;
+		       ? SESSION_STDIO_STDERR
+		       : SESSION_STDIO_NULL;
 	c->lab.threads = o->threads;
 	c->lab.streams = o->streams;
 	c->lab.size = o->size;
-	c->lab.precision = (enum ctl_precision)o->precision;
-	c->lab.kernel = (enum ctl_kernel)o->kernel;
+	c->lab.precision = (enum settings_precision)o->precision;
+	c->lab.kernel = (enum settings_kernel)o->kernel;
 	c->roofline = o->roofline;
 	c->lab.workers = o->workers;
 	c->lab.cpus = o->cpus;
 	c->lab.spin_off = o->spin_off;
-	c->lab.blas = (enum lab_blas)o->blas;
+	c->lab.blas = (enum settings_blas)o->blas;
 	c->lab.loaders = o->loaders;
 	c->lab.prep_ms = o->prep_ms;
 	c->lab.prefetch = o->prefetch;
@@ -68,12 +68,12 @@ void options_sweep_opts(const struct options *o, struct sweep_opts *so)
 	for (size_t i = 0; i < o->nstream_list; i++)
 		so->streams[so->nstreams++] = o->stream_list[i];
 	so->size = o->size;
-	so->precision = (enum ctl_precision)o->precision;
-	so->kernel = (enum ctl_kernel)o->kernel;
+	so->precision = (enum settings_precision)o->precision;
+	so->kernel = (enum settings_kernel)o->kernel;
 	so->cpus = o->cpus;
 	so->workers = o->workers;
 	so->spin_off = o->spin_off;
-	so->blas = (enum lab_blas)o->blas;
+	so->blas = (enum settings_blas)o->blas;
 	for (size_t i = 0; i < o->nloader_list; i++)
 		so->loaders[so->nloaders++] = o->loader_list[i];
 	so->prep_ms = o->prep_ms;
@@ -98,7 +98,7 @@ static void options_defaults(struct options *o)
 	o->root = "/";
 	/* The knobs' defaults are the knob table's (monitor/knobs.c). */
 	o->interval = knobs_get(KNOB_INTERVAL)->def;
-	struct lab_settings k = knobs_defaults();
+	struct settings k = knobs_defaults();
 	o->threads = k.threads;
 	o->streams = k.streams;
 	o->size = k.size;
@@ -249,7 +249,7 @@ static int options_one(struct options *o, int c, const char *arg, char *err, siz
 	case OPT_PRECISION: {
 		int p = options_choice(options_precision_values(), arg);
 		if (p < 0 && (strcmp(arg, "s") == 0 || strcmp(arg, "d") == 0))
-			p = arg[0] == 'd' ? CTL_DOUBLE : CTL_SINGLE;
+			p = arg[0] == 'd' ? SETTINGS_DOUBLE : SETTINGS_SINGLE;
 		if (p < 0)
 			return options_err(err, errlen,
 					   "--precision takes single or double, not '%s'", arg);
@@ -257,7 +257,7 @@ static int options_one(struct options *o, int c, const char *arg, char *err, siz
 		return EXIT_OK;
 	}
 	case OPT_KERNEL: {
-		int k = options_choice(labview_kernel_names(), arg);
+		int k = options_choice(settings_kernel_names(), arg);
 		if (k < 0)
 			return options_err(err, errlen, "--kernel takes gemm or triad, not '%s'",
 					   arg);
@@ -300,8 +300,8 @@ static int options_one(struct options *o, int c, const char *arg, char *err, siz
 		o->prefetch = (int)v;
 		return EXIT_OK;
 	case OPT_BLAS: {
-		enum lab_blas b;
-		if (labview_blas_parse(arg, &b) < 0)
+		enum settings_blas b;
+		if (settings_blas_parse(arg, &b) < 0)
 			return options_err(err, errlen, "--blas takes pthreads or openmp, not '%s'",
 					   arg);
 		o->blas = (int)b;

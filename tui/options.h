@@ -63,12 +63,12 @@ struct options {
 	int stream_list[OPT_LIST_MAX];
 	size_t nstream_list;
 	int size;
-	int precision; /* enum ctl_precision */
-	int kernel;    /* enum ctl_kernel */
+	int precision; /* enum settings_precision */
+	int kernel;    /* enum settings_kernel */
 	double cpus;   /* --cpus; <= 0: no quota */
 	int workers;
 	bool spin_off; /* --blas-spin off */
-	int blas;      /* --blas: enum lab_blas */
+	int blas;      /* --blas: enum settings_blas */
 	int loaders;   /* --loaders (the first of a --sweep list) */
 	int loader_list[OPT_LIST_MAX];
 	size_t nloader_list;

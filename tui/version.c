@@ -35,9 +35,9 @@ static void version_zstd(char *out, size_t cap)
 	snprintf(out, cap, "yes (libzstd %s)", recording_zstd_version());
 }
 
-static void version_blas(char *out, size_t cap, enum lab_blas b, const char *package)
+static void version_blas(char *out, size_t cap, enum settings_blas b, const char *package)
 {
-	const char *dir = labview_blas_dir(b);
+	const char *dir = settings_blas_dir(b);
 	if (dir)
 		snprintf(out, cap, "%s", dir);
 	else
@@ -46,12 +46,12 @@ static void version_blas(char *out, size_t cap, enum lab_blas b, const char *pac
 
 static void version_pthreads(char *out, size_t cap)
 {
-	version_blas(out, cap, LAB_BLAS_PTHREADS, "libopenblas0-pthread");
+	version_blas(out, cap, SETTINGS_BLAS_PTHREADS, "libopenblas0-pthread");
 }
 
 static void version_openmp(char *out, size_t cap)
 {
-	version_blas(out, cap, LAB_BLAS_OPENMP, "libopenblas0-openmp");
+	version_blas(out, cap, SETTINGS_BLAS_OPENMP, "libopenblas0-openmp");
 }
 
 static void version_helpers(char *out, size_t cap)

@@ -1,7 +1,8 @@
 /* rate-cache.h — the single-thread rate (GFLOP/s of one thread) for each
  * matrix size and precision measured so far.  A plain value type: no I/O,
  * no allocation.  The lab keeps one (lab.h), the monitor's lab view another
- * (rates measured in passing). */
+ * (rates measured in passing): a value type two layers share, so it lives
+ * in common/. */
 #ifndef THREADLAB_RATE_CACHE_H
 #define THREADLAB_RATE_CACHE_H
 
@@ -16,7 +17,7 @@
 struct rate_cache {
 	struct {
 		uint32_t size;	    /* n */
-		uint32_t precision; /* enum ctl_precision */
+		uint32_t precision; /* 0 single, 1 double */
 		double gflops;	    /* single-thread rate, GFLOP/s */
 		uint64_t used;	    /* 0 = empty slot, else last use stamp */
 	} slot[RATE_CACHE_SLOTS];
