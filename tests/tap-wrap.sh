@@ -56,7 +56,24 @@ if [ -w /sys/fs/cgroup/cpuacct/cgroup.procs ]; then
 fi
 status_file=$(mktemp) || exit 99
 count_file=$(mktemp) || exit 99
-{ timeout -k 10 "$limit" "$@" 2>&1 7>&- 9>&-; echo $? >"$status_file"; } 7>&- 9>&- |
+# Each test runs in a session of its own, so in an autogroup of its own:
+# the CPU is shared between tests, not between their processes (a test
+# that starts eight busy threads takes no more than one that starts one),
+# and a thread a test lowers with nice (the fleet's matcher, nice +10)
+# yields to its own test's threads only, as it would in a terminal of its
+# own.  The session's leader writes its pid, so that an interrupted make
+# stops the test's whole session.
+session_file=$(mktemp) || exit 99
+stop_session() {
+	sid=$(cat "$session_file" 2>/dev/null)
+	[ -n "$sid" ] && kill -TERM -- "-$sid" 2>/dev/null
+	exit 130
+}
+trap stop_session INT TERM HUP
+{
+	setsid -w sh -c 'echo $$ >"$0"; exec "$@"' "$session_file" timeout -k 10 "$limit" "$@" 2>&1 7>&- 9>&-
+	echo $? >"$status_file"
+} 7>&- 9>&- |
 	sed -u 's/^not ok \([0-9][0-9]*\)\(.*\)# SKIP/ok \1\2# SKIP/' |
 	awk -v out="$count_file" '
 		/^1\.\.[0-9]+/ && !plan { plan = $0; next }
@@ -65,7 +82,7 @@ count_file=$(mktemp) || exit 99
 		END { printf "%d %s\n", n, plan > out }'
 status=$(cat "$status_file")
 read -r ran plan <"$count_file"
-rm -f "$status_file" "$count_file"
+rm -f "$status_file" "$count_file" "$session_file"
 # How long it ran (its wait for the lock not counted) and the CPU time
 # (user and system) of everything it started and waited for: setup.sh check
 # lists the slowest, and the suite's CPU, from these comments.  times(1) is
