@@ -4,8 +4,8 @@
 # - cmocka prints a skipped test as "not ok N # SKIP", which TAP harnesses
 #   (automake's among them) count as a failure; TAP says "ok N # SKIP".
 # - Every program runs under timeout(1): THREADLAB_TEST_TIMEOUT seconds
-#   (default 600: test-hostile.sh, 76 s on a quiet box, reached 300 on a
-#   loaded one).  A program that hangs, or dies of a signal (a crash, an
+#   (default 600: test-hostile.sh, before its split into test-hostile-*.sh,
+#   76 s on a quiet box, reached 300 on a loaded one).  A program that hangs, or dies of a signal (a crash, an
 #   abort from a sanitizer), is one "not ok" line with its name and the
 #   number of planned cases that did not run, and the plan is moved to the
 #   end so the harness counts exactly that one failure.
