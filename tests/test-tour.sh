@@ -28,14 +28,15 @@ done
 
 # ---- the tour in batch mode -------------------------------------------------
 # Half-second steps, --tour-step's least (the warm-up is then half a second
-# too): each caption is checked against its own figures, whatever the window
-# measured, and what the lessons' figures must show holds in two ticks of
-# 0.25 s (threads beyond the CPUs wait, a quota throttles or others' load is
-# named).  n=512 keeps the pipeline lessons' batches short (a third of n=768's
-# 3-GEMM cost), so that a window of 0.5 s holds many of them: a batch begun
-# before the window and taken in it then moves batches/s little beside
-# the rate the loader's CPU made (case 3).
-limited 300 "$TL" --tour --batch --tour-step 0.5 --size 512 --format json >"$tmp/tour.jsonl" 2>"$tmp/tour.err"
+# too): case 2 holds each caption to its own figures, whatever a window
+# measured; what case 3 asks of the figures shows in two ticks of 0.25 s
+# (threads beyond the CPUs wait; a quota throttles, or others' load is
+# named).  n=512 makes the pipeline lesson's batch cost a third of n=768's,
+# so that a half-second window holds many: the one batch begun before the
+# window and taken in it moves batches/s by 2, within case 3's slack for
+# any loader that makes 4 batches/s.
+tour() { limited 300 "$TL" --tour --batch --tour-step 0.5 --size 512 --format json >"$tmp/tour.jsonl" 2>"$tmp/tour.err"; }
+tour
 st=$?
 if [ $st = 0 ]; then ok "--tour --batch --format json runs to the end"; else
 	notok "--tour --batch" "status $st" "$(tail -5 "$tmp/tour.err")"; fi
@@ -108,7 +109,10 @@ PY
 if [ $? = 0 ]; then ok "every lesson, in order; each caption quotes its own figures"; else
 	notok "tour steps and captions" "$(cat "$tmp/check")"; fi
 quota_capable && export QUOTA=1
-"$PY" - "$tmp/tour.jsonl" >"$tmp/check" 2>&1 <<'PY'
+# lesson_figures: what each lesson is about shows in the tour's figures,
+# or its caption names what the load did.
+lesson_figures() {
+	"$PY" - "$tmp/tour.jsonl" >"$tmp/check" 2>&1 <<'PY'
 import json, os, sys
 steps = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
 by = {s["step"]: s for s in steps}
@@ -138,7 +142,20 @@ if os.environ.get("QUOTA") == "1":
 else:
     assert q["throttled_pct"] is None and "could not be set" in by[6]["caption"], by[6]["caption"]
 PY
-if [ $? = 0 ]; then ok "the tour measures what its lessons are about"; else
+}
+# A loaded box can still flip one of these (seen: lesson 1 measured at 1
+# GFLOP/s, so the pipeline lesson's batch cost 823 ms of CPU and a loader
+# given 37 % of a CPU finished none in its half-second window): the tour
+# runs again, twice at most, before this fails.
+figures_held=no
+for try in 1 2 3; do
+	if [ "$try" -gt 1 ]; then
+		echo "# try failed: $(tail -n 1 "$tmp/check" | cut -c1-300)"
+		tour
+	fi
+	lesson_figures && { figures_held=yes; break; }
+done
+if [ $figures_held = yes ]; then ok "the tour measures what its lessons are about"; else
 	notok "tour figures" "$(cat "$tmp/check")"; fi
 for i in "${!refusals[@]}"; do
 	wait "${refused[$i]}"
