@@ -121,7 +121,7 @@ one, over = by[1]["figures"], by[3]["figures"]
 assert over["wait_pct"] > 20, over["wait_pct"]
 assert over["involuntary_switches_per_thread_s"] > 0
 ib = by[7]["figures"]
-# One loader with a batch of two GEMMs' CPU: input-bound -- unless other
+# One loader with a batch of three GEMMs' CPU: input-bound -- unless other
 # work kept compute from its CPU, and then the caption must say so.
 if ib["input_wait_pct"] <= 30:
     assert ib["other_cpus"] > 0.3 and "Other processes used" in by[7]["caption"], (ib, by[7]["caption"])
