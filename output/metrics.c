@@ -17,6 +17,7 @@
 #include "demand.h"
 #include "metrics-expo.h"
 #include "metrics-impl.h"
+#include "metrics-latency.h"
 #include "metrics-lab.h"
 
 /* ---- families --------------------------------------------------------- */

@@ -8,6 +8,7 @@
 #include <math.h>
 
 #include "recording-impl.h"
+#include "recording-parse.h"
 #include "report.h"
 #include "thread-field-impl.h"
 

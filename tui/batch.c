@@ -16,6 +16,7 @@
 #include "record.h"
 #include "report.h"
 #include "session.h"
+#include "session-progress.h"
 #include "text-safe.h"
 
 static const struct diagnosis *batch_diag(const struct session *s)

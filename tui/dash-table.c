@@ -18,6 +18,8 @@
 #include "demand.h"
 #include "runqlat.h"
 #include "xalloc.h"
+#include "dash-rows.h"
+#include "session-lab.h"
 
 static enum dash_role dash_table_role(enum labview_mark m)
 {
