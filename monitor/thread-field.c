@@ -258,6 +258,13 @@ unsigned long long thread_field_metric_count(const struct thread_field *f,
 	return n;
 }
 
+void thread_field_rate_of(const struct thread_field *f, const struct thread_rate *r,
+			  struct model_thread *t)
+{
+	if (f->kind == THREAD_FIELD_KIND_RATE)
+		memcpy((char *)t + f->offset, (const char *)r + f->rate_offset, sizeof(double));
+}
+
 void thread_field_set(const struct thread_field *f, struct thread_rate *t, double v)
 {
 	char *base = (char *)t + f->rate_offset;
