@@ -15,7 +15,12 @@
 #include <time.h>
 
 #include "bpf-tasks.h"
+#include "bpf-threads.h"
+#include "bpf-load.h"
 #include "threads.h"
+#include "thread-set.h"
+#include "thread-rates.h"
+#include "thread-latency.h"
 
 static double now(void)
 {

@@ -12,6 +12,7 @@
 #define _GNU_SOURCE
 #include "settings-lab.h"
 #include "lab.h"
+#include "lab-status.h"
 
 #include <libgen.h>
 #include <limits.h>

@@ -21,6 +21,7 @@
 #include "environment-impl.h"
 #include "model-impl.h"
 #include "session.h"
+#include "session-replay.h"
 
 static double now(void)
 {

@@ -38,8 +38,13 @@
 #include <unistd.h>
 
 #include "bpf-tasks.h"
+#include "bpf-threads.h"
+#include "bpf-load.h"
 #include "sysroot.h"
 #include "threads.h"
+#include "thread-set.h"
+#include "thread-sampler.h"
+#include "thread-rates.h"
 
 static void sleep_ms(long ms)
 {

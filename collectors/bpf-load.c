@@ -9,7 +9,7 @@
  * kept for the reason of a failure nothing else explains. */
 #include "config.h"
 
-#include "bpf-impl.h"
+#include "bpf-load-impl.h"
 
 #include <errno.h>
 #include <linux/capability.h>
@@ -25,6 +25,7 @@
 
 #include "bpf/threadlab.skel.h"
 #include "xalloc.h"
+#include "bpf-load.h"
 
 bool bpf_tasks_built(void)
 {

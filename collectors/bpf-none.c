@@ -4,6 +4,8 @@
 #include "config.h"
 
 #include "bpf-tasks.h"
+#include "bpf-threads.h"
+#include "bpf-load.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -42,62 +42,6 @@
 
 struct bpf_tasks;
 
-/* Whether this build has the BPF collector. */
-bool bpf_tasks_built(void);
-
-/* Loads and attaches the programs, with room for the latency of
- * max_threads threads (0: BPF_TASKS_THREADS_DEFAULT).  Returns 0, or -errno
- * with a short reason in why ("not root and no CAP_BPF, CAP_PERFMON", "no
- * kernel BTF (/sys/kernel/btf/vmlinux)", "unprivileged BPF disabled", the
- * verifier's complaint).  Never prints: libbpf's messages go into why. */
-int bpf_tasks_load(unsigned max_threads, struct bpf_tasks **out, char *why, size_t whylen);
-void bpf_tasks_free(struct bpf_tasks *b);
-
-/* Latency events the map had no room for since loading. */
-uint64_t bpf_tasks_dropped(const struct bpf_tasks *b);
-/* Threads the latency map holds at most. */
-unsigned bpf_tasks_capacity(const struct bpf_tasks *b);
-/* Iterator reads since loading, by every reader (for tests: nothing but a
- * sampler reads). */
-uint64_t bpf_tasks_reads(const struct bpf_tasks *b);
-/* Histogram slots serving a thread now (for tests: threads that exited
- * give theirs back). */
-int bpf_tasks_slots_used(const struct bpf_tasks *b);
-
 struct bpf_threads;
-
-/* A reader of pid (with tree: and its descendants; with all: every thread
- * of the machine, pid ignored) through b, which must outlive it.  Returns
- * NULL and sets errno (ENOMEM, or what registering the target failed
- * with). */
-struct bpf_threads *bpf_threads_new(struct bpf_tasks *b, pid_t pid, bool tree, bool all);
-void bpf_threads_free(struct bpf_threads *t);
-
-/* Fills out (replacing its contents) at time now (CLOCK_MONOTONIC s).
- * Returns 0; -ESRCH once the target has no thread that is not a zombie
- * (out then holds no threads); -ENOENT when the first read does not show
- * the target at all (a process hidden from BPF, such as a sandbox's init);
- * another -errno when the read failed.  On either of the last two the
- * caller falls back to /proc; out holds no threads. */
-int bpf_threads_sample(struct bpf_threads *t, double now, struct thread_set *out);
-
-/* The cadence, as the /proc path's sched period (threads.h): with a period
- * of seconds > 0, a thread that does not lead its process, did not start
- * since the last read and is not wanted is read in full once a period, at
- * the first read after its own phase boundary (spread by TID); at the
- * other reads the program writes only its IDs and its sample of the last
- * full read stands: its rates are those of its last read interval, its
- * state, last CPU and latency those of then (the interval's largest wait
- * of such a thread may be missed: the histogram's top bucket still bounds
- * it, latency_hist_delta).  So a thread not wanted shows figures at most
- * seconds + the interval old, as on /proc.  0 (the default): every thread
- * in full at every read. */
-void bpf_threads_set_period(struct bpf_threads *t, double seconds);
-/* The TIDs (as this namespace's /proc shows them) read in full at every
- * read: a face passes the rows it shows (copied; n 0 clears). */
-void bpf_threads_want(struct bpf_threads *t, const pid_t *tids, size_t n);
-/* The records of the last read that were in full and short (for tests
- * and the benchmarks). */
-void bpf_threads_last_read(const struct bpf_threads *t, size_t *full, size_t *brief);
 
 #endif

@@ -32,7 +32,7 @@
  * read start again in full. */
 #include "config.h"
 
-#include "bpf-impl.h"
+#include "bpf-load-impl.h"
 
 #include <errno.h>
 #include <math.h>
@@ -44,6 +44,9 @@
 #include <bpf/bpf.h>
 
 #include "xalloc.h"
+#include "bpf-load.h"
+#include "bpf-threads.h"
+#include "thread-set.h"
 
 /* The counts of a slot as this reader last saw them. */
 struct bpf_slot_seen {

@@ -10,6 +10,9 @@
 #include <string.h>
 
 #include "xalloc.h"
+#include "cgroup-locate.h"
+#include "cgroup-parse.h"
+#include "cgroup-read.h"
 
 void budget_resolve(struct budget *b)
 {

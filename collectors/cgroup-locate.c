@@ -9,6 +9,8 @@
 #include "config.h"
 
 #include "cgroup.h"
+#include "cgroup-parse.h"
+#include "cgroup-locate.h"
 #include "xalloc.h"
 
 #include <errno.h>

@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include "cgroup.h"
+#include "cgroup-parse.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -7,6 +7,8 @@
 #include "config.h"
 
 #include "cgroup.h"
+#include "cgroup-read.h"
+#include "cgroup-parse.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -20,10 +20,7 @@ ssize_t environ_read(const struct sysroot *r, pid_t pid, char **buf, bool *trunc
 ssize_t environ_read_via(const struct sysroot *r, pid_t pid, pid_t tid, char **buf, bool *truncated)
 {
 	char rel[96];
-	if (tid > 0)
-		snprintf(rel, sizeof(rel), "proc/%d/task/%d/environ", (int)pid, (int)tid);
-	else
-		snprintf(rel, sizeof(rel), "proc/%d/environ", (int)pid);
+	sysroot_proc_path(rel, sizeof(rel), pid, tid, "environ");
 	return sysroot_read_alloc(r, rel, 8192, ENVIRON_MAX + 1, buf, truncated);
 }
 

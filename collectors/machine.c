@@ -18,6 +18,7 @@
 
 #include "procinfo.h"
 #include "xalloc.h"
+#include "cgroup-parse.h"
 
 struct mthread {
 	pid_t tid;

@@ -126,9 +126,6 @@ ssize_t maps_read_via(const struct sysroot *r, pid_t pid, pid_t tid, char **buf,
 		      bool *truncated)
 {
 	char rel[96];
-	if (tid > 0)
-		snprintf(rel, sizeof(rel), "proc/%d/task/%d/maps", (int)pid, (int)tid);
-	else
-		snprintf(rel, sizeof(rel), "proc/%d/maps", (int)pid);
+	sysroot_proc_path(rel, sizeof(rel), pid, tid, "maps");
 	return sysroot_read_alloc(r, rel, 16384, cap, buf, truncated);
 }

@@ -5,6 +5,7 @@
 #include "procinfo.h"
 
 #include "cgroup.h"
+#include "cgroup-parse.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -16,6 +16,10 @@
 #include <time.h>
 
 #include "xalloc.h"
+#include "bpf-threads.h"
+#include "cgroup-read.h"
+#include "thread-sampler.h"
+#include "thread-set.h"
 
 struct sampler {
 	const struct sysroot *root;

@@ -13,6 +13,10 @@
 #include <time.h>
 
 #include "xalloc.h"
+#include "cgroup-parse.h"
+#include "thread-latency.h"
+#include "thread-rates.h"
+#include "thread-set.h"
 
 void snapshot_init(struct snapshot *s)
 {

@@ -80,6 +80,14 @@ bool sysroot_exists(const struct sysroot *r, const char *rel)
 	return fstatat(r->fd, rel, &st, 0) == 0;
 }
 
+void sysroot_proc_path(char *rel, size_t cap, pid_t pid, pid_t tid, const char *file)
+{
+	if (tid > 0)
+		snprintf(rel, cap, "proc/%d/task/%d/%s", (int)pid, (int)tid, file);
+	else
+		snprintf(rel, cap, "proc/%d/%s", (int)pid, file);
+}
+
 ssize_t sysroot_read_alloc(const struct sysroot *r, const char *rel, size_t first, size_t cap,
 			   char **buf, bool *truncated)
 {

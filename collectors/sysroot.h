@@ -36,6 +36,10 @@ ssize_t sysroot_read(const struct sysroot *r, const char *rel, char *buf, size_t
 ssize_t sysroot_read_alloc(const struct sysroot *r, const char *rel, size_t first, size_t cap,
 			   char **buf, bool *truncated);
 
+/* "proc/PID/FILE", or the thread's "proc/PID/task/TID/FILE" when tid > 0,
+ * into rel (cut at cap). */
+void sysroot_proc_path(char *rel, size_t cap, pid_t pid, pid_t tid, const char *file);
+
 /* The soft RLIMIT_NOFILE now, at most 1 << 20 (1024 when unknown): the
  * readers that hold descriptors keep under it. */
 int sysroot_nofile(void);

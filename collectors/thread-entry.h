@@ -10,6 +10,7 @@
 
 #include "sysroot.h"
 #include "threads.h"
+#include "thread-sampler.h"
 
 /* The files of a thread an entry reads, in the order of its descriptors. */
 enum thread_entry_file {

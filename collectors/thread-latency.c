@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include "threads.h"
+#include "thread-latency.h"
 
 #include <string.h>
 

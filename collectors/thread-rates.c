@@ -26,6 +26,7 @@
 #include "config.h"
 
 #include "threads.h"
+#include "thread-rates.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -19,6 +19,7 @@
 #include "config.h"
 
 #include "threads.h"
+#include "thread-sampler.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include "threads.h"
+#include "thread-set.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include "cgroup.h"
+#include "cgroup-parse.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

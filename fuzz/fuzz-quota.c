@@ -5,6 +5,7 @@
 #include <math.h>
 
 #include "cgroup.h"
+#include "cgroup-parse.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

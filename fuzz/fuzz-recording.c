@@ -9,6 +9,8 @@
 
 #include "fuzz.h"
 #include "recording-impl.h"
+#include "recording-parse.h"
+#include "recording-header.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -15,6 +15,7 @@
 
 #include "privileges.h"
 #include "session-impl.h"
+#include "bpf-load.h"
 
 static struct bpf_tasks *collector_loaded;
 static bool collector_chosen;

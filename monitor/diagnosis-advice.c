@@ -13,6 +13,8 @@
 
 #include "diagnosis.h"
 #include "diagnosis-impl.h"
+#include "diagnosis-rules-impl.h"
+#include "diagnosis-advice.h"
 #include "diagnosis-runtimes.h"
 
 #include <math.h>

@@ -9,6 +9,9 @@
 
 #include "diagnosis.h"
 #include "diagnosis-impl.h"
+#include "diagnosis-rules-impl.h"
+#include "diagnosis-findings.h"
+#include "diagnosis-advice.h"
 
 #include <math.h>
 #include <stdarg.h>

@@ -10,6 +10,7 @@
 
 #include "diagnosis.h"
 #include "diagnosis-impl.h"
+#include "diagnosis-latency.h"
 
 #include <stdlib.h>
 

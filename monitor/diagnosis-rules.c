@@ -36,7 +36,11 @@
 #include "config.h"
 
 #include "diagnosis.h"
+#include "diagnosis-rules.h"
 #include "diagnosis-impl.h"
+#include "diagnosis-rules-impl.h"
+#include "diagnosis-latency.h"
+#include "diagnosis-advice.h"
 
 #include <math.h>
 #include <stdio.h>

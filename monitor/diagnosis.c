@@ -8,6 +8,9 @@
 
 #include "diagnosis.h"
 #include "diagnosis-impl.h"
+#include "diagnosis-rules-impl.h"
+#include "diagnosis-latency.h"
+#include "diagnosis-findings.h"
 #include "diagnosis-runtimes.h"
 
 #include <math.h>

@@ -176,23 +176,6 @@ struct diagnosis {
 	double team_factor;	 /* team / effective CPUs */
 };
 
-/* The verdict table's first rule, for a caller that needs only it:
- * whether cpu CPUs in use and runnable threads read idle. */
-bool diagnosis_is_idle(double cpu, double runnable);
-/* The machine's own verdict (idle, oversubscribed or fine) from its
- * runnable threads against its online CPUs, with the headline. */
-enum verdict diagnosis_machine(double runnable, double cpus_used, int online, char *headline,
-			       size_t cap);
-
-/* The exit status of --diagnose for d: 0 for fine and idle (strict: not
- * borderline), 1 for a problem found. */
-int diagnosis_exit_status(const struct diagnosis *d, bool strict);
-
-/* Whether a suggestion's predicted result fits: runnable threads at most
- * the oversubscription threshold times cpus (a suggestion that fails it
- * is not shown). */
-bool diagnosis_prediction_fits(double runnable, double cpus);
-
 /* "memory", "observed", "default", or NULL for POOL_UNKNOWN. */
 const char *diagnosis_pool_source_name(enum pool_source s);
 
@@ -200,13 +183,5 @@ const char *diagnosis_pool_source_name(enum pool_source s);
  * them removed ("pt_autograd_0" → "pt_autograd", "gemm0.w1" → "gemm0.w");
  * a name that is all digits stays.  Raw bytes in, raw bytes out. */
 size_t diagnosis_stem(const char *name, size_t len, char *out, size_t cap);
-
-/* One rule of the verdict table, for tests and the man page. */
-struct diag_rule_doc {
-	enum verdict verdict;
-	const char *when; /* the condition, in words */
-	const char *band; /* the band around its threshold, in words ("" none) */
-};
-const struct diag_rule_doc *diagnosis_rules(size_t *n);
 
 #endif

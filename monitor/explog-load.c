@@ -2,6 +2,7 @@
  * (explog.h), read back so that a log goes on where it stopped. */
 #define _GNU_SOURCE
 #include "explog.h"
+#include "explog-load.h"
 
 #include <errno.h>
 #include <math.h>

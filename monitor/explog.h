@@ -68,18 +68,6 @@ void explog_row_of_sweep(const struct sweep_cmd_row *s, bool progress, struct ex
 /* The environment record of s now (as a recording's header has it). */
 void explog_environment(const struct session *s, struct env_record *e);
 
-/* Appends the rows of a --log file an earlier run wrote (explog-out.h)
- * to l.  Returns how many, 0 when the file does not exist, or -errno when
- * it cannot be read; lines that are not rows are counted in *skipped. */
-int explog_load(struct explog *l, const char *path, size_t *skipped);
-
-/* Whether path may be a --log: missing (it is created), empty, or a file
- * with at least one row among its first EXPLOG_CHECK_BYTES.  Returns 0,
- * or -EISDIR, -EINVAL (a file that is not an experiment log: a recording,
- * text) or another -errno, with a one-line message in err. */
-#define EXPLOG_CHECK_BYTES (1 << 20)
-int explog_check(const char *path, char *err, size_t errlen);
-
 /* Appends row (the oldest goes when full).  Returns the row as stored. */
 struct explog_row *explog_add(struct explog *l, const struct explog_row *row);
 

@@ -11,6 +11,8 @@
  * replaces the reference, even if lower: what was measured then may be
  * another machine state (a frequency, a neighbour on a sibling core). */
 #include "labview-impl.h"
+#include "lab-status.h"
+#include "labview-ref.h"
 
 #include <string.h>
 

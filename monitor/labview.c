@@ -8,8 +8,11 @@
 #include "config.h"
 
 #include "labview-impl.h"
+#include "lab-status.h"
 
 #include "settings-lab.h"
+#include "lab-find.h"
+#include "labview-ref.h"
 
 #include <math.h>
 #include <stdio.h>

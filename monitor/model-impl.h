@@ -33,12 +33,6 @@ enum psi_why model_psi_why_to(enum model_psi_why w);
 void model_sample_fill(struct model_sample *m, const struct snapshot *cur,
 		       const struct snapshot_rates *r, bool have_rates);
 
-/* runqlat.c: the model's histogram (runqlat.h) from a collector's, or
- * with one added (counts, sums; max the larger). */
-struct runqlat_hist;
-void runqlat_hist_of(const struct lat_hist *h, struct runqlat_hist *out);
-void runqlat_hist_add(struct runqlat_hist *dst, const struct lat_hist *src);
-
 /* The rates m was filled from, or NULL. */
 const struct snapshot_rates *model_rates(const struct model_sample *m);
 

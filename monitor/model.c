@@ -16,6 +16,7 @@
 
 #include "cpus.h"
 #include "diagnosis-input.h"
+#include "thread-field-impl.h"
 #include "xalloc.h"
 
 _Static_assert(MODEL_NAME_MAX == TASK_NAME_MAX, "thread names");
@@ -128,12 +129,8 @@ static void model_thread_of(const struct thread_rate *r, const struct thread_sam
 	t->state = r ? r->state : x->state;
 	t->cpu = r ? r->cpu : x->cpu;
 	if (r) {
-		t->cpu_pct = r->cpu_pct;
-		t->user_pct = r->user_pct;
-		t->sys_pct = r->sys_pct;
-		t->wait_pct = r->wait_pct;
-		t->vcsw_per_s = r->vcsw_per_s;
-		t->ivcsw_per_s = r->ivcsw_per_s;
+		for (size_t k = 0; k < THREAD_FIELD_N; k++)
+			thread_field_rate_of(&thread_field_table[k], r, t);
 		t->is_new = r->is_new;
 		t->is_reset = r->is_reset;
 		model_latency_of(&r->latency, &t->latency);

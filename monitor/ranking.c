@@ -12,9 +12,12 @@
 #include <string.h>
 
 #include "cgroup.h"
+#include "cgroup-read.h"
+#include "cgroup-parse.h"
 #include "diagnosis-input.h"
 #include "model-impl.h"
 #include "xalloc.h"
+#include "diagnosis-rules.h"
 
 #define RANKING_THROTTLE_MAX 256 /* quota cgroups followed; beyond, the table starts over */
 

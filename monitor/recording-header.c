@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include "recording-impl.h"
+#include "recording-header.h"
 #include "recording-json.h"
 
 #include <errno.h>

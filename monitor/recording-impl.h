@@ -27,9 +27,6 @@ struct recording_sample {
 	char blas_config[ENVIRONMENT_INFO_LEN], blas_core[64], blas_variant[16];
 };
 
-void recording_sample_init(struct recording_sample *s);
-void recording_sample_free(struct recording_sample *s);
-
 struct recording;
 
 /* Opens and indexes path.  Returns NULL with a one-line message naming the
@@ -50,15 +47,5 @@ const char *recording_note(const struct recording *r);
  * is not below recording_count(). */
 int recording_read(struct recording *r, size_t i, struct recording_sample *out, char *err,
 		   size_t errlen);
-
-/* Parses one sample line (len bytes, no newline needed) into out.  Pure:
- * 0, or -EINVAL with the reason in err. */
-int recording_parse_sample(const char *line, size_t len, struct recording_sample *out, char *err,
-			   size_t errlen);
-/* Parses a header line into h: 1 when it is one, 0 when the line is not a
- * header (a sample), -EINVAL for a header with wrong types, -ENOTSUP for a
- * newer version (err says so). */
-int recording_parse_header(const char *line, size_t len, struct recording_header *h, char *err,
-			   size_t errlen);
 
 #endif

@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include "recording-impl.h"
+#include "recording-parse.h"
 #include "recording-diag.h"
 #include "recording-latency.h"
 #include "pressure.h"
@@ -25,6 +26,7 @@
 #include "activity.h"
 #include "thread-field-impl.h"
 #include "xalloc.h"
+#include "lab-settings.h"
 
 static bool rp_time(const char *s, double *wall)
 {

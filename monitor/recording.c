@@ -11,6 +11,8 @@
 #include "config.h"
 
 #include "recording-impl.h"
+#include "recording-parse.h"
+#include "recording-header.h"
 
 #include <errno.h>
 #include <fcntl.h>

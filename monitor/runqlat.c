@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "model-impl.h"
+#include "runqlat-impl.h"
 
 _Static_assert(RUNQLAT_BUCKETS == LAT_BUCKETS, "latency buckets");
 

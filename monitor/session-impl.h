@@ -72,8 +72,8 @@ struct session_impl {
  * call twice. */
 void session_halt(struct session *s);
 
-/* The lab's settings asked for but not yet in effect in st, as
- * SESSION_PEND_* bits (pure, for tests). */
-unsigned session_pending_of(const struct settings *want, const struct lab_status *st);
+/* A new message for the faces (session.c): s->message, its seq moved on. */
+void session_say(struct session *s, bool bad, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 #endif

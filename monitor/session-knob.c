@@ -8,6 +8,7 @@
 #include "procinfo.h"
 #include "session-impl.h"
 #include "settings-lab.h"
+#include "lab-settings.h"
 
 /* What the table cannot know: the build's presence, the memory and the
  * limits. */

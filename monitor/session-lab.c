@@ -4,7 +4,7 @@
  * and compared with those in effect. */
 #include "config.h"
 
-#include "session-lab.h"
+#include "session-lab-impl.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -13,8 +13,14 @@
 #include "collector-impl.h"
 #include "knobs.h"
 #include "session-knob.h"
-#include "session-progress.h"
+#include "session-progress-impl.h"
 #include "stop.h"
+#include "lab-settings.h"
+#include "lab-status.h"
+#include "labview-ref.h"
+#include "session-impl.h"
+#include "session-lab.h"
+#include "session-roofline.h"
 
 /* What the workload runs on, said once at start: the first two words of
  * the config are the library and its version. */

@@ -1,22 +1,41 @@
-/* session-lab.h — the lab's side of a session (session-lab.c), for
- * session.c: the workload started, read at every tick, brought back when
- * its anchor died. */
+/* session-lab.h — the lab as a face drives it (session-lab.c): the settings
+ * wanted applied, the ones still pending, the anchor's restarts, a thread's
+ * mark.  The face changes s->want only through the knob calls
+ * (session-knob.h) and calls these; the session owns everything. */
 #ifndef THREADLAB_SESSION_LAB_H
 #define THREADLAB_SESSION_LAB_H
 
-#include <stdbool.h>
-#include <stddef.h>
+#include "session.h"
 
-#include "session-impl.h"
-
-/* Starts the lab from s->cfg.lab, waits until it runs, measures what the
- * first screen needs.  EXIT_OK, or an exit status with err. */
-int session_lab_start(struct session *s, char *err, size_t errlen);
-/* One tick of the lab: its quota cgroup kept, its status read into the
- * lab view (s->work), its events said. */
-void session_lab_tick(struct session *s);
-/* The lab's anchor died: the lab starts it again (lab_recover) and the
- * sampler follows the new one.  Returns true when the lab runs again. */
-bool session_lab_recover(struct session *s);
+/* Lab only: applies s->want (after a key or a flag changed it).  Returns 0
+ * or -errno; a message says what happened in a few words either way. */
+int session_apply(struct session *s);
+/* The lab's settings asked for but not yet in effect, as SESSION_PEND_*
+ * bits; 0 outside the lab. */
+#define SESSION_PEND_THREADS   0x01u
+#define SESSION_PEND_STREAMS   0x02u
+#define SESSION_PEND_SIZE      0x04u
+#define SESSION_PEND_PRECISION 0x08u
+#define SESSION_PEND_PAUSED    0x10u
+#define SESSION_PEND_WORKERS   0x20u
+#define SESSION_PEND_QUOTA     0x40u
+#define SESSION_PEND_BLAS      0x80u /* helpers restarting: another build or spin */
+#define SESSION_PEND_LOADERS   0x100u
+#define SESSION_PEND_KERNEL    0x200u
+unsigned session_pending(const struct session *s);
+/* Between ticks: reads the workload's status again (lab only), so that a
+ * pending mark clears as soon as a setting took effect.  Returns the
+ * pending bits afterwards. */
+unsigned session_poll(struct session *s);
+/* The message for a helper the lab restarted: "stream 1: helper killed by
+ * signal 9, restarted (restart 2)"; failure is lab_stream_status
+ * last_failure ("" or NULL: "helper died").  Returns the bytes written. */
+size_t session_restart_text(char *out, size_t cap, int stream, unsigned restarts,
+			    const char *failure);
+/* Whether the lab's workload runs (a lab session, not a replay, not gone). */
+bool session_lab_live(const struct session *s);
+/* What a thread of the newest sample is to the lab (labview.h):
+ * LABVIEW_MARK_NONE outside the lab. */
+enum labview_mark session_thread_mark(const struct session *s, const struct model_thread *t);
 
 #endif

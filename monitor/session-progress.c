@@ -1,5 +1,5 @@
 /* session-progress.c — feed the job's output to its progress counter. */
-#include "session-progress.h"
+#include "session-progress-impl.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -8,6 +8,8 @@
 
 #include "tail.h"
 #include "xalloc.h"
+#include "session-impl.h"
+#include "session-progress.h"
 
 /* How long a line may wait for the matcher thread, s (progress.h).  A line
  * matched late counts in a later tick, which the rate's average absorbs;

@@ -1,29 +1,15 @@
-/* session-progress.h — the session's side of the job's progress: where
- * the lines come from (the launched command's pipe, a followed file) and
- * when they are counted (every tick).  Internal to monitor/. */
+/* session-progress.h — the job's output as a face waits between ticks
+ * (session-progress.c): the descriptor to poll and the read that keeps the
+ * pipe drained.  The session owns the descriptor; a face never closes it. */
 #ifndef THREADLAB_SESSION_PROGRESS_H
 #define THREADLAB_SESSION_PROGRESS_H
 
-#include <stdbool.h>
-#include <stddef.h>
+#include "session.h"
 
-#include "session-impl.h"
-
-/* Sets up s->progress from s->cfg.  EXIT_OK, or EXIT_USAGE with a
- * one-line reason in err (a bad regular expression). */
-int session_progress_start(struct session *s, char *err, size_t errlen);
-
-/* Reads what arrived and counts it; the tick's point at now. */
-void session_progress_tick(struct session *s, double now);
-
-/* Reads what arrived without a tick (between ticks: keeps the pipe from
- * filling while a face waits). */
-void session_progress_drain(struct session *s);
-
-void session_progress_free(struct session *s);
-
-/* A new message for the faces (session.c): s->message, its seq moved on. */
-void session_say(struct session *s, bool bad, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+/* The job's output while a face waits between ticks (--progress): the
+ * descriptor to poll for input (-1: none), and the read of what arrived,
+ * so that a chatty job never blocks on a full pipe. */
+int session_output_fd(const struct session *s);
+void session_drain_output(struct session *s);
 
 #endif

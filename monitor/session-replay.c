@@ -9,7 +9,7 @@
  * Lines that do not read are skipped, and the first one is reported. */
 #include "config.h"
 
-#include "session-replay.h"
+#include "session-replay-impl.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -18,6 +18,8 @@
 
 #include "settings-lab.h"
 #include "xalloc.h"
+#include "recording-parse.h"
+#include "session-replay.h"
 
 /* Points of history a seek rebuilds (a screen shows fewer): each costs a
  * line read when it was not read before. */

@@ -11,8 +11,11 @@
 
 #include <errno.h>
 
-#include "session-progress.h"
+#include "session-progress-impl.h"
 #include "settings-lab.h"
+#include "lab-status.h"
+#include "labview-ref.h"
+#include "session-roofline.h"
 
 int session_roofs(struct session *s)
 {

@@ -162,11 +162,6 @@ int session_start(struct session *s, const struct session_config *c, char *err, 
  * (lines that do not read are skipped, said once); -ENODATA at the end. */
 int session_tick(struct session *s);
 
-/* Replay only: shows sample i (clamped to the recording), with the lab
- * view rebuilt as it stood then.  Returns 0, or -ENOTSUP outside a
- * replay. */
-int session_replay_seek(struct session *s, long i);
-
 /* The header of a recording of this session: mode, target and the
  * environment record (machine, BLAS, thread variables), sampling every
  * interval seconds. */
@@ -175,49 +170,6 @@ void session_recording_header(const struct session *s, double interval, struct r
 /* The threads a face shows: their stat (state, last CPU) is read every
  * tick while the others follow the stat period. */
 void session_show_threads(struct session *s, const pid_t *tids, size_t n);
-
-/* The job's output while a face waits between ticks (--progress): the
- * descriptor to poll for input (-1: none), and the read of what arrived,
- * so that a chatty job never blocks on a full pipe. */
-int session_output_fd(const struct session *s);
-void session_drain_output(struct session *s);
-
-/* Lab only: applies s->want (after a key or a flag changed it).  Returns 0
- * or -errno; a message says what happened in a few words either way. */
-int session_apply(struct session *s);
-
-/* Lab only (session-roofline.c): measures what the roofline still lacks,
- * the single-thread GEMM rate at want's size and precision and the memory
- * bandwidth (lab_memory_gbs), each once, blocking meanwhile (seconds), and
- * feeds them to the lab view.  The lab runs its settings before again
- * afterwards.  0, -ENOTSUP outside the lab, -EIO when the bandwidth could
- * not be measured (a message says so). */
-int session_roofs(struct session *s);
-
-/* The lab's settings asked for but not yet in effect, as SESSION_PEND_*
- * bits; 0 outside the lab. */
-#define SESSION_PEND_THREADS   0x01u
-#define SESSION_PEND_STREAMS   0x02u
-#define SESSION_PEND_SIZE      0x04u
-#define SESSION_PEND_PRECISION 0x08u
-#define SESSION_PEND_PAUSED    0x10u
-#define SESSION_PEND_WORKERS   0x20u
-#define SESSION_PEND_QUOTA     0x40u
-#define SESSION_PEND_BLAS      0x80u /* helpers restarting: another build or spin */
-#define SESSION_PEND_LOADERS   0x100u
-#define SESSION_PEND_KERNEL    0x200u
-unsigned session_pending(const struct session *s);
-
-/* Between ticks: reads the workload's status again (lab only), so that a
- * pending mark clears as soon as a setting took effect.  Returns the
- * pending bits afterwards. */
-unsigned session_poll(struct session *s);
-
-/* The message for a helper the lab restarted: "stream 1: helper killed by
- * signal 9, restarted (restart 2)"; failure is lab_stream_status
- * last_failure ("" or NULL: "helper died").  Returns the bytes written. */
-size_t session_restart_text(char *out, size_t cap, int stream, unsigned restarts,
-			    const char *failure);
 
 /* Stops the workload, the launched command (SIGTERM, then SIGKILL after
  * 500 ms) with its process group, then what it moved out of the group
@@ -232,11 +184,6 @@ int session_budget(const char *root, pid_t pid, struct model_budget *b, char *er
 
 /* Whether the session replays a recording (no target is sampled). */
 bool session_replaying(const struct session *s);
-/* Whether the lab's workload runs (a lab session, not a replay, not gone). */
-bool session_lab_live(const struct session *s);
-/* What a thread of the newest sample is to the lab (labview.h):
- * LABVIEW_MARK_NONE outside the lab. */
-enum labview_mark session_thread_mark(const struct session *s, const struct model_thread *t);
 
 /* Launch mode: a short description of how the command ended
  * ("exited with status 3", "killed by signal 9"), or "" while running. */

@@ -5,6 +5,9 @@
 #include "settings-lab.h"
 
 #include "knobs.h"
+#include "lab-settings.h"
+#include "lab-status.h"
+#include "lab-triad.h"
 
 /* The model's bounds and values are the workload's: one source each. */
 _Static_assert(SETTINGS_MAX_THREADS == CTL_MAX_THREADS, "threads bound");

@@ -21,7 +21,7 @@
 
 #include "environ.h"
 #include "proctree.h"
-#include "session-progress.h"
+#include "session-progress-impl.h"
 #include "session-impl.h"
 #include "stop.h"
 #include "sweep.h"

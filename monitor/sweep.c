@@ -34,6 +34,8 @@
 #include "stop.h"
 #include "throughput.h"
 #include "xalloc.h"
+#include "lab-settings.h"
+#include "lab-status.h"
 
 void sweep_opts_default(struct sweep_opts *o)
 {

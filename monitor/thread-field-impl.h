@@ -11,4 +11,9 @@
  * left alone. */
 void thread_field_set(const struct thread_field *f, struct thread_rate *t, double v);
 
+/* Copies a RATE field from the collectors' rates r into the row t (the
+ * model's row of a thread, model.c); other kinds are left alone. */
+void thread_field_rate_of(const struct thread_field *f, const struct thread_rate *r,
+			  struct model_thread *t);
+
 #endif

@@ -16,6 +16,7 @@
 
 #include "diagnosis.h"
 #include "model-impl.h"
+#include "runqlat-impl.h"
 #include "xalloc.h"
 
 struct group_part {

@@ -9,7 +9,9 @@
  * evidence instead of the lesson's claim. */
 #define _GNU_SOURCE
 #include "tour.h"
+#include "tour-models.h"
 #include "tour-impl.h"
+#include "tour-caption.h"
 
 #include <math.h>
 #include <stdarg.h>

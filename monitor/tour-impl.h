@@ -11,7 +11,4 @@ struct tour_text {
 	size_t cap, len;
 };
 
-/* Appends printf-formatted text, cut at the buffer's end. */
-void tour_say(struct tour_text *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
 #endif

@@ -10,7 +10,9 @@
  * triad that still scales is said to scale. */
 #define _GNU_SOURCE
 #include "tour.h"
+#include "tour-models.h"
 #include "tour-impl.h"
+#include "tour-caption.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -13,6 +13,8 @@
  * throttling, other processes' CPU, pressure) are averaged over its ticks. */
 #define _GNU_SOURCE
 #include "tour.h"
+#include "tour-models.h"
+#include "tour-caption.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -22,6 +24,7 @@
 #include "knobs.h"
 #include "session-impl.h"
 #include "throughput.h"
+#include "session-lab.h"
 
 /* ---- the steps ----------------------------------------------------------- */
 

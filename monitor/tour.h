@@ -168,38 +168,9 @@ size_t tour_status(const struct tour *t, double now, char *out, size_t cap);
  * pthreads, spin default" for a step's settings. */
 size_t tour_settings_text(const struct settings *s, char *out, size_t cap);
 
-/* Writes the caption of step i of t from its figures (and the figures of
- * steps measured before it).  Pure: for tests. */
-void tour_caption(const struct tour *t, size_t i, char *out, size_t cap);
-
-/* Step i's figures, labelled, on one line ("measured 6.0 s: 62.2 GFLOP/s,
- * …"): every figure its caption may quote.  "" until it is measured.
- * Returns the bytes written. */
-size_t tour_figures_text(const struct tour *t, size_t i, char *out, size_t cap);
-
-/* The measured step whose figures step st's caption compares with (2
- * threads for more threads, one stream of E threads for E streams, the
- * same compute without a quota or loaders, the build before), or NULL. */
-const struct tour_step *tour_compared(const struct tour *t, const struct tour_step *st);
-
 /* The first measured step of kind k, or NULL. */
 const struct tour_step *tour_find(const struct tour *t, enum tour_kind k);
 
 /* ---- tour-models.c: lessons 8 and 9 ------------------------------------- */
-
-/* Lesson 8's prediction, before its window: Amdahl's law fitted to the
- * GEMM steps measured so far at the step's size (one stream, no quota, no
- * loaders), the speedup it gives for the step's threads on the effective
- * CPUs.  Fills st->pre's fit_s, fit_points and predicted (fit_s < 0: no
- * fit). */
-void tour_models_predict(const struct tour *t, struct tour_step *st);
-/* After the window: the model figures of st (prediction error, roofline,
- * speedups against the steps before) into st->fig, from the session's
- * roofline. */
-void tour_models_figures(const struct tour *t, const struct session *s, struct tour_step *st);
-/* The captions of lessons 8 and 9 into x's buffer (tour_caption). */
-void tour_models_caption(const struct tour *t, const struct tour_step *st, char *out, size_t cap);
-/* Their part of the figures line, appended to out (of cap, len used). */
-size_t tour_models_figures_text(const struct tour_step *st, char *out, size_t cap, size_t len);
 
 #endif

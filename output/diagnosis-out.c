@@ -43,10 +43,7 @@ static void diagnosis_out_machine(struct json_out *j, const struct machine_view 
 	}
 	json_out_object(j);
 	json_out_knum(j, "runnable_mean", m->runnable_mean, 3);
-	if (m->online > 0)
-		json_out_kint(j, "online", m->online);
-	else
-		json_out_knull(j, "online");
+	json_out_kcount(j, "online", m->online);
 	json_out_knum(j, "cpus_used", m->cpus_used, 3);
 	json_out_knum(j, "psi_some", m->psi_some >= 0 ? m->psi_some : (double)NAN, 2);
 	json_out_knum(j, "others_cpus", m->others_cpus, 3);
@@ -56,14 +53,6 @@ static void diagnosis_out_machine(struct json_out *j, const struct machine_view 
 	json_out_knum(j, "children_cpus", m->children_cpus, 3);
 	json_out_knum(j, "window_s", m->window_s, 3);
 	json_out_end(j);
-}
-
-static void diagnosis_out_pool(struct json_out *j, const char *key, int n)
-{
-	if (n > 0)
-		json_out_kint(j, key, n);
-	else
-		json_out_knull(j, key); /* unknown, never 0 */
 }
 
 void diagnosis_out_json(struct json_out *j, const struct diagnosis *d)
@@ -117,11 +106,8 @@ void diagnosis_out_json(struct json_out *j, const struct diagnosis *d)
 		json_out_object(j);
 		json_out_kstr(j, "role", r->name);
 		json_out_kstr(j, "kind", r->kind);
-		json_out_key(j, "pids");
-		json_out_array(j);
-		for (int k = 0; k < r->nprocs && k < DIAG_ROLE_PIDS; k++)
-			json_out_int(j, r->pids[k]);
-		json_out_end(j);
+		size_t np = r->nprocs > 0 ? (size_t)r->nprocs : 0;
+		json_out_kpids(j, "pids", r->pids, np < DIAG_ROLE_PIDS ? np : DIAG_ROLE_PIDS);
 		json_out_kint(j, "processes", r->nprocs);
 		json_out_kint(j, "threads", r->threads);
 		json_out_knum(j, "runnable_mean", r->runnable_mean, 3);
@@ -143,8 +129,8 @@ void diagnosis_out_json(struct json_out *j, const struct diagnosis *d)
 		json_out_kint(j, "pid", r->pid);
 		json_out_kstr(j, "variant", r->variant);
 		json_out_kint(j, "processes", r->nprocs);
-		diagnosis_out_pool(j, "pool", r->pool);
-		diagnosis_out_pool(j, "pool_default", r->pool_default);
+		json_out_kcount(j, "pool", r->pool); /* unknown: null, never 0 */
+		json_out_kcount(j, "pool_default", r->pool_default);
 		json_out_kstr(j, "pool_source", diagnosis_pool_source_name(r->source));
 		json_out_kint(j, "observed", r->observed);
 		json_out_kbool(j, "code_sets", r->code_sets);

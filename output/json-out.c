@@ -229,6 +229,23 @@ void json_out_knull(struct json_out *j, const char *key)
 	json_out_null(j);
 }
 
+void json_out_kcount(struct json_out *j, const char *key, long long n)
+{
+	if (n > 0)
+		json_out_kint(j, key, n);
+	else
+		json_out_knull(j, key);
+}
+
+void json_out_kpids(struct json_out *j, const char *key, const pid_t *v, size_t n)
+{
+	json_out_key(j, key);
+	json_out_array(j);
+	for (size_t i = 0; i < n; i++)
+		json_out_int(j, v[i]);
+	json_out_end(j);
+}
+
 void json_out_newline(struct json_out *j)
 {
 	putc('\n', j->f);

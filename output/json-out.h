@@ -21,6 +21,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #define JSON_OUT_DEPTH 16
 
@@ -67,6 +68,10 @@ void json_out_kint(struct json_out *j, const char *key, long long v);
 void json_out_kuint(struct json_out *j, const char *key, unsigned long long v);
 void json_out_kbool(struct json_out *j, const char *key, bool v);
 void json_out_knull(struct json_out *j, const char *key);
+/* A count that is unknown when n <= 0 (could not be read): null, never 0. */
+void json_out_kcount(struct json_out *j, const char *key, long long n);
+/* An array of the n process IDs of v. */
+void json_out_kpids(struct json_out *j, const char *key, const pid_t *v, size_t n);
 
 /* Ends the top-level value with a newline (a JSON Lines record, or the end
  * of a document). */

@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include "metrics.h"
+#include "metrics-all.h"
 
 #include <errno.h>
 #include <math.h>

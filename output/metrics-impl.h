@@ -10,7 +10,4 @@
 /* pid and group labels of a thread group. */
 void metrics_group_labels(struct metrics_ctx *c, const struct thread_group *g);
 
-/* threadlab_runqueue_latency_seconds (metrics-latency.c). */
-void metrics_latency(struct metrics_ctx *c, const struct metrics_target *t, size_t n);
-
 #endif

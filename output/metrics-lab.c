@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "metrics-expo.h"
+#include "session-lab.h"
 
 static const struct family fam_flops = {
     "threadlab_workload_flops", FAMILY_COUNTER,

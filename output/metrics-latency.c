@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include "metrics-impl.h"
+#include "metrics-latency.h"
 
 #include <math.h>
 #include <stdio.h>

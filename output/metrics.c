@@ -17,7 +17,9 @@
 #include "demand.h"
 #include "metrics-expo.h"
 #include "metrics-impl.h"
+#include "metrics-latency.h"
 #include "metrics-lab.h"
+#include "thread-field.h"
 
 /* ---- families --------------------------------------------------------- */
 
@@ -27,18 +29,6 @@ static const struct family fam_target = {
     "and its CPU cgroup (/proc/PID/cgroup)."};
 static const struct family fam_samples = {"threadlab_samples", FAMILY_COUNTER,
 					  "Samples threadlab has taken of its targets."};
-static const struct family fam_thread_cpu = {
-    "threadlab_thread_cpu_seconds", FAMILY_COUNTER,
-    "CPU time of a thread in user and system mode, from /proc/PID/task/TID/stat fields 14 "
-    "and 15."};
-static const struct family fam_thread_wait = {
-    "threadlab_thread_runqueue_wait_seconds", FAMILY_COUNTER,
-    "Time a thread was runnable but waiting for a CPU, from /proc/PID/task/TID/schedstat "
-    "field 2 (under a CPU quota it includes the time the cgroup was throttled)."};
-static const struct family fam_thread_csw = {
-    "threadlab_thread_context_switches", FAMILY_COUNTER,
-    "Context switches of a thread, from voluntary_ctxt_switches and "
-    "nonvoluntary_ctxt_switches of /proc/PID/task/TID/status."};
 static const struct family fam_folded = {
     "threadlab_threads_folded", FAMILY_GAUGE,
     "Threads of a process exported only in their groups (beyond --metrics-max-threads)."};
@@ -133,51 +123,51 @@ static void metrics_thread_labels(struct metrics_ctx *c, const struct model_thre
 	metrics_expo_label(c, "name", x->name, x->name_len);
 }
 
+/* One series of thread x: field f's counter, labelled as f's family
+ * tells its fields apart. */
+static void metrics_thread_field(struct metrics_ctx *c, const struct thread_field *f,
+				 const struct model_thread *x)
+{
+	metrics_expo_sample(c);
+	metrics_thread_labels(c, x);
+	if (f->metric_label)
+		metrics_expo_label_str(c, f->metric_label, f->metric_label_value);
+	if (f->metric->value == THREAD_FIELD_METRIC_COUNT)
+		metrics_expo_uint(c, thread_field_metric_count(f, x));
+	else
+		metrics_expo_value(c, thread_field_metric_seconds(f, x));
+}
+
+/* Whether field k is the first of its metric family in the table. */
+static bool metrics_family_first(size_t k)
+{
+	for (size_t j = 0; j < k; j++)
+		if (thread_field_table[j].metric == thread_field_table[k].metric)
+			return false;
+	return true;
+}
+
 static void metrics_threads(struct metrics_ctx *c, const struct metrics_target *t, size_t n,
 			    size_t max)
 {
-	metrics_expo_family(c, &fam_thread_cpu);
-	for (size_t k = 0; k < n; k++) {
-		const struct model_sample *set = &t[k].s->model;
-		for (size_t i = 0; i < set->ncounted; i++) {
-			if (!metrics_thread_shown(set, i, max))
-				continue;
-			const struct model_thread *x = &set->threads[i];
-			metrics_expo_sample(c);
-			metrics_thread_labels(c, x);
-			metrics_expo_label_str(c, "mode", "user");
-			metrics_expo_value(c, x->user_s);
-			metrics_expo_sample(c);
-			metrics_thread_labels(c, x);
-			metrics_expo_label_str(c, "mode", "system");
-			metrics_expo_value(c, x->system_s);
-		}
-	}
-	metrics_expo_family(c, &fam_thread_wait);
-	for (size_t k = 0; k < n; k++) {
-		const struct model_sample *set = &t[k].s->model;
-		for (size_t i = 0; i < set->ncounted; i++) {
-			if (!metrics_thread_shown(set, i, max))
-				continue;
-			metrics_expo_sample(c);
-			metrics_thread_labels(c, &set->threads[i]);
-			metrics_expo_value(c, set->threads[i].wait_s);
-		}
-	}
-	metrics_expo_family(c, &fam_thread_csw);
-	for (size_t k = 0; k < n; k++) {
-		const struct model_sample *set = &t[k].s->model;
-		for (size_t i = 0; i < set->ncounted; i++) {
-			if (!metrics_thread_shown(set, i, max))
-				continue;
-			metrics_expo_sample(c);
-			metrics_thread_labels(c, &set->threads[i]);
-			metrics_expo_label_str(c, "ctxswitchtype", "voluntary");
-			metrics_expo_uint(c, (unsigned long long)set->threads[i].vcsw);
-			metrics_expo_sample(c);
-			metrics_thread_labels(c, &set->threads[i]);
-			metrics_expo_label_str(c, "ctxswitchtype", "nonvoluntary");
-			metrics_expo_uint(c, (unsigned long long)set->threads[i].ivcsw);
+	/* The thread fields' families (thread-field.h), in the table's order,
+	 * each whole: thread by thread, the series of each of its fields. */
+	for (size_t f = 0; f < THREAD_FIELD_N; f++) {
+		const struct thread_field_metric *m = thread_field_table[f].metric;
+		if (!m || !metrics_family_first(f))
+			continue;
+		const struct family fam = {m->family, FAMILY_COUNTER, m->help};
+		metrics_expo_family(c, &fam);
+		for (size_t k = 0; k < n; k++) {
+			const struct model_sample *set = &t[k].s->model;
+			for (size_t i = 0; i < set->ncounted; i++) {
+				if (!metrics_thread_shown(set, i, max))
+					continue;
+				for (size_t g = f; g < THREAD_FIELD_N; g++)
+					if (thread_field_table[g].metric == m)
+						metrics_thread_field(c, &thread_field_table[g],
+								     &set->threads[i]);
+			}
 		}
 	}
 	metrics_expo_family(c, &fam_folded);

@@ -54,14 +54,6 @@ struct metrics_opts {
 int metrics_write(FILE *f, enum metrics_format fmt, const struct metrics_target *t, size_t n,
 		  const struct metrics_opts *o);
 
-struct ranking;
-/* Writes the exposition of the whole machine's ranking (--serve --all,
- * output/metrics-all.c): the machine's gauges and those of its first
- * o->max_processes ranked processes, labelled pid, name and cgroup (the
- * full path, as threadlab_target_info's).  0, or -EIO / -ENOMEM. */
-int metrics_write_ranking(FILE *f, enum metrics_format fmt, const struct ranking *k,
-			  const struct metrics_opts *o);
-
 /* The mode label of a session: "lab", "attach" or "command". */
 const char *metrics_mode(const struct session *s);
 

@@ -29,18 +29,9 @@ static void report_budget_json_obj(struct json_out *j, const struct model_budget
 {
 	json_out_object(j);
 	/* 0 is "could not be read": null, never a count of 0 */
-	if (b->online > 0)
-		json_out_kint(j, "online", b->online);
-	else
-		json_out_knull(j, "online");
-	if (b->affinity > 0)
-		json_out_kint(j, "affinity", b->affinity);
-	else
-		json_out_knull(j, "affinity");
-	if (b->cpuset > 0)
-		json_out_kint(j, "cpuset", b->cpuset);
-	else
-		json_out_knull(j, "cpuset");
+	json_out_kcount(j, "online", b->online);
+	json_out_kcount(j, "affinity", b->affinity);
+	json_out_kcount(j, "cpuset", b->cpuset);
 	json_out_knum(j, "quota", b->quota.cpus > 0 ? b->quota.cpus : (double)NAN, 3);
 	json_out_knum(j, "effective", b->effective, 3);
 	json_out_kstr(j, "binding", model_term_name(b->binding));
@@ -224,22 +215,10 @@ static void report_json_workload(struct json_out *j, const struct workload_repor
 	json_out_kstr(j, "variant", w->blas_variant);
 	json_out_end(j);
 	json_out_kstr(j, "error", w->error[0] ? w->error : NULL);
-	json_out_key(j, "pids");
-	json_out_array(j);
-	for (size_t i = 0; i < w->npids; i++)
-		json_out_int(j, w->pids[i]);
-	json_out_end(j);
+	json_out_kpids(j, "pids", w->pids, w->npids);
 	json_out_kint(j, "anchor_pid", w->anchor_pid);
-	json_out_key(j, "worker_pids");
-	json_out_array(j);
-	for (size_t i = 0; i < w->nworkers_pids; i++)
-		json_out_int(j, w->worker_pids[i]);
-	json_out_end(j);
-	json_out_key(j, "loader_pids");
-	json_out_array(j);
-	for (size_t i = 0; i < w->nloader_pids; i++)
-		json_out_int(j, w->loader_pids[i]);
-	json_out_end(j);
+	json_out_kpids(j, "worker_pids", w->worker_pids, w->nworkers_pids);
+	json_out_kpids(j, "loader_pids", w->loader_pids, w->nloader_pids);
 	json_out_end(j);
 }
 

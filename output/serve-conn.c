@@ -13,6 +13,7 @@
 
 #include "serve-admit.h"
 #include "serve-impl.h"
+#include "serve-conn.h"
 
 static double serve_conn_now(void)
 {

@@ -24,7 +24,9 @@
 #include "auth.h"
 #include "serve-admit.h"
 #include "serve-impl.h"
+#include "serve-conn.h"
 #include "xalloc.h"
+#include "metrics-all.h"
 
 #define SERVE_CT_PROM	"text/plain; version=0.0.4; charset=utf-8"
 #define SERVE_CT_OM	"application/openmetrics-text; version=1.0.0; charset=utf-8"

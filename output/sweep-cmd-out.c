@@ -14,6 +14,7 @@
 #include "env-out.h"
 #include "explog-out.h"
 #include "explog.h"
+#include "explog-load.h"
 #include "fit-out.h"
 #include "json-out.h"
 #include "sweep-out.h"

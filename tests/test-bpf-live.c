@@ -14,8 +14,14 @@
 #include <math.h>
 
 #include "bpf-tasks.h"
+#include "bpf-threads.h"
+#include "bpf-load.h"
 #include "sysroot.h"
 #include "threads.h"
+#include "thread-set.h"
+#include "thread-sampler.h"
+#include "thread-rates.h"
+#include "thread-latency.h"
 
 struct target {
 	pid_t pid;

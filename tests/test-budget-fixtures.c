@@ -14,6 +14,9 @@
 
 #include "budget.h"
 #include "cgroup.h"
+#include "cgroup-read.h"
+#include "cgroup-parse.h"
+#include "cgroup-locate.h"
 #include "sampler.h"
 #include "tl-fixture.h"
 

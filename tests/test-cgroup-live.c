@@ -23,6 +23,8 @@
 
 #include "budget.h"
 #include "cgroup.h"
+#include "cgroup-read.h"
+#include "cgroup-parse.h"
 
 struct live {
 	struct sysroot root;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cgroup.h"
+#include "cgroup-parse.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 

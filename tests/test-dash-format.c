@@ -9,6 +9,7 @@
 
 #include "activity.h"
 #include "dash-format.h"
+#include "dash-rows.h"
 #include "labview-impl.h"
 #include "text-safe.h"
 #include "tl-dash.h"

@@ -4,6 +4,7 @@
 #include "config.h"
 #include "knobs.h"
 #include "session-impl.h"
+#include "session-lab-impl.h"
 
 #include "tl-test.h"
 
@@ -11,9 +12,11 @@
 
 #include "dash-diag.h"
 #include "dash-format.h"
+#include "dash-rows.h"
 #include "dash-keys.h"
 #include "text-safe.h"
 #include "tl-dash.h"
+#include "session-lab.h"
 
 static const int widths[] = {80, 100, 120, 200};
 #define NWIDTHS (sizeof(widths) / sizeof(widths[0]))

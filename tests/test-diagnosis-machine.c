@@ -10,6 +10,8 @@
 #include "diagnosis-input.h"
 #include "tl-rates.h"
 #include "tl-scene.h"
+#include "diagnosis-advice.h"
+#include "diagnosis-rules.h"
 
 /* A machine of 2 CPUs running runnable threads, whose others took others
  * CPUs, the first of them stress-ng (pid 812) with top CPUs. */

@@ -13,6 +13,7 @@
 #include "runtimes.h"
 #include "tl-rates.h"
 #include "tl-scene.h"
+#include "diagnosis-rules.h"
 
 static void test_rule_idle(void **state)
 {

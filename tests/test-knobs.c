@@ -11,6 +11,7 @@
 #include <math.h>
 
 #include "dash-keys-impl.h"
+#include "dash-keys-table.h"
 #include "knobs.h"
 #include "session-knob.h"
 #include "session.h"

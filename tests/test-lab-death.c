@@ -12,6 +12,7 @@
 #include "settings-lab.h"
 
 #include "lab.h"
+#include "lab-status.h"
 
 #include <errno.h>
 #include <signal.h>

@@ -5,6 +5,7 @@
 #include "tl-test.h"
 
 #include "lab.h"
+#include "lab-find.h"
 
 #include <limits.h>
 #include <sys/stat.h>

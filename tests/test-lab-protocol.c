@@ -13,6 +13,7 @@
 #include "tl-lab.h"
 
 #include "lab.h"
+#include "lab-status.h"
 #include "lab-internal.h" /* the shared blocks, to check and to corrupt */
 
 #include <dirent.h>

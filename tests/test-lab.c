@@ -14,6 +14,8 @@
 #include "tl-lab.h"
 
 #include "lab.h"
+#include "lab-status.h"
+#include "lab-settings.h"
 
 #include <dirent.h>
 #include <errno.h>

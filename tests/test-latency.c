@@ -12,6 +12,9 @@
 
 #include "latency.h"
 #include "threads.h"
+#include "thread-set.h"
+#include "thread-rates.h"
+#include "thread-latency.h"
 
 /* Every bucket's range holds exactly the values the bucket function puts
  * there, the ranges tile 0..2^64, and none is wider than a quarter of its

@@ -11,6 +11,7 @@
 
 #include "machine.h"
 #include "neighbours-impl.h"
+#include "thread-set.h"
 
 /* ---- a fixture tree ----------------------------------------------------- */
 

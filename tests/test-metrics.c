@@ -20,6 +20,7 @@
 #include "metrics.h"
 #include "session-impl.h"
 #include "serve.h"
+#include "thread-set.h"
 
 static struct thread_sample tsample(pid_t pid, pid_t tid, const char *name, size_t len)
 {

@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "explog.h"
+#include "explog-load.h"
 #include "progress.h"
 #include "tail.h"
 

@@ -13,6 +13,7 @@
 
 #include "diagnosis-input.h"
 #include "ranking-impl.h"
+#include "diagnosis-rules.h"
 
 /* ---- pure parts ------------------------------------------------------------ */
 

@@ -8,6 +8,8 @@
 #include <zstd.h>
 
 #include "recording-impl.h"
+#include "recording-parse.h"
+#include "recording-header.h"
 #include "session.h"
 
 #include "recording-fake.h"

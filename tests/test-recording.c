@@ -10,7 +10,10 @@
 #include <math.h>
 
 #include "recording-impl.h"
+#include "recording-parse.h"
 #include "session.h"
+#include "session-replay.h"
+#include "session-lab.h"
 
 #include "recording-fake.h"
 

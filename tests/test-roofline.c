@@ -13,6 +13,7 @@
 
 #include "dash-roof.h"
 #include "lab.h"
+#include "lab-triad.h"
 #include "roofline.h"
 
 static void test_intensity(void **state)

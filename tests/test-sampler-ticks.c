@@ -15,6 +15,9 @@
 #include "procparse.h"
 #include "sysroot.h"
 #include "threads.h"
+#include "thread-set.h"
+#include "thread-sampler.h"
+#include "thread-rates.h"
 #include "tl-proc.h"
 #include "tl-rates.h"
 

@@ -10,6 +10,7 @@
 
 #include "explog-out.h"
 #include "explog.h"
+#include "explog-load.h"
 #include "sweep-cmd-out.h"
 #include "sweep-cmd.h"
 

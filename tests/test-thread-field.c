@@ -1,13 +1,19 @@
 /* test-thread-field.c — the table of a thread's fields
- * (monitor/thread-field.h) drives every format: each field written to
- * JSON reads back from a recording as the value written; the CSV header
- * and every row carry the table's columns, in its order; the text
- * report's head line is the table's headers. */
+ * (monitor/thread-field.h) drives every face: each field written to JSON
+ * reads back from a recording as the value written; the CSV header and
+ * every row carry the table's columns, in its order; the text report's
+ * head line is the table's headers; the dashboard's threads table has a
+ * column per field with a dashboard head, in the table's places, each
+ * sortable field's head its sort title; and the OpenMetrics exposition
+ * has a family per field with a metric, a series per thread and field. */
 #include "tl-test.h"
 
 #include <math.h>
 
+#include "dash-format.h"
+#include "metrics.h"
 #include "recording-impl.h"
+#include "recording-parse.h"
 #include "report.h"
 #include "thread-field-impl.h"
 
@@ -184,12 +190,171 @@ static void test_text_head(void **state)
 	free(text);
 }
 
+/* The words of s (space-separated), into v; returns the count. */
+static size_t words(const char *s, char v[][32], size_t cap)
+{
+	size_t n = 0;
+	while (*s && n < cap) {
+		s += strspn(s, " ");
+		size_t l = strcspn(s, " ");
+		if (!l)
+			break;
+		snprintf(v[n++], 32, "%.*s", (int)l, s);
+		s += l;
+	}
+	return n;
+}
+
+static void test_dash_columns(void **state)
+{
+	(void)state;
+	struct dash_cols c;
+	/* At this width, with latency, every group of columns shows. */
+	dash_format_cols_lat(240, true, true, &c);
+	assert_true(c.pid && c.split && c.vcsw && c.p50 && c.lat && c.act);
+	char head[1024], want[64][32], got[64][32];
+	dash_format_thread_head(head, sizeof(head), &c, DASH_NSORT);
+	/* The table's dashboard heads, by their places, then MARK. */
+	size_t n = 0;
+	for (int col = 1; col <= THREAD_FIELD_N; col++) {
+		int found = 0;
+		for (size_t k = 0; k < THREAD_FIELD_N; k++) {
+			const struct thread_field *x = &thread_field_table[k];
+			if (x->dash == THREAD_FIELD_DASH_NONE || x->dash_col != col)
+				continue;
+			found++;
+			n += words(x->dash_head, want + n, 64 - n);
+		}
+		assert_true(found <= 1); /* one field a place */
+	}
+	snprintf(want[n++], 32, "MARK");
+	assert_int_equal(words(head, got, 64), n);
+	for (size_t i = 0; i < n; i++)
+		assert_string_equal(got[i], want[i]);
+	for (size_t k = 0; k < THREAD_FIELD_N; k++) {
+		const struct thread_field *x = &thread_field_table[k];
+		if (x->dash == THREAD_FIELD_DASH_NONE) {
+			assert_null(x->sort_title);
+			continue;
+		}
+		assert_true(x->dash_col >= 1 && x->dash_col <= THREAD_FIELD_N);
+		/* A sortable column's head is its sort title. */
+		char h[16][32];
+		size_t nh = words(x->dash_head, h, 16), i = 0;
+		while (x->sort_title && i < nh && strcmp(h[i], x->sort_title) != 0)
+			i++;
+		assert_true(!x->sort_title || i < nh);
+	}
+	/* A row has a cell under each head; a rate shows at its head's place
+	 * with the table's decimals. */
+	struct model_thread r;
+	memset(&r, 0, sizeof(r));
+	r.pid = 100, r.tid = 101, r.state = 'R', r.cpu = 1;
+	memcpy(r.name, "w1", 2), r.name_len = 2;
+	r.latency.events = 10;
+	r.activity = 1;
+	size_t at = 0;
+	for (int col = 1; col <= THREAD_FIELD_N; col++)
+		for (size_t k = 0; k < THREAD_FIELD_N; k++) {
+			const struct thread_field *x = &thread_field_table[k];
+			if (x->dash == THREAD_FIELD_DASH_NONE || x->dash_col != col)
+				continue;
+			char h[16][32];
+			size_t nh = words(x->dash_head, h, 16);
+			for (size_t i = 0; i < nh; i++)
+				want[at + i][0] = '\0';
+			if (x->kind == THREAD_FIELD_KIND_RATE) {
+				double v = 10.25 + (double)k;
+				memcpy((char *)&r + x->offset, &v, sizeof(v));
+				snprintf(want[at], 32, "%.*f", x->dash_decimals, v);
+			}
+			at += nh;
+		}
+	char row[1024];
+	dash_format_thread_row(row, sizeof(row), &c, &r, LABVIEW_MARK_NONE);
+	assert_int_equal(words(row, got, 64), at);
+	for (size_t i = 0; i < at; i++)
+		if (want[i][0])
+			assert_string_equal(got[i], want[i]);
+}
+
+static void test_metric_families(void **state)
+{
+	(void)state;
+	struct recording_fake f;
+	make(&f);
+	/* Live counters for each thread (a recording has none). */
+	struct thread_sample ts[3];
+	memset(ts, 0, sizeof(ts));
+	for (size_t i = 0; i < 3; i++) {
+		ts[i].pid = f.t[i].pid, ts[i].tid = f.t[i].tid;
+		memcpy(ts[i].name, f.t[i].name, sizeof(ts[i].name));
+		ts[i].name_len = f.t[i].name_len;
+		ts[i].utime = 100 + i, ts[i].stime = 10 + i, ts[i].wait_ns = 1000000 * (i + 1);
+		ts[i].vcsw = 5 + i, ts[i].ivcsw = 2 + i;
+	}
+	f.snap.threads.v = ts;
+	f.snap.threads.n = 3;
+	struct session s;
+	struct session_impl impl;
+	memset(&s, 0, sizeof(s));
+	memset(&impl, 0, sizeof(impl));
+	s.impl = &impl;
+	s.kind = SESSION_ATTACH;
+	s.target = f.t[0].pid;
+	s.have_rates = true;
+	model_sample_init(&s.model);
+	model_sample_fill(&s.model, &f.snap, &f.rates, true);
+	f.snap.threads.v = NULL, f.snap.threads.n = 0;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *o = open_memstream(&buf, &len);
+	struct metrics_target t = {&s, "attach"};
+	struct metrics_opts mo = {.max_threads = 100, .samples = 1};
+	assert_int_equal(metrics_write(o, METRICS_OPENMETRICS, &t, 1, &mo), 0);
+	fclose(o);
+	int families = 0;
+	for (size_t k = 0; k < THREAD_FIELD_N; k++) {
+		const struct thread_field *x = &thread_field_table[k];
+		if (!x->metric)
+			continue;
+		families++;
+		char want[256];
+		snprintf(want, sizeof(want), "# TYPE %s counter\n", x->metric->family);
+		if (!strstr(buf, want))
+			fail_msg("no family %s: %s", x->metric->family, buf);
+		/* a series of every thread (the model's rows) for the field */
+		assert_int_equal(s.model.ncounted, 3);
+		for (size_t i = 0; i < s.model.ncounted; i++) {
+			snprintf(want, sizeof(want), "%s_total{pid=\"%d\",tid=\"%d\"",
+				 x->metric->family, (int)s.model.threads[i].pid,
+				 (int)s.model.threads[i].tid);
+			int series = 0;
+			for (const char *p = buf; (p = strstr(p, want)); p++) {
+				const char *eol = strchr(p, '\n');
+				char label[128] = "";
+				if (x->metric_label)
+					snprintf(label, sizeof(label), "%s=\"%s\"", x->metric_label,
+						 x->metric_label_value);
+				const char *l = x->metric_label ? strstr(p, label) : p;
+				series += l && l < eol;
+			}
+			if (series != 1)
+				fail_msg("%s of thread %d: %d series", x->key,
+					 (int)s.model.threads[i].tid, series);
+		}
+	}
+	assert_true(families >= 5);
+	free(buf);
+	model_sample_free(&s.model);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_json_reads_back),
-	    cmocka_unit_test(test_csv_columns),
-	    cmocka_unit_test(test_text_head),
+	    cmocka_unit_test(test_json_reads_back), cmocka_unit_test(test_csv_columns),
+	    cmocka_unit_test(test_text_head),	    cmocka_unit_test(test_dash_columns),
+	    cmocka_unit_test(test_metric_families),
 	};
 	return cmocka_run_group_tests(tests, recording_fake_setup, recording_fake_teardown);
 }

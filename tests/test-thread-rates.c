@@ -6,8 +6,10 @@
 #include <math.h>
 
 #include "cgroup.h"
+#include "cgroup-parse.h"
 #include "procparse.h"
 #include "threads.h"
+#include "thread-rates.h"
 
 /* A set of one thread at time t with the given schedstat and state. */
 static void one(struct thread_set *s, struct thread_sample *v, double t, uint64_t run,

@@ -24,6 +24,9 @@
 #include "proctree.h"
 #include "sysroot.h"
 #include "threads.h"
+#include "thread-set.h"
+#include "thread-sampler.h"
+#include "thread-rates.h"
 #include "tl-rates.h"
 
 static struct sysroot root;

@@ -9,6 +9,7 @@
 #include "labview-impl.h"
 #include "rate-cache.h"
 #include "throughput.h"
+#include "labview-ref.h"
 
 #define GF 1000000000ull /* FLOPs in one GFLOP */
 

@@ -16,6 +16,8 @@
 #include "amdahl.h"
 #include "session.h"
 #include "tour.h"
+#include "tour-models.h"
+#include "tour-caption.h"
 
 static struct session sess;
 static struct tour tour;

@@ -7,6 +7,7 @@
 #include "settings-lab.h"
 
 #include "lab.h"
+#include "lab-status.h"
 
 /* Teardown on every path: every lab tl_lab_start gave out is remembered
  * until lab_stop (the macro below) stops it, so a test that fails between

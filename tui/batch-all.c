@@ -24,15 +24,12 @@ static double batch_all_wall(void)
 
 int batch_all_run(const struct options *o)
 {
-	char err[512];
 	struct ranking k;
 	struct export e;
 	stop_install(NULL);
-	int rc = export_start(&e, o, err, sizeof(err));
-	if (rc != EXIT_OK) {
-		face_say(err);
+	int rc = export_start(&e, o);
+	if (rc != EXIT_OK)
 		return rc;
-	}
 	double next = stop_now();
 	/* The baseline: the first ranking comes RANKING_FIRST_S later, the
 	 * next ones an interval apart. */

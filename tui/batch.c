@@ -16,23 +16,12 @@
 #include "record.h"
 #include "report.h"
 #include "session.h"
+#include "session-progress.h"
 #include "text-safe.h"
 
 static const struct diagnosis *batch_diag(const struct session *s)
 {
 	return s->have_diag ? &s->diag : NULL;
-}
-
-/* A failure the session reported (a quota refused, a helper restarted, a
- * stream that failed, a recorded line that did not read) goes to stderr
- * once; other news is the dashboard's. */
-static void batch_news(const struct session *s, unsigned *seen)
-{
-	if (s->message_seq == *seen)
-		return;
-	*seen = s->message_seq;
-	if (s->message_bad && s->message[0])
-		face_say(s->message);
 }
 
 /* The sample as one JSON line, formatted once for stdout and the
@@ -75,14 +64,14 @@ static int batch_replay(const struct options *o, struct session *s)
 	unsigned seen = 0;
 	int rc = EXIT_OK;
 	long printed = 0;
-	batch_news(s, &seen);
+	face_say_news(s, &seen);
 	for (bool header = true; !stop_signal; header = false) {
 		if (!batch_print(o, s, header, &rc, NULL))
 			break;
 		if (o->count && ++printed >= o->count)
 			break;
 		int t = session_tick(s);
-		batch_news(s, &seen);
+		face_say_news(s, &seen);
 		if (t < 0)
 			break;
 	}
@@ -96,7 +85,6 @@ int batch_run(const struct options *o)
 {
 	struct session s;
 	struct record *rec = NULL;
-	char err[512];
 	stop_install(NULL);
 	int rc = face_session_start(o, &s, o->replay ? NULL : &rec);
 	if (rc != EXIT_OK)
@@ -107,16 +95,15 @@ int batch_run(const struct options *o)
 		return rc;
 	}
 	struct export e;
-	rc = export_start(&e, o, err, sizeof(err));
+	rc = export_start(&e, o);
 	if (rc != EXIT_OK) {
-		face_say(err);
 		if (rec)
 			record_close(rec);
 		session_stop(&s);
 		return rc;
 	}
 	unsigned seen = 0;
-	batch_news(&s, &seen);
+	face_say_news(&s, &seen);
 	struct batch_line one = {0};
 	if (rec && o->format == FORMAT_JSON)
 		one.f = open_memstream(&one.buf, &one.len);
@@ -130,7 +117,7 @@ int batch_run(const struct options *o)
 		if (stop_signal)
 			break;
 		int tick = session_tick(&s);
-		batch_news(&s, &seen);
+		face_say_news(&s, &seen);
 		if (tick < 0) {
 			face_say_ended(&s);
 			/* The lab never ends unless asked: that is a failure. */
@@ -164,16 +151,14 @@ int batch_run(const struct options *o)
 		if (next < now)
 			next = now + o->interval;
 	}
-	if (!face_record_close(rec, o))
-		rec_failed = true;
-	if (rec_failed && rc == EXIT_OK)
-		rc = EXIT_RUNTIME;
 	if (one.f)
 		fclose(one.f);
 	free(one.buf);
 	export_stop(&e);
-	session_stop(&s);
-	face_say_stopped(&s);
+	if (!face_session_end(&s, rec, o))
+		rec_failed = true;
+	if (rec_failed && rc == EXIT_OK)
+		rc = EXIT_RUNTIME;
 	return rc;
 }
 

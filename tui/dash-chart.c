@@ -12,6 +12,7 @@
 
 #include "dash-paint.h"
 #include "sweep-fit.h"
+#include "dash-rows.h"
 
 #include <math.h>
 #include <stdio.h>

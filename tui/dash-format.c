@@ -58,9 +58,79 @@ static void dash_format_cell(char *out, size_t cap, size_t *o, const char *s, in
 
 /* ---- threads table ---------------------------------------------------- */
 
-#define DASH_COL_FIXED 55 /* every column but NAME, PID and VCS/s, with gaps; MARK 6 */
-#define DASH_COL_SPLIT 12 /* USR% and SYS% */
-#define DASH_COL_LAT   7  /* one latency column with its gap */
+/* The columns are the thread fields' (thread-field.h): each field with a
+ * dashboard column is a cell of its dash_width (the name's fits the
+ * terminal) and a gap, in the order of dash_col, one cell per head of its
+ * dash_head (latency: P50, P99, MAX); MARK ends the row.  Which optional
+ * groups of columns show is decided here, by width. */
+
+#define DASH_COL_MARK 6	 /* MARK's head and its room */
+#define DASH_NAME_MIN 15 /* the name's column, at the least */
+#define DASH_NAME_MAX 24 /* and at the most */
+
+/* The field in the dashboard's place col (from 1), NULL when none. */
+static const struct thread_field *dash_format_column(int col)
+{
+	for (size_t k = 0; k < THREAD_FIELD_N; k++)
+		if (thread_field_table[k].dash != THREAD_FIELD_DASH_NONE &&
+		    thread_field_table[k].dash_col == col)
+			return &thread_field_table[k];
+	return NULL;
+}
+
+/* Head number sub of f's dash_head into out; false when it has no such
+ * head. */
+static bool dash_format_head(const struct thread_field *f, int sub, char *out, size_t cap)
+{
+	const char *h = f->dash_head;
+	for (int i = 0; i < sub && h; i++) {
+		h = strchr(h, ' ');
+		h = h ? h + 1 : NULL;
+	}
+	if (!h)
+		return false;
+	size_t n = strcspn(h, " ");
+	snprintf(out, cap, "%.*s", (int)n, h);
+	return true;
+}
+
+/* Columns (cells with their gaps) the fields of group g take; a cell of
+ * the layout's width counts its gap only. */
+static int dash_format_group_cols(enum thread_field_dash g)
+{
+	char h[16];
+	int cols = 0;
+	for (size_t k = 0; k < THREAD_FIELD_N; k++) {
+		const struct thread_field *f = &thread_field_table[k];
+		if (f->dash != g)
+			continue;
+		for (int sub = 0; dash_format_head(f, sub, h, sizeof(h)); sub++)
+			cols += abs(f->dash_width) + 1;
+	}
+	return cols;
+}
+
+/* Whether head sub of f shows under the layout c. */
+static bool dash_format_shown(const struct dash_cols *c, const struct thread_field *f, int sub)
+{
+	switch (f->dash) {
+	case THREAD_FIELD_DASH_ALWAYS:
+		return true;
+	case THREAD_FIELD_DASH_PID:
+		return c->pid;
+	case THREAD_FIELD_DASH_SPLIT:
+		return c->split;
+	case THREAD_FIELD_DASH_VCSW:
+		return c->vcsw;
+	case THREAD_FIELD_DASH_LATENCY:
+		return sub == 0 ? c->p50 : c->lat;
+	case THREAD_FIELD_DASH_ACTIVITY:
+		return c->act;
+	case THREAD_FIELD_DASH_NONE:
+		break;
+	}
+	return false;
+}
 
 void dash_format_cols(int width, bool tree, struct dash_cols *c)
 {
@@ -69,111 +139,129 @@ void dash_format_cols(int width, bool tree, struct dash_cols *c)
 
 void dash_format_cols_lat(int width, bool tree, bool lat, struct dash_cols *c)
 {
+	int pid = dash_format_group_cols(THREAD_FIELD_DASH_PID);
+	int split = dash_format_group_cols(THREAD_FIELD_DASH_SPLIT);
+	int vcsw = dash_format_group_cols(THREAD_FIELD_DASH_VCSW);
+	int act = dash_format_group_cols(THREAD_FIELD_DASH_ACTIVITY);
+	int lat_all = dash_format_group_cols(THREAD_FIELD_DASH_LATENCY), lat_one = lat_all / 3;
 	c->width = width;
 	c->pid = tree || width >= 96;
 	c->split = true;
 	c->lat = c->p50 = lat;
-	int base = DASH_COL_FIXED + (c->pid ? 8 : 0), room = width - base - 15;
-	if (lat && room < 3 * DASH_COL_LAT) {
+	int base = dash_format_group_cols(THREAD_FIELD_DASH_ALWAYS) + split + DASH_COL_MARK +
+		   (c->pid ? pid : 0),
+	    room = width - base - DASH_NAME_MIN;
+	if (lat && room < lat_all) {
 		c->split = false; /* the latency tail says more than the user/system split */
-		room += DASH_COL_SPLIT;
-		c->p50 = room >= 3 * DASH_COL_LAT;
+		room += split;
+		c->p50 = room >= lat_all;
 	}
-	int latw = lat ? (c->p50 ? 3 : 2) * DASH_COL_LAT : 0;
-	c->vcsw = width >= 104 && room - latw >= 8;
+	int latw = lat ? (c->p50 ? lat_all : lat_all - lat_one) : 0;
+	c->vcsw = width >= 104 && room - latw >= vcsw;
 	/* ACT after the latency columns, where the row still has room for it */
-	c->act = width >= 84 + (c->pid ? 8 : 0) && (!lat || room - latw - (c->vcsw ? 8 : 0) >= 12);
+	c->act =
+	    width >= 84 + (c->pid ? pid : 0) && (!lat || room - latw - (c->vcsw ? vcsw : 0) >= act);
 	int fixed =
-	    base - (c->split ? 0 : DASH_COL_SPLIT) + latw + (c->vcsw ? 8 : 0) + (c->act ? 12 : 0);
+	    base - (c->split ? 0 : split) + latw + (c->vcsw ? vcsw : 0) + (c->act ? act : 0);
 	int name = width - fixed;
-	c->name_w = name < 15 ? 15 : name > 24 ? 24 : name;
+	c->name_w = name < DASH_NAME_MIN   ? DASH_NAME_MIN
+		    : name > DASH_NAME_MAX ? DASH_NAME_MAX
+					   : name;
 }
 
 size_t dash_format_thread_head(char *out, size_t cap, const struct dash_cols *c,
 			       enum dash_sort sort)
 {
+	const struct thread_field *sorted =
+	    sort < DASH_NSORT ? &thread_field_table[dash_format_sort_fields[sort]] : NULL;
 	size_t o = 0;
-	char t[16];
+	char h[16], t[20];
 
-#define DASH_HEAD(key, w, right)                                                                   \
-	do {                                                                                       \
-		snprintf(t, sizeof(t), "%s%s", sort == (key) ? "*" : "",                           \
-			 dash_format_sort_name(key));                                              \
-		dash_format_cell(out, cap, &o, t, w, right);                                       \
-	} while (0)
 	out[0] = '\0';
-	if (c->pid) {
-		dash_format_cell(out, cap, &o, "PID", 7, true);
-		dash_format_add(out, cap, &o, " ");
+	for (int col = 1; col <= THREAD_FIELD_N; col++) {
+		const struct thread_field *f = dash_format_column(col);
+		for (int sub = 0; f && dash_format_head(f, sub, h, sizeof(h)); sub++) {
+			if (!dash_format_shown(c, f, sub))
+				continue;
+			bool star = f == sorted && strcmp(h, f->sort_title) == 0;
+			snprintf(t, sizeof(t), "%s%s", star ? "*" : "", h);
+			dash_format_cell(out, cap, &o, t,
+					 f->dash_width ? abs(f->dash_width) : c->name_w,
+					 f->dash_width > 0);
+			dash_format_add(out, cap, &o, " ");
+		}
 	}
-	DASH_HEAD(DASH_SORT_TID, 7, true);
-	dash_format_add(out, cap, &o, " ");
-	DASH_HEAD(DASH_SORT_NAME, c->name_w, false);
-	dash_format_add(out, cap, &o, " S CPU ");
-	DASH_HEAD(DASH_SORT_CPU, 6, true);
-	dash_format_add(out, cap, &o, c->split ? "  USR%%  SYS%% " : " ");
-	DASH_HEAD(DASH_SORT_WAIT, 6, true);
-	dash_format_add(out, cap, &o, " ");
-	DASH_HEAD(DASH_SORT_IVCSW, 7, true);
-	if (c->vcsw)
-		dash_format_add(out, cap, &o, " %7s ", "VCS/s");
-	else
-		dash_format_add(out, cap, &o, " ");
-	if (c->p50)
-		dash_format_add(out, cap, &o, "   P50 ");
-	if (c->lat) {
-		DASH_HEAD(DASH_SORT_P99, 6, true);
-		dash_format_add(out, cap, &o, "    MAX ");
-	}
-	if (c->act)
-		dash_format_add(out, cap, &o, "%-11s ", "ACT");
 	dash_format_add(out, cap, &o, "MARK");
-#undef DASH_HEAD
 	return o;
+}
+
+/* An INT cell: "-" for a value that is not known (a process row's CPU,
+ * -1), 0 for one too wide for its cell. */
+static void dash_format_int(char *out, size_t cap, size_t *o, int width, double v)
+{
+	double lim = 1;
+	for (int i = 0; i < abs(width); i++)
+		lim *= 10;
+	if (v < 0)
+		dash_format_add(out, cap, o, "%*s ", width, "-");
+	else
+		dash_format_add(out, cap, o, "%*d ", width, v < lim ? (int)v : 0);
 }
 
 size_t dash_format_thread_row(char *out, size_t cap, const struct dash_cols *c,
 			      const struct model_thread *r, enum labview_mark m)
 {
-	char safe[4 * MODEL_NAME_MAX];
+	char safe[4 * MODEL_NAME_MAX], ms[16];
 	size_t o = 0;
+	const char *act = r->activity ? activity_name(r->activity) : "";
 
 	out[0] = '\0';
-	if (c->pid)
-		dash_format_add(out, cap, &o, "%7d ", (int)r->pid);
-	dash_format_add(out, cap, &o, "%7d ", (int)r->tid);
-	text_safe(r->name, r->name_len, safe, sizeof(safe));
-	dash_format_cell(out, cap, &o, safe, c->name_w, false);
-	/* A process row (state 0, cpu -1) has neither a state nor a CPU. */
-	char state = r->state == 0 ? '-' : r->state >= 'A' && r->state <= 'z' ? r->state : '?';
-	if (r->cpu < 0)
-		dash_format_add(out, cap, &o, " %c   - %6.1f ", state, r->cpu_pct);
-	else
-		dash_format_add(out, cap, &o, " %c %3d %6.1f ", state, r->cpu < 1000 ? r->cpu : 0,
-				r->cpu_pct);
-	if (c->split)
-		dash_format_add(out, cap, &o, "%5.1f %5.1f ", r->user_pct, r->sys_pct);
-	dash_format_add(out, cap, &o, "%6.1f %7.0f ", r->wait_pct, r->ivcsw_per_s);
-	if (c->vcsw)
-		dash_format_add(out, cap, &o, "%7.0f ", r->vcsw_per_s);
-	char ms[16];
-	if (c->p50) {
-		latency_out_ms(ms, sizeof(ms), 6, &r->latency, r->latency.p50_s);
-		dash_format_add(out, cap, &o, "%s ", ms);
+	for (int col = 1; col <= THREAD_FIELD_N; col++) {
+		const struct thread_field *f = dash_format_column(col);
+		if (!f || (f->kind != THREAD_FIELD_KIND_LATENCY && !dash_format_shown(c, f, 0)))
+			continue;
+		int w = f->dash_width;
+		switch (f->kind) {
+		case THREAD_FIELD_KIND_INT:
+			dash_format_int(out, cap, &o, w, thread_field_value(f, r));
+			break;
+		case THREAD_FIELD_KIND_NAME:
+			text_safe(r->name, r->name_len, safe, sizeof(safe));
+			dash_format_cell(out, cap, &o, safe, c->name_w, false);
+			dash_format_add(out, cap, &o, " ");
+			break;
+		case THREAD_FIELD_KIND_STATE: {
+			/* A process row (state 0) has no state. */
+			char s = r->state == 0			      ? '-'
+				 : r->state >= 'A' && r->state <= 'z' ? r->state
+								      : '?';
+			dash_format_add(out, cap, &o, "%*c ", w, s);
+			break;
+		}
+		case THREAD_FIELD_KIND_RATE:
+			dash_format_add(out, cap, &o, "%*.*f ", w, f->dash_decimals,
+					thread_field_value(f, r));
+			break;
+		case THREAD_FIELD_KIND_LATENCY: {
+			const double q[3] = {r->latency.p50_s, r->latency.p99_s, r->latency.max_s};
+			for (int sub = 0; sub < 3; sub++) {
+				if (!dash_format_shown(c, f, sub))
+					continue;
+				latency_out_ms(ms, sizeof(ms), w, &r->latency, q[sub]);
+				dash_format_add(out, cap, &o, "%s ", ms);
+			}
+			break;
+		}
+		case THREAD_FIELD_KIND_ACTIVITY:
+			dash_format_add(out, cap, &o, "%*s ", w, act[0] ? act : "-");
+			break;
+		}
 	}
-	if (c->lat) {
-		latency_out_ms(ms, sizeof(ms), 6, &r->latency, r->latency.p99_s);
-		dash_format_add(out, cap, &o, "%s ", ms);
-		latency_out_ms(ms, sizeof(ms), 6, &r->latency, r->latency.max_s);
-		dash_format_add(out, cap, &o, "%s ", ms);
-	}
-	const char *act = r->activity ? activity_name(r->activity) : "";
-	if (c->act)
-		dash_format_add(out, cap, &o, "%-11s ", act[0] ? act : "-");
 	const char *mark = labview_mark_name(m);
 	/* below the ACT column's width, the activity stands in MARK, short
-	 * when the row leaves it fewer than 11 columns */
-	if (!mark[0] && !c->act && c->width - dash_fit_width(out) < 11)
+	 * when the row leaves it fewer columns than ACT's */
+	int act_w = abs(thread_field_table[THREAD_FIELD_ACTIVITY].dash_width);
+	if (!mark[0] && !c->act && c->width - (int)dash_fit_width(out) < act_w)
 		act = r->activity ? activity_short(r->activity) : "";
 	dash_format_add(out, cap, &o, "%s", mark[0] || c->act ? mark : act);
 	return o;

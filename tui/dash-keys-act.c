@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include "dash-keys-impl.h"
+#include "dash-keys-act.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -5,6 +5,8 @@
 
 #include "dash-keys.h"
 #include "dash-keys-impl.h"
+#include "dash-keys-move.h"
+#include "dash-keys-act.h"
 
 /* ---- the threads table -------------------------------------------------------- */
 

@@ -10,6 +10,11 @@
 #include "config.h"
 
 #include "dash-keys-impl.h"
+#include "dash-machine-run.h"
+#include "dash-log.h"
+#include "dash-keys-table.h"
+#include "dash-keys-move.h"
+#include "dash-keys-act.h"
 
 #include <curses.h>
 

@@ -8,6 +8,8 @@
 
 #include "dash-keys.h"
 #include "dash-keys-impl.h"
+#include "dash-keys-table.h"
+#include "dash-keys-act.h"
 
 #include <curses.h>
 #include <stdio.h>

@@ -10,10 +10,12 @@
 
 #include "dash-format.h"
 #include "dash-keys-impl.h"
+#include "dash-keys-act.h"
 #include "dash-layout.h"
 #include "dash-paint.h"
 #include "explog-out.h"
 #include "text-safe.h"
+#include "explog-load.h"
 
 /* Marks the row; says so, with its ratio and any warning. */
 static int dash_log_add(struct dash *d, const struct session *s, const char *note)

@@ -18,6 +18,8 @@
 #include "explog.h"
 
 struct dash;
+struct dash_key_ctx;
+struct settings;
 struct dash_rect;
 struct session;
 
@@ -60,5 +62,9 @@ size_t dash_log_progress_row(char *out, size_t cap, int width, const struct sess
 /* Draws that row at r's first line. */
 void dash_log_progress(WINDOW *w, const struct dash_rect *r, const struct dash *d,
 		       const struct session *s);
+
+/* The experiment log (dash-log.c): m marks a row, e shows the log. */
+int dash_keys_mark(struct dash *d, struct settings *w, const struct dash_key_ctx *c, int arg);
+int dash_keys_log_view(struct dash *d, struct settings *w, const struct dash_key_ctx *c, int arg);
 
 #endif

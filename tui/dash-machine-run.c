@@ -12,6 +12,8 @@
 #include <unistd.h>
 
 #include "dash-keys-impl.h"
+#include "dash-machine-run.h"
+#include "dash-keys-act.h"
 #include "dash-keys.h"
 #include "dash-term.h"
 #include "face.h"

@@ -91,8 +91,4 @@ const char *dash_machine_sort_name(enum dash_machine_sort s);
 /* The process under the cursor, 0 for none (a group's line). */
 pid_t dash_machine_cursor_pid(const struct dash_machine *m);
 
-/* threadlab --all on the terminal: the view, and the attach screens
- * Enter opens from it, until q, F10 or a stop signal.  An exit status. */
-int dash_machine_main(const struct options *o);
-
 #endif

@@ -21,6 +21,9 @@
 #include "report.h"
 #include "text-safe.h"
 #include "tour.h"
+#include "tour-caption.h"
+#include "dash-rows.h"
+#include "session-lab.h"
 
 /* The key table's mode for what is on screen. */
 static unsigned dash_panels_mode(const struct dash *d, const struct session *s)

@@ -9,6 +9,8 @@
 #include "config.h"
 
 #include "dash-format.h"
+#include "dash-rows.h"
+#include "session-lab.h"
 
 #include "demand.h"
 

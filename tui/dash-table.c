@@ -18,6 +18,9 @@
 #include "demand.h"
 #include "runqlat.h"
 #include "xalloc.h"
+#include "dash-rows.h"
+#include "session-lab.h"
+#include "thread-field.h"
 
 static enum dash_role dash_table_role(enum labview_mark m)
 {
@@ -69,12 +72,8 @@ static void dash_table_thread(const struct model_sample *r, size_t i, size_t hea
 	const struct model_thread *x = &r->threads[i];
 	struct dash_table_row *h = &v->rows[head];
 	h->nthreads++;
-	h->cpu += x->cpu_pct;
-	h->usr += x->user_pct;
-	h->sys += x->sys_pct;
-	h->wait += x->wait_pct;
-	h->ivcsw += x->ivcsw_per_s;
-	h->vcsw += x->vcsw_per_s;
+	for (size_t k = 0; k < THREAD_FIELD_N; k++)
+		thread_field_add(&thread_field_table[k], &h->sum, x);
 	h->runnable += (x->cpu_pct + x->wait_pct) / 100.0;
 	if (!h->collapsed) {
 		struct dash_table_row *row = dash_table_add(v);
@@ -187,10 +186,9 @@ size_t dash_table_visible(const struct session *s, const struct dash *d, int h, 
 static void dash_table_process_row(char *out, size_t cap, const struct dash_cols *c,
 				   const struct dash_table_row *p, const struct session *s)
 {
-	struct model_thread t;
+	struct model_thread t = p->sum;
 	char name[MODEL_NAME_MAX];
 	const struct census_proc *cp = census_find(&s->census, p->pid);
-	memset(&t, 0, sizeof(t));
 	t.pid = p->pid;
 	t.tid = p->pid;
 	snprintf(name, sizeof(name), "%s", cp && cp->comm[0] ? cp->comm : "");
@@ -200,12 +198,6 @@ static void dash_table_process_row(char *out, size_t cap, const struct dash_cols
 	t.name_len = n < 0 ? 0 : (size_t)n < sizeof(t.name) ? (size_t)n : sizeof(t.name) - 1;
 	t.state = 0;
 	t.cpu = -1;
-	t.cpu_pct = p->cpu;
-	t.user_pct = p->usr;
-	t.sys_pct = p->sys;
-	t.wait_pct = p->wait;
-	t.ivcsw_per_s = p->ivcsw;
-	t.vcsw_per_s = p->vcsw;
 	if (c->lat) /* quantiles of the process's threads together, not summed */
 		runqlat_process(&s->model, p->pid, &t.latency);
 	dash_format_thread_row(out, cap, c, &t, LABVIEW_MARK_NONE);

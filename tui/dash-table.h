@@ -23,7 +23,9 @@ struct dash_table_row {
 	pid_t pid;     /* the process */
 	size_t thread; /* thread rows: the index into the rates' threads */
 	int nthreads;  /* process rows: its threads */
-	double cpu, usr, sys, wait, ivcsw, vcsw, runnable; /* process rows: totals */
+	struct model_thread sum; /* process rows: its threads' rates (thread-field.h's RATE
+				  * fields) summed */
+	double runnable;	 /* process rows: its mean runnable threads */
 	bool collapsed; /* process rows: its threads are hidden */
 };
 

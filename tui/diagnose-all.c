@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include "diagnose.h"
+#include "diagnose-all.h"
 
 #include <stdio.h>
 

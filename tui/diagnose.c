@@ -18,6 +18,7 @@
 #include "json-out.h"
 #include "session.h"
 #include "text-safe.h"
+#include "diagnosis-rules.h"
 
 #define DIAGNOSE_DEFAULT_S 5.0
 

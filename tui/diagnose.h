@@ -11,13 +11,6 @@
  * before two samples). */
 int diagnose_run(const struct options *o);
 
-/* --diagnose --all (tui/diagnose-all.c): the machine over --seconds
- * (default 5), its verdict and its offenders and starved processes
- * (output/ranking-out.h), as text or JSON on stdout.  Returns 0 when the
- * machine is not oversubscribed and no process offends or starves, 1 when
- * one does, 2 on error (an unreadable proc/, a signal before the end). */
-int diagnose_all_run(const struct options *o);
-
 /* rc, once stdout is flushed; EXIT_USAGE (2, not 1: "a problem found")
  * with a message when it cannot be written. */
 int diagnose_flushed(int rc);

@@ -6,8 +6,11 @@
 #include <stdio.h>
 #include <string.h>
 
-int export_start(struct export *e, const struct options *o, char *err, size_t errlen)
+#include "face.h"
+
+int export_start(struct export *e, const struct options *o)
 {
+	char err[512];
 	memset(e, 0, sizeof(*e));
 	e->mo.max_threads = (size_t)o->metrics_max_threads;
 	e->mo.max_processes = (size_t)o->metrics_max_processes;
@@ -19,9 +22,11 @@ int export_start(struct export *e, const struct options *o, char *err, size_t er
 	    .tls_key = o->tls_key,
 	    .auth_file = o->basic_auth,
 	};
-	e->srv = serve_start(&c, err, errlen);
-	if (!e->srv)
+	e->srv = serve_start(&c, err, sizeof(err));
+	if (!e->srv) {
+		face_say(err);
 		return EXIT_USAGE;
+	}
 	fprintf(stderr, "threadlab: serving %s%s\n", serve_url(e->srv),
 		o->basic_auth ? " (basic auth)" : "");
 	return EXIT_OK;

@@ -20,9 +20,10 @@ struct export
 };
 
 /* Starts the server o asks for and says on stderr where it listens.
- * Returns EXIT_OK, or EXIT_USAGE with a one-line reason in err (a bad
- * address, a port in use, a file that cannot be read). */
-int export_start(struct export *e, const struct options *o, char *err, size_t errlen);
+ * Returns EXIT_OK, or EXIT_USAGE after saying why on stderr (a bad
+ * address, a port in use, a file that cannot be read); e then serves
+ * nothing, and export_stop() is not needed. */
+int export_start(struct export *e, const struct options *o);
 
 /* Publishes one session's newest sample. */
 void export_session(struct export *e, const struct session *s);

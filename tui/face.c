@@ -85,6 +85,23 @@ bool face_record_close(struct record *rec, const struct options *o)
 	return false;
 }
 
+void face_say_news(const struct session *s, unsigned *seen)
+{
+	if (s->message_seq == *seen)
+		return;
+	*seen = s->message_seq;
+	if (s->message_bad && s->message[0])
+		face_say(s->message);
+}
+
+bool face_session_end(struct session *s, struct record *rec, const struct options *o)
+{
+	bool ok = face_record_close(rec, o);
+	session_stop(s);
+	face_say_stopped(s);
+	return ok;
+}
+
 void face_say_ended(const struct session *s)
 {
 	char m[192];

@@ -38,6 +38,17 @@ bool face_record_sample(struct record **rec, const struct options *o, const stru
  * last write) failed. */
 bool face_record_close(struct record *rec, const struct options *o);
 
+/* Says, once, the session's news that is a failure (a quota refused, a
+ * helper restarted, a stream that failed, a recorded line that did not
+ * read); *seen is the message_seq said last (0 at first).  Other news is
+ * the dashboard's. */
+void face_say_news(const struct session *s, unsigned *seen);
+
+/* The end of a sampling face's session: rec closed (face_record_close),
+ * s stopped, face_say_stopped().  false when the recording's close
+ * failed (said). */
+bool face_session_end(struct session *s, struct record *rec, const struct options *o);
+
 /* "threadlab: process 123 exited" or "threadlab: the command exited with
  * status 3", once the target has gone. */
 void face_say_ended(const struct session *s);

@@ -85,9 +85,7 @@ static int headless_one(const struct options *o, struct export *e)
 	bool rec_failed = false;
 	for (double next = stop_now(); !stop_signal; next = headless_next(next, o->interval)) {
 		int tick = session_tick(&s);
-		if (s.message_seq != seen && s.message_bad && s.message[0])
-			face_say(s.message);
-		seen = s.message_seq;
+		face_say_news(&s, &seen);
 		if (tick < 0) {
 			face_say_ended(&s);
 			break;
@@ -96,26 +94,19 @@ static int headless_one(const struct options *o, struct export *e)
 		if (s.have_rates && !face_record_sample(&rec, o, &s, NULL, 0))
 			rec_failed = true;
 	}
-	if (!face_record_close(rec, o))
+	if (!face_session_end(&s, rec, o))
 		rec_failed = true;
-	session_stop(&s);
-	face_say_stopped(&s);
-	if (rec_failed)
-		return EXIT_RUNTIME;
-	return EXIT_OK;
+	return rec_failed ? EXIT_RUNTIME : EXIT_OK;
 }
 
 int headless_run(const struct options *o)
 {
 	struct export e;
-	char err[512];
 	/* Before the target starts: a signal during start-up still cleans up. */
 	stop_install(NULL);
-	int rc = export_start(&e, o, err, sizeof(err));
-	if (rc != EXIT_OK) {
-		face_say(err);
+	int rc = export_start(&e, o);
+	if (rc != EXIT_OK)
 		return rc;
-	}
 	rc = o->all	 ? headless_all(o, &e)
 	     : o->match ? headless_fleet(o, &e)
 			: headless_one(o, &e);

@@ -10,8 +10,11 @@
 #include "collector.h"
 #include "dash.h"
 #include "dash-machine.h"
+#include "dash-machine-run.h"
 #include "diagnose.h"
+#include "diagnose-all.h"
 #include "explog.h"
+#include "explog-load.h"
 #include "export.h"
 #include "face.h"
 #include "headless.h"
@@ -64,22 +67,16 @@ static int main_dashboard_run(const struct options *o, FILE *log)
 	char err[512];
 	int rc;
 	struct session s;
-	struct session_config c;
-	options_session_config(o, &c);
 	/* Installed before the workload starts: a signal during start-up
 	 * still cleans up.  dash_run() adds its terminal restore. */
 	stop_install(NULL);
-	rc = session_start(&s, &c, err, sizeof(err));
-	if (rc != EXIT_OK) {
-		session_stop(&s);
-		face_say(err);
+	rc = face_session_start(o, &s, NULL);
+	if (rc != EXIT_OK)
 		return rc;
-	}
 	struct export e;
-	rc = export_start(&e, o, err, sizeof(err));
+	rc = export_start(&e, o);
 	if (rc != EXIT_OK) {
 		session_stop(&s);
-		face_say(err);
 		return rc;
 	}
 	char serving[512] = "";

@@ -8,6 +8,7 @@
 #include "neighbours.h"
 #include "options-args.h"
 #include "options-tune.h"
+#include "options.h"
 
 int options_all_one(struct options *o, int c, const char *arg, char *err, size_t errlen)
 {

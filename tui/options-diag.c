@@ -4,6 +4,7 @@
 #include "options-diag.h"
 
 #include "options-tune.h"
+#include "options.h"
 
 int options_diag_one(struct options *o, int c)
 {

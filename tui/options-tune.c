@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include "options-tune.h"
+#include "options.h"
 
 #include <errno.h>
 #include <math.h>

@@ -11,10 +11,6 @@
 #include "options.h"
 #include "sweep-cmd.h"
 
-/* options.c's helper, shared: a one-line message into err (returns
- * EXIT_USAGE). */
-int options_err(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
 /* A POSIX extended regular expression that compiles: EXIT_OK, or
  * EXIT_USAGE with "OPT 'RE': why". */
 int options_regex_check(const char *opt, const char *re, char *err, size_t errlen);

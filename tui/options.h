@@ -128,4 +128,9 @@ void options_session_config(const struct options *o, struct session_config *c);
 /* The sweep to run for o. */
 void options_sweep_opts(const struct options *o, struct sweep_opts *so);
 
+/* options.c's helper, shared: a one-line message into err (returns
+ * EXIT_USAGE). */
+int options_err(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 #endif

@@ -10,6 +10,8 @@
  * set, 2 for a usage error; otherwise it does not exit by itself.
  * With --loader it is input-pipeline loader K instead (loader.c). */
 #include "gemm.h"
+#include "loader.h"
+#include "burn.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -5,6 +5,7 @@
  * it carries no OpenBLAS pool; `threadlab-gemm --burn` runs the same loop. */
 #define _GNU_SOURCE
 #include "gemm.h"
+#include "burn.h"
 
 #include <errno.h>
 #include <signal.h>

@@ -46,6 +46,10 @@
  * 2 for a usage error or a descriptor that is not a valid control block. */
 #define _GNU_SOURCE
 #include "gemm.h"
+#include "triad-run.h"
+#include "gemm-run.h"
+#include "gemm-names.h"
+#include "burn.h"
 #include "xalloc.h"
 
 #include <cblas.h>

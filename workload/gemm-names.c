@@ -8,6 +8,7 @@
  * pool worker, and new TIDs after a growth step are the new workers. */
 #define _GNU_SOURCE
 #include "gemm.h"
+#include "gemm-names.h"
 
 #include <dirent.h>
 #include <errno.h>

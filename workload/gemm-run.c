@@ -7,6 +7,7 @@
  * does not recompute it; every later result is compared with it. */
 #define _GNU_SOURCE
 #include "gemm.h"
+#include "gemm-run.h"
 
 #include <cblas.h>
 #include <errno.h>

@@ -18,6 +18,7 @@
  * and die with it in any case. */
 #define _GNU_SOURCE
 #include "lab-anchor.h"
+#include "lab-workers.h"
 #include "spawn.h"
 
 #include <errno.h>

@@ -18,6 +18,7 @@
 #include "config.h"
 
 #include "lab.h"
+#include "lab-find.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -5,6 +5,8 @@
 #include "config.h"
 
 #include "lab.h"
+#include "lab-triad.h"
+#include "lab-settings.h"
 
 #include <errno.h>
 #include <math.h>

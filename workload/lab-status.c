@@ -5,6 +5,8 @@
 #define _GNU_SOURCE
 #include "lab-internal.h"
 #include "xalloc.h"
+#include "lab-settings.h"
+#include "lab-status.h"
 
 #include <errno.h>
 #include <signal.h>

@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include "lab.h"
+#include "lab-triad.h"
 
 #include <dirent.h>
 #include <stdio.h>

@@ -7,6 +7,7 @@
  * their names. */
 #define _GNU_SOURCE
 #include "lab-anchor.h"
+#include "lab-workers.h"
 #include "spawn.h"
 
 #include <errno.h>

@@ -10,6 +10,9 @@
 #include "lab-bell.h"
 #include "lab-internal.h"
 #include "xalloc.h"
+#include "lab-find.h"
+#include "lab-settings.h"
+#include "lab-triad.h"
 
 #include <errno.h>
 #include <limits.h>

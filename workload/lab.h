@@ -68,16 +68,6 @@ enum lab_blas {
 	LAB_BLAS_OPENMP = 1,
 };
 
-/* "pthreads", "openmp"; parse: 0 or -EINVAL (also takes "pthread"). */
-const char *lab_blas_name(enum lab_blas b);
-int lab_blas_parse(const char *s, enum lab_blas *out);
-/* Every build's name, NULL-terminated; a name's index is its enum lab_blas. */
-const char *const *lab_blas_names(void);
-/* The directory holding that build's libopenblas.so.0, or NULL when the
- * build is not installed (the pthreads build then falls back to the
- * library the helper was linked against). */
-const char *lab_blas_dir(enum lab_blas b);
-
 struct lab_settings {
 	int threads;		      /* intra-op OpenBLAS threads per GEMM, 1..CTL_MAX_THREADS */
 	int streams;		      /* inter-op streams (helper processes), 1..CTL_MAX_STREAMS */
@@ -98,59 +88,7 @@ struct lab_settings {
 				       * elements per array (size then unused) */
 };
 
-/* The settings' defaults and ranges are the knob table's (monitor/knobs.h:
- * knobs_defaults, knobs_check); the workload takes settings that passed
- * it and keeps its arrays' bounds (CTL_MAX_*, LAB_MAX_*) whatever it gets.
- * What only the system can say: the OpenBLAS build asked for is installed.
- * On error writes one line into err saying what to do and returns
- * -ENOENT, else 0.  Memory is checked apart (lab_settings_check_mem),
- * against a MemAvailable the caller reads. */
-int lab_settings_check(const struct lab_settings *s, char *err, size_t errlen);
-
-/* The memory check, against avail bytes (MemAvailable;
- * 0: unknown, always fits): -ENOMEM with a message when the matrices need
- * more than 80 % of it, else 0.  Pure, for tests. */
-int lab_settings_check_mem(const struct lab_settings *s, unsigned long long avail, char *err,
-			   size_t errlen);
-
-/* The per-process limits: each helper holds its stream's 4 matrices and
- * OpenBLAS's own address space (LAB_HELPER_AS_MIB for the library, its
- * buffers and the driver, and LAB_THREAD_AS_MIB per pool thread: stacks
- * and buffers; measured on Debian 12's OpenBLAS 0.3.21).  as and data are
- * RLIMIT_AS and RLIMIT_DATA in bytes (RLIM_INFINITY or 0: none).  -ENOMEM
- * with a message naming the limit when a helper cannot fit, else 0.  Pure. */
-#define LAB_HELPER_AS_MIB 320
-#define LAB_THREAD_AS_MIB 16
-int lab_settings_check_limits(const struct lab_settings *s, unsigned long long as,
-			      unsigned long long data, char *err, size_t errlen);
-/* The same against this process's limits (the helpers inherit them). */
-int lab_settings_check_rlimits(const struct lab_settings *s, char *err, size_t errlen);
-
-/* A generous timeout for lab_wait_ready() after starting or changing to s,
- * ms: the 1-thread reference and a first GEMM of every stream at a slow
- * rate, stretched by a quota below 1 CPU.  At least 10 s. */
-int lab_ready_timeout_ms(const struct lab_settings *s);
-
-/* Parses a --cpus argument: a real number > 0, or "max"/"none" for no
- * quota (*cpus = 0).  0, negative or non-numbers give -EINVAL with a
- * message in err. */
-int lab_cpus_parse(const char *arg, double *cpus, char *err, size_t errlen);
-
 /* ---- lab-triad.c: the kernels ------------------------------------------ */
-
-#define LAB_TRIAD_MIN_MIB 128 /* each triad array holds at least this much */
-/* "gemm", "triad"; NULL-terminated, a name's index is its enum ctl_kernel. */
-const char *const *lab_kernel_names(void);
-const char *lab_kernel_name(enum ctl_kernel k);
-/* A cache size as sysfs writes it ("480M", "4096K", "32768"), bytes; 0 when
- * it does not read.  Pure. */
-unsigned long long lab_cache_parse(const char *text);
-/* The largest cache under cpu_dir/cache/index* /size, bytes; 0 when none
- * reads (cpu_dir: "/sys/devices/system/cpu/cpu0", or a fixture). */
-unsigned long long lab_largest_cache(const char *cpu_dir);
-/* Elements per triad array for precision p: 2 x the largest cache of CPU 0,
- * at least LAB_TRIAD_MIN_MIB, a multiple of 64 (read once per process). */
-uint32_t lab_triad_length(enum ctl_precision p);
 
 struct lab;
 
@@ -163,13 +101,6 @@ struct lab;
  * programs come from lab_programs_dir().  The caller owns the result and
  * frees it with lab_stop(). */
 struct lab *lab_start(const struct lab_settings *s, char *err, size_t errlen);
-
-/* Waits up to timeout_ms until every wanted stream has applied the newest
- * settings and done at least one GEMM with them (or failed).  Returns 0,
- * -ETIMEDOUT, -EIO when a helper failed (its error in msg), or -ECHILD
- * when the anchor has ended (lab_recover() then says how and restarts
- * it). */
-int lab_wait_ready(struct lab *lab, int timeout_ms, char *msg, size_t msglen);
 
 /* Changes any knob live.  Helpers apply thread/size/precision/pause
  * changes between two GEMM calls; new streams start helpers; fewer streams
@@ -297,44 +228,6 @@ struct lab_status {
 	pid_t pids[LAB_MAX_PIDS];
 };
 
-/* Fills st from the control block and the lab's own state.  Also feeds the
- * single-thread rate cache when the lab runs 1 stream x 1 thread in steady
- * state.  Returns 0, or -ESRCH when the anchor has gone. */
-int lab_read(struct lab *lab, struct lab_status *st);
-
-/* The single-thread rate for size n and precision p in GFLOP/s, the first
- * time it is asked for that size/precision measured, then cached.
- *
- * Method: the workload is switched to 1 stream x 1 thread (no workers, no
- * quota) and, once applied, the rate FLOPs / time inside GEMM calls is
- * taken over short windows of at least 3 calls (or 1 call of 0.2 s and
- * more) for about 0.6 s, and the best window is kept: noise from other
- * processes only lowers a rate, so the maximum is the machine's.  Large
- * sizes wait for at least one window (lab_ready_timeout_ms bounds it).
- * The settings before are restored.  While the lab later runs 1 x 1 in
- * steady state (no workers, no quota), each second of GEMM time refines
- * the cached value: it keeps the maximum.
- *
- * Returns a value <= 0 when it cannot be measured (helper failed). */
-double lab_single_rate(struct lab *lab, int n, enum ctl_precision p);
-
-/* The cached rate only, never measuring; <= 0 when unknown. */
-double lab_single_rate_cached(const struct lab *lab, int n, enum ctl_precision p);
-/* The rate-cache size key of the kernel in s: its n for GEMM, LAB_TRIAD_KEY
- * for the triad (lab_single_rate(lab, LAB_TRIAD_KEY, p) measures the triad). */
-#define LAB_TRIAD_KEY 0
-int lab_rate_key(const struct lab_settings *s);
-
-/* The machine's memory bandwidth, GB/s (10^9 bytes a second): the triad in
- * the precision held on one stream with one thread per online CPU (no workers, quota
- * lifted), the best window over about a second, as lab_single_rate does;
- * bytes are 3 elements an index (the STREAM count).  Measured the first
- * time it is asked for, then cached for the lab's life; the settings
- * before are restored.  <= 0 when it cannot be measured. */
-double lab_memory_gbs(struct lab *lab);
-/* The cached bandwidth only, never measuring; <= 0 when unknown. */
-double lab_memory_gbs_cached(const struct lab *lab);
-
 /* The quota cgroup's cpu.stat directory and version (for the sweep and
  * batch: throttling of the workload); returns false when there is none. */
 bool lab_quota_cgroup(const struct lab *lab, const char **dir, int *version);
@@ -343,24 +236,6 @@ bool lab_quota_cgroup(const struct lab *lab, const char **dir, int *version);
  * made again, the workload moved back in under the same quota.  Returns
  * true when it had gone.  Cheap (one access(2)): call it every tick. */
 bool lab_keep_quota(struct lab *lab);
-
-/* The directory holding all of the lab's programs (threadlab-anchor,
- * threadlab-gemm, threadlab-burn), never found through $PATH: the one
- * $THREADLAB_LIBEXECDIR names when set; else the build tree this program
- * runs from; else the installed layout next to this program (bindir's
- * relative path to pkglibexecdir); else the configured pkglibexecdir (the
- * order and why: lab-find.c).  Writes the canonical path into out (cap
- * bytes) and, when how is not NULL, how it was found ("build tree",
- * "installed", "configured", "THREADLAB_LIBEXECDIR": static text).
- * Returns 0, -ENOENT when no directory holds them all, -ENAMETOOLONG. */
-int lab_programs_dir(char *out, size_t cap, const char **how);
-/* The pkglibexecdir configure chose (static text). */
-const char *lab_programs_configured_dir(void);
-/* The relative path from directory from to directory to, both absolute
- * ("/usr/bin", "/usr/libexec/threadlab": "../libexec/threadlab"; the same
- * directory: ".").  Pure.  Returns 0, -EINVAL (a relative argument),
- * -ENAMETOOLONG. */
-int lab_find_relative(const char *from, const char *to, char *out, size_t cap);
 
 /* The helper executable lab_start() found (for messages), or NULL. */
 const char *lab_helper_path(const struct lab *lab);

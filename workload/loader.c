@@ -14,6 +14,8 @@
  * --parent, exit 0 on settings.quit. */
 #define _GNU_SOURCE
 #include "gemm.h"
+#include "loader.h"
+#include "burn.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -9,6 +9,7 @@
  * before plus s * b, bit for bit, whatever the thread count or FMA use. */
 #define _GNU_SOURCE
 #include "gemm.h"
+#include "triad-run.h"
 
 #include <cblas.h>
 #include <errno.h>

@@ -1,7 +1,7 @@
-/* bpf-impl.h — what bpf-load.c and bpf-threads.c share; not for other
+/* bpf-load-impl.h — what bpf-load.c gives bpf-threads.c; not for other
  * files (they use bpf-tasks.h). */
-#ifndef THREADLAB_BPF_IMPL_H
-#define THREADLAB_BPF_IMPL_H
+#ifndef THREADLAB_BPF_LOAD_IMPL_H
+#define THREADLAB_BPF_LOAD_IMPL_H
 
 #include "bpf-tasks.h"
 

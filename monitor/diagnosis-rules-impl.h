@@ -1,0 +1,19 @@
+/* diagnosis-rules-impl.h — the verdict table's side for the diagnosis'
+ * own files (diagnosis-rules.c): the rules applied and the predicates the
+ * advice asks again.  For monitor/ only (the collectors' types); the
+ * faces' side is diagnosis-rules.h. */
+#ifndef THREADLAB_DIAGNOSIS_RULES_IMPL_H
+#define THREADLAB_DIAGNOSIS_RULES_IMPL_H
+
+#include "diagnosis-impl.h"
+
+/* Sets d->verdict, its headline, reasons and suggestions: the first rule of
+ * the table that holds (diagnosis-rules.c). */
+void diagnosis_rules_apply(struct diagnosis *d, const struct diag_input *in);
+/* diagnosis-rules.c's predicates, for the advice. */
+double diagnosis_cores(const struct budget *b);
+bool diagnosis_quota_binds(const struct diagnosis *d, const struct diag_input *in);
+double diagnosis_others(const struct diagnosis *d);
+bool diagnosis_crowded(const struct diagnosis *d);
+
+#endif
