@@ -321,7 +321,9 @@ static void bpf_threads_latency(struct bpf_threads *t, const struct tl_task *r, 
 /* The processes seen this read (t->seen) get traced, those gone stop. */
 static void bpf_threads_retrace(struct bpf_threads *t)
 {
-	qsort(t->seen, t->nseen, sizeof(*t->seen), bpf_threads_pid_cmp);
+	/* A read that saw no process may hold no list yet: no qsort of NULL. */
+	if (t->nseen > 1)
+		qsort(t->seen, t->nseen, sizeof(*t->seen), bpf_threads_pid_cmp);
 	size_t kept = 0;
 	for (size_t i = 0; i < t->nseen; i++)
 		if (i == 0 || t->seen[i] != t->seen[i - 1])

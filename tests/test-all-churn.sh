@@ -7,7 +7,8 @@
 # memory flat; a PID reused by another program
 # (in a PID namespace of its own whose pid_max is lowered, so the machine's
 # is never touched) is a new row: its name, its budget read again, no rate
-# from the old process's counters.  Prints TAP.
+# from the old process's counters.  Prints TAP.  The runs last until what
+# their case needs is out (-c is only a bound), then end on SIGTERM.
 set -u
 . "$(dirname "$0")/tap-lib.sh"
 . "$(dirname "$0")/tap-jobs.sh"
@@ -15,19 +16,23 @@ OMP="$B/tests/omp-busy"
 jobs_need "$OMP"
 plan 3
 
+# has_lines FILE N: FILE has N lines or more.
+has_lines() { [ "$(wc -l <"$1" 2>/dev/null)" -ge "$2" ]; }
+
 # ---- a zombie --------------------------------------------------------------------
-# The child spins 2 s then exits; its parent never reaps it.
+# The child spins until threadlab's first sample is out, then exits; its
+# parent never reaps it.
 start zp "$PY" -c '
-import os, time
+import os, sys, time
 p = os.fork()
 if p == 0:
-    end = time.time() + 2
-    while time.time() < end:
+    end = time.time() + 30
+    while time.time() < end and not (os.path.exists(sys.argv[1]) and os.path.getsize(sys.argv[1])):
         pass
     os._exit(0)
 print("ready", p, flush=True)
-time.sleep(30)
-'
+time.sleep(60)
+' "$tmp/z.json"
 zombie=$(awk '/ready/ { print $2 }' "$tmp/start.zp")
 bounded 30 "$TL" --all --batch -c 5 --format json >"$tmp/z.json" 2>"$tmp/z.err"
 st=$?
@@ -46,7 +51,9 @@ fi
 stop "$zp"
 
 # ---- 1,000 short processes ---------------------------------------------------------
-# A copy of sleep under a name of its own, 4 loops of 250 runs of 10 ms.
+# A copy of sleep under a name of its own, run 1,000 times for 10 ms, 8 at
+# a time (xargs: a fork of a small process each, not of a shell).  The run
+# goes on (-c is a bound) until two samples follow the churn.
 cp "$(command -v sleep)" "$tmp/tl-churn"
 # AddressSanitizer holds freed blocks in its quarantine (256 MB by
 # default), which RSS counts: 1 MB of it, and 4 MB more allowed, on that
@@ -54,35 +61,39 @@ cp "$(command -v sleep)" "$tmp/tl-churn"
 asan_kb=0
 ldd "$TL" 2>/dev/null | grep -q libasan && asan_kb=4096
 ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}quarantine_size_mb=1" \
-	"${tap_orphan_kill[@]}" "$TL" --all --batch -i 1 -c 30 --format json >"$tmp/c.json" 2>"$tmp/c.err" &
+	"${tap_orphan_kill[@]}" "$TL" --all --batch -i 1 -c 600 --format json >"$tmp/c.json" 2>"$tmp/c.err" &
 tl=$!
 track "$tl"
 # The descriptors and memory of threadlab every 0.25 s, and the processes
-# of the machine: "fds rss_kB processes".  The machine reader holds each
-# process's stat open (collectors/machine.c), so its descriptors follow
-# the processes alive; what must stay flat is the difference.
+# of the machine: "fds rss_kB processes" (read by the shell, no program
+# started but sleep).  The machine reader holds each process's stat open
+# (collectors/machine.c), so its descriptors follow the processes alive;
+# what must stay flat is the difference.
 (
 	while kill -0 "$tl" 2>/dev/null; do
-		f=$(ls "/proc/$tl/fd" 2>/dev/null | wc -l)
-		r=$(awk '/^VmRSS:/ { print $2 }' "/proc/$tl/status" 2>/dev/null)
-		p=$(ls -d /proc/[0-9]* 2>/dev/null | wc -l)
-		[ -n "$r" ] && echo "$f $r $p"
+		fd=("/proc/$tl/fd/"*)
+		r=""
+		while read -r k v _; do [ "$k" = VmRSS: ] && r=$v; done 2>/dev/null <"/proc/$tl/status"
+		ps=(/proc/[0-9]*)
+		[ -n "$r" ] && [ -e "${fd[0]}" ] && echo "${#fd[@]} $r ${#ps[@]}"
 		sleep 0.25
 	done
 ) >"$tmp/c.res" &
 watch=$!
 track "$watch"
-until_true 50 grep -q . "$tmp/c.json" # the first sample: the reader is warm
+until_true 100 grep -q . "$tmp/c.json" # the first sample: the reader is warm
+# The memory is compared between the first figures taken once the reader
+# is warm and the last before threadlab is told to stop (at exit the leak
+# check of a sanitizer build takes more; under load the 3rd figure came
+# before the first sample).
+warm_at=$(wc -l <"$tmp/c.res")
+until_true 50 has_lines "$tmp/c.res" $((warm_at + 1))
 started=$(date +%s%N)
-loops=()
-for _ in 1 2 3 4; do
-	(for _ in $(seq 250); do "$tmp/tl-churn" 0.01; done) &
-	loops+=($!)
-done
-track "${loops[@]}"
-wait "${loops[@]}"
+yes 0.01 | head -n 1000 | xargs -P 8 -n 1 "$tmp/tl-churn"
 churn_ms=$((($(date +%s%N) - started) / 1000000))
-sleep 2.2 # two more samples after the churn
+after=$(($(wc -l <"$tmp/c.json") + 2))
+until_true 300 has_lines "$tmp/c.json" "$after" # two more samples after the churn
+end_at=$(wc -l <"$tmp/c.res")
 kill -TERM "$tl"
 wait "$tl"
 st=$?
@@ -94,7 +105,7 @@ rows = [x for l in lines for x in l['processes'] if x['name'] == 'tl-churn']
 assert not rows, ('a process that lived 10 ms has a row', rows[:3])
 res = [tuple(map(int, l.split())) for l in open('$tmp/c.res') if l.strip()]
 assert len(res) > 8, res
-base_fd, base_rss, base_p = res[2]
+base_fd, base_rss, base_p = res[$warm_at]
 # one descriptor per process it read, a few of its own: a leak of one a
 # process would be 1,000 more; processes that ended since its last tick
 # are still held until the next one, and the count of processes is read
@@ -102,7 +113,7 @@ base_fd, base_rss, base_p = res[2]
 # theirs (17 apart during the churn, 14 after it, on a loaded box)
 over = max(f - p for f, r, p in res[2:])
 fd_max = max(f for f, r, p in res[2:])
-fd_end, rss_end, p_end = res[-1]
+fd_end, rss_end, p_end = res[$end_at - 1]
 assert over <= 64, ('descriptors beyond the processes', base_fd, base_p, over)
 assert fd_end - p_end <= 64, ('descriptors left after the churn', fd_end, p_end)
 # the ranking's arrays follow the processes alive at once, which the
@@ -121,20 +132,29 @@ fi
 # In a PID namespace with its own /proc, pid_max 350: after the first 300
 # PIDs new ones cycle through 300..349, so the PID of a process that ended
 # comes back within 50 starts.  pid_max belongs to the namespace (Linux
-# 6.14 and later); the machine's is checked unchanged after.
+# 6.14 and later); the machine's is checked unchanged after.  Where the
+# namespace's ns_last_pid can be written (as root), the next PID is set
+# instead of started through: past 299 at first, then to the ended one's.
+# The run goes on (-c is a bound) while the first program shows in two
+# samples and the new one in three.
 host_max=$(cat /proc/sys/kernel/pid_max)
 cp "$(command -v sleep)" "$tmp/tl-first"
 reuse() {
+	lines_at_least() {
+		for _ in $(seq 300); do [ "$(wc -l <"$tmp/r.json")" -ge "$1" ] && return; sleep 0.1; done
+	}
 	echo 350 >/proc/sys/kernel/pid_max || exit 77
-	for _ in $(seq 300); do /bin/true; done
+	echo 299 2>/dev/null >/proc/sys/kernel/ns_last_pid || for _ in $(seq 300); do /bin/true; done
 	"$tmp/tl-first" 60 &
 	a=$!
 	echo "a $a"
-	"$TL" --all --batch -i 1 -c 8 --format json >"$tmp/r.json" 2>"$tmp/r.err" &
+	"$TL" --all --batch -i 1 -c 60 --format json >"$tmp/r.json" 2>"$tmp/r.err" &
 	t=$!
-	sleep 2.5
+	lines_at_least 2
 	kill "$a"
 	wait "$a" 2>/dev/null
+	n=$(wc -l <"$tmp/r.json")
+	echo $((a - 1)) 2>/dev/null >/proc/sys/kernel/ns_last_pid
 	for _ in $(seq 400); do
 		OMP_NUM_THREADS=1 sh -c '[ $$ = "$0" ] && exec taskset -c 0 "$1"; exit 0' "$a" "$OMP" &
 		b=$!
@@ -144,6 +164,8 @@ reuse() {
 		fi
 		wait "$b"
 	done
+	lines_at_least $((n + 3))
+	kill -TERM "$t"
 	wait "$t"
 	echo "st $?"
 	kill "$b" 2>/dev/null
