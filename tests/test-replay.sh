@@ -188,9 +188,10 @@ else
 	first=$(python3 -c 'import json,sys; print("%.1f" % json.loads(open(sys.argv[1]).readline())["workload"]["gflops"])' "$tmp/lab.out")
 	t1=$(python3 -c 'import json,sys; print(json.loads(open(sys.argv[1]).readline())["time"][11:19])' "$tmp/lab.out")
 	$T new-session -d -s rp -x 120 -y 40 "exec env LC_ALL=C.UTF-8 '$TL' --replay '$tmp/lab.jsonl'"
-	# pause, and back to the start: on a loaded box the space may come
-	# after the replay has moved on to its second sample
-	$T send-keys -t rp ' ' g
+	# pause (> always pauses; a space would play a replay that already
+	# ran to its end) and back to the start: on a loaded box the key may
+	# come after the replay has moved on
+	$T send-keys -t rp '>' g
 	if wait_pane rp 'threadlab replay lab' 50 && grep -q "GFLOP/s $first" "$tmp/pane" &&
 		grep -q "$t1" "$tmp/pane" && grep -q 'gemm0.w1' "$tmp/pane" &&
 		grep -q 'CPU budget: online' "$tmp/pane" && grep -Eq ' (sample )?1/10 ' "$tmp/pane"; then
