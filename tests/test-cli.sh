@@ -332,6 +332,8 @@ else
 fi
 
 bg_end fx.quarter
-grep -q 'effective  0.25 CPUs (bound by quota)' "$tmp/fx.quarter" && ok "--budget --root: a 0.25-CPU quota stays 0.25 and binds" || notok "--budget fixture quarter" "$(cat "$tmp/fx.quarter" "$tmp/fx.quarter.err")"
+cat "$tmp/fx.quarter.err" >>"$tmp/fx.quarter"
+grep -q 'effective  0.25 CPUs (bound by quota)' "$tmp/fx.quarter" && ok "--budget --root: a 0.25-CPU quota stays 0.25 and binds" || notok "--budget fixture quarter" "$(cat "$tmp/fx.quarter")"
 bg_end fx.ns
-grep -q 'note .*not visible' "$tmp/fx.ns" && ok "--budget --root: namespace fallback is said" || notok "--budget fixture ns" "$(cat "$tmp/fx.ns" "$tmp/fx.ns.err")"
+cat "$tmp/fx.ns.err" >>"$tmp/fx.ns"
+grep -q 'note .*not visible' "$tmp/fx.ns" && ok "--budget --root: namespace fallback is said" || notok "--budget fixture ns" "$(cat "$tmp/fx.ns")"
