@@ -14,10 +14,18 @@
  *
  * With OMP_STEPS_PIDS=FILE set, every process of it (the forked grandchild
  * too) appends its PID to FILE: the tests find what is left of their own
- * runs by PID, never by name. */
+ * runs by PID, never by name.
+ *
+ * With OMP_STEPS_PACE=N set (steps per second), one thread prints the same
+ * lines at that pace, each step waiting for its time instead of computing:
+ * for the tests of how lines are read and commands stopped, which need a
+ * steady rate and no CPU.  The steps keep to deadlines, so a late wake-up
+ * catches up, by at most 0.1 s: a process starved for seconds goes on from
+ * where it is, it does not print seconds of steps at once. */
+#define _GNU_SOURCE
+#include <errno.h>
 #include <omp.h>
 #include <signal.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,11 +50,53 @@ static void note_pid(void)
 	}
 }
 
+static void step_line(const char *mode, long count, double dt)
+{
+	if (strcmp(mode, "tqdm") == 0)
+		printf("\r%3ld%%|#####     | %ld/100000 [00:%02d<00:10, %.2fit/s]", count / 1000,
+		       count, (int)dt, count / (dt > 0 ? dt : 1));
+	else if (strcmp(mode, "quiet") == 0)
+		printf("working %ld\n", count);
+	else
+		printf("step %ld\n", count);
+	fflush(stdout);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* OMP_STEPS_PACE: the steps at pace a second from start, each at its
+ * deadline; one more than 0.1 s late moves the deadlines after it. */
+static void run_paced(double secs, const char *mode, double pace)
+{
+	double start = now_s(), due = start;
+	for (long count = 1;; count++) {
+		due += 1 / pace;
+		double now = now_s();
+		if (now - due > 0.1)
+			due = now;
+		if (secs > 0 && due - start >= secs)
+			return;
+		struct timespec ts = {(time_t)due, (long)((due - (double)(time_t)due) * 1e9)};
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+			;
+		step_line(mode, count, now_s() - start);
+	}
+}
+
 static void run(double secs, const char *mode)
 {
+	const char *pace = getenv("OMP_STEPS_PACE");
+	if (pace && atof(pace) > 0) {
+		run_paced(secs, mode, atof(pace));
+		return;
+	}
 	long count = 0;
 	double t0 = omp_get_wtime();
-	bool tqdm = strcmp(mode, "tqdm") == 0, quiet = strcmp(mode, "quiet") == 0;
 #pragma omp parallel
 	{
 		while (secs <= 0 || omp_get_wtime() - t0 < secs) {
@@ -54,17 +104,7 @@ static void run(double secs, const char *mode)
 #pragma omp critical
 			{
 				count++;
-				double dt = omp_get_wtime() - t0;
-				if (tqdm)
-					printf("\r%3ld%%|#####     | %ld/100000 [00:%02d<00:10, "
-					       "%.2fit/s]",
-					       count / 1000, count, (int)dt,
-					       count / (dt > 0 ? dt : 1));
-				else if (quiet)
-					printf("working %ld\n", count);
-				else
-					printf("step %ld\n", count);
-				fflush(stdout);
+				step_line(mode, count, omp_get_wtime() - t0);
 			}
 		}
 	}

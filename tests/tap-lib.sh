@@ -118,6 +118,21 @@ reap() {
 	wait "$1" 2>/dev/null
 	reaped=$?
 }
+# bg_start NAME CMD...: CMD in the background, for cases that may run side
+# by side (no CPU shares compared): tracked, killed when the script dies
+# (tap_orphan_kill), its output in $tmp/NAME and $tmp/NAME.err, its PID in
+# bg_pid[NAME].  bg_end NAME [SECONDS] waits for it (at most SECONDS,
+# default 120, then kills it), its exit status in $reaped.  A script
+# starts its runs early and reports the cases in plan order as they end.
+declare -A bg_pid=()
+bg_start() {
+	local name=$1
+	shift
+	"${tap_orphan_kill[@]}" "$@" >"$tmp/$name" 2>"$tmp/$name.err" &
+	bg_pid[$name]=$!
+	track "$!"
+}
+bg_end() { reap "${bg_pid[$1]}" "${2:-120}"; }
 # until_true TENTHS CMD...: polls CMD every 0.1 s until it succeeds.
 until_true() {
 	local i t=$1

@@ -1,7 +1,9 @@
 # tap-steps.sh — what test-tune.sh and test-tune-sweep.sh share, sourced
 # after tap-lib.sh: tests/omp-steps (STEPS, a job that prints "step N"),
 # the PIDs of its runs still alive (left, found by PID from the
-# OMP_STEPS_PIDS file every run writes, never by name), a wait until none
+# OMP_STEPS_PIDS file every run writes, never by name; a script that runs
+# groups of runs side by side gives each group a file of its own,
+# $tmp/steps-NAME.pids, in the runs' OMP_STEPS_PIDS), a wait until none
 # is (wait_gone) and the command sweep (sweep), which notes the cgroups its
 # runs are in, from their PIDs, in $tmp/run.cgroups.  B, TL, PY, tmp and
 # pids come from tap-jobs.sh (TL may be THREADLAB_BIN); the script skips
@@ -12,16 +14,20 @@
 . "$(dirname "${BASH_SOURCE[0]}")/tap-jobs.sh"
 STEPS="$(cd "$B" && pwd)/tests/omp-steps"
 jobs_need "$STEPS"
-# Processes of the test program still alive (zombies do not count).
+# left [FILE]: processes of the test program still alive (zombies do not
+# count), of the runs that wrote FILE (default: OMP_STEPS_PIDS).
 export OMP_STEPS_PIDS="$tmp/steps.pids"
-left() { sort -u "$OMP_STEPS_PIDS" 2>/dev/null | while read -r p; do
+left() { sort -u "${1:-$OMP_STEPS_PIDS}" 2>/dev/null | while read -r p; do
 	alive "$p" && [ "$(readlink "/proc/$p/exe" 2>/dev/null)" = "$STEPS" ] && echo "$p"; done; }
-# wait_gone TENTHS: until no test program is left.
-wait_gone() { for _ in $(seq "$1"); do [ -z "$(left)" ] && return 0; sleep 0.1; done; return 1; }
+# wait_gone TENTHS [FILE]: until no test program (of FILE's runs) is left.
+wait_gone() { for _ in $(seq "$1"); do [ -z "$(left "${2:-}")" ] && return 0; sleep 0.1; done; return 1; }
 # cleanup (tap-lib calls it at exit): every run of the test program killed.
 cleanup() {
+	local f
 	for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done
-	for p in $(left); do kill -9 "$p"; done
+	for f in "$OMP_STEPS_PIDS" "$tmp"/steps-*.pids; do
+		for p in $(left "$f"); do kill -9 "$p"; done
+	done
 	rm -rf "$tmp"
 }
 # While it runs, the cgroups its runs are in (from their PIDs) are noted in

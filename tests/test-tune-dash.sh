@@ -3,6 +3,10 @@
 # progress rate and last output line (-- CMD --progress), the experiment
 # log of a real job (m with a note, e), and of the lab with --log FILE
 # (ratios, the two-knob warning, the JSON Lines read back).  Prints TAP.
+#
+# The job (tests/omp-steps) is paced (OMP_STEPS_PACE): 100 lines a second,
+# kept to deadlines, at no CPU; the lab, which keeps CPUs busy, runs after
+# it, alone.
 set -u
 B="${THREADLAB_BUILDDIR:-.}"
 TL="${THREADLAB_BIN:-$B/threadlab}"
@@ -26,17 +30,32 @@ figures() {
 	sed -n 's/^progress .* \([0-9.]*\) steps\/s | steady [0-9.]* | \([0-9]*\) steps.*/\1 \2/p' \
 		"$tmp/pane" | head -n1
 }
-now() { date +%s.%N; }
+# fresh_figures: waits (at most 10 s) for the progress row to change, so
+# that the figures in $tmp/pane were drawn a moment ago (the count is the
+# last tick's, up to an interval old otherwise); their time in $t.
+fresh_figures() {
+	local was
+	was=$(figures)
+	for _ in $(seq 100); do
+		pane job >"$tmp/pane"
+		t=$EPOCHREALTIME
+		[ -n "$(figures)" ] && [ "$(figures)" != "$was" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
 
 # ---- a real job's progress ------------------------------------------------------
 $T new-session -d -s job -x 80 -y 24 \
-	"exec env OMP_NUM_THREADS=1 LC_ALL=C.UTF-8 '$TL' -i 0.5 --progress 'step ([0-9]+)' -- '$STEPS' 0"
+	"exec env OMP_NUM_THREADS=1 OMP_STEPS_PACE=100 LC_ALL=C.UTF-8 '$TL' -i 0.5 --progress 'step ([0-9]+)' -- '$STEPS' 0"
 if wait_pane job '^progress .*[0-9] steps/s \| steady [0-9.]+ \| [0-9]+ steps' 200; then
-	t1=$(now)
+	# the figures just after a tick, and again just after a tick 2 s on
+	fresh_figures
+	t1=$t
 	f1=$(figures)
 	sleep 2
-	pane job >"$tmp/pane"
-	t2=$(now)
+	fresh_figures
+	t2=$t
 	f2=$(figures)
 	if "$PY" - "$t1" "$f1" "$t2" "$f2" >"$tmp/check" 2>&1 <<'PY'; then
 import sys
@@ -80,17 +99,23 @@ $T send-keys -t job q
 
 # ---- the lab's log with --log ---------------------------------------------------------
 $T new-session -d -s lab -x 120 -y 40 "exec env LC_ALL=C.UTF-8 '$TL' -i 0.5 --log '$tmp/log.jsonl'"
-steady() { sleep 1; wait_pane lab 'steady [0-9]' 150; }
+# steady TARGET: the steady figure of the setting now in effect (it reads
+# "steady ..." from the change until 1.5 s of it are measured; a change
+# already measured is not waited for again).
+steady() {
+	wait_pane "$1" 'steady \.\.\.' 100 2>/dev/null
+	wait_pane "$1" 'steady [0-9]' 150
+}
 marked=0
-if wait_pane lab 'GFLOP/s [0-9.]+ ' 300 && steady; then
+if wait_pane lab 'GFLOP/s [0-9.]+ ' 300 && steady lab; then
 	$T send-keys -t lab m
 	wait_pane lab 'row 1 marked' 100 && marked=$((marked + 1))
 	$T send-keys -t lab +
-	steady
+	steady lab
 	$T send-keys -t lab m
 	wait_pane lab 'row 2 marked: [0-9.]+x the first row' 100 && marked=$((marked + 1))
-	$T send-keys -t lab + ]
-	steady
+	$T send-keys -t lab + ']'
+	steady lab
 	$T send-keys -t lab m
 	wait_pane lab 'row 3 marked: 2 knobs changed at once: threads and streams' 100 &&
 		marked=$((marked + 1))
@@ -136,7 +161,7 @@ else
 fi
 # A second run reads the rows back and goes on: row 4, its ratio to row 1.
 $T new-session -d -s lab2 -x 80 -y 24 "exec '$TL' -i 0.5 --log '$tmp/log.jsonl'"
-if wait_pane lab2 'GFLOP/s [0-9.]+ ' 300 && sleep 1 && wait_pane lab2 'steady [0-9]' 150; then
+if wait_pane lab2 'GFLOP/s [0-9.]+ ' 300 && steady lab2; then
 	$T send-keys -t lab2 m
 	wait_pane lab2 'row 4 marked' 100
 	$T send-keys -t lab2 e
