@@ -110,16 +110,6 @@ fi
 # builds it (a compiler warning fails it), runs lintian, and runs the
 # autopkgtest smoke test against it unpacked, beside the suite at the least
 # CPU weight, so that it takes only what the tests leave idle.
-build_in build-check "--enable-werror --enable-sanitizers --enable-bpf=yes"
-(cd build-check && make -j"$(nproc)" check TESTS= >/dev/null)
-echo "setup: the sanitizer build was ready $(($(date +%s) - start)) s after the start"
-if [ -n "$apt_pid" ] && ! wait "$apt_pid"; then
-	echo "setup: installing the tests' packages failed:$check_missing" >&2
-	exit 1
-fi
-THREADLAB_TEST_LOCK="$(pwd)/build-check/tests-serial.lock"
-export THREADLAB_TEST_LOCK
-: >"$THREADLAB_TEST_LOCK"
 # The least CPU weight for the package: a cpu cgroup of weight 2 (v1
 # cpu.shares) or 1 (v2 cpu.weight) where root has one, else the lowest nice
 # of its own autogroup (with autogroups, nice counts only within one).
@@ -138,14 +128,28 @@ if [ -z "$low" ] && grep -qw cpu /sys/fs/cgroup/cgroup.subtree_control 2>/dev/nu
 fi
 rm -rf build-package
 mkdir -p build-package
-# The package holds LOCK.build shared while it builds: a CPU-share test
-# (tests/tap-wrap.sh) waits for it, so none runs beside a compiler.
+# It starts before the sanitizer build, whose configure leaves a CPU idle,
+# and waits for the tests' packages (lintian) that apt installs meanwhile.
+# It runs beside every test, the CPU-share tests too: at a weight of 2
+# against their cgroups' 1,024 to 262,144 it takes only the CPU they leave
+# idle (a CPU-share test runs at about 1.2 of 2 CPUs), and a thread of
+# theirs that wakes preempts it at once.
 setsid sh -c 'if [ -n "$1" ]; then echo $$ >"$1/cgroup.procs"; else echo 19 >/proc/self/autogroup; fi 2>/dev/null
-	exec nice -n 19 flock -s "$2" .ci/package.sh' sh "$low" "$THREADLAB_TEST_LOCK.build" >build-package/log 2>&1 &
+	exec nice -n 19 .ci/package.sh --wait-deps 600' sh "$low" >build-package/log 2>&1 &
 package_pid=$!
 # A suite stopped by a signal must not leave the package's build behind.
 trap 'kill -- -"$package_pid" 2>/dev/null || true' EXIT
 trap 'exit 1' INT TERM HUP
+build_in build-check "--enable-werror --enable-sanitizers --enable-bpf=yes"
+(cd build-check && make -j"$(nproc)" check TESTS= >/dev/null)
+echo "setup: the sanitizer build was ready $(($(date +%s) - start)) s after the start"
+if [ -n "$apt_pid" ] && ! wait "$apt_pid"; then
+	echo "setup: installing the tests' packages failed:$check_missing" >&2
+	exit 1
+fi
+THREADLAB_TEST_LOCK="$(pwd)/build-check/tests-serial.lock"
+export THREADLAB_TEST_LOCK
+: >"$THREADLAB_TEST_LOCK"
 jobs=$(nproc)
 # Most tests wait (for samples, a tmux pane, a server) more than they
 # compute: twice as many tests as CPUs at a time; the CPU-share tests run
