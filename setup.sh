@@ -108,34 +108,18 @@ fi
 # LeakSanitizer, warnings as errors (./build-check).  The build as it ships
 # (Debian's flags, no sanitizer) is the Debian package's: .ci/package.sh
 # builds it (a compiler warning fails it), runs lintian, and runs the
-# autopkgtest smoke test against it unpacked, beside the suite at the least
-# CPU weight, so that it takes only what the tests leave idle.
-# The least CPU weight for the package: a cpu cgroup of weight 2 (v1
-# cpu.shares) or 1 (v2 cpu.weight) where root has one, else the lowest nice
-# of its own autogroup (with autogroups, nice counts only within one).
-low=""
-for d in /sys/fs/cgroup/cpu /sys/fs/cgroup/cpu,cpuacct; do
-	if [ -e "$d/cpu.shares" ] && mkdir "$d/tl-ci-package-$$" 2>/dev/null; then
-		low="$d/tl-ci-package-$$"
-		echo 2 >"$low/cpu.shares"
-		break
-	fi
-done
-if [ -z "$low" ] && grep -qw cpu /sys/fs/cgroup/cgroup.subtree_control 2>/dev/null &&
-	mkdir "/sys/fs/cgroup/tl-ci-package-$$" 2>/dev/null; then
-	low="/sys/fs/cgroup/tl-ci-package-$$"
-	echo 1 >"$low/cpu.weight"
-fi
+# autopkgtest smoke test against it unpacked.
 rm -rf build-package
 mkdir -p build-package
-# It starts before the sanitizer build, whose configure leaves a CPU idle,
-# and waits for the tests' packages (lintian) that apt installs meanwhile.
-# It runs beside every test, the CPU-share tests too: at a weight of 2
-# against their cgroups' 1,024 to 262,144 it takes only the CPU they leave
-# idle (a CPU-share test runs at about 1.2 of 2 CPUs), and a thread of
-# theirs that wakes preempts it at once.
-setsid sh -c 'if [ -n "$1" ]; then echo $$ >"$1/cgroup.procs"; else echo 19 >/proc/self/autogroup; fi 2>/dev/null
-	exec nice -n 19 .ci/package.sh --wait-deps 600' sh "$low" >build-package/log 2>&1 &
+# The package is one more job beside the sanitizer build and the first
+# turn of tests, in a session (so an autogroup) of its own: it is done
+# before the CPU-share tests begin.  It waits for the tests' packages
+# (lintian) that apt installs meanwhile, and holds LOCK.build shared while
+# it runs: a CPU-share test (tests/tap-wrap.sh) waits for it, as even at a
+# CPU weight of 2 a compiler beside a busy thread took 9-25 % of its CPU
+# (compilers start processes all the time, each placed ahead of it).
+mkdir -p build-check
+setsid flock -s build-check/tests-serial.lock.build .ci/package.sh --wait-deps 600 >build-package/log 2>&1 &
 package_pid=$!
 # A suite stopped by a signal must not leave the package's build behind.
 trap 'kill -- -"$package_pid" 2>/dev/null || true' EXIT
@@ -210,9 +194,6 @@ status=0
 package_status=0
 wait "$package_pid" || package_status=$?
 trap - EXIT
-if [ -n "$low" ]; then
-	for _ in 1 2 3 4 5 6 7 8 9 10; do rmdir "$low" 2>/dev/null && break; sleep 0.5; done
-fi
 sed -n 's/^package: ok - /:test-result: PASS /p; s/^package: FAILED - /:test-result: FAIL /p' \
 	build-package/log >build-package/package.trs
 grep -v '^package: \(ok\|FAILED\) - ' build-package/log | sed 's/^\(package: \)*/setup: package: /'

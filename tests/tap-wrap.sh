@@ -14,7 +14,9 @@
 #   names; the few that measure CPU shares) takes it alone (flock -x), every
 #   other program shared (flock -s), so a CPU-share test runs with no other
 #   test beside it.  A turnstile (LOCK.turn) lets a waiting serial test in
-#   before later shared ones.  The wait is not part of the time limit.
+#   before later shared ones; a serial test also waits for LOCK.build,
+#   which every compiler holds shared (setup.sh check builds the Debian
+#   package while the suite runs).  The wait is not part of the time limit.
 # - The last line it adds is a comment "# NAME took N s, CPU M s": how long
 #   the program ran, the wait for the lock not counted, and the CPU time of
 #   everything it started (a cpuacct cgroup of its own where there is one,
@@ -32,9 +34,11 @@ case "$prog" in
 *) set -- "$prog" "$@" ;;
 esac
 if [ -n "${THREADLAB_TEST_LOCK:-}" ]; then
-	exec 8>>"$THREADLAB_TEST_LOCK.turn" 9>>"$THREADLAB_TEST_LOCK" || exit 99
+	exec 7>>"$THREADLAB_TEST_LOCK.build" 8>>"$THREADLAB_TEST_LOCK.turn" \
+		9>>"$THREADLAB_TEST_LOCK" || exit 99
 	how=-s
 	case " ${THREADLAB_SERIAL_TESTS:-} " in *" $name "*) how=-x ;; esac
+	if [ "$how" = -x ]; then flock -x 7 || exit 99; fi
 	flock -x 8 && flock "$how" 9 && flock -u 8 || exit 99
 	exec 8>&-
 fi
@@ -67,9 +71,9 @@ stop_session() {
 }
 trap stop_session INT TERM HUP
 {
-	setsid -w sh -c 'echo $$ >"$0"; exec "$@"' "$session_file" timeout -k 10 "$limit" "$@" 2>&1 9>&-
+	setsid -w sh -c 'echo $$ >"$0"; exec "$@"' "$session_file" timeout -k 10 "$limit" "$@" 2>&1 7>&- 9>&-
 	echo $? >"$status_file"
-} 9>&- |
+} 7>&- 9>&- |
 	sed -u 's/^not ok \([0-9][0-9]*\)\(.*\)# SKIP/ok \1\2# SKIP/' |
 	awk -v out="$count_file" '
 		/^1\.\.[0-9]+/ && !plan { plan = $0; next }
