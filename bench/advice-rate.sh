@@ -30,7 +30,6 @@ SRC="$(cd "$(dirname "$0")/.." && pwd)"
 TL="$B/threadlab"
 PY=/usr/bin/python3
 tmp=$(mktemp -d)
-pids=()
 . "$SRC/tests/lib/tap-lib.sh" # prio_make, prio_run, prio_do, stop, cg_remove
 . "$SRC/tests/lib/tap-jobs.sh" # start
 # a benchmark, not a test: no TAP plan; what it started goes at exit

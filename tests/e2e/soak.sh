@@ -13,10 +13,6 @@ SECONDS_WANTED=${SOAK_SECONDS:-600}
 SOCK="tl-soak-$$"
 T="tmux -u -L $SOCK -f /dev/null"
 tmp=$(mktemp -d)
-cleanup() {
-	$T kill-server 2>/dev/null
-	rm -rf "$tmp"
-}
 
 . "$(dirname "$0")/../lib/tap-lib.sh"
 
@@ -46,7 +42,7 @@ for _ in $(seq 100); do
 	sleep 0.2
 done
 if [ -z "$tlpid" ]; then
-	notok "the dashboard started" "$($T capture-pane -p -t soak)"
+	notok "the dashboard started" "$(pane soak)"
 	exit 1
 fi
 ok "the dashboard runs (pid $tlpid) under ${cpus:-no} quota, serving :$port"

@@ -14,11 +14,6 @@
 set -u
 TL="${THREADLAB_BUILDDIR:-.}/threadlab"
 tmp=$(mktemp -d)
-pids=()
-cleanup() {
-	for p in "${pids[@]}"; do { kill -9 "$p"; wait "$p"; } 2>/dev/null; done
-	rm -rf "$tmp"
-}
 
 . "$(dirname "$0")/../lib/tap-lib.sh"
 
@@ -88,7 +83,7 @@ for sig in INT TERM HUP; do
 	"$TL" --batch -i 0.2 --size 256 --workers 1 >/dev/null 2>&1 &
 	sig_pid[$sig]=$!
 	set +m
-	pids+=("${sig_pid[$sig]}")
+	track "${sig_pid[$sig]}"
 	lab_wait "${sig_pid[$sig]}"
 	sig_procs[$sig]=$(lab_procs "${sig_pid[$sig]}")
 	kill -"$sig" "${sig_pid[$sig]}"
@@ -101,7 +96,7 @@ if quota_capable; then
 	quota=1
 	"$TL" --batch -i 0.2 --size 256 --cpus 1.5 >/dev/null 2>&1 &
 	bp=$!
-	pids+=("$bp")
+	track "$bp"
 	lab_wait "$bp"
 	# The quota cgroup holds the anchor: found by its PID, not by a name.
 	had=$(cg_of "${anchor:-0}")

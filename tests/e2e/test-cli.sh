@@ -11,11 +11,6 @@ TL="${THREADLAB_BUILDDIR:-.}/threadlab"
 SRC="${THREADLAB_SRCDIR:-.}"
 FX="$SRC/tests/fixtures"
 tmp=$(mktemp -d)
-pids=()
-cleanup() {
-	for p in "${pids[@]}"; do { kill -9 "$p"; wait "$p"; } 2>/dev/null; done
-	rm -rf "$tmp"
-}
 
 . "$(dirname "$0")/../lib/tap-lib.sh"
 # Exit status and one-line message of a bad invocation (its run: usage.N).
@@ -52,7 +47,7 @@ plan 34
 mkfifo "$tmp/never"
 bash -c 'printf "x\033]0;pwn\007\302\233\233\377" > /proc/self/comm; read -r _ <"$1"' _ "$tmp/never" &
 hp=$!
-pids+=("$hp")
+track "$hp"
 # A locale whose decimal separator is ',' must not leak into data or
 # options: compiled while the rest runs, then threadlab run in it (exit 99:
 # the locale could not be made).
@@ -107,7 +102,7 @@ set -m
 "$TL" --batch -p "$hp" -i 0.1 >"$tmp/int" 2>&1 &
 bp_int=$!
 set +m
-pids+=("$bp_int")
+track "$bp_int"
 # A thread of a process that is not its leader (it lives until stopped).
 spawn "$PY" -c 'import threading,time; t=threading.Thread(target=time.sleep,args=(600,)); t.daemon=True; t.start(); time.sleep(600)'
 mp=$spawned

@@ -14,13 +14,7 @@ B="${THREADLAB_BUILDDIR:-.}"
 TL="$B/threadlab"
 OMP="$B/tests/lib/omp-busy"
 tmp=$(mktemp -d)
-pids=()
 cg=""
-cleanup() {
-	for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done
-	cg_remove "$cg"
-	rm -rf "$tmp"
-}
 
 . "$(dirname "$0")/../lib/tap-lib.sh"
 . "$(dirname "$0")/../lib/tap-jobs.sh"

@@ -15,16 +15,8 @@ TL="$B/threadlab"
 OMP="$B/tests/lib/omp-busy"
 FORKER="$B/tests/lib/forker"
 tmp=$(mktemp -d)
-pids=()
-cg=""
 SOCK="tl-diag-$$"
 T="tmux -u -L $SOCK -f /dev/null"
-cleanup() {
-	$T kill-server 2>/dev/null
-	for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done
-	cg_remove "$cg"
-	rm -rf "$tmp"
-}
 
 . "$(dirname "$0")/../lib/tap-lib.sh"
 . "$(dirname "$0")/../lib/tap-jobs.sh"
@@ -143,7 +135,7 @@ stop "$bigenv"
 # ---- idle, and the exit statuses ---------------------------------------------
 sleep 60 &
 sl=$!
-pids+=("$sl")
+track "$sl"
 limited 30 "$TL" --diagnose -p "$sl" --seconds 1 >"$tmp/idle.txt" 2>&1
 st=$?
 if [ $st = 0 ] && grep -q '^verdict: idle' "$tmp/idle.txt"; then
@@ -206,7 +198,7 @@ if command -v tmux >/dev/null; then
 	$T new-session -d -s d -x 100 -y 32 "exec env LC_ALL=C.UTF-8 '$TL' -p $dfk --tree -i 0.5"
 	found=1
 	for _ in $(seq 80); do
-		$T capture-pane -p -t d >"$tmp/pane" 2>/dev/null
+		pane d >"$tmp/pane"
 		# 3 busy threads (a main and 2 workers) on 2 CPUs: one verdict.
 		if grep -q 'roles:' "$tmp/pane" && grep -Eq '^oversubscribed' "$tmp/pane" &&
 			grep -q 'forked workers' "$tmp/pane"; then

@@ -12,11 +12,6 @@ SOCK="tl-sweep-$$"
 T="tmux -u -L $SOCK -f /dev/null"
 tmp=$(mktemp -d)
 tl_pid=
-cleanup() {
-	$T kill-server 2>/dev/null
-	[ -n "$tl_pid" ] && kill -9 "$tl_pid" 2>/dev/null
-	rm -rf "$tmp"
-}
 
 . "$(dirname "$0")/../lib/tap-lib.sh"
 

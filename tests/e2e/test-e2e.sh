@@ -12,14 +12,6 @@ hostile_pid=
 lab_pids=
 tl_pid=
 
-cleanup() {
-	$T kill-server 2>/dev/null
-	[ -n "$hostile_pid" ] && kill -9 "$hostile_pid" 2>/dev/null
-	for p in $lab_pids; do kill -9 "$p" 2>/dev/null; done
-	[ -n "$tl_pid" ] && kill -9 "$tl_pid" 2>/dev/null
-	rm -rf "$tmp"
-}
-
 . "$(dirname "$0")/../lib/tap-lib.sh"
 
 if ! command -v tmux >/dev/null; then
@@ -32,8 +24,6 @@ plan 21
 # A session that outlives the others keeps the server up between them.
 $T new-session -d -s keep -x 80 -y 24 "sleep 600"
 
-# wait_true TENTHS CMD...: polls CMD until it succeeds.
-wait_true() { until_true "$@"; }
 children() { pgrep -P "$1" 2>/dev/null | tr '\n' ' '; }
 # Thread names of the lab's helper processes (children of the anchor).
 lab_names() {
@@ -54,7 +44,7 @@ else
 fi
 $T new-session -d -s dumb -x 80 -y 24 \
 	"TERM=dumb '$TL' 2>'$tmp/dumb.err'; echo \$? >'$tmp/dumb.rc'"
-wait_true 50 test -s "$tmp/dumb.rc"
+until_true 50 test -s "$tmp/dumb.rc"
 if [ "$(cat "$tmp/dumb.rc" 2>/dev/null)" = 4 ] && grep -q -- '--batch' "$tmp/dumb.err"; then
 	ok "TERM=dumb: exit 4 pointing to --batch"
 else
@@ -65,6 +55,7 @@ fi
 # ---- the lab ------------------------------------------------------------------
 $T new-session -d -s lab -x 120 -y 40 "exec env LC_ALL=C.UTF-8 '$TL' -i 0.5"
 tl_pid=$($T display-message -p -t lab '#{pane_pid}')
+track "$tl_pid"
 if wait_pane lab 'GFLOP/s [0-9.]+ .*ceiling [0-9]+\.[0-9]' 150; then
 	ok "lab: the screen shows GFLOP/s and the ceiling"
 else
@@ -72,6 +63,7 @@ else
 fi
 lab_pids="$(children "$tl_pid")"
 for a in $lab_pids; do lab_pids="$lab_pids $(children "$a")"; done
+track $lab_pids
 
 # The key redraws at once (a benchmark's figure, not asserted here: a
 # loaded box may take longer); the bound only catches a key that is lost.
@@ -82,7 +74,7 @@ if wait_pane lab '^threadlab lab .*threads 2\*? ' 50; then
 else
 	notok "+: the header shows 2 threads within 5 s" "$(head -n1 "$tmp/pane")"
 fi
-if wait_true 50 has_thread gemm0.w1 && wait_pane lab '^threadlab lab .*threads 2 \|' 50; then
+if until_true 50 has_thread gemm0.w1 && wait_pane lab '^threadlab lab .*threads 2 \|' 50; then
 	ok "+: the workload runs gemm0.w1 (in /proc) and the header says 2, applied"
 else
 	notok "+: the workload runs gemm0.w1 and the header says 2" "names: $(lab_names | tr '\n' ' ')" \
@@ -112,7 +104,7 @@ quota_is() { # quota_is half|none
 	[ "$1" = none ]
 }
 $T send-keys -t lab '}'
-if wait_true 100 quota_is half; then
+if until_true 100 quota_is half; then
 	cg_track "$(cg_dir)"
 	if wait_pane lab '^threadlab lab .*quota 0\.5 \|' 100; then
 		ok "}: a 0.5-CPU quota in $(cg_dir) and the header says so"
@@ -120,7 +112,7 @@ if wait_true 100 quota_is half; then
 		notok "}: header shows the quota" "$(head -n1 "$tmp/pane")"
 	fi
 	$T send-keys -t lab '{'
-	if wait_true 100 quota_is none && wait_pane lab '^threadlab lab .*quota none \|' 100; then
+	if until_true 100 quota_is none && wait_pane lab '^threadlab lab .*quota none \|' 100; then
 		ok "{: the quota is lifted in the cgroup files and on screen"
 	else
 		notok "{: the quota is lifted" "$(cat "$(cg_dir)"/cpu.cfs_quota_us 2>/dev/null)"
@@ -153,12 +145,12 @@ cgdir=$(cg_dir)
 tl_gone() { ! alive "$tl_pid"; }
 none_left() { for p in $lab_pids; do alive "$p" && return 1; done; return 0; }
 $T send-keys -t lab 'q'
-if wait_true 50 tl_gone; then
+if until_true 50 tl_gone; then
 	ok "q: threadlab exits"
 else
 	notok "q: threadlab exits"
 fi
-if wait_true 100 none_left && { [ -z "$cgdir" ] || until_true 100 test ! -d "$cgdir"; }; then
+if until_true 100 none_left && { [ -z "$cgdir" ] || until_true 100 test ! -d "$cgdir"; }; then
 	ok "q: no threadlab-anchor / threadlab-gemm process and no cgroup left (${cgdir:-no cgroup made})"
 else
 	left=
@@ -173,6 +165,7 @@ fi
 $T new-session -d -s two -x 80 -y 24 "exec env LC_ALL=C.UTF-8 '$TL' -i 0.5 --streams 2"
 two_pid=$($T display-message -p -t two '#{pane_pid}')
 lab_pids="$lab_pids $two_pid"
+track $two_pid
 if wait_pane two '\| s0 [0-9]+ s1 [0-9]+ *$' 150 &&
 	grep -Eq '^work [0-9.]+ of [0-9.]+ CPUs busy \([0-9.]+ spin/overhead\) \|' "$tmp/pane"; then
 	ok "--streams 2 at 80x24: per-stream GFLOP/s (s0 … s1 …) next to useful vs busy CPU"
@@ -183,6 +176,7 @@ two_anchor=$(pgrep -P "$two_pid" | head -n1)
 two_lab=$two_anchor
 for a in $two_lab; do two_lab="$two_lab $(children "$a")"; done
 lab_pids="$lab_pids $two_lab"
+track $two_lab
 sed 's/ *$//' "$tmp/pane" >"$tmp/two"
 if ! grep -q '…' "$tmp/two" &&
 	head -n1 "$tmp/two" | grep -Eq '^threadlab lab \| sgemm n=768 \| thr 1 \| str 2 \| wrk 0 \| quota none \| every 0\.5s$' &&
@@ -201,9 +195,10 @@ else
 fi
 for a in $two_anchor; do two_lab="$two_lab $(children "$a")"; done # the restarted helper
 lab_pids="$lab_pids $two_lab"
+track $two_lab
 $T send-keys -t two 'q'
 two_gone() { for p in $two_pid $two_lab; do alive "$p" && return 1; done; return 0; }
-if wait_true 50 two_gone; then
+if until_true 50 two_gone; then
 	ok "q after the restart: threadlab, anchor and helpers gone"
 else
 	notok "q after the restart: nothing left" "$(ps -o pid,comm -p "$two_pid $two_lab" 2>/dev/null)"
@@ -213,14 +208,15 @@ fi
 if [ -x "$HOSTILE" ]; then
 	"$HOSTILE" >"$tmp/hostile.out" &
 	hostile_pid=$!
-	wait_true 30 grep -qs ready "$tmp/hostile.out"
+	track "$hostile_pid"
+	until_true 30 grep -qs ready "$tmp/hostile.out"
 	# The pane starts threadlab a moment late so that pipe-pane records
 	# every byte it writes: capture-pane alone cannot fail (ncurses would
 	# show a raw ESC as "^[" itself, and capture-pane never shows one).
 	$T new-session -d -s att -x 100 -y 30 "sleep 0.5; exec env LC_ALL=C.UTF-8 '$TL' -i 0.5 -p $hostile_pid"
 	$T pipe-pane -t att "cat >>'$tmp/att.raw'"
 	if wait_pane att 'RED' 50; then
-		$T capture-pane -p -t att >"$tmp/att"
+		pane att >"$tmp/att"
 		# the names' own sequences never reach the terminal raw: the SGR, the
 		# raw and encoded C1 CSI, the OSC title, the invalid bytes, BEL
 		raw=$(python3 - "$tmp/att.raw" <<'PY'
@@ -287,13 +283,14 @@ sig_check() { # sig_check NAME HOW EXPECTED-STATUS
 	pids="$(children "$p")"
 	for a in $pids; do pids="$pids $(children "$a")"; done
 	lab_pids="$lab_pids $pids"
+	track $pids
 	case "$2" in
 	C-c) $T send-keys -t "$sess" C-c ;;
 	*) kill -s "$2" "$p" ;;
 	esac
 	none() { for q in $pids; do alive "$q" && return 1; done; return 0; }
 	if wait_pane "$sess" '^-?icanon$' 50 && grep -qx "EXIT=$3" "$tmp/pane" &&
-		grep -qx 'icanon' "$tmp/pane" && wait_true 100 none &&
+		grep -qx 'icanon' "$tmp/pane" && until_true 100 none &&
 		[ "$($T display-message -p -t "$sess" '#{alternate_on}')" = 0 ]; then
 		ok "$1: terminal restored (canonical mode, normal screen), exit $3, workload gone"
 	else

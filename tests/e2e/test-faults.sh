@@ -10,11 +10,6 @@ FX="${THREADLAB_SRCDIR:-.}/tests/fixtures"
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=python3
 tmp=$(mktemp -d)
-pids=()
-cleanup() {
-	for p in "${pids[@]}"; do { kill -9 "$p"; wait "$p"; } 2>/dev/null; done
-	rm -rf "$tmp"
-}
 . "$(dirname "$0")/../lib/tap-lib.sh"
 plan 20
 
@@ -89,7 +84,7 @@ grep -q 'option -p needs a value' "$tmp/err" && ok "-p without a value" || notok
 # "(run as its user or as root)" only where a permission is what failed.
 sleep 30 &
 sp=$!
-pids+=("$sp")
+track "$sp"
 (ulimit -n 5; "$TL" --batch -p "$sp" -c 1) >"$tmp/out" 2>"$tmp/err"
 st=$?
 if [ $st != 0 ] && grep -q 'Too many open files' "$tmp/err" && ! grep -q 'as root' "$tmp/err"; then

@@ -12,7 +12,6 @@ TL="${THREADLAB_BIN:-$B/threadlab}"
 PROG="$(cd "$B" && pwd)/tests/lib/omp-amdahl"
 PY=/usr/bin/python3
 tmp=$(mktemp -d)
-cleanup() { rm -rf "$tmp"; }
 . "$(dirname "$0")/../lib/tap-lib.sh"
 
 if [ ! -x "$TL" ] || [ ! -x "$PROG" ]; then

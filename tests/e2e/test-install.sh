@@ -6,11 +6,6 @@
 set -u
 B="${THREADLAB_BUILDDIR:-.}"
 tmp=$(mktemp -d)
-bp=""
-cleanup() {
-	[ -n "$bp" ] && { kill -9 "$bp"; wait "$bp"; } 2>/dev/null
-	rm -rf "$tmp"
-}
 . "$(dirname "$0")/../lib/tap-lib.sh"
 plan 7
 root="$tmp/root"
@@ -77,6 +72,7 @@ got=$(cd / && "${clean_env[@]}" "$tl" --version | sed -n 's/^helpers: //p')
 
 (cd / && exec "${clean_env[@]}" "$tl" --batch -c 4 -i 0.5 --size 256 --format json) >"$tmp/lab.json" 2>"$tmp/lab.err" &
 bp=$!
+track "$bp"
 exes=""
 for _ in $(seq 50); do
 	a=$(sed -n 's/.*"anchor_pid":\([0-9]*\).*/\1/p' "$tmp/lab.json" | head -n 1)
@@ -88,7 +84,6 @@ for _ in $(seq 50); do
 done
 wait "$bp"
 st=$?
-bp=""
 outside=$(grep -v "^$want/" <<<"$exes")
 if [ $st = 0 ] && grep -q threadlab-gemm <<<"$exes" && [ -z "$outside" ]; then
 	ok "the staged lab ran from / on the staged helpers ($(basename -a $exes | sort -u | tr '\n' ' '))"

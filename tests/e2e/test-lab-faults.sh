@@ -11,11 +11,6 @@ TL="${THREADLAB_BUILDDIR:-.}/threadlab"
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=python3
 tmp=$(mktemp -d)
-pids=()
-cleanup() {
-	for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done
-	rm -rf "$tmp"
-}
 
 . "$(dirname "$0")/../lib/tap-lib.sh"
 plan 13
@@ -66,7 +61,7 @@ finish() {
 # (-c is only a bound), then ends on SIGTERM.
 "$TL" --batch -i 0.5 -c 120 --size 256 --format json >"$tmp/h.json" 2>"$tmp/h.err" &
 tl=$!
-pids+=("$tl")
+track "$tl"
 anchor=$(child_named "$tl" tl-anchor)
 helper=$(child_named "${anchor:-0}" gemm0)
 until_true 100 test -s "$tmp/h.json" # a sample before the kill
@@ -96,7 +91,7 @@ fi
 "$TL" --batch -i 0.5 -c 120 --size 256 --cpus 1 --loaders 1 --prep-ms 2 --format json \
 	>"$tmp/a.json" 2>"$tmp/a.err" &
 tl=$!
-pids+=("$tl")
+track "$tl"
 anchor=$(child_named "$tl" tl-anchor)
 # The helper and the loader run, and the anchor sits in its quota cgroup
 # (found from the anchor's PID: the cgroup that holds it, when not ours).
@@ -171,7 +166,7 @@ fi
 # NULL list in collectors/bpf-threads.c: the sanitizer build stopped).
 "$TL" --batch -i 0.2 -c 300 --size 256 --format json >"$tmp/b.json" 2>"$tmp/b.err" &
 tl=$!
-pids+=("$tl")
+track "$tl"
 a=$(child_named "$tl" tl-anchor)
 for k in 1 2 3 4; do
 	child_named "${a:-0}" gemm0 >/dev/null

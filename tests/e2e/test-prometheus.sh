@@ -13,13 +13,7 @@ TL="$(cd "$B" && pwd)/threadlab"
 OMP="$B/tests/lib/omp-busy"
 PY=/usr/bin/python3
 tmp=$(mktemp -d)
-pids=()
 cg=""
-cleanup() {
-	for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done
-	cg_remove "$cg"
-	rm -rf "$tmp"
-}
 
 . "$(dirname "$0")/../lib/tap-lib.sh"
 
@@ -69,7 +63,7 @@ busy() {
 		OMP_NUM_THREADS=1 bash -c "exec -a '$name' '$OMP'" >/dev/null &
 	fi
 	bpid=$!
-	pids+=("$bpid")
+	track "$bpid"
 }
 
 busy "$mark-a"
@@ -86,7 +80,7 @@ fi
 tport=$(free_port)
 "$TL" --headless --serve "127.0.0.1:$tport" --match "^$mark-" -i 0.5 2>"$tmp/tl.err" &
 tlpid=$!
-pids+=("$tlpid")
+track "$tlpid"
 pport=$(free_port)
 cat >"$tmp/prom.yml" <<EOF
 global: {scrape_interval: 1s, evaluation_interval: 1s}
@@ -97,7 +91,7 @@ EOF
 prometheus --config.file="$tmp/prom.yml" --storage.tsdb.path="$tmp/data" \
 	--web.listen-address="127.0.0.1:$pport" --log.level=warn >"$tmp/prom.log" 2>&1 &
 ppid=$!
-pids+=("$ppid")
+track "$ppid"
 for _ in $(seq 100); do curl -sf "http://127.0.0.1:$pport/-/ready" >/dev/null && break; sleep 0.1; done
 
 # ---- the scrape ----------------------------------------------------------------
@@ -119,7 +113,7 @@ rate="sum by (tid) (rate(threadlab_thread_cpu_seconds_total{pid=\"$a\",tid=\"$a\
 # less on a loaded one, and it changes as other load comes and goes, so
 # each try compares the rate with the share over the 10 s before it.
 (while :; do echo "$(date +%s.%N) $(cut -d' ' -f1 "/proc/$a/task/$a/schedstat" 2>/dev/null)"; sleep 0.25; done) >"$tmp/runs" &
-pids+=("$!")
+track "$!"
 sleep 10
 cond="r and 0 < float(r[0][\"value\"][1]) <= 1.05 and abs(float(r[0][\"value\"][1]) - share(10)) <= 0.15"
 share_py="

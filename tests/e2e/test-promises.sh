@@ -20,12 +20,6 @@ FX="${THREADLAB_SRCDIR:-.}/tests/fixtures"
 SOCK="tl-prom-$$"
 T="tmux -u -L $SOCK -f /dev/null"
 tmp=$(mktemp -d)
-pids=()
-cleanup() {
-	$T kill-server 2>/dev/null
-	for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done
-	rm -rf "$tmp"
-}
 . "$(dirname "$0")/../lib/tap-lib.sh"
 
 # Debian's python3 (a python3 first in PATH may be a shim that costs a
@@ -37,7 +31,6 @@ for c in tmux "$PY"; do
 done
 
 plan 33
-wait_true() { until_true "$@"; }
 # a key, then its message on the message line
 key_says() { # key_says TARGET KEY ERE DESCRIPTION
 	$T send-keys -t "$1" "$2"
@@ -56,7 +49,7 @@ $T new-session -d -s keep -x 80 -y 24 "sleep 600"
 
 sleep 300 &
 sp=$!
-pids+=("$sp")
+track "$sp"
 
 # ---- what only waits, started at once ------------------------------------------
 # The dashboard in three colour settings (checked first).
@@ -121,19 +114,19 @@ done
 # ---- the lab keys ---------------------------------------------------------------
 # The pane's shell outlives threadlab, so the terminal can be checked after.
 $T new-session -d -s lab -x 120 -y 40 "env LC_ALL=C.UTF-8 '$TL' -i 0.5 --size 256; sleep 60"
-wait_true 300 pgrep -P "$($T display-message -p -t lab '#{pane_pid}')" -x threadlab >/dev/null
+until_true 300 pgrep -P "$($T display-message -p -t lab '#{pane_pid}')" -x threadlab >/dev/null
 tl=$(pgrep -P "$($T display-message -p -t lab '#{pane_pid}')" -x threadlab)
-pids+=("$tl")
+track "$tl"
 if ! wait_pane lab 'GFLOP/s [0-9.]+' 300; then
 	notok "lab: the dashboard did not start" "$(cat "$tmp/pane")"
 	exit 1
 fi
 key_says lab '=' 'intra-op threads 2' "= is + : intra-op threads 2"
-wait_true 150 has_below "$tl" gemm0.w1 && ok "=: the workload runs gemm0.w1" || notok "=: no gemm0.w1" "$(names_below "$tl" | tr '\n' ' ')"
+until_true 150 has_below "$tl" gemm0.w1 && ok "=: the workload runs gemm0.w1" || notok "=: no gemm0.w1" "$(names_below "$tl" | tr '\n' ' ')"
 key_says lab 'w' 'background workers 1' "w: background workers 1"
-wait_true 150 has_below "$tl" tl-worker0 && ok "w: a tl-worker0 process runs" || notok "w: no worker process" "$(names_below "$tl" | tr '\n' ' ')"
+until_true 150 has_below "$tl" tl-worker0 && ok "w: a tl-worker0 process runs" || notok "w: no worker process" "$(names_below "$tl" | tr '\n' ' ')"
 key_says lab 'W' 'background workers 0' "W: background workers 0"
-wait_true 150 lacks_below "$tl" tl-worker0 && ok "W: the worker process is gone" || notok "W: worker still there"
+until_true 150 lacks_below "$tl" tl-worker0 && ok "W: the worker process is gone" || notok "W: worker still there"
 
 # space: the helper stops using CPU, and starts again
 helper=$(for p in $(descendants "$tl"); do grep -qx 'gemm0' "/proc/$p/comm" 2>/dev/null && echo "$p"; done | head -n1)
@@ -201,7 +194,7 @@ fi
 # SIGHUP: the terminal is restored, the workload stopped
 labprocs=$(descendants "$tl")
 kill -HUP "$tl"
-if wait_true 50 sh -c "! kill -0 $tl 2>/dev/null" && sleep 0.3 && term_ok lab; then
+if until_true 50 sh -c "! kill -0 $tl 2>/dev/null" && sleep 0.3 && term_ok lab; then
 	left=""
 	for p in $labprocs; do kill -0 "$p" 2>/dev/null && left="$left $p"; done
 	[ -z "$left" ] && ok "SIGHUP: terminal restored (canonical, echo), workload gone" || notok "SIGHUP: left running:$left"
@@ -211,12 +204,12 @@ fi
 
 # ---- a launched command: stdin /dev/null, stopped on quit (started above) ----
 tl=$($T display-message -p -t cmd '#{pane_pid}')
-if wait_true 300 test -s "$tmp/stdin" && wait_pane cmd 'sleep' 100; then
+if until_true 300 test -s "$tmp/stdin" && wait_pane cmd 'sleep' 100; then
 	[ "$(cat "$tmp/stdin")" = /dev/null ] && ok "-- CMD under the dashboard reads /dev/null, not the terminal" ||
 		notok "-- CMD stdin is $(cat "$tmp/stdin")"
 	child=$(pgrep -P "$tl" -x sleep | head -n1)
 	$T send-keys -t cmd 'q'
-	if [ -n "$child" ] && wait_true 50 sh -c "! kill -0 $child 2>/dev/null"; then
+	if [ -n "$child" ] && until_true 50 sh -c "! kill -0 $child 2>/dev/null"; then
 		ok "q: the launched command is stopped"
 	else
 		notok "q: the launched command ${child:-?} still runs"
@@ -230,7 +223,7 @@ fi
 if wait_pane abrt 'TID' 300; then
 	p=$(pgrep -P "$($T display-message -p -t abrt '#{pane_pid}')" -x threadlab)
 	kill -ABRT "$p"
-	if wait_true 50 test -s "$tmp/abrt.rc" && term_ok abrt; then
+	if until_true 50 test -s "$tmp/abrt.rc" && term_ok abrt; then
 		ok "SIGABRT: terminal restored, exit $(cat "$tmp/abrt.rc")"
 	else
 		notok "SIGABRT: terminal not restored" "rc $(cat "$tmp/abrt.rc" 2>/dev/null)"
@@ -321,8 +314,8 @@ if [ $quota = 1 ]; then
 	# are read on a slow box; SIGTERM ends it after.
 	"$TL" --batch -c 60 -i 0.5 --size 256 --cpus 1 --format json >"$tmp/q.json" 2>"$tmp/err" &
 	bp=$!
-	pids+=("$bp")
-	wait_true 100 sh -c "grep -q workload '$tmp/q.json'"
+	track "$bp"
+	until_true 100 sh -c "grep -q workload '$tmp/q.json'"
 	mine=$(cg_of "$bp")
 	anchor=$("$PY" -c 'import json,sys; print(json.loads(open(sys.argv[1]).readline())["workload"]["anchor_pid"])' "$tmp/q.json" 2>/dev/null)
 	theirs=$(cg_of "${anchor:-0}")

@@ -14,12 +14,6 @@ HOSTILE="${THREADLAB_BUILDDIR:-.}/tests/lib/hostile-name"
 SOCK="tl-replay-$$"
 T="tmux -u -L $SOCK -f /dev/null"
 tmp=$(mktemp -d)
-pids=()
-cleanup() {
-	$T kill-server 2>/dev/null
-	for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done
-	rm -rf "$tmp"
-}
 
 . "$(dirname "$0")/../lib/tap-lib.sh"
 
@@ -53,7 +47,7 @@ PY
 # (beside it, the attach run of a sleeping process, below)
 "$HOSTILE" >"$tmp/hostile.out" &
 hp=$!
-pids+=("$hp")
+track "$hp"
 until_true 300 grep -q ready "$tmp/hostile.out"
 bg_start att.out "$TL" --batch -p "$hp" -c 4 -i 0.2 --format json --record "$tmp/att.jsonl"
 lab_args=(--batch -c 10 -i 0.2 --size 256 --threads 2 --format json --record "$tmp/lab.jsonl")

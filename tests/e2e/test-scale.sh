@@ -11,11 +11,6 @@ SOCK="tl-scale-$$"
 T="tmux -u -L $SOCK -f /dev/null"
 tmp=$(mktemp -d)
 tpid=
-cleanup() {
-	$T kill-server 2>/dev/null
-	[ -n "$tpid" ] && kill -9 "$tpid" 2>/dev/null
-	rm -rf "$tmp"
-}
 . "$(dirname "$0")/../lib/tap-lib.sh"
 
 if ! command -v tmux >/dev/null; then
@@ -27,19 +22,16 @@ exec 3< <(exec "$TARGET" "$NTHREADS")
 read -r tpid <&3 || { notok "bench/threads-target $NTHREADS did not start"; exit 1; }
 track "$tpid"
 
-pane() { $T capture-pane -p -t s 2>/dev/null; }
 # more: the count of the "N more" line, or "none".
-more() { pane | sed -n 's/.*\.\.\. \([0-9][0-9]*\) more rows.*/\1/p' | head -n1 | grep . || echo none; }
+more() { pane s | sed -n 's/.*\.\.\. \([0-9][0-9]*\) more rows.*/\1/p' | head -n1 | grep . || echo none; }
 # rows: the TIDs shown, in screen order.
-rows() { pane | awk -v p="$tpid" '$1 == p && $2 ~ /^[0-9]+$/ { print $2 }'; }
-# wait_for TENTHS CMD...: polls until CMD succeeds.
-wait_for() { until_true "$@"; }
+rows() { pane s | awk -v p="$tpid" '$1 == p && $2 ~ /^[0-9]+$/ { print $2 }'; }
 more_is() { [ "$(more)" "$1" "$2" ]; }
 
 # Sorted by TID so that the order stands still between samples.
 $T new-session -d -s s -x 100 -y 30 "exec env LC_ALL=C.UTF-8 '$TL' -p $tpid -i 0.5"
-if ! wait_for 150 more_is -gt 0; then
-	notok "the threads table never said 'N more'" "$(pane)"
+if ! until_true 150 more_is -gt 0; then
+	notok "the threads table never said 'N more'" "$(pane s)"
 	exit 1
 fi
 m0=$(more)
@@ -49,39 +41,39 @@ first0=$(rows | head -n1)
 if [ $((m0 + r0)) -eq $((NTHREADS + 2)) ]; then
 	ok "a $NTHREADS-thread target: $r0 rows shown, '... $m0 more rows' says the rest"
 else
-	notok "N more: shown $r0 + more $m0 is not $NTHREADS + 2" "$(pane)"
+	notok "N more: shown $r0 + more $m0 is not $NTHREADS + 2" "$(pane s)"
 fi
 
 $T send-keys -t s NPage
-if wait_for 100 more_is -lt "$m0"; then
+if until_true 100 more_is -lt "$m0"; then
 	m1=$(more)
 	first1=$(rows | head -n1)
 	[ "$first1" != "$first0" ] && ok "PgDn: the next page ($((m0 - m1)) rows on, first TID $first0 -> $first1)" ||
-		notok "PgDn: rows did not move" "$(pane)"
+		notok "PgDn: rows did not move" "$(pane s)"
 else
-	notok "PgDn: the 'more' count did not fall" "$(pane)"
+	notok "PgDn: the 'more' count did not fall" "$(pane s)"
 fi
 
 $T send-keys -t s End
-if wait_for 100 more_is = none; then
+if until_true 100 more_is = none; then
 	last=$(rows | tail -n1)
-	[ -n "$last" ] && ok "End: the last page, no 'more' line (last TID $last)" || notok "End: no rows" "$(pane)"
+	[ -n "$last" ] && ok "End: the last page, no 'more' line (last TID $last)" || notok "End: no rows" "$(pane s)"
 else
-	notok "End: a 'more' line is still there" "$(pane)"
+	notok "End: a 'more' line is still there" "$(pane s)"
 fi
 
 $T send-keys -t s PPage
-if wait_for 100 more_is != none; then
+if until_true 100 more_is != none; then
 	ok "PgUp from the end: rows follow again ('$(more) more')"
 else
-	notok "PgUp: still on the last page" "$(pane)"
+	notok "PgUp: still on the last page" "$(pane s)"
 fi
 
 $T send-keys -t s Home
-if wait_for 100 more_is -ge "$m0"; then
+if until_true 100 more_is -ge "$m0"; then
 	ok "Home: back to the first page ('$(more) more')"
 else
-	notok "Home: not on the first page" "more $(more), was $m0" "$(pane)"
+	notok "Home: not on the first page" "more $(more), was $m0" "$(pane s)"
 fi
 
 # every thread is reachable: page down to the end, collecting TIDs.  After
@@ -104,7 +96,7 @@ settled() {
 # walk: Home, then PgDn to the end, every TID shown into seen.
 walk() {
 	$T send-keys -t s Home
-	wait_for 100 more_is -ge "$m0" || { stuck="Home: not on the first page within 10 s"; return; }
+	until_true 100 more_is -ge "$m0" || { stuck="Home: not on the first page within 10 s"; return; }
 	settled
 	for _ in $(seq 40); do
 		for t in $(rows); do seen[$t]=1; done
@@ -112,7 +104,7 @@ walk() {
 		top=$(rows | head -n1)
 		$T send-keys -t s NPage
 		# a page that does not come is said, never skipped over by the next PgDn
-		wait_for 100 first_is_not "$top" || { stuck="PgDn from first TID $top: no new page within 10 s"; return; }
+		until_true 100 first_is_not "$top" || { stuck="PgDn from first TID $top: no new page within 10 s"; return; }
 	done
 	for t in $(rows); do seen[$t]=1; done
 }
@@ -134,5 +126,5 @@ done
 got=$(nseen)
 # every sleeping thread sorts the same way each sample: all are seen
 [ -z "$stuck" ] && [ "$got" -eq $((NTHREADS + 1)) ] && ok "PgDn to the end shows all $got threads ($walks walk(s))" ||
-	notok "PgDn reached $got of $((NTHREADS + 1)) threads" ${stuck:+"$stuck"} "$(pane)"
+	notok "PgDn reached $got of $((NTHREADS + 1)) threads" ${stuck:+"$stuck"} "$(pane s)"
 

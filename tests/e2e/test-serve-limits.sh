@@ -12,11 +12,6 @@ B="${THREADLAB_BUILDDIR:-.}"
 TL="$(cd "$B" && pwd)/threadlab"
 PY=/usr/bin/python3
 tmp=$(mktemp -d)
-pids=()
-cleanup() {
-	for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done
-	rm -rf "$tmp"
-}
 
 . "$(dirname "$0")/../lib/tap-lib.sh"
 
@@ -42,11 +37,11 @@ q() {
 
 sleep 300 &
 target=$!
-pids+=($target)
+track "$target"
 tport=$(free_port)
 prio_run "$TL" --headless --serve "127.0.0.1:$tport" -p $target -i 0.5 2>"$tmp/tl.err" &
 tlpid=$!
-pids+=($tlpid)
+track "$tlpid"
 # ---- 30 s of abuse, Prometheus started 2 s into it ------------------------------
 # Its first connection must get in past them (a new connection is what 8
 # slow clients from its address used to lock out), then every scrape.
@@ -122,7 +117,7 @@ print("LIVES %s" % " ".join("%.2f" % x for x in lives))
 print("BODIES %s" % " ".join("%.3f:%s" % (d, c.decode()) for d, c in late))
 PY
 abuser=$!
-pids+=($abuser)
+track "$abuser"
 sleep 2
 pport=$(free_port)
 cat >"$tmp/prom.yml" <<EOF
@@ -133,7 +128,7 @@ scrape_configs:
 EOF
 prio_run prometheus --config.file="$tmp/prom.yml" --storage.tsdb.path="$tmp/data" \
 	--web.listen-address="127.0.0.1:$pport" --log.level=warn >"$tmp/prom.log" 2>&1 &
-pids+=($!)
+track "$!"
 up=none
 for _ in $(seq 40); do
 	up=$(q 'up{job="tl"}' 2>/dev/null)

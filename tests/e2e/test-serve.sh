@@ -12,11 +12,6 @@ TL="$B/threadlab"
 OMP="$B/tests/lib/omp-busy"
 HOSTILE="$B/tests/lib/hostile-name"
 tmp=$(mktemp -d)
-pids=()
-cleanup() {
-	for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done
-	rm -rf "$tmp"
-}
 
 . "$(dirname "$0")/../lib/tap-lib.sh"
 
@@ -43,7 +38,7 @@ serve() {
 	shift
 	prio_run "$TL" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" &
 	spid=$!
-	pids+=("$spid")
+	track "$spid"
 	url=""
 	for _ in $(seq 200); do
 		url=$(sed -n 's/^threadlab: serving \(http[^ ]*\).*/\1/p' "$tmp/$name.err")
@@ -67,7 +62,7 @@ ready() {
 # ---- both formats, a hostile target -------------------------------------------
 "$HOSTILE" >"$tmp/hostile.out" &
 hpid=$!
-pids+=("$hpid")
+track "$hpid"
 for _ in $(seq 100); do grep -qs ready "$tmp/hostile.out" && break; sleep 0.05; done
 serve h --headless --serve 127.0.0.1:0 -p "$hpid" -i 0.5
 if [ -n "$url" ] && [[ $url == http://127.0.0.1:*/metrics ]] && ready "$url" && [ ! -s "$tmp/h.out" ]; then
@@ -261,7 +256,7 @@ fi
 # ---- slow clients and garbage against the sampling --------------------------------
 "$OMP" 1000000 >/dev/null &
 busy=$!
-pids+=("$busy")
+track "$busy"
 # Every connection is accepted now (room kept per kind, serve-admit.h), each
 # with its memory pool: AddressSanitizer's quarantine (256 MB of freed
 # blocks by default) would count those as RSS; the bound is about leaks.

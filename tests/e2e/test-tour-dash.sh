@@ -11,10 +11,6 @@ T="tmux -u -L $SOCK -f /dev/null"
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=python3
 tmp=$(mktemp -d)
-cleanup() {
-	$T kill-server 2>/dev/null
-	rm -rf "$tmp"
-}
 
 . "$(dirname "$0")/../lib/tap-lib.sh"
 plan 16
@@ -22,11 +18,10 @@ plan 16
 if ! command -v tmux >/dev/null; then
 	skip_rest "tmux is not installed (Debian package tmux)"
 fi
-screen() { $T capture-pane -p -t tl 2>/dev/null; }
 # wait_for TEXT SECONDS: the pane shows TEXT within SECONDS.
 wait_for() {
 	for _ in $(seq $(($2 * 5))); do
-		screen | grep -qF -- "$1" && return 0
+		pane tl | grep -qF -- "$1" && return 0
 		sleep 0.2
 	done
 	return 1
@@ -41,9 +36,9 @@ seen() {
 }
 # The tour's status line while step N is held: "tour L/9 TITLE: step N/M
 # PAUSED (space goes on)".
-held() { screen | grep -Eq "^tour [0-9]/9 .*: step $1/[0-9]+ PAUSED"; }
+held() { pane tl | grep -Eq "^tour [0-9]/9 .*: step $1/[0-9]+ PAUSED"; }
 # on_step N: the status line names step N (setting up, measuring, held).
-on_step() { screen | grep -Eq "^tour [0-9]/9 .*: step $1/[0-9]+[ ,]"; }
+on_step() { pane tl | grep -Eq "^tour [0-9]/9 .*: step $1/[0-9]+[ ,]"; }
 # keep N: the screen of held step N into $tmp/shown.N.  A capture can tear,
 # taken while the dashboard writes one refresh (seen on the sanitizer
 # build: the new status line over the last step's caption): it counts only
@@ -74,7 +69,7 @@ keep() {
 $T new-session -d -s tl -x 160 -y 50 \
 	"$TL --tour --tour-step 0.5 -i 0.5 --tour-notes $tmp/notes.jsonl --size 512; echo EXITED \$?; sleep 30"
 if wait_for "tour 1/9 One thread" 30; then ok "--tour: the first lesson on screen"; else
-	notok "tour start" "$(screen)"; fi
+	notok "tour start" "$(pane tl)"; fi
 # Under a background load (one busy thread the test started, while the
 # tour's steps run): the figures a caption quotes must be the screen's,
 # whatever the load does to them.
@@ -86,22 +81,22 @@ busy=$spawned
 # space at the last step lets the tour go on to its end.
 $T send-keys -t tl ' '
 if wait_for "One intra-op thread, one stream:" 40; then ok "the first caption appears"; else
-	notok "first caption" "$(screen)"; fi
-shown=$(screen | grep -o "One intra-op thread, one stream: [0-9.]* GFLOP/s" | head -1)
+	notok "first caption" "$(pane tl)"; fi
+shown=$(pane tl | grep -o "One intra-op thread, one stream: [0-9.]* GFLOP/s" | head -1)
 pane=$($T list-panes -t tl -F '#{pane_pid}' | head -1)
 tlpid=$(pgrep -P "$pane" -x threadlab | head -1)
-if seen 300 held '[0-9]*'; then ok "space holds the tour"; else notok "space" "$(screen)"; fi
+if seen 300 held '[0-9]*'; then ok "space holds the tour"; else notok "space" "$(pane tl)"; fi
 # The step held first: the first, unless the key came after its hold.
-read -r held1 steps < <(screen | sed -n 's/^tour [0-9]\/9 .*: step \([0-9]*\)\/\([0-9]*\) PAUSED.*/\1 \2/p' | head -n1)
+read -r held1 steps < <(pane tl | sed -n 's/^tour [0-9]\/9 .*: step \([0-9]*\)\/\([0-9]*\) PAUSED.*/\1 \2/p' | head -n1)
 held1=${held1:-1}
 steps=${steps:-15}
 keep "$held1"
 # n leaves the held step for the next one (held in turn when measured).
 $T send-keys -t tl n
 if seen 200 on_step $((held1 + 1)); then
-	ok "n moves to the next step ($(screen | grep -Eo '^tour [0-9]/9' | head -n1))"
+	ok "n moves to the next step ($(pane tl | grep -Eo '^tour [0-9]/9' | head -n1))"
 else
-	notok "n" "$(screen)"
+	notok "n" "$(pane tl)"
 fi
 # Each step's screen, held: kept, then n to the next (its hold is n's
 # visible effect: no step is measured before n); space at the last.
@@ -115,7 +110,7 @@ stop "$busy"
 if wait_for "tour done: your settings are back" 60; then
 	ok "the tour runs through its last lesson to its end"
 else
-	notok "the tour's end" "$(screen)"
+	notok "the tour's end" "$(pane tl)"
 fi
 # Every number of each caption is on the screen beside it (the figures
 # line, the header, the budget, the table), within its rounding; a caption
@@ -187,11 +182,11 @@ else
 fi
 # After its end the knobs and the key bar are the user's again.
 $T send-keys -t tl '+'
-header2() { screen | head -n1 | grep -q 'threads 2 '; }
-if until_true 100 header2 && screen | grep -q '+- threads' && ! screen | grep -q 'n next'; then
+header2() { pane tl | head -n1 | grep -q 'threads 2 '; }
+if until_true 100 header2 && pane tl | grep -q '+- threads' && ! pane tl | grep -q 'n next'; then
 	ok "after the tour's end: + sets the threads, the key bar is the lab's"
 else
-	notok "keys after the tour's end" "$(screen | tail -4)"
+	notok "keys after the tour's end" "$(pane tl | tail -4)"
 fi
 $T send-keys -t tl '-'
 wait_for "threads 1 " 10
@@ -199,12 +194,12 @@ wait_for "threads 1 " 10
 $T send-keys -t tl t
 wait_for "tour 1/9" 20
 $T send-keys -t tl q
-no_tour() { ! screen | grep -q '^tour [0-9]/9'; }
-if until_true 100 no_tour; then ok "q leaves the tour"; else notok "q leaves" "$(screen)"; fi
-if wait_for "threads 1 " 10 && ! screen | grep -q "tour 1/9"; then
+no_tour() { ! pane tl | grep -q '^tour [0-9]/9'; }
+if until_true 100 no_tour; then ok "q leaves the tour"; else notok "q leaves" "$(pane tl)"; fi
+if wait_for "threads 1 " 10 && ! pane tl | grep -q "tour 1/9"; then
 	ok "the settings from before the tour are back"
 else
-	notok "settings restored" "$(screen | head -3)"
+	notok "settings restored" "$(pane tl | head -3)"
 fi
 # b switches to the OpenMP build live; every helper is replaced (the
 # anchor as it is now: a restart would have replaced it).
@@ -212,9 +207,9 @@ anchor=$(pgrep -P "${tlpid:-0}" -x tl-anchor | head -1)
 old=$(pgrep -P "${anchor:-0}" | tr '\n' ' ')
 before=$(pgrep -P "${anchor:-0}" | wc -l)
 $T send-keys -t tl b
-openmp_header() { screen | head -n1 | grep -q '| openmp |'; }
+openmp_header() { pane tl | head -n1 | grep -q '| openmp |'; }
 if until_true 200 openmp_header; then ok "b: the helpers restart on the OpenMP build"; else
-	notok "b key" "$(screen | head -8)"; fi
+	notok "b key" "$(pane tl | head -8)"; fi
 # shellcheck disable=SC2086
 if [ -n "$old" ] && gone $old; then ok "the old helpers are gone"; else notok "old helpers" "$old"; fi
 kids=$(pgrep -P "${anchor:-0}" | wc -l)
@@ -227,6 +222,6 @@ else
 fi
 $T send-keys -t tl F10 2>/dev/null || $T send-keys -t tl q
 $T send-keys -t tl q
-if wait_for "EXITED 0" 15; then ok "F10 quits, status 0"; else notok "quit" "$(screen | tail -3)"; fi
+if wait_for "EXITED 0" 15; then ok "F10 quits, status 0"; else notok "quit" "$(pane tl | tail -3)"; fi
 if [ -n "$anchor" ] && gone "$anchor"; then ok "the lab is gone after quit"; else notok "anchor left" "$anchor"; fi
 $T kill-server 2>/dev/null

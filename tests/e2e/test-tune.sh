@@ -58,7 +58,7 @@ echo "step 0" >"$log"
 		for ((k = 0; k < n; k++)); do i=$((i + 1)); echo "step $i" >>"$1"; done
 	done' _ "$log" <>"$tmp/job.fifo" &
 wpid=$!
-pids+=("$wpid")
+track "$wpid"
 bg_start pf.json "$TL" --batch -i 0.25 -c 32 --format json -p "$wpid" --progress '^step' \
 	--progress-file "$log"
 # SIGKILL, SIGINT and SIGTERM of threadlab in the middle of a run (signalled

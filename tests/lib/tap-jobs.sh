@@ -2,12 +2,11 @@
 # programs started and waited for, and JSON checks that retry.  Sourced
 # after tap-lib.sh.  Where the script has not set them: B (the build
 # directory, THREADLAB_BUILDDIR), TL (its threadlab), PY (Debian's python3),
-# tmp (a fresh directory, removed at exit by tap-lib) and pids.
+# and tmp (a fresh directory, removed at exit by tap-lib).
 : "${B:=${THREADLAB_BUILDDIR:-.}}"
 : "${TL:=$B/threadlab}"
 : "${PY:=/usr/bin/python3}"
 [ -n "${tmp:-}" ] || tmp=$(mktemp -d)
-declare -p pids >/dev/null 2>&1 || pids=()
 # jobs_need PROGRAM...: the whole script skips, naming what is missing, when
 # threadlab, python3 or one of the PROGRAMs (paths) is not there.
 jobs_need() {
@@ -16,9 +15,8 @@ jobs_need() {
 	[ ${#missing[@]} = 0 ] || skip_all "${missing[*]} missing"
 }
 # start VAR CMD...: runs CMD in the background, its pid into VAR (tracked:
-# killed at exit, and added to the script's pids array when it has one;
-# killed too when the script dies without its exit trap, tap-lib's
-# tap_orphan_kill, which prio_run applies itself), and waits at most 5 s
+# killed at exit, and when the script dies without its exit trap too,
+# tap-lib's tap_orphan_kill, which prio_run applies itself), and waits at most 5 s
 # for its "ready" line (its output is kept in $tmp/start.VAR).
 start() {
 	local var=$1
@@ -30,7 +28,6 @@ start() {
 	fi
 	local p=$!
 	track "$p"
-	pids+=("$p")
 	for _ in $(seq 100); do grep -q ready "$tmp/start.$var" 2>/dev/null && break; sleep 0.05; done
 	printf -v "$var" '%s' "$p"
 }

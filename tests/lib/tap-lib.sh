@@ -14,7 +14,10 @@
 # of failures.  What the script starts is tracked by PID (spawn, track) and
 # killed with its process group at exit; a script's own cleanup() function,
 # when it defines one, runs first.  Nothing here finds processes or cgroups
-# by name: a test touches only what it started.
+# by name: a test touches only what it started.  The tmux server ($T), what
+# its panes run and $tmp are the harness's to remove too: a script's
+# cleanup() is only for what the harness cannot know (a mount, the PIDs a
+# job wrote to a file).
 #
 # Skips are for a missing capability only (a package, root, a controller),
 # never for a busy machine: retry a check a bounded number of times, then

@@ -5,8 +5,8 @@
 # groups of runs side by side gives each group a file of its own,
 # $tmp/steps-NAME.pids, in the runs' OMP_STEPS_PIDS), a wait until none
 # is (wait_gone) and the command sweep (sweep), which notes the cgroups its
-# runs are in, from their PIDs, in $tmp/run.cgroups.  B, TL, PY, tmp and
-# pids come from tap-jobs.sh (TL may be THREADLAB_BIN); the script skips
+# runs are in, from their PIDs, in $tmp/run.cgroups.  B, TL, PY and tmp
+# come from tap-jobs.sh (TL may be THREADLAB_BIN); the script skips
 # as a whole, naming what is missing, when threadlab, python3 or omp-steps
 # is not there.
 : "${B:=${THREADLAB_BUILDDIR:-.}}"
@@ -24,11 +24,9 @@ wait_gone() { for _ in $(seq "$1"); do [ -z "$(left "${2:-}")" ] && return 0; sl
 # cleanup (tap-lib calls it at exit): every run of the test program killed.
 cleanup() {
 	local f
-	for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done
 	for f in "$OMP_STEPS_PIDS" "$tmp"/steps-*.pids; do
 		for p in $(left "$f"); do kill -9 "$p"; done
 	done
-	rm -rf "$tmp"
 }
 # While it runs, the cgroups its runs are in (from their PIDs) are noted in
 # $tmp/run.cgroups, so that what it made can be checked gone after.

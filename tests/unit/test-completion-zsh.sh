@@ -8,12 +8,6 @@ set -u
 B="${THREADLAB_BUILDDIR:-.}"
 tmp=$(mktemp -d)
 T="tmux -L tl-zsh-$$"
-sp=""
-cleanup() {
-	$T kill-server 2>/dev/null
-	[ -n "$sp" ] && { kill -9 "$sp"; wait "$sp"; } 2>/dev/null
-	rm -rf "$tmp"
-}
 . "$(dirname "$0")/../lib/tap-lib.sh"
 if ! command -v zsh >/dev/null || ! command -v tmux >/dev/null; then
 	skip_all "needs zsh and tmux"
@@ -56,6 +50,7 @@ tab "--precision=VALUE in one word" '^% threadlab --precision=double' "threadlab
 tab "-p lists processes with their names" '^1 +\(' "threadlab -p 1"
 sleep 300 &
 sp=$!
+track "$sp"
 # Completed alone, the PID gets its space (the X typed after shows it);
 # else it is listed with its name.
 tab "-p offers a sleeping process" "(^% threadlab -p $sp X|^$sp +\\(sleep\\))" "threadlab -p $sp" X

@@ -9,11 +9,6 @@ B="${THREADLAB_BUILDDIR:-.}"
 TL="$B/threadlab"
 COMP="$B/completion/threadlab"
 tmp=$(mktemp -d)
-pids=()
-cleanup() {
-	for p in "${pids[@]}"; do { kill -9 "$p"; wait "$p"; } 2>/dev/null; done
-	rm -rf "$tmp"
-}
 . "$(dirname "$0")/../lib/tap-lib.sh"
 
 have_bc=0
@@ -130,10 +125,10 @@ cd - >/dev/null || exit 1
 # -p: PIDs with their names; a name made printable.
 sleep 300 &
 sp=$!
-pids+=("$sp")
+track "$sp"
 "$B/tests/lib/hostile-name" >"$tmp/hn" &
 hp=$!
-pids+=("$hp")
+track "$hp"
 for _ in $(seq 50); do grep -q ready "$tmp/hn" && break; sleep 0.1; done
 got=$(comp threadlab -p "$sp")
 if [ "$got" = "$sp" ] || grep -Eqx "$sp +\(sleep\)" <<<"$got"; then

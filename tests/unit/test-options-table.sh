@@ -12,7 +12,6 @@ MAN="$SRC/man/threadlab.1"
 . "$(dirname "$0")/../lib/tap-lib.sh"
 plan 15
 tmp=$(mktemp -d)
-cleanup() { rm -rf "$tmp"; }
 
 # same WHAT WANT GOT: ok when the two sorted lists (files) are equal, else
 # the names missing from each side.
