@@ -77,7 +77,7 @@ static void test_env_dir(void **state)
 	rmdir(dir);
 }
 
-/* This program runs from tests/ of a build tree: the tree's programs. */
+/* This program runs from tests/unit/ of a build tree: the tree's programs. */
 static void test_build_tree(void **state)
 {
 	(void)state;
