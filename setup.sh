@@ -115,7 +115,7 @@ mkdir -p build-package
 # turn of tests, in a session (so an autogroup) of its own: it is done
 # before the CPU-share tests begin.  It waits for the tests' packages
 # (lintian) that apt installs meanwhile, and holds LOCK.build shared while
-# it runs: a CPU-share test (tests/tap-wrap.sh) waits for it, as even at a
+# it runs: a CPU-share test (tests/lib/tap-wrap.sh) waits for it, as even at a
 # CPU weight of 2 a compiler beside a busy thread took 9-25 % of its CPU
 # (compilers start processes all the time, each placed ahead of it).
 mkdir -p build-check
@@ -137,7 +137,7 @@ export THREADLAB_TEST_LOCK
 jobs=$(nproc)
 # Most tests wait (for samples, a tmux pane, a server) more than they
 # compute: twice as many tests as CPUs at a time; the CPU-share tests run
-# alone whatever the count (tests/tap-wrap.sh).
+# alone whatever the count (tests/lib/tap-wrap.sh).
 test_jobs=$((jobs * 2))
 # suite_tests DIR bulk|serial: the tests of the build in DIR that need no
 # turn of their own, the longest first (LONG_TESTS in Makefile.am: one of
@@ -176,15 +176,15 @@ status=0
 	find . -name '*.trs' -delete
 	# shellcheck disable=SC2046
 	st=0
-	make -j"$test_jobs" check TESTS="tests/soak.sh $(suite_tests . bulk)" SOAK_SECONDS=60 >suite-bulk.out 2>&1 || st=$?
+	make -j"$test_jobs" check TESTS="tests/e2e/soak.sh $(suite_tests . bulk)" SOAK_SECONDS=60 >suite-bulk.out 2>&1 || st=$?
 	[ "$st" = 0 ] || tail -n 60 test-suite.log
 	echo "setup: the CPU-share tests began $(($(date +%s) - start)) s after the start"
 	turn=0
 	make -j"$test_jobs" check TESTS="$(suite_tests . serial)" >suite-serial.out 2>&1 || turn=$?
 	[ "$turn" = 0 ] || tail -n 60 test-suite.log
 	[ "$turn" = 0 ] || st=$turn
-	# tests/tap-wrap.sh ends every log with "# NAME took N s, CPU M s".
-	sed -n 's/^# \(.*\) took \([0-9]*\) s, CPU \([0-9.?]*\) s$/\2 \3 \1/p' tests/*.log |
+	# tests/lib/tap-wrap.sh ends every log with "# NAME took N s, CPU M s".
+	sed -n 's/^# \(.*\) took \([0-9]*\) s, CPU \([0-9.?]*\) s$/\2 \3 \1/p' tests/*/*.log |
 		sort -rn >tests/took.txt
 	echo "setup: the suite took $(($(date +%s) - start)) s from the start" \
 		"(its tests' CPU: $(awk '{ n += $2 } END { printf "%.0f", n }' tests/took.txt) s); the slowest:"
@@ -199,5 +199,5 @@ sed -n 's/^package: ok - /:test-result: PASS /p; s/^package: FAILED - /:test-res
 grep -v '^package: \(ok\|FAILED\) - ' build-package/log | sed 's/^\(package: \)*/setup: package: /'
 [ "$package_status" = 0 ] || status=1
 echo "setup: all of it took $(($(date +%s) - start)) s"
-exec sh tests/tap-summary.sh --label "the suite (ASan/UBSan build) and the package (as it ships)" build-check \
+exec sh tests/lib/tap-summary.sh --label "the suite (ASan/UBSan build) and the package (as it ships)" build-check \
 	build-package "$status"

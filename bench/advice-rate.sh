@@ -30,9 +30,8 @@ SRC="$(cd "$(dirname "$0")/.." && pwd)"
 TL="$B/threadlab"
 PY=/usr/bin/python3
 tmp=$(mktemp -d)
-pids=()
-. "$SRC/tests/tap-lib.sh" # prio_make, prio_run, prio_do, stop, cg_remove
-. "$SRC/tests/tap-jobs.sh" # start
+. "$SRC/tests/lib/tap-lib.sh" # prio_make, prio_run, prio_do, stop, cg_remove
+. "$SRC/tests/lib/tap-jobs.sh" # start
 # a benchmark, not a test: no TAP plan; what it started goes at exit
 bench_end() {
 	for p in "${tap_pids[@]}"; do kill -9 "$p" 2>/dev/null; done
@@ -89,23 +88,23 @@ printf '%-18s %-15s %10s %10s %7s  %s\n' program verdict before after ratio "fir
 
 # ---- a team its code sizes -------------------------------------------------------
 team=$((cpus * 2))
-run omp env -u OMP_NUM_THREADS "$B/tests/omp-team" "$team"
+run omp env -u OMP_NUM_THREADS "$B/tests/lib/omp-team" "$team"
 before=$rate
 sug=$(field omp suggestion)
 after=-
 if n=$(grep -Eo 'omp_set_num_threads\(([0-9]+)\)' <<<"$sug" | grep -Eo '[0-9]+'); then
-	run omp2 env -u OMP_NUM_THREADS "$B/tests/omp-team" "$n"
+	run omp2 env -u OMP_NUM_THREADS "$B/tests/lib/omp-team" "$n"
 	after=$rate
 fi
 row "omp-team $team" "$(field omp verdict)" "$sug" "$before" "$after"
 
 # ---- an input-bound trainer -------------------------------------------------------
-run mp "$PY" "$SRC/tests/mp-loader.py" 2 50 5
+run mp "$PY" "$SRC/tests/lib/mp-loader.py" 2 50 5
 before=$rate
 sug=$(field mp suggestion)
 after=-
 if w=$(grep -Eo '^use [0-9]+ workers' <<<"$sug" | grep -Eo '[0-9]+'); then
-	run mp2 "$PY" "$SRC/tests/mp-loader.py" "$w" 50 5
+	run mp2 "$PY" "$SRC/tests/lib/mp-loader.py" "$w" 50 5
 	after=$rate
 fi
 row "mp-loader 2x50ms" "$(field mp verdict)" "$sug" "$before" "$after"
@@ -134,14 +133,14 @@ while True:
 fi
 
 # ---- a serial job beside a neighbour --------------------------------------------------
-start neigh prio_run "$B/tests/forker" $((cpus + 1)) 0 0
-run serial env OMP_NUM_THREADS=1 "$B/tests/omp-steps" 0
+start neigh prio_run "$B/tests/lib/forker" $((cpus + 1)) 0 0
+run serial env OMP_NUM_THREADS=1 "$B/tests/lib/omp-steps" 0
 row "serial+neighbour" "$(field serial verdict)" "$(field serial suggestion) (neighbour pid $neigh)" "$rate" "-"
 stop "$neigh"
 
 # ---- the lab under a quota beside a neighbour --------------------------------------------
 if quota_capable; then
-	start hold prio_run taskset -c 1 "$B/tests/forker" 1 0 0
+	start hold prio_run taskset -c 1 "$B/tests/lib/forker" 1 0 0
 	lab() { # FLAGS...: the lab's mean GFLOP/s over $secs s after 2 s
 		prio_do "$TL" --batch --cpus 1.5 "$@" -c $((secs + 2)) -i 1 --format json 2>/dev/null >"$tmp/lab.jsonl"
 		"$PY" -c 'import json, sys

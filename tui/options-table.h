@@ -5,7 +5,7 @@
  * The parser's getopt_long table and short-option string, the --help text
  * (options-usage.h), the "X is for Y" check (options.c) and the listing
  * the shell completions are made from (--list-options) are all read from
- * it; tests/test-options-table.sh compares it with --help, the man page
+ * it; tests/unit/test-options-table.sh compares it with --help, the man page
  * and the completions.
  *
  * `threadlab --list-options` (hidden) prints every option that is not

@@ -6,8 +6,9 @@
  *
  *  1. $THREADLAB_LIBEXECDIR, when set (tests, unusual layouts);
  *  2. the build tree, when this program runs from one: the directory of
- *     /proc/self/exe, or its parent (tests/ and bench/ programs), holding
- *     config.status, which no installed directory has;
+ *     /proc/self/exe, its parent (bench/ programs) or the one above that
+ *     (tests/<kind>/ programs), holding config.status, which no installed
+ *     directory has;
  *  3. the installed layout seen from this program: BINDIR's path to
  *     PKGLIBEXECDIR made relative ("../libexec/threadlab") and taken from
  *     the directory of /proc/self/exe, so a tree staged under DESTDIR or
@@ -131,15 +132,17 @@ int lab_programs_dir(char *out, size_t cap, const char **how)
 		char *slash = strrchr(self, '/');
 		if (slash && slash != self) {
 			*slash = '\0';
-			if (lab_find_build_tree(self))
-				return lab_find_take(self, out, cap, how, "build tree");
+			/* The program's directory, then up to two above it
+			 * (bench/x, tests/unit/x). */
 			char up[PATH_MAX];
 			snprintf(up, sizeof(up), "%s", self);
-			char *s2 = strrchr(up, '/');
-			if (s2 && s2 != up) {
-				*s2 = '\0';
+			for (int level = 0; level < 3; level++) {
 				if (lab_find_build_tree(up))
 					return lab_find_take(up, out, cap, how, "build tree");
+				char *s2 = strrchr(up, '/');
+				if (!s2 || s2 == up)
+					break;
+				*s2 = '\0';
 			}
 			char rel[PATH_MAX], dir[PATH_MAX];
 			if (lab_find_relative(BINDIR, PKGLIBEXECDIR, rel, sizeof(rel)) == 0 &&

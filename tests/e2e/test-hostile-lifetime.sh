@@ -1,0 +1,150 @@
+#!/bin/bash
+# test-hostile-lifetime.sh — processes that leave or die under threadlab,
+# end to end: what -- CMD moves out of its group (setsid) is stopped with
+# it in --batch, --diagnose, the dashboard and on SIGTERM, and counted; the
+# lab's anchor killed four times under the dashboard, and once during a
+# sweep.  The four launches run side by side.  Prints TAP, its plan first.
+set -u
+TL="${THREADLAB_BUILDDIR:-.}/threadlab"
+T="tmux -u -L tl-hostile-lifetime-$$ -f /dev/null"
+tmp=$(mktemp -d)
+
+. "$(dirname "$0")/../lib/tap-lib.sh"
+
+plan 6
+
+have_tmux=0
+command -v tmux >/dev/null && have_tmux=1
+
+# ---- 1: what -- CMD moves out of its group (setsid) goes with it --------------
+# escapee_cmd NAME: a command whose child calls setsid, its pid in $tmp/NAME.pid.
+escapee_cmd() { echo "setsid sleep 300 & echo \$! >$tmp/$1.pid; sleep 300"; }
+# escapee_start NAME MODE...: starts threadlab MODE... -- escapee_cmd NAME
+# (stderr in $tmp/NAME.err): in the tmux session NAME for "dash", else in
+# the background, its pid in $started.
+escapee_start() {
+	local name=$1
+	shift
+	if [ "$1" = dash ]; then
+		started=""
+		[ $have_tmux = 1 ] || return 0
+		$T new-session -d -s "$name" -x 100 -y 30 \
+			"$TL -- sh -c '$(escapee_cmd "$name")' 2>$tmp/$name.err; echo EXITED \$?; sleep 30"
+		return 0
+	fi
+	if [ "$1" = term ]; then
+		shift
+		"$TL" "$@" -- sh -c "$(escapee_cmd "$name")" >"$tmp/$name.out" 2>"$tmp/$name.err" &
+	else
+		limited 60 "$TL" "$@" -- sh -c "$(escapee_cmd "$name")" >/dev/null 2>"$tmp/$name.err" &
+	fi
+	started=$!
+	track $started
+}
+# escapee_end NAME MODE PID: waits for the run of escapee_start to end;
+# ends it first with q for "dash", with SIGTERM once it printed a sample
+# for "term".
+escapee_end() {
+	case $2 in
+	dash)
+		[ $have_tmux = 1 ] || return 0
+		wait_pane "$1" 'command' 300
+		until_true 100 test -s "$tmp/$1.pid"
+		$T send-keys -t "$1" q
+		wait_pane "$1" 'EXITED' 100
+		$T kill-session -t "$1" 2>/dev/null
+		;;
+	term)
+		until_true 100 test -s "$tmp/$1.pid"
+		until_true 300 grep -q . "$tmp/$1.out"
+		kill -TERM "$3"
+		gone "$3"
+		stop "$3"
+		;;
+	*) wait "$3" ;;
+	esac
+}
+# escapee_check NAME DESCRIPTION: the escapee is gone and the exit message
+# counted it.
+escapee_check() {
+	if [ "$1" = dash ] && [ $have_tmux = 0 ]; then
+		skip "$2" "tmux is needed (Debian package tmux)"
+		return
+	fi
+	local esc
+	esc=$(cat "$tmp/$1.pid" 2>/dev/null)
+	if [ -z "$esc" ]; then
+		notok "$2" "the command never started its escapee" "$(cat "$tmp/$1.err")"
+		return
+	fi
+	track "$esc"
+	if gone "$esc" && grep -q 'stopped 1 process the command had moved out of its group' "$tmp/$1.err"; then
+		ok "$2"
+	else
+		notok "$2" "escapee $esc: $(ps -o pid,sid,stat,args -p "$esc" | tail -n +2)" "$(cat "$tmp/$1.err")"
+	fi
+}
+escapee_start batch --batch -c 2 -i 0.3
+e_batch=$started
+escapee_start diag --diagnose --seconds 1
+e_diag=$started
+escapee_start dash dash
+escapee_start term term --batch -i 0.3
+e_term=$started
+escapee_end batch batch "$e_batch"
+escapee_end diag diag "$e_diag"
+escapee_end dash dash
+escapee_end term term "$e_term"
+escapee_check batch "--batch -c 2 -- CMD: the child that called setsid is stopped and counted"
+escapee_check diag "--diagnose -- CMD: the same"
+escapee_check dash "the dashboard on -- CMD, q: the same"
+escapee_check term "--batch -- CMD ended by SIGTERM: the same"
+
+# ---- 2: repeated deaths, an anchor killed in a sweep ---------------------------
+# anchor_of PID: the live anchor of threadlab PID's lab (pgrep, not ps: a
+# ps of every process took 0.3 s on a loaded box).
+anchor_of() {
+	local a
+	for a in $(pgrep -P "$1" -x tl-anchor); do
+		alive "$a" && echo "$a" && return 0
+	done
+	return 1
+}
+if [ $have_tmux = 1 ]; then
+	$T new-session -d -s deaths -x 200 -y 30 "$TL --size 256 -i 0.2; echo EXITED \$?; sleep 30"
+	wait_pane deaths 'GFLOP/s' 300
+	tlp=$(pane_proc deaths threadlab)
+	for k in 1 2 3 4; do
+		a=""
+		for _ in $(seq 100); do a=$(anchor_of "$tlp") && break; sleep 0.1; done
+		[ -n "$a" ] && kill -9 "$a"
+		wait_pane deaths "restart $k|no more restarts" 300
+	done
+	if wait_pane deaths 'killed by signal 9: not restarted, it was restarted 3 times within 60 s: no more restarts; last view kept' 100; then
+		ok "the dashboard, a fourth anchor death in a minute: the last signal and 'no more restarts' stay on the message line"
+	else
+		notok "dashboard after the fourth anchor death" "$(cat "$tmp/pane")"
+	fi
+	$T kill-session -t deaths 2>/dev/null
+else
+	skip "the dashboard after repeated anchor deaths" "tmux is needed (Debian package tmux)"
+fi
+(exec "$TL" --sweep --threads 1,2,3 --size 256 --seconds 1 >"$tmp/sw.out" 2>"$tmp/sw.err") &
+sw=$!
+track $sw
+# Once the first row is out (rows are flushed as they come), the second
+# setting runs: its anchor is killed mid-sweep.
+until_true 600 grep -qE '^ +1 +1 ' "$tmp/sw.out"
+a=""
+for _ in $(seq 50); do a=$(anchor_of $sw) && break; sleep 0.1; done
+[ -n "$a" ] && kill -9 "$a"
+reap $sw 60
+st=$reaped
+rows=$(grep -cE '^ +1 +[123] ' "$tmp/sw.out")
+if [ -n "$a" ] && [ "$st" = 0 ] && [ "$rows" = 3 ] &&
+	grep -q "anchor (process $a) was killed by signal 9: restarted the workload" "$tmp/sw.err" &&
+	! grep -q 'did not apply' "$tmp/sw.err"; then
+	ok "an anchor killed during a sweep: said as such, the setting measured again, 3 rows"
+else
+	notok "anchor killed in a sweep" "anchor '$a', status $st, $rows rows" "$(cat "$tmp/sw.err")"
+fi

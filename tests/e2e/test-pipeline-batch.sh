@@ -1,0 +1,115 @@
+#!/bin/bash
+# test-pipeline-batch.sh — the input pipeline and the OpenMP build of
+# OpenBLAS in batch JSON: one loader's input wait and its thread, the
+# loader gone after the run, the OpenMP build's named busy threads, the
+# sweep over loader counts, and nothing left behind after SIGTERM or SIGKILL
+# of threadlab with loaders.  Prints TAP.
+set -u
+TL="${THREADLAB_BUILDDIR:-.}/threadlab"
+PY=/usr/bin/python3
+[ -x "$PY" ] || PY=python3
+tmp=$(mktemp -d)
+
+. "$(dirname "$0")/../lib/tap-lib.sh"
+plan 6
+
+omp_lib=""
+if [ -r /usr/lib/x86_64-linux-gnu/openblas-openmp/libopenblas.so.0 ] ||
+	ls /usr/lib/*/openblas-openmp/libopenblas.so.0 >/dev/null 2>&1; then
+	omp_lib=yes
+fi
+# The sweep compares the input wait of two loader counts measured one after
+# the other, and the OpenMP build's threads must each get some CPU: each
+# runs alone.  The pipeline's input wait is its own loader's against its own
+# GEMM: that run and the signalled ones after them run side by side.
+limited 120 "$TL" --sweep --loaders 1,3 --threads 1 --size 512 --prep-ms 20 --seconds 1 \
+	--format json >"$tmp/sweep.json" 2>"$tmp/sweep.err"
+if [ -n "$omp_lib" ]; then
+	limited 60 "$TL" --batch --format json -i 1 -c 3 --blas openmp --threads 2 \
+		>"$tmp/omp.jsonl" 2>"$tmp/omp.err"
+fi
+limited 60 "$TL" --batch --format json -i 1 -c 3 --size 512 --loaders 1 --prep-ms 40 \
+	>"$tmp/pipe.jsonl" 2>"$tmp/pipe.err" &
+pipe=$!
+track "$pipe"
+# SIGTERM and SIGKILL, each to a threadlab with loaders once it printed its
+# first sample (at once, so that neither runs longer than it must): the
+# anchor, helpers and loaders that sample names are gone after it.
+declare -A sig_pid sig_left
+for sig in TERM KILL; do
+	"$TL" --batch --format json -i 0.5 --loaders 2 --prep-ms 5 >"$tmp/sig.$sig.jsonl" 2>/dev/null &
+	sig_pid[$sig]=$!
+	track "$!"
+done
+for sig in TERM KILL; do
+	# a whole line: the sample, not part of it
+	for _ in $(seq 150); do [ "$(wc -l <"$tmp/sig.$sig.jsonl")" -ge 1 ] && break; sleep 0.2; done
+	sig_left[$sig]=$(head -n1 "$tmp/sig.$sig.jsonl" | "$PY" -c 'import json,sys; w=json.loads(sys.stdin.read())["workload"]; print(" ".join(map(str, w["pids"] + w["loader_pids"])))' 2>/dev/null)
+	kill -s "$sig" "${sig_pid[$sig]}"
+done
+for sig in TERM KILL; do reap "${sig_pid[$sig]}" 30; done
+
+# ---- the pipeline and the OpenMP build in batch JSON ------------------------
+wait "$pipe"
+"$PY" - "$tmp/pipe.jsonl" >"$tmp/check" 2>&1 <<'PY'
+import json, os, sys
+rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+w = rows[-1]["workload"]
+for k in ("loaders", "prep_ms", "batches_per_s", "input_wait_pct", "loader_cpu_pct"):
+    assert k in w, k
+assert w["loaders"] == 1 and w["prep_ms"] == 40
+assert w["input_wait_pct"] > 50, w["input_wait_pct"]
+assert 0 < w["batches_per_s"] <= 27, w["batches_per_s"]
+assert len(w["loader_pids"]) == 1
+names = {t["name"] for t in rows[-1]["threads"]}
+assert "tl-loader0" in names, names
+print(w["loader_pids"][0])
+PY
+if [ $? = 0 ]; then ok "--loaders 1 --prep-ms 40: input-bound in JSON, tl-loader0 in the threads"; else
+	notok "pipeline JSON" "$(cat "$tmp/check")" "$(cat "$tmp/pipe.err")"; fi
+loader=$(tail -n1 "$tmp/check")
+if [ -n "$loader" ] && gone "$loader"; then ok "the loader is gone after --batch ends"; else
+	notok "loader left behind" "$loader"; fi
+if [ -n "$omp_lib" ]; then
+	"$PY" - "$tmp/omp.jsonl" >"$tmp/check" 2>&1 <<'PY'
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+w = rows[-1]["workload"]
+assert w["blas"]["variant"] == "openmp", w["blas"]
+assert w["blas_build"] == "openmp"
+assert "USE_OPENMP" in w["blas"]["config"], w["blas"]["config"]
+pid = w["per_stream"][0]["pid"]
+mine = [t for t in rows[-1]["threads"] if t["pid"] == pid]
+busy = [t for t in mine if t["cpu_pct"] > 3]
+assert len(busy) >= 2, mine
+assert {t["name"] for t in mine} >= {"gemm0", "gemm0.w1"}, [t["name"] for t in mine]
+PY
+	if [ $? = 0 ]; then ok "--blas openmp --threads 2: two busy named threads, variant openmp"; else
+		notok "--blas openmp" "$(cat "$tmp/check")" "$(cat "$tmp/omp.err")"; fi
+else
+	skip "--blas openmp" "libopenblas0-openmp is not installed"
+fi
+
+# ---- the sweep over loaders ---------------------------------------------------
+"$PY" - "$tmp/sweep.json" >"$tmp/check" 2>&1 <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+rows = d["rows"]
+assert [r["loaders"] for r in rows] == [1, 3], rows
+for r in rows:
+    for k in ("batches_per_s", "input_wait_pct", "loader_cpu_pct"):
+        assert k in r, (k, r)
+assert d["env"]["prep_ms"] == 20, d["env"]
+# Three loaders feed more batches than one whose batch costs 20 ms.
+assert rows[1]["input_wait_pct"] < rows[0]["input_wait_pct"], rows
+PY
+if [ $? = 0 ]; then ok "--sweep --loaders 1,3: a row per loader count, the wait falls with more loaders"; else
+	notok "--sweep --loaders" "$(cat "$tmp/check")" "$(cat "$tmp/sweep.err")"; fi
+
+# ---- nothing left after SIGTERM or SIGKILL, with loaders --------------------
+for sig in TERM KILL; do
+	lp=${sig_left[$sig]}
+	# shellcheck disable=SC2086
+	if [ -n "$lp" ] && gone $lp; then ok "SIG$sig of threadlab: anchor, helpers and loaders gone"; else
+		notok "SIG$sig leaves processes" "${lp:-no sample within 30 s}"; fi
+done

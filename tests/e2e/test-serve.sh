@@ -1,0 +1,445 @@
+#!/bin/bash
+# test-serve.sh — the exporter over HTTP, end to end: both content types
+# from a real threadlab (promtool and the strict OpenMetrics parser of
+# python3-prometheus-client read them, hostile thread names included),
+# HEAD, 404, 405, 431, the lab's families, HTTPS with a certificate made
+# by openssl, basic auth with bcrypt and SHA-512 hashes, 50 slow clients
+# and 1,000 garbage requests against --batch's sampling interval and
+# memory, and every bad input with its message and exit status.  Prints TAP.
+set -u
+B="${THREADLAB_BUILDDIR:-.}"
+TL="$B/threadlab"
+OMP="$B/tests/lib/omp-busy"
+HOSTILE="$B/tests/lib/hostile-name"
+tmp=$(mktemp -d)
+
+. "$(dirname "$0")/../lib/tap-lib.sh"
+
+PY=/usr/bin/python3
+for c in curl promtool openssl "$PY"; do
+	if ! command -v "$c" >/dev/null; then
+		skip_all "$c is needed (Debian packages curl, prometheus, openssl, python3)"
+	fi
+done
+if ! "$PY" -c 'import prometheus_client' 2>/dev/null; then
+	skip_all "the OpenMetrics parser is needed (Debian package python3-prometheus-client)"
+fi
+plan 28
+# This test runs beside others: threadlab, whose sampling pace and answers
+# it times, gets a heavy cpu cgroup (where root has one); the clients and
+# the busy loop it judges threadlab against stay outside.
+prio_make --alone
+
+# serve NAME ARGS...: runs threadlab ARGS in the background (its pid in
+# spid, stderr in $tmp/NAME.err) and waits for its start-up line; the URL
+# it names goes to url.
+serve() {
+	local name=$1
+	shift
+	prio_run "$TL" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" &
+	spid=$!
+	track "$spid"
+	url=""
+	for _ in $(seq 200); do
+		url=$(sed -n 's/^threadlab: serving \(http[^ ]*\).*/\1/p' "$tmp/$name.err")
+		[ -n "$url" ] && break
+		kill -0 "$spid" 2>/dev/null || break
+		sleep 0.05
+	done
+}
+
+# ready URL [CURL ARGS]: waits (10 s at most) for a 200 from URL.
+ready() {
+	local u=$1
+	shift
+	for _ in $(seq 100); do
+		[ "$(curl -s -o /dev/null -w '%{http_code}' "$@" "$u")" = 200 ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# ---- both formats, a hostile target -------------------------------------------
+"$HOSTILE" >"$tmp/hostile.out" &
+hpid=$!
+track "$hpid"
+for _ in $(seq 100); do grep -qs ready "$tmp/hostile.out" && break; sleep 0.05; done
+serve h --headless --serve 127.0.0.1:0 -p "$hpid" -i 0.5
+if [ -n "$url" ] && [[ $url == http://127.0.0.1:*/metrics ]] && ready "$url" && [ ! -s "$tmp/h.out" ]; then
+	ok "--headless --serve 127.0.0.1:0: the start-up line names $url, stdout stays empty"
+else
+	notok "headless start-up" "$(cat "$tmp/h.err")" "$(head -c 300 "$tmp/h.out")"
+fi
+curl -s -D "$tmp/prom.h" -o "$tmp/prom" "$url"
+curl -s -H 'Accept: application/openmetrics-text;version=1.0.0,text/plain;version=0.0.4;q=0.5' \
+	-D "$tmp/om.h" -o "$tmp/om" "$url"
+if grep -qi '^content-type: text/plain; version=0.0.4; charset=utf-8' "$tmp/prom.h" &&
+	promtool check metrics <"$tmp/prom" >"$tmp/lint" 2>&1; then
+	ok "plain curl gets the text format 0.0.4, and promtool check metrics passes (hostile names)"
+else
+	notok "0.0.4 and promtool" "$(cat "$tmp/prom.h" "$tmp/lint")" "$(head -c 1500 "$tmp/prom")"
+fi
+if grep -qi '^content-type: application/openmetrics-text; version=1.0.0; charset=utf-8' "$tmp/om.h" &&
+	[ "$(tail -n 1 "$tmp/om")" = "# EOF" ] &&
+	"$PY" - "$tmp/om" "$tmp/prom" >"$tmp/parse" 2>&1 <<'PY'; then
+import sys
+from prometheus_client.openmetrics.parser import text_string_to_metric_families as om
+from prometheus_client.parser import text_string_to_metric_families as prom
+o = {f.name: f for f in om(open(sys.argv[1]).read())}
+p = list(prom(open(sys.argv[2]).read()))
+names = {s.labels['name'] for s in o['threadlab_thread_runqueue_wait_seconds'].samples}
+want = ['\\x1b[31mRED\\x07', 'q"uo\\te\\', 'new\nline\\x0d', 'bad\\xff\\xfe\\xc2\\x9b']
+for w in want:
+    assert w in names, (w, names)
+assert o['threadlab_target'].type == 'info' and o['threadlab_thread_cpu_seconds'].type == 'counter'
+assert len(p) == len(o), (len(p), len(o))
+PY
+	ok "Accept: openmetrics-text gets OpenMetrics 1.0.0 ending in # EOF; the strict parser reads it, the names come back escaped"
+else
+	notok "OpenMetrics" "$(cat "$tmp/om.h" "$tmp/parse")" "$(tail -c 300 "$tmp/om")"
+fi
+code=$(curl -s -I -o "$tmp/head" -w '%{http_code}' "$url")
+len=$(sed -n 's/^[Cc]ontent-[Ll]ength: *\([0-9]*\).*/\1/p' "$tmp/head")
+body=$(curl -s -X HEAD --max-time 2 "$url" 2>/dev/null | wc -c)
+if [ "$code" = 200 ] && [ "${len:-0}" -gt 1000 ] && [ "$body" = 0 ]; then
+	ok "HEAD /metrics: 200 with Content-Length $len and no body"
+else
+	notok "HEAD" "code $code length ${len:-none} body $body"
+fi
+base=${url%/metrics}
+c404=$(curl -s -o /dev/null -w '%{http_code}' "$base/nope")
+c405=$(curl -s -D "$tmp/405.h" -o /dev/null -w '%{http_code}' -X POST -d x=1 "$url")
+cidx=$(curl -s -o "$tmp/index" -w '%{http_code}' "$base/")
+big=$(head -c 20000 /dev/zero | tr '\0' a)
+c431=$(curl -s -o /dev/null -w '%{http_code}' -H "X-Big: $big" "$url")
+if [ "$c404" = 404 ] && [ "$c405" = 405 ] && grep -qi '^allow: GET, HEAD' "$tmp/405.h" &&
+	[ "$cidx" = 200 ] && grep -q 'href="/metrics"' "$tmp/index" && [ "$c431" = 431 ]; then
+	ok "/nope 404, POST 405 with Allow: GET, HEAD, / links to /metrics, a 20 kB header 431"
+else
+	notok "routes and limits" "404:$c404 405:$c405 index:$cidx 431:$c431"
+fi
+kill -TERM "$spid"
+reap "$spid" 30
+st=$reaped
+port=${url##*:}
+port=${port%%/*}
+if [ $st = 0 ] && ! curl -s -o /dev/null "http://127.0.0.1:$port/metrics"; then
+	ok "SIGTERM: exit 0, the port closed"
+else
+	notok "SIGTERM" "exit $st"
+fi
+stop "$hpid"
+
+# ---- the lab's families ---------------------------------------------------------
+serve lab --headless --serve 127.0.0.1:0 -i 0.5
+lab_ok=false
+if [ -n "$url" ]; then
+	for _ in $(seq 60); do
+		curl -s "$url" >"$tmp/lab" 2>/dev/null
+		if grep -qE '^threadlab_workload_flops_total\{stream="0"\} [1-9]' "$tmp/lab" &&
+			grep -q '^threadlab_workload_single_thread_gflops{' "$tmp/lab"; then
+			lab_ok=true
+			break
+		fi
+		sleep 0.25
+	done
+fi
+if $lab_ok && grep -q 'mode="lab"' "$tmp/lab" && promtool check metrics <"$tmp/lab" >/dev/null 2>&1; then
+	ok "the lab headless: FLOPs and GEMM calls per stream, its settings and rates as gauges"
+else
+	notok "lab families" "$(cat "$tmp/lab.err")" "$(grep workload "$tmp/lab" | head)"
+fi
+kill -TERM "$spid"
+reap "$spid" 30
+
+# ---- bad inputs: one line, exit 2, nothing left listening --------------------------
+serve held --headless --serve 127.0.0.1:0 -p $$
+held=$url
+hport=${held##*:}
+hport=${hport%%/*}
+printf 'alice:secret\n' >"$tmp/plain.auth"
+bad() { # bad DESC ARGS...
+	local d=$1
+	shift
+	timeout -k 5 20 "$TL" "$@" >"$tmp/bad.out" 2>"$tmp/bad.err"
+	local st=$?
+	if [ $st = 2 ] && [ "$(wc -l <"$tmp/bad.err")" = 1 ] && grep -q '^threadlab: ' "$tmp/bad.err" &&
+		[ ! -s "$tmp/bad.out" ]; then
+		ok "$d: exit 2, '$(cat "$tmp/bad.err")'"
+	else
+		notok "$d" "exit $st" "$(cat "$tmp/bad.err")"
+	fi
+}
+bad "a port in use" --headless --serve "127.0.0.1:$hport" -p $$
+bad "not an address" --headless --serve 300.1.1.1:9864 -p $$
+bad "not a port" --headless --serve abc -p $$
+bad "a host name" --headless --serve example.com:9864 -p $$
+bad "a missing key file" --headless --serve 127.0.0.1:0 --tls-cert "$tmp/no.pem" --tls-key "$tmp/no.key" -p $$
+bad "a certificate without a key" --headless --serve 127.0.0.1:0 --tls-cert "$tmp/no.pem" -p $$
+bad "a plain password in --basic-auth" --headless --serve 127.0.0.1:0 --basic-auth "$tmp/plain.auth" -p $$
+bad "a bad --match expression" --headless --serve 127.0.0.1:0 --match '(['
+bad "--match without --headless" --batch --match python
+bad "--tls-cert without --serve" --batch -p $$ --tls-cert x --tls-key y
+bad "--headless without --serve" --headless -p $$
+bad "--serve with --sweep" --sweep --serve 127.0.0.1:0
+kill -TERM "$spid"
+reap "$spid" 30
+
+# ---- HTTPS ---------------------------------------------------------------------
+if openssl req -x509 -newkey rsa:2048 -nodes -keyout "$tmp/key.pem" -out "$tmp/cert.pem" \
+	-days 1 -subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 >/dev/null 2>&1; then
+	serve tls --headless --serve 127.0.0.1:0 --tls-cert "$tmp/cert.pem" --tls-key "$tmp/key.pem" -p $$
+	plain="http://${url#https://}"
+	if [[ $url == https://* ]] && ready "$url" --cacert "$tmp/cert.pem" &&
+		[ "$(curl -s -o /dev/null -w '%{http_code}' --max-time 3 "$plain")" != 200 ]; then
+		ok "--tls-cert/--tls-key: HTTPS verified against the certificate; plain HTTP is refused"
+	else
+		notok "TLS" "$(cat "$tmp/tls.err")" "url $url"
+	fi
+	kill -TERM "$spid"
+	reap "$spid" 30
+else
+	skip "HTTPS" "openssl could not make a certificate"
+fi
+
+# ---- basic auth ----------------------------------------------------------------
+sha=$(openssl passwd -6 secret)
+bcr=$("$PY" -W ignore -c 'import crypt; print(crypt.crypt("hunter2", crypt.mksalt(crypt.METHOD_BLOWFISH, rounds=1 << 8)))' 2>/dev/null)
+if [[ $bcr == '$2'* ]]; then
+	printf '# exporter users\nalice:%s\nbob:%s\n' "$sha" "$bcr" >"$tmp/users"
+	serve auth --headless --serve 127.0.0.1:0 --basic-auth "$tmp/users" -p $$
+	ready "$url" -u alice:secret
+	code() { curl -s -o /dev/null -w '%{http_code}' "$@" "$url"; }
+	a=$(code -u alice:secret) b=$(code -u bob:hunter2) w=$(code -u alice:hunter2)
+	u=$(code -u nobody:secret) none=$(code)
+	curl -s -D "$tmp/401.h" -o /dev/null "$url"
+	if [ "$a" = 200 ] && [ "$b" = 200 ] && [ "$w" = 401 ] && [ "$u" = 401 ] && [ "$none" = 401 ] &&
+		grep -qi '^www-authenticate: basic realm="threadlab"' "$tmp/401.h"; then
+		ok "--basic-auth: SHA-512 crypt and bcrypt users get 200; wrong, unknown and missing credentials 401"
+	else
+		notok "basic auth" "alice $a bob $b wrong $w unknown $u none $none"
+	fi
+	# A wrong password takes as long for a user that exists as for one that
+	# does not (every hash is computed either way).
+	"$PY" - "$url" >"$tmp/timing" 2>&1 <<'PY'
+import base64, sys, time, urllib.request, urllib.error
+url = sys.argv[1]
+def t(user):
+    r = urllib.request.Request(url, headers={"Authorization": "Basic " + base64.b64encode((user + ":wrong").encode()).decode()})
+    a = time.perf_counter()
+    try:
+        urllib.request.urlopen(r, timeout=5)
+    except urllib.error.HTTPError as e:
+        assert e.code == 401
+    return time.perf_counter() - a
+# in turns, so that other load on the machine falls on both alike
+known, unknown = [], []
+for _ in range(9):
+    known.append(t("bob"))
+    unknown.append(t("nobody-at-all"))
+known, unknown = sorted(known)[4], sorted(unknown)[4]
+print("median: known user %.1f ms, unknown %.1f ms" % (known * 1e3, unknown * 1e3))
+assert 0.5 < known / unknown < 2.0, (known, unknown)
+PY
+	if [ $? = 0 ]; then
+		ok "a wrong password: as long for a known user as for an unknown one ($(cat "$tmp/timing"))"
+	else
+		notok "auth timing" "$(cat "$tmp/timing")"
+	fi
+	kill -TERM "$spid"
+	reap "$spid" 30
+else
+	skip "basic auth" "python3's crypt module cannot make a bcrypt hash here"
+	skip "auth timing" "no bcrypt hash"
+fi
+
+# ---- slow clients and garbage against the sampling --------------------------------
+"$OMP" 1000000 >/dev/null &
+busy=$!
+track "$busy"
+# Every connection is accepted now (room kept per kind, serve-admit.h), each
+# with its memory pool: AddressSanitizer's quarantine (256 MB of freed
+# blocks by default) would count those as RSS; the bound is about leaks.
+ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}quarantine_size_mb=4" \
+	serve slow --batch -p "$busy" -i 0.2 --format json --serve 127.0.0.1:0
+ready "$url"
+rss() { awk '/^VmRSS/ { print $2 }' "/proc/$spid/status"; }
+rss0=$(rss)
+"$PY" - "$url" >"$tmp/abuse" 2>&1 <<'PY'
+import random, socket, sys, threading, time, urllib.request
+host, port = sys.argv[1].split("//")[1].split("/")[0].split(":")
+port = int(port)
+stop = time.time() + 8
+def slow():
+    try:
+        s = socket.create_connection((host, port), timeout=3)
+        for ch in b"GET /metrics HTTP/1.1\r\nHost: x\r\n":
+            if time.time() > stop:
+                break
+            s.send(bytes([ch]))
+            time.sleep(1)
+        s.close()
+    except OSError:
+        pass  # refused or reset beyond the per-address limit: the point
+threads = [threading.Thread(target=slow) for _ in range(50)]
+for t in threads:
+    t.start()
+time.sleep(1)
+# Another address is served while the slow ones hold theirs.
+s = socket.socket()
+s.bind(("127.0.0.2", 0))
+s.settimeout(3)
+s.connect((host, port))
+s.sendall(b"GET /metrics HTTP/1.0\r\n\r\n")
+answer = s.recv(64)
+s.close()
+rnd = random.Random(1)
+garbage = [b"\x00\xff" * 50, b"GET\r\n\r\n", b"FOO /metrics HTTP/9.9\r\n\r\n",
+           b"GET /" + b"a" * 30000 + b" HTTP/1.1\r\n\r\n", b"\r\n\r\n\r\n"]
+sent = 0
+for i in range(1000):
+    c = None
+    try:
+        c = socket.create_connection((host, port), timeout=2, source_address=("127.0.0.3", 0))
+        c.sendall(garbage[i % len(garbage)] + bytes(rnd.randrange(256) for _ in range(20)))
+        sent += 1
+        c.shutdown(socket.SHUT_WR)  # no more: the server answers or closes
+        c.settimeout(0.5)
+        c.recv(128)
+    except OSError:
+        pass
+    finally:
+        if c:
+            c.close()
+for t in threads:
+    t.join()
+time.sleep(max(0, stop - time.time()))  # the slow ones may be dropped early: 8 s all the same
+print("other address answered: %r; garbage requests sent: %d" % (answer[:12], sent))
+assert answer.startswith(b"HTTP/1.0 200") or answer.startswith(b"HTTP/1.1 200"), answer
+assert sent >= 900, sent
+PY
+pyst=$?
+rss1=$(rss)
+kill -TERM "$spid"
+reap "$spid" 30
+stop "$busy"
+if [ $pyst = 0 ] && "$PY" - "$tmp/slow.out" "$rss0" "$rss1" >"$tmp/gaps" 2>&1 <<'PY'; then
+import datetime, json, sys
+t = [datetime.datetime.fromisoformat(json.loads(l)["time"].replace("Z", "+00:00")) for l in open(sys.argv[1]) if l.strip()]
+gaps = [(b - a).total_seconds() for a, b in zip(t, t[1:])]
+rss0, rss1 = int(sys.argv[2]), int(sys.argv[3])
+print("%d samples, longest gap %.3f s, RSS %d -> %d kB" % (len(t), max(gaps), rss0, rss1))
+assert len(t) >= 35, len(t)
+assert max(gaps) < 0.45, max(gaps)
+assert rss1 - rss0 < 16384, (rss0, rss1)
+PY
+	ok "50 slow clients and 1,000 garbage requests: another address still served, $(cat "$tmp/gaps")"
+else
+	notok "abuse" "$(cat "$tmp/abuse")" "$(cat "$tmp/gaps" 2>/dev/null)"
+fi
+
+
+# ---- what docs/prometheus.md promises of the endpoint -----------------------------
+# listening PID: the addresses and ports PID listens on (its sockets' inodes
+# in /proc/net/tcp and tcp6).
+listening() {
+	"$PY" - "$1" <<'PY'
+import os, socket, struct, sys
+pid = sys.argv[1]
+inodes = set()
+for fd in os.listdir("/proc/%s/fd" % pid):
+    try:
+        l = os.readlink("/proc/%s/fd/%s" % (pid, fd))
+    except OSError:
+        continue
+    if l.startswith("socket:["):
+        inodes.add(l[8:-1])
+for fam, path in ((socket.AF_INET, "/proc/net/tcp"), (socket.AF_INET6, "/proc/net/tcp6")):
+    for line in open(path).readlines()[1:]:
+        p = line.split()
+        if p[3] != "0A" or p[9] not in inodes:
+            continue
+        a, port = p[1].split(":")
+        b = bytes.fromhex(a)
+        b = b"".join(b[i:i + 4][::-1] for i in range(0, len(b), 4))
+        print(socket.inet_ntop(fam, b), int(port, 16))
+PY
+}
+# A connection idle after a whole request and its answer (keep-alive) is
+# closed after the inactivity timeout (10 s); one that sends nothing goes
+# at the header budget (3 s, test-serve-limits.sh) instead.  Timed in the
+# background while the other cases run.
+serve idle --headless --serve 127.0.0.1:0 -p $$
+idle_pid=$spid
+iport=${url##*:}
+iport=${iport%%/*}
+"$PY" - "$iport" >"$tmp/idle" 2>&1 <<'PY' &
+import socket, sys, time
+c = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=30)
+c.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n")
+r = b""
+while b"\r\n\r\n" not in r:
+    r += c.recv(65536)
+head, body = r.split(b"\r\n\r\n", 1)
+length = [int(l.split(b":")[1]) for l in head.split(b"\r\n") if l.lower().startswith(b"content-length:")]
+assert head.startswith(b"HTTP/1.1 200") and length, head[:200]
+while len(body) < length[0]:
+    body += c.recv(65536)
+t0 = time.monotonic()
+try:
+    got = c.recv(16)
+except OSError as e:
+    got = repr(e).encode()
+dt = time.monotonic() - t0
+print("kept open after its answer, closed after %.1f s idle (%r)" % (dt, got))
+assert got == b"" and 8 <= dt <= 14, (dt, got)  # docs/prometheus.md: 10 s of inactivity
+PY
+idle_check=$!
+# --serve PORT alone: 127.0.0.1, nothing else; SIGINT ends --headless with 0.
+set -m # else the background job starts with SIGINT ignored
+serve port --headless --serve 0 -p $$
+set +m
+addrs=$(listening "$spid")
+pport=${url##*:}
+pport=${pport%%/*}
+if [ "$addrs" = "127.0.0.1 $pport" ] && [[ $url == http://127.0.0.1:* ]]; then
+	ok "--serve PORT listens on 127.0.0.1 only ($addrs)"
+else
+	notok "--serve PORT: the address" "$url" "listening: $addrs"
+fi
+kill -INT "$spid"
+reap "$spid" 10
+[ "$reaped" = 0 ] && ok "--headless ends on SIGINT with exit 0" || notok "--headless SIGINT" "exit $reaped"
+# [::1]:PORT: IPv6 loopback, served.
+serve v6 --headless --serve '[::1]:0' -p $$
+addrs=$(listening "$spid")
+vport=${url##*:}
+vport=${vport%%/*}
+code=$(curl -g -s -o /dev/null -w '%{http_code}' --max-time 5 "http://[::1]:$vport/metrics")
+if [ "$addrs" = "::1 $vport" ] && [ "$code" = 200 ]; then
+	ok "--serve [::1]:PORT listens on ::1 only and serves ($code)"
+else
+	notok "--serve [::1]" "$url" "listening: $addrs" "status $code" "$(cat "$tmp/v6.err")"
+fi
+kill -TERM "$spid"
+reap "$spid" 10
+# A request line beyond 16 KiB: 414, and the connection closed.
+"$PY" - "$pport" "$iport" >"$tmp/414" 2>&1 <<'PY'
+import socket, sys
+c = socket.create_connection(("127.0.0.1", int(sys.argv[2])), timeout=5)
+c.sendall(b"GET /" + b"a" * 17000 + b" HTTP/1.1\r\nHost: x\r\n\r\n")
+r = b""
+while True:
+    d = c.recv(4096)
+    if not d:
+        break
+    r += d
+print(r.split(b"\r\n")[0].decode())
+assert r.startswith(b"HTTP/1.1 414"), r[:80]
+PY
+if [ $? = 0 ]; then ok "a request line of 17 KB: $(cat "$tmp/414"), closed"; else notok "long request line" "$(cat "$tmp/414")"; fi
+reap "$idle_check" 20
+if [ "$reaped" = 0 ]; then ok "an idle connection: $(cat "$tmp/idle") (the inactivity timeout)"; else
+	notok "inactivity timeout" "$(cat "$tmp/idle")"; fi
+kill -TERM "$idle_pid"
+reap "$idle_pid" 10

@@ -1,0 +1,166 @@
+#!/bin/bash
+# test-harness.sh — the suite's own harness (tap-lib.sh, tap-wrap.sh,
+# tap-summary.sh): a test program that crashes or hangs is one named failure
+# with its unrun cases counted; a shell test that ends early fails its
+# unreported cases; what a test spawned is gone after it, grandchildren too;
+# the serial lock keeps two timing tests apart; the summary counts real
+# results.  Prints TAP.
+SRC="${THREADLAB_SRCDIR:-.}/tests/lib"
+tmp=$(mktemp -d)
+. "$SRC/tap-lib.sh"
+plan 14
+# The wrappers this script runs must not take the suite's own lock: this
+# script holds it shared, and a serial test waiting at the turnstile for it
+# alone would keep them out until the time limit (a deadlock seen in CI).
+unset THREADLAB_TEST_LOCK THREADLAB_SERIAL_TESTS
+
+printf '#!/bin/sh\necho 1..4\necho ok 1 - a\necho ok 2 - b\nkill -SEGV $$\n' >"$tmp/crash.sh"
+printf '#!/bin/sh\necho 1..3\necho ok 1 - a\nexec sleep 60\n' >"$tmp/hang.sh"
+printf '#!/bin/sh\necho ok 1 - a\necho "not ok 2 - b # SKIP no such thing"\necho 1..2\n' >"$tmp/skip.sh"
+
+sh "$SRC/tap-wrap.sh" "$tmp/crash.sh" >"$tmp/out" 2>&1
+st=$?
+if [ $st = 0 ] && [ "$(grep -c '^not ok' "$tmp/out")" = 1 ] &&
+	grep -q '^not ok 3 - crash.sh killed by signal 11 (SEGV); 2 of 4 planned cases did not run$' "$tmp/out" &&
+	[ "$(tail -n1 "$tmp/out")" = "1..3" ]; then
+	ok "a crash: one named failure, its 2 unrun cases said, the plan matches"
+else
+	notok "crash" "status $st" "$(cat "$tmp/out")"
+fi
+THREADLAB_TEST_TIMEOUT=1 sh "$SRC/tap-wrap.sh" "$tmp/hang.sh" >"$tmp/out" 2>&1
+if [ "$(grep -c '^not ok' "$tmp/out")" = 1 ] &&
+	grep -q '^not ok 2 - hang.sh timed out after 1 s (THREADLAB_TEST_TIMEOUT); 2 of 3 planned cases did not run$' "$tmp/out"; then
+	ok "a hang: one named failure after the time limit"
+else
+	notok "hang" "$(cat "$tmp/out")"
+fi
+sh "$SRC/tap-wrap.sh" "$tmp/skip.sh" >"$tmp/out" 2>&1
+grep -q '^ok 2 - b # SKIP no such thing' "$tmp/out" && ok "cmocka's skipped case (not ok, SKIP) becomes a TAP skip (ok, SKIP)" || notok "skip" "$(cat "$tmp/out")"
+
+# ---- tap-lib.sh: the plan first, an early end fails ----------------------------
+# An arithmetic error on an empty PID aborts the block it is in (bash goes on
+# with the next command): the case after it vanishes and counts as a
+# failure.  A script that exits early fails every case it did not reach.
+cat >"$tmp/early.sh" <<EOF
+#!/bin/bash
+. "$SRC/tap-lib.sh"
+plan 4
+ok "first"
+pid=""
+if true; then
+	echo \$((10 - \$pid))
+	ok "second"
+fi
+ok "third"
+exit 0
+ok "fourth"
+EOF
+bash "$tmp/early.sh" >"$tmp/out" 2>/dev/null
+st=$?
+if [ "$(head -n1 "$tmp/out")" = "1..4" ] && [ $st = 2 ] &&
+	grep -q '^ok 2 - third' "$tmp/out" &&
+	grep -q '^not ok 3 - case 3 did not run: the script ended early (status 0) after case 2 (third)' "$tmp/out" &&
+	[ "$(grep -c '^ok' "$tmp/out")" = 2 ] && [ "$(grep -c '^not ok' "$tmp/out")" = 2 ]; then
+	ok "a case lost to an arithmetic error, a script that exits early: plan first, the 2 unreported cases fail"
+else
+	notok "early end" "status $st" "$(cat "$tmp/out")"
+fi
+printf '#!/bin/bash\n. "%s/tap-lib.sh"\nplan 1\nok a\nok b\n' "$SRC" >"$tmp/more.sh"
+bash "$tmp/more.sh" >"$tmp/out" 2>&1
+st=$?
+if [ $st != 0 ] && grep -q '2 cases ran, 1 were planned' "$tmp/out"; then
+	ok "more cases than planned: the script fails"
+else
+	notok "more than planned" "status $st" "$(cat "$tmp/out")"
+fi
+printf '#!/bin/bash\n. "%s/tap-lib.sh"\nok a\n' "$SRC" >"$tmp/noplan.sh"
+bash "$tmp/noplan.sh" >"$tmp/out" 2>&1
+st=$?
+if [ $st != 0 ] && grep -q '^not ok 2 - the script printed no plan' "$tmp/out"; then
+	ok "no plan at all: a failure"
+else
+	notok "no plan" "status $st" "$(cat "$tmp/out")"
+fi
+printf '#!/bin/bash\n. "%s/tap-lib.sh"\nplan 3\nok a\nskip_rest "no such thing here"\nok b\n' "$SRC" >"$tmp/rest.sh"
+bash "$tmp/rest.sh" >"$tmp/out" 2>&1
+st=$?
+if [ $st = 0 ] && [ "$(grep -c '^ok [23] - case [23] # SKIP no such thing here' "$tmp/out")" = 2 ]; then
+	ok "skip_rest: the remaining planned cases are skips with the reason"
+else
+	notok "skip_rest" "status $st" "$(cat "$tmp/out")"
+fi
+printf '#!/bin/bash\n. "%s/tap-lib.sh"\nplan 2\nok a\ntodo "b" "split pending"\n' "$SRC" >"$tmp/todo.sh"
+bash "$tmp/todo.sh" >"$tmp/out" 2>&1
+st=$?
+if [ $st = 0 ] && grep -qx 'not ok 2 - b # TODO split pending' "$tmp/out"; then
+	ok "todo: a known failure is a TAP TODO, not counted against the script"
+else
+	notok "todo" "status $st" "$(cat "$tmp/out")"
+fi
+
+# ---- tap-lib.sh: what a test spawned is gone after it, grandchildren too -----
+# The script spawns a shell that starts a sleep grandchild, then dies of a
+# signal: both are stopped by PID (the group), nothing else is touched.
+cat >"$tmp/leak.sh" <<EOF
+#!/bin/bash
+. "$SRC/tap-lib.sh"
+plan 1
+spawn bash -c 'sleep 300 & echo \$! >"$tmp/grandchild"; wait'
+echo \$spawned >"$tmp/child"
+until_true 50 test -s "$tmp/grandchild"
+ok spawned
+kill -TERM \$\$
+EOF
+sleep 300 &
+bystander=$!
+bash "$tmp/leak.sh" >"$tmp/out" 2>&1
+child=$(cat "$tmp/child" 2>/dev/null)
+grand=$(cat "$tmp/grandchild" 2>/dev/null)
+if [ -n "$child" ] && [ -n "$grand" ] && gone "$child" "$grand" && alive "$bystander"; then
+	ok "spawn: the child and its sleep grandchild are gone after a TERM; a bystander is not touched"
+else
+	notok "spawned processes left" "child $child grandchild $grand bystander $bystander" "$(cat "$tmp/out")"
+fi
+stop "$bystander"
+# reap: a bounded wait, then a kill.
+sleep 300 &
+s=$!
+t0=$(date +%s%N)
+reap "$s" 1
+t1=$(date +%s%N)
+if [ "$reaped" = 137 ] && ! alive "$s" && [ $(((t1 - t0) / 1000000)) -lt 60000 ]; then # not the sleep's 300 s
+	ok "reap: a child that does not end is killed after its bound ($(((t1 - t0) / 1000000)) ms)"
+else
+	notok "reap" "status $reaped" "$(((t1 - t0) / 1000000)) ms"
+fi
+
+# ---- tap-wrap.sh: the serial lock -------------------------------------------
+# Two serial tests and a shared one started together: none overlaps
+# another (each notes its start and end); a serial test runs alone.
+for t in ser1 ser2 free; do
+	printf '#!/bin/sh\necho "$(date +%%s%%N) start" >>"%s/serial"\nsleep 0.4\necho "$(date +%%s%%N) end" >>"%s/serial"\necho 1..1\necho ok 1 - x\n' "$tmp" "$tmp" >"$tmp/$t.sh"
+done
+export THREADLAB_SERIAL_TESTS="ser1.sh ser2.sh" THREADLAB_TEST_LOCK="$tmp/lock"
+w=()
+for t in ser1 free ser2; do
+	sh "$SRC/tap-wrap.sh" "$tmp/$t.sh" >/dev/null 2>&1 &
+	w+=($!)
+done
+for p in "${w[@]}"; do reap "$p" 20; done
+unset THREADLAB_SERIAL_TESTS THREADLAB_TEST_LOCK
+if [ "$(awk '{print $2}' "$tmp/serial" | tr '\n' ' ')" = "start end start end start end " ]; then
+	ok "two serial tests and a shared one started together: one after another"
+else
+	notok "serial lock" "$(cat "$tmp/serial")"
+fi
+
+mkdir -p "$tmp/b1" "$tmp/b2"
+printf ':test-result: PASS\n:test-result: PASS\n:test-result: SKIP\n' >"$tmp/b1/x.trs"
+printf ':test-result: FAIL\n:test-result: ERROR\n:test-result: XFAIL\n' >"$tmp/b2/y.trs"
+out=$(sh "$SRC/tap-summary.sh" --label "both" "$tmp/b1" "$tmp/b2" 0)
+[ "$out" = "both: 3 passed, 2 failed, 1 skipped" ] && ok "summary over two builds: $out" || notok "summary" "$out"
+out=$(sh "$SRC/tap-summary.sh" "$tmp/b1" 2)
+[ "$out" = "2 passed, 1 failed, 1 skipped" ] && ok "a failed harness without a counted failure is one failure" || notok "harness status" "$out"
+mkdir -p "$tmp/none"
+out=$(sh "$SRC/tap-summary.sh" "$tmp/b1" "$tmp/none" 0)
+[ "$out" = "2 passed, 1 failed, 1 skipped" ] && ok "a build with no results at all is a failure" || notok "empty build" "$out"
