@@ -107,8 +107,8 @@ fi
 # Every check runs once, on the build that checks the most: ASan, UBSan and
 # LeakSanitizer, warnings as errors (./build-check).  The build as it ships
 # (Debian's flags, no sanitizer) is the Debian package's: .ci/package.sh
-# builds it (a compiler warning fails it), runs lintian, and runs the
-# autopkgtest smoke test against it unpacked.
+# builds it (a compiler warning fails it), runs the unit tests built with
+# its flags, lintian, and the autopkgtest smoke test against it unpacked.
 rm -rf build-package
 mkdir -p build-package
 # The package is one more job beside the sanitizer build and the first
@@ -119,7 +119,7 @@ mkdir -p build-package
 # CPU weight of 2 a compiler beside a busy thread took 9-25 % of its CPU
 # (compilers start processes all the time, each placed ahead of it).
 mkdir -p build-check
-setsid flock -s build-check/tests-serial.lock.build .ci/package.sh --wait-deps 600 >build-package/log 2>&1 &
+setsid flock -s build-check/tests-serial.lock.build .ci/package.sh --wait-deps 600 --results build-package/unit >build-package/log 2>&1 &
 package_pid=$!
 # A suite stopped by a signal must not leave the package's build behind.
 trap 'kill -- -"$package_pid" 2>/dev/null || true' EXIT

@@ -1,16 +1,19 @@
 #!/bin/sh
 # .ci/package.sh — the Debian package, checked: build it (tests skipped
 # with nocheck: the suite runs beside this, on the sanitizer build), no
-# compiler warning with Debian's flags, lintian --pedantic on it (no
-# error, no warning), its files where they belong, and the autopkgtest
-# smoke run (debian/tests/smoke) against the package unpacked into a
-# throw-away root, run from there.
+# compiler warning with Debian's flags, the unit tests (tests/unit/, the
+# cmocka programs) built with those flags and run, lintian --pedantic on
+# it (no error, no warning), its files where they belong, and the
+# autopkgtest smoke run (debian/tests/smoke) against the package unpacked
+# into a throw-away root, run from there.
 #
-#   .ci/package.sh [--wait-deps S] [OUTDIR]
+#   .ci/package.sh [--wait-deps S] [--results DIR] [OUTDIR]
 #       OUTDIR keeps the .deb and the logs (default: a temporary directory,
 #       removed); --wait-deps waits up to S seconds for the build
 #       dependencies (and lintian) to be installed, as setup.sh installs
-#       them while this starts beside it.
+#       them while this starts beside it; --results DIR receives the unit
+#       tests' results (.trs and .log, as automake's harness writes them),
+#       so that a run's summary counts each of their cases.
 #
 # Builds from a copy of the files git tracks or would (as they are in the work
 # tree), so the checkout's own builds are never touched.  Ends with one
@@ -19,10 +22,15 @@ set -u
 cd "$(dirname "$0")/.."
 start=$(date +%s)
 wait_deps=0
-if [ "${1:-}" = --wait-deps ]; then
-	wait_deps=$2
+results=""
+while [ $# -ge 2 ]; do
+	case "$1" in
+	--wait-deps) wait_deps=$2 ;;
+	--results) results=$2 ;;
+	*) break ;;
+	esac
 	shift 2
-fi
+done
 keep=${1:-}
 out=${keep:-$(mktemp -d)}
 mkdir -p "$out"
@@ -60,6 +68,24 @@ if (cd "$out/src" && DEB_BUILD_OPTIONS="nocheck parallel=$(nproc)" \
 	else
 		fail "the compiler warned with Debian's flags:"
 		printf '%s\n' "$warned" | head -n 20 | sed 's/^/package:   /'
+	fi
+	# The unit tests on the build as it ships: the optimiser sees code the
+	# sanitizer build compiles otherwise.  Only their programs are built
+	# (check_PROGRAMS narrowed to them), with the package's flags.
+	unit=$(printf 'print-unit:\n\t@echo $(TESTS)\n' | make -s -C "$out/src" -f Makefile -f - print-unit |
+		tr ' ' '\n' | grep '^tests/unit/test-[^.]*$' | tr '\n' ' ')
+	if [ -z "$unit" ]; then
+		fail "the unit tests on the build as it ships: none found in the Makefile"
+	elif make -C "$out/src" -j"$(nproc)" check TESTS="$unit" check_PROGRAMS="$unit" >"$out/unit.log" 2>&1; then
+		pass "the unit tests on the build as it ships: $(echo $unit | wc -w) programs, $(grep -c '^:test-result: PASS' "$out/src"/tests/unit/*.trs | awk -F: '{ n += $NF } END { print n }') cases passed"
+	else
+		fail "the unit tests on the build as it ships (log: $out/unit.log)"
+		grep -h -A5 '^\(not ok\|FAIL\|ERROR\)' "$out/src"/tests/unit/*.log 2>/dev/null | head -n 40 | sed 's/^/package:   /'
+		tail -n 20 "$out/unit.log" | sed 's/^/package:   /'
+	fi
+	if [ -n "$results" ]; then
+		mkdir -p "$results"
+		cp "$out/src"/tests/unit/*.trs "$out/src"/tests/unit/*.log "$results"/ 2>/dev/null
 	fi
 else
 	deb=""
