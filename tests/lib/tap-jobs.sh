@@ -46,6 +46,12 @@ d = last.get("diagnosis", last)
 $py
 PY
 }
+# json_case DESC FILE PYTHON: one case, DESC: json_check's names, PYTHON's
+# assertions hold for the JSON in FILE; a failure shows why and the file's
+# start.
+json_case() {
+	if json_check "$2" 0 "$3"; then ok "$1"; else notok "$1" "$(cat "$tmp/err")" "$(head -c 1500 "$2")"; fi
+}
 # bounded SECONDS CMD...: runs CMD (a shell function too) for at most
 # SECONDS; when it had to be stopped, what it ran and where each process
 # of it slept go to $tmp/hang (for the log) and the status is 124.
