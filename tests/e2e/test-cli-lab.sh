@@ -34,14 +34,10 @@ lab_procs() { # the lab processes under threadlab $1: its anchor and the anchor'
 # lab_wait PID: threadlab PID's anchor and its helpers run; the anchor's
 # PID in $anchor.
 anchor=""
-lab_wait() { # up to 30 s: a lab's start under ASan on a loaded box took over 10
-	local i
-	for ((i = 0; i < 300; i++)); do
-		anchor=$(pgrep -P "$1" -x tl-anchor | head -n1)
-		[ -n "$anchor" ] && [ -n "$(pgrep -P "$anchor")" ] && return 0
-		sleep 0.1
-	done
-	return 1
+lab_wait() { until_true 300 lab_up "$1"; } # up to 30 s: a lab's start under ASan on a loaded box took over 10
+lab_up() {
+	anchor=$(pgrep -P "$1" -x tl-anchor | head -n1)
+	[ -n "$anchor" ] && [ -n "$(pgrep -P "$anchor")" ]
 }
 lab_left() { # $1: the lab's cgroup seen while it ran, $2: its lab processes; prints what is still there
 	local p
@@ -56,11 +52,7 @@ declare -A watcher
 lab_watch() {
 	(
 		until_true $(($4 * 10)) ended "$2"
-		for _ in $(seq 30); do
-			left=$(lab_left "" "$3")
-			[ -z "$left" ] && break
-			sleep 0.1
-		done
+		left=$(until_none 30 lab_left "" "$3")
 		printf '%s' "$left" >"$tmp/$1.left"
 	) &
 	watcher[$1]=$!
@@ -104,11 +96,7 @@ if quota_capable; then
 	lp=$(lab_procs "$bp")
 	kill -KILL "$bp"
 	reap "$bp" 5
-	for _ in $(seq 30); do # the anchor gives its group 300 ms of grace
-		kill_procs=$(lab_left "" "$lp")
-		[ -z "$kill_procs" ] && break
-		sleep 0.1
-	done
+	kill_procs=$(until_none 30 lab_left "" "$lp") # the anchor gives its group 300 ms of grace
 	bg_start next "$TL" --batch -c 1 -i 0.1 --size 256
 	bg_end next 60
 fi

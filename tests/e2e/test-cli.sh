@@ -140,14 +140,10 @@ bg_start j5 "$TL" --batch -p "$hp" -c 5 -i 0.05 --format json
 bg_start leader "$TL" --batch -c 1 -p "$(ls /proc/$hp/task | head -n1)"
 
 # ---- the runs that wait for something ------------------------------------------------
-tid=""
-for _ in $(seq 300); do
-	tid=$(ls /proc/$mp/task 2>/dev/null | grep -v "^$mp$" | head -n1)
-	[ -n "$tid" ] && break
-	sleep 0.1
-done
+other_task() { ls /proc/$mp/task 2>/dev/null | grep -v "^$mp$" | head -n1; }
+tid=$(until_out 300 other_task)
 [ -n "$tid" ] && bg_start tid "$TL" --batch -c 1 -p "$tid"
-for _ in $(seq 300); do [ -n "$(pgrep -P "$tp")" ] && break; sleep 0.1; done
+until_true 300 pgrep -P "$tp" >/dev/null
 bg_start tree "$TL" --batch --tree -p "$tp" -c 1 -i 0.1
 # SIGINT once the first sample is out.
 until_true 300 grep -q PID "$tmp/int"

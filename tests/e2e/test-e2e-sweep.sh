@@ -24,7 +24,7 @@ fi
 plan 2
 $T new-session -d -s keep -x 80 -y 24 "sleep 600"
 $T new-session -d -s lab -x 120 -y 40 "exec env LC_ALL=C.UTF-8 '$TL' -i 0.5 --threads 2"
-tl_pid=$($T display-message -p -t lab '#{pane_pid}')
+tl_pid=$(pane_pid lab)
 track "$tl_pid"
 wait_pane lab '^threadlab lab .*threads 2 \|' 150
 $T send-keys -t lab 's'
