@@ -1,5 +1,5 @@
 #!/bin/bash
-# test-all.sh — threadlab --all --batch against real programs the test
+# test-all-batch.sh — threadlab --all --batch against real programs the test
 # starts (issue 19): an 8-thread OpenMP program in a 1-CPU quota cgroup
 # ranks first of what the test started (other tests' programs may run
 # beside it on the machine: nothing above it has a lower factor) with a

@@ -1,10 +1,10 @@
 #!/bin/bash
-# test-e2e-sweep.sh — the dashboard's sweep key in tmux: s measures each
+# test-sweep-dash.sh — the dashboard's sweep key in tmux: s measures each
 # thread count in turn (1x1 .. 1x4) into the scaling chart, ends, and gives
 # the user's own setting back.  A sweep waits for each point's steady
 # state, which other load on the machine delays: a CPU-share test
 # (SERIAL_TESTS in Makefile.am).  The rest of the dashboard end to end is
-# test-e2e.sh.  Prints TAP; a private tmux server (-L) is killed on exit
+# test-lab-dash.sh.  Prints TAP; a private tmux server (-L) is killed on exit
 # with every process the test started.
 set -u
 TL="${THREADLAB_BIN:-${THREADLAB_BUILDDIR:-.}/threadlab}"

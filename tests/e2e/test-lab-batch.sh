@@ -1,10 +1,10 @@
 #!/bin/bash
-# test-cli-lab.sh — the lab from the command line, end to end: --batch with
+# test-lab-batch.sh — the lab from the command line, end to end: --batch with
 # the workload (its JSON object, its thread names), what is left after a
 # normal exit and after SIGINT, SIGTERM, SIGHUP and SIGKILL (the stale quota
 # cgroup removed by the next start), and --sweep's JSON.  The rest of the
-# command line is test-cli.sh.  Prints TAP.  Every process it starts is
-# killed on exit.
+# command line is test-process-batch.sh.  Prints TAP.  Every process it
+# starts is killed on exit.
 #
 # The labs run one at a time (a lab starting beside another starts slower,
 # and its busy threads burn the CPU it waits for), each started once the

@@ -1,7 +1,9 @@
 #!/bin/bash
-# test-e2e.sh — the real dashboard driven in tmux: keys in, screen and /proc
-# and cgroup files checked (its sweep key: test-e2e-sweep.sh).  Prints TAP.  A private tmux server (-L) is used
-# and killed on exit with every process the test started.
+# test-lab-dash.sh — the dashboard driving the lab, in tmux: keys in,
+# screen and /proc and cgroup files checked; attached to a process, a
+# launched command, signals that restore the terminal (its sweep key:
+# test-sweep-dash.sh).  Prints TAP.  A private tmux server (-L) is used and
+# killed on exit with every process the test started.
 set -u
 TL="${THREADLAB_BIN:-${THREADLAB_BUILDDIR:-.}/threadlab}"
 HOSTILE="${THREADLAB_BUILDDIR:-.}/tests/lib/hostile-name"

@@ -1,7 +1,9 @@
 #!/bin/bash
-# test-cli.sh — threadlab's command line, --budget and --batch, end to end
-# (the lab from the command line is test-cli-lab.sh).  Prints TAP.  Every
-# process it starts is killed on exit.
+# test-process-batch.sh — threadlab on a process from the command line, end
+# to end: --batch in every format (a hostile name, a TID, --tree, -- CMD,
+# SIGINT), --budget, --help and --version, and the options refused with
+# their exit statuses (the lab from the command line is test-lab-batch.sh).
+# Prints TAP.  Every process it starts is killed on exit.
 #
 # No case compares CPU shares and none runs a busy program: the runs start
 # side by side at the top (those that end at once first, then those that

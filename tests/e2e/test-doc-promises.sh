@@ -1,6 +1,6 @@
 #!/bin/bash
-# test-promises.sh — what the documentation (README.md, docs/) promises and no
-# other test checked: NO_COLOR and --no-color, the lab keys = w W space u r i
+# test-doc-promises.sh — what the documentation (README.md, docs/) promises
+# and no other test checked: NO_COLOR and --no-color, the lab keys = w W space u r i
 # I h, a launched command on /dev/null and stopped on quit, the terminal
 # restored on SIGHUP and SIGABRT, exit statuses 1 and 2 ("may not be read"),
 # --blas-spin off, --precision double, sweep --streams and --cpus, the batch
