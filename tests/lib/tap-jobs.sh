@@ -28,7 +28,7 @@ start() {
 	fi
 	local p=$!
 	track "$p"
-	for _ in $(seq 100); do grep -q ready "$tmp/start.$var" 2>/dev/null && break; sleep 0.05; done
+	until_true 50 grep -q ready "$tmp/start.$var" 2>/dev/null
 	printf -v "$var" '%s' "$p"
 }
 # json_check FILE STATUS PYTHON: PYTHON's assertions hold for the JSON in
