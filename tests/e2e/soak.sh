@@ -34,13 +34,8 @@ export UBSAN_OPTIONS="print_stacktrace=1:log_path=$tmp/ubsan:${UBSAN_OPTIONS:-}"
 $T new-session -d -s soak -x 120 -y 40 \
 	"$TL ${cpus:+--cpus $cpus} --threads 2 --loaders 1 --prep-ms 10 -i 0.5 \
 	--serve 127.0.0.1:$port --record $tmp/soak.jsonl 2>$tmp/stderr; echo EXITED \$? >$tmp/status; sleep 60"
-tlpid=""
-for _ in $(seq 100); do
-	pane=$($T list-panes -t soak -F '#{pane_pid}' 2>/dev/null | head -1)
-	tlpid=$(pgrep -P "${pane:-0}" -x threadlab | head -1)
-	[ -n "$tlpid" ] && curl -s -o /dev/null "http://127.0.0.1:$port/metrics" && break
-	sleep 0.2
-done
+tlpid=$(until_out 200 pane_proc soak threadlab)
+[ -n "$tlpid" ] && until_true 200 curl -s -o /dev/null "http://127.0.0.1:$port/metrics"
 if [ -z "$tlpid" ]; then
 	notok "the dashboard started" "$(pane soak)"
 	exit 1
@@ -106,7 +101,7 @@ rss1=$(rss_kb "$tlpid")
 cpu_last=$(echo "$(cpu_s "$tlpid") ${c1:-$c0} $(date +%s.%N) ${t1:-$t0}" | awk '{ printf "%.2f", 100 * ($1 - $2) / ($3 - $4) }')
 [ "$cycles" -ge 2 ] || cpu_last=""
 $T send-keys -t soak F10
-for _ in $(seq 100); do [ -s "$tmp/status" ] && break; sleep 0.2; done
+until_true 200 test -s "$tmp/status"
 
 echo "# soak: ${SECONDS_WANTED} s asked, $(($(date +%s) - start)) s run, $k key presses, $scrapes scrapes, $replays replays"
 echo "# descriptors: $fd0 -> $fd1; RSS: ${rss0} kB -> ${rss1} kB"

@@ -140,9 +140,7 @@ fi
 host_max=$(cat /proc/sys/kernel/pid_max)
 cp "$(command -v sleep)" "$tmp/tl-first"
 reuse() {
-	lines_at_least() {
-		for _ in $(seq 300); do [ "$(wc -l <"$tmp/r.json")" -ge "$1" ] && return; sleep 0.1; done
-	}
+	lines_at_least() { [ "$(wc -l <"$tmp/r.json")" -ge "$1" ]; }
 	echo 350 >/proc/sys/kernel/pid_max || exit 77
 	echo 299 2>/dev/null >/proc/sys/kernel/ns_last_pid || for _ in $(seq 300); do /bin/true; done
 	"$tmp/tl-first" 60 &
@@ -150,7 +148,7 @@ reuse() {
 	echo "a $a"
 	"$TL" --all --batch -i 1 -c 60 --format json >"$tmp/r.json" 2>"$tmp/r.err" &
 	t=$!
-	lines_at_least 2
+	until_true 300 lines_at_least 2
 	kill "$a"
 	wait "$a" 2>/dev/null
 	n=$(wc -l <"$tmp/r.json")
@@ -164,7 +162,7 @@ reuse() {
 		fi
 		wait "$b"
 	done
-	lines_at_least $((n + 3))
+	until_true 300 lines_at_least $((n + 3))
 	kill -TERM "$t"
 	wait "$t"
 	echo "st $?"
@@ -174,7 +172,7 @@ if [ "$(id -u)" != 0 ] || ! command -v unshare >/dev/null; then
 	skip "a reused PID is a new row" "needs root and unshare (util-linux) for a PID namespace"
 else
 	export tmp TL OMP
-	export -f reuse
+	export -f reuse until_true
 	limited 60 unshare --pid --fork --mount-proc bash -c reuse >"$tmp/r.out" 2>&1
 	ust=$?
 	now_max=$(cat /proc/sys/kernel/pid_max)

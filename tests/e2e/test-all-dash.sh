@@ -18,8 +18,6 @@ command -v tmux >/dev/null || skip_all "tmux is needed (Debian package tmux)"
 T="tmux -u -L tl-all-dash-$$ -f /dev/null"
 plan 7
 
-# no_session NAME: the tmux session ended (its program exited).
-no_session() { ! $T has-session -t "$1" 2>/dev/null; }
 
 start busy env OMP_NUM_THREADS=4 taskset -c 0 "$OMP"
 row="^ +$busy omp-busy .* oversubscribed"
@@ -61,12 +59,9 @@ procs() { pane all | sed -n 's/^ machine: .*; \([0-9]*\) processes, .*/\1/p'; }
 before=$(procs)
 kthreads=$(ps -e -o ppid=,pid= | awk '$1 == 2 || $2 == 2' | wc -l)
 $T send-keys -t all K
+more_procs() { got=$(procs); [ -n "$got" ] && [ -n "$before" ] && [ "$got" -ge $((before + kthreads / 2)) ]; }
 got=""
-for _ in $(seq 40); do
-	got=$(procs)
-	[ -n "$got" ] && [ -n "$before" ] && [ "$got" -ge $((before + kthreads / 2)) ] && break
-	sleep 0.1
-done
+until_true 40 more_procs
 $T send-keys -t all K
 if [ -n "$got" ] && [ -n "$before" ] && [ "$kthreads" -gt 4 ] && [ "$got" -ge $((before + kthreads / 2)) ]; then
 	echo "# $before processes, then $got ($kthreads kernel threads by ps)"

@@ -262,9 +262,10 @@ if [ $bpf = yes ]; then
 	# lat-target is started by a subshell, not by the namespace's init (it
 	# takes a parent of PID 1 for a dead one).
 	if [ $pidns = yes ]; then
+		export -f until_true
 		bg unshare -fp --kill-child --mount-proc bash -c '
 			( "$1" --wake 3:10 >"$2/ns.pid" & wait ) &
-			for _ in $(seq 100); do [ -s "$2/ns.pid" ] && break; sleep 0.1; done
+			until_true 100 test -s "$2/ns.pid"
 			p=$(cat "$2/ns.pid")
 			"$3" --collector bpf --batch --format json -i 0.5 -c 2 -p "$p" >"$2/ns.json" 2>"$2/ns.err"
 			ls "/proc/$p/task" >"$2/ns.tids"

@@ -25,22 +25,6 @@ fi
 cpus=$(nproc --all)
 plan 6
 
-# check DESC FILE PYTHON: the JSON document in FILE passes the assertions.
-check() {
-	local d=$1 f=$2 py=$3
-	if python3 - "$f" >"$tmp/err" 2>&1 <<PY; then
-import json, sys
-raw = open(sys.argv[1]).read()
-doc = json.loads(raw.splitlines()[-1]) if raw.strip() else {}
-d = doc.get("diagnosis", doc)
-$py
-PY
-		ok "$d"
-	else
-		notok "$d" "$(cat "$tmp/err")" "$(head -c 1500 "$f")"
-	fi
-}
-
 # ---- the same, OMP_NUM_THREADS unset, inside a quota below the CPUs --------
 # On cgroup v1 or v2; where root can make a quota cgroup, failing to is a
 # failure (the checks below fail on an empty cgroup), not a skip.
@@ -51,7 +35,7 @@ if quota_capable; then
 	start oq sh -c "echo \$\$ > '$cg/cgroup.procs' && exec env -u OMP_NUM_THREADS '$OMP'"
 	limited 30 "$TL" --diagnose -p "$oq" --seconds 2 --format json >"$tmp/oq.json" 2>"$tmp/oq.err"
 	st=$?
-	check "OMP_NUM_THREADS unset in a 1-CPU quota: quota binds, throttled, libgomp's default named" "$tmp/oq.json" "
+	json_case "OMP_NUM_THREADS unset in a 1-CPU quota: quota binds, throttled, libgomp's default named" "$tmp/oq.json" "
 assert $st == 1, 'exit status %d' % $st
 assert d['binding'] == 'quota' and abs(d['effective_cpus'] - 1.0) < 0.01, (d['binding'], d['effective_cpus'])
 # The verdict table's order (docs/design.md): throttled before
@@ -74,7 +58,7 @@ assert d['env']['OMP_NUM_THREADS'] is None
 	thr0=$(throttled_ns)
 	limited 30 "$TL" --diagnose -p "$one" --seconds 3 --format json >"$tmp/one.json" 2>&1
 	thr=$(throttled_rate "$thr0" 3)
-	check "1 busy thread under a 0.5-CPU quota: runnable 1.0, its wait marked as throttling (cgroup throttled $thr s/s)" "$tmp/one.json" "
+	json_case "1 busy thread under a 0.5-CPU quota: runnable 1.0, its wait marked as throttling (cgroup throttled $thr s/s)" "$tmp/one.json" "
 assert abs(d['runnable_mean'] - 1.0) < 0.15, d['runnable_mean']
 # Alone it waits 0.5 s/s, all throttling; on a loaded box others' load
 # takes part of the quota's time, and that part of the wait is contention:
@@ -101,7 +85,7 @@ else:
 	thr0=$(throttled_ns)
 	limited 30 "$TL" --diagnose -p "$many" --seconds 3 --format json >"$tmp/many.json" 2>&1
 	thr=$(throttled_rate "$thr0" 3)
-	check "$((cpus * 2)) busy threads under a 1-CPU quota: throttling and contention both in the wait (cgroup throttled $thr s/s)" "$tmp/many.json" "
+	json_case "$((cpus * 2)) busy threads under a 1-CPU quota: throttling and contention both in the wait (cgroup throttled $thr s/s)" "$tmp/many.json" "
 n = $((cpus * 2))
 tw, w = d['throttle_wait_s_per_s'], d['wait_s_per_s']
 # never more than cpu.stat's throttled time allows, and some when it was
@@ -127,7 +111,7 @@ fi
 # ---- mean runnable threads of a known load -----------------------------------
 start four env OMP_NUM_THREADS=$((cpus * 2)) "$OMP"
 limited 30 "$TL" --batch -p "$four" -c 3 -i 0.5 --format json >"$tmp/four.json" 2>"$tmp/four.err"
-check "$((cpus * 2)) busy threads on $cpus CPUs: runnable_mean $((cpus * 2)).0 +- 0.3 in every sample" "$tmp/four.json" "
+json_case "$((cpus * 2)) busy threads on $cpus CPUs: runnable_mean $((cpus * 2)).0 +- 0.3 in every sample" "$tmp/four.json" "
 err = open('$tmp/four.err').read()
 assert err == '', 'stderr: ' + err
 lines = open(sys.argv[1]).readlines()
@@ -159,7 +143,7 @@ stop "$fine"
 
 prio_do timeout -k 5 30 "$TL" --diagnose --seconds 1 --format json -- sh -c 'while :; do :; done' >"$tmp/serial.json" 2>&1
 st=$?
-check "a busy serial loop and no thread pool: fine (exit $st), the unused CPU said" "$tmp/serial.json" "
+json_case "a busy serial loop and no thread pool: fine (exit $st), the unused CPU said" "$tmp/serial.json" "
 assert $st == 0 and d['verdict'] == 'fine', ($st, d['verdict'])
 # said when the loop had its CPU (at least 90 %; less when others load the machine)
 if d['roles'][0]['cpu_pct'] >= 90:

@@ -27,27 +27,11 @@ fi
 cpus=$(nproc --all)
 plan 14
 
-# check DESC FILE PYTHON: the JSON document in FILE passes the assertions.
-check() {
-	local d=$1 f=$2 py=$3
-	if python3 - "$f" >"$tmp/err" 2>&1 <<PY; then
-import json, sys
-raw = open(sys.argv[1]).read()
-doc = json.loads(raw.splitlines()[-1]) if raw.strip() else {}
-d = doc.get("diagnosis", doc)
-$py
-PY
-		ok "$d"
-	else
-		notok "$d" "$(cat "$tmp/err")" "$(head -c 1500 "$f")"
-	fi
-}
-
 # ---- an OpenMP loop with more threads than CPUs -----------------------------
 start omp env OMP_NUM_THREADS=$((cpus * 3)) "$OMP"
 limited 30 "$TL" --diagnose -p "$omp" --seconds 2 --format json >"$tmp/omp.json" 2>"$tmp/omp.err"
 st=$?
-check "OMP_NUM_THREADS=$((cpus * 3)): libgomp found, the value read, oversubscribed, exit $st" "$tmp/omp.json" "
+json_case "OMP_NUM_THREADS=$((cpus * 3)): libgomp found, the value read, oversubscribed, exit $st" "$tmp/omp.json" "
 assert $st == 1, 'exit status %d, want 1' % $st
 assert d['verdict'] == 'oversubscribed', d['verdict']
 assert any(r['name'].startswith('GNU OpenMP') and 'libgomp' in r['library'] for r in d['runtimes']), d['runtimes']
@@ -61,7 +45,7 @@ stop "$omp"
 # ---- a DataLoader-like job with --tree ----------------------------------------
 start fk "$FORKER" 1 2 1
 limited 30 "$TL" --diagnose -p "$fk" --tree --seconds 2 --format json >"$tmp/fk.json" 2>&1
-check "forked workers with --tree: roles main and 2 workers, each with its figures" "$tmp/fk.json" "
+json_case "forked workers with --tree: roles main and 2 workers, each with its figures" "$tmp/fk.json" "
 roles = {r['kind']: r for r in d['roles']}
 assert set(roles) == {'main', 'workers'}, d['roles']
 w = roles['workers']
@@ -92,7 +76,7 @@ while True:
     a @ a
 '
 	limited 30 "$TL" --diagnose -p "$np" --seconds 2 --format json >"$tmp/np.json" 2>&1
-	check "numpy: OpenBLAS found through numpy's libraries, pool of $cpus (the affinity CPUs)" "$tmp/np.json" "
+	json_case "numpy: OpenBLAS found through numpy's libraries, pool of $cpus (the affinity CPUs)" "$tmp/np.json" "
 ob = [r for r in d['runtimes'] if r['name'] == 'OpenBLAS']
 assert ob, d['runtimes']
 assert ob[0]['variant'] == 'pthreads', ob
@@ -110,7 +94,7 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 	start root1 env OMP_NUM_THREADS=1 "$OMP"
 	limited 30 setpriv --reuid=65534 --regid=65534 --clear-groups "$TL" --diagnose -p "$root1" \
 		--seconds 1 --format json >"$tmp/un.json" 2>"$tmp/un.err"
-	check "a root process seen by an unprivileged user: the variables are 'unreadable', never unset" "$tmp/un.json" "
+	json_case "a root process seen by an unprivileged user: the variables are 'unreadable', never unset" "$tmp/un.json" "
 assert d['env']['OMP_NUM_THREADS'] == 'unreadable', d['env']
 assert all(v == 'unreadable' for v in d['env'].values()), d['env']
 assert any('not readable' in r for r in d['reasons']), d['reasons']
@@ -126,7 +110,7 @@ big=$(head -c 100000 /dev/zero | tr '\0' x)
 start bigenv env B0="$big" B1="$big" B2="$big" B3="$big" B4="$big" B5="$big" B6="$big" \
 	B7="$big" B8="$big" B9="$big" OMP_NUM_THREADS=2 "$OMP"
 limited 30 "$TL" --diagnose -p "$bigenv" --seconds 1 --format json >"$tmp/big.json" 2>&1
-check "a 1 MB environment: the variable after it is read" "$tmp/big.json" "
+json_case "a 1 MB environment: the variable after it is read" "$tmp/big.json" "
 assert len(open('/proc/$bigenv/environ', 'rb').read()) > 1000000
 assert d['env']['OMP_NUM_THREADS'] == '2', d['env']
 "
@@ -196,18 +180,12 @@ if command -v tmux >/dev/null; then
 	start dfk "$FORKER" 1 2 1
 	$T new-session -d -s keep -x 80 -y 24 "sleep 600"
 	$T new-session -d -s d -x 100 -y 32 "exec env LC_ALL=C.UTF-8 '$TL' -p $dfk --tree -i 0.5"
-	found=1
-	for _ in $(seq 80); do
-		pane d >"$tmp/pane"
-		# 3 busy threads (a main and 2 workers) on 2 CPUs: one verdict.
-		if grep -q 'roles:' "$tmp/pane" && grep -Eq '^oversubscribed' "$tmp/pane" &&
-			grep -q 'forked workers' "$tmp/pane"; then
-			found=0
-			break
-		fi
-		sleep 0.1
-	done
-	if [ $found = 0 ] && grep -Eq -- '- forker\(1\)' "$tmp/pane" && grep -q 'runnable .* on average' "$tmp/pane"; then
+	# 3 busy threads (a main and 2 workers) on 2 CPUs: one verdict.
+	verdict() {
+		pane d >"$tmp/pane" && grep -q 'roles:' "$tmp/pane" && grep -Eq '^oversubscribed' "$tmp/pane" &&
+			grep -q 'forked workers' "$tmp/pane"
+	}
+	if until_true 80 verdict && grep -Eq -- '- forker\(1\)' "$tmp/pane" && grep -q 'runnable .* on average' "$tmp/pane"; then
 		ok "dashboard attach: verdict, roles, process rows and mean runnable on screen"
 	else
 		notok "dashboard attach diagnosis" "$(cat "$tmp/pane")"

@@ -115,8 +115,7 @@ if [ $have_tmux = 1 ]; then
 	wait_pane deaths 'GFLOP/s' 300
 	tlp=$(pane_proc deaths threadlab)
 	for k in 1 2 3 4; do
-		a=""
-		for _ in $(seq 100); do a=$(anchor_of "$tlp") && break; sleep 0.1; done
+		a=$(until_out 100 anchor_of "$tlp")
 		[ -n "$a" ] && kill -9 "$a"
 		wait_pane deaths "restart $k|no more restarts" 300
 	done
@@ -135,8 +134,7 @@ track $sw
 # Once the first row is out (rows are flushed as they come), the second
 # setting runs: its anchor is killed mid-sweep.
 until_true 600 grep -qE '^ +1 +1 ' "$tmp/sw.out"
-a=""
-for _ in $(seq 50); do a=$(anchor_of $sw) && break; sleep 0.1; done
+a=$(until_out 50 anchor_of $sw)
 [ -n "$a" ] && kill -9 "$a"
 reap $sw 60
 st=$reaped

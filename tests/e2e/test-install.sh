@@ -74,14 +74,9 @@ got=$(cd / && "${clean_env[@]}" "$tl" --version | sed -n 's/^helpers: //p')
 bp=$!
 track "$bp"
 exes=""
-for _ in $(seq 50); do
-	a=$(sed -n 's/.*"anchor_pid":\([0-9]*\).*/\1/p' "$tmp/lab.json" | head -n 1)
-	if [ -n "$a" ]; then
-		exes=$(for p in "$a" $(pgrep -P "$a"); do readlink "/proc/$p/exe"; done)
-		break
-	fi
-	sleep 0.1
-done
+anchor() { sed -n 's/.*"anchor_pid":\([0-9]*\).*/\1/p' "$tmp/lab.json" | head -n 1; }
+a=$(until_out 50 anchor) &&
+	exes=$(for p in "$a" $(pgrep -P "$a"); do readlink "/proc/$p/exe"; done)
 wait "$bp"
 st=$?
 outside=$(grep -v "^$want/" <<<"$exes")

@@ -16,26 +16,15 @@ tmp=$(mktemp -d)
 plan 13
 
 # child_named PARENT NAME: the first child of PARENT called NAME, within 10 s.
-child_named() {
-	for _ in $(seq 100); do
-		c=$(pgrep -P "$1" -x "$2" | head -1)
-		[ -n "$c" ] && { echo "$c"; return 0; }
-		sleep 0.1
-	done
-	return 1
-}
+first_child() { pgrep -P "$1" -x "$2" | head -1; }
+child_named() { until_out 100 first_child "$1" "$2"; }
 # new_child PARENT NAME OLD: a child called NAME other than OLD (a zombie
 # until reaped), within 10 s.
-new_child() {
-	for _ in $(seq 100); do
-		for c in $(pgrep -P "$1" -x "$2"); do
-			[ "$c" != "$3" ] && [ "$(awk '{print $3}' "/proc/$c/stat" 2>/dev/null)" != Z ] &&
-				{ echo "$c"; return 0; }
-		done
-		sleep 0.1
-	done
-	return 1
+other_child() {
+	local c
+	for c in $(pgrep -P "$1" -x "$2"); do [ "$c" != "$3" ] && alive "$c" && echo "$c" && return; done
 }
+new_child() { until_out 100 other_child "$1" "$2" "$3"; }
 
 # samples_after FILE ERE N: N samples of FILE follow the first that matches.
 samples_after() {
@@ -152,7 +141,7 @@ if [ -n "$new" ] && gone "$new"; then ok "nothing left after the run"; else noto
 if [ -n "$quota_dir" ]; then
 	d=$(dirname "$quota_dir")
 	[ "$(basename "$d")" = work ] && d=$(dirname "$d")
-	for _ in $(seq 30); do [ -d "$d" ] || break; sleep 0.1; done
+	until_true 30 test ! -d "$d"
 	if [ ! -d "$d" ]; then ok "the quota cgroup is removed"; else notok "quota cgroup left" "$d"; fi
 elif quota_capable; then
 	notok "the quota cgroup is removed" "no quota cgroup was made"

@@ -41,9 +41,10 @@ for sig in TERM KILL; do
 	sig_pid[$sig]=$!
 	track "$!"
 done
+has_line() { [ "$(wc -l <"$1")" -ge 1 ]; }
 for sig in TERM KILL; do
 	# a whole line: the sample, not part of it
-	for _ in $(seq 150); do [ "$(wc -l <"$tmp/sig.$sig.jsonl")" -ge 1 ] && break; sleep 0.2; done
+	until_true 300 has_line "$tmp/sig.$sig.jsonl"
 	sig_left[$sig]=$(head -n1 "$tmp/sig.$sig.jsonl" | "$PY" -c 'import json,sys; w=json.loads(sys.stdin.read())["workload"]; print(" ".join(map(str, w["pids"] + w["loader_pids"])))' 2>/dev/null)
 	kill -s "$sig" "${sig_pid[$sig]}"
 done

@@ -38,20 +38,14 @@ q() {
 # until_q SECONDS EXPR PYTHON [DEFS]: polls EXPR until PYTHON (on r, the
 # result list, after the definitions DEFS) holds; the last result in
 # $tmp/last either way.
-until_q() {
-	local secs=$1 expr=$2 cond=$3 defs=${4:-}
-	for _ in $(seq $((secs * 2))); do
-		q "$expr" >"$tmp/last"
-		if "$PY" -c "import json, sys
-$defs
+q_holds() {
+	q "$1" >"$tmp/last"
+	"$PY" -c "import json, sys
+$3
 r = json.load(open('$tmp/last'))
-sys.exit(0 if ($cond) else 1)" 2>/dev/null; then
-			return 0
-		fi
-		sleep 0.5
-	done
-	return 1
+sys.exit(0 if ($2) else 1)" 2>/dev/null
 }
+until_q() { tap_every=5 until_true $(($1 * 10)) q_holds "$2" "$3" "${4:-}"; }
 
 mark="tl-prom-$$"
 # busy NAME [CGROUP]: an OpenMP loop of one thread whose command line is NAME.
@@ -92,7 +86,7 @@ prometheus --config.file="$tmp/prom.yml" --storage.tsdb.path="$tmp/data" \
 	--web.listen-address="127.0.0.1:$pport" --log.level=warn >"$tmp/prom.log" 2>&1 &
 ppid=$!
 track "$ppid"
-for _ in $(seq 100); do curl -sf "http://127.0.0.1:$pport/-/ready" >/dev/null && break; sleep 0.1; done
+until_true 100 curl -sf "http://127.0.0.1:$pport/-/ready" >/dev/null
 
 # ---- the scrape ----------------------------------------------------------------
 # Prometheus lists new targets every 5 s: the first sample takes about 6 s.

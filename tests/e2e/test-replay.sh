@@ -272,7 +272,7 @@ print("%.1f" % l[0]["workload"]["gflops"], l[0]["time"][11:19], l[-1]["time"][11
 	recorded() { [ "$(wc -l <"$tmp/dash.jsonl" 2>/dev/null || echo 0)" -ge "$1" ]; }
 	until_true 100 recorded 5
 	$T send-keys -t rec q
-	for _ in $(seq 50); do $T has-session -t rec 2>/dev/null || break; sleep 0.1; done
+	until_true 50 no_session rec
 	lines=$(wc -l <"$tmp/dash.jsonl" 2>/dev/null || echo 0)
 	if [ "$lines" -ge 4 ] && limited 30 "$TL" --replay "$tmp/dash.jsonl" --batch --format json >"$tmp/dash.out" 2>"$tmp/err" &&
 		[ "$(wc -l <"$tmp/dash.out")" = $((lines - 1)) ]; then

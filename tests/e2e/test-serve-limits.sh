@@ -130,11 +130,8 @@ prio_run prometheus --config.file="$tmp/prom.yml" --storage.tsdb.path="$tmp/data
 	--web.listen-address="127.0.0.1:$pport" --log.level=warn >"$tmp/prom.log" 2>&1 &
 track "$!"
 up=none
-for _ in $(seq 40); do
-	up=$(q 'up{job="tl"}' 2>/dev/null)
-	[ "$up" = 1 ] && break
-	sleep 0.5
-done
+scraped() { up=$(q 'up{job="tl"}' 2>/dev/null); [ "$up" = 1 ]; }
+tap_every=5 until_true 200 scraped
 if [ "$up" = 1 ]; then
 	ok "Prometheus, started while they ran, gets its first connection and scrapes (up 1)"
 else

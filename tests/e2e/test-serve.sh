@@ -40,30 +40,28 @@ serve() {
 	spid=$!
 	track "$spid"
 	url=""
-	for _ in $(seq 200); do
-		url=$(sed -n 's/^threadlab: serving \(http[^ ]*\).*/\1/p' "$tmp/$name.err")
-		[ -n "$url" ] && break
-		kill -0 "$spid" 2>/dev/null || break
-		sleep 0.05
-	done
+	until_true 100 serving "$name"
+}
+# serving NAME: the URL of serve NAME's start-up line is in url, or its
+# threadlab has ended (no URL then).
+serving() {
+	url=$(sed -n 's/^threadlab: serving \(http[^ ]*\).*/\1/p' "$tmp/$1.err")
+	[ -n "$url" ] || ! kill -0 "$spid" 2>/dev/null
 }
 
 # ready URL [CURL ARGS]: waits (10 s at most) for a 200 from URL.
-ready() {
+ready() { until_true 100 answers_200 "$@"; }
+answers_200() {
 	local u=$1
 	shift
-	for _ in $(seq 100); do
-		[ "$(curl -s -o /dev/null -w '%{http_code}' "$@" "$u")" = 200 ] && return 0
-		sleep 0.1
-	done
-	return 1
+	[ "$(curl -s -o /dev/null -w '%{http_code}' "$@" "$u")" = 200 ]
 }
 
 # ---- both formats, a hostile target -------------------------------------------
 "$HOSTILE" >"$tmp/hostile.out" &
 hpid=$!
 track "$hpid"
-for _ in $(seq 100); do grep -qs ready "$tmp/hostile.out" && break; sleep 0.05; done
+until_true 50 grep -qs ready "$tmp/hostile.out"
 serve h --headless --serve 127.0.0.1:0 -p "$hpid" -i 0.5
 if [ -n "$url" ] && [[ $url == http://127.0.0.1:*/metrics ]] && ready "$url" && [ ! -s "$tmp/h.out" ]; then
 	ok "--headless --serve 127.0.0.1:0: the start-up line names $url, stdout stays empty"
@@ -134,15 +132,12 @@ stop "$hpid"
 serve lab --headless --serve 127.0.0.1:0 -i 0.5
 lab_ok=false
 if [ -n "$url" ]; then
-	for _ in $(seq 60); do
+	lab_counts() {
 		curl -s "$url" >"$tmp/lab" 2>/dev/null
-		if grep -qE '^threadlab_workload_flops_total\{stream="0"\} [1-9]' "$tmp/lab" &&
-			grep -q '^threadlab_workload_single_thread_gflops{' "$tmp/lab"; then
-			lab_ok=true
-			break
-		fi
-		sleep 0.25
-	done
+		grep -qE '^threadlab_workload_flops_total\{stream="0"\} [1-9]' "$tmp/lab" &&
+			grep -q '^threadlab_workload_single_thread_gflops{' "$tmp/lab"
+	}
+	tap_every=3 until_true 180 lab_counts && lab_ok=true
 fi
 if $lab_ok && grep -q 'mode="lab"' "$tmp/lab" && promtool check metrics <"$tmp/lab" >/dev/null 2>&1; then
 	ok "the lab headless: FLOPs and GEMM calls per stream, its settings and rates as gauges"

@@ -18,22 +18,12 @@ plan 16
 if ! command -v tmux >/dev/null; then
 	skip_rest "tmux is not installed (Debian package tmux)"
 fi
-# wait_for TEXT SECONDS: the pane shows TEXT within SECONDS.
-wait_for() {
-	for _ in $(seq $(($2 * 5))); do
-		pane tl | grep -qF -- "$1" && return 0
-		sleep 0.2
-	done
-	return 1
-}
-# seen TENTHS CMD...: until_true, looking every 0.2 s (each look at the pane
-# starts a tmux client).
-seen() {
-	local i t=$1
-	shift
-	for ((i = 0; i < t; i += 2)); do "$@" && return 0; sleep 0.2; done
-	"$@"
-}
+# wait_for TEXT SECONDS: the pane shows TEXT within SECONDS.  seen TENTHS
+# CMD...: until_true, looking every 0.2 s (each look at the pane starts a
+# tmux client).
+shows() { pane tl | grep -qF -- "$1"; }
+wait_for() { tap_every=2 until_true $(($2 * 10)) shows "$1"; }
+seen() { tap_every=2 until_true "$@"; }
 # The tour's status line while step N is held: "tour L/9 TITLE: step N/M
 # PAUSED (space goes on)".
 held() { pane tl | grep -Eq "^tour [0-9]/9 .*: step $1/[0-9]+ PAUSED"; }
@@ -47,21 +37,16 @@ on_step() { pane tl | grep -Eq "^tour [0-9]/9 .*: step $1/[0-9]+[ ,]"; }
 # of the screen changes with each sample.  tmux takes both captures and
 # waits between them, in one command: a script that waits for a CPU (a
 # loaded box) cannot stretch the 50 ms past the next sample.
-keep() {
+keep() { until_true 100 kept "$1"; }
+kept() {
 	local pair now again sep='@@ tl-tour-dash again'
-	for _ in $(seq 100); do
-		pair=$($T capture-pane -p -t tl \; run-shell 'sleep 0.05' \; display-message -p "$sep" \; \
-			capture-pane -p -t tl \; display-message -p "$sep" 2>/dev/null)
-		now=${pair%%"$sep"*}
-		again=${pair#*"$sep"$'\n'}
-		again=${again%"$sep"}
-		if [ -n "$now" ] && [ "$now" = "$again" ] && [[ $now =~ (^|$'\n')"tour "[0-9]/9" "[^$'\n']*": step $1/"[0-9]+" PAUSED" ]]; then
-			printf '%s' "$now" >"$tmp/shown.$1"
-			return 0
-		fi
-		sleep 0.1
-	done
-	return 1
+	pair=$($T capture-pane -p -t tl \; run-shell 'sleep 0.05' \; display-message -p "$sep" \; \
+		capture-pane -p -t tl \; display-message -p "$sep" 2>/dev/null)
+	now=${pair%%"$sep"*}
+	again=${pair#*"$sep"$'\n'}
+	again=${again%"$sep"}
+	[ -n "$now" ] && [ "$now" = "$again" ] && [[ $now =~ (^|$'\n')"tour "[0-9]/9" "[^$'\n']*": step $1/"[0-9]+" PAUSED" ]] &&
+		printf '%s' "$now" >"$tmp/shown.$1"
 }
 # Half-second steps sampled every 0.5 s (the screen then holds still long
 # enough to be captured twice): what is checked is the screen against the
@@ -83,8 +68,7 @@ $T send-keys -t tl ' '
 if wait_for "One intra-op thread, one stream:" 40; then ok "the first caption appears"; else
 	notok "first caption" "$(pane tl)"; fi
 shown=$(pane tl | grep -o "One intra-op thread, one stream: [0-9.]* GFLOP/s" | head -1)
-pane=$($T list-panes -t tl -F '#{pane_pid}' | head -1)
-tlpid=$(pgrep -P "$pane" -x threadlab | head -1)
+tlpid=$(pane_proc tl threadlab)
 if seen 300 held '[0-9]*'; then ok "space holds the tour"; else notok "space" "$(pane tl)"; fi
 # The step held first: the first, unless the key came after its hold.
 read -r held1 steps < <(pane tl | sed -n 's/^tour [0-9]\/9 .*: step \([0-9]*\)\/\([0-9]*\) PAUSED.*/\1 \2/p' | head -n1)

@@ -36,13 +36,12 @@ figures() {
 fresh_figures() {
 	local was
 	was=$(figures)
-	for _ in $(seq 100); do
-		pane job >"$tmp/pane"
-		t=$EPOCHREALTIME
-		[ -n "$(figures)" ] && [ "$(figures)" != "$was" ] && return 0
-		sleep 0.1
-	done
-	return 1
+	until_true 100 figures_not "$was"
+}
+figures_not() {
+	pane job >"$tmp/pane"
+	t=$EPOCHREALTIME
+	[ -n "$(figures)" ] && [ "$(figures)" != "$1" ]
 }
 
 # ---- a real job's progress ------------------------------------------------------
@@ -134,7 +133,7 @@ else
 	notok "lab log view" "$(cat "$tmp/view")"
 fi
 $T send-keys -t lab q
-for _ in $(seq 50); do $T has-session -t lab 2>/dev/null || break; sleep 0.1; done
+until_true 50 no_session lab
 if "$PY" - "$tmp/log.jsonl" "$tmp/view" >"$tmp/check" 2>&1 <<'PY'; then
 import json, re, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
@@ -169,7 +168,7 @@ if wait_pane lab2 'GFLOP/s [0-9.]+ ' 300 && steady lab2; then
 	cp "$tmp/pane" "$tmp/view2"
 	$T send-keys -t lab2 q
 fi
-for _ in $(seq 50); do $T has-session -t lab2 2>/dev/null || break; sleep 0.1; done
+until_true 50 no_session lab2
 if [ "$(wc -l <"$tmp/log.jsonl")" = 4 ] && grep -Eq '^ 1 +1\.00x ' "$tmp/view2" &&
 	grep -Eq '^ 4 +[0-9.]+x ' "$tmp/view2" &&
 	"$PY" -c 'import json,sys; r=[json.loads(l) for l in open(sys.argv[1])]; assert r[3]["row"] == 4 and r[3]["ratio"] > 0 and abs(r[3]["ratio"] - r[3]["rate"] / r[0]["rate"]) < 0.01' \

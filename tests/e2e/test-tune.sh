@@ -208,15 +208,15 @@ bg_start srv env OMP_NUM_THREADS=1 "$(group srv)" "$TL" --headless --serve 127.0
 # The counter, scraped as soon as it counts (reported in plan order below).
 serving() { url=$(sed -n 's/^threadlab: serving \(http[^ ]*\).*/\1/p' "$tmp/srv.err"); [ -n "$url" ]; }
 until_true 300 serving
-got=
-for _ in $(seq 150); do
+counts() {
 	[ -n "$url" ] && curl -s -H 'Accept: application/openmetrics-text;version=1.0.0' "$url" \
 		>"$tmp/om" 2>/dev/null
 	got=$(sed -n 's/^threadlab_progress_steps_total{pid="[0-9]*"} \([0-9.e+]*\)$/\1/p' "$tmp/om")
 	[ -n "$got" ] && [ "${got%%.*}" -gt 0 ] 2>/dev/null &&
-		grep -q '^threadlab_progress_steps_per_second{' "$tmp/om" && break
-	sleep 0.2
-done
+		grep -q '^threadlab_progress_steps_per_second{' "$tmp/om"
+}
+got=
+tap_every=2 until_true 300 counts
 kill -TERM "${bg_pid[srv]}"
 bg_end srv 30
 

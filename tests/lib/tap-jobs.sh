@@ -28,7 +28,7 @@ start() {
 	fi
 	local p=$!
 	track "$p"
-	for _ in $(seq 100); do grep -q ready "$tmp/start.$var" 2>/dev/null && break; sleep 0.05; done
+	until_true 50 grep -q ready "$tmp/start.$var" 2>/dev/null
 	printf -v "$var" '%s' "$p"
 }
 # json_check FILE STATUS PYTHON: PYTHON's assertions hold for the JSON in
@@ -45,6 +45,12 @@ last = lines[-1] if lines else {}
 d = last.get("diagnosis", last)
 $py
 PY
+}
+# json_case DESC FILE PYTHON: one case, DESC: json_check's names, PYTHON's
+# assertions hold for the JSON in FILE; a failure shows why and the file's
+# start.
+json_case() {
+	if json_check "$2" 0 "$3"; then ok "$1"; else notok "$1" "$(cat "$tmp/err")" "$(head -c 1500 "$2")"; fi
 }
 # bounded SECONDS CMD...: runs CMD (a shell function too) for at most
 # SECONDS; when it had to be stopped, what it ran and where each process

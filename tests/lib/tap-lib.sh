@@ -69,9 +69,9 @@ skip_rest() {
 # retry TRIES CMD...: CMD until it succeeds, at most TRIES times; for checks
 # that noise from other work could flip.  Fails when every try failed.
 retry() {
-	local t=$1 i
+	local tap_tries=$1 tap_i
 	shift
-	for ((i = 1; i <= t; i++)); do "$@" && return 0; done
+	for ((tap_i = 1; tap_i <= tap_tries; tap_i++)); do "$@" && return 0; done
 	return 1
 }
 
@@ -136,24 +136,48 @@ bg_start() {
 	track "$!"
 }
 bg_end() { reap "${bg_pid[$1]}" "${2:-120}"; }
-# until_true TENTHS CMD...: polls CMD every 0.1 s until it succeeds.
+# ---- waiting ------------------------------------------------------------------
+# Every wait of a test is one of these, bounded: until_true TENTHS CMD...
+# polls CMD until it succeeds, at most TENTHS tenths of a second (counted in
+# looks, so that a slow CMD makes the bound longer, never shorter); the looks
+# are tap_every tenths apart, 1 unless the caller sets it for the call
+# (tap_every=5 until_true 200 CMD, for a CMD that starts an interpreter or a
+# client each time).  until_out TENTHS CMD... waits for CMD to print
+# something (a PID, a URL) and prints it; until_none TENTHS CMD... waits for
+# CMD to print nothing (what is left) and prints what it printed last when
+# it never did.  Each fails when its time runs out.
 until_true() {
-	local i t=$1
+	# tap_ names: the caller's CMD sees (and may set) the caller's variables
+	local tap_i tap_t=$1 tap_e=${tap_every:-1}
 	shift
-	for ((i = 0; i < t; i++)); do "$@" && return 0; sleep 0.1; done
+	for ((tap_i = 0; tap_i < tap_t; tap_i += tap_e)); do
+		"$@" && return 0
+		sleep "$((tap_e / 10)).$((tap_e % 10))"
+	done
 	"$@"
 }
-# gone PID...: every PID has exited within 3 s (a zombie counts as gone).
-gone() {
-	local p any
-	for _ in $(seq 30); do
-		any=0
-		for p in "$@"; do alive "$p" && any=1; done
-		[ $any = 0 ] && return 0
-		sleep 0.1
-	done
+tap_out=""
+tap_some_out() { tap_out=$("$@"); [ -n "$tap_out" ]; }
+tap_no_out() { tap_out=$("$@"); [ -z "$tap_out" ]; }
+until_out() {
+	local tap_tenths=$1
+	shift
+	until_true "$tap_tenths" tap_some_out "$@" && printf '%s\n' "$tap_out"
+}
+until_none() {
+	local tap_tenths=$1
+	shift
+	until_true "$tap_tenths" tap_no_out "$@" && return 0
+	printf '%s\n' "$tap_out"
 	return 1
 }
+# gone PID...: every PID has exited within 3 s (a zombie counts as gone).
+tap_all_ended() {
+	local p
+	for p in "$@"; do alive "$p" && return 1; done
+	return 0
+}
+gone() { until_true 30 tap_all_ended "$@"; }
 # session_left SID: the live processes of session SID (a test that started
 # a program with spawn: what it left behind, found by that PID).
 session_left() {
@@ -174,7 +198,7 @@ cg_remove() {
 	local c
 	for c in "$1"/*/; do [ -d "$c" ] && [ -f "$c/cgroup.procs" ] && cg_remove "${c%/}"; done
 	for p in $(cat "$1/cgroup.procs" 2>/dev/null); do kill -9 "$p" 2>/dev/null; done
-	for _ in $(seq 50); do rmdir "$1" 2>/dev/null && break; sleep 0.1; done
+	until_true 50 rmdir "$1" 2>/dev/null
 }
 # cg_track DIR: a cgroup this script made (or one holding a process it
 # started), removed at exit.
@@ -274,24 +298,24 @@ quota_capable() {
 # says so in a TAP comment: a pattern that can never match (tmux trims
 # trailing spaces) shows up there, not only as a slow suite.
 pane() { $T capture-pane -p -t "$1" 2>/dev/null; }
+tap_pane_has() { pane "$1" >"$tmp/pane" && grep -Eq -- "$2" "$tmp/pane"; }
 wait_pane() {
-	local i=0
-	while [ "$i" -lt "$3" ]; do
-		pane "$1" >"$tmp/pane" && grep -Eq -- "$2" "$tmp/pane" && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	pane "$1" >"$tmp/pane"
+	until_true "$3" tap_pane_has "$1" "$2" && return 0
 	echo "# wait_pane $1 '$2': not seen within $3 tenths of a second" >&2
 	return 1
 }
-# pane_proc TARGET NAME: the PID of the process NAME the pane's shell started.
+# pane_pid TARGET: the PID of the pane's own process (its shell, or what
+# the shell's exec made of it); pane_proc TARGET NAME: the PID of the
+# process NAME, the pane's own (exec) or one its shell started.
+pane_pid() { $T display-message -p -t "$1" '#{pane_pid}' 2>/dev/null; }
 pane_proc() {
 	local pp
-	pp=$($T display-message -p -t "$1" '#{pane_pid}' 2>/dev/null)
+	pp=$(pane_pid "$1")
 	[ -n "$pp" ] || return 1
 	{ [ "$(cat "/proc/$pp/comm" 2>/dev/null)" = "$2" ] && echo "$pp"; } || pgrep -P "$pp" -x "$2" | head -n1
 }
+# no_session NAME: the tmux session NAME is gone (what it ran has ended).
+no_session() { ! $T has-session -t "$1" 2>/dev/null; }
 
 # ---- the end ------------------------------------------------------------------
 tap_end() {

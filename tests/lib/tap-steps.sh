@@ -20,7 +20,7 @@ export OMP_STEPS_PIDS="$tmp/steps.pids"
 left() { sort -u "${1:-$OMP_STEPS_PIDS}" 2>/dev/null | while read -r p; do
 	alive "$p" && [ "$(readlink "/proc/$p/exe" 2>/dev/null)" = "$STEPS" ] && echo "$p"; done; }
 # wait_gone TENTHS [FILE]: until no test program (of FILE's runs) is left.
-wait_gone() { for _ in $(seq "$1"); do [ -z "$(left "${2:-}")" ] && return 0; sleep 0.1; done; return 1; }
+wait_gone() { until_none "$1" left "${2:-}" >/dev/null; }
 # cleanup (tap-lib calls it at exit): every run of the test program killed.
 cleanup() {
 	local f

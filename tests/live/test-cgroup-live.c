@@ -15,7 +15,6 @@
 #include <sched.h>
 #include <signal.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -166,19 +165,10 @@ static int live_make_cgroup(struct live *l, const char *quota, const char *perio
 static void live_start_busy(struct live *l)
 {
 	char path[CGROUP_PATH_MAX + 128], v[32];
-	pid_t parent = getpid();
-	pid_t pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != parent)
-			_exit(0);
-		for (volatile unsigned long n = 0;; n++)
-			;
-	}
-	l->child = pid;
+
+	l->child = tl_start_child((const char *[]){"sh", "-c", "while :; do :; done", NULL});
 	snprintf(path, sizeof(path), "%s/cgroup.procs", l->cg);
-	snprintf(v, sizeof(v), "%ld", (long)pid);
+	snprintf(v, sizeof(v), "%ld", (long)l->child);
 	assert_int_equal(write_str(path, v), 0);
 }
 

@@ -21,6 +21,13 @@ $T send-keys "fpath=($tmp/fn \$fpath); autoload -Uz compinit; compinit -u -D; PS
 $T send-keys "clear; print ready" Enter
 wait_pane 0 '^ready' 100 || { notok "zsh started" "$(cat "$tmp/pane")"; exit 1; }
 
+# abort_line: one C-c, then whether the prompt is empty again (tmux trims
+# the space after "%").
+abort_line() {
+	sleep 0.2
+	$T send-keys C-c
+	wait_pane 0 '^% ?$' 10 >/dev/null && [ "$(grep -v '^$' "$tmp/pane" | tail -n 1)" = "%" ]
+}
 # tab DESCRIPTION ERE TEXT [AFTER]: types TEXT, presses Tab (then types
 # AFTER), waits for ERE on the screen, then clears the line and the screen.
 tab() {
@@ -31,14 +38,9 @@ tab() {
 	else
 		notok "$d: '$3<Tab>'" "$(sed '/^$/d' "$tmp/pane")"
 	fi
-	# Abort until the prompt is empty again (tmux trims the space after "%") (a C-c that lands while a
+	# Abort until the prompt is empty again (a C-c that lands while a
 	# completion function runs aborts only that), then clear the screen.
-	local i
-	for i in 1 2 3 4 5; do
-		sleep 0.2
-		$T send-keys C-c
-		wait_pane 0 '^% ?$' 10 >/dev/null && [ "$(grep -v '^$' "$tmp/pane" | tail -n 1)" = "%" ] && break
-	done
+	retry 5 abort_line
 	$T send-keys "clear" Enter
 	wait_pane 0 '^% ?$' 50 >/dev/null
 }

@@ -129,7 +129,7 @@ track "$sp"
 "$B/tests/lib/hostile-name" >"$tmp/hn" &
 hp=$!
 track "$hp"
-for _ in $(seq 50); do grep -q ready "$tmp/hn" && break; sleep 0.1; done
+until_true 50 grep -q ready "$tmp/hn"
 got=$(comp threadlab -p "$sp")
 if [ "$got" = "$sp" ] || grep -Eqx "$sp +\(sleep\)" <<<"$got"; then
 	ok "-p $sp offers the sleeping process ($(grep -E "^$sp( |$)" <<<"$got"))"

@@ -8,7 +8,7 @@
 SRC="${THREADLAB_SRCDIR:-.}/tests/lib"
 tmp=$(mktemp -d)
 . "$SRC/tap-lib.sh"
-plan 14
+plan 15
 # The wrappers this script runs must not take the suite's own lock: this
 # script holds it shared, and a serial test waiting at the turnstile for it
 # alone would keep them out until the time limit (a deadlock seen in CI).
@@ -132,6 +132,22 @@ if [ "$reaped" = 137 ] && ! alive "$s" && [ $(((t1 - t0) / 1000000)) -lt 60000 ]
 	ok "reap: a child that does not end is killed after its bound ($(((t1 - t0) / 1000000)) ms)"
 else
 	notok "reap" "status $reaped" "$(((t1 - t0) / 1000000)) ms"
+fi
+# The waiters: until_out prints what came, until_none what was left;
+# each fails when its bound (counted in looks) runs out, never before.
+late() { [ -s "$tmp/late" ] && cat "$tmp/late"; }
+(sleep 0.3; echo 4242 >"$tmp/late") &
+track "$!"
+got=$(until_out 50 late)
+gst=$?
+t0=${EPOCHREALTIME/./}
+left=$(tap_every=2 until_none 10 echo still)
+lst=$?
+t1=${EPOCHREALTIME/./}
+if [ $gst = 0 ] && [ "$got" = 4242 ] && [ $lst = 1 ] && [ "$left" = still ] && [ $(((t1 - t0) / 1000)) -ge 1000 ]; then
+	ok "until_out: what came; until_none: what was left, after its whole bound ($(((t1 - t0) / 1000)) ms)"
+else
+	notok "waiters" "until_out: status $gst '$got'" "until_none: status $lst '$left' after $(((t1 - t0) / 1000)) ms"
 fi
 
 # ---- tap-wrap.sh: the serial lock -------------------------------------------

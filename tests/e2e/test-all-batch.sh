@@ -1,5 +1,5 @@
 #!/bin/bash
-# test-all.sh — threadlab --all --batch against real programs the test
+# test-all-batch.sh — threadlab --all --batch against real programs the test
 # starts (issue 19): an 8-thread OpenMP program in a 1-CPU quota cgroup
 # ranks first of what the test started (other tests' programs may run
 # beside it on the machine: nothing above it has a lower factor) with a
@@ -128,12 +128,9 @@ assert f == sorted(f, reverse=True), f
 		url=""
 		until_true 100 grep -q '^threadlab: serving http' "$tmp/srv.err" &&
 			url=$(sed -n 's/^threadlab: serving \(http[^ ]*\).*/\1/p' "$tmp/srv.err")
+		scraped() { curl -s -o "$tmp/srv.prom" "$url" && grep -q "^threadlab_process_oversubscription_ratio{pid=\"$omp8\"" "$tmp/srv.prom"; }
 		got=false
-		for _ in $(seq 40); do
-			[ -n "$url" ] || break
-			curl -s -o "$tmp/srv.prom" "$url" && grep -q "^threadlab_process_oversubscription_ratio{pid=\"$omp8\"" "$tmp/srv.prom" && { got=true; break; }
-			sleep 0.25
-		done
+		[ -n "$url" ] && tap_every=3 until_true 100 scraped && got=true
 		curl -s -H 'Accept: application/openmetrics-text;version=1.0.0' -o "$tmp/srv.om" "${url:-http://127.0.0.1:1/}"
 		if $got && promtool check metrics <"$tmp/srv.prom" >"$tmp/lint" 2>&1 &&
 			"$PY" - "$tmp/srv.prom" "$tmp/srv.om" "$omp8" "$(basename "$cg")" >"$tmp/err" 2>&1 <<'PY'; then

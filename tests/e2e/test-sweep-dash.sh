@@ -1,10 +1,10 @@
 #!/bin/bash
-# test-e2e-sweep.sh — the dashboard's sweep key in tmux: s measures each
+# test-sweep-dash.sh — the dashboard's sweep key in tmux: s measures each
 # thread count in turn (1x1 .. 1x4) into the scaling chart, ends, and gives
 # the user's own setting back.  A sweep waits for each point's steady
 # state, which other load on the machine delays: a CPU-share test
 # (SERIAL_TESTS in Makefile.am).  The rest of the dashboard end to end is
-# test-e2e.sh.  Prints TAP; a private tmux server (-L) is killed on exit
+# test-lab-dash.sh.  Prints TAP; a private tmux server (-L) is killed on exit
 # with every process the test started.
 set -u
 TL="${THREADLAB_BIN:-${THREADLAB_BUILDDIR:-.}/threadlab}"
@@ -24,7 +24,7 @@ fi
 plan 2
 $T new-session -d -s keep -x 80 -y 24 "sleep 600"
 $T new-session -d -s lab -x 120 -y 40 "exec env LC_ALL=C.UTF-8 '$TL' -i 0.5 --threads 2"
-tl_pid=$($T display-message -p -t lab '#{pane_pid}')
+tl_pid=$(pane_pid lab)
 track "$tl_pid"
 wait_pane lab '^threadlab lab .*threads 2 \|' 150
 $T send-keys -t lab 's'

@@ -1,10 +1,10 @@
 #!/bin/bash
-# test-cli-lab.sh — the lab from the command line, end to end: --batch with
+# test-lab-batch.sh — the lab from the command line, end to end: --batch with
 # the workload (its JSON object, its thread names), what is left after a
 # normal exit and after SIGINT, SIGTERM, SIGHUP and SIGKILL (the stale quota
 # cgroup removed by the next start), and --sweep's JSON.  The rest of the
-# command line is test-cli.sh.  Prints TAP.  Every process it starts is
-# killed on exit.
+# command line is test-process-batch.sh.  Prints TAP.  Every process it
+# starts is killed on exit.
 #
 # The labs run one at a time (a lab starting beside another starts slower,
 # and its busy threads burn the CPU it waits for), each started once the
@@ -34,14 +34,10 @@ lab_procs() { # the lab processes under threadlab $1: its anchor and the anchor'
 # lab_wait PID: threadlab PID's anchor and its helpers run; the anchor's
 # PID in $anchor.
 anchor=""
-lab_wait() { # up to 30 s: a lab's start under ASan on a loaded box took over 10
-	local i
-	for ((i = 0; i < 300; i++)); do
-		anchor=$(pgrep -P "$1" -x tl-anchor | head -n1)
-		[ -n "$anchor" ] && [ -n "$(pgrep -P "$anchor")" ] && return 0
-		sleep 0.1
-	done
-	return 1
+lab_wait() { until_true 300 lab_up "$1"; } # up to 30 s: a lab's start under ASan on a loaded box took over 10
+lab_up() {
+	anchor=$(pgrep -P "$1" -x tl-anchor | head -n1)
+	[ -n "$anchor" ] && [ -n "$(pgrep -P "$anchor")" ]
 }
 lab_left() { # $1: the lab's cgroup seen while it ran, $2: its lab processes; prints what is still there
 	local p
@@ -56,11 +52,7 @@ declare -A watcher
 lab_watch() {
 	(
 		until_true $(($4 * 10)) ended "$2"
-		for _ in $(seq 30); do
-			left=$(lab_left "" "$3")
-			[ -z "$left" ] && break
-			sleep 0.1
-		done
+		left=$(until_none 30 lab_left "" "$3")
 		printf '%s' "$left" >"$tmp/$1.left"
 	) &
 	watcher[$1]=$!
@@ -104,11 +96,7 @@ if quota_capable; then
 	lp=$(lab_procs "$bp")
 	kill -KILL "$bp"
 	reap "$bp" 5
-	for _ in $(seq 30); do # the anchor gives its group 300 ms of grace
-		kill_procs=$(lab_left "" "$lp")
-		[ -z "$kill_procs" ] && break
-		sleep 0.1
-	done
+	kill_procs=$(until_none 30 lab_left "" "$lp") # the anchor gives its group 300 ms of grace
 	bg_start next "$TL" --batch -c 1 -i 0.1 --size 256
 	bg_end next 60
 fi

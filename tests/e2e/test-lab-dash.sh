@@ -1,7 +1,9 @@
 #!/bin/bash
-# test-e2e.sh — the real dashboard driven in tmux: keys in, screen and /proc
-# and cgroup files checked (its sweep key: test-e2e-sweep.sh).  Prints TAP.  A private tmux server (-L) is used
-# and killed on exit with every process the test started.
+# test-lab-dash.sh — the dashboard driving the lab, in tmux: keys in,
+# screen and /proc and cgroup files checked; attached to a process, a
+# launched command, signals that restore the terminal (its sweep key:
+# test-sweep-dash.sh).  Prints TAP.  A private tmux server (-L) is used and
+# killed on exit with every process the test started.
 set -u
 TL="${THREADLAB_BIN:-${THREADLAB_BUILDDIR:-.}/threadlab}"
 HOSTILE="${THREADLAB_BUILDDIR:-.}/tests/lib/hostile-name"
@@ -54,7 +56,7 @@ fi
 
 # ---- the lab ------------------------------------------------------------------
 $T new-session -d -s lab -x 120 -y 40 "exec env LC_ALL=C.UTF-8 '$TL' -i 0.5"
-tl_pid=$($T display-message -p -t lab '#{pane_pid}')
+tl_pid=$(pane_pid lab)
 track "$tl_pid"
 if wait_pane lab 'GFLOP/s [0-9.]+ .*ceiling [0-9]+\.[0-9]' 150; then
 	ok "lab: the screen shows GFLOP/s and the ceiling"
@@ -163,7 +165,7 @@ fi
 # per-stream GFLOP/s and the useful-vs-busy CPU line show, and a helper the
 # lab restarts after SIGKILL is reported on the message line.
 $T new-session -d -s two -x 80 -y 24 "exec env LC_ALL=C.UTF-8 '$TL' -i 0.5 --streams 2"
-two_pid=$($T display-message -p -t two '#{pane_pid}')
+two_pid=$(pane_pid two)
 lab_pids="$lab_pids $two_pid"
 track $two_pid
 if wait_pane two '\| s0 [0-9]+ s1 [0-9]+ *$' 150 &&
@@ -274,7 +276,7 @@ sig_check() { # sig_check NAME HOW EXPECTED-STATUS
 	local sess="sig$1" sh_pid p pids
 	$T new-session -d -s "$sess" -x 100 -y 30 \
 		"'$TL' -i 0.5; echo EXIT=\$?; stty -a | tr ' ;' '\n\n' | grep -x -- '-\{0,1\}icanon'; sleep 30"
-	sh_pid=$($T display-message -p -t "$sess" '#{pane_pid}')
+	sh_pid=$(pane_pid "$sess")
 	if ! wait_pane "$sess" 'GFLOP/s' 100; then
 		notok "$1: the dashboard starts" "$(cat "$tmp/pane")"
 		return

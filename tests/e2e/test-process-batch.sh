@@ -1,7 +1,9 @@
 #!/bin/bash
-# test-cli.sh — threadlab's command line, --budget and --batch, end to end
-# (the lab from the command line is test-cli-lab.sh).  Prints TAP.  Every
-# process it starts is killed on exit.
+# test-process-batch.sh — threadlab on a process from the command line, end
+# to end: --batch in every format (a hostile name, a TID, --tree, -- CMD,
+# SIGINT), --budget, --help and --version, and the options refused with
+# their exit statuses (the lab from the command line is test-lab-batch.sh).
+# Prints TAP.  Every process it starts is killed on exit.
 #
 # No case compares CPU shares and none runs a busy program: the runs start
 # side by side at the top (those that end at once first, then those that
@@ -140,14 +142,10 @@ bg_start j5 "$TL" --batch -p "$hp" -c 5 -i 0.05 --format json
 bg_start leader "$TL" --batch -c 1 -p "$(ls /proc/$hp/task | head -n1)"
 
 # ---- the runs that wait for something ------------------------------------------------
-tid=""
-for _ in $(seq 300); do
-	tid=$(ls /proc/$mp/task 2>/dev/null | grep -v "^$mp$" | head -n1)
-	[ -n "$tid" ] && break
-	sleep 0.1
-done
+other_task() { ls /proc/$mp/task 2>/dev/null | grep -v "^$mp$" | head -n1; }
+tid=$(until_out 300 other_task)
 [ -n "$tid" ] && bg_start tid "$TL" --batch -c 1 -p "$tid"
-for _ in $(seq 300); do [ -n "$(pgrep -P "$tp")" ] && break; sleep 0.1; done
+until_true 300 pgrep -P "$tp" >/dev/null
 bg_start tree "$TL" --batch --tree -p "$tp" -c 1 -i 0.1
 # SIGINT once the first sample is out.
 until_true 300 grep -q PID "$tmp/int"

@@ -1,6 +1,6 @@
 #!/bin/bash
-# test-promises.sh — what the documentation (README.md, docs/) promises and no
-# other test checked: NO_COLOR and --no-color, the lab keys = w W space u r i
+# test-doc-promises.sh — what the documentation (README.md, docs/) promises
+# and no other test checked: NO_COLOR and --no-color, the lab keys = w W space u r i
 # I h, a launched command on /dev/null and stopped on quit, the terminal
 # restored on SIGHUP and SIGABRT, exit statuses 1 and 2 ("may not be read"),
 # --blas-spin off, --precision double, sweep --streams and --cpus, the batch
@@ -114,8 +114,7 @@ done
 # ---- the lab keys ---------------------------------------------------------------
 # The pane's shell outlives threadlab, so the terminal can be checked after.
 $T new-session -d -s lab -x 120 -y 40 "env LC_ALL=C.UTF-8 '$TL' -i 0.5 --size 256; sleep 60"
-until_true 300 pgrep -P "$($T display-message -p -t lab '#{pane_pid}')" -x threadlab >/dev/null
-tl=$(pgrep -P "$($T display-message -p -t lab '#{pane_pid}')" -x threadlab)
+tl=$(until_out 300 pane_proc lab threadlab)
 track "$tl"
 if ! wait_pane lab 'GFLOP/s [0-9.]+' 300; then
 	notok "lab: the dashboard did not start" "$(cat "$tmp/pane")"
@@ -203,7 +202,7 @@ else
 fi
 
 # ---- a launched command: stdin /dev/null, stopped on quit (started above) ----
-tl=$($T display-message -p -t cmd '#{pane_pid}')
+tl=$(pane_pid cmd)
 if until_true 300 test -s "$tmp/stdin" && wait_pane cmd 'sleep' 100; then
 	[ "$(cat "$tmp/stdin")" = /dev/null ] && ok "-- CMD under the dashboard reads /dev/null, not the terminal" ||
 		notok "-- CMD stdin is $(cat "$tmp/stdin")"
@@ -221,7 +220,7 @@ fi
 
 # SIGABRT (a fatal signal) restores the terminal too (started above)
 if wait_pane abrt 'TID' 300; then
-	p=$(pgrep -P "$($T display-message -p -t abrt '#{pane_pid}')" -x threadlab)
+	p=$(pane_proc abrt threadlab)
 	kill -ABRT "$p"
 	if until_true 50 test -s "$tmp/abrt.rc" && term_ok abrt; then
 		ok "SIGABRT: terminal restored, exit $(cat "$tmp/abrt.rc")"
