@@ -87,10 +87,7 @@ int dash_keys_sweep(struct dash *d, struct settings *w, const struct dash_key_ct
 int dash_keys_sort(struct dash *d, struct settings *w, const struct dash_key_ctx *c, int arg)
 {
 	(void)w;
-	d->sort = (enum dash_sort)(((int)d->sort + arg + DASH_NSORT) % DASH_NSORT);
-	/* P99 sorts only where latency is measured (the BPF collector). */
-	if (d->sort == DASH_SORT_P99 && !(c->session && c->session->model.lat_on))
-		d->sort = (enum dash_sort)(((int)d->sort + arg + DASH_NSORT) % DASH_NSORT);
+	d->sort = thread_field_sort_next(d->sort, arg, c->session && c->session->model.lat_on);
 	dash_keys_say(d, "threads sorted by %s", dash_format_sort_name(d->sort));
 	return DASH_KEY_HANDLED | DASH_KEY_REDRAW;
 }

@@ -74,7 +74,7 @@ void dash_init(struct dash *d, const struct dash_config *c)
 		snprintf(d->message, sizeof(d->message),
 			 "the dashboard refreshes every %g to %g s: -i %g became %g s", k->min,
 			 k->max, asked, d->interval);
-	d->sort = DASH_SORT_CPU;
+	d->sort = thread_field_sort_next(THREAD_FIELD_N, +1, false);
 	d->utf8 = text_safe_utf8;
 	dash_sweep_init(&d->sweep);
 }

@@ -46,7 +46,7 @@ struct dash_table_state {
 
 struct dash {
 	double interval;		/* refresh interval, s (starts at -i) */
-	enum dash_sort sort;		/* threads table order */
+	enum thread_field_id sort;	/* threads table order */
 	bool help;			/* help screen shown instead of the panels */
 	bool roof_view;			/* o: the roofline panel instead of the panels */
 	bool utf8;			/* bars and sparklines in UTF-8 block characters */

@@ -123,13 +123,13 @@ static void test_view_keys(void **state)
 	struct settings w = knobs_defaults();
 	tl_dash_fresh(&d);
 
-	assert_int_equal(d.sort, DASH_SORT_CPU);
+	assert_int_equal(d.sort, THREAD_FIELD_CPU_PCT);
 	dash_keys_handle(&d, &w, &tl_lab_ctx, '\t');
-	assert_int_equal(d.sort, DASH_SORT_WAIT);
+	assert_int_equal(d.sort, THREAD_FIELD_WAIT_PCT);
 	dash_keys_handle(&d, &w, &tl_lab_ctx, KEY_F(6));
-	assert_int_equal(d.sort, DASH_SORT_IVCSW);
+	assert_int_equal(d.sort, THREAD_FIELD_IVCSW);
 	dash_keys_handle(&d, &w, &tl_lab_ctx, KEY_BTAB);
-	assert_int_equal(d.sort, DASH_SORT_WAIT);
+	assert_int_equal(d.sort, THREAD_FIELD_WAIT_PCT);
 
 	assert_true(dash_keys_handle(&d, &w, &tl_lab_ctx, 'r') & DASH_KEY_RESET);
 
@@ -175,7 +175,7 @@ static void test_attach_mode_refuses_lab_keys(void **state)
 	assert_false(d.sweep.active);
 	/* Sorting and quitting still work. */
 	dash_keys_handle(&d, &w, &c, '\t');
-	assert_int_equal(d.sort, DASH_SORT_WAIT);
+	assert_int_equal(d.sort, THREAD_FIELD_WAIT_PCT);
 }
 
 static void test_help_lists_every_key(void **state)
@@ -520,7 +520,8 @@ static void test_every_listed_key_acts(void **state)
 				int f = dash_keys_handle(&d, &w, modes[m].c, key_of(k));
 				/* A opens the machine view: it reads the machine */
 				if (strcmp(k, "A") == 0 && !d.machine_view)
-					fail_msg("%s: A does not show the machine view", modes[m].name);
+					fail_msg("%s: A does not show the machine view",
+						 modes[m].name);
 				dash_machine_drop(&d);
 				if (!(f & DASH_KEY_HANDLED))
 					fail_msg("%s: %s (%s) does nothing", modes[m].name, k,
