@@ -19,7 +19,6 @@
 
 #include "dash-format.h"
 #include "dash-log.h"
-#include "dash-sweep.h"
 #include "session.h"
 
 #define DASH_MESSAGE_LEN 256
@@ -52,7 +51,6 @@ struct dash {
 	bool utf8;			/* bars and sparklines in UTF-8 block characters */
 	bool color;			/* colour pairs initialised */
 	bool quit;			/* q / F10 pressed */
-	struct dash_sweep sweep;	/* the s key's thread-count sweep */
 	struct dash_replay replay;	/* --replay */
 	struct dash_table_state table;	/* the threads table's scroll, cursor, collapse */
 	char message[DASH_MESSAGE_LEN]; /* message line ("" none): a key's answer, or
