@@ -26,7 +26,9 @@
 #include "activity.h"
 #include "thread-field-impl.h"
 #include "xalloc.h"
+#include "knobs-view.h"
 #include "lab-settings.h"
+#include "settings-lab.h"
 
 static bool rp_time(const char *s, double *wall)
 {
@@ -274,28 +276,48 @@ static void rp_roofline(struct recording_json *p, json_object *o, struct rooflin
 						  : ROOFLINE_UNKNOWN;
 }
 
+/* The lab's knobs in the workload object (knobs-view.h); the kernel is
+ * read apart, with its length and GB/s, and left GEMM here. */
+static void rp_knobs(struct recording_json *p, json_object *o, struct settings *out)
+{
+	memset(out, 0, sizeof(*out));
+	size_t n;
+	const struct knobs_view_json *e = knobs_view_json(&n);
+	char word[16];
+	for (size_t i = 0; i < n; i++, e++) {
+		const char *key = knobs_view_json_key(e);
+		double v = e->absent;
+		switch (e->form) {
+		case KNOBS_VIEW_INT:
+			v = (double)recording_json_int(p, o, key, (long long)e->absent);
+			break;
+		case KNOBS_VIEW_WORD:
+			recording_json_str(p, o, key, word, sizeof(word), NULL);
+			v = knobs_view_of_word(e->knob, word);
+			break;
+		case KNOBS_VIEW_BOOL:
+			v = recording_json_bool(p, o, key, e->absent != 0);
+			break;
+		case KNOBS_VIEW_QUOTA:
+			v = recording_json_num(p, o, key, true, 0, e->absent);
+			break;
+		case KNOBS_VIEW_KERNEL:
+			continue;
+		}
+		knobs_set(out, e->knob, v);
+	}
+}
+
 static void rp_workload(struct recording_json *p, json_object *o, struct recording_sample *s)
 {
 	struct workload_report *w = &s->work;
 	struct lab_status *st = &s->status;
 	struct lab_settings *set = &st->settings;
-	char prec[16], spin[16];
-	set->threads = w->threads = (int)recording_json_int(p, o, "threads", 1);
-	set->streams = w->streams = (int)recording_json_int(p, o, "streams", 1);
-	set->size = w->size = (int)recording_json_int(p, o, "size", 0);
-	recording_json_str(p, o, "precision", prec, sizeof(prec), NULL);
-	set->precision = strcmp(prec, "double") == 0 ? CTL_DOUBLE : CTL_SINGLE;
-	w->precision = set->precision == CTL_DOUBLE ? "double" : "single";
-	set->workers = w->workers = (int)recording_json_int(p, o, "workers", 0);
-	double cpus = recording_json_num(p, o, "cpus", true, 0, 0);
-	set->cpus = w->cpus = st->quota_cpus = cpus;
-	set->paused = w->paused = recording_json_bool(p, o, "paused", false);
-	recording_json_str(p, o, "blas_spin", spin, sizeof(spin), NULL);
-	set->spin_off = w->spin_off = strcmp(spin, "off") == 0;
-	char build[16];
-	recording_json_str(p, o, "blas_build", build, sizeof(build), NULL);
-	set->blas = strcmp(build, "openmp") == 0 ? LAB_BLAS_OPENMP : LAB_BLAS_PTHREADS;
-	w->blas = lab_blas_name(set->blas);
+	struct settings knobs;
+	rp_knobs(p, o, &knobs);
+	settings_to_lab(&knobs, set);
+	knobs_view_to_report(&knobs, w);
+	st->quota_cpus = knobs.cpus;
 	w->blas_switching = recording_json_bool(p, o, "blas_switching", false);
 	/* The kernel (absent in recordings older than it: GEMM, no GB/s, no
 	 * roofline). */
@@ -316,9 +338,6 @@ static void rp_workload(struct recording_json *p, json_object *o, struct recordi
 	 * "gemm" for it): none, as it was */
 	if (w->gbs < 0)
 		w->kernel = NULL;
-	set->loaders = w->loaders = (int)recording_json_int(p, o, "loaders", 0);
-	set->prep_ms = w->prep_ms = (int)recording_json_int(p, o, "prep_ms", 0);
-	set->prefetch = w->prefetch = (int)recording_json_int(p, o, "prefetch", 0);
 	w->batches_per_s = recording_json_num(p, o, "batches_per_s", true, 0, 0);
 	w->input_wait_pct = recording_json_num(p, o, "input_wait_pct", true, 0, 0);
 	w->loader_cpu_pct = recording_json_num(p, o, "loader_cpu_pct", true, 0, 0);

@@ -18,7 +18,7 @@ static int session_check_fit(const struct session *s, const struct settings *ask
 	struct lab_settings want;
 	settings_to_lab(asked_for, &want);
 	int rc = lab_settings_check(&want, err, errlen);
-	if (rc == 0 && s)
+	if (rc == 0 && s && s->impl)
 		rc = lab_settings_check_mem(&want, procinfo_mem_available(&s->impl->root), err,
 					    errlen);
 	if (rc == 0)

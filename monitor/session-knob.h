@@ -14,7 +14,7 @@
 struct session;
 
 /* Checks whole settings (at start): the knob table's ranges (knobs_check),
- * the OpenBLAS build asked for, and (s not NULL) the available memory of
+ * the OpenBLAS build asked for, and (s started) the available memory of
  * s's machine and this process's limits.  Returns 0, or -EINVAL / -ENOENT /
  * -ENOMEM with a one-line reason in err. */
 int session_check_settings(const struct session *s, const struct settings *want, char *err,
@@ -22,7 +22,7 @@ int session_check_settings(const struct session *s, const struct settings *want,
 
 /* One step of lab knob k in *want: dir +1 up, -1 down, 0 a toggle's flip
  * or the quota's removal; online is the quota keys' upper end (CPUs).  s
- * (may be NULL: the table's checks and this process's limits only) gives
+ * (may be NULL, or not started: the table's checks and this process's limits only) gives
  * the machine's memory.  Returns 1 when *want changed (apply it), 0 when
  * the step was refused and *want is as it was; msg receives what happened
  * in a few words either way ("intra-op threads 2", "intra-op threads stay

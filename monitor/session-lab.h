@@ -5,23 +5,28 @@
 #ifndef THREADLAB_SESSION_LAB_H
 #define THREADLAB_SESSION_LAB_H
 
+#include "knobs.h"
 #include "session.h"
 
 /* Lab only: applies s->want (after a key or a flag changed it).  Returns 0
  * or -errno; a message says what happened in a few words either way. */
 int session_apply(struct session *s);
 /* The lab's settings asked for but not yet in effect, as SESSION_PEND_*
- * bits; 0 outside the lab. */
-#define SESSION_PEND_THREADS   0x01u
-#define SESSION_PEND_STREAMS   0x02u
-#define SESSION_PEND_SIZE      0x04u
-#define SESSION_PEND_PRECISION 0x08u
-#define SESSION_PEND_PAUSED    0x10u
-#define SESSION_PEND_WORKERS   0x20u
-#define SESSION_PEND_QUOTA     0x40u
-#define SESSION_PEND_BLAS      0x80u /* helpers restarting: another build or spin */
-#define SESSION_PEND_LOADERS   0x100u
-#define SESSION_PEND_KERNEL    0x200u
+ * bits, one a knob of the knob table (knobs.h); 0 outside the lab. */
+#define SESSION_PEND_OF(k)     (1u << (k))
+#define SESSION_PEND_THREADS   SESSION_PEND_OF(KNOB_THREADS)
+#define SESSION_PEND_STREAMS   SESSION_PEND_OF(KNOB_STREAMS)
+#define SESSION_PEND_SIZE      SESSION_PEND_OF(KNOB_SIZE)
+#define SESSION_PEND_PRECISION SESSION_PEND_OF(KNOB_PRECISION)
+#define SESSION_PEND_PAUSED    SESSION_PEND_OF(KNOB_PAUSED)
+#define SESSION_PEND_WORKERS   SESSION_PEND_OF(KNOB_WORKERS)
+#define SESSION_PEND_QUOTA     SESSION_PEND_OF(KNOB_CPUS)
+#define SESSION_PEND_BLAS                                                                          \
+	SESSION_PEND_OF(KNOB_BLAS) /* helpers restarting: another build                            \
+				    * or spin */
+#define SESSION_PEND_LOADERS SESSION_PEND_OF(KNOB_LOADERS)
+#define SESSION_PEND_KERNEL  SESSION_PEND_OF(KNOB_KERNEL)
+_Static_assert(KNOB_COUNT <= 32, "a pending bit a knob");
 unsigned session_pending(const struct session *s);
 /* Between ticks: reads the workload's status again (lab only), so that a
  * pending mark clears as soon as a setting took effect.  Returns the

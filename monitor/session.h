@@ -29,6 +29,7 @@
 #include "model.h"
 #include "progress.h"
 #include "recording.h"
+#include "session-sweep.h"
 #include "settings.h"
 #include "stop.h"
 #include "thread-groups.h"
@@ -90,8 +91,8 @@ struct session_config {
 	 * view's, so an attach from it is up without reading every thread of
 	 * the machine first); NULL: the session reads the machine itself. */
 	const struct neighbours *machine_from;
-	bool roofline;		   /* lab: measure both roofs at start (session_roofs), so
-				    * every sample's roofline has its bound */
+	bool roofline; /* lab: measure both roofs at start (session_roofs), so
+			* every sample's roofline has its bound */
 };
 
 /* root "/", nothing to attach or launch, the lab's defaults, the launched
@@ -119,6 +120,7 @@ struct session {
 	struct settings want;	     /* settings last asked for: the one copy (a face keeps none) */
 	struct labview view;	     /* smoothed and steady-state throughput */
 	struct workload_report work; /* what outputs show of the workload */
+	struct session_sweep sweep;  /* the s key's thread-count sweep (session-sweep.h) */
 	double single_ref;	     /* > 0: the single-thread rate ideal and ceiling use (the
 				      * tour's, measured in its first lesson), GFLOP/s; else
 				      * the lab view's reference */

@@ -50,6 +50,8 @@ const struct thread_field thread_field_table[THREAD_FIELD_N] = {
 			  .width = 7,
 			  .unit = "",
 			  .sort_title = "TID",
+			  .sort_rank = 4,
+			  .sort_ascending = true,
 			  TF_INT(tid),
 			  .help = "the thread ID",
 			  .dash_head = "TID",
@@ -62,6 +64,8 @@ const struct thread_field thread_field_table[THREAD_FIELD_N] = {
 			   .width = -16,
 			   .unit = "",
 			   .sort_title = "NAME",
+			   .sort_rank = 5,
+			   .sort_ascending = true,
 			   .kind = THREAD_FIELD_KIND_NAME,
 			   .help = "the thread's name (comm), raw bytes",
 			   .dash_head = "NAME",
@@ -97,6 +101,7 @@ const struct thread_field thread_field_table[THREAD_FIELD_N] = {
 			      .decimals = 2,
 			      .unit = "%",
 			      .sort_title = "CPU%",
+			      .sort_rank = 1,
 			      TF_RATE(cpu_pct),
 			      .help = "time on a CPU, % of one CPU",
 			      .dash_head = "CPU%",
@@ -139,6 +144,7 @@ const struct thread_field thread_field_table[THREAD_FIELD_N] = {
 			       .decimals = 2,
 			       .unit = "%",
 			       .sort_title = "WAIT%",
+			       .sort_rank = 2,
 			       TF_RATE(wait_pct),
 			       .help = "time runnable on a run queue, not running",
 			       .dash_head = "WAIT%",
@@ -168,6 +174,7 @@ const struct thread_field thread_field_table[THREAD_FIELD_N] = {
 			    .decimals = 1,
 			    .unit = "1/s",
 			    .sort_title = "IVCS/s",
+			    .sort_rank = 3,
 			    TF_RATE(ivcsw_per_s),
 			    .help = "involuntary context switches (the scheduler took the CPU)",
 			    .dash_head = "IVCS/s",
@@ -184,6 +191,7 @@ const struct thread_field thread_field_table[THREAD_FIELD_N] = {
 			      .decimals = 3,
 			      .unit = "ms",
 			      .sort_title = "P99",
+			      .sort_rank = 6,
 			      .csv_last = true,
 			      .kind = THREAD_FIELD_KIND_LATENCY,
 			      .help =
@@ -206,6 +214,28 @@ const struct thread_field thread_field_table[THREAD_FIELD_N] = {
 	 .dash_col = 13,
 	 .dash = THREAD_FIELD_DASH_ACTIVITY},
 };
+
+enum thread_field_id thread_field_sort_next(enum thread_field_id from, int dir, bool lat)
+{
+	int n = 0, at;
+	for (int i = 0; i < THREAD_FIELD_N; i++)
+		if (thread_field_table[i].sort_title)
+			n++;
+	if (from < THREAD_FIELD_N && thread_field_table[from].sort_title)
+		at = thread_field_table[from].sort_rank - 1;
+	else
+		at = dir > 0 ? -1 : n;
+	for (int step = 0; step < n; step++) {
+		at = ((at + (dir < 0 ? -1 : 1)) % n + n) % n;
+		for (int i = 0; i < THREAD_FIELD_N; i++) {
+			const struct thread_field *f = &thread_field_table[i];
+			if (f->sort_title && f->sort_rank == at + 1 &&
+			    (lat || f->kind != THREAD_FIELD_KIND_LATENCY))
+				return (enum thread_field_id)i;
+		}
+	}
+	return from;
+}
 
 double thread_field_value(const struct thread_field *f, const struct model_thread *t)
 {

@@ -58,6 +58,8 @@ struct thread_field {
 	int decimals;		/* JSON and CSV (the text report shows one) */
 	const char *unit;	/* "%" (of one CPU), "1/s", "ms", "" */
 	const char *sort_title; /* the dashboard's title when sorted by it; NULL: no sort */
+	int sort_rank;		/* its place in the dashboard's sort cycle (Tab), from 1 */
+	bool sort_ascending;	/* lowest first (TID, NAME); else highest first */
 	bool csv_last;		/* CSV: after the sample's columns (gflops ... verdict),
 				 * where the column was added, kept for older readers */
 	enum thread_field_kind kind;
@@ -98,6 +100,12 @@ enum thread_field_id {
 
 /* The table, THREAD_FIELD_N entries indexed by enum thread_field_id. */
 extern const struct thread_field thread_field_table[THREAD_FIELD_N];
+
+/* The dashboard's sort cycle (Tab / F6): the fields with a sort_title,
+ * by sort_rank.  The field after from (dir +1) or before it (dir -1),
+ * passing over the latency's unless lat (it is measured only by the BPF
+ * collector); from THREAD_FIELD_N, the first (dir +1) or the last (-1). */
+enum thread_field_id thread_field_sort_next(enum thread_field_id from, int dir, bool lat);
 
 /* An INT or RATE field's value in t (a double either way); for LATENCY its
  * p99 in seconds (what the dashboard sorts by); 0 for the other kinds. */

@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "knobs-view.h"
 #include "knobs.h"
 #include "session-impl.h"
 #include "throughput.h"
@@ -66,11 +67,6 @@ const struct tour_step *tour_find(const struct tour *t, enum tour_kind k)
 	return NULL;
 }
 
-static int clampi(int v, int lo, int hi)
-{
-	return v < lo ? lo : v > hi ? hi : v;
-}
-
 /* The single-thread rate known so far, GFLOP/s (lesson 1, else the lab's
  * cache, else a guess that only sizes the loaders' work). */
 static double single_rate(const struct tour *t, const struct session *s)
@@ -109,7 +105,7 @@ static struct settings step_settings(const struct tour *t, const struct session 
 {
 	const struct tour_step *st = &t->step[i];
 	/* The knob table's defaults, but the user's size, precision and
-	 * batch cost. */
+	 * batch cost; a count within the knob table's range. */
 	struct settings w = knobs_defaults();
 	int e = t->effective;
 	w.size = t->saved.size;
@@ -122,19 +118,19 @@ static struct settings step_settings(const struct tour *t, const struct session 
 		w.threads = 2;
 		break;
 	case TOUR_OVER:
-		w.threads = clampi(2 * e > e + 2 ? 2 * e : e + 2, 2, SETTINGS_MAX_THREADS);
+		w.threads = knobs_view_clamp(KNOB_THREADS, 2 * e > e + 2 ? 2 * e : e + 2, 2);
 		break;
 	case TOUR_INTRA:
 		w.size = 256;
-		w.threads = clampi(e, 1, SETTINGS_MAX_THREADS);
+		w.threads = knobs_view_clamp(KNOB_THREADS, e, 1);
 		break;
 	case TOUR_INTER:
 		w.size = 256;
-		w.streams = clampi(e, 1, SETTINGS_MAX_STREAMS);
-		w.threads = clampi(e / w.streams, 1, SETTINGS_MAX_THREADS);
+		w.streams = knobs_view_clamp(KNOB_STREAMS, e, 1);
+		w.threads = knobs_view_clamp(KNOB_THREADS, e / w.streams, 1);
 		break;
 	case TOUR_QUOTA:
-		w.threads = clampi(e, 1, SETTINGS_MAX_THREADS);
+		w.threads = knobs_view_clamp(KNOB_THREADS, e, 1);
 		w.cpus = e >= 2 ? floor(e / 2.0) : 0.5;
 		break;
 	case TOUR_INPUT_BOUND:
@@ -145,32 +141,33 @@ static struct settings step_settings(const struct tour *t, const struct session 
 		 * GEMMs run slower than the best single-thread rate.  The last
 		 * step gives compute every CPU, so the loaders' CPU must come out
 		 * of it. */
-		w.threads = st->kind == TOUR_STEAL ? clampi(e, 1, SETTINGS_MAX_THREADS) : 1;
+		w.threads = st->kind == TOUR_STEAL ? knobs_view_clamp(KNOB_THREADS, e, 1) : 1;
 		w.prep_ms =
-		    clampi((int)lround(3.0 * gemm_ms(t, s, w.size, 1)), 1, SETTINGS_MAX_PREP_MS);
+		    knobs_view_clamp(KNOB_PREP_MS, (int)lround(3.0 * gemm_ms(t, s, w.size, 1)), 1);
 		w.loaders = st->kind == TOUR_INPUT_BOUND ? 1 : 2;
 		break;
 	case TOUR_SPIN_PTHREADS:
 	case TOUR_SPIN_OPENMP:
 	case TOUR_SPIN_PASSIVE:
 		/* The GEMM waits for input about half the time: the pool idles. */
-		w.threads = clampi(e < 2 ? 2 : e, 2, SETTINGS_MAX_THREADS);
+		w.threads = knobs_view_clamp(KNOB_THREADS, e < 2 ? 2 : e, 2);
 		w.loaders = 1;
-		w.prep_ms = clampi((int)lround(2.0 * gemm_ms(t, s, w.size, w.threads)), 1,
-				   SETTINGS_MAX_PREP_MS);
+		w.prep_ms = knobs_view_clamp(
+		    KNOB_PREP_MS, (int)lround(2.0 * gemm_ms(t, s, w.size, w.threads)), 1);
 		if (st->kind != TOUR_SPIN_PTHREADS && t->have_openmp)
 			w.blas = SETTINGS_BLAS_OPENMP;
 		w.spin_off = st->kind == TOUR_SPIN_PASSIVE;
 		break;
 	case TOUR_AMDAHL:
 		/* A thread count lessons 1-3 did not measure. */
-		w.threads = clampi(e > 2 ? e : 3, 1, SETTINGS_MAX_THREADS);
+		w.threads = knobs_view_clamp(KNOB_THREADS, e > 2 ? e : 3, 1);
 		break;
 	case TOUR_TRIAD_ONE:
 	case TOUR_TRIAD_ALL:
 		w.kernel = SETTINGS_TRIAD;
-		w.threads =
-		    st->kind == TOUR_TRIAD_ONE ? 1 : clampi(e < 2 ? 2 : e, 2, SETTINGS_MAX_THREADS);
+		w.threads = st->kind == TOUR_TRIAD_ONE
+				? 1
+				: knobs_view_clamp(KNOB_THREADS, e < 2 ? 2 : e, 2);
 		break;
 	}
 	return w;

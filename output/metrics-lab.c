@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stddef.h>
 
+#include "knobs-view.h"
 #include "metrics-expo.h"
 #include "session-lab.h"
 
@@ -18,37 +19,22 @@ static const struct family fam_gemms = {"threadlab_workload_gemm_calls", FAMILY_
 					"GEMM calls a stream of the lab's workload completed."};
 
 /* A per-lab family: a counter from the lab's status or a gauge of what the
- * outputs show of the workload; one series per lab target, label pid. */
+ * outputs show of the workload; one series per lab target, label pid.  A
+ * knob's gauge reads the knob's value (knobs.h) from the workload report. */
 struct lab_gauge {
 	struct family fam;
-	double (*get)(const struct session *s);
+	double (*get)(const struct session *s); /* NULL: the knob's */
+	enum knob_id knob;
 };
 
-static double lab_threads(const struct session *s)
+static double lab_knob(const struct session *s, enum knob_id k)
 {
-	const struct workload_report *w = &s->work;
-	return w->threads;
+	struct settings set;
+	knobs_view_of_report(&s->work, &set);
+	double v = knobs_value(&set, k);
+	return v > 0 ? v : 0; /* the quota: 0 when none */
 }
-static double lab_streams(const struct session *s)
-{
-	const struct workload_report *w = &s->work;
-	return w->streams;
-}
-static double lab_size(const struct session *s)
-{
-	const struct workload_report *w = &s->work;
-	return w->size;
-}
-static double lab_workers(const struct session *s)
-{
-	const struct workload_report *w = &s->work;
-	return w->workers;
-}
-static double lab_quota(const struct session *s)
-{
-	const struct workload_report *w = &s->work;
-	return w->cpus > 0 ? w->cpus : 0;
-}
+
 static double lab_gflops(const struct session *s)
 {
 	const struct workload_report *w = &s->work;
@@ -68,12 +54,6 @@ static double lab_ceiling(const struct session *s)
 {
 	const struct workload_report *w = &s->work;
 	return w->single_thread_gflops >= 0 ? w->ceiling_gflops : (double)NAN;
-}
-
-static double lab_loaders(const struct session *s)
-{
-	const struct workload_report *w = &s->work;
-	return w->loaders;
 }
 
 static const struct family fam_lab_info = {
@@ -98,38 +78,51 @@ static double lab_loader_cpu(const struct session *s)
 static const struct lab_gauge lab_gauges[] = {
     {{"threadlab_workload_input_batches", FAMILY_COUNTER,
       "Input batches the lab's GEMM streams took from the loaders' ring (one per GEMM)."},
-     lab_batches},
+     lab_batches,
+     KNOB_NONE},
     {{"threadlab_workload_input_wait_seconds", FAMILY_COUNTER,
       "Time the lab's streams waited for an input batch, summed over the streams."},
-     lab_input_wait},
+     lab_input_wait,
+     KNOB_NONE},
     {{"threadlab_workload_loader_cpu_seconds", FAMILY_COUNTER,
       "CPU time the lab's loaders spent preparing batches."},
-     lab_loader_cpu},
+     lab_loader_cpu,
+     KNOB_NONE},
     {{"threadlab_workload_loaders", FAMILY_GAUGE,
       "Input-pipeline loader processes the lab runs (0: no pipeline)."},
-     lab_loaders},
+     NULL,
+     KNOB_LOADERS},
     {{"threadlab_workload_threads", FAMILY_GAUGE,
       "Intra-op threads the lab asks of OpenBLAS for each GEMM."},
-     lab_threads},
+     NULL,
+     KNOB_THREADS},
     {{"threadlab_workload_streams", FAMILY_GAUGE,
       "Inter-op streams of the lab: GEMMs running at once."},
-     lab_streams},
-    {{"threadlab_workload_size", FAMILY_GAUGE, "n of the lab's n x n GEMM."}, lab_size},
+     NULL,
+     KNOB_STREAMS},
+    {{"threadlab_workload_size", FAMILY_GAUGE, "n of the lab's n x n GEMM."}, NULL, KNOB_SIZE},
     {{"threadlab_workload_workers", FAMILY_GAUGE,
       "Background CPU workers the lab runs beside its GEMMs."},
-     lab_workers},
+     NULL,
+     KNOB_WORKERS},
     {{"threadlab_workload_quota_cpus", FAMILY_GAUGE,
       "CPU quota the lab puts on its workload, CPUs; 0 when none."},
-     lab_quota},
-    {{"threadlab_workload_gflops", FAMILY_GAUGE, "The lab's GFLOP/s now, smoothed."}, lab_gflops},
+     NULL,
+     KNOB_CPUS},
+    {{"threadlab_workload_gflops", FAMILY_GAUGE, "The lab's GFLOP/s now, smoothed."},
+     lab_gflops,
+     KNOB_NONE},
     {{"threadlab_workload_single_thread_gflops", FAMILY_GAUGE,
       "GFLOP/s of one thread at this size and precision, measured by the lab."},
-     lab_single},
+     lab_single,
+     KNOB_NONE},
     {{"threadlab_workload_ideal_gflops", FAMILY_GAUGE,
       "Single-thread GFLOP/s x min(threads x streams, effective CPUs)."},
-     lab_ideal},
+     lab_ideal,
+     KNOB_NONE},
     {{"threadlab_workload_ceiling_gflops", FAMILY_GAUGE, "Single-thread GFLOP/s x effective CPUs."},
-     lab_ceiling},
+     lab_ceiling,
+     KNOB_NONE},
 };
 
 static bool metrics_is_lab(const struct session *s)
@@ -156,12 +149,17 @@ void metrics_lab(struct metrics_ctx *c, const struct metrics_target *t, size_t n
 	for (size_t k = 0; k < n; k++)
 		if (metrics_is_lab(t[k].s)) {
 			const struct workload_report *w = &t[k].s->work;
+			struct settings set;
+			char blas[16], spin[16];
+			knobs_view_of_report(w, &set);
+			knobs_format(&set, KNOB_BLAS, blas, sizeof(blas));
+			knobs_format(&set, KNOB_SPIN, spin, sizeof(spin));
 			metrics_expo_sample(c);
 			metrics_expo_label_int(c, "pid", t[k].s->target);
-			metrics_expo_label_str(c, "blas", w->blas ? w->blas : "pthreads");
+			metrics_expo_label_str(c, "blas", blas);
 			metrics_expo_label_str(c, "variant",
 					       w->blas_variant ? w->blas_variant : "");
-			metrics_expo_label_str(c, "spin", w->spin_off ? "off" : "default");
+			metrics_expo_label_str(c, "spin", spin);
 			metrics_expo_value(c, 1);
 		}
 	for (size_t g = 0; g < sizeof(lab_gauges) / sizeof(lab_gauges[0]); g++) {
@@ -170,7 +168,9 @@ void metrics_lab(struct metrics_ctx *c, const struct metrics_target *t, size_t n
 			if (metrics_is_lab(t[k].s)) {
 				metrics_expo_sample(c);
 				metrics_expo_label_int(c, "pid", t[k].s->target);
-				metrics_expo_value(c, lab_gauges[g].get(t[k].s));
+				const struct lab_gauge *e = &lab_gauges[g];
+				metrics_expo_value(c, e->get ? e->get(t[k].s)
+							     : lab_knob(t[k].s, e->knob));
 			}
 	}
 }

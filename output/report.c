@@ -13,6 +13,7 @@
 #include "csv-out.h"
 #include "diagnosis-out.h"
 #include "json-out.h"
+#include "knobs-view.h"
 #include "latency-out.h"
 #include "roofline-out.h"
 #include "runqlat.h"
@@ -147,24 +148,46 @@ static void report_json_results(struct json_out *j, const char *key, bool checke
 		json_out_bool(j, equal);
 }
 
+/* The lab's knobs, as the knob table's view of the workload object says
+ * (knobs-view.h); the build's switching after the build. */
+static void report_json_knobs(struct json_out *j, const struct workload_report *w)
+{
+	struct settings s;
+	knobs_view_of_report(w, &s);
+	size_t n;
+	const struct knobs_view_json *e = knobs_view_json(&n);
+	char word[32];
+	for (size_t i = 0; i < n; i++, e++) {
+		switch (e->form) {
+		case KNOBS_VIEW_INT:
+			json_out_kint(j, knobs_view_json_key(e),
+				      (long long)knobs_value(&s, e->knob));
+			break;
+		case KNOBS_VIEW_WORD:
+			knobs_format(&s, e->knob, word, sizeof(word));
+			json_out_kstr(j, knobs_view_json_key(e), word);
+			break;
+		case KNOBS_VIEW_BOOL:
+			json_out_kbool(j, knobs_view_json_key(e), knobs_value(&s, e->knob) != 0);
+			break;
+		case KNOBS_VIEW_QUOTA:
+			json_out_knum(j, knobs_view_json_key(e), s.cpus > 0 ? s.cpus : (double)NAN,
+				      3);
+			break;
+		case KNOBS_VIEW_KERNEL:
+			roofline_out_json_kernel(j, w->kernel, w->length, w->gbs);
+			break;
+		}
+		if (e->knob == KNOB_BLAS)
+			json_out_kbool(j, "blas_switching", w->blas_switching);
+	}
+}
+
 static void report_json_workload(struct json_out *j, const struct workload_report *w)
 {
 	json_out_key(j, "workload");
 	json_out_object(j);
-	json_out_kint(j, "threads", w->threads);
-	json_out_kint(j, "streams", w->streams);
-	json_out_kint(j, "size", w->size);
-	json_out_kstr(j, "precision", w->precision);
-	roofline_out_json_kernel(j, w->kernel, w->length, w->gbs);
-	json_out_kint(j, "workers", w->workers);
-	json_out_knum(j, "cpus", w->cpus > 0 ? w->cpus : (double)NAN, 3);
-	json_out_kbool(j, "paused", w->paused);
-	json_out_kstr(j, "blas_spin", w->spin_off ? "off" : "default");
-	json_out_kstr(j, "blas_build", w->blas ? w->blas : "pthreads");
-	json_out_kbool(j, "blas_switching", w->blas_switching);
-	json_out_kint(j, "loaders", w->loaders);
-	json_out_kint(j, "prep_ms", w->prep_ms);
-	json_out_kint(j, "prefetch", w->prefetch);
+	report_json_knobs(j, w);
 	json_out_knum(j, "batches_per_s", w->batches_per_s, 2);
 	json_out_knum(j, "input_wait_pct", w->input_wait_pct, 2);
 	json_out_knum(j, "loader_cpu_pct", w->loader_cpu_pct, 2);

@@ -19,17 +19,18 @@
 #include "thread-field.h"
 #include "throughput.h"
 
-/* The thread field each order sorts by (monitor/thread-field.h): its
- * sort_title heads the column and names the order. */
-static const enum thread_field_id dash_format_sort_fields[DASH_NSORT] = {
-    [DASH_SORT_CPU] = THREAD_FIELD_CPU_PCT, [DASH_SORT_WAIT] = THREAD_FIELD_WAIT_PCT,
-    [DASH_SORT_IVCSW] = THREAD_FIELD_IVCSW, [DASH_SORT_TID] = THREAD_FIELD_TID,
-    [DASH_SORT_NAME] = THREAD_FIELD_NAME,   [DASH_SORT_P99] = THREAD_FIELD_LATENCY,
-};
-
-const char *dash_format_sort_name(enum dash_sort s)
+const char *dash_format_sort_name(enum thread_field_id sort)
 {
-	return s < DASH_NSORT ? thread_field_table[dash_format_sort_fields[s]].sort_title : "?";
+	const char *t = sort < THREAD_FIELD_N ? thread_field_table[sort].sort_title : NULL;
+	return t ? t : "?";
+}
+
+/* The field the table is sorted by; NULL for one that does not sort. */
+static const struct thread_field *dash_format_sorted(enum thread_field_id sort)
+{
+	return sort < THREAD_FIELD_N && thread_field_table[sort].sort_title
+		   ? &thread_field_table[sort]
+		   : NULL;
 }
 
 /* Appends printf output at *o (never past cap). */
@@ -170,10 +171,9 @@ void dash_format_cols_lat(int width, bool tree, bool lat, struct dash_cols *c)
 }
 
 size_t dash_format_thread_head(char *out, size_t cap, const struct dash_cols *c,
-			       enum dash_sort sort)
+			       enum thread_field_id sort)
 {
-	const struct thread_field *sorted =
-	    sort < DASH_NSORT ? &thread_field_table[dash_format_sort_fields[sort]] : NULL;
+	const struct thread_field *sorted = dash_format_sorted(sort);
 	size_t o = 0;
 	char h[16], t[20];
 
@@ -286,7 +286,7 @@ void dash_format_process_tail(char *out, size_t cap, const struct dash_cols *c, 
 
 struct dash_format_key {
 	const struct model_thread *v;
-	enum dash_sort sort;
+	enum thread_field_id sort;
 	const unsigned *group; /* NULL: one group */
 };
 
@@ -297,8 +297,9 @@ static int dash_format_cmp(const void *a, const void *b, void *arg)
 	if (k->group && k->group[ia] != k->group[ib])
 		return k->group[ia] < k->group[ib] ? -1 : 1;
 	const struct model_thread *x = &k->v[ia], *y = &k->v[ib];
-	const struct thread_field *f =
-	    &thread_field_table[dash_format_sort_fields[k->sort < DASH_NSORT ? k->sort : 0]];
+	const struct thread_field *f = dash_format_sorted(k->sort);
+	if (!f)
+		f = &thread_field_table[thread_field_sort_next(THREAD_FIELD_N, +1, false)];
 	double dx = 0, dy = 0;
 	int c = 0;
 
@@ -307,17 +308,19 @@ static int dash_format_cmp(const void *a, const void *b, void *arg)
 		c = memcmp(x->name, y->name, n);
 		if (c == 0)
 			c = (x->name_len > y->name_len) - (x->name_len < y->name_len);
-	} else if (k->sort != DASH_SORT_TID) {
+	} else {
 		dx = thread_field_value(f, x), dy = thread_field_value(f, y);
 	}
-	if (c == 0)
-		c = (dx < dy) - (dx > dy); /* highest first */
+	if (c == 0 && f->sort_ascending)
+		c = (dx > dy) - (dx < dy);
+	else if (c == 0)
+		c = (dx < dy) - (dx > dy);
 	if (c == 0)
 		c = (x->tid > y->tid) - (x->tid < y->tid);
 	return c;
 }
 
-void dash_format_order(const struct model_thread *v, size_t n, enum dash_sort sort,
+void dash_format_order(const struct model_thread *v, size_t n, enum thread_field_id sort,
 		       const unsigned *group, size_t *idx)
 {
 	struct dash_format_key k = {v, sort, group};

@@ -18,18 +18,11 @@
 
 #include "dash-line.h"
 #include "session.h"
+#include "thread-field.h"
 
-/* Threads table orders; Tab / F6 cycles through them. */
-enum dash_sort {
-	DASH_SORT_CPU,	 /* CPU %, highest first */
-	DASH_SORT_WAIT,	 /* run-queue wait %, highest first */
-	DASH_SORT_IVCSW, /* involuntary switches/s, highest first */
-	DASH_SORT_TID,	 /* TID, lowest first */
-	DASH_SORT_NAME,	 /* name (raw bytes), then TID */
-	DASH_SORT_P99,	 /* p99 run-queue latency, highest first (BPF collector only) */
-	DASH_NSORT,
-};
-const char *dash_format_sort_name(enum dash_sort s);
+/* The threads table's order is a sortable thread field (thread-field.h:
+ * its sort_title names the order, thread_field_sort_next cycles them). */
+const char *dash_format_sort_name(enum thread_field_id sort);
 
 /* ---- threads table ---------------------------------------------------- */
 
@@ -54,7 +47,7 @@ void dash_format_cols(int width, bool tree, struct dash_cols *c);
 void dash_format_cols_lat(int width, bool tree, bool lat, struct dash_cols *c);
 
 size_t dash_format_thread_head(char *out, size_t cap, const struct dash_cols *c,
-			       enum dash_sort sort);
+			       enum thread_field_id sort);
 size_t dash_format_thread_row(char *out, size_t cap, const struct dash_cols *c,
 			      const struct model_thread *r, enum labview_mark m);
 
@@ -66,7 +59,7 @@ void dash_format_process_tail(char *out, size_t cap, const struct dash_cols *c, 
 /* Fills idx[0..n) with the order of v under sort (stable for ties: TID);
  * with group (one number per thread, may be NULL), lower groups first and
  * the sort within each. */
-void dash_format_order(const struct model_thread *v, size_t n, enum dash_sort sort,
+void dash_format_order(const struct model_thread *v, size_t n, enum thread_field_id sort,
 		       const unsigned *group, size_t *idx);
 
 /* ---- bars, sparkline, chart ------------------------------------------ */

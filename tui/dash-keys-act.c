@@ -68,29 +68,30 @@ int dash_keys_tour(struct dash *d, struct settings *w, const struct dash_key_ctx
 
 int dash_keys_sweep(struct dash *d, struct settings *w, const struct dash_key_ctx *c, int arg)
 {
-	(void)arg;
-	if (d->sweep.active) {
+	(void)w, (void)arg;
+	struct session *s = c->session;
+	if (s && s->sweep.active) {
 		dash_keys_say(d, "sweep stopped");
 		return DASH_KEY_HANDLED | DASH_KEY_REDRAW |
-		       (dash_sweep_cancel(&d->sweep, w, true) ? DASH_KEY_APPLY : 0);
+		       (session_sweep_cancel(s, true) ? DASH_KEY_APPLY : 0);
 	}
-	if (w->paused) {
+	if (s && s->want.paused) {
 		dash_keys_say(d, "paused: press space first, then s");
 		return DASH_KEY_HANDLED | DASH_KEY_REDRAW;
 	}
-	dash_sweep_start(&d->sweep, w, c->effective, c->now);
-	dash_keys_say(d, "sweep: threads 1..%d, %.0f s steady each; s stops it", d->sweep.t_max,
-		      DASH_SWEEP_WINDOW);
+	if (!s || !session_sweep_start(s, c->effective, c->now)) {
+		dash_keys_say(d, "no workload here to sweep");
+		return DASH_KEY_HANDLED | DASH_KEY_REDRAW;
+	}
+	dash_keys_say(d, "sweep: threads 1..%d, %.0f s steady each; s stops it", s->sweep.t_max,
+		      SESSION_SWEEP_WINDOW);
 	return DASH_KEY_HANDLED | DASH_KEY_REDRAW | DASH_KEY_APPLY;
 }
 
 int dash_keys_sort(struct dash *d, struct settings *w, const struct dash_key_ctx *c, int arg)
 {
 	(void)w;
-	d->sort = (enum dash_sort)(((int)d->sort + arg + DASH_NSORT) % DASH_NSORT);
-	/* P99 sorts only where latency is measured (the BPF collector). */
-	if (d->sort == DASH_SORT_P99 && !(c->session && c->session->model.lat_on))
-		d->sort = (enum dash_sort)(((int)d->sort + arg + DASH_NSORT) % DASH_NSORT);
+	d->sort = thread_field_sort_next(d->sort, arg, c->session && c->session->model.lat_on);
 	dash_keys_say(d, "threads sorted by %s", dash_format_sort_name(d->sort));
 	return DASH_KEY_HANDLED | DASH_KEY_REDRAW;
 }

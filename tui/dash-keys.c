@@ -125,10 +125,10 @@ size_t dash_keys_bar(char *out, size_t cap, int width, unsigned mode)
 
 unsigned dash_keys_mode(const struct dash_key_ctx *c)
 {
-	return c->machine ? DASH_KEYS_MODE_MACHINE
+	return c->machine  ? DASH_KEYS_MODE_MACHINE
 	       : c->replay ? DASH_KEYS_MODE_REPLAY
-	       : c->lab	 ? DASH_KEYS_MODE_LAB | (c->tour ? DASH_KEYS_MODE_TOUR : 0)
-			 : DASH_KEYS_MODE_ATTACH;
+	       : c->lab	   ? DASH_KEYS_MODE_LAB | (c->tour ? DASH_KEYS_MODE_TOUR : 0)
+			   : DASH_KEYS_MODE_ATTACH;
 }
 
 int dash_keys_handle(struct dash *d, struct settings *want, const struct dash_key_ctx *c, int key)
@@ -146,8 +146,8 @@ int dash_keys_handle(struct dash *d, struct settings *want, const struct dash_ke
 	if (e) {
 		int extra = 0;
 		const struct knob *k = knobs_get(e->knob);
-		if (k && (k->flags & KNOB_LAB) && d->sweep.active)
-			extra = dash_sweep_cancel(&d->sweep, want, true) ? DASH_KEY_APPLY : 0;
+		if (k && (k->flags & KNOB_LAB) && c->session)
+			extra = session_sweep_cancel(c->session, true) ? DASH_KEY_APPLY : 0;
 		if (!e->fn)
 			return dash_keys_knob(d, want, c, e->knob, arg) | extra;
 		return e->fn(d, want, c, arg) | extra;

@@ -26,34 +26,35 @@
 #define DASH_KEY_ROOFS	 0x100 /* measure the roofline's roofs (session_roofs) */
 
 /* Where a key acts. */
-#define DASH_KEYS_MODE_LAB    0x1u /* the built-in workload */
-#define DASH_KEYS_MODE_ATTACH 0x2u /* -p PID or -- CMD */
-#define DASH_KEYS_MODE_REPLAY 0x4u /* --replay FILE */
-#define DASH_KEYS_MODE_TOUR   0x8u /* the guided tour runs (with the lab's mode) */
+#define DASH_KEYS_MODE_LAB     0x1u  /* the built-in workload */
+#define DASH_KEYS_MODE_ATTACH  0x2u  /* -p PID or -- CMD */
+#define DASH_KEYS_MODE_REPLAY  0x4u  /* --replay FILE */
+#define DASH_KEYS_MODE_TOUR    0x8u  /* the guided tour runs (with the lab's mode) */
 #define DASH_KEYS_MODE_MACHINE 0x10u /* the machine view (A, threadlab --all) */
 
 /* What a key may need to know about the session. */
 struct dash_key_ctx {
-	bool machine;		       /* the machine view shows: its keys only */
-	bool lab;		       /* the workload keys apply (not attach mode) */
-	bool replay;		       /* a replay: knobs inactive, replay keys act */
-	bool tour;		       /* the tour runs: it owns the knobs */
-	long replay_pos;	       /* replay: the sample shown (0-based) */
-	long replay_count;	       /* replay: samples in the recording */
-	long table_rows;	       /* rows of the threads table (process rows too) */
-	int table_body;		       /* rows it shows at once */
-	pid_t table_cursor_pid;	       /* the process of the cursor's row, 0: none */
-	int online;		       /* online CPUs: the quota keys' upper end */
-	double effective;	       /* effective CPUs: the sweep's range */
-	double now;		       /* CLOCK_MONOTONIC, s */
-	const struct session *session; /* settings are checked against its machine's
-					* memory (session_knob_step); NULL: the knob
-					* table and this process's limits only */
+	bool machine;		 /* the machine view shows: its keys only */
+	bool lab;		 /* the workload keys apply (not attach mode) */
+	bool replay;		 /* a replay: knobs inactive, replay keys act */
+	bool tour;		 /* the tour runs: it owns the knobs */
+	long replay_pos;	 /* replay: the sample shown (0-based) */
+	long replay_count;	 /* replay: samples in the recording */
+	long table_rows;	 /* rows of the threads table (process rows too) */
+	int table_body;		 /* rows it shows at once */
+	pid_t table_cursor_pid;	 /* the process of the cursor's row, 0: none */
+	int online;		 /* online CPUs: the quota keys' upper end */
+	double effective;	 /* effective CPUs: the sweep's range */
+	double now;		 /* CLOCK_MONOTONIC, s */
+	struct session *session; /* settings are checked against its machine's
+				  * memory (session_knob_step), the s key sweeps
+				  * its lab (session_sweep_start); NULL: the knob
+				  * table and this process's limits only, no sweep */
 };
 
 /* Handles one key (while the help shows, any key only closes it).  May change d (sort, help,
- * interval, sweep, message, quit) and *want (a knob key is one session_knob_step: the knob
- * table's step and range, a size that would not fit in memory refused with a message).  Returns
+ * interval, message, quit), c->session's sweep and *want (a knob key is one session_knob_step: the
+ * knob table's step and range, a size that would not fit in memory refused with a message). Returns
  * DASH_KEY_* flags; 0 for a key that means nothing. */
 int dash_keys_handle(struct dash *d, struct settings *want, const struct dash_key_ctx *c, int key);
 

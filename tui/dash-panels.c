@@ -159,7 +159,7 @@ void dash_panels_header(WINDOW *w, const struct dash_rect *r, const struct dash 
 	h.pid = s->target;
 	h.tree = s->tree;
 	h.gone = s->target_gone;
-	h.sweep = dash_sweep_label(&d->sweep, sweep, sizeof(sweep));
+	h.sweep = session_sweep_label(s, sweep, sizeof(sweep));
 	if (s->kind == SESSION_LAB) {
 		h.mode = "lab";
 		h.want = &s->want;

@@ -82,8 +82,8 @@ static void dash_table_thread(const struct model_sample *r, size_t i, size_t hea
 	}
 }
 
-void dash_table_rows(const struct model_sample *r, enum dash_sort sort, bool grouped, pid_t target,
-		     const struct dash_table_state *t, struct dash_table_view *v)
+void dash_table_rows(const struct model_sample *r, enum thread_field_id sort, bool grouped,
+		     pid_t target, const struct dash_table_state *t, struct dash_table_view *v)
 {
 	v->n = 0;
 	if (r->nthreads == 0)

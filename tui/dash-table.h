@@ -19,14 +19,14 @@
 #include "session.h"
 
 struct dash_table_row {
-	bool process;  /* a process row (its totals), else a thread row */
-	pid_t pid;     /* the process */
-	size_t thread; /* thread rows: the index into the rates' threads */
-	int nthreads;  /* process rows: its threads */
+	bool process;		 /* a process row (its totals), else a thread row */
+	pid_t pid;		 /* the process */
+	size_t thread;		 /* thread rows: the index into the rates' threads */
+	int nthreads;		 /* process rows: its threads */
 	struct model_thread sum; /* process rows: its threads' rates (thread-field.h's RATE
 				  * fields) summed */
 	double runnable;	 /* process rows: its mean runnable threads */
-	bool collapsed; /* process rows: its threads are hidden */
+	bool collapsed;		 /* process rows: its threads are hidden */
 };
 
 struct dash_table_view {
@@ -39,8 +39,8 @@ void dash_table_view_free(struct dash_table_view *v);
 /* The table's rows for rates r in sort order: grouped by process (the
  * target first, then by pid) when grouped, with the threads of collapsed
  * processes left out (all of them when t->collapse_all). */
-void dash_table_rows(const struct model_sample *r, enum dash_sort sort, bool grouped, pid_t target,
-		     const struct dash_table_state *t, struct dash_table_view *v);
+void dash_table_rows(const struct model_sample *r, enum thread_field_id sort, bool grouped,
+		     pid_t target, const struct dash_table_state *t, struct dash_table_view *v);
 
 /* Whether the session's table is grouped by process. */
 bool dash_table_grouped(const struct session *s);

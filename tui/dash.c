@@ -74,9 +74,8 @@ void dash_init(struct dash *d, const struct dash_config *c)
 		snprintf(d->message, sizeof(d->message),
 			 "the dashboard refreshes every %g to %g s: -i %g became %g s", k->min,
 			 k->max, asked, d->interval);
-	d->sort = DASH_SORT_CPU;
+	d->sort = thread_field_sort_next(THREAD_FIELD_N, +1, false);
 	d->utf8 = text_safe_utf8;
-	dash_sweep_init(&d->sweep);
 }
 
 int dash_check_terminal(char *err, size_t errlen)
@@ -214,15 +213,12 @@ static void dash_tick(struct dash *d, struct session *s, double now)
 			d->tour_notes = NULL;
 		}
 	}
-	if (s->kind == SESSION_LAB && d->sweep.active) {
-		int r = dash_sweep_tick(&d->sweep, &s->want, &s->work, &s->view, now);
-		if (r & DASH_SWEEP_APPLY)
-			dash_apply(d, s);
-		if (r & DASH_SWEEP_DONE)
-			snprintf(d->message, sizeof(d->message),
-				 "sweep done: threads 1..%d in the chart%s", d->sweep.t_max,
-				 d->sweep.skipped ? " (some steps timed out)" : "");
-	}
+	int r = session_sweep_tick(s, now);
+	if (r & SESSION_SWEEP_APPLY)
+		dash_apply(d, s);
+	if (r & SESSION_SWEEP_DONE)
+		snprintf(d->message, sizeof(d->message), "sweep done: threads 1..%d in the chart%s",
+			 s->sweep.t_max, s->sweep.skipped ? " (some steps timed out)" : "");
 }
 
 /* Seconds between ticks: the refresh interval live; in a replay the
@@ -251,8 +247,7 @@ static void dash_tour_key(struct dash *d, struct session *s, double now)
 				 "the tour runs: n, p and space move it, q leaves it");
 			break;
 		}
-		if (d->sweep.active)
-			dash_sweep_cancel(&d->sweep, &s->want, true);
+		session_sweep_cancel(s, true);
 		tour_start(t, s, d->tour_step, d->tour_step, now);
 		snprintf(d->message, sizeof(d->message),
 			 "the tour: n next, p back, space holds, q leaves it");

@@ -19,7 +19,6 @@
 
 #include "dash-format.h"
 #include "dash-log.h"
-#include "dash-sweep.h"
 #include "session.h"
 
 #define DASH_MESSAGE_LEN 256
@@ -46,13 +45,12 @@ struct dash_table_state {
 
 struct dash {
 	double interval;		/* refresh interval, s (starts at -i) */
-	enum dash_sort sort;		/* threads table order */
+	enum thread_field_id sort;	/* threads table order */
 	bool help;			/* help screen shown instead of the panels */
 	bool roof_view;			/* o: the roofline panel instead of the panels */
 	bool utf8;			/* bars and sparklines in UTF-8 block characters */
 	bool color;			/* colour pairs initialised */
 	bool quit;			/* q / F10 pressed */
-	struct dash_sweep sweep;	/* the s key's thread-count sweep */
 	struct dash_replay replay;	/* --replay */
 	struct dash_table_state table;	/* the threads table's scroll, cursor, collapse */
 	char message[DASH_MESSAGE_LEN]; /* message line ("" none): a key's answer, or

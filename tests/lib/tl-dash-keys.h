@@ -6,14 +6,14 @@
 #include <string.h>
 
 #include "dash-keys.h"
-#include "dash-sweep.h"
 
-/* A dashboard as it starts: nothing set, a 1 s interval, no sweep. */
+/* A dashboard as it starts: nothing set, a 1 s interval, sorted by the
+ * first of the sort cycle. */
 static inline void tl_dash_fresh(struct dash *d)
 {
 	memset(d, 0, sizeof(*d));
 	d->interval = 1.0;
-	dash_sweep_init(&d->sweep);
+	d->sort = thread_field_sort_next(THREAD_FIELD_N, +1, false);
 }
 
 /* The lab's mode on 2 online, 2 effective CPUs, at t = 10 s. */

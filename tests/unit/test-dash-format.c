@@ -122,7 +122,7 @@ static void test_thread_rows_at_80_and_wider(void **state)
 
 	for (size_t i = 0; i < sizeof(widths) / sizeof(widths[0]); i++) {
 		dash_format_cols(widths[i], false, &c);
-		dash_format_thread_head(head, sizeof(head), &c, DASH_SORT_CPU);
+		dash_format_thread_head(head, sizeof(head), &c, THREAD_FIELD_CPU_PCT);
 		dash_format_thread_row(row, sizeof(row), &c, &r, LABVIEW_MARK_ACTIVE);
 		assert_true(dash_fit_width(head) <= widths[i]);
 		assert_true(dash_fit_width(row) <= widths[i]);
@@ -143,12 +143,12 @@ static void test_thread_rows_at_80_and_wider(void **state)
 	dash_format_cols(120, false, &c);
 	assert_true(c.pid);
 	assert_true(c.vcsw);
-	dash_format_thread_head(head, sizeof(head), &c, DASH_SORT_CPU);
+	dash_format_thread_head(head, sizeof(head), &c, THREAD_FIELD_CPU_PCT);
 	assert_non_null(strstr(head, "VCS/s"));
 	assert_non_null(strstr(head, "PID"));
 	/* The sort column is marked. */
 	assert_non_null(strstr(head, "*CPU%"));
-	dash_format_thread_head(head, sizeof(head), &c, DASH_SORT_WAIT);
+	dash_format_thread_head(head, sizeof(head), &c, THREAD_FIELD_WAIT_PCT);
 	assert_non_null(strstr(head, "*WAIT%"));
 	assert_null(strstr(head, "*CPU%"));
 }
@@ -180,7 +180,7 @@ static void test_latency_columns(void **state)
 		assert_true(c.lat);
 		assert_int_equal(c.p50, cases[i].p50);
 		assert_int_equal(c.split, cases[i].split);
-		dash_format_thread_head(head, sizeof(head), &c, DASH_SORT_P99);
+		dash_format_thread_head(head, sizeof(head), &c, THREAD_FIELD_LATENCY);
 		dash_format_thread_row(row, sizeof(row), &c, &r, LABVIEW_MARK_NONE);
 		assert_true(dash_fit_width(head) <= cases[i].width);
 		assert_true(dash_fit_width(row) <= cases[i].width);
@@ -216,9 +216,9 @@ static void test_latency_columns(void **state)
 	dash_format_cols_lat(80, true, false, &c);
 	assert_false(c.lat);
 	assert_true(c.split);
-	dash_format_thread_head(head, sizeof(head), &c, DASH_SORT_CPU);
+	dash_format_thread_head(head, sizeof(head), &c, THREAD_FIELD_CPU_PCT);
 	assert_null(strstr(head, "P99"));
-	assert_string_equal(dash_format_sort_name(DASH_SORT_P99), "P99");
+	assert_string_equal(dash_format_sort_name(THREAD_FIELD_LATENCY), "P99");
 }
 
 /* A process row ends with its mean runnable threads, in the form the row
@@ -268,7 +268,7 @@ static void test_activity_column(void **state)
 	int widths[] = {84, 120, 200};
 	for (size_t i = 0; i < sizeof(widths) / sizeof(widths[0]); i++) {
 		dash_format_cols(widths[i], false, &c);
-		dash_format_thread_head(head, sizeof(head), &c, DASH_SORT_CPU);
+		dash_format_thread_head(head, sizeof(head), &c, THREAD_FIELD_CPU_PCT);
 		dash_format_thread_row(row, sizeof(row), &c, &r, LABVIEW_MARK_NONE);
 		assert_true(dash_fit_width(row) <= widths[i]);
 		const char *h = strstr(head, "ACT "), *v = strstr(row, "spin ");
@@ -284,7 +284,7 @@ static void test_activity_column(void **state)
 		r.activity = ACTIVITY_SPIN;
 	}
 	dash_format_cols(80, false, &c);
-	dash_format_thread_head(head, sizeof(head), &c, DASH_SORT_CPU);
+	dash_format_thread_head(head, sizeof(head), &c, THREAD_FIELD_CPU_PCT);
 	assert_null(strstr(head, "ACT"));
 	r.activity = ACTIVITY_WAITING_CPU;
 	dash_format_thread_row(row, sizeof(row), &c, &r, LABVIEW_MARK_NONE);
@@ -343,22 +343,22 @@ static void test_sorting(void **state)
 				    mk_thread(1, 20, "c", 30), mk_thread(1, 10, "d", 50)};
 	size_t idx[4];
 
-	dash_format_order(v, 4, DASH_SORT_CPU, NULL, idx);
+	dash_format_order(v, 4, THREAD_FIELD_CPU_PCT, NULL, idx);
 	assert_int_equal(v[idx[0]].tid, 10); /* 50 %, lower TID first */
 	assert_int_equal(v[idx[1]].tid, 30);
 	assert_int_equal(v[idx[2]].tid, 20);
 	assert_int_equal(v[idx[3]].tid, 40);
-	dash_format_order(v, 4, DASH_SORT_TID, NULL, idx);
+	dash_format_order(v, 4, THREAD_FIELD_TID, NULL, idx);
 	assert_int_equal(v[idx[0]].tid, 10);
 	assert_int_equal(v[idx[3]].tid, 40);
-	dash_format_order(v, 4, DASH_SORT_NAME, NULL, idx);
+	dash_format_order(v, 4, THREAD_FIELD_NAME, NULL, idx);
 	assert_string_equal(v[idx[0]].name, "a");
 	assert_string_equal(v[idx[3]].name, "d");
-	dash_format_order(v, 4, DASH_SORT_WAIT, NULL, idx);
+	dash_format_order(v, 4, THREAD_FIELD_WAIT_PCT, NULL, idx);
 	assert_int_equal(v[idx[0]].tid, 40); /* wait 90 % */
-	dash_format_order(v, 4, DASH_SORT_IVCSW, NULL, idx);
+	dash_format_order(v, 4, THREAD_FIELD_IVCSW, NULL, idx);
 	assert_int_equal(v[idx[0]].tid, 10);
-	assert_string_equal(dash_format_sort_name(DASH_SORT_IVCSW), "IVCS/s");
+	assert_string_equal(dash_format_sort_name(THREAD_FIELD_IVCSW), "IVCS/s");
 }
 
 static void test_parked_and_active(void **state)

@@ -11,7 +11,6 @@
 
 #include "dash-keys.h"
 #include "dash-machine.h"
-#include "dash-sweep.h"
 #include "tl-dash-keys.h"
 
 static void test_thread_and_stream_keys(void **state)
@@ -123,13 +122,13 @@ static void test_view_keys(void **state)
 	struct settings w = knobs_defaults();
 	tl_dash_fresh(&d);
 
-	assert_int_equal(d.sort, DASH_SORT_CPU);
+	assert_int_equal(d.sort, THREAD_FIELD_CPU_PCT);
 	dash_keys_handle(&d, &w, &tl_lab_ctx, '\t');
-	assert_int_equal(d.sort, DASH_SORT_WAIT);
+	assert_int_equal(d.sort, THREAD_FIELD_WAIT_PCT);
 	dash_keys_handle(&d, &w, &tl_lab_ctx, KEY_F(6));
-	assert_int_equal(d.sort, DASH_SORT_IVCSW);
+	assert_int_equal(d.sort, THREAD_FIELD_IVCSW);
 	dash_keys_handle(&d, &w, &tl_lab_ctx, KEY_BTAB);
-	assert_int_equal(d.sort, DASH_SORT_WAIT);
+	assert_int_equal(d.sort, THREAD_FIELD_WAIT_PCT);
 
 	assert_true(dash_keys_handle(&d, &w, &tl_lab_ctx, 'r') & DASH_KEY_RESET);
 
@@ -172,10 +171,9 @@ static void test_attach_mode_refuses_lab_keys(void **state)
 	assert_int_equal(w.threads, 1);
 	assert_non_null(strstr(d.message, "no workload"));
 	assert_false(dash_keys_handle(&d, &w, &c, 's') & DASH_KEY_APPLY);
-	assert_false(d.sweep.active);
 	/* Sorting and quitting still work. */
 	dash_keys_handle(&d, &w, &c, '\t');
-	assert_int_equal(d.sort, DASH_SORT_WAIT);
+	assert_int_equal(d.sort, THREAD_FIELD_WAIT_PCT);
 }
 
 static void test_help_lists_every_key(void **state)
@@ -493,6 +491,11 @@ static void test_every_listed_key_acts(void **state)
 	replay.replay_pos = 5;
 	replay.replay_count = 10;
 	tour.tour = true;
+	/* The lab's keys act on a lab session (s sweeps its threads). */
+	struct session labs;
+	memset(&labs, 0, sizeof(labs));
+	labs.kind = SESSION_LAB;
+	lab.session = tour.session = &labs;
 	const struct {
 		const char *name;
 		const struct dash_key_ctx *c;
@@ -514,13 +517,16 @@ static void test_every_listed_key_acts(void **state)
 			     k = strtok_r(NULL, " ", &save)) {
 				struct dash d;
 				struct settings w = knobs_defaults();
+				memset(&labs.sweep, 0, sizeof(labs.sweep));
+				labs.want = w;
 				tl_dash_fresh(&d);
 				d.replay.on = modes[m].c->replay;
 				d.replay.speed = 1;
 				int f = dash_keys_handle(&d, &w, modes[m].c, key_of(k));
 				/* A opens the machine view: it reads the machine */
 				if (strcmp(k, "A") == 0 && !d.machine_view)
-					fail_msg("%s: A does not show the machine view", modes[m].name);
+					fail_msg("%s: A does not show the machine view",
+						 modes[m].name);
 				dash_machine_drop(&d);
 				if (!(f & DASH_KEY_HANDLED))
 					fail_msg("%s: %s (%s) does nothing", modes[m].name, k,

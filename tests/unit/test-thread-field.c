@@ -213,7 +213,7 @@ static void test_dash_columns(void **state)
 	dash_format_cols_lat(240, true, true, &c);
 	assert_true(c.pid && c.split && c.vcsw && c.p50 && c.lat && c.act);
 	char head[1024], want[64][32], got[64][32];
-	dash_format_thread_head(head, sizeof(head), &c, DASH_NSORT);
+	dash_format_thread_head(head, sizeof(head), &c, THREAD_FIELD_N);
 	/* The table's dashboard heads, by their places, then MARK. */
 	size_t n = 0;
 	for (int col = 1; col <= THREAD_FIELD_N; col++) {
@@ -276,6 +276,35 @@ static void test_dash_columns(void **state)
 	for (size_t i = 0; i < at; i++)
 		if (want[i][0])
 			assert_string_equal(got[i], want[i]);
+}
+
+/* Tab cycles the sortable fields by their rank, the latency's only where
+ * it is measured; Shift-Tab goes back. */
+static void test_sort_cycle(void **state)
+{
+	(void)state;
+	static const char *const with_lat[] = {"CPU%", "WAIT%", "IVCS/s", "TID", "NAME", "P99"};
+	enum thread_field_id f = THREAD_FIELD_N;
+	for (size_t i = 0; i < 2 * 6; i++) {
+		f = thread_field_sort_next(f, +1, true);
+		assert_string_equal(thread_field_table[f].sort_title, with_lat[i % 6]);
+	}
+	f = THREAD_FIELD_N;
+	for (size_t i = 0; i < 5; i++) {
+		f = thread_field_sort_next(f, -1, false);
+		assert_string_equal(thread_field_table[f].sort_title, with_lat[4 - i]);
+	}
+	assert_int_equal(thread_field_sort_next(THREAD_FIELD_NAME, +1, false),
+			 THREAD_FIELD_CPU_PCT);
+	/* One rank a sortable field, 1 up to their number. */
+	int seen = 0, n = 0;
+	for (size_t k = 0; k < THREAD_FIELD_N; k++)
+		if (thread_field_table[k].sort_title) {
+			int r = thread_field_table[k].sort_rank;
+			assert_true(r >= 1 && r < 32 && !(seen & 1 << r));
+			seen |= 1 << r, n++;
+		}
+	assert_int_equal(seen, ((1 << n) - 1) << 1);
 }
 
 static void test_metric_families(void **state)
@@ -354,7 +383,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_json_reads_back), cmocka_unit_test(test_csv_columns),
 	    cmocka_unit_test(test_text_head),	    cmocka_unit_test(test_dash_columns),
-	    cmocka_unit_test(test_metric_families),
+	    cmocka_unit_test(test_sort_cycle),	    cmocka_unit_test(test_metric_families),
 	};
 	return cmocka_run_group_tests(tests, recording_fake_setup, recording_fake_teardown);
 }
