@@ -92,7 +92,7 @@ static const struct knob knob_table[KNOB_COUNT] = {
 	.noun = "running or paused"},
     [KNOB_INTERVAL] = {
 	.name = "interval", .option = "interval", .label = "refresh",
-	.up_key = 'I', .down_key = 'i', .min = 0.1, .max = 10, .def = 1,
+	.up_key = 'I', .down_key = 'i', .min = 0.01, .max = 3600, .def = 1,
 	.rule = KNOB_LIST, .unit = "s",
 	.help = "refresh interval (the dashboard's sample period)",
 	.noun = "seconds between samples", .within = "refresh interval stays"},
@@ -101,6 +101,8 @@ static const struct knob knob_table[KNOB_COUNT] = {
 
 #undef LL
 
+/* The dashboard's refresh intervals, narrower than the interval's range: the
+ * command line's -i goes from 0.01 s (--batch, --record) to an hour. */
 const double knobs_intervals[] = {0.1, 0.2, 0.25, 0.5, 1, 2, 5, 10};
 const size_t knobs_nintervals = sizeof(knobs_intervals) / sizeof(knobs_intervals[0]);
 
@@ -256,7 +258,8 @@ size_t knobs_describe(enum knob_id k, char *out, size_t cap)
 	else
 		snprintf(def, sizeof(def), "%g", e->def);
 	int n;
-	if (e->rule == KNOB_ADD || e->rule == KNOB_GROW || e->rule == KNOB_PREP)
+	if (e->rule == KNOB_ADD || e->rule == KNOB_GROW || e->rule == KNOB_PREP ||
+	    e->rule == KNOB_LIST)
 		n = snprintf(out, cap, ", %g-%g; default %s", e->min, e->max, def);
 	else
 		n = snprintf(out, cap, "; default %s", def);
@@ -318,11 +321,26 @@ int knobs_check(const struct settings *s, char *err, size_t errlen)
 	return 0;
 }
 
-/* The refusal of a key that cannot move e: "<within> within min..max unit". */
+void knobs_key_range(enum knob_id k, double *lo, double *hi)
+{
+	const struct knob *e = knobs_get(k);
+	*lo = e ? e->min : 0;
+	*hi = e ? e->max : 0;
+	if (e && e->rule == KNOB_GROW)
+		*lo = e->key_min;
+	if (e && e->rule == KNOB_LIST) {
+		*lo = knobs_intervals[0];
+		*hi = knobs_intervals[knobs_nintervals - 1];
+	}
+}
+
+/* The refusal of a key that cannot move e: "<within> within lo..hi unit",
+ * the keys' range. */
 static int knob_refuse(const struct knob *e, char *msg, size_t cap)
 {
-	snprintf(msg, cap, "%s within %g..%g%s%s", e->within,
-		 e->rule == KNOB_GROW ? e->key_min : e->min, e->max, *e->unit ? " " : "", e->unit);
+	double lo, hi;
+	knobs_key_range((enum knob_id)(e - knob_table), &lo, &hi);
+	snprintf(msg, cap, "%s within %g..%g%s%s", e->within, lo, hi, *e->unit ? " " : "", e->unit);
 	return -ERANGE;
 }
 

@@ -57,7 +57,9 @@ struct knob {
 	unsigned flags;	    /* KNOB_LAB, KNOB_LOGGED */
 	int up_key;	    /* the dashboard's key up (a toggle's one key); 0: none */
 	int down_key;	    /* the key down; 0: none */
-	double min, max;    /* the range knobs_check_value accepts (KNOB_CPUS: 0 is none too) */
+	double min, max;    /* the range knobs_check_value and the command line accept
+			     * (KNOB_CPUS: 0 is none too); the keys' may be
+			     * narrower (knobs_key_range) */
 	double def;	    /* what a fresh session gets */
 	enum knob_rule rule;
 	double step;	    /* KNOB_ADD, KNOB_QUOTA: the step; KNOB_GROW: sizes are multiples */
@@ -79,7 +81,8 @@ enum knob_id knobs_of_key(int key, int *dir);
  * or KNOB_NONE. */
 enum knob_id knobs_of_option(const char *name);
 
-/* The refresh intervals the interval keys step through, s, ascending. */
+/* The refresh intervals the interval keys step through, s, ascending: the
+ * dashboard's range, inside the knob's (-i takes more for --batch). */
 extern const double knobs_intervals[];
 extern const size_t knobs_nintervals;
 
@@ -96,9 +99,14 @@ void knobs_set(struct settings *s, enum knob_id k, double v);
  * Returns the bytes written. */
 size_t knobs_format(const struct settings *s, enum knob_id k, char *out, size_t cap);
 
+/* The range the keys move k within: min..max, but from key_min for
+ * KNOB_GROW and the ends of knobs_intervals for KNOB_LIST (the dashboard's
+ * refresh).  KNOB_NONE: 0..0. */
+void knobs_key_range(enum knob_id k, double *lo, double *hi);
+
 /* What --help says of k's values after its help line: ", 1-64; default 1"
- * for a knob a key adds to or grows, "; default single" for a toggle or a
- * list, "; default none" for the quota; "" for KNOB_NONE.  The option
+ * for a knob a key adds to, grows or steps through a list, "; default
+ * single" for a toggle, "; default none" for the quota; "" for KNOB_NONE.  The option
  * table's help lines carry no range or default of their own
  * (tui/options-usage.c appends this).  Returns the bytes written. */
 size_t knobs_describe(enum knob_id k, char *out, size_t cap);

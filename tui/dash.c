@@ -63,17 +63,15 @@ static double dash_now(void)
 void dash_init(struct dash *d, const struct dash_config *c)
 {
 	memset(d, 0, sizeof(*d));
-	const struct knob *k = knobs_get(KNOB_INTERVAL);
-	d->interval = c && c->interval > 0 ? c->interval : k->def;
+	double lo, hi;
+	knobs_key_range(KNOB_INTERVAL, &lo, &hi);
+	d->interval = c && c->interval > 0 ? c->interval : knobs_get(KNOB_INTERVAL)->def;
 	double asked = d->interval;
-	if (d->interval < k->min)
-		d->interval = k->min;
-	if (d->interval > k->max)
-		d->interval = k->max;
+	d->interval = d->interval < lo ? lo : d->interval > hi ? hi : d->interval;
 	if (d->interval != asked)
 		snprintf(d->message, sizeof(d->message),
-			 "the dashboard refreshes every %g to %g s: -i %g became %g s", k->min,
-			 k->max, asked, d->interval);
+			 "the dashboard refreshes every %g to %g s: -i %g became %g s", lo, hi,
+			 asked, d->interval);
 	d->sort = DASH_SORT_CPU;
 	d->utf8 = text_safe_utf8;
 	dash_sweep_init(&d->sweep);

@@ -99,8 +99,8 @@ struct dash_config {
 				* leaves it with *back true; NULL otherwise */
 };
 
-/* Initial state: interval from c (clamped to the knob table's KNOB_INTERVAL
- * range; c NULL: its default),
+/* Initial state: interval from c (clamped to the interval keys' range,
+ * knobs_key_range; c NULL: the knob's default),
  * sort by CPU %, utf8 from text_safe_utf8, colour off. */
 void dash_init(struct dash *d, const struct dash_config *c);
 

@@ -172,9 +172,11 @@ static int options_one(struct options *o, int c, const char *arg, char *err, siz
 		o->pid = (pid_t)v;
 		return EXIT_OK;
 	case 'i':
-		if (!options_double(arg, 0.01, 3600, &o->interval))
-			return options_err(err, errlen,
-					   "-i needs seconds from 0.01 to 3600, not '%s'", arg);
+		if (!options_double(arg, knobs_get(KNOB_INTERVAL)->min,
+				    knobs_get(KNOB_INTERVAL)->max, &o->interval))
+			return options_err(err, errlen, "-i needs seconds from %g to %g, not '%s'",
+					   knobs_get(KNOB_INTERVAL)->min,
+					   knobs_get(KNOB_INTERVAL)->max, arg);
 		o->interval_set = true;
 		return EXIT_OK;
 	case 'c':

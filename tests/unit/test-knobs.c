@@ -107,17 +107,24 @@ static void test_ends_are_refused(void **state)
 	w.cpus = 0;
 	assert_int_equal(session_knob_step(NULL, &w, KNOB_CPUS, 0, ONLINE, msg, sizeof(msg)), 0);
 	assert_string_equal(msg, "no quota to remove");
-	/* The refresh interval stops at its list's ends. */
+	/* The refresh interval stops at its list's ends, the keys' range,
+	 * inside the knob's (the command line's -i 0.01 to 3600). */
 	const struct knob *iv = knobs_get(KNOB_INTERVAL);
-	double next = -1;
-	assert_int_equal(knobs_step(KNOB_INTERVAL, iv->max, +1, 0, &next, msg, sizeof(msg)),
-			 -ERANGE);
+	double next = -1, lo, hi;
+	knobs_key_range(KNOB_INTERVAL, &lo, &hi);
+	assert_true(lo == 0.1 && hi == 10);
+	assert_true(iv->min == 0.01 && iv->max == 3600);
+	assert_int_equal(knobs_step(KNOB_INTERVAL, hi, +1, 0, &next, msg, sizeof(msg)), -ERANGE);
 	assert_string_equal(msg, "refresh interval stays within 0.1..10 s");
-	assert_int_equal(knobs_step(KNOB_INTERVAL, iv->min, -1, 0, &next, msg, sizeof(msg)),
-			 -ERANGE);
+	assert_int_equal(knobs_step(KNOB_INTERVAL, lo, -1, 0, &next, msg, sizeof(msg)), -ERANGE);
 	assert_true(next == -1);
-	assert_true(knobs_intervals[0] == iv->min);
-	assert_true(knobs_intervals[knobs_nintervals - 1] == iv->max);
+	for (size_t i = 0; i < knobs_nintervals; i++)
+		assert_true(knobs_intervals[i] >= iv->min && knobs_intervals[i] <= iv->max);
+	/* Below the list (-i 0.05) the shorter key stays, the longer one
+	 * goes to the list's first. */
+	assert_int_equal(knobs_step(KNOB_INTERVAL, 0.05, -1, 0, &next, msg, sizeof(msg)), -ERANGE);
+	assert_int_equal(knobs_step(KNOB_INTERVAL, 0.05, +1, 0, &next, msg, sizeof(msg)), 0);
+	assert_true(next == 0.1);
 }
 
 /* The range check refuses just outside each end and takes the ends, with
@@ -185,7 +192,7 @@ static void test_defaults(void **state)
 	/* A -i beyond the range is clamped to the table's end, and said. */
 	struct dash_config dc = {.interval = 60};
 	dash_init(&d, &dc);
-	assert_true(d.interval == knobs_get(KNOB_INTERVAL)->max);
+	assert_true(d.interval == 10);
 	assert_non_null(strstr(d.message, "0.1 to 10 s"));
 }
 
@@ -208,7 +215,7 @@ static void test_describe(void **state)
 	knobs_describe(KNOB_CPUS, buf, sizeof(buf));
 	assert_string_equal(buf, "; default none");
 	knobs_describe(KNOB_INTERVAL, buf, sizeof(buf));
-	assert_string_equal(buf, "; default 1");
+	assert_string_equal(buf, ", 0.01-3600; default 1");
 	/* Cut to the room given, still a string. */
 	assert_int_equal(knobs_describe(KNOB_THREADS, buf, 6), 5);
 	assert_string_equal(buf, ", 1-6");

@@ -72,7 +72,9 @@ done <"$tmp/list"
 # A knob's range and default (the knob table's, which --help appends to
 # the option's help line) stand in the man page's paragraph of the option
 # too: "1-64; default 1" in --help is "1\(en64" and "default 1" there.
-tr '\n' ' ' <"$tmp/help" | sed -E 's/ {2,}/ /g; s/ (-[a-zA-Z], )?--/\n&/g' >"$tmp/help-joined"
+# An option's help, its continuation lines (from column 25) joined to it.
+awk 'BEGIN { pad = sprintf("%24s", "") } index($0, pad) == 1 { sub(/^ +/, ""); line = line " " $0; next }
+	{ if (NR > 1) print line; line = $0 } END { print line }' "$tmp/help" | sed -E 's/ {2,}/ /g' >"$tmp/help-joined"
 bad="" knobs=0
 while read -r long range def; do
 	knobs=$((knobs + 1))
