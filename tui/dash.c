@@ -436,7 +436,7 @@ int dash_run(struct session *s, const struct dash_config *c)
 	d.replay.on = session_replaying(s);
 	d.replay.speed = 1;
 	d.tour = xcalloc(1, sizeof(*d.tour));
-	d.tour_step = c && c->tour_step > 0 ? c->tour_step : 6.0;
+	d.tour_step = c && c->tour_step > 0 ? c->tour_step : OPTIONS_TOUR_STEP_DEFAULT;
 	d.tour_notes = c ? c->tour_notes : NULL;
 	if (c && c->tour && session_lab_live(s))
 		tour_start(d.tour, s, d.tour_step, d.tour_step, dash_now());

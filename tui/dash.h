@@ -90,7 +90,7 @@ struct dash_config {
 				* stops it); NULL: none */
 	const char *message;   /* the message line at start ("serving …"), or NULL */
 	bool tour;	       /* --tour: the guided tour starts at once */
-	double tour_step;      /* --tour-step, s (0: 6) */
+	double tour_step;      /* --tour-step, s (0: OPTIONS_TOUR_STEP_DEFAULT) */
 	FILE *tour_notes;      /* --tour-notes FILE, opened; dash_run closes it */
 	FILE *log_file;	       /* --log FILE open for appending (the caller closes it), or
 				* NULL */

@@ -11,7 +11,10 @@
 #include "collector.h"
 #include "format.h"
 #include "labview.h"
+#include "metrics.h"
 #include "options.h"
+#include "sweep-cmd.h"
+#include "sweep.h"
 
 #define IN(m) OPTIONS_IN(MODE_##m)
 /* Modes that sample live threads (the lab's --sweep samples its own). */
@@ -21,7 +24,10 @@
 /* The targets an option applies to. */
 #define FOR(t) OPTIONS_FOR_##t
 
-/* In --help's order within each section. */
+/* In --help's order within each section.  An entry whose help names no
+ * default leaves def[] out. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 static const struct options_entry options_table_entries[] = {
     /* clang-format off */
     {"budget", OPT_BUDGET, OPTIONS_ARG_NONE, NULL, IN(BUDGET), NULL, OPTIONS_SEC_MODES, NULL,
@@ -31,8 +37,8 @@ static const struct options_entry options_table_entries[] = {
     {"sweep", OPT_SWEEP, OPTIONS_ARG_NONE, NULL, IN(SWEEP), NULL, OPTIONS_SEC_MODES, NULL,
      "run the workload over thread counts, print a scaling table", 0},
     {"diagnose", OPT_DIAGNOSE, OPTIONS_ARG_NONE, NULL, IN(DIAGNOSE), NULL, OPTIONS_SEC_MODES, NULL,
-     "sample S seconds (default 5), print the verdict: exit 0 fine or idle, 1 oversubscribed, "
-     "throttled, contended or undersubscribed", 0},
+     "sample S seconds (default %g), print the verdict: exit 0 fine or idle, 1 oversubscribed, "
+     "throttled, contended or undersubscribed", 0, {OPTIONS_DIAGNOSE_SECONDS_DEFAULT}},
     {"headless", OPT_HEADLESS, OPTIONS_ARG_NONE, NULL, IN(HEADLESS), NULL, OPTIONS_SEC_MODES, NULL,
      "sample with nothing on screen (for --serve, --record)", 0},
     {"tour", OPT_TOUR, OPTIONS_ARG_NONE, NULL, IN(DASHBOARD) | IN(BATCH), NULL, OPTIONS_SEC_MODES,
@@ -40,8 +46,8 @@ static const struct options_entry options_table_entries[] = {
      "measured (--batch: print them)",
      FOR(LAB)},
     {"tour-step", OPT_TOUR_STEP, OPTIONS_ARG_DOUBLE, NULL, IN(DASHBOARD) | IN(BATCH), NULL,
-     OPTIONS_SEC_MODES, "S", "seconds measured per tour step (default 6)",
-     FOR(LAB)},
+     OPTIONS_SEC_MODES, "S", "seconds measured per tour step (default %g)",
+     FOR(LAB), {OPTIONS_TOUR_STEP_DEFAULT}},
     {"tour-notes", OPT_TOUR_NOTES, OPTIONS_ARG_FILE, NULL, IN(DASHBOARD), NULL, OPTIONS_SEC_MODES,
      "FILE", "the dashboard's tour: append each step as JSON to FILE",
      FOR(LAB)},
@@ -102,12 +108,12 @@ static const struct options_entry options_table_entries[] = {
      FOR(LAB) | FOR(PID) | FOR(CMD) | FOR(MATCH) | FOR(ALL)},
     {"metrics-max-threads", OPT_METRICS_MAX_THREADS, OPTIONS_ARG_INT, NULL, SERVING, NULL,
      OPTIONS_SEC_EXPORTER, "N",
-     "per-thread series per process (default 500); the rest only in name groups",
-     FOR(LAB) | FOR(PID) | FOR(CMD) | FOR(MATCH)},
+     "per-thread series per process (default %g); the rest only in name groups",
+     FOR(LAB) | FOR(PID) | FOR(CMD) | FOR(MATCH), {METRICS_MAX_THREADS_DEFAULT}},
     {"metrics-max-processes", OPT_METRICS_MAX_PROCESSES, OPTIONS_ARG_INT, NULL, SERVING, NULL,
      OPTIONS_SEC_EXPORTER, "N",
-     "--all: the first N processes of the ranking get series (default 50)",
-     FOR(ALL)},
+     "--all: the first N processes of the ranking get series (default %g)",
+     FOR(ALL), {METRICS_MAX_PROCESSES_DEFAULT}},
 
     {"progress", OPT_PROGRESS, OPTIONS_ARG_STRING, NULL, SERVING | IN(SWEEP), NULL,
      OPTIONS_SEC_TUNE, "REGEX", "count the job's progress from its output lines (POSIX "
@@ -132,12 +138,12 @@ static const struct options_entry options_table_entries[] = {
      "--sweep -- CMD: every combination of the --env values",
      FOR(CMD)},
     {"warmup", OPT_WARMUP, OPTIONS_ARG_DOUBLE, NULL, IN(SWEEP), NULL, OPTIONS_SEC_TUNE, "W",
-     "--sweep -- CMD: seconds before measuring (default 2)",
-     FOR(CMD)},
+     "--sweep -- CMD: seconds before measuring (default %g)",
+     FOR(CMD), {SWEEP_CMD_WARMUP_DEFAULT}},
     {"repeat", OPT_REPEAT, OPTIONS_ARG_INT, NULL, IN(SWEEP), NULL, OPTIONS_SEC_TUNE, "R",
-     "--sweep -- CMD: runs per setting, median and spread (1-9; default 1); --seconds S: "
-     "measured (default 10)",
-     FOR(CMD)},
+     "--sweep -- CMD: runs per setting, median and spread (1-9; default %g); --seconds S: "
+     "measured (default %g)",
+     FOR(CMD), {SWEEP_CMD_REPEAT_DEFAULT, SWEEP_CMD_SECONDS_DEFAULT}},
 
     {"collector", OPT_COLLECTOR, OPTIONS_ARG_ENUM, collector_want_names, LIVE, NULL,
      OPTIONS_SEC_COLLECTOR, "C", "auto (default): the BPF task iterator where it loads (root, "
@@ -193,8 +199,8 @@ static const struct options_entry options_table_entries[] = {
      "(OPENBLAS_THREAD_TIMEOUT=1, OMP_WAIT_POLICY=PASSIVE)",
      FOR(LAB)},
     {"seconds", OPT_SECONDS, OPTIONS_ARG_DOUBLE, NULL, IN(SWEEP) | IN(DIAGNOSE), "use -i and -c",
-     OPTIONS_SEC_KNOBS, "S", "--sweep: seconds measured per setting (default 3); --diagnose: "
-     "seconds sampled (default 5)", 0},
+     OPTIONS_SEC_KNOBS, "S", "--sweep: seconds measured per setting (default %g); --diagnose: "
+     "seconds sampled (default %g)", 0, {SWEEP_SECONDS_DEFAULT, OPTIONS_DIAGNOSE_SECONDS_DEFAULT}},
 
     {"help", 'h', OPTIONS_ARG_NONE, NULL, OPTIONS_IN_ALL, NULL, OPTIONS_SEC_INFO, NULL,
      "show this help", 0},
@@ -204,6 +210,7 @@ static const struct options_entry options_table_entries[] = {
      OPTIONS_SEC_HIDDEN, NULL, "print the option table for the shell completions", 0},
     /* clang-format on */
 };
+#pragma GCC diagnostic pop
 #define OPTIONS_TABLE_N (sizeof(options_table_entries) / sizeof(options_table_entries[0]))
 _Static_assert(OPTIONS_TABLE_N <= OPTIONS_TABLE_MAX, "options.h's given[] is too short");
 

@@ -111,10 +111,10 @@ static void options_defaults(struct options *o)
 	o->loaders = k.loaders;
 	o->prep_ms = k.prep_ms;
 	o->prefetch = k.prefetch;
-	o->seconds = 3.0;
+	o->seconds = SWEEP_SECONDS_DEFAULT;
 	o->metrics_max_threads = METRICS_MAX_THREADS_DEFAULT;
 	o->metrics_max_processes = METRICS_MAX_PROCESSES_DEFAULT;
-	o->tour_step = 6.0;
+	o->tour_step = OPTIONS_TOUR_STEP_DEFAULT;
 	options_tune_defaults(o);
 	const char *nc = getenv("NO_COLOR");
 	o->no_color = nc && *nc;
