@@ -62,10 +62,12 @@ struct knob {
 			     * narrower (knobs_key_range) */
 	double def;	    /* what a fresh session gets */
 	enum knob_rule rule;
+	double factor;	    /* KNOB_GROW, KNOB_PREP: times this up, over it down */
 	double step;	    /* KNOB_ADD, KNOB_QUOTA: the step; KNOB_GROW: sizes are multiples */
 	double key_min;	    /* KNOB_GROW: the keys' floor (the range may start lower) */
 	const char *unit;   /* "ms", "CPUs", "s", "" */
-	const char *help;   /* one line: what the knob changes */
+	const char *help;   /* one line: what the knob changes (--help's, which appends
+			     * knobs_describe) */
 	const char *noun;   /* knobs_check_value's "give 1 to 64 <noun>"; toggles: the choices */
 	const char *within; /* a key's refusal: "<within> within 1..64[ unit]" */
 };
@@ -103,6 +105,11 @@ size_t knobs_format(const struct settings *s, enum knob_id k, char *out, size_t 
  * KNOB_GROW and the ends of knobs_intervals for KNOB_LIST (the dashboard's
  * refresh).  KNOB_NONE: 0..0. */
 void knobs_key_range(enum knob_id k, double *lo, double *hi);
+
+/* The figure of k's step rule, as help lines give it: "x1.25" (KNOB_GROW,
+ * KNOB_PREP), "0.5" (the step of KNOB_ADD, KNOB_QUOTA), "" for the rest.
+ * Returns the bytes written. */
+size_t knobs_rule_words(enum knob_id k, char *out, size_t cap);
 
 /* What --help says of k's values after its help line: ", 1-64; default 1"
  * for a knob a key adds to, grows or steps through a list, "; default

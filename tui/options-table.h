@@ -159,7 +159,8 @@ struct options_entry {
 	enum options_section section;
 	const char *placeholder; /* "N", "FILE"; NULL without a value */
 	const char *help;	 /* one line; --help wraps it; each "%g" in it prints
-				  * the next of def[] */
+				  * the next of def[]; NULL: a knob's, from the knob
+				  * table (monitor/knobs.c) */
 	unsigned targets;	 /* OPTIONS_FOR_* bits; 0: any */
 	double def[OPTIONS_DEFS]; /* the defaults the help names, from the constants the
 				   * code starts from: each written once */

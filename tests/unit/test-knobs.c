@@ -13,6 +13,8 @@
 #include "dash-keys-impl.h"
 #include "dash-keys-table.h"
 #include "knobs.h"
+#include "options-table.h"
+#include "options-usage.h"
 #include "session-knob.h"
 #include "session.h"
 #include "sweep.h"
@@ -221,6 +223,45 @@ static void test_describe(void **state)
 	assert_string_equal(buf, ", 1-6");
 }
 
+/* A knob option's help line in --help is the knob table's help, then
+ * knobs_describe: the option table writes none of its own. */
+static void test_help_is_the_knobs(void **state)
+{
+	(void)state;
+	char *text = NULL, joined[16384];
+	size_t len = 0, j = 0;
+	FILE *f = open_memstream(&text, &len);
+	assert_non_null(f);
+	options_usage(f);
+	fclose(f);
+	/* Continuation lines (from column 25) joined to their option's. */
+	for (size_t i = 0; i < len && j + 1 < sizeof(joined); i++) {
+		if (text[i] == '\n' && strncmp(text + i + 1, "                        ", 24) == 0) {
+			joined[j++] = ' ';
+			i += 24;
+		} else {
+			joined[j++] = text[i];
+		}
+	}
+	joined[j] = '\0';
+	free(text);
+	int knobs = 0;
+	for (size_t i = 0; i < options_table_count(); i++) {
+		const struct options_entry *e = options_table_at(i);
+		enum knob_id k = knobs_of_option(e->name);
+		if (k == KNOB_NONE)
+			continue;
+		knobs++;
+		assert_null(e->help);
+		char want[512], tail[64];
+		knobs_describe(k, tail, sizeof(tail));
+		snprintf(want, sizeof(want), "  %s%s\n", knobs_get(k)->help, tail);
+		if (!strstr(joined, want))
+			fail_msg("--help has no line ending \"%s\"", want);
+	}
+	assert_true(knobs >= 12);
+}
+
 static void test_keys_match_the_table(void **state)
 {
 	(void)state;
@@ -303,6 +344,7 @@ int main(void)
 	    cmocka_unit_test(test_every_knob_is_whole),	 cmocka_unit_test(test_ends_are_refused),
 	    cmocka_unit_test(test_range_check),		 cmocka_unit_test(test_defaults),
 	    cmocka_unit_test(test_keys_match_the_table), cmocka_unit_test(test_describe),
+	    cmocka_unit_test(test_help_is_the_knobs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
