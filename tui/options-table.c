@@ -13,6 +13,7 @@
 #include "labview.h"
 #include "metrics.h"
 #include "options.h"
+#include "ranking-out.h"
 #include "sweep-cmd.h"
 #include "sweep.h"
 
@@ -61,9 +62,9 @@ static const struct options_entry options_table_entries[] = {
      "CPUs, each with its verdict",
      FOR(ALL)},
     {"top", OPT_TOP, OPTIONS_ARG_INT, NULL, IN(BATCH) | IN(DIAGNOSE), NULL, OPTIONS_SEC_TARGET,
-     "N", "--all: the first N processes of the ranking (default: all in csv and json, 20 in "
-     "text; --diagnose: 10 offenders in text)",
-     FOR(ALL)},
+     "N", "--all: the first N processes of the ranking (default: all in csv and json, %g in "
+     "text; --diagnose: %g offenders in text)",
+     FOR(ALL), {RANKING_OUT_TEXT_TOP, RANKING_OUT_DIAG_TOP}},
     {"kernel-threads", OPT_KERNEL_THREADS, OPTIONS_ARG_NONE, NULL, OPTIONS_IN_ALL & ~IN(SWEEP), NULL,
      OPTIONS_SEC_TARGET, NULL, "--all: rank kernel threads too (left out by default)",
      FOR(ALL)},
