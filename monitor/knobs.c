@@ -16,37 +16,37 @@ static const struct knob knob_table[KNOB_COUNT] = {
 	.name = "threads", .option = "threads", .label = "threads", .flags = LL,
 	.up_key = '+', .down_key = '-', .min = 1, .max = SETTINGS_MAX_THREADS, .def = 1,
 	.rule = KNOB_ADD, .step = 1, .unit = "",
-	.help = "intra-op threads (OpenBLAS threads per GEMM)",
+	.help = "intra-op threads per GEMM (OpenBLAS threads)",
 	.noun = "intra-op threads per stream", .within = "intra-op threads stay"},
     [KNOB_STREAMS] = {
 	.name = "streams", .option = "streams", .label = "streams", .flags = LL,
 	.up_key = ']', .down_key = '[', .min = 1, .max = SETTINGS_MAX_STREAMS, .def = 1,
 	.rule = KNOB_ADD, .step = 1, .unit = "",
-	.help = "inter-op streams (GEMMs at the same time)",
+	.help = "inter-op streams: GEMMs running at once",
 	.noun = "inter-op streams", .within = "inter-op streams stay"},
     [KNOB_SIZE] = {
 	.name = "size", .option = "size", .label = "n", .flags = LL,
 	.up_key = '>', .down_key = '<', .min = SETTINGS_MIN_SIZE, .max = SETTINGS_MAX_SIZE, .def = 768,
-	.rule = KNOB_GROW, .step = 64, .key_min = 256, .unit = "",
-	.help = "matrix size n of the n x n GEMM (x1.25)",
+	.rule = KNOB_GROW, .factor = 1.25, .step = 64, .key_min = 256, .unit = "",
+	.help = "matrix size n of the n x n GEMM",
 	.noun = "matrix size n", .within = "matrix size stays"},
     [KNOB_PRECISION] = {
 	.name = "precision", .option = "precision", .label = "precision", .flags = LL,
 	.up_key = 'd', .min = SETTINGS_SINGLE, .max = SETTINGS_DOUBLE, .def = SETTINGS_SINGLE,
 	.rule = KNOB_TOGGLE, .unit = "",
-	.help = "single (sgemm) / double precision (dgemm)",
+	.help = "single (sgemm) or double (dgemm)",
 	.noun = "single or double"},
     [KNOB_WORKERS] = {
 	.name = "workers", .option = "workers", .label = "workers", .flags = LL,
 	.up_key = 'w', .down_key = 'W', .min = 0, .max = SETTINGS_MAX_WORKERS, .def = 0,
 	.rule = KNOB_ADD, .step = 1, .unit = "",
-	.help = "background CPU workers",
+	.help = "background CPU-burning processes in the same quota",
 	.noun = "background workers", .within = "background workers stay"},
     [KNOB_CPUS] = {
 	.name = "cpus", .option = "cpus", .label = "quota", .flags = LL,
 	.up_key = '}', .down_key = '{', .min = 0.01, .max = 4096, .def = 0,
 	.rule = KNOB_QUOTA, .step = 0.5, .unit = "CPUs",
-	.help = "CPU quota of the lab (0: none)",
+	.help = "run the workload (or --sweep's CMD) under a quota of X CPUs",
 	.noun = "a quota in CPUs such as 1.5"},
     [KNOB_SPIN] = {
 	.name = "blas_spin", .option = "spin", .label = "spin", .flags = LL,
@@ -58,31 +58,31 @@ static const struct knob knob_table[KNOB_COUNT] = {
 	.name = "blas", .option = "blas", .label = "blas", .flags = LL,
 	.up_key = 'b', .min = SETTINGS_BLAS_PTHREADS, .max = SETTINGS_BLAS_OPENMP, .def = SETTINGS_BLAS_PTHREADS,
 	.rule = KNOB_TOGGLE, .unit = "",
-	.help = "OpenBLAS build pthreads / OpenMP (restarts the helpers)",
+	.help = "pthreads or openmp: which OpenBLAS build the helpers load",
 	.noun = "pthreads or openmp"},
     [KNOB_LOADERS] = {
 	.name = "loaders", .option = "loaders", .label = "loaders", .flags = LL,
 	.up_key = 'l', .down_key = 'L', .min = 0, .max = SETTINGS_MAX_LOADERS, .def = 0,
 	.rule = KNOB_ADD, .step = 1, .unit = "",
-	.help = "input-pipeline loaders (0: GEMMs need no input)",
+	.help = "input-pipeline loader processes preparing batches (0: no pipeline, GEMMs need no input)",
 	.noun = "input-pipeline loaders", .within = "input-pipeline loaders stay"},
     [KNOB_PREP_MS] = {
 	.name = "prep_ms", .option = "prep-ms", .label = "prep", .flags = LL,
 	.up_key = 'x', .down_key = 'X', .min = 0, .max = SETTINGS_MAX_PREP_MS, .def = 20,
-	.rule = KNOB_PREP, .step = 1, .unit = "ms",
-	.help = "CPU a loader spends on one batch (x1.5)",
+	.rule = KNOB_PREP, .factor = 1.5, .step = 1, .unit = "ms",
+	.help = "CPU time a loader spends on one batch",
 	.noun = "ms of CPU work per batch", .within = "batch preparation stays"},
     [KNOB_PREFETCH] = {
 	.name = "prefetch", .option = "prefetch", .label = "prefetch", .flags = LL,
 	.up_key = 'f', .down_key = 'F', .min = 1, .max = SETTINGS_MAX_PREFETCH, .def = 2,
 	.rule = KNOB_ADD, .step = 1, .unit = "batches per loader",
-	.help = "batches each loader prepares ahead",
+	.help = "ring slots per loader (batches prepared ahead)",
 	.noun = "ring slots per loader", .within = "prefetch stays"},
     [KNOB_KERNEL] = {
 	.name = "kernel", .option = "kernel", .label = "kernel", .flags = LL,
 	.up_key = 'k', .min = SETTINGS_GEMM, .max = SETTINGS_TRIAD, .def = SETTINGS_GEMM,
 	.rule = KNOB_TOGGLE, .unit = "",
-	.help = "kernel GEMM / triad (memory-bound)",
+	.help = "gemm, or triad: a memory-bound STREAM-style triad over arrays far larger than the caches",
 	.noun = "gemm or triad"},
     [KNOB_PAUSED] = {
 	.name = "paused", .option = "paused", .label = "paused", .flags = KNOB_LAB,
@@ -92,15 +92,17 @@ static const struct knob knob_table[KNOB_COUNT] = {
 	.noun = "running or paused"},
     [KNOB_INTERVAL] = {
 	.name = "interval", .option = "interval", .label = "refresh",
-	.up_key = 'I', .down_key = 'i', .min = 0.1, .max = 10, .def = 1,
+	.up_key = 'I', .down_key = 'i', .min = 0.01, .max = 3600, .def = 1,
 	.rule = KNOB_LIST, .unit = "s",
-	.help = "refresh interval (the dashboard's sample period)",
+	.help = "time between samples (fractions such as 0.05 work; --all: 1 or more)",
 	.noun = "seconds between samples", .within = "refresh interval stays"},
 };
 /* clang-format on */
 
 #undef LL
 
+/* The dashboard's refresh intervals, narrower than the interval's range: the
+ * command line's -i goes from 0.01 s (--batch, --record) to an hour. */
 const double knobs_intervals[] = {0.1, 0.2, 0.25, 0.5, 1, 2, 5, 10};
 const size_t knobs_nintervals = sizeof(knobs_intervals) / sizeof(knobs_intervals[0]);
 
@@ -241,6 +243,20 @@ enum knob_id knobs_of_option(const char *name)
 	return KNOB_NONE;
 }
 
+size_t knobs_rule_words(enum knob_id k, char *out, size_t cap)
+{
+	const struct knob *e = knobs_get(k);
+	int n = 0;
+	if (cap == 0)
+		return 0;
+	out[0] = '\0';
+	if (e && (e->rule == KNOB_GROW || e->rule == KNOB_PREP))
+		n = snprintf(out, cap, "x%g", e->factor);
+	else if (e && (e->rule == KNOB_ADD || e->rule == KNOB_QUOTA))
+		n = snprintf(out, cap, "%g", e->step);
+	return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap - 1;
+}
+
 size_t knobs_describe(enum knob_id k, char *out, size_t cap)
 {
 	const struct knob *e = knobs_get(k);
@@ -256,7 +272,8 @@ size_t knobs_describe(enum knob_id k, char *out, size_t cap)
 	else
 		snprintf(def, sizeof(def), "%g", e->def);
 	int n;
-	if (e->rule == KNOB_ADD || e->rule == KNOB_GROW || e->rule == KNOB_PREP)
+	if (e->rule == KNOB_ADD || e->rule == KNOB_GROW || e->rule == KNOB_PREP ||
+	    e->rule == KNOB_LIST)
 		n = snprintf(out, cap, ", %g-%g; default %s", e->min, e->max, def);
 	else
 		n = snprintf(out, cap, "; default %s", def);
@@ -318,11 +335,26 @@ int knobs_check(const struct settings *s, char *err, size_t errlen)
 	return 0;
 }
 
-/* The refusal of a key that cannot move e: "<within> within min..max unit". */
+void knobs_key_range(enum knob_id k, double *lo, double *hi)
+{
+	const struct knob *e = knobs_get(k);
+	*lo = e ? e->min : 0;
+	*hi = e ? e->max : 0;
+	if (e && e->rule == KNOB_GROW)
+		*lo = e->key_min;
+	if (e && e->rule == KNOB_LIST) {
+		*lo = knobs_intervals[0];
+		*hi = knobs_intervals[knobs_nintervals - 1];
+	}
+}
+
+/* The refusal of a key that cannot move e: "<within> within lo..hi unit",
+ * the keys' range. */
 static int knob_refuse(const struct knob *e, char *msg, size_t cap)
 {
-	snprintf(msg, cap, "%s within %g..%g%s%s", e->within,
-		 e->rule == KNOB_GROW ? e->key_min : e->min, e->max, *e->unit ? " " : "", e->unit);
+	double lo, hi;
+	knobs_key_range((enum knob_id)(e - knob_table), &lo, &hi);
+	snprintf(msg, cap, "%s within %g..%g%s%s", e->within, lo, hi, *e->unit ? " " : "", e->unit);
 	return -ERANGE;
 }
 
@@ -408,9 +440,9 @@ int knobs_step(enum knob_id k, double cur, int dir, double top, double *next, ch
 		break;
 	case KNOB_GROW:
 		if (dir > 0)
-			v = ceil(ceil(cur * 1.25) / e->step) * e->step;
+			v = ceil(ceil(cur * e->factor) / e->step) * e->step;
 		else
-			v = floor(floor(cur / 1.25) / e->step) * e->step;
+			v = floor(floor(cur / e->factor) / e->step) * e->step;
 		v = fmax(v, e->key_min);
 		v = fmin(v, e->max);
 		/* Started below the key range (--size 128): down never grows. */
@@ -421,9 +453,9 @@ int knobs_step(enum knob_id k, double cur, int dir, double top, double *next, ch
 		break;
 	case KNOB_PREP:
 		if (dir > 0)
-			v = cur < 2 ? cur + 1 : (double)lround(cur * 1.5);
+			v = cur < 2 ? cur + 1 : (double)lround(cur * e->factor);
 		else
-			v = cur <= 2 ? cur - 1 : (double)lround(cur / 1.5);
+			v = cur <= 2 ? cur - 1 : (double)lround(cur / e->factor);
 		break;
 	}
 	*next = v;

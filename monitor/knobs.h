@@ -57,13 +57,17 @@ struct knob {
 	unsigned flags;	    /* KNOB_LAB, KNOB_LOGGED */
 	int up_key;	    /* the dashboard's key up (a toggle's one key); 0: none */
 	int down_key;	    /* the key down; 0: none */
-	double min, max;    /* the range knobs_check_value accepts (KNOB_CPUS: 0 is none too) */
+	double min, max;    /* the range knobs_check_value and the command line accept
+			     * (KNOB_CPUS: 0 is none too); the keys' may be
+			     * narrower (knobs_key_range) */
 	double def;	    /* what a fresh session gets */
 	enum knob_rule rule;
+	double factor;	    /* KNOB_GROW, KNOB_PREP: times this up, over it down */
 	double step;	    /* KNOB_ADD, KNOB_QUOTA: the step; KNOB_GROW: sizes are multiples */
 	double key_min;	    /* KNOB_GROW: the keys' floor (the range may start lower) */
 	const char *unit;   /* "ms", "CPUs", "s", "" */
-	const char *help;   /* one line: what the knob changes */
+	const char *help;   /* one line: what the knob changes (--help's, which appends
+			     * knobs_describe) */
 	const char *noun;   /* knobs_check_value's "give 1 to 64 <noun>"; toggles: the choices */
 	const char *within; /* a key's refusal: "<within> within 1..64[ unit]" */
 };
@@ -79,7 +83,8 @@ enum knob_id knobs_of_key(int key, int *dir);
  * or KNOB_NONE. */
 enum knob_id knobs_of_option(const char *name);
 
-/* The refresh intervals the interval keys step through, s, ascending. */
+/* The refresh intervals the interval keys step through, s, ascending: the
+ * dashboard's range, inside the knob's (-i takes more for --batch). */
 extern const double knobs_intervals[];
 extern const size_t knobs_nintervals;
 
@@ -96,9 +101,19 @@ void knobs_set(struct settings *s, enum knob_id k, double v);
  * Returns the bytes written. */
 size_t knobs_format(const struct settings *s, enum knob_id k, char *out, size_t cap);
 
+/* The range the keys move k within: min..max, but from key_min for
+ * KNOB_GROW and the ends of knobs_intervals for KNOB_LIST (the dashboard's
+ * refresh).  KNOB_NONE: 0..0. */
+void knobs_key_range(enum knob_id k, double *lo, double *hi);
+
+/* The figure of k's step rule, as help lines give it: "x1.25" (KNOB_GROW,
+ * KNOB_PREP), "0.5" (the step of KNOB_ADD, KNOB_QUOTA), "" for the rest.
+ * Returns the bytes written. */
+size_t knobs_rule_words(enum knob_id k, char *out, size_t cap);
+
 /* What --help says of k's values after its help line: ", 1-64; default 1"
- * for a knob a key adds to or grows, "; default single" for a toggle or a
- * list, "; default none" for the quota; "" for KNOB_NONE.  The option
+ * for a knob a key adds to, grows or steps through a list, "; default
+ * single" for a toggle, "; default none" for the quota; "" for KNOB_NONE.  The option
  * table's help lines carry no range or default of their own
  * (tui/options-usage.c appends this).  Returns the bytes written. */
 size_t knobs_describe(enum knob_id k, char *out, size_t cap);

@@ -36,9 +36,9 @@ extern char **environ;
 void sweep_cmd_opts_default(struct sweep_cmd_opts *o)
 {
 	memset(o, 0, sizeof(*o));
-	o->seconds = 10;
-	o->warmup = 2;
-	o->repeat = 1;
+	o->seconds = SWEEP_CMD_SECONDS_DEFAULT;
+	o->warmup = SWEEP_CMD_WARMUP_DEFAULT;
+	o->repeat = SWEEP_CMD_REPEAT_DEFAULT;
 }
 
 static bool sweep_cmd_name_ok(const char *s, size_t n)

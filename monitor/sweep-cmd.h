@@ -58,7 +58,12 @@ struct sweep_cmd_opts {
 	char **command;
 };
 
-/* seconds 10, warmup 2, repeat 1, no knobs. */
+/* The defaults of --seconds, --warmup and --repeat with --sweep -- CMD. */
+#define SWEEP_CMD_SECONDS_DEFAULT 10.0
+#define SWEEP_CMD_WARMUP_DEFAULT  2.0
+#define SWEEP_CMD_REPEAT_DEFAULT  1
+
+/* The defaults above, no knobs. */
 void sweep_cmd_opts_default(struct sweep_cmd_opts *o);
 
 /* Parses "NAME=V1,V2,…" into the next knob.  Returns 0, or -EINVAL with a

@@ -45,7 +45,7 @@ void sweep_opts_default(struct sweep_opts *o)
 	o->precision = d.precision;
 	o->kernel = d.kernel;
 	o->blas = d.blas;
-	o->seconds = 3.0;
+	o->seconds = SWEEP_SECONDS_DEFAULT;
 	o->warmup = 1.0;
 	o->prep_ms = d.prep_ms;
 	o->prefetch = d.prefetch;

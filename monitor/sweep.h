@@ -66,8 +66,11 @@ struct sweep_opts {
 	double warmup;	       /* after each change, before measuring, s */
 };
 
-/* Defaults: lists empty (see above), size 768, single, no quota, 0 workers,
- * 3 s per setting, 1 s warm-up. */
+#define SWEEP_SECONDS_DEFAULT 3.0 /* s measured per setting (--seconds) */
+
+/* Defaults: lists empty (see above), no quota, 0 workers, the size,
+ * precision, kernel, BLAS build, prep and prefetch of the knob table
+ * (knobs_defaults), SWEEP_SECONDS_DEFAULT per setting, 1 s warm-up. */
 void sweep_opts_default(struct sweep_opts *o);
 
 /* What the table's figures belong to. */

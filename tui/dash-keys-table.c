@@ -3,7 +3,9 @@
  * Each command names its keys (each with an argument), its action or the
  * knob it steps (monitor/knobs.h: the knob table's keys, which
  * test-knobs.c holds against these rows), the modes it acts in, its help
- * line and its key-bar entry with the bar's priority.  The help screen,
+ * line and its key-bar entry with the bar's priority.  A help line names a
+ * knob's step figure as "{option}" ("{size}": x1.25), the knob table's
+ * (knobs_rule_words), so it is written once.  The help screen,
  * the key bar and the man-page test (test-dash-keys.c) all come from this
  * table, so they cannot drift.  The tour's keys come first: while it runs
  * they win over the lab's. */
@@ -74,7 +76,7 @@ const struct dash_keys_cmd dash_keys_table[] = {
      NULL,
      LAB,
      KNOB_SIZE,
-     {"> < d", "matrix size n up / down (x1.25); d: single / double precision", LAB},
+     {"> < d", "matrix size n up / down ({size}); d: single / double precision", LAB},
      ">< size",
      3},
     {{{'d', 0}}, NULL, LAB, KNOB_PRECISION, {NULL, NULL, 0}, "d prec", 3},
@@ -97,7 +99,7 @@ const struct dash_keys_cmd dash_keys_table[] = {
      NULL,
      LAB,
      KNOB_CPUS,
-     {"} { u", "CPU quota up / down by 0.5 CPU (down to 0 lifts it); u: none", LAB},
+     {"} { u", "CPU quota up / down by {cpus} CPU (down to 0 lifts it); u: none", LAB},
      "}{u quota",
      2},
     {{{'u', 0}}, NULL, LAB, KNOB_CPUS, {NULL, NULL, 0}, NULL, 0},
@@ -105,7 +107,7 @@ const struct dash_keys_cmd dash_keys_table[] = {
      NULL,
      LAB,
      KNOB_LOADERS,
-     {"l L x X f F", "pipeline: loaders, CPU per batch (x1.5), prefetch up / down", LAB},
+     {"l L x X f F", "pipeline: loaders, CPU per batch ({prep-ms}), prefetch up / down", LAB},
      "lL loader",
      2},
     {{{'x', +1}, {'X', -1}}, NULL, LAB, KNOB_PREP_MS, {NULL, NULL, 0}, "xX prep", 3},

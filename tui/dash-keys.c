@@ -64,10 +64,29 @@ static size_t dash_keys_line_of(const struct dash_keys_cmd *e)
 	return i;
 }
 
+/* what with each "{option}" the step figure of that knob (knobs_rule_words). */
+static void dash_keys_what(const char *what, char *out, size_t cap)
+{
+	size_t n = 0;
+	while (*what && n + 1 < cap) {
+		const char *end = what[0] == '{' ? strchr(what, '}') : NULL;
+		char name[32];
+		if (end && (size_t)(end - what) < sizeof(name)) {
+			snprintf(name, sizeof(name), "%.*s", (int)(end - what - 1), what + 1);
+			n += knobs_rule_words(knobs_of_option(name), out + n, cap - n);
+			what = end + 1;
+		} else {
+			out[n++] = *what++;
+		}
+	}
+	out[n] = '\0';
+}
+
 const struct dash_key_help *dash_keys_help(unsigned mode, size_t *n)
 {
 	static struct dash_key_help lines[DASH_KEYS_LINES];
 	static char names[DASH_KEYS_LINES][48];
+	static char whats[DASH_KEYS_LINES][256];
 	size_t k = 0;
 	for (size_t i = 0; i < dash_keys_ncmds && k < DASH_KEYS_LINES; i++) {
 		const struct dash_keys_cmd *e = &dash_keys_table[i];
@@ -93,6 +112,8 @@ const struct dash_key_help *dash_keys_help(unsigned mode, size_t *n)
 			continue;
 		lines[k] = e->h;
 		lines[k].keys = names[k];
+		dash_keys_what(e->h.what, whats[k], sizeof(whats[k]));
+		lines[k].what = whats[k];
 		k++;
 	}
 	*n = k;

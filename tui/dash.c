@@ -63,17 +63,15 @@ static double dash_now(void)
 void dash_init(struct dash *d, const struct dash_config *c)
 {
 	memset(d, 0, sizeof(*d));
-	const struct knob *k = knobs_get(KNOB_INTERVAL);
-	d->interval = c && c->interval > 0 ? c->interval : k->def;
+	double lo, hi;
+	knobs_key_range(KNOB_INTERVAL, &lo, &hi);
+	d->interval = c && c->interval > 0 ? c->interval : knobs_get(KNOB_INTERVAL)->def;
 	double asked = d->interval;
-	if (d->interval < k->min)
-		d->interval = k->min;
-	if (d->interval > k->max)
-		d->interval = k->max;
+	d->interval = d->interval < lo ? lo : d->interval > hi ? hi : d->interval;
 	if (d->interval != asked)
 		snprintf(d->message, sizeof(d->message),
-			 "the dashboard refreshes every %g to %g s: -i %g became %g s", k->min,
-			 k->max, asked, d->interval);
+			 "the dashboard refreshes every %g to %g s: -i %g became %g s", lo, hi,
+			 asked, d->interval);
 	d->sort = thread_field_sort_next(THREAD_FIELD_N, +1, false);
 	d->utf8 = text_safe_utf8;
 }
@@ -433,7 +431,7 @@ int dash_run(struct session *s, const struct dash_config *c)
 	d.replay.on = session_replaying(s);
 	d.replay.speed = 1;
 	d.tour = xcalloc(1, sizeof(*d.tour));
-	d.tour_step = c && c->tour_step > 0 ? c->tour_step : 6.0;
+	d.tour_step = c && c->tour_step > 0 ? c->tour_step : OPTIONS_TOUR_STEP_DEFAULT;
 	d.tour_notes = c ? c->tour_notes : NULL;
 	if (c && c->tour && session_lab_live(s))
 		tour_start(d.tour, s, d.tour_step, d.tour_step, dash_now());

@@ -88,7 +88,7 @@ struct dash_config {
 				* stops it); NULL: none */
 	const char *message;   /* the message line at start ("serving …"), or NULL */
 	bool tour;	       /* --tour: the guided tour starts at once */
-	double tour_step;      /* --tour-step, s (0: 6) */
+	double tour_step;      /* --tour-step, s (0: OPTIONS_TOUR_STEP_DEFAULT) */
 	FILE *tour_notes;      /* --tour-notes FILE, opened; dash_run closes it */
 	FILE *log_file;	       /* --log FILE open for appending (the caller closes it), or
 				* NULL */
@@ -97,8 +97,8 @@ struct dash_config {
 				* leaves it with *back true; NULL otherwise */
 };
 
-/* Initial state: interval from c (clamped to the knob table's KNOB_INTERVAL
- * range; c NULL: its default),
+/* Initial state: interval from c (clamped to the interval keys' range,
+ * knobs_key_range; c NULL: the knob's default),
  * sort by CPU %, utf8 from text_safe_utf8, colour off. */
 void dash_init(struct dash *d, const struct dash_config *c);
 

@@ -16,11 +16,9 @@
 #include "ranking.h"
 #include "stop.h"
 
-#define DIAGNOSE_ALL_DEFAULT_S 5.0
-
 int diagnose_all_run(const struct options *o)
 {
-	double seconds = o->seconds_set ? o->seconds : DIAGNOSE_ALL_DEFAULT_S;
+	double seconds = o->seconds_set ? o->seconds : OPTIONS_DIAGNOSE_SECONDS_DEFAULT;
 	char err[512];
 	struct ranking k;
 	stop_install(NULL);

@@ -20,8 +20,6 @@
 #include "text-safe.h"
 #include "diagnosis-rules.h"
 
-#define DIAGNOSE_DEFAULT_S 5.0
-
 static void diagnose_json(const struct session *s, double seconds)
 {
 	char target[512];
@@ -44,7 +42,7 @@ static void diagnose_json(const struct session *s, double seconds)
 
 int diagnose_run(const struct options *o)
 {
-	double seconds = o->seconds_set ? o->seconds : DIAGNOSE_DEFAULT_S;
+	double seconds = o->seconds_set ? o->seconds : OPTIONS_DIAGNOSE_SECONDS_DEFAULT;
 	double step = o->interval_set ? o->interval : seconds / 5 < 1 ? seconds / 5 : 1;
 	struct session s;
 	struct session_config c;

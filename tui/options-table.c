@@ -11,7 +11,11 @@
 #include "collector.h"
 #include "format.h"
 #include "labview.h"
+#include "metrics.h"
 #include "options.h"
+#include "ranking-out.h"
+#include "sweep-cmd.h"
+#include "sweep.h"
 
 #define IN(m) OPTIONS_IN(MODE_##m)
 /* Modes that sample live threads (the lab's --sweep samples its own). */
@@ -21,7 +25,10 @@
 /* The targets an option applies to. */
 #define FOR(t) OPTIONS_FOR_##t
 
-/* In --help's order within each section. */
+/* In --help's order within each section.  An entry whose help names no
+ * default leaves def[] out. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 static const struct options_entry options_table_entries[] = {
     /* clang-format off */
     {"budget", OPT_BUDGET, OPTIONS_ARG_NONE, NULL, IN(BUDGET), NULL, OPTIONS_SEC_MODES, NULL,
@@ -31,8 +38,8 @@ static const struct options_entry options_table_entries[] = {
     {"sweep", OPT_SWEEP, OPTIONS_ARG_NONE, NULL, IN(SWEEP), NULL, OPTIONS_SEC_MODES, NULL,
      "run the workload over thread counts, print a scaling table", 0},
     {"diagnose", OPT_DIAGNOSE, OPTIONS_ARG_NONE, NULL, IN(DIAGNOSE), NULL, OPTIONS_SEC_MODES, NULL,
-     "sample S seconds (default 5), print the verdict: exit 0 fine or idle, 1 oversubscribed, "
-     "throttled, contended or undersubscribed", 0},
+     "sample S seconds (default %g), print the verdict: exit 0 fine or idle, 1 oversubscribed, "
+     "throttled, contended or undersubscribed", 0, {OPTIONS_DIAGNOSE_SECONDS_DEFAULT}},
     {"headless", OPT_HEADLESS, OPTIONS_ARG_NONE, NULL, IN(HEADLESS), NULL, OPTIONS_SEC_MODES, NULL,
      "sample with nothing on screen (for --serve, --record)", 0},
     {"tour", OPT_TOUR, OPTIONS_ARG_NONE, NULL, IN(DASHBOARD) | IN(BATCH), NULL, OPTIONS_SEC_MODES,
@@ -40,8 +47,8 @@ static const struct options_entry options_table_entries[] = {
      "measured (--batch: print them)",
      FOR(LAB)},
     {"tour-step", OPT_TOUR_STEP, OPTIONS_ARG_DOUBLE, NULL, IN(DASHBOARD) | IN(BATCH), NULL,
-     OPTIONS_SEC_MODES, "S", "seconds measured per tour step (default 6)",
-     FOR(LAB)},
+     OPTIONS_SEC_MODES, "S", "seconds measured per tour step (default %g)",
+     FOR(LAB), {OPTIONS_TOUR_STEP_DEFAULT}},
     {"tour-notes", OPT_TOUR_NOTES, OPTIONS_ARG_FILE, NULL, IN(DASHBOARD), NULL, OPTIONS_SEC_MODES,
      "FILE", "the dashboard's tour: append each step as JSON to FILE",
      FOR(LAB)},
@@ -55,9 +62,9 @@ static const struct options_entry options_table_entries[] = {
      "CPUs, each with its verdict",
      FOR(ALL)},
     {"top", OPT_TOP, OPTIONS_ARG_INT, NULL, IN(BATCH) | IN(DIAGNOSE), NULL, OPTIONS_SEC_TARGET,
-     "N", "--all: the first N processes of the ranking (default: all in csv and json, 20 in "
-     "text; --diagnose: 10 offenders in text)",
-     FOR(ALL)},
+     "N", "--all: the first N processes of the ranking (default: all in csv and json, %g in "
+     "text; --diagnose: %g offenders in text)",
+     FOR(ALL), {RANKING_OUT_TEXT_TOP, RANKING_OUT_DIAG_TOP}},
     {"kernel-threads", OPT_KERNEL_THREADS, OPTIONS_ARG_NONE, NULL, OPTIONS_IN_ALL & ~IN(SWEEP), NULL,
      OPTIONS_SEC_TARGET, NULL, "--all: rank kernel threads too (left out by default)",
      FOR(ALL)},
@@ -66,7 +73,7 @@ static const struct options_entry options_table_entries[] = {
      FOR(PID) | FOR(CMD) | FOR(MATCH)},
 
     {"interval", 'i', OPTIONS_ARG_DOUBLE, NULL, SERVING | IN(DIAGNOSE), NULL, OPTIONS_SEC_OUTPUT,
-     "SECONDS", "time between samples (fractions such as 0.05 work; --all: 1 or more)",
+     "SECONDS", NULL,
      FOR(LAB) | FOR(PID) | FOR(CMD) | FOR(MATCH) | FOR(ALL)},
     {"count", 'c', OPTIONS_ARG_INT, NULL, IN(BATCH), NULL, OPTIONS_SEC_OUTPUT, "N",
      "stop after N samples (batch; default: until the target exits)", 0},
@@ -102,12 +109,12 @@ static const struct options_entry options_table_entries[] = {
      FOR(LAB) | FOR(PID) | FOR(CMD) | FOR(MATCH) | FOR(ALL)},
     {"metrics-max-threads", OPT_METRICS_MAX_THREADS, OPTIONS_ARG_INT, NULL, SERVING, NULL,
      OPTIONS_SEC_EXPORTER, "N",
-     "per-thread series per process (default 500); the rest only in name groups",
-     FOR(LAB) | FOR(PID) | FOR(CMD) | FOR(MATCH)},
+     "per-thread series per process (default %g); the rest only in name groups",
+     FOR(LAB) | FOR(PID) | FOR(CMD) | FOR(MATCH), {METRICS_MAX_THREADS_DEFAULT}},
     {"metrics-max-processes", OPT_METRICS_MAX_PROCESSES, OPTIONS_ARG_INT, NULL, SERVING, NULL,
      OPTIONS_SEC_EXPORTER, "N",
-     "--all: the first N processes of the ranking get series (default 50)",
-     FOR(ALL)},
+     "--all: the first N processes of the ranking get series (default %g)",
+     FOR(ALL), {METRICS_MAX_PROCESSES_DEFAULT}},
 
     {"progress", OPT_PROGRESS, OPTIONS_ARG_STRING, NULL, SERVING | IN(SWEEP), NULL,
      OPTIONS_SEC_TUNE, "REGEX", "count the job's progress from its output lines (POSIX "
@@ -132,12 +139,12 @@ static const struct options_entry options_table_entries[] = {
      "--sweep -- CMD: every combination of the --env values",
      FOR(CMD)},
     {"warmup", OPT_WARMUP, OPTIONS_ARG_DOUBLE, NULL, IN(SWEEP), NULL, OPTIONS_SEC_TUNE, "W",
-     "--sweep -- CMD: seconds before measuring (default 2)",
-     FOR(CMD)},
+     "--sweep -- CMD: seconds before measuring (default %g)",
+     FOR(CMD), {SWEEP_CMD_WARMUP_DEFAULT}},
     {"repeat", OPT_REPEAT, OPTIONS_ARG_INT, NULL, IN(SWEEP), NULL, OPTIONS_SEC_TUNE, "R",
-     "--sweep -- CMD: runs per setting, median and spread (1-9; default 1); --seconds S: "
-     "measured (default 10)",
-     FOR(CMD)},
+     "--sweep -- CMD: runs per setting, median and spread (1-9; default %g); --seconds S: "
+     "measured (default %g)",
+     FOR(CMD), {SWEEP_CMD_REPEAT_DEFAULT, SWEEP_CMD_SECONDS_DEFAULT}},
 
     {"collector", OPT_COLLECTOR, OPTIONS_ARG_ENUM, collector_want_names, LIVE, NULL,
      OPTIONS_SEC_COLLECTOR, "C", "auto (default): the BPF task iterator where it loads (root, "
@@ -159,42 +166,40 @@ static const struct options_entry options_table_entries[] = {
      FOR(LAB) | FOR(PID) | FOR(CMD) | FOR(MATCH) | FOR(REPLAY)},
 
     {"threads", OPT_THREADS, OPTIONS_ARG_LIST, NULL, LAB, NULL, OPTIONS_SEC_KNOBS, "N",
-     "intra-op threads per GEMM (OpenBLAS threads)", FOR(LAB)},
+     NULL, FOR(LAB)},
     {"streams", OPT_STREAMS, OPTIONS_ARG_LIST, NULL, LAB, NULL, OPTIONS_SEC_KNOBS, "N",
-     "inter-op streams: GEMMs running at once", FOR(LAB)},
+     NULL, FOR(LAB)},
     {"size", OPT_SIZE, OPTIONS_ARG_INT, NULL, LAB, NULL, OPTIONS_SEC_KNOBS, "N",
-     "matrix size n of the n x n GEMM", FOR(LAB)},
+     NULL, FOR(LAB)},
     {"precision", OPT_PRECISION, OPTIONS_ARG_ENUM, options_precision_values, LAB, NULL,
-     OPTIONS_SEC_KNOBS, "P", "single (sgemm) or double (dgemm)", FOR(LAB)},
+     OPTIONS_SEC_KNOBS, "P", NULL, FOR(LAB)},
     {"kernel", OPT_KERNEL, OPTIONS_ARG_ENUM, settings_kernel_names, LAB, NULL, OPTIONS_SEC_KNOBS,
-     "K", "gemm, or triad: a memory-bound STREAM-style triad over arrays far larger than the "
-     "caches",
+     "K", NULL,
      FOR(LAB)},
     {"roofline", OPT_ROOFLINE, OPTIONS_ARG_NONE, NULL, OPTIONS_IN_ALL, NULL, OPTIONS_SEC_KNOBS,
      NULL, "measure the memory roof (a short triad) at start, so every sample's roofline says "
      "compute- or memory-bound", 0},
     {"cpus", OPT_CPUS, OPTIONS_ARG_DOUBLE, NULL, LAB, NULL, OPTIONS_SEC_KNOBS, "X",
-     "run the workload (or --sweep's CMD) under a quota of X CPUs",
+     NULL,
      FOR(LAB) | FOR(CMD)},
     {"workers", OPT_WORKERS, OPTIONS_ARG_INT, NULL, LAB, NULL, OPTIONS_SEC_KNOBS, "N",
-     "background CPU-burning processes in the same quota", FOR(LAB)},
+     NULL, FOR(LAB)},
     {"loaders", OPT_LOADERS, OPTIONS_ARG_LIST, NULL, LAB, NULL, OPTIONS_SEC_KNOBS, "N",
-     "input-pipeline loader processes preparing batches (0: no pipeline, GEMMs need "
-     "no input)",
+     NULL,
      FOR(LAB)},
     {"prep-ms", OPT_PREP_MS, OPTIONS_ARG_INT, NULL, LAB, NULL, OPTIONS_SEC_KNOBS, "MS",
-     "CPU time a loader spends on one batch", FOR(LAB)},
+     NULL, FOR(LAB)},
     {"prefetch", OPT_PREFETCH, OPTIONS_ARG_INT, NULL, LAB, NULL, OPTIONS_SEC_KNOBS, "K",
-     "ring slots per loader (batches prepared ahead)", FOR(LAB)},
+     NULL, FOR(LAB)},
     {"blas", OPT_BLAS, OPTIONS_ARG_ENUM, settings_blas_names, LAB, NULL, OPTIONS_SEC_KNOBS, "BUILD",
-     "pthreads or openmp: which OpenBLAS build the helpers load", FOR(LAB)},
+     NULL, FOR(LAB)},
     {"blas-spin", OPT_BLAS_SPIN, OPTIONS_ARG_ENUM, options_spin_values, LAB, NULL,
      OPTIONS_SEC_KNOBS, "MODE", "default, or off: idle pool threads sleep instead of spinning "
      "(OPENBLAS_THREAD_TIMEOUT=1, OMP_WAIT_POLICY=PASSIVE)",
      FOR(LAB)},
     {"seconds", OPT_SECONDS, OPTIONS_ARG_DOUBLE, NULL, IN(SWEEP) | IN(DIAGNOSE), "use -i and -c",
-     OPTIONS_SEC_KNOBS, "S", "--sweep: seconds measured per setting (default 3); --diagnose: "
-     "seconds sampled (default 5)", 0},
+     OPTIONS_SEC_KNOBS, "S", "--sweep: seconds measured per setting (default %g); --diagnose: "
+     "seconds sampled (default %g)", 0, {SWEEP_SECONDS_DEFAULT, OPTIONS_DIAGNOSE_SECONDS_DEFAULT}},
 
     {"help", 'h', OPTIONS_ARG_NONE, NULL, OPTIONS_IN_ALL, NULL, OPTIONS_SEC_INFO, NULL,
      "show this help", 0},
@@ -204,6 +209,7 @@ static const struct options_entry options_table_entries[] = {
      OPTIONS_SEC_HIDDEN, NULL, "print the option table for the shell completions", 0},
     /* clang-format on */
 };
+#pragma GCC diagnostic pop
 #define OPTIONS_TABLE_N (sizeof(options_table_entries) / sizeof(options_table_entries[0]))
 _Static_assert(OPTIONS_TABLE_N <= OPTIONS_TABLE_MAX, "options.h's given[] is too short");
 

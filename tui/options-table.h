@@ -147,6 +147,8 @@ enum options_target {
 	OPTIONS_FOR_ALL = 1u << 5, /* --all: every process of the machine */
 };
 
+#define OPTIONS_DEFS 3 /* the most defaults one help line names */
+
 struct options_entry {
 	const char *name; /* long name, without "--" */
 	int val;	  /* getopt_long's value: the short letter, or an OPT_* */
@@ -156,8 +158,12 @@ struct options_entry {
 	const char *hint;	   /* after "X is for Y; ", or NULL */
 	enum options_section section;
 	const char *placeholder; /* "N", "FILE"; NULL without a value */
-	const char *help;	 /* one line; --help wraps it */
+	const char *help;	 /* one line; --help wraps it; each "%g" in it prints
+				  * the next of def[]; NULL: a knob's, from the knob
+				  * table (monitor/knobs.c) */
 	unsigned targets;	 /* OPTIONS_FOR_* bits; 0: any */
+	double def[OPTIONS_DEFS]; /* the defaults the help names, from the constants the
+				   * code starts from: each written once */
 };
 
 /* The number of entries; the longest table options.h's given[] holds. */

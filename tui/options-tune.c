@@ -24,8 +24,8 @@ int options_regex_check(const char *opt, const char *re, char *err, size_t errle
 
 void options_tune_defaults(struct options *o)
 {
-	o->warmup = 2.0;
-	o->repeat = 1;
+	o->warmup = SWEEP_CMD_WARMUP_DEFAULT;
+	o->repeat = SWEEP_CMD_REPEAT_DEFAULT;
 }
 
 int options_tune_one(struct options *o, int c, const char *arg, char *err, size_t errlen)

@@ -83,6 +83,27 @@ static void options_usage_wrap(FILE *f, size_t col, const char *text)
 	}
 }
 
+/* e's help line (a knob's: the knob table's) with each "%g" the next of
+ * its defaults.  Returns the
+ * bytes written. */
+static size_t options_usage_help(const struct options_entry *e, char *out, size_t cap)
+{
+	size_t n = 0, d = 0;
+	const struct knob *k = knobs_get(knobs_of_option(e->name));
+	const char *help = e->help ? e->help : k ? k->help : "";
+	for (const char *p = help; *p && n + 1 < cap; p++) {
+		if (p[0] == '%' && p[1] == 'g' && d < OPTIONS_DEFS) {
+			int w = snprintf(out + n, cap - n, "%g", e->def[d++]);
+			n = w < 0 ? n : n + (size_t)w < cap ? n + (size_t)w : cap - 1;
+			p++;
+		} else {
+			out[n++] = *p;
+		}
+	}
+	out[n] = '\0';
+	return n;
+}
+
 /* "  -p, --pid PID" or "      --tree", then its help line. */
 static void options_usage_entry(FILE *f, const struct options_entry *e)
 {
@@ -103,7 +124,7 @@ static void options_usage_entry(FILE *f, const struct options_entry *e)
 	}
 	/* A knob option's range and default are the knob table's. */
 	char help[512];
-	size_t len = (size_t)snprintf(help, sizeof(help), "%s", e->help);
+	size_t len = options_usage_help(e, help, sizeof(help));
 	if (len < sizeof(help))
 		knobs_describe(knobs_of_option(e->name), help + len, sizeof(help) - len);
 	options_usage_wrap(f, n, help);

@@ -111,10 +111,10 @@ static void options_defaults(struct options *o)
 	o->loaders = k.loaders;
 	o->prep_ms = k.prep_ms;
 	o->prefetch = k.prefetch;
-	o->seconds = 3.0;
+	o->seconds = SWEEP_SECONDS_DEFAULT;
 	o->metrics_max_threads = METRICS_MAX_THREADS_DEFAULT;
 	o->metrics_max_processes = METRICS_MAX_PROCESSES_DEFAULT;
-	o->tour_step = 6.0;
+	o->tour_step = OPTIONS_TOUR_STEP_DEFAULT;
 	options_tune_defaults(o);
 	const char *nc = getenv("NO_COLOR");
 	o->no_color = nc && *nc;
@@ -172,9 +172,11 @@ static int options_one(struct options *o, int c, const char *arg, char *err, siz
 		o->pid = (pid_t)v;
 		return EXIT_OK;
 	case 'i':
-		if (!options_double(arg, 0.01, 3600, &o->interval))
-			return options_err(err, errlen,
-					   "-i needs seconds from 0.01 to 3600, not '%s'", arg);
+		if (!options_double(arg, knobs_get(KNOB_INTERVAL)->min,
+				    knobs_get(KNOB_INTERVAL)->max, &o->interval))
+			return options_err(err, errlen, "-i needs seconds from %g to %g, not '%s'",
+					   knobs_get(KNOB_INTERVAL)->min,
+					   knobs_get(KNOB_INTERVAL)->max, arg);
 		o->interval_set = true;
 		return EXIT_OK;
 	case 'c':

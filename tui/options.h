@@ -32,6 +32,11 @@ enum mode {
 
 #define OPT_LIST_MAX 32
 
+/* Defaults of options that are no knob (the knobs' are monitor/knobs.c's);
+ * the option table's help lines print them. */
+#define OPTIONS_TOUR_STEP_DEFAULT	 6.0 /* --tour-step, s */
+#define OPTIONS_DIAGNOSE_SECONDS_DEFAULT 5.0 /* --diagnose's --seconds, s */
+
 struct options {
 	enum mode mode;
 	enum format format;

@@ -7,6 +7,7 @@
 #include "tl-test.h"
 
 #include <curses.h>
+#include <stdarg.h>
 #include <string.h>
 
 #include "dash-keys.h"
@@ -583,6 +584,64 @@ static void test_help_per_mode(void **state)
 	assert_true(size);
 }
 
+/* The line of text (named where) that starts with start holds the words
+ * fmt makes, else a failure naming both. */
+static void says(const char *where, const char *text, const char *start, const char *fmt, ...)
+{
+	char want[128];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(want, sizeof(want), fmt, ap);
+	va_end(ap);
+	const char *l = strstr(text, start);
+	if (!l)
+		fail_msg("%s has no line starting %s", where, start);
+	int len = (int)strcspn(l, "\n");
+	const char *hit = strstr(l, want);
+	if (!hit || hit > l + len)
+		fail_msg("%s says \"%.*s\", not \"%s\" as the knob table", where, len, l, want);
+}
+
+/* The knobs' step figures are the knob table's wherever they are written:
+ * the help screen (made from it), docs/dashboard.md's key table and the man
+ * page's KEYS.  A drift of either side fails here. */
+static void test_knob_figures_are_the_tables(void **state)
+{
+	(void)state;
+	const struct knob *size = knobs_get(KNOB_SIZE), *prep = knobs_get(KNOB_PREP_MS),
+			  *cpus = knobs_get(KNOB_CPUS);
+	char list[128] = "", help[4096] = "";
+	double lo, hi;
+	knobs_key_range(KNOB_INTERVAL, &lo, &hi);
+	for (size_t i = 0, n = 0; i < knobs_nintervals; i++)
+		n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%g", i ? ", " : "",
+				      knobs_intervals[i]);
+	size_t n, len = 0;
+	const struct dash_key_help *h = dash_keys_help(0, &n);
+	for (size_t i = 0; i < n && len < sizeof(help); i++) {
+		assert_null(strchr(h[i].what, '{'));
+		len += (size_t)snprintf(help + len, sizeof(help) - len, "%s  %s\n", h[i].keys,
+					h[i].what);
+	}
+	says("the help", help, "> < d", "(x%g)", size->factor);
+	says("the help", help, "} { u", "by %g CPU", cpus->step);
+	says("the help", help, "l L x X", "(x%g)", prep->factor);
+	char *doc = tl_slurp_src("docs/dashboard.md");
+	says("docs/dashboard.md", doc, "| `>` / `<`", "\xc3\x97%g up / down, multiples of %g, from %g",
+	     size->factor, size->step, size->key_min);
+	says("docs/dashboard.md", doc, "| `}` / `{`", "by %g CPU: `}` with no quota starts at %g",
+	     cpus->step, cpus->step);
+	says("docs/dashboard.md", doc, "| `}` / `{`", "starts at online \xe2\x88\x92 %g", cpus->step);
+	says("docs/dashboard.md", doc, "| `x` / `X`", "\xc3\x97%g up / down", prep->factor);
+	says("docs/dashboard.md", doc, "| `i` / `I`", "(%s s;", list);
+	free(doc);
+	char *man = tl_slurp_src("man/threadlab.1");
+	says("the man page", man, "CPU quota up / down", "by %g CPU.", cpus->step);
+	says("the man page", man, "CPU per batch a loader spends", "(x%g)", prep->factor);
+	says("the man page", man, "Refresh faster / slower", "(%g to %g seconds)", lo, hi);
+	free(man);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -598,6 +657,7 @@ int main(void)
 	    cmocka_unit_test(test_replay_keys),
 	    cmocka_unit_test(test_every_listed_key_acts),
 	    cmocka_unit_test(test_help_per_mode),
+	    cmocka_unit_test(test_knob_figures_are_the_tables),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -13,6 +13,8 @@
 #include "dash-keys-impl.h"
 #include "dash-keys-table.h"
 #include "knobs.h"
+#include "options-table.h"
+#include "options-usage.h"
 #include "session-knob.h"
 #include "session.h"
 #include "sweep.h"
@@ -107,17 +109,24 @@ static void test_ends_are_refused(void **state)
 	w.cpus = 0;
 	assert_int_equal(session_knob_step(NULL, &w, KNOB_CPUS, 0, ONLINE, msg, sizeof(msg)), 0);
 	assert_string_equal(msg, "no quota to remove");
-	/* The refresh interval stops at its list's ends. */
+	/* The refresh interval stops at its list's ends, the keys' range,
+	 * inside the knob's (the command line's -i 0.01 to 3600). */
 	const struct knob *iv = knobs_get(KNOB_INTERVAL);
-	double next = -1;
-	assert_int_equal(knobs_step(KNOB_INTERVAL, iv->max, +1, 0, &next, msg, sizeof(msg)),
-			 -ERANGE);
+	double next = -1, lo, hi;
+	knobs_key_range(KNOB_INTERVAL, &lo, &hi);
+	assert_true(lo == 0.1 && hi == 10);
+	assert_true(iv->min == 0.01 && iv->max == 3600);
+	assert_int_equal(knobs_step(KNOB_INTERVAL, hi, +1, 0, &next, msg, sizeof(msg)), -ERANGE);
 	assert_string_equal(msg, "refresh interval stays within 0.1..10 s");
-	assert_int_equal(knobs_step(KNOB_INTERVAL, iv->min, -1, 0, &next, msg, sizeof(msg)),
-			 -ERANGE);
+	assert_int_equal(knobs_step(KNOB_INTERVAL, lo, -1, 0, &next, msg, sizeof(msg)), -ERANGE);
 	assert_true(next == -1);
-	assert_true(knobs_intervals[0] == iv->min);
-	assert_true(knobs_intervals[knobs_nintervals - 1] == iv->max);
+	for (size_t i = 0; i < knobs_nintervals; i++)
+		assert_true(knobs_intervals[i] >= iv->min && knobs_intervals[i] <= iv->max);
+	/* Below the list (-i 0.05) the shorter key stays, the longer one
+	 * goes to the list's first. */
+	assert_int_equal(knobs_step(KNOB_INTERVAL, 0.05, -1, 0, &next, msg, sizeof(msg)), -ERANGE);
+	assert_int_equal(knobs_step(KNOB_INTERVAL, 0.05, +1, 0, &next, msg, sizeof(msg)), 0);
+	assert_true(next == 0.1);
 }
 
 /* The range check refuses just outside each end and takes the ends, with
@@ -185,7 +194,7 @@ static void test_defaults(void **state)
 	/* A -i beyond the range is clamped to the table's end, and said. */
 	struct dash_config dc = {.interval = 60};
 	dash_init(&d, &dc);
-	assert_true(d.interval == knobs_get(KNOB_INTERVAL)->max);
+	assert_true(d.interval == 10);
 	assert_non_null(strstr(d.message, "0.1 to 10 s"));
 }
 
@@ -208,10 +217,49 @@ static void test_describe(void **state)
 	knobs_describe(KNOB_CPUS, buf, sizeof(buf));
 	assert_string_equal(buf, "; default none");
 	knobs_describe(KNOB_INTERVAL, buf, sizeof(buf));
-	assert_string_equal(buf, "; default 1");
+	assert_string_equal(buf, ", 0.01-3600; default 1");
 	/* Cut to the room given, still a string. */
 	assert_int_equal(knobs_describe(KNOB_THREADS, buf, 6), 5);
 	assert_string_equal(buf, ", 1-6");
+}
+
+/* A knob option's help line in --help is the knob table's help, then
+ * knobs_describe: the option table writes none of its own. */
+static void test_help_is_the_knobs(void **state)
+{
+	(void)state;
+	char *text = NULL, joined[16384];
+	size_t len = 0, j = 0;
+	FILE *f = open_memstream(&text, &len);
+	assert_non_null(f);
+	options_usage(f);
+	fclose(f);
+	/* Continuation lines (from column 25) joined to their option's. */
+	for (size_t i = 0; i < len && j + 1 < sizeof(joined); i++) {
+		if (text[i] == '\n' && strncmp(text + i + 1, "                        ", 24) == 0) {
+			joined[j++] = ' ';
+			i += 24;
+		} else {
+			joined[j++] = text[i];
+		}
+	}
+	joined[j] = '\0';
+	free(text);
+	int knobs = 0;
+	for (size_t i = 0; i < options_table_count(); i++) {
+		const struct options_entry *e = options_table_at(i);
+		enum knob_id k = knobs_of_option(e->name);
+		if (k == KNOB_NONE)
+			continue;
+		knobs++;
+		assert_null(e->help);
+		char want[512], tail[64];
+		knobs_describe(k, tail, sizeof(tail));
+		snprintf(want, sizeof(want), "  %s%s\n", knobs_get(k)->help, tail);
+		if (!strstr(joined, want))
+			fail_msg("--help has no line ending \"%s\"", want);
+	}
+	assert_true(knobs >= 12);
 }
 
 static void test_keys_match_the_table(void **state)
@@ -296,6 +344,7 @@ int main(void)
 	    cmocka_unit_test(test_every_knob_is_whole),	 cmocka_unit_test(test_ends_are_refused),
 	    cmocka_unit_test(test_range_check),		 cmocka_unit_test(test_defaults),
 	    cmocka_unit_test(test_keys_match_the_table), cmocka_unit_test(test_describe),
+	    cmocka_unit_test(test_help_is_the_knobs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
