@@ -151,7 +151,6 @@ reuse() {
 	until_true 300 lines_at_least 2
 	kill "$a"
 	wait "$a" 2>/dev/null
-	n=$(wc -l <"$tmp/r.json")
 	echo $((a - 1)) 2>/dev/null >/proc/sys/kernel/ns_last_pid
 	for _ in $(seq 400); do
 		OMP_NUM_THREADS=1 sh -c '[ $$ = "$0" ] && exec taskset -c 0 "$1"; exit 0' "$a" "$OMP" &
@@ -162,7 +161,12 @@ reuse() {
 		fi
 		wait "$b"
 	done
-	until_true 300 lines_at_least $((n + 3))
+	# the new program ranked (on a loaded box a new process may take more
+	# than three samples to be found and given a full interval), then two
+	# samples more, so that it shows with a rate of its own
+	until_true 300 grep -q '"name":"omp-busy"' "$tmp/r.json"
+	n=$(wc -l <"$tmp/r.json")
+	until_true 300 lines_at_least $((n + 2))
 	kill -TERM "$t"
 	wait "$t"
 	echo "st $?"
