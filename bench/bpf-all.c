@@ -44,7 +44,7 @@ int main(int argc, char **argv)
 	struct bpf_tasks *b;
 	if (secs <= 0 || iv <= 0)
 		return 2;
-	if (bpf_tasks_load(0, &b, why, sizeof(why)) < 0) {
+	if (bpf_load_tasks(0, &b, why, sizeof(why)) < 0) {
 		fprintf(stderr, "bpf-all: %s\n", why);
 		return 1;
 	}
@@ -70,7 +70,7 @@ int main(int argc, char **argv)
 		if (bpf_threads_sample(r, s, &cur) < 0)
 			break;
 		size_t n = thread_rates(&prev, &cur, &rt, &cap);
-		thread_rates_latency(&prev, &cur, rt, n, &lat, &nlat, &lcap);
+		thread_latency_rates(&prev, &cur, rt, n, &lat, &nlat, &lcap);
 		busy += now() - s;
 		ticks++;
 		threads = n;
@@ -89,6 +89,6 @@ int main(int argc, char **argv)
 	thread_set_free(&prev);
 	thread_set_free(&cur);
 	bpf_threads_free(r);
-	bpf_tasks_free(b);
+	bpf_load_free(b);
 	return 0;
 }

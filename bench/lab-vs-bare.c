@@ -39,18 +39,18 @@ static double lab_gflops(struct lab *lab, int threads, double seconds, int n)
 	s.size = n;
 	struct lab_status st;
 	if (lab_apply(lab, &s, msg, sizeof(msg)) < 0 ||
-	    lab_wait_ready(lab, 10000, msg, sizeof(msg)) < 0) {
+	    lab_status_wait_ready(lab, 10000, msg, sizeof(msg)) < 0) {
 		fprintf(stderr, "lab: %s\n", msg);
 		return 0;
 	}
 	struct timespec w = {1, 0};
 	nanosleep(&w, NULL);
-	lab_read(lab, &st);
+	lab_status_read(lab, &st);
 	uint64_t f0 = st.flops;
 	double t0 = now_s();
 	struct timespec m = {(time_t)seconds, (long)((seconds - (double)(time_t)seconds) * 1e9)};
 	nanosleep(&m, NULL);
-	lab_read(lab, &st);
+	lab_status_read(lab, &st);
 	return (double)(st.flops - f0) / (now_s() - t0) / 1e9;
 }
 

@@ -193,13 +193,13 @@ static double bench_bpf(pid_t pid, int ticks, long interval, double *full, doubl
 {
 	struct bpf_tasks *b = NULL;
 	double t0 = now_ms();
-	if (bpf_tasks_load(0, &b, why, whylen) < 0)
+	if (bpf_load_tasks(0, &b, why, whylen) < 0)
 		return -1;
 	bpf_load_ms = now_ms() - t0;
 	struct bpf_threads *t = bpf_threads_new(b, pid, false, false);
 	if (!t) {
 		snprintf(why, whylen, "%s", strerror(errno));
-		bpf_tasks_free(b);
+		bpf_load_free(b);
 		return -1;
 	}
 	bpf_threads_set_period(t, stat_period);
@@ -238,7 +238,7 @@ static double bench_bpf(pid_t pid, int ticks, long interval, double *full, doubl
 	thread_set_free(&prev);
 	thread_set_free(&cur);
 	bpf_threads_free(t);
-	bpf_tasks_free(b);
+	bpf_load_free(b);
 	return spent;
 }
 

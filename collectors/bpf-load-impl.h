@@ -22,10 +22,10 @@ struct bpf_tasks {
 
 /* The skeleton's pieces, for the reader (bpf-load.c owns the skeleton
  * type, from the generated header). */
-int bpf_tasks_iter_fd(struct bpf_tasks *b);	  /* a new iterator: -errno */
-int bpf_tasks_hist_fd(const struct bpf_tasks *b); /* the histogram slots, by slot */
+int bpf_load_iter_fd(struct bpf_tasks *b);	 /* a new iterator: -errno */
+int bpf_load_hist_fd(const struct bpf_tasks *b); /* the histogram slots, by slot */
 /* One reader more (delta +1) or fewer (-1) wanting kernel tgid traced. */
-void bpf_tasks_trace(struct bpf_tasks *b, pid_t tgid, int delta);
+void bpf_load_trace(struct bpf_tasks *b, pid_t tgid, int delta);
 /* A read's cadence (threadlab.bpf.c, not_due()): with lite, a thread that
  * does not lead its process, whose phase is outside [due_lo, due_lo +
  * due_span), that started at or before new_after (CLOCK_BOOTTIME ns) and
@@ -41,8 +41,8 @@ struct bpf_tasks_cadence {
 
 /* The .bss variables of threadlab.bpf.c a read sets (c NULL: no cadence,
  * every record in full); returns the new gen. */
-uint64_t bpf_tasks_begin(struct bpf_tasks *b, uint64_t since, pid_t root, bool tree, bool all,
-			 const struct bpf_tasks_cadence *c);
-void bpf_tasks_trace_all(struct bpf_tasks *b, bool on);
+uint64_t bpf_load_begin(struct bpf_tasks *b, uint64_t since, pid_t root, bool tree, bool all,
+			const struct bpf_tasks_cadence *c);
+void bpf_load_trace_all(struct bpf_tasks *b, bool on);
 
 #endif

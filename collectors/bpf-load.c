@@ -27,7 +27,7 @@
 #include "xalloc.h"
 #include "bpf-load.h"
 
-bool bpf_tasks_built(void)
+bool bpf_load_built(void)
 {
 	return true;
 }
@@ -88,7 +88,7 @@ static void bpf_load_failed(int err, const char *step, char *why, size_t whylen)
 		snprintf(why, whylen, "the BPF programs did not %s: %s", step, strerror(-err));
 }
 
-int bpf_tasks_load(unsigned max_threads, struct bpf_tasks **out, char *why, size_t whylen)
+int bpf_load_tasks(unsigned max_threads, struct bpf_tasks **out, char *why, size_t whylen)
 {
 	*out = NULL;
 	why[0] = '\0';
@@ -126,7 +126,7 @@ int bpf_tasks_load(unsigned max_threads, struct bpf_tasks **out, char *why, size
 	return 0;
 }
 
-void bpf_tasks_free(struct bpf_tasks *b)
+void bpf_load_free(struct bpf_tasks *b)
 {
 	if (!b)
 		return;
@@ -135,22 +135,22 @@ void bpf_tasks_free(struct bpf_tasks *b)
 	free(b);
 }
 
-uint64_t bpf_tasks_dropped(const struct bpf_tasks *b)
+uint64_t bpf_load_dropped(const struct bpf_tasks *b)
 {
 	return __atomic_load_n(&b->skel->bss->dropped, __ATOMIC_RELAXED);
 }
 
-unsigned bpf_tasks_capacity(const struct bpf_tasks *b)
+unsigned bpf_load_capacity(const struct bpf_tasks *b)
 {
 	return b->capacity;
 }
 
-uint64_t bpf_tasks_reads(const struct bpf_tasks *b)
+uint64_t bpf_load_reads(const struct bpf_tasks *b)
 {
 	return b->reads;
 }
 
-int bpf_tasks_iter_fd(struct bpf_tasks *b)
+int bpf_load_iter_fd(struct bpf_tasks *b)
 {
 	b->reads++;
 	if (b->fail_read && b->reads >= b->fail_read)
@@ -159,17 +159,17 @@ int bpf_tasks_iter_fd(struct bpf_tasks *b)
 	return fd < 0 ? -errno : fd;
 }
 
-int bpf_tasks_hist_fd(const struct bpf_tasks *b)
+int bpf_load_hist_fd(const struct bpf_tasks *b)
 {
 	return bpf_map__fd(b->skel->maps.hist);
 }
 
-int bpf_tasks_slots_used(const struct bpf_tasks *b)
+int bpf_load_slots_used(const struct bpf_tasks *b)
 {
 	return __atomic_load_n(&b->skel->bss->slots_used, __ATOMIC_RELAXED);
 }
 
-void bpf_tasks_trace(struct bpf_tasks *b, pid_t tgid, int delta)
+void bpf_load_trace(struct bpf_tasks *b, pid_t tgid, int delta)
 {
 	if (tgid <= 0 || (unsigned)tgid >= TL_PID_LIMIT)
 		return;
@@ -202,8 +202,8 @@ void bpf_tasks_trace(struct bpf_tasks *b, pid_t tgid, int delta)
 	b->ntraced--;
 }
 
-uint64_t bpf_tasks_begin(struct bpf_tasks *b, uint64_t since, pid_t root, bool tree, bool all,
-			 const struct bpf_tasks_cadence *c)
+uint64_t bpf_load_begin(struct bpf_tasks *b, uint64_t since, pid_t root, bool tree, bool all,
+			const struct bpf_tasks_cadence *c)
 {
 	struct threadlab_bpf__bss *v = b->skel->bss;
 	v->lite = c && c->lite;
@@ -225,7 +225,7 @@ uint64_t bpf_tasks_begin(struct bpf_tasks *b, uint64_t since, pid_t root, bool t
 	return g;
 }
 
-void bpf_tasks_trace_all(struct bpf_tasks *b, bool on)
+void bpf_load_trace_all(struct bpf_tasks *b, bool on)
 {
 	b->readers_all += on ? 1 : -1;
 	b->skel->bss->trace_all = b->readers_all > 0;

@@ -10,12 +10,12 @@
 #include <errno.h>
 #include <stdio.h>
 
-bool bpf_tasks_built(void)
+bool bpf_load_built(void)
 {
 	return false;
 }
 
-int bpf_tasks_load(unsigned max_threads, struct bpf_tasks **out, char *why, size_t whylen)
+int bpf_load_tasks(unsigned max_threads, struct bpf_tasks **out, char *why, size_t whylen)
 {
 	(void)max_threads;
 	*out = NULL;
@@ -23,30 +23,30 @@ int bpf_tasks_load(unsigned max_threads, struct bpf_tasks **out, char *why, size
 	return -ENOTSUP;
 }
 
-void bpf_tasks_free(struct bpf_tasks *b)
+void bpf_load_free(struct bpf_tasks *b)
 {
 	(void)b;
 }
 
-uint64_t bpf_tasks_dropped(const struct bpf_tasks *b)
-{
-	(void)b;
-	return 0;
-}
-
-unsigned bpf_tasks_capacity(const struct bpf_tasks *b)
+uint64_t bpf_load_dropped(const struct bpf_tasks *b)
 {
 	(void)b;
 	return 0;
 }
 
-uint64_t bpf_tasks_reads(const struct bpf_tasks *b)
+unsigned bpf_load_capacity(const struct bpf_tasks *b)
 {
 	(void)b;
 	return 0;
 }
 
-int bpf_tasks_slots_used(const struct bpf_tasks *b)
+uint64_t bpf_load_reads(const struct bpf_tasks *b)
+{
+	(void)b;
+	return 0;
+}
+
+int bpf_load_slots_used(const struct bpf_tasks *b)
 {
 	(void)b;
 	return 0;

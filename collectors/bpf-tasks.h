@@ -21,12 +21,12 @@
  * after they appear), each in a slot of an array of a bounded number of
  * histograms, given back when the thread exits; a thread that finds no
  * free slot has no histogram (its figures are unknown, not 0) and its
- * waits count in bpf_tasks_dropped().  Each wait is the one schedstat
+ * waits count in bpf_load_dropped().  Each wait is the one schedstat
  * counts (from sched_info.last_queued to the switch), so the histogram's
  * mean is schedstat's run_delay / pcount.
  *
  * Built without BPF support (./configure --enable-bpf=no) the same calls
- * exist: bpf_tasks_built() is false and loading fails with -ENOTSUP.  The
+ * exist: bpf_load_built() is false and loading fails with -ENOTSUP.  The
  * design: docs/design.md, "The BPF collector". */
 #ifndef THREADLAB_BPF_TASKS_H
 #define THREADLAB_BPF_TASKS_H

@@ -1,7 +1,7 @@
 /* bpf-threads.c — one target's threads through the BPF task iterator
  * (bpf-tasks.h).
  *
- * A read: bump the generation (bpf_tasks_begin), create an iterator from
+ * A read: bump the generation (bpf_load_begin), create an iterator from
  * the attached link, read() it to the end, parse the records into the
  * caller's set.  The link walks every task and the program keeps the
  * reader's: a link limited to one process (the task.pid option) measured
@@ -112,7 +112,7 @@ struct bpf_threads *bpf_threads_new(struct bpf_tasks *b, pid_t pid, bool tree, b
 	/* The processes to trace are registered by kernel tgid, which the
 	 * first read gives (pid is our namespace's number). */
 	if (all)
-		bpf_tasks_trace_all(b, true);
+		bpf_load_trace_all(b, true);
 	return t;
 }
 
@@ -121,9 +121,9 @@ void bpf_threads_free(struct bpf_threads *t)
 	if (!t)
 		return;
 	if (t->all)
-		bpf_tasks_trace_all(t->b, false);
+		bpf_load_trace_all(t->b, false);
 	for (size_t i = 0; i < t->ntraced; i++)
-		bpf_tasks_trace(t->b, t->traced[i], -1);
+		bpf_load_trace(t->b, t->traced[i], -1);
 	free(t->slots);
 	free(t->traced);
 	free(t->seen);
@@ -196,7 +196,7 @@ static const struct thread_sample *bpf_threads_kept(struct bpf_threads *t, pid_t
 /* Runs the iterator once into t->buf.  Returns the bytes read or -errno. */
 static ssize_t bpf_threads_read(struct bpf_threads *t)
 {
-	int fd = bpf_tasks_iter_fd(t->b);
+	int fd = bpf_load_iter_fd(t->b);
 	if (fd < 0)
 		return fd;
 	size_t n = 0;
@@ -298,7 +298,7 @@ static void bpf_threads_latency(struct bpf_threads *t, const struct tl_task *r, 
 		 * that read may have had this thread as a short record. */
 		struct tl_lat v;
 		__u32 key = r->slot;
-		if (bpf_map_lookup_elem(bpf_tasks_hist_fd(t->b), &key, &v) != 0 ||
+		if (bpf_map_lookup_elem(bpf_load_hist_fd(t->b), &key, &v) != 0 ||
 		    v.owner != r->gtid)
 			return; /* gone since the iterator saw it: no histogram */
 		memcpy(k->count, v.count, sizeof(k->count));
@@ -333,10 +333,10 @@ static void bpf_threads_retrace(struct bpf_threads *t)
 	while (i < t->ntraced || k < t->nseen) {
 		pid_t a = i < t->ntraced ? t->traced[i] : 0, b = k < t->nseen ? t->seen[k] : 0;
 		if (k >= t->nseen || (i < t->ntraced && a < b)) {
-			bpf_tasks_trace(t->b, a, -1); /* gone */
+			bpf_load_trace(t->b, a, -1); /* gone */
 			i++;
 		} else if (i >= t->ntraced || b < a) {
-			bpf_tasks_trace(t->b, b, +1); /* new */
+			bpf_load_trace(t->b, b, +1); /* new */
 			k++;
 		} else {
 			i++, k++;
@@ -444,7 +444,7 @@ int bpf_threads_sample(struct bpf_threads *t, double now, struct thread_set *out
 		out->v = xreallocarray_grow(out->v, &out->cap, t->kept.n + 1, sizeof(*out->v));
 		out->lat = xreallocarray_grow(out->lat, &out->lat_cap, t->kept.nlat + 1,
 					      sizeof(*out->lat));
-		g = bpf_tasks_begin(t->b, t->last_gen, t->pid, t->tree, t->all, &c);
+		g = bpf_load_begin(t->b, t->last_gen, t->pid, t->tree, t->all, &c);
 		ssize_t n = bpf_threads_read(t);
 		if (n < 0)
 			return (int)n;
@@ -468,8 +468,8 @@ int bpf_threads_sample(struct bpf_threads *t, double now, struct thread_set *out
 	t->last_gen = g;
 	if (!t->all)
 		bpf_threads_retrace(t);
-	out->lat_dropped = bpf_tasks_dropped(t->b);
-	out->lat_capacity = bpf_tasks_capacity(t->b);
+	out->lat_dropped = bpf_load_dropped(t->b);
+	out->lat_capacity = bpf_load_capacity(t->b);
 	if (alive <= 0) {
 		thread_set_free(out);
 		out->lat_on = true;

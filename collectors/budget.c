@@ -51,7 +51,7 @@ static int budget_status_affinity(const char *status)
 			return -EINVAL;
 		memcpy(line, v, n);
 		line[n] = '\0';
-		return cgroup_cpulist_count(line);
+		return cgroup_parse_cpulist_count(line);
 	}
 	return 0;
 }
@@ -80,7 +80,7 @@ static int budget_cpulist_file(const struct sysroot *r, const char *dir, const c
 	snprintf(rel, sizeof(rel), "%s/%s", dir, name);
 	if (sysroot_read(r, rel, buf, sizeof(buf)) < 0)
 		return 0;
-	int n = cgroup_cpulist_count(buf);
+	int n = cgroup_parse_cpulist_count(buf);
 	return n > 0 ? n : 0;
 }
 
@@ -144,7 +144,7 @@ static int budget_online(const struct sysroot *r)
 	char buf[4096];
 	if (sysroot_read(r, "sys/devices/system/cpu/online", buf, sizeof(buf)) < 0)
 		return 0;
-	int n = cgroup_cpulist_count(buf);
+	int n = cgroup_parse_cpulist_count(buf);
 	return n > 0 ? n : 0;
 }
 
@@ -165,7 +165,7 @@ static void budget_of_cgroups(const struct sysroot *r, const struct budget_where
 				 "cgroup %.120s not visible under its mount (cgroup namespace?); "
 				 "showing the mount root",
 				 out->loc.path);
-		rc = cgroup_quota_read(r, &out->loc, &out->quota);
+		rc = cgroup_read_quota(r, &out->loc, &out->quota);
 		if (rc < 0 && !out->note[0])
 			snprintf(out->note, sizeof(out->note), "cannot read the CPU quota: %s",
 				 strerror(-rc));
@@ -258,12 +258,12 @@ int budget_read_cached(const struct sysroot *r, pid_t pid, struct budget_cache *
 		return rc;
 	if (c->online < 0)
 		c->online = budget_online(r);
-	if (r->live && !c->mountinfo && cgroup_read_mountinfo(r, pid, &c->mountinfo) < 0)
+	if (r->live && !c->mountinfo && cgroup_locate_read_mountinfo(r, pid, &c->mountinfo) < 0)
 		c->mountinfo = NULL;
 	char *cg = NULL, *mi = NULL;
-	rc = cgroup_read_cgroup_file(r, pid, &cg);
+	rc = cgroup_locate_read_file(r, pid, &cg);
 	if (rc == 0 && !r->live)
-		rc = cgroup_read_mountinfo(r, pid, &mi);
+		rc = cgroup_locate_read_mountinfo(r, pid, &mi);
 	if (rc == -ESRCH || rc == -EACCES) {
 		free(cg);
 		return rc;

@@ -115,12 +115,12 @@ static int cgroup_locate_resolve(const struct sysroot *r, const struct cgroup_mo
 	return 0;
 }
 
-int cgroup_read_cgroup_file(const struct sysroot *r, pid_t pid, char **out)
+int cgroup_locate_read_file(const struct sysroot *r, pid_t pid, char **out)
 {
 	return cgroup_locate_slurp(r, pid, "cgroup", out);
 }
 
-int cgroup_read_mountinfo(const struct sysroot *r, pid_t pid, char **out)
+int cgroup_locate_read_mountinfo(const struct sysroot *r, pid_t pid, char **out)
 {
 	return cgroup_locate_slurp(r, cgroup_locate_mnt_pid(r, pid), "mountinfo", out);
 }
@@ -128,10 +128,10 @@ int cgroup_read_mountinfo(const struct sysroot *r, pid_t pid, char **out)
 /* Both files of pid; on failure neither is left allocated. */
 static int cgroup_locate_read(const struct sysroot *r, pid_t pid, char **cg, char **mi)
 {
-	int rc = cgroup_read_cgroup_file(r, pid, cg);
+	int rc = cgroup_locate_read_file(r, pid, cg);
 	if (rc < 0)
 		return rc;
-	rc = cgroup_read_mountinfo(r, pid, mi);
+	rc = cgroup_locate_read_mountinfo(r, pid, mi);
 	if (rc < 0)
 		free(*cg);
 	return rc;
@@ -158,10 +158,10 @@ int cgroup_locate_text(const struct sysroot *r, const char *cg, const char *mi,
 	int rc;
 
 	memset(out, 0, sizeof(*out));
-	int f1 = cgroup_file_parse(cg, true, &l1);
-	int f2 = cgroup_file_parse(cg, false, &l2);
-	bool have1 = f1 == 0 && cgroup_mountinfo_parse(mi, 1, &m1) == 0;
-	bool have2 = f2 == 0 && cgroup_mountinfo_parse(mi, 2, &m2) == 0;
+	int f1 = cgroup_parse_file(cg, true, &l1);
+	int f2 = cgroup_parse_file(cg, false, &l2);
+	bool have1 = f1 == 0 && cgroup_parse_mountinfo(mi, 1, &m1) == 0;
+	bool have2 = f2 == 0 && cgroup_parse_mountinfo(mi, 2, &m2) == 0;
 	if (f1 == -EINVAL || f2 == -EINVAL)
 		return -EINVAL;
 
@@ -214,9 +214,9 @@ int cgroup_locate_v1_text(const struct sysroot *r, const char *cg, const char *m
 	struct cgroup_mount m;
 	char d[CGROUP_PATH_MAX], mdir[CGROUP_PATH_MAX];
 	bool fb = false;
-	int rc = cgroup_file_find(cg, controller, &l);
+	int rc = cgroup_parse_file_find(cg, controller, &l);
 	if (rc == 0)
-		rc = cgroup_mountinfo_find(mi, controller, &m);
+		rc = cgroup_parse_mountinfo_find(mi, controller, &m);
 	if (rc == 0)
 		rc = cgroup_locate_resolve(r, &m, l.path, d, mdir, &fb);
 	if (rc < 0)

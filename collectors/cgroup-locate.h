@@ -23,8 +23,8 @@ int cgroup_locate_v1(const struct sysroot *r, pid_t pid, const char *controller,
  * cgroup_locate reads for pid (ours on a live root, so one copy serves
  * every process).  Each returns 0 with a malloc'd text in *out, -ESRCH when
  * the process has gone, or -errno. */
-int cgroup_read_cgroup_file(const struct sysroot *r, pid_t pid, char **out);
-int cgroup_read_mountinfo(const struct sysroot *r, pid_t pid, char **out);
+int cgroup_locate_read_file(const struct sysroot *r, pid_t pid, char **out);
+int cgroup_locate_read_mountinfo(const struct sysroot *r, pid_t pid, char **out);
 /* cgroup_locate and cgroup_locate_v1 on those texts (no -ESRCH). */
 int cgroup_locate_text(const struct sysroot *r, const char *cgroup_file, const char *mountinfo,
 		       struct cgroup_loc *out);

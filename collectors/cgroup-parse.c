@@ -102,7 +102,7 @@ static bool cgroup_parse_rest_blank(const char *p)
 
 /* ---- /proc/PID/cgroup ---------------------------------------------------- */
 
-int cgroup_file_find(const char *buf, const char *controller, struct cgroup_line *out)
+int cgroup_parse_file_find(const char *buf, const char *controller, struct cgroup_line *out)
 {
 	bool found = false;
 	for (const char *p = buf; *p;) {
@@ -144,9 +144,9 @@ int cgroup_file_find(const char *buf, const char *controller, struct cgroup_line
 	return found ? 0 : -ENOENT;
 }
 
-int cgroup_file_parse(const char *buf, bool v1, struct cgroup_line *out)
+int cgroup_parse_file(const char *buf, bool v1, struct cgroup_line *out)
 {
-	return cgroup_file_find(buf, v1 ? "cpu" : NULL, out);
+	return cgroup_parse_file_find(buf, v1 ? "cpu" : NULL, out);
 }
 
 /* ---- /proc/PID/mountinfo ------------------------------------------------- */
@@ -171,7 +171,7 @@ static int cgroup_parse_unescape(const char *s, const char *e, char *out, size_t
 	return 0;
 }
 
-int cgroup_mountinfo_find(const char *buf, const char *controller, struct cgroup_mount *out)
+int cgroup_parse_mountinfo_find(const char *buf, const char *controller, struct cgroup_mount *out)
 {
 	for (const char *p = buf; *p;) {
 		const char *eol = cgroup_parse_eol(p);
@@ -229,11 +229,11 @@ int cgroup_mountinfo_find(const char *buf, const char *controller, struct cgroup
 	return -ENOENT;
 }
 
-int cgroup_mountinfo_parse(const char *buf, int version, struct cgroup_mount *out)
+int cgroup_parse_mountinfo(const char *buf, int version, struct cgroup_mount *out)
 {
 	if (version != 1 && version != 2)
 		return -EINVAL;
-	return cgroup_mountinfo_find(buf, version == 1 ? "cpu" : NULL, out);
+	return cgroup_parse_mountinfo_find(buf, version == 1 ? "cpu" : NULL, out);
 }
 
 /* ---- quota --------------------------------------------------------------- */
@@ -253,7 +253,7 @@ static int cgroup_parse_quota_end(const char *p, bool unlimited, uint64_t quota,
 	return 0;
 }
 
-int cgroup_cpu_max_parse(const char *buf, double *cpus, uint64_t *period_us)
+int cgroup_parse_cpu_max(const char *buf, double *cpus, uint64_t *period_us)
 {
 	const char *p = buf;
 	uint64_t quota = 0;
@@ -271,7 +271,7 @@ int cgroup_cpu_max_parse(const char *buf, double *cpus, uint64_t *period_us)
 	return cgroup_parse_quota_end(p, unlimited, quota, cpus, period_us);
 }
 
-int cgroup_cfs_parse(const char *quota_buf, const char *period_buf, double *cpus,
+int cgroup_parse_cfs(const char *quota_buf, const char *period_buf, double *cpus,
 		     uint64_t *period_us)
 {
 	const char *q = quota_buf, *p = period_buf;
@@ -295,7 +295,7 @@ int cgroup_cfs_parse(const char *quota_buf, const char *period_buf, double *cpus
 
 /* ---- cpu.stat ------------------------------------------------------------ */
 
-int cgroup_cpustat_parse(const char *buf, int version, struct cgroup_cpustat *out)
+int cgroup_parse_cpustat(const char *buf, int version, struct cgroup_cpustat *out)
 {
 	struct cgroup_cpustat s;
 	int keys = 0;
@@ -343,8 +343,8 @@ int cgroup_cpustat_parse(const char *buf, int version, struct cgroup_cpustat *ou
 	return 0;
 }
 
-void cgroup_throttle_rate(const struct cgroup_cpustat *prev, const struct cgroup_cpustat *cur,
-			  double dt, struct throttle_rate *out)
+void cgroup_parse_throttle_rate(const struct cgroup_cpustat *prev, const struct cgroup_cpustat *cur,
+				double dt, struct throttle_rate *out)
 {
 	memset(out, 0, sizeof(*out));
 	if (!prev->has_periods || !cur->has_periods || !(dt > 0.0))
@@ -388,7 +388,7 @@ static int psi_parse_fields(const char *p, const char *eol, double avg[3], uint6
 	return p == eol ? 0 : -EINVAL;
 }
 
-int cgroup_psi_parse(const char *buf, struct psi *out)
+int cgroup_parse_psi(const char *buf, struct psi *out)
 {
 	struct psi s;
 	bool some = false;
@@ -430,7 +430,7 @@ int cgroup_psi_parse(const char *buf, struct psi *out)
 
 /* ---- cpu lists ----------------------------------------------------------- */
 
-int cgroup_cpulist_set(const char *buf, uint8_t *set, size_t bytes)
+int cgroup_parse_cpulist_set(const char *buf, uint8_t *set, size_t bytes)
 {
 	const char *p = buf;
 	long count = 0;
@@ -461,7 +461,7 @@ int cgroup_cpulist_set(const char *buf, uint8_t *set, size_t bytes)
 	}
 }
 
-int cgroup_cpulist_count(const char *buf)
+int cgroup_parse_cpulist_count(const char *buf)
 {
-	return cgroup_cpulist_set(buf, NULL, 0);
+	return cgroup_parse_cpulist_set(buf, NULL, 0);
 }

@@ -13,32 +13,32 @@
  * Returns 0, -ENOENT when there is no such line, -EINVAL when malformed,
  * -ENAMETOOLONG when the line found does not fit struct cgroup_line (other
  * lines may be any length). */
-int cgroup_file_parse(const char *buf, bool v1, struct cgroup_line *out);
+int cgroup_parse_file(const char *buf, bool v1, struct cgroup_line *out);
 /* The same for any v1 controller (e.g. "cpuset"); NULL asks for "0::". */
-int cgroup_file_find(const char *buf, const char *controller, struct cgroup_line *out);
+int cgroup_parse_file_find(const char *buf, const char *controller, struct cgroup_line *out);
 /* Finds the mount of the v1 hierarchy holding the "cpu" controller
  * (version 1 asked) or of cgroup2 (version 2).  Returns 0 or -ENOENT. */
-int cgroup_mountinfo_parse(const char *buf, int version, struct cgroup_mount *out);
+int cgroup_parse_mountinfo(const char *buf, int version, struct cgroup_mount *out);
 /* The same for any v1 controller (e.g. "cpuset"); NULL asks for cgroup2.
  * The first matching mount wins; malformed lines are skipped. */
-int cgroup_mountinfo_find(const char *buf, const char *controller, struct cgroup_mount *out);
+int cgroup_parse_mountinfo_find(const char *buf, const char *controller, struct cgroup_mount *out);
 /* Quota parsers.  *cpus is the quota in CPUs as a real number, or -1 when
  * unlimited ("max", or cfs_quota_us == -1).  period in µs. */
-int cgroup_cpu_max_parse(const char *buf, double *cpus, uint64_t *period_us);
-int cgroup_cfs_parse(const char *quota_buf, const char *period_buf, double *cpus,
+int cgroup_parse_cpu_max(const char *buf, double *cpus, uint64_t *period_us);
+int cgroup_parse_cfs(const char *quota_buf, const char *period_buf, double *cpus,
 		     uint64_t *period_us);
 /* cpu.stat of a cgroup v1 or v2 (version) into out. */
-int cgroup_cpustat_parse(const char *buf, int version, struct cgroup_cpustat *out);
+int cgroup_parse_cpustat(const char *buf, int version, struct cgroup_cpustat *out);
 /* A PSI file ("some ...", "full ...") into out. */
-int cgroup_psi_parse(const char *buf, struct psi *out);
+int cgroup_parse_psi(const char *buf, struct psi *out);
 /* Number of CPUs in a cpuset list such as "0-3,8,10-11"; -EINVAL if bad.
  * An empty list gives 0. */
-int cgroup_cpulist_count(const char *buf);
+int cgroup_parse_cpulist_count(const char *buf);
 /* The same, and each CPU of the list below bytes x 8 set in set (which the
  * caller zeroes; NULL: count only). */
-int cgroup_cpulist_set(const char *buf, uint8_t *set, size_t bytes);
+int cgroup_parse_cpulist_set(const char *buf, uint8_t *set, size_t bytes);
 /* Throttling between two cpu.stat readings dt seconds apart. */
-void cgroup_throttle_rate(const struct cgroup_cpustat *prev, const struct cgroup_cpustat *cur,
-			  double dt, struct throttle_rate *out);
+void cgroup_parse_throttle_rate(const struct cgroup_cpustat *prev, const struct cgroup_cpustat *cur,
+				double dt, struct throttle_rate *out);
 
 #endif

@@ -37,7 +37,7 @@ static int cgroup_read_quota_one(const struct sysroot *r, const char *dir, int v
 		n = cgroup_read_file(r, dir, "cpu.max", q, sizeof(q));
 		if (n < 0)
 			return (int)n;
-		return cgroup_cpu_max_parse(q, cpus, period_us);
+		return cgroup_parse_cpu_max(q, cpus, period_us);
 	}
 	n = cgroup_read_file(r, dir, "cpu.cfs_quota_us", q, sizeof(q));
 	if (n < 0)
@@ -45,10 +45,10 @@ static int cgroup_read_quota_one(const struct sysroot *r, const char *dir, int v
 	n = cgroup_read_file(r, dir, "cpu.cfs_period_us", p, sizeof(p));
 	if (n < 0)
 		return (int)n;
-	return cgroup_cfs_parse(q, p, cpus, period_us);
+	return cgroup_parse_cfs(q, p, cpus, period_us);
 }
 
-int cgroup_quota_read(const struct sysroot *r, const struct cgroup_loc *loc,
+int cgroup_read_quota(const struct sysroot *r, const struct cgroup_loc *loc,
 		      struct cgroup_quota *out)
 {
 	char d[CGROUP_PATH_MAX];
@@ -87,7 +87,7 @@ int cgroup_quota_read(const struct sysroot *r, const struct cgroup_loc *loc,
 	return 0;
 }
 
-int cgroup_cpustat_read(const struct sysroot *r, const char *dir, int version,
+int cgroup_read_cpustat(const struct sysroot *r, const char *dir, int version,
 			struct cgroup_cpustat *out)
 {
 	char buf[1024];
@@ -95,10 +95,11 @@ int cgroup_cpustat_read(const struct sysroot *r, const char *dir, int version,
 	ssize_t n = cgroup_read_file(r, dir, "cpu.stat", buf, sizeof(buf));
 	if (n < 0)
 		return (int)n;
-	return cgroup_cpustat_parse(buf, version, out);
+	return cgroup_parse_cpustat(buf, version, out);
 }
 
-const char *cgroup_psi_dir(const struct sysroot *r, const struct cgroup_loc *loc, enum psi_why *why)
+const char *cgroup_read_psi_dir(const struct sysroot *r, const struct cgroup_loc *loc,
+				enum psi_why *why)
 {
 	char rel[CGROUP_PATH_MAX + 16];
 	*why = PSI_WHY_NONE;
@@ -116,7 +117,7 @@ const char *cgroup_psi_dir(const struct sysroot *r, const struct cgroup_loc *loc
 	return loc->v2_dir;
 }
 
-int cgroup_psi_read(const struct sysroot *r, const char *rel, struct psi *out)
+int cgroup_read_psi(const struct sysroot *r, const char *rel, struct psi *out)
 {
 	char buf[512];
 	struct stat st;
@@ -134,7 +135,7 @@ int cgroup_psi_read(const struct sysroot *r, const char *rel, struct psi *out)
 	 * EACCES: all mean "not known", which must not read as zero. */
 	if (n < 0)
 		return 0;
-	int rc = cgroup_psi_parse(buf, out);
+	int rc = cgroup_parse_psi(buf, out);
 	if (rc < 0)
 		memset(out, 0, sizeof(*out));
 	return rc;

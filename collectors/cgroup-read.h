@@ -8,22 +8,22 @@
 
 /* The tightest quota over loc->dir and each ancestor up to the mount
  * (struct cgroup_quota). */
-int cgroup_quota_read(const struct sysroot *r, const struct cgroup_loc *loc,
+int cgroup_read_quota(const struct sysroot *r, const struct cgroup_loc *loc,
 		      struct cgroup_quota *out);
 /* cpu.stat of the directory dir (relative to root).  -ENOENT when missing. */
-int cgroup_cpustat_read(const struct sysroot *r, const char *dir, int version,
+int cgroup_read_cpustat(const struct sysroot *r, const char *dir, int version,
 			struct cgroup_cpustat *out);
 /* cpu.pressure of dir, or "proc/pressure/cpu" for the system (a rel naming
  * a directory reads rel/cpu.pressure, anything else is read as the file).
  * A missing or unreadable file gives out->available = false and returns 0;
  * malformed contents give -EINVAL (available = false). */
-int cgroup_psi_read(const struct sysroot *r, const char *rel, struct psi *out);
+int cgroup_read_psi(const struct sysroot *r, const char *rel, struct psi *out);
 /* The directory whose cpu.pressure is loc's cgroup's own (loc->v2_dir), or
  * NULL with the reason in *why: the cpu controller on v1 (a hybrid host's
  * unified cgroup is another grouping), or the root cgroup (its pressure is
  * the system's; only the root lacks cgroup.type, a cgroup namespace's root
  * has it).  NULL with PSI_WHY_NONE when there is no unified mount. */
-const char *cgroup_psi_dir(const struct sysroot *r, const struct cgroup_loc *loc,
-			   enum psi_why *why);
+const char *cgroup_read_psi_dir(const struct sysroot *r, const struct cgroup_loc *loc,
+				enum psi_why *why);
 
 #endif

@@ -75,9 +75,9 @@ int machine_stat_parse(const char *buf, uint64_t *busy, uint64_t *total)
 int machine_cgroup_parse(const char *buf, char *out, size_t cap)
 {
 	struct cgroup_line l;
-	int rc = cgroup_file_parse(buf, true, &l);
+	int rc = cgroup_parse_file(buf, true, &l);
 	if (rc == -ENOENT)
-		rc = cgroup_file_parse(buf, false, &l);
+		rc = cgroup_parse_file(buf, false, &l);
 	if (rc < 0)
 		return rc;
 	snprintf(out, cap, "%s", l.path);
@@ -462,7 +462,7 @@ int machine_sample(struct machine_sampler *m, double now, struct machine_sample 
 	char buf[256];
 	out->online = 0;
 	if (machine_read(m, "sys/devices/system/cpu/online", buf, sizeof(buf)) > 0) {
-		int c = cgroup_cpulist_count(buf);
+		int c = cgroup_parse_cpulist_count(buf);
 		out->online = c > 0 ? c : 0;
 	}
 	out->time = now;

@@ -285,5 +285,5 @@ int procinfo_cpus_allowed(const struct sysroot *r, pid_t pid, uint8_t *set, size
 	if (procparse_status(buf, &st) < 0 || !st.cpus_allowed_list[0])
 		return -EINVAL;
 	memset(set, 0, bytes);
-	return cgroup_cpulist_set(st.cpus_allowed_list, set, bytes);
+	return cgroup_parse_cpulist_set(st.cpus_allowed_list, set, bytes);
 }

@@ -170,7 +170,7 @@ static void sampler_cgroup(struct sampler *s, struct snapshot *out)
 		snprintf(out->stat_dir, sizeof(out->stat_dir), "%s", b->loc.dir);
 	}
 	out->has_cpustat = out->stat_dir[0] &&
-			   cgroup_cpustat_read(s->root, out->stat_dir, version, &out->cpustat) == 0;
+			   cgroup_read_cpustat(s->root, out->stat_dir, version, &out->cpustat) == 0;
 
 	/* Pressure lives only on the unified hierarchy.  Where the cpu
 	 * controller is on v1 the cgroup shown has none: a hybrid host's
@@ -184,14 +184,14 @@ static void sampler_cgroup(struct sampler *s, struct snapshot *out)
 		else
 			out->psi_cgroup_why = PSI_WHY_V1;
 	} else {
-		psi_dir = cgroup_psi_dir(s->root, &b->loc, &out->psi_cgroup_why);
+		psi_dir = cgroup_read_psi_dir(s->root, &b->loc, &out->psi_cgroup_why);
 	}
 	memset(&out->psi_cgroup, 0, sizeof(out->psi_cgroup));
 	if (psi_dir) {
 		snprintf(rel, sizeof(rel), "%s/cpu.pressure", psi_dir);
-		cgroup_psi_read(s->root, rel, &out->psi_cgroup);
+		cgroup_read_psi(s->root, rel, &out->psi_cgroup);
 	}
-	cgroup_psi_read(s->root, "proc/pressure/cpu", &out->psi_system);
+	cgroup_read_psi(s->root, "proc/pressure/cpu", &out->psi_system);
 }
 
 int sampler_sample(struct sampler *s, struct snapshot *out)

@@ -64,11 +64,11 @@ void snapshot_rates(const struct snapshot *prev, const struct snapshot *cur,
 {
 	out->dt = cur->time - prev->time;
 	if (prev->has_cpustat && cur->has_cpustat && strcmp(prev->stat_dir, cur->stat_dir) == 0)
-		cgroup_throttle_rate(&prev->cpustat, &cur->cpustat, out->dt, &out->throttle);
+		cgroup_parse_throttle_rate(&prev->cpustat, &cur->cpustat, out->dt, &out->throttle);
 	else
 		memset(&out->throttle, 0, sizeof(out->throttle));
 	out->nthreads = thread_rates(&prev->threads, &cur->threads, &out->threads, &out->cap);
-	thread_rates_latency(&prev->threads, &cur->threads, out->threads, out->nthreads, &out->lat,
+	thread_latency_rates(&prev->threads, &cur->threads, out->threads, out->nthreads, &out->lat,
 			     &out->nlat, &out->lat_cap);
 	out->lat_on = cur->threads.lat_on;
 	out->lat_capacity = cur->threads.lat_capacity;

@@ -1,5 +1,5 @@
 /* thread-latency.c — each thread's run-queue latency over an interval
- * (threads.h thread_rates_latency).
+ * (threads.h thread_latency_rates).
  *
  * A sample holds a thread's histogram since it was first traced; the
  * interval's is the difference of two samples of the same thread (same
@@ -23,7 +23,7 @@ static int thread_latency_cmp(const struct thread_sample *a, pid_t pid, pid_t ti
 	return (a->tid > tid) - (a->tid < tid);
 }
 
-void thread_rates_latency(const struct thread_set *prev, const struct thread_set *cur,
+void thread_latency_rates(const struct thread_set *prev, const struct thread_set *cur,
 			  struct thread_rate *r, size_t n, struct lat_hist **lat, size_t *nlat,
 			  size_t *cap)
 {

@@ -11,7 +11,7 @@
  * entry of *lat (reallocated; *nlat reset to the count), its lat_ref and
  * latency set.  A thread new in cur, or whose TID another thread took, has
  * none.  Does nothing when cur does not trace latency. */
-void thread_rates_latency(const struct thread_set *prev, const struct thread_set *cur,
+void thread_latency_rates(const struct thread_set *prev, const struct thread_set *cur,
 			  struct thread_rate *r, size_t n, struct lat_hist **lat, size_t *nlat,
 			  size_t *cap);
 

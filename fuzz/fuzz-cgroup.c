@@ -11,15 +11,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *s = fuzz_str(data, size);
 	struct cgroup_line l;
 	struct cgroup_mount m;
-	(void)cgroup_file_parse(s, true, &l);
-	(void)cgroup_file_parse(s, false, &l);
-	(void)cgroup_file_find(s, "cpu", &l);
-	(void)cgroup_file_find(s, NULL, &l);
-	(void)cgroup_mountinfo_parse(s, 1, &m);
-	(void)cgroup_mountinfo_parse(s, 2, &m);
-	(void)cgroup_mountinfo_find(s, "cpu", &m);
-	(void)cgroup_mountinfo_find(s, NULL, &m);
-	(void)cgroup_cpulist_count(s);
+	(void)cgroup_parse_file(s, true, &l);
+	(void)cgroup_parse_file(s, false, &l);
+	(void)cgroup_parse_file_find(s, "cpu", &l);
+	(void)cgroup_parse_file_find(s, NULL, &l);
+	(void)cgroup_parse_mountinfo(s, 1, &m);
+	(void)cgroup_parse_mountinfo(s, 2, &m);
+	(void)cgroup_parse_mountinfo_find(s, "cpu", &m);
+	(void)cgroup_parse_mountinfo_find(s, NULL, &m);
+	(void)cgroup_parse_cpulist_count(s);
 	free(s);
 	return 0;
 }

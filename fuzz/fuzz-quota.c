@@ -16,14 +16,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct cgroup_cpustat cs;
 	struct psi p;
 	/* a quota is a number of CPUs or -1 (none): never NaN */
-	if (cgroup_cpu_max_parse(s, &cpus, &period) == 0 && isnan(cpus))
+	if (cgroup_parse_cpu_max(s, &cpus, &period) == 0 && isnan(cpus))
 		abort();
-	(void)cgroup_cpustat_parse(s, 1, &cs);
-	(void)cgroup_cpustat_parse(s, 2, &cs);
-	(void)cgroup_psi_parse(s, &p);
+	(void)cgroup_parse_cpustat(s, 1, &cs);
+	(void)cgroup_parse_cpustat(s, 2, &cs);
+	(void)cgroup_parse_psi(s, &p);
 	char period_buf[4096];
 	char *rest = fuzz_split(s, period_buf, sizeof(period_buf));
-	if (cgroup_cfs_parse(s, rest, &cpus, &period) == 0 && isnan(cpus))
+	if (cgroup_parse_cfs(s, rest, &cpus, &period) == 0 && isnan(cpus))
 		abort();
 	free(s);
 	return 0;

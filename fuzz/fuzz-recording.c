@@ -18,8 +18,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct recording_header h;
 	struct recording_sample smp;
 	memset(&h, 0, sizeof(h));
-	recording_sample_init(&smp);
-	(void)recording_parse_header((const char *)data, size, &h, err, sizeof(err));
+	recording_parse_sample_init(&smp);
+	(void)recording_header_parse((const char *)data, size, &h, err, sizeof(err));
 	(void)recording_parse_sample((const char *)data, size, &smp, err, sizeof(err));
 
 	int fd = memfd_create("fuzz-recording", 0);
@@ -37,6 +37,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		recording_close(r);
 	}
 	close(fd);
-	recording_sample_free(&smp);
+	recording_parse_sample_free(&smp);
 	return 0;
 }

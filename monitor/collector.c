@@ -37,7 +37,7 @@ int collector_choose(const struct collector_opts *o, char *err, size_t errlen)
 	collector_why[0] = '\0';
 	if (o->want != COLLECTOR_PROC && o->live) {
 		char why[256];
-		int rc = bpf_tasks_load(o->bpf_threads, &collector_loaded, why, sizeof(why));
+		int rc = bpf_load_tasks(o->bpf_threads, &collector_loaded, why, sizeof(why));
 		if (rc < 0 && o->want == COLLECTOR_BPF) {
 			snprintf(
 			    err, errlen, "--collector bpf: cannot load the BPF programs: %s%s", why,
@@ -80,17 +80,17 @@ void collector_attach(struct sampler *s, bool live)
 
 unsigned long long collector_dropped(void)
 {
-	return collector_loaded ? bpf_tasks_dropped(collector_loaded) : 0;
+	return collector_loaded ? bpf_load_dropped(collector_loaded) : 0;
 }
 
 unsigned collector_capacity(void)
 {
-	return collector_loaded ? bpf_tasks_capacity(collector_loaded) : 0;
+	return collector_loaded ? bpf_load_capacity(collector_loaded) : 0;
 }
 
 unsigned long long collector_reads(void)
 {
-	return collector_loaded ? bpf_tasks_reads(collector_loaded) : 0;
+	return collector_loaded ? bpf_load_reads(collector_loaded) : 0;
 }
 
 void collector_session_note(const struct session *s, char *out, size_t cap)
@@ -120,6 +120,6 @@ void collector_session_note(const struct session *s, char *out, size_t cap)
 
 void collector_release(void)
 {
-	bpf_tasks_free(collector_loaded);
+	bpf_load_free(collector_loaded);
 	collector_loaded = NULL;
 }

@@ -3,7 +3,7 @@
  *
  * A suggestion names a real setting and a number, and says what it would
  * give; where it predicts the result (runnable threads on CPUs) the
- * prediction is checked before it is shown (diagnosis_suggest_fits): a change
+ * prediction is checked before it is shown (diagnosis_advice_suggest_fits): a change
  * whose own result would be oversubscribed is not offered, "use K of the N
  * workers" needs K < N.  Where the code sets a pool (the pool in effect
  * differs from what the environment implies) the call that sets it comes
@@ -22,14 +22,15 @@
 #include <stdio.h>
 #include <string.h>
 
-bool diagnosis_prediction_fits(double runnable, double cpus)
+bool diagnosis_advice_prediction_fits(double runnable, double cpus)
 {
 	return cpus > 0 && runnable <= DIAG_OVER_FACTOR * cpus + 1e-9;
 }
 
-bool diagnosis_suggest_fits(struct diagnosis *d, double runnable, double cpus, const char *fmt, ...)
+bool diagnosis_advice_suggest_fits(struct diagnosis *d, double runnable, double cpus,
+				   const char *fmt, ...)
 {
-	if (!diagnosis_prediction_fits(runnable, cpus) || d->nsuggestions >= DIAG_SUGGEST)
+	if (!diagnosis_advice_prediction_fits(runnable, cpus) || d->nsuggestions >= DIAG_SUGGEST)
 		return false;
 	va_list ap;
 	va_start(ap, fmt);
@@ -38,7 +39,7 @@ bool diagnosis_suggest_fits(struct diagnosis *d, double runnable, double cpus, c
 	return true;
 }
 
-void diagnosis_suggest_first(struct diagnosis *d)
+void diagnosis_advice_suggest_first(struct diagnosis *d)
 {
 	if (d->nsuggestions < 2)
 		return;
@@ -54,7 +55,7 @@ static int diag_floor_cpus(double e)
 	return n < 1 ? 1 : n;
 }
 
-const struct diag_runtime *diagnosis_main_pool(const struct diagnosis *d)
+const struct diag_runtime *diagnosis_advice_main_pool(const struct diagnosis *d)
 {
 	const struct diag_runtime *best = NULL;
 	for (size_t i = 0; i < d->nruntimes; i++) {
@@ -111,7 +112,7 @@ static const struct diag_role *diag_role_kind(const struct diagnosis *d, const c
 	return NULL;
 }
 
-void diagnosis_neighbours_text(const struct diagnosis *d, char *out, size_t cap, size_t max)
+void diagnosis_advice_neighbours_text(const struct diagnosis *d, char *out, size_t cap, size_t max)
 {
 	size_t o = 0;
 	out[0] = '\0';
@@ -199,7 +200,7 @@ static void diag_suggest_pool(struct diagnosis *d, const struct diag_runtime *po
 	const char *knob = diag_pool_knob(d, pool);
 	char call[96];
 	if (pool->code_sets && diag_pool_call(d, pool, n, call, sizeof(call))) {
-		diagnosis_suggest_fits(
+		diagnosis_advice_suggest_fits(
 		    d, runnable, cpus,
 		    "call %s in the program: %s runs %d threads, a count its code sets "
 		    "(the environment's default would be %d; %s=%d works only where "
@@ -209,14 +210,15 @@ static void diag_suggest_pool(struct diagnosis *d, const struct diag_runtime *po
 		return;
 	}
 	if (knob)
-		diagnosis_suggest_fits(d, runnable, cpus, "set %s=%d: %s runs %d threads now; %s",
-				       knob, n, pool->name, pool->pool, why);
+		diagnosis_advice_suggest_fits(d, runnable, cpus,
+					      "set %s=%d: %s runs %d threads now; %s", knob, n,
+					      pool->name, pool->pool, why);
 }
 
-void diagnosis_advise_throttled(struct diagnosis *d, const struct diag_input *in)
+void diagnosis_advice_throttled(struct diagnosis *d, const struct diag_input *in)
 {
 	double q = in->budget->quota.cpus;
-	const struct diag_runtime *pool = diagnosis_main_pool(d);
+	const struct diag_runtime *pool = diagnosis_advice_main_pool(d);
 	REASON(d,
 	       "a CPU limit is a time budget, not reserved cores: %.2f CPUs of time per "
 	       "second, spent by %.1f runnable threads",
@@ -254,13 +256,13 @@ static void diag_suggest_workers(struct diagnosis *d, const char *knob,
 	double dmain = main_role ? main_role->runnable_mean : 0;
 	double per_worker = w > 0 ? workers->runnable_mean / w : 0;
 	if (per_worker > 1.1 &&
-	    diagnosis_suggest_fits(d, dmain + w, d->effective,
-				   "set %s=1 in the %d %s (%s runs %d threads in each): about %.1f "
-				   "runnable threads on %.2f CPUs",
-				   knob, w, workers->name, pool->name, pool->pool, dmain + w,
-				   d->effective))
+	    diagnosis_advice_suggest_fits(
+		d, dmain + w, d->effective,
+		"set %s=1 in the %d %s (%s runs %d threads in each): about %.1f "
+		"runnable threads on %.2f CPUs",
+		knob, w, workers->name, pool->name, pool->pool, dmain + w, d->effective))
 		return;
-	if (cpus - w >= 1 && diagnosis_suggest_fits(
+	if (cpus - w >= 1 && diagnosis_advice_suggest_fits(
 				 d, cpus, d->effective,
 				 "set %s=1 in the %d %s and %s=%d in the main process: %d runnable "
 				 "threads on %.2f CPUs",
@@ -268,7 +270,7 @@ static void diag_suggest_workers(struct diagnosis *d, const char *knob,
 		return;
 	int keep = cpus > 1 ? cpus - 1 : 1;
 	if (keep < w && !d->input_bound &&
-	    diagnosis_suggest_fits(
+	    diagnosis_advice_suggest_fits(
 		d, keep + 1, d->effective,
 		"use %d of the %d %s, with %s=1 in each and in the main process: "
 		"%d runnable threads on %.2f CPUs",
@@ -281,11 +283,11 @@ static void diag_suggest_workers(struct diagnosis *d, const char *knob,
 		knob, w, workers->name, w + 1, d->effective);
 }
 
-void diagnosis_advise_over(struct diagnosis *d, const struct diag_input *in)
+void diagnosis_advice_over(struct diagnosis *d, const struct diag_input *in)
 {
 	int cpus = diag_floor_cpus(d->effective);
 	const struct diag_role *workers = diag_role_kind(d, "workers");
-	const struct diag_runtime *pool = diagnosis_main_pool(d);
+	const struct diag_runtime *pool = diagnosis_advice_main_pool(d);
 	if (diag_lab_suggest(d, in, VERDICT_OVERSUBSCRIBED))
 		return;
 	if (pool) {
@@ -308,7 +310,7 @@ void diagnosis_advise_over(struct diagnosis *d, const struct diag_input *in)
 		int keep = each > 0 ? (int)floor((DIAG_OVER_FACTOR * d->effective - dmain) / each)
 				    : workers->nprocs;
 		if (keep >= 1 && keep < workers->nprocs)
-			diagnosis_suggest_fits(
+			diagnosis_advice_suggest_fits(
 			    d, dmain + keep * each, d->effective,
 			    "use %d of the %d %s: about %.1f runnable threads on %.2f "
 			    "CPUs",
@@ -326,7 +328,7 @@ void diagnosis_advise_over(struct diagnosis *d, const struct diag_input *in)
 	}
 }
 
-void diagnosis_suggest_neighbour(struct diagnosis *d, const char *lead)
+void diagnosis_advice_suggest_neighbour(struct diagnosis *d, const char *lead)
 {
 	const struct neighbour *top = d->machine.n ? &d->machine.top[0] : NULL;
 	if (top && (top->cpus_used < 0.05 || !top->shares_cpus))
@@ -345,23 +347,24 @@ void diagnosis_suggest_neighbour(struct diagnosis *d, const char *lead)
 			lead, d->machine.unseen_cpus);
 }
 
-void diagnosis_advise_contended(struct diagnosis *d, const struct diag_input *in)
+void diagnosis_advice_contended(struct diagnosis *d, const struct diag_input *in)
 {
 	(void)in;
 	REASON(d,
 	       "its own demand fits: %.1f runnable threads on %.2f effective CPUs; the wait is "
 	       "for CPUs other processes hold (%.1f CPUs of the %d)",
-	       d->runnable_mean, d->effective, diagnosis_others(d), d->machine.online);
+	       d->runnable_mean, d->effective, diagnosis_rules_others(d), d->machine.online);
 	/* An input-bound job can still help itself (its suggestion comes
 	 * first); the wait for CPUs is not its doing either way. */
-	diagnosis_suggest_neighbour(d, d->input_bound ? "the CPU wait is not this job's doing"
-						      : "nothing in this job can help");
+	diagnosis_advice_suggest_neighbour(d, d->input_bound
+						  ? "the CPU wait is not this job's doing"
+						  : "nothing in this job can help");
 }
 
-void diagnosis_advise_under(struct diagnosis *d, const struct diag_input *in)
+void diagnosis_advice_under(struct diagnosis *d, const struct diag_input *in)
 {
 	int cpus = diag_floor_cpus(d->effective);
-	const struct diag_runtime *pool = diagnosis_main_pool(d);
+	const struct diag_runtime *pool = diagnosis_advice_main_pool(d);
 	if (diag_lab_suggest(d, in, VERDICT_UNDERSUBSCRIBED))
 		return;
 	if (!pool)

@@ -11,25 +11,25 @@
 /* A suggestion whose outcome is predicted: added only when the predicted
  * demand (runnable threads) fits the predicted CPUs (not itself
  * oversubscribed).  Returns whether it was added. */
-bool diagnosis_suggest_fits(struct diagnosis *d, double runnable, double cpus, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
+bool diagnosis_advice_suggest_fits(struct diagnosis *d, double runnable, double cpus,
+				   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 /* Moves the last suggestion to the front (the one to try first). */
-void diagnosis_suggest_first(struct diagnosis *d);
+void diagnosis_advice_suggest_first(struct diagnosis *d);
 /* diagnosis-advice.c: the runtime whose pool the user configures, the
  * neighbours in words ("stress (pid 812, 2.0 CPUs, /user.slice), ...", at
  * most max of them, raw bytes), and each verdict's suggestions. */
-const struct diag_runtime *diagnosis_main_pool(const struct diagnosis *d);
-void diagnosis_neighbours_text(const struct diagnosis *d, char *out, size_t cap, size_t max);
-void diagnosis_advise_throttled(struct diagnosis *d, const struct diag_input *in);
-void diagnosis_advise_over(struct diagnosis *d, const struct diag_input *in);
-void diagnosis_advise_contended(struct diagnosis *d, const struct diag_input *in);
+const struct diag_runtime *diagnosis_advice_main_pool(const struct diagnosis *d);
+void diagnosis_advice_neighbours_text(const struct diagnosis *d, char *out, size_t cap, size_t max);
+void diagnosis_advice_throttled(struct diagnosis *d, const struct diag_input *in);
+void diagnosis_advice_over(struct diagnosis *d, const struct diag_input *in);
+void diagnosis_advice_contended(struct diagnosis *d, const struct diag_input *in);
 /* "LEAD: stress (pid 812) took 2.0 CPUs of the ones it waits for; ...":
  * the neighbour that holds the CPUs, as a suggestion. */
-void diagnosis_suggest_neighbour(struct diagnosis *d, const char *lead);
-void diagnosis_advise_under(struct diagnosis *d, const struct diag_input *in);
+void diagnosis_advice_suggest_neighbour(struct diagnosis *d, const char *lead);
+void diagnosis_advice_under(struct diagnosis *d, const struct diag_input *in);
 /* Whether a suggestion's predicted result fits: runnable threads at most
  * the oversubscription threshold times cpus (a suggestion that fails it
  * is not shown). */
-bool diagnosis_prediction_fits(double runnable, double cpus);
+bool diagnosis_advice_prediction_fits(double runnable, double cpus);
 
 #endif

@@ -49,42 +49,43 @@ static const struct diag_role *diag_feeders(const struct diagnosis *d)
 static void diag_crowded_too(struct diagnosis *d)
 {
 	if ((d->verdict != VERDICT_OVERSUBSCRIBED && d->verdict != VERDICT_THROTTLED) ||
-	    !diagnosis_crowded(d) || d->machine.runnable_mean <= d->machine.online)
+	    !diagnosis_rules_crowded(d) || d->machine.runnable_mean <= d->machine.online)
 		return;
 	char others[DIAG_TEXT];
-	diagnosis_neighbours_text(d, others, sizeof(others), 2);
+	diagnosis_advice_neighbours_text(d, others, sizeof(others), 2);
 	d->also_contended = true;
-	diag_headline_add(d, "; crowded out too: others took %.1f CPUs (%s)", diagnosis_others(d),
-			  others);
+	diag_headline_add(d, "; crowded out too: others took %.1f CPUs (%s)",
+			  diagnosis_rules_others(d), others);
 	REASON(d,
 	       "contended as well: the machine runs %.1f runnable threads on %d CPUs, and others "
 	       "took %.1f CPUs of the ones this job runs on",
-	       d->machine.runnable_mean, d->machine.online, diagnosis_others(d));
+	       d->machine.runnable_mean, d->machine.online, diagnosis_rules_others(d));
 	/* The larger cause first: what others took, or the job's own excess
 	 * (its demand, or its team, beyond its CPUs). */
 	double own = (d->team > d->runnable_mean ? d->team : d->runnable_mean) - d->effective;
-	if (diagnosis_others(d) > own) {
-		diagnosis_suggest_neighbour(d, "first the CPUs others hold, the larger cause");
-		diagnosis_suggest_first(d);
+	if (diagnosis_rules_others(d) > own) {
+		diagnosis_advice_suggest_neighbour(d,
+						   "first the CPUs others hold, the larger cause");
+		diagnosis_advice_suggest_first(d);
 	}
 }
 
 static void diag_quota_unbound(struct diagnosis *d, const struct diag_input *in)
 {
 	double q = in->budget->quota.cpus;
-	if (q <= 0 || diagnosis_quota_binds(d, in) || !d->machine.valid ||
-	    d->runnable_mean < q - 0.05 || d->cpu >= q - 0.1 || diagnosis_others(d) < 0.1)
+	if (q <= 0 || diagnosis_rules_quota_binds(d, in) || !d->machine.valid ||
+	    d->runnable_mean < q - 0.05 || d->cpu >= q - 0.1 || diagnosis_rules_others(d) < 0.1)
 		return;
 	char others[DIAG_TEXT];
-	diagnosis_neighbours_text(d, others, sizeof(others), 1);
+	diagnosis_advice_neighbours_text(d, others, sizeof(others), 1);
 	REASON(d,
 	       "the %.2f-CPU quota did not bind: other processes used %.1f CPUs of the %d (%s), so "
 	       "the job got %.2f CPUs; on a free machine its %.1f runnable threads would be "
 	       "throttled",
-	       q, diagnosis_others(d), d->machine.online, others, d->cpu, d->runnable_mean);
+	       q, diagnosis_rules_others(d), d->machine.online, others, d->cpu, d->runnable_mean);
 }
 
-void diagnosis_input_bound(struct diagnosis *d, const struct diag_input *in)
+void diagnosis_findings_input_bound(struct diagnosis *d, const struct diag_input *in)
 {
 	/* The main process must do work of its own between waits (a parent
 	 * that only waits for its children is no trainer); the lab's anchor
@@ -115,13 +116,13 @@ static void diag_input_advice(struct diagnosis *d)
 	int want = need < fit ? need : fit;
 	if (want > k && want <= 4 * k + 16) {
 		double after = m->runnable_mean + want * (each > 0 ? each : 0.02);
-		if (diagnosis_suggest_fits(
+		if (diagnosis_advice_suggest_fits(
 			d, after, d->effective,
 			"use %d workers instead of %d: the main loop waits %.0f%% of the time for "
 			"input, so about %d would keep it fed; at %.2f CPUs each they need %.1f of "
 			"the %.2f CPUs",
 			want, k, m->input_wait_pct, need, each, want * each, d->effective)) {
-			diagnosis_suggest_first(d);
+			diagnosis_advice_suggest_first(d);
 			return;
 		}
 	}
@@ -130,7 +131,7 @@ static void diag_input_advice(struct diagnosis *d)
 		"%.2f, so more of them would only share those CPUs; the main loop waits %.0f%% of "
 		"the time",
 		k, w->name, w->cpu_pct / 100.0, each, d->effective, m->input_wait_pct);
-	diagnosis_suggest_first(d);
+	diagnosis_advice_suggest_first(d);
 }
 
 static void diag_children(struct diagnosis *d, const struct diag_input *in)
@@ -149,11 +150,11 @@ static void diag_children(struct diagnosis *d, const struct diag_input *in)
 	if (!said) {
 		SUGGEST(d, "add --tree: its %d child process(es) do the work (%.1f CPUs)", n,
 			v->children_cpus);
-		diagnosis_suggest_first(d);
+		diagnosis_advice_suggest_first(d);
 	}
 }
 
-void diagnosis_advise_findings(struct diagnosis *d, const struct diag_input *in)
+void diagnosis_findings_advise(struct diagnosis *d, const struct diag_input *in)
 {
 	diag_crowded_too(d);
 	diag_quota_unbound(d, in);

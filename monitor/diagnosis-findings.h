@@ -9,9 +9,9 @@
 
 /* Sets d->input_bound from the roles (before the rules: the advice of
  * oversubscribed never offers fewer workers to an input-bound job). */
-void diagnosis_input_bound(struct diagnosis *d, const struct diag_input *in);
+void diagnosis_findings_input_bound(struct diagnosis *d, const struct diag_input *in);
 /* The findings every verdict carries: crowded out too, a quota that did
  * not bind, an input-bound main process, children left out. */
-void diagnosis_advise_findings(struct diagnosis *d, const struct diag_input *in);
+void diagnosis_findings_advise(struct diagnosis *d, const struct diag_input *in);
 
 #endif

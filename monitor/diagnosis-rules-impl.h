@@ -11,9 +11,9 @@
  * the table that holds (diagnosis-rules.c). */
 void diagnosis_rules_apply(struct diagnosis *d, const struct diag_input *in);
 /* diagnosis-rules.c's predicates, for the advice. */
-double diagnosis_cores(const struct budget *b);
-bool diagnosis_quota_binds(const struct diagnosis *d, const struct diag_input *in);
-double diagnosis_others(const struct diagnosis *d);
-bool diagnosis_crowded(const struct diagnosis *d);
+double diagnosis_rules_cores(const struct budget *b);
+bool diagnosis_rules_quota_binds(const struct diagnosis *d, const struct diag_input *in);
+double diagnosis_rules_others(const struct diagnosis *d);
+bool diagnosis_rules_crowded(const struct diagnosis *d);
 
 #endif

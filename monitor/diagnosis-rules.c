@@ -64,7 +64,7 @@ static bool diag_has_quota(const struct diag_input *in)
 	return in->budget->quota.cpus > 0;
 }
 
-bool diagnosis_is_idle(double cpu, double runnable)
+bool diagnosis_rules_is_idle(double cpu, double runnable)
 {
 	return cpu < DIAG_IDLE_CPU && runnable < DIAG_IDLE_RUNNABLE;
 }
@@ -72,16 +72,17 @@ bool diagnosis_is_idle(double cpu, double runnable)
 static enum diag_hold rule_idle(const struct diagnosis *d, const struct diag_input *in)
 {
 	(void)in;
-	return d->nthreads == 0 || diagnosis_is_idle(d->cpu, d->runnable_mean) ? HOLD_YES : HOLD_NO;
+	return d->nthreads == 0 || diagnosis_rules_is_idle(d->cpu, d->runnable_mean) ? HOLD_YES
+										     : HOLD_NO;
 }
 
 /* The machine reads oversubscribed by the same factor as a job, with no
  * band: it is not a verdict that keeps between windows. */
-enum verdict diagnosis_machine(double runnable, double cpus_used, int online, char *headline,
-			       size_t cap)
+enum verdict diagnosis_rules_machine(double runnable, double cpus_used, int online, char *headline,
+				     size_t cap)
 {
 	double factor = online > 0 ? runnable / online : 0;
-	if (diagnosis_is_idle(cpus_used, runnable)) {
+	if (diagnosis_rules_is_idle(cpus_used, runnable)) {
 		snprintf(headline, cap, "idle: %.2f CPUs in use, %.2f runnable threads", cpus_used,
 			 runnable);
 		return VERDICT_IDLE;
@@ -114,7 +115,7 @@ static void say_idle(struct diagnosis *d, const struct diag_input *in)
 
 /* The CPUs the target would have without its quota: the least of online,
  * affinity and cpuset. */
-double diagnosis_cores(const struct budget *b)
+double diagnosis_rules_cores(const struct budget *b)
 {
 	int c = b->online;
 	if (b->affinity > 0 && b->affinity < c)
@@ -135,12 +136,12 @@ static enum diag_hold rule_throttled(const struct diagnosis *d, const struct dia
 	if (!diag_has_quota(in) || !d->throttle_valid)
 		return HOLD_NO;
 	if (!(d->throttle_wait >= 0.5 * d->wait ||
-	      d->runnable_mean <= DIAG_OVER_FACTOR * diagnosis_cores(in->budget)))
+	      d->runnable_mean <= DIAG_OVER_FACTOR * diagnosis_rules_cores(in->budget)))
 		return HOLD_NO;
 	return diag_throttle_hold(d);
 }
 
-bool diagnosis_quota_binds(const struct diagnosis *d, const struct diag_input *in)
+bool diagnosis_rules_quota_binds(const struct diagnosis *d, const struct diag_input *in)
 {
 	return diag_has_quota(in) && d->throttle_valid && diag_throttle_hold(d) == HOLD_YES;
 }
@@ -152,7 +153,7 @@ static void say_throttled(struct diagnosis *d, const struct diag_input *in)
 	    "throttled by its CPU quota of %.2f CPUs: throttled in %.0f%% of periods, %.2f s/s "
 	    "of the %.2f s/s run-queue wait is throttling; %.1f runnable threads on average",
 	    in->budget->quota.cpus, d->throttled_pct, d->throttle_wait, d->wait, d->runnable_mean);
-	diagnosis_advise_throttled(d, in);
+	diagnosis_advice_throttled(d, in);
 }
 
 /* A pool's team working together outnumbers the CPUs: its threads wait
@@ -224,12 +225,12 @@ static void say_over(struct diagnosis *d, const struct diag_input *in)
 		       "the mean alone (factor %.2f) would pass, but the threads queue: p99 "
 		       "run-queue latency %.1f ms, several scheduler slices",
 		       d->factor, d->latency.p99_s * 1e3);
-	diagnosis_advise_over(d, in);
+	diagnosis_advice_over(d, in);
 }
 
 /* CPUs others took from the target's CPUs: those that ran on them, and
  * what no process accounts for (processes too short-lived to be read). */
-double diagnosis_others(const struct diagnosis *d)
+double diagnosis_rules_others(const struct diagnosis *d)
 {
 	if (!d->machine.valid)
 		return 0;
@@ -239,16 +240,16 @@ double diagnosis_others(const struct diagnosis *d)
 
 /* Others crowd the target out: they took CPUs it could have used while it
  * waited for one. */
-bool diagnosis_crowded(const struct diagnosis *d)
+bool diagnosis_rules_crowded(const struct diagnosis *d)
 {
-	return d->machine.valid && diagnosis_others(d) >= DIAG_CONTEND_OTHERS &&
+	return d->machine.valid && diagnosis_rules_others(d) >= DIAG_CONTEND_OTHERS &&
 	       d->contention_wait >= DIAG_CONTEND_WAIT;
 }
 
 static enum diag_hold rule_contended(const struct diagnosis *d, const struct diag_input *in)
 {
 	(void)in;
-	if (!diagnosis_crowded(d) || d->factor > DIAG_OVER_FACTOR ||
+	if (!diagnosis_rules_crowded(d) || d->factor > DIAG_OVER_FACTOR ||
 	    (d->team >= 2 && d->team_factor > DIAG_OVER_FACTOR) || d->runnable_mean <= 0)
 		return HOLD_NO;
 	return diag_above(d->contention_wait / d->runnable_mean, DIAG_CONTEND_SHARE,
@@ -258,13 +259,13 @@ static enum diag_hold rule_contended(const struct diagnosis *d, const struct dia
 static void say_contended(struct diagnosis *d, const struct diag_input *in)
 {
 	char others[DIAG_TEXT];
-	diagnosis_neighbours_text(d, others, sizeof(others), 3);
+	diagnosis_advice_neighbours_text(d, others, sizeof(others), 3);
 	snprintf(d->headline, sizeof(d->headline),
 		 "contended: %.1f runnable thread%s got %.2f CPUs and waited %.2f s/s; the machine "
 		 "runs %.1f runnable threads on %d CPUs; others: %s",
 		 d->runnable_mean, fabs(d->runnable_mean - 1.0) < 0.05 ? "" : "s", d->cpu,
 		 d->contention_wait, d->machine.runnable_mean, d->machine.online, others);
-	diagnosis_advise_contended(d, in);
+	diagnosis_advice_contended(d, in);
 }
 
 static bool diag_busy_thread(const struct diag_input *in)
@@ -289,7 +290,7 @@ static enum diag_hold rule_under(const struct diagnosis *d, const struct diag_in
 {
 	/* Without a pool to size the work may be serial by design: fine, and
 	 * the reason says so. */
-	if (!in->lab && !diagnosis_main_pool(d))
+	if (!in->lab && !diagnosis_advice_main_pool(d))
 		return HOLD_NO;
 	return diag_idle_cpus_busy_thread(d, in);
 }
@@ -301,7 +302,7 @@ static void say_under(struct diagnosis *d, const struct diag_input *in)
 		 "binds): %.1f CPUs stay unused while a thread is busy",
 		 d->runnable_mean, d->effective, model_term_name(d->binding),
 		 d->effective - d->runnable_mean);
-	diagnosis_advise_under(d, in);
+	diagnosis_advice_under(d, in);
 }
 
 static enum diag_hold rule_fine(const struct diagnosis *d, const struct diag_input *in)
@@ -449,7 +450,7 @@ void diagnosis_rules_apply(struct diagnosis *d, const struct diag_input *in)
 	}
 }
 
-int diagnosis_exit_status(const struct diagnosis *d, bool strict)
+int diagnosis_rules_exit_status(const struct diagnosis *d, bool strict)
 {
 	bool ok = d->verdict == VERDICT_FINE || d->verdict == VERDICT_IDLE;
 	if (ok && strict && d->borderline < VERDICT_N)

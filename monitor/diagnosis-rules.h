@@ -9,14 +9,14 @@
 
 /* The verdict table's first rule, for a caller that needs only it:
  * whether cpu CPUs in use and runnable threads read idle. */
-bool diagnosis_is_idle(double cpu, double runnable);
+bool diagnosis_rules_is_idle(double cpu, double runnable);
 /* The machine's own verdict (idle, oversubscribed or fine) from its
  * runnable threads against its online CPUs, with the headline. */
-enum verdict diagnosis_machine(double runnable, double cpus_used, int online, char *headline,
-			       size_t cap);
+enum verdict diagnosis_rules_machine(double runnable, double cpus_used, int online, char *headline,
+				     size_t cap);
 /* The exit status of --diagnose for d: 0 for fine and idle (strict: not
  * borderline), 1 for a problem found. */
-int diagnosis_exit_status(const struct diagnosis *d, bool strict);
+int diagnosis_rules_exit_status(const struct diagnosis *d, bool strict);
 /* One rule of the verdict table, for tests and the man page. */
 struct diag_rule_doc {
 	enum verdict verdict;

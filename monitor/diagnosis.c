@@ -378,9 +378,9 @@ static void diag_evidence(struct diagnosis *d, const struct diag_input *in)
  * the figures are in; the headline ends with the first suggestion. */
 static void diag_judge(struct diagnosis *d, const struct diag_input *in)
 {
-	diagnosis_input_bound(d, in);
+	diagnosis_findings_input_bound(d, in);
 	diagnosis_rules_apply(d, in);
-	diagnosis_advise_findings(d, in);
+	diagnosis_findings_advise(d, in);
 	diag_evidence(d, in);
 	if (d->nsuggestions) {
 		size_t n = strlen(d->headline);

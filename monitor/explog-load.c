@@ -132,7 +132,7 @@ int explog_load(struct explog *l, const char *path, size_t *skipped)
 	return rc;
 }
 
-int explog_check(const char *path, char *err, size_t errlen)
+int explog_load_check(const char *path, char *err, size_t errlen)
 {
 	struct stat st;
 	if (stat(path, &st) < 0) {

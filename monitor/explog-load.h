@@ -15,6 +15,6 @@ int explog_load(struct explog *l, const char *path, size_t *skipped);
  * or -EISDIR, -EINVAL (a file that is not an experiment log: a recording,
  * text) or another -errno, with a one-line message in err. */
 #define EXPLOG_CHECK_BYTES (1 << 20)
-int explog_check(const char *path, char *err, size_t errlen);
+int explog_load_check(const char *path, char *err, size_t errlen);
 
 #endif

@@ -12,7 +12,7 @@
 
 /* Feeds one lab status read at time t (s) with the target's effective CPU
  * budget; single is the single-thread rate (<= 0: use the one measured in
- * passing, labview_single(), if any).  Fills
+ * passing, labview_ref_single(), if any).  Fills
  * *out for the outputs, per stream too, except the CPU time /proc shows
  * (cpu_cpus), which labview_cpu() adds from the thread rates. */
 void labview_feed(struct labview *v, const struct lab_status *st, double t, double effective,

@@ -45,18 +45,18 @@ static struct labview_ref *labview_ref_add(struct labview *v, int size, int prec
 	return pick;
 }
 
-double labview_single(const struct labview *v, int size, int precision)
+double labview_ref_single(const struct labview *v, int size, int precision)
 {
 	double r;
 	struct rate_cache c = v->single; /* get() stamps the entry: work on a copy */
 	return rate_cache_get(&c, (uint32_t)size, (uint32_t)precision, &r) == 0 ? r : 0;
 }
 
-void labview_single_put(struct labview *v, int size, int precision, double gflops)
+void labview_ref_single_put(struct labview *v, int size, int precision, double gflops)
 {
 	if (!(gflops > 0))
 		return;
-	double old = labview_single(v, size, precision);
+	double old = labview_ref_single(v, size, precision);
 	const struct labview_ref *ref = labview_ref_get(v, size, precision);
 	bool quiet = v->quiet_since >= 0;
 	bool before_spell = ref && quiet && ref->t < v->quiet_since;
@@ -68,15 +68,15 @@ void labview_single_put(struct labview *v, int size, int precision, double gflop
 	put->other = v->other_cpus;
 }
 
-void labview_memory_put(struct labview *v, double gbs)
+void labview_ref_memory_put(struct labview *v, double gbs)
 {
 	if (gbs > v->memory_gbs)
 		v->memory_gbs = gbs;
 }
 
-double labview_single_gemm(const struct labview *v, int size, int precision)
+double labview_ref_single_gemm(const struct labview *v, int size, int precision)
 {
-	double r = size != LAB_TRIAD_KEY ? labview_single(v, size, precision) : 0;
+	double r = size != LAB_TRIAD_KEY ? labview_ref_single(v, size, precision) : 0;
 	for (size_t i = 0; r <= 0 && i < RATE_CACHE_SLOTS; i++)
 		if (v->single.slot[i].used && v->single.slot[i].size != LAB_TRIAD_KEY &&
 		    v->single.slot[i].precision == (uint32_t)precision &&
@@ -85,7 +85,7 @@ double labview_single_gemm(const struct labview *v, int size, int precision)
 	return r;
 }
 
-void labview_conditions(struct labview *v, double t, double other_cpus)
+void labview_ref_conditions(struct labview *v, double t, double other_cpus)
 {
 	v->now = t;
 	v->other_cpus = other_cpus;
@@ -104,8 +104,8 @@ void labview_conditions(struct labview *v, double t, double other_cpus)
 		}
 }
 
-void labview_single_report(const struct labview *v, int size, int precision,
-			   struct workload_report *out)
+void labview_ref_single_report(const struct labview *v, int size, int precision,
+			       struct workload_report *out)
 {
 	const struct labview_ref *ref = labview_ref_get(v, size, precision);
 	out->single_age_s = -1;

@@ -144,8 +144,8 @@ static void labview_measure_single(struct labview *v, const struct lab_status *s
 	if (v->acc_cpu[i] < LABVIEW_SINGLE_CPU_NS)
 		return;
 	/* FLOPs per ns is GFLOP/s */
-	labview_single_put(v, ss->kernel == CTL_TRIAD ? LAB_TRIAD_KEY : ss->size,
-			   (int)ss->precision, (double)v->acc_flops[i] / (double)v->acc_cpu[i]);
+	labview_ref_single_put(v, ss->kernel == CTL_TRIAD ? LAB_TRIAD_KEY : ss->size,
+			       (int)ss->precision, (double)v->acc_flops[i] / (double)v->acc_cpu[i]);
 	v->acc_flops[i] = v->acc_cpu[i] = 0;
 }
 
@@ -226,13 +226,13 @@ static void labview_roofline(struct labview *v, const struct settings *s, double
 {
 	int elem = s->precision == SETTINGS_DOUBLE ? 8 : 4;
 	if (single <= 0)
-		single = labview_single_gemm(v, s->size, (int)s->precision);
+		single = labview_ref_single_gemm(v, s->size, (int)s->precision);
 	double point = out->steady_gflops >= 0 ? out->steady_gflops : out->gflops;
 	/* A steady triad is a bandwidth measured in passing: a busy box only
 	 * lowers one, so the roof is the best seen (the start-up measurement
 	 * may have run on a crowded box). */
 	if (s->kernel == SETTINGS_TRIAD && out->steady_gflops > 0 && v->memory_gbs > 0)
-		labview_memory_put(v, out->steady_gflops * 1.5 * elem);
+		labview_ref_memory_put(v, out->steady_gflops * 1.5 * elem);
 	roofline_make(&out->roofline, s->kernel, s->size, elem, single,
 		      (double)s->threads * s->streams, effective, v->memory_gbs,
 		      s->paused ? -1 : point);
@@ -326,9 +326,9 @@ void labview_feed(struct labview *v, const struct lab_status *st, double t, doub
 	bool given = single > 0; /* measured now by the caller (the tour) */
 	int key = settings_rate_key(s);
 	if (!given)
-		single = labview_single(v, key, (int)s->precision);
+		single = labview_ref_single(v, key, (int)s->precision);
 	out->single_thread_gflops = single > 0 ? single : -1;
-	labview_single_report(v, key, (int)s->precision, out);
+	labview_ref_single_report(v, key, (int)s->precision, out);
 	if (given)
 		out->single_age_s = out->single_other_cpus = -1, out->single_stale = false;
 	if (single > 0) {
@@ -401,12 +401,12 @@ void labview_cpu(const struct thread_rate *threads, size_t n, struct workload_re
 
 int labview_programs_dir(char *out, size_t cap, const char **how)
 {
-	return lab_programs_dir(out, cap, how);
+	return lab_find_programs_dir(out, cap, how);
 }
 
 const char *labview_programs_configured_dir(void)
 {
-	return lab_programs_configured_dir();
+	return lab_find_programs_configured_dir();
 }
 
 /* ---- what a thread is to the lab --------------------------------------- */

@@ -53,7 +53,7 @@ struct workload_counters {
 struct workload_report {
 	int threads, streams, size, workers;
 	const char *precision; /* "single" or "double" */
-	const char *kernel;    /* "gemm" or "triad" (lab_kernel_name) */
+	const char *kernel;    /* "gemm" or "triad" (lab_triad_kernel_name) */
 	uint32_t length;       /* the triad's elements per array (0 for GEMM) */
 	/* Strings below point into the lab's status the session keeps: valid
 	 * until the next session_tick(). */
@@ -75,7 +75,7 @@ struct workload_report {
 	double single_age_s;	     /* since it was measured, s; < 0 unknown */
 	double single_other_cpus;    /* CPUs other processes used then; < 0 unknown */
 	bool single_stale;	     /* the box is busier now than it was then: ideal and
-				      * ceiling assume CPUs others take (labview_conditions) */
+				      * ceiling assume CPUs others take (labview_ref_conditions) */
 	bool results_checked;	     /* at least one result compared since start */
 	bool results_equal;	     /* since start: across every setting visited */
 	double max_diff;
@@ -150,7 +150,7 @@ struct labview {
 	 * thread, whatever the quota, workers or other streams (they change
 	 * how long it waits, not how fast it computes on a CPU). */
 	struct rate_cache single;
-	double memory_gbs; /* the machine's bandwidth (lab_memory_gbs), GB/s; 0 unknown */
+	double memory_gbs; /* the machine's bandwidth (lab_status_memory_gbs), GB/s; 0 unknown */
 	/* The conditions each of those rates was measured in (labview-ref.c). */
 	struct labview_ref {
 		uint32_t size, precision;
@@ -158,7 +158,7 @@ struct labview {
 		double other; /* CPUs other processes used then; < 0 unknown */
 		bool used;
 	} ref[RATE_CACHE_SLOTS];
-	double now;	    /* the last labview_conditions() time, s */
+	double now;	    /* the last labview_ref_conditions() time, s */
 	double other_cpus;  /* CPUs other processes use now; < 0 unknown */
 	double quiet_since; /* start of the present quiet spell, s; < 0 not quiet */
 	uint64_t acc_flops[SETTINGS_MAX_STREAMS], acc_cpu[SETTINGS_MAX_STREAMS];
@@ -166,7 +166,7 @@ struct labview {
 	uint64_t last_batches, last_input_wait, last_loader_cpu;
 };
 
-/* Where the lab's programs are and how they were found: lab_programs_dir()
+/* Where the lab's programs are and how they were found: lab_find_programs_dir()
  * (0, -ENOENT, -ENAMETOOLONG); the configured directory. */
 int labview_programs_dir(char *out, size_t cap, const char **how);
 const char *labview_programs_configured_dir(void);

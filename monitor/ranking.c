@@ -135,12 +135,12 @@ static const struct throttle_rate *rank_throttle_rate(struct ranking *k, int i, 
 	t->updated = now;
 	struct cgroup_cpustat cur;
 	memset(&t->rate, 0, sizeof(t->rate));
-	if (cgroup_cpustat_read(&k->impl->root, t->dir, t->version, &cur) < 0) {
+	if (cgroup_read_cpustat(&k->impl->root, t->dir, t->version, &cur) < 0) {
 		t->have_prev = false;
 		return &t->rate;
 	}
 	if (t->have_prev && now > t->prev_t)
-		cgroup_throttle_rate(&t->prev, &cur, now - t->prev_t, &t->rate);
+		cgroup_parse_throttle_rate(&t->prev, &cur, now - t->prev_t, &t->rate);
 	t->prev = cur;
 	t->prev_t = now;
 	t->have_prev = true;
@@ -198,7 +198,7 @@ static void rank_judge(struct ranking *k, struct rank_row *r, const struct machi
 		       const struct census *census)
 {
 	r->headline[0] = r->suggestion[0] = '\0';
-	if (diagnosis_is_idle(r->cpu, r->runnable_mean)) {
+	if (diagnosis_rules_is_idle(r->cpu, r->runnable_mean)) {
 		r->verdict = VERDICT_IDLE;
 		return;
 	}
@@ -308,8 +308,8 @@ static void rank_summary(struct ranking *k, double psi)
 	m->processes = k->n;
 	for (size_t i = 0; i < k->n; i++)
 		m->threads += (size_t)k->rows[i].threads;
-	m->verdict = diagnosis_machine(m->runnable_mean, m->cpus_used, m->online, m->headline,
-				       sizeof(m->headline));
+	m->verdict = diagnosis_rules_machine(m->runnable_mean, m->cpus_used, m->online, m->headline,
+					     sizeof(m->headline));
 }
 
 bool ranking_tick(struct ranking *k, double now)
@@ -319,7 +319,7 @@ bool ranking_tick(struct ranking *k, double now)
 	const struct machine_sample *s = &k->impl->machine.sample;
 	struct psi psi;
 	double psi_some =
-	    cgroup_psi_read(&k->impl->root, "proc/pressure/cpu", &psi) == 0 && psi.available
+	    cgroup_read_psi(&k->impl->root, "proc/pressure/cpu", &psi) == 0 && psi.available
 		? psi.some_avg10
 		: -1;
 	int online = s->online > 0 ? s->online : 1;

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-int recording_parse_header(const char *line, size_t len, struct recording_header *h, char *err,
+int recording_header_parse(const char *line, size_t len, struct recording_header *h, char *err,
 			   size_t errlen)
 {
 	struct recording_json p = {err, errlen, false};

@@ -8,7 +8,7 @@
 /* Parses a header line into h: 1 when it is one, 0 when the line is not a
  * header (a sample), -EINVAL for a header with wrong types, -ENOTSUP for a
  * newer version (err says so). */
-int recording_parse_header(const char *line, size_t len, struct recording_header *h, char *err,
+int recording_header_parse(const char *line, size_t len, struct recording_header *h, char *err,
 			   size_t errlen);
 
 #endif

@@ -18,7 +18,7 @@ struct recording_sample {
 	size_t index;		     /* among the samples, 0-based */
 	unsigned long line;	     /* line number in the file, 1-based */
 	struct snapshot snap;	     /* budget, cgroup, pressure, CPUs; no threads */
-	struct snapshot_rates rates; /* threads owned: recording_sample_free() */
+	struct snapshot_rates rates; /* threads owned: recording_parse_sample_free() */
 	bool has_workload;	     /* a lab sample */
 	struct workload_report work; /* its strings point into this struct */
 	struct lab_status status;    /* what a face needs of the lab: settings, pids */

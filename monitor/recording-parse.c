@@ -394,18 +394,18 @@ static void rp_workload(struct recording_json *p, json_object *o, struct recordi
 		st->pids[st->npids++] = w->pids[i];
 }
 
-void recording_sample_init(struct recording_sample *s)
+void recording_parse_sample_init(struct recording_sample *s)
 {
 	memset(s, 0, sizeof(*s));
 	snapshot_init(&s->snap);
 	snapshot_rates_init(&s->rates);
 }
 
-void recording_sample_free(struct recording_sample *s)
+void recording_parse_sample_free(struct recording_sample *s)
 {
 	snapshot_free(&s->snap);
 	snapshot_rates_free(&s->rates);
-	recording_sample_init(s);
+	recording_parse_sample_init(s);
 }
 
 /* Keeps the rates' thread and latency arrays, clears everything else. */

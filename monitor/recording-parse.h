@@ -7,8 +7,8 @@
 
 #include "recording-impl.h"
 
-void recording_sample_init(struct recording_sample *s);
-void recording_sample_free(struct recording_sample *s);
+void recording_parse_sample_init(struct recording_sample *s);
+void recording_parse_sample_free(struct recording_sample *s);
 /* Parses one sample line (len bytes, no newline needed) into out.  Pure:
  * 0, or -EINVAL with the reason in err. */
 int recording_parse_sample(const char *line, size_t len, struct recording_sample *out, char *err,

@@ -238,7 +238,7 @@ static int recording_take_header(struct recording *r, char *err, size_t errlen)
 		snprintf(err, errlen, "%s:%lu: %s", r->path, r->lines[0].line, why);
 		return -EINVAL;
 	}
-	int rc = recording_parse_header(t, r->lines[0].len, &r->header, why, sizeof(why));
+	int rc = recording_header_parse(t, r->lines[0].len, &r->header, why, sizeof(why));
 	unsigned long l = r->lines[0].line;
 	if (rc == -ENOTSUP)
 		snprintf(err, errlen, "%s:%lu: %s", r->path, l, why);
@@ -317,14 +317,14 @@ struct recording *recording_open(const char *path, char *err, size_t errlen)
 	if (rc == 0 && !r->header.present) {
 		struct recording_sample s;
 		char why[256];
-		recording_sample_init(&s);
+		recording_parse_sample_init(&s);
 		const char *t = recording_text(r, &r->lines[0], why, sizeof(why));
 		if (!t || recording_parse_sample(t, r->lines[0].len, &s, why, sizeof(why)) < 0) {
 			snprintf(err, errlen, "%s:%lu: not a threadlab recording (%s)", path,
 				 r->lines[0].line, why);
 			rc = -EINVAL;
 		}
-		recording_sample_free(&s);
+		recording_parse_sample_free(&s);
 	}
 	if (rc < 0) {
 		recording_close(r);

@@ -14,7 +14,7 @@
  *
  * The compute roof is the measured single-thread GEMM rate x the workers
  * (streams x threads), capped by the effective CPUs; the memory roof is the
- * bandwidth the triad measured (lab_memory_gbs).  The ridge is their
+ * bandwidth the triad measured (lab_status_memory_gbs).  The ridge is their
  * ratio: a kernel whose intensity is below it is memory-bound (threads
  * beyond what saturates the bandwidth add nothing), above it compute-bound
  * (threads add FLOPs up to the CPUs).  Pure arithmetic: no I/O. */

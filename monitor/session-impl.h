@@ -42,7 +42,7 @@ struct session_impl {
 	unsigned progress_note_seen; /* progress.note_seq said as a message */
 
 	struct lab *lab;	      /* lab mode */
-	struct lab_status lab_status; /* read at every tick and by session_poll() */
+	struct lab_status lab_status; /* read at every tick and by session_lab_poll() */
 
 	/* replay */
 	struct recording *rec;

@@ -26,8 +26,8 @@ static int session_check_fit(const struct session *s, const struct settings *ask
 	return rc;
 }
 
-int session_check_settings(const struct session *s, const struct settings *want, char *err,
-			   size_t errlen)
+int session_knob_check_settings(const struct session *s, const struct settings *want, char *err,
+				size_t errlen)
 {
 	int rc = knobs_check(want, err, errlen);
 	return rc < 0 ? rc : session_check_fit(s, want, err, errlen);

@@ -3,7 +3,7 @@
  * A key press is one descent: session_knob_step() takes the knob's next
  * value from the table's step rule, checks it against the table's range
  * and the machine, and changes the settings asked for only when it
- * passes; the caller applies them (session_apply). */
+ * passes; the caller applies them (session_lab_apply). */
 #ifndef THREADLAB_SESSION_KNOB_H
 #define THREADLAB_SESSION_KNOB_H
 
@@ -17,8 +17,8 @@ struct session;
  * the OpenBLAS build asked for, and (s started) the available memory of
  * s's machine and this process's limits.  Returns 0, or -EINVAL / -ENOENT /
  * -ENOMEM with a one-line reason in err. */
-int session_check_settings(const struct session *s, const struct settings *want, char *err,
-			   size_t errlen);
+int session_knob_check_settings(const struct session *s, const struct settings *want, char *err,
+				size_t errlen);
 
 /* One step of lab knob k in *want: dir +1 up, -1 down, 0 a toggle's flip
  * or the quota's removal; online is the quota keys' upper end (CPUs).  s

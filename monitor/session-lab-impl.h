@@ -21,6 +21,6 @@ bool session_lab_recover(struct session *s);
 
 /* The lab's settings asked for but not yet in effect in st, as
  * SESSION_PEND_* bits (pure, for tests). */
-unsigned session_pending_of(const struct settings *want, const struct lab_status *st);
+unsigned session_lab_pending_of(const struct settings *want, const struct lab_status *st);
 
 #endif

@@ -41,15 +41,15 @@ int session_lab_start(struct session *s, char *err, size_t errlen)
 	struct settings *w = &s->want;
 	struct lab_settings lw;
 	*w = s->cfg.lab;
-	if (session_check_settings(s, w, err, errlen) < 0)
+	if (session_knob_check_settings(s, w, err, errlen) < 0)
 		return EXIT_USAGE;
 	settings_to_lab(w, &lw);
 	s->impl->lab = lab_start(&lw, err, errlen);
 	if (!s->impl->lab)
 		return errno == EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
 	char msg[256] = "";
-	int timeout_ms = lab_ready_timeout_ms(&lw);
-	int rc = lab_wait_ready(s->impl->lab, timeout_ms, msg, sizeof(msg));
+	int timeout_ms = lab_settings_ready_timeout_ms(&lw);
+	int rc = lab_status_wait_ready(s->impl->lab, timeout_ms, msg, sizeof(msg));
 	if (rc == -EIO) {
 		snprintf(err, errlen, "the workload failed to start: %s", msg);
 		return EXIT_RUNTIME;
@@ -73,17 +73,17 @@ int session_lab_start(struct session *s, char *err, size_t errlen)
 	 * first sample and the first screen; later size or precision changes
 	 * never block: the rate then comes from a visit to one thread. */
 	if (w->threads != 1 && w->kernel == SETTINGS_GEMM) {
-		double r = lab_single_rate(s->impl->lab, lw.size, lw.precision);
+		double r = lab_status_single_rate(s->impl->lab, lw.size, lw.precision);
 		if (r > 0)
-			labview_single_put(&s->view, w->size, (int)w->precision, r);
-		lab_wait_ready(s->impl->lab, timeout_ms, msg, sizeof(msg));
+			labview_ref_single_put(&s->view, w->size, (int)w->precision, r);
+		lab_status_wait_ready(s->impl->lab, timeout_ms, msg, sizeof(msg));
 	}
 	/* The triad's roofline needs both roofs; --roofline asks for them. */
 	if (w->kernel == SETTINGS_TRIAD || s->cfg.roofline) {
-		session_roofs(s);
-		lab_wait_ready(s->impl->lab, timeout_ms, msg, sizeof(msg));
+		session_roofline_roofs(s);
+		lab_status_wait_ready(s->impl->lab, timeout_ms, msg, sizeof(msg));
 	}
-	lab_read(s->impl->lab, &s->impl->lab_status);
+	lab_status_read(s->impl->lab, &s->impl->lab_status);
 	if (s->impl->lab_status.quota_error[0]) {
 		session_say(s, true, "%s", s->impl->lab_status.quota_error);
 		s->want.cpus = s->impl->lab_status.quota_cpus;
@@ -106,7 +106,7 @@ static void session_lab_events(struct session *s)
 		const struct lab_stream_status *ss = &st->stream[i];
 		if (ss->restarts > s->impl->restarts_seen[i]) {
 			char m[SESSION_MESSAGE_LEN];
-			session_restart_text(m, sizeof(m), i, ss->restarts, ss->last_failure);
+			session_lab_restart_text(m, sizeof(m), i, ss->restarts, ss->last_failure);
 			session_say(s, true, "%s", m);
 			/* The sample that saw it says so too (batch JSON "error"). */
 			if (!s->work.error[0])
@@ -142,8 +142,8 @@ static void session_lab_events(struct session *s)
 	snprintf(s->impl->error_seen, sizeof(s->impl->error_seen), "%s", e);
 }
 
-size_t session_restart_text(char *out, size_t cap, int stream, unsigned restarts,
-			    const char *failure)
+size_t session_lab_restart_text(char *out, size_t cap, int stream, unsigned restarts,
+				const char *failure)
 {
 	int n = snprintf(out, cap, "stream %d: %s, restarted (restart %u)", stream,
 			 failure && failure[0] ? failure : "helper died", restarts);
@@ -163,14 +163,14 @@ void session_lab_tick(struct session *s)
 		sampler_set_cgroup_override(s->impl->sampler, dir, version);
 	else
 		sampler_set_cgroup_override(s->impl->sampler, NULL, 0);
-	if (lab_read(s->impl->lab, &s->impl->lab_status) < 0)
+	if (lab_status_read(s->impl->lab, &s->impl->lab_status) < 0)
 		return;
 	if (s->have_rates && s->impl->cur.cpus.n > 0) {
 		/* Other processes' CPUs: the box's busy CPUs less the lab's. */
 		double other =
 		    s->impl->cur.cpus.total_busy_pct / 100.0 * (double)s->impl->cur.cpus.n -
 		    s->impl->rates.total_cpu_pct / 100.0;
-		labview_conditions(&s->view, stop_now(), other > 0 ? other : 0);
+		labview_ref_conditions(&s->view, stop_now(), other > 0 ? other : 0);
 	}
 	labview_feed(&s->view, &s->impl->lab_status, stop_now(), s->impl->cur.budget.effective,
 		     s->single_ref, &s->work);
@@ -204,7 +204,7 @@ bool session_lab_recover(struct session *s)
 	return true;
 }
 
-int session_apply(struct session *s)
+int session_lab_apply(struct session *s)
 {
 	if (!s->impl->lab)
 		return -ENOTSUP;
@@ -212,7 +212,7 @@ int session_apply(struct session *s)
 	/* The triad's first visit: its roof first (the lab then runs the
 	 * settings before, and the new ones below). */
 	if (s->want.kernel == SETTINGS_TRIAD && s->view.memory_gbs <= 0)
-		session_roofs(s);
+		session_roofline_roofs(s);
 	struct lab_settings lw;
 	settings_to_lab(&s->want, &lw);
 	int rc = lab_apply(s->impl->lab, &lw, msg, sizeof(msg));
@@ -220,13 +220,13 @@ int session_apply(struct session *s)
 		session_say(s, rc < 0, "%s", msg);
 	/* A quota that could not be set must not be shown as asked for: the
 	 * settings go back to the quota really in effect. */
-	if (lab_read(s->impl->lab, &s->impl->lab_status) == 0 && rc < 0 &&
+	if (lab_status_read(s->impl->lab, &s->impl->lab_status) == 0 && rc < 0 &&
 	    s->impl->lab_status.quota_cpus != (s->want.cpus > 0 ? s->want.cpus : 0))
 		s->want.cpus = s->impl->lab_status.quota_cpus;
 	return rc;
 }
 
-unsigned session_pending_of(const struct settings *asked_for, const struct lab_status *st)
+unsigned session_lab_pending_of(const struct settings *asked_for, const struct lab_status *st)
 {
 	const struct lab_stream_status *s0 = &st->stream[0];
 	struct lab_settings w;
@@ -263,18 +263,18 @@ unsigned session_pending_of(const struct settings *asked_for, const struct lab_s
 	return p;
 }
 
-unsigned session_pending(const struct session *s)
+unsigned session_lab_pending(const struct session *s)
 {
 	if (s->kind != SESSION_LAB)
 		return 0;
-	return session_pending_of(&s->want, &s->impl->lab_status);
+	return session_lab_pending_of(&s->want, &s->impl->lab_status);
 }
 
-unsigned session_poll(struct session *s)
+unsigned session_lab_poll(struct session *s)
 {
 	if (s->kind == SESSION_LAB && s->impl->lab && !s->target_gone)
-		lab_read(s->impl->lab, &s->impl->lab_status);
-	return session_pending(s);
+		lab_status_read(s->impl->lab, &s->impl->lab_status);
+	return session_lab_pending(s);
 }
 
 bool session_lab_live(const struct session *s)
@@ -282,7 +282,7 @@ bool session_lab_live(const struct session *s)
 	return s->kind == SESSION_LAB && s->impl && s->impl->lab;
 }
 
-enum labview_mark session_thread_mark(const struct session *s, const struct model_thread *t)
+enum labview_mark session_lab_thread_mark(const struct session *s, const struct model_thread *t)
 {
 	const struct lab_status *st =
 	    s->kind == SESSION_LAB && s->impl ? &s->impl->lab_status : NULL;

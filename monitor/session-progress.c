@@ -66,12 +66,12 @@ void session_progress_drain(struct session *s)
 		progress_feed(&s->progress, buf, n);
 }
 
-int session_output_fd(const struct session *s)
+int session_progress_output_fd(const struct session *s)
 {
 	return s->progress.on && s->impl->child.out_open ? s->impl->child.out_fd : -1;
 }
 
-void session_drain_output(struct session *s)
+void session_progress_drain_output(struct session *s)
 {
 	session_progress_drain(s);
 }

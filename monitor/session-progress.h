@@ -9,7 +9,7 @@
 /* The job's output while a face waits between ticks (--progress): the
  * descriptor to poll for input (-1: none), and the read of what arrived,
  * so that a chatty job never blocks on a full pipe. */
-int session_output_fd(const struct session *s);
-void session_drain_output(struct session *s);
+int session_progress_output_fd(const struct session *s);
+void session_progress_drain_output(struct session *s);
 
 #endif

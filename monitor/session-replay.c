@@ -159,7 +159,7 @@ int session_replay_start(struct session *s, char *err, size_t errlen)
 	const struct recording_header *h = recording_header(s->impl->rec);
 	s->replay_count = (long)recording_count(s->impl->rec);
 	s->impl->replay_notes = xcalloc((size_t)s->replay_count, sizeof(*s->impl->replay_notes));
-	recording_sample_init(&s->impl->rs);
+	recording_parse_sample_init(&s->impl->rs);
 	labview_init(&s->view);
 	const char *note = recording_note(s->impl->rec);
 	if (note[0]) {
@@ -224,7 +224,7 @@ int session_replay_seek(struct session *s, long i)
 	/* The view as it stood: every sample up to at, from the notes (read
 	 * now where they were not yet). */
 	struct recording_sample shown = s->impl->rs;
-	recording_sample_init(&s->impl->rs);
+	recording_parse_sample_init(&s->impl->rs);
 	labview_init(&s->view);
 	history_init(&s->history);
 	/* The lab view needs every sample before (its chart); the history
@@ -235,7 +235,7 @@ int session_replay_seek(struct session *s, long i)
 			session_replay_read(s, (size_t)k);
 		session_replay_note(s, (size_t)k);
 	}
-	recording_sample_free(&s->impl->rs);
+	recording_parse_sample_free(&s->impl->rs);
 	s->impl->rs = shown;
 	session_replay_show(s, at);
 	s->impl->replay_end = false;
@@ -246,7 +246,7 @@ void session_replay_stop(struct session *s)
 {
 	recording_close(s->impl->rec);
 	s->impl->rec = NULL;
-	recording_sample_free(&s->impl->rs);
+	recording_parse_sample_free(&s->impl->rs);
 	free(s->impl->replay_notes);
 	s->impl->replay_notes = NULL;
 }

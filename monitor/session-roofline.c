@@ -1,6 +1,6 @@
 /* session-roofline.c — the roofs the roofline needs, measured once.
  *
- * The memory roof is the triad's bandwidth (lab_memory_gbs: a second or
+ * The memory roof is the triad's bandwidth (lab_status_memory_gbs: a second or
  * two, once per lab); the compute roof the single-thread GEMM rate, which
  * a GEMM session measures at start anyway and a triad session measures
  * here at the size it holds.  Both block while they run, as the start-up
@@ -17,26 +17,26 @@
 #include "labview-ref.h"
 #include "session-roofline.h"
 
-int session_roofs(struct session *s)
+int session_roofline_roofs(struct session *s)
 {
 	if (!s->impl->lab)
 		return -ENOTSUP;
 	struct settings *w = &s->want;
-	if (labview_single_gemm(&s->view, w->size, (int)w->precision) <= 0) {
+	if (labview_ref_single_gemm(&s->view, w->size, (int)w->precision) <= 0) {
 		struct lab_settings l;
 		settings_to_lab(w, &l);
-		double r = lab_single_rate(s->impl->lab, l.size, l.precision);
+		double r = lab_status_single_rate(s->impl->lab, l.size, l.precision);
 		if (r > 0)
-			labview_single_put(&s->view, w->size, (int)w->precision, r);
+			labview_ref_single_put(&s->view, w->size, (int)w->precision, r);
 	}
 	if (s->view.memory_gbs > 0)
 		return 0;
-	double gbs = lab_memory_gbs(s->impl->lab);
+	double gbs = lab_status_memory_gbs(s->impl->lab);
 	if (gbs <= 0) {
 		session_say(s, true, "the memory bandwidth could not be measured: no memory roof");
 		return -EIO;
 	}
-	labview_memory_put(&s->view, gbs);
+	labview_ref_memory_put(&s->view, gbs);
 	session_say(s, false, "memory roof %.1f GB/s (the triad on every CPU, measured once)", gbs);
 	return 0;
 }

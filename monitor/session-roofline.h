@@ -7,10 +7,10 @@
 
 /* Lab only (session-roofline.c): measures what the roofline still lacks,
  * the single-thread GEMM rate at want's size and precision and the memory
- * bandwidth (lab_memory_gbs), each once, blocking meanwhile (seconds), and
+ * bandwidth (lab_status_memory_gbs), each once, blocking meanwhile (seconds), and
  * feeds them to the lab view.  The lab runs its settings before again
  * afterwards.  0, -ENOTSUP outside the lab, -EIO when the bandwidth could
  * not be measured (a message says so). */
-int session_roofs(struct session *s);
+int session_roofline_roofs(struct session *s);
 
 #endif

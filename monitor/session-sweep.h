@@ -8,7 +8,7 @@
  * point), and moves on; at the end the user's thread count is put back.
  * The sweep and the thread count it restores are the session's (s->sweep):
  * a face starts, ticks and cancels it, applies s->want when told
- * (session_apply) and reads s->sweep to say where it is.  It advances only
+ * (session_lab_apply) and reads s->sweep to say where it is.  It advances only
  * when ticked, so the face stays responsive; any lab knob's key cancels
  * it. */
 #ifndef THREADLAB_SESSION_SWEEP_H

@@ -7,8 +7,8 @@
  * session_stop() undoes everything (workload, workers, quota cgroup,
  * launched command).  The faces read the struct's public fields directly
  * (the model's own types: model.h, settings.h, labview.h, diagnosis.h) and
- * change the session only through the functions here: session_apply()
- * after changing want, session_poll() between ticks, labview_reset() on the
+ * change the session only through the functions here: session_lab_apply()
+ * after changing want, session_lab_poll() between ticks, labview_reset() on the
  * view.  What the session keeps to sample, the collectors' snapshots and
  * rates, the lab manager and its status, is its own (session-impl.h).
  *
@@ -91,7 +91,7 @@ struct session_config {
 	 * view's, so an attach from it is up without reading every thread of
 	 * the machine first); NULL: the session reads the machine itself. */
 	const struct neighbours *machine_from;
-	bool roofline; /* lab: measure both roofs at start (session_roofs), so
+	bool roofline; /* lab: measure both roofs at start (session_roofline_roofs), so
 			* every sample's roofline has its bound */
 };
 

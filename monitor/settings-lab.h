@@ -9,7 +9,7 @@
 
 void settings_to_lab(const struct settings *s, struct lab_settings *out);
 void settings_from_lab(const struct lab_settings *l, struct settings *out);
-/* The rate-cache key of the kernel in s (lab_rate_key): its n for GEMM,
+/* The rate-cache key of the kernel in s (lab_status_rate_key): its n for GEMM,
  * LAB_TRIAD_KEY for the triad. */
 int settings_rate_key(const struct settings *s);
 /* The knob table's defaults (knobs_defaults) for the lab manager: the

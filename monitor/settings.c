@@ -67,7 +67,7 @@ int settings_rate_key(const struct settings *s)
 {
 	struct lab_settings l;
 	settings_to_lab(s, &l);
-	return lab_rate_key(&l);
+	return lab_status_rate_key(&l);
 }
 
 struct lab_settings settings_lab_defaults(void)
@@ -85,13 +85,13 @@ const char *settings_precision_name(enum settings_precision p)
 
 const char *settings_blas_name(enum settings_blas b)
 {
-	return lab_blas_name((enum lab_blas)b);
+	return lab_settings_blas_name((enum lab_blas)b);
 }
 
 int settings_blas_parse(const char *s, enum settings_blas *out)
 {
 	enum lab_blas b;
-	int rc = lab_blas_parse(s, &b);
+	int rc = lab_settings_blas_parse(s, &b);
 	if (rc == 0)
 		*out = (enum settings_blas)b;
 	return rc;
@@ -99,22 +99,22 @@ int settings_blas_parse(const char *s, enum settings_blas *out)
 
 const char *const *settings_blas_names(void)
 {
-	return lab_blas_names();
+	return lab_settings_blas_names();
 }
 
 const char *settings_blas_dir(enum settings_blas b)
 {
-	return lab_blas_dir((enum lab_blas)b);
+	return lab_settings_blas_dir((enum lab_blas)b);
 }
 
 const char *const *settings_kernel_names(void)
 {
-	return lab_kernel_names();
+	return lab_triad_kernel_names();
 }
 
 const char *settings_kernel_name(enum settings_kernel k)
 {
-	return lab_kernel_name((enum ctl_kernel)k);
+	return lab_triad_kernel_name((enum ctl_kernel)k);
 }
 
 unsigned settings_triad_length(enum settings_precision p)

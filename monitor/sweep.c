@@ -6,7 +6,7 @@
  * baseline (sweep.h).  Each step: apply, wait until every stream applied it
  * and did a GEMM, warm up, then measure the window between two collector
  * snapshots of the lab's tree (helpers' run-queue wait, quota cgroup
- * throttling) and two lab_read()s (FLOPs; results since the setting took
+ * throttling) and two lab_status_read()s (FLOPs; results since the setting took
  * effect).  The output is checked after every row; waits are cut short by
  * a stop signal or by the reader of a pipe going away. */
 #define _GNU_SOURCE
@@ -229,7 +229,7 @@ static int sweep_anchor(struct sweep_ctx *c, int streams, int threads)
 		return -ESRCH;
 	sampler_free(c->smp);
 	c->smp = next;
-	lab_read(c->lab, c->a);
+	lab_status_read(c->lab, c->a);
 	if (c->a->quota_dir[0])
 		sampler_set_cgroup_override(c->smp, c->a->quota_dir, c->a->quota_version);
 	c->restarts = c->a->restarts;
@@ -260,7 +260,8 @@ static int sweep_step_once(struct sweep_ctx *c, int loaders, int streams, int th
 	settings_to_lab(&c->set, &l);
 	int rc = lab_apply(c->lab, &l, msg, sizeof(msg));
 	if (rc == 0)
-		rc = lab_wait_ready(c->lab, lab_ready_timeout_ms(&l), msg, sizeof(msg));
+		rc = lab_status_wait_ready(c->lab, lab_settings_ready_timeout_ms(&l), msg,
+					   sizeof(msg));
 	if (rc == -ECHILD)
 		return rc; /* the anchor ended: sweep_step says how */
 	if (rc < 0) {
@@ -271,7 +272,7 @@ static int sweep_step_once(struct sweep_ctx *c, int loaders, int streams, int th
 	if (rc < 0)
 		return rc;
 	sampler_sample(c->smp, &c->sa);
-	lab_read(c->lab, c->a);
+	lab_status_read(c->lab, c->a);
 	double t0 = now_s();
 	neighbours_tick(&c->neigh, c->root, &c->sa.threads, t0);
 	if (c->k->sample) {
@@ -282,12 +283,12 @@ static int sweep_step_once(struct sweep_ctx *c, int loaders, int streams, int th
 	if (rc < 0)
 		return rc;
 	sampler_sample(c->smp, &c->sb);
-	if (lab_read(c->lab, c->b) < 0) {
+	if (lab_status_read(c->lab, c->b) < 0) {
 		sink_note(c->k, "sweep: the workload's processes have gone");
 		return -ESRCH;
 	}
 	/* Killed in the window: the row would measure a restart, not the setting. */
-	if (lab_wait_ready(c->lab, 0, msg, sizeof(msg)) == -ECHILD)
+	if (lab_status_wait_ready(c->lab, 0, msg, sizeof(msg)) == -ECHILD)
 		return -ECHILD;
 	double t1 = now_s(), dt = t1 - t0;
 	snapshot_rates(&c->sa, &c->sb, &c->rates);
@@ -417,7 +418,8 @@ int sweep_run(const struct sweep_opts *o, const struct sweep_sink *k)
 		sink_note(k, "sweep: %s", err);
 		return -e;
 	}
-	if (lab_wait_ready(c.lab, lab_ready_timeout_ms(&first), err, sizeof(err)) < 0) {
+	if (lab_status_wait_ready(c.lab, lab_settings_ready_timeout_ms(&first), err, sizeof(err)) <
+	    0) {
 		sink_note(k, "sweep: %s", err);
 		lab_stop(c.lab);
 		return -EIO;
@@ -447,16 +449,16 @@ int sweep_run(const struct sweep_opts *o, const struct sweep_sink *k)
 		rc = rc < 0 ? rc : -errno;
 		goto out;
 	}
-	lab_read(c.lab, c.a);
+	lab_status_read(c.lab, c.a);
 	if (c.a->quota_error[0])
 		sink_note(k, "%s", c.a->quota_error);
 	if (c.a->quota_dir[0])
 		sampler_set_cgroup_override(c.smp, c.a->quota_dir, c.a->quota_version);
 	c.effective = budget.effective;
 	struct settings key = {.kernel = o->kernel, .size = o->size};
-	double cal = lab_single_rate(c.lab, settings_rate_key(&key), first.precision);
+	double cal = lab_status_single_rate(c.lab, settings_rate_key(&key), first.precision);
 	c.single = cal;
-	lab_read(c.lab, c.a);
+	lab_status_read(c.lab, c.a);
 	c.restarts = c.a->restarts;
 
 	int tl[SWEEP_LIST_MAX], sl[SWEEP_LIST_MAX];

@@ -83,7 +83,7 @@ static void cap_amdahl(struct tour_text *x, const struct tour_step *st)
 {
 	const struct tour_figures *f = &st->fig;
 	if (f->fit_s < 0) {
-		tour_say(
+		tour_caption_say(
 		    x,
 		    "%d threads: %.1f GFLOP/s, %.2fx one thread. No prediction: lessons one to "
 		    "three were "
@@ -91,40 +91,41 @@ static void cap_amdahl(struct tour_text *x, const struct tour_step *st)
 		    st->set.threads, f->gflops, f->speedup);
 		return;
 	}
-	tour_say(x,
-		 "Fitted to lessons one to three, Amdahl's law gives a serial fraction of %.3f and "
-		 "predicted "
-		 "%.2fx at %d threads on %.2f CPUs. Measured: %.1f GFLOP/s, %.2fx, %+.0f%% off the "
-		 "prediction.",
-		 f->fit_s, f->predicted, st->set.threads, f->effective, f->gflops, f->speedup,
-		 f->pred_err_pct);
+	tour_caption_say(
+	    x,
+	    "Fitted to lessons one to three, Amdahl's law gives a serial fraction of %.3f and "
+	    "predicted "
+	    "%.2fx at %d threads on %.2f CPUs. Measured: %.1f GFLOP/s, %.2fx, %+.0f%% off the "
+	    "prediction.",
+	    f->fit_s, f->predicted, st->set.threads, f->effective, f->gflops, f->speedup,
+	    f->pred_err_pct);
 	if (fabs(f->pred_err_pct) <= 10)
-		tour_say(
+		tour_caption_say(
 		    x, " Close: the law, capped at the CPUs, describes this workload; more threads "
 		       "than CPUs add nothing it does not foresee.");
 	else if (f->other_cpus >= 0.2)
-		tour_say(
+		tour_caption_say(
 		    x,
 		    " Far off, and other processes used %.1f CPUs meanwhile: the law knows only "
 		    "this workload, not the box's neighbours.",
 		    f->other_cpus);
 	else
-		tour_say(x,
-			 " Far off with nothing else on screen to blame: the law leaves out what "
-			 "threads cost beyond the CPUs (switching, caches).");
+		tour_caption_say(
+		    x, " Far off with nothing else on screen to blame: the law leaves out what "
+		       "threads cost beyond the CPUs (switching, caches).");
 }
 
 static void cap_triad(struct tour_text *x, const struct tour_step *st)
 {
 	const struct tour_figures *f = &st->fig;
 	if (st->kind == TOUR_TRIAD_ONE) {
-		tour_say(
+		tour_caption_say(
 		    x,
 		    "The triad, a += s x b over arrays far larger than the caches: %.1f GFLOP/s "
 		    "moving %.1f GB/s.",
 		    f->gflops, f->gbs);
 		if (f->ridge > 0)
-			tour_say(
+			tour_caption_say(
 			    x,
 			    " At %.3f FLOP/B it sits far below the ridge at %.2f FLOP/B (the %.1f "
 			    "GFLOP/s compute roof over the %.1f GB/s memory roof): %s-bound. It "
@@ -132,36 +133,37 @@ static void cap_triad(struct tour_text *x, const struct tour_step *st)
 			    "on memory, not on arithmetic.",
 			    f->intensity, f->ridge, f->compute_roof, f->memory_roof, f->bound);
 		else
-			tour_say(x,
-				 " At %.3f FLOP/B; the roofs were not both measured, so no bound.",
-				 f->intensity);
+			tour_caption_say(
+			    x, " At %.3f FLOP/B; the roofs were not both measured, so no bound.",
+			    f->intensity);
 		return;
 	}
-	tour_say(x, "The triad on %d threads: %.1f GFLOP/s, %.1f GB/s", st->set.threads, f->gflops,
-		 f->gbs);
+	tour_caption_say(x, "The triad on %d threads: %.1f GFLOP/s, %.1f GB/s", st->set.threads,
+			 f->gflops, f->gbs);
 	if (f->triad_speedup > 0)
-		tour_say(x, ", %.2fx its one thread", f->triad_speedup);
+		tour_caption_say(x, ", %.2fx its one thread", f->triad_speedup);
 	if (f->gemm_speedup > 0)
-		tour_say(x, "; GEMM went %.2fx from one thread to two", f->gemm_speedup);
-	tour_say(x, ".");
+		tour_caption_say(x, "; GEMM went %.2fx from one thread to two", f->gemm_speedup);
+	tour_caption_say(x, ".");
 	double ideal = fmin(st->set.threads, f->effective);
 	if (f->triad_speedup <= 0 || f->memory_roof <= 0)
 		return;
 	if (f->triad_speedup >= 0.8 * ideal)
-		tour_say(
+		tour_caption_say(
 		    x,
 		    " Here the bandwidth still scales: one thread alone does not use up the %.1f "
 		    "GB/s this machine gives, so a second thread still helps the triad (on a "
 		    "machine with more cores it flattens once the threads fill the bandwidth).",
 		    f->memory_roof);
 	else if (f->gbs >= 0.7 * f->memory_roof)
-		tour_say(x,
-			 " It flattens at the bandwidth: %.1f of the %.1f GB/s memory roof. More "
-			 "threads "
-			 "add arithmetic the triad cannot use; only more bandwidth would help.",
-			 f->gbs, f->memory_roof);
+		tour_caption_say(
+		    x,
+		    " It flattens at the bandwidth: %.1f of the %.1f GB/s memory roof. More "
+		    "threads "
+		    "add arithmetic the triad cannot use; only more bandwidth would help.",
+		    f->gbs, f->memory_roof);
 	else
-		tour_say(
+		tour_caption_say(
 		    x,
 		    " It neither scales nor reaches the %.1f GB/s memory roof: other processes "
 		    "used %.1f CPUs meanwhile, and they share the memory too.",
@@ -184,17 +186,19 @@ size_t tour_models_figures_text(const struct tour_step *st, char *out, size_t ca
 	struct tour_text x = {out, cap, len};
 	const struct tour_figures *f = &st->fig;
 	if (st->kind == TOUR_AMDAHL && f->fit_s >= 0)
-		tour_say(&x, ", Amdahl fit of %d steps: serial %.3f, predicted %.2fx (%+.0f%%)",
-			 f->fit_points, f->fit_s, f->predicted, f->pred_err_pct);
+		tour_caption_say(&x,
+				 ", Amdahl fit of %d steps: serial %.3f, predicted %.2fx (%+.0f%%)",
+				 f->fit_points, f->fit_s, f->predicted, f->pred_err_pct);
 	if (st->kind == TOUR_TRIAD_ONE || st->kind == TOUR_TRIAD_ALL) {
-		tour_say(&x, ", %.1f GB/s, %.3f FLOP/B, %s-bound", f->gbs, f->intensity, f->bound);
+		tour_caption_say(&x, ", %.1f GB/s, %.3f FLOP/B, %s-bound", f->gbs, f->intensity,
+				 f->bound);
 		if (f->ridge > 0)
-			tour_say(&x, " (ridge %.2f; roofs %.1f GFLOP/s, %.1f GB/s)", f->ridge,
-				 f->compute_roof, f->memory_roof);
+			tour_caption_say(&x, " (ridge %.2f; roofs %.1f GFLOP/s, %.1f GB/s)",
+					 f->ridge, f->compute_roof, f->memory_roof);
 		if (f->triad_speedup > 0)
-			tour_say(&x, ", triad %.2fx", f->triad_speedup);
+			tour_caption_say(&x, ", triad %.2fx", f->triad_speedup);
 		if (f->gemm_speedup > 0)
-			tour_say(&x, ", GEMM 1 to 2 threads %.2fx", f->gemm_speedup);
+			tour_caption_say(&x, ", GEMM 1 to 2 threads %.2fx", f->gemm_speedup);
 	}
 	return x.len;
 }

@@ -220,7 +220,7 @@ static void begin_step(struct tour *t, struct session *s, size_t i, double now)
 	if (st->kind == TOUR_AMDAHL)
 		tour_models_predict(t, st);
 	s->want = st->set;
-	session_apply(s);
+	session_lab_apply(s);
 	t->state = TOUR_SETTLING;
 	t->t_state = now;
 	t->acc.t0 = -1; /* not settled yet */
@@ -263,7 +263,7 @@ void tour_stop(struct tour *t, struct session *s)
 		return;
 	s->want = t->saved;
 	s->single_ref = 0;
-	session_apply(s);
+	session_lab_apply(s);
 	t->state = TOUR_OFF;
 }
 
@@ -406,7 +406,7 @@ static void advance(struct tour *t, struct session *s, double now)
 	/* Past the last step: the user's settings come back. */
 	s->want = t->saved;
 	s->single_ref = 0;
-	session_apply(s);
+	session_lab_apply(s);
 	t->state = TOUR_DONE;
 	t->t_state = now;
 }
@@ -414,7 +414,7 @@ static void advance(struct tour *t, struct session *s, double now)
 bool tour_tick(struct tour *t, struct session *s, double now)
 {
 	struct tour_step *st = &t->step[t->cur];
-	bool applied = session_pending(s) == 0 && s->impl->lab_status.applied;
+	bool applied = session_lab_pending(s) == 0 && s->impl->lab_status.applied;
 	switch (t->state) {
 	case TOUR_OFF:
 	case TOUR_DONE:

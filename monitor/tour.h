@@ -3,7 +3,7 @@
  *
  * A tour is a list of steps built for the machine's effective CPUs when it
  * starts (tour_start): nine lessons, fifteen steps.  Each step sets the
- * lab's settings (session_apply), waits until the workload applied them
+ * lab's settings (session_lab_apply), waits until the workload applied them
  * (no pending mark) and a warm-up went by, measures for step_s seconds over
  * the session's ticks, and writes its caption from those figures
  * (tour_caption): never a canned number, and where the measurement
@@ -14,7 +14,7 @@
  * --tour --batch does).  tour_stop() puts back the settings the user had.
  *
  * Pure model: the tour reads the session's snapshots and the lab's status,
- * changes only s->want (through session_apply), never draws or prints. */
+ * changes only s->want (through session_lab_apply), never draws or prints. */
 #ifndef THREADLAB_TOUR_H
 #define THREADLAB_TOUR_H
 

@@ -138,8 +138,8 @@ static double row_throttled(const struct rank_row *r)
 	return r->throttle_valid ? r->throttled_pct / 100 : (double)NAN;
 }
 
-int metrics_write_ranking(FILE *f, enum metrics_format fmt, const struct ranking *k,
-			  const struct metrics_opts *o)
+int metrics_all_write_ranking(FILE *f, enum metrics_format fmt, const struct ranking *k,
+			      const struct metrics_opts *o)
 {
 	struct metrics_ctx c;
 	if (metrics_expo_begin(&c, f, fmt) < 0)

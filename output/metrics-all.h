@@ -11,7 +11,7 @@ struct ranking;
  * output/metrics-all.c): the machine's gauges and those of its first
  * o->max_processes ranked processes, labelled pid, name and cgroup (the
  * full path, as threadlab_target_info's).  0, or -EIO / -ENOMEM. */
-int metrics_write_ranking(FILE *f, enum metrics_format fmt, const struct ranking *k,
-			  const struct metrics_opts *o);
+int metrics_all_write_ranking(FILE *f, enum metrics_format fmt, const struct ranking *k,
+			      const struct metrics_opts *o);
 
 #endif

@@ -155,7 +155,7 @@ static int serve_render(char **buf, size_t *len, enum metrics_format fmt,
 	FILE *f = open_memstream(buf, len);
 	if (!f)
 		return -ENOMEM;
-	int rc = w->k ? metrics_write_ranking(f, fmt, w->k, w->o)
+	int rc = w->k ? metrics_all_write_ranking(f, fmt, w->k, w->o)
 		      : metrics_write(f, fmt, w->t, w->n, w->o);
 	if (fclose(f) != 0 || rc < 0) {
 		free(*buf);

@@ -52,9 +52,9 @@ static bool batch_print(const struct options *o, struct session *s, bool header,
  * meanwhile, so a chatty job never blocks on a full pipe. */
 static void batch_wait(struct session *s, double next)
 {
-	while (session_output_fd(s) >= 0 && !stop_signal && stop_now() + 0.1 < next) {
+	while (session_progress_output_fd(s) >= 0 && !stop_signal && stop_now() + 0.1 < next) {
 		stop_sleep_until(stop_now() + 0.1);
-		session_drain_output(s);
+		session_progress_drain_output(s);
 	}
 	stop_sleep_until(next);
 }

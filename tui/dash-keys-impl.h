@@ -20,7 +20,7 @@ struct dash_keys_cmd {
 		int key; /* 0 ends the list */
 		int arg; /* a knob's: +1 up, -1 down, 0 its own (toggle, no quota) */
 	} k[DASH_KEYS_MAX];
-	dash_keys_fn fn;	/* the action; NULL: step knob (dash_keys_knob) */
+	dash_keys_fn fn;	/* the action; NULL: step knob (dash_keys_act_knob) */
 	unsigned modes;		/* DASH_KEYS_MODE_* where the keys act */
 	enum knob_id knob;	/* the knob the keys step; a lab knob cancels a sweep */
 	struct dash_key_help h; /* help line (keys NULL: none) */

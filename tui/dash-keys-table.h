@@ -8,13 +8,13 @@
 
 /* The key table, in the order keys are looked up and help is shown. */
 extern const struct dash_keys_cmd dash_keys_table[];
-extern const size_t dash_keys_ncmds;
+extern const size_t dash_keys_table_ncmds;
 /* The names the help lines give keys that are not one character. */
 struct dash_keys_name {
 	const char *name;
 	int key;
 };
-extern const struct dash_keys_name dash_keys_names[];
-extern const size_t dash_keys_nnames;
+extern const struct dash_keys_name dash_keys_table_names[];
+extern const size_t dash_keys_table_nnames;
 
 #endif

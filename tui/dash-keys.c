@@ -22,9 +22,9 @@ static int dash_keys_code(const char *name)
 {
 	if (name[0] && !name[1])
 		return (unsigned char)name[0];
-	for (size_t i = 0; i < dash_keys_nnames; i++)
-		if (strcmp(dash_keys_names[i].name, name) == 0)
-			return dash_keys_names[i].key;
+	for (size_t i = 0; i < dash_keys_table_nnames; i++)
+		if (strcmp(dash_keys_table_names[i].name, name) == 0)
+			return dash_keys_table_names[i].key;
 	return -1;
 }
 
@@ -41,7 +41,7 @@ static bool dash_keys_acts(const struct dash_keys_cmd *e, unsigned mode)
  * argument in *arg; NULL for none. */
 static const struct dash_keys_cmd *dash_keys_find(unsigned mode, int key, int *arg)
 {
-	for (size_t i = 0; i < dash_keys_ncmds; i++) {
+	for (size_t i = 0; i < dash_keys_table_ncmds; i++) {
 		const struct dash_keys_cmd *e = &dash_keys_table[i];
 		if (!dash_keys_acts(e, mode))
 			continue;
@@ -88,7 +88,7 @@ const struct dash_key_help *dash_keys_help(unsigned mode, size_t *n)
 	static char names[DASH_KEYS_LINES][48];
 	static char whats[DASH_KEYS_LINES][256];
 	size_t k = 0;
-	for (size_t i = 0; i < dash_keys_ncmds && k < DASH_KEYS_LINES; i++) {
+	for (size_t i = 0; i < dash_keys_table_ncmds && k < DASH_KEYS_LINES; i++) {
 		const struct dash_keys_cmd *e = &dash_keys_table[i];
 		if (!e->h.keys || (mode && !dash_keys_acts(e, mode)))
 			continue;
@@ -127,9 +127,10 @@ size_t dash_keys_bar(char *out, size_t cap, int width, unsigned mode)
 	dash_line_init(&l, "  ");
 	/* Screen order: help first, quit last, the rest as in the table. */
 	for (int pass = 0; pass < 3; pass++)
-		for (size_t i = 0; i < dash_keys_ncmds; i++) {
+		for (size_t i = 0; i < dash_keys_table_ncmds; i++) {
 			const struct dash_keys_cmd *e = &dash_keys_table[i];
-			bool help = e->fn == dash_keys_help_toggle, quit = e->fn == dash_keys_quit;
+			bool help = e->fn == dash_keys_act_help_toggle,
+			     quit = e->fn == dash_keys_act_quit;
 			bool tour = e->modes == DASH_KEYS_MODE_TOUR; /* the tour's own */
 			/* The tour shows its own keys; q leaves it (last). */
 			if ((mode & DASH_KEYS_MODE_TOUR) && !help)
@@ -170,26 +171,27 @@ int dash_keys_handle(struct dash *d, struct settings *want, const struct dash_ke
 		if (k && (k->flags & KNOB_LAB) && c->session)
 			extra = session_sweep_cancel(c->session, true) ? DASH_KEY_APPLY : 0;
 		if (!e->fn)
-			return dash_keys_knob(d, want, c, e->knob, arg) | extra;
+			return dash_keys_act_knob(d, want, c, e->knob, arg) | extra;
 		return e->fn(d, want, c, arg) | extra;
 	}
 	/* A key of another mode: say where it works. */
 	const struct dash_keys_cmd *other = NULL;
-	for (size_t i = 0; i < dash_keys_ncmds && !other; i++)
+	for (size_t i = 0; i < dash_keys_table_ncmds && !other; i++)
 		for (int k = 0; k < DASH_KEYS_MAX && dash_keys_table[i].k[k].key; k++)
 			if (dash_keys_table[i].k[k].key == key)
 				other = &dash_keys_table[i];
 	if (!other)
 		return 0;
 	if ((mode & DASH_KEYS_MODE_TOUR) && (other->modes & DASH_KEYS_MODE_LAB))
-		dash_keys_say(d, "the tour sets the knobs: q leaves it, then they are yours again");
+		dash_keys_act_say(
+		    d, "the tour sets the knobs: q leaves it, then they are yours again");
 	else if (other->modes == DASH_KEYS_MODE_TOUR)
-		dash_keys_say(d, "that key moves the guided tour (t starts it in the lab)");
+		dash_keys_act_say(d, "that key moves the guided tour (t starts it in the lab)");
 	else if (mode == DASH_KEYS_MODE_REPLAY)
-		dash_keys_say(d, "a replay: the workload keys are inactive");
+		dash_keys_act_say(d, "a replay: the workload keys are inactive");
 	else if (other->modes & DASH_KEYS_MODE_LAB)
-		dash_keys_say(d, "no workload here: lab keys work without -p / --");
+		dash_keys_act_say(d, "no workload here: lab keys work without -p / --");
 	else
-		dash_keys_say(d, "that key works in a replay (--replay FILE)");
+		dash_keys_act_say(d, "that key works in a replay (--replay FILE)");
 	return DASH_KEY_HANDLED | DASH_KEY_REDRAW;
 }

@@ -3,7 +3,7 @@
  * dash_keys_handle() maps a key (an ncurses wgetch() code) through one
  * table to an action on the dashboard's state and on the lab settings
  * asked for; it never draws and never talks to the workload.  The caller
- * acts on the returned flags: redraw, apply want (session_apply), reset the
+ * acts on the returned flags: redraw, apply want (session_lab_apply), reset the
  * history, seek in a replay, quit.  The help screen, the key bar and the
  * man page's KEYS section (checked by a test) come from the same table. */
 #ifndef THREADLAB_DASH_KEYS_H
@@ -23,7 +23,7 @@
 #define DASH_KEY_RETIME	 0x20  /* the refresh interval (or replay pace) changed */
 #define DASH_KEY_SEEK	 0x40  /* replay: show sample d->replay.target next */
 #define DASH_KEY_TOUR	 0x80  /* the tour: do d->tour_key (t start, n, p, space, q) */
-#define DASH_KEY_ROOFS	 0x100 /* measure the roofline's roofs (session_roofs) */
+#define DASH_KEY_ROOFS	 0x100 /* measure the roofline's roofs (session_roofline_roofs) */
 
 /* Where a key acts. */
 #define DASH_KEYS_MODE_LAB     0x1u  /* the built-in workload */

@@ -29,18 +29,19 @@ static int dash_log_add(struct dash *d, const struct session *s, const char *not
 	explog_warning(&g->rows, i, warn, sizeof(warn));
 	double x = explog_ratio(&g->rows, i);
 	if (warn[0])
-		dash_keys_say(d, "row %zu marked: %s", i + 1, warn);
+		dash_keys_act_say(d, "row %zu marked: %s", i + 1, warn);
 	else if (x >= 0 && i > 0)
-		dash_keys_say(d, "row %zu marked: %.2fx the first row (e shows the log)", i + 1, x);
+		dash_keys_act_say(d, "row %zu marked: %.2fx the first row (e shows the log)", i + 1,
+				  x);
 	else
-		dash_keys_say(d, "row %zu marked (e shows the log)", i + 1);
+		dash_keys_act_say(d, "row %zu marked (e shows the log)", i + 1);
 	d->message_bad = warn[0] != '\0';
 	if (g->file) {
 		struct env_record e;
 		explog_environment(s, &e);
 		if (explog_out_json(g->file, &g->rows, i, &e) < 0) {
-			dash_keys_say(d, "cannot write the log: %s; the log file stops",
-				      strerror(errno ? errno : EIO));
+			dash_keys_act_say(d, "cannot write the log: %s; the log file stops",
+					  strerror(errno ? errno : EIO));
 			d->message_bad = true;
 			g->file = NULL;
 		}
@@ -48,7 +49,7 @@ static int dash_log_add(struct dash *d, const struct session *s, const char *not
 	return DASH_KEY_HANDLED | DASH_KEY_REDRAW;
 }
 
-int dash_keys_mark(struct dash *d, struct settings *w, const struct dash_key_ctx *c, int arg)
+int dash_log_key_mark(struct dash *d, struct settings *w, const struct dash_key_ctx *c, int arg)
 {
 	(void)w, (void)arg;
 	if (!c->session)
@@ -58,11 +59,11 @@ int dash_keys_mark(struct dash *d, struct settings *w, const struct dash_key_ctx
 	d->log.prompt = true;
 	d->log.len = 0;
 	d->log.note[0] = '\0';
-	dash_keys_say(d, "note for this row (Enter marks it, Esc cancels): ");
+	dash_keys_act_say(d, "note for this row (Enter marks it, Esc cancels): ");
 	return DASH_KEY_HANDLED | DASH_KEY_REDRAW;
 }
 
-int dash_keys_log_view(struct dash *d, struct settings *w, const struct dash_key_ctx *c, int arg)
+int dash_log_key_view(struct dash *d, struct settings *w, const struct dash_key_ctx *c, int arg)
 {
 	(void)w, (void)c, (void)arg;
 	d->log.view = !d->log.view;
@@ -76,7 +77,7 @@ int dash_log_prompt_key(struct dash *d, const struct session *s, int key)
 		return 0;
 	if (key == 27) {
 		g->prompt = false;
-		dash_keys_say(d, "no row marked");
+		dash_keys_act_say(d, "no row marked");
 	} else if (key == '\n' || key == '\r' || key == KEY_ENTER) {
 		g->prompt = false;
 		return dash_log_add(d, s, g->note);
@@ -90,7 +91,8 @@ int dash_log_prompt_key(struct dash *d, const struct session *s, int key)
 		return DASH_KEY_HANDLED;
 	}
 	if (g->prompt)
-		dash_keys_say(d, "note for this row (Enter marks it, Esc cancels): %s", g->note);
+		dash_keys_act_say(d, "note for this row (Enter marks it, Esc cancels): %s",
+				  g->note);
 	return DASH_KEY_HANDLED | DASH_KEY_REDRAW;
 }
 
@@ -195,9 +197,9 @@ void dash_log_load(struct dash *d, const char *path)
 	size_t skipped = 0;
 	int n = explog_load(&d->log.rows, path, &skipped);
 	if (n < 0)
-		dash_keys_say(d, "cannot read the log %s: %s", path, strerror(-n));
+		dash_keys_act_say(d, "cannot read the log %s: %s", path, strerror(-n));
 	else if (n > 0 || skipped)
-		dash_keys_say(d, "log %s: %d earlier row%s%s (e shows them)", path, n, n == 1 ? "" : "s",
-			      skipped ? ", some lines not rows" : "");
+		dash_keys_act_say(d, "log %s: %d earlier row%s%s (e shows them)", path, n,
+				  n == 1 ? "" : "s", skipped ? ", some lines not rows" : "");
 	d->message_bad = n < 0;
 }

@@ -64,7 +64,7 @@ void dash_log_progress(WINDOW *w, const struct dash_rect *r, const struct dash *
 		       const struct session *s);
 
 /* The experiment log (dash-log.c): m marks a row, e shows the log. */
-int dash_keys_mark(struct dash *d, struct settings *w, const struct dash_key_ctx *c, int arg);
-int dash_keys_log_view(struct dash *d, struct settings *w, const struct dash_key_ctx *c, int arg);
+int dash_log_key_mark(struct dash *d, struct settings *w, const struct dash_key_ctx *c, int arg);
+int dash_log_key_view(struct dash *d, struct settings *w, const struct dash_key_ctx *c, int arg);
 
 #endif

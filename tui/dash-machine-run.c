@@ -110,7 +110,7 @@ static int dm_attach(const struct options *o, const struct dash_machine *m, pid_
 	return rc;
 }
 
-int dash_machine_main(const struct options *o)
+int dash_machine_run_main(const struct options *o)
 {
 	char err[512], message[DASH_MESSAGE_LEN] = "";
 	struct dash_machine m;
@@ -139,7 +139,7 @@ int dash_machine_main(const struct options *o)
 
 /* ---- keys (the key table's MACH rows) -------------------------------------------- */
 
-int dash_keys_machine(struct dash *d, struct settings *w, const struct dash_key_ctx *c, int arg)
+int dash_machine_run_key(struct dash *d, struct settings *w, const struct dash_key_ctx *c, int arg)
 {
 	(void)w, (void)arg;
 	if (d->back && !c->machine) {
@@ -150,11 +150,12 @@ int dash_keys_machine(struct dash *d, struct settings *w, const struct dash_key_
 	}
 	if (d->machine_view) {
 		if (d->machine_only) {
-			dash_keys_say(d, "this is threadlab --all: Enter attaches to a process, q quits");
+			dash_keys_act_say(
+			    d, "this is threadlab --all: Enter attaches to a process, q quits");
 			return DASH_KEY_HANDLED | DASH_KEY_REDRAW;
 		}
 		d->machine_view = false;
-		dash_keys_say(d, "back from the machine view");
+		dash_keys_act_say(d, "back from the machine view");
 		return DASH_KEY_HANDLED | DASH_KEY_REDRAW;
 	}
 	if (!d->machine) {
@@ -162,36 +163,36 @@ int dash_keys_machine(struct dash *d, struct settings *w, const struct dash_key_
 		struct dash_machine *m = xcalloc(1, sizeof(*m));
 		if (dash_machine_open(m, d->interval, false, c->now, err, sizeof(err)) < 0) {
 			free(m);
-			dash_keys_say(d, "no machine view: %s", err);
+			dash_keys_act_say(d, "no machine view: %s", err);
 			d->message_bad = true;
 			return DASH_KEY_HANDLED | DASH_KEY_REDRAW;
 		}
 		d->machine = m;
 	}
 	d->machine_view = true;
-	dash_keys_say(d, "the machine view: A goes back");
+	dash_keys_act_say(d, "the machine view: A goes back");
 	return DASH_KEY_HANDLED | DASH_KEY_REDRAW;
 }
 
-int dash_keys_machine_sort(struct dash *d, struct settings *w, const struct dash_key_ctx *c,
-			   int arg)
+int dash_machine_run_key_sort(struct dash *d, struct settings *w, const struct dash_key_ctx *c,
+			      int arg)
 {
 	(void)w, (void)c;
 	dash_machine_sort_step(d->machine, arg);
-	dash_keys_say(d, "processes sorted by %s", dash_machine_sort_name(d->machine->sort));
+	dash_keys_act_say(d, "processes sorted by %s", dash_machine_sort_name(d->machine->sort));
 	return DASH_KEY_HANDLED | DASH_KEY_REDRAW;
 }
 
-int dash_keys_machine_move(struct dash *d, struct settings *w, const struct dash_key_ctx *c,
-			   int arg)
+int dash_machine_run_key_move(struct dash *d, struct settings *w, const struct dash_key_ctx *c,
+			      int arg)
 {
 	(void)w, (void)c;
 	dash_machine_move(d->machine, arg);
 	return DASH_KEY_HANDLED | DASH_KEY_REDRAW;
 }
 
-int dash_keys_machine_page(struct dash *d, struct settings *w, const struct dash_key_ctx *c,
-			   int arg)
+int dash_machine_run_key_page(struct dash *d, struct settings *w, const struct dash_key_ctx *c,
+			      int arg)
 {
 	(void)w, (void)c;
 	int page = d->machine->body > 1 ? d->machine->body - 1 : 1;
@@ -199,42 +200,44 @@ int dash_keys_machine_page(struct dash *d, struct settings *w, const struct dash
 	return DASH_KEY_HANDLED | DASH_KEY_REDRAW;
 }
 
-int dash_keys_machine_end(struct dash *d, struct settings *w, const struct dash_key_ctx *c, int arg)
+int dash_machine_run_key_end(struct dash *d, struct settings *w, const struct dash_key_ctx *c,
+			     int arg)
 {
 	(void)w, (void)c;
 	dash_machine_move(d->machine, arg < 0 ? -(int)d->machine->nitems : (int)d->machine->nitems);
 	return DASH_KEY_HANDLED | DASH_KEY_REDRAW;
 }
 
-int dash_keys_machine_group(struct dash *d, struct settings *w, const struct dash_key_ctx *c,
-			    int arg)
+int dash_machine_run_key_group(struct dash *d, struct settings *w, const struct dash_key_ctx *c,
+			       int arg)
 {
 	(void)w, (void)c, (void)arg;
 	dash_machine_group(d->machine);
-	dash_keys_say(d, "%s", d->machine->group ? "grouped by cgroup: g ungroups"
-						 : "one row per process");
+	dash_keys_act_say(
+	    d, "%s", d->machine->group ? "grouped by cgroup: g ungroups" : "one row per process");
 	return DASH_KEY_HANDLED | DASH_KEY_REDRAW;
 }
 
-int dash_keys_machine_kernel(struct dash *d, struct settings *w, const struct dash_key_ctx *c,
-			     int arg)
+int dash_machine_run_key_kernel(struct dash *d, struct settings *w, const struct dash_key_ctx *c,
+				int arg)
 {
 	(void)w, (void)c, (void)arg;
 	d->machine->k.kernel = !d->machine->k.kernel;
-	dash_keys_say(d, "%s", d->machine->k.kernel ? "kernel threads shown from the next ranking"
-						    : "kernel threads hidden from the next ranking");
+	dash_keys_act_say(d, "%s",
+			  d->machine->k.kernel ? "kernel threads shown from the next ranking"
+					       : "kernel threads hidden from the next ranking");
 	return DASH_KEY_HANDLED | DASH_KEY_REDRAW;
 }
 
-int dash_keys_machine_enter(struct dash *d, struct settings *w, const struct dash_key_ctx *c,
-			    int arg)
+int dash_machine_run_key_enter(struct dash *d, struct settings *w, const struct dash_key_ctx *c,
+			       int arg)
 {
 	(void)w, (void)c, (void)arg;
 	pid_t pid = dash_machine_cursor_pid(d->machine);
 	if (!d->machine_only)
-		dash_keys_say(d, "Enter attaches from threadlab --all; here A goes back");
+		dash_keys_act_say(d, "Enter attaches from threadlab --all; here A goes back");
 	else if (!pid)
-		dash_keys_say(d, "Enter on a process (not a cgroup's line) attaches to it");
+		dash_keys_act_say(d, "Enter on a process (not a cgroup's line) attaches to it");
 	else
 		d->machine->enter = pid;
 	return DASH_KEY_HANDLED | DASH_KEY_REDRAW;

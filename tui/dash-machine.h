@@ -3,7 +3,7 @@
  * over its own effective CPUs (monitor/ranking.h), as a table that sorts,
  * groups by cgroup, and opens a process's attach screen.
  *
- * `threadlab --all` runs it alone (dash_machine_main: Enter attaches to
+ * `threadlab --all` runs it alone (dash_machine_run_main: Enter attaches to
  * the process under the cursor, with --tree where it has children, and A
  * there comes back); from any other screen the A key shows it in place of
  * the panels and A again goes back.  Its keys are entries of the key table

@@ -59,7 +59,7 @@ static void dash_panels_figures_text(const struct tour *t, char *out, size_t cap
 	int i = dash_panels_caption_step(t);
 	out[0] = '\0';
 	if (i >= 0)
-		tour_figures_text(t, (size_t)i, out, cap);
+		tour_caption_figures_text(t, (size_t)i, out, cap);
 }
 
 /* Rows text takes word-wrapped at cols columns. */
@@ -163,7 +163,7 @@ void dash_panels_header(WINDOW *w, const struct dash_rect *r, const struct dash 
 	if (s->kind == SESSION_LAB) {
 		h.mode = "lab";
 		h.want = &s->want;
-		h.pending = session_pending(s);
+		h.pending = session_lab_pending(s);
 	} else {
 		h.mode = s->kind == SESSION_LAUNCH ? "command" : "attach";
 		session_target_name(s, target, sizeof(target));

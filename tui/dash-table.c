@@ -250,7 +250,7 @@ void dash_table_draw(WINDOW *w, const struct dash_rect *r, const struct dash *d,
 			a = dash_paint_attr(d, DASH_ROLE_BOLD);
 		} else {
 			const struct model_thread *t = &rt->threads[row->thread];
-			enum labview_mark m = session_thread_mark(s, t);
+			enum labview_mark m = session_lab_thread_mark(s, t);
 			dash_format_thread_row(out, sizeof(out), &c, t, m);
 			a = dash_paint_attr(d, dash_table_role(m));
 		}

@@ -163,7 +163,7 @@ static void dash_news(struct dash *d, const struct session *s)
 /* Applies s->want; the session says what happened. */
 static void dash_apply(struct dash *d, struct session *s)
 {
-	session_apply(s);
+	session_lab_apply(s);
 	dash_news(d, s);
 }
 
@@ -315,7 +315,7 @@ static bool dash_input(struct dash *d, struct session *s, double *next_sample)
 		};
 		int f = dash_keys_handle(d, &s->want, &c, ch);
 		if (f & DASH_KEY_ROOFS)
-			session_roofs(s);
+			session_roofline_roofs(s);
 		if (f & DASH_KEY_APPLY)
 			dash_apply(d, s);
 		if (f & DASH_KEY_RESET)
@@ -347,7 +347,7 @@ static int dash_loop(struct dash *d, struct session *s)
 	double next_sample = dash_now() + (d->replay.on ? dash_period(d, s) : 0);
 	double next_poll = 0;
 	bool dirty = true;
-	unsigned last_pending = session_pending(s);
+	unsigned last_pending = session_lab_pending(s);
 	double next_output = 0;
 
 	while (!d->quit && !stop_signal) {
@@ -360,10 +360,10 @@ static int dash_loop(struct dash *d, struct session *s)
 				next_sample = now + period;
 			dirty = true;
 		}
-		bool pending = session_pending(s) != 0;
+		bool pending = session_lab_pending(s) != 0;
 		if (pending && now >= next_poll) {
 			/* Read the workload only: the pending mark clears within 100 ms. */
-			unsigned p = session_poll(s);
+			unsigned p = session_lab_poll(s);
 			next_poll = now + DASH_PENDING_POLL;
 			if (p != last_pending)
 				dirty = true;
@@ -392,13 +392,13 @@ static int dash_loop(struct dash *d, struct session *s)
 		 * every 50 ms (a chatty job must not keep the loop awake). */
 		struct pollfd pfd[2] = {
 		    {.fd = STDIN_FILENO, .events = POLLIN},
-		    {.fd = dash_now() >= next_output ? session_output_fd(s) : -1,
+		    {.fd = dash_now() >= next_output ? session_progress_output_fd(s) : -1,
 		     .events = POLLIN}};
-		if (pfd[1].fd < 0 && session_output_fd(s) >= 0 && timeout > 50)
+		if (pfd[1].fd < 0 && session_progress_output_fd(s) >= 0 && timeout > 50)
 			timeout = 50;
 		int r = dash_term_wait(pfd, pfd[1].fd >= 0 ? 2 : 1, timeout);
 		if (r > 0 && pfd[1].fd >= 0 && pfd[1].revents) {
-			session_drain_output(s);
+			session_progress_drain_output(s);
 			next_output = dash_now() + 0.05;
 			if (!pfd[0].revents)
 				continue;

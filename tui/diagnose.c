@@ -77,7 +77,7 @@ int diagnose_run(const struct options *o)
 		diagnose_json(&s, s.diag.window_s);
 	else
 		diagnosis_out_text(stdout, &s.diag);
-	int verdict_rc = diagnosis_exit_status(&s.diag, o->strict);
+	int verdict_rc = diagnosis_rules_exit_status(&s.diag, o->strict);
 	session_stop(&s);
 	face_say_stopped(&s);
 	return diagnose_flushed(verdict_rc);

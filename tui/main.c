@@ -38,7 +38,7 @@ static int main_dashboard(const struct options *o)
 {
 	char err[512];
 	/* A bad --log is a bad argument, whatever the terminal. */
-	if (o->log && explog_check(o->log, err, sizeof(err)) < 0) {
+	if (o->log && explog_load_check(o->log, err, sizeof(err)) < 0) {
 		face_say(err);
 		return EXIT_USAGE;
 	}
@@ -63,7 +63,7 @@ static int main_dashboard(const struct options *o)
 static int main_dashboard_run(const struct options *o, FILE *log)
 {
 	if (o->all)
-		return dash_machine_main(o);
+		return dash_machine_run_main(o);
 	char err[512];
 	int rc;
 	struct session s;

@@ -20,13 +20,13 @@ int options_all_one(struct options *o, int c, const char *arg, char *err, size_t
 		o->kernel_threads = true;
 		return EXIT_OK;
 	case OPT_METRICS_MAX_PROCESSES:
-		if (!options_long_int(arg, 1, 1000000, &o->metrics_max_processes))
+		if (!options_args_long_int(arg, 1, 1000000, &o->metrics_max_processes))
 			return options_err(err, errlen,
 					   "--metrics-max-processes takes 1 to 1000000, not '%s'", arg);
 		o->metrics_max_processes_set = true;
 		return EXIT_OK;
 	default:
-		if (!options_long_int(arg, 1, INT_MAX, &o->top))
+		if (!options_args_long_int(arg, 1, INT_MAX, &o->top))
 			return options_err(err, errlen, "--top needs a count of 1 or more, not '%s'",
 					   arg);
 		return EXIT_OK;

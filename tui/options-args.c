@@ -14,20 +14,20 @@
 #include "labview.h"
 #include "options.h"
 
-const char *const *options_precision_values(void)
+const char *const *options_args_precision_values(void)
 {
 	static const char *const v[] = {
 	    [SETTINGS_SINGLE] = "single", [SETTINGS_DOUBLE] = "double", NULL};
 	return v;
 }
 
-const char *const *options_spin_values(void)
+const char *const *options_args_spin_values(void)
 {
 	static const char *const v[] = {"default", "off", NULL};
 	return v;
 }
 
-int options_choice(const char *const *values, const char *arg)
+int options_args_choice(const char *const *values, const char *arg)
 {
 	for (int i = 0; values[i]; i++)
 		if (strcmp(values[i], arg) == 0)
@@ -35,7 +35,7 @@ int options_choice(const char *const *values, const char *arg)
 	return -1;
 }
 
-bool options_long_int(const char *s, long lo, long hi, long *out)
+bool options_args_long_int(const char *s, long lo, long hi, long *out)
 {
 	char *end;
 	errno = 0;
@@ -46,7 +46,7 @@ bool options_long_int(const char *s, long lo, long hi, long *out)
 	return true;
 }
 
-bool options_double(const char *s, double lo, double hi, double *out)
+bool options_args_double(const char *s, double lo, double hi, double *out)
 {
 	char *end;
 	errno = 0;
@@ -57,17 +57,17 @@ bool options_double(const char *s, double lo, double hi, double *out)
 	return true;
 }
 
-long options_knob_lo(enum knob_id k)
+long options_args_knob_lo(enum knob_id k)
 {
 	return (long)knobs_get(k)->min;
 }
 
-long options_knob_hi(enum knob_id k)
+long options_args_knob_hi(enum knob_id k)
 {
 	return (long)knobs_get(k)->max;
 }
 
-size_t options_list(const char *s, long lo, long hi, int *list)
+size_t options_args_list(const char *s, long lo, long hi, int *list)
 {
 	size_t n = 0;
 	char buf[256];
@@ -78,10 +78,10 @@ size_t options_list(const char *s, long lo, long hi, int *list)
 		char *dash = strchr(tok, '-');
 		if (dash) {
 			*dash = '\0';
-			if (!options_long_int(tok, lo, hi, &a) ||
-			    !options_long_int(dash + 1, lo, hi, &b) || b < a)
+			if (!options_args_long_int(tok, lo, hi, &a) ||
+			    !options_args_long_int(dash + 1, lo, hi, &b) || b < a)
 				return 0;
-		} else if (options_long_int(tok, lo, hi, &a)) {
+		} else if (options_args_long_int(tok, lo, hi, &a)) {
 			b = a;
 		} else {
 			return 0;

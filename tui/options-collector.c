@@ -13,7 +13,7 @@
 int options_collector_one(struct options *o, int c, const char *arg, char *err, size_t errlen)
 {
 	if (c == OPT_COLLECTOR) {
-		int w = options_choice(collector_want_names(), arg);
+		int w = options_args_choice(collector_want_names(), arg);
 		if (w < 0)
 			return options_err(err, errlen,
 					   "--collector takes auto, bpf or proc, not '%s'", arg);

@@ -171,7 +171,7 @@ static const struct options_entry options_table_entries[] = {
      NULL, FOR(LAB)},
     {"size", OPT_SIZE, OPTIONS_ARG_INT, NULL, LAB, NULL, OPTIONS_SEC_KNOBS, "N",
      NULL, FOR(LAB)},
-    {"precision", OPT_PRECISION, OPTIONS_ARG_ENUM, options_precision_values, LAB, NULL,
+    {"precision", OPT_PRECISION, OPTIONS_ARG_ENUM, options_args_precision_values, LAB, NULL,
      OPTIONS_SEC_KNOBS, "P", NULL, FOR(LAB)},
     {"kernel", OPT_KERNEL, OPTIONS_ARG_ENUM, settings_kernel_names, LAB, NULL, OPTIONS_SEC_KNOBS,
      "K", NULL,
@@ -193,7 +193,7 @@ static const struct options_entry options_table_entries[] = {
      NULL, FOR(LAB)},
     {"blas", OPT_BLAS, OPTIONS_ARG_ENUM, settings_blas_names, LAB, NULL, OPTIONS_SEC_KNOBS, "BUILD",
      NULL, FOR(LAB)},
-    {"blas-spin", OPT_BLAS_SPIN, OPTIONS_ARG_ENUM, options_spin_values, LAB, NULL,
+    {"blas-spin", OPT_BLAS_SPIN, OPTIONS_ARG_ENUM, options_args_spin_values, LAB, NULL,
      OPTIONS_SEC_KNOBS, "MODE", "default, or off: idle pool threads sleep instead of spinning "
      "(OPENBLAS_THREAD_TIMEOUT=1, OMP_WAIT_POLICY=PASSIVE)",
      FOR(LAB)},

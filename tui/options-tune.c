@@ -13,7 +13,7 @@
 #include "options-args.h"
 #include "pattern.h"
 
-int options_regex_check(const char *opt, const char *re, char *err, size_t errlen)
+int options_tune_regex_check(const char *opt, const char *re, char *err, size_t errlen)
 {
 	struct pattern *p = pattern_compile(opt, re, err, errlen);
 	if (!p)
@@ -63,7 +63,7 @@ int options_tune_one(struct options *o, int c, const char *arg, char *err, size_
 		o->grid = true;
 		return EXIT_OK;
 	case OPT_WARMUP:
-		if (!options_double(arg, 0, 3600, &o->warmup))
+		if (!options_args_double(arg, 0, 3600, &o->warmup))
 			return options_err(err, errlen,
 					   "--warmup takes 0 to 3600 seconds, not '%s'", arg);
 		o->warmup_set = true;
@@ -86,7 +86,7 @@ int options_tune_check(const struct options *o, char *err, size_t errlen)
 {
 	bool cmd_sweep = o->mode == MODE_SWEEP && o->command;
 	if (o->progress) {
-		if (options_regex_check("--progress", o->progress, err, errlen) != EXIT_OK)
+		if (options_tune_regex_check("--progress", o->progress, err, errlen) != EXIT_OK)
 			return EXIT_USAGE;
 		if (!o->command && !o->progress_file)
 			return options_err(err, errlen,

@@ -13,7 +13,7 @@
 
 /* A POSIX extended regular expression that compiles: EXIT_OK, or
  * EXIT_USAGE with "OPT 'RE': why". */
-int options_regex_check(const char *opt, const char *re, char *err, size_t errlen);
+int options_tune_regex_check(const char *opt, const char *re, char *err, size_t errlen);
 
 /* Defaults of these options in o. */
 void options_tune_defaults(struct options *o);

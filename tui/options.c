@@ -140,7 +140,7 @@ static int options_exporter(struct options *o, int c, const char *arg, char *err
 			  : c == OPT_BASIC_AUTH ? &o->basic_auth
 						: NULL;
 	if (!to) {
-		if (!options_long_int(arg, 1, 1000000, &o->metrics_max_threads))
+		if (!options_args_long_int(arg, 1, 1000000, &o->metrics_max_threads))
 			return options_err(
 			    err, errlen, "--metrics-max-threads takes 1 to 1000000, not '%s'", arg);
 		o->metrics_max_threads_set = true;
@@ -167,20 +167,20 @@ static int options_one(struct options *o, int c, const char *arg, char *err, siz
 		o->lab_flag_other = "a workload knob";
 	switch (c) {
 	case 'p':
-		if (!options_long_int(arg, 1, INT_MAX, &v))
+		if (!options_args_long_int(arg, 1, INT_MAX, &v))
 			return options_err(err, errlen, "-p needs a process ID, not '%s'", arg);
 		o->pid = (pid_t)v;
 		return EXIT_OK;
 	case 'i':
-		if (!options_double(arg, knobs_get(KNOB_INTERVAL)->min,
-				    knobs_get(KNOB_INTERVAL)->max, &o->interval))
+		if (!options_args_double(arg, knobs_get(KNOB_INTERVAL)->min,
+					 knobs_get(KNOB_INTERVAL)->max, &o->interval))
 			return options_err(err, errlen, "-i needs seconds from %g to %g, not '%s'",
 					   knobs_get(KNOB_INTERVAL)->min,
 					   knobs_get(KNOB_INTERVAL)->max, arg);
 		o->interval_set = true;
 		return EXIT_OK;
 	case 'c':
-		if (!options_long_int(arg, 1, LONG_MAX, &o->count))
+		if (!options_args_long_int(arg, 1, LONG_MAX, &o->count))
 			return options_err(err, errlen, "-c needs a count of 1 or more, not '%s'",
 					   arg);
 		return EXIT_OK;
@@ -214,7 +214,7 @@ static int options_one(struct options *o, int c, const char *arg, char *err, siz
 		o->tree = true;
 		return EXIT_OK;
 	case OPT_FORMAT: {
-		int f = options_choice(format_names(), arg);
+		int f = options_args_choice(format_names(), arg);
 		if (f < 0)
 			return options_err(err, errlen,
 					   "--format takes text, csv or json, not '%s'", arg);
@@ -223,33 +223,39 @@ static int options_one(struct options *o, int c, const char *arg, char *err, siz
 		return EXIT_OK;
 	}
 	case OPT_THREADS:
-		o->nthread_list = options_list(arg, options_knob_lo(KNOB_THREADS), options_knob_hi(KNOB_THREADS),
-					       o->thread_list);
+		o->nthread_list =
+		    options_args_list(arg, options_args_knob_lo(KNOB_THREADS),
+				      options_args_knob_hi(KNOB_THREADS), o->thread_list);
 		if (!o->nthread_list)
 			return options_err(
 			    err, errlen,
 			    "--threads takes %ld to %ld (or a list such as 1,2,4), not '%s'",
-			    options_knob_lo(KNOB_THREADS), options_knob_hi(KNOB_THREADS), arg);
+			    options_args_knob_lo(KNOB_THREADS), options_args_knob_hi(KNOB_THREADS),
+			    arg);
 		o->threads = o->thread_list[0];
 		return EXIT_OK;
 	case OPT_STREAMS:
-		o->nstream_list = options_list(arg, options_knob_lo(KNOB_STREAMS), options_knob_hi(KNOB_STREAMS),
-					       o->stream_list);
+		o->nstream_list =
+		    options_args_list(arg, options_args_knob_lo(KNOB_STREAMS),
+				      options_args_knob_hi(KNOB_STREAMS), o->stream_list);
 		if (!o->nstream_list)
 			return options_err(
 			    err, errlen,
 			    "--streams takes %ld to %ld (or a list such as 1,2), not '%s'",
-			    options_knob_lo(KNOB_STREAMS), options_knob_hi(KNOB_STREAMS), arg);
+			    options_args_knob_lo(KNOB_STREAMS), options_args_knob_hi(KNOB_STREAMS),
+			    arg);
 		o->streams = o->stream_list[0];
 		return EXIT_OK;
 	case OPT_SIZE:
-		if (!options_long_int(arg, options_knob_lo(KNOB_SIZE), options_knob_hi(KNOB_SIZE), &v))
+		if (!options_args_long_int(arg, options_args_knob_lo(KNOB_SIZE),
+					   options_args_knob_hi(KNOB_SIZE), &v))
 			return options_err(err, errlen, "--size takes %ld to %ld, not '%s'",
-					   options_knob_lo(KNOB_SIZE), options_knob_hi(KNOB_SIZE), arg);
+					   options_args_knob_lo(KNOB_SIZE),
+					   options_args_knob_hi(KNOB_SIZE), arg);
 		o->size = (int)v;
 		return EXIT_OK;
 	case OPT_PRECISION: {
-		int p = options_choice(options_precision_values(), arg);
+		int p = options_args_choice(options_args_precision_values(), arg);
 		if (p < 0 && (strcmp(arg, "s") == 0 || strcmp(arg, "d") == 0))
 			p = arg[0] == 'd' ? SETTINGS_DOUBLE : SETTINGS_SINGLE;
 		if (p < 0)
@@ -259,7 +265,7 @@ static int options_one(struct options *o, int c, const char *arg, char *err, siz
 		return EXIT_OK;
 	}
 	case OPT_KERNEL: {
-		int k = options_choice(settings_kernel_names(), arg);
+		int k = options_args_choice(settings_kernel_names(), arg);
 		if (k < 0)
 			return options_err(err, errlen, "--kernel takes gemm or triad, not '%s'",
 					   arg);
@@ -267,38 +273,46 @@ static int options_one(struct options *o, int c, const char *arg, char *err, siz
 		return EXIT_OK;
 	}
 	case OPT_CPUS:
-		if (!options_double(arg, knobs_get(KNOB_CPUS)->min, knobs_get(KNOB_CPUS)->max,
-				    &o->cpus))
+		if (!options_args_double(arg, knobs_get(KNOB_CPUS)->min, knobs_get(KNOB_CPUS)->max,
+					 &o->cpus))
 			return options_err(err, errlen,
 					   "--cpus takes a CPU count above 0 such as 1.5, not '%s'",
 					   arg);
 		return EXIT_OK;
 	case OPT_WORKERS:
-		if (!options_long_int(arg, options_knob_lo(KNOB_WORKERS), options_knob_hi(KNOB_WORKERS), &v))
+		if (!options_args_long_int(arg, options_args_knob_lo(KNOB_WORKERS),
+					   options_args_knob_hi(KNOB_WORKERS), &v))
 			return options_err(err, errlen, "--workers takes %ld to %ld, not '%s'",
-					   options_knob_lo(KNOB_WORKERS), options_knob_hi(KNOB_WORKERS), arg);
+					   options_args_knob_lo(KNOB_WORKERS),
+					   options_args_knob_hi(KNOB_WORKERS), arg);
 		o->workers = (int)v;
 		return EXIT_OK;
 	case OPT_LOADERS:
-		o->nloader_list = options_list(arg, options_knob_lo(KNOB_LOADERS), options_knob_hi(KNOB_LOADERS),
-					       o->loader_list);
+		o->nloader_list =
+		    options_args_list(arg, options_args_knob_lo(KNOB_LOADERS),
+				      options_args_knob_hi(KNOB_LOADERS), o->loader_list);
 		if (!o->nloader_list)
 			return options_err(
 			    err, errlen,
 			    "--loaders takes %ld to %ld (or a list such as 1,2,3), not '%s'",
-			    options_knob_lo(KNOB_LOADERS), options_knob_hi(KNOB_LOADERS), arg);
+			    options_args_knob_lo(KNOB_LOADERS), options_args_knob_hi(KNOB_LOADERS),
+			    arg);
 		o->loaders = o->loader_list[0];
 		return EXIT_OK;
 	case OPT_PREP_MS:
-		if (!options_long_int(arg, options_knob_lo(KNOB_PREP_MS), options_knob_hi(KNOB_PREP_MS), &v))
+		if (!options_args_long_int(arg, options_args_knob_lo(KNOB_PREP_MS),
+					   options_args_knob_hi(KNOB_PREP_MS), &v))
 			return options_err(err, errlen, "--prep-ms takes %ld to %ld ms, not '%s'",
-					   options_knob_lo(KNOB_PREP_MS), options_knob_hi(KNOB_PREP_MS), arg);
+					   options_args_knob_lo(KNOB_PREP_MS),
+					   options_args_knob_hi(KNOB_PREP_MS), arg);
 		o->prep_ms = (int)v;
 		return EXIT_OK;
 	case OPT_PREFETCH:
-		if (!options_long_int(arg, options_knob_lo(KNOB_PREFETCH), options_knob_hi(KNOB_PREFETCH), &v))
+		if (!options_args_long_int(arg, options_args_knob_lo(KNOB_PREFETCH),
+					   options_args_knob_hi(KNOB_PREFETCH), &v))
 			return options_err(err, errlen, "--prefetch takes %ld to %ld, not '%s'",
-					   options_knob_lo(KNOB_PREFETCH), options_knob_hi(KNOB_PREFETCH), arg);
+					   options_args_knob_lo(KNOB_PREFETCH),
+					   options_args_knob_hi(KNOB_PREFETCH), arg);
 		o->prefetch = (int)v;
 		return EXIT_OK;
 	case OPT_BLAS: {
@@ -313,7 +327,7 @@ static int options_one(struct options *o, int c, const char *arg, char *err, siz
 		o->tour = true;
 		return EXIT_OK;
 	case OPT_TOUR_STEP:
-		if (!options_double(arg, 0.5, 600, &o->tour_step))
+		if (!options_args_double(arg, 0.5, 600, &o->tour_step))
 			return options_err(err, errlen,
 					   "--tour-step takes 0.5 to 600 seconds, not '%s'", arg);
 		o->tour_step_set = true;
@@ -324,7 +338,7 @@ static int options_one(struct options *o, int c, const char *arg, char *err, siz
 		o->tour_notes = arg;
 		return EXIT_OK;
 	case OPT_BLAS_SPIN: {
-		int m = options_choice(options_spin_values(), arg);
+		int m = options_args_choice(options_args_spin_values(), arg);
 		if (m < 0)
 			return options_err(err, errlen,
 					   "--blas-spin takes default or off, not '%s'", arg);
@@ -332,7 +346,7 @@ static int options_one(struct options *o, int c, const char *arg, char *err, siz
 		return EXIT_OK;
 	}
 	case OPT_SECONDS:
-		if (!options_double(arg, 0.1, 3600, &o->seconds))
+		if (!options_args_double(arg, 0.1, 3600, &o->seconds))
 			return options_err(err, errlen,
 					   "--seconds takes 0.1 to 3600 seconds, not '%s'", arg);
 		o->seconds_set = true;
@@ -418,7 +432,7 @@ static int options_check_exporter(const struct options *o, char *err, size_t err
 				   "--match finds its targets: drop -p, -- CMD and workload knobs");
 	if (o->match && o->record)
 		return options_err(err, errlen, "--record takes one target, not --match");
-	return o->match ? options_regex_check("--match", o->match, err, errlen) : EXIT_OK;
+	return o->match ? options_tune_regex_check("--match", o->match, err, errlen) : EXIT_OK;
 }
 
 static int options_check_rules(struct options *o, char *err, size_t errlen)

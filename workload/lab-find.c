@@ -1,4 +1,4 @@
-/* lab-find.c — where the lab's programs are (lab.h, lab_programs_dir).
+/* lab-find.c — where the lab's programs are (lab.h, lab_find_programs_dir).
  *
  * The lab runs three programs of its own (threadlab-anchor, threadlab-gemm,
  * threadlab-burn), always from one directory, never through $PATH.  The
@@ -118,7 +118,7 @@ int lab_find_relative(const char *from, const char *to, char *out, size_t cap)
 	return 0;
 }
 
-int lab_programs_dir(char *out, size_t cap, const char **how)
+int lab_find_programs_dir(char *out, size_t cap, const char **how)
 {
 	const char *env = getenv("THREADLAB_LIBEXECDIR");
 	if (env && *env)
@@ -156,7 +156,7 @@ int lab_programs_dir(char *out, size_t cap, const char **how)
 	return -ENOENT;
 }
 
-const char *lab_programs_configured_dir(void)
+const char *lab_find_programs_configured_dir(void)
 {
 	return PKGLIBEXECDIR;
 }

@@ -14,9 +14,9 @@
  * bytes) and, when how is not NULL, how it was found ("build tree",
  * "installed", "configured", "THREADLAB_LIBEXECDIR": static text).
  * Returns 0, -ENOENT when no directory holds them all, -ENAMETOOLONG. */
-int lab_programs_dir(char *out, size_t cap, const char **how);
+int lab_find_programs_dir(char *out, size_t cap, const char **how);
 /* The pkglibexecdir configure chose (static text). */
-const char *lab_programs_configured_dir(void);
+const char *lab_find_programs_configured_dir(void);
 /* The relative path from directory from to directory to, both absolute
  * ("/usr/bin", "/usr/libexec/threadlab": "../libexec/threadlab"; the same
  * directory: ".").  Pure.  Returns 0, -EINVAL (a relative argument),

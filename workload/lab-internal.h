@@ -23,7 +23,7 @@ struct lab {
 	char quota_error[256];
 	char gemm[PATH_MAX], burn[PATH_MAX], anchor_path[PATH_MAX];
 	struct rate_cache rates;
-	double memory_gbs; /* lab_memory_gbs(), 0 until measured */
+	double memory_gbs; /* lab_status_memory_gbs(), 0 until measured */
 	/* steady-state 1 x 1 refinement of the single-thread rate */
 	uint64_t ss_epoch, ss_flops, ss_busy;
 	/* anchor restarts (lab_recover), within the helpers' budget */

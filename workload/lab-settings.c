@@ -17,22 +17,22 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-const char *const *lab_blas_names(void)
+const char *const *lab_settings_blas_names(void)
 {
 	static const char *const names[] = {
 	    [LAB_BLAS_PTHREADS] = "pthreads", [LAB_BLAS_OPENMP] = "openmp", NULL};
 	return names;
 }
 
-const char *lab_blas_name(enum lab_blas b)
+const char *lab_settings_blas_name(enum lab_blas b)
 {
-	return b == LAB_BLAS_OPENMP ? lab_blas_names()[LAB_BLAS_OPENMP]
-				    : lab_blas_names()[LAB_BLAS_PTHREADS];
+	return b == LAB_BLAS_OPENMP ? lab_settings_blas_names()[LAB_BLAS_OPENMP]
+				    : lab_settings_blas_names()[LAB_BLAS_PTHREADS];
 }
 
-int lab_blas_parse(const char *s, enum lab_blas *out)
+int lab_settings_blas_parse(const char *s, enum lab_blas *out)
 {
-	const char *const *names = lab_blas_names();
+	const char *const *names = lab_settings_blas_names();
 	for (int i = 0; names[i]; i++)
 		if (strcmp(s, names[i]) == 0) {
 			*out = (enum lab_blas)i;
@@ -49,7 +49,7 @@ int lab_blas_parse(const char *s, enum lab_blas *out)
 #define OPENBLAS_LIBROOT "/usr/lib/x86_64-linux-gnu"
 #endif
 
-const char *lab_blas_dir(enum lab_blas b)
+const char *lab_settings_blas_dir(enum lab_blas b)
 {
 	static char dir[2][256];
 	const char *leaf = b == LAB_BLAS_OPENMP ? "openblas-openmp" : "openblas-pthread";
@@ -63,7 +63,7 @@ const char *lab_blas_dir(enum lab_blas b)
 
 int lab_settings_check(const struct lab_settings *s, char *err, size_t errlen)
 {
-	if (s->blas == LAB_BLAS_OPENMP && !lab_blas_dir(LAB_BLAS_OPENMP)) {
+	if (s->blas == LAB_BLAS_OPENMP && !lab_settings_blas_dir(LAB_BLAS_OPENMP)) {
 		const char *root = getenv("THREADLAB_OPENBLAS_LIBROOT");
 		snprintf(err, errlen,
 			 "the OpenMP build of OpenBLAS is not installed (%s/openblas-openmp/"
@@ -143,7 +143,7 @@ int lab_settings_check_rlimits(const struct lab_settings *s, char *err, size_t e
  * its arrays). */
 #define READY_SLOW_GBS 1.0
 
-int lab_ready_timeout_ms(const struct lab_settings *s)
+int lab_settings_ready_timeout_ms(const struct lab_settings *s)
 {
 	double n = s->size, call_s = 2.0 * n * n * n / (READY_SLOW_GFLOPS * 1e9);
 	if (s->precision == CTL_DOUBLE)
@@ -162,7 +162,7 @@ int lab_ready_timeout_ms(const struct lab_settings *s)
 	return t > 600.0 ? 600000 : (int)(t * 1000);
 }
 
-int lab_cpus_parse(const char *arg, double *cpus, char *err, size_t errlen)
+int lab_settings_cpus_parse(const char *arg, double *cpus, char *err, size_t errlen)
 {
 	if (strcasecmp(arg, "max") == 0 || strcasecmp(arg, "none") == 0) {
 		*cpus = 0;

@@ -8,14 +8,14 @@
 #include "lab.h"
 
 /* "pthreads", "openmp"; parse: 0 or -EINVAL (also takes "pthread"). */
-const char *lab_blas_name(enum lab_blas b);
-int lab_blas_parse(const char *s, enum lab_blas *out);
+const char *lab_settings_blas_name(enum lab_blas b);
+int lab_settings_blas_parse(const char *s, enum lab_blas *out);
 /* Every build's name, NULL-terminated; a name's index is its enum lab_blas. */
-const char *const *lab_blas_names(void);
+const char *const *lab_settings_blas_names(void);
 /* The directory holding that build's libopenblas.so.0, or NULL when the
  * build is not installed (the pthreads build then falls back to the
  * library the helper was linked against). */
-const char *lab_blas_dir(enum lab_blas b);
+const char *lab_settings_blas_dir(enum lab_blas b);
 /* The settings' defaults and ranges are the knob table's (monitor/knobs.h:
  * knobs_defaults, knobs_check); the workload takes settings that passed
  * it and keeps its arrays' bounds (CTL_MAX_*, LAB_MAX_*) whatever it gets.
@@ -41,13 +41,13 @@ int lab_settings_check_limits(const struct lab_settings *s, unsigned long long a
 			      unsigned long long data, char *err, size_t errlen);
 /* The same against this process's limits (the helpers inherit them). */
 int lab_settings_check_rlimits(const struct lab_settings *s, char *err, size_t errlen);
-/* A generous timeout for lab_wait_ready() after starting or changing to s,
+/* A generous timeout for lab_status_wait_ready() after starting or changing to s,
  * ms: the 1-thread reference and a first GEMM of every stream at a slow
  * rate, stretched by a quota below 1 CPU.  At least 10 s. */
-int lab_ready_timeout_ms(const struct lab_settings *s);
+int lab_settings_ready_timeout_ms(const struct lab_settings *s);
 /* Parses a --cpus argument: a real number > 0, or "max"/"none" for no
  * quota (*cpus = 0).  0, negative or non-numbers give -EINVAL with a
  * message in err. */
-int lab_cpus_parse(const char *arg, double *cpus, char *err, size_t errlen);
+int lab_settings_cpus_parse(const char *arg, double *cpus, char *err, size_t errlen);
 
 #endif

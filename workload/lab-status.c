@@ -184,7 +184,7 @@ static void refine_rate(struct lab *lab, const struct lab_status *st)
 	lab->ss_busy = s0->busy_ns;
 }
 
-int lab_read(struct lab *lab, struct lab_status *st)
+int lab_status_read(struct lab *lab, struct lab_status *st)
 {
 	memset(st, 0, sizeof(*st));
 	st->settings = lab->set;
@@ -276,14 +276,14 @@ static bool lab_anchor_ended(const struct lab *lab)
 	       si.si_pid == lab->anchor;
 }
 
-int lab_wait_ready(struct lab *lab, int timeout_ms, char *msg, size_t msglen)
+int lab_status_wait_ready(struct lab *lab, int timeout_ms, char *msg, size_t msglen)
 {
 	uint64_t base[CTL_MAX_STREAMS];
 	bool seen[CTL_MAX_STREAMS] = {false};
 	struct lab_status *st = xmalloc(sizeof(*st));
 	int rc = -ETIMEDOUT;
 	for (int waited = 0; waited <= timeout_ms; waited += 5) {
-		if (lab_read(lab, st) < 0) {
+		if (lab_status_read(lab, st) < 0) {
 			snprintf(msg, msglen, "the lab's processes have gone");
 			rc = -ESRCH;
 			break;
@@ -327,7 +327,7 @@ int lab_wait_ready(struct lab *lab, int timeout_ms, char *msg, size_t msglen)
 	return rc;
 }
 
-double lab_single_rate_cached(const struct lab *lab, int n, enum ctl_precision p)
+double lab_status_single_rate_cached(const struct lab *lab, int n, enum ctl_precision p)
 {
 	double r;
 	struct rate_cache c = lab->rates; /* get() stamps the entry: work on a copy */
@@ -377,17 +377,17 @@ static double calibrate_under(struct lab *lab, const struct lab_settings *cal)
 {
 	struct lab_settings saved = lab->set;
 	char msg[256];
-	int timeout = lab_ready_timeout_ms(cal);
+	int timeout = lab_settings_ready_timeout_ms(cal);
 	double r = 0;
 	if (lab_apply(lab, cal, msg, sizeof(msg)) == 0 &&
-	    lab_wait_ready(lab, timeout, msg, sizeof(msg)) == 0)
+	    lab_status_wait_ready(lab, timeout, msg, sizeof(msg)) == 0)
 		r = calibrate(&lab->ctl->stream[0], timeout);
 	saved.spin_off = lab->set.spin_off;
 	lab_apply(lab, &saved, msg, sizeof(msg));
 	return r;
 }
 
-double lab_single_rate(struct lab *lab, int n, enum ctl_precision p)
+double lab_status_single_rate(struct lab *lab, int n, enum ctl_precision p)
 {
 	double r;
 	if (rate_cache_get(&lab->rates, (uint32_t)n, (uint32_t)p, &r) == 0)
@@ -403,17 +403,17 @@ double lab_single_rate(struct lab *lab, int n, enum ctl_precision p)
 	return r;
 }
 
-int lab_rate_key(const struct lab_settings *s)
+int lab_status_rate_key(const struct lab_settings *s)
 {
 	return s->kernel == CTL_TRIAD ? LAB_TRIAD_KEY : s->size;
 }
 
-double lab_memory_gbs_cached(const struct lab *lab)
+double lab_status_memory_gbs_cached(const struct lab *lab)
 {
 	return lab->memory_gbs;
 }
 
-double lab_memory_gbs(struct lab *lab)
+double lab_status_memory_gbs(struct lab *lab)
 {
 	if (lab->memory_gbs > 0)
 		return lab->memory_gbs;

@@ -14,18 +14,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const *lab_kernel_names(void)
+const char *const *lab_triad_kernel_names(void)
 {
 	static const char *const names[] = {[CTL_GEMM] = "gemm", [CTL_TRIAD] = "triad", NULL};
 	return names;
 }
 
-const char *lab_kernel_name(enum ctl_kernel k)
+const char *lab_triad_kernel_name(enum ctl_kernel k)
 {
-	return lab_kernel_names()[k == CTL_TRIAD ? CTL_TRIAD : CTL_GEMM];
+	return lab_triad_kernel_names()[k == CTL_TRIAD ? CTL_TRIAD : CTL_GEMM];
 }
 
-unsigned long long lab_cache_parse(const char *text)
+unsigned long long lab_triad_cache_parse(const char *text)
 {
 	char *end;
 	unsigned long long v = strtoull(text, &end, 10);
@@ -43,7 +43,7 @@ unsigned long long lab_cache_parse(const char *text)
 	}
 }
 
-unsigned long long lab_largest_cache(const char *cpu_dir)
+unsigned long long lab_triad_largest_cache(const char *cpu_dir)
 {
 	char path[512];
 	snprintf(path, sizeof(path), "%s/cache", cpu_dir);
@@ -61,7 +61,7 @@ unsigned long long lab_largest_cache(const char *cpu_dir)
 		if (!f)
 			continue;
 		if (fgets(buf, sizeof(buf), f)) {
-			unsigned long long v = lab_cache_parse(buf);
+			unsigned long long v = lab_triad_cache_parse(buf);
 			if (v > best)
 				best = v;
 		}
@@ -75,7 +75,7 @@ uint32_t lab_triad_length(enum ctl_precision p)
 {
 	static unsigned long long cache = (unsigned long long)-1;
 	if (cache == (unsigned long long)-1)
-		cache = lab_largest_cache("/sys/devices/system/cpu/cpu0");
+		cache = lab_triad_largest_cache("/sys/devices/system/cpu/cpu0");
 	unsigned long long bytes = 2 * cache;
 	if (bytes < (unsigned long long)LAB_TRIAD_MIN_MIB << 20)
 		bytes = (unsigned long long)LAB_TRIAD_MIN_MIB << 20;

@@ -67,7 +67,7 @@ static void *map_memfd(const char *name, size_t size, int *fd)
 /* The helpers' build and spin setting for the anchor, as generation gen. */
 static void set_generation(struct lab *lab, const struct lab_settings *s, uint32_t gen)
 {
-	const char *dir = lab_blas_dir(s->blas);
+	const char *dir = lab_settings_blas_dir(s->blas);
 	snprintf(lab->shm->helper_libdir, sizeof(lab->shm->helper_libdir), "%s", dir ? dir : "");
 	atomic_store(&lab->shm->helper_spin_off, s->spin_off ? 1u : 0u);
 	atomic_store(&lab->shm->helper_gen, gen);
@@ -185,7 +185,7 @@ struct lab *lab_start(const struct lab_settings *s, char *err, size_t errlen)
 	lab->ctl_fd = lab->shm_fd = lab->bell = -1;
 	rate_cache_init(&lab->rates);
 	char dir[PATH_MAX];
-	if (lab_programs_dir(dir, sizeof(dir), NULL) < 0 ||
+	if (lab_find_programs_dir(dir, sizeof(dir), NULL) < 0 ||
 	    !program_path(lab->gemm, sizeof(lab->gemm), dir, "threadlab-gemm") ||
 	    !program_path(lab->burn, sizeof(lab->burn), dir, "threadlab-burn") ||
 	    !program_path(lab->anchor_path, sizeof(lab->anchor_path), dir, "threadlab-anchor")) {
@@ -193,7 +193,7 @@ struct lab *lab_start(const struct lab_settings *s, char *err, size_t errlen)
 			 "cannot find the workload programs (threadlab-anchor, threadlab-gemm, "
 			 "threadlab-burn) in %s or next to this program: reinstall threadlab "
 			 "or set THREADLAB_LIBEXECDIR to their directory",
-			 lab_programs_configured_dir());
+			 lab_find_programs_configured_dir());
 		free(lab);
 		errno = ENOENT;
 		return NULL;
@@ -285,7 +285,7 @@ int lab_apply(struct lab *lab, const struct lab_settings *s, char *msg, size_t m
 	rc = apply_quota(lab, s->cpus, msg, msglen);
 	if (rc == 0 && regen)
 		snprintf(msg, msglen, "helpers restart with the %s build of OpenBLAS, spin %s",
-			 lab_blas_name(s->blas), s->spin_off ? "off" : "default");
+			 lab_settings_blas_name(s->blas), s->spin_off ? "off" : "default");
 	return rc;
 }
 

@@ -17,10 +17,10 @@
  * tree = true: sampler_new(root, lab_root_pid(lab), true) sees every helper
  * and worker thread and none of threadlab's own.  The anchor's single
  * thread ("tl-anchor") sleeps and costs nothing.  With a quota,
- * lab_read()'s quota_dir/quota_version go to sampler_set_cgroup_override().
+ * lab_status_read()'s quota_dir/quota_version go to sampler_set_cgroup_override().
  *
  * The anchor, helpers and workers run with /dev/null as stdin, stdout and
- * stderr; their errors come back through the shared blocks (lab_read).
+ * stderr; their errors come back through the shared blocks (lab_status_read).
  *
  * LIFETIME: the anchor dies with threadlab (PR_SET_PDEATHSIG plus EOF on its
  * doorbell pipe), and kills its process group when it goes; helpers get
@@ -94,11 +94,11 @@ struct lab;
 
 /* Starts the lab: control block, stale-cgroup cleanup, quota cgroup (when
  * s->cpus > 0), the anchor, and the helpers for s->streams streams.  Does
- * not wait for OpenBLAS to load (see lab_wait_ready).  A quota that cannot
- * be set up is not fatal: the lab runs without it and lab_read() gives the
+ * not wait for OpenBLAS to load (see lab_status_wait_ready).  A quota that cannot
+ * be set up is not fatal: the lab runs without it and lab_status_read() gives the
  * reason in quota_error.  Returns NULL with a message in err (and errno set)
  * when the build asked for is missing (lab_settings_check) or the processes cannot be started; the
- * programs come from lab_programs_dir().  The caller owns the result and
+ * programs come from lab_find_programs_dir().  The caller owns the result and
  * frees it with lab_stop(). */
 struct lab *lab_start(const struct lab_settings *s, char *err, size_t errlen);
 
@@ -108,12 +108,12 @@ struct lab *lab_start(const struct lab_settings *s, char *err, size_t errlen);
  * or removed (cpus <= 0); loaders are started or killed; another blas or
  * spin_off restarts every helper (msg says so).  A quota error leaves every other change in place,
  * returns the error (-EACCES, -EROFS, -ENOENT…) and explains it in msg; when one of the workload's
- * processes cannot be moved into the quota cgroup, no quota is in effect afterwards (lab_read:
- * quota_cpus 0, quota_error says why).  s is checked by the caller, once a change (the knob
- * table's checks, monitor/session-knob.h).  msg may be NULL.  Only more streams than slots started,
- * another worker or loader count, or another build or spin setting involve the anchor (lab_apply
- * waits for its answer, BELL_TIMEOUT_MS at most); the other knobs travel through the control block
- * alone. */
+ * processes cannot be moved into the quota cgroup, no quota is in effect afterwards
+ * (lab_status_read: quota_cpus 0, quota_error says why).  s is checked by the caller, once a change
+ * (the knob table's checks, monitor/session-knob.h).  msg may be NULL.  Only more streams than
+ * slots started, another worker or loader count, or another build or spin setting involve the
+ * anchor (lab_apply waits for its answer, BELL_TIMEOUT_MS at most); the other knobs travel through
+ * the control block alone. */
 int lab_apply(struct lab *lab, const struct lab_settings *s, char *msg, size_t msglen);
 
 /* When the anchor has died (killed from outside, crashed): reaps it, kills

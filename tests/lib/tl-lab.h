@@ -62,9 +62,9 @@ static inline struct lab *tl_lab_start(struct lab_settings s)
 		tl_lab_remember(lab);
 	if (!lab)
 		fail_msg("lab_start: %s", err);
-	if (lab_wait_ready(lab, 10000, err, sizeof(err)) < 0) {
+	if (lab_status_wait_ready(lab, 10000, err, sizeof(err)) < 0) {
 		lab_stop(lab);
-		fail_msg("lab_wait_ready: %s", err);
+		fail_msg("lab_status_wait_ready: %s", err);
 	}
 	return lab;
 }

@@ -65,9 +65,9 @@ static struct bpf_tasks *load_or_skip(unsigned max_threads)
 {
 	char why[256];
 	struct bpf_tasks *b = NULL;
-	if (!bpf_tasks_built())
+	if (!bpf_load_built())
 		TL_SKIP("built without BPF support");
-	int rc = bpf_tasks_load(max_threads, &b, why, sizeof(why));
+	int rc = bpf_load_tasks(max_threads, &b, why, sizeof(why));
 	if (rc < 0)
 		TL_SKIP("the BPF programs do not load here: %s", why);
 	return b;
@@ -130,7 +130,7 @@ static void test_busy_quantiles(void **state)
 	struct lat_hist *lat = NULL;
 	size_t cap = 0, nlat = 0, lcap = 0;
 	size_t n = thread_rates(&a, &z, &rt, &cap);
-	thread_rates_latency(&a, &z, rt, n, &lat, &nlat, &lcap);
+	thread_latency_rates(&a, &z, rt, n, &lat, &nlat, &lcap);
 	int busy = 0;
 	for (size_t i = 0; i < n; i++) {
 		const struct thread_sample *c = &z.v[i], *p = by_tid(&a, c->tid);
@@ -161,7 +161,7 @@ static void test_busy_quantiles(void **state)
 	thread_set_free(&z);
 	bpf_threads_free(r);
 	target_stop(&t);
-	bpf_tasks_free(b);
+	bpf_load_free(b);
 }
 
 /* A thread that sleeps 10 ms and wakes: woken, it gets a CPU at once (it
@@ -193,7 +193,7 @@ static void test_wake_idle(void **state)
 	struct lat_hist *lat = NULL;
 	size_t cap = 0, nlat = 0, lcap = 0;
 	size_t n = thread_rates(&a, &z, &rt, &cap);
-	thread_rates_latency(&a, &z, rt, n, &lat, &nlat, &lcap);
+	thread_latency_rates(&a, &z, rt, n, &lat, &nlat, &lcap);
 	bool seen = false;
 	for (size_t i = 0; i < n; i++) {
 		if (!named(&z.v[i], "lt-wake"))
@@ -213,7 +213,7 @@ static void test_wake_idle(void **state)
 	thread_set_free(&z);
 	bpf_threads_free(r);
 	target_stop(&t);
-	bpf_tasks_free(b);
+	bpf_load_free(b);
 }
 
 /* The HZ of the kernel, for "within one tick": CONFIG_HZ where the config
@@ -286,13 +286,13 @@ static void test_agrees_with_proc(void **state)
 	sysroot_close(&root);
 	bpf_threads_free(r);
 	target_stop(&t);
-	bpf_tasks_free(b);
+	bpf_load_free(b);
 }
 
 /* Histogram slots serving a thread now. */
 static size_t map_entries(struct bpf_tasks *b)
 {
-	int n = bpf_tasks_slots_used(b);
+	int n = bpf_load_slots_used(b);
 	assert_true(n >= 0);
 	return (size_t)n;
 }
@@ -323,7 +323,7 @@ static void test_overflow(void **state)
 	struct lat_hist *lat = NULL;
 	size_t cap = 0, nlat = 0, lcap = 0;
 	size_t n = thread_rates(&a, &z, &rt, &cap);
-	thread_rates_latency(&a, &z, rt, n, &lat, &nlat, &lcap);
+	thread_latency_rates(&a, &z, rt, n, &lat, &nlat, &lcap);
 	size_t traced = 0, untraced = 0;
 	for (size_t i = 0; i < n; i++) {
 		if (!named(&z.v[i], "lt-wake"))
@@ -351,7 +351,7 @@ static void test_overflow(void **state)
 	thread_set_free(&z);
 	bpf_threads_free(r);
 	target_stop(&t);
-	bpf_tasks_free(b);
+	bpf_load_free(b);
 }
 
 /* This process's resident memory, kB (VmRSS), or 0. */
@@ -413,7 +413,7 @@ static void test_churn(void **state)
 	assert_int_equal(map_entries(b), 0);
 	thread_set_free(&s);
 	bpf_threads_free(r);
-	bpf_tasks_free(b);
+	bpf_load_free(b);
 }
 
 /* With tree, a child process of the root appears, and its threads are
@@ -443,7 +443,7 @@ static void test_tree(void **state)
 	thread_set_free(&s);
 	bpf_threads_free(r);
 	target_stop(&t);
-	bpf_tasks_free(b);
+	bpf_load_free(b);
 }
 
 /* Every thread of the machine in one read (the whole-machine view's
@@ -475,7 +475,7 @@ static void test_all(void **state)
 	thread_set_free(&s);
 	bpf_threads_free(r);
 	target_stop(&t);
-	bpf_tasks_free(b);
+	bpf_load_free(b);
 }
 
 /* Whether each histogram of s has as many events as its counts hold
@@ -589,7 +589,7 @@ static void test_cadence(void **state)
 		bpf_threads_free(r);
 		target_stop(&t);
 	}
-	bpf_tasks_free(b);
+	bpf_load_free(b);
 }
 
 int main(void)

@@ -111,9 +111,9 @@ static int live_make_cgroup(struct live *l, const char *quota, const char *perio
 		return 0;
 	}
 	assert_true(sysroot_read(&l->root, "proc/self/mountinfo", buf, sizeof(buf)) > 0);
-	if (cgroup_mountinfo_parse(buf, 1, &m) != 0) {
+	if (cgroup_parse_mountinfo(buf, 1, &m) != 0) {
 		version = 2;
-		if (cgroup_mountinfo_parse(buf, 2, &m) != 0) {
+		if (cgroup_parse_mountinfo(buf, 2, &m) != 0) {
 			TL_SKIP("no cgroup hierarchy with the cpu controller is mounted");
 			return 0;
 		}
@@ -214,20 +214,20 @@ static void test_quota_live(void **state)
 	/* Throttling must rise.  Others may load the CPUs too, so a busy
 	 * child can miss its quota for a while: look over up to 6 s. */
 	struct cgroup_cpustat s0, s1;
-	assert_int_equal(cgroup_cpustat_read(&l->root, b.loc.dir, b.loc.version, &s0), 0);
+	assert_int_equal(cgroup_read_cpustat(&l->root, b.loc.dir, b.loc.version, &s0), 0);
 	assert_true(s0.has_periods);
 	double c0 = live_cpu_s(l->child), t0 = tl_now_s(), t1;
 	do {
 		sleep_s(0.25);
 		t1 = tl_now_s();
-		assert_int_equal(cgroup_cpustat_read(&l->root, b.loc.dir, b.loc.version, &s1), 0);
+		assert_int_equal(cgroup_read_cpustat(&l->root, b.loc.dir, b.loc.version, &s1), 0);
 		/* v1 counts a throttled period when it begins and adds its time
 		 * when it ends: wait for both, within the bound. */
 	} while ((t1 - t0 < 1.0 || s1.nr_throttled == s0.nr_throttled ||
 		  s1.throttled_s == s0.throttled_s) &&
 		 t1 - t0 < 6.0);
 	struct throttle_rate r;
-	cgroup_throttle_rate(&s0, &s1, t1 - t0, &r);
+	cgroup_parse_throttle_rate(&s0, &s1, t1 - t0, &r);
 	print_message("# over %.2f s: periods +%llu, throttled +%llu (%.0f %%), %.3f s/s\n",
 		      t1 - t0, (unsigned long long)(s1.nr_periods - s0.nr_periods),
 		      (unsigned long long)(s1.nr_throttled - s0.nr_throttled), r.throttled_pct,
@@ -261,7 +261,7 @@ static void test_psi_off_live(void **state)
 		return;
 	}
 	assert_true(sysroot_read(&l->root, "proc/self/mountinfo", buf, sizeof(buf)) > 0);
-	if (cgroup_mountinfo_parse(buf, 2, &m) != 0) {
+	if (cgroup_parse_mountinfo(buf, 2, &m) != 0) {
 		TL_SKIP("no cgroup2 mount");
 		return;
 	}
@@ -278,12 +278,12 @@ static void test_psi_off_live(void **state)
 		fail_msg("root, cgroup2 at %s, but no cgroup: %s", m.mountpoint, strerror(e));
 	}
 	const char *rel = l->cg + 1;
-	assert_int_equal(cgroup_psi_read(&l->root, rel, &p), 0);
+	assert_int_equal(cgroup_read_psi(&l->root, rel, &p), 0);
 	assert_true(p.available);
 	snprintf(path, sizeof(path), "%s/cgroup.pressure", l->cg);
 	assert_int_equal(write_str(path, "0"), 0);
 	memset(&p, 0x5a, sizeof(p));
-	assert_int_equal(cgroup_psi_read(&l->root, rel, &p), 0);
+	assert_int_equal(cgroup_read_psi(&l->root, rel, &p), 0);
 	assert_false(p.available);
 }
 
@@ -318,12 +318,12 @@ static void test_self_live(void **state)
 	char buf[8192];
 	struct cgroup_line line;
 	assert_true(sysroot_read(&l->root, "proc/self/cgroup", buf, sizeof(buf)) > 0);
-	assert_int_equal(cgroup_file_parse(buf, b.loc.version == 1, &line), 0);
+	assert_int_equal(cgroup_parse_file(buf, b.loc.version == 1, &line), 0);
 	assert_string_equal(line.path, b.loc.path);
 
 	/* System PSI is available exactly when the file can be read. */
 	struct psi p;
-	assert_int_equal(cgroup_psi_read(&l->root, "proc/pressure/cpu", &p), 0);
+	assert_int_equal(cgroup_read_psi(&l->root, "proc/pressure/cpu", &p), 0);
 	int fd = open("/proc/pressure/cpu", O_RDONLY | O_CLOEXEC);
 	bool readable = fd >= 0 && read(fd, buf, sizeof(buf)) > 0;
 	if (fd >= 0)

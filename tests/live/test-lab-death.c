@@ -49,9 +49,9 @@ static void child_main(int fd)
 	struct lab *lab = lab_start(&s, err, sizeof(err));
 	struct report r = {0};
 	if (lab) {
-		lab_wait_ready(lab, 10000, err, sizeof(err));
+		lab_status_wait_ready(lab, 10000, err, sizeof(err));
 		struct lab_status st;
-		lab_read(lab, &st);
+		lab_status_read(lab, &st);
 		r.npids = st.npids;
 		memcpy(r.pids, st.pids, sizeof(r.pids));
 		snprintf(r.quota_dir, sizeof(r.quota_dir), "%s", st.quota_dir);

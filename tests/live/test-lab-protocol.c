@@ -172,13 +172,13 @@ static void test_pause_add_stream_unpause(void **state)
 		assert_int_equal(lab_apply(lab, &s, msg, sizeof(msg)), 0);
 		s.streams = 2 + round;
 		assert_int_equal(lab_apply(lab, &s, msg, sizeof(msg)), 0);
-		assert_int_equal(lab_wait_ready(lab, 10000, msg, sizeof(msg)), 0);
+		assert_int_equal(lab_status_wait_ready(lab, 10000, msg, sizeof(msg)), 0);
 		s.paused = false;
 		assert_int_equal(lab_apply(lab, &s, msg, sizeof(msg)), 0);
-		assert_int_equal(lab_wait_ready(lab, 10000, msg, sizeof(msg)), 0);
+		assert_int_equal(lab_status_wait_ready(lab, 10000, msg, sizeof(msg)), 0);
 	}
 	struct lab_status st;
-	assert_int_equal(lab_read(lab, &st), 0);
+	assert_int_equal(lab_status_read(lab, &st), 0);
 	for (int i = 0; i < s.streams; i++) {
 		const struct lab_stream_status *x = &st.stream[i];
 		assert_int_equal(x->state, CTL_STREAM_RUNNING);
@@ -225,9 +225,9 @@ static void test_lab_settings_hammer(void **state)
 	       bad);
 	assert_int_equal(bad, 0);
 	char msg[256];
-	assert_int_equal(lab_wait_ready(lab, 10000, msg, sizeof(msg)), 0);
+	assert_int_equal(lab_status_wait_ready(lab, 10000, msg, sizeof(msg)), 0);
 	struct lab_status st;
-	lab_read(lab, &st);
+	lab_status_read(lab, &st);
 	assert_int_equal(st.epoch % 2, 0);
 	assert_int_equal(st.stream[0].threads, s.threads);
 	assert_int_equal(st.stream[0].size, s.size);
@@ -281,7 +281,7 @@ static void test_descriptors(void **state)
 	s.workers = 1;
 	struct lab *lab = tl_lab_start(s);
 	struct lab_status st;
-	lab_read(lab, &st);
+	lab_status_read(lab, &st);
 	pid_t who[] = {st.anchor_pid, st.stream[0].pid, st.worker_pid[0]};
 	for (size_t i = 0; i < sizeof(who) / sizeof(who[0]); i++) {
 		assert_true(who[i] > 0);
@@ -313,11 +313,11 @@ static void test_bell_after_timeout(void **state)
 	s.workers = 3;
 	assert_int_equal(lab_apply(lab, &s, msg, sizeof(msg)), 0);
 	struct lab_status st;
-	lab_read(lab, &st);
+	lab_status_read(lab, &st);
 	assert_int_equal(st.nworkers, 3);
 	s.workers = 0;
 	assert_int_equal(lab_apply(lab, &s, msg, sizeof(msg)), 0);
-	lab_read(lab, &st);
+	lab_status_read(lab, &st);
 	assert_int_equal(st.nworkers, 0);
 	lab_stop(lab);
 }
@@ -342,9 +342,9 @@ static void test_apply_without_anchor(void **state)
 	s.workers = 1;
 	assert_int_equal(lab_apply(lab, &s, msg, sizeof(msg)), -ETIMEDOUT);
 	assert_int_equal(kill(anchor, SIGCONT), 0);
-	assert_int_equal(lab_wait_ready(lab, 10000, msg, sizeof(msg)), 0);
+	assert_int_equal(lab_status_wait_ready(lab, 10000, msg, sizeof(msg)), 0);
 	struct lab_status st;
-	lab_read(lab, &st);
+	lab_status_read(lab, &st);
 	assert_int_equal(st.stream[0].threads, 2);
 	assert_true(st.settings.paused);
 	lab_stop(lab);
@@ -361,7 +361,7 @@ static void test_status_bounds(void **state)
 	assert_non_null(st);
 	atomic_store(&lab->shm->nworkers, 100000);
 	atomic_store(&lab->shm->want_slots, 100000);
-	lab_read(lab, st);
+	lab_status_read(lab, st);
 	atomic_store(&lab->shm->nworkers, 0);
 	atomic_store(&lab->shm->want_slots, 1);
 	assert_true(st->nworkers <= LAB_MAX_WORKERS);

@@ -80,15 +80,15 @@ static void test_bad_values(void **state)
 	assert_non_null(strstr(err, "MiB"));
 	assert_int_equal(lab_settings_check_mem(&s, 0, err, sizeof(err)), 0);
 	s.streams = 1;
-	assert_true(lab_ready_timeout_ms(&s) > 10000);
+	assert_true(lab_settings_ready_timeout_ms(&s) > 10000);
 	double cpus = 7;
-	assert_int_equal(lab_cpus_parse("0", &cpus, err, sizeof(err)), -EINVAL);
+	assert_int_equal(lab_settings_cpus_parse("0", &cpus, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "above 0"));
-	assert_int_equal(lab_cpus_parse("-1.5", &cpus, err, sizeof(err)), -EINVAL);
-	assert_int_equal(lab_cpus_parse("abc", &cpus, err, sizeof(err)), -EINVAL);
-	assert_int_equal(lab_cpus_parse("1.5", &cpus, err, sizeof(err)), 0);
+	assert_int_equal(lab_settings_cpus_parse("-1.5", &cpus, err, sizeof(err)), -EINVAL);
+	assert_int_equal(lab_settings_cpus_parse("abc", &cpus, err, sizeof(err)), -EINVAL);
+	assert_int_equal(lab_settings_cpus_parse("1.5", &cpus, err, sizeof(err)), 0);
 	assert_true(cpus == 1.5);
-	assert_int_equal(lab_cpus_parse("max", &cpus, err, sizeof(err)), 0);
+	assert_int_equal(lab_settings_cpus_parse("max", &cpus, err, sizeof(err)), 0);
 	assert_true(cpus == 0);
 	/* lab_start refuses a build that is not installed without starting
 	 * anything. */
@@ -115,7 +115,7 @@ static void test_settings_in_proc(void **state)
 	s.threads = 2;
 	struct lab *lab = tl_lab_start(s);
 	struct lab_status st;
-	assert_int_equal(lab_read(lab, &st), 0);
+	assert_int_equal(lab_status_read(lab, &st), 0);
 	pid_t h = st.stream[0].pid;
 	assert_true(h > 0);
 	assert_int_equal(st.stream[0].threads, 2);
@@ -124,8 +124,8 @@ static void test_settings_in_proc(void **state)
 	s.threads = 1;
 	char msg[256];
 	assert_int_equal(lab_apply(lab, &s, msg, sizeof(msg)), 0);
-	assert_int_equal(lab_wait_ready(lab, 5000, msg, sizeof(msg)), 0);
-	lab_read(lab, &st);
+	assert_int_equal(lab_status_wait_ready(lab, 5000, msg, sizeof(msg)), 0);
+	lab_status_read(lab, &st);
 	assert_int_equal(st.stream[0].threads, 1);
 	assert_int_equal(count_threads(h, "gemm0.w"), 0);
 	assert_true(count_threads(h, "gemm0.p") >= 1); /* parked, told apart */
@@ -145,14 +145,14 @@ static void test_concurrency_and_results(void **state)
 	s.streams = 2;
 	struct lab *lab = tl_lab_start(s);
 	struct lab_status st;
-	lab_read(lab, &st);
+	lab_status_read(lab, &st);
 	pid_t a = st.stream[0].pid, b = st.stream[1].pid;
 	assert_true(a > 0 && b > 0 && a != b);
 	double a0 = cpu_s(a), b0 = cpu_s(b);
 	uint64_t g0 = st.stream[0].gemms, g1 = st.stream[1].gemms;
 	tl_sleep_ms(1000);
 	double da = cpu_s(a) - a0, db = cpu_s(b) - b0;
-	lab_read(lab, &st);
+	lab_status_read(lab, &st);
 	printf("# helper CPU over 1 s: %.2f + %.2f s\n", da, db);
 	/* Shared 2-core box: each gets at least a fair part of one CPU. */
 	assert_true(da > 0.15 && db > 0.15);
@@ -170,20 +170,20 @@ static void test_concurrency_and_results(void **state)
 	s.streams = 1;
 	assert_int_equal(lab_apply(lab, &s, NULL, 0), 0);
 	tl_sleep_ms(200);
-	lab_read(lab, &st);
+	lab_status_read(lab, &st);
 	assert_int_equal(st.stream[1].pid, b);
 	assert_int_equal(st.stream[1].state, CTL_STREAM_PAUSED);
-	double r = lab_single_rate(lab, 256, CTL_SINGLE);
+	double r = lab_status_single_rate(lab, 256, CTL_SINGLE);
 	printf("# single-thread rate n=256: %.1f GFLOP/s\n", r);
 	assert_true(r > 0);
-	assert_true(lab_single_rate_cached(lab, 256, CTL_SINGLE) == r);
+	assert_true(lab_status_single_rate_cached(lab, 256, CTL_SINGLE) == r);
 	/* Steady 1 x 1 readings refine the rate by keeping the best. */
 	for (int i = 0; i < 15; i++) {
 		tl_sleep_ms(100);
-		lab_read(lab, &st);
-		assert_true(lab_single_rate_cached(lab, 256, CTL_SINGLE) >= r);
+		lab_status_read(lab, &st);
+		assert_true(lab_status_single_rate_cached(lab, 256, CTL_SINGLE) >= r);
 	}
-	printf("# refined: %.1f GFLOP/s\n", lab_single_rate_cached(lab, 256, CTL_SINGLE));
+	printf("# refined: %.1f GFLOP/s\n", lab_status_single_rate_cached(lab, 256, CTL_SINGLE));
 	lab_stop(lab);
 	assert_true(tl_wait_gone(a, 2000) && tl_wait_gone(b, 2000));
 }
@@ -193,7 +193,7 @@ static void test_concurrency_and_results(void **state)
 static int wait_restarted(struct lab *lab, pid_t old, struct lab_status *st)
 {
 	for (int i = 0; i < 500; i++) {
-		lab_read(lab, st);
+		lab_status_read(lab, st);
 		const struct lab_stream_status *s = &st->stream[0];
 		if (s->state == CTL_STREAM_FAILED ||
 		    (s->pid != old && s->pid > 0 && s->state == CTL_STREAM_RUNNING &&
@@ -211,7 +211,7 @@ static void test_helper_restart(void **state)
 	(void)state;
 	struct lab *lab = tl_lab_start(tl_lab_small());
 	struct lab_status st;
-	lab_read(lab, &st);
+	lab_status_read(lab, &st);
 	pid_t old = st.stream[0].pid;
 	assert_int_equal(st.stream[0].restarts, 0);
 	assert_string_equal(st.stream[0].last_failure, "");
@@ -225,7 +225,7 @@ static void test_helper_restart(void **state)
 	assert_non_null(strstr(st.stream[0].last_failure, "killed by signal 9"));
 	uint64_t g0 = st.stream[0].gemms;
 	tl_sleep_ms(200);
-	lab_read(lab, &st);
+	lab_status_read(lab, &st);
 	assert_true(st.stream[0].gemms > g0);
 	assert_int_equal(count_threads(pid, "gemm0"), count_threads(pid, ""));
 	bool listed = false;
@@ -245,10 +245,10 @@ static void test_helper_restart(void **state)
 	assert_non_null(strstr(st.stream[0].error, "not restarted"));
 	assert_non_null(strstr(st.stream[0].error, "no more restarts"));
 	char msg[256];
-	assert_int_equal(lab_wait_ready(lab, 1000, msg, sizeof(msg)), -EIO);
+	assert_int_equal(lab_status_wait_ready(lab, 1000, msg, sizeof(msg)), -EIO);
 	assert_non_null(strstr(msg, "not restarted"));
 	tl_sleep_ms(100);
-	lab_read(lab, &st);
+	lab_status_read(lab, &st);
 	assert_int_equal(st.stream[0].state, CTL_STREAM_FAILED);
 	assert_int_equal(st.stream[0].pid, old); /* no new helper */
 	pid_t anchor = st.anchor_pid;
@@ -264,7 +264,7 @@ static void test_workers(void **state)
 	s.paused = true;
 	struct lab *lab = tl_lab_start(s);
 	struct lab_status st;
-	lab_read(lab, &st);
+	lab_status_read(lab, &st);
 	assert_int_equal(st.nworkers, 2);
 	pid_t w0 = st.worker_pid[0], w1 = st.worker_pid[1];
 	assert_false(tl_pid_gone(w0) || tl_pid_gone(w1));
@@ -274,7 +274,7 @@ static void test_workers(void **state)
 	assert_int_equal(count_threads(w1, "tl-worker1"), 1);
 	s.workers = 1;
 	assert_int_equal(lab_apply(lab, &s, NULL, 0), 0);
-	lab_read(lab, &st);
+	lab_status_read(lab, &st);
 	assert_int_equal(st.nworkers, 1);
 	assert_int_equal(st.worker_pid[0], w0);
 	assert_true(tl_wait_gone(w1, 1000));
@@ -320,7 +320,7 @@ static void test_quota(void **state)
 	s.cpus = 0.5;
 	struct lab *lab = tl_lab_start(s);
 	struct lab_status st;
-	lab_read(lab, &st);
+	lab_status_read(lab, &st);
 	if (!st.quota_dir[0]) {
 		char why[300], cap[200];
 		snprintf(why, sizeof(why), "%s", st.quota_error);
@@ -360,7 +360,7 @@ static void test_quota(void **state)
 	s.cpus = 0;
 	assert_int_equal(lab_apply(lab, &s, NULL, 0), 0);
 	assert_true(quota_read(dir, st.quota_version) == 0);
-	lab_read(lab, &st);
+	lab_status_read(lab, &st);
 	assert_true(st.quota_cpus == 0 && st.settings.cpus == 0);
 	s.cpus = 0.25;
 	assert_int_equal(lab_apply(lab, &s, NULL, 0), 0);
@@ -382,7 +382,7 @@ static void test_quota_live(void **state)
 	char msg[512];
 	int rc = lab_apply(lab, &s, msg, sizeof(msg));
 	struct lab_status st;
-	lab_read(lab, &st);
+	lab_status_read(lab, &st);
 	if (rc < 0) {
 		assert_true(strlen(msg) > 20);	   /* says what is needed */
 		assert_true(st.stream[0].pid > 0); /* the rest keeps working */

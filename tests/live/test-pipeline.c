@@ -1,7 +1,7 @@
 /* test-pipeline.c — the lab's input pipeline and its OpenBLAS builds, live.
  *
  * Real loaders (threadlab-burn --loader K) and helpers (threadlab-gemm),
- * read back through lab_read() and /proc.  The machine is small and shared
+ * read back through lab_status_read() and /proc.  The machine is small and shared
  * (other jobs run beside the suite): the assertions compare figures of the
  * same run, with margins a loaded machine does not break, and every window
  * is long enough to hold many batches. */
@@ -22,7 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Figures of a window: rates from two lab_read()s dt apart. */
+/* Figures of a window: rates from two lab_status_read()s dt apart. */
 struct window {
 	double dt, gflops, batches_per_s, input_wait_pct, loader_cpu, useful_cpus;
 };
@@ -30,10 +30,10 @@ struct window {
 static struct window measure(struct lab *lab, int streams, double seconds)
 {
 	struct lab_status a, b;
-	lab_read(lab, &a);
+	lab_status_read(lab, &a);
 	double t0 = tl_now_s();
 	tl_sleep_ms((long)(seconds * 1000));
-	lab_read(lab, &b);
+	lab_status_read(lab, &b);
 	struct window w = {.dt = tl_now_s() - t0};
 	w.gflops = (double)(b.flops - a.flops) / w.dt / 1e9;
 	w.batches_per_s = (double)(b.batches - a.batches) / w.dt;
@@ -87,7 +87,7 @@ static void test_input_bound(void **state)
 	(void)state;
 	struct lab *lab = tl_lab_start(pipe_settings(1, 40));
 	struct lab_status st;
-	lab_read(lab, &st);
+	lab_status_read(lab, &st);
 	assert_int_equal(count_loaders(&st), 1);
 	pid_t l0 = st.loader[0].pid;
 	char comm[64];
@@ -137,13 +137,13 @@ static void test_enough_loaders(void **state)
 	struct lab_settings s = pipe_settings(1, 60);
 	char msg[256];
 	assert_int_equal(lab_apply(lab, &s, msg, sizeof(msg)), 0);
-	assert_int_equal(lab_wait_ready(lab, 10000, msg, sizeof(msg)), 0);
+	assert_int_equal(lab_status_wait_ready(lab, 10000, msg, sizeof(msg)), 0);
 	tl_sleep_ms(300);
 	struct window h = measure(lab, 1, 1.5);
 	assert_true(h.input_wait_pct > 50);
 	assert_true(h.batches_per_s < w.batches_per_s / 2);
 	struct lab_status st;
-	lab_read(lab, &st);
+	lab_status_read(lab, &st);
 	assert_int_equal(count_loaders(&st), 1);
 	lab_stop(lab);
 }
@@ -161,7 +161,7 @@ static void test_loaders_take_cpu(void **state)
 	s.loaders = 2;
 	char msg[256];
 	assert_int_equal(lab_apply(lab, &s, msg, sizeof(msg)), 0);
-	assert_int_equal(lab_wait_ready(lab, 10000, msg, sizeof(msg)), 0);
+	assert_int_equal(lab_status_wait_ready(lab, 10000, msg, sizeof(msg)), 0);
 	tl_sleep_ms(300);
 	struct window fed = measure(lab, 1, 1.5);
 	printf("# GFLOP/s with loaders / without: %.2f\n", fed.gflops / alone.gflops);
@@ -178,14 +178,14 @@ static void test_loader_restart(void **state)
 	(void)state;
 	struct lab *lab = tl_lab_start(pipe_settings(1, 5));
 	struct lab_status st;
-	lab_read(lab, &st);
+	lab_status_read(lab, &st);
 	pid_t old = st.loader[0].pid;
 	assert_true(old > 0);
 	assert_int_equal(kill(old, SIGKILL), 0);
 	assert_true(tl_wait_gone(old, 2000));
 	pid_t now = 0;
 	for (int i = 0; i < 300; i++) {
-		lab_read(lab, &st);
+		lab_status_read(lab, &st);
 		now = st.loader[0].pid;
 		if (now > 0 && now != old)
 			break;
@@ -203,7 +203,7 @@ static void test_loader_restart(void **state)
 	char msg[256];
 	assert_int_equal(lab_apply(lab, &s, msg, sizeof(msg)), 0);
 	assert_true(tl_wait_gone(now, 2000));
-	lab_read(lab, &st);
+	lab_status_read(lab, &st);
 	assert_int_equal(count_loaders(&st), 0);
 	assert_int_equal(st.loader[0].restarts, 1);
 	/* Without loaders the GEMMs need no input. */
@@ -293,7 +293,7 @@ static int group_size(pid_t pgid)
 static void test_openmp_build(void **state)
 {
 	(void)state;
-	if (!lab_blas_dir(LAB_BLAS_OPENMP)) {
+	if (!lab_settings_blas_dir(LAB_BLAS_OPENMP)) {
 		printf("# SKIP: the OpenMP build of OpenBLAS is not installed "
 		       "(libopenblas0-openmp)\n");
 		skip();
@@ -304,7 +304,7 @@ static void test_openmp_build(void **state)
 	s.blas = LAB_BLAS_OPENMP;
 	struct lab *lab = tl_lab_start(s);
 	struct lab_status st;
-	lab_read(lab, &st);
+	lab_status_read(lab, &st);
 	pid_t omp = st.stream[0].pid;
 	printf("# variant %s: %s\n", st.blas_variant, st.blas_config);
 	assert_string_equal(st.blas_variant, "openmp");
@@ -315,7 +315,7 @@ static void test_openmp_build(void **state)
 	assert_true(busy >= 2);
 	int members = group_size(st.anchor_pid);
 	tl_sleep_ms(300);
-	lab_read(lab, &st);
+	lab_status_read(lab, &st);
 	assert_true(st.epoch_checked > 0);
 	double omp_diff = st.epoch_max_diff;
 	bool omp_equal = st.epoch_results_equal;
@@ -325,10 +325,10 @@ static void test_openmp_build(void **state)
 	assert_int_equal(lab_apply(lab, &s, msg, sizeof(msg)), 0);
 	printf("# %s\n", msg);
 	assert_non_null(strstr(msg, "helpers restart"));
-	assert_int_equal(lab_wait_ready(lab, 20000, msg, sizeof(msg)), 0);
+	assert_int_equal(lab_status_wait_ready(lab, 20000, msg, sizeof(msg)), 0);
 	assert_true(tl_wait_gone(omp, 2000));
 	for (int i = 0; i < 200; i++) {
-		lab_read(lab, &st);
+		lab_status_read(lab, &st);
 		if (!st.blas_switching && st.blas_variant[0])
 			break;
 		tl_sleep_ms(10);
@@ -340,7 +340,7 @@ static void test_openmp_build(void **state)
 	assert_false(maps_have(pth, "libgomp"));
 	assert_int_equal(group_size(st.anchor_pid), members);
 	tl_sleep_ms(300);
-	lab_read(lab, &st);
+	lab_status_read(lab, &st);
 	assert_true(st.epoch_checked > 0);
 	printf("# results vs the 1-thread reference: openmp %s (%.3g), pthreads %s (%.3g)\n",
 	       omp_equal ? "equal" : "differ", omp_diff, st.epoch_results_equal ? "equal" : "differ",
@@ -361,7 +361,7 @@ static void test_spin_environment(void **state)
 	s.spin_off = true;
 	struct lab *lab = tl_lab_start(s);
 	struct lab_status st;
-	lab_read(lab, &st);
+	lab_status_read(lab, &st);
 	char path[64], env[65536];
 	snprintf(path, sizeof(path), "/proc/%d/environ", (int)st.stream[0].pid);
 	int n = tl_read_file(path, env, sizeof(env));
@@ -374,15 +374,15 @@ static void test_spin_environment(void **state)
 			  strstr(env + i, "openblas-pthread") != NULL;
 	}
 	assert_true(timeout && passive);
-	if (lab_blas_dir(LAB_BLAS_PTHREADS))
+	if (lab_settings_blas_dir(LAB_BLAS_PTHREADS))
 		assert_true(libdir);
 	/* Spin back on, live: the helper restarts without the variables. */
 	pid_t old = st.stream[0].pid;
 	s.spin_off = false;
 	char msg[256];
 	assert_int_equal(lab_apply(lab, &s, msg, sizeof(msg)), 0);
-	assert_int_equal(lab_wait_ready(lab, 10000, msg, sizeof(msg)), 0);
-	lab_read(lab, &st);
+	assert_int_equal(lab_status_wait_ready(lab, 10000, msg, sizeof(msg)), 0);
+	lab_status_read(lab, &st);
 	assert_true(st.stream[0].pid != old);
 	snprintf(path, sizeof(path), "/proc/%d/environ", (int)st.stream[0].pid);
 	n = tl_read_file(path, env, sizeof(env));

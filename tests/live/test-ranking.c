@@ -117,15 +117,16 @@ static void test_totals_verdicts(void **state)
 	t.wait = 0;
 	diagnosis_of_totals(&t, d);
 	assert_int_equal(d->verdict, VERDICT_IDLE);
-	assert_true(diagnosis_is_idle(0.01, 0.02));
-	assert_false(diagnosis_is_idle(0.2, 0.2));
+	assert_true(diagnosis_rules_is_idle(0.01, 0.02));
+	assert_false(diagnosis_rules_is_idle(0.2, 0.2));
 	free(d);
 
 	char h[DIAG_TEXT];
-	assert_int_equal(diagnosis_machine(3.0, 2.0, 2, h, sizeof(h)), VERDICT_OVERSUBSCRIBED);
+	assert_int_equal(diagnosis_rules_machine(3.0, 2.0, 2, h, sizeof(h)),
+			 VERDICT_OVERSUBSCRIBED);
 	assert_non_null(strstr(h, "3.00 runnable threads on 2 CPUs"));
-	assert_int_equal(diagnosis_machine(1.5, 1.5, 2, h, sizeof(h)), VERDICT_FINE);
-	assert_int_equal(diagnosis_machine(0.01, 0.01, 2, h, sizeof(h)), VERDICT_IDLE);
+	assert_int_equal(diagnosis_rules_machine(1.5, 1.5, 2, h, sizeof(h)), VERDICT_FINE);
+	assert_int_equal(diagnosis_rules_machine(0.01, 0.01, 2, h, sizeof(h)), VERDICT_IDLE);
 }
 
 /* ---- a cgroup v2 fixture tree ------------------------------------------------ */

@@ -50,11 +50,11 @@ static void fx_load(struct fx *f, const char *name)
 	assert_int_equal(sysroot_open(&f->root, dir), 0);
 	assert_false(f->root.live);
 	assert_int_equal(budget_read(&f->root, PID, &f->b), 0);
-	f->st_rc = cgroup_cpustat_read(&f->root, f->b.loc.dir, f->b.loc.version, &f->st);
-	const char *psi = cgroup_psi_dir(&f->root, &f->b.loc, &f->why);
+	f->st_rc = cgroup_read_cpustat(&f->root, f->b.loc.dir, f->b.loc.version, &f->st);
+	const char *psi = cgroup_read_psi_dir(&f->root, &f->b.loc, &f->why);
 	if (psi)
-		assert_int_equal(cgroup_psi_read(&f->root, psi, &f->cg_psi), 0);
-	assert_int_equal(cgroup_psi_read(&f->root, "proc/pressure/cpu", &f->sys_psi), 0);
+		assert_int_equal(cgroup_read_psi(&f->root, psi, &f->cg_psi), 0);
+	assert_int_equal(cgroup_read_psi(&f->root, "proc/pressure/cpu", &f->sys_psi), 0);
 }
 
 static int fx_teardown(void **state)
@@ -160,7 +160,7 @@ static void test_v2(void **state)
 	struct cgroup_loc root = f->b.loc;
 	snprintf(root.v2_dir, sizeof(root.v2_dir), "sys/fs/cgroup");
 	enum psi_why why;
-	assert_null(cgroup_psi_dir(&f->root, &root, &why));
+	assert_null(cgroup_read_psi_dir(&f->root, &root, &why));
 	assert_int_equal(why, PSI_WHY_ROOT);
 }
 
@@ -253,7 +253,7 @@ static void test_v2_nocpu(void **state)
 	assert_false(f->st.has_periods);
 	check_close(f->st.usage_s, 4.0, "usage_s");
 	struct throttle_rate t;
-	cgroup_throttle_rate(&f->st, &f->st, 1.0, &t);
+	cgroup_parse_throttle_rate(&f->st, &f->st, 1.0, &t);
 	assert_false(t.valid);
 	/* no cpuset file, affinity 2 of 4 online binds */
 	assert_int_equal(f->b.cpuset, 0);
@@ -287,7 +287,7 @@ static void test_hybrid(void **state)
 	assert_true(f->sys_psi.available);
 	/* the unified cgroup has cpu.stat but no cpu.max: usage, no periods */
 	struct cgroup_cpustat u;
-	assert_int_equal(cgroup_cpustat_read(&f->root, f->b.loc.v2_dir, 2, &u), 0);
+	assert_int_equal(cgroup_read_cpustat(&f->root, f->b.loc.v2_dir, 2, &u), 0);
 	assert_false(u.has_periods);
 	check_close(u.usage_s, 1.0, "unified usage");
 }

@@ -78,7 +78,8 @@ static void test_cgroup_file(void **state)
 	for (size_t i = 0; i < N(cgfile_cases); i++) {
 		struct cgroup_line l;
 		memset(&l, 0x5a, sizeof(l));
-		int rc = cgroup_file_find(cgfile_cases[i].buf, cgfile_cases[i].controller, &l);
+		int rc =
+		    cgroup_parse_file_find(cgfile_cases[i].buf, cgfile_cases[i].controller, &l);
 		tcase = i;
 		EQ_INT(rc, cgfile_cases[i].rc);
 		if (rc == 0) {
@@ -88,10 +89,10 @@ static void test_cgroup_file(void **state)
 	}
 	/* The header's bool form is the same search for "cpu" / "0::". */
 	struct cgroup_line l;
-	EQ_INT(cgroup_file_parse("2:cpuacct:/a\n1:cpu:/c\n0::/v2\n", true, &l), 0);
+	EQ_INT(cgroup_parse_file("2:cpuacct:/a\n1:cpu:/c\n0::/v2\n", true, &l), 0);
 	EQ_STR(l.path, "/c");
 	EQ_STR(l.controllers, "cpu");
-	EQ_INT(cgroup_file_parse("2:cpuacct:/a\n1:cpu:/c\n0::/v2\n", false, &l), 0);
+	EQ_INT(cgroup_parse_file("2:cpuacct:/a\n1:cpu:/c\n0::/v2\n", false, &l), 0);
 	EQ_STR(l.path, "/v2");
 	EQ_STR(l.controllers, "");
 
@@ -103,10 +104,10 @@ static void test_cgroup_file(void **state)
 	longpath[0] = '/';
 	longpath[sizeof(longpath) - 1] = '\0';
 	snprintf(big, sizeof(big), "3:memory:%s\n1:cpu:/mine\n", longpath);
-	EQ_INT(cgroup_file_parse(big, true, &l), 0);
+	EQ_INT(cgroup_parse_file(big, true, &l), 0);
 	EQ_STR(l.path, "/mine");
 	snprintf(big, sizeof(big), "1:cpu:%s\n", longpath);
-	EQ_INT(cgroup_file_parse(big, true, &l), -ENAMETOOLONG);
+	EQ_INT(cgroup_parse_file(big, true, &l), -ENAMETOOLONG);
 }
 
 /* ---- mountinfo ----------------------------------------------------------- */
@@ -158,7 +159,7 @@ static void test_mountinfo(void **state)
 		struct cgroup_mount m;
 		memset(&m, 0, sizeof(m));
 		tcase = i;
-		int rc = cgroup_mountinfo_parse(mi_cases[i].buf, mi_cases[i].version, &m);
+		int rc = cgroup_parse_mountinfo(mi_cases[i].buf, mi_cases[i].version, &m);
 		EQ_INT(rc, mi_cases[i].rc);
 		if (rc == 0) {
 			EQ_INT(m.version, mi_cases[i].version);
@@ -167,7 +168,8 @@ static void test_mountinfo(void **state)
 		}
 	}
 	struct cgroup_mount m;
-	EQ_INT(cgroup_mountinfo_find("1 2 0:1 / /cs rw - cgroup cgroup rw,cpuset\n", "cpuset", &m),
+	EQ_INT(cgroup_parse_mountinfo_find("1 2 0:1 / /cs rw - cgroup cgroup rw,cpuset\n", "cpuset",
+					   &m),
 	       0);
 	EQ_STR(m.mountpoint, "/cs");
 }
@@ -206,7 +208,7 @@ static void test_cpu_max(void **state)
 		double cpus = 123;
 		uint64_t period = 7;
 		tcase = i;
-		int rc = cgroup_cpu_max_parse(cpumax_cases[i].buf, &cpus, &period);
+		int rc = cgroup_parse_cpu_max(cpumax_cases[i].buf, &cpus, &period);
 		EQ_INT(rc, cpumax_cases[i].rc);
 		if (rc == 0) {
 			check_close(cpus, cpumax_cases[i].cpus, "cpus");
@@ -238,7 +240,7 @@ static void test_cfs(void **state)
 		double cpus = 0;
 		uint64_t period = 0;
 		tcase = i;
-		int rc = cgroup_cfs_parse(cfs_cases[i].quota, cfs_cases[i].period, &cpus, &period);
+		int rc = cgroup_parse_cfs(cfs_cases[i].quota, cfs_cases[i].period, &cpus, &period);
 		EQ_INT(rc, cfs_cases[i].rc);
 		if (rc == 0) {
 			check_close(cpus, cfs_cases[i].cpus, "cpus");
@@ -284,7 +286,7 @@ static void test_cpustat(void **state)
 	for (size_t i = 0; i < N(stat_cases); i++) {
 		struct cgroup_cpustat s;
 		tcase = i;
-		int rc = cgroup_cpustat_parse(stat_cases[i].buf, stat_cases[i].version, &s);
+		int rc = cgroup_parse_cpustat(stat_cases[i].buf, stat_cases[i].version, &s);
 		EQ_INT(rc, stat_cases[i].rc);
 		if (rc != 0)
 			continue;
@@ -301,25 +303,25 @@ static void test_throttle_rate(void **state)
 	(void)state;
 	struct cgroup_cpustat a = {true, 100, 10, 1.0, 0}, b = {true, 120, 20, 1.5, 0};
 	struct throttle_rate t;
-	cgroup_throttle_rate(&a, &b, 2.0, &t);
+	cgroup_parse_throttle_rate(&a, &b, 2.0, &t);
 	assert_true(t.valid);
 	check_close(t.throttled_pct, 50.0, "pct");
 	check_close(t.throttled_s_per_s, 0.25, "s/s");
 	/* no new periods: 0 %, still valid */
-	cgroup_throttle_rate(&b, &b, 1.0, &t);
+	cgroup_parse_throttle_rate(&b, &b, 1.0, &t);
 	assert_true(t.valid);
 	check_close(t.throttled_pct, 0, "pct idle");
 	check_close(t.throttled_s_per_s, 0, "s/s idle");
 	/* without periods (no cpu controller) the rate is not known */
 	struct cgroup_cpustat c = {false, 0, 0, 0, 3.0};
-	cgroup_throttle_rate(&c, &b, 1.0, &t);
+	cgroup_parse_throttle_rate(&c, &b, 1.0, &t);
 	assert_false(t.valid);
-	cgroup_throttle_rate(&a, &c, 1.0, &t);
+	cgroup_parse_throttle_rate(&a, &c, 1.0, &t);
 	assert_false(t.valid);
 	/* counters going back (cgroup re-made) or no time passing */
-	cgroup_throttle_rate(&b, &a, 1.0, &t);
+	cgroup_parse_throttle_rate(&b, &a, 1.0, &t);
 	assert_false(t.valid);
-	cgroup_throttle_rate(&a, &b, 0.0, &t);
+	cgroup_parse_throttle_rate(&a, &b, 0.0, &t);
 	assert_false(t.valid);
 }
 
@@ -356,7 +358,7 @@ static void test_psi(void **state)
 		struct psi p;
 		memset(&p, 0, sizeof(p));
 		tcase = i;
-		int rc = cgroup_psi_parse(psi_cases[i].buf, &p);
+		int rc = cgroup_parse_psi(psi_cases[i].buf, &p);
 		EQ_INT(rc, psi_cases[i].rc);
 		if (rc != 0) {
 			assert_false(p.available);
@@ -402,7 +404,7 @@ static void test_cpulist(void **state)
 	(void)state;
 	for (size_t i = 0; i < N(cpulist_cases); i++) {
 		tcase = i;
-		EQ_INT(cgroup_cpulist_count(cpulist_cases[i].buf), cpulist_cases[i].count);
+		EQ_INT(cgroup_parse_cpulist_count(cpulist_cases[i].buf), cpulist_cases[i].count);
 	}
 }
 

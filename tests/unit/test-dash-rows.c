@@ -107,12 +107,12 @@ static void test_header_pending(void **state)
 	st.stream[0].threads = 1;
 	st.stream[0].size = 768;
 	st.stream[0].precision = CTL_SINGLE;
-	assert_int_equal(session_pending_of(&want, &st), 0);
+	assert_int_equal(session_lab_pending_of(&want, &st), 0);
 
 	want.threads = 2;
 	st.settings.threads = 2;
 	st.applied = false;
-	unsigned p = session_pending_of(&want, &st);
+	unsigned p = session_lab_pending_of(&want, &st);
 	assert_true(p & SESSION_PEND_THREADS);
 	struct dash_header h = {.mode = "lab", .want = &want, .pending = p, .interval = 1};
 	dash_rows_header(out, sizeof(out), 120, &h);
@@ -122,7 +122,7 @@ static void test_header_pending(void **state)
 
 	st.stream[0].threads = 2;
 	st.applied = true;
-	p = session_pending_of(&want, &st);
+	p = session_lab_pending_of(&want, &st);
 	assert_int_equal(p, 0);
 	h.pending = p;
 	dash_rows_header(out, sizeof(out), 120, &h);
@@ -130,9 +130,9 @@ static void test_header_pending(void **state)
 
 	/* A quota asked for but refused is an error, not pending. */
 	want.cpus = 1.5;
-	assert_true(session_pending_of(&want, &st) & SESSION_PEND_QUOTA);
+	assert_true(session_lab_pending_of(&want, &st) & SESSION_PEND_QUOTA);
 	snprintf(st.quota_error, sizeof(st.quota_error), "needs root");
-	assert_false(session_pending_of(&want, &st) & SESSION_PEND_QUOTA);
+	assert_false(session_lab_pending_of(&want, &st) & SESSION_PEND_QUOTA);
 	h.pending = 0;
 	dash_rows_header(out, sizeof(out), 120, &h);
 	assert_non_null(strstr(out, "quota 1.5 |"));
@@ -343,9 +343,9 @@ static void test_summary_and_restart(void **state)
 	dash_rows_summary(out, sizeof(out), 80, &r, 2.5, 2.0, VERDICT_FINE);
 	assert_null(strstr(out, "oversubscribed"));
 
-	session_restart_text(out, sizeof(out), 1, 2, "helper killed by signal 9");
+	session_lab_restart_text(out, sizeof(out), 1, 2, "helper killed by signal 9");
 	assert_string_equal(out, "stream 1: helper killed by signal 9, restarted (restart 2)");
-	session_restart_text(out, sizeof(out), 0, 1, "");
+	session_lab_restart_text(out, sizeof(out), 0, 1, "");
 	assert_string_equal(out, "stream 0: helper died, restarted (restart 1)");
 }
 

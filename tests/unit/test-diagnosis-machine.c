@@ -78,7 +78,7 @@ static void test_contended(void **state)
 		   "2.0 CPUs, /user.slice)"));
 	assert_non_null(
 	    strstr(s.d.suggestions[0], "nothing in this job can help: stress-ng (pid 812)"));
-	assert_int_equal(diagnosis_exit_status(&s.d, false), 1);
+	assert_int_equal(diagnosis_rules_exit_status(&s.d, false), 1);
 	assert_true(fabs(s.d.contention_wait - 0.64) < 1e-9);
 	/* the same job, the machine not measured or the others idle: fine */
 	s.in.machine = NULL;
@@ -93,7 +93,7 @@ static void test_contended(void **state)
 	diagnosis_make(&s.in, &s.d);
 	assert_int_equal(s.d.verdict, VERDICT_FINE);
 	assert_int_equal(s.d.borderline, VERDICT_CONTENDED);
-	assert_int_equal(diagnosis_exit_status(&s.d, true), 1);
+	assert_int_equal(diagnosis_rules_exit_status(&s.d, true), 1);
 	/* a target that oversubscribes itself is not contended: it says both */
 	scene_make(&s, 4, 40, 60, 2);
 	scene_machine(&s, &m, 5.5, 0.6, 0.6);
@@ -330,8 +330,8 @@ static void test_advice_checked(void **state)
 	print_message("# 2 + 1 x 2 on 2 CPUs: %s\n", s.d.nsuggestions ? s.d.suggestions[0] : "-");
 	assert_predictions_fit(&s.d);
 	/* a suggestion whose result would itself be oversubscribed is dropped */
-	assert_false(diagnosis_prediction_fits(3.0, 2.0));
-	assert_true(diagnosis_prediction_fits(2.4, 2.0));
+	assert_false(diagnosis_advice_prediction_fits(3.0, 2.0));
+	assert_true(diagnosis_advice_prediction_fits(2.4, 2.0));
 }
 
 int main(void)

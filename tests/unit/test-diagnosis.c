@@ -54,13 +54,13 @@ static void test_rule_oversubscribed(void **state)
 	assert_int_equal(s.d.borderline, VERDICT_OVERSUBSCRIBED);
 	assert_true(
 	    has_text(s.d.reasons, s.d.nreasons, "borderline oversubscribed: a factor of 1.25"));
-	assert_int_equal(diagnosis_exit_status(&s.d, false), 0);
-	assert_int_equal(diagnosis_exit_status(&s.d, true), 1);
+	assert_int_equal(diagnosis_rules_exit_status(&s.d, false), 0);
+	assert_int_equal(diagnosis_rules_exit_status(&s.d, true), 1);
 	scene_make(&s, 5, 32, 10, 2);
 	diagnosis_make(&s.in, &s.d);
 	assert_int_equal(s.d.verdict, VERDICT_FINE);
 	assert_int_equal(s.d.borderline, VERDICT_N);
-	assert_int_equal(diagnosis_exit_status(&s.d, true), 0);
+	assert_int_equal(diagnosis_rules_exit_status(&s.d, true), 0);
 }
 
 /* Each thread's interval histogram: n waits of wait_ns (and one of tail_ns). */

@@ -155,7 +155,7 @@ static void test_range_check(void **state)
 	assert_string_equal(err, "threads 0: give 1 to 64 intra-op threads per stream");
 	s = knobs_defaults();
 	s.size = 16384;
-	assert_int_equal(session_check_settings(NULL, &s, err, sizeof(err)), -EINVAL);
+	assert_int_equal(session_knob_check_settings(NULL, &s, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "from 64 to 4096"));
 	s = knobs_defaults();
 	s.cpus = NAN;
@@ -266,7 +266,7 @@ static void test_keys_match_the_table(void **state)
 {
 	(void)state;
 	int knob_keys = 0;
-	for (size_t r = 0; r < dash_keys_ncmds; r++) {
+	for (size_t r = 0; r < dash_keys_table_ncmds; r++) {
 		const struct dash_keys_cmd *e = &dash_keys_table[r];
 		if (e->knob == KNOB_NONE)
 			continue;
@@ -326,7 +326,7 @@ static void test_keys_match_the_table(void **state)
 		for (int j = 0; j < 2; j++) {
 			if (!keys[j])
 				continue;
-			for (size_t r = 0; r < dash_keys_ncmds; r++)
+			for (size_t r = 0; r < dash_keys_table_ncmds; r++)
 				for (int x = 0; x < DASH_KEYS_MAX && dash_keys_table[r].k[x].key;
 				     x++)
 					found += dash_keys_table[r].k[x].key == keys[j] &&

@@ -61,9 +61,9 @@ static void test_env_dir(void **state)
 	char out[PATH_MAX];
 	const char *how = NULL;
 	/* Two of three: not taken, and nothing else is tried. */
-	assert_int_equal(lab_programs_dir(out, sizeof(out), &how), -ENOENT);
+	assert_int_equal(lab_find_programs_dir(out, sizeof(out), &how), -ENOENT);
 	put_exe(dir, "threadlab-burn");
-	assert_int_equal(lab_programs_dir(out, sizeof(out), &how), 0);
+	assert_int_equal(lab_find_programs_dir(out, sizeof(out), &how), 0);
 	assert_string_equal(out, dir);
 	assert_string_equal(how, "THREADLAB_LIBEXECDIR");
 	unsetenv("THREADLAB_LIBEXECDIR");
@@ -90,7 +90,7 @@ static void test_build_tree(void **state)
 	char out[PATH_MAX], want[PATH_MAX];
 	const char *how = NULL;
 	assert_non_null(realpath(b, want));
-	assert_int_equal(lab_programs_dir(out, sizeof(out), &how), 0);
+	assert_int_equal(lab_find_programs_dir(out, sizeof(out), &how), 0);
 	assert_string_equal(out, want);
 	assert_string_equal(how, "build tree");
 }

@@ -148,7 +148,7 @@ static void test_rates_latency(void **state)
 	size_t cap = 0, nlat = 0, lcap = 0;
 	struct lat_hist *lat = NULL;
 	size_t n = thread_rates(&p, &c, &r, &cap);
-	thread_rates_latency(&p, &c, r, n, &lat, &nlat, &lcap);
+	thread_latency_rates(&p, &c, r, n, &lat, &nlat, &lcap);
 	assert_int_equal(nlat, 2);
 	assert_int_equal(r[0].latency.events, 4);
 	assert_true(r[0].latency.p50_s > 7e-3 && r[0].latency.p50_s < 9e-3);

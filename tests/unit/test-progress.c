@@ -340,23 +340,24 @@ static void test_files_refused(void **state)
 	snprintf(path, sizeof(path), "%s/missing.log", dir);
 	assert_int_equal(tail_check(path), -ENOENT);
 	assert_int_equal(tail_check("/dev/null"), -EINVAL);
-	assert_int_equal(explog_check(path, err, sizeof(err)), 0); /* created on the first row */
-	assert_int_equal(explog_check(dir, err, sizeof(err)), -EISDIR);
+	assert_int_equal(explog_load_check(path, err, sizeof(err)),
+			 0); /* created on the first row */
+	assert_int_equal(explog_load_check(dir, err, sizeof(err)), -EISDIR);
 	assert_non_null(strstr(err, "directory"));
 	append(path, "w", "");
 	assert_int_equal(tail_check(path), 0);
-	assert_int_equal(explog_check(path, err, sizeof(err)), 0); /* empty */
+	assert_int_equal(explog_load_check(path, err, sizeof(err)), 0); /* empty */
 	append(
 	    path, "w",
 	    "{\"threadlab_recording\":1,\"mode\":\"lab\"}\n{\"time\":\"2026-12-01T00:00:00Z\"}\n");
-	assert_int_equal(explog_check(path, err, sizeof(err)), -EINVAL);
+	assert_int_equal(explog_load_check(path, err, sizeof(err)), -EINVAL);
 	printf("# %s\n", err);
 	assert_non_null(strstr(err, "not an experiment log"));
 	append(path, "w", "hello\n");
-	assert_int_equal(explog_check(path, err, sizeof(err)), -EINVAL);
+	assert_int_equal(explog_load_check(path, err, sizeof(err)), -EINVAL);
 	/* a log an earlier run wrote, with a torn line after its row */
 	append(path, "w", "{\"setting\":{\"threads\":\"2\"},\"rate\":1e999,\"cpu\":-3}\n{\"sett");
-	assert_int_equal(explog_check(path, err, sizeof(err)), 0);
+	assert_int_equal(explog_load_check(path, err, sizeof(err)), 0);
 	struct explog l;
 	memset(&l, 0, sizeof(l));
 	size_t skipped;

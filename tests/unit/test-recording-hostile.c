@@ -37,9 +37,9 @@ static void test_torn_files(void **state)
 		printf("# %s: %s\n", src[k], recording_note(rec));
 		assert_true(recording_note(rec)[0] != '\0');
 		struct recording_sample s;
-		recording_sample_init(&s);
+		recording_parse_sample_init(&s);
 		assert_int_equal(recording_read(rec, 2, &s, err, sizeof(err)), 0);
-		recording_sample_free(&s);
+		recording_parse_sample_free(&s);
 		recording_close(rec);
 	}
 }
@@ -103,14 +103,14 @@ static void test_bad_line_in_the_middle(void **state)
 	assert_non_null(rec);
 	assert_int_equal(recording_count(rec), 4);
 	struct recording_sample s;
-	recording_sample_init(&s);
+	recording_parse_sample_init(&s);
 	assert_int_equal(recording_read(rec, 3, &s, err, sizeof(err)), -EINVAL);
 	printf("# %s\n", err);
 	snprintf(line, sizeof(line), "m.jsonl:%d:", 5);
 	assert_non_null(strstr(err, line));
 	assert_non_null(strstr(err, "time"));
 	assert_int_equal(recording_read(rec, 2, &s, err, sizeof(err)), 0);
-	recording_sample_free(&s);
+	recording_parse_sample_free(&s);
 	recording_close(rec);
 	/* Wrong types everywhere else too. */
 	const char *bad[] = {
@@ -124,7 +124,7 @@ static void test_bad_line_in_the_middle(void **state)
 	    "[1,2]",
 	    "{\"time\":\"2026-12-01T00:00:00.000Z\"} trailing",
 	};
-	recording_sample_init(&s);
+	recording_parse_sample_init(&s);
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		int rc = recording_parse_sample(bad[i], strlen(bad[i]), &s, err, sizeof(err));
 		printf("# %s -> %s\n", bad[i], err);
@@ -133,7 +133,7 @@ static void test_bad_line_in_the_middle(void **state)
 	const char *good = "{\"time\":\"2026-12-01T00:00:00.000Z\",\"budget\":{},\"cgroup\":{},"
 			   "\"threads\":[]}";
 	assert_int_equal(recording_parse_sample(good, strlen(good), &s, err, sizeof(err)), 0);
-	recording_sample_free(&s);
+	recording_parse_sample_free(&s);
 }
 
 /* Numbers no writer writes are refused where they enter, each naming its
@@ -154,7 +154,7 @@ static void test_absurd_numbers(void **state)
 	    {"\"threads\":[], \"workload\":{\"gflops\":1e300}", "gflops"},
 	};
 	struct recording_sample s;
-	recording_sample_init(&s);
+	recording_parse_sample_init(&s);
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		snprintf(line, sizeof(line),
 			 "{\"time\":\"2026-12-01T00:00:00.000Z\",\"budget\":{},\"cgroup\":{},%s}",
@@ -170,10 +170,10 @@ static void test_absurd_numbers(void **state)
 		 "\"threads\":[{\"cpu_pct\":99.5}],\"interval\":0.5}");
 	assert_int_equal(recording_parse_sample(line, strlen(line), &s, err, sizeof(err)), 0);
 	assert_true(s.rates.threads[0].cpu_pct == 99.5);
-	recording_sample_free(&s);
+	recording_parse_sample_free(&s);
 	struct recording_header h;
 	const char *head0 = "{\"threadlab_recording\": 1, \"interval\": 0}";
-	assert_int_equal(recording_parse_header(head0, strlen(head0), &h, err, sizeof(err)),
+	assert_int_equal(recording_header_parse(head0, strlen(head0), &h, err, sizeof(err)),
 			 -EINVAL);
 	assert_non_null(strstr(err, "interval"));
 	/* In a file: the bad sample is skipped and named, the others read. */
@@ -186,11 +186,11 @@ static void test_absurd_numbers(void **state)
 	struct recording *rec =
 	    recording_open(recording_fake_path("absurd.jsonl"), err, sizeof(err));
 	assert_non_null(rec);
-	recording_sample_init(&s);
+	recording_parse_sample_init(&s);
 	assert_int_equal(recording_read(rec, 2, &s, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "effective"));
 	assert_int_equal(recording_read(rec, 1, &s, err, sizeof(err)), 0);
-	recording_sample_free(&s);
+	recording_parse_sample_free(&s);
 	recording_close(rec);
 }
 
@@ -217,13 +217,13 @@ static void test_huge_line(void **state)
 	assert_non_null(rec);
 	assert_int_equal(recording_count(rec), 3);
 	struct recording_sample s;
-	recording_sample_init(&s);
+	recording_parse_sample_init(&s);
 	assert_int_equal(recording_read(rec, 2, &s, err, sizeof(err)), -EINVAL);
 	printf("# %s\n", err);
 	assert_non_null(strstr(err, "huge.jsonl:4:"));
 	assert_non_null(strstr(err, "65 MiB"));
 	assert_int_equal(recording_read(rec, 1, &s, err, sizeof(err)), 0);
-	recording_sample_free(&s);
+	recording_parse_sample_free(&s);
 	recording_close(rec);
 	unlink(path);
 }
@@ -259,9 +259,9 @@ static void test_zstd_bomb(void **state)
 	assert_non_null(strstr(recording_note(rec), "zstd frame 4 inflates past 256 MiB"));
 	assert_int_equal(recording_count(rec), 2);
 	struct recording_sample s;
-	recording_sample_init(&s);
+	recording_parse_sample_init(&s);
 	assert_int_equal(recording_read(rec, 1, &s, err, sizeof(err)), 0);
-	recording_sample_free(&s);
+	recording_parse_sample_free(&s);
 	recording_close(rec);
 	unlink(path);
 }

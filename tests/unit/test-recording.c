@@ -33,7 +33,7 @@ static void check_round_trip(const char *path, int n)
 	assert_string_equal(h->command_line, "threadlab --batch");
 	assert_true(h->nvars > 5);
 	struct recording_sample s;
-	recording_sample_init(&s);
+	recording_parse_sample_init(&s);
 	for (int i = 0; i < n; i++) {
 		struct recording_fake f;
 		recording_fake_make(&f, i);
@@ -53,7 +53,7 @@ static void check_round_trip(const char *path, int n)
 	assert_int_equal(recording_read(rec, (size_t)n, &s, err, sizeof(err)), -ERANGE);
 	assert_int_equal(s.status.anchor_pid, 99);
 	assert_string_equal(s.rates.threads[1].name, "say \"hi\"\n\x1b[31m\xc2\x9b");
-	recording_sample_free(&s);
+	recording_parse_sample_free(&s);
 	assert_string_equal(recording_note(rec), "");
 	recording_close(rec);
 }
@@ -94,7 +94,7 @@ static void test_invalid_utf8_name(void **state)
 	assert_non_null(strstr(js, "a\\udcffz"));
 	struct recording_sample s;
 	char err[256];
-	recording_sample_init(&s);
+	recording_parse_sample_init(&s);
 	assert_int_equal(recording_parse_sample(js, strlen(js), &s, err, sizeof(err)), 0);
 	assert_int_equal(s.rates.threads[0].name_len, 3);
 	assert_memory_equal(s.rates.threads[0].name, "a\xffz", 3);
@@ -104,7 +104,7 @@ static void test_invalid_utf8_name(void **state)
 	assert_string_equal(again, js);
 	free(again);
 	free(js);
-	recording_sample_free(&s);
+	recording_parse_sample_free(&s);
 }
 
 /* Run-queue latency written and read back: the collector's path and its
@@ -132,7 +132,7 @@ static void test_latency_round_trip(void **state)
 	assert_non_null(strstr(js, "\"collector\":{\"path\":\"bpf\",\"latency_dropped\":7,"));
 	struct recording_sample s;
 	char err[256];
-	recording_sample_init(&s);
+	recording_parse_sample_init(&s);
 	assert_int_equal(recording_parse_sample(js, strlen(js), &s, err, sizeof(err)), 0);
 	assert_true(s.rates.lat_on);
 	assert_int_equal(s.rates.lat_dropped, 7);
@@ -158,7 +158,7 @@ static void test_latency_round_trip(void **state)
 			  "\"hist\":[[1024]]}}]}";
 	assert_int_equal(recording_parse_sample(bad, strlen(bad), &s, err, sizeof(err)), -EINVAL);
 	printf("# %s\n", err);
-	recording_sample_free(&s);
+	recording_parse_sample_free(&s);
 }
 
 /* A replayed session: ticks step through the samples, the end says so, a
@@ -198,7 +198,7 @@ static void test_replay_session(void **state)
 	assert_int_equal(session_replay_seek(&s, 99), 0); /* clamped to the end */
 	assert_int_equal(s.replay_pos, 5);
 	assert_int_equal(s.view.npoints, 1);
-	assert_int_equal(session_pending(&s), 0);
+	assert_int_equal(session_lab_pending(&s), 0);
 	session_stop(&s);
 	/* A recording that does not open is a usage error with the message. */
 	c.replay = recording_fake_path("none.jsonl");

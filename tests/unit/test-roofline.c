@@ -71,10 +71,10 @@ static void test_bounds(void **state)
 static void test_triad_sizing(void **state)
 {
 	(void)state;
-	assert_int_equal(lab_cache_parse("480M\n"), 480ull << 20);
-	assert_int_equal(lab_cache_parse("4096K"), 4096ull << 10);
-	assert_int_equal(lab_cache_parse("32768"), 32768);
-	assert_int_equal(lab_cache_parse("x"), 0);
+	assert_int_equal(lab_triad_cache_parse("480M\n"), 480ull << 20);
+	assert_int_equal(lab_triad_cache_parse("4096K"), 4096ull << 10);
+	assert_int_equal(lab_triad_cache_parse("32768"), 32768);
+	assert_int_equal(lab_triad_cache_parse("x"), 0);
 	char dir[] = "/tmp/tl-roofline-XXXXXX";
 	assert_non_null(mkdtemp(dir));
 	const char *idx[] = {"index0", "index2", "index3"};
@@ -91,7 +91,7 @@ static void test_triad_sizing(void **state)
 		fputs(size[i], f);
 		fclose(f);
 	}
-	assert_int_equal(lab_largest_cache(dir), 105ull << 20);
+	assert_int_equal(lab_triad_largest_cache(dir), 105ull << 20);
 	for (int i = 0; i < 3; i++) {
 		snprintf(p, sizeof(p), "%s/cache/%s/size", dir, idx[i]);
 		unlink(p);
@@ -101,9 +101,9 @@ static void test_triad_sizing(void **state)
 	snprintf(p, sizeof(p), "%s/cache", dir);
 	rmdir(p);
 	rmdir(dir);
-	assert_int_equal(lab_largest_cache(dir), 0);
+	assert_int_equal(lab_triad_largest_cache(dir), 0);
 	/* This machine's: at least the floor, twice its largest cache. */
-	unsigned long long big = lab_largest_cache("/sys/devices/system/cpu/cpu0");
+	unsigned long long big = lab_triad_largest_cache("/sys/devices/system/cpu/cpu0");
 	uint32_t n = settings_triad_length(SETTINGS_DOUBLE);
 	assert_true((unsigned long long)n * 8 >= (unsigned long long)LAB_TRIAD_MIN_MIB << 20);
 	assert_true((unsigned long long)n * 8 + 512 >= 2 * big);

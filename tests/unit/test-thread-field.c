@@ -72,7 +72,7 @@ static void test_json_reads_back(void **state)
 	make(&f);
 	char *json = sample(FORMAT_JSON, &f, false);
 	struct recording_sample s;
-	recording_sample_init(&s);
+	recording_parse_sample_init(&s);
 	char err[256];
 	assert_int_equal(recording_parse_sample(json, strlen(json), &s, err, sizeof(err)), 0);
 	assert_int_equal(s.rates.nthreads, 3);
@@ -95,7 +95,7 @@ static void test_json_reads_back(void **state)
 	assert_int_equal(t->name_len, f.t[0].name_len);
 	assert_memory_equal(t->name, f.t[0].name, t->name_len);
 	assert_int_equal(t->state, f.t[0].state);
-	recording_sample_free(&s);
+	recording_parse_sample_free(&s);
 	free(json);
 }
 

@@ -149,15 +149,15 @@ static void throttle_jump_dropped(void **state)
 	a.nr_periods = 100;
 	b.nr_periods = 110;
 	b.nr_throttled = UINT64_MAX;
-	cgroup_throttle_rate(&a, &b, 1.0, &t);
+	cgroup_parse_throttle_rate(&a, &b, 1.0, &t);
 	assert_false(t.valid);
 	b.nr_throttled = 5;
 	b.throttled_s = 0.5;
-	cgroup_throttle_rate(&a, &b, 1.0, &t);
+	cgroup_parse_throttle_rate(&a, &b, 1.0, &t);
 	assert_true(t.valid);
 	assert_true(fabs(t.throttled_pct - 50.0) < 1e-9);
 	b.throttled_s = 1.8e13; /* throttled_time of 2^64-1 ns */
-	cgroup_throttle_rate(&a, &b, 1.0, &t);
+	cgroup_parse_throttle_rate(&a, &b, 1.0, &t);
 	assert_false(t.valid);
 }
 
@@ -193,7 +193,7 @@ static void throttle_shares(void **state)
 	b.nr_periods = 1100;
 	b.nr_throttled = 125;
 	b.throttled_s = 3.4;
-	cgroup_throttle_rate(&a, &b, 2.0, &t);
+	cgroup_parse_throttle_rate(&a, &b, 2.0, &t);
 	assert_true(t.valid);
 	assert_true(fabs(t.throttled_pct - 25.0) < 1e-9);
 	assert_true(fabs(t.throttled_s_per_s - 0.2) < 1e-9);

@@ -219,37 +219,37 @@ static void test_single_reference(void **state)
 	static struct labview v;
 	struct workload_report w;
 	labview_init(&v);
-	labview_conditions(&v, 10, 0.05); /* quiet */
-	labview_single_put(&v, 768, 0, 100);
-	assert_true(labview_single(&v, 768, 0) == 100);
-	labview_conditions(&v, 20, 1.2); /* busy: others take 1.2 CPUs */
-	labview_single_put(&v, 768, 0, 60);
-	assert_true(labview_single(&v, 768, 0) == 100); /* the busy reading is not kept */
+	labview_ref_conditions(&v, 10, 0.05); /* quiet */
+	labview_ref_single_put(&v, 768, 0, 100);
+	assert_true(labview_ref_single(&v, 768, 0) == 100);
+	labview_ref_conditions(&v, 20, 1.2); /* busy: others take 1.2 CPUs */
+	labview_ref_single_put(&v, 768, 0, 60);
+	assert_true(labview_ref_single(&v, 768, 0) == 100); /* the busy reading is not kept */
 	memset(&w, 0, sizeof(w));
 	w.single_thread_gflops = 100;
-	labview_single_report(&v, 768, 0, &w);
+	labview_ref_single_report(&v, 768, 0, &w);
 	assert_true(w.single_stale);
 	assert_true(w.single_age_s > 9.9 && w.single_age_s < 10.1);
 	assert_true(w.single_other_cpus > 0.04 && w.single_other_cpus < 0.06);
 	/* Quiet again: the first reading of the spell replaces it. */
-	labview_conditions(&v, 30, 0.1);
-	labview_single_put(&v, 768, 0, 90);
-	assert_true(labview_single(&v, 768, 0) == 90);
-	labview_single_report(&v, 768, 0, &w);
+	labview_ref_conditions(&v, 30, 0.1);
+	labview_ref_single_put(&v, 768, 0, 90);
+	assert_true(labview_ref_single(&v, 768, 0) == 90);
+	labview_ref_single_report(&v, 768, 0, &w);
 	assert_false(w.single_stale);
 	assert_true(w.single_age_s < 0.1);
 	/* Within the same spell only a higher one does. */
-	labview_conditions(&v, 31, 0.1);
-	labview_single_put(&v, 768, 0, 85);
-	assert_true(labview_single(&v, 768, 0) == 90);
-	labview_single_put(&v, 768, 0, 95);
-	assert_true(labview_single(&v, 768, 0) == 95);
+	labview_ref_conditions(&v, 31, 0.1);
+	labview_ref_single_put(&v, 768, 0, 85);
+	assert_true(labview_ref_single(&v, 768, 0) == 90);
+	labview_ref_single_put(&v, 768, 0, 95);
+	assert_true(labview_ref_single(&v, 768, 0) == 95);
 	/* Busy but no reading yet for another size: the first is kept. */
-	labview_conditions(&v, 40, 1.5);
-	labview_single_put(&v, 512, 0, 70);
-	assert_true(labview_single(&v, 512, 0) == 70);
+	labview_ref_conditions(&v, 40, 1.5);
+	labview_ref_single_put(&v, 512, 0, 70);
+	assert_true(labview_ref_single(&v, 512, 0) == 70);
 	w.single_thread_gflops = 70;
-	labview_single_report(&v, 512, 0, &w);
+	labview_ref_single_report(&v, 512, 0, &w);
 	assert_false(w.single_stale); /* measured under these very conditions */
 }
 

@@ -97,7 +97,7 @@ static void test_amdahl_lesson(void **state)
 	assert_near(am->fig.pred_err_pct, 100 * (1.76 - p) / p, 1e-9);
 	char cap[TOUR_CAPTION_LEN], line[2048];
 	tour_caption(&tour, 3, cap, sizeof(cap));
-	tour_figures_text(&tour, 3, line, sizeof(line));
+	tour_caption_figures_text(&tour, 3, line, sizeof(line));
 	assert_non_null(strstr(cap, "serial fraction"));
 	assert_non_null(strstr(cap, "88.0 GFLOP/s"));
 	assert_non_null(strstr(line, "Amdahl fit of 3 steps"));
@@ -122,7 +122,7 @@ static void triad_case(double gflops_all, double memory_roof, const char *says)
 	assert_string_equal(t1->fig.bound, "memory");
 	char cap[TOUR_CAPTION_LEN], line[2048];
 	tour_caption(&tour, 2, cap, sizeof(cap));
-	tour_figures_text(&tour, 2, line, sizeof(line));
+	tour_caption_figures_text(&tour, 2, line, sizeof(line));
 	assert_non_null(strstr(cap, "memory-bound"));
 	numbers_on(cap, line, NULL);
 	struct tour_step *ta = step(3, TOUR_TRIAD_ALL, 9, 2, gflops_all);
@@ -132,7 +132,7 @@ static void triad_case(double gflops_all, double memory_roof, const char *says)
 	assert_near(ta->fig.triad_speedup, gflops_all, 1e-12);
 	assert_near(ta->fig.gemm_speedup, 1.9, 1e-12);
 	tour_caption(&tour, 3, cap, sizeof(cap));
-	tour_figures_text(&tour, 3, line, sizeof(line));
+	tour_caption_figures_text(&tour, 3, line, sizeof(line));
 	assert_non_null(strstr(cap, says));
 	numbers_on(cap, line, "2 threads");
 }
