@@ -103,7 +103,7 @@ int bpf_load_tasks(unsigned max_threads, struct bpf_tasks **out, char *why, size
 		bpf_load_failed(rc, "open", why, whylen);
 		return rc;
 	}
-	unsigned cap = max_threads ? max_threads : BPF_TASKS_THREADS_DEFAULT;
+	unsigned cap = max_threads ? max_threads : bpf_map__max_entries(skel->maps.hist);
 	rc = bpf_map__set_max_entries(skel->maps.hist, cap);
 	if (rc == 0)
 		rc = bpf_map__set_max_entries(skel->maps.free_slots, cap);

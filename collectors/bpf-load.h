@@ -10,7 +10,8 @@
 /* Whether this build has the BPF collector. */
 bool bpf_load_built(void);
 /* Loads and attaches the programs, with room for the latency of
- * max_threads threads (0: BPF_TASKS_THREADS_DEFAULT).  Returns 0, or -errno
+ * max_threads threads (0: the bound bpf/threadlab.bpf.c is built with;
+ * threadlab passes monitor/collector.h's default).  Returns 0, or -errno
  * with a short reason in why ("not root and no CAP_BPF, CAP_PERFMON", "no
  * kernel BTF (/sys/kernel/btf/vmlinux)", "unprivileged BPF disabled", the
  * verifier's complaint).  Never prints: libbpf's messages go into why. */

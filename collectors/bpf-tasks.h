@@ -38,8 +38,6 @@
 
 #include "threads.h"
 
-#define BPF_TASKS_THREADS_DEFAULT 16384 /* threads whose latency the map holds */
-
 struct bpf_tasks;
 
 struct bpf_threads;

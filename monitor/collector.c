@@ -37,7 +37,8 @@ int collector_choose(const struct collector_opts *o, char *err, size_t errlen)
 	collector_why[0] = '\0';
 	if (o->want != COLLECTOR_PROC && o->live) {
 		char why[256];
-		int rc = bpf_load_tasks(o->bpf_threads, &collector_loaded, why, sizeof(why));
+		unsigned cap = o->bpf_threads ? o->bpf_threads : COLLECTOR_BPF_THREADS_DEFAULT;
+		int rc = bpf_load_tasks(cap, &collector_loaded, why, sizeof(why));
 		if (rc < 0 && o->want == COLLECTOR_BPF) {
 			snprintf(
 			    err, errlen, "--collector bpf: cannot load the BPF programs: %s%s", why,

@@ -25,6 +25,11 @@ enum collector_want {
  * (the parser and the shell completions read this one list). */
 const char *const *collector_want_names(void);
 
+/* Threads the latency map holds unless --bpf-threads says otherwise: the
+ * one source of that default (the collector takes the figure it is given,
+ * --help prints this one). */
+#define COLLECTOR_BPF_THREADS_DEFAULT 16384
+
 struct collector_opts {
 	enum collector_want want;
 	unsigned bpf_threads; /* threads the latency map holds; 0: the default */

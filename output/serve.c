@@ -46,7 +46,7 @@ int serve_parse_listen(const char *spec, char *addr, size_t cap, int *port, char
 		       size_t errlen)
 {
 	const char *p = spec, *colon = NULL;
-	char host[128] = "127.0.0.1";
+	char host[128] = SERVE_ADDR_DEFAULT;
 	if (spec[0] == '[') {
 		const char *close = strchr(spec, ']');
 		if (!close || close[1] != ':' || (size_t)(close - spec - 1) >= sizeof(host)) {
@@ -75,7 +75,7 @@ int serve_parse_listen(const char *spec, char *addr, size_t cap, int *port, char
 		return -EINVAL;
 	}
 	if (strcmp(host, "localhost") == 0)
-		snprintf(host, sizeof(host), "127.0.0.1");
+		snprintf(host, sizeof(host), "%s", SERVE_ADDR_DEFAULT);
 	unsigned char buf[sizeof(struct in6_addr)];
 	if (inet_pton(AF_INET, host, buf) != 1 && inet_pton(AF_INET6, host, buf) != 1) {
 		snprintf(err, errlen, "--serve %s: '%s' is not a numeric IPv4 or IPv6 address",

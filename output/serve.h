@@ -43,8 +43,13 @@ struct serve_config {
 	const char *auth_file; /* --basic-auth FILE, or NULL */
 };
 
-/* Splits "[ADDR:]PORT" into a numeric address ("127.0.0.1" when only a
- * port is given; "[::1]:9864" for IPv6; "localhost" is 127.0.0.1) and a
+/* The address --serve listens on when only a port is given, and what
+ * "localhost" stands for: the one source of that default (--help prints
+ * it). */
+#define SERVE_ADDR_DEFAULT "127.0.0.1"
+
+/* Splits "[ADDR:]PORT" into a numeric address (SERVE_ADDR_DEFAULT when only
+ * a port is given; "[::1]:9864" for IPv6; "localhost" is SERVE_ADDR_DEFAULT) and a
  * port 0-65535 (0: any free port).  Returns 0, or -EINVAL with a one-line
  * reason in err. */
 int serve_parse_listen(const char *spec, char *addr, size_t cap, int *port, char *err,

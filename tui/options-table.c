@@ -14,6 +14,7 @@
 #include "metrics.h"
 #include "options.h"
 #include "ranking-out.h"
+#include "serve.h"
 #include "sweep-cmd.h"
 #include "sweep.h"
 
@@ -92,8 +93,8 @@ static const struct options_entry options_table_entries[] = {
      FOR(REPLAY)},
 
     {"serve", OPT_SERVE, OPTIONS_ARG_STRING, NULL, SERVING, NULL, OPTIONS_SEC_EXPORTER,
-     "[ADDR:]PORT", "serve /metrics on ADDR (default 127.0.0.1) port PORT",
-     FOR(LAB) | FOR(PID) | FOR(CMD) | FOR(MATCH) | FOR(ALL)},
+     "[ADDR:]PORT", "serve /metrics on ADDR (default %s) port PORT",
+     FOR(LAB) | FOR(PID) | FOR(CMD) | FOR(MATCH) | FOR(ALL), {0}, SERVE_ADDR_DEFAULT},
     {"match", OPT_MATCH, OPTIONS_ARG_STRING, NULL, IN(HEADLESS), NULL, OPTIONS_SEC_EXPORTER,
      "REGEX", "--headless: follow every process whose name or command line matches (POSIX "
      "extended), found again each sample",
@@ -152,9 +153,9 @@ static const struct options_entry options_table_entries[] = {
      "/proc with a note; bpf: BPF or exit 2; proc: /proc only",
      FOR(LAB) | FOR(PID) | FOR(CMD) | FOR(MATCH)},
     {"bpf-threads", OPT_BPF_THREADS, OPTIONS_ARG_INT, NULL, LIVE, NULL, OPTIONS_SEC_COLLECTOR,
-     "N", "threads whose latency the BPF map holds (default 16384); beyond that, events are "
+     "N", "threads whose latency the BPF map holds (default %g); beyond that, events are "
      "counted as dropped",
-     FOR(LAB) | FOR(PID) | FOR(CMD) | FOR(MATCH)},
+     FOR(LAB) | FOR(PID) | FOR(CMD) | FOR(MATCH), {COLLECTOR_BPF_THREADS_DEFAULT}},
 
     {"no-tree", OPT_NO_TREE, OPTIONS_ARG_NONE, NULL, OPTIONS_IN_ALL & ~IN(BUDGET), NULL,
      OPTIONS_SEC_DIAG, NULL, "-- CMD: follow the command's process alone (by default its whole "

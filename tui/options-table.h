@@ -159,11 +159,12 @@ struct options_entry {
 	enum options_section section;
 	const char *placeholder; /* "N", "FILE"; NULL without a value */
 	const char *help;	 /* one line; --help wraps it; each "%g" in it prints
-				  * the next of def[]; NULL: a knob's, from the knob
-				  * table (monitor/knobs.c) */
+				  * the next of def[], "%s" prints sdef; NULL: a knob's,
+				  * from the knob table (monitor/knobs.c) */
 	unsigned targets;	 /* OPTIONS_FOR_* bits; 0: any */
 	double def[OPTIONS_DEFS]; /* the defaults the help names, from the constants the
 				   * code starts from: each written once */
+	const char *sdef;	  /* a default that is text (an address), as def[] */
 };
 
 /* The number of entries; the longest table options.h's given[] holds. */

@@ -84,8 +84,7 @@ static void options_usage_wrap(FILE *f, size_t col, const char *text)
 }
 
 /* e's help line (a knob's: the knob table's) with each "%g" the next of
- * its defaults.  Returns the
- * bytes written. */
+ * its defaults and "%s" its text default.  Returns the bytes written. */
 static size_t options_usage_help(const struct options_entry *e, char *out, size_t cap)
 {
 	size_t n = 0, d = 0;
@@ -94,6 +93,10 @@ static size_t options_usage_help(const struct options_entry *e, char *out, size_
 	for (const char *p = help; *p && n + 1 < cap; p++) {
 		if (p[0] == '%' && p[1] == 'g' && d < OPTIONS_DEFS) {
 			int w = snprintf(out + n, cap - n, "%g", e->def[d++]);
+			n = w < 0 ? n : n + (size_t)w < cap ? n + (size_t)w : cap - 1;
+			p++;
+		} else if (p[0] == '%' && p[1] == 's' && e->sdef) {
+			int w = snprintf(out + n, cap - n, "%s", e->sdef);
 			n = w < 0 ? n : n + (size_t)w < cap ? n + (size_t)w : cap - 1;
 			p++;
 		} else {

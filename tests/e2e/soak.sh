@@ -10,17 +10,12 @@
 set -u
 TL="${THREADLAB_BUILDDIR:-.}/threadlab"
 SECONDS_WANTED=${SOAK_SECONDS:-600}
-SOCK="tl-soak-$$"
-T="tmux -u -L $SOCK -f /dev/null"
 tmp=$(mktemp -d)
 
 . "$(dirname "$0")/../lib/tap-lib.sh"
 
-for need in tmux curl; do
-	if ! command -v $need >/dev/null; then
-		skip_all "$need is not installed"
-	fi
-done
+need_tmux soak
+command -v curl >/dev/null || skip_all "curl is not installed"
 plan 9
 port=$((20000 + $$ % 20000))
 # The lab's work is what threadlab watches, not what is checked: a quota of

@@ -14,8 +14,7 @@ set -u
 . "$(dirname "$0")/../lib/tap-jobs.sh"
 OMP="$B/tests/lib/omp-busy"
 jobs_need "$OMP"
-command -v tmux >/dev/null || skip_all "tmux is needed (Debian package tmux)"
-T="tmux -u -L tl-all-dash-$$ -f /dev/null"
+need_tmux all-dash
 plan 7
 
 

@@ -23,12 +23,12 @@ LT="$B/tests/lib/lat-target"
 # Debian's python3 (a pyenv shim in front of it took 0.7 s of CPU a call)
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=python3
-T="tmux -u -L tl-bpf-$$ -f /dev/null"
 tmp=$(mktemp -d)
 chmod 755 "$tmp"
 . "$(dirname "$0")/../lib/tap-lib.sh"
 
-for c in "$PY" tmux curl; do
+need_tmux bpf
+for c in "$PY" curl; do
 	command -v "$c" >/dev/null || skip_all "$c is not installed"
 done
 plan 19
@@ -37,15 +37,9 @@ plan 19
 # new session right after the last one closed can find the server exiting.
 $T new-session -d -s keep "sleep 3600"
 
-# bg CMD...: CMD in the background, its PID in $bg_pid, tracked and killed
-# when the script dies.  It stays in the script's session: tap-wrap gives
-# each test a session, so an autogroup, and the runs share the test's CPU.
-bg_pid=""
-bg() {
-	"${tap_orphan_kill[@]}" "$@" &
-	bg_pid=$!
-	track "$bg_pid"
-}
+# The runs are tap-lib's bg_start: they stay in the script's session
+# (tap-wrap gives each test a session, so an autogroup) and share the
+# test's CPU.
 # target [--own] NAME ARGS...: starts lat-target, sets $NAME to its PID
 # once its threads run.  --own: in a session (an autogroup) of its own,
 # for busy threads: in the test's, spinning on one CPU, they drew the
@@ -59,7 +53,7 @@ target() {
 	if [ -n "$own" ]; then
 		spawn "$LT" "$@" >"$tmp/lt.$var"
 	else
-		bg "$LT" "$@" >"$tmp/lt.$var"
+		bg_start "lt.$var" "$LT" "$@"
 	fi
 	until_true 100 test -s "$tmp/lt.$var"
 	printf -v "$var" '%s' "$(cat "$tmp/lt.$var")"
@@ -134,11 +128,9 @@ bad_args=("--collector foo --batch -c 1" "--bpf-threads 5 --batch -c 1"
 	"--bpf-threads 999999 --batch -c 1" "--collector proc --bpf-threads 100 --batch -c 1"
 	"--collector bpf --root / --budget" "--collector bpf --replay /nonexistent"
 	"--collector bpf --batch --root $tmp -p 1")
-bad_pids=()
 for i in "${!bad_args[@]}"; do
 	# shellcheck disable=SC2086
-	bg "$TL" ${bad_args[$i]} >"$tmp/bad$i.out" 2>"$tmp/bad$i.err"
-	bad_pids+=("$bg_pid")
+	bg_start "bad$i" "$TL" ${bad_args[$i]}
 done
 
 # The quiet target serves the probe and the ordinary user's cases.
@@ -149,12 +141,10 @@ nobody=no
 [ $root = yes ] && command -v setpriv >/dev/null && nobody=yes
 # 6, 7: an ordinary user: auto falls back, bpf is refused
 if [ $nobody = yes ]; then
-	bg setpriv --reuid=65534 --regid=65534 --clear-groups "$TL" --batch --format json -i 0.3 -c 2 \
-		-p "$quiet" >"$tmp/j6" 2>"$tmp/j6.err"
-	p6=$bg_pid
-	bg setpriv --reuid=65534 --regid=65534 --clear-groups "$TL" --collector bpf --batch -c 1 \
-		-p "$quiet" >"$tmp/o7" 2>"$tmp/o7.err"
-	p7=$bg_pid
+	bg_start j6 setpriv --reuid=65534 --regid=65534 --clear-groups "$TL" --batch --format json \
+		-i 0.3 -c 2 -p "$quiet"
+	bg_start o7 setpriv --reuid=65534 --regid=65534 --clear-groups "$TL" --collector bpf --batch \
+		-c 1 -p "$quiet"
 fi
 
 # Whether BPF loads here, as the tests' user.
@@ -185,59 +175,52 @@ target --own busy --busy 4 --pin 1
 busy_began=$SECONDS
 if [ $bpf = yes ]; then
 	# 3, 4: batch JSON and CSV on 4 busy threads on one CPU
-	bg "$TL" --collector bpf --batch --format json -i 1 -c 3 -p "$busy" >"$tmp/j3" 2>"$tmp/j3.err"
-	p3=$bg_pid
-	bg "$TL" --collector bpf --batch --format csv -i 0.5 -c 2 -p "$busy" >"$tmp/csv" 2>&1
-	p4=$bg_pid
+	bg_start j3 "$TL" --collector bpf --batch --format json -i 1 -c 3 -p "$busy"
+	bg_start csv "$TL" --collector bpf --batch --format csv -i 0.5 -c 2 -p "$busy"
 	# 9: root's capabilities once loaded (read below, then stopped)
 	if [ $root = yes ]; then
-		bg "$TL" --collector bpf --batch -i 1 -c 30 -p "$busy" >"$tmp/rootcaps" 2>&1
-		p9=$bg_pid
+		bg_start rootcaps "$TL" --collector bpf --batch -i 1 -c 30 -p "$busy"
 	fi
 	# 11: a read that fails at run time
-	bg env THREADLAB_BPF_FAIL_READ=4 "$TL" --collector bpf --batch --format json -i 0.2 -c 8 \
-		-p "$busy" >"$tmp/j11" 2>"$tmp/j11.err"
-	p11=$bg_pid
+	bg_start j11 env THREADLAB_BPF_FAIL_READ=4 "$TL" --collector bpf --batch --format json \
+		-i 0.2 -c 8 -p "$busy"
 	# 14, 15: the dashboard at 80x24
 	dash d 80 24 -p "$busy"
 	# 17, 18: a recording (6 samples: the replayed dashboard is checked
 	# on one whose runnable threads round to 4.0)
-	bg "$TL" --collector bpf --batch --format json -i 0.5 -c 6 -p "$busy" \
-		--record "$tmp/rec.json" >"$tmp/live" 2>/dev/null
-	p17=$bg_pid
+	bg_start live "$TL" --collector bpf --batch --format json -i 0.5 -c 6 -p "$busy" \
+		--record "$tmp/rec.json"
 	# 19: OpenMetrics
 	port=$((20000 + $$ % 20000))
-	bg "$TL" --headless --serve "127.0.0.1:$port" -i 2 -p "$busy" 2>"$tmp/om.err"
-	p19=$bg_pid
+	bg_start om "$TL" --headless --serve "127.0.0.1:$port" -i 2 -p "$busy"
 	scrape &
 	scraper=$!
 	track "$scraper"
 fi
 # 5, 16: --collector proc, batch and dashboard
-bg "$TL" --collector proc --batch --format json -i 0.3 -c 2 -p "$busy" >"$tmp/j5" 2>"$tmp/j5.err"
-p5=$bg_pid
+bg_start j5 "$TL" --collector proc --batch --format json -i 0.3 -c 2 -p "$busy"
 dash p 80 24 --collector proc -p "$busy"
 
 if [ $bpf = yes ]; then
-	reap "$p3" 60
-	reap "$p4" 60
+	bg_end j3 60
+	bg_end csv 60
 	if [ $root = yes ]; then
 		until_true 300 test -s "$tmp/rootcaps"
-		eff=$(awk '/^CapEff/ {print $2}' "/proc/$p9/status")
-		prm=$(awk '/^CapPrm/ {print $2}' "/proc/$p9/status")
-		stop "$p9"
+		eff=$(awk '/^CapEff/ {print $2}' "/proc/${bg_pid[rootcaps]}/status")
+		prm=$(awk '/^CapPrm/ {print $2}' "/proc/${bg_pid[rootcaps]}/status")
+		stop "${bg_pid[rootcaps]}"
 	fi
-	reap "$p11" 60
+	bg_end j11 60
 	st11=$reaped
 	keep_pane d14 columns_seen
 	$T send-keys -t d Tab Tab Tab Tab Tab
 	keep_pane d15 wait_pane d 'sorted by P99' 200
 	$T kill-session -t d 2>/dev/null
-	reap "$p17" 60
+	bg_end live 60
 	reap "$scraper" 60
-	stop "$p19"
+	stop "${bg_pid[om]}"
 fi
-reap "$p5" 60
+bg_end j5 60
 keep_pane p16 wait_pane p 'P50/P99/MAX hidden: threads read from /proc' 200
 $T kill-session -t p 2>/dev/null
 stop "$busy"
@@ -251,10 +234,8 @@ if [ $nobody = yes ] && [ $bpf = yes ] && [ $setcap = yes ]; then
 	chmod 755 "$tmp/threadlab-caps"
 	if setcap cap_bpf,cap_perfmon+ep "$tmp/threadlab-caps" 2>"$tmp/setcap.err"; then
 		caps_set=yes
-		bg setpriv --reuid=65534 --regid=65534 --clear-groups "$tmp/threadlab-caps" \
-			--collector bpf --batch --format json -i 1 -c 40 -p "$quiet" \
-			>"$tmp/j8" 2>"$tmp/j8.err"
-		p8=$bg_pid
+		bg_start j8 setpriv --reuid=65534 --regid=65534 --clear-groups "$tmp/threadlab-caps" \
+			--collector bpf --batch --format json -i 1 -c 40 -p "$quiet"
 	fi
 fi
 if [ $bpf = yes ]; then
@@ -263,53 +244,49 @@ if [ $bpf = yes ]; then
 	# takes a parent of PID 1 for a dead one).
 	if [ $pidns = yes ]; then
 		export -f until_true
-		bg unshare -fp --kill-child --mount-proc bash -c '
+		bg_start pidns unshare -fp --kill-child --mount-proc bash -c '
 			( "$1" --wake 3:10 >"$2/ns.pid" & wait ) &
 			until_true 100 test -s "$2/ns.pid"
 			p=$(cat "$2/ns.pid")
 			"$3" --collector bpf --batch --format json -i 0.5 -c 2 -p "$p" >"$2/ns.json" 2>"$2/ns.err"
 			ls "/proc/$p/task" >"$2/ns.tids"
 			echo "$p" >"$2/ns.target"' sh "$LT" "$tmp" "$TL"
-		p10=$bg_pid
 	fi
 	# 12, 13: a map too small, in JSON and on the dashboard
 	target many --wake 40:5
-	bg "$TL" --collector bpf --bpf-threads 16 --batch --format json -i 1 -c 3 -p "$many" \
-		>"$tmp/j12" 2>"$tmp/j12.err"
-	p12=$bg_pid
+	bg_start j12 "$TL" --collector bpf --bpf-threads 16 --batch --format json -i 1 -c 3 -p "$many"
 	dash o 120 30 --bpf-threads 16 -p "$many"
 	# 17, 18: the recording replayed, in batch and on the dashboard
-	bg "$TL" --replay "$tmp/rec.json" --batch --format json >"$tmp/replay" 2>"$tmp/replay.err"
-	p17r=$bg_pid
+	bg_start replay "$TL" --replay "$tmp/rec.json" --batch --format json
 	dash r 100 30 --replay "$tmp/rec.json"
 fi
 
 bad_st=()
-for i in "${!bad_pids[@]}"; do
-	reap "${bad_pids[$i]}" 60
+for i in "${!bad_args[@]}"; do
+	bg_end "bad$i" 60
 	bad_st[i]=$reaped
 done
 if [ $nobody = yes ]; then
-	reap "$p6" 60
+	bg_end j6 60
 	st6=$reaped
-	reap "$p7" 60
+	bg_end o7 60
 	st7=$reaped
 	if [ -n "$caps_set" ]; then
 		# loaded and sampling once two samples are out
 		until_true 300 has_lines "$tmp/j8" 2
-		caps=$(grep -E '^Cap(Eff|Prm|Amb)' "/proc/$p8/status" 2>/dev/null | awk '{print $2}' | sort -u)
-		uid=$(awk '/^Uid/ {print $2}' "/proc/$p8/status" 2>/dev/null)
-		stop "$p8"
+		caps=$(grep -E '^Cap(Eff|Prm|Amb)' "/proc/${bg_pid[j8]}/status" 2>/dev/null | awk '{print $2}' | sort -u)
+		uid=$(awk '/^Uid/ {print $2}' "/proc/${bg_pid[j8]}/status" 2>/dev/null)
+		stop "${bg_pid[j8]}"
 	fi
 fi
 stop "$quiet"
 if [ $bpf = yes ]; then
-	[ $pidns = yes ] && reap "$p10" 60
-	reap "$p12" 60
+	[ $pidns = yes ] && bg_end pidns 60
+	bg_end j12 60
 	keep_pane o13 wait_pane o 'waits not traced, the BPF map holds 16 threads' 200
 	$T kill-session -t o 2>/dev/null
 	stop "$many"
-	reap "$p17r" 60
+	bg_end replay 60
 	# 18. The replayed dashboard, paused on a recorded sample whose
 	# runnable threads round to 4.0: '>' pauses whatever the replay was
 	# doing, g goes to the start, each '>' one sample on, each waited for.
@@ -340,7 +317,7 @@ echo "# every run collected after $((SECONDS - busy_began)) s"
 bad=""
 for i in "${!bad_args[@]}"; do
 	st=${bad_st[$i]}
-	{ [ "$st" = 2 ] && [ "$(wc -l <"$tmp/bad$i.err")" = 1 ] && [ ! -s "$tmp/bad$i.out" ]; } ||
+	{ [ "$st" = 2 ] && [ "$(wc -l <"$tmp/bad$i.err")" = 1 ] && [ ! -s "$tmp/bad$i" ]; } ||
 		bad="$bad|${bad_args[$i]}: status $st $(cat "$tmp/bad$i.err")"
 done
 if [ -z "$bad" ]; then
@@ -376,7 +353,7 @@ assert any("p99 run-queue latency" in r for r in d["reasons"]), d["reasons"]
 			NR > 1 && $9 == "lt-busy" && $e > 0 { n++ } END { exit n < 4 }' "$tmp/csv"; then
 		ok "CSV: p50_ms, p99_ms, max_ms and latency_events columns"
 	else
-		notok "CSV latency columns" "$(head -n 4 "$tmp/csv")"
+		notok "CSV latency columns" "$(head -n 4 "$tmp/csv")" "$(head -n 4 "$tmp/csv.err")"
 	fi
 fi
 

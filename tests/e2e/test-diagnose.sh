@@ -15,11 +15,10 @@ TL="$B/threadlab"
 OMP="$B/tests/lib/omp-busy"
 FORKER="$B/tests/lib/forker"
 tmp=$(mktemp -d)
-SOCK="tl-diag-$$"
-T="tmux -u -L $SOCK -f /dev/null"
 
 . "$(dirname "$0")/../lib/tap-lib.sh"
 . "$(dirname "$0")/../lib/tap-jobs.sh"
+tmux_socket diag
 
 if ! command -v python3 >/dev/null; then
 	skip_all "python3 is needed to read the JSON (Debian package python3)"
@@ -176,7 +175,7 @@ else
 fi
 
 # ---- the dashboard's diagnosis ----------------------------------------------------
-if command -v tmux >/dev/null; then
+if tmux_installed; then
 	start dfk "$FORKER" 1 2 1
 	$T new-session -d -s keep -x 80 -y 24 "sleep 600"
 	$T new-session -d -s d -x 100 -y 32 "exec env LC_ALL=C.UTF-8 '$TL' -p $dfk --tree -i 0.5"

@@ -17,8 +17,6 @@ set -u
 B="${THREADLAB_BUILDDIR:-.}"
 TL="${THREADLAB_BIN:-$B/threadlab}"
 FX="${THREADLAB_SRCDIR:-.}/tests/fixtures"
-SOCK="tl-prom-$$"
-T="tmux -u -L $SOCK -f /dev/null"
 tmp=$(mktemp -d)
 . "$(dirname "$0")/../lib/tap-lib.sh"
 
@@ -26,9 +24,8 @@ tmp=$(mktemp -d)
 # second a start).
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=python3
-for c in tmux "$PY"; do
-	command -v "$c" >/dev/null || { skip_all "$c is not installed"; }
-done
+need_tmux prom
+command -v "$PY" >/dev/null || skip_all "$PY is not installed"
 
 plan 33
 # a key, then its message on the message line

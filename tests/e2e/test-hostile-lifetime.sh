@@ -6,7 +6,6 @@
 # sweep.  The four launches run side by side.  Prints TAP, its plan first.
 set -u
 TL="${THREADLAB_BUILDDIR:-.}/threadlab"
-T="tmux -u -L tl-hostile-lifetime-$$ -f /dev/null"
 tmp=$(mktemp -d)
 
 . "$(dirname "$0")/../lib/tap-lib.sh"
@@ -14,7 +13,8 @@ tmp=$(mktemp -d)
 plan 6
 
 have_tmux=0
-command -v tmux >/dev/null && have_tmux=1
+tmux_socket hostile-lifetime
+tmux_installed && have_tmux=1
 
 # ---- 1: what -- CMD moves out of its group (setsid) goes with it --------------
 # escapee_cmd NAME: a command whose child calls setsid, its pid in $tmp/NAME.pid.

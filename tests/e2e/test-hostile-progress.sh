@@ -12,7 +12,6 @@ TL="${THREADLAB_BUILDDIR:-.}/threadlab"
 # the system's python3 first: a version manager's shim on PATH took 2 s a call
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=python3
-T="tmux -u -L tl-hostile-progress-$$ -f /dev/null"
 tmp=$(mktemp -d)
 
 . "$(dirname "$0")/../lib/tap-lib.sh"
@@ -23,7 +22,8 @@ plan 10
 long_a=$(printf '%0500d' 0 | tr 0 a)
 flood="while :; do echo $long_a; done"
 have_tmux=0
-command -v tmux >/dev/null && have_tmux=1
+tmux_socket hostile-progress
+tmux_installed && have_tmux=1
 
 # dash_start NAME ARGS: the dashboard with ARGS in the tmux session NAME;
 # the pane says "EXITED status" when it ends.

@@ -8,7 +8,6 @@
 # first.
 set -u
 TL="${THREADLAB_BUILDDIR:-.}/threadlab"
-T="tmux -u -L tl-hostile-recordings-$$ -f /dev/null"
 tmp=$(mktemp -d)
 mounts=()
 cleanup() {
@@ -17,6 +16,7 @@ cleanup() {
 }
 
 . "$(dirname "$0")/../lib/tap-lib.sh"
+tmux_socket hostile-recordings
 
 plan 8
 
@@ -139,7 +139,7 @@ if [ "$(id -u)" = 0 ] && full fb && full fh && full fd; then
 	# the dashboard's message line shows the failure for a few samples:
 	# looked for at once, reported third
 	dash_why=none
-	if command -v tmux >/dev/null; then
+	if tmux_installed; then
 		$T new-session -d -x 120 -y 30 "$TL --size 256 -i 0.1 --record $tmp/fd/d.jsonl 2>$tmp/dfull.err; echo EXITED \$?; sleep 30"
 		wait_pane 0 'cannot write the recording' 300
 		$T send-keys -t 0 q

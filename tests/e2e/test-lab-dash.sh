@@ -7,8 +7,6 @@
 set -u
 TL="${THREADLAB_BIN:-${THREADLAB_BUILDDIR:-.}/threadlab}"
 HOSTILE="${THREADLAB_BUILDDIR:-.}/tests/lib/hostile-name"
-SOCK="tl-$$"
-T="tmux -u -L $SOCK -f /dev/null"
 tmp=$(mktemp -d)
 hostile_pid=
 lab_pids=
@@ -16,12 +14,7 @@ tl_pid=
 
 . "$(dirname "$0")/../lib/tap-lib.sh"
 
-if ! command -v tmux >/dev/null; then
-	skip_all "tmux is not installed (Debian package tmux)"
-fi
-if [ ! -x "$TL" ]; then
-	skip_all "$TL not built"
-fi
+need_tmux lab
 plan 21
 # A session that outlives the others keeps the server up between them.
 $T new-session -d -s keep -x 80 -y 24 "sleep 600"

@@ -11,11 +11,10 @@
 set -u
 TL="${THREADLAB_BUILDDIR:-.}/threadlab"
 HOSTILE="${THREADLAB_BUILDDIR:-.}/tests/lib/hostile-name"
-SOCK="tl-replay-$$"
-T="tmux -u -L $SOCK -f /dev/null"
 tmp=$(mktemp -d)
 
 . "$(dirname "$0")/../lib/tap-lib.sh"
+tmux_socket replay
 
 # Debian's python3 (a python3 first in PATH may be a shim that costs a
 # second a start).
@@ -204,7 +203,7 @@ else
 fi
 
 # ---- the dashboard on a recording (tmux) ------------------------------------------
-if ! command -v tmux >/dev/null; then
+if ! tmux_installed; then
 	skip "replay in the dashboard" "tmux is not installed (Debian package tmux)"
 	skip "replay seek keys" "tmux is not installed"
 	skip "replay > and <" "tmux is not installed"

@@ -11,10 +11,9 @@ B="${THREADLAB_BUILDDIR:-.}"
 TL="${THREADLAB_BIN:-$B/threadlab}"
 BW="$(cd "$B" && pwd)/tests/lib/bw-loop"
 PY=/usr/bin/python3
-SOCK="tl-roof-$$"
-T="tmux -u -L $SOCK -f /dev/null"
 tmp=$(mktemp -d)
 . "$(dirname "$0")/../lib/tap-lib.sh"
+tmux_socket roof
 
 if [ ! -x "$TL" ] || [ ! -x "$BW" ]; then
 	skip_all "$TL or $BW not built"
@@ -84,7 +83,7 @@ else
 fi
 
 # ---- the panel at 80 x 24 --------------------------------------------------------
-if ! command -v tmux >/dev/null; then
+if ! tmux_installed; then
 	skip "the roofline panel in tmux" "tmux is not installed (Debian package tmux)"
 else
 	$T new-session -d -s roof -x 80 -y 24 "exec env LC_ALL=C.UTF-8 '$TL' --kernel triad"

@@ -7,15 +7,11 @@ set -u
 B="${THREADLAB_BUILDDIR:-.}"
 TL="${THREADLAB_BIN:-$B/threadlab}"
 TARGET="$B/bench/threads-target"
-SOCK="tl-scale-$$"
-T="tmux -u -L $SOCK -f /dev/null"
 tmp=$(mktemp -d)
 tpid=
 . "$(dirname "$0")/../lib/tap-lib.sh"
 
-if ! command -v tmux >/dev/null; then
-	skip_all "tmux is not installed (Debian package tmux)"
-fi
+need_tmux scale "$TARGET"
 plan 6
 NTHREADS=300
 exec 3< <(exec "$TARGET" "$NTHREADS")

@@ -8,19 +8,12 @@
 # with every process the test started.
 set -u
 TL="${THREADLAB_BIN:-${THREADLAB_BUILDDIR:-.}/threadlab}"
-SOCK="tl-sweep-$$"
-T="tmux -u -L $SOCK -f /dev/null"
 tmp=$(mktemp -d)
 tl_pid=
 
 . "$(dirname "$0")/../lib/tap-lib.sh"
 
-if ! command -v tmux >/dev/null; then
-	skip_all "tmux is not installed (Debian package tmux)"
-fi
-if [ ! -x "$TL" ]; then
-	skip_all "$TL not built"
-fi
+need_tmux sweep
 plan 2
 $T new-session -d -s keep -x 80 -y 24 "sleep 600"
 $T new-session -d -s lab -x 120 -y 40 "exec env LC_ALL=C.UTF-8 '$TL' -i 0.5 --threads 2"

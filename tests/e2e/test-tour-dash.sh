@@ -6,16 +6,15 @@
 # The tour in batch mode is test-tour.sh.  Prints TAP.
 set -u
 TL="${THREADLAB_BUILDDIR:-.}/threadlab"
-SOCK="tl-tour-dash-$$"
-T="tmux -u -L $SOCK -f /dev/null"
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=python3
 tmp=$(mktemp -d)
 
 . "$(dirname "$0")/../lib/tap-lib.sh"
+tmux_socket tour-dash
 plan 16
 
-if ! command -v tmux >/dev/null; then
+if ! tmux_installed; then
 	skip_rest "tmux is not installed (Debian package tmux)"
 fi
 # wait_for TEXT SECONDS: the pane shows TEXT within SECONDS.  seen TENTHS

@@ -12,17 +12,10 @@ B="${THREADLAB_BUILDDIR:-.}"
 TL="${THREADLAB_BIN:-$B/threadlab}"
 STEPS="$(cd "$B" && pwd)/tests/lib/omp-steps"
 PY=/usr/bin/python3
-SOCK="tl-tune-$$"
-T="tmux -u -L $SOCK -f /dev/null"
 tmp=$(mktemp -d)
 . "$(dirname "$0")/../lib/tap-lib.sh"
 
-if ! command -v tmux >/dev/null; then
-	skip_all "tmux is not installed (Debian package tmux)"
-fi
-if [ ! -x "$TL" ] || [ ! -x "$STEPS" ]; then
-	skip_all "$TL or $STEPS not built"
-fi
+need_tmux tune "$STEPS"
 plan 7
 $T new-session -d -s keep -x 80 -y 24 "sleep 600"
 # The progress row's figures: "RATE COUNT" from the pane in $tmp/pane.

@@ -291,8 +291,23 @@ quota_capable() {
 }
 
 # ---- tmux ---------------------------------------------------------------------
-# The sourcing script sets T (its tmux command line, a private -L socket) and
-# tmp; the server is killed at exit.
+# The sourcing script sets tmp and calls tmux_socket or need_tmux, which set
+# T (its tmux command line, a private -L socket); the server is killed at
+# exit.  tmux_socket NAME: T on the socket tl-NAME-PID, for a script that
+# runs without tmux too (tmux_installed says whether it can).  need_tmux NAME
+# [PROGRAM...]: the same for a script that cannot: it skips whole, naming
+# what is missing, without tmux, or when threadlab ($TL) or a PROGRAM (a
+# path) is not built.
+tmux_socket() { T="tmux -u -L tl-$1-$$ -f /dev/null"; }
+tmux_installed() { command -v tmux >/dev/null; }
+need_tmux() {
+	local p missing=()
+	tmux_socket "$1"
+	shift
+	tmux_installed || skip_all "tmux is not installed (Debian package tmux)"
+	for p in "$TL" "$@"; do [ -x "$p" ] || missing+=("$p"); done
+	[ ${#missing[@]} = 0 ] || skip_all "${missing[*]} not built"
+}
 # pane TARGET prints the pane; wait_pane TARGET ERE TENTHS polls it until
 # ERE matches (the last capture stays in $tmp/pane).  A wait that runs out
 # says so in a TAP comment: a pattern that can never match (tmux trims

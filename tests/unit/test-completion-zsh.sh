@@ -7,9 +7,9 @@
 set -u
 B="${THREADLAB_BUILDDIR:-.}"
 tmp=$(mktemp -d)
-T="tmux -L tl-zsh-$$"
 . "$(dirname "$0")/../lib/tap-lib.sh"
-if ! command -v zsh >/dev/null || ! command -v tmux >/dev/null; then
+tmux_socket zsh
+if ! command -v zsh >/dev/null || ! tmux_installed; then
 	skip_all "needs zsh and tmux"
 fi
 plan 8

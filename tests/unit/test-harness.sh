@@ -8,7 +8,7 @@
 SRC="${THREADLAB_SRCDIR:-.}/tests/lib"
 tmp=$(mktemp -d)
 . "$SRC/tap-lib.sh"
-plan 15
+plan 16
 # The wrappers this script runs must not take the suite's own lock: this
 # script holds it shared, and a serial test waiting at the turnstile for it
 # alone would keep them out until the time limit (a deadlock seen in CI).
@@ -180,3 +180,18 @@ out=$(sh "$SRC/tap-summary.sh" "$tmp/b1" 2)
 mkdir -p "$tmp/none"
 out=$(sh "$SRC/tap-summary.sh" "$tmp/b1" "$tmp/none" 0)
 [ "$out" = "2 passed, 1 failed, 1 skipped" ] && ok "a build with no results at all is a failure" || notok "empty build" "$out"
+
+# need_tmux: a script that cannot run without tmux or a program skips whole,
+# naming what is not built; with both, its tmux is on a private socket.
+printf '. "%s/tap-lib.sh"\nTL=/bin/true\nneed_tmux x "$1"\nskip_all "T=$T"\n' "$SRC" >"$tmp/tmux.sh"
+missing=$(PATH=/usr/bin:/bin bash "$tmp/tmux.sh" "$tmp/no-such-prog" 2>&1)
+if command -v tmux >/dev/null; then
+	here=$(bash "$tmp/tmux.sh" /bin/true 2>&1)
+	[ "$missing" = "1..0 # SKIP $tmp/no-such-prog not built" ] &&
+		[[ $here == "1..0 # SKIP T=tmux -u -L tl-x-"[0-9]*" -f /dev/null" ]] &&
+		ok "need_tmux: a program not built skips the script by name; else T is a private socket" ||
+		notok "need_tmux" "$missing" "$here"
+else
+	[ "$missing" = "1..0 # SKIP tmux is not installed (Debian package tmux)" ] &&
+		ok "need_tmux without tmux: the script skips, saying so" || notok "need_tmux" "$missing"
+fi
