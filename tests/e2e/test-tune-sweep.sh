@@ -42,15 +42,20 @@ rate = [x["rate"] for x in r]
 cpu = [x["cpu_pct"] for x in r]
 assert r[0]["speedup"] == 1.0
 # Other processes competing for the CPUs hand more threads a larger share:
-# then neither comparison says anything about this machine's 2 CPUs.
-if cpu[1] < 140 or cpu[2] > 1.15 * cpu[1]:
+# then neither comparison says anything about this machine's 2 CPUs.  On
+# a quiet box the job's own steps (a barrier each, a line printed) hold 1
+# thread to about 92 % and 2 to about 140 % (three runs on the sanitizer
+# build): 2 threads held under 1.25 CPUs are a busy machine.
+if cpu[1] < 125 or cpu[2] > 1.15 * cpu[1]:
     print("busy: 1, 2, 4 threads got %.0f%%, %.0f%%, %.0f%% CPU" % tuple(cpu))
     sys.exit(1)
 assert rate[2] < 1.3 * rate[1], ("4 faster than 2", rate)
 assert rate[1] > 1.2 * rate[0], ("2 not faster than 1", rate)
 assert rate[2] < 1.3 * rate[1], ("4 faster than 2", rate)
-print("steps/s 1: %.0f, 2: %.0f, 4: %.0f" % tuple(rate))
+print("steps/s 1: %.0f, 2: %.0f, 4: %.0f (CPU %.0f%%, %.0f%%, %.0f%%)" % tuple(rate + cpu))
 PY
+	# each try's figures in the log: how close a busy try came
+	echo "# try $try: $(head -n 1 "$tmp/check")"
 	[ $try -ge 3 ] && break
 done
 # Busy in every try is a failure too: a skip is for a missing capability.
