@@ -116,8 +116,8 @@ mkdir -p build-package
 # before the CPU-share tests begin.  It waits for the tests' packages
 # (lintian) that apt installs meanwhile, and holds LOCK.build shared while
 # it runs: a CPU-share test (tests/lib/tap-wrap.sh) waits for it, as even at a
-# CPU weight of 2 a compiler beside a busy thread took 9-25 % of its CPU
-# (compilers start processes all the time, each placed ahead of it).
+# CPU weight of 2 a package build beside a busy thread took up to 9 % of
+# its CPU (docs/figures.md, "The test suite").
 mkdir -p build-check
 setsid flock -s build-check/tests-serial.lock.build .ci/package.sh --wait-deps 600 --results build-package/unit >build-package/log 2>&1 &
 package_pid=$!
