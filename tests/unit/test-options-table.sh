@@ -10,7 +10,7 @@ B="${THREADLAB_BUILDDIR:-.}"
 TL="$B/threadlab"
 MAN="$SRC/man/threadlab.1"
 . "$(dirname "$0")/../lib/tap-lib.sh"
-plan 17
+plan 18
 tmp=$(mktemp -d)
 
 # same WHAT WANT GOT: ok when the two sorted lists (files) are equal, else
@@ -119,6 +119,33 @@ grep -qE '%[gs]' "$tmp/help" && notok "--help prints every default a help line n
 hand=$(grep -nE 'default:? [0-9]+([^.0-9]|$)|default:? [0-9]+\.[0-9]+\.[0-9]|[0-9]+ (offenders )?in text' "$SRC/tui/options-table.c")
 [ -z "$hand" ] && ok "the option table's help lines write no default figure by hand" ||
 	notok "the option table's help lines write no default figure by hand" "$hand"
+# Every default figure --help prints (a number or an address) stands in
+# the man page's paragraph of that option too: the option's first .B line
+# past the SYNOPSIS (a mode's paragraph under MODES, an option's under
+# OPTIONS).
+man_para() { # LONG: the man page's paragraph of LONG, plain text
+	awk -v o="$1" '
+		/^\.SH/ { body = ($2 != "SYNOPSIS" && $2 != "NAME"); on = 0; next }
+		/^\.TP/ { on = 0; next }
+		body && /^\.B/ && !seen { h = $0; gsub(/\\/, "", h)
+			if (h ~ ("(^| )" o "( |\"|,|$)")) { on = 1; seen = 1; next } }
+		on && /^\.(TP|SH|SS|PP)/ { on = 0 }
+		on { print }' "$MAN" | tr '\n' ' ' | sed 's/\\(en/-/g; s/\\-/-/g; s/\\f[BIRP]//g'
+}
+bad="" figures=0 last=""
+while read -r long v; do
+	figures=$((figures + 1))
+	[ "$long" = "$last" ] || man_para "$long" >"$tmp/para"
+	last=$long
+	grep -qE "(^|[^0-9.])$v([^0-9]|\.?$|\.[^0-9])" "$tmp/para" || bad="$bad $long (default $v);"
+done < <(grep -E '^ *(-[a-zA-Z], )?--[a-z-]+ ' "$tmp/help-joined" | awk '{
+	match($0, /--[a-z-]+/); long = substr($0, RSTART, RLENGTH); s = $0
+	while (match(s, /default [0-9][0-9.]*/)) {
+		v = substr(s, RSTART + 8, RLENGTH - 8); sub(/\.$/, "", v); print long, v
+		s = substr(s, RSTART + RLENGTH)
+	} }')
+[ "$figures" -ge 10 ] && [ -z "$bad" ] && ok "the $figures default figures --help prints stand in the man page's paragraphs" ||
+	notok "default figures: --help and the man page differ ($figures read)" "$bad"
 
 # ---- the modes of each option (the table's "X is for Y" check) ----------
 # usage WANT-MESSAGE ARG...: exit 2, WANT-MESSAGE on stderr, nothing on stdout.
