@@ -13,12 +13,11 @@
 #include "lab-find.h"
 #include "lab-settings.h"
 #include "lab-triad.h"
+#include "launch.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -296,38 +295,6 @@ static double mono_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* Whether a process of group pgid still runs: a member that ended is a
- * zombie until its parent (PID 1, for the anchor's helpers) reaps it, which
- * may take a while, so kill(-pgid, 0) would count it. */
-static bool lab_group_running(pid_t pgid)
-{
-	DIR *d = opendir("/proc");
-	if (!d)
-		return kill(-pgid, 0) == 0;
-	bool running = false;
-	struct dirent *e;
-	while (!running && (e = readdir(d))) {
-		if (e->d_name[0] < '1' || e->d_name[0] > '9')
-			continue;
-		char path[sizeof(e->d_name) + 16], buf[512];
-		snprintf(path, sizeof(path), "/proc/%s/stat", e->d_name);
-		FILE *f = fopen(path, "re");
-		if (!f)
-			continue;
-		size_t n = fread(buf, 1, sizeof(buf) - 1, f);
-		fclose(f);
-		buf[n] = '\0';
-		char state;
-		int ppid, pgrp;
-		const char *p = strrchr(buf, ')');
-		if (p && sscanf(p + 1, " %c %d %d", &state, &ppid, &pgrp) == 3 && pgrp == pgid &&
-		    state != 'Z' && state != 'X')
-			running = true;
-	}
-	closedir(d);
-	return running;
-}
-
 int lab_recover(struct lab *lab, char *msg, size_t msglen)
 {
 	char dummy[8];
@@ -352,7 +319,7 @@ int lab_recover(struct lab *lab, char *msg, size_t msglen)
 		snprintf(how, sizeof(how), "exited with status %d", WEXITSTATUS(st));
 	/* Its helpers die with it (PDEATHSIG); make sure of the rest. */
 	kill(-old, SIGKILL);
-	for (int i = 0; i < 100 && lab_group_running(old); i++)
+	for (int i = 0; i < 100 && launch_group_alive(old); i++)
 		sleep_ms(10);
 	double now = mono_s();
 	unsigned n = lab->anchor_restarts;

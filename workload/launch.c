@@ -263,10 +263,7 @@ void launch_reap_wait(struct launch *l, int ms)
 	}
 }
 
-/* Whether the command's process group still has a member other than its
- * leader (kept a zombie by launch_reap(), so kill(-pgid, 0) cannot tell):
- * a walk of /proc for a process whose group is pgid. */
-static bool launch_group_alive(pid_t pgid)
+bool launch_group_alive(pid_t pgid)
 {
 	if (kill(-pgid, 0) < 0 && errno != EPERM)
 		return false;

@@ -87,6 +87,12 @@ void launch_reap_wait(struct launch *l, int ms);
  * signalled even when the command has ended, so what it left in the
  * background goes too.  Safe to call twice. */
 void launch_stop(struct launch *l);
+/* Whether process group pgid still has a member other than its leader
+ * that has not ended: a member that ended stays a zombie until its parent
+ * reaps it (launch_reap() keeps the leader one; PID 1 reaps orphans when
+ * it gets to it), so kill(-pgid, 0) cannot tell.  A walk of /proc for a
+ * process whose group is pgid, when kill(-pgid, 0) finds one at all. */
+bool launch_group_alive(pid_t pgid);
 
 /* Closes the read end of the command's output pipe.  Apart from
  * launch_stop(): a process the command left outside its group may still
