@@ -119,7 +119,10 @@ mkdir -p build-package
 # CPU weight of 2 a package build beside a busy thread took up to 9 % of
 # its CPU (docs/figures.md, "The test suite").
 mkdir -p build-check
-setsid flock -s build-check/tests-serial.lock.build .ci/package.sh --wait-deps 600 --results build-package/unit >build-package/log 2>&1 &
+# (The lock's name; exported for the tests below, not for the package's
+# own unit tests, which take no turn.)
+THREADLAB_TEST_LOCK="$(pwd)/build-check/tests-serial.lock"
+setsid flock -s "$THREADLAB_TEST_LOCK.build" .ci/package.sh --wait-deps 600 --results build-package/unit >build-package/log 2>&1 &
 package_pid=$!
 # A suite stopped by a signal must not leave the package's build behind.
 trap 'kill -- -"$package_pid" 2>/dev/null || true' EXIT
@@ -131,7 +134,6 @@ if [ -n "$apt_pid" ] && ! wait "$apt_pid"; then
 	echo "setup: installing the tests' packages failed:$check_missing" >&2
 	exit 1
 fi
-THREADLAB_TEST_LOCK="$(pwd)/build-check/tests-serial.lock"
 export THREADLAB_TEST_LOCK
 : >"$THREADLAB_TEST_LOCK"
 jobs=$(nproc)
