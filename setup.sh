@@ -170,8 +170,8 @@ suite_tests() {
 }
 # The suite in two turns: every test that needs no turn of its own (the
 # soak first, then the longest), then the CPU-share tests (SERIAL_TESTS),
-# one at a time with the machine to themselves.  A turn that failed shows
-# the end of its log.
+# one at a time with the machine to themselves.  tap-summary.sh names
+# every failed case, with its diagnostics, just above the closing line.
 status=0
 (
 	cd build-check
@@ -179,11 +179,9 @@ status=0
 	# shellcheck disable=SC2046
 	st=0
 	make -j"$test_jobs" check TESTS="tests/e2e/soak.sh $(suite_tests . bulk)" SOAK_SECONDS=60 >suite-bulk.out 2>&1 || st=$?
-	[ "$st" = 0 ] || tail -n 60 test-suite.log
 	echo "setup: the CPU-share tests began $(($(date +%s) - start)) s after the start"
 	turn=0
 	make -j"$test_jobs" check TESTS="$(suite_tests . serial)" >suite-serial.out 2>&1 || turn=$?
-	[ "$turn" = 0 ] || tail -n 60 test-suite.log
 	[ "$turn" = 0 ] || st=$turn
 	# tests/lib/tap-wrap.sh ends every log with "# NAME took N s, CPU M s".
 	sed -n 's/^# \(.*\) took \([0-9]*\) s, CPU \([0-9.?]*\) s$/\2 \3 \1/p' tests/*/*.log |

@@ -9,6 +9,10 @@
 # counts as one failure, so a broken run is never reported green; so does a
 # BUILDDIR with no results at all.  TEXT, when given, starts the line
 # ("TEXT: N passed, ...").  Exits 0 only when nothing failed.
+#
+# Before that line, each test with a failed case is named with its "not ok"
+# lines and the diagnostics under them (a script that died: its last
+# lines), so the end of a long run's output says what failed.
 label=""
 if [ "${1:-}" = --label ]; then
 	label="$2: "
@@ -27,6 +31,20 @@ done
 for d in $dirs; do
 	[ -n "$(find "$d" -name '*.trs' | head -n1)" ] || empty=$((empty + 1))
 done
+# shellcheck disable=SC2086
+find $dirs -name '*.trs' -exec grep -l '^:test-result: \(FAIL\|ERROR\|XPASS\)' {} + 2>/dev/null | sort |
+	while IFS= read -r trs; do
+		log=${trs%.trs}.log
+		echo "failed: ${log#./}"
+		if [ -f "$log" ]; then
+			awk '/^not ok/ { n = 12; print "  " $0; next }
+				n > 0 && /^#/ { print "  " $0; n--; next }
+				{ n = 0 }' "$log" | head -n 40
+			grep -q '^:test-result: ERROR' "$trs" && tail -n 8 "$log" | sed 's/^/  | /'
+		else
+			sed -n 's/^:test-result: \(FAIL\|ERROR\|XPASS\) */  not ok /p' "$trs"
+		fi
+	done
 # shellcheck disable=SC2086
 find $dirs -name '*.trs' -exec cat {} + |
 	awk -v status="$status" -v empty="$empty" -v label="$label" '

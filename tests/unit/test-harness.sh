@@ -173,8 +173,26 @@ fi
 mkdir -p "$tmp/b1" "$tmp/b2"
 printf ':test-result: PASS\n:test-result: PASS\n:test-result: SKIP\n' >"$tmp/b1/x.trs"
 printf ':test-result: FAIL\n:test-result: ERROR\n:test-result: XFAIL\n' >"$tmp/b2/y.trs"
+printf '1..3\nok 1 - a\nnot ok 2 - b went wrong\n# the figure: 7\n# expected 9\nok 3 - c\n%s\n# y.sh took 1 s\nthe last words\n' "$(seq 6)" >"$tmp/b2/y.log"
+printf ':test-result: FAIL package smoke\n' >"$tmp/b2/p.trs"
 out=$(sh "$SRC/tap-summary.sh" --label "both" "$tmp/b1" "$tmp/b2" 0)
-[ "$out" = "both: 3 passed, 2 failed, 1 skipped" ] && ok "summary over two builds: $out" || notok "summary" "$out"
+want="failed: $tmp/b2/p.log
+  not ok package smoke
+failed: $tmp/b2/y.log
+  not ok 2 - b went wrong
+  # the figure: 7
+  # expected 9
+  | 1
+  | 2
+  | 3
+  | 4
+  | 5
+  | 6
+  | # y.sh took 1 s
+  | the last words
+both: 3 passed, 3 failed, 1 skipped"
+[ "$out" = "$want" ] && ok "summary over two builds, each failure named with its diagnostics above the count" ||
+	notok "summary" "$out"
 out=$(sh "$SRC/tap-summary.sh" "$tmp/b1" 2)
 [ "$out" = "2 passed, 1 failed, 1 skipped" ] && ok "a failed harness without a counted failure is one failure" || notok "harness status" "$out"
 mkdir -p "$tmp/none"
