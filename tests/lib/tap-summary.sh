@@ -38,6 +38,7 @@ find $dirs -name '*.trs' -exec grep -l '^:test-result: \(FAIL\|ERROR\|XPASS\)' {
 		echo "failed: ${log#./}"
 		if [ -f "$log" ]; then
 			awk '/^not ok/ { n = 12; print "  " $0; next }
+				n > 0 && /^(PASS|FAIL|ERROR|SKIP|XFAIL|XPASS): / { next }
 				n > 0 && /^#/ { print "  " $0; n--; next }
 				{ n = 0 }' "$log" | head -n 40
 			grep -q '^:test-result: ERROR' "$trs" && tail -n 8 "$log" | sed 's/^/  | /'

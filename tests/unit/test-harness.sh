@@ -173,7 +173,7 @@ fi
 mkdir -p "$tmp/b1" "$tmp/b2"
 printf ':test-result: PASS\n:test-result: PASS\n:test-result: SKIP\n' >"$tmp/b1/x.trs"
 printf ':test-result: FAIL\n:test-result: ERROR\n:test-result: XFAIL\n' >"$tmp/b2/y.trs"
-printf '1..3\nok 1 - a\nnot ok 2 - b went wrong\n# the figure: 7\n# expected 9\nok 3 - c\n%s\n# y.sh took 1 s\nthe last words\n' "$(seq 6)" >"$tmp/b2/y.log"
+printf '1..3\nok 1 - a\nnot ok 2 - b went wrong\nFAIL: y.sh 2 - b went wrong\n# the figure: 7\n# expected 9\nok 3 - c\n%s\n# y.sh took 1 s\nthe last words\n' "$(seq 6)" >"$tmp/b2/y.log"
 printf ':test-result: FAIL package smoke\n' >"$tmp/b2/p.trs"
 out=$(sh "$SRC/tap-summary.sh" --label "both" "$tmp/b1" "$tmp/b2" 0)
 want="failed: $tmp/b2/p.log
