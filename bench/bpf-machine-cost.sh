@@ -15,20 +15,19 @@ B="${THREADLAB_BUILDDIR:-.}"
 ALL="$B/bench/bpf-all"
 [ -x "$ALL" ] || { echo "bpf-machine-cost: $ALL not built (make bench)" >&2; exit 2; }
 command -v top >/dev/null || { echo "bpf-machine-cost: top is needed" >&2; exit 2; }
-hz=$(getconf CLK_TCK)
-ticks() { sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | awk '{ print $12 + $13 }'; }
+. "$(dirname "$0")/cpu-ns.sh"
 # cost CMD...: % of a core the command used over secs (measured from 1 s in)
 cost() {
 	"$@" >/dev/null 2>&1 &
 	local p=$! a b w0 w1
 	sleep 1
-	a=$(ticks $p) w0=$(date +%s.%N)
+	a=$(cpu_ns $p) w0=$(date +%s.%N)
 	sleep "$((secs - 2))"
-	b=$(ticks $p) w1=$(date +%s.%N)
+	b=$(cpu_ns $p) w1=$(date +%s.%N)
 	kill $p 2>/dev/null
 	wait $p 2>/dev/null
-	awk -v a="$a" -v b="$b" -v hz="$hz" -v w0="$w0" -v w1="$w1" \
-		'BEGIN { printf "%.3f", 100 * (b - a) / hz / (w1 - w0) }'
+	awk -v a="$a" -v b="$b" -v w0="$w0" -v w1="$w1" \
+		'BEGIN { printf "%.4f", 100 * (b - a) / 1e9 / (w1 - w0) }'
 }
 echo "bpf-machine-cost: $(nproc) CPUs, $(ls /proc/[0-9]*/task 2>/dev/null | grep -c '^[0-9]') threads, load $(cut -d' ' -f1-3 /proc/loadavg)"
 "$ALL" 3 1 || exit 1

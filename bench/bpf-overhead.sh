@@ -2,14 +2,20 @@
 # bpf-overhead.sh — what the run-queue latency tracepoints cost the traced
 # program: bench/pingpong (two threads passing a byte over pipes, as
 # `perf bench sched pipe` does) run alone, then with threadlab attached to
-# it through BPF (--collector bpf --batch -i 1: the tracepoints time every
-# wake-up and switch of its threads), alternately ROUNDS times of SECONDS.
+# another process (a sleep) through BPF, then with threadlab attached to
+# it (--collector bpf --batch -i 1: the tracepoints time every wake-up and
+# switch of its threads), in turn ROUNDS times of SECONDS each.
+#
+# The middle run is the floor: the programs are attached and run at every
+# context switch of the machine, but return at their first check (the
+# ping-pong is not a target), so it measures what the kernel's tracepoint
+# and BPF trampoline cost on their own, before any work of threadlab's.
 # Prints each run's round trips per second of wall time and per second of
-# the ping-pong's own CPU time, and the ratios of the medians (with /
-# without); the goal is at least 0.97.  On a machine loaded by other work
-# the wall-time rate is mostly that load; the CPU-time rate is not diluted
-# by it (the program runs in the switching task, and counts there).  Runs
-# as root (BPF).
+# the ping-pong's own CPU time, and the ratios of the medians to the run
+# alone; the goal is at least 0.97 traced.  On a machine loaded by other
+# work the wall-time rate is mostly that load; the CPU-time rate is not
+# diluted by it (the program runs in the switching task, and counts
+# there).  Runs as root (BPF).
 #
 # usage: bench/bpf-overhead.sh [SECONDS [ROUNDS]]   (default 5 s, 6 rounds)
 # THREADLAB_BUILDDIR (default .) names the build directory (make bench).
@@ -20,9 +26,10 @@ B="${THREADLAB_BUILDDIR:-.}"
 TL="${THREADLAB_BIN:-$B/threadlab}"
 PP="$B/bench/pingpong"
 tmp=$(mktemp -d)
-tl=""
+tl="" other=""
 cleanup() {
 	[ -n "$tl" ] && kill "$tl" 2>/dev/null
+	[ -n "$other" ] && kill "$other" 2>/dev/null
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -32,8 +39,15 @@ trap 'exit 1' INT TERM HUP
 	{ echo "bpf-overhead: BPF does not load: $(cat "$tmp/err")" >&2; exit 2; }
 echo "bpf-overhead: $(nproc) CPUs, $(uname -r), load $(cut -d' ' -f1-3 /proc/loadavg)"
 
-run() { # run traced|alone: "wall-rate cpu-rate" of one pingpong run
+run() { # run alone|floor|traced: "wall-rate cpu-rate" of one pingpong run
 	rm -f "$tmp/pid"
+	if [ "$1" = floor ]; then
+		sleep 1000 &
+		other=$!
+		"$TL" --collector bpf --batch -i 1 -p "$other" >/dev/null 2>&1 &
+		tl=$!
+		sleep 0.5 # loaded and attached before the ping-pong starts
+	fi
 	"$PP" "$secs" --pid "$tmp/pid" >"$tmp/out" &
 	local pp=$!
 	if [ "$1" = traced ]; then
@@ -43,17 +57,22 @@ run() { # run traced|alone: "wall-rate cpu-rate" of one pingpong run
 	fi
 	wait $pp
 	[ -n "$tl" ] && { kill "$tl" 2>/dev/null; wait "$tl" 2>/dev/null; tl=""; }
+	[ -n "$other" ] && { kill "$other" 2>/dev/null; wait "$other" 2>/dev/null; other=""; }
 	awk '/round trips/ { print $3, $5 }' "$tmp/out"
 }
-aw="" ac="" tw="" tc=""
+aw="" ac="" fw="" fc="" tw="" tc=""
 for r in $(seq "$rounds"); do
 	read -r a1 a2 <<<"$(run alone)"
+	read -r f1 f2 <<<"$(run floor)"
 	read -r t1 t2 <<<"$(run traced)"
-	echo "round $r: alone $a1/s ($a2 per CPU-s), traced $t1/s ($t2 per CPU-s)"
-	aw="$aw $a1" ac="$ac $a2" tw="$tw $t1" tc="$tc $t2"
+	echo "round $r: alone $a1/s ($a2 per CPU-s), floor $f1/s ($f2), traced $t1/s ($t2)"
+	aw="$aw $a1" ac="$ac $a2" fw="$fw $f1" fc="$fc $f2" tw="$tw $t1" tc="$tc $t2"
 done
 median() { printf '%s\n' $1 | sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-awk -v a="$(median "$aw")" -v t="$(median "$tw")" -v ac="$(median "$ac")" -v tc="$(median "$tc")" 'BEGIN {
-	printf "median per wall s: alone %.0f, traced %.0f: %.3fx\n", a, t, t / a
-	printf "median per CPU s: alone %.0f, traced %.0f: %.3fx\n", ac, tc, tc / ac }'
+for per in wall CPU; do
+	if [ $per = wall ]; then a=$aw f=$fw t=$tw; else a=$ac f=$fc t=$tc; fi
+	awk -v per=$per -v a="$(median "$a")" -v f="$(median "$f")" -v t="$(median "$t")" 'BEGIN {
+		printf "median per %s s: alone %.0f, floor %.0f (%.3fx), traced %.0f (%.3fx; %.3fx of the floor)\n",
+			per, a, f, f / a, t, t / a, t / f }'
+done
 echo "bpf-overhead: load after $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -43,10 +43,9 @@ done
 ulimit -u unlimited 2>/dev/null
 exec 3< <(exec "$TARGET" "$nthreads" "$wakers" 50)
 read -r tpid <&3 || { echo "scale-10k: the target did not start" >&2; exit 1; }
-hz=$(getconf CLK_TCK)
+. "$(dirname "$0")/cpu-ns.sh"
 now() { date +%s%N; }
 ms() { echo $((($2 - $1) / 1000000)); }
-cpu_ticks() { sed 's/.*) //' "/proc/$1/stat" | awk '{ print $12 + $13 }'; }
 pane() { $T capture-pane -p -t d 2>/dev/null; }
 echo "scale-10k: $(nproc) CPUs, $(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -n1)"
 echo "scale-10k: target $tpid: $nthreads threads, $wakers waking every 50 ms; $(uname -r)"
@@ -89,27 +88,27 @@ for k in NPage PPage Tab; do
 done
 # Tab cycles the sort; put it back where it started is not needed here.
 
-c0=$(cpu_ticks "$pid")
+c0=$(cpu_ns "$pid")
 w0=$(now)
 rss=""
 for i in $(seq 10); do
 	sleep "$(awk -v s="$secs" 'BEGIN { print s / 10 }')"
 	rss="$rss $(awk '/^VmRSS/ { print $2 }' "/proc/$pid/status")"
 done
-c1=$(cpu_ticks "$pid")
+c1=$(cpu_ns "$pid")
 w1=$(now)
-awk -v c="$((c1 - c0))" -v hz="$hz" -v ns="$((w1 - w0))" \
-	'BEGIN { printf "dashboard CPU over %.0f s: %.2f %% of a core\n", ns / 1e9, 100 * c / hz / (ns / 1e9) }'
+awk -v c="$((c1 - c0))" -v ns="$((w1 - w0))" \
+	'BEGIN { printf "dashboard CPU over %.0f s: %.2f %% of a core\n", ns / 1e9, 100 * c / ns }'
 echo "dashboard RSS kB, every $(awk -v s="$secs" 'BEGIN { print s / 10 }') s:$rss"
 $T kill-server 2>/dev/null
 
 "$TL" ${TL_ARGS:-} --batch -p "$tpid" -i 0.5 -c 20 --format json >"$tmp/b.json" 2>"$tmp/b.err" &
 bp=$!
 sleep 1
-bc0=$(cpu_ticks $bp 2>/dev/null || echo 0)
+bc0=$(cpu_ns $bp)
 bw0=$(now)
 sleep 8
-bc1=$(cpu_ticks $bp 2>/dev/null || echo "$bc0")
+bc1=$(cpu_ns $bp)
 bw1=$(now)
 wait $bp
 python3 - "$tmp/b.json" <<'PY'
@@ -122,5 +121,5 @@ iv = [b - a for a, b in zip(ts, ts[1:])]
 print("batch -i 0.5: %d samples, interval mean %.3f s, min %.3f, max %.3f, threads %d"
       % (len(ts), sum(iv) / len(iv), min(iv), max(iv), len(d["threads"])))
 PY
-awk -v c="$((bc1 - bc0))" -v hz="$hz" -v ns="$((bw1 - bw0))" \
-	'BEGIN { printf "batch CPU: %.1f %% of a core\n", 100 * c / hz / (ns / 1e9) }'
+awk -v c="$((bc1 - bc0))" -v ns="$((bw1 - bw0))" \
+	'BEGIN { printf "batch CPU: %.1f %% of a core\n", 100 * c / ns }'
