@@ -10,7 +10,7 @@ B="${THREADLAB_BUILDDIR:-.}"
 TL="$B/threadlab"
 MAN="$SRC/man/threadlab.1"
 . "$(dirname "$0")/../lib/tap-lib.sh"
-plan 18
+plan 19
 tmp=$(mktemp -d)
 
 # same WHAT WANT GOT: ok when the two sorted lists (files) are equal, else
@@ -146,6 +146,18 @@ done < <(grep -E '^ *(-[a-zA-Z], )?--[a-z-]+ ' "$tmp/help-joined" | awk '{
 	} }')
 [ "$figures" -ge 10 ] && [ -z "$bad" ] && ok "the $figures default figures --help prints stand in the man page's paragraphs" ||
 	notok "default figures: --help and the man page differ ($figures read)" "$bad"
+
+# The guides state two of those defaults in their prose: the latency map's
+# size (docs/bpf.md) and the exporter's address (docs/prometheus.md); each
+# is the figure --help prints.
+help_def() { sed -nE "s/^ *$1 .*\(default ([0-9.]+)\).*/\1/p" "$tmp/help-joined"; }
+doc_def() { tr '\n' ' ' <"$SRC/docs/$1" | sed -nE "s/.*$2.*/\1/p"; }
+hb=$(help_def --bpf-threads) db=$(doc_def bpf.md '`--bpf-threads N` histograms \(default ([0-9]+),')
+hs=$(help_def --serve) ds=$(doc_def prometheus.md 'ADDR is ([0-9.]+) unless you give another')
+[ -n "$hb" ] && [ "$hb" = "$db" ] && [ -n "$hs" ] && [ "$hs" = "$ds" ] &&
+	ok "the guides' defaults are --help's: --bpf-threads $db (docs/bpf.md), --serve's address $ds (docs/prometheus.md)" ||
+	notok "the guides' defaults differ from --help's" "--bpf-threads: help '$hb', docs/bpf.md '$db'" \
+		"--serve: help '$hs', docs/prometheus.md '$ds'"
 
 # ---- the modes of each option (the table's "X is for Y" check) ----------
 # usage WANT-MESSAGE ARG...: exit 2, WANT-MESSAGE on stderr, nothing on stdout.
