@@ -8,9 +8,7 @@
 # `make soak SOAK_SECONDS=N` from a build directory (the ASan/UBSan build,
 # build-check, for the leak check).
 set -u
-TL="${THREADLAB_BUILDDIR:-.}/threadlab"
 SECONDS_WANTED=${SOAK_SECONDS:-600}
-tmp=$(mktemp -d)
 
 . "$(dirname "$0")/../lib/tap-lib.sh"
 

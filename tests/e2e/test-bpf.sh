@@ -17,15 +17,9 @@
 # then the others.  Their evidence (output files, panes, capabilities,
 # scrapes) is collected first; the cases are judged after, in plan order.
 set -u
-B="${THREADLAB_BUILDDIR:-.}"
-TL="${THREADLAB_BIN:-$B/threadlab}"
-LT="$B/tests/lib/lat-target"
-# Debian's python3 (a pyenv shim in front of it took 0.7 s of CPU a call)
-PY=/usr/bin/python3
-[ -x "$PY" ] || PY=python3
-tmp=$(mktemp -d)
-chmod 755 "$tmp"
 . "$(dirname "$0")/../lib/tap-lib.sh"
+LT="$B/tests/lib/lat-target"
+chmod 755 "$tmp"
 
 need_tmux bpf
 for c in "$PY" curl; do

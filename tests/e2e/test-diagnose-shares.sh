@@ -10,13 +10,10 @@
 # programs is test-diagnose.sh.  Prints TAP.  Every process and cgroup it
 # makes is removed on exit.
 set -u
-B="${THREADLAB_BUILDDIR:-.}"
-TL="$B/threadlab"
+. "$(dirname "$0")/../lib/tap-lib.sh"
 OMP="$B/tests/lib/omp-busy"
-tmp=$(mktemp -d)
 cg=""
 
-. "$(dirname "$0")/../lib/tap-lib.sh"
 . "$(dirname "$0")/../lib/tap-jobs.sh"
 
 if ! command -v python3 >/dev/null; then

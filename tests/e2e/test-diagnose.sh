@@ -10,13 +10,10 @@
 # are test-diagnose-shares.sh.  Prints TAP.
 # Every process and cgroup it makes is removed on exit.
 set -u
-B="${THREADLAB_BUILDDIR:-.}"
-TL="$B/threadlab"
+. "$(dirname "$0")/../lib/tap-lib.sh"
 OMP="$B/tests/lib/omp-busy"
 FORKER="$B/tests/lib/forker"
-tmp=$(mktemp -d)
 
-. "$(dirname "$0")/../lib/tap-lib.sh"
 . "$(dirname "$0")/../lib/tap-jobs.sh"
 tmux_socket diag
 

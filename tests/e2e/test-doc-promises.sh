@@ -14,16 +14,9 @@
 # paused once the keys that need it running are checked, then the batch and
 # sweep runs, one after another, beside the rest of its keys.
 set -u
-B="${THREADLAB_BUILDDIR:-.}"
-TL="${THREADLAB_BIN:-$B/threadlab}"
-FX="${THREADLAB_SRCDIR:-.}/tests/fixtures"
-tmp=$(mktemp -d)
 . "$(dirname "$0")/../lib/tap-lib.sh"
+FX="$SRC/tests/fixtures"
 
-# Debian's python3 (a python3 first in PATH may be a shim that costs a
-# second a start).
-PY=/usr/bin/python3
-[ -x "$PY" ] || PY=python3
 need_tmux prom
 command -v "$PY" >/dev/null || skip_all "$PY is not installed"
 

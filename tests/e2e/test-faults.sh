@@ -4,12 +4,8 @@
 # values, error advice that fits, odd quotas and online files, long kernel
 # thread names, impossible CPU fields.  Prints TAP.
 set -u
-TL="${THREADLAB_BUILDDIR:-.}/threadlab"
 FX="${THREADLAB_SRCDIR:-.}/tests/fixtures"
 # Debian's python3 (a pyenv shim in front of it took 0.7 s of CPU a call)
-PY=/usr/bin/python3
-[ -x "$PY" ] || PY=python3
-tmp=$(mktemp -d)
 . "$(dirname "$0")/../lib/tap-lib.sh"
 plan 20
 

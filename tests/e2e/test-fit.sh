@@ -7,12 +7,8 @@
 # is left out of the fit, so on a busy machine a try is repeated (three at
 # most), never passed.
 set -u
-B="${THREADLAB_BUILDDIR:-.}"
-TL="${THREADLAB_BIN:-$B/threadlab}"
-PROG="$(cd "$B" && pwd)/tests/lib/omp-amdahl"
-PY=/usr/bin/python3
-tmp=$(mktemp -d)
 . "$(dirname "$0")/../lib/tap-lib.sh"
+PROG="$(cd "$B" && pwd)/tests/lib/omp-amdahl"
 
 if [ ! -x "$TL" ] || [ ! -x "$PROG" ]; then
 	skip_all "$TL or $PROG not built"

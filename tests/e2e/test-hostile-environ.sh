@@ -7,13 +7,9 @@
 # by side, and the busy targets live only while they are read.  Prints
 # TAP, its plan first.
 set -u
-TL="${THREADLAB_BUILDDIR:-.}/threadlab"
 # the system's python3 first: a version manager's shim on PATH took 2 s a call
-PY=/usr/bin/python3
-[ -x "$PY" ] || PY=python3
 ZL="${THREADLAB_BUILDDIR:-.}/tests/lib/zombie-leader"
 OMP="${THREADLAB_BUILDDIR:-.}/tests/lib/omp-busy"
-tmp=$(mktemp -d)
 
 . "$(dirname "$0")/../lib/tap-lib.sh"
 

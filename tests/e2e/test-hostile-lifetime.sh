@@ -5,8 +5,6 @@
 # lab's anchor killed four times under the dashboard, and once during a
 # sweep.  The four launches run side by side.  Prints TAP, its plan first.
 set -u
-TL="${THREADLAB_BUILDDIR:-.}/threadlab"
-tmp=$(mktemp -d)
 
 . "$(dirname "$0")/../lib/tap-lib.sh"
 

@@ -8,11 +8,7 @@
 # side by side at the start; the floods, which time their answers, one at a
 # time after them.  Prints TAP, its plan first.
 set -u
-TL="${THREADLAB_BUILDDIR:-.}/threadlab"
 # the system's python3 first: a version manager's shim on PATH took 2 s a call
-PY=/usr/bin/python3
-[ -x "$PY" ] || PY=python3
-tmp=$(mktemp -d)
 
 . "$(dirname "$0")/../lib/tap-lib.sh"
 

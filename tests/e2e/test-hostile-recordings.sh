@@ -7,8 +7,6 @@
 # at the start, the three full disks at the end.  Prints TAP, its plan
 # first.
 set -u
-TL="${THREADLAB_BUILDDIR:-.}/threadlab"
-tmp=$(mktemp -d)
 mounts=()
 cleanup() {
 	local m

@@ -4,8 +4,6 @@
 # (never those of the build tree or of $PATH), and that make uninstall
 # leaves no file behind.  Installs into a throw-away DESTDIR.  Prints TAP.
 set -u
-B="${THREADLAB_BUILDDIR:-.}"
-tmp=$(mktemp -d)
 . "$(dirname "$0")/../lib/tap-lib.sh"
 plan 7
 root="$tmp/root"

@@ -12,16 +12,12 @@
 # other's way out (its processes stopped, the sanitizers' exit checks).
 # The cases are reported in plan order after the last.
 set -u
-TL="${THREADLAB_BUILDDIR:-.}/threadlab"
-tmp=$(mktemp -d)
 
 . "$(dirname "$0")/../lib/tap-lib.sh"
 
 # Python validates JSON; absent python3, JSON checks are skipped visibly.
 # Debian's python3 (a python3 first in PATH may be a shim that costs a
 # second a start).
-PY=/usr/bin/python3
-[ -x "$PY" ] || PY=python3
 have_py=1
 command -v "$PY" >/dev/null || have_py=0
 plan 7

@@ -5,14 +5,11 @@
 # test-sweep-dash.sh).  Prints TAP.  A private tmux server (-L) is used and
 # killed on exit with every process the test started.
 set -u
-TL="${THREADLAB_BIN:-${THREADLAB_BUILDDIR:-.}/threadlab}"
-HOSTILE="${THREADLAB_BUILDDIR:-.}/tests/lib/hostile-name"
-tmp=$(mktemp -d)
+. "$(dirname "$0")/../lib/tap-lib.sh"
+HOSTILE="$B/tests/lib/hostile-name"
 hostile_pid=
 lab_pids=
 tl_pid=
-
-. "$(dirname "$0")/../lib/tap-lib.sh"
 
 need_tmux lab
 plan 21

@@ -7,10 +7,6 @@
 # Each lab runs as long as its case needs (-c is only a bound): until what
 # it must show is out, then it ends on SIGTERM; no fixed sleep.
 set -u
-TL="${THREADLAB_BUILDDIR:-.}/threadlab"
-PY=/usr/bin/python3
-[ -x "$PY" ] || PY=python3
-tmp=$(mktemp -d)
 
 . "$(dirname "$0")/../lib/tap-lib.sh"
 plan 13

@@ -5,10 +5,6 @@
 # sweep over loader counts, and nothing left behind after SIGTERM or SIGKILL
 # of threadlab with loaders.  Prints TAP.
 set -u
-TL="${THREADLAB_BUILDDIR:-.}/threadlab"
-PY=/usr/bin/python3
-[ -x "$PY" ] || PY=python3
-tmp=$(mktemp -d)
 
 . "$(dirname "$0")/../lib/tap-lib.sh"
 plan 6

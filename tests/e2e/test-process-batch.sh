@@ -9,12 +9,9 @@
 # side by side at the top (those that end at once first, then those that
 # are timed) and the cases are reported in plan order as their runs end.
 set -u
-TL="${THREADLAB_BUILDDIR:-.}/threadlab"
-SRC="${THREADLAB_SRCDIR:-.}"
-FX="$SRC/tests/fixtures"
-tmp=$(mktemp -d)
-
 . "$(dirname "$0")/../lib/tap-lib.sh"
+FX="$SRC/tests/fixtures"
+
 # Exit status and one-line message of a bad invocation (its run: usage.N).
 nusage=0
 usage() { # usage ARGS...: starts the run
@@ -33,11 +30,9 @@ expect_usage() { # expect_usage DESCRIPTION: the next run started by usage
 }
 nchecked=0
 
-# Python validates JSON; absent python3, JSON checks are skipped visibly.
-# Debian's python3 (a python3 first in PATH may be a shim that costs a
-# second a start).
-PY=/usr/bin/python3
-[ -x "$PY" ] || PY=python3
+# Python validates JSON ($PY, Debian's: a python3 first in PATH may be a
+# shim that costs a second a start); absent python3, JSON checks are
+# skipped visibly.
 have_py=1
 command -v "$PY" >/dev/null || have_py=0
 plan 34

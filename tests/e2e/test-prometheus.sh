@@ -7,15 +7,11 @@
 # rules and the scrape config, systemd-analyze verifies the unit, the
 # DaemonSet parses as YAML.  Prints TAP.
 set -u
-B="${THREADLAB_BUILDDIR:-.}"
-SRC="${THREADLAB_SRCDIR:-.}"
+. "$(dirname "$0")/../lib/tap-lib.sh"
 TL="$(cd "$B" && pwd)/threadlab"
 OMP="$B/tests/lib/omp-busy"
-PY=/usr/bin/python3
-tmp=$(mktemp -d)
 cg=""
 
-. "$(dirname "$0")/../lib/tap-lib.sh"
 
 for c in prometheus promtool curl "$PY"; do
 	if ! command -v "$c" >/dev/null; then

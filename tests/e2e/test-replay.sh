@@ -9,17 +9,13 @@
 # slower, its busy threads burning the CPU it waits for); the replays of a
 # recording, which only read it, run side by side once it is written.
 set -u
-TL="${THREADLAB_BUILDDIR:-.}/threadlab"
 HOSTILE="${THREADLAB_BUILDDIR:-.}/tests/lib/hostile-name"
-tmp=$(mktemp -d)
 
 . "$(dirname "$0")/../lib/tap-lib.sh"
 tmux_socket replay
 
 # Debian's python3 (a python3 first in PATH may be a shim that costs a
 # second a start).
-PY=/usr/bin/python3
-[ -x "$PY" ] || PY=python3
 if ! command -v "$PY" >/dev/null; then
 	skip_all "python3 is needed to compare JSON (Debian package python3)"
 fi

@@ -7,12 +7,8 @@
 # shared with whatever else runs: a comparison that misses is tried again
 # (three at most), never loosened.
 set -u
-B="${THREADLAB_BUILDDIR:-.}"
-TL="${THREADLAB_BIN:-$B/threadlab}"
-BW="$(cd "$B" && pwd)/tests/lib/bw-loop"
-PY=/usr/bin/python3
-tmp=$(mktemp -d)
 . "$(dirname "$0")/../lib/tap-lib.sh"
+BW="$(cd "$B" && pwd)/tests/lib/bw-loop"
 tmux_socket roof
 
 if [ ! -x "$TL" ] || [ ! -x "$BW" ]; then

@@ -4,12 +4,9 @@
 # The real dashboard in a private tmux server, attached to
 # bench/threads-target.  Prints TAP; kills all it started on every path.
 set -u
-B="${THREADLAB_BUILDDIR:-.}"
-TL="${THREADLAB_BIN:-$B/threadlab}"
-TARGET="$B/bench/threads-target"
-tmp=$(mktemp -d)
-tpid=
 . "$(dirname "$0")/../lib/tap-lib.sh"
+TARGET="$B/bench/threads-target"
+tpid=
 
 need_tmux scale "$TARGET"
 plan 6

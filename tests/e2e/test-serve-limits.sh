@@ -8,12 +8,9 @@
 # a slow client is dropped within its header budget.  Prints TAP, its plan
 # first.
 set -u
-B="${THREADLAB_BUILDDIR:-.}"
-TL="$(cd "$B" && pwd)/threadlab"
-PY=/usr/bin/python3
-tmp=$(mktemp -d)
-
 . "$(dirname "$0")/../lib/tap-lib.sh"
+TL="$(cd "$B" && pwd)/threadlab"
+
 
 for c in prometheus curl "$PY"; do
 	if ! command -v "$c" >/dev/null; then

@@ -7,15 +7,10 @@
 # and 1,000 garbage requests against --batch's sampling interval and
 # memory, and every bad input with its message and exit status.  Prints TAP.
 set -u
-B="${THREADLAB_BUILDDIR:-.}"
-TL="$B/threadlab"
+. "$(dirname "$0")/../lib/tap-lib.sh"
 OMP="$B/tests/lib/omp-busy"
 HOSTILE="$B/tests/lib/hostile-name"
-tmp=$(mktemp -d)
 
-. "$(dirname "$0")/../lib/tap-lib.sh"
-
-PY=/usr/bin/python3
 for c in curl promtool openssl "$PY"; do
 	if ! command -v "$c" >/dev/null; then
 		skip_all "$c is needed (Debian packages curl, prometheus, openssl, python3)"

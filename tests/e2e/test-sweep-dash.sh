@@ -7,11 +7,8 @@
 # test-lab-dash.sh.  Prints TAP; a private tmux server (-L) is killed on exit
 # with every process the test started.
 set -u
-TL="${THREADLAB_BIN:-${THREADLAB_BUILDDIR:-.}/threadlab}"
-tmp=$(mktemp -d)
-tl_pid=
-
 . "$(dirname "$0")/../lib/tap-lib.sh"
+tl_pid=
 
 need_tmux sweep
 plan 2

@@ -5,10 +5,6 @@
 # its end, the variant switch key b, and nothing left behind after quit.
 # The tour in batch mode is test-tour.sh.  Prints TAP.
 set -u
-TL="${THREADLAB_BUILDDIR:-.}/threadlab"
-PY=/usr/bin/python3
-[ -x "$PY" ] || PY=python3
-tmp=$(mktemp -d)
 
 . "$(dirname "$0")/../lib/tap-lib.sh"
 tmux_socket tour-dash

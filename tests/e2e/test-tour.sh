@@ -5,10 +5,6 @@
 # dashboard is test-tour-dash.sh; the input pipeline and the OpenMP build in
 # batch JSON are test-pipeline-batch.sh.  Prints TAP.
 set -u
-TL="${THREADLAB_BUILDDIR:-.}/threadlab"
-PY=/usr/bin/python3
-[ -x "$PY" ] || PY=python3
-tmp=$(mktemp -d)
 
 . "$(dirname "$0")/../lib/tap-lib.sh"
 plan 10

@@ -8,12 +8,8 @@
 # kept to deadlines, at no CPU; the lab, which keeps CPUs busy, runs after
 # it, alone.
 set -u
-B="${THREADLAB_BUILDDIR:-.}"
-TL="${THREADLAB_BIN:-$B/threadlab}"
-STEPS="$(cd "$B" && pwd)/tests/lib/omp-steps"
-PY=/usr/bin/python3
-tmp=$(mktemp -d)
 . "$(dirname "$0")/../lib/tap-lib.sh"
+STEPS="$(cd "$B" && pwd)/tests/lib/omp-steps"
 
 need_tmux tune "$STEPS"
 plan 7

@@ -1,12 +1,6 @@
 # tap-jobs.sh — helpers of the bash test scripts beside tap-lib.sh:
 # programs started and waited for, and JSON checks that retry.  Sourced
-# after tap-lib.sh.  Where the script has not set them: B (the build
-# directory, THREADLAB_BUILDDIR), TL (its threadlab), PY (Debian's python3),
-# and tmp (a fresh directory, removed at exit by tap-lib).
-: "${B:=${THREADLAB_BUILDDIR:-.}}"
-: "${TL:=$B/threadlab}"
-: "${PY:=/usr/bin/python3}"
-[ -n "${tmp:-}" ] || tmp=$(mktemp -d)
+# after tap-lib.sh (which sets B, TL, PY and tmp).
 # jobs_need PROGRAM...: the whole script skips, naming what is missing, when
 # threadlab, python3 or one of the PROGRAMs (paths) is not there.
 jobs_need() {

@@ -23,6 +23,18 @@
 # never for a busy machine: retry a check a bounded number of times, then
 # fail (retry).
 [ -n "${BASH_VERSION:-}" ] || { echo "tap-lib.sh needs bash" >&2; exit 99; }
+# Where the script has not set them (it sets one itself only to use it
+# before sourcing this, or for another value): B, the build directory
+# (THREADLAB_BUILDDIR); SRC, the source tree (THREADLAB_SRCDIR); TL, the
+# threadlab under test (THREADLAB_BIN, else the build's); PY, Debian's
+# python3 (a python3 first in PATH may be a shim that costs a second a
+# start), else the one in PATH; tmp, a fresh directory, removed at exit.
+: "${B:=${THREADLAB_BUILDDIR:-.}}"
+: "${SRC:=${THREADLAB_SRCDIR:-.}}"
+: "${TL:=${THREADLAB_BIN:-$B/threadlab}}"
+: "${PY:=/usr/bin/python3}"
+[ -x "$PY" ] || PY=python3
+[ -n "${tmp:-}" ] || tmp=$(mktemp -d)
 n=0
 fails=0
 tap_planned=""

@@ -6,11 +6,9 @@
 # $tmp/steps-NAME.pids, in the runs' OMP_STEPS_PIDS), a wait until none
 # is (wait_gone) and the command sweep (sweep), which notes the cgroups its
 # runs are in, from their PIDs, in $tmp/run.cgroups.  B, TL, PY and tmp
-# come from tap-jobs.sh (TL may be THREADLAB_BIN); the script skips
+# come from tap-lib.sh (TL may be THREADLAB_BIN); the script skips
 # as a whole, naming what is missing, when threadlab, python3 or omp-steps
 # is not there.
-: "${B:=${THREADLAB_BUILDDIR:-.}}"
-: "${TL:=${THREADLAB_BIN:-$B/threadlab}}"
 . "$(dirname "${BASH_SOURCE[0]}")/tap-jobs.sh"
 STEPS="$(cd "$B" && pwd)/tests/lib/omp-steps"
 jobs_need "$STEPS"

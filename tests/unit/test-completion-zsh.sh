@@ -5,8 +5,6 @@
 # read back with capture-pane.  Prints TAP; skips visibly without zsh or
 # tmux.  The processes it starts are killed on exit.
 set -u
-B="${THREADLAB_BUILDDIR:-.}"
-tmp=$(mktemp -d)
 . "$(dirname "$0")/../lib/tap-lib.sh"
 tmux_socket zsh
 if ! command -v zsh >/dev/null || ! tmux_installed; then

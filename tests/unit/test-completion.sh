@@ -5,11 +5,8 @@
 # installed, the line after "--" is handed to the command's own completion.
 # Prints TAP.  The processes it starts are killed on exit.
 set -u
-B="${THREADLAB_BUILDDIR:-.}"
-TL="$B/threadlab"
-COMP="$B/completion/threadlab"
-tmp=$(mktemp -d)
 . "$(dirname "$0")/../lib/tap-lib.sh"
+COMP="$B/completion/threadlab"
 
 have_bc=0
 if [ -r /usr/share/bash-completion/bash_completion ]; then

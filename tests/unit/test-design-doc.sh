@@ -3,9 +3,7 @@
 # every design section the code, tests and docs cite is a heading of it, and
 # nothing cites a design file outside the repository.  Prints TAP, plan first.
 set -u
-SRC="${THREADLAB_SRCDIR:-.}"
 . "$(dirname "$0")/../lib/tap-lib.sh"
-tmp=$(mktemp -d)
 plan 5
 
 doc="$SRC/docs/design.md"

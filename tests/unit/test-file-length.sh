@@ -5,7 +5,6 @@
 # "Layers").  A file over the limit fails, named.
 # Prints TAP.
 set -u
-SRC="${THREADLAB_SRCDIR:-.}"
 . "$(dirname "$0")/../lib/tap-lib.sh"
 MAX=600
 FOLDERS="collectors monitor output tui workload common"
@@ -25,7 +24,6 @@ over_limit() {
 	return 0
 }
 
-tmp=$(mktemp -d)
 over_limit "$SRC" >"$tmp/over"
 bad=()
 while read -r f l; do

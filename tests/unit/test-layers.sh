@@ -15,11 +15,9 @@
 # however deep, so a face cannot name those types even by accident.
 # Prints TAP.
 set -u
-SRC="${THREADLAB_SRCDIR:-.}"
 BUILD="${THREADLAB_BUILDDIR:-.}"
 . "$(dirname "$0")/../lib/tap-lib.sh"
 plan 14
-tmp=$(mktemp -d)
 
 # The quoted includes of the files in a folder, as "file: header".
 includes() {

@@ -22,11 +22,9 @@
 # built) is held to the headers of the modules it stands in for.  Prints
 # TAP.
 set -u
-SRC="${THREADLAB_SRCDIR:-.}"
 BUILD="${THREADLAB_BUILDDIR:-.}"
 . "$(dirname "$0")/../lib/tap-lib.sh"
 plan 5
-tmp=$(mktemp -d)
 
 # objects FOLDER...: "folder stem name" for each global the objects of a
 # folder's sources define (an object left over from a source that is gone

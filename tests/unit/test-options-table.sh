@@ -5,13 +5,9 @@
 # each, and each names no option the table lacks.  The placeholder of an
 # option's value is the same in --help and in the man page.  Prints TAP.
 set -u
-SRC="${THREADLAB_SRCDIR:-.}"
-B="${THREADLAB_BUILDDIR:-.}"
-TL="$B/threadlab"
-MAN="$SRC/man/threadlab.1"
 . "$(dirname "$0")/../lib/tap-lib.sh"
+MAN="$SRC/man/threadlab.1"
 plan 19
-tmp=$(mktemp -d)
 
 # same WHAT WANT GOT: ok when the two sorted lists (files) are equal, else
 # the names missing from each side.
