@@ -11,8 +11,9 @@
 # ("TEXT: N passed, ...").  Exits 0 only when nothing failed.
 #
 # Before that line, each test with a failed case is named with its "not ok"
-# lines and the diagnostics under them (a script that died: its last
-# lines), so the end of a long run's output says what failed.
+# lines and the diagnostics under them (a script that died without one: its
+# last lines), then all their names on one line, so that the end of a long
+# run's output says what failed.
 label=""
 if [ "${1:-}" = --label ]; then
 	label="$2: "
@@ -32,20 +33,26 @@ for d in $dirs; do
 	[ -n "$(find "$d" -name '*.trs' | head -n1)" ] || empty=$((empty + 1))
 done
 # shellcheck disable=SC2086
-find $dirs -name '*.trs' -exec grep -l '^:test-result: \(FAIL\|ERROR\|XPASS\)' {} + 2>/dev/null | sort |
-	while IFS= read -r trs; do
-		log=${trs%.trs}.log
-		echo "failed: ${log#./}"
-		if [ -f "$log" ]; then
-			awk '/^not ok/ { n = 12; print "  " $0; next }
-				n > 0 && /^(PASS|FAIL|ERROR|SKIP|XFAIL|XPASS): / { next }
-				n > 0 && /^#/ { print "  " $0; n--; next }
-				{ n = 0 }' "$log" | head -n 40
-			grep -q '^:test-result: ERROR' "$trs" && tail -n 8 "$log" | sed 's/^/  | /'
-		else
-			sed -n 's/^:test-result: \(FAIL\|ERROR\|XPASS\) */  not ok /p' "$trs"
-		fi
-	done
+failed=$(find $dirs -name '*.trs' -exec grep -l '^:test-result: \(FAIL\|ERROR\|XPASS\)' {} + 2>/dev/null | sort)
+for trs in $failed; do
+	log=${trs%.trs}.log
+	echo "failed: ${log#./}"
+	if [ ! -f "$log" ]; then
+		sed -n 's/^:test-result: \(FAIL\|ERROR\|XPASS\) */  not ok /p' "$trs"
+	elif grep -q '^not ok' "$log"; then
+		awk '/^not ok/ { n = 12; print "  " $0; next }
+			n > 0 && /^(PASS|FAIL|ERROR|SKIP|XFAIL|XPASS): / { next }
+			n > 0 && /^#/ { print "  " $0; n--; next }
+			{ n = 0 }' "$log" | head -n 24
+	else
+		tail -n 8 "$log" | sed 's/^/  | /' # it died without a failed case
+	fi
+done
+# The names once more, together, where the end of a long output shows them.
+if [ -n "$failed" ]; then
+	names=$(for trs in $failed; do t=${trs%.trs}; printf '%s ' "${t##*/}"; done)
+	echo "the tests that failed: ${names% }"
+fi
 # shellcheck disable=SC2086
 find $dirs -name '*.trs' -exec cat {} + |
 	awk -v status="$status" -v empty="$empty" -v label="$label" '

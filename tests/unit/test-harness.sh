@@ -173,8 +173,10 @@ fi
 mkdir -p "$tmp/b1" "$tmp/b2"
 printf ':test-result: PASS\n:test-result: PASS\n:test-result: SKIP\n' >"$tmp/b1/x.trs"
 printf ':test-result: FAIL\n:test-result: ERROR\n:test-result: XFAIL\n' >"$tmp/b2/y.trs"
-printf '1..3\nok 1 - a\nnot ok 2 - b went wrong\nFAIL: y.sh 2 - b went wrong\n# the figure: 7\n# expected 9\nok 3 - c\n%s\n# y.sh took 1 s\nthe last words\n' "$(seq 6)" >"$tmp/b2/y.log"
+printf '1..3\nok 1 - a\nnot ok 2 - b went wrong\nFAIL: y.sh 2 - b went wrong\n# the figure: 7\n# expected 9\nok 3 - c\n# y.sh took 1 s\n' >"$tmp/b2/y.log"
 printf ':test-result: FAIL package smoke\n' >"$tmp/b2/p.trs"
+printf ':test-result: ERROR\n' >"$tmp/b2/z.trs"
+printf '1..2\nok 1 - a\n%s\n# z.sh took 1 s\ndied here\n' "$(seq 6)" >"$tmp/b2/z.log"
 out=$(sh "$SRC/tap-summary.sh" --label "both" "$tmp/b1" "$tmp/b2" 0)
 want="failed: $tmp/b2/p.log
   not ok package smoke
@@ -182,15 +184,17 @@ failed: $tmp/b2/y.log
   not ok 2 - b went wrong
   # the figure: 7
   # expected 9
+failed: $tmp/b2/z.log
   | 1
   | 2
   | 3
   | 4
   | 5
   | 6
-  | # y.sh took 1 s
-  | the last words
-both: 3 passed, 3 failed, 1 skipped"
+  | # z.sh took 1 s
+  | died here
+the tests that failed: p y z
+both: 3 passed, 4 failed, 1 skipped"
 [ "$out" = "$want" ] && ok "summary over two builds, each failure named with its diagnostics above the count" ||
 	notok "summary" "$out"
 out=$(sh "$SRC/tap-summary.sh" "$tmp/b1" 2)
