@@ -94,12 +94,23 @@ static void recording_add_line(struct recording *r, size_t frame, size_t off, si
 
 /* Decompresses frame i into r->buf.  0, or -EINVAL (corrupt), -EFBIG
  * (it inflates past RECORDING_FRAME_MAX), -ENOMEM (no memory for it: a
- * file is input, so this is said, not fatal). */
+ * file is input, so this is said, not fatal).  A frame whose header
+ * declares its size (zstd writes it unless it compressed a stream) is
+ * refused at once when that is past the cap, and otherwise decoded into a
+ * buffer of that size, not grown to it by doubling; the decoder fails a
+ * frame whose data does not match what it declared. */
 static int recording_inflate(struct recording *r, size_t i)
 {
 	if (r->cached == i + 1)
 		return 0;
 	const struct recording_frame *f = &r->frames[i];
+	unsigned long long declared = ZSTD_getFrameContentSize(r->map + f->off, f->len);
+	size_t want = 0; /* the capacity the declared size needs; 0 unknown */
+	if (declared != ZSTD_CONTENTSIZE_UNKNOWN && declared != ZSTD_CONTENTSIZE_ERROR) {
+		if (declared > RECORDING_FRAME_MAX)
+			return -EFBIG;
+		want = (size_t)declared + ZSTD_DStreamOutSize();
+	}
 	ZSTD_DCtx_reset(r->dctx, ZSTD_reset_session_only);
 	ZSTD_inBuffer in = {r->map + f->off, f->len, 0};
 	r->buf_len = 0;
@@ -107,6 +118,8 @@ static int recording_inflate(struct recording *r, size_t i)
 	for (;;) {
 		if (r->buf_cap - r->buf_len < ZSTD_DStreamOutSize()) {
 			size_t cap = r->buf_cap ? r->buf_cap * 2 : 2 * ZSTD_DStreamOutSize();
+			if (want > cap)
+				cap = want;
 			if (r->buf_len >= RECORDING_FRAME_MAX)
 				return -EFBIG;
 			if (cap > RECORDING_FRAME_MAX + ZSTD_DStreamOutSize())

@@ -54,6 +54,20 @@ static inline void tl_check_near(double a, double b, double eps, int line)
 	}
 }
 
+/* This process's resident memory (/proc/self/status VmRSS), kB. */
+static inline long tl_rss_kb(void)
+{
+	char line[256];
+	long kb = 0;
+	FILE *f = fopen("/proc/self/status", "re");
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "VmRSS: %ld", &kb) == 1)
+			break;
+	fclose(f);
+	return kb;
+}
+
 /* Directory of the fixture trees: $THREADLAB_SRCDIR/tests/fixtures. */
 static inline const char *tl_fixtures(void)
 {

@@ -354,20 +354,6 @@ static void test_overflow(void **state)
 	bpf_load_free(b);
 }
 
-/* This process's resident memory, kB (VmRSS), or 0. */
-static long rss_kb(void)
-{
-	char line[256];
-	long kb = 0;
-	FILE *f = fopen("/proc/self/status", "re");
-	assert_non_null(f);
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "VmRSS: %ld", &kb) == 1)
-			break;
-	fclose(f);
-	return kb;
-}
-
 /* Threads started and ending at 500 a second while the target is traced:
  * the map holds only threads that live (each entry deleted at exit), its
  * size does not grow over time, and neither does this reader's memory. */
@@ -389,11 +375,11 @@ static void test_churn(void **state)
 		most = e > most ? e : most;
 		if (k == 5) {
 			early = e;
-			rss_early = rss_kb();
+			rss_early = tl_rss_kb();
 		}
 		if (k == 29) {
 			late = e;
-			rss_late = rss_kb();
+			rss_late = tl_rss_kb();
 		}
 		/* no entry for more threads than live (short ones come and go) */
 		assert_true(e <= s.n + 64);
