@@ -13,6 +13,7 @@
 set -eu
 
 cd "$(dirname "$0")"
+top=$(pwd)
 start=$(date +%s)
 what=${1:-run}
 case "$what" in
@@ -146,8 +147,7 @@ test_jobs=$((jobs * 2))
 # them started last would hold the suite alone at its end), or the
 # CPU-share tests (SERIAL_TESTS).
 suite_tests() {
-	printf 'print-tests:\n\t@echo $(TESTS)\n\t@echo $(SERIAL_TESTS)\n\t@echo $(LONG_TESTS)\n' |
-		make -s -C "$1" -f Makefile -f - print-tests |
+	sh "$top/tests/lib/make-vars.sh" "$1" TESTS SERIAL_TESTS LONG_TESTS |
 		awk -v which="$2" '
 		NR == 1 { n = split($0, all, " ") }
 		NR == 2 { for (i = 1; i <= NF; i++) serial[$i] = 1 }

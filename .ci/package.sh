@@ -72,7 +72,7 @@ if (cd "$out/src" && DEB_BUILD_OPTIONS="nocheck parallel=$(nproc)" \
 	# The unit tests on the build as it ships: the optimiser sees code the
 	# sanitizer build compiles otherwise.  Only their programs are built
 	# (check_PROGRAMS narrowed to them), with the package's flags.
-	unit=$(printf 'print-unit:\n\t@echo $(TESTS)\n' | make -s -C "$out/src" -f Makefile -f - print-unit |
+	unit=$(sh tests/lib/make-vars.sh "$out/src" TESTS |
 		tr ' ' '\n' | grep '^tests/unit/test-[^.]*$' | tr '\n' ' ')
 	if [ -z "$unit" ]; then
 		fail "the unit tests on the build as it ships: none found in the Makefile"
