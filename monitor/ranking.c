@@ -21,10 +21,13 @@
 
 #define RANKING_THROTTLE_MAX 256 /* quota cgroups followed; beyond, the table starts over */
 
-/* A process's budget, as last read. */
+/* A process's budget, as last read.  A process is its PID, start time
+ * and name: exec keeps the first two, and a program that execs another
+ * (sh into taskset into the job) may set its own affinity on the way. */
 struct rank_cache {
 	pid_t pid;
 	uint64_t starttime;
+	uint32_t name_hash; /* FNV-1a of the name (machine_proc's raw bytes) */
 	double read_at; /* s on the caller's clock; < 0 never */
 	bool known;	/* the read succeeded */
 	int affinity, cpuset; /* budget.h's terms; 0 unknown */
@@ -170,18 +173,27 @@ static bool rank_budget(struct ranking *k, struct rank_cache *c, int online, dou
 	return true;
 }
 
-/* The cache entry of p: the old one when the same process (pid and start
- * time) had one, else a new one never read. */
+static uint32_t rank_name_hash(const struct machine_proc *p)
+{
+	uint32_t h = 2166136261u;
+	for (size_t i = 0; i < p->name_len && i < sizeof(p->name); i++)
+		h = (h ^ (unsigned char)p->name[i]) * 16777619u;
+	return h;
+}
+
+/* The cache entry of p: the old one when the same process (pid, start
+ * time and name) had one, else a new one never read. */
 static struct rank_cache rank_cached(const struct ranking *k, size_t *at,
 				     const struct machine_proc *p)
 {
+	uint32_t h = rank_name_hash(p);
 	while (*at < k->impl->ncache && k->impl->cache[*at].pid < p->pid)
 		(*at)++;
 	if (*at < k->impl->ncache && k->impl->cache[*at].pid == p->pid &&
-	    k->impl->cache[*at].starttime == p->starttime)
+	    k->impl->cache[*at].starttime == p->starttime && k->impl->cache[*at].name_hash == h)
 		return k->impl->cache[*at];
 	return (struct rank_cache){
-	    .pid = p->pid, .starttime = p->starttime, .read_at = -1, .thr = -1};
+	    .pid = p->pid, .starttime = p->starttime, .name_hash = h, .read_at = -1, .thr = -1};
 }
 
 static size_t rank_cpus_ran(const uint8_t *set)

@@ -8,7 +8,8 @@
  * single-target diagnosis uses.  Per process it adds its budget
  * (collectors/budget.h: the least of online CPUs, affinity, cpuset and
  * the tightest quota over its cgroup's ancestors), read when the process
- * first has rates and again every RANKING_BUDGET_S seconds (all of them
+ * first has rates, when its name changes (an exec, which may have set its
+ * affinity on the way) and again every RANKING_BUDGET_S seconds (all of them
  * together, so the processes of one cgroup share one read of its files:
  * budget_read_cached), and the
  * throttling of the cgroup whose quota binds (its cpu.stat, read once a

@@ -329,6 +329,20 @@ static void test_fixture_v2(void **state)
 	const struct rank_row *back = row_must(&k, 500, NULL);
 	assert_true(back && fabs(back->cpu - 0.5) < 1e-6);
 
+	/* 500 execs another program (same PID and start time, a new name),
+	 * which runs on CPU 0 alone: its budget is read again at once, not
+	 * RANKING_BUDGET_S later. */
+	uint64_t before = k.budget_reads;
+	put_proc(500, "pinned", 1, 3100, 0, "/", 60 * hz);
+	tl_put("proc/500/status", "Name:\tpinned\nPid:\t500\nCpus_allowed_list:\t0\n");
+	tl_put_machine(1000 + (unsigned long)(12 * hz), 106.0);
+	assert_true(ranking_tick(&k, 16.0));
+	const struct rank_row *pinned = row_must(&k, 500, NULL);
+	assert_string_equal(pinned->name, "pinned");
+	assert_int_equal(k.budget_reads, before + 1);
+	assert_int_equal(pinned->binding, MODEL_TERM_AFFINITY);
+	assert_true(fabs(pinned->effective - 1.0) < 1e-9);
+
 	ranking_free(&k);
 	sysroot_close(&r);
 	tl_rm_tree(tl_fixture_dir);
