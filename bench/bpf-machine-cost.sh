@@ -2,9 +2,10 @@
 # bpf-machine-cost.sh — reading every thread of the machine each second:
 # bench/bpf-all (the BPF collector's read, rates and latency, what --all
 # will do each tick) against `top -H -b -d 1` on the same machine, one after
-# the other, SECONDS each, ROUNDS times.  Prints each one's CPU (utime +
-# stime of the process, /proc/PID/stat) as % of a core and the ratio; the
-# goal is at most 0.05x.  Runs as root (BPF).
+# the other, SECONDS each, ROUNDS times.  Prints each one's CPU (the run
+# time of its threads, from schedstat to the nanosecond: bench/cpu-ns.sh)
+# as % of a core and the ratio; the goal is at most 0.05x.  Runs as root
+# (BPF).
 #
 # usage: bench/bpf-machine-cost.sh [SECONDS [ROUNDS]]   (default 30 s, 2 rounds)
 # THREADLAB_BUILDDIR (default .) names the build directory (make bench).

@@ -3,8 +3,8 @@
 # program: bench/pingpong (two threads passing a byte over pipes, as
 # `perf bench sched pipe` does) run alone, then with threadlab attached to
 # another process (a sleep) through BPF, then with threadlab attached to
-# it (--collector bpf --batch -i 1: the tracepoints time every wake-up and
-# switch of its threads), in turn ROUNDS times of SECONDS each.
+# it (--collector bpf --batch -i 1: the sched_switch program times every
+# wait of its threads), in turn ROUNDS times of SECONDS each.
 #
 # The middle run is the floor: the programs are attached and run at every
 # context switch of the machine, but return at their first check (the
@@ -26,10 +26,10 @@ B="${THREADLAB_BUILDDIR:-.}"
 TL="${THREADLAB_BIN:-$B/threadlab}"
 PP="$B/bench/pingpong"
 tmp=$(mktemp -d)
-tl="" other=""
+# run() runs in a subshell ($(run ...)): what it starts is noted in
+# $tmp/started, for cleanup to stop on every path.
 cleanup() {
-	[ -n "$tl" ] && kill "$tl" 2>/dev/null
-	[ -n "$other" ] && kill "$other" 2>/dev/null
+	[ -s "$tmp/started" ] && xargs kill <"$tmp/started" 2>/dev/null
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -40,24 +40,30 @@ trap 'exit 1' INT TERM HUP
 echo "bpf-overhead: $(nproc) CPUs, $(uname -r), load $(cut -d' ' -f1-3 /proc/loadavg)"
 
 run() { # run alone|floor|traced: "wall-rate cpu-rate" of one pingpong run
+	local tl="" other=""
 	rm -f "$tmp/pid"
 	if [ "$1" = floor ]; then
 		sleep 1000 &
 		other=$!
 		"$TL" --collector bpf --batch -i 1 -p "$other" >/dev/null 2>&1 &
 		tl=$!
+		echo "$other $tl" >>"$tmp/started"
 		sleep 0.5 # loaded and attached before the ping-pong starts
+		kill -0 "$tl" 2>/dev/null || { echo "bpf-overhead: threadlab did not stay attached" >&2; exit 1; }
 	fi
 	"$PP" "$secs" --pid "$tmp/pid" >"$tmp/out" &
 	local pp=$!
+	echo "$pp" >>"$tmp/started"
 	if [ "$1" = traced ]; then
 		for _ in $(seq 50); do [ -s "$tmp/pid" ] && break; sleep 0.01; done
 		"$TL" --collector bpf --batch -i 1 -p "$(cat "$tmp/pid")" >/dev/null 2>&1 &
 		tl=$!
+		echo "$tl" >>"$tmp/started"
 	fi
 	wait $pp
-	[ -n "$tl" ] && { kill "$tl" 2>/dev/null; wait "$tl" 2>/dev/null; tl=""; }
-	[ -n "$other" ] && { kill "$other" 2>/dev/null; wait "$other" 2>/dev/null; other=""; }
+	[ -n "$tl" ] && { kill "$tl" 2>/dev/null; wait "$tl" 2>/dev/null; }
+	[ -n "$other" ] && { kill "$other" 2>/dev/null; wait "$other" 2>/dev/null; }
+	: >"$tmp/started"
 	awk '/round trips/ { print $3, $5 }' "$tmp/out"
 }
 aw="" ac="" fw="" fc="" tw="" tc=""

@@ -9,7 +9,8 @@
 #   - key response: PgDn/PgUp and Tab (sort) sent ROUNDS times each, the
 #     time until the pane changed (capture-pane polled every 5 ms, so the
 #     figure includes tmux's own latency);
-#   - its own CPU (utime + stime of the process) over SECONDS, % of a core;
+#   - its own CPU (its threads' run time, schedstat: bench/cpu-ns.sh) over
+#     SECONDS, % of a core;
 #   - its RSS every tenth of SECONDS (VmRSS, kB);
 # and for --batch --format json -i 0.5 -c 20: the intervals between
 # samples (the JSON "time" fields) and the batch process's CPU.

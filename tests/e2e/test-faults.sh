@@ -4,9 +4,8 @@
 # values, error advice that fits, odd quotas and online files, long kernel
 # thread names, impossible CPU fields.  Prints TAP.
 set -u
-FX="${THREADLAB_SRCDIR:-.}/tests/fixtures"
-# Debian's python3 (a pyenv shim in front of it took 0.7 s of CPU a call)
 . "$(dirname "$0")/../lib/tap-lib.sh"
+FX="$SRC/tests/fixtures"
 plan 20
 
 # ---- 1: a thread starved of CPU --------------------------------------------

@@ -8,8 +8,6 @@
 # namespace cases); skipped, with the reason, without.  The parent-quota
 # runs sample while the namespace cases run.  Prints TAP, its plan first.
 set -u
-# the system's python3 first: a version manager's shim on PATH took 2 s a call
-
 . "$(dirname "$0")/../lib/tap-lib.sh"
 
 plan 4

@@ -7,11 +7,9 @@
 # by side, and the busy targets live only while they are read.  Prints
 # TAP, its plan first.
 set -u
-# the system's python3 first: a version manager's shim on PATH took 2 s a call
-ZL="${THREADLAB_BUILDDIR:-.}/tests/lib/zombie-leader"
-OMP="${THREADLAB_BUILDDIR:-.}/tests/lib/omp-busy"
-
 . "$(dirname "$0")/../lib/tap-lib.sh"
+ZL="$B/tests/lib/zombie-leader"
+OMP="$B/tests/lib/omp-busy"
 
 plan 2
 

@@ -8,8 +8,6 @@
 # side by side at the start; the floods, which time their answers, one at a
 # time after them.  Prints TAP, its plan first.
 set -u
-# the system's python3 first: a version manager's shim on PATH took 2 s a call
-
 . "$(dirname "$0")/../lib/tap-lib.sh"
 
 plan 10

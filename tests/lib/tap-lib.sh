@@ -28,13 +28,18 @@
 # (THREADLAB_BUILDDIR); SRC, the source tree (THREADLAB_SRCDIR); TL, the
 # threadlab under test (THREADLAB_BIN, else the build's); PY, Debian's
 # python3 (a python3 first in PATH may be a shim that costs a second a
-# start), else the one in PATH; tmp, a fresh directory, removed at exit.
+# start), else the one in PATH; tmp, a fresh directory, removed at exit
+# (never one inherited from the environment: a parent's, which a test
+# that exports tmp to its children would otherwise see removed).
 : "${B:=${THREADLAB_BUILDDIR:-.}}"
 : "${SRC:=${THREADLAB_SRCDIR:-.}}"
 : "${TL:=${THREADLAB_BIN:-$B/threadlab}}"
 : "${PY:=/usr/bin/python3}"
 [ -x "$PY" ] || PY=python3
-[ -n "${tmp:-}" ] || tmp=$(mktemp -d)
+if [ -z "${tmp:-}" ] || [[ $(declare -p tmp) == "declare -x"* ]]; then
+	tmp=$(mktemp -d)
+	export -n tmp
+fi
 n=0
 fails=0
 tap_planned=""
