@@ -31,8 +31,9 @@ struct mproc {
 	uint64_t ticks; /* stat utime + stime */
 	int stat_fd;	/* its proc/PID/stat, held open (live only); -1 none */
 	char cgroup[CGROUP_PATH_MAX];
-	double cgroup_at;  /* when cgroup was read, the caller's clock */
-	struct mthread *t; /* sorted by tid */
+	double cgroup_at;   /* when cgroup was read, the caller's clock */
+	uint32_t name_hash; /* machine_name_hash of its name then */
+	struct mthread *t;  /* sorted by tid */
 	size_t nt, tcap;
 };
 
@@ -325,11 +326,21 @@ static void machine_known_threads(const struct thread_sample *v, size_t n, const
 	}
 }
 
-/* The cgroup of process pid into np (kept from old while fresh). */
+uint32_t machine_name_hash(const char *name, size_t len)
+{
+	uint32_t h = 2166136261u; /* FNV-1a */
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)name[i]) * 16777619u;
+	return h;
+}
+
+/* The cgroup of process pid into np (kept from old while fresh and while
+ * its name is the same: a launcher such as cgexec moves itself to another
+ * cgroup, then execs the job). */
 static void machine_cgroup(struct machine_sampler *m, pid_t pid, const struct mproc *old,
 			   double now, struct mproc *np)
 {
-	if (old && now - old->cgroup_at < MACHINE_CGROUP_S) {
+	if (old && now - old->cgroup_at < MACHINE_CGROUP_S && old->name_hash == np->name_hash) {
 		memcpy(np->cgroup, old->cgroup, sizeof(np->cgroup));
 		np->cgroup_at = old->cgroup_at;
 		return;
@@ -410,6 +421,7 @@ int machine_sample(struct machine_sampler *m, double now, struct machine_sample 
 		memset(p, 0, sizeof(*p));
 		p->pid = st.pid;
 		p->starttime = st.starttime;
+		p->name_hash = machine_name_hash(st.name, st.name_len);
 		p->ticks = st.utime + st.stime;
 		p->stat_fd = fd;
 		struct machine_proc *x = &out->v[out->n];

@@ -19,8 +19,8 @@
  * reading them: a thread of it may have waited briefly, not run a tick.
  * A thread's stat (its last CPU) is read only when it ran.  The cgroup
  * (proc/PID/cgroup: the cgroup v1 cpu controller's path, else the unified
- * one) is read when a process is first seen and again every
- * MACHINE_CGROUP_S seconds.
+ * one) is read when a process is first seen, when its name changes (an
+ * exec) and again every MACHINE_CGROUP_S seconds.
  *
  * Processes and threads that vanish between the listing and a read are
  * skipped silently.  A PID whose start time changed is another process.
@@ -109,6 +109,12 @@ static inline bool machine_ran_on(const uint8_t *set, int c)
 {
 	return c >= 0 && c < MACHINE_CPUS_MAX && (set[c / 8] & (1u << (c % 8)));
 }
+
+/* Pure: a hash of a process's name (FNV-1a over its len raw bytes).  The
+ * same PID and start time under another name is the same process after
+ * an exec: what it may have changed on the way (its cgroup, its affinity)
+ * is read again. */
+uint32_t machine_name_hash(const char *name, size_t len);
 
 /* Files read since machine_sampler_new (the benchmark's figure). */
 uint64_t machine_sampler_reads(const struct machine_sampler *m);

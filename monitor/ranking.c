@@ -27,7 +27,7 @@
 struct rank_cache {
 	pid_t pid;
 	uint64_t starttime;
-	uint32_t name_hash; /* FNV-1a of the name (machine_proc's raw bytes) */
+	uint32_t name_hash; /* machine_name_hash of its name */
 	double read_at; /* s on the caller's clock; < 0 never */
 	bool known;	/* the read succeeded */
 	int affinity, cpuset; /* budget.h's terms; 0 unknown */
@@ -173,20 +173,12 @@ static bool rank_budget(struct ranking *k, struct rank_cache *c, int online, dou
 	return true;
 }
 
-static uint32_t rank_name_hash(const struct machine_proc *p)
-{
-	uint32_t h = 2166136261u;
-	for (size_t i = 0; i < p->name_len && i < sizeof(p->name); i++)
-		h = (h ^ (unsigned char)p->name[i]) * 16777619u;
-	return h;
-}
-
 /* The cache entry of p: the old one when the same process (pid, start
  * time and name) had one, else a new one never read. */
 static struct rank_cache rank_cached(const struct ranking *k, size_t *at,
 				     const struct machine_proc *p)
 {
-	uint32_t h = rank_name_hash(p);
+	uint32_t h = machine_name_hash(p->name, p->name_len < sizeof(p->name) ? p->name_len : sizeof(p->name));
 	while (*at < k->impl->ncache && k->impl->cache[*at].pid < p->pid)
 		(*at)++;
 	if (*at < k->impl->ncache && k->impl->cache[*at].pid == p->pid &&

@@ -143,6 +143,17 @@ static void test_fixture_rates(void **state)
 	assert_true(fabs(s.busy_cpus - 1.5) < 0.02);
 	assert_true(fabs(s.cpus - 1.7) < 1e-6);
 	assert_true(machine_sampler_reads(m) > 10);
+	/* 600 moves itself to another cgroup and execs a job there (as cgexec
+	 * does): the same PID and start time under a new name, its cgroup read
+	 * at once; 200 is moved by someone else, its name the same: its cgroup
+	 * stands until MACHINE_CGROUP_S has passed. */
+	put_proc(600, "job", 'R', 1, 1 * hz, 7100000000ull, 0, 0, "/moved");
+	put_proc(200, "sleeper", 'S', 1, 1 * hz, 5000000ull, 0, 0, "/elsewhere");
+	assert_int_equal(machine_sample(m, 12.0, &s), 0);
+	assert_string_equal(find(&s, 600)->cgroup, "/moved");
+	assert_string_equal(find(&s, 200)->cgroup, "/system.slice");
+	put_proc(200, "sleeper", 'S', 1, 1 * hz, 5000000ull, 0, 0, "/system.slice");
+	put_proc(600, "later", 'R', 1, 1 * hz, 7000000000ull, 0, 0, "/");
 
 	/* the window and the view from process 300 (its child 700 not followed) */
 	struct neighbours n;
