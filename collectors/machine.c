@@ -32,7 +32,7 @@ struct mproc {
 	int stat_fd;	/* its proc/PID/stat, held open (live only); -1 none */
 	char cgroup[CGROUP_PATH_MAX];
 	double cgroup_at;   /* when cgroup was read, the caller's clock */
-	uint32_t name_hash; /* machine_name_hash of its name then */
+	uint32_t name_hash; /* procparse_name_hash of its name then */
 	struct mthread *t;  /* sorted by tid */
 	size_t nt, tcap;
 };
@@ -326,14 +326,6 @@ static void machine_known_threads(const struct thread_sample *v, size_t n, const
 	}
 }
 
-uint32_t machine_name_hash(const char *name, size_t len)
-{
-	uint32_t h = 2166136261u; /* FNV-1a */
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ (unsigned char)name[i]) * 16777619u;
-	return h;
-}
-
 /* The cgroup of process pid into np (kept from old while fresh and while
  * its name is the same: a launcher such as cgexec moves itself to another
  * cgroup, then execs the job). */
@@ -421,7 +413,7 @@ int machine_sample(struct machine_sampler *m, double now, struct machine_sample 
 		memset(p, 0, sizeof(*p));
 		p->pid = st.pid;
 		p->starttime = st.starttime;
-		p->name_hash = machine_name_hash(st.name, st.name_len);
+		p->name_hash = procparse_name_hash(st.name, st.name_len);
 		p->ticks = st.utime + st.stime;
 		p->stat_fd = fd;
 		struct machine_proc *x = &out->v[out->n];
@@ -431,6 +423,7 @@ int machine_sample(struct machine_sampler *m, double now, struct machine_sample 
 		x->starttime = st.starttime;
 		memcpy(x->name, st.name, sizeof(x->name));
 		x->name_len = st.name_len;
+		x->name_hash = p->name_hash;
 		x->kernel = st.pid == 2 || st.ppid == 2;
 		uint64_t run = 0, wait = 0;
 		size_t nknown = 0;

@@ -55,6 +55,7 @@ struct machine_proc {
 	uint64_t starttime;	  /* stat field 22, clock ticks since boot */
 	char name[TASK_NAME_MAX]; /* stat field 2, raw bytes */
 	size_t name_len;
+	uint32_t name_hash;		   /* procparse_name_hash of name: a change is an exec */
 	char cgroup[CGROUP_PATH_MAX];	   /* proc/PID/cgroup, as the process sees it; "" unknown */
 	bool kernel;			   /* a kernel thread (kthreadd or one of its children) */
 	int threads;			   /* stat field 20 */
@@ -109,12 +110,6 @@ static inline bool machine_ran_on(const uint8_t *set, int c)
 {
 	return c >= 0 && c < MACHINE_CPUS_MAX && (set[c / 8] & (1u << (c % 8)));
 }
-
-/* Pure: a hash of a process's name (FNV-1a over its len raw bytes).  The
- * same PID and start time under another name is the same process after
- * an exec: what it may have changed on the way (its cgroup, its affinity)
- * is read again. */
-uint32_t machine_name_hash(const char *name, size_t len);
 
 /* Files read since machine_sampler_new (the benchmark's figure). */
 uint64_t machine_sampler_reads(const struct machine_sampler *m);

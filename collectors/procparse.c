@@ -251,3 +251,11 @@ int procparse_status_switches(const char *buf, size_t len, uint64_t *vcsw, uint6
 	}
 	return have_v && have_iv ? 0 : -EINVAL;
 }
+
+uint32_t procparse_name_hash(const char *name, size_t len)
+{
+	uint32_t h = 2166136261u;
+	for (size_t i = 0; i < len && i < TASK_NAME_MAX; i++)
+		h = (h ^ (unsigned char)name[i]) * 16777619u;
+	return h;
+}

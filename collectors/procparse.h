@@ -50,4 +50,10 @@ int procparse_status(const char *buf, struct status_info *out);
  * 0, or -EINVAL when either is missing or malformed. */
 int procparse_status_switches(const char *buf, size_t len, uint64_t *vcsw, uint64_t *ivcsw);
 
+/* A hash of a process's name (FNV-1a over the first len raw bytes of a
+ * stat_line's name, at most TASK_NAME_MAX): the same PID and start time
+ * under another name is the same process after an exec, and what it may
+ * have changed on the way (its cgroup, its affinity) is read again. */
+uint32_t procparse_name_hash(const char *name, size_t len);
+
 #endif

@@ -106,15 +106,6 @@ static const struct fleet_proc *fleet_find(const struct fleet_proc *v, size_t n,
 	return lo < n && v[lo].pid == pid ? &v[lo] : NULL;
 }
 
-/* FNV-1a of a process's name: whether it changed (an exec) since asked. */
-static uint32_t fleet_name_hash(const struct stat_line *st)
-{
-	uint32_t h = 2166136261u;
-	for (size_t i = 0; i < st->name_len && i < TASK_NAME_MAX; i++)
-		h = (h ^ (unsigned char)st->name[i]) * 16777619u;
-	return h;
-}
-
 /* Gives the matcher p's name and command line; p->asked when it took them. */
 static void fleet_ask(struct fleet *f, struct fleet_proc *p, const struct stat_line *st)
 {
@@ -159,7 +150,7 @@ static void fleet_list(struct fleet *f)
 		struct fleet_proc p = {.pid = f->pids[i],
 				       .ppid = st.ppid,
 				       .starttime = st.starttime,
-				       .name_hash = fleet_name_hash(&st)};
+				       .name_hash = procparse_name_hash(st.name, st.name_len)};
 		const struct fleet_proc *old = fleet_find(f->procs, f->nprocs, p.pid);
 		if (old && old->starttime == p.starttime) {
 			/* The same process; after an exec (another name) it is

@@ -27,9 +27,9 @@
 struct rank_cache {
 	pid_t pid;
 	uint64_t starttime;
-	uint32_t name_hash; /* machine_name_hash of its name */
-	double read_at; /* s on the caller's clock; < 0 never */
-	bool known;	/* the read succeeded */
+	uint32_t name_hash;   /* machine_proc's: a change is an exec */
+	double read_at;	      /* s on the caller's clock; < 0 never */
+	bool known;	      /* the read succeeded */
 	int affinity, cpuset; /* budget.h's terms; 0 unknown */
 	double quota;	      /* CPUs; < 0 unlimited */
 	double effective;
@@ -178,14 +178,17 @@ static bool rank_budget(struct ranking *k, struct rank_cache *c, int online, dou
 static struct rank_cache rank_cached(const struct ranking *k, size_t *at,
 				     const struct machine_proc *p)
 {
-	uint32_t h = machine_name_hash(p->name, p->name_len < sizeof(p->name) ? p->name_len : sizeof(p->name));
 	while (*at < k->impl->ncache && k->impl->cache[*at].pid < p->pid)
 		(*at)++;
 	if (*at < k->impl->ncache && k->impl->cache[*at].pid == p->pid &&
-	    k->impl->cache[*at].starttime == p->starttime && k->impl->cache[*at].name_hash == h)
+	    k->impl->cache[*at].starttime == p->starttime &&
+	    k->impl->cache[*at].name_hash == p->name_hash)
 		return k->impl->cache[*at];
-	return (struct rank_cache){
-	    .pid = p->pid, .starttime = p->starttime, .name_hash = h, .read_at = -1, .thr = -1};
+	return (struct rank_cache){.pid = p->pid,
+				   .starttime = p->starttime,
+				   .name_hash = p->name_hash,
+				   .read_at = -1,
+				   .thr = -1};
 }
 
 static size_t rank_cpus_ran(const uint8_t *set)
