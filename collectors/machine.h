@@ -98,7 +98,9 @@ int machine_sample(struct machine_sampler *m, double now, struct machine_sample 
  * thread_set is) are not read thread by thread: their threads' run and
  * wait nanoseconds and last CPUs are taken from known, which is how a
  * session that samples its target anyway spares the thousands of reads
- * its threads would cost here.  Only their stat (and cgroup) is read.
+ * its threads would cost here.  Only their leader thread's stat (not the
+ * process's, which the kernel makes by walking every thread) and their
+ * cgroup are read.
  * known must stay valid until that call; NULL: read every process. */
 void machine_sampler_known(struct machine_sampler *m, const struct thread_set *known);
 

@@ -18,6 +18,7 @@
 #include "text-safe.h"
 #include "thread-field.h"
 #include "throughput.h"
+#include "xalloc.h"
 
 const char *dash_format_sort_name(enum thread_field_id sort)
 {
@@ -286,7 +287,8 @@ void dash_format_process_tail(char *out, size_t cap, const struct dash_cols *c, 
 
 struct dash_format_key {
 	const struct model_thread *v;
-	enum thread_field_id sort;
+	const struct thread_field *f;
+	const double *value; /* f's value of each thread; NULL for a name */
 	const unsigned *group; /* NULL: one group */
 };
 
@@ -297,38 +299,43 @@ static int dash_format_cmp(const void *a, const void *b, void *arg)
 	if (k->group && k->group[ia] != k->group[ib])
 		return k->group[ia] < k->group[ib] ? -1 : 1;
 	const struct model_thread *x = &k->v[ia], *y = &k->v[ib];
-	const struct thread_field *f = dash_format_sorted(k->sort);
-	if (!f)
-		f = &thread_field_table[thread_field_sort_next(THREAD_FIELD_N, +1, false)];
-	double dx = 0, dy = 0;
 	int c = 0;
-
-	if (f->kind == THREAD_FIELD_KIND_NAME) {
+	if (!k->value) {
 		size_t n = x->name_len < y->name_len ? x->name_len : y->name_len;
 		c = memcmp(x->name, y->name, n);
 		if (c == 0)
 			c = (x->name_len > y->name_len) - (x->name_len < y->name_len);
 	} else {
-		dx = thread_field_value(f, x), dy = thread_field_value(f, y);
+		double dx = k->value[ia], dy = k->value[ib];
+		c = k->f->sort_ascending ? (dx > dy) - (dx < dy) : (dx < dy) - (dx > dy);
 	}
-	if (c == 0 && f->sort_ascending)
-		c = (dx > dy) - (dx < dy);
-	else if (c == 0)
-		c = (dx < dy) - (dx > dy);
 	if (c == 0)
 		c = (x->tid > y->tid) - (x->tid < y->tid);
 	return c;
 }
 
+/* The sort key of each thread is computed once, not at each of the
+ * n log n comparisons: with 10,000 threads the comparisons' field look-ups
+ * were most of a tick's sorting. */
 void dash_format_order(const struct model_thread *v, size_t n, enum thread_field_id sort,
 		       const unsigned *group, size_t *idx)
 {
-	struct dash_format_key k = {v, sort, group};
+	const struct thread_field *f = dash_format_sorted(sort);
+	if (!f)
+		f = &thread_field_table[thread_field_sort_next(THREAD_FIELD_N, +1, false)];
+	double *value = NULL;
+	if (f->kind != THREAD_FIELD_KIND_NAME && n > 1) {
+		value = xmalloc(n * sizeof(*value));
+		for (size_t i = 0; i < n; i++)
+			value[i] = thread_field_value(f, &v[i]);
+	}
+	struct dash_format_key k = {v, f, value, group};
 
 	for (size_t i = 0; i < n; i++)
 		idx[i] = i;
 	if (n > 1)
 		qsort_r(idx, n, sizeof(*idx), dash_format_cmp, &k);
+	free(value);
 }
 
 /* ---- bars, sparkline, chart ------------------------------------------ */

@@ -196,8 +196,10 @@ static void test_fixture_rates(void **state)
 }
 
 /* A process whose threads the caller gives (machine_sampler_known): its
- * rates and CPUs come from the given figures, not from its files, and its
- * thread files are not read; the next call without them reads the files. */
+ * rates and CPUs come from the given figures, not from its files, its
+ * thread files are not read, and of its stat lines only its leader
+ * thread's (proc/PID/stat costs the kernel a walk of every thread); the
+ * next call without them reads the files. */
 static void test_known(void **state)
 {
 	(void)state;
@@ -224,10 +226,11 @@ static void test_known(void **state)
 	k.v[1] = (struct thread_sample){
 	    .pid = 300, .tid = 301, .state = 'R', .cpu = 1, .run_ns = 250000100};
 	tl_put_machine(1100, 101.0);
+	tl_put("proc/300/stat", "not read while its threads are known\n");
 	uint64_t reads = machine_sampler_reads(m);
 	machine_sampler_known(m, &k);
 	assert_int_equal(machine_sample(m, 11.0, &s), 0);
-	/* proc/ listed, uptime, 300's stat, proc/stat, online: no task/ */
+	/* proc/ listed, uptime, 300's leader's stat, proc/stat, online */
 	assert_int_equal(machine_sampler_reads(m) - reads, 5);
 	const struct machine_proc *p = find(&s, 300);
 	assert_int_equal(p->threads, 2);
