@@ -172,6 +172,22 @@ ssize_t procinfo_cmdline(const struct sysroot *r, pid_t pid, char *buf, size_t c
 	return n == -ENOENT ? -ESRCH : n;
 }
 
+int procinfo_vm_pages(const struct sysroot *r, pid_t pid, pid_t tid, unsigned long long *pages)
+{
+	char rel[64], buf[256];
+	sysroot_proc_path(rel, sizeof(rel), pid, tid, "statm");
+	ssize_t n = sysroot_read(r, rel, buf, sizeof(buf));
+	if (n <= 0)
+		return n < 0 ? (int)n : -ESRCH;
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(buf, &end, 10);
+	if (end == buf || errno)
+		return -EINVAL;
+	*pages = v;
+	return 0;
+}
+
 int procinfo_exe(const struct sysroot *r, pid_t pid, char *buf, size_t cap)
 {
 	char rel[64];

@@ -132,21 +132,32 @@ static void census_refresh(const struct sysroot *r, struct census_proc *p, doubl
 	p->read_at = now;
 	struct stat_line st;
 	bool zombie = procinfo_stat(r, p->pid, &st) == 0 && st.state == 'Z';
-	p->view = zombie ? procinfo_live_thread(r, p->pid) : 0;
-	ssize_t n = maps_read_via(r, p->pid, p->view, &buf, CENSUS_MAPS_MAX, &cut);
-	/* empty: a kernel thread has no maps; a zombie leader without a view
-	 * has maps nobody can read */
-	p->maps_readable = n > 0 || (n == 0 && !zombie);
-	p->maps_cut = n > 0 && cut;
-	p->maps_readable = p->maps_readable && !p->maps_cut;
-	if (n >= 0) {
-		p->nruntimes = 0;
-		maps_each(buf, (size_t)n, census_add_runtime, p);
-		census_read_pools(r, p);
+	pid_t view = zombie ? procinfo_live_thread(r, p->pid) : 0;
+	unsigned long long vm = 0;
+	if (procinfo_vm_pages(r, p->pid, view, &vm) < 0 || zombie)
+		vm = 0;
+	if (vm && vm == p->maps_vm && view == p->view && p->maps_readable &&
+	    now - p->maps_at < CENSUS_MAPS_MAX_S) {
+		census_read_pools(r, p); /* the same mappings: their runtimes stand */
+	} else {
+		p->view = view;
+		p->maps_vm = vm;
+		p->maps_at = now;
+		ssize_t n = maps_read_via(r, p->pid, p->view, &buf, CENSUS_MAPS_MAX, &cut);
+		/* empty: a kernel thread has no maps; a zombie leader without a
+		 * view has maps nobody can read */
+		p->maps_readable = n > 0 || (n == 0 && !zombie);
+		p->maps_cut = n > 0 && cut;
+		p->maps_readable = p->maps_readable && !p->maps_cut;
+		if (n >= 0) {
+			p->nruntimes = 0;
+			maps_each(buf, (size_t)n, census_add_runtime, p);
+			census_read_pools(r, p);
+		}
+		free(buf);
 	}
-	free(buf);
 	census_proc_free(p);
-	n = environ_read_via(r, p->pid, p->view, &p->environ, &p->env_truncated);
+	ssize_t n = environ_read_via(r, p->pid, p->view, &p->environ, &p->env_truncated);
 	memset(p->vars, 0, sizeof(p->vars));
 	p->env_denied = n == -EACCES || n == -EPERM;
 	if (n < 0 || (n == 0 && zombie)) {

@@ -4,7 +4,12 @@
  * The threads sampler knows threads; the diagnosis also needs processes.
  * A census entry is read when a process first appears (stat, cmdline,
  * exe) and its maps and environ again every CENSUS_REFRESH_S seconds
- * (libraries load late: "import torch" comes after start).  Processes that
+ * (libraries load late: "import torch" comes after start) — its maps only
+ * when the size of its address space changed since they were read (a
+ * library loaded or unloaded changes it), or CENSUS_MAPS_MAX_S passed:
+ * the maps of a process with thousands of threads are tens of thousands of
+ * lines, most of them thread stacks.  The pool counts runtimes keep in
+ * memory are read at every refresh.  Processes that
  * left are dropped.  Everything is read through collectors/ under the
  * session's root (census-impl.h: the monitor's own); what may not be read
  * is recorded as such, never as absent. */
@@ -20,6 +25,7 @@
 #include "runtimes.h"
 
 #define CENSUS_REFRESH_S 5.0
+#define CENSUS_MAPS_MAX_S 60.0
 #define CENSUS_RUNTIMES	 12
 #define CENSUS_LIB_MAX	 256
 #define CENSUS_CMD_MAX	 1024
@@ -75,6 +81,8 @@ struct census_proc {
 	const char *vars[ENVIRONMENT_VARS_MAX]; /* environment_thread_vars values, into
 						 * environ; NULL: unset */
 	double read_at; /* CLOCK_MONOTONIC s of the last maps/environ read */
+	double maps_at; /* ... of the last maps read; 0: none */
+	unsigned long long maps_vm; /* procinfo_vm_pages then; 0: not known */
 	bool seen;	/* in the latest update */
 };
 

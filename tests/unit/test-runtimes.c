@@ -4,9 +4,12 @@
  * thread-name stems. */
 #include "tl-test.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "census-impl.h"
 #include "diagnosis-input.h"
@@ -268,6 +271,58 @@ static void test_not_read_whole(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* The maps are read again when the address space's size (statm) changed
+ * or CENSUS_MAPS_MAX_S passed, not at every refresh: a library loaded
+ * changes the size; the maps of a process with 10,000 threads are 20,000
+ * lines. */
+static void test_maps_reread(void **state)
+{
+	(void)state;
+	strcpy(fx, "/tmp/tl-test-census-XXXXXX"); /* mkdtemp filled it in */
+	assert_non_null(mkdtemp(fx));
+	static const char other[] = "7f0000000000-7f0000001000 r-xp 00000000 08:01 43 "
+				    "/usr/lib/x86_64-linux-gnu/libc.so.6\n";
+	fx_stat(400, 0, 'S');
+	fx_put("proc/400/environ", "A=1", 4);
+	fx_put("proc/400/statm", "1000 10 5 1 0 100 0\n", 20);
+	fx_put("proc/400/maps", other, sizeof(other) - 1);
+	struct sysroot r;
+	assert_int_equal(sysroot_open(&r, fx), 0);
+	struct census c;
+	census_init(&c, &r);
+	pid_t pids[] = {400};
+	census_update_pids(&c, &r, pids, NULL, 1, 1.0);
+	assert_int_equal(census_find(&c, 400)->nruntimes, 0);
+	/* libgomp mapped: the size changed, so the next refresh sees it */
+	fx_put("proc/400/statm", "1200 10 5 1 0 100 0\n", 20);
+	fx_put("proc/400/maps", fx_maps, sizeof(fx_maps) - 1);
+	census_update_pids(&c, &r, pids, NULL, 1, 1.0 + CENSUS_REFRESH_S);
+	assert_int_equal(census_find(&c, 400)->nruntimes, 1);
+	/* the same size: the maps are not read again (here they differ, to
+	 * tell), until CENSUS_MAPS_MAX_S after the last read */
+	fx_put("proc/400/maps", other, sizeof(other) - 1);
+	double t = 1.0 + 2 * CENSUS_REFRESH_S;
+	census_update_pids(&c, &r, pids, NULL, 1, t);
+	assert_int_equal(census_find(&c, 400)->nruntimes, 1);
+	census_update_pids(&c, &r, pids, NULL, 1, 1.0 + CENSUS_REFRESH_S + CENSUS_MAPS_MAX_S);
+	assert_int_equal(census_find(&c, 400)->nruntimes, 0);
+	/* no statm (a fixture, or not readable): read at every refresh */
+	fx_put("proc/400/maps", fx_maps, sizeof(fx_maps) - 1);
+	char rel[PATH_MAX];
+	snprintf(rel, sizeof(rel), "%s/proc/400/statm", fx);
+	assert_int_equal(unlink(rel), 0);
+	census_update_pids(&c, &r, pids, NULL, 1, 2.0 + CENSUS_REFRESH_S + CENSUS_MAPS_MAX_S);
+	assert_int_equal(census_find(&c, 400)->nruntimes, 0); /* not due yet */
+	census_update_pids(&c, &r, pids, NULL, 1,
+			   1.0 + 2 * CENSUS_REFRESH_S + CENSUS_MAPS_MAX_S);
+	assert_int_equal(census_find(&c, 400)->nruntimes, 1);
+	census_free(&c);
+	sysroot_close(&r);
+	char cmd[128];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", fx);
+	assert_int_equal(system(cmd), 0);
+}
+
 /* ---- runtimes ------------------------------------------------------------- */
 
 static void test_runtimes_match(void **state)
@@ -409,6 +464,7 @@ int main(void)
 	    cmocka_unit_test(test_maps_live),	   cmocka_unit_test(test_environ),
 	    cmocka_unit_test(test_runtimes_match), cmocka_unit_test(test_default_counts),
 	    cmocka_unit_test(test_stems),	   cmocka_unit_test(test_not_read_whole),
+	    cmocka_unit_test(test_maps_reread),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
