@@ -8,8 +8,8 @@
 # then alternates, ROUNDS times on that same load: `threadlab --all` in a
 # private 120x40 tmux, `threadlab --all --batch -i 1 --format json` (stdout
 # to a file) and `top -H -b -d 1` (stdout to /dev/null), each for SECONDS
-# after 2 s of settling.  Prints the CPU each used (utime + stime of the
-# whole process, /proc/PID/stat, from the end of settling to the end) as %
+# after 2 s of settling.  Prints the CPU each used (its threads' schedstat
+# run time, bench/cpu-ns.sh, from the end of settling to the end) as %
 # of one core, and the ratios to top's per round.  Each round also times
 # the batch's first ranked output: from its start to its first JSON line
 # (the first ranking comes RANKING_FIRST_S, 0.5 s, after a baseline), in ms.
@@ -49,20 +49,22 @@ for v in "$secs" "$nprocs" "$nthreads" "$rounds"; do
 done
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/all-cost.XXXXXX") || exit 1
 load_start "$nprocs" "$nthreads"
-hz=$(getconf CLK_TCK)
+. "$(dirname "$0")/cpu-ns.sh"
 
 # cpu_of PID: sets cpu to the % of one core PID used over SECONDS after 2 s
-# of settling.
+# of settling (its threads' schedstat run time: bench/cpu-ns.sh).
 cpu_of() {
 	local pid=$1 t0 w0 t1 w1
 	sleep 2
-	t0=$(ticks "$pid") || { echo "all-cost: $pid exited early: $(cat "$tmp/err")" >&2; exit 1; }
+	alive "$pid" || { echo "all-cost: $pid exited early: $(cat "$tmp/err")" >&2; exit 1; }
+	t0=$(cpu_ns "$pid")
 	w0=$(date +%s.%N)
 	sleep "$secs"
-	t1=$(ticks "$pid") || { echo "all-cost: $pid exited early: $(cat "$tmp/err")" >&2; exit 1; }
+	t1=$(cpu_ns "$pid")
 	w1=$(date +%s.%N)
-	cpu=$(awk -v a="$t0" -v b="$t1" -v hz="$hz" -v w0="$w0" -v w1="$w1" \
-		'BEGIN { printf "%.2f", 100 * (b - a) / hz / (w1 - w0) }')
+	alive "$pid" || { echo "all-cost: $pid exited early: $(cat "$tmp/err")" >&2; exit 1; }
+	cpu=$(awk -v a="$t0" -v b="$t1" -v w0="$w0" -v w1="$w1" \
+		'BEGIN { printf "%.2f", 100 * (b - a) / 1e9 / (w1 - w0) }')
 }
 # measure OUT COMMAND...: cpu_of COMMAND (stdout to OUT).  Not in a
 # subshell, so the EXIT trap knows the PID.

@@ -59,6 +59,13 @@ struct bpf_threads *bpf_threads_new(struct bpf_tasks *b, pid_t pid, bool tree, b
 	return NULL;
 }
 
+struct bpf_threads *bpf_threads_new_machine(struct bpf_tasks *b)
+{
+	(void)b;
+	errno = ENOTSUP;
+	return NULL;
+}
+
 void bpf_threads_free(struct bpf_threads *t)
 {
 	(void)t;

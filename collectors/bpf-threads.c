@@ -60,6 +60,7 @@ struct bpf_threads {
 	struct bpf_tasks *b;
 	pid_t pid;
 	bool tree, all;
+	bool all_traced; /* all, and the latency of every thread traced */
 	uint64_t last_gen;   /* the generation of the last read (0: none yet) */
 	uint64_t root_start; /* the leader's start time, ticks (0: not seen yet) */
 	struct bpf_slot_seen *slots;
@@ -99,7 +100,8 @@ static int bpf_threads_cmp(const void *a, const void *b)
 	return (x->tid > y->tid) - (x->tid < y->tid);
 }
 
-struct bpf_threads *bpf_threads_new(struct bpf_tasks *b, pid_t pid, bool tree, bool all)
+static struct bpf_threads *bpf_threads_make(struct bpf_tasks *b, pid_t pid, bool tree, bool all,
+					    bool trace)
 {
 	struct bpf_threads *t = xcalloc(1, sizeof(*t));
 	t->b = b;
@@ -111,16 +113,27 @@ struct bpf_threads *bpf_threads_new(struct bpf_tasks *b, pid_t pid, bool tree, b
 		t->hz = 100;
 	/* The processes to trace are registered by kernel tgid, which the
 	 * first read gives (pid is our namespace's number). */
-	if (all)
+	t->all_traced = all && trace;
+	if (t->all_traced)
 		bpf_load_trace_all(b, true);
 	return t;
+}
+
+struct bpf_threads *bpf_threads_new(struct bpf_tasks *b, pid_t pid, bool tree, bool all)
+{
+	return bpf_threads_make(b, pid, tree, all, true);
+}
+
+struct bpf_threads *bpf_threads_new_machine(struct bpf_tasks *b)
+{
+	return bpf_threads_make(b, 0, false, true, false);
 }
 
 void bpf_threads_free(struct bpf_threads *t)
 {
 	if (!t)
 		return;
-	if (t->all)
+	if (t->all_traced)
 		bpf_load_trace_all(t->b, false);
 	for (size_t i = 0; i < t->ntraced; i++)
 		bpf_load_trace(t->b, t->traced[i], -1);
@@ -237,6 +250,8 @@ static void bpf_threads_fill(struct bpf_threads *t, const struct tl_task *r, dou
 	memcpy(s->name, r->comm, s->name_len);
 	s->state = r->state;
 	s->cpu = r->cpu;
+	s->ppid = (pid_t)r->ppid;
+	s->nthreads = (int)r->nthreads;
 	/* /proc scales utime and stime so that they sum to the run time. */
 	uint64_t rt = r->run_ns, u = r->utime_ns, st = r->stime_ns, sys;
 	if (u + st == 0 || st == 0)
@@ -405,7 +420,8 @@ static int bpf_threads_parse(struct bpf_threads *t, size_t n, double now, struct
 			out->v = xreallocarray_grow(out->v, &out->cap, out->n + 1, sizeof(*out->v));
 			struct thread_sample *s = &out->v[out->n++];
 			bpf_threads_fill(t, &r, now, s);
-			if (r.h.flags & TL_TASK_LAT)
+			/* an untraced reader skips what another reader traces */
+			if ((r.h.flags & TL_TASK_LAT) && out->lat_on)
 				bpf_threads_latency(t, &r, counts, out, s);
 			t->full++;
 		}
@@ -431,7 +447,7 @@ int bpf_threads_sample(struct bpf_threads *t, double now, struct thread_set *out
 {
 	thread_set_free(out);
 	out->time = now;
-	out->lat_on = true;
+	out->lat_on = !t->all || t->all_traced;
 	struct bpf_tasks_cadence c;
 	bpf_threads_cadence(t, now, &c);
 	struct timespec boot;
@@ -454,7 +470,7 @@ int bpf_threads_sample(struct bpf_threads *t, double now, struct thread_set *out
 			break;
 		thread_set_free(out); /* a thread not kept: again, in full */
 		out->time = now;
-		out->lat_on = true;
+		out->lat_on = !t->all || t->all_traced;
 		c.lite = false;
 	}
 	/* A process the iterator never showed, though it was there when the
@@ -472,7 +488,7 @@ int bpf_threads_sample(struct bpf_threads *t, double now, struct thread_set *out
 	out->lat_capacity = bpf_load_capacity(t->b);
 	if (alive <= 0) {
 		thread_set_free(out);
-		out->lat_on = true;
+		out->lat_on = !t->all || t->all_traced;
 		return -ESRCH;
 	}
 	/* The iterator goes by process, then by thread in creation order:

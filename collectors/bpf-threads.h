@@ -13,6 +13,11 @@
  * NULL and sets errno (ENOMEM, or what registering the target failed
  * with). */
 struct bpf_threads *bpf_threads_new(struct bpf_tasks *b, pid_t pid, bool tree, bool all);
+/* A reader of every thread of the machine that traces none (the machine
+ * view, whose rows show no latency: tracing every switch of the machine
+ * would cost every process on it for figures nobody reads).  Its samples
+ * have lat_on false.  NULL and errno as bpf_threads_new. */
+struct bpf_threads *bpf_threads_new_machine(struct bpf_tasks *b);
 void bpf_threads_free(struct bpf_threads *t);
 /* Fills out (replacing its contents) at time now (CLOCK_MONOTONIC s).
  * Returns 0; -ESRCH once the target has no thread that is not a zombie

@@ -29,7 +29,8 @@ struct mproc {
 	pid_t pid;
 	uint64_t starttime;
 	uint64_t ticks; /* stat utime + stime */
-	int stat_fd;	/* its proc/PID/stat, held open (live only); -1 none */
+	int stat_fd;	/* its stat line, held open (live only); -1 none */
+	bool stat_leader; /* stat_fd is the leader thread's task/PID/stat */
 	char cgroup[CGROUP_PATH_MAX];
 	double cgroup_at;   /* when cgroup was read, the caller's clock */
 	uint32_t name_hash; /* procparse_name_hash of its name then */
@@ -182,13 +183,20 @@ static void machine_set_cpu(uint8_t *set, int c)
 		set[c / 8] |= (uint8_t)(1u << (c % 8));
 }
 
-/* proc/PID/stat into buf (NUL-terminated): read again through the
- * descriptor held (*held: taken from the kept entry, -1 none), which
- * reads ESRCH once its process has ended, even when the PID is another
+/* The stat line of process pid into buf (NUL-terminated): proc/PID/stat,
+ * or with leader its leader thread's, proc/PID/task/PID/stat, for a
+ * process whose threads the caller knows (machine_sampler_known).  The
+ * leader's line has the process's PID, name, state, parent, start time
+ * and thread count, and its own utime and stime only; the kernel makes it
+ * without walking the threads, which proc/PID/stat does twice (CPU times
+ * and faults): with 10,000 threads that walk was a sixth of an attached
+ * dashboard's CPU.  Read again through the descriptor held (*held: taken
+ * from the kept entry, -1 none; of the same kind of line), which reads
+ * ESRCH once its process has ended, even when the PID is another
  * process's now; else opened.  *held gets the descriptor to hold for the
  * next call (-1: none).  Returns the bytes read or -errno. */
-static ssize_t machine_stat_read(struct machine_sampler *m, pid_t pid, int *held, char *buf,
-				 size_t cap)
+static ssize_t machine_stat_read(struct machine_sampler *m, pid_t pid, bool leader, int *held,
+				 char *buf, size_t cap)
 {
 	m->reads++;
 	int fd = *held;
@@ -201,8 +209,11 @@ static ssize_t machine_stat_read(struct machine_sampler *m, pid_t pid, int *held
 		}
 		close(fd);
 	}
-	char rel[48];
-	snprintf(rel, sizeof(rel), "proc/%d/stat", (int)pid);
+	char rel[64];
+	if (leader)
+		snprintf(rel, sizeof(rel), "proc/%d/task/%d/stat", (int)pid, (int)pid);
+	else
+		snprintf(rel, sizeof(rel), "proc/%d/stat", (int)pid);
 	fd = sysroot_openat(&m->root, rel, O_RDONLY);
 	if (fd < 0)
 		return fd;
@@ -212,21 +223,6 @@ static ssize_t machine_stat_read(struct machine_sampler *m, pid_t pid, int *held
 	else
 		close(fd);
 	return n;
-}
-
-/* proc/PID/task/PID/stat into buf: the leader thread's line, for a
- * process whose threads the caller knows (machine_sampler_known).  Its
- * fields this file uses are the process's (PID, name, state, parent,
- * start time, thread count) but utime and stime, which are the leader's
- * own; the kernel makes it without walking the threads, which
- * proc/PID/stat does twice (CPU times and faults): with 10,000 threads
- * that walk was a sixth of an attached dashboard's CPU. */
-static ssize_t machine_leader_stat_read(struct machine_sampler *m, pid_t pid, char *buf,
-					size_t cap)
-{
-	char rel[64];
-	snprintf(rel, sizeof(rel), "proc/%d/task/%d/stat", (int)pid, (int)pid);
-	return machine_read(m, rel, buf, cap);
 }
 
 /* The last CPU of thread tid of pid (a thread that ran), or -1. */
@@ -325,6 +321,31 @@ static const struct thread_sample *machine_known_first(const struct machine_samp
 	return end > lo ? &k->v[lo] : NULL;
 }
 
+/* The stat line of the process whose known threads are v[n] (NULL: none),
+ * from its leader's sample where that has the process's fields (the BPF
+ * path: thread_sample's ppid and nthreads): no file read.  utime and stime
+ * are left 0 (a known process's are not used).  Returns false when there
+ * is no such sample. */
+static bool machine_known_stat(const struct thread_sample *v, size_t n, struct stat_line *st)
+{
+	const struct thread_sample *lead = NULL;
+	for (size_t i = 0; v && i < n && !lead; i++)
+		if (v[i].tid == v[i].pid && v[i].nthreads > 0)
+			lead = &v[i];
+	if (!lead)
+		return false;
+	memset(st, 0, sizeof(*st));
+	st->pid = lead->pid;
+	memcpy(st->name, lead->name, sizeof(st->name)); /* both TASK_NAME_MAX */
+	st->name_len = lead->name_len;
+	st->state = lead->state;
+	st->ppid = lead->ppid;
+	st->num_threads = lead->nthreads;
+	st->starttime = lead->starttime;
+	st->processor = lead->cpu;
+	return true;
+}
+
 /* The known threads v[n] of process x into np, as machine_threads reads
  * them: their run and wait from the caller's sample, their last CPU its. */
 static void machine_known_threads(const struct thread_sample *v, size_t n, const struct mproc *old,
@@ -406,25 +427,30 @@ int machine_sample(struct machine_sampler *m, double now, struct machine_sample 
 	for (ssize_t i = 0; i < np; i++) {
 		char buf[1024];
 		struct mproc *kept = machine_kept(m, m->pids[i]);
+		size_t nknown = 0;
+		const struct thread_sample *known = machine_known_first(m, m->pids[i], &nknown);
 		int fd = -1;
 		if (kept) {
 			fd = kept->stat_fd;
 			kept->stat_fd = -1; /* ours now: closed below or held in next */
-		}
-		size_t nknown = 0;
-		const struct thread_sample *known = machine_known_first(m, m->pids[i], &nknown);
-		ssize_t n;
-		if (known) {
-			if (fd >= 0)
-				close(fd); /* the whole process's line: not read while known */
-			fd = -1;
-			n = machine_leader_stat_read(m, m->pids[i], buf, sizeof(buf));
-		} else {
-			n = machine_stat_read(m, m->pids[i], &fd, buf, sizeof(buf));
+			if (fd >= 0 && kept->stat_leader != (known != NULL)) {
+				close(fd); /* the other kind of line */
+				fd = -1;
+			}
 		}
 		struct stat_line st;
-		if (n <= 0 || procparse_stat_line(buf, (size_t)n, &st) < 0 || st.state == 'Z' ||
-		    st.state == 'X' || st.pid != m->pids[i]) {
+		int got;
+		if (machine_known_stat(known, nknown, &st)) {
+			if (fd >= 0)
+				close(fd); /* no line read while the sample has its fields */
+			fd = -1;
+			got = 0;
+		} else {
+			ssize_t n =
+			    machine_stat_read(m, m->pids[i], known != NULL, &fd, buf, sizeof(buf));
+			got = n <= 0 ? -1 : procparse_stat_line(buf, (size_t)n, &st);
+		}
+		if (got < 0 || st.state == 'Z' || st.state == 'X' || st.pid != m->pids[i]) {
 			if (fd >= 0)
 				close(fd);
 			continue; /* gone or a zombie: nothing runs */
@@ -443,6 +469,7 @@ int machine_sample(struct machine_sampler *m, double now, struct machine_sample 
 		 * later whole-process reading's by chance (the shortcut below) */
 		p->ticks = known ? UINT64_MAX : st.utime + st.stime;
 		p->stat_fd = fd;
+		p->stat_leader = known != NULL;
 		struct machine_proc *x = &out->v[out->n];
 		memset(x, 0, sizeof(*x));
 		x->pid = st.pid;

@@ -38,6 +38,12 @@ struct thread_sample {
 	uint32_t lat_ref;	/* run-queue latency since the thread was first traced:
 				 * 1 + index into the set's lat; 0 none (not traced, or
 				 * the /proc path) */
+	/* A process's leader on the BPF path (bpf-tasks.h): stat fields 4
+	 * (parent) and 20 (threads) of its process, so that the machine
+	 * reader needs no stat line for it; nthreads 0: not read (the /proc
+	 * path, or not the leader). */
+	pid_t ppid;
+	int nthreads;
 };
 
 /* All threads seen in one tick, sorted by (pid, tid). */

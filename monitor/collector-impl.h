@@ -11,4 +11,10 @@
 /* Puts a new sampler on the chosen path (nothing on /proc). */
 void collector_attach(struct sampler *s, bool live);
 
+struct bpf_threads;
+/* A reader of every thread of the machine through the loaded programs,
+ * tracing none (bpf_threads_new_machine), owned by the caller; NULL on the
+ * /proc path or when live is false (a fixture tree). */
+struct bpf_threads *collector_machine_reader(bool live);
+
 #endif

@@ -16,6 +16,7 @@
 #include "privileges.h"
 #include "session-impl.h"
 #include "bpf-load.h"
+#include "bpf-threads.h"
 
 static struct bpf_tasks *collector_loaded;
 static bool collector_chosen;
@@ -77,6 +78,11 @@ void collector_attach(struct sampler *s, bool live)
 {
 	if (s && live && collector_loaded)
 		sampler_use_bpf(s, collector_loaded);
+}
+
+struct bpf_threads *collector_machine_reader(bool live)
+{
+	return live && collector_loaded ? bpf_threads_new_machine(collector_loaded) : NULL;
 }
 
 unsigned long long collector_dropped(void)

@@ -36,6 +36,10 @@ void neighbours_free(struct neighbours *n);
  * reader and must outlive n; its own next tick measures from n's last. */
 void neighbours_borrow(struct neighbours *n, const struct neighbours *from);
 
+/* Whether neighbours_tick at now would sample (a caller that reads the
+ * threads it passes as known reads them only then). */
+bool neighbours_due(const struct neighbours *n, double now);
+
 /* Samples the machine under r when NEIGHBOURS_PERIOD_S has passed since
  * the last sample (the first call only sets the baseline), at now
  * (CLOCK_MONOTONIC s).  known (NULL: none): the caller's own sample of the

@@ -119,13 +119,18 @@ static void neigh_half_clear(struct neigh_half *h)
 	h->seconds = h->busy_s = h->busy_seconds = 0;
 }
 
-bool neighbours_tick(struct neighbours *n, const struct sysroot *r, const struct thread_set *known,
-		     double now)
+bool neighbours_due(const struct neighbours *n, double now)
 {
 	double period = NEIGHBOURS_PERIOD_S;
 	if (n->first_period > 0 && n->ms && n->sample.dt <= 0)
 		period = n->first_period; /* the baseline is the last sample */
-	if (n->failed || (n->last > 0 && now - n->last < period - NEIGHBOURS_SLACK_S))
+	return !n->failed && !(n->last > 0 && now - n->last < period - NEIGHBOURS_SLACK_S);
+}
+
+bool neighbours_tick(struct neighbours *n, const struct sysroot *r, const struct thread_set *known,
+		     double now)
+{
+	if (!neighbours_due(n, now))
 		return false;
 	if (!n->ms && !(n->ms = machine_sampler_new(r))) {
 		n->failed = true;

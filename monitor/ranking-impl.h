@@ -11,6 +11,7 @@
 #include "neighbours-impl.h"
 #include "ranking.h"
 #include "sysroot.h"
+#include "threads.h"
 
 struct rank_cache;    /* ranking.c: a process's budget */
 struct rank_throttle; /* ranking.c: a quota cgroup's cpu.stat */
@@ -28,6 +29,13 @@ struct ranking_impl {
 	struct budget_cache budgets; /* what the cgroups share, since budget_epoch */
 	double budget_epoch;	     /* s; budgets read before it are due; < 0 none */
 	struct census census;	     /* of the explained offenders */
+	/* The BPF path (collector.h): every thread of the machine in one
+	 * read at each machine sample, handed to the machine reader as
+	 * known, so it reads one stat line a process and no thread's files;
+	 * NULL on /proc, or after a read failed (bpf_note says so). */
+	struct bpf_threads *bt;
+	struct thread_set bset;
+	char bpf_note[160];
 };
 
 /* root must outlive the ranking. */

@@ -11,11 +11,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bpf-threads.h"
 #include "cgroup.h"
 #include "cgroup-read.h"
 #include "cgroup-parse.h"
+#include "collector-impl.h"
 #include "diagnosis-input.h"
 #include "model-impl.h"
+#include "thread-set.h"
 #include "xalloc.h"
 #include "diagnosis-rules.h"
 
@@ -60,6 +63,8 @@ void ranking_init(struct ranking *k, const struct sysroot *root, bool kernel)
 	k->impl->budget = xcalloc(1, sizeof(*k->impl->budget));
 	budget_cache_init(&k->impl->budgets);
 	k->impl->budget_epoch = -1;
+	thread_set_init(&k->impl->bset);
+	k->impl->bt = collector_machine_reader(root->live);
 }
 
 int ranking_open(struct ranking *k, const char *dir, bool kernel, double now, char *err,
@@ -93,6 +98,8 @@ void ranking_free(struct ranking *k)
 	if (k->impl->own_root)
 		sysroot_close(&k->impl->root);
 	neighbours_free(&k->impl->machine);
+	bpf_threads_free(k->impl->bt);
+	thread_set_free(&k->impl->bset);
 	census_free(&k->impl->census);
 	free(k->impl->cache);
 	free(k->impl->thr);
@@ -319,9 +326,28 @@ static void rank_summary(struct ranking *k, double psi)
 					     sizeof(m->headline));
 }
 
+/* Every thread of the machine through BPF, when the machine reader is
+ * due: what it is then given as known.  NULL on /proc, or when the read
+ * failed (from then on every process is read from /proc). */
+static const struct thread_set *rank_bpf_threads(struct ranking *k, double now)
+{
+	struct ranking_impl *m = k->impl;
+	if (!m->bt || !neighbours_due(&m->machine, now))
+		return NULL;
+	int rc = bpf_threads_sample(m->bt, now, &m->bset);
+	if (rc == 0)
+		return &m->bset;
+	snprintf(m->bpf_note, sizeof(m->bpf_note),
+		 "the BPF read failed (%s): every process from /proc from now on", strerror(-rc));
+	bpf_threads_free(m->bt);
+	m->bt = NULL;
+	return NULL;
+}
+
 bool ranking_tick(struct ranking *k, double now)
 {
-	if (!neighbours_tick(&k->impl->machine, &k->impl->root, NULL, now))
+	const struct thread_set *known = rank_bpf_threads(k, now);
+	if (!neighbours_tick(&k->impl->machine, &k->impl->root, known, now))
 		return false;
 	const struct machine_sample *s = &k->impl->machine.sample;
 	struct psi psi;
@@ -394,6 +420,7 @@ bool ranking_tick(struct ranking *k, double now)
 	qsort(k->rows, k->n, sizeof(*k->rows), rank_cmp);
 	rank_explain(k, online, now, psi_some);
 	rank_summary(k, psi_some);
+	k->summary.bpf = known != NULL;
 	return true;
 }
 

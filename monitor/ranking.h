@@ -84,6 +84,7 @@ struct rank_machine {
 	size_t threads;	      /* of those */
 	enum verdict verdict; /* idle, oversubscribed or fine */
 	char headline[DIAG_TEXT];
+	bool bpf; /* its threads were read through BPF (collector.h), not /proc */
 };
 
 struct ranking_impl; /* ranking.c's: the machine reader, the budgets, the census */

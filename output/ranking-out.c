@@ -29,6 +29,7 @@ void ranking_out_machine_json(struct json_out *j, const struct rank_machine *m)
 	json_out_kuint(j, "threads", m->threads);
 	json_out_kstr(j, "verdict", diagnosis_verdict_name(m->verdict));
 	json_out_kstr(j, "headline", m->headline);
+	json_out_kstr(j, "collector", m->bpf ? "bpf" : "proc");
 	json_out_end(j);
 }
 

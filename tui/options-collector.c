@@ -31,8 +31,8 @@ int options_collector_one(struct options *o, int c, const char *arg, char *err, 
 
 bool options_collector_live(const struct options *o)
 {
-	if (o->replay || o->all)
-		return false; /* --all reads schedstat for every process (ranking.h) */
+	if (o->replay)
+		return false;
 	switch (o->mode) {
 	case MODE_DASHBOARD:
 	case MODE_BATCH:

@@ -150,12 +150,13 @@ static const struct options_entry options_table_entries[] = {
     {"collector", OPT_COLLECTOR, OPTIONS_ARG_ENUM, collector_want_names, LIVE, NULL,
      OPTIONS_SEC_COLLECTOR, "C", "auto (default): the BPF task iterator where it loads (root, "
      "or CAP_BPF and CAP_PERFMON), with each thread's run-queue latency (P50/P99/MAX), else "
-     "/proc with a note; bpf: BPF or exit 2; proc: /proc only",
-     FOR(LAB) | FOR(PID) | FOR(CMD) | FOR(MATCH)},
+     "/proc with a note; bpf: BPF or exit 2; proc: /proc only.  With --all, every thread of "
+     "the machine in one read, no latency",
+     FOR(LAB) | FOR(PID) | FOR(CMD) | FOR(MATCH) | FOR(ALL)},
     {"bpf-threads", OPT_BPF_THREADS, OPTIONS_ARG_INT, NULL, LIVE, NULL, OPTIONS_SEC_COLLECTOR,
      "N", "threads whose latency the BPF map holds (default %g); beyond that, events are "
      "counted as dropped",
-     FOR(LAB) | FOR(PID) | FOR(CMD) | FOR(MATCH), {COLLECTOR_BPF_THREADS_DEFAULT}},
+     FOR(LAB) | FOR(PID) | FOR(CMD) | FOR(MATCH) | FOR(ALL), {COLLECTOR_BPF_THREADS_DEFAULT}},
 
     {"no-tree", OPT_NO_TREE, OPTIONS_ARG_NONE, NULL, OPTIONS_IN_ALL & ~IN(BUDGET), NULL,
      OPTIONS_SEC_DIAG, NULL, "-- CMD: follow the command's process alone (by default its whole "

@@ -373,6 +373,11 @@ int tl_tasks(struct bpf_iter__task *ctx)
 	r.nvcsw = t->nvcsw;
 	r.nivcsw = t->nivcsw;
 	r.state = state_letter(t);
+	if (r.h.tid == r.h.tgid) {
+		struct task_struct *parent = BPF_CORE_READ(t, real_parent);
+		r.ppid = parent ? ns_tgid_read(parent, lv) : 0;
+		r.nthreads = (__u32)BPF_CORE_READ(t, signal, nr_threads);
+	}
 	__builtin_memcpy(r.comm, t->comm, sizeof(r.comm));
 	struct tl_slot *st = bpf_task_storage_get(&slots, t, 0, 0);
 	__u32 k = st && st->slot1 ? st->slot1 - 1 : 0;

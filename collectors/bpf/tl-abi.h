@@ -116,6 +116,10 @@ struct tl_task {
 	__u32 slot; /* its histogram's slot (TL_TASK_LAT) */
 	char state; /* as /proc shows it: R S D T t X Z P I */
 	char pad[3];
+	/* A process's leader only (tid == tgid), else 0: what /proc/PID/stat
+	 * would add, so that a reader of the machine needs no stat line. */
+	__u32 ppid;	/* its parent's process, as the reader's namespace numbers it */
+	__u32 nthreads; /* its live threads (signal->nr_threads) */
 	char comm[TL_COMM_LEN];
 };
 

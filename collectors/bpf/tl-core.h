@@ -58,6 +58,11 @@ struct pid {
 	struct upid numbers[1]; /* level + 1 of them */
 };
 
+/* What a thread group shares: its live thread count (/proc's num_threads). */
+struct signal_struct {
+	int nr_threads;
+};
+
 struct task_struct {
 	struct thread_info thread_info;
 	unsigned int __state; /* 5.14+; "state" before */
@@ -68,6 +73,7 @@ struct task_struct {
 	struct task_struct *real_parent;
 	struct task_struct *group_leader;
 	struct pid *thread_pid;
+	struct signal_struct *signal;
 	struct sched_entity se;
 	struct sched_info sched_info;
 	__u64 utime, stime;

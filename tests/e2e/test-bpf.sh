@@ -6,7 +6,8 @@
 # once loaded, a read that fails at run time (THREADLAB_BPF_FAIL_READ), the
 # latency in batch JSON, CSV and the diagnosis, an overflowing map, a
 # recording replayed, the dashboard's columns and their hidden line in
-# tmux, and the OpenMetrics histogram with scrapes that never read BPF.
+# tmux, the OpenMetrics histogram with scrapes that never read BPF, and
+# --all through BPF and through /proc side by side.
 # Prints TAP; every process and the tmux server it starts are killed on
 # every path.  Without a BPF build, or where BPF does not load (not root),
 # the cases that need it say SKIP and why.
@@ -25,7 +26,7 @@ need_tmux bpf
 for c in "$PY" curl; do
 	command -v "$c" >/dev/null || skip_all "$c is not installed"
 done
-plan 19
+plan 20
 
 # One idle session keeps the private tmux server up between the others: a
 # new session right after the last one closed can find the server exiting.
@@ -191,6 +192,11 @@ if [ $bpf = yes ]; then
 	scraper=$!
 	track "$scraper"
 fi
+# 20: the whole machine through BPF and through /proc at the same time
+if [ $bpf = yes ]; then
+	bg_start all_b "$TL" --all --collector bpf --batch --format json -i 1 -c 2
+fi
+bg_start all_p "$TL" --all --collector proc --batch --format json -i 1 -c 2
 # 5, 16: --collector proc, batch and dashboard
 bg_start j5 "$TL" --collector proc --batch --format json -i 0.3 -c 2 -p "$busy"
 dash p 80 24 --collector proc -p "$busy"
@@ -214,6 +220,9 @@ if [ $bpf = yes ]; then
 	reap "$scraper" 60
 	stop "${bg_pid[om]}"
 fi
+[ $bpf = yes ] && bg_end all_b 60
+bg_end all_p 60
+busy_threads=$(ls "/proc/$busy/task" 2>/dev/null | wc -l)
 bg_end j5 60
 keep_pane p16 wait_pane p 'P50/P99/MAX hidden: threads read from /proc' 200
 $T kill-session -t p 2>/dev/null
@@ -556,5 +565,32 @@ PY
 		ok "OpenMetrics histogram per group: monotone buckets, +Inf = _count; 20 scrapes, no BPF read"
 	else
 		notok "OpenMetrics latency" "$(cat "$tmp/py" "$tmp/om.err")"
+	fi
+fi
+
+# 20. --all: every thread of the machine in one BPF read (no latency
+# traced), the same ranking figures as /proc read at the same time: the
+# busy target's four spinning threads are runnable all the time (run +
+# wait: 4 threads, whatever share of their CPU other tests leave them).
+if need_bpf 1 "--all --collector bpf"; then
+	if "$PY" - "$tmp/all_b" "$tmp/all_p" "$busy" "$busy_threads" <<'PY' >"$tmp/py" 2>&1; then
+import json, sys
+b, p = ([json.loads(l) for l in open(f) if l.strip()][-1] for f in sys.argv[1:3])
+pid, nt = int(sys.argv[3]), int(sys.argv[4])
+assert b["machine"]["collector"] == "bpf" and p["machine"]["collector"] == "proc", (b["machine"], p["machine"])
+rb = [x for x in b["processes"] if x["pid"] == pid]
+rp = [x for x in p["processes"] if x["pid"] == pid]
+assert rb and rp, "the busy target is not ranked"
+rb, rp = rb[0], rp[0]
+print("runnable %.2f and %.2f threads" % (rb["runnable_mean"], rp["runnable_mean"]))
+assert rb["threads"] == rp["threads"] == nt, (rb["threads"], rp["threads"], nt)
+assert 3.5 <= rb["runnable_mean"] <= 4.5 and 3.5 <= rp["runnable_mean"] <= 4.5, (rb, rp)
+assert abs(rb["runnable_mean"] - rp["runnable_mean"]) <= 0.4, (rb, rp)
+assert rb["cpu_pct"] > 0 and rp["cpu_pct"] > 0, (rb, rp)
+assert abs(b["machine"]["processes"] - p["machine"]["processes"]) <= 10, (b["machine"], p["machine"])
+PY
+		ok "--all --collector bpf: the machine in one read, the busy target as on /proc ($(tail -n 1 "$tmp/py"))"
+	else
+		notok "--all --collector bpf against /proc" "$(cat "$tmp/py" "$tmp/all_b.err" "$tmp/all_p.err")" "$(head -c 1500 "$tmp/all_b")"
 	fi
 fi

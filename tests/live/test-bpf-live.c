@@ -16,6 +16,8 @@
 #include "bpf-tasks.h"
 #include "bpf-threads.h"
 #include "bpf-load.h"
+#include "procinfo.h"
+#include "procparse.h"
 #include "sysroot.h"
 #include "threads.h"
 #include "thread-set.h"
@@ -277,8 +279,15 @@ static void test_agrees_with_proc(void **state)
 		assert_true(p->vcsw >= x->vcsw && p->vcsw <= y->vcsw);
 		assert_true(p->ivcsw >= x->ivcsw && p->ivcsw <= y->ivcsw);
 		ran += p->run_ns > 0;
+		/* the process's fields, on its leader's record only */
+		assert_int_equal(x->nthreads, p->tid == p->pid ? 201 : 0);
 	}
 	assert_true(ran >= 200);
+	struct stat_line st;
+	assert_int_equal(procinfo_stat(&root, t.pid, &st), 0);
+	const struct thread_sample *lead = by_tid(&b1, t.pid);
+	assert_int_equal(lead->ppid, st.ppid);
+	assert_int_equal(lead->ppid, getpid());
 	thread_set_free(&b1);
 	thread_set_free(&pr);
 	thread_set_free(&b2);
@@ -458,6 +467,19 @@ static void test_all(void **state)
 	assert_int_equal(mine, 6);
 	assert_true(s.n + 64 >= procs && s.n <= procs + 64);
 	assert_true(s.nprocs > 10);
+	bpf_threads_free(r);
+	/* the machine view's reader: the same threads, none traced */
+	r = bpf_threads_new_machine(b);
+	assert_non_null(r);
+	thread_set_free(&s);
+	sample(r, &s);
+	mine = 0;
+	for (size_t i = 0; i < s.n; i++) {
+		mine += s.v[i].pid == t.pid;
+		assert_int_equal(s.v[i].lat_ref, 0);
+	}
+	assert_int_equal(mine, 6);
+	assert_false(s.lat_on);
 	thread_set_free(&s);
 	bpf_threads_free(r);
 	target_stop(&t);

@@ -248,6 +248,26 @@ static void test_known(void **state)
 	p = find(&s, 300);
 	assert_true(fabs(p->cpus - 0.1) < 1e-6);
 	assert_true(p->wait == 0);
+	/* a leader's sample with its process's fields (the BPF path): no
+	 * stat line is read at all, and the process is as the sample says */
+	k.v[0].ppid = 77;
+	k.v[0].nthreads = 2;
+	k.v[0].starttime = 1 * (uint64_t)hz;
+	memcpy(k.v[0].name, "two", 4);
+	k.v[0].name_len = 3;
+	k.v[1].run_ns = 450000100;
+	tl_put("proc/300/stat", "not read: the sample has its fields\n");
+	tl_put("proc/300/task/300/stat", "not read either\n");
+	reads = machine_sampler_reads(m);
+	machine_sampler_known(m, &k);
+	assert_int_equal(machine_sample(m, 13.0, &s), 0);
+	/* proc/ listed, uptime, proc/stat, online */
+	assert_int_equal(machine_sampler_reads(m) - reads, 4);
+	p = find(&s, 300);
+	assert_int_equal(p->ppid, 77);
+	assert_int_equal(p->threads, 2);
+	assert_true(p->name_len == 3 && memcmp(p->name, "two", 3) == 0);
+	assert_true(fabs(p->cpus - 0.1) < 1e-6); /* 350000100 -> 450000100 in 1 s */
 	thread_set_free(&k);
 	machine_sample_free(&s);
 	machine_sampler_free(m);
