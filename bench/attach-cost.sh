@@ -6,8 +6,8 @@
 # 50 ms, then alternates, ROUNDS times: the threadlab dashboard attached
 # to it (`threadlab -p PID -i INTERVAL`) and `top -H -d INTERVAL -p PID`,
 # each in a private tmux server of 120x40 for SECONDS after 3 s of
-# settling.  Prints the CPU each used (utime + stime of the whole process,
-# /proc/PID/stat) as % of one core, and their ratio per round.
+# settling.  Prints the CPU each used (its threads' schedstat run time,
+# bench/cpu-ns.sh) as % of one core, and their ratio per round.
 #
 # usage: bench/attach-cost.sh [SECONDS [THREADS [INTERVAL [ROUNDS]]]]
 #        (default 20 s, 1000 threads, 0.1 s, 2 rounds)
@@ -38,7 +38,7 @@ done
 
 exec 3< <("$TARGET" "$nthreads" "$nthreads" 50)
 read -r tpid <&3 || { echo "attach-cost: the target did not start" >&2; exit 1; }
-hz=$(getconf CLK_TCK)
+. "$(dirname "$0")/cpu-ns.sh"
 
 # measure NAME COMMAND: CPU % of one core the pane's process used.
 measure() {
@@ -47,16 +47,16 @@ measure() {
 	pid=$($T display-message -p -t m '#{pane_pid}')
 	sleep 3
 	local t0 w0 t1 w1
-	t0=$(sed 's/.*) //' "/proc/$pid/stat" | awk '{ print $12 + $13 }')
+	t0=$(cpu_ns "$pid")
 	w0=$(date +%s.%N)
 	sleep "$secs"
-	t1=$(sed 's/.*) //' "/proc/$pid/stat" | awk '{ print $12 + $13 }')
+	t1=$(cpu_ns "$pid")
 	w1=$(date +%s.%N)
 	$T send-keys -t m q
 	sleep 0.5
 	$T kill-server 2>/dev/null
-	awk -v a="$t0" -v b="$t1" -v hz="$hz" -v w0="$w0" -v w1="$w1" \
-		'BEGIN { printf "%.2f", 100 * (b - a) / hz / (w1 - w0) }'
+	awk -v a="$t0" -v b="$t1" -v w0="$w0" -v w1="$w1" \
+		'BEGIN { printf "%.2f", 100 * (b - a) / 1e9 / (w1 - w0) }'
 }
 
 echo "target: $nthreads threads waking every 50 ms (pid $tpid); $secs s per run at $interval s"
