@@ -72,7 +72,7 @@ static int dm_run(struct dash_machine *m, const struct dash_config *c, char *mes
 			rc = EXIT_RUNTIME;
 			break;
 		}
-		if (r > 0 && (pfd.revents & (POLLHUP | POLLERR | POLLNVAL)) && !(pfd.revents & POLLIN))
+		if (r > 0 && dash_term_gone(pfd.revents))
 			break; /* the terminal went away */
 		dirty = dm_input(&d);
 	}

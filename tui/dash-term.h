@@ -7,6 +7,7 @@
 
 #include <curses.h>
 #include <poll.h>
+#include <stdbool.h>
 
 #include "dash.h"
 
@@ -21,5 +22,14 @@ void dash_term_close(SCREEN *scr);
 /* Waits for input for at most timeout ms (-1: no limit) unless a stop
  * signal came first.  Returns poll's result (-1 with EINTR on a signal). */
 int dash_term_wait(struct pollfd *pfd, nfds_t n, int timeout);
+
+/* Whether poll's revents for the terminal say it went away.  A hung-up
+ * terminal reads POLLIN too (read gives end of file), so POLLHUP alone
+ * tells it: without this the loop read nothing forever whenever no SIGHUP
+ * came (the session's leader ignoring it and staying, as strace does). */
+static inline bool dash_term_gone(short revents)
+{
+	return (revents & (POLLHUP | POLLERR | POLLNVAL)) != 0;
+}
 
 #endif

@@ -405,8 +405,7 @@ static int dash_loop(struct dash *d, struct session *s)
 		}
 		if (r < 0 && errno != EINTR)
 			return EXIT_RUNTIME;
-		if (r > 0 && (pfd[0].revents & (POLLHUP | POLLERR | POLLNVAL)) &&
-		    !(pfd[0].revents & POLLIN))
+		if (r > 0 && dash_term_gone(pfd[0].revents))
 			break; /* the terminal went away */
 		/* EINTR may be SIGWINCH: wgetch then gives KEY_RESIZE. */
 		if (dash_input(d, s, &next_sample))

@@ -3,12 +3,14 @@
 # end to end: what -- CMD moves out of its group (setsid) is stopped with
 # it in --batch, --diagnose, the dashboard and on SIGTERM, and counted; the
 # lab's anchor killed four times under the dashboard, and once during a
-# sweep.  The four launches run side by side.  Prints TAP, its plan first.
+# sweep; a dashboard whose terminal goes away with no SIGHUP (its session's
+# leader ignores it and stays) ends rather than reading nothing forever.
+# The four launches run side by side.  Prints TAP, its plan first.
 set -u
 
 . "$(dirname "$0")/../lib/tap-lib.sh"
 
-plan 6
+plan 7
 
 have_tmux=0
 tmux_socket hostile-lifetime
@@ -143,4 +145,30 @@ if [ -n "$a" ] && [ "$st" = 0 ] && [ "$rows" = 3 ] &&
 	ok "an anchor killed during a sweep: said as such, the setting measured again, 3 rows"
 else
 	notok "anchor killed in a sweep" "anchor '$a', status $st, $rows rows" "$(cat "$tmp/sw.err")"
+fi
+
+# ---- 3: the terminal gone without a SIGHUP -------------------------------------
+# The pane's shell leads the session, ignores SIGHUP and waits: the kernel
+# signals only a session's leader when its terminal hangs up, so the
+# dashboard (in the foreground, attached to a sleeping process) gets none.
+# A hung-up terminal reads as end of file: it must end, not spin on it.
+if [ $have_tmux = 1 ]; then
+	"${tap_orphan_kill[@]}" sleep 300 &
+	quiet=$!
+	track $quiet
+	$T new-session -d -s gone -x 100 -y 30 \
+		"sh -c 'trap \"\" HUP; $TL -p $quiet -i 0.5; echo \$? >$tmp/gone.st; sleep 30'"
+	wait_pane gone 'threadlab attach' 300
+	tlp=$(pane_proc gone threadlab)
+	sh_pid=$(pane_pid gone)
+	[ -n "$sh_pid" ] && track "$sh_pid"
+	$T kill-session -t gone 2>/dev/null
+	if [ -n "$tlp" ] && until_true 50 ended "$tlp" && until_true 50 test -s "$tmp/gone.st"; then
+		ok "the terminal gone with no SIGHUP: the dashboard ends (status $(cat "$tmp/gone.st"))"
+	else
+		notok "the terminal gone with no SIGHUP" "threadlab '$tlp' still runs: $(ps -o pid,stat,pcpu,args -p "${tlp:-0}" 2>&1 | tail -n 1)" "$(cat "$tmp/pane" 2>/dev/null)"
+		[ -n "$tlp" ] && kill -9 "$tlp" 2>/dev/null
+	fi
+else
+	skip "the terminal gone with no SIGHUP" "tmux is needed (Debian package tmux)"
 fi
