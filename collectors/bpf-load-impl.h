@@ -40,7 +40,11 @@ struct bpf_tasks_cadence {
 };
 
 /* The .bss variables of threadlab.bpf.c a read sets (c NULL: no cadence,
- * every record in full); returns the new gen. */
+ * every record in full); returns the new gen.  since UINT64_MAX: a read
+ * that takes no latency (the machine view's), which leaves the generation
+ * alone: each bump moves the per-generation maxima the traced readers
+ * take their interval's largest wait from, and two bumps between a traced
+ * reader's reads would lose it. */
 uint64_t bpf_load_begin(struct bpf_tasks *b, uint64_t since, pid_t root, bool tree, bool all,
 			const struct bpf_tasks_cadence *c);
 void bpf_load_trace_all(struct bpf_tasks *b, bool on);

@@ -150,6 +150,11 @@ uint64_t bpf_load_reads(const struct bpf_tasks *b)
 	return b->reads;
 }
 
+uint64_t bpf_load_generation(const struct bpf_tasks *b)
+{
+	return __atomic_load_n(&b->skel->bss->gen, __ATOMIC_SEQ_CST);
+}
+
 int bpf_load_iter_fd(struct bpf_tasks *b)
 {
 	b->reads++;
@@ -217,7 +222,8 @@ uint64_t bpf_load_begin(struct bpf_tasks *b, uint64_t since, pid_t root, bool tr
 			v->want_bits[(tid / 64) % (TL_WANT_BITS / 64)] |= 1ull << (tid % 64);
 		}
 	}
-	uint64_t g = __atomic_add_fetch(&v->gen, 1, __ATOMIC_SEQ_CST);
+	uint64_t g = since == UINT64_MAX ? __atomic_load_n(&v->gen, __ATOMIC_SEQ_CST)
+					 : __atomic_add_fetch(&v->gen, 1, __ATOMIC_SEQ_CST);
 	v->since_gen = since;
 	v->root_tgid = (__u32)root;
 	v->want_tree = tree;

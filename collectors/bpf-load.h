@@ -24,6 +24,9 @@ unsigned bpf_load_capacity(const struct bpf_tasks *b);
 /* Iterator reads since loading, by every reader (for tests: nothing but a
  * sampler reads). */
 uint64_t bpf_load_reads(const struct bpf_tasks *b);
+/* The read generation (for tests: a read that takes latency moves it, the
+ * machine view's untraced reads do not). */
+uint64_t bpf_load_generation(const struct bpf_tasks *b);
 /* Histogram slots serving a thread now (for tests: threads that exited
  * give theirs back). */
 int bpf_load_slots_used(const struct bpf_tasks *b);

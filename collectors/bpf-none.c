@@ -46,6 +46,12 @@ uint64_t bpf_load_reads(const struct bpf_tasks *b)
 	return 0;
 }
 
+uint64_t bpf_load_generation(const struct bpf_tasks *b)
+{
+	(void)b;
+	return 0;
+}
+
 int bpf_load_slots_used(const struct bpf_tasks *b)
 {
 	(void)b;

@@ -445,7 +445,7 @@ static int bpf_threads_parse(struct bpf_threads *t, size_t n, double now, struct
 
 int bpf_threads_sample(struct bpf_threads *t, double now, struct thread_set *out)
 {
-	thread_set_free(out);
+	thread_set_clear(out);
 	out->time = now;
 	out->lat_on = !t->all || t->all_traced;
 	struct bpf_tasks_cadence c;
@@ -460,7 +460,9 @@ int bpf_threads_sample(struct bpf_threads *t, double now, struct thread_set *out
 		out->v = xreallocarray_grow(out->v, &out->cap, t->kept.n + 1, sizeof(*out->v));
 		out->lat = xreallocarray_grow(out->lat, &out->lat_cap, t->kept.nlat + 1,
 					      sizeof(*out->lat));
-		g = bpf_load_begin(t->b, t->last_gen, t->pid, t->tree, t->all, &c);
+		bool untraced = t->all && !t->all_traced;
+		g = bpf_load_begin(t->b, untraced ? UINT64_MAX : t->last_gen, t->pid, t->tree,
+				   t->all, &c);
 		ssize_t n = bpf_threads_read(t);
 		if (n < 0)
 			return (int)n;
@@ -468,7 +470,7 @@ int bpf_threads_sample(struct bpf_threads *t, double now, struct thread_set *out
 		alive = bpf_threads_parse(t, (size_t)n, now, out, &root_seen);
 		if (alive != -2 || !c.lite)
 			break;
-		thread_set_free(out); /* a thread not kept: again, in full */
+		thread_set_clear(out); /* a thread not kept: again, in full */
 		out->time = now;
 		out->lat_on = !t->all || t->all_traced;
 		c.lite = false;

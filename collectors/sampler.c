@@ -196,8 +196,7 @@ static void sampler_cgroup(struct sampler *s, struct snapshot *out)
 
 int sampler_sample(struct sampler *s, struct snapshot *out)
 {
-	thread_set_free(&out->threads);
-	thread_set_init(&out->threads);
+	thread_set_clear(&out->threads); /* its arrays, if any, are filled again */
 	out->time = sampler_clock(CLOCK_MONOTONIC);
 	out->wall = sampler_clock(CLOCK_REALTIME);
 

@@ -21,6 +21,16 @@ void thread_set_free(struct thread_set *s)
 	thread_set_init(s);
 }
 
+void thread_set_clear(struct thread_set *s)
+{
+	struct thread_set keep = *s;
+	thread_set_init(s);
+	s->v = keep.v;
+	s->cap = keep.cap;
+	s->lat = keep.lat;
+	s->lat_cap = keep.lat_cap;
+}
+
 void thread_set_copy(struct thread_set *dst, const struct thread_set *src)
 {
 	if (dst == src)

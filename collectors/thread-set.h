@@ -7,6 +7,11 @@
 
 void thread_set_init(struct thread_set *s);
 void thread_set_free(struct thread_set *s);
+/* Empties s and keeps its arrays for the next fill: a sampler that fills
+ * the same storage each tick touches no fresh pages (10,000 threads are
+ * 2.5 MB; first touches of fresh pages were most of a BPF read's user
+ * time). */
+void thread_set_clear(struct thread_set *s);
 void thread_set_copy(struct thread_set *dst, const struct thread_set *src);
 
 #endif

@@ -11,7 +11,9 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "privileges.h"
 #include "session-impl.h"
@@ -82,7 +84,17 @@ void collector_attach(struct sampler *s, bool live)
 
 struct bpf_threads *collector_machine_reader(bool live)
 {
-	return live && collector_loaded ? bpf_threads_new_machine(collector_loaded) : NULL;
+	/* The iterator numbers tasks in our PID namespace; a /proc mounted
+	 * from another (unshare -p without a new /proc) numbers them there,
+	 * and the machine reader matches the two by number. */
+	char self[32];
+	ssize_t n = readlink("/proc/self", self, sizeof(self) - 1);
+	if (!live || !collector_loaded || n <= 0)
+		return NULL;
+	self[n] = '\0';
+	if (strtol(self, NULL, 10) != (long)getpid())
+		return NULL;
+	return bpf_threads_new_machine(collector_loaded);
 }
 
 unsigned long long collector_dropped(void)

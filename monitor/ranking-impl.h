@@ -32,10 +32,9 @@ struct ranking_impl {
 	/* The BPF path (collector.h): every thread of the machine in one
 	 * read at each machine sample, handed to the machine reader as
 	 * known, so it reads one stat line a process and no thread's files;
-	 * NULL on /proc, or after a read failed (bpf_note says so). */
+	 * NULL on /proc, or after a read failed (the ranking's note says so). */
 	struct bpf_threads *bt;
 	struct thread_set bset;
-	char bpf_note[160];
 };
 
 /* root must outlive the ranking. */

@@ -337,8 +337,9 @@ static const struct thread_set *rank_bpf_threads(struct ranking *k, double now)
 	int rc = bpf_threads_sample(m->bt, now, &m->bset);
 	if (rc == 0)
 		return &m->bset;
-	snprintf(m->bpf_note, sizeof(m->bpf_note),
+	snprintf(k->note, sizeof(k->note),
 		 "the BPF read failed (%s): every process from /proc from now on", strerror(-rc));
+	k->note_seq++;
 	bpf_threads_free(m->bt);
 	m->bt = NULL;
 	return NULL;

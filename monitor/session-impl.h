@@ -35,6 +35,7 @@ struct session_impl {
 	struct sysroot root;
 	struct sampler *sampler;
 	struct snapshot prev, cur;   /* cur is the newest sample */
+	struct thread_set spare;     /* prev's arrays once cur replaced it: the next fill's */
 	struct snapshot_rates rates; /* prev -> cur (valid when s->have_rates) */
 
 	struct launch child;	     /* launch mode: the command */

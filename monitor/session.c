@@ -32,6 +32,7 @@
 #include "session-replay-impl.h"
 #include "settings-lab.h"
 #include "stop.h"
+#include "thread-set.h"
 #include "xalloc.h"
 
 void session_config_default(struct session_config *c)
@@ -185,9 +186,13 @@ int session_tick(struct session *s)
 	if (!s->target_gone) {
 		struct snapshot next;
 		snapshot_init(&next);
+		next.threads = s->impl->spare; /* filled again, not allocated */
+		thread_set_init(&s->impl->spare);
 		int rc = sampler_sample(s->impl->sampler, &next);
 		if (rc == 0) {
 			bool had = s->impl->cur.time > 0;
+			s->impl->spare = s->impl->prev.threads;
+			thread_set_init(&s->impl->prev.threads);
 			snapshot_move(&s->impl->prev, &s->impl->cur);
 			snapshot_move(&s->impl->cur, &next);
 			if (s->impl->cur.path_note[0]) { /* the BPF path gave way to /proc */
@@ -294,6 +299,7 @@ void session_halt(struct session *s)
 	s->impl->sampler = NULL;
 	snapshot_free(&s->impl->prev);
 	snapshot_free(&s->impl->cur);
+	thread_set_free(&s->impl->spare);
 	snapshot_rates_free(&s->impl->rates);
 	model_sample_free(&s->model);
 	thread_groups_free(&s->groups);

@@ -39,13 +39,14 @@ int batch_all_run(const struct options *o)
 		return rc;
 	}
 	long printed = 0;
+	unsigned said = 0;
 	for (bool header = true; !stop_signal;) {
 		next += header ? RANKING_FIRST_S : o->interval;
 		stop_sleep_until(next);
 		if (stop_signal)
 			break;
 		double now = stop_now();
-		if (!ranking_tick(&k, now))
+		if (!face_ranking_tick(&k, now, &said))
 			continue;
 		export_ranking(&e, &k);
 		struct face_out fo;

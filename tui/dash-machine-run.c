@@ -63,6 +63,8 @@ static int dm_run(struct dash_machine *m, const struct dash_config *c, char *mes
 	while (!d.quit && !stop_signal && !m->enter) {
 		if (dash_machine_tick(m, stop_now()))
 			dirty = true;
+		if (dash_machine_say(m, &d))
+			dirty = true;
 		if (dirty)
 			dash_machine_draw(stdscr, &d, m);
 		dirty = false;

@@ -200,6 +200,16 @@ bool dash_machine_tick(struct dash_machine *m, double now)
 	return true;
 }
 
+bool dash_machine_say(struct dash_machine *m, struct dash *d)
+{
+	if (!m->open || m->k.note_seq == m->note_said)
+		return false;
+	m->note_said = m->k.note_seq;
+	snprintf(d->message, sizeof(d->message), "%s", m->k.note);
+	d->message_bad = true;
+	return true;
+}
+
 bool dash_machine_has_children(const struct dash_machine *m, pid_t pid)
 {
 	return ranking_has_children(&m->k, pid);

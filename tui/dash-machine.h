@@ -45,6 +45,7 @@ struct dash_machine_item {
 
 struct dash_machine {
 	struct ranking k;
+	unsigned note_said; /* k's note_seq last put on the message line */
 	bool open;
 	double interval, next; /* s between rankings (1 or more); the next one's time */
 	enum dash_machine_sort sort;
@@ -71,6 +72,9 @@ void dash_machine_drop(struct dash *d);
 
 /* Ranks the machine when it is due; true when the rows are new. */
 bool dash_machine_tick(struct dash_machine *m, double now);
+/* The ranking's note (a failed BPF read) on d's message line, once; true
+ * when it put one there. */
+bool dash_machine_say(struct dash_machine *m, struct dash *d);
 
 /* Seconds until the next ranking is due (0: now). */
 double dash_machine_due(const struct dash_machine *m, double now);

@@ -372,6 +372,8 @@ static int dash_loop(struct dash *d, struct session *s)
 		}
 		if (d->machine_view && dash_machine_tick(d->machine, now))
 			dirty = true;
+		if (d->machine_view && dash_machine_say(d->machine, d))
+			dirty = true;
 		if (dirty) {
 			dash_draw(stdscr, d, s);
 			dirty = false;

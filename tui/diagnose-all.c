@@ -29,7 +29,8 @@ int diagnose_all_run(const struct options *o)
 		return EXIT_USAGE;
 	}
 	stop_sleep_until(t0 + seconds);
-	if (stop_signal || !ranking_tick(&k, stop_now())) {
+	unsigned said = 0;
+	if (stop_signal || !face_ranking_tick(&k, stop_now(), &said)) {
 		face_say("interrupted before the window ended");
 		ranking_free(&k);
 		return EXIT_USAGE;

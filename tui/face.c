@@ -171,6 +171,16 @@ bool face_out_end(struct face_out *fo, int *rc)
 	return err ? face_out_failed(err, rc) : true;
 }
 
+bool face_ranking_tick(struct ranking *k, double now, unsigned *seen)
+{
+	bool ticked = ranking_tick(k, now);
+	if (k->note_seq != *seen) {
+		face_say(k->note);
+		*seen = k->note_seq;
+	}
+	return ticked;
+}
+
 int face_ranking_open(const struct options *o, struct ranking *k, double now)
 {
 	char err[512];

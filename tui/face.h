@@ -62,6 +62,9 @@ void face_say_stopped(const struct session *s);
  * EXIT_USAGE when the directory or its proc/ does not exist, EXIT_RUNTIME
  * when it cannot be read. */
 int face_ranking_open(const struct options *o, struct ranking *k, double now);
+/* ranking_tick on k, and its note said on stderr once when it moved
+ * (*seen: the note_seq already said, 0 at first). */
+bool face_ranking_tick(struct ranking *k, double now, unsigned *seen);
 
 /* One sample's output on stdout.  It is formatted into memory, then written
  * with write(2), which SIGINT or SIGTERM interrupt even while a reader that

@@ -66,8 +66,9 @@ static int headless_all(const struct options *o, struct export *e)
 	int rc = face_ranking_open(o, &k, next);
 	if (rc != EXIT_OK)
 		return rc;
+	unsigned said = 0;
 	while (next = headless_next(next, o->interval), !stop_signal)
-		if (ranking_tick(&k, stop_now()))
+		if (face_ranking_tick(&k, stop_now(), &said))
 			export_ranking(e, &k);
 	ranking_free(&k);
 	return EXIT_OK;

@@ -468,11 +468,17 @@ static void test_all(void **state)
 	assert_true(s.n + 64 >= procs && s.n <= procs + 64);
 	assert_true(s.nprocs > 10);
 	bpf_threads_free(r);
-	/* the machine view's reader: the same threads, none traced */
+	/* the machine view's reader: the same threads, none traced, and its
+	 * reads leave the generation alone (each move of it shifts the
+	 * per-generation maxima a traced reader takes its interval's largest
+	 * wait from: two between its reads would lose it) */
+	uint64_t g = bpf_load_generation(b);
 	r = bpf_threads_new_machine(b);
 	assert_non_null(r);
 	thread_set_free(&s);
 	sample(r, &s);
+	sample(r, &s);
+	assert_true(bpf_load_generation(b) == g);
 	mine = 0;
 	for (size_t i = 0; i < s.n; i++) {
 		mine += s.v[i].pid == t.pid;
