@@ -80,6 +80,17 @@ bool sysroot_exists(const struct sysroot *r, const char *rel)
 	return fstatat(r->fd, rel, &st, 0) == 0;
 }
 
+int sysroot_inode(const struct sysroot *r, const char *rel, unsigned long *ino)
+{
+	struct stat st;
+	while (*rel == '/')
+		rel++;
+	if (fstatat(r->fd, rel, &st, 0) != 0)
+		return -errno;
+	*ino = (unsigned long)st.st_ino;
+	return 0;
+}
+
 void sysroot_proc_path(char *rel, size_t cap, pid_t pid, pid_t tid, const char *file)
 {
 	if (tid > 0)

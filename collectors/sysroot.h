@@ -46,6 +46,9 @@ int sysroot_nofile(void);
 
 /* True when rel exists under the root (any type). */
 bool sysroot_exists(const struct sysroot *r, const char *rel);
+/* The inode number of rel under the root (symbolic links followed).
+ * 0, or -errno. */
+int sysroot_inode(const struct sysroot *r, const char *rel, unsigned long *ino);
 
 /* Reads a descriptor from offset 0 (pread), NUL-terminating; the cheap
  * re-read of a /proc file held open across ticks.  Returns bytes or -errno. */

@@ -91,6 +91,7 @@ static void census_add_runtime(const struct maps_line *l, void *arg)
 		memcpy(rt->lib, lib, sizeof(rt->lib));
 		rt->map_start = l->start;
 		rt->map_offset = l->offset;
+		rt->inode = l->inode;
 	}
 	if (l->offset == 0 && l->start < rt->map_start) {
 		rt->map_start = l->start;
@@ -122,6 +123,25 @@ static void census_read_pools(const struct sysroot *r, struct census_proc *p)
 	}
 }
 
+/* Whether every runtime's file of p is still the one mapped (its inode
+ * the same, through the process's root): a library replaced on disk keeps
+ * the address space's size, but its symbols would be read at the old
+ * mapping's addresses from the new file. */
+static bool census_libs_same(const struct sysroot *r, const struct census_proc *p)
+{
+	for (size_t i = 0; i < p->nruntimes; i++) {
+		const struct census_runtime *rt = &p->runtimes[i];
+		char rel[CENSUS_LIB_MAX + 64];
+		unsigned long ino;
+		if (rt->lib[0] != '/' || strstr(rt->lib, " (deleted)"))
+			return false;
+		snprintf(rel, sizeof(rel), "proc/%d/root%s", (int)p->pid, rt->lib);
+		if (sysroot_inode(r, rel, &ino) < 0 || ino != rt->inode)
+			return false;
+	}
+	return true;
+}
+
 /* maps and environ: what changes while a process runs.  A process whose
  * leader thread exited (a zombie leader) reads as empty maps and "no such
  * process" environ: it is read through one of its live threads instead. */
@@ -137,7 +157,7 @@ static void census_refresh(const struct sysroot *r, struct census_proc *p, doubl
 	if (procinfo_vm_pages(r, p->pid, view, &vm) < 0 || zombie)
 		vm = 0;
 	if (vm && vm == p->maps_vm && view == p->view && p->maps_readable &&
-	    now - p->maps_at < CENSUS_MAPS_MAX_S) {
+	    now - p->maps_at < CENSUS_MAPS_MAX_S && census_libs_same(r, p)) {
 		census_read_pools(r, p); /* the same mappings: their runtimes stand */
 	} else {
 		p->view = view;

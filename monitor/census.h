@@ -8,8 +8,10 @@
  * when the size of its address space changed since they were read (a
  * library loaded or unloaded changes it), or CENSUS_MAPS_MAX_S passed:
  * the maps of a process with thousands of threads are tens of thousands of
- * lines, most of them thread stacks.  The pool counts runtimes keep in
- * memory are read at every refresh.  Processes that
+ * lines, most of them thread stacks; and when a runtime's file is no
+ * longer the one mapped (replaced by an upgrade: its inode changed), whose
+ * symbols would point elsewhere in memory.  The pool counts runtimes keep
+ * in memory are read at every refresh.  Processes that
  * left are dropped.  Everything is read through collectors/ under the
  * session's root (census-impl.h: the monitor's own); what may not be read
  * is recorded as such, never as absent. */
@@ -38,6 +40,8 @@ struct census_runtime {
 	const char *variant;	  /* runtimes.h; static storage */
 	char lib[CENSUS_LIB_MAX]; /* the file, as maps shows it */
 	unsigned long long map_start, map_offset; /* its first mapping: address, file offset */
+	unsigned long inode; /* the file's, as maps shows it: a file replaced since (a
+			      * package upgrade) no longer has it */
 	unsigned long long text[CENSUS_TEXT_RANGES][2]; /* its code: [start, end) */
 	size_t ntext;
 	/* The count the runtime holds in its memory (runtimes_pool_symbol),

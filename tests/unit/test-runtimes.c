@@ -11,6 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <sys/stat.h>
+
 #include "census-impl.h"
 #include "diagnosis-input.h"
 #include "environ.h"
@@ -271,10 +273,35 @@ static void test_not_read_whole(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
-/* The maps are read again when the address space's size (statm) changed
- * or CENSUS_MAPS_MAX_S passed, not at every refresh: a library loaded
- * changes the size; the maps of a process with 10,000 threads are 20,000
- * lines. */
+/* The library as the fixture's process 400 maps it: the file at GOMP
+ * under proc/400/root, its inode in the maps line (returned in out). */
+#define GOMP "/usr/lib/x86_64-linux-gnu/libgomp.so.1.0.0"
+static void fx_gomp_maps(char *out, size_t cap)
+{
+	char path[512];
+	struct stat st;
+	snprintf(path, sizeof(path), "%s/proc/400/root" GOMP, fx);
+	assert_int_equal(stat(path, &st), 0);
+	snprintf(out, cap, "7f0000000000-7f0000001000 r-xp 00000000 08:01 %lu %s\n",
+		 (unsigned long)st.st_ino, GOMP);
+}
+
+/* The library replaced on disk (a new file renamed over it: a new inode,
+ * as a package upgrade does). */
+static void fx_gomp_replace(void)
+{
+	char a[512], b[512];
+	fx_put("proc/400/root" GOMP ".new", "new", 3);
+	snprintf(a, sizeof(a), "%s/proc/400/root" GOMP ".new", fx);
+	snprintf(b, sizeof(b), "%s/proc/400/root" GOMP, fx);
+	assert_int_equal(rename(a, b), 0);
+}
+
+/* The maps are read again when the address space's size (statm) changed,
+ * when a runtime's file is no longer the one mapped (replaced on disk, its
+ * symbols would be read at the old mapping's addresses), or after
+ * CENSUS_MAPS_MAX_S, not at every refresh: a library loaded changes the
+ * size; the maps of a process with 10,000 threads are 20,000 lines. */
 static void test_maps_reread(void **state)
 {
 	(void)state;
@@ -282,39 +309,55 @@ static void test_maps_reread(void **state)
 	assert_non_null(mkdtemp(fx));
 	static const char other[] = "7f0000000000-7f0000001000 r-xp 00000000 08:01 43 "
 				    "/usr/lib/x86_64-linux-gnu/libc.so.6\n";
+	char gomp[256];
 	fx_stat(400, 0, 'S');
 	fx_put("proc/400/environ", "A=1", 4);
 	fx_put("proc/400/statm", "1000 10 5 1 0 100 0\n", 20);
 	fx_put("proc/400/maps", other, sizeof(other) - 1);
+	fx_put("proc/400/root" GOMP, "old", 3);
+	fx_gomp_maps(gomp, sizeof(gomp));
 	struct sysroot r;
 	assert_int_equal(sysroot_open(&r, fx), 0);
 	struct census c;
 	census_init(&c, &r);
 	pid_t pids[] = {400};
-	census_update_pids(&c, &r, pids, NULL, 1, 1.0);
+	double t = 1.0, step = CENSUS_REFRESH_S;
+	census_update_pids(&c, &r, pids, NULL, 1, t);
 	assert_int_equal(census_find(&c, 400)->nruntimes, 0);
 	/* libgomp mapped: the size changed, so the next refresh sees it */
 	fx_put("proc/400/statm", "1200 10 5 1 0 100 0\n", 20);
-	fx_put("proc/400/maps", fx_maps, sizeof(fx_maps) - 1);
-	census_update_pids(&c, &r, pids, NULL, 1, 1.0 + CENSUS_REFRESH_S);
+	fx_put("proc/400/maps", gomp, strlen(gomp));
+	census_update_pids(&c, &r, pids, NULL, 1, t += step);
 	assert_int_equal(census_find(&c, 400)->nruntimes, 1);
-	/* the same size: the maps are not read again (here they differ, to
-	 * tell), until CENSUS_MAPS_MAX_S after the last read */
+	/* the same size and file: the maps are not read again (here they
+	 * differ, to tell) */
 	fx_put("proc/400/maps", other, sizeof(other) - 1);
-	double t = 1.0 + 2 * CENSUS_REFRESH_S;
-	census_update_pids(&c, &r, pids, NULL, 1, t);
+	census_update_pids(&c, &r, pids, NULL, 1, t += step);
 	assert_int_equal(census_find(&c, 400)->nruntimes, 1);
-	census_update_pids(&c, &r, pids, NULL, 1, 1.0 + CENSUS_REFRESH_S + CENSUS_MAPS_MAX_S);
+	/* the file replaced: read again at once */
+	fx_gomp_replace();
+	census_update_pids(&c, &r, pids, NULL, 1, t += step);
+	assert_int_equal(census_find(&c, 400)->nruntimes, 0);
+	/* mapped again, then not read again until CENSUS_MAPS_MAX_S after */
+	fx_gomp_maps(gomp, sizeof(gomp));
+	fx_put("proc/400/statm", "1300 10 5 1 0 100 0\n", 20);
+	fx_put("proc/400/maps", gomp, strlen(gomp));
+	census_update_pids(&c, &r, pids, NULL, 1, t += step);
+	assert_int_equal(census_find(&c, 400)->nruntimes, 1);
+	double read_at = t;
+	fx_put("proc/400/maps", other, sizeof(other) - 1);
+	census_update_pids(&c, &r, pids, NULL, 1, t += step);
+	assert_int_equal(census_find(&c, 400)->nruntimes, 1);
+	census_update_pids(&c, &r, pids, NULL, 1, t = read_at + CENSUS_MAPS_MAX_S);
 	assert_int_equal(census_find(&c, 400)->nruntimes, 0);
 	/* no statm (a fixture, or not readable): read at every refresh */
-	fx_put("proc/400/maps", fx_maps, sizeof(fx_maps) - 1);
+	fx_put("proc/400/maps", gomp, strlen(gomp));
 	char rel[PATH_MAX];
 	snprintf(rel, sizeof(rel), "%s/proc/400/statm", fx);
 	assert_int_equal(unlink(rel), 0);
-	census_update_pids(&c, &r, pids, NULL, 1, 2.0 + CENSUS_REFRESH_S + CENSUS_MAPS_MAX_S);
+	census_update_pids(&c, &r, pids, NULL, 1, t + 1.0);
 	assert_int_equal(census_find(&c, 400)->nruntimes, 0); /* not due yet */
-	census_update_pids(&c, &r, pids, NULL, 1,
-			   1.0 + 2 * CENSUS_REFRESH_S + CENSUS_MAPS_MAX_S);
+	census_update_pids(&c, &r, pids, NULL, 1, t + step);
 	assert_int_equal(census_find(&c, 400)->nruntimes, 1);
 	census_free(&c);
 	sysroot_close(&r);
