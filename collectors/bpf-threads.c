@@ -124,6 +124,12 @@ struct bpf_threads *bpf_threads_new(struct bpf_tasks *b, pid_t pid, bool tree, b
 	return bpf_threads_make(b, pid, tree, all, true);
 }
 
+/* Whether t's reads take latency: all but the machine view's reader. */
+static bool bpf_threads_traces(const struct bpf_threads *t)
+{
+	return !t->all || t->all_traced;
+}
+
 struct bpf_threads *bpf_threads_new_machine(struct bpf_tasks *b)
 {
 	return bpf_threads_make(b, 0, false, true, false);
@@ -447,7 +453,7 @@ int bpf_threads_sample(struct bpf_threads *t, double now, struct thread_set *out
 {
 	thread_set_clear(out);
 	out->time = now;
-	out->lat_on = !t->all || t->all_traced;
+	out->lat_on = bpf_threads_traces(t);
 	struct bpf_tasks_cadence c;
 	bpf_threads_cadence(t, now, &c);
 	struct timespec boot;
@@ -460,9 +466,8 @@ int bpf_threads_sample(struct bpf_threads *t, double now, struct thread_set *out
 		out->v = xreallocarray_grow(out->v, &out->cap, t->kept.n + 1, sizeof(*out->v));
 		out->lat = xreallocarray_grow(out->lat, &out->lat_cap, t->kept.nlat + 1,
 					      sizeof(*out->lat));
-		bool untraced = t->all && !t->all_traced;
-		g = bpf_load_begin(t->b, untraced ? UINT64_MAX : t->last_gen, t->pid, t->tree,
-				   t->all, &c);
+		g = bpf_load_begin(t->b, bpf_threads_traces(t) ? t->last_gen : UINT64_MAX, t->pid,
+				   t->tree, t->all, &c);
 		ssize_t n = bpf_threads_read(t);
 		if (n < 0)
 			return (int)n;
@@ -472,7 +477,7 @@ int bpf_threads_sample(struct bpf_threads *t, double now, struct thread_set *out
 			break;
 		thread_set_clear(out); /* a thread not kept: again, in full */
 		out->time = now;
-		out->lat_on = !t->all || t->all_traced;
+		out->lat_on = bpf_threads_traces(t);
 		c.lite = false;
 	}
 	/* A process the iterator never showed, though it was there when the
@@ -490,7 +495,7 @@ int bpf_threads_sample(struct bpf_threads *t, double now, struct thread_set *out
 	out->lat_capacity = bpf_load_capacity(t->b);
 	if (alive <= 0) {
 		thread_set_free(out);
-		out->lat_on = !t->all || t->all_traced;
+		out->lat_on = bpf_threads_traces(t);
 		return -ESRCH;
 	}
 	/* The iterator goes by process, then by thread in creation order:

@@ -429,23 +429,21 @@ int machine_sample(struct machine_sampler *m, double now, struct machine_sample 
 		struct mproc *kept = machine_kept(m, m->pids[i]);
 		size_t nknown = 0;
 		const struct thread_sample *known = machine_known_first(m, m->pids[i], &nknown);
+		struct stat_line st;
+		bool from_sample = machine_known_stat(known, nknown, &st);
 		int fd = -1;
 		if (kept) {
 			fd = kept->stat_fd;
 			kept->stat_fd = -1; /* ours now: closed below or held in next */
-			if (fd >= 0 && kept->stat_leader != (known != NULL)) {
-				close(fd); /* the other kind of line */
+			/* none read while the sample has the fields; else the
+			 * descriptor must hold the kind of line read now */
+			if (fd >= 0 && (from_sample || kept->stat_leader != (known != NULL))) {
+				close(fd);
 				fd = -1;
 			}
 		}
-		struct stat_line st;
-		int got;
-		if (machine_known_stat(known, nknown, &st)) {
-			if (fd >= 0)
-				close(fd); /* no line read while the sample has its fields */
-			fd = -1;
-			got = 0;
-		} else {
+		int got = 0;
+		if (!from_sample) {
 			ssize_t n =
 			    machine_stat_read(m, m->pids[i], known != NULL, &fd, buf, sizeof(buf));
 			got = n <= 0 ? -1 : procparse_stat_line(buf, (size_t)n, &st);
