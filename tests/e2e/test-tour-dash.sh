@@ -16,14 +16,14 @@ fi
 # wait_for TEXT SECONDS: the pane shows TEXT within SECONDS.  seen TENTHS
 # CMD...: until_true, looking every 0.2 s (each look at the pane starts a
 # tmux client).
-shows() { pane tl | grep -qF -- "$1"; }
+shows() { tap_pane_shows tl "$1"; }
 wait_for() { tap_every=2 until_true $(($2 * 10)) shows "$1"; }
 seen() { tap_every=2 until_true "$@"; }
 # The tour's status line while step N is held: "tour L/9 TITLE: step N/M
 # PAUSED (space goes on)".
-held() { pane tl | grep -Eq "^tour [0-9]/9 .*: step $1/[0-9]+ PAUSED"; }
+held() { tap_pane_has tl "^tour [0-9]/9 .*: step $1/[0-9]+ PAUSED"; }
 # on_step N: the status line names step N (setting up, measuring, held).
-on_step() { pane tl | grep -Eq "^tour [0-9]/9 .*: step $1/[0-9]+[ ,]"; }
+on_step() { tap_pane_has tl "^tour [0-9]/9 .*: step $1/[0-9]+[ ,]"; }
 # keep N: the screen of held step N into $tmp/shown.N.  A capture can tear,
 # taken while the dashboard writes one refresh (seen on the sanitizer
 # build: the new status line over the last step's caption): it counts only

@@ -22,7 +22,7 @@ start() {
 	fi
 	local p=$!
 	track "$p"
-	until_true 50 grep -q ready "$tmp/start.$var" 2>/dev/null
+	until_true 50 tap_file_has "$tmp/start.$var" ready
 	printf -v "$var" '%s' "$p"
 }
 # json_check FILE STATUS PYTHON: PYTHON's assertions hold for the JSON in

@@ -60,10 +60,14 @@ skip_all() {
 }
 # tap_took: after each case a comment with the seconds since the one before
 # (or the plan), so a log shows which cases of a slow script take the time.
-tap_mark=$EPOCHREALTIME
+# (Counted in bash: on this project's virtual machines a fork and exec
+# costs about 4 ms of CPU, and the harness's own commands ran thousands
+# of times a suite.)
+tap_mark=${EPOCHREALTIME/[.,]/}
 tap_took() {
-	local now=$EPOCHREALTIME
-	awk -v a="$tap_mark" -v b="$now" -v n="$n" 'BEGIN { printf "# case %d: %.1f s\n", n, b - a }'
+	local now=${EPOCHREALTIME/[.,]/} d
+	d=$(((now - tap_mark + 50000) / 100000))
+	echo "# case $n: $((d / 10)).$((d % 10)) s"
 	tap_mark=$now
 }
 ok() { n=$((n + 1)); tap_last="case $n ($1)"; echo "ok $n - $1"; tap_took; }
@@ -114,8 +118,11 @@ spawn() {
 track() { tap_pids+=("$@"); }
 # Whether PID runs (a zombie does not).
 alive() {
-	local st
-	st=$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null)
+	local st=""
+	# the state follows the last ") " (a name may hold spaces and parentheses)
+	{ read -r st <"/proc/$1/stat"; } 2>/dev/null || return 1
+	st=${st##*) }
+	st=${st%% *}
 	[ -n "$st" ] && [ "$st" != Z ]
 }
 # Whether PID has ended (gone, or a zombie).
@@ -169,9 +176,22 @@ until_true() {
 	shift
 	for ((tap_i = 0; tap_i < tap_t; tap_i += tap_e)); do
 		"$@" && return 0
-		sleep "$((tap_e / 10)).$((tap_e % 10))"
+		tap_sleep "$((tap_e / 10)).$((tap_e % 10))"
 	done
 	"$@"
+}
+# tap_sleep SECONDS: sleep(1) without a fork: a read that times out on a
+# FIFO of $tmp opened for reading and writing (so no writer ever comes and
+# no end of file either), opened for that read only (no descriptor is
+# left for the programs a test starts).  sleep(1) where there is no FIFO.
+tap_fifo="$tmp/.tap-sleep"
+mkfifo "$tap_fifo" 2>/dev/null || tap_fifo=""
+tap_sleep() {
+	if [ -n "$tap_fifo" ]; then
+		read -r -t "$1" <>"$tap_fifo"
+		return 0
+	fi
+	sleep "$1"
 }
 tap_out=""
 tap_some_out() { tap_out=$("$@"); [ -n "$tap_out" ]; }
@@ -222,17 +242,21 @@ cg_remove() {
 cg_track() { [ -n "$1" ] && tap_cgroups+=("$1"); }
 # cg_of PID: the directory of PID's cpu cgroup (v1 cpu controller, else the
 # unified hierarchy); empty when it has none.
-cg_of() {
-	local line path
-	line=$(grep -E '^[0-9]+:([^:]*,)?cpu(,[^:]*)?:' "/proc/$1/cgroup" 2>/dev/null | head -n1)
-	if [ -n "$line" ]; then
-		path=${line#*:*:}
+cg_of() { # (read in bash: tests call it in loops)
+	local line path="" v2="" m
+	{ while IFS= read -r line; do
+		if [ -z "$path" ] && [[ $line =~ ^[0-9]+:([^:]*,)?cpu(,[^:]*)?: ]]; then
+			path=${line#*:*:}
+		elif [[ $line == 0::* ]]; then
+			v2=${line#0::}
+		fi
+	done <"/proc/$1/cgroup"; } 2>/dev/null
+	if [ -n "$path" ]; then
 		for m in /sys/fs/cgroup/cpu /sys/fs/cgroup/cpu,cpuacct; do
 			[ -d "$m$path" ] && { echo "$m$path"; return; }
 		done
 	fi
-	line=$(grep '^0::' "/proc/$1/cgroup" 2>/dev/null)
-	[ -n "$line" ] && [ -d "/sys/fs/cgroup${line#0::}" ] && echo "/sys/fs/cgroup${line#0::}"
+	[ -n "$v2" ] && [ -d "/sys/fs/cgroup$v2" ] && echo "/sys/fs/cgroup$v2"
 }
 # cg_make NAME: a child cgroup of the cpu controller's root for this script
 # (v1 cpu, else v2 with +cpu enabled), tl-test-NAME-PID; its directory in
@@ -325,12 +349,28 @@ need_tmux() {
 	for p in "$TL" "$@"; do [ -x "$p" ] || missing+=("$p"); done
 	[ ${#missing[@]} = 0 ] || skip_all "${missing[*]} not built"
 }
+# tap_file_has [-F] FILE ERE: a line of FILE matches ERE, or holds the
+# string with -F (grep -Eq, grep -Fq, without a fork, for waits that look
+# many times: bash's =~ is POSIX ERE through regcomp, as grep's).
+tap_file_has() {
+	local tap_l tap_fixed=""
+	[ "$1" = -F ] && { tap_fixed=1; shift; }
+	while IFS= read -r tap_l || [ -n "$tap_l" ]; do
+		if [ -n "$tap_fixed" ]; then
+			[[ $tap_l == *"$2"* ]] && return 0
+		else
+			[[ $tap_l =~ $2 ]] && return 0
+		fi
+	done <"$1"
+	return 1
+} 2>/dev/null
 # pane TARGET prints the pane; wait_pane TARGET ERE TENTHS polls it until
 # ERE matches (the last capture stays in $tmp/pane).  A wait that runs out
 # says so in a TAP comment: a pattern that can never match (tmux trims
 # trailing spaces) shows up there, not only as a slow suite.
 pane() { $T capture-pane -p -t "$1" 2>/dev/null; }
-tap_pane_has() { pane "$1" >"$tmp/pane" && grep -Eq -- "$2" "$tmp/pane"; }
+tap_pane_has() { pane "$1" >"$tmp/pane" && tap_file_has "$tmp/pane" "$2"; }
+tap_pane_shows() { pane "$1" >"$tmp/pane" && tap_file_has -F "$tmp/pane" "$2"; }
 wait_pane() {
 	until_true "$3" tap_pane_has "$1" "$2" && return 0
 	echo "# wait_pane $1 '$2': not seen within $3 tenths of a second" >&2

@@ -15,8 +15,16 @@ jobs_need "$STEPS"
 # left [FILE]: processes of the test program still alive (zombies do not
 # count), of the runs that wrote FILE (default: OMP_STEPS_PIDS).
 export OMP_STEPS_PIDS="$tmp/steps.pids"
-left() { sort -u "${1:-$OMP_STEPS_PIDS}" 2>/dev/null | while read -r p; do
-	alive "$p" && [ "$(readlink "/proc/$p/exe" 2>/dev/null)" = "$STEPS" ] && echo "$p"; done; }
+# (In bash, no fork: sweep looks five times a second.)
+left() {
+	local p
+	declare -A seen=()
+	{ while read -r p; do
+		[ -n "$p" ] && [ -z "${seen[$p]:-}" ] || continue
+		seen[$p]=1
+		alive "$p" && [ "/proc/$p/exe" -ef "$STEPS" ] && echo "$p"
+	done <"${1:-$OMP_STEPS_PIDS}"; } 2>/dev/null
+}
 # wait_gone TENTHS [FILE]: until no test program (of FILE's runs) is left.
 wait_gone() { until_none "$1" left "${2:-}" >/dev/null; }
 # cleanup (tap-lib calls it at exit): every run of the test program killed.
@@ -33,9 +41,14 @@ sweep() { # NAME ARGS... (after --sweep)
 	shift
 	limited 180 "$TL" --sweep "$@" >"$tmp/$name" 2>"$tmp/$name.err" &
 	sp=$!
+	local own c
+	own=$(cg_of $$)
 	while alive "$sp"; do
-		for p in $(left); do cg_of "$p"; done | grep -vx "$(cg_of $$)" >>"$tmp/run.cgroups"
-		sleep 0.2
+		for p in $(left); do
+			c=$(cg_of "$p")
+			[ -z "$c" ] || [ "$c" = "$own" ] || echo "$c"
+		done >>"$tmp/run.cgroups"
+		tap_sleep 0.2
 	done
 	wait "$sp"
 }
