@@ -71,8 +71,9 @@ fi
 
 # ---- a thread starved on its only CPU by a higher-priority spinner ------------
 if [ -n "$prio_cg" ] && [ "$cpus" -ge 2 ]; then
-	start hog prio_run taskset -c 1 nice -n -20 "$FORKER" 1 0 0
+	# the victim first: behind the spinner it would take seconds to say ready
 	start vic prio_run taskset -c 1 nice -n 19 "$FORKER" 1 0 0
+	start hog prio_run taskset -c 1 nice -n -20 "$FORKER" 1 0 0
 	try3 "a thread on CPU 1 beside a nice -20 spinner there: contended, the spinner first, not fine at factor 1.00" \
 		"$tmp/starve.json" "
 assert st == 1 and d['verdict'] == 'contended', (st, d['verdict'], d['headline'])

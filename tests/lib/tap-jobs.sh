@@ -22,7 +22,10 @@ start() {
 	fi
 	local p=$!
 	track "$p"
-	until_true 50 tap_file_has "$tmp/start.$var" ready
+	# (a program that never says ready costs the whole 5 s: said, so that
+	# a slow script shows why)
+	until_true 50 tap_file_has "$tmp/start.$var" ready ||
+		echo "# start $var: no ready line within 5 s ($*)"
 	printf -v "$var" '%s' "$p"
 }
 # json_check FILE STATUS PYTHON: PYTHON's assertions hold for the JSON in
