@@ -125,17 +125,11 @@ mkdir -p build-check
 THREADLAB_TEST_LOCK="$(pwd)/build-check/tests-serial.lock"
 setsid flock -s "$THREADLAB_TEST_LOCK.build" .ci/package.sh --wait-deps 600 --results build-package/unit >build-package/log 2>&1 &
 package_pid=$!
-# Until the sanitizer build is ready the package yields to it (its session's
-# autogroup at nice 19; back to 0 below, which needs root): the tests wait
-# for that build, and the package only has to be done before the CPU-share
-# turn.
-[ "$(id -u)" = 0 ] && echo 19 >"/proc/$package_pid/autogroup" 2>/dev/null
 # A suite stopped by a signal must not leave the package's build behind.
 trap 'kill -- -"$package_pid" 2>/dev/null || true' EXIT
 trap 'exit 1' INT TERM HUP
 build_in build-check "--enable-werror --enable-sanitizers --enable-bpf=yes"
 (cd build-check && make -j"$(nproc)" check TESTS= >/dev/null)
-[ "$(id -u)" = 0 ] && echo 0 >"/proc/$package_pid/autogroup" 2>/dev/null
 echo "setup: the sanitizer build was ready $(($(date +%s) - start)) s after the start"
 if [ -n "$apt_pid" ] && ! wait "$apt_pid"; then
 	echo "setup: installing the tests' packages failed:$check_missing" >&2
