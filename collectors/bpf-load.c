@@ -13,10 +13,12 @@
 
 #include <errno.h>
 #include <linux/capability.h>
+#include <malloc.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -88,6 +90,40 @@ static void bpf_load_failed(int err, const char *step, char *why, size_t whylen)
 		snprintf(why, whylen, "the BPF programs did not %s: %s", step, strerror(-err));
 }
 
+/* libbpf 1.1 reads the kernel's BTF (/sys/kernel/btf/vmlinux, 5.5 MB here)
+ * into fresh memory and copies it into more: on a virtual machine, where a
+ * page fault costs about 10 us, some 2,700 faults were half of the load
+ * (docs/figures.md, "Loading the programs").  During the load the allocator serves even large
+ * blocks from its heap, which is first grown by BPF_LOAD_HEAP and marked
+ * for transparent huge pages, and keeps what is freed; after it, the
+ * allocator's thresholds are back at glibc's defaults and what is free is
+ * given back.  With another allocator (a sanitizer's) the marked block is
+ * only a block. */
+#define BPF_LOAD_HEAP (24u << 20)
+#define BPF_LOAD_HUGE (2u << 20)
+#define MALLOC_DEFAULT_THRESHOLD (128 * 1024)
+
+static void bpf_load_heap_begin(void)
+{
+	mallopt(M_MMAP_THRESHOLD, 64 << 20);
+	mallopt(M_TRIM_THRESHOLD, 256 << 20);
+	char *p = malloc(BPF_LOAD_HEAP);
+	if (!p)
+		return;
+	uintptr_t a = ((uintptr_t)p + BPF_LOAD_HUGE - 1) & ~(uintptr_t)(BPF_LOAD_HUGE - 1);
+	uintptr_t e = ((uintptr_t)p + BPF_LOAD_HEAP) & ~(uintptr_t)(BPF_LOAD_HUGE - 1);
+	if (e > a)
+		(void)madvise((void *)a, e - a, MADV_HUGEPAGE);
+	free(p);
+}
+
+static void bpf_load_heap_end(void)
+{
+	mallopt(M_MMAP_THRESHOLD, MALLOC_DEFAULT_THRESHOLD);
+	mallopt(M_TRIM_THRESHOLD, MALLOC_DEFAULT_THRESHOLD);
+	malloc_trim(0);
+}
+
 int bpf_load_tasks(unsigned max_threads, struct bpf_tasks **out, char *why, size_t whylen)
 {
 	*out = NULL;
@@ -107,9 +143,14 @@ int bpf_load_tasks(unsigned max_threads, struct bpf_tasks **out, char *why, size
 	rc = bpf_map__set_max_entries(skel->maps.hist, cap);
 	if (rc == 0)
 		rc = bpf_map__set_max_entries(skel->maps.free_slots, cap);
-	if (rc == 0 && (rc = threadlab_bpf__load(skel)) < 0)
-		bpf_load_failed(rc, "load", why, whylen);
-	else if (rc == 0 && (rc = threadlab_bpf__attach(skel)) < 0)
+	if (rc == 0) {
+		bpf_load_heap_begin();
+		rc = threadlab_bpf__load(skel);
+		bpf_load_heap_end();
+		if (rc < 0)
+			bpf_load_failed(rc, "load", why, whylen);
+	}
+	if (rc == 0 && (rc = threadlab_bpf__attach(skel)) < 0)
 		bpf_load_failed(rc, "attach", why, whylen);
 	if (rc < 0) {
 		threadlab_bpf__destroy(skel);
