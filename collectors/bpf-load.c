@@ -93,25 +93,28 @@ static void bpf_load_failed(int err, const char *step, char *why, size_t whylen)
 /* libbpf 1.1 reads the kernel's BTF (/sys/kernel/btf/vmlinux, 5.5 MB here)
  * into fresh memory and copies it into more: on a virtual machine, where a
  * page fault costs about 10 us, some 2,700 faults were half of the load
- * (docs/figures.md, "Loading the programs").  During the load the allocator serves even large
- * blocks from its heap, which is first grown by BPF_LOAD_HEAP and marked
- * for transparent huge pages, and keeps what is freed; after it, the
- * allocator's thresholds are back at glibc's defaults and what is free is
- * given back.  With another allocator (a sanitizer's) the marked block is
- * only a block. */
+ * (docs/figures.md, "Loading the programs").  Before the load, glibc's
+ * allocator is shown one large block, freed: as it does by itself after
+ * such a free, it then serves blocks up to that size from its heap and
+ * keeps twice that free (its dynamic thresholds; mallopt would fix them
+ * for good, and every later large block of a tick would be mapped and
+ * faulted afresh).  A second block, from the heap now, is marked for
+ * transparent huge pages and freed, so libbpf's copies land on huge pages;
+ * after the load what is free at the heap's top is given back.  With
+ * another allocator (a sanitizer's) the blocks are only blocks. */
 #define BPF_LOAD_HEAP (24u << 20)
 #define BPF_LOAD_HUGE (2u << 20)
-#define MALLOC_DEFAULT_THRESHOLD (128 * 1024)
 
 static void bpf_load_heap_begin(void)
 {
-	mallopt(M_MMAP_THRESHOLD, 64 << 20);
-	mallopt(M_TRIM_THRESHOLD, 256 << 20);
-	char *p = malloc(BPF_LOAD_HEAP);
+	void *volatile shown = malloc(BPF_LOAD_HEAP); /* (a pair the compiler may not drop) */
+	free(shown);
+	size_t n = BPF_LOAD_HEAP - BPF_LOAD_HUGE; /* below the threshold it set */
+	char *p = malloc(n);
 	if (!p)
 		return;
 	uintptr_t a = ((uintptr_t)p + BPF_LOAD_HUGE - 1) & ~(uintptr_t)(BPF_LOAD_HUGE - 1);
-	uintptr_t e = ((uintptr_t)p + BPF_LOAD_HEAP) & ~(uintptr_t)(BPF_LOAD_HUGE - 1);
+	uintptr_t e = ((uintptr_t)p + n) & ~(uintptr_t)(BPF_LOAD_HUGE - 1);
 	if (e > a)
 		(void)madvise((void *)a, e - a, MADV_HUGEPAGE);
 	free(p);
@@ -119,8 +122,6 @@ static void bpf_load_heap_begin(void)
 
 static void bpf_load_heap_end(void)
 {
-	mallopt(M_MMAP_THRESHOLD, MALLOC_DEFAULT_THRESHOLD);
-	mallopt(M_TRIM_THRESHOLD, MALLOC_DEFAULT_THRESHOLD);
 	malloc_trim(0);
 }
 
