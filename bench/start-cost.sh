@@ -8,7 +8,9 @@
 #
 # usage: bench/start-cost.sh [ROUNDS]      (default 8)
 set -u
+export LC_ALL=C # times prints the locale's decimal point
 rounds="${1:-8}"
+[ "$rounds" -ge 1 ] 2>/dev/null || { echo "usage: $0 [ROUNDS >= 1]" >&2; exit 2; }
 TL="${THREADLAB_BIN:-${THREADLAB_BUILDDIR:-.}/threadlab}"
 [ -x "$TL" ] || { echo "start-cost: $TL not found" >&2; exit 2; }
 sleep 600 &
@@ -16,18 +18,22 @@ target=$!
 # children_ms: the user + system CPU of every child waited for so far, in
 # ms, into $ms (bash's times, in this shell: getrusage's figures printed to
 # the millisecond)
-tfile=$(mktemp)
-trap 'kill $target 2>/dev/null; rm -f "$tfile"' EXIT
-to_ms() { # XmY.ZZZs
+dir=$(mktemp -d)
+trap 'kill $target 2>/dev/null; rm -rf "$dir"' EXIT
+trap 'exit 1' INT TERM HUP
+to_ms() { # XmY.ZZZs into $tms (no subshell: its CPU would be counted)
 	local m=${1%%m*} s=${1#*m}
 	s=${s%s}
-	echo $((m * 60000 + 10#${s%.*} * 1000 + 10#${s#*.}))
+	tms=$((m * 60000 + 10#${s%.*} * 1000 + 10#${s#*.}))
 }
 children_ms() {
 	local self u st
-	times >"$tfile"
-	{ read -r self; read -r u st; } <"$tfile"
-	ms=$(($(to_ms "$u") + $(to_ms "$st")))
+	times >"$dir/times"
+	{ read -r self; read -r u st; } <"$dir/times"
+	to_ms "$u"
+	ms=$tms
+	to_ms "$st"
+	ms=$((ms + tms))
 }
 # one_run COLLECTOR: "CPU_MS STATUS" of one run
 one_run() {
@@ -37,21 +43,21 @@ one_run() {
 	"$TL" -p "$target" --collector "$1" --batch -c 1 -i 0.05 >/dev/null 2>&1
 	st=$?
 	children_ms
-	echo "$((ms - before)) $st" >>"/tmp/start-cost.$$.$1"
+	echo "$((ms - before)) $st" >>"$dir/$1"
 }
 echo "start-cost: $(nproc) CPUs, $(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -n1); $(uname -r)"
 echo "start-cost: $TL -p (a sleeping process) --batch -c 1 -i 0.05, $rounds rounds"
-for c in bpf proc; do : >"/tmp/start-cost.$$.$c"; done
+for c in bpf proc; do : >"$dir/$c"; done
 for ((i = 0; i < rounds; i++)); do
 	for c in bpf proc; do one_run "$c"; done
 done
 for c in bpf proc; do
-	sort -n "/tmp/start-cost.$$.$c" | awk -v c="$c" '
+	sort -n "$dir/$c" | awk -v c="$c" '
 		$2 != 0 { bad++ } { ms[NR] = $1 }
 		END {
 			printf "%-5s CPU ms: min %d, median %d, max %d%s\n", c,
 				ms[1], ms[int((NR + 1) / 2)], ms[NR],
 				bad ? sprintf(" (%d runs failed)", bad) : ""
 		}'
-	rm -f "/tmp/start-cost.$$.$c"
+	rm -f "$dir/$c"
 done

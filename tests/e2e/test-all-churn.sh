@@ -176,7 +176,7 @@ if [ "$(id -u)" != 0 ] || ! command -v unshare >/dev/null; then
 	skip "a reused PID is a new row" "needs root and unshare (util-linux) for a PID namespace"
 else
 	export tmp TL OMP
-	export -f reuse until_true
+	export -f reuse until_true tap_sleep
 	limited 60 unshare --pid --fork --mount-proc bash -c reuse >"$tmp/r.out" 2>&1
 	ust=$?
 	now_max=$(cat /proc/sys/kernel/pid_max)

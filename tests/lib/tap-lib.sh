@@ -63,9 +63,9 @@ skip_all() {
 # (Counted in bash: on this project's virtual machines a fork and exec
 # costs about 4 ms of CPU, and the harness's own commands ran thousands
 # of times a suite.)
-tap_mark=${EPOCHREALTIME/[.,]/}
+tap_mark=${EPOCHREALTIME//[!0-9]/}
 tap_took() {
-	local now=${EPOCHREALTIME/[.,]/} d
+	local now=${EPOCHREALTIME//[!0-9]/} d
 	d=$(((now - tap_mark + 50000) / 100000))
 	echo "# case $n: $((d / 10)).$((d % 10)) s"
 	tap_mark=$now
@@ -119,8 +119,10 @@ track() { tap_pids+=("$@"); }
 # Whether PID runs (a zombie does not).
 alive() {
 	local st=""
-	# the state follows the last ") " (a name may hold spaces and parentheses)
-	{ read -r st <"/proc/$1/stat"; } 2>/dev/null || return 1
+	# the whole file (a name may hold spaces, parentheses, a newline); the
+	# state follows the last ") "
+	{ IFS= read -r -d '' st <"/proc/$1/stat"; } 2>/dev/null
+	[ -n "$st" ] || return 1
 	st=${st##*) }
 	st=${st%% *}
 	[ -n "$st" ] && [ "$st" != Z ]
@@ -183,12 +185,14 @@ until_true() {
 # tap_sleep SECONDS: sleep(1) without a fork: a read that times out on a
 # FIFO of $tmp opened for reading and writing (so no writer ever comes and
 # no end of file either), opened for that read only (no descriptor is
-# left for the programs a test starts).  sleep(1) where there is no FIFO.
+# left for the programs a test starts).  sleep(1) where there is no FIFO
+# (a child bash that was given until_true and tap_sleep with export -f
+# has none).
 tap_fifo="$tmp/.tap-sleep"
 mkfifo "$tap_fifo" 2>/dev/null || tap_fifo=""
 tap_sleep() {
-	if [ -n "$tap_fifo" ]; then
-		read -r -t "$1" <>"$tap_fifo"
+	if [ -n "${tap_fifo:-}" ] && [ -p "$tap_fifo" ]; then
+		read -r -t "$1" <>"$tap_fifo" || :
 		return 0
 	fi
 	sleep "$1"

@@ -15,7 +15,7 @@ jobs_need "$STEPS"
 # left [FILE]: processes of the test program still alive (zombies do not
 # count), of the runs that wrote FILE (default: OMP_STEPS_PIDS).
 export OMP_STEPS_PIDS="$tmp/steps.pids"
-# (In bash, no fork: sweep looks five times a second.)
+# (In bash, no program run: sweep looks five times a second.)
 left() {
 	local p
 	declare -A seen=()
