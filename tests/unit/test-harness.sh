@@ -4,11 +4,12 @@
 # with its unrun cases counted; a shell test that ends early fails its
 # unreported cases; what a test spawned is gone after it, grandchildren too;
 # the serial lock keeps two timing tests apart; the summary counts real
-# results.  Prints TAP.
+# results; the waits' helpers that start no program (alive, tap_file_has,
+# tap_sleep) answer as the programs they replace.  Prints TAP.
 SRC="${THREADLAB_SRCDIR:-.}/tests/lib"
 tmp=$(mktemp -d)
 . "$SRC/tap-lib.sh"
-plan 16
+plan 19
 # The wrappers this script runs must not take the suite's own lock: this
 # script holds it shared, and a serial test waiting at the turnstile for it
 # alone would keep them out until the time limit (a deadlock seen in CI).
@@ -217,3 +218,57 @@ else
 	[ "$missing" = "1..0 # SKIP tmux is not installed (Debian package tmux)" ] &&
 		ok "need_tmux without tmux: the script skips, saying so" || notok "need_tmux" "$missing"
 fi
+
+# ---- the waits' helpers, which start no program ---------------------------------
+# alive reads the state after the name, whatever the name holds: a process
+# named "a) b<newline>Z" (prctl, by itself) is alive while it runs, and not
+# once it is a zombie (its parent, not this shell, leaves it unreaped).
+"$PY" -c 'import ctypes, os, time
+pid = os.fork()
+if pid == 0:
+    ctypes.CDLL(None).prctl(15, b"a) b\nZ", 0, 0, 0)
+    time.sleep(1)
+    os._exit(0)
+print(pid, flush=True)
+time.sleep(30)' >"$tmp/named" &
+track "$!"
+until_true 100 test -s "$tmp/named"
+read -r named <"$tmp/named"
+until_true 50 tap_file_has -F "/proc/$named/comm" "a) b"
+a1=no a2=no
+name=$(cat "/proc/$named/comm" 2>/dev/null)
+alive "$named" && a1=yes
+until_true 50 ended "$named" && [ -e "/proc/$named/stat" ] && a2=yes
+[ "$name" = $'a) b\nZ' ] && [ $a1$a2 = yesyes ] &&
+	ok "alive: a name with ') ' and a newline runs, then is a zombie, not alive" ||
+	notok "alive with a hostile name" "name '$name', running $a1, a zombie not alive $a2"
+# tap_file_has answers as grep -Eq (and -Fq with -F), a last line without
+# a newline included.
+printf 'tour 1/9 One: step 2/5 PAUSED\nthreadlab lab x threads 2 | y\na*b [c] \\d?\nlast' >"$tmp/lines"
+differ=""
+for re in '^tour [0-9]/9 .*: step 2/[0-9]+ PAUSED' 'threads 2 \|' '^last$' 'x{2}' 'a\*b \[c\]' '^threadlab lab' 'nothing' '[[:digit:]]+/9'; do
+	tap_file_has "$tmp/lines" "$re" && mine=1 || mine=0
+	grep -Eq -- "$re" "$tmp/lines" && theirs=1 || theirs=0
+	[ $mine = $theirs ] || differ="$differ [-E '$re': $mine, grep $theirs]"
+done
+for str in 'a*b [c] \d?' '| y' 'last' 'b [d'; do
+	tap_file_has -F "$tmp/lines" "$str" && mine=1 || mine=0
+	grep -Fq -- "$str" "$tmp/lines" && theirs=1 || theirs=0
+	[ $mine = $theirs ] || differ="$differ [-F '$str': $mine, grep $theirs]"
+done
+[ -z "$differ" ] && ok "tap_file_has: the answers of grep -Eq and grep -Fq (12 patterns)" ||
+	notok "tap_file_has against grep" "$differ"
+# tap_sleep waits, here and in a child bash given it with until_true (a
+# wait there that lost its sleep ran every look at once).
+t0=${EPOCHREALTIME//[!0-9]/}
+tap_sleep 0.3
+t1=${EPOCHREALTIME//[!0-9]/}
+export -f until_true tap_sleep
+t2=${EPOCHREALTIME//[!0-9]/}
+bash -c 'until_true 3 false' 2>"$tmp/child.err"
+t3=${EPOCHREALTIME//[!0-9]/}
+export -nf until_true tap_sleep
+here=$(((t1 - t0) / 1000)) child=$(((t3 - t2) / 1000))
+[ "$here" -ge 290 ] && [ "$child" -ge 290 ] && [ ! -s "$tmp/child.err" ] &&
+	ok "tap_sleep 0.3 waits ${here} ms; until_true 3 in a child bash ${child} ms" ||
+	notok "tap_sleep" "here $here ms, child $child ms" "$(cat "$tmp/child.err")"
