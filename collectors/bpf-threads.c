@@ -451,9 +451,6 @@ static int bpf_threads_parse(struct bpf_threads *t, size_t n, double now, struct
 
 int bpf_threads_sample(struct bpf_threads *t, double now, struct thread_set *out)
 {
-	thread_set_clear(out);
-	out->time = now;
-	out->lat_on = bpf_threads_traces(t);
 	struct bpf_tasks_cadence c;
 	bpf_threads_cadence(t, now, &c);
 	struct timespec boot;
@@ -462,6 +459,9 @@ int bpf_threads_sample(struct bpf_threads *t, double now, struct thread_set *out
 	bool root_seen;
 	int alive;
 	for (;;) {
+		thread_set_clear(out); /* (again, in full, when a thread was not kept) */
+		out->time = now;
+		out->lat_on = bpf_threads_traces(t);
 		/* Room for as many as the last read: no growth copies. */
 		out->v = xreallocarray_grow(out->v, &out->cap, t->kept.n + 1, sizeof(*out->v));
 		out->lat = xreallocarray_grow(out->lat, &out->lat_cap, t->kept.nlat + 1,
@@ -475,10 +475,7 @@ int bpf_threads_sample(struct bpf_threads *t, double now, struct thread_set *out
 		alive = bpf_threads_parse(t, (size_t)n, now, out, &root_seen);
 		if (alive != -2 || !c.lite)
 			break;
-		thread_set_clear(out); /* a thread not kept: again, in full */
-		out->time = now;
-		out->lat_on = bpf_threads_traces(t);
-		c.lite = false;
+		c.lite = false; /* a thread not kept */
 	}
 	/* A process the iterator never showed, though it was there when the
 	 * reader was made: it is hidden from BPF (seen: a sandbox's init), so
