@@ -61,9 +61,7 @@ static int dm_run(struct dash_machine *m, const struct dash_config *c, char *mes
 	bool dirty = true;
 	int rc = EXIT_OK;
 	while (!d.quit && !stop_signal && !m->enter) {
-		if (dash_machine_tick(m, stop_now()))
-			dirty = true;
-		if (dash_machine_say(m, &d))
+		if (dash_machine_tick(m, &d, stop_now()))
 			dirty = true;
 		if (dirty)
 			dash_machine_draw(stdscr, &d, m);

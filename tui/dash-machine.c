@@ -187,20 +187,9 @@ static void dm_rebuild(struct dash_machine *m)
 	m->cursor_pid = dash_machine_cursor_pid(m);
 }
 
-bool dash_machine_tick(struct dash_machine *m, double now)
-{
-	if (!m->open || now < m->next)
-		return false;
-	m->next += m->interval;
-	if (m->next <= now)
-		m->next = now + m->interval;
-	if (!ranking_tick(&m->k, now))
-		return false;
-	dm_rebuild(m);
-	return true;
-}
-
-bool dash_machine_say(struct dash_machine *m, struct dash *d)
+/* The ranking's note (a failed BPF read) on d's message line, once; true
+ * when it put one there. */
+static bool dash_machine_say(struct dash_machine *m, struct dash *d)
 {
 	if (!m->open || m->k.note_seq == m->note_said)
 		return false;
@@ -208,6 +197,21 @@ bool dash_machine_say(struct dash_machine *m, struct dash *d)
 	snprintf(d->message, sizeof(d->message), "%s", m->k.note);
 	d->message_bad = true;
 	return true;
+}
+
+bool dash_machine_tick(struct dash_machine *m, struct dash *d, double now)
+{
+	bool fresh = false;
+	if (m->open && now >= m->next) {
+		m->next += m->interval;
+		if (m->next <= now)
+			m->next = now + m->interval;
+		fresh = ranking_tick(&m->k, now);
+		if (fresh)
+			dm_rebuild(m);
+	}
+	/* (also a note the opening's first read left) */
+	return dash_machine_say(m, d) || fresh;
 }
 
 bool dash_machine_has_children(const struct dash_machine *m, pid_t pid)

@@ -70,11 +70,10 @@ void dash_machine_free(struct dash_machine *m);
 /* Frees the view d opened for A (d->machine), if any. */
 void dash_machine_drop(struct dash *d);
 
-/* Ranks the machine when it is due; true when the rows are new. */
-bool dash_machine_tick(struct dash_machine *m, double now);
-/* The ranking's note (a failed BPF read) on d's message line, once; true
- * when it put one there. */
-bool dash_machine_say(struct dash_machine *m, struct dash *d);
+/* Ranks the machine when it is due, and puts the ranking's note (a failed
+ * BPF read) on d's message line once; true when the rows are new or the
+ * note was put there. */
+bool dash_machine_tick(struct dash_machine *m, struct dash *d, double now);
 
 /* Seconds until the next ranking is due (0: now). */
 double dash_machine_due(const struct dash_machine *m, double now);

@@ -370,9 +370,7 @@ static int dash_loop(struct dash *d, struct session *s)
 			last_pending = p;
 			pending = p != 0;
 		}
-		if (d->machine_view && dash_machine_tick(d->machine, now))
-			dirty = true;
-		if (d->machine_view && dash_machine_say(d->machine, d))
+		if (d->machine_view && dash_machine_tick(d->machine, d, now))
 			dirty = true;
 		if (dirty) {
 			dash_draw(stdscr, d, s);
