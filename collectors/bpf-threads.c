@@ -271,6 +271,7 @@ static void bpf_threads_fill(struct bpf_threads *t, const struct tl_task *r, dou
 	s->starttime = bpf_threads_ticks(r->start_ns, t->hz);
 	s->run_ns = r->run_ns;
 	s->wait_ns = r->wait_ns;
+	s->wait_open_ns = r->queued_ns;
 	s->slices = r->slices;
 	s->sched_time = now;
 	s->vcsw0 = s->vcsw = r->nvcsw;
@@ -449,18 +450,26 @@ static int bpf_threads_parse(struct bpf_threads *t, size_t n, double now, struct
 	return alive;
 }
 
+/* Seconds on CLOCK_MONOTONIC from *from to now. */
+static double bpf_threads_since(const struct timespec *from)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)(ts.tv_sec - from->tv_sec) + (double)(ts.tv_nsec - from->tv_nsec) / 1e9;
+}
+
 int bpf_threads_sample(struct bpf_threads *t, double now, struct thread_set *out)
 {
 	struct bpf_tasks_cadence c;
 	bpf_threads_cadence(t, now, &c);
-	struct timespec boot;
+	struct timespec boot, entry;
 	clock_gettime(CLOCK_BOOTTIME, &boot);
+	clock_gettime(CLOCK_MONOTONIC, &entry);
 	uint64_t g;
 	bool root_seen;
 	int alive;
 	for (;;) {
 		thread_set_clear(out); /* (again, in full, when a thread was not kept) */
-		out->time = now;
 		out->lat_on = bpf_threads_traces(t);
 		/* Room for as many as the last read: no growth copies. */
 		out->v = xreallocarray_grow(out->v, &out->cap, t->kept.n + 1, sizeof(*out->v));
@@ -468,11 +477,14 @@ int bpf_threads_sample(struct bpf_threads *t, double now, struct thread_set *out
 					      sizeof(*out->lat));
 		g = bpf_load_begin(t->b, bpf_threads_traces(t) ? t->last_gen : UINT64_MAX, t->pid,
 				   t->tree, t->all, &c);
+		/* The figures are as of the read, not of the caller's now: on a
+		 * crowded box the reader may wait for a CPU in between. */
+		out->time = now + bpf_threads_since(&entry);
 		ssize_t n = bpf_threads_read(t);
 		if (n < 0)
 			return (int)n;
 		root_seen = t->all;
-		alive = bpf_threads_parse(t, (size_t)n, now, out, &root_seen);
+		alive = bpf_threads_parse(t, (size_t)n, out->time, out, &root_seen);
 		if (alive != -2 || !c.lite)
 			break;
 		c.lite = false; /* a thread not kept */

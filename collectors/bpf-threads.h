@@ -19,8 +19,11 @@ struct bpf_threads *bpf_threads_new(struct bpf_tasks *b, pid_t pid, bool tree, b
  * have lat_on false.  NULL and errno as bpf_threads_new. */
 struct bpf_threads *bpf_threads_new_machine(struct bpf_tasks *b);
 void bpf_threads_free(struct bpf_threads *t);
-/* Fills out (replacing its contents) at time now (CLOCK_MONOTONIC s).
- * Returns 0; -ESRCH once the target has no thread that is not a zombie
+/* Fills out (replacing its contents) at time now (CLOCK_MONOTONIC s):
+ * out->time, its samples' time, is that of the read itself (now plus the
+ * moments between the call and the read), and its figures are as of then:
+ * a thread queued for a CPU has its wait so far, one on a CPU its run so
+ * far (see threadlab.bpf.c, pending).  Returns 0; -ESRCH once the target has no thread that is not a zombie
  * (out then holds no threads); -ENOENT when the first read does not show
  * the target at all (a process hidden from BPF, such as a sandbox's init);
  * another -errno when the read failed.  On either of the last two the

@@ -27,6 +27,9 @@ struct thread_sample {
 	uint64_t utime, stime;		  /* stat fields 14, 15, clock ticks */
 	uint64_t starttime;		  /* stat field 22, clock ticks */
 	uint64_t run_ns, wait_ns, slices; /* schedstat fields 1-3, ns, at sched_time */
+	uint64_t wait_open_ns;		  /* of wait_ns, a wait still under way at sched_time,
+					   * which schedstat counts only once it ends (the BPF
+					   * path; 0 on /proc, which has not counted it) */
 	double sched_time;		  /* CLOCK_MONOTONIC s at which schedstat was read;
 					   * 0 in hand-made samples (the set's time) */
 	uint64_t run0_ns, wait0_ns;	  /* schedstat at sched_time0, the read before */

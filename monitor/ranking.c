@@ -348,7 +348,8 @@ static const struct thread_set *rank_bpf_threads(struct ranking *k, double now)
 bool ranking_tick(struct ranking *k, double now)
 {
 	const struct thread_set *known = rank_bpf_threads(k, now);
-	if (!neighbours_tick(&k->impl->machine, &k->impl->root, known, now))
+	/* (through BPF every figure is as of the one read: its time) */
+	if (!neighbours_tick(&k->impl->machine, &k->impl->root, known, known ? known->time : now))
 		return false;
 	const struct machine_sample *s = &k->impl->machine.sample;
 	struct psi psi;

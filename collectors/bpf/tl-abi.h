@@ -105,8 +105,11 @@ struct tl_task {
 	struct tl_task_head h;
 	__u32 gtid;
 	__s32 cpu;     /* last CPU */
-	__u64 run_ns;  /* se.sum_exec_runtime: schedstat field 1 */
-	__u64 wait_ns; /* sched_info.run_delay: schedstat field 2 */
+	__u64 run_ns;  /* se.sum_exec_runtime: schedstat field 1, and the
+			* run of the slice under way (as /proc adds it) */
+	__u64 wait_ns; /* sched_info.run_delay: schedstat field 2, and the
+			* wait under way of a thread queued now (queued_ns) */
+	__u64 queued_ns; /* of wait_ns, the wait under way (0: not queued) */
 	__u64 slices;  /* sched_info.pcount: schedstat field 3 */
 	__u64 utime_ns, stime_ns;
 	__u64 start_ns; /* start_boottime: stat field 22, in ns */

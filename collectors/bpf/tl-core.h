@@ -22,6 +22,7 @@ struct thread_info {
 struct cfs_rq;
 
 struct sched_entity {
+	__u64 exec_start; /* rq clock_task when sum_exec_runtime was last brought up to date */
 	__u64 sum_exec_runtime;
 	struct cfs_rq *cfs_rq; /* the CFS queue of the CPU it is on */
 };
@@ -41,8 +42,12 @@ struct cfs_rq {
 	struct rq *rq;
 };
 
+struct task_struct;
+
 struct rq {
 	__u64 clock;
+	__u64 clock_task;	   /* the clock exec_start and runtime count in */
+	struct task_struct *curr; /* the thread on this CPU now */
 	struct cfs_rq cfs;
 };
 
