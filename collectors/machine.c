@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "procinfo.h"
@@ -33,6 +34,7 @@ struct mproc {
 	bool stat_leader; /* stat_fd is the leader thread's task/PID/stat */
 	char cgroup[CGROUP_PATH_MAX];
 	double cgroup_at;   /* when cgroup was read, the caller's clock */
+	double at;	    /* when its threads' figures were read, the caller's clock */
 	uint32_t name_hash; /* procparse_name_hash of its name then */
 	struct mthread *t;  /* sorted by tid */
 	size_t nt, tcap;
@@ -50,6 +52,7 @@ struct machine_sampler {
 	size_t pids_cap, tids_cap;
 	bool have_prev;
 	double last_time;   /* the caller's clock at the last call */
+	struct timespec entry; /* CLOCK_MONOTONIC at this call's start (live roots) */
 	double last_uptime; /* proc/uptime at the last call, s since boot */
 	bool have_stat;
 	uint64_t busy0, total0;
@@ -401,6 +404,20 @@ static void machine_busy(struct machine_sampler *m, double dt, struct machine_sa
 	m->have_stat = true;
 }
 
+/* The caller's clock now: its now at this call's start, plus the time
+ * since on a live root (a pass over the machine takes long on a crowded
+ * box, and each process's rates are over the time between its own
+ * reads); a fixture's clock is the caller's alone. */
+static double machine_clock(const struct machine_sampler *m, double now)
+{
+	if (!m->root.live)
+		return now;
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return now + (double)(ts.tv_sec - m->entry.tv_sec) +
+	       (double)(ts.tv_nsec - m->entry.tv_nsec) / 1e9;
+}
+
 static double machine_uptime(struct machine_sampler *m)
 {
 	char buf[128];
@@ -411,6 +428,7 @@ static double machine_uptime(struct machine_sampler *m)
 
 int machine_sample(struct machine_sampler *m, double now, struct machine_sample *out)
 {
+	clock_gettime(CLOCK_MONOTONIC, &m->entry);
 	ssize_t np = procinfo_pids(&m->root, &m->pids, &m->pids_cap);
 	m->reads++;
 	if (np < 0) {
@@ -479,16 +497,22 @@ int machine_sample(struct machine_sampler *m, double now, struct machine_sample 
 		x->kernel = st.pid == 2 || st.ppid == 2;
 		uint64_t run = 0, wait = 0;
 		if (known) {
+			/* the caller's sample: as of its time */
+			p->at = m->known->time > 0 ? m->known->time : now;
 			machine_known_threads(known, nknown, old, whole, p, x, &run, &wait);
 			x->threads = (int)st.num_threads;
 		} else if (old && st.state != 'R' && old->ticks == p->ticks &&
 			   old->nt == (size_t)st.num_threads) {
-			/* asleep and no CPU since the last call: its threads stand */
+			/* asleep and no CPU since the last call: its threads stand
+			 * (as of now: what they did since is less than a tick,
+			 * counted at the next read, whose span starts now) */
+			p->at = machine_clock(m, now);
 			p->t = xmalloc(old->nt * sizeof(*p->t));
 			memcpy(p->t, old->t, old->nt * sizeof(*p->t));
 			p->nt = p->tcap = old->nt;
 			x->threads = (int)st.num_threads;
 		} else {
+			p->at = machine_clock(m, now);
 			machine_threads(m, &st, old, whole, p, x, &run, &wait);
 		}
 		if (p->nt == 0) {
@@ -501,9 +525,12 @@ int machine_sample(struct machine_sampler *m, double now, struct machine_sample 
 		memcpy(x->cgroup, p->cgroup, sizeof(x->cgroup));
 		x->is_new = !old && !whole;
 		x->born = !old && whole;
-		if (!x->is_new && dt > 0) {
-			x->cpus = (double)run / 1e9 / dt;
-			x->wait = (double)wait / 1e9 / dt;
+		/* over the time between its own reads (a born process's whole
+		 * life: the interval) */
+		double span = old && p->at > old->at ? p->at - old->at : dt;
+		if (!x->is_new && dt > 0 && span > 0) {
+			x->cpus = (double)run / 1e9 / span;
+			x->wait = (double)wait / 1e9 / span;
 			out->cpus += x->cpus;
 			out->wait += x->wait;
 		}
