@@ -46,8 +46,15 @@ began=$(date +%s)
 # The CPU a test costs, its background programs included, where a cpuacct
 # hierarchy of its own can hold it (cgroup v1): times(1) below counts only
 # what the shell waited for.  Nothing the tests read is cpuacct.
+# A wrapper killed by SIGKILL leaves its cgroup: an empty one whose
+# wrapper is gone is removed here (rmdir refuses one that holds a process,
+# so a wrapper of another PID namespace that shares the hierarchy keeps its
+# own while its test runs).
 acct=""
 if [ -w /sys/fs/cgroup/cpuacct/cgroup.procs ]; then
+	for stale in /sys/fs/cgroup/cpuacct/tl-suite-*; do
+		[ -d "$stale" ] && [ ! -e "/proc/${stale##*-}" ] && rmdir "$stale" 2>/dev/null
+	done
 	acct=/sys/fs/cgroup/cpuacct/tl-suite-$$
 	if mkdir "$acct" 2>/dev/null && echo $$ >"$acct/cgroup.procs" 2>/dev/null; then :; else
 		rmdir "$acct" 2>/dev/null

@@ -9,7 +9,7 @@
 SRC="${THREADLAB_SRCDIR:-.}/tests/lib"
 tmp=$(mktemp -d)
 . "$SRC/tap-lib.sh"
-plan 19
+plan 20
 # The wrappers this script runs must not take the suite's own lock: this
 # script holds it shared, and a serial test waiting at the turnstile for it
 # alone would keep them out until the time limit (a deadlock seen in CI).
@@ -272,3 +272,30 @@ here=$(((t1 - t0) / 1000)) child=$(((t3 - t2) / 1000))
 [ "$here" -ge 290 ] && [ "$child" -ge 290 ] && [ ! -s "$tmp/child.err" ] &&
 	ok "tap_sleep 0.3 waits ${here} ms; until_true 3 in a child bash ${child} ms" ||
 	notok "tap_sleep" "here $here ms, child $child ms" "$(cat "$tmp/child.err")"
+# A wrapper killed by SIGKILL leaves its cpuacct cgroup: the next wrapper
+# removes an empty one whose wrapper is gone, never one that holds a process.
+if [ -w /sys/fs/cgroup/cpuacct/cgroup.procs ]; then
+	# (PIDs at the top of the range: none there now, none given out soon)
+	max=$(cat /proc/sys/kernel/pid_max)
+	dead=$((max - 1))
+	busy=/sys/fs/cgroup/cpuacct/tl-suite-$((max - 2))
+	mkdir "/sys/fs/cgroup/cpuacct/tl-suite-$dead" "$busy"
+	sleep 30 &
+	holder=$!
+	echo "$holder" >"$busy/cgroup.procs"
+	printf '#!/bin/sh\necho 1..1\necho ok 1 - fine\n' >"$tmp/fine.sh"
+	sh "$SRC/tap-wrap.sh" "$tmp/fine.sh" >"$tmp/out" 2>&1
+	st=$?
+	gone=no kept=no
+	[ -e "/sys/fs/cgroup/cpuacct/tl-suite-$dead" ] || gone=yes
+	[ -d "$busy" ] && kept=yes
+	echo "$holder" >/sys/fs/cgroup/cpuacct/cgroup.procs
+	kill "$holder" 2>/dev/null
+	wait "$holder" 2>/dev/null
+	rmdir "$busy" "/sys/fs/cgroup/cpuacct/tl-suite-$dead" 2>/dev/null
+	[ $st = 0 ] && [ $gone$kept = yesyes ] &&
+		ok "tap-wrap removes an empty cgroup of a wrapper that is gone, keeps one that holds a process" ||
+		notok "tap-wrap's stale cgroups" "exit $st, the empty one removed: $gone, the held one kept: $kept" "$(cat "$tmp/out")"
+else
+	skip "tap-wrap's stale cgroups" "no writable cpuacct hierarchy (cgroup v1) here"
+fi
