@@ -243,6 +243,16 @@ static inline pid_t tl_start_child(const char *const argv[])
 	return pid;
 }
 
+/* Spins for ever: a busy thread's start routine, or a busy child's body. */
+static inline void *tl_spin(void *arg)
+{
+	(void)arg;
+	volatile unsigned long x = 0;
+	for (;;)
+		x++;
+	return NULL;
+}
+
 /* Kills pid with SIGKILL and reaps it. */
 static inline void tl_kill_reap(pid_t pid)
 {
