@@ -13,13 +13,11 @@
 
 #include <errno.h>
 #include <linux/capability.h>
-#include <malloc.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -28,6 +26,7 @@
 
 #include "bpf/threadlab.skel.h"
 #include "xalloc.h"
+#include "heap-huge.h"
 #include "bpf-load.h"
 
 bool bpf_load_built(void)
@@ -94,65 +93,8 @@ static void bpf_load_failed(int err, const char *step, char *why, size_t whylen)
 /* libbpf 1.1 reads the kernel's BTF (/sys/kernel/btf/vmlinux, 5.5 MB here)
  * into fresh memory and copies it into more: on a virtual machine, where a
  * page fault costs about 10 us, some 2,700 faults were half of the load
- * (docs/figures.md, "Loading the programs").  Before the load, glibc's
- * allocator is shown one large block, freed: as it does by itself after
- * such a free, it then serves blocks up to that size from its heap and
- * keeps up to twice that free (its dynamic thresholds, which stay raised;
- * mallopt would fix them for good, and every later large block of a tick
- * would be mapped and faulted afresh).  A second block, from the heap now,
- * is marked for transparent huge pages and freed, so libbpf's copies land
- * on huge pages; after the load the mark is taken off again (no huge page
- * is made there later) and what is free at the heap's top is given back.
- * Nothing of it where the thresholds are fixed already (MALLOC_*_
- * variables), huge pages are off, or under a sanitizer's allocator, which
- * would only hold both blocks in its quarantine. */
-#if defined(__GLIBC__) && !defined(__SANITIZE_ADDRESS__)
-#define BPF_LOAD_HEAP (24u << 20)
-#define BPF_LOAD_HUGE (2u << 20)
-
-struct bpf_load_heap {
-	uintptr_t from, to; /* the range marked for huge pages (none: equal) */
-};
-
-static struct bpf_load_heap bpf_load_heap_begin(void)
-{
-	struct bpf_load_heap h = {0, 0};
-	void *volatile shown = malloc(BPF_LOAD_HEAP); /* (a pair the compiler may not drop) */
-	free(shown);
-	size_t n = BPF_LOAD_HEAP - BPF_LOAD_HUGE; /* below the threshold it set */
-	char *p = malloc(n);
-	if (!p)
-		return h;
-	h.from = ((uintptr_t)p + BPF_LOAD_HUGE - 1) & ~(uintptr_t)(BPF_LOAD_HUGE - 1);
-	h.to = ((uintptr_t)p + n) & ~(uintptr_t)(BPF_LOAD_HUGE - 1);
-	if (h.to <= h.from || madvise((void *)h.from, h.to - h.from, MADV_HUGEPAGE) != 0)
-		h.to = h.from;
-	free(p);
-	return h;
-}
-
-static void bpf_load_heap_end(struct bpf_load_heap h)
-{
-	if (h.to > h.from) /* (ENOMEM where the heap shrank below it: nothing to do) */
-		(void)madvise((void *)h.from, h.to - h.from, MADV_NOHUGEPAGE);
-	malloc_trim(0);
-}
-#else
-struct bpf_load_heap {
-	int none;
-};
-
-static struct bpf_load_heap bpf_load_heap_begin(void)
-{
-	return (struct bpf_load_heap){0};
-}
-
-static void bpf_load_heap_end(struct bpf_load_heap h)
-{
-	(void)h;
-}
-#endif
-
+ * (docs/figures.md, "Loading the programs"): it is made on huge pages
+ * (heap-huge.h). */
 int bpf_load_tasks(unsigned max_threads, struct bpf_tasks **out, char *why, size_t whylen)
 {
 	*out = NULL;
@@ -173,9 +115,9 @@ int bpf_load_tasks(unsigned max_threads, struct bpf_tasks **out, char *why, size
 	if (rc == 0)
 		rc = bpf_map__set_max_entries(skel->maps.free_slots, cap);
 	if (rc == 0) {
-		struct bpf_load_heap h = bpf_load_heap_begin();
+		heap_huge_begin();
 		rc = threadlab_bpf__load(skel);
-		bpf_load_heap_end(h);
+		heap_huge_end();
 		if (rc < 0)
 			bpf_load_failed(rc, "load", why, whylen);
 	}

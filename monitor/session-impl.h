@@ -37,6 +37,7 @@ struct session_impl {
 	struct snapshot prev, cur;   /* cur is the newest sample */
 	struct thread_set spare;     /* prev's arrays once cur replaced it: the next fill's */
 	struct snapshot_rates rates; /* prev -> cur (valid when s->have_rates) */
+	bool warming;		     /* heap_huge_begin() until the first rates */
 
 	struct launch child;	     /* launch mode: the command */
 	struct tail *tail;	     /* cfg.progress_file followed, or NULL */

@@ -22,6 +22,7 @@
 
 #include "collector-impl.h"
 #include "environment-impl.h"
+#include "heap-huge.h"
 #include "knobs.h"
 #include "procinfo.h"
 #include "proctree.h"
@@ -114,6 +115,15 @@ static int session_start_attach(struct session *s, char *err, size_t errlen)
 	return EXIT_OK;
 }
 
+/* The start's fresh memory is in place: later blocks as usual. */
+static void session_warm(struct session *s)
+{
+	if (s->impl->warming) {
+		s->impl->warming = false;
+		heap_huge_end();
+	}
+}
+
 int session_start(struct session *s, const struct session_config *c, char *err, size_t errlen)
 {
 	memset(s, 0, sizeof(*s));
@@ -158,6 +168,10 @@ int session_start(struct session *s, const struct session_config *c, char *err, 
 	}
 	if (rc != EXIT_OK)
 		return rc;
+	/* The reader's load and the first two reads touch fresh memory (some
+	 * 20 MB on 10,000 threads): on huge pages until the first rates. */
+	heap_huge_begin();
+	s->impl->warming = true;
 	s->impl->sampler = sampler_new(&s->impl->root, s->target, s->tree);
 	if (s->impl->sampler)
 		sampler_set_detail_period(s->impl->sampler, c->detail_period);
@@ -232,6 +246,8 @@ int session_tick(struct session *s)
 	 * thread's activity into the rates. */
 	if (sampled)
 		model_sample_fill(&s->model, &s->impl->cur, &s->impl->rates, s->have_rates);
+	if (s->have_rates || s->target_gone)
+		session_warm(s);
 	return s->target_gone ? -ESRCH : 0;
 }
 
@@ -282,6 +298,7 @@ void session_halt(struct session *s)
 {
 	if (!s->impl)
 		return;
+	session_warm(s);
 	if (s->impl->lab) {
 		lab_stop(s->impl->lab);
 		s->impl->lab = NULL;
