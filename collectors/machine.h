@@ -62,8 +62,9 @@ struct machine_proc {
 	bool is_new;			   /* first seen now: no rates */
 	bool born;			   /* first seen now, started since the last call:
 					    * its rates are its whole life */
-	double cpus;			   /* schedstat run ns over the interval / dt: CPUs */
-	double wait;			   /* schedstat run-queue wait over the interval, s/s */
+	double cpus; /* schedstat run ns over the interval, per second of the time
+		      * between this process's two reads (near dt): CPUs */
+	double wait; /* schedstat run-queue wait over the interval, s/s, the same way */
 	uint8_t ran_on[MACHINE_SET_BYTES]; /* bit c: a thread that ran was last on CPU c
 					    * (stat field 39) */
 };
@@ -89,8 +90,11 @@ struct machine_sampler *machine_sampler_new(const struct sysroot *r);
 void machine_sampler_free(struct machine_sampler *m);
 
 /* Reads every process into out (replacing its contents), at now (the
- * caller's monotonic clock, s, increasing from call to call).  Returns 0
- * or -errno when proc/ cannot be listed. */
+ * caller's monotonic clock, s, increasing from call to call, taken as the
+ * call starts).  Each process's rates are over the time between its own
+ * two reads: on a live root its stamp is now plus the time since the call
+ * began, when it was read, or known->time for one given (below).  Returns
+ * 0 or -errno when proc/ cannot be listed. */
 int machine_sample(struct machine_sampler *m, double now, struct machine_sample *out);
 
 /* For the next machine_sample call only: the processes with threads in
@@ -100,7 +104,8 @@ int machine_sample(struct machine_sampler *m, double now, struct machine_sample 
  * session that samples its target anyway spares the thousands of reads
  * its threads would cost here.  Only their leader thread's stat (not the
  * process's, which the kernel makes by walking every thread) and their
- * cgroup are read.
+ * cgroup are read.  known->time (when above 0, on the caller's clock) is
+ * when its figures were read.
  * known must stay valid until that call; NULL: read every process. */
 void machine_sampler_known(struct machine_sampler *m, const struct thread_set *known);
 

@@ -9,8 +9,9 @@
  * heap now, is marked for transparent huge pages and freed, so what comes
  * next lands on huge pages; at the end the mark is taken off again (no
  * huge page is made there later) and what is free at the heap's top is
- * given back.  Nothing of it where huge pages are off (madvise fails), or
- * under a sanitizer's allocator, which would only hold both blocks in its
+ * given back.  Nothing of it where the kernel has no transparent huge
+ * pages (madvise fails; where they are set to never it succeeds and does
+ * nothing), or under a sanitizer's allocator, which would only hold both blocks in its
  * quarantine.  Measured: docs/figures.md, "Loading the programs" and "The
  * first sample". */
 #include "config.h"

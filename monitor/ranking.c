@@ -348,8 +348,9 @@ static const struct thread_set *rank_bpf_threads(struct ranking *k, double now)
 bool ranking_tick(struct ranking *k, double now)
 {
 	const struct thread_set *known = rank_bpf_threads(k, now);
-	/* (through BPF every figure is as of the one read: its time) */
-	if (!neighbours_tick(&k->impl->machine, &k->impl->root, known, known ? known->time : now))
+	/* (the machine reader takes the rates of what BPF read over the
+	 * read's own time, known->time; now keeps the cadence) */
+	if (!neighbours_tick(&k->impl->machine, &k->impl->root, known, now))
 		return false;
 	const struct machine_sample *s = &k->impl->machine.sample;
 	struct psi psi;

@@ -15,6 +15,7 @@
 
 #include "machine.h"
 #include "neighbours-impl.h"
+#include "procinfo.h"
 #include "thread-sampler.h"
 #include "thread-set.h"
 
@@ -355,7 +356,12 @@ static void test_live_known_switch(void **state)
 	machine_sample_init(&s);
 	struct thread_set k;
 	thread_set_init(&k);
-	tl_sleep_ms(100); /* its second thread running */
+	/* its second thread running (up to 10 s on a crowded box) */
+	pid_t *tids = NULL;
+	size_t tcap = 0;
+	for (int i = 0; i < 1000 && procinfo_tids(&r, child, &tids, &tcap) < 2; i++)
+		tl_sleep_ms(10);
+	free(tids);
 	const struct machine_proc *p = NULL;
 	double runnable[4] = {0};
 	for (int call = 0; call < 4; call++) {
