@@ -44,6 +44,7 @@
 #include <bpf/bpf.h>
 
 #include "xalloc.h"
+#include "clock.h"
 #include "bpf-load.h"
 #include "bpf-threads.h"
 #include "thread-set.h"
@@ -450,21 +451,13 @@ static int bpf_threads_parse(struct bpf_threads *t, size_t n, double now, struct
 	return alive;
 }
 
-/* Seconds on CLOCK_MONOTONIC from *from to now. */
-static double bpf_threads_since(const struct timespec *from)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)(ts.tv_sec - from->tv_sec) + (double)(ts.tv_nsec - from->tv_nsec) / 1e9;
-}
-
 int bpf_threads_sample(struct bpf_threads *t, double now, struct thread_set *out)
 {
 	struct bpf_tasks_cadence c;
 	bpf_threads_cadence(t, now, &c);
-	struct timespec boot, entry;
+	struct timespec boot;
 	clock_gettime(CLOCK_BOOTTIME, &boot);
-	clock_gettime(CLOCK_MONOTONIC, &entry);
+	double entry = clock_seconds(CLOCK_MONOTONIC);
 	uint64_t g;
 	bool root_seen;
 	int alive;
@@ -479,7 +472,7 @@ int bpf_threads_sample(struct bpf_threads *t, double now, struct thread_set *out
 				   t->tree, t->all, &c);
 		/* The figures are as of the read, not of the caller's now: on a
 		 * crowded box the reader may wait for a CPU in between. */
-		out->time = now + bpf_threads_since(&entry);
+		out->time = now + (clock_seconds(CLOCK_MONOTONIC) - entry);
 		ssize_t n = bpf_threads_read(t);
 		if (n < 0)
 			return (int)n;

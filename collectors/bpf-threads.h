@@ -23,11 +23,12 @@ void bpf_threads_free(struct bpf_threads *t);
  * out->time, its samples' time, is that of the read itself (now plus the
  * moments between the call and the read), and its figures are as of then:
  * a thread queued for a CPU has its wait so far, one on a CPU its run so
- * far (see threadlab.bpf.c, pending).  Returns 0; -ESRCH once the target has no thread that is not a zombie
- * (out then holds no threads); -ENOENT when the first read does not show
- * the target at all (a process hidden from BPF, such as a sandbox's init);
- * another -errno when the read failed.  On either of the last two the
- * caller falls back to /proc; out holds no threads. */
+ * far (see threadlab.bpf.c, pending).  Returns 0; -ESRCH once the target
+ * has no thread that is not a zombie (out then holds no threads); -ENOENT
+ * when the first read does not show the target at all (a process hidden
+ * from BPF, such as a sandbox's init); another -errno when the read
+ * failed.  On either of the last two the caller falls back to /proc; out
+ * holds no threads. */
 int bpf_threads_sample(struct bpf_threads *t, double now, struct thread_set *out);
 /* The cadence, as the /proc path's sched period (threads.h): with a period
  * of seconds > 0, a thread that does not lead its process, did not start

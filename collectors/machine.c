@@ -19,6 +19,7 @@
 
 #include "procinfo.h"
 #include "xalloc.h"
+#include "clock.h"
 #include "cgroup-parse.h"
 
 struct mthread {
@@ -52,7 +53,7 @@ struct machine_sampler {
 	size_t pids_cap, tids_cap;
 	bool have_prev;
 	double last_time;   /* the caller's clock at the last call */
-	struct timespec entry; /* CLOCK_MONOTONIC at this call's start (live roots) */
+	double entry;	    /* CLOCK_MONOTONIC s at this call's start (live roots) */
 	double last_uptime; /* proc/uptime at the last call, s since boot */
 	bool have_stat;
 	uint64_t busy0, total0;
@@ -410,12 +411,7 @@ static void machine_busy(struct machine_sampler *m, double dt, struct machine_sa
  * reads); a fixture's clock is the caller's alone. */
 static double machine_clock(const struct machine_sampler *m, double now)
 {
-	if (!m->root.live)
-		return now;
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return now + (double)(ts.tv_sec - m->entry.tv_sec) +
-	       (double)(ts.tv_nsec - m->entry.tv_nsec) / 1e9;
+	return m->root.live ? now + (clock_seconds(CLOCK_MONOTONIC) - m->entry) : now;
 }
 
 static double machine_uptime(struct machine_sampler *m)
@@ -428,7 +424,7 @@ static double machine_uptime(struct machine_sampler *m)
 
 int machine_sample(struct machine_sampler *m, double now, struct machine_sample *out)
 {
-	clock_gettime(CLOCK_MONOTONIC, &m->entry);
+	m->entry = clock_seconds(CLOCK_MONOTONIC);
 	ssize_t np = procinfo_pids(&m->root, &m->pids, &m->pids_cap);
 	m->reads++;
 	if (np < 0) {
@@ -496,23 +492,21 @@ int machine_sample(struct machine_sampler *m, double now, struct machine_sample 
 		x->name_hash = p->name_hash;
 		x->kernel = st.pid == 2 || st.ppid == 2;
 		uint64_t run = 0, wait = 0;
+		/* when its threads' figures are from: the caller's sample's time,
+		 * or now, as they are read (or stand: what they did since is less
+		 * than a tick, counted at the next read, whose span starts now) */
+		p->at = !known ? machine_clock(m, now) : m->known->time > 0 ? m->known->time : now;
 		if (known) {
-			/* the caller's sample: as of its time */
-			p->at = m->known->time > 0 ? m->known->time : now;
 			machine_known_threads(known, nknown, old, whole, p, x, &run, &wait);
 			x->threads = (int)st.num_threads;
 		} else if (old && st.state != 'R' && old->ticks == p->ticks &&
 			   old->nt == (size_t)st.num_threads) {
-			/* asleep and no CPU since the last call: its threads stand
-			 * (as of now: what they did since is less than a tick,
-			 * counted at the next read, whose span starts now) */
-			p->at = machine_clock(m, now);
+			/* asleep and no CPU since the last call: its threads stand */
 			p->t = xmalloc(old->nt * sizeof(*p->t));
 			memcpy(p->t, old->t, old->nt * sizeof(*p->t));
 			p->nt = p->tcap = old->nt;
 			x->threads = (int)st.num_threads;
 		} else {
-			p->at = machine_clock(m, now);
 			machine_threads(m, &st, old, whole, p, x, &run, &wait);
 		}
 		if (p->nt == 0) {

@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "xalloc.h"
+#include "clock.h"
 #include "bpf-threads.h"
 #include "cgroup-read.h"
 #include "thread-sampler.h"
@@ -39,13 +40,6 @@ struct sampler {
 /* How old the cgroups' location may grow (budget.h): a process moved to
  * another cgroup shows within this. */
 #define SAMPLER_LOCATE_AGE 2.0
-
-static double sampler_clock(clockid_t id)
-{
-	struct timespec t;
-	clock_gettime(id, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
 
 struct sampler *sampler_new(const struct sysroot *r, pid_t pid, bool tree)
 {
@@ -117,7 +111,7 @@ static int sampler_threads(struct sampler *s, struct snapshot *out)
 {
 	out->path_note[0] = '\0';
 	if (s->bt) {
-		int rc = bpf_threads_sample(s->bt, sampler_clock(CLOCK_MONOTONIC), &out->threads);
+		int rc = bpf_threads_sample(s->bt, clock_seconds(CLOCK_MONOTONIC), &out->threads);
 		if (rc == 0 || rc == -ESRCH) {
 			out->path = SNAPSHOT_BPF;
 			return rc;
@@ -197,8 +191,8 @@ static void sampler_cgroup(struct sampler *s, struct snapshot *out)
 int sampler_sample(struct sampler *s, struct snapshot *out)
 {
 	thread_set_clear(&out->threads); /* its arrays, if any, are filled again */
-	out->time = sampler_clock(CLOCK_MONOTONIC);
-	out->wall = sampler_clock(CLOCK_REALTIME);
+	out->time = clock_seconds(CLOCK_MONOTONIC);
+	out->wall = clock_seconds(CLOCK_REALTIME);
 
 	int rc = budget_read_where(s->root, s->pid, &s->where, out->time, SAMPLER_LOCATE_AGE,
 				   &out->budget);

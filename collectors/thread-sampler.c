@@ -34,6 +34,7 @@
 #include "proctree.h"
 #include "thread-entry.h"
 #include "xalloc.h"
+#include "clock.h"
 
 /* Keeps a reserve under RLIMIT_NOFILE so the rest of the program can still
  * open files; files beyond it are read by path (slower, still correct). */
@@ -318,9 +319,7 @@ void thread_sampler_read_counts(const struct thread_sampler *ts, struct thread_s
 
 int thread_sampler_sample(struct thread_sampler *ts, struct thread_set *out)
 {
-	struct timespec now;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return thread_sampler_sample_at(ts, (double)now.tv_sec + (double)now.tv_nsec / 1e9, out);
+	return thread_sampler_sample_at(ts, clock_seconds(CLOCK_MONOTONIC), out);
 }
 
 int thread_sampler_sample_at(struct thread_sampler *ts, double now, struct thread_set *out)

@@ -11,8 +11,8 @@
  * huge page is made there later) and what is free at the heap's top is
  * given back.  Nothing of it where the kernel has no transparent huge
  * pages (madvise fails; where they are set to never it succeeds and does
- * nothing), or under a sanitizer's allocator, which would only hold both blocks in its
- * quarantine.  Measured: docs/figures.md, "Loading the programs" and "The
+ * nothing), or under a sanitizer's allocator, which would only hold both
+ * blocks in its quarantine.  Measured: docs/figures.md, "Loading the programs" and "The
  * first sample". */
 #include "config.h"
 

@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "lab.h"
 #include "launch.h"
 
@@ -59,9 +60,7 @@ void stop_install(void (*on_fatal)(void))
 
 double stop_now(void)
 {
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+	return clock_seconds(CLOCK_MONOTONIC);
 }
 
 void stop_sleep_until(double t)
