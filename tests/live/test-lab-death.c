@@ -5,7 +5,8 @@
  * then killed with SIGINT, SIGTERM (its handlers call lab_emergency_stop(),
  * as threadlab's do) or SIGKILL (nothing runs: PR_SET_PDEATHSIG takes the
  * anchor and the helpers, and the next lab_start() removes the stale
- * cgroup, unless another threadlab's start did first).  Also: a hand-made stale cgroup with a task in it is cleaned. */
+ * cgroup, unless another threadlab's start did first).  Also: a hand-made
+ * stale cgroup with a task in it is cleaned. */
 #define _GNU_SOURCE
 #include "tl-test.h"
 

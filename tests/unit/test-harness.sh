@@ -274,32 +274,33 @@ here=$(((t1 - t0) / 1000)) child=$(((t3 - t2) / 1000))
 	notok "tap_sleep" "here $here ms, child $child ms" "$(cat "$tmp/child.err")"
 # A wrapper killed by SIGKILL leaves its cpuacct cgroup: the next wrapper
 # removes an empty one whose wrapper is gone, never one that holds a process.
-if [ -w /sys/fs/cgroup/cpuacct/cgroup.procs ]; then
+cg=/sys/fs/cgroup/cpuacct
+if [ -w "$cg/cgroup.procs" ]; then
 	# (two PIDs from the top of the range down that no process has; the
 	# held one is made under another name and renamed once it holds its
 	# process, so that no wrapper starting beside this sees it empty)
 	free=() k=$(($(cat /proc/sys/kernel/pid_max) - 1))
 	while [ ${#free[@]} -lt 2 ]; do
-		[ -e "/proc/$k" ] || [ -e "/sys/fs/cgroup/cpuacct/tl-suite-$k" ] || free+=("$k")
+		[ -e "/proc/$k" ] || [ -e "$cg/tl-suite-$k" ] || free+=("$k")
 		k=$((k - 1))
 	done
 	dead=${free[0]}
-	busy=/sys/fs/cgroup/cpuacct/tl-suite-${free[1]}
-	mkdir "/sys/fs/cgroup/cpuacct/tl-suite-$dead" "/sys/fs/cgroup/cpuacct/tl-held-$$"
+	busy=$cg/tl-suite-${free[1]}
+	mkdir "$cg/tl-suite-$dead" "$cg/tl-held-$$"
 	sleep 30 &
 	holder=$!
-	echo "$holder" >"/sys/fs/cgroup/cpuacct/tl-held-$$/cgroup.procs"
-	mv "/sys/fs/cgroup/cpuacct/tl-held-$$" "$busy"
+	echo "$holder" >"$cg/tl-held-$$/cgroup.procs"
+	mv "$cg/tl-held-$$" "$busy"
 	printf '#!/bin/sh\necho 1..1\necho ok 1 - fine\n' >"$tmp/fine.sh"
 	sh "$SRC/tap-wrap.sh" "$tmp/fine.sh" >"$tmp/out" 2>&1
 	st=$?
 	gone=no kept=no
-	[ -e "/sys/fs/cgroup/cpuacct/tl-suite-$dead" ] || gone=yes
+	[ -e "$cg/tl-suite-$dead" ] || gone=yes
 	[ -d "$busy" ] && kept=yes
-	echo "$holder" >/sys/fs/cgroup/cpuacct/cgroup.procs
+	echo "$holder" >"$cg/cgroup.procs"
 	kill "$holder" 2>/dev/null
 	wait "$holder" 2>/dev/null
-	rmdir "$busy" "/sys/fs/cgroup/cpuacct/tl-held-$$" "/sys/fs/cgroup/cpuacct/tl-suite-$dead" 2>/dev/null
+	rmdir "$busy" "$cg/tl-held-$$" "$cg/tl-suite-$dead" 2>/dev/null
 	[ $st = 0 ] && [ $gone$kept = yesyes ] &&
 		ok "tap-wrap removes an empty cgroup of a wrapper that is gone, keeps one that holds a process" ||
 		notok "tap-wrap's stale cgroups" "exit $st, the empty one removed: $gone, the held one kept: $kept" "$(cat "$tmp/out")"
