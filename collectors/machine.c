@@ -462,10 +462,13 @@ int machine_sample(struct machine_sampler *m, double now, struct machine_sample 
 			    machine_stat_read(m, m->pids[i], known != NULL, &fd, buf, sizeof(buf));
 			got = n <= 0 ? -1 : procparse_stat_line(buf, (size_t)n, &st);
 		}
-		if (got < 0 || st.state == 'Z' || st.state == 'X' || st.pid != m->pids[i]) {
+		/* gone, or dead: a zombie with no thread left (a leader that
+		 * exited while its other threads run reads Z too: they are read) */
+		if (got < 0 || st.pid != m->pids[i] ||
+		    ((st.state == 'Z' || st.state == 'X') && st.num_threads <= 1)) {
 			if (fd >= 0)
 				close(fd);
-			continue; /* gone or a zombie: nothing runs */
+			continue;
 		}
 		const struct mproc *old = kept;
 		if (old && old->starttime != st.starttime)

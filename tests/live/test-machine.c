@@ -328,6 +328,63 @@ static void test_live(void **state)
 	sysroot_close(&r);
 }
 
+/* Both readers of one live child: the machine's and its threads'. */
+struct both {
+	struct sysroot r;
+	struct machine_sampler *m;
+	struct thread_sampler *ts;
+	struct machine_sample s;
+	struct thread_set k;
+};
+
+static void both_open(struct both *b, pid_t child)
+{
+	assert_int_equal(sysroot_open(&b->r, "/"), 0);
+	b->m = machine_sampler_new(&b->r);
+	b->ts = thread_sampler_new(&b->r, child, false);
+	assert_non_null(b->m);
+	assert_non_null(b->ts);
+	machine_sample_init(&b->s);
+	thread_set_init(&b->k);
+}
+
+/* Kills and reaps the child, then closes both readers. */
+static void both_close(struct both *b, pid_t child)
+{
+	tl_kill_reap(child);
+	thread_set_free(&b->k);
+	thread_sampler_free(b->ts);
+	machine_sample_free(&b->s);
+	machine_sampler_free(b->m);
+	sysroot_close(&b->r);
+}
+
+/* Four machine samples 0.5 s apart of the child and its two threads; in
+ * the calls of mask given, its threads are given from /proc first.  Each
+ * call's runnable threads into runnable[call]; the last reading of the
+ * child, or NULL once a sample did not hold it. */
+static const struct machine_proc *both_calls(struct both *b, pid_t child, unsigned given,
+					     double runnable[4])
+{
+	const struct machine_proc *p = NULL;
+	for (int call = 0; call < 4; call++) {
+		if (call > 0)
+			tl_sleep_ms(500);
+		if (given & (1u << call)) {
+			assert_int_equal(thread_sampler_sample(b->ts, &b->k), 0);
+			assert_int_equal(b->k.n, 2);
+			machine_sampler_known(b->m, &b->k);
+		}
+		assert_int_equal(machine_sample(b->m, tl_now_s(), &b->s), 0);
+		p = lookup(&b->s, child);
+		if (!p)
+			break;
+		assert_int_equal(p->threads, 2);
+		runnable[call] = p->cpus + p->wait;
+	}
+	return p;
+}
+
 /* A process whose leader sleeps while its second thread spins, read live:
  * first with its threads given from /proc (no process fields: its leader
  * thread's stat line is read and its descriptor held), then alone twice
@@ -346,39 +403,16 @@ static void test_live_known_switch(void **state)
 		for (;;)
 			pause();
 	}
-	struct sysroot r;
-	assert_int_equal(sysroot_open(&r, "/"), 0);
-	struct machine_sampler *m = machine_sampler_new(&r);
-	struct thread_sampler *ts = thread_sampler_new(&r, child, false);
-	assert_non_null(m);
-	assert_non_null(ts);
-	struct machine_sample s;
-	machine_sample_init(&s);
-	struct thread_set k;
-	thread_set_init(&k);
+	struct both b;
+	both_open(&b, child);
 	/* its second thread running (up to 10 s on a crowded box) */
 	pid_t *tids = NULL;
 	size_t tcap = 0;
-	for (int i = 0; i < 1000 && procinfo_tids(&r, child, &tids, &tcap) < 2; i++)
+	for (int i = 0; i < 1000 && procinfo_tids(&b.r, child, &tids, &tcap) < 2; i++)
 		tl_sleep_ms(10);
 	free(tids);
-	const struct machine_proc *p = NULL;
 	double runnable[4] = {0};
-	for (int call = 0; call < 4; call++) {
-		if (call > 0)
-			tl_sleep_ms(500);
-		if (call == 0 || call == 3) {
-			assert_int_equal(thread_sampler_sample(ts, &k), 0);
-			assert_int_equal(k.n, 2);
-			machine_sampler_known(m, &k);
-		}
-		assert_int_equal(machine_sample(m, tl_now_s(), &s), 0);
-		p = lookup(&s, child);
-		if (!p)
-			break;
-		assert_int_equal(p->threads, 2);
-		runnable[call] = p->cpus + p->wait;
-	}
+	const struct machine_proc *p = both_calls(&b, child, 1u << 0 | 1u << 3, runnable);
 	printf("# runnable threads: %.2f and %.2f read alone, then %.2f given\n", runnable[1],
 	       runnable[2], runnable[3]);
 	assert_non_null(p);
@@ -386,12 +420,47 @@ static void test_live_known_switch(void **state)
 	 * the leader's descriptor kept read 0.00, then 2.01 */
 	for (int call = 1; call < 4; call++)
 		assert_true(runnable[call] > 0.5 && runnable[call] < 1.5);
-	tl_kill_reap(child);
-	thread_set_free(&k);
-	thread_sampler_free(ts);
-	machine_sample_free(&s);
-	machine_sampler_free(m);
-	sysroot_close(&r);
+	both_close(&b, child);
+}
+
+/* The spinning thread of a process whose leader thread exited: it asks
+ * for SIGKILL itself when the test dies (the leader that asked is gone). */
+static void *zombie_spin(void *arg)
+{
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	return tl_spin(arg);
+}
+
+/* A process whose leader thread exited (pthread_exit from main) while a
+ * second thread spins: its stat line says Z, as a dead process's does, yet
+ * it runs a CPU.  Read alone (its process's line) and given from /proc
+ * (its leader's line), it is in the sample with its two threads and about
+ * one runnable thread; it once fell out of the machine's view on both
+ * paths (docs/design.md, "The whole machine"). */
+static void test_live_zombie_leader(void **state)
+{
+	(void)state;
+	pid_t child = fork();
+	if (child == 0) {
+		pthread_t t;
+		pthread_create(&t, NULL, zombie_spin, NULL);
+		pthread_exit(NULL);
+	}
+	struct both b;
+	both_open(&b, child);
+	/* its leader gone (up to 10 s on a crowded box) */
+	struct stat_line st = {0};
+	for (int i = 0; i < 1000 && !(procinfo_stat(&b.r, child, &st) == 0 && st.state == 'Z'); i++)
+		tl_sleep_ms(10);
+	assert_int_equal(st.state, 'Z');
+	double runnable[4] = {0};
+	const struct machine_proc *p = both_calls(&b, child, 1u << 2 | 1u << 3, runnable);
+	printf("# a zombie leader's process: %.2f runnable threads read alone, %.2f given\n",
+	       runnable[1], runnable[3]);
+	assert_non_null(p);
+	assert_true(runnable[1] > 0.5 && runnable[1] < 1.5);
+	assert_true(runnable[3] > 0.5 && runnable[3] < 1.5);
+	both_close(&b, child);
 }
 
 int main(void)
@@ -402,6 +471,7 @@ int main(void)
 	    cmocka_unit_test(test_known),
 	    cmocka_unit_test(test_live),
 	    cmocka_unit_test(test_live_known_switch),
+	    cmocka_unit_test(test_live_zombie_leader),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
