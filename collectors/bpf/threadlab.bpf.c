@@ -364,12 +364,19 @@ static __always_inline void pending(struct task_struct *t, struct tl_task *r)
 	struct rq *rq = rq_of(t);
 	if (!rq)
 		return;
-	__u64 q = t->sched_info.last_queued;
+	__u64 q = *(volatile __u64 *)&t->sched_info.last_queued;
 	if (q) {
 		__u64 c = BPF_CORE_READ(rq, clock);
 		r->queued_ns = c > q ? c - q : 0;
 		r->wait_ns += r->queued_ns;
-	} else if (BPF_CORE_READ(rq, curr) == t) {
+		return;
+	}
+	/* Not queued now.  The kernel zeroes last_queued before it adds the
+	 * wait to run_delay (sched_info_arrive): a thread that got the CPU
+	 * since run_delay was read above would lose that wait here for a
+	 * whole interval; read again, its wait is in. */
+	r->wait_ns = *(volatile __u64 *)&t->sched_info.run_delay;
+	if (BPF_CORE_READ(rq, curr) == t) {
 		__u64 c = BPF_CORE_READ(rq, clock_task), e = t->se.exec_start;
 		r->run_ns += c > e ? c - e : 0;
 	}
