@@ -320,7 +320,10 @@ gaps = [(b - a).total_seconds() for a, b in zip(t, t[1:])]
 rss0, rss1 = int(sys.argv[2]), int(sys.argv[3])
 print("%d samples, longest gap %.3f s, RSS %d -> %d kB" % (len(t), max(gaps), rss0, rss1))
 assert len(t) >= 35, len(t)
-assert max(gaps) < 0.45, max(gaps)
+# a handler that blocked the sampler would hold it for a slow client's
+# byte (1 s) or a timeout (seconds); a crowded box (the suite runs four
+# tests at a time) has delayed one 0.2 s tick to a 0.453 s gap
+assert max(gaps) < 0.7, max(gaps)
 assert rss1 - rss0 < 16384, (rss0, rss1)
 PY
 	ok "50 slow clients and 1,000 garbage requests: another address still served, $(cat "$tmp/gaps")"
