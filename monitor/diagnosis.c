@@ -424,7 +424,10 @@ void diagnosis_of_totals(const struct diag_totals *t, struct diagnosis *out)
 		out->throttled_pct = t->throttle.throttled_pct;
 		out->throttled_s_per_s = t->throttle.throttled_s_per_s;
 		double share = t->throttle.throttled_s_per_s / (t->cpus_ran > 0 ? t->cpus_ran : 1);
-		double most = t->threads * (share > 1.0 ? 1.0 : share > 0 ? share : 0);
+		/* while the cgroup is throttled its runnable threads wait: as
+		 * many on average as it has (a sleeping thread waits for none) */
+		double waiting = out->runnable_mean < t->threads ? out->runnable_mean : t->threads;
+		double most = waiting * (share > 1.0 ? 1.0 : share > 0 ? share : 0);
 		out->throttle_wait = t->wait < most ? t->wait : most;
 	}
 	out->contention_wait = out->wait - out->throttle_wait;

@@ -100,6 +100,17 @@ static void test_totals_verdicts(void **state)
 	t.throttle.throttled_s_per_s = 0.2;
 	diagnosis_of_totals(&t, d);
 	assert_true(fabs(d->throttle_wait - 0.8) < 1e-9); /* 8 x 0.2 / 2 */
+	/* 2 spinners and a sleeping main thread under a 0.3-CPU quota: the
+	 * 2 runnable threads wait while it is throttled, not the sleeper
+	 * (3 x 0.48 read 1.44 s/s of the 1.70 as throttling) */
+	struct diag_totals s = t;
+	s.threads = 3;
+	s.cpu = 0.3;
+	s.wait = 1.7;
+	s.throttle.throttled_s_per_s = 0.48;
+	s.cpus_ran = 1;
+	diagnosis_of_totals(&s, d);
+	assert_true(fabs(d->throttle_wait - 0.96) < 1e-9); /* 2.0 x 0.48 */
 	/* the same demand without a quota, on 2 CPUs: oversubscribed */
 	struct budget o = budget_of(2.0, BUDGET_ONLINE, -1);
 	t.budget = &o;
