@@ -233,8 +233,18 @@ void diagnosis_advice_throttled(struct diagnosis *d, const struct diag_input *in
 			 after > n ? after : n, q);
 		diag_suggest_pool(d, pool, n, after > n ? after : n, q, why);
 	}
-	/* The quota that lets the threads run: their demand, up to a quarter. */
-	double want = ceil(d->runnable_mean * 4 - 1e-9) / 4;
+	/* The quota that lets the threads run: their demand, up to a quarter
+	 * (not for a mean a few hundredths over one: 2.005 asks for 2.00), and
+	 * no more than the CPUs they may run on (more would buy nothing). */
+	double want = ceil(d->runnable_mean * 4 - 0.2) / 4;
+	const struct budget *b = in->budget;
+	double room = b->online;
+	if (b->affinity > 0 && b->affinity < room)
+		room = b->affinity;
+	if (b->cpuset > 0 && b->cpuset < room)
+		room = b->cpuset;
+	if (room > 0 && want > room)
+		want = room;
 	if (want > q + 0.01)
 		SUGGEST(d,
 			"%sraise the CPU limit from %.2f to %.2f CPUs: %.2f runnable threads want "

@@ -136,6 +136,17 @@ static void test_quota_unbound(void **state)
 	/* its advice: the arithmetic of a larger quota is said */
 	assert_true(has_text(s.d.suggestions, s.d.nsuggestions,
 			     "raise the CPU limit from 1.50 to 2.00 CPUs: 2.00 runnable threads"));
+	/* a mean a hair over 2 asks for 2 (it read 2.25 and 2.00 in turn) */
+	s.t[0].wait_pct = 26;
+	diagnosis_make(&s.in, &s.d);
+	assert_true(has_text(s.d.suggestions, s.d.nsuggestions,
+			     "raise the CPU limit from 1.50 to 2.00 CPUs: 2.01 runnable threads"));
+	/* 3.5 runnable threads on a 2-CPU box: a limit above 2 buys nothing */
+	s.t[0].wait_pct = s.t[1].wait_pct = 100;
+	diagnosis_make(&s.in, &s.d);
+	assert_true(has_text(s.d.suggestions, s.d.nsuggestions,
+			     "raise the CPU limit from 1.50 to 2.00 CPUs: 3.50 runnable threads"));
+	s.t[0].wait_pct = s.t[1].wait_pct = 25;
 	/* throttled in 22 % of periods: borderline throttled */
 	s.r.throttle.throttled_pct = 22;
 	s.r.throttle.throttled_s_per_s = 0.05;
