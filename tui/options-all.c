@@ -43,6 +43,14 @@ int options_all_check(const struct options *o, char *err, size_t errlen)
 		return options_err(err, errlen,
 				   "--all watches every process: drop -p, -- CMD, --match, --replay "
 				   "and --tour");
+	/* The dashboard's attach screens stop the ranking: /metrics would
+	 * serve a stale one for as long as one is open. */
+	if (o->mode == MODE_DASHBOARD && o->serve)
+		return options_err(err, errlen,
+				   "--all --serve exports from --headless or --batch (threadlab "
+				   "--headless --all --serve %s): the dashboard's attach screens stop "
+				   "the ranking",
+				   o->serve);
 	/* One window: the ranking at its start and at its end. */
 	if (o->mode == MODE_DIAGNOSE && o->interval_set)
 		return options_err(err, errlen,

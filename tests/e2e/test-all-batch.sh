@@ -264,6 +264,7 @@ check_usage "goes with --serve" --all --batch --metrics-max-processes 5
 check_usage "does not apply to --all" --headless --all --serve 127.0.0.1:0 --metrics-max-threads 5
 check_usage "1 to 1000000" --headless --all --serve 127.0.0.1:0 --metrics-max-processes 0
 check_usage "does not apply to --all" --headless --all --record /tmp/x.jsonl
+check_usage "exports from --headless or --batch" --all --serve 127.0.0.1:0
 if [ -z "$bad" ]; then
 	ok "bad --all command lines exit 2 with a message"
 else
