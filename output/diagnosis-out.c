@@ -205,11 +205,10 @@ static void diagnosis_out_machine_text(FILE *f, const struct machine_view *m)
 	for (size_t i = 0; i < m->n; i++) {
 		const struct neighbour *x = &m->top[i];
 		char name[4 * MODEL_NAME_MAX], cg[4 * NEIGHBOUR_CGROUP_MAX];
-		text_safe(x->name, x->name_len, name, sizeof(name));
+		text_safe_cell(x->name, x->name_len, 16, false, name, sizeof(name));
 		text_safe(x->cgroup, strlen(x->cgroup), cg, sizeof(cg));
-		int pad = 16 - text_safe_width(x->name, x->name_len);
-		fprintf(f, "  %7d %s%*s %6.2f %9.2f  %s%s\n", (int)x->pid, name, pad > 0 ? pad : 0,
-			"", x->cpus_used, x->runnable_mean, cg[0] ? cg : "-",
+		fprintf(f, "  %7d %s %6.2f %9.2f  %s%s\n", (int)x->pid, name, x->cpus_used,
+			x->runnable_mean, cg[0] ? cg : "-",
 			x->shares_cpus ? "" : " (other CPUs)");
 	}
 }
@@ -246,12 +245,10 @@ void diagnosis_out_text(FILE *f, const struct diagnosis *d)
 			"threads", "runnable", "CPU%", "wait%", "input%", "activity");
 	for (size_t i = 0; i < d->nroles; i++) {
 		const struct diag_role *r = &d->roles[i];
-		text_safe(r->name, strlen(r->name), a, sizeof(a));
-		int pad = 28 - text_safe_width(r->name, strlen(r->name));
+		text_safe_cell(r->name, strlen(r->name), 28, false, a, sizeof(a));
 		activity_summary(r->activity, act, sizeof(act));
-		fprintf(f, "  %s%*s %5d %7d %9.2f %7.1f %7.1f %7.1f  %s\n", a, pad > 0 ? pad : 0,
-			"", r->nprocs, r->threads, r->runnable_mean, r->cpu_pct, r->wait_pct,
-			r->input_wait_pct, act);
+		fprintf(f, "  %s %5d %7d %9.2f %7.1f %7.1f %7.1f  %s\n", a, r->nprocs, r->threads,
+			r->runnable_mean, r->cpu_pct, r->wait_pct, r->input_wait_pct, act);
 	}
 	if (d->nruntimes)
 		fputs("runtimes:\n", f);
@@ -289,11 +286,10 @@ void diagnosis_out_text(FILE *f, const struct diagnosis *d)
 			"activity");
 	for (size_t i = 0; i < d->ngroups && i < 12; i++) {
 		const struct diag_group *g = &d->groups[i];
-		text_safe(g->name, strlen(g->name), a, sizeof(a));
-		int pad = 24 - text_safe_width(g->name, strlen(g->name));
+		text_safe_cell(g->name, strlen(g->name), 24, false, a, sizeof(a));
 		activity_summary(g->activity, act, sizeof(act));
-		fprintf(f, "  %7d %s%*s %7d %9.2f %7.1f", (int)g->pid, a, pad > 0 ? pad : 0, "",
-			g->threads, g->runnable_mean, g->cpu_pct);
+		fprintf(f, "  %7d %s %7d %9.2f %7.1f", (int)g->pid, a, g->threads, g->runnable_mean,
+			g->cpu_pct);
 		if (d->lat_on) {
 			char p99[16], max[16];
 			latency_out_ms(p99, sizeof(p99), 7, &g->latency, g->latency.p99_s);

@@ -123,11 +123,11 @@ static void rank_text(FILE *f, const struct ranking *k, const char *ts, size_t t
 	for (size_t i = 0; i < k->n && i < n; i++) {
 		const struct rank_row *r = &k->rows[i];
 		char name[4 * MODEL_NAME_MAX], cg[4 * RANKING_CGROUP_MAX], thr[16] = "-";
-		text_safe(r->name, r->name_len, name, sizeof(name));
-		text_safe(r->cgroup, strlen(r->cgroup), cg, sizeof(cg));
+		text_safe_cell(r->name, r->name_len, 16, false, name, sizeof(name));
+		text_safe_cell(r->cgroup, strlen(r->cgroup), 20, false, cg, sizeof(cg));
 		if (r->throttle_valid)
 			snprintf(thr, sizeof(thr), "%.1f", r->throttled_pct);
-		fprintf(f, "  %7d %-16s %-20s %5d %6.2f %6.2f %-8s %6.2f %6.1f %6.1f %6s  %s\n",
+		fprintf(f, "  %7d %s %s %5d %6.2f %6.2f %-8s %6.2f %6.1f %6.1f %6s  %s\n",
 			(int)r->pid, name, cg, r->threads, r->runnable_mean, r->effective,
 			model_term_name(r->binding), r->factor, r->cpu * 100, r->wait * 100, thr,
 			diagnosis_verdict_name(r->verdict));

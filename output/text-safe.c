@@ -133,3 +133,19 @@ int text_safe_width(const char *in, size_t len)
 	}
 	return w;
 }
+
+size_t text_safe_cell(const char *in, size_t len, int width, bool cut, char *out, size_t cap)
+{
+	if (cap == 0)
+		return 0;
+	size_t n = text_safe(in, len, out, cap);
+	while (cut && n > 0 && text_safe_width(out, n) > width) {
+		n--;
+		while (n > 0 && ((unsigned char)out[n] & 0xc0) == 0x80)
+			n--; /* not inside a UTF-8 sequence */
+	}
+	for (int w = text_safe_width(out, n); w < width && n + 1 < cap; w++)
+		out[n++] = ' ';
+	out[n] = '\0';
+	return n;
+}

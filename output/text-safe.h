@@ -31,6 +31,12 @@ size_t text_safe_mode(const char *in, size_t len, char *out, size_t cap, bool ut
  * East Asian characters count two when the locale says so). */
 int text_safe_width(const char *in, size_t len);
 
+/* A table cell: the safe form of in, padded with spaces to width
+ * terminal columns (printf's %-Ns counts bytes, and a replacement
+ * character is three bytes and one column); with cut, first cut at a
+ * character boundary to fit width.  Returns the bytes written. */
+size_t text_safe_cell(const char *in, size_t len, int width, bool cut, char *out, size_t cap);
+
 /* One UTF-8 character at s (n bytes available): its code point in *cp and
  * its length, or 0 when the bytes are not valid UTF-8 (overlong forms,
  * surrogates and values above U+10FFFF included). */

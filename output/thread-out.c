@@ -136,24 +136,6 @@ void thread_out_text_head(FILE *f, bool lat_on)
 	fputc('\n', f);
 }
 
-/* Bytes of name that fit in cols terminal columns, cut at a character
- * boundary: kernel threads' names run past comm's 15 bytes, and the text
- * table's columns must stay where the header put them. */
-static size_t thread_out_name_fit(const char *name, size_t len, int cols)
-{
-	size_t i = 0;
-	while (i < len) {
-		uint32_t cp;
-		size_t l = text_safe_decode((const unsigned char *)name + i, len - i, &cp);
-		if (l == 0)
-			l = 1; /* an invalid byte: one replacement character */
-		if (text_safe_width(name, i + l) > cols)
-			break;
-		i += l;
-	}
-	return i;
-}
-
 void thread_out_text(FILE *f, const struct model_sample *m, const struct model_thread *t)
 {
 	char name[4 * MODEL_NAME_MAX], ms[16];
@@ -169,12 +151,10 @@ void thread_out_text(FILE *f, const struct model_sample *m, const struct model_t
 			fprintf(f, "%s%*.1f", sep, x->width, thread_field_value(x, t));
 			break;
 		case THREAD_FIELD_KIND_NAME: {
-			size_t fit = thread_out_name_fit(t->name, t->name_len, cols);
-			text_safe(t->name, fit, name, sizeof(name));
-			/* pad by terminal columns, not bytes: a replacement
-			 * character is three bytes wide in UTF-8 and one column */
-			int pad = cols - text_safe_width(t->name, fit);
-			fprintf(f, "%s%s%*s", sep, name, pad > 0 ? pad : 0, "");
+			/* kernel threads' names run past comm's 15 bytes: the
+			 * text table's columns stay where the header put them */
+			text_safe_cell(t->name, t->name_len, cols, true, name, sizeof(name));
+			fprintf(f, "%s%s", sep, name);
 			break;
 		}
 		case THREAD_FIELD_KIND_STATE:

@@ -256,19 +256,6 @@ void dash_machine_move(struct dash_machine *m, int rows)
 
 /* ---- drawing -------------------------------------------------------------------- */
 
-/* Another process's bytes made safe and fitted to width columns, padded. */
-static void dm_fit(const char *raw, size_t len, int width, char *out, size_t cap)
-{
-	char safe[4 * NEIGHBOUR_CGROUP_MAX];
-	size_t n = text_safe(raw, len, safe, sizeof(safe));
-	while (n > 0 && text_safe_width(safe, n) > width) {
-		n--;
-		while (n > 0 && ((unsigned char)safe[n] & 0xc0) == 0x80)
-			n--; /* not inside a UTF-8 sequence */
-	}
-	int pad = width - text_safe_width(safe, n);
-	snprintf(out, cap, "%.*s%*s", (int)n, safe, pad > 0 ? pad : 0, "");
-}
 
 static enum dash_role dm_role(enum verdict v)
 {
@@ -296,17 +283,17 @@ static void dm_line(char *out, size_t cap, const struct dash_machine *m,
 	char name[4 * MODEL_NAME_MAX], cg[4 * RANKING_CGROUP_MAX];
 	if (it->group) {
 		char label[RANKING_CGROUP_MAX + 32];
-		int n = snprintf(label, sizeof(label), "+ %s (%zu processes)",
-				 it->cgroup[0] ? it->cgroup : "-", it->nprocs);
-		dm_fit(label, n > 0 ? (size_t)n : 0, 16 + 1 + cgw, cg, sizeof(cg));
+		snprintf(label, sizeof(label), "+ %s (%zu processes)", it->cgroup[0] ? it->cgroup : "-",
+			 it->nprocs);
+		text_safe_cell(label, strlen(label), 16 + 1 + cgw, true, cg, sizeof(cg));
 		snprintf(out, cap, "%7s %s %5d %6.2f %6s %s%6.2f %6.1f %6.1f", "", cg, it->threads,
 			 it->runnable, "", wide ? "         " : "", it->factor, it->cpu * 100,
 			 it->wait * 100);
 		return;
 	}
 	const struct rank_row *r = &m->rows[it->row];
-	dm_fit(r->name, r->name_len, 16, name, sizeof(name));
-	dm_fit(r->cgroup, strlen(r->cgroup), cgw, cg, sizeof(cg));
+	text_safe_cell(r->name, r->name_len, 16, true, name, sizeof(name));
+	text_safe_cell(r->cgroup, strlen(r->cgroup), cgw, true, cg, sizeof(cg));
 	char binds[16] = "", thr[16] = "";
 	if (wide) {
 		snprintf(binds, sizeof(binds), "%-8s ", model_term_name(r->binding));

@@ -108,6 +108,32 @@ static void test_text_safe_truncates_on_character(void **state)
 	assert_string_equal(out, "ab");
 }
 
+/* A table cell is padded by columns, not bytes: a name with a replaced
+ * byte (3 bytes, 1 column in UTF-8) once shifted the next column left. */
+static void test_text_safe_cell(void **state)
+{
+	(void)state;
+	bool was = text_safe_utf8;
+	text_safe_utf8 = true;
+	char out[64];
+	size_t n = text_safe_cell("h\xffo", 3, 6, false, out, sizeof(out));
+	assert_string_equal(out, "h\xef\xbf\xbdo   "); /* U+FFFD, then 3 spaces */
+	assert_int_equal(n, 8);
+	assert_int_equal(text_safe_width(out, n), 6);
+	/* longer than the cell: whole, or cut on a character with cut */
+	text_safe_cell("caf\xc3\xa9s", 6, 4, false, out, sizeof(out));
+	assert_string_equal(out, "caf\xc3\xa9s");
+	text_safe_cell("caf\xc3\xa9s", 6, 4, true, out, sizeof(out));
+	assert_string_equal(out, "caf\xc3\xa9");
+	text_safe_cell("\x1b[7m", 4, 3, true, out, sizeof(out));
+	assert_string_equal(out, "\xef\xbf\xbd[7");
+	/* a buffer too small for the padding: cut there, still terminated */
+	n = text_safe_cell("ab", 2, 10, false, out, 5);
+	assert_string_equal(out, "ab  ");
+	assert_int_equal(n, 4);
+	text_safe_utf8 = was;
+}
+
 static void json_of(const char *in, size_t len, char *out, size_t cap)
 {
 	FILE *f = fmemopen(out, cap, "w");
@@ -229,6 +255,7 @@ int main(void)
 	    cmocka_unit_test(test_text_safe_table),
 	    cmocka_unit_test(test_text_safe_no_control_bytes_ever),
 	    cmocka_unit_test(test_text_safe_truncates_on_character),
+	    cmocka_unit_test(test_text_safe_cell),
 	    cmocka_unit_test(test_json_string),
 	    cmocka_unit_test(test_csv_field),
 	    cmocka_unit_test(test_csv_row),
