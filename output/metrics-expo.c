@@ -99,6 +99,25 @@ static size_t metrics_label_value(FILE *f, const char *v, size_t len)
 	return o;
 }
 
+/* The label value v as written, into out (cap bytes; cut when longer). */
+static size_t metrics_label_text(const char *v, size_t len, char *out, size_t cap)
+{
+	FILE *f = fmemopen(out, cap, "w");
+	if (!f)
+		return 0;
+	size_t n = metrics_label_value(f, v, len);
+	fclose(f);
+	return n < cap ? n : cap - 1;
+}
+
+bool metrics_expo_label_same(const char *a, size_t alen, const char *b, size_t blen)
+{
+	char x[512], y[512];
+	size_t nx = metrics_label_text(a, alen, x, sizeof(x));
+	size_t ny = metrics_label_text(b, blen, y, sizeof(y));
+	return nx == ny && memcmp(x, y, nx) == 0;
+}
+
 void metrics_expo_label(struct metrics_ctx *c, const char *name, const char *v, size_t len)
 {
 	fprintf(c->f, "%s%s=\"", c->labels ? "," : "{", name);

@@ -44,6 +44,9 @@ void metrics_expo_family(struct metrics_ctx *c, const struct family *fam);
 void metrics_expo_sample(struct metrics_ctx *c);
 void metrics_expo_sample_as(struct metrics_ctx *c, const char *suffix);
 void metrics_expo_label(struct metrics_ctx *c, const char *name, const char *v, size_t len);
+/* Whether two label values read the same once written: a control byte is
+ * written as the text \xNN, which a name may hold literally too. */
+bool metrics_expo_label_same(const char *a, size_t alen, const char *b, size_t blen);
 void metrics_expo_label_str(struct metrics_ctx *c, const char *name, const char *v);
 void metrics_expo_label_int(struct metrics_ctx *c, const char *name, long v);
 /* Ends the labels and writes the value (a value that is not a finite

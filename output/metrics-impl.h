@@ -7,7 +7,10 @@
 #include "metrics-expo.h"
 #include "metrics.h"
 
-/* pid and group labels of a thread group. */
-void metrics_group_labels(struct metrics_ctx *c, const struct thread_group *g);
+/* pid and group labels of groups->v[i]; a group whose label would read
+ * as an earlier one's of its process (a name holding "\\x1b" literally
+ * beside one holding the byte) gets " #2", " #3" after it: no two series
+ * of a family share their labels. */
+void metrics_group_labels(struct metrics_ctx *c, const struct thread_groups *groups, size_t i);
 
 #endif

@@ -24,14 +24,16 @@ static const struct family fam_latency = {
     "Time from becoming runnable to running, per thread group (BPF at sched_switch, the "
     "scheduler's sched_info.last_queued stamp); sum by pid for the process."};
 
-static void metrics_latency_group(struct metrics_ctx *c, const struct thread_group *g)
+static void metrics_latency_group(struct metrics_ctx *c, const struct thread_groups *groups,
+				  size_t i)
 {
+	const struct thread_group *g = &groups->v[i];
 	size_t nb;
 	const double *le = runqlat_metric_bounds(&nb);
 	char v[32];
 	for (size_t b = 0; b < nb; b++) {
 		metrics_expo_sample_as(c, "_bucket");
-		metrics_group_labels(c, g);
+		metrics_group_labels(c, groups, i);
 		snprintf(v, sizeof(v), "%.9g", le[b]);
 		metrics_expo_label_str(c, "le", v);
 		metrics_expo_uint(c, (unsigned long long)runqlat_count_below(&g->lat, le[b]));
@@ -39,14 +41,14 @@ static void metrics_latency_group(struct metrics_ctx *c, const struct thread_gro
 	/* The count is the buckets' own sum, so +Inf and _count agree with them. */
 	unsigned long long all = runqlat_count_below(&g->lat, INFINITY);
 	metrics_expo_sample_as(c, "_bucket");
-	metrics_group_labels(c, g);
+	metrics_group_labels(c, groups, i);
 	metrics_expo_label_str(c, "le", "+Inf");
 	metrics_expo_uint(c, all);
 	metrics_expo_sample_as(c, "_count");
-	metrics_group_labels(c, g);
+	metrics_group_labels(c, groups, i);
 	metrics_expo_uint(c, all);
 	metrics_expo_sample_as(c, "_sum");
-	metrics_group_labels(c, g);
+	metrics_group_labels(c, groups, i);
 	metrics_expo_value(c, (double)g->lat.sum_ns / 1e9);
 }
 
@@ -78,6 +80,6 @@ void metrics_latency(struct metrics_ctx *c, const struct metrics_target *t, size
 			continue;
 		for (size_t i = 0; i < s->groups.n; i++)
 			if (s->groups.v[i].has_lat)
-				metrics_latency_group(c, &s->groups.v[i]);
+				metrics_latency_group(c, &s->groups, i);
 	}
 }

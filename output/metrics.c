@@ -184,10 +184,21 @@ static void metrics_threads(struct metrics_ctx *c, const struct metrics_target *
 	}
 }
 
-void metrics_group_labels(struct metrics_ctx *c, const struct thread_group *g)
+void metrics_group_labels(struct metrics_ctx *c, const struct thread_groups *groups, size_t i)
 {
+	const struct thread_group *g = &groups->v[i];
+	unsigned same = 0;
+	for (size_t j = i; j-- > 0 && groups->v[j].pid == g->pid;)
+		same += metrics_expo_label_same(groups->v[j].stem, groups->v[j].stem_len, g->stem,
+						g->stem_len);
 	metrics_expo_label_int(c, "pid", g->pid);
-	metrics_expo_label(c, "group", g->stem, g->stem_len);
+	if (!same) {
+		metrics_expo_label(c, "group", g->stem, g->stem_len);
+		return;
+	}
+	char v[GROUP_STEM_MAX + 16];
+	snprintf(v, sizeof(v), "%.*s #%u", (int)g->stem_len, g->stem, same + 1);
+	metrics_expo_label(c, "group", v, strlen(v));
 }
 
 static void metrics_groups(struct metrics_ctx *c, const struct metrics_target *t, size_t n)
@@ -196,7 +207,7 @@ static void metrics_groups(struct metrics_ctx *c, const struct metrics_target *t
 	for (size_t k = 0; k < n; k++)
 		for (size_t i = 0; i < t[k].s->groups.n; i++) {
 			metrics_expo_sample(c);
-			metrics_group_labels(c, &t[k].s->groups.v[i]);
+			metrics_group_labels(c, &t[k].s->groups, i);
 			metrics_expo_value(c, t[k].s->groups.v[i].threads);
 		}
 	metrics_expo_family(c, &fam_group_cpu);
@@ -204,11 +215,11 @@ static void metrics_groups(struct metrics_ctx *c, const struct metrics_target *t
 		for (size_t i = 0; i < t[k].s->groups.n; i++) {
 			const struct thread_group *g = &t[k].s->groups.v[i];
 			metrics_expo_sample(c);
-			metrics_group_labels(c, g);
+			metrics_group_labels(c, &t[k].s->groups, i);
 			metrics_expo_label_str(c, "mode", "user");
 			metrics_expo_value(c, g->user_s);
 			metrics_expo_sample(c);
-			metrics_group_labels(c, g);
+			metrics_group_labels(c, &t[k].s->groups, i);
 			metrics_expo_label_str(c, "mode", "system");
 			metrics_expo_value(c, g->system_s);
 		}
@@ -216,7 +227,7 @@ static void metrics_groups(struct metrics_ctx *c, const struct metrics_target *t
 	for (size_t k = 0; k < n; k++)
 		for (size_t i = 0; i < t[k].s->groups.n; i++) {
 			metrics_expo_sample(c);
-			metrics_group_labels(c, &t[k].s->groups.v[i]);
+			metrics_group_labels(c, &t[k].s->groups, i);
 			metrics_expo_value(c, t[k].s->groups.v[i].wait_s);
 		}
 }

@@ -402,6 +402,31 @@ static void test_escaping(void **state)
 	fake_free(s);
 }
 
+/* Two thread groups whose names differ only in that one holds the text
+ * "\x1b" and the other the byte: written alike, they once made two series
+ * with the same labels (an exposition Prometheus keeps one series of). */
+static void test_group_labels_unique(void **state)
+{
+	(void)state;
+	struct session *s = fake_session(100, 3, "\\x1bA", 5);
+	struct thread_set *c = &fake_cur(s)->threads;
+	c->v[1] = tsample(100, 101, "\x1b" "A", 2);
+	thread_groups_update(&s->groups, NULL, c);
+	fake_model(s);
+	struct metrics_target t = {s, "attach"};
+	char *prom = render(METRICS_PROMETHEUS, &t, 1, 500);
+	assert_int_equal(count(prom, "threadlab_group_threads{pid=\"100\",group=\"\\\\x1bA\"} 1\n"),
+			 1);
+	assert_int_equal(
+	    count(prom, "threadlab_group_threads{pid=\"100\",group=\"\\\\x1bA #2\"} 1\n"), 1);
+	assert_int_equal(count(prom, "threadlab_group_threads{pid=\"100\",group=\"worker\"} 1\n"),
+			 1);
+	assert_int_equal(count(prom, "group=\"\\\\x1bA #2\",mode=\"user\"}"), 1);
+	free(prom);
+	thread_groups_free(&s->groups);
+	fake_free(s);
+}
+
 static void test_folding_and_shared_cgroup(void **state)
 {
 	(void)state;
@@ -525,6 +550,7 @@ int main(void)
 	    cmocka_unit_test(test_formats),
 	    cmocka_unit_test(test_latency_histogram),
 	    cmocka_unit_test(test_escaping),
+	    cmocka_unit_test(test_group_labels_unique),
 	    cmocka_unit_test(test_non_finite),
 	    cmocka_unit_test(test_admit),
 	    cmocka_unit_test(test_folding_and_shared_cgroup),
