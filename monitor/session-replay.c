@@ -205,22 +205,26 @@ int session_replay_tick(struct session *s)
 	return -ENODATA;
 }
 
-int session_replay_seek(struct session *s, long i)
+/* The nearest sample from i on in step's direction that reads, or -1. */
+static long session_replay_readable(struct session *s, long i, long step)
+{
+	for (; i >= 0 && i < s->replay_count; i += step)
+		if (session_replay_read(s, (size_t)i) == 0)
+			return i;
+	return -1;
+}
+
+long session_replay_seek(struct session *s, long i, int dir)
 {
 	if (!s->impl->rec)
 		return -ENOTSUP;
 	i = i < 0 ? 0 : i >= s->replay_count ? s->replay_count - 1 : i;
-	/* The nearest sample at or before i that reads; else after it. */
-	long at = i;
-	while (at >= 0 && session_replay_read(s, (size_t)at) < 0)
-		at--;
-	if (at < 0) {
-		for (at = i + 1; at < s->replay_count && session_replay_read(s, (size_t)at) < 0;
-		     at++)
-			;
-		if (at == s->replay_count)
-			return 0;
-	}
+	long step = dir < 0 ? -1 : 1;
+	long at = session_replay_readable(s, i, step);
+	if (at < 0)
+		at = session_replay_readable(s, i - step, -step);
+	if (at < 0)
+		return s->replay_pos;
 	/* The view as it stood: every sample up to at, from the notes (read
 	 * now where they were not yet). */
 	struct recording_sample shown = s->impl->rs;
@@ -239,7 +243,7 @@ int session_replay_seek(struct session *s, long i)
 	s->impl->rs = shown;
 	session_replay_show(s, at);
 	s->impl->replay_end = false;
-	return 0;
+	return at;
 }
 
 void session_replay_stop(struct session *s)

@@ -6,8 +6,9 @@
 #include "session.h"
 
 /* Replay only: shows sample i (clamped to the recording), with the lab
- * view rebuilt as it stood then.  Returns 0, or -ENOTSUP outside a
- * replay. */
-int session_replay_seek(struct session *s, long i);
+ * view rebuilt as it stood then; where line i does not read, the nearest
+ * that does in the direction dir (< 0: back, else on), else the other
+ * way.  Returns the sample shown, or -ENOTSUP outside a replay. */
+long session_replay_seek(struct session *s, long i, int dir);
 
 #endif

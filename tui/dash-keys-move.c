@@ -129,6 +129,7 @@ int dash_keys_move_replay_seek(struct dash *d, struct settings *w, const struct 
 		return DASH_KEY_HANDLED | DASH_KEY_REDRAW;
 	}
 	d->replay.target = to;
+	d->replay.dir = arg == DASH_KEYS_END || (arg != DASH_KEYS_START && arg < 0) ? -1 : 1;
 	dash_keys_act_say(d, "sample %ld of %ld%s", to + 1, c->replay_count,
 			  d->replay.paused ? " (paused: space plays)" : "");
 	return DASH_KEY_HANDLED | DASH_KEY_REDRAW | DASH_KEY_SEEK | DASH_KEY_RETIME;

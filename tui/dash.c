@@ -29,6 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "dash-keys-act.h"
 #include "dash-keys.h"
 #include "dash-layout.h"
 #include "dash-machine.h"
@@ -320,8 +321,10 @@ static bool dash_input(struct dash *d, struct session *s, double *next_sample)
 			dash_apply(d, s);
 		if (f & DASH_KEY_RESET)
 			labview_reset(&s->view);
-		if (f & DASH_KEY_SEEK)
-			session_replay_seek(s, d->replay.target);
+		if (f & DASH_KEY_SEEK &&
+		    session_replay_seek(s, d->replay.target, d->replay.dir) != d->replay.target)
+			dash_keys_act_say(d, "sample %ld of %ld: line %ld does not read (skipped)",
+					  s->replay_pos + 1, s->replay_count, d->replay.target + 1);
 		if (f & DASH_KEY_TOUR)
 			dash_tour_key(d, s, c.now);
 		if (f & DASH_KEY_RETIME)

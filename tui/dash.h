@@ -29,6 +29,7 @@ struct dash_replay {
 	bool paused; /* the recorded time stands still */
 	int speed;   /* 1, 2, 4 or 8 samples per recorded interval */
 	long target; /* the sample a key asked for (DASH_KEY_SEEK) */
+	int dir;     /* which way it moved: -1 back, +1 on (past a line that does not read) */
 };
 
 /* The threads table's view: where it is scrolled, the cursor, and the

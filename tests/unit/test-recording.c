@@ -190,15 +190,42 @@ static void test_replay_session(void **state)
 	assert_true(s.impl->replay_end);
 	assert_true(s.view.nhistory >= 6);
 	assert_int_equal(s.view.npoints, 1); /* the steady 1x2 point */
-	assert_int_equal(session_replay_seek(&s, 1), 0);
+	assert_int_equal(session_replay_seek(&s, 1, -1), 1);
 	assert_int_equal(s.replay_pos, 1);
 	assert_int_equal(s.view.nhistory, 2);
 	assert_int_equal(s.view.npoints, 0); /* no steady figure yet at sample 1 */
 	assert_true(fabs(s.work.gflops - 101) < 1e-9);
-	assert_int_equal(session_replay_seek(&s, 99), 0); /* clamped to the end */
+	assert_int_equal(session_replay_seek(&s, 99, 1), 5); /* clamped to the end */
 	assert_int_equal(s.replay_pos, 5);
 	assert_int_equal(s.view.npoints, 1);
 	assert_int_equal(session_lab_pending(&s), 0);
+	session_stop(&s);
+	/* A line that does not read (the third sample's place): stepping on
+	 * from the second sample shows the fourth, back from the fourth the
+	 * second (a forward step once stayed on the second for good). */
+	const char *p = recording_fake_path("s.jsonl");
+	FILE *in = fopen(p, "r"), *out = fopen(recording_fake_path("g.jsonl"), "w");
+	assert_non_null(in);
+	assert_non_null(out);
+	char line[65536];
+	for (int k = 0; fgets(line, sizeof(line), in); k++) {
+		if (k == 3)
+			fputs("{\"time\": garbage\n", out);
+		fputs(line, out);
+	}
+	fclose(in);
+	fclose(out);
+	c.replay = recording_fake_path("g.jsonl");
+	rc = session_start(&s, &c, err, sizeof(err));
+	if (rc != EXIT_OK)
+		fail_msg("%s", err);
+	assert_int_equal(s.replay_count, 7);
+	assert_int_equal(session_replay_seek(&s, 2, 1), 3);
+	assert_true(fabs(s.work.gflops - 102) < 1e-9);
+	assert_int_equal(session_replay_seek(&s, 2, -1), 1);
+	assert_true(fabs(s.work.gflops - 101) < 1e-9);
+	assert_int_equal(session_tick(&s), 0); /* playing skips it too */
+	assert_int_equal(s.replay_pos, 3);
 	session_stop(&s);
 	/* A recording that does not open is a usage error with the message. */
 	c.replay = recording_fake_path("none.jsonl");
