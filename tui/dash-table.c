@@ -192,6 +192,12 @@ static void dash_table_process_row(char *out, size_t cap, const struct dash_cols
 	t.pid = p->pid;
 	t.tid = p->pid;
 	snprintf(name, sizeof(name), "%s", cp && cp->comm[0] ? cp->comm : "");
+	/* No census (a replay, or a process not read yet): its leader
+	 * thread's name, which is the process's. */
+	for (size_t i = 0; !name[0] && i < s->model.nthreads; i++)
+		if (s->model.threads[i].tid == p->pid)
+			snprintf(name, sizeof(name), "%.*s", (int)s->model.threads[i].name_len,
+				 s->model.threads[i].name);
 	/* The row reads like a thread row whose name says what it sums. */
 	int n = snprintf(t.name, sizeof(t.name), "%s %s(%d)", p->collapsed ? "+" : "-", name,
 			 p->nthreads);

@@ -19,7 +19,7 @@ tmux_socket replay
 if ! command -v "$PY" >/dev/null; then
 	skip_all "python3 is needed to compare JSON (Debian package python3)"
 fi
-plan 23
+plan 24
 
 # same A B: the JSON Lines of A and B hold the same samples, field for field.
 same() {
@@ -203,6 +203,7 @@ if ! tmux_installed; then
 	skip "replay in the dashboard" "tmux is not installed (Debian package tmux)"
 	skip "replay seek keys" "tmux is not installed"
 	skip "replay > and <" "tmux is not installed"
+	skip "replay of an attach run: the process row's name" "tmux is not installed"
 	skip "dashboard --record" "tmux is not installed"
 else
 	$T new-session -d -s keep -x 80 -y 24 "sleep 600"
@@ -261,6 +262,17 @@ print("%.1f" % l[0]["workload"]["gflops"], l[0]["time"][11:19], l[-1]["time"][11
 		notok "replay play at 4x" "$(cat "$tmp/pane")"
 	fi
 	$T send-keys -t rp q
+
+	# An attach run replayed: its process row is named after the process
+	# (no census in a replay: the leader thread's name, made safe) as the
+	# live one is; it read "- (6)".
+	$T new-session -d -s ra -x 120 -y 40 "exec env LC_ALL=C.UTF-8 '$TL' --replay '$tmp/att.jsonl'"
+	if wait_pane ra $'- \xef\xbf\xbd\\[31mRED\xef\xbf\xbd\\([0-9]+\\)' 150; then
+		ok "replay of an attach run: the process row has the process's name"
+	else
+		notok "replay: the process row's name" "$(cat "$tmp/pane")"
+	fi
+	$T send-keys -t ra q
 
 	# The dashboard records too: a header and samples, while it runs.
 	wait_pane rec 'GFLOP/s [0-9]' 300
