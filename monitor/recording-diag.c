@@ -31,7 +31,8 @@ static void recording_diag_strings(struct recording_json *p, json_object *o, con
 			recording_json_fail(p, "not a string:", key);
 			return;
 		}
-		snprintf(list[(*n)++], DIAG_TEXT, "%s", json_object_get_string(v));
+		/* (raw bytes: a name in a reason may hold bytes that are not UTF-8) */
+		recording_json_str_of(v, list[(*n)++], DIAG_TEXT, NULL);
 	}
 }
 
@@ -170,7 +171,9 @@ static void recording_diag_env(struct recording_json *p, json_object *o, struct 
 			continue;
 		}
 		e->set = v != NULL;
-		snprintf(e->value, sizeof(e->value), "%s", v ? v : "");
+		e->value[0] = '\0';
+		if (v) /* (raw bytes: another process's environment) */
+			recording_json_str_of(val, e->value, sizeof(e->value), NULL);
 	}
 }
 

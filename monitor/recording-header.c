@@ -55,8 +55,8 @@ int recording_header_parse(const char *line, size_t len, struct recording_header
 			if (val && !json_object_is_type(val, json_type_string))
 				recording_json_fail(&p, "not a string:", key);
 			else if (val)
-				snprintf(h->vars[h->nvars].value, sizeof(h->vars[0].value), "%s",
-					 json_object_get_string(val));
+				recording_json_str_of(val, h->vars[h->nvars].value,
+						      sizeof(h->vars[0].value), NULL);
 			h->nvars++;
 		}
 	}
@@ -68,11 +68,15 @@ int recording_header_parse(const char *line, size_t len, struct recording_header
 			recording_json_fail(&p, "not a string:", "command_line[]");
 			break;
 		}
-		int n = snprintf(h->command_line + off, sizeof(h->command_line) - off, "%s%s",
-				 off ? " " : "", json_object_get_string(a));
-		if (n < 0 || (size_t)n >= sizeof(h->command_line) - off)
+		char arg[sizeof(h->command_line)];
+		size_t alen = 0;
+		recording_json_str_of(a, arg, sizeof(arg), &alen);
+		if (off + (off > 0) + alen >= sizeof(h->command_line))
 			break;
-		off += (size_t)n;
+		if (off)
+			h->command_line[off++] = ' ';
+		memcpy(h->command_line + off, arg, alen + 1);
+		off += alen;
 	}
 	recording_json_str(&p, o, "start_time", h->start_time, sizeof(h->start_time), NULL);
 	recording_json_str(&p, o, "mode", h->mode, sizeof(h->mode), NULL);

@@ -156,6 +156,12 @@ bool recording_json_str(struct recording_json *p, json_object *o, const char *ke
 		recording_json_fail(p, "not a string:", key);
 		return false;
 	}
+	recording_json_str_of(v, buf, cap, len);
+	return true;
+}
+
+void recording_json_str_of(json_object *v, char *buf, size_t cap, size_t *len)
+{
 	size_t n = (size_t)json_object_get_string_len(v);
 	const char *raw = json_object_get_string(v);
 	if (memchr(raw, '\0', n)) {
@@ -180,7 +186,6 @@ bool recording_json_str(struct recording_json *p, json_object *o, const char *ke
 	}
 	if (len)
 		*len = n;
-	return true;
 }
 
 json_object *recording_json_typed(struct recording_json *p, json_object *o, const char *key,

@@ -48,6 +48,8 @@ bool recording_json_bool(struct recording_json *p, json_object *o, const char *k
  * length when len is not NULL); null or absent: "" and false. */
 bool recording_json_str(struct recording_json *p, json_object *o, const char *key, char *buf,
 			size_t cap, size_t *len);
+/* The string v (a json_type_string) into buf as recording_json_str does. */
+void recording_json_str_of(json_object *v, char *buf, size_t cap, size_t *len);
 /* A member of type t (object or array), or NULL (required: absent fails). */
 json_object *recording_json_typed(struct recording_json *p, json_object *o, const char *key,
 				  json_type t, bool required);

@@ -9,7 +9,11 @@
 
 #include <math.h>
 
+#include "diagnosis-out.h"
+#include "json-out.h"
+#include "recording-diag.h"
 #include "recording-impl.h"
+#include "recording-json.h"
 #include "recording-parse.h"
 #include "session.h"
 #include "session-replay.h"
@@ -161,6 +165,42 @@ static void test_latency_round_trip(void **state)
 	recording_parse_sample_free(&s);
 }
 
+/* A diagnosis's reasons and the environment's values are foreign bytes
+ * (a thread's name, another process's variable): bytes that are not UTF-8
+ * come back from a recording as they went in; a reason was once cut at
+ * the first of them. */
+static void test_diag_raw_bytes(void **state)
+{
+	(void)state;
+	struct diagnosis *d = calloc(2, sizeof(*d));
+	assert_non_null(d);
+	static const char reason[] = "longest tail in \xc3\xa9t\xff! (pid 7): p99 6.7 ms";
+	snprintf(d->reasons[0], DIAG_TEXT, "%s", reason);
+	d->nreasons = 1;
+	snprintf(d->headline, sizeof(d->headline), "fine: x\xfey");
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	struct json_out j;
+	json_out_init(&j, f, 0);
+	diagnosis_out_json(&j, d);
+	fclose(f);
+	assert_non_null(strstr(buf, "\\udcff"));
+	char err[256];
+	json_object *o = recording_json_parse(buf, len, err, sizeof(err));
+	assert_non_null(o);
+	struct recording_json p = {err, sizeof(err), false};
+	recording_diag_parse(&p, o, &d[1]);
+	json_object_put(o);
+	assert_false(p.bad);
+	assert_int_equal(d[1].nreasons, 1);
+	assert_string_equal(d[1].reasons[0], reason);
+	assert_string_equal(d[1].headline, "fine: x\xfey");
+	free(buf);
+	free(d);
+}
+
 /* A replayed session: ticks step through the samples, the end says so, a
  * seek shows the sample asked for with the chart rebuilt up to it. */
 static void test_replay_session(void **state)
@@ -253,6 +293,7 @@ int main(void)
 	    cmocka_unit_test(test_pressure_notes),     cmocka_unit_test(test_round_trip_plain),
 	    cmocka_unit_test(test_round_trip_zstd),    cmocka_unit_test(test_invalid_utf8_name),
 	    cmocka_unit_test(test_latency_round_trip), cmocka_unit_test(test_replay_session),
+	    cmocka_unit_test(test_diag_raw_bytes),
 	};
 	return cmocka_run_group_tests(tests, recording_fake_setup, recording_fake_teardown);
 }
