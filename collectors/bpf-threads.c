@@ -259,6 +259,7 @@ static void bpf_threads_fill(struct bpf_threads *t, const struct tl_task *r, dou
 	s->cpu = r->cpu;
 	s->ppid = (pid_t)r->ppid;
 	s->nthreads = (int)r->nthreads;
+	s->proc_run_ns = r->h.tid == r->h.tgid ? r->ended_run_ns : 0; /* + its threads' below */
 	/* /proc scales utime and stime so that they sum to the run time. */
 	uint64_t rt = r->run_ns, u = r->utime_ns, st = r->stime_ns, sys;
 	if (u + st == 0 || st == 0)
@@ -451,6 +452,23 @@ static int bpf_threads_parse(struct bpf_threads *t, size_t n, double now, struct
 	return alive;
 }
 
+/* Each leader's proc_run_ns, its ended threads' run so far, plus the run
+ * of every thread of its process in the set (sorted). */
+static void bpf_threads_proc_run(struct thread_set *out)
+{
+	for (size_t i = 0, j; i < out->n; i = j) {
+		struct thread_sample *lead = NULL;
+		uint64_t run = 0;
+		for (j = i; j < out->n && out->v[j].pid == out->v[i].pid; j++) {
+			run += out->v[j].run_ns;
+			if (out->v[j].tid == out->v[j].pid)
+				lead = &out->v[j];
+		}
+		if (lead && lead->proc_run_ns)
+			lead->proc_run_ns += run;
+	}
+}
+
 int bpf_threads_sample(struct bpf_threads *t, double now, struct thread_set *out)
 {
 	struct bpf_tasks_cadence c;
@@ -509,6 +527,7 @@ int bpf_threads_sample(struct bpf_threads *t, double now, struct thread_set *out
 		}
 	for (size_t i = 0; i < out->n; i++)
 		out->nprocs += i == 0 || out->v[i].pid != out->v[i - 1].pid;
+	bpf_threads_proc_run(out);
 	if (t->period > 0) {
 		thread_set_copy(&t->kept, out);
 		t->last_now = now;

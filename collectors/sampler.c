@@ -14,11 +14,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "xalloc.h"
 #include "clock.h"
 #include "bpf-threads.h"
 #include "cgroup-read.h"
+#include "procparse.h"
 #include "thread-sampler.h"
 #include "thread-set.h"
 
@@ -133,6 +135,32 @@ static int sampler_threads(struct sampler *s, struct snapshot *out)
 	return thread_sampler_sample(s->ts, &out->threads);
 }
 
+/* On /proc, each process's run as its stat line counts it (threads that
+ * ended included), for processes of at most SAMPLER_PROC_RUN_THREADS
+ * threads: the kernel sums every thread at each read of that line
+ * (10,000 threads: several ms). */
+static void sampler_proc_run(struct sampler *s, struct thread_set *set)
+{
+	static long hz;
+	if (!hz)
+		hz = sysconf(_SC_CLK_TCK) > 0 ? sysconf(_SC_CLK_TCK) : 100;
+	for (size_t i = 0, j; i < set->n; i = j) {
+		struct thread_sample *lead = NULL;
+		for (j = i; j < set->n && set->v[j].pid == set->v[i].pid; j++)
+			if (set->v[j].tid == set->v[j].pid)
+				lead = &set->v[j];
+		char rel[48], buf[1024];
+		struct stat_line st;
+		if (!lead || j - i > SAMPLER_PROC_RUN_THREADS)
+			continue;
+		snprintf(rel, sizeof(rel), "proc/%d/stat", (int)lead->pid);
+		ssize_t n = sysroot_read(s->root, rel, buf, sizeof(buf));
+		if (n > 0 && procparse_stat_line(buf, (size_t)n, &st) == 0 &&
+		    st.starttime == lead->starttime)
+			lead->proc_run_ns = (st.utime + st.stime) * (1000000000u / (uint64_t)hz);
+	}
+}
+
 static void sampler_cgroup(struct sampler *s, struct snapshot *out)
 {
 	const struct budget *b = &out->budget;
@@ -211,6 +239,8 @@ int sampler_sample(struct sampler *s, struct snapshot *out)
 		out->cpus.n = 0;
 
 	rc = sampler_threads(s, out);
+	if (out->path == SNAPSHOT_PROC)
+		sampler_proc_run(s, &out->threads);
 	out->target_alive = rc == 0;
 	return rc == 0 ? 0 : -ESRCH;
 }

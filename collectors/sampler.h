@@ -17,6 +17,11 @@
 #include "snapshot.h"
 #include "sysroot.h"
 
+/* On /proc, the processes whose whole run (threads that ended included)
+ * is read at each sample: those of at most this many threads (threads.h,
+ * proc_run_ns). */
+#define SAMPLER_PROC_RUN_THREADS 256
+
 struct sampler;
 
 /* Follows pid (tree: and its descendants) under r, whose descriptor must

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "xalloc.h"
 #include "cgroup-parse.h"
@@ -59,6 +60,49 @@ void snapshot_rates_free(struct snapshot_rates *r)
 	snapshot_rates_init(r);
 }
 
+/* The leader of process pid in set, or NULL. */
+static const struct thread_sample *snapshot_leader(const struct thread_set *set, pid_t pid)
+{
+	size_t lo = 0, hi = set->n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		const struct thread_sample *t = &set->v[mid];
+		if (t->pid < pid || (t->pid == pid && t->tid < pid))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < set->n && set->v[lo].pid == pid && set->v[lo].tid == pid ? &set->v[lo] : NULL;
+}
+
+/* What each process's stat total gained between the sets beyond its
+ * threads' run in the rates r (one per thread of cur, in its order), in
+ * CPUs: the threads that ran and ended unseen. */
+static double snapshot_unseen_cpu(const struct thread_set *prev, const struct thread_set *cur,
+				  const struct snapshot_rates *r)
+{
+	static long hz;
+	if (!hz)
+		hz = sysconf(_SC_CLK_TCK) > 0 ? sysconf(_SC_CLK_TCK) : 100;
+	if (r->dt <= 0)
+		return 0;
+	double sum = 0;
+	for (size_t i = 0, j; i < r->nthreads; i = j) {
+		pid_t pid = r->threads[i].pid;
+		double seen = 0;
+		for (j = i; j < r->nthreads && r->threads[j].pid == pid; j++)
+			seen += r->threads[j].cpu_pct / 100 * r->dt;
+		const struct thread_sample *a = snapshot_leader(prev, pid), *b = snapshot_leader(cur, pid);
+		if (!a || !b || !a->proc_run_ns || b->proc_run_ns < a->proc_run_ns ||
+		    a->starttime != b->starttime)
+			continue;
+		double gained = (double)(b->proc_run_ns - a->proc_run_ns) / 1e9;
+		if (gained - seen > 2.0 / (double)hz)
+			sum += gained - seen;
+	}
+	return sum / r->dt;
+}
+
 void snapshot_rates(const struct snapshot *prev, const struct snapshot *cur,
 		    struct snapshot_rates *out)
 {
@@ -84,4 +128,5 @@ void snapshot_rates(const struct snapshot *prev, const struct snapshot *cur,
 		if (out->threads[i].state == 'R')
 			out->runnable++;
 	}
+	out->unseen_cpu = snapshot_unseen_cpu(&prev->threads, &cur->threads, out);
 }

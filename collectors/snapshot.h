@@ -50,6 +50,11 @@ struct snapshot_rates {
 	double total_cpu_pct;  /* sum of thread cpu_pct */
 	double total_wait_pct; /* sum of thread wait_pct */
 	int runnable;	       /* threads in state 'R' */
+	/* CPUs no thread read accounts for: threads that started and ended
+	 * between the snapshots (a pool that makes a thread per task), in
+	 * each process's stat total and in no sample; beyond the total's
+	 * rounding (two clock ticks a process), else 0. */
+	double unseen_cpu;
 	/* Run-queue latency over the interval (the BPF path): each thread's
 	 * histogram in lat, named by its lat_ref (threads.h). */
 	bool lat_on;

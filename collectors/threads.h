@@ -47,6 +47,13 @@ struct thread_sample {
 	 * path, or not the leader). */
 	pid_t ppid;
 	int nthreads;
+	/* A process's leader: the run of the whole process, threads that
+	 * ended included (the BPF path: signal->sum_sched_runtime and every
+	 * thread's run; /proc: utime + stime of proc/PID/stat, to a clock
+	 * tick, for processes of at most SAMPLER_PROC_RUN_THREADS threads),
+	 * ns; 0: not read.  A thread that starts and ends between two reads
+	 * is in no sample, and only this total has its run (snapshot.h). */
+	uint64_t proc_run_ns;
 };
 
 /* All threads seen in one tick, sorted by (pid, tid). */

@@ -66,7 +66,8 @@ double diagnosis_runnable_mean(const struct snapshot_rates *r)
 	for (size_t i = 0; i < r->nthreads; i++)
 		if (!r->threads[i].is_new)
 			sum += diagnosis_demand(&r->threads[i]);
-	return sum;
+	/* threads that ran and ended between reads: running while they ran */
+	return sum + r->unseen_cpu;
 }
 
 /* The CPUs the threads ran on: the distinct last CPUs of those that ran
@@ -310,6 +311,8 @@ static void diag_figures(struct diagnosis *d, const struct diag_input *in)
 			d->wait += r->threads[i].wait_pct / 100.0;
 		}
 	}
+	d->unseen_cpu = r->unseen_cpu;
+	d->cpu += r->unseen_cpu;
 	d->throttle_valid = r->throttle.valid;
 	d->throttled_pct = r->throttle.valid ? r->throttle.throttled_pct : 0;
 	d->throttled_s_per_s = r->throttle.valid ? r->throttle.throttled_s_per_s : 0;
@@ -341,6 +344,11 @@ static void diag_evidence(struct diagnosis *d, const struct diag_input *in)
 	if (d->throttle_valid && d->throttled_pct > 0)
 		REASON(d, "throttled in %.0f%% of periods (%.2f s/s)", d->throttled_pct,
 		       d->throttled_s_per_s);
+	if (d->unseen_cpu >= 0.01)
+		REASON(d,
+		       "%.2f CPUs went to threads that started and ended between reads: in "
+		       "the process's CPU total, in no row of the threads table",
+		       d->unseen_cpu);
 	diagnosis_latency_reason(d);
 	if (in->lab) {
 		REASON(d,

@@ -166,6 +166,8 @@ struct diagnosis {
 	/* The machine beside the target (valid false when not measured). */
 	struct machine_view machine;
 	double contention_wait;	 /* wait - throttle_wait: waiting for CPUs others hold, s/s */
+	double unseen_cpu;	 /* of cpu, what threads that started and ended between reads
+				  * ran (snapshot_rates' unseen_cpu), CPUs */
 	enum verdict borderline; /* a verdict whose band the figures are in, read as fine
 				  * or the next rule; VERDICT_N: none */
 	bool kept;		 /* the previous verdict held inside its band */

@@ -225,6 +225,7 @@ void recording_diag_parse(struct recording_json *p, json_object *o, struct diagn
 	d->throttled_pct = d->throttle_valid ? pct : 0;
 	d->lat_on = recording_diag_latency(p, o, &d->latency);
 	d->contention_wait = recording_json_num(p, o, "contention_wait_s_per_s", false, 0, 0);
+	d->unseen_cpu = recording_json_num(p, o, "unseen_cpus", false, 0, 0);
 	recording_json_str(p, o, "borderline", name, sizeof(name), NULL);
 	d->borderline = name[0] ? diagnosis_verdict_of(name) : VERDICT_N;
 	d->kept = recording_json_bool(p, o, "kept", false);

@@ -21,7 +21,7 @@ static void window_half_clear(struct window_half *h)
 	for (size_t i = 0; i < h->n; i++)
 		free(h->v[i].lat);
 	h->n = 0;
-	h->seconds = h->throttled_s = h->throttled_pct_s = 0;
+	h->seconds = h->throttled_s = h->throttled_pct_s = h->unseen_s = 0;
 	h->throttle_valid = false;
 }
 
@@ -92,6 +92,7 @@ static void window_half_add(struct window_half *h, const struct snapshot_rates *
 	h->n = n;
 	h->cap = h->n + r->nthreads + 1;
 	h->seconds += dt;
+	h->unseen_s += r->unseen_cpu * dt;
 	if (r->throttle.valid) {
 		h->throttle_valid = true;
 		h->throttled_s += r->throttle.throttled_s_per_s * dt;
@@ -188,6 +189,7 @@ const struct snapshot_rates *window_rates(struct window *w)
 		i += c <= 0;
 		k += c >= 0;
 	}
+	o->unseen_cpu = secs > 0 ? (w->old.unseen_s + w->cur.unseen_s) / secs : 0;
 	o->throttle.valid = w->old.throttle_valid || w->cur.throttle_valid;
 	o->throttle.throttled_s_per_s =
 	    secs > 0 ? (w->old.throttled_s + w->cur.throttled_s) / secs : 0;

@@ -36,6 +36,7 @@ struct window_half {
 	double seconds;		/* intervals summed */
 	double throttled_s;	/* throttled seconds (cgroup) */
 	double throttled_pct_s; /* throttled_pct x dt, summed */
+	double unseen_s;	/* CPU seconds of threads no interval read (unseen_cpu x dt) */
 	bool throttle_valid;
 };
 

@@ -79,6 +79,7 @@ void diagnosis_out_json(struct json_out *j, const struct diagnosis *d)
 	json_out_kint(j, "unfollowed", d->unfollowed);
 	latency_out_json(j, "latency", d->lat_on, &d->latency, NULL);
 	json_out_knum(j, "contention_wait_s_per_s", d->contention_wait, 3);
+	json_out_knum(j, "unseen_cpus", d->unseen_cpu, 3);
 	json_out_kstr(j, "borderline",
 		      d->borderline < VERDICT_N ? diagnosis_verdict_name(d->borderline) : NULL);
 	json_out_kbool(j, "kept", d->kept);

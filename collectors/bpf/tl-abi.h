@@ -123,6 +123,7 @@ struct tl_task {
 	 * would add, so that a reader of the machine needs no stat line. */
 	__u32 ppid;	/* its parent's process, as the reader's namespace numbers it */
 	__u32 nthreads; /* its live threads (signal->nr_threads) */
+	__u64 ended_run_ns; /* signal->sum_sched_runtime: its ended threads' run */
 	char comm[TL_COMM_LEN];
 };
 

@@ -66,6 +66,7 @@ struct pid {
 /* What a thread group shares: its live thread count (/proc's num_threads). */
 struct signal_struct {
 	int nr_threads;
+	__u64 sum_sched_runtime; /* the run of its threads that ended */
 };
 
 struct task_struct {

@@ -8,6 +8,7 @@
 #include "cgroup.h"
 #include "cgroup-parse.h"
 #include "procparse.h"
+#include "snapshot.h"
 #include "threads.h"
 #include "thread-rates.h"
 
@@ -164,6 +165,52 @@ static void throttle_jump_dropped(void **state)
 /* Plain shares, exactly: over 1 s a thread ran 0.3 s and waited 0.5 s in
  * the run queue: CPU 30 %, wait 50 % (a rate code that halves or doubles
  * either, or swaps them, fails here, not only in a live test). */
+/* The rates of two snapshots of process 100 a second apart: its leader
+ * (idle) and a thread that ran 0.5 s; its whole run grew by gained ns;
+ * the second leader started at start1. */
+static double unseen_of(uint64_t gained, uint64_t start1)
+{
+	struct snapshot a, b;
+	snapshot_init(&a);
+	snapshot_init(&b);
+	struct thread_sample va[2], vb[2];
+	one(&a.threads, &va[0], 10.0, 1000000000u, 0, 'S');
+	one(&b.threads, &vb[0], 11.0, 1000000000u, 0, 'S');
+	va[1] = va[0];
+	va[1].tid = 101;
+	va[1].run_ns = 2000000000u;
+	vb[1] = va[1];
+	vb[1].run_ns = 2500000000u;
+	vb[0].starttime = start1;
+	va[0].proc_run_ns = 5000000000u;
+	vb[0].proc_run_ns = 5000000000u + gained;
+	a.threads.n = b.threads.n = 2;
+	a.time = 10.0;
+	b.time = 11.0;
+	struct snapshot_rates r;
+	snapshot_rates_init(&r);
+	snapshot_rates(&a, &b, &r);
+	double u = r.unseen_cpu;
+	assert_true(fabs(r.total_cpu_pct - 50) < 1e-6);
+	snapshot_rates_free(&r);
+	return u;
+}
+
+/* A thread that started and ended between two reads is in neither: its
+ * run is what the process's whole run gained beyond its threads'.  A busy
+ * process of such threads once read as idle. */
+static void unseen_threads(void **state)
+{
+	(void)state;
+	assert_true(fabs(unseen_of(800000000u, 42) - 0.3) < 1e-6);
+	/* within the total's rounding (two clock ticks): nothing */
+	assert_true(unseen_of(510000000u, 42) == 0);
+	/* less than the threads ran (the total to a tick): nothing */
+	assert_true(unseen_of(400000000u, 42) == 0);
+	/* another process under the PID: nothing */
+	assert_true(unseen_of(800000000u, 43) == 0);
+}
+
 static void plain_shares(void **state)
 {
 	(void)state;
@@ -206,7 +253,7 @@ int main(void)
 	    cmocka_unit_test(churn_run_bounded),     cmocka_unit_test(jump_is_reset),
 	    cmocka_unit_test(sweep_bounded),	     cmocka_unit_test(huge_cpu_field),
 	    cmocka_unit_test(throttle_jump_dropped), cmocka_unit_test(plain_shares),
-	    cmocka_unit_test(throttle_shares),
+	    cmocka_unit_test(throttle_shares),	     cmocka_unit_test(unseen_threads),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
