@@ -20,6 +20,9 @@
 #define DIAG_CONTEND_BAND      0.05
 #define DIAG_CONTEND_WAIT      0.10 /* s/s */
 #define DIAG_CONTEND_OTHERS    0.25 /* CPUs others took */
+/* A wait at each switch shorter than this is the scheduler's own latency
+ * (a wake-up's), not CPUs others hold: crowded-out threads wait slices. */
+#define DIAG_CONTEND_EACH_S    0.0005
 #define DIAG_UNDER_SLACK       0.9
 #define DIAG_UNDER_BAND	       0.1
 #define DIAG_BUSY_THREAD_PCT   90.0

@@ -15,5 +15,6 @@ double diagnosis_rules_cores(const struct budget *b);
 bool diagnosis_rules_quota_binds(const struct diagnosis *d, const struct diag_input *in);
 double diagnosis_rules_others(const struct diagnosis *d);
 bool diagnosis_rules_crowded(const struct diagnosis *d);
+bool diagnosis_rules_wakeup_waits(const struct diagnosis *d);
 
 #endif

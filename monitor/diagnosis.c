@@ -309,6 +309,7 @@ static void diag_figures(struct diagnosis *d, const struct diag_input *in)
 		if (!r->threads[i].is_new) {
 			d->cpu += r->threads[i].cpu_pct / 100.0;
 			d->wait += r->threads[i].wait_pct / 100.0;
+			d->switches += r->threads[i].vcsw_per_s + r->threads[i].ivcsw_per_s;
 		}
 	}
 	d->unseen_cpu = r->unseen_cpu;
@@ -344,6 +345,11 @@ static void diag_evidence(struct diagnosis *d, const struct diag_input *in)
 	if (d->throttle_valid && d->throttled_pct > 0)
 		REASON(d, "throttled in %.0f%% of periods (%.2f s/s)", d->throttled_pct,
 		       d->throttled_s_per_s);
+	if (d->contention_wait >= DIAG_CONTEND_WAIT && diagnosis_rules_wakeup_waits(d))
+		REASON(d,
+		       "its threads waited %.2f s/s for a CPU, %.2f ms at each of %.0f switches a "
+		       "second: the scheduler's latency at wake-ups, not CPUs others hold",
+		       d->contention_wait, d->contention_wait / d->switches * 1e3, d->switches);
 	if (d->unseen_cpu >= 0.01)
 		REASON(d,
 		       "%.2f CPUs went to threads that started and ended between reads: in "

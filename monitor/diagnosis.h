@@ -168,6 +168,8 @@ struct diagnosis {
 	double contention_wait;	 /* wait - throttle_wait: waiting for CPUs others hold, s/s */
 	double unseen_cpu;	 /* of cpu, what threads that started and ended between reads
 				  * ran (snapshot_rates' unseen_cpu), CPUs */
+	double switches;	 /* its threads' context switches a second (each ends a run
+				  * and, woken or preempted, begins a wait) */
 	enum verdict borderline; /* a verdict whose band the figures are in, read as fine
 				  * or the next rule; VERDICT_N: none */
 	bool kept;		 /* the previous verdict held inside its band */

@@ -77,6 +77,8 @@ static void window_half_add(struct window_half *h, const struct snapshot_rates *
 		if (!t->is_new) {
 			x->run_s += t->cpu_pct / 100.0 * dt;
 			x->wait_s += t->wait_pct / 100.0 * dt;
+			x->vcsw += t->vcsw_per_s * dt;
+			x->ivcsw += t->ivcsw_per_s * dt;
 			for (int a = 0; act && a < ACTIVITY_N; a++)
 				x->act_s[a] += act[k * ACTIVITY_N + a];
 		}
@@ -157,7 +159,7 @@ const struct snapshot_rates *window_rates(struct window *w)
 		if (c == 0 && a->starttime != b->starttime)
 			c = -1; /* a reused TID: two threads */
 		const struct window_thread *name = c < 0 ? a : b;
-		double run = 0, wait = 0, act[ACTIVITY_N] = {0};
+		double run = 0, wait = 0, vcsw = 0, ivcsw = 0, act[ACTIVITY_N] = {0};
 		for (int q = 0; q < 2; q++) {
 			const struct window_thread *x =
 			    q == 0 ? (c <= 0 ? a : NULL) : (c >= 0 ? b : NULL);
@@ -165,6 +167,8 @@ const struct snapshot_rates *window_rates(struct window *w)
 				continue;
 			run += x->run_s;
 			wait += x->wait_s;
+			vcsw += x->vcsw;
+			ivcsw += x->ivcsw;
 			for (int k2 = 0; k2 < ACTIVITY_N; k2++)
 				act[k2] += x->act_s[k2];
 		}
@@ -181,6 +185,8 @@ const struct snapshot_rates *window_rates(struct window *w)
 		t->cpu_pct = secs > 0 ? 100.0 * run / secs : 0;
 		t->user_pct = t->cpu_pct;
 		t->wait_pct = secs > 0 ? 100.0 * wait / secs : 0;
+		t->vcsw_per_s = secs > 0 ? vcsw / secs : 0;
+		t->ivcsw_per_s = secs > 0 ? ivcsw / secs : 0;
 		t->activity = (unsigned char)activity_major(act);
 		t->input_wait_pct = secs > 0 ? 100.0 * act[ACTIVITY_INPUT_WAIT] / secs : 0;
 		o->total_cpu_pct += t->cpu_pct;

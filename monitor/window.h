@@ -26,6 +26,7 @@ struct window_thread {
 	char state; /* at its last interval */
 	int cpu;
 	double run_s, wait_s;	  /* summed over the half */
+	double vcsw, ivcsw;	  /* switches, summed over the half */
 	struct lat_hist *lat;	  /* run-queue latency summed over the half (owned), or NULL */
 	double act_s[ACTIVITY_N]; /* seconds per activity, summed over the half */
 };

@@ -80,6 +80,19 @@ static void test_contended(void **state)
 	    strstr(s.d.suggestions[0], "nothing in this job can help: stress-ng (pid 812)"));
 	assert_int_equal(diagnosis_rules_exit_status(&s.d, false), 1);
 	assert_true(fabs(s.d.contention_wait - 0.64) < 1e-9);
+	/* crowded out, its waits are slices: 200 switches a second, 3.2 ms each */
+	s.t[0].ivcsw_per_s = 200;
+	diagnosis_make(&s.in, &s.d);
+	assert_int_equal(s.d.verdict, VERDICT_CONTENDED);
+	/* the same wait at 3,000 wake-ups a second, 0.21 ms each: the
+	 * scheduler's latency (3,000 sleeping threads read contended, exit 1) */
+	s.t[0].ivcsw_per_s = 0;
+	s.t[0].vcsw_per_s = 3000;
+	diagnosis_make(&s.in, &s.d);
+	assert_int_equal(s.d.verdict, VERDICT_FINE);
+	assert_true(has_text(s.d.reasons, s.d.nreasons,
+			     "0.21 ms at each of 3000 switches a second: the scheduler's latency"));
+	s.t[0].vcsw_per_s = 0;
 	/* the same job, the machine not measured or the others idle: fine */
 	s.in.machine = NULL;
 	diagnosis_make(&s.in, &s.d);
