@@ -31,6 +31,8 @@ struct mproc {
 	pid_t pid;
 	uint64_t starttime;
 	uint64_t ticks; /* stat utime + stime */
+	uint64_t total_ns; /* its whole run, ended threads included (threads.h,
+			    * proc_run_ns); 0: not known */
 	int stat_fd;	/* its stat line, held open (live only); -1 none */
 	bool stat_leader; /* stat_fd is the leader thread's task/PID/stat */
 	char cgroup[CGROUP_PATH_MAX];
@@ -350,6 +352,16 @@ static bool machine_known_stat(const struct thread_sample *v, size_t n, struct s
 	return true;
 }
 
+/* The whole run of the process whose known threads are v[n] (its
+ * leader's proc_run_ns), or 0. */
+static uint64_t machine_known_total(const struct thread_sample *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (v[i].tid == v[i].pid)
+			return v[i].proc_run_ns;
+	return 0;
+}
+
 /* The known threads v[n] of process x into np, as machine_threads reads
  * them: their run and wait from the caller's sample, their last CPU its. */
 static void machine_known_threads(const struct thread_sample *v, size_t n, const struct mproc *old,
@@ -485,6 +497,8 @@ int machine_sample(struct machine_sampler *m, double now, struct machine_sample 
 		p->ticks = known ? UINT64_MAX : st.utime + st.stime;
 		p->stat_fd = fd;
 		p->stat_leader = known != NULL;
+		p->total_ns = known ? machine_known_total(known, nknown)
+				    : (st.utime + st.stime) * (1000000000u / (uint64_t)m->hz);
 		struct machine_proc *x = &out->v[out->n];
 		memset(x, 0, sizeof(*x));
 		x->pid = st.pid;
@@ -526,6 +540,12 @@ int machine_sample(struct machine_sampler *m, double now, struct machine_sample 
 		 * life: the interval) */
 		double span = old && p->at > old->at ? p->at - old->at : dt;
 		if (!x->is_new && dt > 0 && span > 0) {
+			/* what its whole run gained beyond its threads': threads
+			 * that started and ended between two reads (beyond two
+			 * ticks of rounding), running while they ran */
+			if (old && old->total_ns && p->total_ns > old->total_ns + run &&
+			    p->total_ns - old->total_ns - run > 2 * (1000000000u / (uint64_t)m->hz))
+				run = p->total_ns - old->total_ns;
 			x->cpus = (double)run / 1e9 / span;
 			x->wait = (double)wait / 1e9 / span;
 			out->cpus += x->cpus;

@@ -463,6 +463,59 @@ static void test_live_zombie_leader(void **state)
 	both_close(&b, child);
 }
 
+/* A thread that spins for 30 ms of its own CPU time, then ends. */
+static void *short_spin(void *arg)
+{
+	(void)arg;
+	struct timespec t0, t;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
+	do {
+		for (volatile int i = 0; i < 10000; i++)
+			;
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	} while ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 < 30);
+	return NULL;
+}
+
+/* A process whose work is done by threads that each live 30 ms of CPU
+ * (and a little more by the clock), a new one every 90 ms or so: none is
+ * ever read, its process's stat line has their run.  It read 0.00 CPUs. */
+static void test_live_short_threads(void **state)
+{
+	(void)state;
+	pid_t child = fork();
+	if (child == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		for (;;) {
+			pthread_t t;
+			pthread_create(&t, NULL, short_spin, NULL);
+			pthread_join(t, NULL);
+			tl_sleep_ms(60);
+		}
+	}
+	struct sysroot r;
+	assert_int_equal(sysroot_open(&r, "/"), 0);
+	struct machine_sampler *m = machine_sampler_new(&r);
+	struct machine_sample s;
+	machine_sample_init(&s);
+	const struct machine_proc *p = NULL;
+	double best = 0;
+	/* on a crowded box its threads may get little: up to 10 s for a fifth */
+	for (int k = 0; k < 11 && best < 0.2; k++) {
+		assert_int_equal(machine_sample(m, tl_now_s(), &s), 0);
+		p = lookup(&s, child);
+		if (k > 0 && p && p->cpus > best)
+			best = p->cpus;
+		tl_sleep_ms(1000);
+	}
+	printf("# a process of short-lived threads: %.2f CPUs\n", best);
+	assert_true(best >= 0.2 && best < 1.05);
+	tl_kill_reap(child);
+	machine_sample_free(&s);
+	machine_sampler_free(m);
+	sysroot_close(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -472,6 +525,7 @@ int main(void)
 	    cmocka_unit_test(test_live),
 	    cmocka_unit_test(test_live_known_switch),
 	    cmocka_unit_test(test_live_zombie_leader),
+	    cmocka_unit_test(test_live_short_threads),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
