@@ -260,6 +260,7 @@ static void bpf_threads_fill(struct bpf_threads *t, const struct tl_task *r, dou
 	s->ppid = (pid_t)r->ppid;
 	s->nthreads = (int)r->nthreads;
 	s->proc_run_ns = r->h.tid == r->h.tgid ? r->ended_run_ns : 0; /* + its threads' below */
+	s->proc_child_ns = r->h.tid == r->h.tgid ? r->child_run_ns : 0;
 	/* /proc scales utime and stime so that they sum to the run time. */
 	uint64_t rt = r->run_ns, u = r->utime_ns, st = r->stime_ns, sys;
 	if (u + st == 0 || st == 0)
@@ -464,7 +465,7 @@ static void bpf_threads_proc_run(struct thread_set *out)
 			if (out->v[j].tid == out->v[j].pid)
 				lead = &out->v[j];
 		}
-		if (lead && lead->proc_run_ns)
+		if (lead && lead->nthreads > 0) /* (its leader's fields were read) */
 			lead->proc_run_ns += run;
 	}
 }

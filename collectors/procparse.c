@@ -102,7 +102,8 @@ int procparse_stat_line(const char *buf, size_t len, struct stat_line *out)
 	/* Fields 4..39; every one must be present, or the line is truncated.
 	 * Only the kept ones are converted: this runs for every thread that ran. */
 	const uint64_t kept =
-	    1ull << 4 | 1ull << 14 | 1ull << 15 | 1ull << 20 | 1ull << 22 | 1ull << 39;
+	    1ull << 4 | 1ull << 14 | 1ull << 15 | 1ull << 16 | 1ull << 17 | 1ull << 20 | 1ull << 22 |
+	    1ull << 39;
 	for (int field = 4; field <= 39; field++) {
 		if (!(kept >> field & 1)) {
 			if (!skip_field(&p, end) || !at_field_end(p, end))
@@ -120,6 +121,12 @@ int procparse_stat_line(const char *buf, size_t len, struct stat_line *out)
 			break;
 		case 15:
 			out->stime = v;
+			break;
+		case 16:
+			out->cutime = v;
+			break;
+		case 17:
+			out->cstime = v;
 			break;
 		case 20:
 			out->num_threads = (long)v;

@@ -21,6 +21,7 @@ struct stat_line {
 	int ppid;		  /* field 4 */
 	uint64_t utime;		  /* field 14, clock ticks */
 	uint64_t stime;		  /* field 15, clock ticks */
+	uint64_t cutime, cstime;  /* fields 16, 17: its reaped children's, clock ticks */
 	long num_threads;	  /* field 20 */
 	uint64_t starttime;	  /* field 22, clock ticks since boot */
 	int processor;		  /* field 39, last CPU; -1 when past PROCPARSE_CPU_MAX */

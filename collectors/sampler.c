@@ -155,9 +155,13 @@ static void sampler_proc_run(struct sampler *s, struct thread_set *set)
 			continue;
 		snprintf(rel, sizeof(rel), "proc/%d/stat", (int)lead->pid);
 		ssize_t n = sysroot_read(s->root, rel, buf, sizeof(buf));
+		uint64_t tick = 1000000000u / (uint64_t)hz;
 		if (n > 0 && procparse_stat_line(buf, (size_t)n, &st) == 0 &&
-		    st.starttime == lead->starttime)
-			lead->proc_run_ns = (st.utime + st.stime) * (1000000000u / (uint64_t)hz);
+		    st.starttime == lead->starttime) {
+			lead->proc_run_ns = (st.utime + st.stime) * tick;
+			lead->proc_child_ns = (st.cutime + st.cstime) * tick;
+			lead->ppid = st.ppid;
+		}
 	}
 }
 

@@ -75,32 +75,73 @@ static const struct thread_sample *snapshot_leader(const struct thread_set *set,
 	return lo < set->n && set->v[lo].pid == pid && set->v[lo].tid == pid ? &set->v[lo] : NULL;
 }
 
-/* What each process's stat total gained between the sets beyond its
+/* The whole run of the processes of set whose leader's is read: their
+ * threads' (ended ones too) and their reaped children's, ns. */
+static uint64_t snapshot_whole(const struct thread_sample *lead)
+{
+	return lead->proc_run_ns + lead->proc_child_ns;
+}
+
+/* Whether lead's whole run was read (threads.h). */
+static bool snapshot_has_whole(const struct thread_sample *lead)
+{
+	return lead && lead->proc_run_ns;
+}
+
+/* The same process (PID and start) in set, or NULL. */
+static const struct thread_sample *snapshot_same(const struct thread_set *set,
+						 const struct thread_sample *lead)
+{
+	const struct thread_sample *x = snapshot_leader(set, lead->pid);
+	return x && x->starttime == lead->starttime ? x : NULL;
+}
+
+/* What the processes' whole run gained between the sets beyond their
  * threads' run in the rates r (one per thread of cur, in its order), in
- * CPUs: the threads that ran and ended unseen. */
+ * CPUs: threads, and child processes, that started and ended between two
+ * reads.  Kept as a running sum in r (the session's rates are the same
+ * struct from one sample to the next) whose rises above its highest so far
+ * are what is said: a process that ended drops out of the sum at once, and
+ * its run comes back in its parent's reaped children only when the parent
+ * waits for it, later.  A process seen for the first time is where it
+ * starts from (its run before is no interval's); one that ended and whose
+ * parent is not followed leaves no dip. */
 static double snapshot_unseen_cpu(const struct thread_set *prev, const struct thread_set *cur,
-				  const struct snapshot_rates *r)
+				  struct snapshot_rates *r)
 {
 	static long hz;
 	if (!hz)
 		hz = sysconf(_SC_CLK_TCK) > 0 ? sysconf(_SC_CLK_TCK) : 100;
 	if (r->dt <= 0)
 		return 0;
-	double sum = 0;
+	double gained = 0, seen = 0;
 	for (size_t i = 0, j; i < r->nthreads; i = j) {
 		pid_t pid = r->threads[i].pid;
-		double seen = 0;
+		double run = 0;
 		for (j = i; j < r->nthreads && r->threads[j].pid == pid; j++)
-			seen += r->threads[j].cpu_pct / 100 * r->dt;
-		const struct thread_sample *a = snapshot_leader(prev, pid), *b = snapshot_leader(cur, pid);
-		if (!a || !b || !a->proc_run_ns || b->proc_run_ns < a->proc_run_ns ||
-		    a->starttime != b->starttime)
-			continue;
-		double gained = (double)(b->proc_run_ns - a->proc_run_ns) / 1e9;
-		if (gained - seen > 2.0 / (double)hz)
-			sum += gained - seen;
+			run += r->threads[j].cpu_pct / 100 * r->dt;
+		const struct thread_sample *b = snapshot_leader(cur, pid);
+		const struct thread_sample *a = b ? snapshot_same(prev, b) : NULL;
+		if (!snapshot_has_whole(a) || !snapshot_has_whole(b))
+			continue; /* new here, or its whole run not read */
+		gained += ((double)snapshot_whole(b) - (double)snapshot_whole(a)) / 1e9;
+		seen += run;
 	}
-	return sum / r->dt;
+	for (size_t i = 0; i < prev->n; i++) {
+		const struct thread_sample *a = &prev->v[i];
+		if (a->tid != a->pid || !snapshot_has_whole(a) || snapshot_same(cur, a))
+			continue;
+		/* ended: its run moves to its parent's reaped children, when the
+		 * parent is followed (else it just leaves) */
+		if (snapshot_has_whole(snapshot_leader(cur, a->ppid)))
+			gained -= (double)snapshot_whole(a) / 1e9;
+	}
+	r->unseen_sum_s += gained - seen;
+	double rise = r->unseen_sum_s - r->unseen_top_s;
+	if (rise <= 2.0 / (double)hz)
+		return 0;
+	r->unseen_top_s = r->unseen_sum_s;
+	return rise / r->dt;
 }
 
 void snapshot_rates(const struct snapshot *prev, const struct snapshot *cur,

@@ -50,11 +50,12 @@ struct snapshot_rates {
 	double total_cpu_pct;  /* sum of thread cpu_pct */
 	double total_wait_pct; /* sum of thread wait_pct */
 	int runnable;	       /* threads in state 'R' */
-	/* CPUs no thread read accounts for: threads that started and ended
-	 * between the snapshots (a pool that makes a thread per task), in
-	 * each process's stat total and in no sample; beyond the total's
-	 * rounding (two clock ticks a process), else 0. */
+	/* CPUs no thread read accounts for: threads and child processes
+	 * that started and ended between the snapshots (a pool that makes a
+	 * thread per task, make's compilers), in the processes' whole run
+	 * and in no sample; beyond two clock ticks of rounding, else 0. */
 	double unseen_cpu;
+	double unseen_sum_s, unseen_top_s; /* its running sum and highest (snapshot.c) */
 	/* Run-queue latency over the interval (the BPF path): each thread's
 	 * histogram in lat, named by its lat_ref (threads.h). */
 	bool lat_on;

@@ -54,6 +54,9 @@ struct thread_sample {
 	 * ns; 0: not read.  A thread that starts and ends between two reads
 	 * is in no sample, and only this total has its run (snapshot.h). */
 	uint64_t proc_run_ns;
+	uint64_t proc_child_ns; /* with it, the run of its children it reaped, and of
+				 * theirs (stat fields 16 and 17; signal->cutime and
+				 * cstime), ns */
 };
 
 /* All threads seen in one tick, sorted by (pid, tid). */

@@ -423,6 +423,8 @@ int tl_tasks(struct bpf_iter__task *ctx)
 		r.ppid = parent ? ns_tgid_read(parent, lv) : 0;
 		r.nthreads = (__u32)BPF_CORE_READ(t, signal, nr_threads);
 		r.ended_run_ns = BPF_CORE_READ(t, signal, sum_sched_runtime);
+		r.child_run_ns =
+		    BPF_CORE_READ(t, signal, cutime) + BPF_CORE_READ(t, signal, cstime);
 	}
 	__builtin_memcpy(r.comm, t->comm, sizeof(r.comm));
 	struct tl_slot *st = bpf_task_storage_get(&slots, t, 0, 0);

@@ -124,6 +124,7 @@ struct tl_task {
 	__u32 ppid;	/* its parent's process, as the reader's namespace numbers it */
 	__u32 nthreads; /* its live threads (signal->nr_threads) */
 	__u64 ended_run_ns; /* signal->sum_sched_runtime: its ended threads' run */
+	__u64 child_run_ns; /* signal->cutime + cstime: its reaped children's run */
 	char comm[TL_COMM_LEN];
 };
 

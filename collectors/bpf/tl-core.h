@@ -67,6 +67,7 @@ struct pid {
 struct signal_struct {
 	int nr_threads;
 	__u64 sum_sched_runtime; /* the run of its threads that ended */
+	__u64 cutime, cstime;	 /* of its reaped children, ns */
 };
 
 struct task_struct {

@@ -21,7 +21,7 @@ if ! command -v python3 >/dev/null; then
 	skip_all "python3 is needed to read the JSON (Debian package python3)"
 fi
 cpus=$(nproc --all)
-plan 15
+plan 16
 
 # ---- an OpenMP loop with more threads than CPUs -----------------------------
 start omp env OMP_NUM_THREADS=$((cpus * 3)) "$OMP"
@@ -54,24 +54,39 @@ assert d['verdict'] == 'oversubscribed' or $cpus >= 3, d['verdict']
 "
 stop "$fk"
 
-# ---- threads that start and end between two reads --------------------------------
-# Each spins 30 ms of its own CPU and ends, the main thread sleeps 60 ms:
-# about a third of a CPU that no read of a thread sees (it read "idle").
-start st "$B/tests/lib/short-threads" 30
-for c in bpf proc; do
-	[ "$c" = bpf ] && [ "$(id -u)" != 0 ] && continue
-	limited 30 "$TL" --diagnose -p "$st" --seconds 3 --collector "$c" --format json >"$tmp/st.$c.json" 2>&1
-done
-json_case "threads that live less than a sample: their CPU from the process's total, not idle (BPF and /proc)" "$tmp/st.proc.json" "
+# ---- threads and processes that start and end between two reads ------------------
+# unseen_case NAME DESC THREADLAB-ARGS...: --diagnose on both collectors
+# (BPF as root), each file NAME.COLLECTOR.json; the work in the short-lived
+# threads or processes no read sees is in unseen_cpus, and the verdict is
+# not idle (it was: "idle: 0.00 CPUs in use").
+unseen_case() {
+	local name=$1 desc=$2 c
+	shift 2
+	for c in bpf proc; do
+		[ "$c" = bpf ] && [ "$(id -u)" != 0 ] && continue
+		limited 30 "$TL" --diagnose --seconds 3 --collector "$c" --format json "$@" 2>&1 |
+			grep -v '^ready' >"$tmp/$name.$c.json"
+	done
+	json_case "$desc" "$tmp/$name.proc.json" "
 import os
-for path in [p for p in ('$tmp/st.bpf.json', '$tmp/st.proc.json') if os.path.exists(p)]:
+for path in [p for p in ('$tmp/$name.bpf.json', '$tmp/$name.proc.json') if os.path.exists(p)]:
     x = json.load(open(path))['diagnosis']
     assert x['verdict'] != 'idle', (path, x['headline'])
     assert 0.08 < x['unseen_cpus'] <= x['cpus_used'] + 0.001, (path, x['unseen_cpus'], x['cpus_used'])
     assert x['runnable_mean'] >= x['unseen_cpus'], x
     assert any('started and ended between reads' in r for r in x['reasons']), x['reasons']
 "
+}
+# Each thread spins 30 ms of its own CPU and ends, the main thread sleeps
+# 60 ms: about a third of a CPU that no read of a thread sees.
+start st "$B/tests/lib/short-threads" 30
+unseen_case st "threads that live less than a sample: their CPU from the process's whole run (BPF and /proc)" \
+	-p "$st"
 stop "$st"
+# The same work in child processes -- CMD's tree never reads: each is
+# waited for, and its run is in the command's reaped children.
+unseen_case sf "child processes that live less than a sample, under -- CMD: their CPU from the reaped children's" \
+	-- "$B/tests/lib/short-threads" 30 fork
 
 # ---- numpy on Debian's OpenBLAS ------------------------------------------------
 # Debian's numpy is /usr/bin/python3's (another python3 may come first in PATH).
