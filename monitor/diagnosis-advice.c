@@ -128,9 +128,9 @@ void diagnosis_advice_neighbours_text(const struct diagnosis *d, char *out, size
 			break;
 		o += (size_t)n;
 	}
-	if (d->machine.unseen_cpus >= 0.1 && o + 1 < cap)
+	if (diagnosis_rules_others_unseen(d) >= 0.1 && o + 1 < cap)
 		snprintf(out + o, cap - o, "%sprocesses too short-lived to name %.1f CPUs",
-			 o ? ", " : "", d->machine.unseen_cpus);
+			 o ? ", " : "", diagnosis_rules_others_unseen(d));
 	else if (!o)
 		snprintf(out, cap, "none named");
 }
@@ -354,7 +354,7 @@ void diagnosis_advice_suggest_neighbour(struct diagnosis *d, const char *lead)
 		SUGGEST(d,
 			"%s: processes too short-lived to name (a build?) took %.1f CPUs; run it "
 			"when the machine is quieter, or give it CPUs of its own (a cpuset)",
-			lead, d->machine.unseen_cpus);
+			lead, diagnosis_rules_others_unseen(d));
 }
 
 void diagnosis_advice_contended(struct diagnosis *d, const struct diag_input *in)

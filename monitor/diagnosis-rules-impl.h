@@ -14,6 +14,9 @@ void diagnosis_rules_apply(struct diagnosis *d, const struct diag_input *in);
 double diagnosis_rules_cores(const struct budget *b);
 bool diagnosis_rules_quota_binds(const struct diagnosis *d, const struct diag_input *in);
 double diagnosis_rules_others(const struct diagnosis *d);
+/* Of those, what no process accounts for, the target's own short-lived
+ * threads and children (its unseen_cpu) left out. */
+double diagnosis_rules_others_unseen(const struct diagnosis *d);
 bool diagnosis_rules_crowded(const struct diagnosis *d);
 bool diagnosis_rules_wakeup_waits(const struct diagnosis *d);
 

@@ -230,13 +230,19 @@ static void say_over(struct diagnosis *d, const struct diag_input *in)
 }
 
 /* CPUs others took from the target's CPUs: those that ran on them, and
- * what no process accounts for (processes too short-lived to be read). */
+ * what no process accounts for (processes too short-lived to be read),
+ * less what the target's own short-lived threads and children ran. */
 double diagnosis_rules_others(const struct diagnosis *d)
 {
 	if (!d->machine.valid)
 		return 0;
-	double unseen = d->machine.unseen_cpus > 0 ? d->machine.unseen_cpus : 0;
-	return d->machine.others_shared + unseen;
+	return d->machine.others_shared + diagnosis_rules_others_unseen(d);
+}
+
+double diagnosis_rules_others_unseen(const struct diagnosis *d)
+{
+	double unseen = d->machine.unseen_cpus - d->unseen_cpu;
+	return d->machine.valid && unseen > 0 ? unseen : 0;
 }
 
 /* The wait at each of its threads' switches is the scheduler's latency at

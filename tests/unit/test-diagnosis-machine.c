@@ -93,6 +93,18 @@ static void test_contended(void **state)
 	assert_true(has_text(s.d.reasons, s.d.nreasons,
 			     "0.21 ms at each of 3000 switches a second: the scheduler's latency"));
 	s.t[0].vcsw_per_s = 0;
+	/* 0.4 CPUs no process accounts for: short-lived processes, others'
+	 * (contended), or the job's own children (its unseen_cpu: not others) */
+	scene_machine(&s, &m, 4.1, 0.1, 0.1);
+	m.unseen_cpus = 0.4;
+	diagnosis_make(&s.in, &s.d);
+	assert_int_equal(s.d.verdict, VERDICT_CONTENDED);
+	assert_non_null(strstr(s.d.headline, "processes too short-lived to name 0.4 CPUs"));
+	s.r.unseen_cpu = 0.3;
+	diagnosis_make(&s.in, &s.d);
+	assert_int_equal(s.d.verdict, VERDICT_FINE);
+	s.r.unseen_cpu = 0;
+	scene_machine(&s, &m, 4.1, 1.6, 2.0);
 	/* the same job, the machine not measured or the others idle: fine */
 	s.in.machine = NULL;
 	diagnosis_make(&s.in, &s.d);
