@@ -527,8 +527,11 @@ size_t tour_caption_figures_text(const struct tour *t, size_t i, char *out, size
 		double hi = fmax(f->gflops, g->gflops), lo = fmin(f->gflops, g->gflops);
 		tour_caption_say(&x, "; step %zu (%s): %.1f GFLOP/s", (size_t)(c - t->step) + 1,
 				 c->what, g->gflops);
+		/* the words say which of the two was faster */
 		if (lo > 0)
-			tour_caption_say(&x, " (the faster by %.0f%%)", 100.0 * (hi - lo) / lo);
+			tour_caption_say(&x, " (%s by %.0f%%)",
+					 g->gflops > f->gflops ? "that step faster" : "this one faster",
+					 100.0 * (hi - lo) / lo);
 		tour_caption_say(&x, ", spin %.2f", g->spin_cpus);
 		if (c->set.loaders > 0)
 			tour_caption_say(&x, ", %.1f batches/s, input wait %.0f%%",

@@ -102,6 +102,14 @@ static void test_amdahl_lesson(void **state)
 	assert_non_null(strstr(cap, "88.0 GFLOP/s"));
 	assert_non_null(strstr(line, "Amdahl fit of 3 steps"));
 	numbers_on(cap, line, "3 threads");
+	/* The step compared with, and which of the two was faster (it said
+	 * "the faster" of the earlier one, whichever it was). */
+	tour_caption_figures_text(&tour, 2, line, sizeof(line));
+	assert_non_null(strstr(line, ": 95.0 GFLOP/s (that step faster by 6%)"));
+	tour.step[2].fig.gflops = 120;
+	tour_caption_figures_text(&tour, 2, line, sizeof(line));
+	assert_non_null(strstr(line, ": 95.0 GFLOP/s (this one faster by 26%)"));
+	tour.step[2].fig.gflops = 90;
 	/* Nothing to fit without lesson 1. */
 	tour.step[0].measured = false;
 	tour_models_predict(&tour, am);
