@@ -44,12 +44,14 @@ void dash_chart_draw(WINDOW *w, const struct dash_rect *r, const struct dash *d,
 
 	if (r->h < 1)
 		return;
-	dash_rows_chart_title(out, sizeof(out), r->w, size, prec, single > 0 ? single * eff : 0.0,
-			      d->utf8);
-	dash_paint_put(w, r->y, r->x, r->w, out, dash_paint_attr(d, DASH_ROLE_BOLD));
 	for (size_t i = 0; i < v->npoints && i < LABVIEW_POINTS; i++)
 		if (labview_point_current(v, &v->points[i], size, prec))
 			pts[n++] = &v->points[i];
+	struct amdahl_fit fit;
+	sweep_fit_labview(v, size, prec, single, eff, &fit);
+	dash_rows_chart_title(out, sizeof(out), r->w, size, prec, single > 0 ? single * eff : 0.0,
+			      n > 0 && fit.valid, d->utf8);
+	dash_paint_put(w, r->y, r->x, r->w, out, dash_paint_attr(d, DASH_ROLE_BOLD));
 	if (n == 0) {
 		dash_fit_words(out, sizeof(out),
 			       "no points yet: change threads with + and -, or press s to sweep",
@@ -59,8 +61,6 @@ void dash_chart_draw(WINDOW *w, const struct dash_rect *r, const struct dash *d,
 	}
 	qsort(pts, n, sizeof(pts[0]), dash_chart_cmp);
 	double scale = dash_format_chart_scale(v, size, prec, single, eff);
-	struct amdahl_fit fit;
-	sweep_fit_labview(v, size, prec, single, eff, &fit);
 	/* The fit's line takes the last row when the bars leave it free. */
 	bool caption = (size_t)(r->h - 1) > n;
 	int rows = r->h - 1;

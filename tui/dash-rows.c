@@ -361,17 +361,22 @@ size_t dash_rows_summary(char *out, size_t cap, int width, const struct model_sa
 }
 
 size_t dash_rows_chart_title(char *out, size_t cap, int width, int size, int precision,
-			     double ceiling, bool utf8)
+			     double ceiling, bool fit, bool utf8)
 {
 	struct dash_line l;
 	const char *im = utf8 ? "\u250a" : ":", *cm = utf8 ? "\u2502" : "|";
+	const char *fm = utf8 ? "\u25c6" : "o";
+	char ceil[32] = "?"; /* not known until a 1-thread run */
+	if (ceiling > 0)
+		snprintf(ceil, sizeof(ceil), "%.1f", ceiling);
 
 	dash_line_init(&l, " | ");
 	dash_line_add(&l, 0, "Scaling n=%d %s", size,
 		      precision == SETTINGS_DOUBLE ? "dgemm" : "sgemm");
-	dash_line_add(&l, 1 | DASH_LINE_KEEP, "bars: steady GFLOP/s, %s ideal, %s ceiling %.1f", im,
-		      cm, ceiling);
-	dash_line_brief(&l, "%s ideal %s ceiling %.1f", im, cm, ceiling);
+	dash_line_add(&l, 1 | DASH_LINE_KEEP, "bars: steady GFLOP/s, %s ideal, %s ceiling %s%s%s%s",
+		      im, cm, ceil, fit ? ", " : "", fit ? fm : "", fit ? " Amdahl fit" : "");
+	dash_line_brief(&l, "%s ideal %s ceiling %s%s%s%s", im, cm, ceil, fit ? " " : "",
+			fit ? fm : "", fit ? " fit" : "");
 	dash_line_add(&l, 2, "right: GFLOP/s, %% of ideal");
 	dash_line_brief(&l, "GFLOP/s, %% of ideal");
 	return dash_line_render(&l, out, cap, width);

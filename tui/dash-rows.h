@@ -15,9 +15,11 @@
 size_t dash_rows_summary(char *out, size_t cap, int width, const struct model_sample *r,
 			 double runnable, double effective, enum verdict v);
 /* The chart's title row: "Scaling n=768 sgemm | bars: steady GFLOP/s,
- * ┊ ideal, │ ceiling 208.0 | right: GFLOP/s, % of ideal" fitted to width. */
+ * ┊ ideal, │ ceiling 208.0, ◆ Amdahl fit | right: GFLOP/s, % of ideal"
+ * fitted to width; ceiling 0: "ceiling ?" (no 1-thread run yet); fit:
+ * the bars show the fit's mark. */
 size_t dash_rows_chart_title(char *out, size_t cap, int width, int size, int precision,
-			     double ceiling, bool utf8);
+			     double ceiling, bool fit, bool utf8);
 struct dash_header {
 	const char *mode;   /* "lab", "attach", "command" */
 	pid_t pid;	    /* target */

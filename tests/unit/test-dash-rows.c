@@ -390,11 +390,17 @@ static void test_key_bar_and_chart_title(void **state)
 		assert_fits_whole(out, widths[i]);
 		assert_true(strncmp(out, "F1 help  +- threads", 19) == 0);
 		assert_non_null(strstr(out, "q quit"));
-		dash_rows_chart_title(out, sizeof(out), widths[i] * 3 / 5, 768, 0, 208, true);
+		dash_rows_chart_title(out, sizeof(out), widths[i] * 3 / 5, 768, 0, 208, false, true);
 		assert_fits_whole(out, widths[i] * 3 / 5);
 		assert_non_null(strstr(out, "Scaling n=768 sgemm"));
 		assert_non_null(strstr(out, "ceiling 208.0"));
 	}
+	/* the fit's mark in the legend where the bars show it; a ceiling not
+	 * known yet is "?" (it read "ceiling 0.0") */
+	dash_rows_chart_title(out, sizeof(out), 120, 768, 0, 208, true, true);
+	assert_non_null(strstr(out, "ceiling 208.0, \u25c6 Amdahl fit"));
+	dash_rows_chart_title(out, sizeof(out), 120, 768, 0, 0, false, false);
+	assert_non_null(strstr(out, "| ceiling ? |"));
 	dash_keys_bar(out, sizeof(out), 200, DASH_KEYS_MODE_LAB);
 	/* 200 columns: A (priority 2) stays where iI refresh (3) goes. */
 	assert_non_null(strstr(out, "e log  A machine  q quit"));
