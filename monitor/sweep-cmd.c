@@ -386,6 +386,7 @@ void sweep_cmd_best(const struct sweep_cmd_row *rows, size_t n, struct sweep_cmd
 	memset(out, 0, sizeof(*out));
 	out->margin = out->spread = (double)NAN;
 	out->beyond = -1;
+	out->rows = n;
 	for (size_t i = 0; i < n; i++) {
 		if (isnan(rows[i].rate))
 			continue;

@@ -118,6 +118,7 @@ struct sweep_cmd_best {
 	double spread;			  /* the larger rate spread of the two; NAN: one run each */
 	int beyond; /* 1: beats the next beyond the spread of repeats; 0: within it;
 		     * -1: cannot tell (one run each, or no second row) */
+	size_t rows; /* the rows judged (those that finished) */
 };
 
 /* The best of n rows (rates NAN are passed over) into *out. */

@@ -222,12 +222,15 @@ static int sweep_cmd_out_row(void *arg, const struct sweep_cmd_row *r)
 	return rc;
 }
 
-void sweep_cmd_out_best_text(char *buf, size_t cap, const struct sweep_cmd_best *b, int repeat)
+void sweep_cmd_out_best_text(char *buf, size_t cap, const struct sweep_cmd_best *b, int repeat,
+			     bool progress)
 {
 	char set[512], next[512];
 	if (!b->best) {
-		snprintf(buf, cap,
-			 "best: none (no setting has a rate: --progress REGEX reads one)");
+		snprintf(buf, cap, "best: none (%s)",
+			 !b->rows    ? "no setting ran to its end"
+			 : progress ? "no setting's output matched --progress: no rate"
+				    : "no setting has a rate: --progress REGEX reads one");
 		return;
 	}
 	sweep_cmd_out_setting(set, sizeof(set), b->best);
@@ -260,7 +263,7 @@ static int sweep_cmd_out_best(void *arg, const struct sweep_cmd_best *b)
 	switch (w->fmt) {
 	case FORMAT_TEXT:
 	case FORMAT_CSV:
-		sweep_cmd_out_best_text(line, sizeof(line), b, w->o->repeat);
+		sweep_cmd_out_best_text(line, sizeof(line), b, w->o->repeat, w->o->progress != NULL);
 		text_safe(line, strlen(line), safe, sizeof(safe));
 		fprintf(w->f, "%s%s\n", w->fmt == FORMAT_CSV ? "# " : "\n", safe);
 		break;

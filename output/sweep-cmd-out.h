@@ -5,6 +5,7 @@
 #ifndef THREADLAB_SWEEP_CMD_OUT_H
 #define THREADLAB_SWEEP_CMD_OUT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "format.h"
@@ -17,8 +18,10 @@ void sweep_cmd_out_text_row(char *buf, size_t cap, const struct sweep_cmd_opts *
 
 /* The best setting's line (no newline) into buf: the setting, its rate,
  * the margin over the next and whether it is beyond the spread of the
- * repeats.  Pure, for tests. */
-void sweep_cmd_out_best_text(char *buf, size_t cap, const struct sweep_cmd_best *b, int repeat);
+ * repeats; none, and why (progress: --progress was given).  Pure, for
+ * tests. */
+void sweep_cmd_out_best_text(char *buf, size_t cap, const struct sweep_cmd_best *b, int repeat,
+			     bool progress);
 
 /* Runs the sweep writing the table to f, notes to stderr ("threadlab: …");
  * with log (a --log FILE, may be NULL) each row is appended to that

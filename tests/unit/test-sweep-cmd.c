@@ -192,13 +192,13 @@ static void test_sweep_best(void **state)
 	assert_near(b.margin, 30, 1e-9);
 	assert_near(b.spread, 20, 1e-9);
 	assert_int_equal(b.beyond, 1);
-	sweep_cmd_out_best_text(line, sizeof(line), &b, 3);
+	sweep_cmd_out_best_text(line, sizeof(line), &b, 3, true);
 	assert_non_null(strstr(line, "beyond the spread"));
 	/* Within the spread: no clear winner. */
 	r[0].rate_spread = 35;
 	sweep_cmd_best(r, 4, &b);
 	assert_int_equal(b.beyond, 0);
-	sweep_cmd_out_best_text(line, sizeof(line), &b, 3);
+	sweep_cmd_out_best_text(line, sizeof(line), &b, 3, true);
 	assert_non_null(strstr(line, "no clear winner"));
 	/* One run each: no spread, cannot tell; the best still named. */
 	for (size_t i = 0; i < 4; i++)
@@ -206,7 +206,7 @@ static void test_sweep_best(void **state)
 	sweep_cmd_best(r, 4, &b);
 	assert_ptr_equal(b.best, &r[1]);
 	assert_int_equal(b.beyond, -1);
-	sweep_cmd_out_best_text(line, sizeof(line), &b, 1);
+	sweep_cmd_out_best_text(line, sizeof(line), &b, 1, true);
 	assert_non_null(strstr(line, "--repeat"));
 	/* The first row best (the best found before the next is). */
 	r[0].rate = 200;
@@ -217,8 +217,15 @@ static void test_sweep_best(void **state)
 	struct sweep_cmd_row none[2] = {sweep_row(0, NAN, NAN), sweep_row(1, NAN, NAN)};
 	sweep_cmd_best(none, 2, &b);
 	assert_null(b.best);
-	sweep_cmd_out_best_text(line, sizeof(line), &b, 1);
-	assert_non_null(strstr(line, "best: none"));
+	sweep_cmd_out_best_text(line, sizeof(line), &b, 1, true);
+	assert_non_null(strstr(line, "best: none (no setting's output matched --progress"));
+	sweep_cmd_out_best_text(line, sizeof(line), &b, 1, false);
+	assert_non_null(strstr(line, "--progress REGEX reads one"));
+	/* Interrupted before any setting ended (it said --progress reads one
+	 * although --progress was given). */
+	sweep_cmd_best(none, 0, &b);
+	sweep_cmd_out_best_text(line, sizeof(line), &b, 1, true);
+	assert_string_equal(line, "best: none (no setting ran to its end)");
 }
 
 /* A sweep row as an experiment-log row: wait from the runnable share. */
