@@ -408,9 +408,15 @@ void sweep_cmd_best(const struct sweep_cmd_row *rows, size_t n, struct sweep_cmd
 }
 
 /* The footer's environment is threadlab's own: a swept variable there is
- * not what any row ran with, so it points to the rows instead. */
+ * not what any row ran with, so it points to the rows instead; and under
+ * --cpus every row ran in a quota threadlab's own budget does not have. */
 static void sweep_cmd_env_footer(const struct sweep_cmd_opts *o, struct env_record *e)
 {
+	if (o->cpus > 0) {
+		e->quota_cpus = o->cpus;
+		if (e->effective <= 0 || o->cpus < e->effective)
+			e->effective = o->cpus;
+	}
 	for (size_t i = 0; i < e->nvars; i++)
 		for (size_t k = 0; k < o->nknobs; k++)
 			if (strcmp(e->vars[i].name, o->knob[k].name) == 0)

@@ -83,6 +83,9 @@ d = json.load(open(sys.argv[1]))
 cpus = float(sys.argv[2])
 r = d["rows"]
 assert d["cpus"] == cpus and len(r) >= 1
+# the environment record says the quota the rows ran under (it read none)
+e = d["environment"]
+assert e["quota_cpus"] == cpus and e["effective_cpus"] <= cpus, e
 assert all(x["throttled_pct"] is not None and x["status"] == "stopped (SIGTERM)" for x in r), r
 if len(r) == 2 and r[0]["cpu_pct"] > 85:
     assert r[1]["rate"] < 1.2 * r[0]["rate"], ("2 faster than 1", [x["rate"] for x in r])
