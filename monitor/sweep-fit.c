@@ -107,7 +107,7 @@ void sweep_fit_caption(char *buf, size_t cap, const struct amdahl_fit *f)
 	if (isfinite(f->r2))
 		sweep_fit_put(buf, cap, &len, ", r2 %.2f", f->r2);
 	if (f->points_excluded)
-		sweep_fit_put(buf, cap, &len, ", %d left out: contended or throttled",
+		sweep_fit_put(buf, cap, &len, ", %d left out (marked *): contended or throttled",
 			      f->points_excluded);
 	sweep_fit_put(buf, cap, &len, ")");
 	const char *sep = ", predicts ";

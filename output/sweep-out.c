@@ -207,7 +207,8 @@ int sweep_out_row(struct sweep_out *w, const struct sweep_row *r)
 	switch (w->fmt) {
 	case FORMAT_TEXT:
 		sweep_out_text_row(line, sizeof(line), r);
-		fprintf(w->f, "%s\n", line);
+		/* as the dashboard's chart marks it: the fit's caption says why */
+		fprintf(w->f, "%s%s\n", line, left_out ? " *" : "");
 		break;
 	case FORMAT_CSV:
 		csv_out_init(&c, w->f);

@@ -189,6 +189,21 @@ static void test_pipeline_columns(void **state)
 	q.pipeline = false;
 	sweep_out_text_row(line, sizeof(line), &q);
 	assert_null(strstr(line, "41.2"));
+	/* A row the Amdahl fit leaves out (contended) ends with the '*' the
+	 * fit's caption names, as the dashboard's chart marks it; a row it
+	 * takes does not. */
+	f = open_memstream(&buf, &len);
+	sweep_out_init(&wt, f, FORMAT_TEXT);
+	q.verdict = VERDICT_CONTENDED;
+	assert_int_equal(sweep_out_row(&wt, &q), 0);
+	q.verdict = VERDICT_FINE;
+	assert_int_equal(sweep_out_row(&wt, &q), 0);
+	fclose(f);
+	char *nl = strchr(buf, '\n');
+	assert_non_null(nl);
+	assert_true(nl > buf + 2 && nl[-1] == '*' && nl[-2] == ' ');
+	assert_true(buf[len - 1] == '\n' && buf[len - 2] != '*');
+	free(buf);
 }
 
 /* Write errors: ENOSPC gives -EIO, a pipe without reader -EPIPE. */

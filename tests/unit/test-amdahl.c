@@ -195,7 +195,7 @@ static void test_caption(void **state)
 	printf("# %s\n", buf);
 	assert_string_equal(buf,
 			    "Amdahl fit: serial fraction 0.06 (Karp-Flatt 0.06-0.06, 2 points, "
-			    "r2 1.00, 1 left out: contended or throttled), predicts 1.9x at 2 "
+			    "r2 1.00, 1 left out (marked *): contended or throttled), predicts 1.9x at 2 "
 			    "threads; a prediction beyond this box's 2 CPUs: 3.4x at 4 CPUs, "
 			    "5.6x at 8 CPUs");
 	set.p[1].excluded = true;
