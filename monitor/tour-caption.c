@@ -484,6 +484,17 @@ void tour_caption(const struct tour *t, size_t i, char *out, size_t cap)
 		tour_models_caption(t, st, out, cap);
 		break;
 	}
+	/* Every lesson measured beside a loaded machine says so, whichever
+	 * its own words are (some said it, the others drew conclusions from
+	 * figures other processes had lowered). */
+	const struct tour_figures *f = &st->fig;
+	x.len = strlen(out);
+	if ((f->other_cpus >= 0.3 || f->psi_some >= 10) && !strstr(out, "ther processes used"))
+		tour_caption_say(&x,
+				 " Other processes used %.1f CPUs meanwhile (PSI some %.0f%%): "
+				 "this step's figures read low.",
+				 f->other_cpus > 0 ? f->other_cpus : 0,
+				 f->psi_some > 0 ? f->psi_some : 0);
 }
 
 size_t tour_caption_figures_text(const struct tour *t, size_t i, char *out, size_t cap)
@@ -532,7 +543,8 @@ size_t tour_caption_figures_text(const struct tour *t, size_t i, char *out, size
 			tour_caption_say(&x, " (%s by %.0f%%)",
 					 g->gflops > f->gflops ? "that step faster" : "this one faster",
 					 100.0 * (hi - lo) / lo);
-		tour_caption_say(&x, ", spin %.2f", g->spin_cpus);
+		tour_caption_say(&x, ", spin %.2f, others %.1f CPUs", g->spin_cpus,
+				 g->other_cpus > 0 ? g->other_cpus : 0);
 		if (c->set.loaders > 0)
 			tour_caption_say(&x, ", %.1f batches/s, input wait %.0f%%",
 					 g->batches_per_s, g->input_wait_pct);

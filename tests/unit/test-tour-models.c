@@ -110,6 +110,22 @@ static void test_amdahl_lesson(void **state)
 	tour_caption_figures_text(&tour, 2, line, sizeof(line));
 	assert_non_null(strstr(line, ": 95.0 GFLOP/s (this one faster by 26%)"));
 	tour.step[2].fig.gflops = 90;
+	/* A lesson measured beside other processes says so once, in its own
+	 * words or these, with the numbers its figures line shows. */
+	am->fig.other_cpus = 0.9;
+	am->fig.psi_some = 40;
+	tour_caption(&tour, 3, cap, sizeof(cap));
+	tour_caption_figures_text(&tour, 3, line, sizeof(line));
+	assert_non_null(strstr(cap, "Other processes used 0.9 CPUs meanwhile (PSI some 40%)"));
+	numbers_on(cap, line, "3 threads");
+	tour.step[0].fig.other_cpus = 0.9;
+	tour.step[0].fig.psi_some = 40;
+	tour_caption(&tour, 0, cap, sizeof(cap));
+	const char *once = strstr(cap, "ther processes used");
+	assert_non_null(once);
+	assert_null(strstr(once + 1, "ther processes used"));
+	am->fig.other_cpus = am->fig.psi_some = tour.step[0].fig.other_cpus = 0;
+	tour.step[0].fig.psi_some = 0;
 	/* Nothing to fit without lesson 1. */
 	tour.step[0].measured = false;
 	tour_models_predict(&tour, am);
