@@ -225,6 +225,7 @@ int sampler_sample(struct sampler *s, struct snapshot *out)
 	thread_set_clear(&out->threads); /* its arrays, if any, are filled again */
 	out->time = clock_seconds(CLOCK_MONOTONIC);
 	out->wall = clock_seconds(CLOCK_REALTIME);
+	out->boot = clock_seconds(CLOCK_BOOTTIME);
 
 	int rc = budget_read_where(s->root, s->pid, &s->where, out->time, SAMPLER_LOCATE_AGE,
 				   &out->budget);

@@ -103,12 +103,14 @@ static const struct thread_sample *snapshot_same(const struct thread_set *set,
  * struct from one sample to the next) whose rises above its highest so far
  * are what is said: a process that ended drops out of the sum at once, and
  * its run comes back in its parent's reaped children only when the parent
- * waits for it, later.  A process seen for the first time is where it
- * starts from (its run before is no interval's); one that ended and whose
- * parent is not followed leaves no dip. */
-static double snapshot_unseen_cpu(const struct thread_set *prev, const struct thread_set *cur,
+ * waits for it, later.  A process born since the last read counts whole;
+ * one seen only later than that starts from where it is first seen (its
+ * run before is no interval's); one that ended and whose parent is not
+ * followed leaves no dip. */
+static double snapshot_unseen_cpu(const struct snapshot *ps, const struct snapshot *cs,
 				  struct snapshot_rates *r)
 {
+	const struct thread_set *prev = &ps->threads, *cur = &cs->threads;
 	static long hz;
 	if (!hz)
 		hz = sysconf(_SC_CLK_TCK) > 0 ? sysconf(_SC_CLK_TCK) : 100;
@@ -122,8 +124,13 @@ static double snapshot_unseen_cpu(const struct thread_set *prev, const struct th
 			run += r->threads[j].cpu_pct / 100 * r->dt;
 		const struct thread_sample *b = snapshot_leader(cur, pid);
 		const struct thread_sample *a = b ? snapshot_same(prev, b) : NULL;
+		if (!a && snapshot_has_whole(b) && ps->boot > 0 &&
+		    (double)b->starttime / (double)hz >= ps->boot) {
+			gained += (double)snapshot_whole(b) / 1e9; /* born inside: all of it */
+			continue;
+		}
 		if (!snapshot_has_whole(a) || !snapshot_has_whole(b))
-			continue; /* new here, or its whole run not read */
+			continue; /* seen late, or its whole run not read */
 		gained += ((double)snapshot_whole(b) - (double)snapshot_whole(a)) / 1e9;
 		seen += run;
 	}
@@ -169,5 +176,5 @@ void snapshot_rates(const struct snapshot *prev, const struct snapshot *cur,
 		if (out->threads[i].state == 'R')
 			out->runnable++;
 	}
-	out->unseen_cpu = snapshot_unseen_cpu(&prev->threads, &cur->threads, out);
+	out->unseen_cpu = snapshot_unseen_cpu(prev, cur, out);
 }

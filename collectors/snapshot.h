@@ -23,6 +23,7 @@ enum snapshot_path {
 struct snapshot {
 	double time;	   /* CLOCK_MONOTONIC seconds */
 	double wall;	   /* CLOCK_REALTIME seconds (for output "time") */
+	double boot;	   /* CLOCK_BOOTTIME seconds (start times' clock); 0: not read */
 	bool target_alive; /* false once the target process exited */
 	struct budget budget;
 	char stat_dir[CGROUP_PATH_MAX]; /* cgroup whose cpu.stat is read (relative to root) */
