@@ -246,6 +246,10 @@ int sampler_sample(struct sampler *s, struct snapshot *out)
 	rc = sampler_threads(s, out);
 	if (out->path == SNAPSHOT_PROC)
 		sampler_proc_run(s, &out->threads);
+	/* Without the tree its children are not the target's: what the
+	 * target reaps of them (their whole life, run before too) is not. */
+	for (size_t i = 0; !s->tree && i < out->threads.n; i++)
+		out->threads.v[i].proc_child_ns = 0;
 	out->target_alive = rc == 0;
 	return rc == 0 ? 0 : -ESRCH;
 }

@@ -103,10 +103,12 @@ static const struct thread_sample *snapshot_same(const struct thread_set *set,
  * struct from one sample to the next) whose rises above its highest so far
  * are what is said: a process that ended drops out of the sum at once, and
  * its run comes back in its parent's reaped children only when the parent
- * waits for it, later.  A process born since the last read counts whole;
- * one seen only later than that starts from where it is first seen (its
- * run before is no interval's); one that ended and whose parent is not
- * followed leaves no dip. */
+ * waits for it, later (or never, when an ancestor outside the target
+ * reaps it: the figure errs low).  A process born since the last read
+ * counts whole; one seen only later than that starts from where it is
+ * first seen (its run before is no interval's).  A process some of whose
+ * threads were not read again this time (a cadence carries their rates)
+ * sits the interval out: its whole run is fresh, its threads' run not. */
 static double snapshot_unseen_cpu(const struct snapshot *ps, const struct snapshot *cs,
 				  struct snapshot_rates *r)
 {
@@ -120,8 +122,13 @@ static double snapshot_unseen_cpu(const struct snapshot *ps, const struct snapsh
 	for (size_t i = 0, j; i < r->nthreads; i = j) {
 		pid_t pid = r->threads[i].pid;
 		double run = 0;
-		for (j = i; j < r->nthreads && r->threads[j].pid == pid; j++)
+		bool carried = false;
+		for (j = i; j < r->nthreads && r->threads[j].pid == pid; j++) {
 			run += r->threads[j].cpu_pct / 100 * r->dt;
+			const struct thread_sample *t = j < cur->n ? &cur->v[j] : NULL;
+			carried |= t && t->tid == r->threads[j].tid && t->sched_time > 0 &&
+				   t->sched_time <= ps->time;
+		}
 		const struct thread_sample *b = snapshot_leader(cur, pid);
 		const struct thread_sample *a = b ? snapshot_same(prev, b) : NULL;
 		if (!a && snapshot_has_whole(b) && ps->boot > 0 &&
@@ -129,19 +136,25 @@ static double snapshot_unseen_cpu(const struct snapshot *ps, const struct snapsh
 			gained += (double)snapshot_whole(b) / 1e9; /* born inside: all of it */
 			continue;
 		}
-		if (!snapshot_has_whole(a) || !snapshot_has_whole(b))
-			continue; /* seen late, or its whole run not read */
+		if (!snapshot_has_whole(a) || !snapshot_has_whole(b) || carried)
+			continue; /* seen late, its whole run not read, or threads carried */
 		gained += ((double)snapshot_whole(b) - (double)snapshot_whole(a)) / 1e9;
 		seen += run;
 	}
-	for (size_t i = 0; i < prev->n; i++) {
-		const struct thread_sample *a = &prev->v[i];
-		if (a->tid != a->pid || !snapshot_has_whole(a) || snapshot_same(cur, a))
+	/* Ended: its run moves to an ancestor's reaped children, followed or
+	 * not, now or later; without its whole run read (the /proc path's
+	 * thread limit), what its threads had run. */
+	for (size_t i = 0, j; i < prev->n; i = j) {
+		const struct thread_sample *a = NULL;
+		uint64_t threads = 0;
+		for (j = i; j < prev->n && prev->v[j].pid == prev->v[i].pid; j++) {
+			threads += prev->v[j].run_ns;
+			if (prev->v[j].tid == prev->v[j].pid)
+				a = &prev->v[j];
+		}
+		if (!a || snapshot_same(cur, a))
 			continue;
-		/* ended: its run moves to its parent's reaped children, when the
-		 * parent is followed (else it just leaves) */
-		if (snapshot_has_whole(snapshot_leader(cur, a->ppid)))
-			gained -= (double)snapshot_whole(a) / 1e9;
+		gained -= (double)(snapshot_has_whole(a) ? snapshot_whole(a) : threads) / 1e9;
 	}
 	r->unseen_sum_s += gained - seen;
 	double rise = r->unseen_sum_s - r->unseen_top_s;
