@@ -93,14 +93,6 @@ static int bpf_threads_pid_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static int bpf_threads_cmp(const void *a, const void *b)
-{
-	const struct thread_sample *x = a, *y = b;
-	if (x->pid != y->pid)
-		return x->pid < y->pid ? -1 : 1;
-	return (x->tid > y->tid) - (x->tid < y->tid);
-}
-
 static struct bpf_threads *bpf_threads_make(struct bpf_tasks *b, pid_t pid, bool tree, bool all,
 					    bool trace)
 {
@@ -206,8 +198,8 @@ static const struct thread_sample *bpf_threads_kept(struct bpf_threads *t, pid_t
 	if (t->kept.n == 0)
 		return NULL;
 	const struct thread_sample *k = t->kept.v + t->kept_next;
-	if (t->kept_next >= t->kept.n || bpf_threads_cmp(&key, k) != 0)
-		k = bsearch(&key, t->kept.v, t->kept.n, sizeof(*t->kept.v), bpf_threads_cmp);
+	if (t->kept_next >= t->kept.n || thread_set_cmp(&key, k) != 0)
+		k = thread_set_find(&t->kept, pid, tid);
 	if (k)
 		t->kept_next = (size_t)(k - t->kept.v) + 1;
 	return k;
@@ -457,16 +449,12 @@ static int bpf_threads_parse(struct bpf_threads *t, size_t n, double now, struct
  * of every thread of its process in the set (sorted). */
 static void bpf_threads_proc_run(struct thread_set *out)
 {
-	for (size_t i = 0, j; i < out->n; i = j) {
-		struct thread_sample *lead = NULL;
-		uint64_t run = 0;
-		for (j = i; j < out->n && out->v[j].pid == out->v[i].pid; j++) {
-			run += out->v[j].run_ns;
-			if (out->v[j].tid == out->v[j].pid)
-				lead = &out->v[j];
-		}
-		if (lead && lead->nthreads > 0) /* (its leader's fields were read) */
-			lead->proc_run_ns += run;
+	for (size_t i = 0, j, lead; i < out->n; i = j) {
+		j = thread_set_process(out, i, &lead);
+		if (lead == SIZE_MAX || out->v[lead].nthreads <= 0)
+			continue; /* (its leader's fields were not read) */
+		for (size_t k = i; k < j; k++)
+			out->v[lead].proc_run_ns += out->v[k].run_ns;
 	}
 }
 
@@ -522,8 +510,8 @@ int bpf_threads_sample(struct bpf_threads *t, double now, struct thread_set *out
 	/* The iterator goes by process, then by thread in creation order:
 	 * usually sorted already. */
 	for (size_t i = 1; i < out->n; i++)
-		if (bpf_threads_cmp(&out->v[i - 1], &out->v[i]) > 0) {
-			qsort(out->v, out->n, sizeof(*out->v), bpf_threads_cmp);
+		if (thread_set_cmp(&out->v[i - 1], &out->v[i]) > 0) {
+			qsort(out->v, out->n, sizeof(*out->v), thread_set_cmp);
 			break;
 		}
 	for (size_t i = 0; i < out->n; i++)

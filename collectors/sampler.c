@@ -144,15 +144,13 @@ static void sampler_proc_run(struct sampler *s, struct thread_set *set)
 	static long hz;
 	if (!hz)
 		hz = sysconf(_SC_CLK_TCK) > 0 ? sysconf(_SC_CLK_TCK) : 100;
-	for (size_t i = 0, j; i < set->n; i = j) {
-		struct thread_sample *lead = NULL;
-		for (j = i; j < set->n && set->v[j].pid == set->v[i].pid; j++)
-			if (set->v[j].tid == set->v[j].pid)
-				lead = &set->v[j];
+	for (size_t i = 0, j, at; i < set->n; i = j) {
+		j = thread_set_process(set, i, &at);
+		if (at == SIZE_MAX || j - i > SAMPLER_PROC_RUN_THREADS)
+			continue;
+		struct thread_sample *lead = &set->v[at];
 		char rel[48], buf[1024];
 		struct stat_line st;
-		if (!lead || j - i > SAMPLER_PROC_RUN_THREADS)
-			continue;
 		snprintf(rel, sizeof(rel), "proc/%d/stat", (int)lead->pid);
 		ssize_t n = sysroot_read(s->root, rel, buf, sizeof(buf));
 		uint64_t tick = 1000000000u / (uint64_t)hz;

@@ -60,21 +60,6 @@ void snapshot_rates_free(struct snapshot_rates *r)
 	snapshot_rates_init(r);
 }
 
-/* The leader of process pid in set, or NULL. */
-static const struct thread_sample *snapshot_leader(const struct thread_set *set, pid_t pid)
-{
-	size_t lo = 0, hi = set->n;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		const struct thread_sample *t = &set->v[mid];
-		if (t->pid < pid || (t->pid == pid && t->tid < pid))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < set->n && set->v[lo].pid == pid && set->v[lo].tid == pid ? &set->v[lo] : NULL;
-}
-
 /* The whole run of the processes of set whose leader's is read: their
  * threads' (ended ones too) and their reaped children's, ns. */
 static uint64_t snapshot_whole(const struct thread_sample *lead)
@@ -92,7 +77,7 @@ static bool snapshot_has_whole(const struct thread_sample *lead)
 static const struct thread_sample *snapshot_same(const struct thread_set *set,
 						 const struct thread_sample *lead)
 {
-	const struct thread_sample *x = snapshot_leader(set, lead->pid);
+	const struct thread_sample *x = thread_set_find(set, lead->pid, lead->pid);
 	return x && x->starttime == lead->starttime ? x : NULL;
 }
 
@@ -129,7 +114,7 @@ static double snapshot_unseen_cpu(const struct snapshot *ps, const struct snapsh
 			carried |= t && t->tid == r->threads[j].tid && t->sched_time > 0 &&
 				   t->sched_time <= ps->time;
 		}
-		const struct thread_sample *b = snapshot_leader(cur, pid);
+		const struct thread_sample *b = thread_set_find(cur, pid, pid);
 		const struct thread_sample *a = b ? snapshot_same(prev, b) : NULL;
 		if (!a && snapshot_has_whole(b) && ps->boot > 0 &&
 		    (double)b->starttime / (double)hz >= ps->boot) {
@@ -144,16 +129,14 @@ static double snapshot_unseen_cpu(const struct snapshot *ps, const struct snapsh
 	/* Ended: its run moves to an ancestor's reaped children, followed or
 	 * not, now or later; without its whole run read (the /proc path's
 	 * thread limit), what its threads had run. */
-	for (size_t i = 0, j; i < prev->n; i = j) {
-		const struct thread_sample *a = NULL;
-		uint64_t threads = 0;
-		for (j = i; j < prev->n && prev->v[j].pid == prev->v[i].pid; j++) {
-			threads += prev->v[j].run_ns;
-			if (prev->v[j].tid == prev->v[j].pid)
-				a = &prev->v[j];
-		}
+	for (size_t i = 0, j, at; i < prev->n; i = j) {
+		j = thread_set_process(prev, i, &at);
+		const struct thread_sample *a = at == SIZE_MAX ? NULL : &prev->v[at];
 		if (!a || snapshot_same(cur, a))
 			continue;
+		uint64_t threads = 0;
+		for (size_t k = i; k < j; k++)
+			threads += prev->v[k].run_ns;
 		gained -= (double)(snapshot_has_whole(a) ? snapshot_whole(a) : threads) / 1e9;
 	}
 	r->unseen_sum_s += gained - seen;

@@ -31,17 +31,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "thread-set.h"
 #include "xalloc.h"
-
-static int sample_cmp(const void *a, const void *b)
-{
-	const struct thread_sample *x = a, *y = b;
-	if (x->pid != y->pid)
-		return x->pid < y->pid ? -1 : 1;
-	if (x->tid != y->tid)
-		return x->tid < y->tid ? -1 : 1;
-	return 0;
-}
 
 /* A counter that went backwards (should not happen) counts as no change. */
 static double delta(uint64_t now, uint64_t before)
@@ -136,9 +127,9 @@ size_t thread_rates(const struct thread_set *prev, const struct thread_set *cur,
 		r->cpu = c->cpu;
 
 		const struct thread_sample *p = NULL;
-		while (prev && j < prev->n && sample_cmp(&prev->v[j], c) < 0)
+		while (prev && j < prev->n && thread_set_cmp(&prev->v[j], c) < 0)
 			j++;
-		if (prev && j < prev->n && sample_cmp(&prev->v[j], c) == 0)
+		if (prev && j < prev->n && thread_set_cmp(&prev->v[j], c) == 0)
 			p = &prev->v[j];
 		/* Same TID, other start time: the TID was reused by a new thread. */
 		if (!p || p->starttime != c->starttime || dt <= 0) {

@@ -4,6 +4,7 @@
 #include "threads.h"
 #include "thread-set.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,4 +51,28 @@ void thread_set_copy(struct thread_set *dst, const struct thread_set *src)
 	dst->lat_on = src->lat_on;
 	dst->lat_dropped = src->lat_dropped;
 	dst->lat_capacity = src->lat_capacity;
+}
+
+int thread_set_cmp(const void *a, const void *b)
+{
+	const struct thread_sample *x = a, *y = b;
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return (x->tid > y->tid) - (x->tid < y->tid);
+}
+
+const struct thread_sample *thread_set_find(const struct thread_set *s, pid_t pid, pid_t tid)
+{
+	const struct thread_sample key = {.pid = pid, .tid = tid};
+	return s->n ? bsearch(&key, s->v, s->n, sizeof(*s->v), thread_set_cmp) : NULL;
+}
+
+size_t thread_set_process(const struct thread_set *s, size_t i, size_t *lead)
+{
+	size_t j = i;
+	*lead = SIZE_MAX;
+	for (; j < s->n && s->v[j].pid == s->v[i].pid; j++)
+		if (s->v[j].tid == s->v[j].pid)
+			*lead = j;
+	return j;
 }
