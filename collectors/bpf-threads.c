@@ -101,9 +101,7 @@ static struct bpf_threads *bpf_threads_make(struct bpf_tasks *b, pid_t pid, bool
 	t->pid = all ? 0 : pid;
 	t->tree = tree && !all;
 	t->all = all;
-	t->hz = sysconf(_SC_CLK_TCK);
-	if (t->hz <= 0)
-		t->hz = 100;
+	t->hz = clock_ticks_per_s();
 	/* The processes to trace are registered by kernel tgid, which the
 	 * first read gives (pid is our namespace's number). */
 	t->all_traced = all && trace;

@@ -100,9 +100,7 @@ struct machine_sampler *machine_sampler_new(const struct sysroot *r)
 	}
 	struct machine_sampler *m = xcalloc(1, sizeof(*m));
 	m->root = *r;
-	m->hz = sysconf(_SC_CLK_TCK);
-	if (m->hz <= 0)
-		m->hz = 100;
+	m->hz = clock_ticks_per_s();
 	/* Half the descriptors at most, and only live: a fixture's files are
 	 * rewritten and removed between calls, procfs's are not. */
 	int soft = sysroot_nofile();

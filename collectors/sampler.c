@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "xalloc.h"
 #include "clock.h"
@@ -141,9 +140,7 @@ static int sampler_threads(struct sampler *s, struct snapshot *out)
  * (10,000 threads: several ms). */
 static void sampler_proc_run(struct sampler *s, struct thread_set *set)
 {
-	static long hz;
-	if (!hz)
-		hz = sysconf(_SC_CLK_TCK) > 0 ? sysconf(_SC_CLK_TCK) : 100;
+	uint64_t tick = 1000000000u / (uint64_t)clock_ticks_per_s();
 	for (size_t i = 0, j, at; i < set->n; i = j) {
 		j = thread_set_process(set, i, &at);
 		if (at == SIZE_MAX || j - i > SAMPLER_PROC_RUN_THREADS)
@@ -153,7 +150,6 @@ static void sampler_proc_run(struct sampler *s, struct thread_set *set)
 		struct stat_line st;
 		snprintf(rel, sizeof(rel), "proc/%d/stat", (int)lead->pid);
 		ssize_t n = sysroot_read(s->root, rel, buf, sizeof(buf));
-		uint64_t tick = 1000000000u / (uint64_t)hz;
 		if (n > 0 && procparse_stat_line(buf, (size_t)n, &st) == 0 &&
 		    st.starttime == lead->starttime) {
 			lead->proc_run_ns = (st.utime + st.stime) * tick;

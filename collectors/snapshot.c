@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "xalloc.h"
+#include "clock.h"
 #include "cgroup-parse.h"
 #include "thread-latency.h"
 #include "thread-rates.h"
@@ -98,9 +98,7 @@ static double snapshot_unseen_cpu(const struct snapshot *ps, const struct snapsh
 				  struct snapshot_rates *r)
 {
 	const struct thread_set *prev = &ps->threads, *cur = &cs->threads;
-	static long hz;
-	if (!hz)
-		hz = sysconf(_SC_CLK_TCK) > 0 ? sysconf(_SC_CLK_TCK) : 100;
+	double hz = (double)clock_ticks_per_s();
 	if (r->dt <= 0)
 		return 0;
 	double gained = 0, seen = 0;
@@ -117,7 +115,7 @@ static double snapshot_unseen_cpu(const struct snapshot *ps, const struct snapsh
 		const struct thread_sample *b = thread_set_find(cur, pid, pid);
 		const struct thread_sample *a = b ? snapshot_same(prev, b) : NULL;
 		if (!a && snapshot_has_whole(b) && ps->boot > 0 &&
-		    (double)b->starttime / (double)hz >= ps->boot) {
+		    (double)b->starttime / hz >= ps->boot) {
 			gained += (double)snapshot_whole(b) / 1e9; /* born inside: all of it */
 			continue;
 		}
@@ -141,7 +139,7 @@ static double snapshot_unseen_cpu(const struct snapshot *ps, const struct snapsh
 	}
 	r->unseen_sum_s += gained - seen;
 	double rise = r->unseen_sum_s - r->unseen_top_s;
-	if (rise <= 2.0 / (double)hz)
+	if (rise <= 2.0 / hz)
 		return 0;
 	r->unseen_top_s = r->unseen_sum_s;
 	return rise / r->dt;

@@ -262,9 +262,7 @@ struct thread_sampler *thread_sampler_new(const struct sysroot *r, pid_t pid, bo
 	ts->tree = tree;
 	ts->piddir = piddir;
 	ts->status_period_ns = 1000000000u;
-	ts->hz = sysconf(_SC_CLK_TCK);
-	if (ts->hz <= 0)
-		ts->hz = 100;
+	ts->hz = clock_ticks_per_s();
 	return ts;
 }
 

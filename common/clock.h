@@ -10,4 +10,8 @@
 /* Clock id read now, in seconds (0 if the clock cannot be read). */
 double clock_seconds(clockid_t id);
 
+/* Clock ticks a second, the unit of /proc's stat times (sysconf's
+ * _SC_CLK_TCK, read once; 100 where it says nothing). */
+long clock_ticks_per_s(void);
+
 #endif

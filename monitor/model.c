@@ -18,6 +18,7 @@
 #include "diagnosis-input.h"
 #include "thread-field-impl.h"
 #include "xalloc.h"
+#include "clock.h"
 
 _Static_assert(MODEL_NAME_MAX == TASK_NAME_MAX, "thread names");
 _Static_assert(MODEL_PATH_MAX == CGROUP_PATH_MAX, "cgroup paths");
@@ -105,13 +106,7 @@ void model_sample_free(struct model_sample *m)
 
 static double model_hz(void)
 {
-	static long hz;
-	if (hz <= 0) {
-		hz = sysconf(_SC_CLK_TCK);
-		if (hz <= 0)
-			hz = 100;
-	}
-	return (double)hz;
+	return (double)clock_ticks_per_s();
 }
 
 /* Row i: the thread's rates (r, may be NULL: no interval yet) and its

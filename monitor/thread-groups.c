@@ -18,6 +18,7 @@
 #include "model-impl.h"
 #include "runqlat-impl.h"
 #include "xalloc.h"
+#include "clock.h"
 
 struct group_part {
 	pid_t pid;
@@ -32,9 +33,7 @@ struct group_part {
 void thread_groups_init(struct thread_groups *g)
 {
 	memset(g, 0, sizeof(*g));
-	g->hz = sysconf(_SC_CLK_TCK);
-	if (g->hz <= 0)
-		g->hz = 100;
+	g->hz = clock_ticks_per_s();
 }
 
 void thread_groups_free(struct thread_groups *g)
