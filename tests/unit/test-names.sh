@@ -180,10 +180,10 @@ fi
 # another file's header, and one in a family's header are caught; one in
 # the module's private side passes.
 printf '%s\n' "monitor diagnosis-advice diagnosis_planted_stray" \
-	"tui dash-keys-act dash_rows_header" "collectors thread-set thread_sample" \
+	"tui dash-keys-act dash_rows_header" "collectors thread-set thread_rate" \
 	"monitor thread-field thread_field_set" "monitor diagnosis diagnosis_make" >"$tmp/planted"
 got=$(undeclared "$tmp/owners" "$tmp/words" <"$tmp/planted" | sed 's/ (.*//' | tr '\n' ' ')
-if [ "$got" = "monitor/diagnosis-advice: diagnosis_planted_stray tui/dash-keys-act: dash_rows_header collectors/thread-set: thread_sample " ]; then
+if [ "$got" = "monitor/diagnosis-advice: diagnosis_planted_stray tui/dash-keys-act: dash_rows_header collectors/thread-set: thread_rate " ]; then
 	ok "planted undeclared names are caught, a module's private header passes"
 else
 	notok "planted undeclared names are caught" "got: $got"
