@@ -110,8 +110,25 @@ static size_t metrics_label_text(const char *v, size_t len, char *out, size_t ca
 	return n < cap ? n : cap - 1;
 }
 
+/* Whether v is surely written as it is: no byte metrics_label_value may
+ * escape (any byte above 0x7e counts as one: a test, not the rule). */
+static bool metrics_label_verbatim(const char *v, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)v[i];
+		if (c < 0x20 || c > 0x7e || c == '\\' || c == '"')
+			return false;
+	}
+	return true;
+}
+
 bool metrics_expo_label_same(const char *a, size_t alen, const char *b, size_t blen)
 {
+	/* Written verbatim, a value's text has no backslash, and any escape
+	 * writes one: then the texts are alike only where the bytes are (the
+	 * common case: no text is made for each label of each line). */
+	if (metrics_label_verbatim(a, alen) || metrics_label_verbatim(b, blen))
+		return alen == blen && memcmp(a, b, alen) == 0;
 	char x[512], y[512];
 	size_t nx = metrics_label_text(a, alen, x, sizeof(x));
 	size_t ny = metrics_label_text(b, blen, y, sizeof(y));
