@@ -4,9 +4,18 @@
  * '#' are skipped).  HASH must be a bcrypt ($2b$, $2y$, $2a$) or SHA-512
  * crypt ($6$) hash, checked with libcrypt: a plain password, or any other
  * scheme, is refused when the file is read.  A check takes as long for a
- * user who does not exist as for one who does (a hash of the same kind is
- * computed either way) and compares in constant time, so the answer's
- * timing does not reveal user names. */
+ * user who does not exist as for one who does (every user's hash is
+ * computed for every check) and compares in constant time, so the answer's
+ * timing does not reveal user names.
+ *
+ * Hashing is slow on purpose (a bcrypt of cost 12 takes about 0.25 s), and
+ * the exporter answers on one thread: so that clients guessing passwords
+ * cannot hold up a scraper, a password that matched is remembered (as a
+ * fast salted SHA-512 crypt of it, under a salt drawn at start, for the
+ * last 8 that matched) and checked without the file's hashes, and the
+ * file's hashes take at most a quarter of the thread's time after a burst
+ * of one second: beyond that a check that is not remembered is refused
+ * as busy (429) at once. */
 #ifndef THREADLAB_AUTH_H
 #define THREADLAB_AUTH_H
 
@@ -21,7 +30,20 @@ struct auth;
 struct auth *auth_load(const char *path, char *err, size_t errlen);
 void auth_free(struct auth *a);
 
-/* Whether user and password match a line of the file.  Thread-safe. */
-bool auth_check(struct auth *a, const char *user, const char *password);
+enum auth_result {
+	AUTH_OK,     /* user and password match a line of the file */
+	AUTH_DENIED, /* they do not (or are missing) */
+	AUTH_BUSY    /* not remembered, and the hashing budget is spent */
+};
+
+/* Checks user and password.  Thread-safe. */
+enum auth_result auth_check(struct auth *a, const char *user, const char *password);
+
+/* Seconds until a check that is not remembered is taken again (0: now). */
+double auth_retry_after(struct auth *a);
+
+/* The hashing budget: a burst of burst_s seconds, then share (0 .. 1) of
+ * the time (auth_load sets 1 s and 0.25; tests set their own). */
+void auth_set_budget(struct auth *a, double burst_s, double share);
 
 #endif

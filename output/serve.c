@@ -220,20 +220,37 @@ static enum MHD_Result serve_text(struct MHD_Connection *c, unsigned code, const
 	return ret;
 }
 
-static bool serve_authorized(struct serve *s, struct MHD_Connection *c)
+static enum auth_result serve_authorized(struct serve *s, struct MHD_Connection *c)
 {
 	if (!s->auth)
-		return true;
+		return AUTH_OK;
 	char *pass = NULL;
 	char *user = MHD_basic_auth_get_username_password(c, &pass);
-	bool ok = user && pass && auth_check(s->auth, user, pass);
+	enum auth_result r = user && pass ? auth_check(s->auth, user, pass) : AUTH_DENIED;
 	if (pass) {
 		memset(pass, 0, strlen(pass));
 		MHD_free(pass);
 	}
 	if (user)
 		MHD_free(user);
-	return ok;
+	return r;
+}
+
+/* 429 with Retry-After: too many passwords to check (auth.h). */
+static enum MHD_Result serve_auth_busy(struct serve *s, struct MHD_Connection *c)
+{
+	static const char text[] = "too many password checks: try again shortly\n";
+	struct MHD_Response *r = MHD_create_response_from_buffer(sizeof(text) - 1, (void *)text,
+								 MHD_RESPMEM_PERSISTENT);
+	if (!r)
+		return MHD_NO;
+	char after[24];
+	snprintf(after, sizeof(after), "%ld", (long)auth_retry_after(s->auth) + 1);
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/plain; charset=utf-8");
+	MHD_add_response_header(r, MHD_HTTP_HEADER_RETRY_AFTER, after);
+	enum MHD_Result ret = MHD_queue_response(c, MHD_HTTP_TOO_MANY_REQUESTS, r);
+	MHD_destroy_response(r);
+	return ret;
 }
 
 static enum MHD_Result serve_metrics(struct serve *s, struct MHD_Connection *c)
@@ -290,7 +307,12 @@ static enum MHD_Result serve_handler(void *cls, struct MHD_Connection *c, const 
 		*upload_size = 0;
 		return MHD_YES;
 	}
-	if (!serve_authorized(s, c)) {
+	enum auth_result auth = serve_authorized(s, c);
+	if (auth == AUTH_BUSY) {
+		serve_count(s, &s->counts.auth_busy);
+		return serve_auth_busy(s, c);
+	}
+	if (auth != AUTH_OK) {
 		serve_count(s, &s->counts.unauthorized);
 		struct MHD_Response *r = MHD_create_response_from_buffer(
 		    13, (void *)"unauthorized\n", MHD_RESPMEM_PERSISTENT);

@@ -519,13 +519,32 @@ static void test_auth(void **state)
 	write_file(path, text);
 	struct auth *a = auth_load(path, err, sizeof(err));
 	assert_non_null(a);
-	assert_true(auth_check(a, "alice", "secret"));
-	assert_true(auth_check(a, "bob", "hunter2"));
-	assert_false(auth_check(a, "alice", "hunter2"));
-	assert_false(auth_check(a, "bob", "secret"));
-	assert_false(auth_check(a, "carol", "secret"));
-	assert_false(auth_check(a, "alic", "secret"));
-	assert_false(auth_check(a, "alice", ""));
+	assert_int_equal(auth_check(a, "alice", "secret"), AUTH_OK);
+	assert_int_equal(auth_check(a, "bob", "hunter2"), AUTH_OK);
+	assert_int_equal(auth_check(a, "alice", "hunter2"), AUTH_DENIED);
+	assert_int_equal(auth_check(a, "bob", "secret"), AUTH_DENIED);
+	assert_int_equal(auth_check(a, "carol", "secret"), AUTH_DENIED);
+	assert_int_equal(auth_check(a, "alic", "secret"), AUTH_DENIED);
+	assert_int_equal(auth_check(a, "alice", ""), AUTH_DENIED);
+	/* Once the budget is spent (no burst, a thousandth of the time), a
+	 * password not seen to match is refused as busy without hashing; the
+	 * two that matched are remembered, each for its own user only. */
+	auth_set_budget(a, 0, 0.001);
+	assert_int_equal(auth_check(a, "alice", "hunter2"), AUTH_BUSY);
+	assert_int_equal(auth_check(a, "carol", "secret"), AUTH_BUSY);
+	assert_int_equal(auth_check(a, "alice", "secret"), AUTH_OK);
+	assert_int_equal(auth_check(a, "bob", "hunter2"), AUTH_OK);
+	assert_int_equal(auth_check(a, "bob", "secret"), AUTH_BUSY);
+	/* A burst: checks go on until their hashing has taken it. */
+	auth_set_budget(a, 0.05, 0.001);
+	int denied = 0;
+	enum auth_result r;
+	while ((r = auth_check(a, "alice", "wrong")) == AUTH_DENIED && denied < 100000)
+		denied++;
+	assert_int_equal(r, AUTH_BUSY);
+	assert_true(denied >= 1);
+	/* the last check overdrew the budget: taken again only after it refills */
+	assert_true(auth_retry_after(a) > 0);
 	auth_free(a);
 	/* a plain password, an unknown scheme, no user, no file: refused */
 	const char *bad[] = {"alice:secret\n", "alice:$1$abc$def\n", "# nobody\n", ":$6$x$y\n"};
