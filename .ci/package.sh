@@ -112,12 +112,21 @@ if [ -n "$deb" ]; then
 		/lib/systemd/system/threadlab-exporter.service \
 		/usr/share/threadlab/prometheus/threadlab-rules.yml \
 		/usr/share/threadlab/kubernetes/threadlab-daemonset.yaml \
+		/usr/share/threadlab/demo/fork-numpy.py \
 		/usr/share/doc/threadlab/copyright /usr/share/doc/threadlab/README.md.gz \
 		/usr/share/doc/threadlab/docs/dashboard.md.gz; do
 		grep -qx "$f" "$out/files" || missing="$missing $f"
 	done
 	[ -z "$missing" ] && pass "the files are where they belong ($(grep -vc '/$' "$out/files") files)" ||
 		fail "missing from the package:$missing"
+	# The README installed beside the fleet files names them by their
+	# place there: each must be in the package.
+	missing=""
+	for f in $(grep -o '`\(prometheus\|kubernetes\|demo\)/[^` ]*' contrib/README.md | tr -d '`' | sort -u); do
+		grep -qx "/usr/share/threadlab/$f" "$out/files" || missing="$missing $f"
+	done
+	[ -z "$missing" ] && pass "every file /usr/share/threadlab/README.md names is installed beside it" ||
+		fail "/usr/share/threadlab/README.md names files the package lacks:$missing"
 	# Installed, not enabled: the maintainer scripts start nothing, and
 	# enable the unit only where the admin had enabled it (an upgrade).
 	mkdir -p "$out/ctl"
