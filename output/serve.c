@@ -399,8 +399,13 @@ static int serve_listen(const char *addr, int port, char *err, size_t errlen, in
 		return -1;
 	}
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)); /* TIME_WAIT only */
-	if (ss.ss_family == AF_INET6) /* "::" is then IPv6 only: 0.0.0.0 for IPv4 */
-		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one));
+	/* "::" is every address, IPv4 as well (as Prometheus's own exporters
+	 * take it), whatever net.ipv6.bindv6only says; any other IPv6 address
+	 * is that address only. */
+	if (ss.ss_family == AF_INET6) {
+		int v6only = !IN6_IS_ADDR_UNSPECIFIED(&a6->sin6_addr);
+		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &v6only, sizeof(v6only));
+	}
 	if (bind(fd, (struct sockaddr *)&ss, sl) < 0 || listen(fd, 64) < 0) {
 		snprintf(err, errlen, "cannot listen on %s port %d: %s", addr, port,
 			 strerror(errno));

@@ -19,7 +19,7 @@ done
 if ! "$PY" -c 'import prometheus_client' 2>/dev/null; then
 	skip_all "the OpenMetrics parser is needed (Debian package python3-prometheus-client)"
 fi
-plan 29
+plan 30
 # This test runs beside others: threadlab, whose sampling pace and answers
 # it times, gets a heavy cpu cgroup (where root has one); the clients and
 # the busy loop it judges threadlab against stay outside.
@@ -471,6 +471,35 @@ else
 fi
 kill -TERM "$spid"
 reap "$spid" 10
+# [::]:PORT: every address, IPv4 too, whatever net.ipv6.bindv6only says;
+# in a network namespace of its own, where only loopback exists, so that
+# the test itself listens on nothing beyond the machine.
+if [ "$(id -u)" = 0 ] && unshare -n true 2>/dev/null && command -v ip >/dev/null; then
+	unshare -n sh -c '
+		ip link set lo up
+		sysctl -qw net.ipv6.bindv6only=1 2>/dev/null
+		"$1" --headless --serve "[::]:0" -p "$2" 2>"$3" &
+		tl=$!
+		for _ in $(seq 100); do grep -q serving "$3" && break; sleep 0.1; done
+		p=$(sed -n "s/.*serving http:[^ ]*:\([0-9]*\)\/metrics.*/\1/p" "$3")
+		for _ in $(seq 50); do
+			a=$(curl -s -o /dev/null -w "%{http_code}" --max-time 5 "http://127.0.0.1:$p/metrics")
+			[ "$a" = 200 ] && break
+			sleep 0.1
+		done
+		b=$(curl -g -s -o /dev/null -w "%{http_code}" --max-time 5 "http://[::1]:$p/metrics")
+		echo "port $p: IPv4 $a, IPv6 $b"
+		kill -TERM $tl
+		wait $tl
+	' sh "$TL" $$ "$tmp/any.err" >"$tmp/any" 2>&1
+	if grep -q "IPv4 200, IPv6 200" "$tmp/any"; then
+		ok "--serve [::]:PORT serves IPv4 and IPv6 ($(cat "$tmp/any"))"
+	else
+		notok "--serve [::]" "$(cat "$tmp/any" "$tmp/any.err")"
+	fi
+else
+	skip "--serve [::]:PORT" "needs root and unshare -n (a network namespace of its own)"
+fi
 # A request line beyond 16 KiB: 414, and the connection closed.
 "$PY" - "$pport" "$iport" >"$tmp/414" 2>&1 <<'PY'
 import socket, sys
