@@ -186,7 +186,10 @@ static bool fleet_descends(const struct fleet *f, pid_t pid, pid_t anc)
 
 static bool fleet_wanted(const struct fleet *f, const struct fleet_proc *p)
 {
-	if (!p->known || !p->matches || p->pid == f->self || fleet_descends(f, p->pid, f->self))
+	/* threadlab, what it started, and what started it (a timeout, sudo or
+	 * shell around it holds the pattern in its command line too). */
+	if (!p->known || !p->matches || p->pid == f->self || fleet_descends(f, p->pid, f->self) ||
+	    fleet_descends(f, f->self, p->pid))
 		return false;
 	/* With --tree a matching child belongs to its matching ancestor. */
 	return !(f->base.tree && fleet_descends(f, p->pid, 0));

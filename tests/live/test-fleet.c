@@ -168,6 +168,24 @@ static void test_fleet_live(void **state)
 	assert_true(self->matches);
 	assert_false(fleet_has(&f, getpid()));
 	fleet_stop(&f);
+	/* Nor is what started it: a child running the fleet on the same
+	 * pattern finds this process (its parent) matching, not a member
+	 * (timeout 60 threadlab --match train: timeout matches too). */
+	pid_t fc = fork();
+	assert_true(fc >= 0);
+	if (fc == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (fleet_start(&f, &c, "test-fleet", err, sizeof(err)) != EXIT_OK)
+			_exit(3);
+		const struct fleet_proc *parent = tick_until_known(&f, getppid());
+		int code = !parent || !parent->matches ? 2 : fleet_has(&f, getppid()) ? 1 : 0;
+		fleet_stop(&f);
+		_exit(code);
+	}
+	int st = 0;
+	assert_int_equal(waitpid(fc, &st, 0), fc);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0); /* 1: the parent was followed */
 
 	/* A child of ours: threadlab's own descendants are never members. */
 	assert_int_equal(fleet_start(&f, &c, re, err, sizeof(err)), EXIT_OK);
