@@ -413,7 +413,15 @@ static int options_check_exporter(const struct options *o, char *err, size_t err
 		return options_err(err, errlen,
 				   "--tls-cert, --tls-key, --basic-auth and --metrics-max-threads "
 				   "go with --serve");
-	if (o->serve && (o->replay || o->mode == MODE_BUDGET || o->mode == MODE_SWEEP ||
+	if (o->serve && o->replay)
+		return options_err(err, errlen,
+				   "--serve exports what is sampled live; --replay samples nothing: "
+				   "drop --serve");
+	if (o->serve && o->tour && o->mode == MODE_BATCH)
+		return options_err(err, errlen,
+				   "--tour --batch serves nothing: --serve goes with the tour in the "
+				   "dashboard");
+	if (o->serve && (o->mode == MODE_BUDGET || o->mode == MODE_SWEEP ||
 			 o->mode == MODE_DIAGNOSE))
 		return options_err(err, errlen,
 				   "--serve goes with the dashboard, --batch or --headless");

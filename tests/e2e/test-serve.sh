@@ -19,7 +19,7 @@ done
 if ! "$PY" -c 'import prometheus_client' 2>/dev/null; then
 	skip_all "the OpenMetrics parser is needed (Debian package python3-prometheus-client)"
 fi
-plan 30
+plan 33
 # This test runs beside others: threadlab, whose sampling pace and answers
 # it times, gets a heavy cpu cgroup (where root has one); the clients and
 # the busy loop it judges threadlab against stay outside.
@@ -172,6 +172,12 @@ bad "--match without --headless" --batch --match python
 bad "--tls-cert without --serve" --batch -p $$ --tls-cert x --tls-key y
 bad "--headless without --serve" --headless -p $$
 bad "--serve with --sweep" --sweep --serve 127.0.0.1:0
+bad "--serve with --replay --batch" --replay "$tmp/none.jsonl" --batch --serve 127.0.0.1:0
+bad "--serve with --tour --batch" --tour --batch --serve 127.0.0.1:0
+# A target that is not there ends the run before it listens: no
+# "serving" line first (one line).
+gone=$(sh -c 'echo $$')
+bad "--headless with a PID that has gone" --headless --serve 127.0.0.1:0 -p "$gone"
 kill -TERM "$spid"
 reap "$spid" 30
 
