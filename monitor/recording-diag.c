@@ -6,6 +6,7 @@
 
 #include "recording-latency.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -54,8 +55,8 @@ static void recording_diag_activity(struct recording_json *p, json_object *o, in
 	json_object_object_foreach(a, key, val)
 	{
 		enum activity k = activity_of_name(key);
-		if (k != ACTIVITY_NONE && json_object_is_type(val, json_type_int))
-			counts[k] = (int)json_object_get_int64(val);
+		if (k != ACTIVITY_NONE)
+			counts[k] = (int)recording_json_int_of(p, val, "activity", 0, INT_MAX, 0);
 	}
 }
 
@@ -100,8 +101,8 @@ static void recording_diag_roles(struct recording_json *p, json_object *a, struc
 		json_object *pids = recording_json_typed(p, o, "pids", json_type_array, false);
 		for (size_t k = 0; pids && k < json_object_array_length(pids) && k < DIAG_ROLE_PIDS;
 		     k++)
-			r->pids[k] =
-			    (pid_t)json_object_get_int64(json_object_array_get_idx(pids, k));
+			r->pids[k] = (pid_t)recording_json_int_of(
+			    p, json_object_array_get_idx(pids, k), "pids", 0, INT_MAX, 0);
 		r->nprocs = (int)recording_json_int(p, o, "processes", 0);
 		r->threads = (int)recording_json_int(p, o, "threads", 0);
 		r->runnable_mean = recording_json_num(p, o, "runnable_mean", false, 0, 0);

@@ -101,7 +101,28 @@ uint64_t recording_json_u64(struct recording_json *p, json_object *o, const char
 		recording_json_fail(p, "not an integer:", key);
 		return 0;
 	}
+	/* json-c holds a negative literal as int64, one past INT64_MAX as
+	 * uint64, and clamps what is beyond both. */
+	if (json_object_get_int64(v) < 0 || json_object_get_uint64(v) > RECORDING_COUNT_MAX) {
+		recording_json_fail(p, "out of range:", key);
+		return 0;
+	}
 	return json_object_get_uint64(v);
+}
+
+long long recording_json_int_of(struct recording_json *p, json_object *v, const char *key,
+				long long lo, long long hi, long long def)
+{
+	if (!json_object_is_type(v, json_type_int)) {
+		recording_json_fail(p, "not an integer:", key);
+		return def;
+	}
+	int64_t i = json_object_get_int64(v);
+	if (i < lo || i > hi) {
+		recording_json_fail(p, "out of range:", key);
+		return def;
+	}
+	return i;
 }
 
 bool recording_json_bool(struct recording_json *p, json_object *o, const char *key, bool def)

@@ -40,9 +40,17 @@ bool recording_json_in_range(struct recording_json *p, double d, const char *key
 /* An integer in [-1, INT_MAX] (else fails); null fails; absent: def. */
 long long recording_json_int(struct recording_json *p, json_object *o, const char *key,
 			     long long def);
-/* An unsigned counter, or null (*isnull). */
+/* The largest counter (nanoseconds, periods, events) a recording holds:
+ * 31 years of nanoseconds. */
+#define RECORDING_COUNT_MAX 1000000000000000000ull
+/* An unsigned counter in [0, RECORDING_COUNT_MAX] (else fails: "out of
+ * range"), or null (*isnull). */
 uint64_t recording_json_u64(struct recording_json *p, json_object *o, const char *key,
 			    bool *isnull);
+/* The integer v (an element of an array, a member's value) in [lo, hi],
+ * or def after failing with key ("not an integer:", "out of range:"). */
+long long recording_json_int_of(struct recording_json *p, json_object *v, const char *key,
+				long long lo, long long hi, long long def);
 bool recording_json_bool(struct recording_json *p, json_object *o, const char *key, bool def);
 /* A string into buf (raw bytes, NUL-terminated, cut to cap; *len its
  * length when len is not NULL); null or absent: "" and false. */

@@ -17,6 +17,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <json-c/json.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -237,12 +238,11 @@ static void rp_pids(struct recording_json *p, json_object *o, const char *key, p
 	json_object *a = recording_json_typed(p, o, key, json_type_array, false);
 	*n = 0;
 	for (size_t i = 0; a && i < json_object_array_length(a) && *n < cap; i++) {
-		json_object *v = json_object_array_get_idx(a, i);
-		if (!json_object_is_type(v, json_type_int)) {
-			recording_json_fail(p, "not an integer:", key);
+		long long pid =
+		    recording_json_int_of(p, json_object_array_get_idx(a, i), key, 0, INT_MAX, -1);
+		if (pid < 0)
 			return;
-		}
-		out[(*n)++] = (pid_t)json_object_get_int64(v);
+		out[(*n)++] = (pid_t)pid;
 	}
 }
 

@@ -34,6 +34,7 @@ struct recording_line {
 
 struct recording_frame {
 	size_t off, len; /* compressed bytes in the file */
+	bool cut;	 /* the file ends inside it: decoded up to the cut */
 };
 
 struct recording {
@@ -139,8 +140,11 @@ static int recording_inflate(struct recording *r, size_t i)
 			break;
 		if (r->buf_len > RECORDING_FRAME_MAX)
 			return -EFBIG;
-		if (in.pos == in.size && out.pos < out.size)
+		if (in.pos == in.size && out.pos < out.size) {
+			if (f->cut)
+				break; /* what the cut left */
 			return -EINVAL; /* the frame ends before its data */
+		}
 	}
 	r->cached = i + 1;
 	return 0;
@@ -198,16 +202,24 @@ static int recording_index_zstd(struct recording *r, char *err, size_t errlen)
 	}
 	while (off < r->size) {
 		size_t len = ZSTD_findFrameCompressedSize(r->map + off, r->size - off);
-		if (ZSTD_isError(len)) {
+		/* A frame the file ends in (a copy cut short, a writer killed,
+		 * or zstd's one frame of a whole file): what it holds up to the
+		 * cut is read, as of a plain file cut in a line. */
+		bool cut = ZSTD_isError(len) &&
+			   ZSTD_getFrameContentSize(r->map + off, r->size - off) !=
+			       ZSTD_CONTENTSIZE_ERROR;
+		if (ZSTD_isError(len) && !cut) {
 			snprintf(
 			    r->note, sizeof(r->note),
 			    "the file is cut in a zstd frame after line %lu: the rest is ignored",
 			    lineno);
 			break;
 		}
+		if (cut)
+			len = r->size - off;
 		r->frames = xreallocarray_grow(r->frames, &r->frames_cap, r->nframes + 1,
 					       sizeof(*r->frames));
-		r->frames[r->nframes] = (struct recording_frame){off, len};
+		r->frames[r->nframes] = (struct recording_frame){off, len, cut};
 		int irc = recording_inflate(r, r->nframes);
 		if (irc == 0 && decoded + r->buf_len > RECORDING_DECODED_MAX)
 			irc = -E2BIG;
@@ -227,6 +239,13 @@ static int recording_index_zstd(struct recording *r, char *err, size_t errlen)
 		size_t torn = recording_split(r, r->buf, r->buf_len, r->nframes, 0, &lineno);
 		r->nframes++;
 		off += len;
+		if (cut) {
+			snprintf(
+			    r->note, sizeof(r->note),
+			    "the file is cut in a zstd frame after line %lu: the rest is ignored",
+			    lineno);
+			break;
+		}
 		if (torn) {
 			snprintf(r->note, sizeof(r->note), "line %lu has no end: ignored",
 				 lineno + 1);
@@ -321,9 +340,15 @@ struct recording *recording_open(const char *path, char *err, size_t errlen)
 	if (rc == 0)
 		rc = recording_take_header(r, err, errlen);
 	if (rc == 0 && r->nlines == 0) {
-		snprintf(err, errlen, "%s: %s", path,
-			 r->header.present ? "a recording without samples"
-					   : "empty: not a threadlab recording");
+		if (r->header.present)
+			snprintf(err, errlen, "%s: a recording without samples", path);
+		else if (r->size == 0)
+			snprintf(err, errlen, "%s: empty: not a threadlab recording", path);
+		else
+			snprintf(err, errlen,
+				 "%s: no complete line in its %zu bytes%s: not a threadlab "
+				 "recording",
+				 path, r->size, r->zstd ? " (zstd)" : "");
 		rc = -EINVAL;
 	}
 	/* The first sample must read, or this is not a recording at all. */

@@ -36,7 +36,7 @@ tour
 st=$?
 if [ $st = 0 ]; then ok "--tour --batch --format json runs to the end"; else
 	notok "--tour --batch" "status $st" "$(tail -5 "$tmp/tour.err")"; fi
-"$PY" - "$tmp/tour.jsonl" >"$tmp/check" 2>&1 <<'PY'
+"$PY" - "$tmp/tour.jsonl" "$SRC" >"$tmp/check" 2>&1 <<'PY'
 import json, re, sys
 steps = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
 def near(text, v, dec, suffix):
@@ -52,6 +52,14 @@ for s in steps:
 assert [s["step"] for s in steps] == list(range(1, steps[0]["steps"] + 1)), "steps out of order"
 assert {s["lesson"] for s in steps} == set(range(1, 10)), "lessons %s" % {s["lesson"] for s in steps}
 assert all(s["lessons"] == 9 for s in steps)
+# What the man page and the docs say the tour runs is what it runs.
+words = "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty".split()
+for doc in ("man/threadlab.1", "docs/teaching.md"):
+    text = " ".join(open(sys.argv[2] + "/" + doc).read().split())
+    m = re.search(r"(\w+) lessons in (\w+)\s+steps", text)
+    assert m, "%s: no 'N lessons in M steps'" % doc
+    told = [words.index(w) + 1 if w in words else -1 for w in m.groups()]
+    assert told == [steps[0]["lessons"], steps[0]["steps"]], "%s says %s lessons in %s steps" % ((doc,) + m.groups())
 measured = [s for s in steps if not s["skipped"]]
 assert len(measured) >= len(steps) - 1, "%d steps skipped" % (len(steps) - len(measured))
 # Every measured caption quotes its own GFLOP/s (one decimal), and no other.

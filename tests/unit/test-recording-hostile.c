@@ -13,6 +13,7 @@
 #include "session.h"
 
 #include "recording-fake.h"
+#include "xalloc.h"
 
 static long file_size(const char *p)
 {
@@ -44,6 +45,61 @@ static void test_torn_files(void **state)
 	}
 }
 
+/* A zstd file of one frame (as `zstd file` makes it, its size declared;
+ * or streamed, its size unknown) cut short: the lines of the blocks
+ * before the cut read, with a note (the frame cannot be found whole). */
+static void test_zstd_one_frame_cut(void **state)
+{
+	(void)state;
+	char err[512];
+	const char *plain = recording_fake_path("one.jsonl"), *z = recording_fake_path("one.zst");
+	recording_fake_write(plain, 600); /* several of zstd's 128 KiB blocks */
+	FILE *f = fopen(plain, "r");
+	assert_non_null(f);
+	size_t n = (size_t)file_size(plain);
+	char *text = xmalloc(n);
+	assert_int_equal(fread(text, 1, n, f), n);
+	fclose(f);
+	printf("# %zu KiB plain\n", n >> 10);
+	assert_true(n > 3 * ZSTD_BLOCKSIZE_MAX);
+	size_t cap = ZSTD_compressBound(n);
+	char *zbuf = xmalloc(cap);
+	for (int streamed = 0; streamed < 2; streamed++) {
+		size_t zn;
+		if (!streamed) {
+			zn = ZSTD_compress(zbuf, cap, text, n, 1);
+		} else {
+			ZSTD_CCtx *c = ZSTD_createCCtx();
+			ZSTD_inBuffer in = {text, n, 0};
+			ZSTD_outBuffer out = {zbuf, cap, 0};
+			zn = ZSTD_compressStream2(c, &out, &in, ZSTD_e_end);
+			assert_int_equal(zn, 0); /* all flushed */
+			zn = out.pos;
+			ZSTD_freeCCtx(c);
+		}
+		assert_false(ZSTD_isError(zn));
+		f = fopen(z, "w");
+		assert_non_null(f);
+		assert_int_equal(fwrite(zbuf, 1, zn * 7 / 10, f), zn * 7 / 10);
+		fclose(f);
+		struct recording *rec = recording_open(z, err, sizeof(err));
+		if (!rec)
+			fail_msg("%s", err);
+		size_t got = recording_count(rec);
+		printf("# %s frame cut at 70%%: %zu of 600 samples; %s\n",
+		       streamed ? "a streamed" : "one declared", got, recording_note(rec));
+		assert_true(got >= 100 && got < 600);
+		assert_non_null(strstr(recording_note(rec), "cut in a zstd frame"));
+		struct recording_sample s;
+		recording_parse_sample_init(&s);
+		assert_int_equal(recording_read(rec, got - 1, &s, err, sizeof(err)), 0);
+		recording_parse_sample_free(&s);
+		recording_close(rec);
+	}
+	free(zbuf);
+	free(text);
+}
+
 static void put(const char *path, const char *text)
 {
 	FILE *f = fopen(path, "w");
@@ -68,7 +124,10 @@ static void test_bad_inputs(void **state)
 	(void)state;
 	expect_refused(recording_fake_path("missing.jsonl"), "No such file");
 	put(recording_fake_path("empty.jsonl"), "");
-	expect_refused(recording_fake_path("empty.jsonl"), "not a threadlab recording");
+	expect_refused(recording_fake_path("empty.jsonl"), "empty: not a threadlab recording");
+	/* Not empty, but no line ends: says so, with its size. */
+	put(recording_fake_path("cut.jsonl"), "{\"threadlab_recording\": 1, \"onl");
+	expect_refused(recording_fake_path("cut.jsonl"), "no complete line in its 31 bytes");
 	put(recording_fake_path("text.jsonl"), "hello world\n");
 	expect_refused(recording_fake_path("text.jsonl"), ":1: not a threadlab recording");
 	put(recording_fake_path("other.jsonl"), "{\"a\": 1}\n");
@@ -152,6 +211,14 @@ static void test_absurd_numbers(void **state)
 	    {"\"threads\":[], \"cpus\": [50, 1e300]", "cpus[]"},
 	    {"\"threads\":[], \"runnable\": 99999999999", "runnable"},
 	    {"\"threads\":[], \"workload\":{\"gflops\":1e300}", "gflops"},
+	    {"\"threads\":[], \"cgroup\":{\"nr_periods\":99999999999999999999999}", "nr_periods"},
+	    {"\"threads\":[], \"cgroup\":{\"nr_throttled\":-5}", "nr_throttled"},
+	    {"\"threads\":[], \"workload\":{\"per_stream\":[],\"pids\":[12, -3]}", "pids"},
+	    {"\"threads\":[], \"diagnosis\":{\"verdict\":\"fine\",\"roles\":[{\"pids\":[-1]}]}",
+	     "pids"},
+	    {"\"threads\":[], \"diagnosis\":{\"verdict\":\"fine\",\"roles\":[{\"activity\":"
+	     "{\"compute\":-7}}]}",
+	     "activity"},
 	};
 	struct recording_sample s;
 	recording_parse_sample_init(&s);
@@ -280,6 +347,7 @@ int main(void)
 	    cmocka_unit_test(test_absurd_numbers),
 	    cmocka_unit_test(test_huge_line),
 	    cmocka_unit_test(test_zstd_bomb),
+	    cmocka_unit_test(test_zstd_one_frame_cut),
 	};
 	return cmocka_run_group_tests(tests, recording_fake_setup, recording_fake_teardown);
 }
