@@ -4,8 +4,10 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/magic.h>
 #include <stdio.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <unistd.h>
 
 static bool tail_reopen(struct tail *t, bool at_end)
@@ -36,6 +38,15 @@ int tail_check(const char *path)
 		return -EISDIR;
 	if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode))
 		return -EINVAL;
+	/* A kernel file (/proc, /sys, a cgroup's) is made anew at each read,
+	 * never appended to: what a tail of it reads is its whole text again
+	 * and again, counted as steps. */
+	struct statfs fs;
+	if (S_ISREG(st.st_mode) && statfs(path, &fs) == 0 &&
+	    (fs.f_type == PROC_SUPER_MAGIC || fs.f_type == SYSFS_MAGIC ||
+	     fs.f_type == CGROUP_SUPER_MAGIC || fs.f_type == CGROUP2_SUPER_MAGIC ||
+	     fs.f_type == DEBUGFS_MAGIC || fs.f_type == TRACEFS_MAGIC))
+		return -ENOTSUP;
 	return access(path, R_OK) < 0 ? -errno : 0;
 }
 

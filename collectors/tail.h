@@ -22,8 +22,9 @@ struct tail {
 };
 
 /* Whether path can be followed: a readable file that exists (a regular
- * file or a FIFO).  Returns 0, or -ENOENT, -EISDIR, -EINVAL (another kind
- * of file), -EACCES … */
+ * file or a FIFO, not a kernel file of /proc, /sys or a cgroup, which is
+ * made anew at each read).  Returns 0, or -ENOENT, -EISDIR, -EINVAL
+ * (another kind of file), -ENOTSUP (a kernel file), -EACCES … */
 int tail_check(const char *path);
 
 /* Remembers path and opens it if it exists.  Never fails. */

@@ -153,15 +153,23 @@ static void progress_count(struct progress *p, const struct matcher_result *r)
 	}
 }
 
-static void progress_skip(struct progress *p)
+/* A line not matched: late (the matcher reached it after budget_s) or
+ * for want of room in its queue; the first of each kind is said. */
+static void progress_skip(struct progress *p, bool full)
 {
-	if (p->skipped++ > 0)
+	p->skipped++;
+	if (full ? p->skipped_full++ > 0 : p->skipped - p->skipped_full > 1)
 		return;
 	char note[PROGRESS_NOTE_LEN];
-	snprintf(note, sizeof(note),
-		 "--progress: lines came faster than they match (a line not matched within "
-		 "%.0f ms is skipped; the slowest took %.0f ms): those not counted",
-		 p->budget_s * 1e3, p->matcher ? matcher_longest(p->matcher) * 1e3 : 0.0);
+	if (full)
+		snprintf(note, sizeof(note),
+			 "--progress: lines came faster than they can be matched (the matcher's "
+			 "queue was full): those not counted");
+	else
+		snprintf(note, sizeof(note),
+			 "--progress: a line was not matched within %.0f ms (the slowest "
+			 "match took %.0f ms): such lines are not counted",
+			 p->budget_s * 1e3, p->matcher ? matcher_longest(p->matcher) * 1e3 : 0.0);
 	progress_say(p, note);
 }
 
@@ -207,7 +215,7 @@ void progress_collect(struct progress *p)
 		 * whose step is not counted yet */
 		progress_last(p, text, len, buf);
 		if (r.status == MATCHER_LATE)
-			progress_skip(p);
+			progress_skip(p, false);
 		else if (r.status == 1)
 			progress_count(p, &r);
 	}
@@ -225,7 +233,7 @@ static void progress_take(struct progress *p, const char *line, size_t len, doub
 		return;
 	progress_collect(p); /* the room of answers come back */
 	if (matcher_put(p->matcher, 0, line, slen, now) < 0)
-		progress_skip(p); /* no room: the matcher is far behind */
+		progress_skip(p, true); /* no room: the matcher is far behind */
 }
 
 static double progress_clock(void)

@@ -73,6 +73,7 @@ struct progress {
 	struct matcher *matcher;
 	double budget_s;
 	unsigned long skipped;
+	unsigned long skipped_full; /* of those, for want of room (the rest: late) */
 	char note[PROGRESS_NOTE_LEN]; /* raw (the job's bytes), made safe when shown; the
 				       * notes not yet said, joined by "; " (the reader
 				       * empties it when it says them) */

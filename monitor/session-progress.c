@@ -38,6 +38,9 @@ int session_progress_start(struct session *s, char *err, size_t errlen)
 			snprintf(err, errlen, "--progress-file %s: %s", c->progress_file,
 				 rc == -EISDIR	 ? "is a directory: give the job's log file"
 				 : rc == -EINVAL ? "not a regular file or a pipe"
+				 : rc == -ENOTSUP
+				     ? "a kernel file (/proc, /sys, a cgroup), made anew at each read, "
+				       "not a log a job appends to"
 				 : rc == -ENOENT ? "no such file (start the job first: its log is "
 						   "followed from its end, through rotations)"
 						 : strerror(-rc));
