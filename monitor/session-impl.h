@@ -60,6 +60,7 @@ struct session_impl {
 	double *act_secs;		   /* per thread of rates: seconds per activity */
 	size_t act_cap;
 	double unfollowed_at; /* when s->unfollowed was counted */
+	double guarded_at;    /* when the command's strays were last told to the guard */
 
 	/* What the session has reported already. */
 	unsigned restarts_seen[CTL_MAX_STREAMS];

@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "collector-impl.h"
 #include "environment-impl.h"
 #include "heap-huge.h"
@@ -189,11 +190,33 @@ int session_start(struct session *s, const struct session_config *c, char *err, 
 	return EXIT_OK;
 }
 
+/* Every SESSION_GUARD_S, what a launched command moved out of its group
+ * (or left behind when it ended) is told to the guard, which kills it
+ * should threadlab itself be killed (launch.h). */
+#define SESSION_GUARD_S 2.0
+
+static void session_guard_strays(struct session *s)
+{
+	double now = clock_seconds(CLOCK_MONOTONIC);
+	if (s->kind != SESSION_LAUNCH || !s->impl->child.pid || s->impl->child.stopped ||
+	    now - s->impl->guarded_at < SESSION_GUARD_S)
+		return;
+	s->impl->guarded_at = now;
+	pid_t *pids = NULL;
+	size_t cap = 0;
+	ssize_t k = proctree_descendants(&s->impl->root, getpid(), &pids, &cap);
+	for (ssize_t i = 1; i < k; i++)
+		if (pids[i] != s->impl->child.pid)
+			launch_guard_watch(&s->impl->child, pids[i]);
+	free(pids);
+}
+
 int session_tick(struct session *s)
 {
 	if (s->impl->rec)
 		return session_replay_tick(s);
 	launch_reap(&s->impl->child);
+	session_guard_strays(s);
 	if (s->impl->lab && !s->target_gone)
 		session_lab_recover(s);
 	bool sampled = false;

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,35 +80,90 @@ static int launch_child_setup(void *arg)
 }
 
 /* The guard: a process of its own that outlives a SIGKILLed threadlab
- * and then SIGKILLs the process groups of the commands still running.
- * threadlab tells it each group started (pgid) and stopped (-pgid) over a
- * pipe; end of file on the pipe means threadlab has gone. */
+ * and then SIGKILLs the process groups of the commands still running, and
+ * the processes they moved out of their groups (setsid) that threadlab
+ * told it of.  threadlab tells it over a pipe: each group started and
+ * stopped, and each such process (its PID, group and start time, so that
+ * a PID used again by another program is spared); end of file on the pipe
+ * means threadlab has gone. */
+enum launch_guard_kind { LAUNCH_GUARD_START = 1, LAUNCH_GUARD_STOP, LAUNCH_GUARD_WATCH };
+
+struct launch_guard_msg {
+	int32_t kind;  /* launch_guard_kind */
+	int32_t group; /* the command's group (START, STOP; WATCH: whose it is) */
+	int32_t pid;   /* WATCH: a process outside the group */
+	int32_t pgid;  /* WATCH: its group then */
+	uint64_t start; /* WATCH: its start time (clock ticks since boot) */
+};
+
+#define LAUNCH_GUARD_GROUPS  64
+#define LAUNCH_GUARD_WATCHED 256
+
 static int launch_guard_fd = -1;
 static pid_t launch_guard_pid;
 
+/* Field 22 of /proc/PID/stat, the start time; 0 when it cannot be read. */
+static uint64_t launch_proc_start(pid_t pid)
+{
+	char path[64], buf[1024];
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	ssize_t n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	const char *p = strrchr(buf, ')');
+	unsigned long long start = 0;
+	/* after the name: state, then fields 4 to 21, then 22 */
+	if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d "
+			       "%*d %*d %*d %llu",
+			 &start) != 1)
+		return 0;
+	return start;
+}
+
 static _Noreturn void launch_guard_run(int fd)
 {
-	pid_t groups[64], g;
-	size_t n = 0;
+	pid_t groups[LAUNCH_GUARD_GROUPS];
+	struct launch_guard_msg w[LAUNCH_GUARD_WATCHED], m;
+	size_t n = 0, nw = 0;
 	setpgid(0, 0); /* a Ctrl-C or hang-up of threadlab's group spares it */
 	signal(SIGINT, SIG_IGN);
 	signal(SIGHUP, SIG_IGN);
 	for (int i = 0; i < 1024; i++)
 		if (i != fd)
 			close(i);
-	while (read(fd, &g, sizeof(g)) == (ssize_t)sizeof(g)) {
-		if (g > 0 && n < sizeof(groups) / sizeof(groups[0]))
-			groups[n++] = g;
-		for (size_t i = 0; g < 0 && i < n; i++)
-			if (groups[i] == -g)
-				groups[i] = groups[--n];
+	while (read(fd, &m, sizeof(m)) == (ssize_t)sizeof(m)) {
+		if (m.kind == LAUNCH_GUARD_START && n < LAUNCH_GUARD_GROUPS)
+			groups[n++] = m.group;
+		if (m.kind == LAUNCH_GUARD_WATCH && nw < LAUNCH_GUARD_WATCHED)
+			w[nw++] = m;
+		if (m.kind != LAUNCH_GUARD_STOP)
+			continue;
+		/* stopped with all it left: nothing of it to watch */
+		for (size_t i = 0; i < n; i++)
+			if (groups[i] == m.group)
+				groups[i--] = groups[--n];
+		for (size_t i = 0; i < nw; i++)
+			if (w[i].group == m.group)
+				w[i--] = w[--nw];
 	}
 	for (size_t i = 0; i < n; i++)
 		kill(-groups[i], SIGKILL);
+	for (size_t i = 0; i < nw; i++) {
+		if (launch_proc_start(w[i].pid) != w[i].start)
+			continue; /* gone, or its PID another's now */
+		kill(w[i].pid, SIGKILL);
+		if (w[i].pgid == w[i].pid) /* it led a group of its own (setsid) */
+			kill(-w[i].pgid, SIGKILL);
+	}
 	_exit(0);
 }
 
-static void launch_guard_tell(pid_t g)
+static void launch_guard_send(const struct launch_guard_msg *m)
 {
 	int p[2];
 	if (launch_guard_fd < 0 && pipe2(p, O_CLOEXEC) == 0) {
@@ -121,8 +177,37 @@ static void launch_guard_tell(pid_t g)
 		} else
 			close(p[1]);
 	}
-	if (launch_guard_fd >= 0 && write(launch_guard_fd, &g, sizeof(g)) < 0)
+	if (launch_guard_fd >= 0 && write(launch_guard_fd, m, sizeof(*m)) < 0)
 		return; /* no guard: PR_SET_PDEATHSIG still stops the command itself */
+}
+
+static void launch_guard_tell(int kind, pid_t group)
+{
+	launch_guard_send(&(struct launch_guard_msg){.kind = kind, .group = group});
+}
+
+/* The processes told of, so that each is told once. */
+static struct {
+	pid_t pid;
+	uint64_t start;
+} launch_watched[LAUNCH_GUARD_WATCHED];
+static size_t launch_nwatched;
+
+void launch_guard_watch(const struct launch *l, pid_t pid)
+{
+	if (!l->pid || l->stopped || pid <= 0 || pid == launch_guard_pid || pid == getpid())
+		return;
+	for (size_t i = 0; i < launch_nwatched; i++)
+		if (launch_watched[i].pid == pid)
+			return;
+	uint64_t start = launch_proc_start(pid);
+	pid_t pgid = getpgid(pid);
+	if (!start || pgid < 0 || pgid == l->pid || launch_nwatched == LAUNCH_GUARD_WATCHED)
+		return; /* gone, or in the command's group: killed with it */
+	launch_watched[launch_nwatched].pid = pid;
+	launch_watched[launch_nwatched++].start = start;
+	launch_guard_send(&(struct launch_guard_msg){
+	    .kind = LAUNCH_GUARD_WATCH, .group = l->pid, .pid = pid, .pgid = pgid, .start = start});
 }
 
 static double launch_now(void)
@@ -201,7 +286,7 @@ int launch_start_with(struct launch *l, char *const argv[], const struct launch_
 	l->pid = pid;
 	l->started = launch_now();
 	launch_running = pid;
-	launch_guard_tell(pid);
+	launch_guard_tell(LAUNCH_GUARD_START, pid);
 	if (l->quota)
 		lab_quota_add(l->quota, pid);
 	return 0;
@@ -335,7 +420,8 @@ void launch_stop(struct launch *l)
 		free(l->quota);
 		l->quota = NULL;
 	}
-	launch_guard_tell(-l->pid);
+	launch_guard_tell(LAUNCH_GUARD_STOP, l->pid);
+	launch_nwatched = 0; /* what it left is stopped by the caller */
 	l->stopped = true;
 	launch_running = 0;
 }

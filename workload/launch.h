@@ -106,6 +106,14 @@ void launch_close_output(struct launch *l);
  * ours until launch_stop_orphans() stops it (--sweep -- CMD). */
 void launch_adopt_orphans(void);
 
+/* Tells the guard of pid, a process outside l's group (the command moved
+ * it out with setsid, or it lost its parent and came to us): should
+ * threadlab be killed (SIGKILL, the OOM killer), the guard SIGKILLs it and
+ * the group it leads, as it does the command's group, unless its PID is
+ * another process's by then.  Each PID once; one in l's group, or gone,
+ * is not told. */
+void launch_guard_watch(const struct launch *l, pid_t pid);
+
 /* SIGKILLs and reaps pids, descendants of this process that the caller
  * found after launch_stop() (the guard is spared).  Returns how many were
  * stopped. */

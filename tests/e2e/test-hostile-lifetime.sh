@@ -10,7 +10,7 @@ set -u
 
 . "$(dirname "$0")/../lib/tap-lib.sh"
 
-plan 7
+plan 8
 
 have_tmux=0
 tmux_socket hostile-lifetime
@@ -99,6 +99,27 @@ escapee_check batch "--batch -c 2 -- CMD: the child that called setsid is stoppe
 escapee_check diag "--diagnose -- CMD: the same"
 escapee_check dash "the dashboard on -- CMD, q: the same"
 escapee_check term "--batch -- CMD ended by SIGTERM: the same"
+
+# threadlab itself SIGKILLed (the OOM killer, kill -9): its guard kills the
+# command's group, and what the command moved out of it that threadlab had
+# told it of: a child that called setsid, and one whose parent ended at
+# once (adopted by threadlab, the subreaper).  threadlab tells its guard
+# every 2 s: killed once 8 samples at 0.3 s came after both existed.
+"$TL" --batch --format json -i 0.3 -- sh -c "setsid sleep 300 & echo \$! >$tmp/k.a; \
+	sh -c 'setsid sleep 301 & echo \$! >$tmp/k.b'; sleep 300" >"$tmp/k.out" 2>"$tmp/k.err" &
+k_tl=$!
+track $k_tl
+until_true 300 test -s "$tmp/k.a" && until_true 300 test -s "$tmp/k.b"
+k_seen=$(wc -l <"$tmp/k.out")
+until_true 300 test "$(wc -l <"$tmp/k.out")" -ge $((k_seen + 8))
+k_a=$(cat "$tmp/k.a" 2>/dev/null) k_b=$(cat "$tmp/k.b" 2>/dev/null)
+track ${k_a:+"$k_a"} ${k_b:+"$k_b"}
+kill -KILL $k_tl
+if [ -n "$k_a" ] && [ -n "$k_b" ] && gone "$k_a" "$k_b"; then
+	ok "threadlab SIGKILLed: its guard kills what -- CMD moved out of its group (setsid, and adopted)"
+else
+	notok "setsid'd processes after SIGKILL" "$(ps -o pid,ppid,sid,stat,args -p "${k_a:-0},${k_b:-0}" 2>&1)" "$(cat "$tmp/k.err")"
+fi
 
 # ---- 2: repeated deaths, an anchor killed in a sweep ---------------------------
 # anchor_of PID: the live anchor of threadlab PID's lab (pgrep, not ps: a
