@@ -7,7 +7,10 @@
  * frame decompressed once to find its lines; reading a line later
  * decompresses its frame again (the last frame is kept, so stepping through
  * a frame of many lines — a file compressed by the zstd tool in one frame —
- * does not redo it).  The header line, when present, is line 1. */
+ * does not redo it).  A plain file longer than the address space left
+ * (ulimit -v) is read in chunks for its line boundaries instead, and each
+ * line read when it is asked for.  The header line, when present, is
+ * line 1. */
 #include "config.h"
 
 #include "recording-impl.h"
@@ -40,6 +43,7 @@ struct recording_frame {
 struct recording {
 	char path[1024];
 	const unsigned char *map;
+	int fd;	/* a plain file too large to map (ulimit -v): read by line; else -1 */
 	size_t size;
 	bool zstd;
 	struct recording_frame *frames;
@@ -161,8 +165,25 @@ static const char *recording_text(struct recording *r, const struct recording_li
 			 l->len >> 20, RECORDING_LINE_MAX >> 20);
 		return NULL;
 	}
-	if (!r->zstd)
+	if (!r->zstd && r->map)
 		return (const char *)r->map + l->off;
+	if (!r->zstd) { /* read, not mapped: the line into buf */
+		if (r->buf_cap < l->len + 1) {
+			char *b = realloc(r->buf, l->len + 1);
+			if (!b) {
+				snprintf(why, cap, "out of memory for a line of %zu bytes", l->len);
+				return NULL;
+			}
+			r->buf = b;
+			r->buf_cap = l->len + 1;
+		}
+		ssize_t n = pread(r->fd, r->buf, l->len, (off_t)l->off);
+		if (n != (ssize_t)l->len) {
+			snprintf(why, cap, "cannot be read: %s", n < 0 ? strerror(errno) : "cut");
+			return NULL;
+		}
+		return r->buf;
+	}
 	int rc = recording_inflate(r, l->frame);
 	if (rc < 0) {
 		snprintf(why, cap, "%s",
@@ -189,6 +210,37 @@ static size_t recording_split(struct recording *r, const char *p, size_t n, size
 		off += len + 1;
 	}
 	return 0;
+}
+
+/* A plain file read in chunks, for the line boundaries only (no mapping:
+ * the address space is short of the file's length). */
+static void recording_index_read(struct recording *r)
+{
+	size_t cap = (size_t)4 << 20, off = 0, start = 0;
+	char *chunk = xmalloc(cap), first = 0;
+	unsigned long lineno = 0;
+	while (off < r->size) {
+		ssize_t n = pread(r->fd, chunk, cap, (off_t)off);
+		if (n <= 0)
+			break; /* shorter than it was: as if cut */
+		for (size_t i = 0; i < (size_t)n;) {
+			if (off + i == start)
+				first = chunk[i];
+			const char *nl = memchr(chunk + i, '\n', (size_t)n - i);
+			if (!nl)
+				break;
+			size_t end = off + (size_t)(nl - chunk), len = end - start;
+			++lineno;
+			if (len > 0 && !(len == 1 && first == '\r'))
+				recording_add_line(r, 0, start, len, lineno);
+			start = end + 1;
+			i = (size_t)(nl - chunk) + 1;
+		}
+		off += (size_t)n;
+	}
+	free(chunk);
+	if (start < off)
+		snprintf(r->note, sizeof(r->note), "line %lu has no end: ignored", lineno + 1);
 }
 
 static int recording_index_zstd(struct recording *r, char *err, size_t errlen)
@@ -311,26 +363,37 @@ struct recording *recording_open(const char *path, char *err, size_t errlen)
 		return NULL;
 	}
 	r->size = (size_t)st.st_size;
+	r->fd = -1;
+	unsigned char magic[4] = {0};
 	if (r->size) {
 		void *m = mmap(NULL, r->size, PROT_READ, MAP_PRIVATE, fd, 0);
-		if (m == MAP_FAILED) {
-			snprintf(err, errlen, "%s: %s%s", path, strerror(errno),
-				 errno == ENOMEM ? " (mapping the file needs as much address space "
-						   "as it is long: see ulimit -v)"
-						 : "");
+		int e = errno;
+		/* Too long for the address space left (ulimit -v): a plain file
+		 * is read by line instead; a zstd file's frames need the map. */
+		if (m == MAP_FAILED && e == ENOMEM && pread(fd, magic, 4, 0) == 4 &&
+		    memcmp(magic, recording_zstd_magic, 4) != 0) {
+			r->fd = fd;
+			recording_index_read(r);
+		} else if (m == MAP_FAILED) {
+			snprintf(err, errlen, "%s: %s%s", path, strerror(e),
+				 e == ENOMEM ? " (mapping the file needs as much address space "
+					       "as it is long: see ulimit -v)"
+					     : "");
 			close(fd);
 			free(r);
 			return NULL;
+		} else {
+			r->map = m;
+			madvise(m, r->size, MADV_SEQUENTIAL);
 		}
-		r->map = m;
-		madvise(m, r->size, MADV_SEQUENTIAL);
 	}
-	close(fd);
-	r->zstd = r->size >= 4 && memcmp(r->map, recording_zstd_magic, 4) == 0;
+	if (r->fd < 0)
+		close(fd);
+	r->zstd = r->map && r->size >= 4 && memcmp(r->map, recording_zstd_magic, 4) == 0;
 	int rc = 0;
 	if (r->zstd) {
 		rc = recording_index_zstd(r, err, errlen);
-	} else {
+	} else if (r->map) {
 		unsigned long lineno = 0;
 		size_t torn = recording_split(r, (const char *)r->map, r->size, 0, 0, &lineno);
 		if (torn)
@@ -368,7 +431,8 @@ struct recording *recording_open(const char *path, char *err, size_t errlen)
 		recording_close(r);
 		return NULL;
 	}
-	madvise((void *)r->map, r->size, MADV_RANDOM);
+	if (r->map)
+		madvise((void *)r->map, r->size, MADV_RANDOM);
 	return r;
 }
 
@@ -378,6 +442,8 @@ void recording_close(struct recording *r)
 		return;
 	if (r->map)
 		munmap((void *)r->map, r->size);
+	if (r->fd >= 0)
+		close(r->fd);
 	ZSTD_freeDCtx(r->dctx);
 	free(r->frames);
 	free(r->lines);

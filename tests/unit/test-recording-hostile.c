@@ -4,7 +4,9 @@
  * more memory held than the limits allow. */
 #include "tl-test.h"
 
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <zstd.h>
 
 #include "recording-impl.h"
@@ -98,6 +100,71 @@ static void test_zstd_one_frame_cut(void **state)
 	}
 	free(zbuf);
 	free(text);
+}
+
+/* Under an address-space limit (ulimit -v) shorter than the file, a plain
+ * recording cannot be mapped: it is read by line instead, every sample
+ * readable, the 200 MiB line in its middle skipped by its length. */
+static void test_plain_past_ulimit_v(void **state)
+{
+	(void)state;
+#if defined(__SANITIZE_ADDRESS__)
+	TL_SKIP("an ASan build cannot run under an address-space limit (the package's build runs it)");
+#endif
+	const char *path = recording_fake_path("big.jsonl");
+	recording_fake_write(path, 3);
+	/* the last sample again, after 200 MiB of a hole (NUL bytes, one line) */
+	FILE *f = fopen(path, "r");
+	assert_non_null(f);
+	char last[65536] = "", line[65536];
+	while (fgets(line, sizeof(line), f))
+		snprintf(last, sizeof(last), "%s", line);
+	fclose(f);
+	long size = file_size(path);
+	assert_int_equal(truncate(path, size + (200l << 20)), 0);
+	f = fopen(path, "a");
+	assert_non_null(f);
+	fprintf(f, "\n%s", last);
+	fclose(f);
+	pid_t c = fork();
+	assert_true(c >= 0);
+	if (c == 0) {
+		/* room for the program, not for a map of the file */
+		long vm_kb = 0;
+		FILE *st = fopen("/proc/self/status", "r");
+		while (st && fgets(line, sizeof(line), st))
+			if (sscanf(line, "VmSize: %ld kB", &vm_kb) == 1)
+				break;
+		if (st)
+			fclose(st);
+		struct rlimit rl = {(rlim_t)(vm_kb + 64 * 1024) * 1024, (rlim_t)(vm_kb + 64 * 1024) * 1024};
+		if (vm_kb == 0 || setrlimit(RLIMIT_AS, &rl) < 0)
+			_exit(3);
+		char err[512];
+		struct recording *rec = recording_open(path, err, sizeof(err));
+		if (!rec) {
+			printf("# %s\n", err);
+			fflush(stdout);
+			_exit(1);
+		}
+		size_t n = recording_count(rec);
+		struct recording_sample s;
+		recording_parse_sample_init(&s);
+		int first = recording_read(rec, 0, &s, err, sizeof(err));
+		int big = recording_read(rec, n - 2, &s, err, sizeof(err));
+		printf("# under ulimit -v %ld kB: %zu lines; the long one: %s\n", vm_kb + 65536, n,
+		       err);
+		int end = recording_read(rec, n - 1, &s, err, sizeof(err));
+		recording_parse_sample_free(&s);
+		recording_close(rec);
+		fflush(stdout);
+		_exit(n == 5 && first == 0 && big < 0 && end == 0 ? 0 : 2);
+	}
+	int st = 0;
+	assert_int_equal(waitpid(c, &st, 0), c);
+	unlink(path);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
 }
 
 static void put(const char *path, const char *text)
@@ -348,6 +415,7 @@ int main(void)
 	    cmocka_unit_test(test_huge_line),
 	    cmocka_unit_test(test_zstd_bomb),
 	    cmocka_unit_test(test_zstd_one_frame_cut),
+	    cmocka_unit_test(test_plain_past_ulimit_v),
 	};
 	return cmocka_run_group_tests(tests, recording_fake_setup, recording_fake_teardown);
 }
