@@ -85,23 +85,25 @@ int batch_run(const struct options *o)
 {
 	struct session s;
 	struct record *rec = NULL;
+	struct export e;
 	stop_install(NULL);
-	int rc = face_session_start(o, &s, o->replay ? NULL : &rec);
+	/* The exporter first: a port in use ends the run before a command
+	 * is started or a recording opened (export.h). */
+	int rc = export_start(&e, o);
 	if (rc != EXIT_OK)
 		return rc;
+	rc = face_session_start(o, &s, o->replay ? NULL : &rec);
+	if (rc != EXIT_OK) {
+		export_stop(&e);
+		return rc;
+	}
 	if (o->replay) {
 		rc = batch_replay(o, &s);
 		session_stop(&s);
+		export_stop(&e);
 		return rc;
 	}
-	struct export e;
-	rc = export_start(&e, o);
-	if (rc != EXIT_OK) {
-		if (rec)
-			record_close(rec);
-		session_stop(&s);
-		return rc;
-	}
+	export_say(&e);
 	unsigned seen = 0;
 	face_say_news(&s, &seen);
 	struct batch_line one = {0};

@@ -27,9 +27,15 @@ int export_start(struct export *e, const struct options *o)
 		face_say(err);
 		return EXIT_USAGE;
 	}
-	fprintf(stderr, "threadlab: serving %s%s\n", serve_url(e->srv),
-		o->basic_auth ? " (basic auth)" : "");
+	e->basic_auth = o->basic_auth != NULL;
 	return EXIT_OK;
+}
+
+void export_say(const struct export *e)
+{
+	if (e->srv)
+		fprintf(stderr, "threadlab: serving %s%s\n", serve_url(e->srv),
+			e->basic_auth ? " (basic auth)" : "");
 }
 
 void export_targets(struct export *e, const struct metrics_target *t, size_t n)

@@ -7,6 +7,7 @@
 #ifndef THREADLAB_EXPORT_H
 #define THREADLAB_EXPORT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "metrics.h"
@@ -17,13 +18,20 @@ struct export
 {
 	struct serve *srv; /* NULL: no --serve */
 	struct metrics_opts mo;
+	bool basic_auth;
 };
 
-/* Starts the server o asks for and says on stderr where it listens.
- * Returns EXIT_OK, or EXIT_USAGE after saying why on stderr (a bad
- * address, a port in use, a file that cannot be read); e then serves
- * nothing, and export_stop() is not needed. */
+/* Starts the server o asks for, before the mode's targets: a bad address,
+ * a port in use or a file that cannot be read ends the run before a
+ * command is started or a recording opened.  Returns EXIT_OK, or
+ * EXIT_USAGE after saying why on stderr; e then serves nothing, and
+ * export_stop() is not needed. */
 int export_start(struct export *e, const struct options *o);
+
+/* Says on stderr where e listens ("threadlab: serving URL"), once the
+ * mode's targets are found: a target that is not there ends the run
+ * before the line says it serves.  Nothing without --serve. */
+void export_say(const struct export *e);
 
 /* Publishes one session's newest sample. */
 void export_session(struct export *e, const struct session *s);

@@ -27,22 +27,19 @@ static double headless_next(double next, double interval)
 }
 
 /* --match: every matching process, each with a session of its own. */
-static int headless_fleet(const struct options *o)
+static int headless_fleet(const struct options *o, struct export *e)
 {
 	struct session_config c;
 	struct fleet f;
-	struct export ex, *e = &ex;
 	char err[512];
 	options_session_config(o, &c);
 	int rc = fleet_start(&f, &c, o->match, err, sizeof(err));
-	if (rc != EXIT_OK)
-		face_say(err);
-	else
-		rc = export_start(e, o);
 	if (rc != EXIT_OK) {
+		face_say(err);
 		fleet_stop(&f);
 		return rc;
 	}
+	export_say(e);
 	struct metrics_target *t = NULL;
 	size_t cap = 0;
 	for (double next = stop_now(); !stop_signal; next = headless_next(next, o->interval)) {
@@ -58,50 +55,36 @@ static int headless_fleet(const struct options *o)
 		export_targets(e, t, f.n);
 	}
 	free(t);
-	export_stop(e);
 	fleet_stop(&f);
 	return EXIT_OK;
 }
 
 /* --all: the machine's ranking, published each interval. */
-static int headless_all(const struct options *o)
+static int headless_all(const struct options *o, struct export *e)
 {
 	struct ranking k;
-	struct export e;
 	double next = stop_now();
 	int rc = face_ranking_open(o, &k, next);
 	if (rc != EXIT_OK)
 		return rc;
-	rc = export_start(&e, o);
-	if (rc != EXIT_OK) {
-		ranking_free(&k);
-		return rc;
-	}
+	export_say(e);
 	unsigned said = 0;
 	while (next = headless_next(next, o->interval), !stop_signal)
 		if (face_ranking_tick(&k, stop_now(), &said))
-			export_ranking(&e, &k);
-	export_stop(&e);
+			export_ranking(e, &k);
 	ranking_free(&k);
 	return EXIT_OK;
 }
 
 /* One target. */
-static int headless_one(const struct options *o)
+static int headless_one(const struct options *o, struct export *e)
 {
 	struct session s;
 	struct record *rec;
-	struct export ex, *e = &ex;
 	int rc = face_session_start(o, &s, &rec);
 	if (rc != EXIT_OK)
 		return rc;
-	rc = export_start(e, o);
-	if (rc != EXIT_OK) {
-		if (rec)
-			record_close(rec);
-		session_stop(&s);
-		return rc;
-	}
+	export_say(e);
 	unsigned seen = 0;
 	bool rec_failed = false;
 	for (double next = stop_now(); !stop_signal; next = headless_next(next, o->interval)) {
@@ -117,15 +100,22 @@ static int headless_one(const struct options *o)
 	}
 	if (!face_session_end(&s, rec, o))
 		rec_failed = true;
-	export_stop(e);
 	return rec_failed ? EXIT_RUNTIME : EXIT_OK;
 }
 
 int headless_run(const struct options *o)
 {
+	struct export e;
 	/* Before the target starts: a signal during start-up still cleans up.
-	 * Each way listens once its targets are found, so a bad target ends
-	 * the run before a "serving" line says otherwise. */
+	 * The exporter listens before any target (export.h); each way says
+	 * so once its targets are found. */
 	stop_install(NULL);
-	return o->all ? headless_all(o) : o->match ? headless_fleet(o) : headless_one(o);
+	int rc = export_start(&e, o);
+	if (rc != EXIT_OK)
+		return rc;
+	rc = o->all	 ? headless_all(o, &e)
+	     : o->match ? headless_fleet(o, &e)
+			: headless_one(o, &e);
+	export_stop(&e);
+	return rc;
 }

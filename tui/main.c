@@ -70,15 +70,18 @@ static int main_dashboard_run(const struct options *o, FILE *log)
 	/* Installed before the workload starts: a signal during start-up
 	 * still cleans up.  dash_run() adds its terminal restore. */
 	stop_install(NULL);
-	rc = face_session_start(o, &s, NULL);
-	if (rc != EXIT_OK)
-		return rc;
+	/* The exporter first: a port in use ends the run before the
+	 * workload or a command starts (export.h). */
 	struct export e;
 	rc = export_start(&e, o);
+	if (rc != EXIT_OK)
+		return rc;
+	rc = face_session_start(o, &s, NULL);
 	if (rc != EXIT_OK) {
-		session_stop(&s);
+		export_stop(&e);
 		return rc;
 	}
+	export_say(&e);
 	char serving[512] = "";
 	if (e.srv)
 		snprintf(serving, sizeof(serving), "serving %s", serve_url(e.srv));

@@ -19,7 +19,7 @@ done
 if ! "$PY" -c 'import prometheus_client' 2>/dev/null; then
 	skip_all "the OpenMetrics parser is needed (Debian package python3-prometheus-client)"
 fi
-plan 33
+plan 35
 # This test runs beside others: threadlab, whose sampling pace and answers
 # it times, gets a heavy cpu cgroup (where root has one); the clients and
 # the busy loop it judges threadlab against stay outside.
@@ -161,6 +161,20 @@ bad() { # bad DESC ARGS...
 	fi
 }
 bad "a port in use" --headless --serve "127.0.0.1:$hport" -p $$
+# ... before anything else happens: the command not started, an earlier
+# recording of the same name left whole.
+echo "an earlier recording" >"$tmp/keep.jsonl"
+for mode in --headless --batch; do
+	timeout -k 5 20 "$TL" $mode --serve "127.0.0.1:$hport" --record "$tmp/keep.jsonl" \
+		-- sh -c "touch $tmp/ran" >/dev/null 2>"$tmp/first.err"
+	st=$?
+	if [ $st = 2 ] && [ ! -e "$tmp/ran" ] && [ "$(cat "$tmp/keep.jsonl")" = "an earlier recording" ]; then
+		ok "$mode, a port in use: exit 2 before the command starts or the recording is opened"
+	else
+		notok "$mode: a port in use after side effects" "exit $st" "$(ls "$tmp/ran" 2>&1)" "$(head -c 200 "$tmp/keep.jsonl")" "$(cat "$tmp/first.err")"
+	fi
+	rm -f "$tmp/ran"
+done
 bad "not an address" --headless --serve 300.1.1.1:9864 -p $$
 bad "not a port" --headless --serve abc -p $$
 bad "a host name" --headless --serve example.com:9864 -p $$
