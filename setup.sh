@@ -24,7 +24,7 @@ run | check) ;;
 	;;
 esac
 
-packages="gcc make autoconf automake pkg-config libncurses-dev libproc2-dev libopenblas-dev libopenblas0-pthread libopenblas0-openmp libcmocka-dev libjson-c-dev libzstd-dev libmicrohttpd-dev libcrypt-dev procps"
+packages="gcc make autoconf automake pkg-config libncurses-dev libproc2-dev libopenblas-dev libopenblas0-pthread libopenblas0-openmp libcmocka-dev libjson-c-dev libzstd-dev libmicrohttpd-dev libgnutls28-dev libcrypt-dev procps"
 # The BPF collector: clang's bpf target, llvm-strip, bpftool's skeletons,
 # libbpf; libcap drops the capabilities after loading.
 packages="$packages clang llvm bpftool libbpf-dev libcap-dev"

@@ -5,6 +5,8 @@
 
 #include <crypt.h>
 #include <errno.h>
+#include <gnutls/crypto.h>
+#include <gnutls/gnutls.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +17,8 @@
 
 #define AUTH_USERS_MAX 64
 #define AUTH_LINE_MAX  512
-#define AUTH_CACHE_MAX 8
+#define AUTH_CACHE_MAX 32
+#define AUTH_MAC_LEN   32 /* HMAC-SHA-256 */
 /* Hashing may take this share of the exporter's thread on average, and
  * a burst of this many seconds of it (auth.h). */
 #define AUTH_SHARE   0.25
@@ -24,23 +27,27 @@
 struct auth_user {
 	char name[128];
 	char hash[CRYPT_OUTPUT_SIZE];
+	double cost; /* what its hash costs, in bcrypt-cost-0 units (estimated) */
 };
 
-/* A password that matched a user's hash, kept as a fast SHA-512 crypt of
- * it under this run's own random salt (never the password itself). */
+/* A user and password that matched, kept as an HMAC-SHA-256 of
+ * "user\0password" under a key drawn at start (never the password). */
 struct auth_known {
-	int user;
-	char digest[CRYPT_OUTPUT_SIZE];
+	unsigned char mac[AUTH_MAC_LEN];
+	unsigned long used; /* when last matched (a count of checks): the oldest goes */
 };
 
 struct auth {
 	struct auth_user user[AUTH_USERS_MAX];
 	size_t n;
+	size_t decoy;		 /* the costliest user: the hash an unknown name is checked against */
 	pthread_mutex_t lock;	 /* data is one buffer for every check */
 	struct crypt_data *data; /* about 32 KiB: allocated once */
-	char salt[CRYPT_GENSALT_OUTPUT_SIZE]; /* the cache's; "" when none */
+	unsigned char key[32];	 /* the HMAC's; keyed is false when none could be drawn */
+	bool keyed;
 	struct auth_known known[AUTH_CACHE_MAX];
-	size_t nknown, next_known;
+	size_t nknown;
+	unsigned long checks;
 	double burst_s, share; /* the budget of hashing time */
 	double tokens;	       /* seconds of hashing left now; may go below 0 */
 	double tokens_at;      /* when tokens was last brought up to date */
@@ -63,6 +70,20 @@ static bool auth_supported(const char *hash)
 		if (strncmp(hash, prefix[i], strlen(prefix[i])) == 0)
 			return crypt_checksalt(hash) == CRYPT_SALT_OK;
 	return false;
+}
+
+/* What a hash costs to check, roughly, in one unit per 60 µs (bcrypt's
+ * 2^cost rounds, SHA-512 crypt's rounds at about 0.25 µs each; measured
+ * here, the ratio holds across CPUs): only to pick the costliest. */
+static double auth_cost(const char *hash)
+{
+	if (hash[1] == '2') { /* $2b$NN$ */
+		int c = atoi(hash + 4);
+		return c >= 4 && c <= 31 ? (double)(1ul << c) : 1;
+	}
+	const char *r = strstr(hash, "rounds=");
+	long rounds = r ? atol(r + 7) : 5000; /* $6$: 5000 unless given */
+	return (double)rounds * 0.25 / 60;
 }
 
 /* One line: 0 when it is a user (added) or nothing, -1 with err set. */
@@ -97,6 +118,9 @@ static int auth_line(struct auth *a, char *line, const char *path, int no, char 
 	}
 	snprintf(a->user[a->n].name, sizeof(a->user[a->n].name), "%s", line);
 	snprintf(a->user[a->n].hash, sizeof(a->user[a->n].hash), "%s", hash);
+	a->user[a->n].cost = auth_cost(hash);
+	if (a->user[a->n].cost > a->user[a->decoy].cost)
+		a->decoy = a->n;
 	a->n++;
 	return 0;
 }
@@ -131,10 +155,8 @@ struct auth *auth_load(const char *path, char *err, size_t errlen)
 	}
 	a->data = xcalloc(1, sizeof(*a->data));
 	pthread_mutex_init(&a->lock, NULL);
-	/* 1,000 rounds: about 0.3 ms a request (the hashes of the file take
-	 * 1 to 250 ms each).  Without a random salt nothing is cached. */
-	if (!crypt_gensalt_rn("$6$", 1000, NULL, 0, a->salt, (int)sizeof(a->salt)))
-		a->salt[0] = '\0';
+	/* Without a key nothing is remembered: every check hashes. */
+	a->keyed = gnutls_rnd(GNUTLS_RND_KEY, a->key, sizeof(a->key)) == 0;
 	auth_set_budget(a, AUTH_BURST_S, AUTH_SHARE);
 	return a;
 }
@@ -152,50 +174,70 @@ void auth_free(struct auth *a)
 {
 	if (!a)
 		return;
+	explicit_bzero(a->key, sizeof(a->key));
 	pthread_mutex_destroy(&a->lock);
 	free(a->data);
 	free(a);
 }
 
-/* The cache's digest of password into out ("" when it cannot be made). */
-static void auth_digest(struct auth *a, const char *password, char *out, size_t cap)
+/* The MAC of user and password into mac; false when it cannot be made. */
+static bool auth_mac(struct auth *a, const char *user, const char *password,
+		     unsigned char mac[AUTH_MAC_LEN])
 {
-	const char *d = a->salt[0] ? crypt_rn(password, a->salt, a->data, (int)sizeof(*a->data)) : NULL;
-	snprintf(out, cap, "%s", d && d[0] != '*' ? d : "");
+	size_t lu = strlen(user), lp = strlen(password);
+	if (!a->keyed || lu >= sizeof(a->user[0].name) || lp > 4096)
+		return false;
+	char buf[sizeof(a->user[0].name) + 4097];
+	memcpy(buf, user, lu + 1); /* the NUL parts the two */
+	memcpy(buf + lu + 1, password, lp);
+	bool ok = gnutls_hmac_fast(GNUTLS_MAC_SHA256, a->key, sizeof(a->key), buf, lu + 1 + lp,
+				   mac) == 0;
+	explicit_bzero(buf, lu + 1 + lp);
+	return ok;
 }
 
-/* Every user's hash is computed and every name compared, whoever asks:
- * the time an answer takes is the same for every user name, known or not
- * (the file may mix bcrypt and SHA-512 costs).  The user's index, or -1. */
-static int auth_hash_all(struct auth *a, const char *user, const char *password)
+/* Equal MACs, in a time that does not depend on where they differ. */
+static bool auth_mac_same(const unsigned char *x, const unsigned char *y)
 {
-	int found = -1;
-	for (size_t i = 0; i < a->n; i++) {
-		const char *out =
-		    crypt_rn(password, a->user[i].hash, a->data, (int)sizeof(*a->data));
-		bool name = auth_same(a->user[i].name, user);
-		bool pass = out && auth_same(out, a->user[i].hash);
-		if (name & pass)
-			found = (int)i;
-	}
-	return found;
+	volatile unsigned char diff = 0;
+	for (size_t i = 0; i < AUTH_MAC_LEN; i++)
+		diff |= (unsigned char)(x[i] ^ y[i]);
+	return diff == 0;
+}
+
+/* The named user's hash is computed, or for a name not in the file the
+ * costliest user's (so that an unknown name takes as long as the slowest
+ * known one), and every name compared.  True when user and password match. */
+static bool auth_hash(struct auth *a, const char *user, const char *password)
+{
+	size_t which = a->decoy;
+	bool named = false;
+	for (size_t i = 0; i < a->n; i++)
+		if (auth_same(a->user[i].name, user) && !named) {
+			which = i;
+			named = true;
+		}
+	const char *out = crypt_rn(password, a->user[which].hash, a->data, (int)sizeof(*a->data));
+	return named && out && auth_same(out, a->user[which].hash);
 }
 
 enum auth_result auth_check(struct auth *a, const char *user, const char *password)
 {
-	char digest[CRYPT_OUTPUT_SIZE];
+	unsigned char mac[AUTH_MAC_LEN];
 	enum auth_result r = AUTH_DENIED;
 	pthread_mutex_lock(&a->lock);
-	auth_digest(a, password, digest, sizeof(digest));
-	for (size_t k = 0; digest[0] && k < a->nknown; k++) {
-		const struct auth_known *e = &a->known[k];
-		if (auth_same(e->digest, digest) & auth_same(a->user[e->user].name, user))
+	a->checks++;
+	bool have_mac = auth_mac(a, user, password, mac);
+	for (size_t k = 0; have_mac && k < a->nknown; k++)
+		if (auth_mac_same(a->known[k].mac, mac)) {
+			a->known[k].used = a->checks;
 			r = AUTH_OK;
-	}
+		}
 	if (r == AUTH_OK)
 		goto out;
 	double now = clock_seconds(CLOCK_MONOTONIC);
-	a->tokens += (now - a->tokens_at) * a->share;
+	if (now > a->tokens_at) /* a clock that went back adds nothing */
+		a->tokens += (now - a->tokens_at) * a->share;
 	if (a->tokens > a->burst_s)
 		a->tokens = a->burst_s;
 	a->tokens_at = now;
@@ -203,32 +245,35 @@ enum auth_result auth_check(struct auth *a, const char *user, const char *passwo
 		r = AUTH_BUSY;
 		goto out;
 	}
-	/* The hashes' own CPU time: what they take from the thread, whatever
+	/* The hash's own CPU time: what it takes from the thread, whatever
 	 * else the machine runs meanwhile. */
 	double cpu = clock_seconds(CLOCK_THREAD_CPUTIME_ID);
-	int found = auth_hash_all(a, user, password);
+	bool ok = auth_hash(a, user, password);
 	a->tokens -= clock_seconds(CLOCK_THREAD_CPUTIME_ID) - cpu;
-	if (found >= 0) {
+	if (ok) {
 		r = AUTH_OK;
-		if (digest[0]) {
-			struct auth_known *e = &a->known[a->next_known];
-			e->user = found;
-			snprintf(e->digest, sizeof(e->digest), "%s", digest);
-			a->next_known = (a->next_known + 1) % AUTH_CACHE_MAX;
+		if (have_mac) { /* remembered in a free slot, else the least recently used */
+			size_t k = 0;
 			if (a->nknown < AUTH_CACHE_MAX)
-				a->nknown++;
+				k = a->nknown++;
+			else
+				for (size_t i = 1; i < AUTH_CACHE_MAX; i++)
+					if (a->known[i].used < a->known[k].used)
+						k = i;
+			memcpy(a->known[k].mac, mac, AUTH_MAC_LEN);
+			a->known[k].used = a->checks;
 		}
 	}
 out:
 	pthread_mutex_unlock(&a->lock);
-	explicit_bzero(digest, sizeof(digest));
+	explicit_bzero(mac, sizeof(mac));
 	return r;
 }
 
 double auth_retry_after(struct auth *a)
 {
 	pthread_mutex_lock(&a->lock);
-	double wait = a->tokens > 0 || a->share <= 0 ? 0 : -a->tokens / a->share;
+	double wait = a->tokens > 0 ? 0 : a->share > 0 ? -a->tokens / a->share : 3600;
 	pthread_mutex_unlock(&a->lock);
-	return wait;
+	return wait < 3600 ? wait : 3600;
 }

@@ -3,19 +3,22 @@
  * FILE has one "user:HASH" per line (blank lines and lines starting with
  * '#' are skipped).  HASH must be a bcrypt ($2b$, $2y$, $2a$) or SHA-512
  * crypt ($6$) hash, checked with libcrypt: a plain password, or any other
- * scheme, is refused when the file is read.  A check takes as long for a
- * user who does not exist as for one who does (every user's hash is
- * computed for every check) and compares in constant time, so the answer's
- * timing does not reveal user names.
+ * scheme, is refused when the file is read.
+ *
+ * A check computes one hash: the named user's, or for a name not in the
+ * file the costliest user's (by the cost its hash names), so that an
+ * unknown name takes as long as the slowest known one; names are compared
+ * in constant time.  (A file that mixes costs lets the time tell a cheaper
+ * user's name from an unknown one; one cost for every user does not.)
  *
  * Hashing is slow on purpose (a bcrypt of cost 12 takes about 0.25 s), and
  * the exporter answers on one thread: so that clients guessing passwords
- * cannot hold up a scraper, a password that matched is remembered (as a
- * fast salted SHA-512 crypt of it, under a salt drawn at start, for the
- * last 8 that matched) and checked without the file's hashes, and the
- * file's hashes take at most a quarter of the thread's time after a burst
- * of one second: beyond that a check that is not remembered is refused
- * as busy (429) at once. */
+ * cannot hold up a scraper, a user and password that matched are
+ * remembered (an HMAC-SHA-256 of them, GnuTLS, under a key drawn at start;
+ * the 32 used last) and checked without hashing, and hashing takes at
+ * most a quarter of the thread's CPU after a burst of one second: beyond
+ * that a check not remembered is refused as busy (429) at once.  So a
+ * scraper waits at most for the one hash in progress. */
 #ifndef THREADLAB_AUTH_H
 #define THREADLAB_AUTH_H
 

@@ -535,6 +535,11 @@ static void test_auth(void **state)
 	assert_int_equal(auth_check(a, "alice", "secret"), AUTH_OK);
 	assert_int_equal(auth_check(a, "bob", "hunter2"), AUTH_OK);
 	assert_int_equal(auth_check(a, "bob", "secret"), AUTH_BUSY);
+	/* a password past what is remembered (4 KiB): checked each time */
+	char longpw[5000];
+	memset(longpw, 'x', sizeof(longpw) - 1);
+	longpw[sizeof(longpw) - 1] = '\0';
+	assert_int_equal(auth_check(a, "alice", longpw), AUTH_BUSY);
 	/* A burst: checks go on until their hashing has taken it. */
 	auth_set_budget(a, 0.05, 0.001);
 	int denied = 0;
