@@ -207,7 +207,7 @@ static void session_guard_strays(struct session *s)
 	ssize_t k = proctree_descendants(&s->impl->root, getpid(), &pids, &cap);
 	for (ssize_t i = 1; i < k; i++)
 		if (pids[i] != s->impl->child.pid)
-			launch_guard_watch(&s->impl->child, pids[i]);
+			launch_guard_watch(&s->impl->child, pids[i], pids, (size_t)k);
 	free(pids);
 }
 

@@ -102,8 +102,9 @@ struct launch_guard_msg {
 static int launch_guard_fd = -1;
 static pid_t launch_guard_pid;
 
-/* Field 22 of /proc/PID/stat, the start time; 0 when it cannot be read. */
-static uint64_t launch_proc_start(pid_t pid)
+/* Field 22 of /proc/PID/stat, the start time (and field 4, the parent,
+ * into *ppid when not NULL); 0 when it cannot be read. */
+static uint64_t launch_proc_stat(pid_t pid, pid_t *ppid)
 {
 	char path[64], buf[1024];
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
@@ -117,12 +118,20 @@ static uint64_t launch_proc_start(pid_t pid)
 	buf[n] = '\0';
 	const char *p = strrchr(buf, ')');
 	unsigned long long start = 0;
-	/* after the name: state, then fields 4 to 21, then 22 */
-	if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d "
+	int parent = 0;
+	/* after the name: state, the parent (4), fields 5 to 21, then 22 */
+	if (!p || sscanf(p + 1, " %*c %d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d "
 			       "%*d %*d %*d %llu",
-			 &start) != 1)
+			 &parent, &start) != 2)
 		return 0;
+	if (ppid)
+		*ppid = parent;
 	return start;
+}
+
+static uint64_t launch_proc_start(pid_t pid)
+{
+	return launch_proc_stat(pid, NULL);
 }
 
 static _Noreturn void launch_guard_run(int fd)
@@ -139,6 +148,11 @@ static _Noreturn void launch_guard_run(int fd)
 	while (read(fd, &m, sizeof(m)) == (ssize_t)sizeof(m)) {
 		if (m.kind == LAUNCH_GUARD_START && n < LAUNCH_GUARD_GROUPS)
 			groups[n++] = m.group;
+		/* full: the slots of processes that have ended are taken again */
+		for (size_t i = 0; m.kind == LAUNCH_GUARD_WATCH && nw == LAUNCH_GUARD_WATCHED && i < nw;
+		     i++)
+			if (launch_proc_start(w[i].pid) != w[i].start)
+				w[i--] = w[--nw];
 		if (m.kind == LAUNCH_GUARD_WATCH && nw < LAUNCH_GUARD_WATCHED)
 			w[nw++] = m;
 		if (m.kind != LAUNCH_GUARD_STOP)
@@ -193,19 +207,39 @@ static struct {
 } launch_watched[LAUNCH_GUARD_WATCHED];
 static size_t launch_nwatched;
 
-void launch_guard_watch(const struct launch *l, pid_t pid)
+void launch_guard_watch(const struct launch *l, pid_t pid, const pid_t *tree, size_t ntree)
 {
 	if (!l->pid || l->stopped || pid <= 0 || pid == launch_guard_pid || pid == getpid())
 		return;
-	for (size_t i = 0; i < launch_nwatched; i++)
-		if (launch_watched[i].pid == pid)
-			return;
-	uint64_t start = launch_proc_start(pid);
+	pid_t ppid = 0;
+	uint64_t start = launch_proc_stat(pid, &ppid);
 	pid_t pgid = getpgid(pid);
-	if (!start || pgid < 0 || pgid == l->pid || launch_nwatched == LAUNCH_GUARD_WATCHED)
+	if (!start || pgid < 0 || pgid == l->pid)
 		return; /* gone, or in the command's group: killed with it */
-	launch_watched[launch_nwatched].pid = pid;
-	launch_watched[launch_nwatched++].start = start;
+	/* Still what the scan found: its parent is threadlab or in the tree
+	 * (a PID freed and taken by another program since has neither). */
+	bool ours = ppid == getpid();
+	for (size_t i = 0; i < ntree && !ours; i++)
+		ours = tree[i] == ppid;
+	if (!ours)
+		return;
+	size_t slot = launch_nwatched;
+	for (size_t i = 0; i < launch_nwatched; i++) {
+		if (launch_watched[i].pid == pid && launch_watched[i].start == start)
+			return; /* told already */
+		if (launch_watched[i].pid == pid)
+			slot = i; /* its PID taken again: the slot is free */
+	}
+	/* Full: the slot of one that has ended (read only then). */
+	for (size_t i = 0; slot == LAUNCH_GUARD_WATCHED && i < launch_nwatched; i++)
+		if (launch_proc_start(launch_watched[i].pid) != launch_watched[i].start)
+			slot = i;
+	if (slot == LAUNCH_GUARD_WATCHED)
+		return; /* 256 strays alive at once: the rest go untold */
+	if (slot == launch_nwatched)
+		launch_nwatched++;
+	launch_watched[slot].pid = pid;
+	launch_watched[slot].start = start;
 	launch_guard_send(&(struct launch_guard_msg){
 	    .kind = LAUNCH_GUARD_WATCH, .group = l->pid, .pid = pid, .pgid = pgid, .start = start});
 }

@@ -110,9 +110,11 @@ void launch_adopt_orphans(void);
  * it out with setsid, or it lost its parent and came to us): should
  * threadlab be killed (SIGKILL, the OOM killer), the guard SIGKILLs it and
  * the group it leads, as it does the command's group, unless its PID is
- * another process's by then.  Each PID once; one in l's group, or gone,
- * is not told. */
-void launch_guard_watch(const struct launch *l, pid_t pid);
+ * another process's by then.  tree[0..ntree) is the scan pid came from:
+ * pid is told only while its parent is threadlab or in it (not a PID
+ * taken again since).  Each process once; one in l's group, or gone, is
+ * not told; the slots of those that ended are used again. */
+void launch_guard_watch(const struct launch *l, pid_t pid, const pid_t *tree, size_t ntree);
 
 /* SIGKILLs and reaps pids, descendants of this process that the caller
  * found after launch_stop() (the guard is spared).  Returns how many were

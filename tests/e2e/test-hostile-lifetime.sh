@@ -104,14 +104,15 @@ escapee_check term "--batch -- CMD ended by SIGTERM: the same"
 # command's group, and what the command moved out of it that threadlab had
 # told it of: a child that called setsid, and one whose parent ended at
 # once (adopted by threadlab, the subreaper).  threadlab tells its guard
-# every 2 s: killed once 8 samples at 0.3 s came after both existed.
+# every 2 s: killed once 16 samples at 0.3 s came after both existed (two
+# scans: one may fall between a fork and its child's setsid).
 "$TL" --batch --format json -i 0.3 -- sh -c "setsid sleep 300 & echo \$! >$tmp/k.a; \
 	sh -c 'setsid sleep 301 & echo \$! >$tmp/k.b'; sleep 300" >"$tmp/k.out" 2>"$tmp/k.err" &
 k_tl=$!
 track $k_tl
 until_true 300 test -s "$tmp/k.a" && until_true 300 test -s "$tmp/k.b"
 k_seen=$(wc -l <"$tmp/k.out")
-until_true 300 test "$(wc -l <"$tmp/k.out")" -ge $((k_seen + 8))
+until_true 300 test "$(wc -l <"$tmp/k.out")" -ge $((k_seen + 16))
 k_a=$(cat "$tmp/k.a" 2>/dev/null) k_b=$(cat "$tmp/k.b" 2>/dev/null)
 track ${k_a:+"$k_a"} ${k_b:+"$k_b"}
 kill -KILL $k_tl
