@@ -172,14 +172,19 @@ static void fleet_list(struct fleet *f)
 }
 
 /* Whether one of pid's ancestors (not pid itself) is anc, or, with
- * anc 0, matches. */
+ * anc 0, matches and could be a member (not threadlab, nor what started
+ * it). */
 static bool fleet_descends(const struct fleet *f, pid_t pid, pid_t anc)
 {
 	const struct fleet_proc *p = fleet_find(f->procs, f->nprocs, pid);
 	for (int depth = 0; p && p->ppid > 0 && depth < FLEET_DEPTH_MAX; depth++) {
 		p = fleet_find(f->procs, f->nprocs, p->ppid);
-		if (p && (anc ? p->pid == anc : (p->matches || !p->known) && p->pid != f->self))
-			return true; /* an ancestor not yet known may be the member */
+		/* an ancestor not yet known may be the member; one that
+		 * started threadlab never is (fleet_wanted) */
+		if (p && (anc ? p->pid == anc
+			      : (p->matches || !p->known) && p->pid != f->self &&
+				    !fleet_descends(f, f->self, p->pid)))
+			return true;
 	}
 	return false;
 }

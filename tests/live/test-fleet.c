@@ -186,6 +186,28 @@ static void test_fleet_live(void **state)
 	assert_int_equal(waitpid(fc, &st, 0), fc);
 	assert_true(WIFEXITED(st));
 	assert_int_equal(WEXITSTATUS(st), 0); /* 1: the parent was followed */
+	/* With --tree that parent, never a member, does not take in its
+	 * matching children either: a sleep of ours is followed. */
+	pid_t sib = tl_start_child((const char *[]){"sleep", secs, NULL});
+	fc = fork();
+	assert_true(fc >= 0);
+	if (fc == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		struct session_config t = c;
+		t.tree = true;
+		snprintf(cmd, sizeof(cmd), "test-fleet|^sleep %s$", secs);
+		if (fleet_start(&f, &t, cmd, err, sizeof(err)) != EXIT_OK)
+			_exit(3);
+		const struct fleet_proc *ps = tick_until_known(&f, sib);
+		int code = !ps || !ps->matches ? 2 : fleet_has(&f, sib) ? 0 : 1;
+		fleet_stop(&f);
+		_exit(code);
+	}
+	assert_int_equal(waitpid(fc, &st, 0), fc);
+	kill(sib, SIGKILL);
+	waitpid(sib, NULL, 0);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0); /* 1: taken in by the parent */
 
 	/* A child of ours: threadlab's own descendants are never members. */
 	assert_int_equal(fleet_start(&f, &c, re, err, sizeof(err)), EXIT_OK);
