@@ -221,7 +221,15 @@ static void recording_index_read(struct recording *r)
 	unsigned long lineno = 0;
 	while (off < r->size) {
 		ssize_t n = pread(r->fd, chunk, cap, (off_t)off);
-		if (n <= 0)
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			snprintf(r->note, sizeof(r->note), "cannot read past byte %zu (%s): the rest is ignored",
+				 off, strerror(errno));
+			free(chunk);
+			return;
+		}
+		if (n == 0)
 			break; /* shorter than it was: as if cut */
 		for (size_t i = 0; i < (size_t)n;) {
 			if (off + i == start)
