@@ -160,17 +160,29 @@ static void budget_of_cgroups(const struct sysroot *r, const struct budget_where
 			 strerror(-rc));
 	} else {
 		out->loc = w->loc;
-		if (out->loc.fallback)
+		bool deleted = strstr(out->loc.path, " (deleted)") != NULL;
+		if (out->loc.seen == CGROUP_SEEN_HIDDEN)
 			snprintf(out->note, sizeof(out->note),
-				 "cgroup %.120s not visible under its mount (cgroup namespace?); "
-				 "showing the mount root",
+				 "cgroup %.120s lies outside what its mount shows (another cgroup "
+				 "namespace): its quota, throttling and pressure are unknown",
 				 out->loc.path);
+		else if (out->loc.seen == CGROUP_SEEN_ANCESTOR)
+			snprintf(out->note, sizeof(out->note),
+				 "cgroup %.120s %s: the quota of its nearest ancestor there", out->loc.path,
+				 deleted ? "was removed (its process is exiting)" : "is not there");
 		rc = cgroup_read_quota(r, &out->loc, &out->quota);
 		if (rc < 0 && !out->note[0])
 			snprintf(out->note, sizeof(out->note), "cannot read the CPU quota: %s",
 				 strerror(-rc));
-		if (rc < 0)
+		if (rc < 0) {
 			out->quota.cpus = -1.0;
+			out->quota.unknown = true;
+		}
+		if (out->quota.skipped[0] && !out->note[0])
+			snprintf(out->note, sizeof(out->note),
+				 "the quota file of /%.120s does not read: left out, its ancestors' "
+				 "count",
+				 out->quota.skipped);
 	}
 	out->cpuset = budget_cpuset(r, w);
 }
@@ -183,7 +195,7 @@ int budget_read_where(const struct sysroot *r, pid_t pid, struct budget_where *w
 		return rc;
 	out->online = budget_online(r);
 	bool located = !w->valid || now - w->time > max_age || now < w->time ||
-		       (w->loc_rc == 0 && !sysroot_exists(r, w->loc.dir));
+		       (w->loc_rc == 0 && w->loc.dir[0] && !sysroot_exists(r, w->loc.dir));
 	if (located)
 		budget_locate(r, pid, w, now);
 	if (w->loc_rc == -ESRCH || w->loc_rc == -EACCES)

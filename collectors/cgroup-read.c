@@ -59,6 +59,16 @@ int cgroup_read_quota(const struct sysroot *r, const struct cgroup_loc *loc,
 	out->cpus = -1.0;
 	if (loc->version != 1 && loc->version != 2)
 		return 0;
+	if (loc->seen == CGROUP_SEEN_HIDDEN) {
+		out->unknown = true;
+		return 0;
+	}
+	/* The root of a v2 hierarchy has no cpu.max: no limit, not "no
+	 * controller" (its cgroup.type is missing, as on no other cgroup). */
+	char rel[CGROUP_PATH_MAX + 16];
+	snprintf(rel, sizeof(rel), "%s/cgroup.type", loc->dir);
+	if (loc->version == 2 && strcmp(loc->dir, loc->mount_dir) == 0 && !sysroot_exists(r, rel))
+		out->controller = true;
 	snprintf(d, sizeof(d), "%s", loc->dir);
 	for (;;) {
 		double cpus;
@@ -74,7 +84,11 @@ int cgroup_read_quota(const struct sysroot *r, const struct cgroup_loc *loc,
 				snprintf(out->dir, sizeof(out->dir), "%s", d);
 			}
 		} else if (rc != -ENOENT && rc != -EACCES && rc != -EPERM) {
-			return rc;
+			/* A file that does not read leaves that cgroup out; its
+			 * ancestors still bound it (said in the note). */
+			out->controller = true;
+			if (!out->skipped[0])
+				snprintf(out->skipped, sizeof(out->skipped), "%s", d);
 		}
 		/* Stop at the mount: above it lies another file system. */
 		if (!below || strcmp(d, loc->mount_dir) == 0)

@@ -67,6 +67,15 @@ enum psi_why {
 
 /* ---- where a cgroup is, and its quota ----------------------------------- */
 
+/* What the directory found for a cgroup is. */
+enum cgroup_seen {
+	CGROUP_SEEN_OWN = 0, /* its own */
+	CGROUP_SEEN_ANCESTOR, /* its nearest ancestor that is there (it was removed:
+			       * " (deleted)", or is not there yet) */
+	CGROUP_SEEN_HIDDEN    /* none: it lies outside what the mount shows (another
+			       * cgroup namespace); dir is "" and nothing is read */
+};
+
 /* Where the CPU cgroup of a process lives. */
 struct cgroup_loc {
 	int version;			 /* 1 or 2: the hierarchy that holds the cpu controller
@@ -75,8 +84,8 @@ struct cgroup_loc {
 	char dir[CGROUP_PATH_MAX];	 /* directory relative to the root, e.g.
 					  * "sys/fs/cgroup/cpu/user.slice" */
 	char mount_dir[CGROUP_PATH_MAX]; /* the hierarchy's mount point relative to the root */
-	bool fallback;			 /* path not visible under the mount (cgroup namespace):
-					  * dir is the mount root instead */
+	enum cgroup_seen seen;		 /* what dir is (cgroup-locate.c) */
+	bool fallback;			 /* seen is not the cgroup's own directory */
 	char v2_dir[CGROUP_PATH_MAX];	 /* hybrid/v2: the unified cgroup's directory (for
 					  * cpu.pressure); "" when there is no v2 mount */
 };
@@ -95,6 +104,10 @@ struct cgroup_quota {
 	char dir[CGROUP_PATH_MAX]; /* the cgroup whose quota binds (relative to root);
 				    * "" when unlimited */
 	bool controller;	   /* false: no quota file anywhere (no cpu controller) */
+	bool unknown;		   /* the cgroup cannot be seen (loc->seen hidden): no
+				    * figure, cpus -1 */
+	char skipped[CGROUP_PATH_MAX]; /* a cgroup whose quota file did not read (left
+					* out; its ancestors' count), "" when none */
 };
 
 #endif

@@ -50,6 +50,7 @@ void model_budget_of(const struct budget *b, struct model_budget *out)
 	out->quota.period_us = b->quota.period_us;
 	snprintf(out->quota.dir, sizeof(out->quota.dir), "%s", b->quota.dir);
 	out->quota.controller = b->quota.controller;
+	out->quota.unknown = b->quota.unknown;
 	out->effective = b->effective;
 	out->binding = model_term_of(b->binding);
 	out->loc.version = b->loc.version;

@@ -44,6 +44,7 @@ struct model_budget {
 		uint64_t period_us;	  /* µs */
 		char dir[MODEL_PATH_MAX]; /* the cgroup whose quota binds, "" when unlimited */
 		bool controller;	  /* false: no quota file anywhere (no cpu controller) */
+		bool unknown;		  /* the cgroup cannot be seen or read: no figure */
 	} quota;
 	double effective; /* CPUs as a real number */
 	enum model_term binding;
@@ -51,8 +52,8 @@ struct model_budget {
 		int version;			/* 1 or 2; 0 when none was found */
 		char path[MODEL_PATH_MAX];	/* as /proc/PID/cgroup gives it */
 		char mount_dir[MODEL_PATH_MAX]; /* its hierarchy's mount, relative to the root */
-		bool fallback;			/* path not visible under the mount (a cgroup
-						 * namespace): the mount's root is read instead */
+		bool fallback;			/* its own directory is not what was read: an
+						 * ancestor's, or none (the note says which) */
 	} loc;		/* the CPU cgroup the quota and throttling come from */
 	char note[256]; /* such as the namespace fallback; "" if none */
 };

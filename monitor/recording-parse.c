@@ -71,6 +71,7 @@ static void rp_budget(struct recording_json *p, json_object *o, struct budget *b
 	b->cpuset = cs ? (int)recording_json_int(p, o, "cpuset", 0) : 0;
 	b->quota.cpus = recording_json_num(p, o, "quota", true, -1, -1);
 	b->quota.controller = recording_json_bool(p, o, "quota_controller", true);
+	b->quota.unknown = recording_json_bool(p, o, "quota_unknown", false);
 	b->effective = recording_json_num(p, o, "effective", false, 0, 0);
 	recording_json_str(p, o, "binding", term, sizeof(term), NULL);
 	b->binding = rp_term(term);

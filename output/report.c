@@ -37,6 +37,7 @@ static void report_budget_json_obj(struct json_out *j, const struct model_budget
 	json_out_knum(j, "effective", b->effective, 3);
 	json_out_kstr(j, "binding", model_term_name(b->binding));
 	json_out_kbool(j, "quota_controller", b->quota.controller);
+	json_out_kbool(j, "quota_unknown", b->quota.unknown);
 	json_out_kstr(j, "note", b->note);
 	json_out_end(j);
 }
@@ -80,7 +81,9 @@ static void report_budget_text(FILE *f, pid_t pid, const struct model_budget *b)
 		snprintf(quota, sizeof(quota), "%s CPUs (/%s)", qcpus, dir);
 	else
 		snprintf(quota, sizeof(quota), "%s",
-			 b->quota.controller ? "none (max)" : "none (no cpu controller)");
+			 b->quota.unknown      ? "unknown (see the note)"
+			 : b->quota.controller ? "none (max)"
+					       : "none (no cpu controller)");
 	if (b->cpuset > 0)
 		snprintf(cpuset, sizeof(cpuset), "%d", b->cpuset);
 	else

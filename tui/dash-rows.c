@@ -138,7 +138,9 @@ size_t dash_rows_budget(char *out, size_t cap, int width, const struct model_bud
 		dash_line_add(&l, k, "cpuset %d", b->cpuset);
 	else
 		dash_line_add(&l, k, "cpuset n/a");
-	if (!b->quota.controller)
+	if (b->quota.unknown)
+		dash_line_add(&l, k, "quota ?");
+	else if (!b->quota.controller)
 		dash_line_add(&l, k, "quota n/a");
 	else if (b->quota.cpus < 0)
 		dash_line_add(&l, k, "quota none");

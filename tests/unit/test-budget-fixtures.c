@@ -320,17 +320,70 @@ static void test_ns(void **state)
 	assert_int_equal(f->st.nr_throttled, 2);
 }
 
+/* A cgroup outside what the mount shows (the mount is of the reader's own
+ * cgroup namespace): the mount root (the reader's own container, 2.0 CPUs,
+ * with pressure) is no ancestor of it, so nothing of it is read. */
 static void test_ns_hidden(void **state)
 {
 	struct fx *f = *state;
 	fx_load(f, "cg-ns-hidden");
 	assert_string_equal(f->b.loc.path, "/../../system.slice/other.scope");
 	assert_true(f->b.loc.fallback);
-	assert_string_equal(f->b.loc.dir, "sys/fs/cgroup");
-	assert_true(strstr(f->b.note, "not visible") != NULL);
-	check_close(f->b.quota.cpus, 2.0, "quota of the mount root");
-	assert_string_equal(f->b.quota.dir, "sys/fs/cgroup");
+	assert_int_equal(f->b.loc.seen, CGROUP_SEEN_HIDDEN);
+	assert_string_equal(f->b.loc.dir, "");
+	assert_non_null(strstr(f->b.note, "outside what its mount shows"));
+	assert_true(f->b.quota.unknown);
+	assert_true(f->b.quota.cpus < 0);
+	assert_int_not_equal(f->b.binding, BUDGET_QUOTA);
+	assert_true(f->st_rc < 0); /* no throttling */
+	assert_null(cgroup_read_psi_dir(&f->root, &f->b.loc, &f->why)); /* no pressure */
+}
+
+/* A DaemonSet's threadlab (contrib/kubernetes): its own cgroup namespace,
+ * the host's tree mounted from four levels above it; a pod's path reads
+ * two levels up.  Found where one directory two levels below the mount
+ * holds the rest: the container's 2.0, its throttling and pressure, not
+ * threadlab's own 0.25 beside it. */
+static void test_ns_daemonset(void **state)
+{
+	struct fx *f = *state;
+	fx_load(f, "cg-ns-daemonset");
+	assert_int_equal(f->b.loc.seen, CGROUP_SEEN_OWN);
+	assert_string_equal(f->b.loc.dir,
+			    "sys/fs/cgroup/kubepods.slice/kubepods-burstable.slice/"
+			    "kubepods-burstable-pod0b1c.slice/cri-containerd-3f9a.scope");
+	check_close(f->b.quota.cpus, 2.0, "the container's quota");
 	assert_int_equal(f->b.binding, BUDGET_QUOTA);
+	assert_int_equal(f->st_rc, 0);
+	assert_int_equal(f->st.nr_throttled, 60);
+	check_close(f->cg_psi.some_avg10, 41.5, "the container's pressure");
+}
+
+/* A cgroup removed while its process exits: its parent's quota. */
+static void test_v2_deleted(void **state)
+{
+	struct fx *f = *state;
+	fx_load(f, "cg-v2-deleted");
+	assert_int_equal(f->b.loc.seen, CGROUP_SEEN_ANCESTOR);
+	assert_string_equal(f->b.loc.dir, "sys/fs/cgroup/system.slice");
+	check_close(f->b.quota.cpus, 0.5, "the parent's quota");
+	assert_non_null(strstr(f->b.note, "was removed"));
+}
+
+/* A quota file that does not read is left out, its parent's counts; the
+ * root of v2 has no limit ("max"), not "no cpu controller". */
+static void test_v2_badmax_and_root(void **state)
+{
+	struct fx *f = *state;
+	fx_load(f, "cg-v2-badmax");
+	check_close(f->b.quota.cpus, 1.5, "the parent's quota");
+	assert_true(f->b.quota.controller);
+	assert_string_equal(f->b.quota.skipped, "sys/fs/cgroup/system.slice/m.service");
+	assert_non_null(strstr(f->b.note, "does not read"));
+	fx_load(f, "cg-v2-root");
+	assert_true(f->b.quota.controller);
+	assert_false(f->b.quota.unknown);
+	assert_true(f->b.quota.cpus < 0);
 }
 
 static void test_ns_missing(void **state)
@@ -518,6 +571,9 @@ int main(void)
 	    T(test_colon),
 	    T(test_ns),
 	    T(test_ns_hidden),
+	    T(test_ns_daemonset),
+	    T(test_v2_deleted),
+	    T(test_v2_badmax_and_root),
 	    T(test_ns_missing),
 	    T(test_gone),
 	    T(test_locate_v1_cpuset),
