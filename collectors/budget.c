@@ -178,6 +178,16 @@ static void budget_of_cgroups(const struct sysroot *r, const struct budget_where
 			out->quota.cpus = -1.0;
 			out->quota.unknown = true;
 		}
+		/* v2 mounted from a cgroup below the real root (a container's
+		 * namespace: its root has a cgroup.type, the real root none): a
+		 * limit above it cannot be seen. */
+		char rel[CGROUP_PATH_MAX + 16];
+		snprintf(rel, sizeof(rel), "%s/cgroup.type", out->loc.mount_dir);
+		if (!out->note[0] && out->loc.version == 2 &&
+		    out->loc.seen != CGROUP_SEEN_HIDDEN && sysroot_exists(r, rel))
+			snprintf(out->note, sizeof(out->note),
+				 "the cgroup mount starts below the root (a cgroup namespace): a "
+				 "limit above it would not show");
 		if (out->quota.skipped[0] && !out->note[0])
 			snprintf(out->note, sizeof(out->note),
 				 "the quota file of /%.120s does not read: left out, its ancestors' "

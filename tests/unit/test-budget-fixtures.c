@@ -384,6 +384,13 @@ static void test_v2_badmax_and_root(void **state)
 	assert_true(f->b.quota.controller);
 	assert_false(f->b.quota.unknown);
 	assert_true(f->b.quota.cpus < 0);
+	assert_string_equal(f->b.note, "");
+	/* "0::/" in a container's namespace: its mount's root has a
+	 * cgroup.type (the real root has none), so a limit above it may
+	 * exist unseen: said */
+	fx_load(f, "cg-v2-nsroot");
+	check_close(f->b.quota.cpus, 2.0, "the namespace root's quota");
+	assert_non_null(strstr(f->b.note, "would not show"));
 }
 
 static void test_ns_missing(void **state)
