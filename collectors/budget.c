@@ -94,8 +94,21 @@ static int budget_cpuset(const struct sysroot *r, const struct budget_where *w)
 		if (n > 0)
 			return n;
 	}
-	if (w->loc_rc == 0 && w->loc.v2_dir[0])
-		return budget_cpulist_file(r, w->loc.v2_dir, "cpuset.cpus.effective");
+	if (w->loc_rc != 0 || !w->loc.v2_dir[0])
+		return 0;
+	/* v2 makes the file only where the cpuset controller is enabled
+	 * (systemd: where AllowedCPUs= is set): the nearest cgroup that has
+	 * it, up to the root (the one without a cgroup.type), says. */
+	char d[CGROUP_PATH_MAX], rel[CGROUP_PATH_MAX + 16];
+	snprintf(d, sizeof(d), "%s", w->loc.v2_dir);
+	for (int depth = 0; depth < 64; depth++) {
+		int n = budget_cpulist_file(r, d, "cpuset.cpus.effective");
+		snprintf(rel, sizeof(rel), "%s/cgroup.type", d);
+		char *slash = strrchr(d, '/');
+		if (n > 0 || !sysroot_exists(r, rel) || !slash)
+			return n;
+		*slash = '\0';
+	}
 	return 0;
 }
 

@@ -28,7 +28,7 @@ $T new-session -d -s soak -x 120 -y 40 \
 	"$TL ${cpus:+--cpus $cpus} --threads 2 --loaders 1 --prep-ms 10 -i 0.5 \
 	--serve 127.0.0.1:$port --record $tmp/soak.jsonl 2>$tmp/stderr; echo EXITED \$? >$tmp/status; sleep 60"
 tlpid=$(until_out 200 pane_proc soak threadlab)
-[ -n "$tlpid" ] && until_true 200 curl -s -o /dev/null "http://127.0.0.1:$port/metrics"
+[ -n "$tlpid" ] && until_true 200 curl -sf -o /dev/null "http://127.0.0.1:$port/metrics"
 if [ -z "$tlpid" ]; then
 	notok "the dashboard started" "$(pane soak)"
 	exit 1

@@ -324,4 +324,4 @@ cat "$tmp/fx.quarter.err" >>"$tmp/fx.quarter"
 grep -q 'effective  0.25 CPUs (bound by quota)' "$tmp/fx.quarter" && ok "--budget --root: a 0.25-CPU quota stays 0.25 and binds" || notok "--budget fixture quarter" "$(cat "$tmp/fx.quarter")"
 bg_end fx.ns
 cat "$tmp/fx.ns.err" >>"$tmp/fx.ns"
-grep -q 'note .*not visible' "$tmp/fx.ns" && ok "--budget --root: namespace fallback is said" || notok "--budget fixture ns" "$(cat "$tmp/fx.ns")"
+grep -q 'note .*outside what its mount shows' "$tmp/fx.ns" && grep -q 'quota      unknown' "$tmp/fx.ns" && ok "--budget --root: a cgroup outside the mount's view: quota unknown, said" || notok "--budget fixture ns" "$(cat "$tmp/fx.ns")"

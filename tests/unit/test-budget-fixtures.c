@@ -380,6 +380,8 @@ static void test_v2_badmax_and_root(void **state)
 	assert_true(f->b.quota.controller);
 	assert_string_equal(f->b.quota.skipped, "sys/fs/cgroup/system.slice/m.service");
 	assert_non_null(strstr(f->b.note, "does not read"));
+	/* no cpuset controller below the root: the root's cpuset.cpus.effective */
+	assert_int_equal(f->b.cpuset, 4);
 	fx_load(f, "cg-v2-root");
 	assert_true(f->b.quota.controller);
 	assert_false(f->b.quota.unknown);
