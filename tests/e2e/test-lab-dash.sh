@@ -169,6 +169,9 @@ two_lab=$two_anchor
 for a in $two_lab; do two_lab="$two_lab $(children "$a")"; done
 lab_pids="$lab_pids $two_lab"
 track $two_lab
+# A whole frame: a capture can fall inside a redraw (the bottom rows not
+# drawn yet), so the key bar, the last row, must be in it.
+wait_pane two '^F1 help .* q quit *$' 50
 sed 's/ *$//' "$tmp/pane" >"$tmp/two"
 if ! grep -q '…' "$tmp/two" &&
 	head -n1 "$tmp/two" | grep -Eq '^threadlab lab \| sgemm n=768 \| thr 1 \| str 2 \| wrk 0 \| quota none \| every 0\.5s$' &&
