@@ -167,7 +167,14 @@ static void budget_of_cgroups(const struct sysroot *r, const struct budget_where
 			      struct budget *out)
 {
 	int rc = w->loc_rc;
-	if (rc < 0) {
+	if (rc == -EINVAL) {
+		/* the kernel prints a cgroup's name as it is: a newline in it
+		 * makes lines that are no cgroup's */
+		snprintf(out->note, sizeof(out->note),
+			 "the process's cgroup file does not parse (a cgroup name holding a "
+			 "newline?); quota unknown");
+		out->quota.unknown = true;
+	} else if (rc < 0) {
 		snprintf(out->note, sizeof(out->note),
 			 "no cgroup hierarchy with the cpu controller found (%s); quota unknown",
 			 strerror(-rc));

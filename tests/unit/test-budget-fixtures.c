@@ -393,6 +393,11 @@ static void test_v2_badmax_and_root(void **state)
 	fx_load(f, "cg-v2-nsroot");
 	check_close(f->b.quota.cpus, 2.0, "the namespace root's quota");
 	assert_non_null(strstr(f->b.note, "would not show"));
+	/* a cgroup name holding a newline (printed as it is): not parsed,
+	 * said so, the quota unknown rather than "no cpu controller" */
+	fx_load(f, "cg-v2-newline");
+	assert_true(f->b.quota.unknown);
+	assert_non_null(strstr(f->b.note, "does not parse"));
 }
 
 static void test_ns_missing(void **state)
