@@ -90,11 +90,28 @@ void recording_header_fill(struct recording_header *h, const struct env_record *
 
 static const unsigned char recording_zstd_magic[4] = {0x28, 0xb5, 0x2f, 0xfd};
 
+/* Line number line, len bytes at off (of frame), first its first byte:
+ * indexed unless it is empty (nothing, or a lone '\r'). */
 static void recording_add_line(struct recording *r, size_t frame, size_t off, size_t len,
-			       unsigned long line)
+			       char first, unsigned long line)
 {
+	if (len == 0 || (len == 1 && first == '\r'))
+		return;
 	r->lines = xreallocarray_grow(r->lines, &r->lines_cap, r->nlines + 1, sizeof(*r->lines));
 	r->lines[r->nlines++] = (struct recording_line){frame, off, len, line};
+}
+
+/* The notes of a file that ends inside its last line, or its last zstd
+ * frame, after line lineno. */
+static void recording_note_torn(struct recording *r, unsigned long lineno)
+{
+	snprintf(r->note, sizeof(r->note), "line %lu has no end: ignored", lineno + 1);
+}
+
+static void recording_note_cut(struct recording *r, unsigned long lineno)
+{
+	snprintf(r->note, sizeof(r->note),
+		 "the file is cut in a zstd frame after line %lu: the rest is ignored", lineno);
 }
 
 /* Decompresses frame i into r->buf.  0, or -EINVAL (corrupt), -EFBIG
@@ -205,8 +222,7 @@ static size_t recording_split(struct recording *r, const char *p, size_t n, size
 			return n - off;
 		size_t len = (size_t)(nl - (p + off));
 		++*lineno;
-		if (len > 0 && !(len == 1 && p[off] == '\r'))
-			recording_add_line(r, frame, base + off, len, *lineno);
+		recording_add_line(r, frame, base + off, len, p[off], *lineno);
 		off += len + 1;
 	}
 	return 0;
@@ -239,8 +255,7 @@ static void recording_index_read(struct recording *r)
 				break;
 			size_t end = off + (size_t)(nl - chunk), len = end - start;
 			++lineno;
-			if (len > 0 && !(len == 1 && first == '\r'))
-				recording_add_line(r, 0, start, len, lineno);
+			recording_add_line(r, 0, start, len, first, lineno);
 			start = end + 1;
 			i = (size_t)(nl - chunk) + 1;
 		}
@@ -248,7 +263,7 @@ static void recording_index_read(struct recording *r)
 	}
 	free(chunk);
 	if (start < off)
-		snprintf(r->note, sizeof(r->note), "line %lu has no end: ignored", lineno + 1);
+		recording_note_torn(r, lineno);
 }
 
 static int recording_index_zstd(struct recording *r, char *err, size_t errlen)
@@ -269,10 +284,7 @@ static int recording_index_zstd(struct recording *r, char *err, size_t errlen)
 			   ZSTD_getFrameContentSize(r->map + off, r->size - off) !=
 			       ZSTD_CONTENTSIZE_ERROR;
 		if (ZSTD_isError(len) && !cut) {
-			snprintf(
-			    r->note, sizeof(r->note),
-			    "the file is cut in a zstd frame after line %lu: the rest is ignored",
-			    lineno);
+			recording_note_cut(r, lineno);
 			break;
 		}
 		if (cut)
@@ -300,15 +312,11 @@ static int recording_index_zstd(struct recording *r, char *err, size_t errlen)
 		r->nframes++;
 		off += len;
 		if (cut) {
-			snprintf(
-			    r->note, sizeof(r->note),
-			    "the file is cut in a zstd frame after line %lu: the rest is ignored",
-			    lineno);
+			recording_note_cut(r, lineno);
 			break;
 		}
 		if (torn) {
-			snprintf(r->note, sizeof(r->note), "line %lu has no end: ignored",
-				 lineno + 1);
+			recording_note_torn(r, lineno);
 			break;
 		}
 	}
@@ -405,8 +413,7 @@ struct recording *recording_open(const char *path, char *err, size_t errlen)
 		unsigned long lineno = 0;
 		size_t torn = recording_split(r, (const char *)r->map, r->size, 0, 0, &lineno);
 		if (torn)
-			snprintf(r->note, sizeof(r->note), "line %lu has no end: ignored",
-				 lineno + 1);
+			recording_note_torn(r, lineno);
 	}
 	if (rc == 0)
 		rc = recording_take_header(r, err, errlen);
