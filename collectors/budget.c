@@ -99,13 +99,12 @@ static int budget_cpuset(const struct sysroot *r, const struct budget_where *w)
 	/* v2 makes the file only where the cpuset controller is enabled
 	 * (systemd: where AllowedCPUs= is set): the nearest cgroup that has
 	 * it, up to the root (the one without a cgroup.type), says. */
-	char d[CGROUP_PATH_MAX], rel[CGROUP_PATH_MAX + 16];
+	char d[CGROUP_PATH_MAX];
 	snprintf(d, sizeof(d), "%s", w->loc.v2_dir);
 	for (int depth = 0; depth < 64; depth++) {
 		int n = budget_cpulist_file(r, d, "cpuset.cpus.effective");
-		snprintf(rel, sizeof(rel), "%s/cgroup.type", d);
 		char *slash = strrchr(d, '/');
-		if (n > 0 || !sysroot_exists(r, rel) || !slash)
+		if (n > 0 || cgroup_read_is_root(r, d) || !slash)
 			return n;
 		*slash = '\0';
 	}
@@ -201,10 +200,9 @@ static void budget_of_cgroups(const struct sysroot *r, const struct budget_where
 		/* v2 mounted from a cgroup below the real root (a container's
 		 * namespace: its root has a cgroup.type, the real root none): a
 		 * limit above it cannot be seen. */
-		char rel[CGROUP_PATH_MAX + 16];
-		snprintf(rel, sizeof(rel), "%s/cgroup.type", out->loc.mount_dir);
 		if (!out->note[0] && out->loc.version == 2 &&
-		    out->loc.seen != CGROUP_SEEN_HIDDEN && sysroot_exists(r, rel))
+		    out->loc.seen != CGROUP_SEEN_HIDDEN &&
+		    !cgroup_read_is_root(r, out->loc.mount_dir))
 			snprintf(out->note, sizeof(out->note),
 				 "the cgroup mount starts below the root (a cgroup namespace): a "
 				 "limit above it would not show");

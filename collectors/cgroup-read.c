@@ -48,6 +48,13 @@ static int cgroup_read_quota_one(const struct sysroot *r, const char *dir, int v
 	return cgroup_parse_cfs(q, p, cpus, period_us);
 }
 
+bool cgroup_read_is_root(const struct sysroot *r, const char *dir)
+{
+	char rel[CGROUP_PATH_MAX + 16];
+	snprintf(rel, sizeof(rel), "%s/cgroup.type", dir);
+	return !sysroot_exists(r, rel);
+}
+
 int cgroup_read_quota(const struct sysroot *r, const struct cgroup_loc *loc,
 		      struct cgroup_quota *out)
 {
@@ -65,9 +72,8 @@ int cgroup_read_quota(const struct sysroot *r, const struct cgroup_loc *loc,
 	}
 	/* The root of a v2 hierarchy has no cpu.max: no limit, not "no
 	 * controller" (its cgroup.type is missing, as on no other cgroup). */
-	char rel[CGROUP_PATH_MAX + 16];
-	snprintf(rel, sizeof(rel), "%s/cgroup.type", loc->dir);
-	if (loc->version == 2 && strcmp(loc->dir, loc->mount_dir) == 0 && !sysroot_exists(r, rel))
+	if (loc->version == 2 && strcmp(loc->dir, loc->mount_dir) == 0 &&
+	    cgroup_read_is_root(r, loc->dir))
 		out->controller = true;
 	snprintf(d, sizeof(d), "%s", loc->dir);
 	for (;;) {
@@ -115,7 +121,6 @@ int cgroup_read_cpustat(const struct sysroot *r, const char *dir, int version,
 const char *cgroup_read_psi_dir(const struct sysroot *r, const struct cgroup_loc *loc,
 				enum psi_why *why)
 {
-	char rel[CGROUP_PATH_MAX + 16];
 	*why = PSI_WHY_NONE;
 	if (loc->version == 1) {
 		*why = PSI_WHY_V1;
@@ -123,8 +128,7 @@ const char *cgroup_read_psi_dir(const struct sysroot *r, const struct cgroup_loc
 	}
 	if (!loc->v2_dir[0])
 		return NULL;
-	snprintf(rel, sizeof(rel), "%s/cgroup.type", loc->v2_dir);
-	if (!sysroot_exists(r, rel)) {
+	if (cgroup_read_is_root(r, loc->v2_dir)) {
 		*why = PSI_WHY_ROOT;
 		return NULL;
 	}

@@ -4,7 +4,14 @@
 #ifndef THREADLAB_CGROUP_READ_H
 #define THREADLAB_CGROUP_READ_H
 
+#include <stdbool.h>
+
 #include "cgroup.h"
+
+/* Whether the v2 directory dir (relative to root) is the hierarchy's real
+ * root: the only cgroup without a cgroup.type file (a cgroup namespace's
+ * root has one). */
+bool cgroup_read_is_root(const struct sysroot *r, const char *dir);
 
 /* The tightest quota over loc->dir and each ancestor up to the mount
  * (struct cgroup_quota). */
