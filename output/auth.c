@@ -27,7 +27,6 @@
 struct auth_user {
 	char name[128];
 	char hash[CRYPT_OUTPUT_SIZE];
-	double cost; /* what its hash costs, in bcrypt-cost-0 units (estimated) */
 };
 
 /* A user and password that matched, kept as an HMAC-SHA-256 of
@@ -118,8 +117,7 @@ static int auth_line(struct auth *a, char *line, const char *path, int no, char 
 	}
 	snprintf(a->user[a->n].name, sizeof(a->user[a->n].name), "%s", line);
 	snprintf(a->user[a->n].hash, sizeof(a->user[a->n].hash), "%s", hash);
-	a->user[a->n].cost = auth_cost(hash);
-	if (a->user[a->n].cost > a->user[a->decoy].cost)
+	if (auth_cost(hash) > auth_cost(a->user[a->decoy].hash))
 		a->decoy = a->n;
 	a->n++;
 	return 0;
@@ -196,15 +194,6 @@ static bool auth_mac(struct auth *a, const char *user, const char *password,
 	return ok;
 }
 
-/* Equal MACs, in a time that does not depend on where they differ. */
-static bool auth_mac_same(const unsigned char *x, const unsigned char *y)
-{
-	volatile unsigned char diff = 0;
-	for (size_t i = 0; i < AUTH_MAC_LEN; i++)
-		diff |= (unsigned char)(x[i] ^ y[i]);
-	return diff == 0;
-}
-
 /* The named user's hash is computed, or for a name not in the file the
  * costliest user's (so that an unknown name takes as long as the slowest
  * known one), and every name compared.  True when user and password match. */
@@ -229,7 +218,7 @@ enum auth_result auth_check(struct auth *a, const char *user, const char *passwo
 	a->checks++;
 	bool have_mac = auth_mac(a, user, password, mac);
 	for (size_t k = 0; have_mac && k < a->nknown; k++)
-		if (auth_mac_same(a->known[k].mac, mac)) {
+		if (gnutls_memcmp(a->known[k].mac, mac, AUTH_MAC_LEN) == 0) { /* constant time */
 			a->known[k].used = a->checks;
 			r = AUTH_OK;
 		}
