@@ -38,7 +38,7 @@ int batch_all_run(const struct options *o)
 		export_stop(&e);
 		return rc;
 	}
-	export_say(&e);
+	export_say(&e, o);
 	long printed = 0;
 	unsigned said = 0;
 	for (bool header = true; !stop_signal;) {

@@ -103,7 +103,7 @@ int batch_run(const struct options *o)
 		export_stop(&e);
 		return rc;
 	}
-	export_say(&e);
+	export_say(&e, o);
 	unsigned seen = 0;
 	face_say_news(&s, &seen);
 	struct batch_line one = {0};

@@ -27,15 +27,14 @@ int export_start(struct export *e, const struct options *o)
 		face_say(err);
 		return EXIT_USAGE;
 	}
-	e->basic_auth = o->basic_auth != NULL;
 	return EXIT_OK;
 }
 
-void export_say(const struct export *e)
+void export_say(const struct export *e, const struct options *o)
 {
 	if (e->srv)
 		fprintf(stderr, "threadlab: serving %s%s\n", serve_url(e->srv),
-			e->basic_auth ? " (basic auth)" : "");
+			o->basic_auth ? " (basic auth)" : "");
 }
 
 void export_targets(struct export *e, const struct metrics_target *t, size_t n)

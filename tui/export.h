@@ -7,7 +7,6 @@
 #ifndef THREADLAB_EXPORT_H
 #define THREADLAB_EXPORT_H
 
-#include <stdbool.h>
 #include <stddef.h>
 
 #include "metrics.h"
@@ -18,7 +17,6 @@ struct export
 {
 	struct serve *srv; /* NULL: no --serve */
 	struct metrics_opts mo;
-	bool basic_auth;
 };
 
 /* Starts the server o asks for, before the mode's targets: a bad address,
@@ -31,7 +29,7 @@ int export_start(struct export *e, const struct options *o);
 /* Says on stderr where e listens ("threadlab: serving URL"), once the
  * mode's targets are found: a target that is not there ends the run
  * before the line says it serves.  Nothing without --serve. */
-void export_say(const struct export *e);
+void export_say(const struct export *e, const struct options *o);
 
 /* Publishes one session's newest sample. */
 void export_session(struct export *e, const struct session *s);

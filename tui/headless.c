@@ -39,7 +39,7 @@ static int headless_fleet(const struct options *o, struct export *e)
 		fleet_stop(&f);
 		return rc;
 	}
-	export_say(e);
+	export_say(e, o);
 	struct metrics_target *t = NULL;
 	size_t cap = 0;
 	for (double next = stop_now(); !stop_signal; next = headless_next(next, o->interval)) {
@@ -67,7 +67,7 @@ static int headless_all(const struct options *o, struct export *e)
 	int rc = face_ranking_open(o, &k, next);
 	if (rc != EXIT_OK)
 		return rc;
-	export_say(e);
+	export_say(e, o);
 	unsigned said = 0;
 	while (next = headless_next(next, o->interval), !stop_signal)
 		if (face_ranking_tick(&k, stop_now(), &said))
@@ -84,7 +84,7 @@ static int headless_one(const struct options *o, struct export *e)
 	int rc = face_session_start(o, &s, &rec);
 	if (rc != EXIT_OK)
 		return rc;
-	export_say(e);
+	export_say(e, o);
 	unsigned seen = 0;
 	bool rec_failed = false;
 	for (double next = stop_now(); !stop_signal; next = headless_next(next, o->interval)) {

@@ -81,7 +81,7 @@ static int main_dashboard_run(const struct options *o, FILE *log)
 		export_stop(&e);
 		return rc;
 	}
-	export_say(&e);
+	export_say(&e, o);
 	char serving[512] = "";
 	if (e.srv)
 		snprintf(serving, sizeof(serving), "serving %s", serve_url(e.srv));
