@@ -129,7 +129,10 @@ package_pid=$!
 trap 'kill -- -"$package_pid" 2>/dev/null || true' EXIT
 trap 'exit 1' INT TERM HUP
 build_in build-check "--enable-werror --enable-sanitizers --enable-bpf=yes"
-(cd build-check && make -j"$(nproc)" check TESTS= >/dev/null)
+# The benchmarks too (make bench): they print figures rather than pass or
+# fail, but one that no longer compiles against the code it measures would
+# otherwise go unnoticed until someone reruns it.
+(cd build-check && make -j"$(nproc)" check TESTS= bench >/dev/null)
 echo "setup: the sanitizer build was ready $(($(date +%s) - start)) s after the start"
 if [ -n "$apt_pid" ] && ! wait "$apt_pid"; then
 	echo "setup: installing the tests' packages failed:$check_missing" >&2

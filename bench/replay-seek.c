@@ -105,19 +105,19 @@ static void measure(const char *path, int nsamples)
 	}
 	double open_s = now() - t0;
 	double t1 = now();
-	session_replay_seek(&s, nsamples - 1);
+	session_replay_seek(&s, nsamples - 1, 1);
 	double end_s = now() - t1;
 	t1 = now();
-	session_replay_seek(&s, nsamples / 2);
+	session_replay_seek(&s, nsamples / 2, 1);
 	double mid_s = now() - t1;
 	t1 = now();
-	session_replay_seek(&s, 0);
+	session_replay_seek(&s, 0, 1);
 	double start_s = now() - t1;
 	double worst = 0;
 	unsigned seed = 7;
 	for (int i = 0; i < 10; i++) {
 		t1 = now();
-		session_replay_seek(&s, rand_r(&seed) % nsamples);
+		session_replay_seek(&s, rand_r(&seed) % nsamples, 1);
 		double d = now() - t1;
 		worst = d > worst ? d : worst;
 	}
