@@ -104,12 +104,17 @@ static bool diag_pool_call(const struct diagnosis *d, const struct diag_runtime 
 	return true;
 }
 
-static const struct diag_role *diag_role_kind(const struct diagnosis *d, const char *kind)
+const struct diag_role *diagnosis_role(const struct diagnosis *d, const char *kind)
 {
 	for (size_t i = 0; i < d->nroles; i++)
 		if (strcmp(d->roles[i].kind, kind) == 0)
 			return &d->roles[i];
 	return NULL;
+}
+
+bool diagnosis_role_starved(const struct diag_role *r)
+{
+	return r->wait_pct >= DIAG_STARVED_WAIT * r->cpu_pct && r->wait_pct >= 10;
 }
 
 void diagnosis_advice_neighbours_text(const struct diagnosis *d, char *out, size_t cap, size_t max)
@@ -228,10 +233,18 @@ void diagnosis_advice_throttled(struct diagnosis *d, const struct diag_input *in
 	int n = diag_floor_cpus(q);
 	if (pool && pool->pool > n) {
 		double after = d->runnable_mean - (pool->pool - n);
-		char why[96];
-		snprintf(why, sizeof(why), "about %.1f runnable threads in %.2f CPUs of quota",
-			 after > n ? after : n, q);
-		diag_suggest_pool(d, pool, n, after > n ? after : n, q, why);
+		char why[128];
+		if (q < 1)
+			/* Below one CPU one thread is the fewest: it still waits
+			 * for the quota, but no longer shares it with its pool. */
+			snprintf(why, sizeof(why),
+				 "about %.1f runnable threads in %.2f CPUs of quota (one thread is the "
+				 "fewest: it still waits %.0f%% of each period)",
+				 after > n ? after : n, q, (1 - q) * 100);
+		else
+			snprintf(why, sizeof(why), "about %.1f runnable threads in %.2f CPUs of quota",
+				 after > n ? after : n, q);
+		diag_suggest_pool(d, pool, n, after > n ? after : n, q < 1 ? 1 : q, why);
 	}
 	/* The quota that lets the threads run: their demand, up to a quarter
 	 * (not for a mean a few hundredths over one: 2.005 asks for 2.00), and
@@ -262,15 +275,21 @@ static void diag_suggest_workers(struct diagnosis *d, const char *knob,
 {
 	int cpus = diag_floor_cpus(d->effective);
 	int w = workers->nprocs;
-	const struct diag_role *main_role = diag_role_kind(d, "main");
+	const struct diag_role *main_role = diagnosis_role(d, "main");
 	double dmain = main_role ? main_role->runnable_mean : 0;
 	double per_worker = w > 0 ? workers->runnable_mean / w : 0;
+	/* With a pool of 1 a process runs at most one thread: what each would
+	 * want then is what it wants now, up to 1 (a worker that waits for
+	 * input stays below it). */
+	double worker_after = per_worker < 1 ? per_worker : 1;
+	double main_after = dmain < 1 ? dmain : 1;
 	if (per_worker > 1.1 &&
 	    diagnosis_advice_suggest_fits(
-		d, dmain + w, d->effective,
+		d, dmain + w * worker_after, d->effective,
 		"set %s=1 in the %d %s (%s runs %d threads in each): about %.1f "
 		"runnable threads on %.2f CPUs",
-		knob, w, workers->name, pool->name, pool->pool, dmain + w, d->effective))
+		knob, w, workers->name, pool->name, pool->pool, dmain + w * worker_after,
+		d->effective))
 		return;
 	if (cpus - w >= 1 && diagnosis_advice_suggest_fits(
 				 d, cpus, d->effective,
@@ -278,13 +297,20 @@ static void diag_suggest_workers(struct diagnosis *d, const char *knob,
 				 "threads on %.2f CPUs",
 				 knob, w, workers->name, knob, cpus - w, cpus, d->effective))
 		return;
-	int keep = cpus > 1 ? cpus - 1 : 1;
-	if (keep < w && !d->input_bound &&
+	/* As many workers as fit beside the main process's measured demand
+	 * (not a whole thread when it mostly waits).  An input-bound main
+	 * process loses nothing by it when the workers wait for CPUs already. */
+	int keep = worker_after > 0.05
+		       ? (int)floor((DIAG_OVER_FACTOR * d->effective - main_after) / worker_after +
+				    1e-9)
+		       : w;
+	double after = main_after + keep * worker_after;
+	if (keep >= 1 && keep < w && (!d->input_bound || diagnosis_role_starved(workers)) &&
 	    diagnosis_advice_suggest_fits(
-		d, keep + 1, d->effective,
-		"use %d of the %d %s, with %s=1 in each and in the main process: "
-		"%d runnable threads on %.2f CPUs",
-		keep, w, workers->name, knob, keep + 1, d->effective))
+		d, after, d->effective,
+		"use %d of the %d %s, with %s=1 in each and in the main process: about "
+		"%.1f runnable threads on %.2f CPUs",
+		keep, w, workers->name, knob, after, d->effective))
 		return;
 	/* Not even one thread per process fits: no number to promise. */
 	SUGGEST(d,
@@ -296,7 +322,7 @@ static void diag_suggest_workers(struct diagnosis *d, const char *knob,
 void diagnosis_advice_over(struct diagnosis *d, const struct diag_input *in)
 {
 	int cpus = diag_floor_cpus(d->effective);
-	const struct diag_role *workers = diag_role_kind(d, "workers");
+	const struct diag_role *workers = diagnosis_role(d, "workers");
 	const struct diag_runtime *pool = diagnosis_advice_main_pool(d);
 	if (diag_lab_suggest(d, in, VERDICT_OVERSUBSCRIBED))
 		return;
@@ -314,7 +340,7 @@ void diagnosis_advice_over(struct diagnosis *d, const struct diag_input *in)
 			diag_suggest_pool(d, pool, cpus, after, d->effective, why);
 		}
 	} else if (workers && !d->input_bound) {
-		const struct diag_role *main_role = diag_role_kind(d, "main");
+		const struct diag_role *main_role = diagnosis_role(d, "main");
 		double dmain = main_role ? main_role->runnable_mean : 0;
 		double each = workers->runnable_mean / workers->nprocs;
 		int keep = each > 0 ? (int)floor((DIAG_OVER_FACTOR * d->effective - dmain) / each)
@@ -346,8 +372,8 @@ void diagnosis_advice_suggest_neighbour(struct diagnosis *d, const char *lead)
 	if (top)
 		SUGGEST(d,
 			"%s: %.*s (pid %d) took %.1f CPUs of the ones it waits for; stop, renice "
-			"(renice -n 10 -p %d) or move that, or give this job CPUs of its own (a "
-			"cpuset)",
+			"(every thread: renice -n 10 -p $(ls /proc/%d/task)) or move that, or give "
+			"this job CPUs of its own (a cpuset)",
 			lead, (int)top->name_len, top->name, (int)top->pid, top->cpus_used,
 			(int)top->pid);
 	else

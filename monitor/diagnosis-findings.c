@@ -30,20 +30,12 @@ static void diag_headline_add(struct diagnosis *d, const char *fmt, ...)
 	va_end(ap);
 }
 
-static const struct diag_role *diag_find_role(const struct diagnosis *d, const char *kind)
-{
-	for (size_t i = 0; i < d->nroles; i++)
-		if (strcmp(d->roles[i].kind, kind) == 0)
-			return &d->roles[i];
-	return NULL;
-}
-
 /* The role the main process waits on: its forked workers, else its
  * children. */
 static const struct diag_role *diag_feeders(const struct diagnosis *d)
 {
-	const struct diag_role *w = diag_find_role(d, "workers");
-	return w ? w : diag_find_role(d, "children");
+	const struct diag_role *w = diagnosis_role(d, "workers");
+	return w ? w : diagnosis_role(d, "children");
 }
 
 static void diag_crowded_too(struct diagnosis *d)
@@ -90,7 +82,7 @@ void diagnosis_findings_input_bound(struct diagnosis *d, const struct diag_input
 	/* The main process must do work of its own between waits (a parent
 	 * that only waits for its children is no trainer); the lab's anchor
 	 * waits on its helpers by design. */
-	const struct diag_role *m = diag_find_role(d, "main");
+	const struct diag_role *m = diagnosis_role(d, "main");
 	d->input_bound = !in->lab && m && diag_feeders(d) && m->cpu_pct >= DIAG_INPUT_MAIN_CPU &&
 			 m->input_wait_pct >= DIAG_INPUT_BOUND_PCT;
 }
@@ -98,7 +90,7 @@ void diagnosis_findings_input_bound(struct diagnosis *d, const struct diag_input
 /* More workers when they have CPUs to run on, else cheaper items. */
 static void diag_input_advice(struct diagnosis *d)
 {
-	const struct diag_role *m = diag_find_role(d, "main"), *w = diag_feeders(d);
+	const struct diag_role *m = diagnosis_role(d, "main"), *w = diag_feeders(d);
 	if (!m || !w)
 		return;
 	int k = w->nprocs;
@@ -106,6 +98,16 @@ static void diag_input_advice(struct diagnosis *d)
 	       "input-bound: the main process waited %.0f%% of the window on its %d %s (blocked "
 	       "reading their pipes or sockets) while they prepared the input",
 	       m->input_wait_pct, k, w->name);
+	/* Workers that wait for CPUs already are slow for want of CPU, not of
+	 * workers: more of them would share the same CPUs.  The verdict's own
+	 * advice (fewer threads, fewer workers) stays first. */
+	if (diagnosis_role_starved(w)) {
+		REASON(d,
+		       "the %d %s wait for a CPU themselves (%.2f s/s waiting, %.2f CPUs used): "
+		       "more of them would only share those CPUs",
+		       k, w->name, w->wait_pct / 100.0, w->cpu_pct / 100.0);
+		return;
+	}
 	double busy = 1.0 - m->input_wait_pct / 100.0;
 	if (busy < 0.05)
 		busy = 0.05;

@@ -29,6 +29,9 @@
 #define DIAG_INPUT_BOUND_PCT   50.0 /* the main process waits for input this much */
 #define DIAG_INPUT_MAIN_CPU    5.0  /* % of a CPU the main process works between waits, at least */
 #define DIAG_TEAM_RUNNABLE     0.3  /* a thread "working" in a team: runnable this share */
+/* A role whose threads wait for a CPU at least this share of the time they
+ * run gets less CPU than it would use: its CPU is no measure of its demand. */
+#define DIAG_STARVED_WAIT      0.5
 
 /* The runnable threads thread t stood for over the window: (CPU % + wait
  * %) / 100. */

@@ -12,7 +12,7 @@ struct scene {
 	struct snapshot_rates r;
 	struct thread_rate t[16];
 	struct census c;
-	struct census_proc p[4];
+	struct census_proc p[6];
 	struct diag_input in;
 	struct diagnosis d;
 };

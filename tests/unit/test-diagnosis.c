@@ -42,6 +42,20 @@ static void test_rule_oversubscribed(void **state)
 	assert_true(has_text(s.d.reasons, s.d.nreasons, "OMP_NUM_THREADS=6"));
 	assert_int_equal(s.d.nruntimes, 1);
 	assert_int_equal(s.d.runtimes[0].pool, 6);
+	assert_false(has_text(s.d.reasons, s.d.nreasons, "latency at wake-ups"));
+	/* The same threads switching 3,000 times a second each (OpenBLAS's
+	 * yield loop): short waits each, but the job's own 6 threads queue
+	 * for 2 CPUs, not the scheduler's wake-up latency.  One thread that
+	 * fits its CPUs and waits as often is that latency. */
+	for (int i = 0; i < 6; i++)
+		s.t[i].vcsw_per_s = 3000;
+	diagnosis_make(&s.in, &s.d);
+	assert_int_equal(s.d.verdict, VERDICT_OVERSUBSCRIBED);
+	assert_false(has_text(s.d.reasons, s.d.nreasons, "latency at wake-ups"));
+	scene_make(&s, 1, 60, 20, 2);
+	s.t[0].vcsw_per_s = 3000;
+	diagnosis_make(&s.in, &s.d);
+	assert_true(has_text(s.d.reasons, s.d.nreasons, "the scheduler's latency at wake-ups"));
 	/* 1.2x is the threshold, 1.1 to 1.3 its band: 2.7 runnable on 2 CPUs
 	 * is oversubscribed, 2.5 borderline (fine, and said), 2.1 fine. */
 	scene_make(&s, 5, 44, 10, 2);
@@ -161,6 +175,22 @@ static void test_rule_throttled(void **state)
 	diagnosis_make(&s.in, &s.d);
 	assert_true(s.d.throttle_wait < 0.5 * s.d.wait);
 	assert_int_equal(s.d.verdict, VERDICT_THROTTLED);
+	/* Two OpenMP threads under the 0.5-CPU quota: below one CPU, one
+	 * thread is the fewest, offered for what it is (it still waits for
+	 * the quota) beside a larger limit. */
+	scene_make(&s, 2, 25, 75, 0.5);
+	s.b.quota.cpus = 0.5;
+	s.b.binding = BUDGET_QUOTA;
+	s.r.throttle.valid = true;
+	s.r.throttle.throttled_pct = 98;
+	s.r.throttle.throttled_s_per_s = 1.2;
+	scene_census(&s, "2");
+	diagnosis_make(&s.in, &s.d);
+	assert_int_equal(s.d.verdict, VERDICT_THROTTLED);
+	print_message("# 2 threads in 0.5 CPUs: %s\n", s.d.suggestions[0]);
+	assert_non_null(strstr(s.d.suggestions[0], "set OMP_NUM_THREADS=1: "));
+	assert_non_null(strstr(s.d.suggestions[0], "one thread is the fewest: it still waits 50%"));
+	assert_true(has_text(s.d.suggestions, s.d.nsuggestions, "or raise the CPU limit from 0.50"));
 	/* Six threads on 2 cores under the quota, throttling a small part of
 	 * the wait: the cores would not hold them either. */
 	scene_make(&s, 6, 8, 90, 0.5);
@@ -298,25 +328,40 @@ static void test_rules_documented(void **state)
 	free(man);
 }
 
-/* Forked workers and OpenBLAS in every process: the suggestion is checked
- * by arithmetic and brings the demand within the CPUs. */
-static void worker_scene(struct scene *s, double cpus, int main_threads)
+/* A main process (pid 100) of main_threads threads, each mcpu % and
+ * mwait %, the first waiting for input minput % of the window, and nw
+ * forked workers (200, 201, ...) of wthreads threads each wcpu % and wwait
+ * %, OpenBLAS in every process, on cpus effective CPUs. */
+struct pool_job {
+	double cpus;
+	int main_threads;
+	double mcpu, mwait, minput;
+	int nw, wthreads;
+	double wcpu, wwait;
+};
+
+static void pool_scene(struct scene *s, struct pool_job j)
 {
-	scene_make(s, 0, 0, 0, cpus);
-	s->b.online = s->b.affinity = (int)ceil(cpus);
+	scene_make(s, 0, 0, 0, j.cpus);
+	s->b.online = s->b.affinity = (int)ceil(j.cpus);
 	size_t k = 0;
-	pid_t pids[] = {100, 200, 201};
-	for (int p = 0; p < 3; p++)
-		for (int t = 0; t < (p == 0 ? main_threads : 2); t++, k++) {
-			s->t[k] = tl_rate(pids[p], pids[p] + t, "python3", 'R', 40);
-			s->t[k].wait_pct = 60;
+	for (int p = 0; p <= j.nw; p++) {
+		pid_t pid = p == 0 ? 100 : 199 + p;
+		for (int t = 0; t < (p == 0 ? j.main_threads : j.wthreads); t++, k++) {
+			s->t[k] = tl_rate(pid, pid + t * 10, "python3", 'R', p ? j.wcpu : j.mcpu);
+			s->t[k].wait_pct = p ? j.wwait : j.mwait;
 		}
+	}
+	if (j.minput > 0) {
+		s->t[0].input_wait_pct = j.minput;
+		s->t[0].activity = ACTIVITY_INPUT_WAIT;
+	}
 	s->r.nthreads = k;
 	const char cmd[] = "python3\0train.py\0";
-	for (int i = 0; i < 3; i++) {
+	for (int i = 0; i <= j.nw; i++) {
 		struct census_proc *p = &s->p[i];
 		memset(p, 0, sizeof(*p));
-		p->pid = pids[i];
+		p->pid = i == 0 ? 100 : 199 + i;
 		p->exe_readable = true;
 		snprintf(p->exe, sizeof(p->exe), "/usr/bin/python3.11");
 		memcpy(p->cmdline, cmd, sizeof(cmd));
@@ -329,13 +374,26 @@ static void worker_scene(struct scene *s, double cpus, int main_threads)
 		p->env = CENSUS_ENV_OK;
 	}
 	s->c.p = s->p;
-	s->c.n = 3;
+	s->c.n = (size_t)j.nw + 1;
 	s->in.census = &s->c;
 	diagnosis_make(&s->in, &s->d);
 	assert_int_equal(s->d.verdict, VERDICT_OVERSUBSCRIBED);
 	assert_true(s->d.nsuggestions >= 1);
-	print_message("# %.2f CPUs, main %d threads: %s\n", cpus, main_threads,
-		      s->d.suggestions[0]);
+	print_message("# %.2f CPUs, main %d threads, %d workers of %d: %s\n", j.cpus,
+		      j.main_threads, j.nw, j.wthreads, s->d.suggestions[0]);
+}
+
+/* Two forked workers of 2 threads, every thread busy 40 % and waiting 60 %. */
+static void worker_scene(struct scene *s, double cpus, int main_threads)
+{
+	pool_scene(s, (struct pool_job){.cpus = cpus,
+					.main_threads = main_threads,
+					.mcpu = 40,
+					.mwait = 60,
+					.nw = 2,
+					.wthreads = 2,
+					.wcpu = 40,
+					.wwait = 60});
 }
 
 static void test_suggest_workers(void **state)
@@ -346,7 +404,7 @@ static void test_suggest_workers(void **state)
 	worker_scene(&s, 2, 2);
 	assert_non_null(strstr(s.d.suggestions[0], "use 1 of the 2 forked workers, with "
 						   "OPENBLAS_NUM_THREADS=1 in each and in the main "
-						   "process: 2 runnable threads"));
+						   "process: about 2.0 runnable threads"));
 	/* 4 + 2 x 2 on 4 CPUs: workers at 1, the main process at 2. */
 	worker_scene(&s, 4, 4);
 	assert_non_null(strstr(s.d.suggestions[0],
@@ -363,6 +421,41 @@ static void test_suggest_workers(void **state)
 	assert_false(has_text(s.d.suggestions, s.d.nsuggestions, "2 runnable threads on 1.00"));
 	assert_non_null(
 	    strstr(s.d.suggestions[0], "run fewer processes, or give the job more CPUs"));
+	/* A pool of 4 workers at OPENBLAS_NUM_THREADS=1 already, each 0.9
+	 * runnable, beside a main process that mostly waits (0.3): as many
+	 * workers as fit beside what the main process uses, 2 (0.3 + 2 x 0.9
+	 * = 2.1), not 1 as if the main process were a whole busy thread. */
+	pool_scene(&s, (struct pool_job){.cpus = 2,
+					 .main_threads = 1,
+					 .mcpu = 10,
+					 .mwait = 20,
+					 .nw = 4,
+					 .wthreads = 1,
+					 .wcpu = 40,
+					 .wwait = 50});
+	assert_non_null(strstr(s.d.suggestions[0], "use 2 of the 4 forked workers, with "
+						   "OPENBLAS_NUM_THREADS=1 in each and in the main "
+						   "process: about 2.1 runnable threads on 2.00 CPUs"));
+	/* The same pool waiting on input, its workers at 2 OpenBLAS threads
+	 * each and starved for CPU (0.3 CPUs each, 1.45 runnable): the main
+	 * loop's wait for input is no reason for more workers: one thread in
+	 * each, and as many as fit. */
+	pool_scene(&s, (struct pool_job){.cpus = 2,
+					 .main_threads = 1,
+					 .mcpu = 7,
+					 .mwait = 3,
+					 .minput = 69,
+					 .nw = 4,
+					 .wthreads = 2,
+					 .wcpu = 15,
+					 .wwait = 57.5});
+	assert_true(s.d.input_bound);
+	assert_false(has_text(s.d.suggestions, s.d.nsuggestions, "workers instead of"));
+	assert_non_null(strstr(s.d.suggestions[0], "use 2 of the 4 forked workers, with "
+						   "OPENBLAS_NUM_THREADS=1 in each"));
+	assert_true(has_text(s.d.reasons, s.d.nreasons,
+			     "the 4 forked workers wait for a CPU themselves (4.60 s/s waiting, "
+			     "1.20 CPUs used)"));
 }
 
 /* The lab's suggestions name its keys in the dashboard and its flags
