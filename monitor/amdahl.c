@@ -21,11 +21,23 @@ double amdahl_speedup(double s, double threads, double cpus)
 	return 1.0 / (s + (1 - s) / m);
 }
 
-double amdahl_karp_flatt(double speedup, double threads)
+double amdahl_karp_flatt(double speedup, double threads, double cpus)
 {
-	if (!(threads > 1) || !(speedup > 0) || !isfinite(speedup))
+	double p = cpus > 0 && threads > cpus ? cpus : threads;
+	if (!(p > 1) || !(speedup > 0) || !isfinite(speedup))
 		return (double)NAN;
-	return (1 / speedup - 1 / threads) / (1 - 1 / threads);
+	return (1 / speedup - 1 / p) / (1 - 1 / p);
+}
+
+bool amdahl_beyond(double threads, double cpus)
+{
+	return cpus > 0 && threads > ceil(cpus - 1e-9);
+}
+
+/* Whether the fit takes point p on cpus. */
+static bool amdahl_used(const struct amdahl_point *p, double cpus)
+{
+	return !p->excluded && !amdahl_beyond(p->threads, cpus);
 }
 
 void amdahl_set_init(struct amdahl_set *set)
@@ -47,7 +59,7 @@ double amdahl_sse(const struct amdahl_set *set, double s, double cpus)
 {
 	double sse = 0;
 	for (size_t i = 0; i < set->n; i++) {
-		if (set->p[i].excluded)
+		if (!amdahl_used(&set->p[i], cpus))
 			continue;
 		double d = set->p[i].speedup - amdahl_speedup(s, set->p[i].threads, cpus);
 		sse += d * d;
@@ -115,6 +127,7 @@ int amdahl_fit(const struct amdahl_set *set, double cpus, struct amdahl_fit *out
 	memset(out, 0, sizeof(*out));
 	out->cpus = cpus;
 	out->serial_fraction = out->r2 = out->kf_min = out->kf_max = NAN;
+	out->threads_min = out->threads_max = NAN;
 	bool informative = false;
 	double mean = 0;
 	for (size_t i = 0; i < set->n; i++) {
@@ -123,10 +136,18 @@ int amdahl_fit(const struct amdahl_set *set, double cpus, struct amdahl_fit *out
 			out->points_excluded++;
 			continue;
 		}
+		if (amdahl_beyond(p->threads, cpus)) {
+			out->points_beyond++;
+			continue;
+		}
 		out->points_used++;
 		mean += p->speedup;
+		if (!(p->threads >= out->threads_min))
+			out->threads_min = p->threads;
+		if (!(p->threads <= out->threads_max))
+			out->threads_max = p->threads;
 		informative |= amdahl_speedup(0, p->threads, cpus) > 1;
-		double kf = amdahl_karp_flatt(p->speedup, p->threads);
+		double kf = amdahl_karp_flatt(p->speedup, p->threads, cpus);
 		if (isfinite(kf)) {
 			out->kf_min = isnan(out->kf_min) || kf < out->kf_min ? kf : out->kf_min;
 			out->kf_max = isnan(out->kf_max) || kf > out->kf_max ? kf : out->kf_max;
@@ -139,7 +160,7 @@ int amdahl_fit(const struct amdahl_set *set, double cpus, struct amdahl_fit *out
 	out->serial_fraction = amdahl_minimize(set, cpus);
 	double tot = 0;
 	for (size_t i = 0; i < set->n; i++)
-		if (!set->p[i].excluded)
+		if (amdahl_used(&set->p[i], cpus))
 			tot += (set->p[i].speedup - mean) * (set->p[i].speedup - mean);
 	double res = amdahl_sse(set, out->serial_fraction, cpus);
 	out->r2 = tot > 0 ? 1 - res / tot : (double)NAN;

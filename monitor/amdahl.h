@@ -5,12 +5,16 @@
  * CPUs (a real number: a quota of 1.5 CPUs caps at 1.5).  The fit chooses s
  * in 0 .. 1 by least squares on the speedups themselves (not their
  * inverses), over the points not left out.  Beside it, each point's
- * Karp-Flatt serial fraction e(T) = (1/S - 1/T) / (1 - 1/T), which uses
- * the threads, not the cap: above C it grows, and says so.
+ * Karp-Flatt serial fraction e(P) = (1/S - 1/P) / (1 - 1/P) at
+ * P = min(T, C), the parallelism the point could have.
  *
  * Points measured while the diagnosis read the box as contended or
  * throttled are added with excluded set: they are counted (excluded) and
- * never enter the fit.  Pure arithmetic: no I/O, no clocks. */
+ * never enter the fit.  Points with more threads than the whole CPUs
+ * (T > ceil(C): oversubscribed) are counted apart (beyond) and never
+ * enter it either: the law has them flat at S(C), but what they measure
+ * is what threads cost beyond the CPUs (switching, caches), which would
+ * read as a larger serial fraction.  Pure arithmetic: no I/O, no clocks. */
 #ifndef THREADLAB_AMDAHL_H
 #define THREADLAB_AMDAHL_H
 
@@ -24,9 +28,14 @@
  * numbers; threads below 1 read as 1, cpus <= 0 as no cap). */
 double amdahl_speedup(double s, double threads, double cpus);
 
-/* Karp-Flatt's serial fraction of a measured speedup at threads; NAN when
- * threads <= 1 or speedup <= 0 (no information there). */
-double amdahl_karp_flatt(double speedup, double threads);
+/* Karp-Flatt's serial fraction of a measured speedup at threads on cpus
+ * (at min(threads, cpus); cpus <= 0: no cap); NAN when that is <= 1 or
+ * speedup <= 0 (no information there). */
+double amdahl_karp_flatt(double speedup, double threads, double cpus);
+
+/* Whether a point of threads on cpus is beyond the fit: more threads than
+ * the whole CPUs (cpus <= 0: never). */
+bool amdahl_beyond(double threads, double cpus);
 
 struct amdahl_point {
 	double threads; /* workers of the point (lab: streams x threads) */
@@ -59,14 +68,16 @@ struct amdahl_fit {
 	double r2;		/* 1 - SSres/SStot over the points used; NAN when SStot is 0 */
 	double kf_min, kf_max;	/* Karp-Flatt over the used points above 1 thread; NAN: none */
 	int points_used, points_excluded;
+	int points_beyond;	   /* more threads than the whole CPUs: not fitted */
+	double threads_min, threads_max; /* the thread counts of the points used */
 	double cpus; /* C the fit was made for */
 	struct amdahl_pred pred[AMDAHL_PRED_MAX];
 	size_t npred; /* this box's measured thread counts (up to C), then 2C and 4C CPUs */
 };
 
 /* Fits s to set's points on cpus into *out (every field written).  Returns
- * 0, or -EDOM when no point that is not excluded has min(T, C) above 1 (out
- * then is not valid, its counts still set). */
+ * 0, or -EDOM when no point that is neither excluded nor beyond has
+ * min(T, C) above 1 (out then is not valid, its counts still set). */
 int amdahl_fit(const struct amdahl_set *set, double cpus, struct amdahl_fit *out);
 
 /* The sum of squared residuals of s over set's used points on cpus (what

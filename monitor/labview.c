@@ -375,6 +375,10 @@ void labview_note(struct labview *v, const struct workload_report *w, double eff
 			strcmp(w->precision, "double") == 0 ? SETTINGS_DOUBLE : SETTINGS_SINGLE,
 		    .loaders = w->loaders,
 		    .prep_ms = w->prep_ms,
+		    /* the triad's points apart from the GEMM's of the same n */
+		    .kernel = w->kernel && strcmp(w->kernel, settings_kernel_name(SETTINGS_TRIAD)) == 0
+				  ? SETTINGS_TRIAD
+				  : SETTINGS_GEMM,
 		};
 		labview_record(v, &s, w->steady_gflops, w->steady_seconds);
 	}

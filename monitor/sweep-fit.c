@@ -13,6 +13,11 @@ bool sweep_fit_left_out(enum verdict v, bool crowded)
 	return v == VERDICT_CONTENDED || v == VERDICT_THROTTLED || crowded;
 }
 
+bool sweep_fit_marked(enum verdict v, bool crowded, double workers, double cpus)
+{
+	return sweep_fit_left_out(v, crowded) || amdahl_beyond(workers, cpus);
+}
+
 /* A whole number above 0, or -1. */
 static long sweep_fit_count(const char *s)
 {
@@ -82,21 +87,36 @@ static void sweep_fit_put(char *buf, size_t cap, size_t *len, const char *fmt, .
 	*len = *len < cap ? *len : cap;
 }
 
+/* Why points were left out: "contended or throttled", "more threads than
+ * the 2 CPUs", or both with their counts. */
+static void sweep_fit_why_out(char *buf, size_t cap, size_t *len, const struct amdahl_fit *f)
+{
+	if (f->points_excluded && f->points_beyond)
+		sweep_fit_put(buf, cap, len, "%d contended or throttled, %d with more threads than "
+					     "the %g CPUs",
+			      f->points_excluded, f->points_beyond, f->cpus);
+	else if (f->points_excluded)
+		sweep_fit_put(buf, cap, len, "contended or throttled");
+	else
+		sweep_fit_put(buf, cap, len, "more threads than the %g CPUs", f->cpus);
+}
+
 void sweep_fit_caption(char *buf, size_t cap, const struct amdahl_fit *f)
 {
 	size_t len = 0;
 	buf[0] = '\0';
+	int out = f->points_excluded + f->points_beyond;
 	if (!f->valid) {
 		if (f->cpus <= 1)
 			sweep_fit_put(buf, cap, &len,
 				      "Amdahl fit: none (one CPU: more threads "
 				      "cannot tell the serial fraction)");
-		else if (f->points_excluded)
-			sweep_fit_put(buf, cap, &len,
-				      "Amdahl fit: none (%d point%s left out, contended or "
-				      "throttled; none above 1 thread is left)",
-				      f->points_excluded, f->points_excluded == 1 ? "" : "s");
-		else
+		else if (out) {
+			sweep_fit_put(buf, cap, &len, "Amdahl fit: none (%d point%s left out, ", out,
+				      out == 1 ? "" : "s");
+			sweep_fit_why_out(buf, cap, &len, f);
+			sweep_fit_put(buf, cap, &len, "; none above 1 thread is left)");
+		} else
 			sweep_fit_put(buf, cap, &len, "Amdahl fit: none (no point above 1 thread)");
 		return;
 	}
@@ -104,11 +124,17 @@ void sweep_fit_caption(char *buf, size_t cap, const struct amdahl_fit *f)
 	if (isfinite(f->kf_min))
 		sweep_fit_put(buf, cap, &len, "Karp-Flatt %.2f-%.2f, ", f->kf_min, f->kf_max);
 	sweep_fit_put(buf, cap, &len, "%d point%s", f->points_used, f->points_used == 1 ? "" : "s");
+	if (f->threads_min < f->threads_max)
+		sweep_fit_put(buf, cap, &len, " at %g-%g threads", f->threads_min, f->threads_max);
+	else
+		sweep_fit_put(buf, cap, &len, " at %g thread%s", f->threads_min,
+			      f->threads_min == 1 ? "" : "s");
 	if (isfinite(f->r2))
 		sweep_fit_put(buf, cap, &len, ", r2 %.2f", f->r2);
-	if (f->points_excluded)
-		sweep_fit_put(buf, cap, &len, ", %d left out (marked *): contended or throttled",
-			      f->points_excluded);
+	if (out) {
+		sweep_fit_put(buf, cap, &len, ", %d left out (marked *): ", out);
+		sweep_fit_why_out(buf, cap, &len, f);
+	}
 	sweep_fit_put(buf, cap, &len, ")");
 	const char *sep = ", predicts ";
 	for (size_t i = 0; i < f->npred; i++)
@@ -135,13 +161,21 @@ void sweep_fit_caption_brief(char *buf, size_t cap, const struct amdahl_fit *f)
 	size_t len = 0;
 	buf[0] = '\0';
 	if (!f->valid) {
-		sweep_fit_put(buf, cap, &len, "Amdahl: no fit (%d left out, contended/throttled)",
-			      f->points_excluded);
+		if (f->points_excluded)
+			sweep_fit_put(buf, cap, &len,
+				      "Amdahl: no fit (%d left out, contended/throttled)",
+				      f->points_excluded + f->points_beyond);
+		else
+			sweep_fit_put(buf, cap, &len,
+				      "Amdahl: no fit (%d left out, more threads than CPUs)",
+				      f->points_beyond);
 		return;
 	}
-	sweep_fit_put(buf, cap, &len, "Amdahl s=%.2f", f->serial_fraction);
+	sweep_fit_put(buf, cap, &len, "Amdahl s=%.2f (%d pt%s", f->serial_fraction,
+		      f->points_used, f->points_used == 1 ? "" : "s");
 	if (isfinite(f->kf_min))
-		sweep_fit_put(buf, cap, &len, " (Karp-Flatt %.2f-%.2f)", f->kf_min, f->kf_max);
+		sweep_fit_put(buf, cap, &len, ", Karp-Flatt %.2f-%.2f", f->kf_min, f->kf_max);
+	sweep_fit_put(buf, cap, &len, ")");
 	const struct amdahl_pred *on = NULL, *beyond = NULL;
 	for (size_t i = 0; i < f->npred; i++) {
 		const struct amdahl_pred *p = &f->pred[i];

@@ -8,7 +8,8 @@
  *     above 0, when its baseline value is 1 (speedups are to the baseline)
  *     and every other knob holds its baseline value.
  * A row the diagnosis read as contended or throttled is a point left out
- * (amdahl.h): the fit never takes it in, and says how many it left out.
+ * (amdahl.h), and so is a row of more workers than the whole CPUs: the fit
+ * never takes them in, and says how many it left out and why.
  * The CPUs C are the budget's effective CPUs, or the sweep's --cpus quota
  * when that is lower. */
 #ifndef THREADLAB_SWEEP_FIT_H
@@ -26,6 +27,9 @@
  * (oversubscribed and contended): the speedup measured the box, not the
  * program. */
 bool sweep_fit_left_out(enum verdict v, bool crowded);
+/* Whether a row at workers on cpus is left out of the fit, by its verdict
+ * or by its workers (more than the whole CPUs, amdahl_beyond): its mark. */
+bool sweep_fit_marked(enum verdict v, bool crowded, double workers, double cpus);
 
 /* The index of o's thread knob, or -1 when it has none (see above). */
 int sweep_fit_cmd_knob(const struct sweep_cmd_opts *o);
@@ -45,15 +49,16 @@ int sweep_fit_labview(const struct labview *v, int size, int precision, double s
 		      double effective, struct amdahl_fit *out);
 
 /* The fit in one line, no newline, into buf:
- *   "Amdahl fit: serial fraction 0.06 (Karp-Flatt 0.04-0.08, 4 points, r2 0.99),
- *    predicts 1.8x at 2 threads; prediction beyond this box's 2 CPUs: 3.1x at
- *    4 CPUs, 4.4x at 8 CPUs"
- * with "N left out (contended or throttled)" when some were, and
- * "Amdahl fit: none (…why…)" when no fit was made. */
+ *   "Amdahl fit: serial fraction 0.06 (Karp-Flatt 0.04-0.08, 4 points at 1-4
+ *    threads, r2 0.99), predicts 1.8x at 2 threads; prediction beyond this
+ *    box's 4 CPUs: 3.1x at 8 CPUs, 4.4x at 16 CPUs"
+ * with "N left out (marked *): contended or throttled" (or "more threads
+ * than the C CPUs", or both counted) when some were, and "Amdahl fit:
+ * none (…why…)" when no fit was made. */
 void sweep_fit_caption(char *buf, size_t cap, const struct amdahl_fit *f);
 /* The same for a narrow place (the dashboard's chart):
- *   "Amdahl s=0.06 (Karp-Flatt 0.04-0.08): 1.9x at 2 threads; predicted
- *    3.4x at 4 CPUs"
+ *   "Amdahl s=0.06 (2 pts, Karp-Flatt 0.04-0.08): 1.9x at 2 threads;
+ *    predicted 3.4x at 4 CPUs"
  * the serial fraction, the largest thread count on this box, the first
  * count beyond it. */
 void sweep_fit_caption_brief(char *buf, size_t cap, const struct amdahl_fit *f);

@@ -20,6 +20,10 @@
 
 #include "amdahl.h"
 
+/* Other processes' CPUs beside a lesson above which its figures read low
+ * (its caption says so, tour-caption.c): it is left out of the fit. */
+#define TOUR_MODELS_BUSY_CPUS 0.3
+
 void tour_models_predict(const struct tour *t, struct tour_step *st)
 {
 	struct tour_figures *p = &st->pre;
@@ -38,12 +42,19 @@ void tour_models_predict(const struct tour *t, struct tour_step *st)
 		    w->size != one->set.size || w->streams != 1 || w->loaders || w->cpus > 0 ||
 		    w->blas != SETTINGS_BLAS_PTHREADS)
 			continue;
-		amdahl_set_add(&set, w->threads, o->fig.gflops / one->fig.gflops, false);
+		/* A lesson others slowed measured the box, not the workload
+		 * (its caption said its figures read low): left out, as the
+		 * sweep leaves out a contended row. */
+		amdahl_set_add(&set, w->threads, o->fig.gflops / one->fig.gflops,
+			       o->fig.other_cpus >= TOUR_MODELS_BUSY_CPUS);
 		cpus = o->fig.effective;
-		p->fit_points++;
 	}
 	struct amdahl_fit fit;
-	if (amdahl_fit(&set, cpus > 0 ? cpus : t->effective, &fit) < 0)
+	int rc = amdahl_fit(&set, cpus > 0 ? cpus : t->effective, &fit);
+	p->fit_points = fit.points_used;
+	p->fit_busy = fit.points_excluded;
+	p->fit_beyond = fit.points_beyond;
+	if (rc < 0)
 		return;
 	p->fit_s = fit.serial_fraction;
 	p->predicted = amdahl_speedup(fit.serial_fraction, st->set.threads, fit.cpus);
@@ -58,6 +69,8 @@ void tour_models_figures(const struct tour *t, const struct session *s, struct t
 	if (st->kind == TOUR_AMDAHL) {
 		f->fit_s = st->pre.fit_s;
 		f->fit_points = st->pre.fit_points;
+		f->fit_busy = st->pre.fit_busy;
+		f->fit_beyond = st->pre.fit_beyond;
 		f->predicted = st->pre.predicted;
 		if (f->fit_s >= 0 && f->predicted > 0)
 			f->pred_err_pct = 100.0 * (f->speedup - f->predicted) / f->predicted;
@@ -79,24 +92,41 @@ void tour_models_figures(const struct tour *t, const struct session *s, struct t
 		f->triad_speedup = f->gflops / t1->fig.gflops;
 }
 
+/* Why lessons were left out of the fit, in words. */
+static const char *tour_models_why_out(const struct tour_figures *f)
+{
+	if (f->fit_busy && f->fit_beyond)
+		return "more threads than CPUs, or other processes using CPUs meanwhile";
+	return f->fit_busy ? "other processes used CPUs meanwhile" : "more threads than CPUs";
+}
+
 static void cap_amdahl(struct tour_text *x, const struct tour_step *st)
 {
 	const struct tour_figures *f = &st->fig;
+	int out = f->fit_busy + f->fit_beyond;
 	if (f->fit_s < 0) {
-		tour_caption_say(
-		    x,
-		    "%d threads: %.1f GFLOP/s, %.2fx one thread. No prediction: lessons one to "
-		    "three were "
-		    "not all measured, so there was nothing to fit.",
-		    st->set.threads, f->gflops, f->speedup);
+		if (out)
+			tour_caption_say(x,
+					 "%d threads: %.1f GFLOP/s, %.2fx one thread. No prediction: "
+					 "%d of lessons one to three left out (%s) left nothing "
+					 "above one thread to fit.",
+					 st->set.threads, f->gflops, f->speedup, out,
+					 tour_models_why_out(f));
+		else
+			tour_caption_say(x,
+					 "%d threads: %.1f GFLOP/s, %.2fx one thread. No prediction: "
+					 "lessons one to three were not all measured, so there was "
+					 "nothing to fit.",
+					 st->set.threads, f->gflops, f->speedup);
 		return;
 	}
+	tour_caption_say(x, "Fitted to lessons one to three");
+	if (out)
+		tour_caption_say(x, " (%d left out: %s)", out, tour_models_why_out(f));
 	tour_caption_say(
 	    x,
-	    "Fitted to lessons one to three, Amdahl's law gives a serial fraction of %.3f and "
-	    "predicted "
-	    "%.2fx at %d threads on %.2f CPUs. Measured: %.1f GFLOP/s, %.2fx, %+.0f%% off the "
-	    "prediction.",
+	    ", Amdahl's law gives a serial fraction of %.3f and predicted %.2fx at %d threads on "
+	    "%.2f CPUs. Measured: %.1f GFLOP/s, %.2fx, %+.0f%% off the prediction.",
 	    f->fit_s, f->predicted, st->set.threads, f->effective, f->gflops, f->speedup,
 	    f->pred_err_pct);
 	if (fabs(f->pred_err_pct) <= 10)
@@ -186,9 +216,14 @@ size_t tour_models_figures_text(const struct tour_step *st, char *out, size_t ca
 	struct tour_text x = {out, cap, len};
 	const struct tour_figures *f = &st->fig;
 	if (st->kind == TOUR_AMDAHL && f->fit_s >= 0)
-		tour_caption_say(&x,
-				 ", Amdahl fit of %d steps: serial %.3f, predicted %.2fx (%+.0f%%)",
-				 f->fit_points, f->fit_s, f->predicted, f->pred_err_pct);
+		tour_caption_say(&x, ", Amdahl fit of %d steps", f->fit_points);
+	else if (st->kind == TOUR_AMDAHL && f->fit_busy + f->fit_beyond)
+		tour_caption_say(&x, ", Amdahl fit: none");
+	if (st->kind == TOUR_AMDAHL && f->fit_busy + f->fit_beyond)
+		tour_caption_say(&x, " (%d left out)", f->fit_busy + f->fit_beyond);
+	if (st->kind == TOUR_AMDAHL && f->fit_s >= 0)
+		tour_caption_say(&x, ": serial %.3f, predicted %.2fx (%+.0f%%)", f->fit_s,
+				 f->predicted, f->pred_err_pct);
 	if (st->kind == TOUR_TRIAD_ONE || st->kind == TOUR_TRIAD_ALL) {
 		tour_caption_say(&x, ", %.1f GB/s, %.3f FLOP/B, %s-bound", f->gbs, f->intensity,
 				 f->bound);

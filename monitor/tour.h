@@ -78,6 +78,8 @@ struct tour_figures {
 	/* Lesson 8 (made before its window, from the GEMM steps measured): */
 	double fit_s;	     /* Amdahl's serial fraction; < 0 none */
 	int fit_points;	     /* steps the fit used */
+	int fit_busy;	     /* steps left out: other processes used CPUs meanwhile */
+	int fit_beyond;	     /* steps left out: more threads than the CPUs (amdahl.h) */
 	double predicted;    /* the speedup it predicts for this step's threads */
 	double pred_err_pct; /* 100 x (measured - predicted) / predicted */
 	/* Lesson 9: the roofline (roofline.h) of the step's kernel. */

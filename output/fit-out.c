@@ -21,7 +21,10 @@ void fit_out_json(struct json_out *j, const struct amdahl_fit *fit)
 	json_out_knum(j, "serial_fraction", fit->valid ? fit->serial_fraction : (double)NAN, 4);
 	json_out_knum(j, "r2", fit->valid ? fit->r2 : (double)NAN, 4);
 	json_out_kint(j, "points_used", fit->points_used);
-	json_out_kint(j, "points_left_out", fit->points_excluded);
+	json_out_kint(j, "points_left_out", fit->points_excluded + fit->points_beyond);
+	json_out_kint(j, "points_beyond_cpus", fit->points_beyond);
+	json_out_knum(j, "threads_min", fit->valid ? fit->threads_min : (double)NAN, 3);
+	json_out_knum(j, "threads_max", fit->valid ? fit->threads_max : (double)NAN, 3);
 	json_out_knum(j, "cpus", fit->cpus, 3);
 	json_out_knum(j, "karp_flatt_min", fit->kf_min, 4);
 	json_out_knum(j, "karp_flatt_max", fit->kf_max, 4);
@@ -40,7 +43,7 @@ void fit_out_json(struct json_out *j, const struct amdahl_fit *fit)
 	json_out_end(j);
 }
 
-void fit_out_json_row(struct json_out *j, double speedup, double threads)
+void fit_out_json_row(struct json_out *j, double speedup, double threads, double cpus)
 {
-	json_out_knum(j, "karp_flatt", amdahl_karp_flatt(speedup, threads), 4);
+	json_out_knum(j, "karp_flatt", amdahl_karp_flatt(speedup, threads, cpus), 4);
 }

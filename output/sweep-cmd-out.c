@@ -147,13 +147,16 @@ static int sweep_cmd_out_row(void *arg, const struct sweep_cmd_row *r)
 	struct csv_out c;
 	double threads = sweep_fit_cmd_threads(w->o, r);
 	bool left_out = r->verdict < VERDICT_N && sweep_fit_left_out(r->verdict, r->crowded);
+	double cpus = sweep_fit_cpus(w->env.effective, w->o->cpus);
+	/* a scaling point the fit leaves out: marked as the caption says */
+	bool marked = !isnan(threads) && (left_out || amdahl_beyond(threads, cpus));
 	if (!isnan(threads))
 		amdahl_set_add(&w->points, threads, r->speedup, left_out);
 	errno = 0;
 	switch (w->fmt) {
 	case FORMAT_TEXT:
 		sweep_cmd_out_text_row(line, sizeof(line), w->o, r);
-		fprintf(w->f, "%s\n", line);
+		fprintf(w->f, "%s%s\n", line, marked ? " *" : "");
 		break;
 	case FORMAT_CSV:
 		csv_out_init(&c, w->f);
@@ -190,8 +193,8 @@ static int sweep_cmd_out_row(void *arg, const struct sweep_cmd_row *r)
 			      r->verdict < VERDICT_N ? diagnosis_verdict_name(r->verdict) : NULL);
 		json_out_kint(j, "runs", r->runs);
 		json_out_kstr(j, "status", r->status);
-		fit_out_json_row(j, r->speedup, threads);
-		json_out_kbool(j, "fit_left_out", !isnan(threads) && left_out);
+		fit_out_json_row(j, r->speedup, threads, cpus);
+		json_out_kbool(j, "fit_left_out", marked);
 		/* What the command ran with, read from it; not threadlab's. */
 		json_out_key(j, "environment");
 		if (r->env_error < 0) {

@@ -202,13 +202,14 @@ int sweep_out_row(struct sweep_out *w, const struct sweep_row *r)
 	struct json_out *j = &w->j;
 	double workers = (double)r->streams * r->threads;
 	bool left_out = sweep_fit_left_out(r->verdict, r->crowded);
+	bool marked = sweep_fit_marked(r->verdict, r->crowded, workers, w->cpus);
 	amdahl_set_add(&w->points, workers, r->speedup, left_out);
 	errno = 0;
 	switch (w->fmt) {
 	case FORMAT_TEXT:
 		sweep_out_text_row(line, sizeof(line), r);
 		/* as the dashboard's chart marks it: the fit's caption says why */
-		fprintf(w->f, "%s%s\n", line, left_out ? " *" : "");
+		fprintf(w->f, "%s%s\n", line, marked ? " *" : "");
 		break;
 	case FORMAT_CSV:
 		csv_out_init(&c, w->f);
@@ -252,10 +253,10 @@ int sweep_out_row(struct sweep_out *w, const struct sweep_row *r)
 		json_out_kbool(j, "results_equal", r->results_equal);
 		json_out_key(j, "max_diff");
 		json_out_sig(j, r->max_diff, 6);
-		fit_out_json_row(j, r->speedup, workers);
+		fit_out_json_row(j, r->speedup, workers, w->cpus);
 		json_out_kstr(j, "verdict",
 			      r->verdict < VERDICT_N ? diagnosis_verdict_name(r->verdict) : NULL);
-		json_out_kbool(j, "fit_left_out", left_out);
+		json_out_kbool(j, "fit_left_out", marked);
 		json_out_end(j);
 		break;
 	}

@@ -64,6 +64,8 @@ static void json_figures(struct json_out *j, const struct tour_figures *f)
 	bool fit = f->fit_s >= 0, roof = f->bound != NULL;
 	json_out_knum(j, "amdahl_serial_fraction", fit ? f->fit_s : (double)NAN, 4);
 	json_out_kint(j, "amdahl_points", f->fit_points);
+	json_out_kint(j, "amdahl_left_out_busy", f->fit_busy);
+	json_out_kint(j, "amdahl_left_out_beyond", f->fit_beyond);
 	json_out_knum(j, "amdahl_predicted_speedup", fit ? f->predicted : (double)NAN, 3);
 	json_out_knum(j, "amdahl_error_pct", fit ? f->pred_err_pct : (double)NAN, 2);
 	json_out_knum(j, "gbs", roof ? f->gbs : (double)NAN, 3);

@@ -11,6 +11,9 @@
 #include "dash-chart.h"
 
 #include "dash-paint.h"
+
+/* Rows a caption is counted in at most (more are not drawn anyway). */
+#define DASH_CHART_CAPTION_MAX 64
 #include "sweep-fit.h"
 #include "dash-rows.h"
 
@@ -61,8 +64,6 @@ void dash_chart_draw(WINDOW *w, const struct dash_rect *r, const struct dash *d,
 	}
 	qsort(pts, n, sizeof(pts[0]), dash_chart_cmp);
 	double scale = dash_format_chart_scale(v, size, prec, single, eff);
-	/* The fit's line takes the last row when the bars leave it free. */
-	bool caption = (size_t)(r->h - 1) > n;
 	int rows = r->h - 1;
 	/* Too many points for the rows: keep the last ones (most threads). */
 	size_t first = n > (size_t)rows ? n - (size_t)rows : 0;
@@ -80,15 +81,21 @@ void dash_chart_draw(WINDOW *w, const struct dash_rect *r, const struct dash *d,
 			   (current ? A_BOLD : A_NORMAL);
 		dash_paint_put(w, r->y + 1 + (int)(i - first), r->x, r->w, out, a);
 	}
-	if (caption && (fit.valid || fit.points_excluded)) {
+	/* The fit's caption takes the rows the bars leave free, wrapped: the
+	 * whole one where it fits, else the brief one.  Never cut: a
+	 * prediction without its number misleads. */
+	int free_rows = rows - (int)n;
+	if (free_rows > 0 && (fit.valid || fit.points_excluded || fit.points_beyond)) {
 		char line[512];
 		sweep_fit_caption(line, sizeof(line), &fit);
-		if (dash_fit_width(line) > r->w)
+		if (dash_paint_wrap_at(NULL, 0, 0, DASH_CHART_CAPTION_MAX, r->w, 2, line, 0) >
+		    free_rows)
 			sweep_fit_caption_brief(line, sizeof(line), &fit);
-		/* Never cut: a prediction without its number misleads. */
-		if (dash_fit_width(line) <= r->w)
-			dash_paint_put(w, r->y + 1 + (int)n, r->x, r->w, line,
-				       dash_paint_attr(d, DASH_ROLE_DIM));
+		int need = dash_paint_wrap_at(NULL, 0, 0, DASH_CHART_CAPTION_MAX, r->w, 2, line, 0);
+		int y = r->y + 1 + (int)n;
+		if (need <= free_rows)
+			dash_paint_wrap_at(w, y, r->x, y + need, r->w, 2, line,
+					   dash_paint_attr(d, DASH_ROLE_DIM));
 	}
 }
 

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "amdahl.h"
 #include "latency-out.h"
 #include "text-safe.h"
 #include "thread-field.h"
@@ -479,8 +480,11 @@ size_t dash_format_chart_row(char *out, size_t cap, int width, const struct labv
 	if (p->loaders > 0)
 		snprintf(label, sizeof(label), "%dx%d L%d", p->streams, p->threads, p->loaders);
 	else
+		/* starred as the fit's caption says: left out of it */
 		snprintf(label, sizeof(label), "%dx%d%s", p->streams, p->threads,
-			 p->left_out ? "*" : "");
+			 p->left_out || amdahl_beyond((double)p->streams * p->threads, effective)
+			     ? "*"
+			     : "");
 	dash_format_cell(out, cap, &o, label, DASH_CHART_LABEL, true);
 	dash_format_add(out, cap, &o, " ");
 	double ideal =

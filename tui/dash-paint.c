@@ -87,6 +87,12 @@ void dash_paint_fill(WINDOW *w, const struct dash_rect *r, int row, attr_t a)
  * (the rows s takes). */
 int dash_paint_wrap(WINDOW *w, int y, int rows, int cols, int indent, const char *s, attr_t a)
 {
+	return dash_paint_wrap_at(w, y, 0, rows, cols, indent, s, a);
+}
+
+int dash_paint_wrap_at(WINDOW *w, int y, int x0, int rows, int cols, int indent, const char *s,
+		       attr_t a)
+{
 	char part[512];
 	int x = 0;
 
@@ -96,7 +102,7 @@ int dash_paint_wrap(WINDOW *w, int y, int rows, int cols, int indent, const char
 		if (y == rows - 1 && dash_fit_width(s) > width) {
 			dash_fit_words(part, sizeof(part), s, width);
 			if (w)
-				dash_paint_put(w, y, x, width, part, a);
+				dash_paint_put(w, y, x0 + x, width, part, a);
 			y++;
 			break;
 		}
@@ -114,7 +120,7 @@ int dash_paint_wrap(WINDOW *w, int y, int rows, int cols, int indent, const char
 		}
 		snprintf(part, sizeof(part), "%.*s", (int)n, s);
 		if (w)
-			dash_paint_put(w, y, x, width, part, a);
+			dash_paint_put(w, y, x0 + x, width, part, a);
 		y++;
 		s += n;
 		while (*s == ' ')

@@ -45,5 +45,8 @@ void dash_paint_fill(WINDOW *w, const struct dash_rect *r, int row, attr_t a);
  * next free row.  w NULL: nothing is drawn, the rows are counted (from
  * row y, stopping before rows as when drawn). */
 int dash_paint_wrap(WINDOW *w, int y, int rows, int cols, int indent, const char *s, attr_t a);
+/* The same from column x0: cols columns from there. */
+int dash_paint_wrap_at(WINDOW *w, int y, int x0, int rows, int cols, int indent, const char *s,
+		       attr_t a);
 
 #endif

@@ -6,6 +6,7 @@
 #include <math.h>
 
 #include "amdahl.h"
+#include "settings-lab.h"
 #include "sweep-fit.h"
 
 static void test_law(void **state)
@@ -17,9 +18,21 @@ static void test_law(void **state)
 	assert_near(amdahl_speedup(1, 8, 8), 1, 1e-12);
 	assert_near(amdahl_speedup(0.1, 1, 4), 1, 1e-12);
 	/* 1/S = 0.6 at 2 threads: e = (0.6 - 0.5) / 0.5 */
-	assert_near(amdahl_karp_flatt(1 / 0.6, 2), 0.2, 1e-12);
-	assert_true(isnan(amdahl_karp_flatt(1, 1)));
-	assert_true(isnan(amdahl_karp_flatt(0, 2)));
+	assert_near(amdahl_karp_flatt(1 / 0.6, 2, 0), 0.2, 1e-12);
+	assert_near(amdahl_karp_flatt(1 / 0.6, 2, 4), 0.2, 1e-12);
+	/* at the parallelism the point could have: 4 threads on 2 CPUs are 2 */
+	assert_near(amdahl_karp_flatt(1 / 0.6, 4, 2), 0.2, 1e-12);
+	/* 2 threads on 1.5 CPUs: e = (1/1.25 - 1/1.5) / (1 - 1/1.5) = 0.4 */
+	assert_near(amdahl_karp_flatt(1.25, 2, 1.5), 0.4, 1e-12);
+	assert_true(isnan(amdahl_karp_flatt(1, 1, 0)));
+	assert_true(isnan(amdahl_karp_flatt(0, 2, 0)));
+	assert_true(isnan(amdahl_karp_flatt(1.5, 2, 1))); /* one CPU: nothing to tell */
+	/* beyond: more threads than the whole CPUs */
+	assert_false(amdahl_beyond(2, 2));
+	assert_true(amdahl_beyond(3, 2));
+	assert_false(amdahl_beyond(2, 1.5)); /* 2 threads on a 1.5-CPU quota of 2 cores */
+	assert_true(amdahl_beyond(3, 1.5));
+	assert_false(amdahl_beyond(64, 0));
 }
 
 /* Speedups made from s on C CPUs at threads 1 .. tmax give s back. */
@@ -37,8 +50,13 @@ static void check_recovers(double s, double cpus, int tmax)
 		assert_near(f.r2, 1, 1e-9);
 	else /* every speedup 1: nothing to explain */
 		assert_true(isnan(f.r2));
-	assert_int_equal(f.points_used, tmax);
+	/* threads above the whole CPUs are counted apart, never fitted */
+	int within = tmax < (int)ceil(cpus - 1e-9) ? tmax : (int)ceil(cpus - 1e-9);
+	assert_int_equal(f.points_used, within);
+	assert_int_equal(f.points_beyond, tmax - within);
 	assert_int_equal(f.points_excluded, 0);
+	assert_near(f.threads_min, 1, 0);
+	assert_near(f.threads_max, within, 0);
 }
 
 static void test_exact(void **state)
@@ -93,7 +111,7 @@ static void test_two_points(void **state)
 	amdahl_set_add(&set, 2, 1.61, false);
 	struct amdahl_fit f;
 	assert_int_equal(amdahl_fit(&set, 2, &f), 0);
-	assert_near(f.serial_fraction, amdahl_karp_flatt(1.61, 2), 1e-9);
+	assert_near(f.serial_fraction, amdahl_karp_flatt(1.61, 2, 2), 1e-9);
 	assert_near(f.kf_min, f.serial_fraction, 1e-9);
 }
 
@@ -194,8 +212,9 @@ static void test_caption(void **state)
 	sweep_fit_caption(buf, sizeof(buf), &f);
 	printf("# %s\n", buf);
 	assert_string_equal(buf,
-			    "Amdahl fit: serial fraction 0.06 (Karp-Flatt 0.06-0.06, 2 points, "
-			    "r2 1.00, 1 left out (marked *): contended or throttled), predicts 1.9x at 2 "
+			    "Amdahl fit: serial fraction 0.06 (Karp-Flatt 0.06-0.06, 2 points at 1-2 "
+			    "threads, r2 1.00, 1 left out (marked *): contended or throttled), predicts "
+			    "1.9x at 2 "
 			    "threads; a prediction beyond this box's 2 CPUs: 3.4x at 4 CPUs, "
 			    "5.6x at 8 CPUs");
 	set.p[1].excluded = true;
@@ -205,6 +224,45 @@ static void test_caption(void **state)
 				 "none above 1 thread is left)");
 	sweep_fit_caption(buf, 20, &f); /* cut, never past the buffer */
 	assert_int_equal(strlen(buf), 19);
+}
+
+/* A lab sweep of 1 to 4 threads on 2 CPUs: the rows above 2 threads
+ * measure what threads cost beyond the CPUs, not the serial fraction; fitted,
+ * they made s 0.60 where the 2-thread row alone says 0.08. */
+static void test_beyond(void **state)
+{
+	(void)state;
+	struct amdahl_set set;
+	amdahl_set_init(&set);
+	amdahl_set_add(&set, 1, 1, false);
+	amdahl_set_add(&set, 2, 1.85, false);
+	amdahl_set_add(&set, 3, 1.39, false);
+	amdahl_set_add(&set, 4, 1.11, false);
+	struct amdahl_fit f;
+	char buf[512];
+	assert_int_equal(amdahl_fit(&set, 2, &f), 0);
+	assert_near(f.serial_fraction, amdahl_karp_flatt(1.85, 2, 2), 1e-9);
+	assert_true(f.serial_fraction < 0.1);
+	assert_int_equal(f.points_used, 2);
+	assert_int_equal(f.points_beyond, 2);
+	assert_near(f.kf_max, f.serial_fraction, 1e-9); /* no Karp-Flatt of 4 threads */
+	sweep_fit_caption(buf, sizeof(buf), &f);
+	printf("# %s\n", buf);
+	assert_non_null(strstr(buf, "2 points at 1-2 threads, r2 1.00, 2 left out (marked *): "
+				    "more threads than the 2 CPUs)"));
+	sweep_fit_caption_brief(buf, sizeof(buf), &f);
+	assert_non_null(strstr(buf, "Amdahl s=0.08 (2 pts, Karp-Flatt 0.08-0.08)"));
+	/* the 2-thread row contended as well: nothing left to fit, and why */
+	set.p[1].excluded = true;
+	assert_int_equal(amdahl_fit(&set, 2, &f), -EDOM);
+	sweep_fit_caption(buf, sizeof(buf), &f);
+	assert_string_equal(buf, "Amdahl fit: none (3 points left out, 1 contended or throttled, "
+				 "2 with more threads than the 2 CPUs; none above 1 thread is "
+				 "left)");
+	/* the lab's 2 streams x 2 threads on 2 CPUs: starred, not fitted */
+	assert_true(sweep_fit_marked(VERDICT_OVERSUBSCRIBED, false, 4, 2));
+	assert_false(sweep_fit_marked(VERDICT_FINE, false, 2, 2));
+	assert_true(sweep_fit_marked(VERDICT_CONTENDED, false, 2, 2));
 }
 
 /* The dashboard's chart points: current ones at streams x threads,
@@ -228,9 +286,28 @@ static void test_labview(void **state)
 	struct amdahl_fit f;
 	assert_int_equal(sweep_fit_labview(&v, 768, 0, single, 2, &f), 0);
 	assert_near(f.serial_fraction, 0.1, 1e-9);
-	assert_int_equal(f.points_used, 3);
+	assert_int_equal(f.points_used, 2);
+	assert_int_equal(f.points_beyond, 1); /* 2 x 2 on 2 CPUs */
 	assert_int_equal(f.points_excluded, 1);
 	assert_int_equal(sweep_fit_labview(&v, 768, 0, -1, 2, &f), -EDOM);
+	/* The triad's figures (the tour's lesson 9) never land on the GEMM
+	 * point of the same settings: a chart of n=768 sgemm showed the
+	 * triad's 5.0 GFLOP/s as its 1x2 row. */
+	labview_init(&v);
+	struct workload_report w = {.threads = 2, .streams = 1, .size = 768, .precision = "single",
+				    .kernel = settings_kernel_name(SETTINGS_GEMM),
+				    .steady_gflops = 150, .steady_seconds = 2, .interval = 1};
+	labview_note(&v, &w, 2);
+	w.kernel = settings_kernel_name(SETTINGS_TRIAD);
+	w.steady_gflops = 5;
+	labview_note(&v, &w, 2);
+	const struct labview_point *gemm = labview_point_find(&v, 1, 2, 0, 768, 0);
+	assert_non_null(gemm);
+	assert_near(gemm->gflops, 150, 0);
+	struct settings triad = {.kernel = SETTINGS_TRIAD, .size = 768};
+	const struct labview_point *t = labview_point_find(&v, 1, 2, 0, settings_rate_key(&triad), 0);
+	assert_non_null(t);
+	assert_near(t->gflops, 5, 0);
 }
 
 int main(void)
@@ -240,7 +317,7 @@ int main(void)
 	    cmocka_unit_test(test_excluded), cmocka_unit_test(test_two_points),
 	    cmocka_unit_test(test_noisy),    cmocka_unit_test(test_predictions),
 	    cmocka_unit_test(test_cmd_rows), cmocka_unit_test(test_caption),
-	    cmocka_unit_test(test_labview),
+	    cmocka_unit_test(test_labview),  cmocka_unit_test(test_beyond),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

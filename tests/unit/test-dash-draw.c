@@ -339,6 +339,19 @@ static void test_lab_large_uses_space(void **state)
 	assert_non_null(strstr(row_text(w, find_row(w, "NAME")), "VCS/s"));
 	assert_int_equal(find_row(w, "F1 help"), 48);
 	delwin(w);
+	/* 120 x 40: the chart beside the CPUs is narrower than any one line
+	 * of the caption; it wraps onto the free rows below the bars rather
+	 * than leave the fit's marks without its figures. */
+	w = newwin(40, 120, 0, 0);
+	draw(w, f);
+	fit = find_row(w, "Amdahl s=");
+	if (fit < 0)
+		fit = find_row(w, "Amdahl fit:");
+	assert_true(fit > 0);
+	printf("# 120x40: %s\n#         %s\n", row_text(w, fit), row_text(w, fit + 1));
+	assert_true(strstr(row_text(w, fit), "s=0.00") ||
+		    strstr(row_text(w, fit), "serial fraction 0.00"));
+	delwin(w);
 	fixture_free(f);
 }
 

@@ -84,7 +84,10 @@ static void test_amdahl_lesson(void **state)
 	amdahl_set_add(&set, 4, 90 / 50.0, false);
 	struct amdahl_fit fit;
 	assert_int_equal(amdahl_fit(&set, 2, &fit), 0);
-	assert_int_equal(am->pre.fit_points, 3);
+	/* lesson 3's 4 threads outnumber the 2 CPUs: counted, not fitted */
+	assert_int_equal(am->pre.fit_points, 2);
+	assert_int_equal(am->pre.fit_beyond, 1);
+	assert_int_equal(am->pre.fit_busy, 0);
 	assert_near(am->pre.fit_s, fit.serial_fraction, 1e-12);
 	assert_near(am->pre.predicted, amdahl_speedup(fit.serial_fraction, 3, 2), 1e-12);
 	/* Then the window: 88 GFLOP/s, 1.76x. */
@@ -100,7 +103,9 @@ static void test_amdahl_lesson(void **state)
 	tour_caption_figures_text(&tour, 3, line, sizeof(line));
 	assert_non_null(strstr(cap, "serial fraction"));
 	assert_non_null(strstr(cap, "88.0 GFLOP/s"));
-	assert_non_null(strstr(line, "Amdahl fit of 3 steps"));
+	assert_non_null(strstr(line, "Amdahl fit of 2 steps (1 left out): serial "));
+	assert_non_null(strstr(cap, "Fitted to lessons one to three (1 left out: more threads "
+				    "than CPUs), Amdahl's law gives"));
 	numbers_on(cap, line, "3 threads");
 	/* The step compared with, and which of the two was faster (it said
 	 * "the faster" of the earlier one, whichever it was). */
@@ -126,6 +131,26 @@ static void test_amdahl_lesson(void **state)
 	assert_null(strstr(once + 1, "ther processes used"));
 	am->fig.other_cpus = am->fig.psi_some = tour.step[0].fig.other_cpus = 0;
 	tour.step[0].fig.psi_some = 0;
+	/* Lesson 2 measured beside others (it read 0.58x): left out of the
+	 * fit, not taken for a serial fraction of 1; nothing is left to fit,
+	 * and the caption says why with the count its figures line shows. */
+	tour.step[1].fig.other_cpus = 0.9;
+	tour.step[1].fig.gflops = 29;
+	tour_models_predict(&tour, am);
+	assert_true(am->pre.fit_s < 0);
+	assert_int_equal(am->pre.fit_busy, 1);
+	assert_int_equal(am->pre.fit_beyond, 1);
+	tour_models_figures(&tour, &sess, am);
+	tour_caption(&tour, 3, cap, sizeof(cap));
+	tour_caption_figures_text(&tour, 3, line, sizeof(line));
+	assert_non_null(strstr(cap, "No prediction: 2 of lessons one to three left out (more "
+				    "threads than CPUs, or other processes using CPUs meanwhile)"));
+	assert_non_null(strstr(line, "Amdahl fit: none (2 left out)"));
+	numbers_on(cap, line, "3 threads");
+	tour.step[1].fig.other_cpus = 0;
+	tour.step[1].fig.gflops = 95;
+	tour_models_predict(&tour, am);
+	tour_models_figures(&tour, &sess, am);
 	/* Nothing to fit without lesson 1. */
 	tour.step[0].measured = false;
 	tour_models_predict(&tour, am);
