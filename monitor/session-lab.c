@@ -172,8 +172,12 @@ void session_lab_tick(struct session *s)
 		    s->impl->rates.total_cpu_pct / 100.0;
 		labview_ref_conditions(&s->view, stop_now(), other > 0 ? other : 0);
 	}
+	/* The tour's reference is lesson 1's n and precision's: another
+	 * size or kernel (lesson 4's n=256, lesson 9's triad) has its own. */
+	bool ref = s->single_ref > 0 && settings_rate_key(&s->want) == s->single_ref_key &&
+		   (int)s->want.precision == s->single_ref_precision;
 	labview_feed(&s->view, &s->impl->lab_status, stop_now(), s->impl->cur.budget.effective,
-		     s->single_ref, &s->work);
+		     ref ? s->single_ref : 0, &s->work);
 	if (s->have_rates)
 		labview_cpu(s->impl->rates.threads, s->impl->rates.nthreads, &s->work);
 	session_lab_events(s);

@@ -122,8 +122,10 @@ struct session {
 	struct workload_report work; /* what outputs show of the workload */
 	struct session_sweep sweep;  /* the s key's thread-count sweep (session-sweep.h) */
 	double single_ref;	     /* > 0: the single-thread rate ideal and ceiling use (the
-				      * tour's, measured in its first lesson), GFLOP/s; else
-				      * the lab view's reference */
+				      * tour's, measured in its first lesson), GFLOP/s, at the
+				      * rate key and precision below only; else the lab
+				      * view's reference */
+	int single_ref_key, single_ref_precision;
 
 	/* replay: the source is a recording */
 	long replay_pos;	 /* the sample shown (0-based) */

@@ -505,12 +505,17 @@ size_t tour_caption_figures_text(const struct tour *t, size_t i, char *out, size
 	out[0] = '\0';
 	if (!st->measured)
 		return 0;
-	tour_caption_say(&x, "measured %.1f s: %.1f GFLOP/s, 1 thread %.1f", f->seconds, f->gflops,
-			 f->single_gflops);
-	if (f->best_single > 0)
-		tour_caption_say(&x, " (best %.1f)", f->best_single);
-	tour_caption_say(&x, ", %.2fx, ideal %.1f, ceiling %.1f (%.0f%%), %.2f CPUs", f->speedup,
-			 f->ideal_gflops, f->ceiling_gflops, f->ceiling_pct, f->effective);
+	tour_caption_say(&x, "measured %.1f s: %.1f GFLOP/s", f->seconds, f->gflops);
+	if (f->single_gflops > 0) {
+		tour_caption_say(&x, ", 1 thread %.1f", f->single_gflops);
+		if (f->best_single > 0)
+			tour_caption_say(&x, " (best %.1f)", f->best_single);
+		tour_caption_say(&x, ", %.2fx, ideal %.1f, ceiling %.1f (%.0f%%), %.2f CPUs",
+				 f->speedup, f->ideal_gflops, f->ceiling_gflops, f->ceiling_pct,
+				 f->effective);
+	} else
+		tour_caption_say(&x, ", 1 thread not measured at this size, %.2f CPUs",
+				 f->effective);
 	tour_caption_say(&x,
 			 ", wait %.0f%%, %.0f ivcs/s a thread, CPU %.2f (in GEMM %.2f, spin %.2f)",
 			 f->wait_pct, f->ivcsw_per_s, f->cpu_cpus, f->useful_cpus, f->spin_cpus);

@@ -346,6 +346,11 @@ static void acc_end(struct tour *t, const struct session *s, double now, struct 
 	f->gflops = throughput_gflops(throughput_delta(a->flops, st->flops), dt);
 	const struct tour_step *one = tour_find(t, TOUR_SINGLE);
 	f->single_gflops = one ? one->fig.gflops : single_rate(t, s);
+	/* Speedups are to one thread at the same n and kernel: at another the
+	 * lab's own reading there, or none (not lesson 1's n=768 rate). */
+	if (one && (settings_rate_key(w) != settings_rate_key(&one->set) ||
+		    w->precision != one->set.precision))
+		f->single_gflops = s->work.single_thread_gflops;
 	if (t->step[t->cur].kind == TOUR_SINGLE)
 		f->single_gflops = f->gflops;
 	f->best_single = s->work.single_thread_gflops;
@@ -457,8 +462,11 @@ bool tour_tick(struct tour *t, struct session *s, double now)
 		/* The screen's ideal and ceiling use the rate this lesson
 		 * measured, under the conditions of the tour: its captions and
 		 * the header then quote one reference. */
-		if (st->kind == TOUR_SINGLE && st->fig.gflops > 0)
+		if (st->kind == TOUR_SINGLE && st->fig.gflops > 0) {
 			s->single_ref = st->fig.gflops;
+			s->single_ref_key = settings_rate_key(&st->set);
+			s->single_ref_precision = (int)st->set.precision;
+		}
 		tour_caption(t, t->cur, st->caption, sizeof(st->caption));
 		t->state = TOUR_SHOWING;
 		t->t_state = now;

@@ -32,13 +32,15 @@ static void json_figures(struct json_out *j, const struct tour_figures *f)
 	json_out_object(j);
 	json_out_knum(j, "seconds", f->seconds, 3);
 	json_out_knum(j, "gflops", f->gflops, 3);
-	json_out_knum(j, "single_thread_gflops", f->single_gflops, 3);
+	/* null where one thread was not measured at the step's n and kernel */
+	bool single = f->single_gflops > 0;
+	json_out_knum(j, "single_thread_gflops", single ? f->single_gflops : (double)NAN, 3);
 	json_out_knum(j, "best_single_thread_gflops",
 		      f->best_single > 0 ? f->best_single : (double)NAN, 3);
-	json_out_knum(j, "speedup", f->speedup, 3);
-	json_out_knum(j, "ideal_gflops", f->ideal_gflops, 3);
-	json_out_knum(j, "ceiling_gflops", f->ceiling_gflops, 3);
-	json_out_knum(j, "ceiling_pct", f->ceiling_pct, 2);
+	json_out_knum(j, "speedup", single ? f->speedup : (double)NAN, 3);
+	json_out_knum(j, "ideal_gflops", single ? f->ideal_gflops : (double)NAN, 3);
+	json_out_knum(j, "ceiling_gflops", single ? f->ceiling_gflops : (double)NAN, 3);
+	json_out_knum(j, "ceiling_pct", single ? f->ceiling_pct : (double)NAN, 2);
 	json_out_knum(j, "effective_cpus", f->effective, 3);
 	json_out_kint(j, "online_cpus", f->online);
 	json_out_kint(j, "affinity_cpus", f->affinity);

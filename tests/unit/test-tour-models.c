@@ -33,6 +33,7 @@ static struct tour_step *step(size_t i, enum tour_kind k, int lesson, int thread
 	st->fig.gflops = gflops;
 	st->fig.effective = 2;
 	st->fig.speedup = gflops / 50.0;
+	st->fig.single_gflops = 50;
 	st->measured = true;
 	if (tour.nsteps < i + 1)
 		tour.nsteps = i + 1;
