@@ -172,7 +172,7 @@ mis early.json --env MODE=x --seconds 30 --warmup 0.2 --progress 'step ([0-9]+)'
 # A DataLoader-like job: a main process and 2 workers forked into its group
 # (idle: what is checked is how they are stopped, not what they compute).
 FORKER="$B/tests/lib/forker"
-bg_start dl.json "$TL" --sweep --env X=a,b --seconds 1 --warmup 0.3 --format json --log "$tmp/dl.log" \
+bg_start dl.json "$TL" --sweep --env OMP_NUM_THREADS=1,2 --seconds 1 --warmup 0.3 --format json --log "$tmp/dl.log" \
 	-- "$FORKER" 0 2 0
 # --repeat.
 rep() {
@@ -419,7 +419,8 @@ else
 fi
 
 # A DataLoader-like job: workers forked into the main process's group are
-# stopped with it, not counted as left outside; --log takes every row.
+# stopped with it, not counted as left outside; --log takes every row,
+# with the environment the row ran with.
 bg_end dl.json
 if "$PY" - "$tmp/dl.json" "$tmp/dl.log" >"$tmp/check" 2>&1 <<'PY'; then
 import json, sys
@@ -429,7 +430,9 @@ st = [x["status"] for x in d["rows"]]
 # after the grace), never counted as left outside it.
 assert len(st) == 2 and all(x.startswith("stopped (SIGTERM)") and "outside" not in x for x in st), st
 log = [json.loads(l) for l in open(sys.argv[2])]
-assert [l["setting"]["X"] for l in log] == ["a", "b"], log
+assert [l["setting"]["OMP_NUM_THREADS"] for l in log] == ["1", "2"], log
+# each row's environment as its command had it, not threadlab's own
+assert [l["environment"]["OMP_NUM_THREADS"] for l in log] == ["1", "2"], log
 assert all(l["note"].startswith("--sweep: stopped") for l in log), log
 print(st[0])
 PY
