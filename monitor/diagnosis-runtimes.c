@@ -37,7 +37,8 @@ static void diag_pool_in_effect(struct diag_runtime *x, const struct census_runt
 		x->pool = rt->pool_read;
 		x->source = POOL_MEMORY;
 		snprintf(x->pool_why, sizeof(x->pool_why),
-			 "%s: %d threads, read from process %d (%s)", name, x->pool, (int)x->pid,
+			 "%s: %d thread%s, read from process %d (%s)", name, x->pool,
+			 x->pool == 1 ? "" : "s", (int)x->pid,
 			 runtimes_pool_symbol(x->id, x->variant));
 	} else if (observed >= 2 && k != RUNTIME_KIND_TASKING) {
 		x->pool = observed;
@@ -50,8 +51,8 @@ static void diag_pool_in_effect(struct diag_runtime *x, const struct census_runt
 		x->pool = x->pool_default;
 		x->source = POOL_DEFAULT;
 		snprintf(x->pool_why, sizeof(x->pool_why),
-			 "%s: %d threads by its default rule (no team seen working%s)", name,
-			 x->pool,
+			 "%s: %d thread%s by its default rule (no team seen working%s)", name,
+			 x->pool, x->pool == 1 ? "" : "s",
 			 rt->pool_err == EACCES || rt->pool_err == EPERM
 			     ? "; its memory may not be read: run as its user or root"
 			     : "");

@@ -122,7 +122,10 @@ void report_budget(FILE *f, enum format fmt, pid_t pid, const struct model_budge
 	json_out_object(&j);
 	json_out_kint(&j, "version", b->loc.version);
 	json_out_kstr(&j, "path", b->loc.path);
-	json_out_kstr(&j, "quota_dir", b->quota.dir);
+	/* a path from the root, as the text and stat_dir give it (null: none) */
+	char qdir[MODEL_PATH_MAX + 2];
+	snprintf(qdir, sizeof(qdir), "/%s", b->quota.dir);
+	json_out_kstr(&j, "quota_dir", b->quota.dir[0] ? qdir : NULL);
 	json_out_kbool(&j, "fallback", b->loc.fallback);
 	json_out_end(&j);
 	json_out_kstr(&j, "note", b->note);

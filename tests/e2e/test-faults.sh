@@ -115,7 +115,8 @@ for c in cg-v2-noonline cg-v2-badonline; do
 	grep -q '^  online     unavailable' "$tmp/out" && grep -q 'bound by quota' "$tmp/out" &&
 		ok "--budget $c: online unavailable, not 0" || notok "--budget $c" "$(cat "$tmp/out")"
 	"$TL" --budget --format json --root "$FX/$c" -p 4242 >"$tmp/out" 2>&1
-	"$PY" -c 'import json,sys; b=json.load(open(sys.argv[1]))["budget"]; assert b["online"] is None and b["effective"] == 2.5, b' "$tmp/out" 2>"$tmp/err" &&
+	# (and the quota's directory a path from the root, as the text gives it)
+	"$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); b=d["budget"]; assert b["online"] is None and b["effective"] == 2.5, b; q=d["cgroup"]["quota_dir"]; assert q.startswith("/sys/fs/cgroup"), q' "$tmp/out" 2>"$tmp/err" &&
 		ok "--budget json $c: online is null" || notok "--budget json $c" "$(cat "$tmp/out" "$tmp/err")"
 done
 "$TL" --budget --root "$FX/cg-v1" >"$tmp/out" 2>"$tmp/err"

@@ -321,6 +321,10 @@ static void test_pools_in_effect(void **state)
 	assert_int_equal(s.d.runtimes[0].pool, 2);
 	assert_int_equal(s.d.runtimes[0].source, POOL_MEMORY);
 	assert_false(s.d.runtimes[0].code_sets);
+	assert_non_null(strstr(s.d.runtimes[0].pool_why, ": 2 threads, read from process"));
+	rt->pool_read = 1;
+	diagnosis_make(&s.in, &s.d);
+	assert_non_null(strstr(s.d.runtimes[0].pool_why, ": 1 thread, read from process"));
 	/* nobody working and no default: unknown, never 0 */
 	scene_make(&s, 1, 1, 0, 2);
 	scene_census(&s, NULL);
