@@ -241,15 +241,19 @@ void diagnosis_out_text(FILE *f, const struct diagnosis *d)
 	for (size_t i = 0; i < d->nsuggestions; i++)
 		diag_text(f, "  - ", d->suggestions[i]);
 	char act[256];
+	/* CPUs and the wait in seconds a second, summed over the role's
+	 * threads, as the headline says them ("waited 4.60 s/s"); a percent
+	 * of one CPU summed read 668% (a sweep's wait% is a share). */
 	if (d->nroles)
-		fprintf(f, "roles:\n  %-28s %5s %7s %9s %7s %7s %7s  %s\n", "role", "procs",
-			"threads", "runnable", "CPU%", "wait%", "input%", "activity");
+		fprintf(f, "roles:\n  %-28s %5s %7s %9s %7s %8s %7s  %s\n", "role", "procs",
+			"threads", "runnable", "CPUs", "wait s/s", "input%", "activity");
 	for (size_t i = 0; i < d->nroles; i++) {
 		const struct diag_role *r = &d->roles[i];
 		text_safe_cell(r->name, strlen(r->name), 28, false, a, sizeof(a));
 		activity_summary(r->activity, act, sizeof(act));
-		fprintf(f, "  %s %5d %7d %9.2f %7.1f %7.1f %7.1f  %s\n", a, r->nprocs, r->threads,
-			r->runnable_mean, r->cpu_pct, r->wait_pct, r->input_wait_pct, act);
+		fprintf(f, "  %s %5d %7d %9.2f %7.2f %8.2f %7.1f  %s\n", a, r->nprocs, r->threads,
+			r->runnable_mean, r->cpu_pct / 100, r->wait_pct / 100, r->input_wait_pct,
+			act);
 	}
 	if (d->nruntimes)
 		fputs("runtimes:\n", f);
