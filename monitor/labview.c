@@ -233,8 +233,7 @@ static void labview_roofline(struct labview *v, const struct settings *s, double
 	 * may have run on a crowded box). */
 	if (s->kernel == SETTINGS_TRIAD && out->steady_gflops > 0 && v->memory_gbs > 0)
 		labview_ref_memory_put(v, out->steady_gflops * 1.5 * elem);
-	roofline_make(&out->roofline, s->kernel, s->size, elem, single,
-		      (double)s->threads * s->streams, effective, v->memory_gbs,
+	roofline_make(&out->roofline, s->kernel, s->size, elem, single, effective, v->memory_gbs,
 		      s->paused ? -1 : point);
 	double i = out->roofline.intensity;
 	out->gbs = i > 0 ? out->gflops / i : 0;

@@ -23,15 +23,12 @@ double roofline_intensity(enum settings_kernel k, int n, int elem)
 }
 
 void roofline_make(struct roofline *r, enum settings_kernel k, int n, int elem, double single,
-		   double workers, double effective, double memory_gbs, double gflops)
+		   double effective, double memory_gbs, double gflops)
 {
 	memset(r, 0, sizeof(*r));
 	r->kernel = k;
 	r->intensity = roofline_intensity(k, n, elem);
-	double w = workers < 1 ? 1 : workers;
-	if (effective > 0 && w > effective)
-		w = effective;
-	r->compute_roof = single > 0 ? single * w : 0;
+	r->compute_roof = single > 0 ? single * (effective > 0 ? effective : 1) : 0;
 	r->memory_roof = memory_gbs > 0 ? memory_gbs : 0;
 	r->gflops = gflops >= 0 ? gflops : -1;
 	r->gbs = gflops >= 0 && r->intensity > 0 ? gflops / r->intensity : -1;

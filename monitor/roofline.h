@@ -12,9 +12,10 @@
  *   3e bytes an element: 2 / 24 in double (STREAM's count; write-allocate
  *   traffic is not counted, as STREAM does not).
  *
- * The compute roof is the measured single-thread GEMM rate x the workers
- * (streams x threads), capped by the effective CPUs; the memory roof is the
- * bandwidth the triad measured (lab_status_memory_gbs).  The ridge is their
+ * Both roofs are the machine's, whatever threads the lab runs now: the
+ * compute roof is the measured single-thread GEMM rate x the effective CPUs
+ * (the ceiling the header shows), the memory roof the bandwidth the triad
+ * measured on every CPU (lab_status_memory_gbs).  The ridge is their
  * ratio: a kernel whose intensity is below it is memory-bound (threads
  * beyond what saturates the bandwidth add nothing), above it compute-bound
  * (threads add FLOPs up to the CPUs).  Pure arithmetic: no I/O. */
@@ -49,10 +50,10 @@ struct roofline {
 };
 
 /* Fills r.  single: the single-thread GEMM rate, GFLOP/s (<= 0 unknown);
- * workers: streams x threads; effective: CPUs (<= 0 no cap); memory_gbs
+ * effective: CPUs (<= 0 unknown: the roof is then one CPU's); memory_gbs
  * (<= 0 unknown); gflops: measured (< 0 none).  The bound needs both
  * roofs; at the ridge it reads compute-bound. */
 void roofline_make(struct roofline *r, enum settings_kernel k, int n, int elem, double single,
-		   double workers, double effective, double memory_gbs, double gflops);
+		   double effective, double memory_gbs, double gflops);
 
 #endif

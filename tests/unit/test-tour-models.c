@@ -166,7 +166,7 @@ static void triad_case(double gflops_all, double memory_roof, const char *says)
 	step(1, TOUR_TWO, 2, 2, 95);
 	struct tour_step *t1 = step(2, TOUR_TRIAD_ONE, 9, 1, 1.0);
 	t1->set.kernel = SETTINGS_TRIAD;
-	roofline_make(&sess.work.roofline, SETTINGS_TRIAD, 0, 4, 50, 1, 2, memory_roof, 1.0);
+	roofline_make(&sess.work.roofline, SETTINGS_TRIAD, 0, 4, 50, 2, memory_roof, 1.0);
 	tour_models_figures(&tour, &sess, t1);
 	assert_near(t1->fig.gbs, 6.0, 1e-12); /* 1 GFLOP/s at 1/6 FLOP/B */
 	assert_string_equal(t1->fig.bound, "memory");
@@ -177,7 +177,7 @@ static void triad_case(double gflops_all, double memory_roof, const char *says)
 	numbers_on(cap, line, NULL);
 	struct tour_step *ta = step(3, TOUR_TRIAD_ALL, 9, 2, gflops_all);
 	ta->set.kernel = SETTINGS_TRIAD;
-	roofline_make(&sess.work.roofline, SETTINGS_TRIAD, 0, 4, 50, 2, 2, memory_roof, gflops_all);
+	roofline_make(&sess.work.roofline, SETTINGS_TRIAD, 0, 4, 50, 2, memory_roof, gflops_all);
 	tour_models_figures(&tour, &sess, ta);
 	assert_near(ta->fig.triad_speedup, gflops_all, 1e-12);
 	assert_near(ta->fig.gemm_speedup, 1.9, 1e-12);
