@@ -313,7 +313,7 @@ static void cap_pipe(struct tour_text *x, const struct tour *t, const struct tou
 			    f->gflops, one->fig.gflops);
 		tour_caption_say(x, "; the loaders use %.0f%% of a CPU.", f->loader_cpu_pct);
 		if (one && f->batches_per_s < 0.95 * one->fig.batches_per_s) {
-			tour_caption_say(x, " Fewer batches than one loader made:");
+			tour_caption_say(x, " Fewer batches than one loader made.");
 			evidence(x, f);
 		} else if (tour_spare(t) < 2) {
 			tour_caption_say(
@@ -517,8 +517,10 @@ size_t tour_caption_figures_text(const struct tour *t, size_t i, char *out, size
 		tour_caption_say(&x, ", 1 thread not measured at this size, %.2f CPUs",
 				 f->effective);
 	tour_caption_say(&x,
-			 ", wait %.0f%%, %.0f ivcs/s a thread, CPU %.2f (in GEMM %.2f, spin %.2f)",
-			 f->wait_pct, f->ivcsw_per_s, f->cpu_cpus, f->useful_cpus, f->spin_cpus);
+			 ", wait %.0f%%, %.0f ivcs/s a thread, CPU %.2f (in %s %.2f, spin %.2f)",
+			 f->wait_pct, f->ivcsw_per_s, f->cpu_cpus,
+			 st->set.kernel == SETTINGS_TRIAD ? "the triad" : "GEMM", f->useful_cpus,
+			 f->spin_cpus);
 	tour_caption_say(&x, ", others %.1f CPUs", f->other_cpus);
 	if (f->psi_some >= 0)
 		tour_caption_say(&x, ", PSI %.0f%%", f->psi_some);

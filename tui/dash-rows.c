@@ -381,5 +381,8 @@ size_t dash_rows_chart_title(char *out, size_t cap, int width, int size, int pre
 			fit ? fm : "", fit ? " fit" : "");
 	dash_line_add(&l, 2, "right: GFLOP/s, %% of ideal");
 	dash_line_brief(&l, "GFLOP/s, %% of ideal");
+	/* what a row's "2x1" means (streams x threads), * left out of the fit */
+	dash_line_add(&l, 3, "rows: streams x threads, * not fitted");
+	dash_line_brief(&l, "streams x threads");
 	return dash_line_render(&l, out, cap, width);
 }
