@@ -104,7 +104,7 @@ static bool diag_pool_call(const struct diagnosis *d, const struct diag_runtime 
 	return true;
 }
 
-const struct diag_role *diagnosis_role(const struct diagnosis *d, const char *kind)
+const struct diag_role *diagnosis_advice_role(const struct diagnosis *d, const char *kind)
 {
 	for (size_t i = 0; i < d->nroles; i++)
 		if (strcmp(d->roles[i].kind, kind) == 0)
@@ -112,9 +112,9 @@ const struct diag_role *diagnosis_role(const struct diagnosis *d, const char *ki
 	return NULL;
 }
 
-bool diagnosis_role_starved(const struct diag_role *r)
+bool diagnosis_advice_role_starved(const struct diag_role *r)
 {
-	return r->wait_pct >= DIAG_STARVED_WAIT * r->cpu_pct && r->wait_pct >= 10;
+	return r->wait_pct >= DIAG_STARVED_WAIT * r->cpu_pct && r->wait_pct >= DIAG_STARVED_MIN;
 }
 
 void diagnosis_advice_neighbours_text(const struct diagnosis *d, char *out, size_t cap, size_t max)
@@ -275,7 +275,7 @@ static void diag_suggest_workers(struct diagnosis *d, const char *knob,
 {
 	int cpus = diag_floor_cpus(d->effective);
 	int w = workers->nprocs;
-	const struct diag_role *main_role = diagnosis_role(d, "main");
+	const struct diag_role *main_role = diagnosis_advice_role(d, "main");
 	double dmain = main_role ? main_role->runnable_mean : 0;
 	double per_worker = w > 0 ? workers->runnable_mean / w : 0;
 	/* With a pool of 1 a process runs at most one thread: what each would
@@ -297,6 +297,16 @@ static void diag_suggest_workers(struct diagnosis *d, const char *knob,
 				 "threads on %.2f CPUs",
 				 knob, w, workers->name, knob, cpus - w, cpus, d->effective))
 		return;
+	/* Every process at one thread, when that fits (workers that mostly
+	 * wait count for what they use). */
+	double all_one = main_after + w * worker_after;
+	if (all_one < dmain + workers->runnable_mean &&
+	    diagnosis_advice_suggest_fits(
+		d, all_one, d->effective,
+		"set %s=1 in the main process and in the %d %s: about %.1f runnable threads on "
+		"%.2f CPUs",
+		knob, w, workers->name, all_one, d->effective))
+		return;
 	/* As many workers as fit beside the main process's measured demand
 	 * (not a whole thread when it mostly waits).  An input-bound main
 	 * process loses nothing by it when the workers wait for CPUs already. */
@@ -305,7 +315,7 @@ static void diag_suggest_workers(struct diagnosis *d, const char *knob,
 				    1e-9)
 		       : w;
 	double after = main_after + keep * worker_after;
-	if (keep >= 1 && keep < w && (!d->input_bound || diagnosis_role_starved(workers)) &&
+	if (keep >= 1 && keep < w && (!d->input_bound || diagnosis_advice_role_starved(workers)) &&
 	    diagnosis_advice_suggest_fits(
 		d, after, d->effective,
 		"use %d of the %d %s, with %s=1 in each and in the main process: about "
@@ -314,15 +324,15 @@ static void diag_suggest_workers(struct diagnosis *d, const char *knob,
 		return;
 	/* Not even one thread per process fits: no number to promise. */
 	SUGGEST(d,
-		"with %s=1 everywhere the main process and the %d %s are still %d runnable threads "
-		"on %.2f CPUs: run fewer processes, or give the job more CPUs",
-		knob, w, workers->name, w + 1, d->effective);
+		"with %s=1 everywhere the main process and the %d %s are still about %.1f "
+		"runnable threads on %.2f CPUs: run fewer processes, or give the job more CPUs",
+		knob, w, workers->name, all_one, d->effective);
 }
 
 void diagnosis_advice_over(struct diagnosis *d, const struct diag_input *in)
 {
 	int cpus = diag_floor_cpus(d->effective);
-	const struct diag_role *workers = diagnosis_role(d, "workers");
+	const struct diag_role *workers = diagnosis_advice_role(d, "workers");
 	const struct diag_runtime *pool = diagnosis_advice_main_pool(d);
 	if (diag_lab_suggest(d, in, VERDICT_OVERSUBSCRIBED))
 		return;
@@ -339,8 +349,8 @@ void diagnosis_advice_over(struct diagnosis *d, const struct diag_input *in)
 				 after, d->effective);
 			diag_suggest_pool(d, pool, cpus, after, d->effective, why);
 		}
-	} else if (workers && !d->input_bound) {
-		const struct diag_role *main_role = diagnosis_role(d, "main");
+	} else if (workers && (!d->input_bound || diagnosis_advice_role_starved(workers))) {
+		const struct diag_role *main_role = diagnosis_advice_role(d, "main");
 		double dmain = main_role ? main_role->runnable_mean : 0;
 		double each = workers->runnable_mean / workers->nprocs;
 		int keep = each > 0 ? (int)floor((DIAG_OVER_FACTOR * d->effective - dmain) / each)

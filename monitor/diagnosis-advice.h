@@ -16,11 +16,11 @@ bool diagnosis_advice_suggest_fits(struct diagnosis *d, double runnable, double 
 /* Moves the last suggestion to the front (the one to try first). */
 void diagnosis_advice_suggest_first(struct diagnosis *d);
 /* The role of that kind ("main", "workers", "children"), or NULL. */
-const struct diag_role *diagnosis_role(const struct diagnosis *d, const char *kind);
+const struct diag_role *diagnosis_advice_role(const struct diagnosis *d, const char *kind);
 /* Whether a role's threads wait for CPUs a good part of what they run
  * (DIAG_STARVED_WAIT): the CPU they use is what they got, not what they
  * would use. */
-bool diagnosis_role_starved(const struct diag_role *r);
+bool diagnosis_advice_role_starved(const struct diag_role *r);
 /* diagnosis-advice.c: the runtime whose pool the user configures, the
  * neighbours in words ("stress (pid 812, 2.0 CPUs, /user.slice), ...", at
  * most max of them, raw bytes), and each verdict's suggestions. */

@@ -34,8 +34,8 @@ static void diag_headline_add(struct diagnosis *d, const char *fmt, ...)
  * children. */
 static const struct diag_role *diag_feeders(const struct diagnosis *d)
 {
-	const struct diag_role *w = diagnosis_role(d, "workers");
-	return w ? w : diagnosis_role(d, "children");
+	const struct diag_role *w = diagnosis_advice_role(d, "workers");
+	return w ? w : diagnosis_advice_role(d, "children");
 }
 
 static void diag_crowded_too(struct diagnosis *d)
@@ -82,7 +82,7 @@ void diagnosis_findings_input_bound(struct diagnosis *d, const struct diag_input
 	/* The main process must do work of its own between waits (a parent
 	 * that only waits for its children is no trainer); the lab's anchor
 	 * waits on its helpers by design. */
-	const struct diag_role *m = diagnosis_role(d, "main");
+	const struct diag_role *m = diagnosis_advice_role(d, "main");
 	d->input_bound = !in->lab && m && diag_feeders(d) && m->cpu_pct >= DIAG_INPUT_MAIN_CPU &&
 			 m->input_wait_pct >= DIAG_INPUT_BOUND_PCT;
 }
@@ -90,7 +90,7 @@ void diagnosis_findings_input_bound(struct diagnosis *d, const struct diag_input
 /* More workers when they have CPUs to run on, else cheaper items. */
 static void diag_input_advice(struct diagnosis *d)
 {
-	const struct diag_role *m = diagnosis_role(d, "main"), *w = diag_feeders(d);
+	const struct diag_role *m = diagnosis_advice_role(d, "main"), *w = diag_feeders(d);
 	if (!m || !w)
 		return;
 	int k = w->nprocs;
@@ -101,7 +101,7 @@ static void diag_input_advice(struct diagnosis *d)
 	/* Workers that wait for CPUs already are slow for want of CPU, not of
 	 * workers: more of them would share the same CPUs.  The verdict's own
 	 * advice (fewer threads, fewer workers) stays first. */
-	if (diagnosis_role_starved(w)) {
+	if (diagnosis_advice_role_starved(w)) {
 		REASON(d,
 		       "the %d %s wait for a CPU themselves (%.2f s/s waiting, %.2f CPUs used): "
 		       "more of them would only share those CPUs",

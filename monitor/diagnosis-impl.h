@@ -32,6 +32,9 @@
 /* A role whose threads wait for a CPU at least this share of the time they
  * run gets less CPU than it would use: its CPU is no measure of its demand. */
 #define DIAG_STARVED_WAIT      0.5
+/* ... and at least this much in all (% of a CPU): the scheduler's own
+ * wake-up latency, a few % a thread, is no starvation. */
+#define DIAG_STARVED_MIN       50.0
 
 /* The runnable threads thread t stood for over the window: (CPU % + wait
  * %) / 100. */

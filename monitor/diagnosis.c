@@ -345,10 +345,11 @@ static void diag_evidence(struct diagnosis *d, const struct diag_input *in)
 	if (d->throttle_valid && d->throttled_pct > 0)
 		REASON(d, "throttled in %.0f%% of periods (%.2f s/s)", d->throttled_pct,
 		       d->throttled_s_per_s);
-	/* (A job whose own demand exceeds its CPUs waits for its own threads,
-	 * however short each wait: the verdict says so.) */
+	/* (A job whose own demand exceeds its CPUs, the factor above the
+	 * oversubscribed threshold, waits for its own threads, however short
+	 * each wait: the verdict says so.) */
 	if (d->contention_wait >= DIAG_CONTEND_WAIT && diagnosis_rules_wakeup_waits(d) &&
-	    d->runnable_mean <= d->effective)
+	    d->runnable_mean <= DIAG_OVER_FACTOR * d->effective)
 		REASON(d,
 		       "its threads waited %.2f s/s for a CPU, %.2f ms at each of %.0f switches a "
 		       "second: the scheduler's latency at wake-ups, not CPUs others hold",

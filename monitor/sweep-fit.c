@@ -161,14 +161,15 @@ void sweep_fit_caption_brief(char *buf, size_t cap, const struct amdahl_fit *f)
 	size_t len = 0;
 	buf[0] = '\0';
 	if (!f->valid) {
-		if (f->points_excluded)
-			sweep_fit_put(buf, cap, &len,
-				      "Amdahl: no fit (%d left out, contended/throttled)",
-				      f->points_excluded + f->points_beyond);
+		int out = f->points_excluded + f->points_beyond;
+		sweep_fit_put(buf, cap, &len, "Amdahl: no fit (");
+		if (!out)
+			sweep_fit_put(buf, cap, &len, "no point above 1 thread)");
 		else
-			sweep_fit_put(buf, cap, &len,
-				      "Amdahl: no fit (%d left out, more threads than CPUs)",
-				      f->points_beyond);
+			sweep_fit_put(buf, cap, &len, "%d left out: %s%s%s)", out,
+				      f->points_excluded ? "contended/throttled" : "",
+				      f->points_excluded && f->points_beyond ? ", " : "",
+				      f->points_beyond ? "more threads than CPUs" : "");
 		return;
 	}
 	sweep_fit_put(buf, cap, &len, "Amdahl s=%.2f (%d pt%s", f->serial_fraction,

@@ -432,8 +432,7 @@ static void cap_spin(struct tour_text *x, const struct tour *t, const struct tou
 		tour_caption_say(x, "; %.1f GFLOP/s.", f->gflops);
 		if (omp && f->spin_cpus > omp->fig.spin_cpus + 0.05)
 			tour_caption_say(
-			    x, " Passive waiting spun more than the default this time, which "
-			       "only noise explains:");
+			    x, " Passive waiting spun more than the default this time.");
 		if (omp && f->spin_cpus > omp->fig.spin_cpus + 0.05)
 			evidence(x, f);
 		else

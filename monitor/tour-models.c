@@ -44,9 +44,13 @@ void tour_models_predict(const struct tour *t, struct tour_step *st)
 			continue;
 		/* A lesson others slowed measured the box, not the workload
 		 * (its caption said its figures read low): left out, as the
-		 * sweep leaves out a contended row. */
+		 * sweep leaves out a contended row; every lesson when lesson 1,
+		 * the rate each speedup divides by, was slowed.  (Other
+		 * processes' CPUs, not PSI, which counts the lab's own
+		 * threads waiting too: lesson 3 oversubscribes by design.) */
 		amdahl_set_add(&set, w->threads, o->fig.gflops / one->fig.gflops,
-			       o->fig.other_cpus >= TOUR_MODELS_BUSY_CPUS);
+			       o->fig.other_cpus >= TOUR_MODELS_BUSY_CPUS ||
+				   one->fig.other_cpus >= TOUR_MODELS_BUSY_CPUS);
 		cpus = o->fig.effective;
 	}
 	struct amdahl_fit fit;

@@ -13,6 +13,7 @@
  * throttling, other processes' CPU, pressure) are averaged over its ticks. */
 #define _GNU_SOURCE
 #include "tour.h"
+#include "labview-ref.h"
 #include "tour-models.h"
 #include "tour-caption.h"
 
@@ -353,7 +354,9 @@ static void acc_end(struct tour *t, const struct session *s, double now, struct 
 		f->single_gflops = s->work.single_thread_gflops;
 	if (t->step[t->cur].kind == TOUR_SINGLE)
 		f->single_gflops = f->gflops;
-	f->best_single = s->work.single_thread_gflops;
+	/* The lab's own best one-thread reading at this n (its calibration),
+	 * not the reference the tour feeds the header (lesson 1's). */
+	f->best_single = labview_ref_single(&s->view, settings_rate_key(w), (int)w->precision);
 	f->effective = s->impl->cur.budget.effective;
 	f->online = s->impl->cur.budget.online;
 	f->affinity = s->impl->cur.budget.affinity;

@@ -131,8 +131,9 @@ size_t dash_diag_role_row(char *out, size_t cap, int width, const struct diag_ro
 	dash_line_add(&l, 0, "%s: %d process%s", name, r->nprocs, r->nprocs == 1 ? "" : "es");
 	dash_line_add(&l, 0, "%d threads", r->threads);
 	dash_line_add(&l, 0, "%.1f runnable", r->runnable_mean);
-	dash_line_add(&l, 1, "CPU %.0f%%", r->cpu_pct);
-	dash_line_add(&l, 1, "wait %.0f%%", r->wait_pct);
+	/* the units of the --diagnose roles table and the headline */
+	dash_line_add(&l, 1, "%.2f CPUs", r->cpu_pct / 100);
+	dash_line_add(&l, 1, "wait %.2f s/s", r->wait_pct / 100);
 	if (r->input_wait_pct >= 1)
 		dash_line_add(&l, 2, "input wait %.0f%%", r->input_wait_pct);
 	char act[128];

@@ -103,12 +103,17 @@ for s in (by[4], by[5]):
     assert g["single_thread_gflops"] is None or g["single_thread_gflops"] != one["figures"]["gflops"], g
 # Lessons measured beside other processes (0.3 CPUs or more) are left out
 # of the fit, and lesson 3 when its threads outnumber the CPUs.
+# (every lesson when lesson 1, the rate speedups divide by, was slowed)
 first3 = [by[1], by[2], over]
-busy = sum(1 for s in first3 if s["figures"]["other_cpus"] >= 0.3)
-beyond = int(over["figures"]["other_cpus"] < 0.3 and
+others = [s["figures"]["other_cpus"] for s in first3]
+busy_of = lambda o: o >= 0.3 or others[0] >= 0.3
+busy = sum(1 for o in others if busy_of(o))
+beyond = int(not busy_of(others[2]) and
              over["settings"]["threads"] > math.ceil(over["figures"]["effective_cpus"] - 1e-9))
-assert (fa["amdahl_left_out_busy"], fa["amdahl_left_out_beyond"]) == (busy, beyond), (fa, busy, beyond)
-assert fa["amdahl_points"] + busy + beyond == 3, fa
+assert fa["amdahl_points"] + fa["amdahl_left_out_busy"] + fa["amdahl_left_out_beyond"] == 3, fa
+# (JSON rounds to 3 decimals: a figure that close to 0.3 may fall either side)
+if not any(abs(o - 0.3) <= 0.0006 for o in others):
+    assert (fa["amdahl_left_out_busy"], fa["amdahl_left_out_beyond"]) == (busy, beyond), (fa, busy, beyond)
 if fa["amdahl_serial_fraction"] is None:
     # nothing above one thread left: says so, and why
     assert fa["amdahl_points"] <= 1 or by[2]["figures"]["other_cpus"] >= 0.3, fa

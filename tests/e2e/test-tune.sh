@@ -167,7 +167,8 @@ mis setsid.json --env MODE=x --seconds 30 --warmup 0.5 --progress 'step ([0-9]+)
 mis none.json --env MODE=x,y --seconds 1 --warmup 0 --format json -- "$tmp/no-such-program"
 mis quiet.json --env MODE=x --seconds 1 --warmup 0.5 --progress 'step ([0-9]+)' --format json \
 	-- "$STEPS" 0 quiet
-mis early.json --env MODE=x --seconds 30 --warmup 0.2 --progress 'step ([0-9]+)' --format json \
+mis early.json --env OMP_NUM_THREADS=1 --seconds 30 --warmup 0.2 --progress 'step ([0-9]+)' \
+	--format json --log "$tmp/early.log" \
 	-- "$STEPS" 0.8
 # A DataLoader-like job: a main process and 2 workers forked into its group
 # (idle: what is checked is how they are stopped, not what they compute).
@@ -405,6 +406,11 @@ q = json.load(open(d + "/quiet.json"))["rows"][0]
 assert q["status"].endswith("no progress lines matched") and q["rate"] is None, q
 e = json.load(open(d + "/early.json"))["rows"][0]
 assert e["status"].startswith("exited with status 0 after"), e
+# its log row: the variable as the row read it, or "unreadable" where the
+# command ended before it was read (never the footer's "per row")
+lg = [json.loads(l) for l in open(d + "/early.log")]
+want = "unreadable" if e["environment"] == "unreadable" else e["environment"]["OMP_NUM_THREADS"]
+assert [l["environment"]["OMP_NUM_THREADS"] for l in lg] == [want], (lg, e["environment"])
 for s in (f, n[0], q["status"], e["status"]):
     print(s)
 PY

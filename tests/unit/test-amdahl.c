@@ -259,6 +259,19 @@ static void test_beyond(void **state)
 	assert_string_equal(buf, "Amdahl fit: none (3 points left out, 1 contended or throttled, "
 				 "2 with more threads than the 2 CPUs; none above 1 thread is "
 				 "left)");
+	sweep_fit_caption_brief(buf, sizeof(buf), &f);
+	assert_string_equal(buf, "Amdahl: no fit (3 left out: contended/throttled, more threads "
+				 "than CPUs)");
+	set.p[1].excluded = false;
+	set.p[1].threads = 3; /* every point above 1 thread beyond the CPUs */
+	amdahl_fit(&set, 2, &f);
+	sweep_fit_caption_brief(buf, sizeof(buf), &f);
+	assert_string_equal(buf, "Amdahl: no fit (3 left out: more threads than CPUs)");
+	amdahl_set_init(&set);
+	amdahl_set_add(&set, 1, 1, false);
+	amdahl_fit(&set, 2, &f);
+	sweep_fit_caption_brief(buf, sizeof(buf), &f);
+	assert_string_equal(buf, "Amdahl: no fit (no point above 1 thread)");
 	/* the lab's 2 streams x 2 threads on 2 CPUs: starred, not fitted */
 	assert_true(sweep_fit_marked(VERDICT_OVERSUBSCRIBED, false, 4, 2));
 	assert_false(sweep_fit_marked(VERDICT_FINE, false, 2, 2));

@@ -259,6 +259,24 @@ static void test_input_bound(void **state)
 	assert_true(s.d.input_bound);
 	assert_non_null(strstr(s.d.suggestions[0], "make each item cheaper to prepare"));
 	assert_false(has_text(s.d.suggestions, s.d.nsuggestions, "use 1 of"));
+	/* workers starved of CPU (0.4 CPUs each, waiting 1.5 s/s each) and no
+	 * pool to size: no "more workers", and still a change to make (the
+	 * verdict's: fewer of them), not nothing */
+	trainer(&s, 20, 75, 40);
+	s.t[1].wait_pct = s.t[2].wait_pct = 150;
+	diagnosis_make(&s.in, &s.d);
+	assert_true(s.d.input_bound);
+	assert_int_equal(s.d.verdict, VERDICT_OVERSUBSCRIBED);
+	assert_false(has_text(s.d.suggestions, s.d.nsuggestions, "workers instead of"));
+	assert_true(s.d.nsuggestions >= 1);
+	assert_non_null(strstr(s.d.suggestions[0], "use 1 of the 2 forked workers"));
+	assert_predictions_fit(&s.d);
+	/* workers that wait a little at each wake-up (5 % each) are not
+	 * starved: more of them is still the advice */
+	trainer(&s, 20, 75, 10);
+	s.t[1].wait_pct = s.t[2].wait_pct = 5;
+	diagnosis_make(&s.in, &s.d);
+	assert_non_null(strstr(s.d.suggestions[0], "use 8 workers instead of 2"));
 	/* fast workers: the main process hardly waits */
 	trainer(&s, 90, 8, 20);
 	assert_false(s.d.input_bound);

@@ -436,6 +436,21 @@ static void test_suggest_workers(void **state)
 	assert_non_null(strstr(s.d.suggestions[0], "use 2 of the 4 forked workers, with "
 						   "OPENBLAS_NUM_THREADS=1 in each and in the main "
 						   "process: about 2.1 runnable threads on 2.00 CPUs"));
+	/* A main process of 2 busy threads beside 4 workers that mostly
+	 * wait (0.3 runnable each, not starved): one thread everywhere fits
+	 * (1 + 4 x 0.3 = 2.2), and is said with that figure, not "still 5
+	 * runnable threads". */
+	pool_scene(&s, (struct pool_job){.cpus = 2,
+					 .main_threads = 2,
+					 .mcpu = 70,
+					 .mwait = 30,
+					 .nw = 4,
+					 .wthreads = 1,
+					 .wcpu = 25,
+					 .wwait = 5});
+	assert_non_null(strstr(s.d.suggestions[0], "set OPENBLAS_NUM_THREADS=1 in the main process "
+						   "and in the 4 forked workers: about 2.2 runnable "
+						   "threads on 2.00 CPUs"));
 	/* The same pool waiting on input, its workers at 2 OpenBLAS threads
 	 * each and starved for CPU (0.3 CPUs each, 1.45 runnable): the main
 	 * loop's wait for input is no reason for more workers: one thread in

@@ -150,6 +150,13 @@ static void test_amdahl_lesson(void **state)
 	numbers_on(cap, line, "3 threads");
 	tour.step[1].fig.other_cpus = 0;
 	tour.step[1].fig.gflops = 95;
+	/* Lesson 1 slowed by others: every speedup divides by its low rate,
+	 * so every lesson is left out. */
+	tour.step[0].fig.other_cpus = 0.9;
+	tour_models_predict(&tour, am);
+	assert_true(am->pre.fit_s < 0);
+	assert_int_equal(am->pre.fit_busy, 3);
+	tour.step[0].fig.other_cpus = 0;
 	tour_models_predict(&tour, am);
 	tour_models_figures(&tour, &sess, am);
 	/* Nothing to fit without lesson 1. */
