@@ -126,7 +126,7 @@ THREADLAB_TEST_LOCK="$(pwd)/build-check/tests-serial.lock"
 setsid flock -s "$THREADLAB_TEST_LOCK.build" .ci/package.sh --wait-deps 600 --results build-package/unit >build-package/log 2>&1 &
 package_pid=$!
 # A suite stopped by a signal must not leave the package's build behind.
-trap 'kill -- -"$package_pid" 2>/dev/null || true' EXIT
+trap 'kill -TERM -"$package_pid" 2>/dev/null || true' EXIT # (sh's kill takes no "--")
 trap 'exit 1' INT TERM HUP
 build_in build-check "--enable-werror --enable-sanitizers --enable-bpf=yes"
 # The benchmarks too (make bench): they print figures rather than pass or

@@ -73,13 +73,25 @@ count_file=$(mktemp) || exit 99
 session_file=$(mktemp) || exit 99
 stop_session() {
 	sid=$(cat "$session_file" 2>/dev/null)
-	[ -n "$sid" ] && kill -TERM -- "-$sid" 2>/dev/null
+	# (no "--": this runs under sh, whose kill takes none and then kills nothing)
+	[ -n "$sid" ] && kill -TERM "-$sid" 2>/dev/null
 	exit 130
 }
 trap stop_session INT TERM HUP
 {
 	setsid -w sh -c 'echo $$ >"$0"; exec "$@"' "$session_file" timeout -k 10 "$limit" "$@" 2>&1 7>&- 9>&-
 	echo $? >"$status_file"
+	# What the test left in its session once it ended (a child a failed
+	# case did not stop) would hold this pipe open until it ended: said,
+	# and killed.
+	sid=$(cat "$session_file" 2>/dev/null)
+	# (zombies are not running: a killed child whose new parent has not
+	# reaped it yet is one)
+	if [ -n "$sid" ] && left=$(ps -o pid=,stat= --sid "$sid" 2>/dev/null |
+		awk '$2 !~ /^Z/ { printf "%s ", $1 }') && [ -n "$left" ]; then
+		echo "# left running in its session when it ended, killed: $left"
+		kill -KILL "-$sid" $left 2>/dev/null
+	fi
 } 7>&- 9>&- |
 	sed -u 's/^not ok \([0-9][0-9]*\)\(.*\)# SKIP/ok \1\2# SKIP/' |
 	awk -v out="$count_file" '

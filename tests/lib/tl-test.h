@@ -227,8 +227,10 @@ static inline pid_t tl_reap_within(pid_t pid, int ms, int *status)
 	return -1;
 }
 
-/* A child running argv (execvp), killed when the test dies. */
-static inline pid_t tl_start_child(const char *const argv[])
+/* fork() whose child is killed when the test dies: a failed assertion
+ * leaves the test function before its own cleanup, and a child left
+ * spinning would hold the harness's pipe open until its time limit. */
+static inline pid_t tl_fork(void)
 {
 	pid_t parent = getpid();
 	pid_t pid = fork();
@@ -237,6 +239,15 @@ static inline pid_t tl_start_child(const char *const argv[])
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (getppid() != parent)
 			_exit(0);
+	}
+	return pid;
+}
+
+/* A child running argv (execvp), killed when the test dies. */
+static inline pid_t tl_start_child(const char *const argv[])
+{
+	pid_t pid = tl_fork();
+	if (pid == 0) {
 		execvp(argv[0], (char *const *)argv); /* execvp does not write them */
 		_exit(127);
 	}

@@ -382,8 +382,7 @@ static pid_t start_spinner(void)
 static void test_live(void **state)
 {
 	(void)state;
-	pid_t sleeper = fork();
-	assert_true(sleeper >= 0);
+	pid_t sleeper = tl_fork();
 	if (sleeper == 0) {
 		for (;;)
 			pause();

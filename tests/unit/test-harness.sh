@@ -9,7 +9,7 @@
 SRC="${THREADLAB_SRCDIR:-.}/tests/lib"
 tmp=$(mktemp -d)
 . "$SRC/tap-lib.sh"
-plan 20
+plan 21
 # The wrappers this script runs must not take the suite's own lock: this
 # script holds it shared, and a serial test waiting at the turnstile for it
 # alone would keep them out until the time limit (a deadlock seen in CI).
@@ -37,6 +37,24 @@ else
 fi
 sh "$SRC/tap-wrap.sh" "$tmp/skip.sh" >"$tmp/out" 2>&1
 grep -q '^ok 2 - b # SKIP no such thing' "$tmp/out" && ok "cmocka's skipped case (not ok, SKIP) becomes a TAP skip (ok, SKIP)" || notok "skip" "$(cat "$tmp/out")"
+# A test whose failed case left a child running (a spinner a cmocka
+# assertion skipped the cleanup of): the wrapper ends with the test, not
+# with the child (which held its pipe until the time limit, 600 s), says
+# so, and kills it.
+printf '#!/bin/sh\necho 1..1\necho "not ok 1 - a"\nsleep 300 &\necho $! >"%s"\nexit 1\n' "$tmp/left.pid" >"$tmp/left.sh"
+t0=$(date +%s)
+THREADLAB_TEST_TIMEOUT=60 sh "$SRC/tap-wrap.sh" "$tmp/left.sh" >"$tmp/out" 2>&1
+t1=$(date +%s)
+lp=$(cat "$tmp/left.pid" 2>/dev/null)
+# (gone, or a zombie its new parent has not reaped yet)
+gone_or_zombie() { [ ! -e "/proc/$1" ] || sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | grep -q '^Z'; }
+if [ $((t1 - t0)) -lt 30 ] && [ -n "$lp" ] && gone_or_zombie "$lp" &&
+	grep -q "^# left running in its session when it ended, killed: $lp" "$tmp/out"; then
+	ok "a test that left a child running: the wrapper ends with it ($((t1 - t0)) s), says so, the child is killed"
+else
+	notok "left child" "$((t1 - t0)) s, child ${lp:-?}" "$(cat "$tmp/out")"
+	[ -n "$lp" ] && kill "$lp" 2>/dev/null
+fi
 
 # ---- tap-lib.sh: the plan first, an early end fails ----------------------------
 # An arithmetic error on an empty PID aborts the block it is in (bash goes on
