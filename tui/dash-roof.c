@@ -167,8 +167,9 @@ size_t dash_roof_caption(char *out, size_t cap, const char *kernel, int size,
 	else
 		n = snprintf(out, cap,
 			     "X %s: %.3g FLOP/B, above the ridge at %.3g: compute-bound. It does "
-			     "%.1f of %.1f GFLOP/s (the 1-thread rate x threads, up to the CPUs); "
-			     "more threads help until they fill the CPUs, memory is not the limit.",
+			     "%.1f of the %.1f GFLOP/s the CPUs can (the 1-thread rate x the "
+			     "CPUs); more threads help until they fill the CPUs, memory is not the "
+			     "limit.",
 			     what, r->intensity, r->ridge, r->gflops > 0 ? r->gflops : 0,
 			     r->compute_roof);
 	return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap - 1;

@@ -184,7 +184,7 @@ static void test_caption(void **state)
 	dash_roof_caption(c, sizeof(c), "gemm", 1024, &r);
 	assert_non_null(
 	    strstr(c, "GEMM n=1024: 85.3 FLOP/B, above the ridge at 10: compute-bound"));
-	assert_non_null(strstr(c, "80.0 of 100.0 GFLOP/s"));
+	assert_non_null(strstr(c, "80.0 of the 100.0 GFLOP/s the CPUs can (the 1-thread rate x the CPUs)"));
 	roofline_make(&r, SETTINGS_GEMM, 1024, 8, 50, 2, 0, 80);
 	dash_roof_caption(c, sizeof(c), "gemm", 1024, &r);
 	assert_non_null(strstr(c, "memory roof is not measured yet"));
