@@ -94,6 +94,11 @@ static void evidence(struct tour_text *x, const struct tour_figures *f)
 		     "machine.");
 }
 
+bool tour_caption_busy(const struct tour_figures *f)
+{
+	return f->other_cpus >= 0.3;
+}
+
 static void cap_single(struct tour_text *x, const struct tour_step *st)
 {
 	const struct tour_figures *f = &st->fig;
@@ -109,7 +114,7 @@ static void cap_single(struct tour_text *x, const struct tour_step *st)
 		    x,
 		    " The lab's best 1-thread reading is %.1f GFLOP/s: the machine is busier now",
 		    f->best_single);
-	if (f->other_cpus >= 0.3 || f->psi_some >= 10)
+	if (tour_caption_busy(f))
 		tour_caption_say(
 		    x,
 		    "%s other processes used %.1f CPUs (PSI some %.0f%%), so this rate reads "
@@ -488,7 +493,7 @@ void tour_caption(const struct tour *t, size_t i, char *out, size_t cap)
 	 * figures other processes had lowered). */
 	const struct tour_figures *f = &st->fig;
 	x.len = strlen(out);
-	if ((f->other_cpus >= 0.3 || f->psi_some >= 10) && !strstr(out, "ther processes used"))
+	if (tour_caption_busy(f) && !strstr(out, "ther processes used"))
 		tour_caption_say(&x,
 				 " Other processes used %.1f CPUs meanwhile (PSI some %.0f%%): "
 				 "this step's figures read low.",

@@ -21,5 +21,11 @@ size_t tour_caption_figures_text(const struct tour *t, size_t i, char *out, size
  * threads for more threads, one stream of E threads for E streams, the
  * same compute without a quota or loaders, the build before), or NULL. */
 const struct tour_step *tour_caption_compared(const struct tour *t, const struct tour_step *st);
+/* Whether other processes used enough CPUs beside a step (0.3 or more)
+ * that its figures read low: its caption says so, the Amdahl lesson
+ * leaves it out.  Other processes' CPUs, not the machine's PSI, which
+ * counts the lab's own waiting threads too (lesson 3 oversubscribes by
+ * design) and, a 10-second average, the step before. */
+bool tour_caption_busy(const struct tour_figures *f);
 
 #endif

@@ -20,9 +20,6 @@
 
 #include "amdahl.h"
 
-/* Other processes' CPUs beside a lesson above which its figures read low
- * (its caption says so, tour-caption.c): it is left out of the fit. */
-#define TOUR_MODELS_BUSY_CPUS 0.3
 
 void tour_models_predict(const struct tour *t, struct tour_step *st)
 {
@@ -45,12 +42,9 @@ void tour_models_predict(const struct tour *t, struct tour_step *st)
 		/* A lesson others slowed measured the box, not the workload
 		 * (its caption said its figures read low): left out, as the
 		 * sweep leaves out a contended row; every lesson when lesson 1,
-		 * the rate each speedup divides by, was slowed.  (Other
-		 * processes' CPUs, not PSI, which counts the lab's own
-		 * threads waiting too: lesson 3 oversubscribes by design.) */
+		 * the rate each speedup divides by, was slowed. */
 		amdahl_set_add(&set, w->threads, o->fig.gflops / one->fig.gflops,
-			       o->fig.other_cpus >= TOUR_MODELS_BUSY_CPUS ||
-				   one->fig.other_cpus >= TOUR_MODELS_BUSY_CPUS);
+			       tour_caption_busy(&o->fig) || tour_caption_busy(&one->fig));
 		cpus = o->fig.effective;
 	}
 	struct amdahl_fit fit;

@@ -352,8 +352,14 @@ static void acc_end(struct tour *t, const struct session *s, double now, struct 
 	if (one && (settings_rate_key(w) != settings_rate_key(&one->set) ||
 		    w->precision != one->set.precision))
 		f->single_gflops = s->work.single_thread_gflops;
-	if (t->step[t->cur].kind == TOUR_SINGLE)
+	/* The triad's one-thread lesson is its own reference, and the
+	 * triad on every CPU divides by it, as its caption does. */
+	enum tour_kind kind = t->step[t->cur].kind;
+	const struct tour_step *t1 = tour_find(t, TOUR_TRIAD_ONE);
+	if (kind == TOUR_SINGLE || kind == TOUR_TRIAD_ONE)
 		f->single_gflops = f->gflops;
+	else if (kind == TOUR_TRIAD_ALL && t1 && t1->measured && t1->fig.gflops > 0)
+		f->single_gflops = t1->fig.gflops;
 	/* The lab's own best one-thread reading at this n (its calibration),
 	 * not the reference the tour feeds the header (lesson 1's). */
 	f->best_single = labview_ref_single(&s->view, settings_rate_key(w), (int)w->precision);

@@ -328,6 +328,9 @@ static void sweep_cmd_out_command(FILE *f, const char *lead, const struct sweep_
 	fputc('\n', f);
 }
 
+#define SWEEP_CMD_OUT_NO_RATES                                                                     \
+	"Amdahl fit: none (no rates to fit: --progress REGEX reads the job's own from its output)"
+
 static int sweep_cmd_out_end(void *arg)
 {
 	struct sweep_cmd_out *w = arg;
@@ -337,14 +340,20 @@ static int sweep_cmd_out_end(void *arg)
 	errno = 0;
 	switch (w->fmt) {
 	case FORMAT_TEXT:
-		if (fitted)
+		/* without --progress no row has a rate, so no speedup to fit
+		 * ("no point above 1 thread" beside a 2-thread row misled) */
+		if (fitted && !w->o->progress)
+			fputs(SWEEP_CMD_OUT_NO_RATES "\n", w->f);
+		else if (fitted)
 			fit_out_text(w->f, "", &fit);
 		fputc('\n', w->f);
 		env_out_text(w->f, "", &w->env, NULL);
 		sweep_cmd_out_command(w->f, "", w->o);
 		break;
 	case FORMAT_CSV:
-		if (fitted)
+		if (fitted && !w->o->progress)
+			fputs("# " SWEEP_CMD_OUT_NO_RATES "\n", w->f);
+		else if (fitted)
 			fit_out_text(w->f, "# ", &fit);
 		env_out_text(w->f, "# ", &w->env, NULL);
 		sweep_cmd_out_command(w->f, "# ", w->o);

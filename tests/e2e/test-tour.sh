@@ -125,6 +125,9 @@ else:
 # Lesson 9: the triad at 1 thread and on every CPU, memory-bound, its GB/s
 # the GFLOP/s over 1/6 or 1/12 FLOP/B; the caption says scales or flattens.
 t1, ta = by[14], by[15]
+# the triad's speedups are to its own one-thread lesson, as the caption's
+assert abs(t1["figures"]["speedup"] - 1) < 0.01, t1["figures"]
+assert abs(ta["figures"]["speedup"] - ta["figures"]["gflops"] / t1["figures"]["gflops"]) < 0.01, ta["figures"]
 for s in (t1, ta):
     assert s["settings"]["kernel"] == "triad", s["settings"]
     f = s["figures"]

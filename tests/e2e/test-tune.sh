@@ -379,9 +379,10 @@ bg_end sw.txt
 bg_end sw.csv
 if grep -Eq '^setting +steps/s' "$tmp/sw.txt" && grep -Eq '^OMP_NUM_THREADS=2 +- ' "$tmp/sw.txt" &&
 	grep -q '^best: none' "$tmp/sw.txt" &&
+	grep -q '^Amdahl fit: none (no rates to fit: --progress REGEX' "$tmp/sw.txt" &&
 	grep -q '^cpu:' "$tmp/sw.txt" && head -1 "$tmp/sw.csv" | grep -q '^setting,rate,' &&
 	[ "$(grep -vc '^#' "$tmp/sw.csv")" = 3 ] && grep -q '^# kernel:' "$tmp/sw.csv"; then
-	ok "text table (no rate without --progress) and CSV with the environment as # lines"
+	ok "text table (no rate without --progress, and so no fit, said) and CSV with the environment as # lines"
 else
 	notok "text/csv sweep" "$(cat "$tmp/sw.txt" "$tmp/sw.csv" "$tmp/sw.txt.err")"
 fi

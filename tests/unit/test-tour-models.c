@@ -132,6 +132,15 @@ static void test_amdahl_lesson(void **state)
 	assert_null(strstr(once + 1, "ther processes used"));
 	am->fig.other_cpus = am->fig.psi_some = tour.step[0].fig.other_cpus = 0;
 	tour.step[0].fig.psi_some = 0;
+	/* PSI alone (the lab's own threads waiting, or the step before) is
+	 * no other process: no "figures read low" with others at 0.02 CPUs
+	 * (12 of 15 captions said so on a quiet box). */
+	am->fig.other_cpus = 0.02;
+	am->fig.psi_some = 43;
+	tour_caption(&tour, 3, cap, sizeof(cap));
+	assert_null(strstr(cap, "ther processes used"));
+	assert_null(strstr(cap, "read low"));
+	am->fig.other_cpus = am->fig.psi_some = 0;
 	/* Lesson 2 measured beside others (it read 0.58x): left out of the
 	 * fit, not taken for a serial fraction of 1; nothing is left to fit,
 	 * and the caption says why with the count its figures line shows. */
