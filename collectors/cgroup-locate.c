@@ -15,11 +15,9 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 /* "proc/self" or "proc/PID". */
 static void cgroup_locate_piddir(pid_t pid, char *buf, size_t cap)
@@ -109,13 +107,9 @@ static int cgroup_locate_find(const struct sysroot *r, const char *dir, int dept
 		strcpy(found, d);
 		return 1;
 	}
-	int fd = sysroot_openat(r, dir, O_RDONLY | O_DIRECTORY);
-	DIR *dh = fd >= 0 ? fdopendir(fd) : NULL;
-	if (!dh) {
-		if (fd >= 0)
-			close(fd);
+	DIR *dh = sysroot_opendir(r, dir);
+	if (!dh)
 		return 0;
-	}
 	int count = 0;
 	struct dirent *e;
 	while (count < 2 && (e = readdir(dh)) != NULL && ++*visits < 20000) {

@@ -138,13 +138,9 @@ pid_t procinfo_live_thread(const struct sysroot *r, pid_t pid)
 {
 	char rel[64];
 	snprintf(rel, sizeof(rel), "proc/%d/task", (int)pid);
-	int fd = sysroot_openat(r, rel, O_RDONLY | O_DIRECTORY);
-	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
-	if (!d) {
-		if (fd >= 0)
-			close(fd);
+	DIR *d = sysroot_opendir(r, rel);
+	if (!d)
 		return 0;
-	}
 	pid_t live = 0;
 	struct dirent *e;
 	while (!live && (e = readdir(d))) {
@@ -254,15 +250,9 @@ static int procinfo_pid_cmp(const void *a, const void *b)
 /* The numeric entries of the directory rel, sorted. */
 static ssize_t procinfo_numeric(const struct sysroot *r, const char *rel, pid_t **out, size_t *cap)
 {
-	int fd = sysroot_openat(r, rel, O_RDONLY | O_DIRECTORY);
-	if (fd < 0)
-		return fd;
-	DIR *d = fdopendir(fd);
-	if (!d) {
-		int e = errno;
-		close(fd);
-		return -e;
-	}
+	DIR *d = sysroot_opendir(r, rel);
+	if (!d)
+		return -errno;
 	size_t n = 0;
 	for (struct dirent *e; (e = readdir(d));) {
 		char *end;

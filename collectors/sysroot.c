@@ -42,6 +42,22 @@ int sysroot_openat(const struct sysroot *r, const char *rel, int flags)
 	return fd < 0 ? -errno : fd;
 }
 
+DIR *sysroot_opendir(const struct sysroot *r, const char *rel)
+{
+	int fd = sysroot_openat(r, rel, O_RDONLY | O_DIRECTORY);
+	if (fd < 0) {
+		errno = -fd;
+		return NULL;
+	}
+	DIR *d = fdopendir(fd);
+	if (!d) {
+		int e = errno;
+		close(fd);
+		errno = e;
+	}
+	return d;
+}
+
 ssize_t sysroot_pread_all(int fd, char *buf, size_t cap)
 {
 	size_t got = 0;

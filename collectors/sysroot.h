@@ -6,6 +6,7 @@
 #ifndef THREADLAB_SYSROOT_H
 #define THREADLAB_SYSROOT_H
 
+#include <dirent.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
@@ -23,6 +24,9 @@ void sysroot_close(struct sysroot *r);
 /* Opens rel (no leading '/') under the root, O_RDONLY|O_CLOEXEC.
  * Returns a descriptor or -errno. */
 int sysroot_openat(const struct sysroot *r, const char *rel, int flags);
+/* Opens the directory rel under the root for readdir(); NULL with errno
+ * set when it cannot (the caller closedir()s it). */
+DIR *sysroot_opendir(const struct sysroot *r, const char *rel);
 
 /* Reads the whole of rel (up to cap-1 bytes) into buf and NUL-terminates it.
  * Returns the number of bytes read or -errno (ENOENT when missing). */
