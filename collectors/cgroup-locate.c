@@ -99,7 +99,7 @@ static int cgroup_locate_ups(const char *path, const char **rest)
 static int cgroup_locate_find(const struct sysroot *r, const char *dir, int depth, const char *rest,
 			      char *found, int *visits)
 {
-	char d[CGROUP_PATH_MAX];
+	char d[CGROUP_PATH_MAX], second[CGROUP_PATH_MAX]; /* a second one only counts */
 	if (depth == 0) {
 		int n = snprintf(d, sizeof(d), "%s/%s", dir, rest);
 		if (n < 0 || n >= (int)sizeof(d) || !sysroot_exists(r, d))
@@ -117,7 +117,8 @@ static int cgroup_locate_find(const struct sysroot *r, const char *dir, int dept
 			continue;
 		int n = snprintf(d, sizeof(d), "%s/%s", dir, e->d_name);
 		if (n > 0 && n < (int)sizeof(d))
-			count += cgroup_locate_find(r, d, depth - 1, rest, count ? d : found, visits);
+			count += cgroup_locate_find(r, d, depth - 1, rest, count ? second : found,
+						    visits);
 	}
 	closedir(dh);
 	return count;
