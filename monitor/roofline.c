@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include "roofline.h"
+#include "throughput.h"
 
 #include <string.h>
 
@@ -28,7 +29,7 @@ void roofline_make(struct roofline *r, enum settings_kernel k, int n, int elem, 
 	memset(r, 0, sizeof(*r));
 	r->kernel = k;
 	r->intensity = roofline_intensity(k, n, elem);
-	r->compute_roof = single > 0 ? single * (effective > 0 ? effective : 1) : 0;
+	r->compute_roof = single > 0 ? throughput_ceiling(single, effective > 0 ? effective : 1) : 0;
 	r->memory_roof = memory_gbs > 0 ? memory_gbs : 0;
 	r->gflops = gflops >= 0 ? gflops : -1;
 	r->gbs = gflops >= 0 && r->intensity > 0 ? gflops / r->intensity : -1;
