@@ -13,9 +13,9 @@ bool sweep_fit_left_out(enum verdict v, bool crowded)
 	return v == VERDICT_CONTENDED || v == VERDICT_THROTTLED || crowded;
 }
 
-bool sweep_fit_marked(enum verdict v, bool crowded, double workers, double cpus)
+bool sweep_fit_marked(bool left_out, double workers, double cpus)
 {
-	return sweep_fit_left_out(v, crowded) || amdahl_beyond(workers, cpus);
+	return left_out || amdahl_beyond(workers, cpus);
 }
 
 /* A whole number above 0, or -1. */

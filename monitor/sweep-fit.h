@@ -27,9 +27,10 @@
  * (oversubscribed and contended): the speedup measured the box, not the
  * program. */
 bool sweep_fit_left_out(enum verdict v, bool crowded);
-/* Whether a row at workers on cpus is left out of the fit, by its verdict
- * or by its workers (more than the whole CPUs, amdahl_beyond): its mark. */
-bool sweep_fit_marked(enum verdict v, bool crowded, double workers, double cpus);
+/* Whether a row or chart point at workers on cpus is left out of the fit,
+ * by its verdict (left_out: sweep_fit_left_out) or by its workers (more
+ * than the whole CPUs, amdahl_beyond): its star. */
+bool sweep_fit_marked(bool left_out, double workers, double cpus);
 
 /* The index of o's thread knob, or -1 when it has none (see above). */
 int sweep_fit_cmd_knob(const struct sweep_cmd_opts *o);

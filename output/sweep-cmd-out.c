@@ -149,7 +149,7 @@ static int sweep_cmd_out_row(void *arg, const struct sweep_cmd_row *r)
 	bool left_out = r->verdict < VERDICT_N && sweep_fit_left_out(r->verdict, r->crowded);
 	double cpus = sweep_fit_cpus(w->env.effective, w->o->cpus);
 	/* a scaling point the fit leaves out: marked as the caption says */
-	bool marked = !isnan(threads) && (left_out || amdahl_beyond(threads, cpus));
+	bool marked = !isnan(threads) && sweep_fit_marked(left_out, threads, cpus);
 	if (!isnan(threads))
 		amdahl_set_add(&w->points, threads, r->speedup, left_out);
 	errno = 0;

@@ -202,7 +202,7 @@ int sweep_out_row(struct sweep_out *w, const struct sweep_row *r)
 	struct json_out *j = &w->j;
 	double workers = (double)r->streams * r->threads;
 	bool left_out = sweep_fit_left_out(r->verdict, r->crowded);
-	bool marked = sweep_fit_marked(r->verdict, r->crowded, workers, w->cpus);
+	bool marked = sweep_fit_marked(left_out, workers, w->cpus);
 	amdahl_set_add(&w->points, workers, r->speedup, left_out);
 	errno = 0;
 	switch (w->fmt) {

@@ -78,7 +78,7 @@ void dash_chart_draw(WINDOW *w, const struct dash_rect *r, const struct dash *d,
 		dash_format_chart_row(out, sizeof(out), r->w, p, single, eff, scale, fitted,
 				      d->utf8);
 		bool out_of_fit =
-		    p->left_out || amdahl_beyond((double)p->streams * p->threads, eff);
+		    sweep_fit_marked(p->left_out, (double)p->streams * p->threads, eff);
 		attr_t a = dash_paint_attr(d, out_of_fit ? DASH_ROLE_DIM : DASH_ROLE_BAR) |
 			   (current ? A_BOLD : A_NORMAL);
 		dash_paint_put(w, r->y + 1 + (int)(i - first), r->x, r->w, out, a);

@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "amdahl.h"
 #include "latency-out.h"
+#include "sweep-fit.h"
 #include "text-safe.h"
 #include "thread-field.h"
 #include "throughput.h"
@@ -482,7 +482,7 @@ size_t dash_format_chart_row(char *out, size_t cap, int width, const struct labv
 	else
 		/* starred as the fit's caption says: left out of it */
 		snprintf(label, sizeof(label), "%dx%d%s", p->streams, p->threads,
-			 p->left_out || amdahl_beyond((double)p->streams * p->threads, effective)
+			 sweep_fit_marked(p->left_out, (double)p->streams * p->threads, effective)
 			     ? "*"
 			     : "");
 	dash_format_cell(out, cap, &o, label, DASH_CHART_LABEL, true);

@@ -273,9 +273,9 @@ static void test_beyond(void **state)
 	sweep_fit_caption_brief(buf, sizeof(buf), &f);
 	assert_string_equal(buf, "Amdahl: no fit (no point above 1 thread)");
 	/* the lab's 2 streams x 2 threads on 2 CPUs: starred, not fitted */
-	assert_true(sweep_fit_marked(VERDICT_OVERSUBSCRIBED, false, 4, 2));
-	assert_false(sweep_fit_marked(VERDICT_FINE, false, 2, 2));
-	assert_true(sweep_fit_marked(VERDICT_CONTENDED, false, 2, 2));
+	assert_true(sweep_fit_marked(sweep_fit_left_out(VERDICT_OVERSUBSCRIBED, false), 4, 2));
+	assert_false(sweep_fit_marked(sweep_fit_left_out(VERDICT_FINE, false), 2, 2));
+	assert_true(sweep_fit_marked(sweep_fit_left_out(VERDICT_CONTENDED, false), 2, 2));
 }
 
 /* The dashboard's chart points: current ones at streams x threads,
