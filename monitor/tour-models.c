@@ -213,15 +213,18 @@ size_t tour_models_figures_text(const struct tour_step *st, char *out, size_t ca
 {
 	struct tour_text x = {out, cap, len};
 	const struct tour_figures *f = &st->fig;
-	if (st->kind == TOUR_AMDAHL && f->fit_s >= 0)
-		tour_caption_say(&x, ", Amdahl fit of %d steps", f->fit_points);
-	else if (st->kind == TOUR_AMDAHL && f->fit_busy + f->fit_beyond)
-		tour_caption_say(&x, ", Amdahl fit: none");
-	if (st->kind == TOUR_AMDAHL && f->fit_busy + f->fit_beyond)
-		tour_caption_say(&x, " (%d left out)", f->fit_busy + f->fit_beyond);
-	if (st->kind == TOUR_AMDAHL && f->fit_s >= 0)
-		tour_caption_say(&x, ": serial %.3f, predicted %.2fx (%+.0f%%)", f->fit_s,
-				 f->predicted, f->pred_err_pct);
+	int left = f->fit_busy + f->fit_beyond;
+	if (st->kind == TOUR_AMDAHL && (f->fit_s >= 0 || left)) {
+		if (f->fit_s >= 0)
+			tour_caption_say(&x, ", Amdahl fit of %d steps", f->fit_points);
+		else
+			tour_caption_say(&x, ", Amdahl fit: none");
+		if (left)
+			tour_caption_say(&x, " (%d left out)", left);
+		if (f->fit_s >= 0)
+			tour_caption_say(&x, ": serial %.3f, predicted %.2fx (%+.0f%%)", f->fit_s,
+					 f->predicted, f->pred_err_pct);
+	}
 	if (st->kind == TOUR_TRIAD_ONE || st->kind == TOUR_TRIAD_ALL) {
 		tour_caption_say(&x, ", %.1f GB/s, %.3f FLOP/B, %s-bound", f->gbs, f->intensity,
 				 f->bound);
