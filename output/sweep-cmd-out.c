@@ -218,12 +218,16 @@ static int sweep_cmd_out_row(void *arg, const struct sweep_cmd_row *r)
 		 * footer's "per row" is no record of a row. */
 		struct env_record env = w->env;
 		for (size_t i = 0; i < env.nvars && r->runs > 0; i++) {
-			/* not read (the command ended before it was): every
-			 * swept variable unreadable, not the footer's words */
-			for (size_t k = 0; r->env_error < 0 && k < w->o->nknobs; k++)
-				if (strcmp(env.vars[i].name, w->o->knob[k].name) == 0)
-					env.vars[i].value = "unreadable";
-			for (size_t k = 0; r->env_error >= 0 && k < r->nenv; k++)
+			if (r->env_error < 0) {
+				/* not read (the command ended before it was):
+				 * every swept variable unreadable, not the
+				 * footer's words */
+				for (size_t k = 0; k < w->o->nknobs; k++)
+					if (strcmp(env.vars[i].name, w->o->knob[k].name) == 0)
+						env.vars[i].value = "unreadable";
+				continue;
+			}
+			for (size_t k = 0; k < r->nenv; k++)
 				if (strcmp(env.vars[i].name, r->env[k].name) == 0)
 					env.vars[i].value = r->env[k].set ? r->env[k].value : NULL;
 		}
