@@ -271,6 +271,7 @@ static int sweep_cmd_once(const struct sweep_cmd_opts *o, const unsigned char *v
 	int rc = session_start(s, &c, err, sizeof(err));
 	if (rc != EXIT_OK) {
 		snprintf(r->status, sizeof(r->status), "did not start: %.140s", err);
+		r->env_error = -ESRCH; /* no process: nothing was read */
 		session_stop(s);
 		free(s);
 		sweep_cmd_environ_free(envp, o->nknobs);

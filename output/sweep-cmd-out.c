@@ -217,11 +217,12 @@ static int sweep_cmd_out_row(void *arg, const struct sweep_cmd_row *r)
 		/* The row's own environment, as its command had it: the
 		 * footer's "per row" is no record of a row. */
 		struct env_record env = w->env;
-		for (size_t i = 0; i < env.nvars && r->runs > 0; i++) {
+		for (size_t i = 0; i < env.nvars; i++) {
 			if (r->env_error < 0) {
-				/* not read (the command ended before it was):
-				 * every swept variable unreadable, not the
-				 * footer's words */
+				/* not read (the command ended, or never
+				 * started, before it was; even with no run
+				 * measured): every swept variable
+				 * unreadable, not the footer's words */
 				for (size_t k = 0; k < w->o->nknobs; k++)
 					if (strcmp(env.vars[i].name, w->o->knob[k].name) == 0)
 						env.vars[i].value = "unreadable";

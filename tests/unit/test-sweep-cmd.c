@@ -270,13 +270,17 @@ static void test_sweep_json_document(void **state)
 	static char t[] = "true";
 	static char *cmd[] = {t, NULL};
 	sweep_cmd_opts_default(&o);
-	assert_int_equal(sweep_cmd_add_knob(&o, "X=a,b", err, sizeof(err)), 0);
+	assert_int_equal(sweep_cmd_add_knob(&o, "OMP_NUM_THREADS=1,2", err, sizeof(err)), 0);
 	o.seconds = 0.2;
 	o.warmup = 0;
 	o.command = cmd;
+	char log[] = "/tmp/tl-sweep-log-XXXXXX";
+	int fd = mkstemp(log);
+	assert_true(fd >= 0);
+	close(fd);
 	FILE *f = open_memstream(&buf, &len);
 	assert_non_null(f);
-	assert_int_equal(sweep_cmd_out_run(&o, f, FORMAT_JSON, NULL), 0);
+	assert_int_equal(sweep_cmd_out_run(&o, f, FORMAT_JSON, log), 0);
 	fclose(f);
 	json_object *d = json_tokener_parse(buf);
 	if (!d)
@@ -284,6 +288,30 @@ static void test_sweep_json_document(void **state)
 	json_object *rows, *best;
 	assert_true(json_object_object_get_ex(d, "rows", &rows));
 	assert_int_equal(json_object_array_length(rows), 2);
+	/* `true` ends before its environment is read, before any window:
+	 * each row, and each row of the log, says OMP_NUM_THREADS was unreadable (not the
+	 * footer's "per row", not an empty record) */
+	FILE *lf = fopen(log, "r");
+	assert_non_null(lf);
+	char line[8192];
+	size_t nlog = 0;
+	for (; fgets(line, sizeof(line), lf); nlog++) {
+		json_object *l = json_tokener_parse(line), *env, *x;
+		assert_non_null(l);
+		assert_true(json_object_object_get_ex(l, "environment", &env));
+		assert_true(json_object_object_get_ex(env, "OMP_NUM_THREADS", &x));
+		assert_string_equal(json_object_get_string(x), "unreadable");
+		json_object_put(l);
+	}
+	fclose(lf);
+	unlink(log);
+	assert_int_equal(nlog, 2);
+	for (size_t i = 0; i < 2; i++) {
+		json_object *env;
+		assert_true(json_object_object_get_ex(json_object_array_get_idx(rows, i),
+						       "environment", &env));
+		assert_string_equal(json_object_get_string(env), "unreadable");
+	}
 	assert_true(json_object_object_get_ex(d, "best", &best));
 	assert_null(best);
 	assert_true(json_object_object_get_ex(d, "environment", &best));
