@@ -74,7 +74,9 @@ import os
 for path in [p for p in ('$tmp/$name.bpf.json', '$tmp/$name.proc.json') if os.path.exists(p)]:
     x = json.load(open(path))['diagnosis']
     assert x['verdict'] != 'idle', (path, x['headline'])
-    assert 0.08 < x['unseen_cpus'] <= x['cpus_used'] + 0.001, (path, x['unseen_cpus'], x['cpus_used'])
+    # most of the CPU in use went to them (how much they get depends on
+    # the load beside them: 0.33 CPUs alone, 0.08 on a loaded box)
+    assert max(0.02, 0.6 * x['cpus_used']) < x['unseen_cpus'] <= x['cpus_used'] + 0.001, (path, x['unseen_cpus'], x['cpus_used'])
     assert x['runnable_mean'] >= x['unseen_cpus'], x
     assert any('started and ended between reads' in r for r in x['reasons']), x['reasons']
 "
