@@ -57,11 +57,23 @@ double sweep_fit_cpus(double effective, double quota)
 	return quota > 0 && quota < effective ? quota : effective;
 }
 
+double sweep_fit_labview_ref(const struct labview *v, int size, int precision, double single)
+{
+	for (size_t i = 0; i < v->npoints && i < LABVIEW_POINTS; i++) {
+		const struct labview_point *p = &v->points[i];
+		if (p->streams == 1 && p->threads == 1 && p->loaders == 0 && !p->left_out &&
+		    p->gflops > 0 && labview_point_current(v, p, size, precision))
+			return p->gflops;
+	}
+	return single;
+}
+
 int sweep_fit_labview(const struct labview *v, int size, int precision, double single,
 		      double effective, struct amdahl_fit *out)
 {
 	struct amdahl_set set;
 	amdahl_set_init(&set);
+	single = sweep_fit_labview_ref(v, size, precision, single);
 	for (size_t i = 0; single > 0 && i < v->npoints && i < LABVIEW_POINTS; i++) {
 		const struct labview_point *p = &v->points[i];
 		if (p->loaders == 0 && labview_point_current(v, p, size, precision))

@@ -41,11 +41,16 @@ double sweep_fit_cmd_threads(const struct sweep_cmd_opts *o, const struct sweep_
 /* C for a sweep: effective CPUs, or quota when it is above 0 and lower. */
 double sweep_fit_cpus(double effective, double quota);
 
+/* The rate the chart's speedups are to: its own 1x1 point at size/precision
+ * when it holds one the fit keeps (current, no loaders, not left out), as
+ * a sweep's speedups are to its 1x1 row; else single, the lab's one-thread
+ * reference (labview_ref_single), which may come from other conditions. */
+double sweep_fit_labview_ref(const struct labview *v, int size, int precision, double single);
 /* The dashboard's chart: the fit of v's current points at size/precision
  * (labview_point_current; points with loaders are not scaling points) at
- * streams x threads workers, speedups against single (GFLOP/s), on
- * effective CPUs.  Returns what amdahl_fit returns (-EDOM also when single
- * is unknown). */
+ * streams x threads workers, speedups against sweep_fit_labview_ref(), on
+ * effective CPUs.  Returns what amdahl_fit returns (-EDOM also when no
+ * reference is known). */
 int sweep_fit_labview(const struct labview *v, int size, int precision, double single,
 		      double effective, struct amdahl_fit *out);
 

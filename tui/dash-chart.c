@@ -3,8 +3,9 @@
  * The chart has one bar per (streams, threads) visited at the current size
  * and precision, sorted by total threads, on one scale shared with the
  * ideal and the ceiling, so the curve bends where the threads outnumber the
- * effective CPUs.  Amdahl's law fitted to the points (sweep-fit.h) marks
- * each bar where the fit puts it and says so in a line below the bars when
+ * effective CPUs.  Amdahl's law fitted to the points (sweep-fit.h; the
+ * speedups are to the chart's own 1x1 bar when it has one) marks each bar
+ * where the fit puts it and says so in a line below the bars when
  * there is room. */
 #include "config.h"
 
@@ -52,6 +53,8 @@ void dash_chart_draw(WINDOW *w, const struct dash_rect *r, const struct dash *d,
 			pts[n++] = &v->points[i];
 	struct amdahl_fit fit;
 	sweep_fit_labview(v, size, prec, single, eff, &fit);
+	/* the fit's speedups are to the chart's own 1x1 bar when it has one */
+	double ref = sweep_fit_labview_ref(v, size, prec, single);
 	dash_rows_chart_title(out, sizeof(out), r->w, size, prec, single > 0 ? single * eff : 0.0,
 			      n > 0 && fit.valid, d->utf8);
 	dash_paint_put(w, r->y, r->x, r->w, out, dash_paint_attr(d, DASH_ROLE_BOLD));
@@ -72,7 +75,7 @@ void dash_chart_draw(WINDOW *w, const struct dash_rect *r, const struct dash *d,
 		bool current = p->streams == s->want.streams && p->threads == s->want.threads &&
 			       p->loaders == s->want.loaders;
 		double fitted = fit.valid && p->loaders == 0
-				    ? single * amdahl_speedup(fit.serial_fraction,
+				    ? ref * amdahl_speedup(fit.serial_fraction,
 							      (double)p->streams * p->threads, eff)
 				    : (double)NAN;
 		dash_format_chart_row(out, sizeof(out), r->w, p, single, eff, scale, fitted,

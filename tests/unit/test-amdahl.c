@@ -302,6 +302,24 @@ static void test_labview(void **state)
 	assert_int_equal(f.points_used, 2);
 	assert_int_equal(f.points_beyond, 1); /* 2 x 2 on 2 CPUs */
 	assert_int_equal(f.points_excluded, 1);
+	/* Speedups to the chart's own 1x1 bar, as a sweep's are to its 1x1
+	 * row: a lab reference of 100 read earlier, on a quieter box, against
+	 * bars of 90 and 90 x 1.905 read s = 0.16 (1.71x) where the bars say
+	 * s = 0.05. */
+	assert_near(sweep_fit_labview_ref(&v, 768, 0, -1), single, 0);
+	v.points[0].gflops = 90;
+	v.points[1].gflops = 90 * amdahl_speedup(0.05, 2, 2);
+	assert_near(sweep_fit_labview_ref(&v, 768, 0, single), 90, 0);
+	assert_int_equal(sweep_fit_labview(&v, 768, 0, single, 2, &f), 0);
+	assert_near(f.serial_fraction, 0.05, 1e-9);
+	/* a 1x1 bar the fit leaves out (contended) is no reference */
+	v.points[0].left_out = true;
+	assert_near(sweep_fit_labview_ref(&v, 768, 0, single), single, 0);
+	v.points[0].left_out = false;
+	v.points[0].gflops = single;
+	v.points[1].gflops = single * amdahl_speedup(0.1, 2, 2);
+	/* no reference at all: no 1x1 bar and no lab reference */
+	v.points[0].threads = 7;
 	assert_int_equal(sweep_fit_labview(&v, 768, 0, -1, 2, &f), -EDOM);
 	/* The triad's figures (the tour's lesson 9) never land on the GEMM
 	 * point of the same settings: a chart of n=768 sgemm showed the
