@@ -2,6 +2,7 @@
 #include "explog.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -105,13 +106,22 @@ size_t explog_changed(const struct explog_row *a, const struct explog_row *b, ch
 
 const char *explog_warning(const struct explog *l, size_t i, char *buf, size_t cap)
 {
-	char names[512];
+	char names[512], best[512] = "";
+	size_t least = SIZE_MAX;
 	buf[0] = '\0';
 	if (i == 0 || i >= l->n)
 		return buf;
-	size_t n = explog_changed(&l->row[i - 1], &l->row[i], names, sizeof(names));
-	if (n > 1)
-		snprintf(buf, cap, "%zu knobs changed at once: %s", n, names);
+	/* Against the nearest row it is fewest knobs away from: a sweep's
+	 * rows are one knob each from its first row, not from each other. */
+	for (size_t j = i; j-- > 0 && least > 1;) {
+		size_t n = explog_changed(&l->row[j], &l->row[i], names, sizeof(names));
+		if (n < least) {
+			least = n;
+			snprintf(best, sizeof(best), "%s", names);
+		}
+	}
+	if (least > 1)
+		snprintf(buf, cap, "%zu knobs changed at once: %s", least, best);
 	return buf;
 }
 

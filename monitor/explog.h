@@ -80,9 +80,11 @@ double explog_ratio(const struct explog *l, size_t i);
 size_t explog_changed(const struct explog_row *a, const struct explog_row *b, char *names,
 		      size_t cap);
 
-/* The warning for row i against row i - 1, "" when at most one knob
- * changed: "2 knobs changed at once: OMP_NUM_THREADS and loaders".
- * Returns buf. */
+/* The warning for row i, "" when some earlier row is at most one knob
+ * away (one knob at a time from a measured point: a sweep's rows are each
+ * one knob from its first row), else against the latest of the rows
+ * fewest knobs away: "2 knobs changed at once: OMP_NUM_THREADS and
+ * loaders".  Returns buf. */
 const char *explog_warning(const struct explog *l, size_t i, char *buf, size_t cap);
 
 #endif

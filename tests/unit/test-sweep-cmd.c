@@ -41,6 +41,17 @@ static void test_explog(void **state)
 	assert_string_equal(explog_warning(&l, 1, w, sizeof(w)), "");
 	assert_string_equal(explog_warning(&l, 2, w, sizeof(w)),
 			    "2 knobs changed at once: threads and streams");
+	/* A sweep's way: each row one knob from the first (1x1): 1x2 after
+	 * 2x1 is two knobs from the row before it, one from the first. */
+	static struct explog sw;
+	row(&sw, 80, 1, 1);
+	row(&sw, 150, 2, 1);
+	row(&sw, 140, 1, 2);
+	assert_string_equal(explog_warning(&sw, 1, w, sizeof(w)), "");
+	assert_string_equal(explog_warning(&sw, 2, w, sizeof(w)), "");
+	row(&sw, 100, 3, 3);
+	assert_string_equal(explog_warning(&sw, 3, w, sizeof(w)),
+			    "2 knobs changed at once: threads and streams");
 	/* A knob only one side has counts as changed. */
 	struct explog_row a = {.nknobs = 2}, b = {.nknobs = 2};
 	snprintf(a.knob[0].name, 40, "OMP_NUM_THREADS");
