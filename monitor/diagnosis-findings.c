@@ -96,7 +96,7 @@ static void diag_input_advice(struct diagnosis *d)
 	int k = w->nprocs;
 	REASON(d,
 	       "input-bound: the main process waited %.0f%% of the window on its %d %s (blocked "
-	       "reading their pipes or sockets) while they prepared the input",
+	       "reading their pipes or sockets for what they send it: batches, or results)",
 	       m->input_wait_pct, k, w->name);
 	/* Workers that wait for CPUs already are slow for want of CPU, not of
 	 * workers: more of them would share the same CPUs.  The verdict's own

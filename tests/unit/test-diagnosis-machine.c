@@ -250,7 +250,8 @@ static void test_input_bound(void **state)
 	assert_true(
 	    has_text(s.d.reasons, s.d.nreasons,
 		     "input-bound: the main process waited 75% of the window on its 2 forked "
-		     "workers"));
+		     "workers (blocked reading their pipes or sockets for what they send it: "
+		     "batches, or results)"));
 	/* 2 / (1 - 0.75) = 8 workers keep it fed, at 0.10 CPUs each */
 	assert_non_null(strstr(s.d.suggestions[0], "use 8 workers instead of 2"));
 	assert_predictions_fit(&s.d);
