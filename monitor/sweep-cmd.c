@@ -365,9 +365,17 @@ static void sweep_cmd_merge(const struct sweep_cmd_run *runs, size_t n, struct s
 	row->runs = (int)m;
 	snprintf(row->status, sizeof(row->status), "%s", status);
 	if (n) {
-		memcpy(row->env, runs[n - 1].env, sizeof(row->env));
-		row->nenv = runs[n - 1].nenv;
-		row->env_error = runs[n - 1].env_error;
+		/* the environment the latest run that read one read (all runs
+		 * of a row start with the same), else the last run's error */
+		size_t e = n - 1;
+		for (size_t i = n; i-- > 0;)
+			if (runs[i].env_error >= 0) {
+				e = i;
+				break;
+			}
+		memcpy(row->env, runs[e].env, sizeof(row->env));
+		row->nenv = runs[e].nenv;
+		row->env_error = runs[e].env_error;
 	}
 	double lo = (double)NAN, hi = (double)NAN;
 	for (size_t i = 0; i < m; i++) {

@@ -396,6 +396,40 @@ static void test_sweep_rows_run_their_setting(void **state)
 	}
 }
 
+/* With --repeat, a row's environment is the one a run read: a command
+ * whose second run ends before it is read (its first run sleeps) keeps
+ * the first run's, not "unreadable". */
+static void test_sweep_repeat_environment(void **state)
+{
+	(void)state;
+	struct sweep_cmd_opts o;
+	struct rows_seen w;
+	char err[256], dir[] = "/tmp/tl-repeat-XXXXXX", script[512];
+	assert_non_null(mkdtemp(dir));
+	snprintf(script, sizeof(script), "[ -e %s/ran ] && exit 0; : >%s/ran; exec sleep 30", dir,
+		 dir);
+	static char sh[] = "sh", c[] = "-c";
+	char *cmd[] = {sh, c, script, NULL};
+	memset(&w, 0, sizeof(w));
+	sweep_cmd_opts_default(&o);
+	assert_int_equal(sweep_cmd_add_knob(&o, "TL_SWEEP_X=only", err, sizeof(err)), 0);
+	o.seconds = 0.3;
+	o.warmup = 0;
+	o.repeat = 2;
+	o.command = cmd;
+	struct sweep_cmd_sink k = {
+	    .arg = &w, .begin = seen_begin, .row = seen_row, .end = seen_end};
+	assert_int_equal(sweep_cmd_run(&o, &k), 0);
+	char ran[600];
+	snprintf(ran, sizeof(ran), "%s/ran", dir);
+	unlink(ran);
+	rmdir(dir);
+	assert_int_equal(w.n, 1);
+	assert_int_equal(w.env_error[0], 0);
+	assert_true(w.set[0]);
+	assert_string_equal(w.seen[0], "only");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -405,6 +439,7 @@ int main(void)
 	    cmocka_unit_test(test_sweep_environ),
 	    cmocka_unit_test(test_sweep_best),
 	    cmocka_unit_test(test_sweep_log_row),
+	    cmocka_unit_test(test_sweep_repeat_environment),
 	    cmocka_unit_test(test_sweep_json_document),
 	    cmocka_unit_test(test_sweep_rows_run_their_setting),
 	};
