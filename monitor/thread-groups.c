@@ -25,7 +25,9 @@ struct group_part {
 	char stem[GROUP_STEM_MAX];
 	size_t stem_len;
 	bool gone;
+	bool moved; /* a thread of cur that was in another group in prev */
 	double user_s, system_s, wait_s;
+	double was_user_s, was_system_s, was_wait_s; /* moved: its totals in prev */
 	const struct lat_hist *lat;	 /* the thread's, or NULL */
 	const struct lat_hist *prev_lat; /* the same thread's in the sample before, or NULL */
 };
@@ -67,6 +69,8 @@ static void group_part_of(const struct thread_set *set, const struct thread_samp
 	p->pid = t->pid;
 	p->stem_len = diagnosis_stem(t->name, t->name_len, p->stem, sizeof(p->stem));
 	p->gone = gone;
+	p->moved = false;
+	p->was_user_s = p->was_system_s = p->was_wait_s = 0;
 	p->user_s = (double)t->utime / (double)hz;
 	p->system_s = (double)t->stime / (double)hz;
 	p->wait_s = (double)t->wait_ns / 1e9;
@@ -100,11 +104,16 @@ static size_t group_parts(const struct thread_groups *g, const struct thread_set
 			char stem[GROUP_STEM_MAX];
 			size_t len =
 			    diagnosis_stem(cur->v[j].name, cur->v[j].name_len, stem, sizeof(stem));
-			if (len == part.stem_len && memcmp(stem, part.stem, len) == 0) {
-				(*out)[j].prev_lat =
-				    part.lat; /* cur's parts come first, in order */
-				continue;     /* the same thread, still in its group */
-			}
+			/* cur's parts come first, in order: j is this thread's */
+			(*out)[j].prev_lat = part.lat;
+			if (len == part.stem_len && memcmp(stem, part.stem, len) == 0)
+				continue; /* the same thread, still in its group */
+			/* renamed: its old group keeps what it had, its new one
+			 * counts from here */
+			(*out)[j].moved = true;
+			(*out)[j].was_user_s = part.user_s;
+			(*out)[j].was_system_s = part.system_s;
+			(*out)[j].was_wait_s = part.wait_s;
 		}
 		*out = xreallocarray_grow(*out, cap, n + 1, sizeof(**out));
 		(*out)[n++] = part;
@@ -132,7 +141,8 @@ static bool group_part_same(const struct group_part *a, const struct group_part 
 }
 
 /* What a thread's histogram gained since the sample before, into its
- * group (its whole histogram when it is new to the group).  A sleeping
+ * group (its whole histogram when it is new to the process; a thread
+ * renamed into the group brings only its gain).  A sleeping
  * thread gained nothing: no pass over its buckets. */
 static void group_lat_add(struct thread_group *x, const struct group_part *p)
 {
@@ -173,15 +183,20 @@ static struct thread_group group_of_parts(const struct group_part *parts, size_t
 			x.gone_wait_s += parts[i].wait_s;
 		} else {
 			group_lat_add(&x, &parts[i]);
+			if (parts[i].moved) {
+				x.moved_user_s += parts[i].was_user_s;
+				x.moved_system_s += parts[i].was_system_s;
+				x.moved_wait_s += parts[i].was_wait_s;
+			}
 			x.threads++;
 			user += parts[i].user_s;
 			system += parts[i].system_s;
 			wait += parts[i].wait_s;
 		}
 	}
-	x.user_s = user + x.gone_user_s;
-	x.system_s = system + x.gone_system_s;
-	x.wait_s = wait + x.gone_wait_s;
+	x.user_s = user + x.gone_user_s - x.moved_user_s;
+	x.system_s = system + x.gone_system_s - x.moved_system_s;
+	x.wait_s = wait + x.gone_wait_s - x.moved_wait_s;
 	return x;
 }
 
@@ -202,9 +217,9 @@ void thread_groups_update(struct thread_groups *g, const struct thread_set *prev
 		if (c > 0) { /* a kept group none of whose threads is here now */
 			x = g->v[k++];
 			x.threads = 0;
-			x.user_s = x.gone_user_s;
-			x.system_s = x.gone_system_s;
-			x.wait_s = x.gone_wait_s;
+			x.user_s = x.gone_user_s - x.moved_user_s;
+			x.system_s = x.gone_system_s - x.moved_system_s;
+			x.wait_s = x.gone_wait_s - x.moved_wait_s;
 		} else {
 			size_t end = i + 1;
 			while (end < np && group_part_same(&parts[end], &parts[i]))

@@ -5,8 +5,10 @@
  * of "gemm0.w1", "gemm0.w2").  Its CPU and run-queue wait totals are the sum
  * over its threads now plus what its threads that ended had when last
  * seen, so they only grow: a Prometheus counter that fell would read as a
- * reset and a spike.  A thread whose name changes stem leaves its old group
- * as if it had ended and brings its whole total to the new one.  Groups of
+ * reset and a spike.  A thread whose name changes stem (the lab's parked
+ * "gemm0.p1" was "gemm0.w1") leaves its old group as if it had ended, and
+ * the new one counts only what it does from then on: its CPU is never
+ * counted in two groups.  Groups of
  * a process that has gone are dropped (their series stop).  The update from
  * the threads sampled is the monitor's own (thread-groups-impl.h). */
 #ifndef THREADLAB_GROUPS_H
@@ -30,6 +32,9 @@ struct thread_group {
 	double wait_s;			   /* run-queue wait total (schedstat field 2), s */
 	double gone_user_s, gone_system_s; /* of the threads that ended, when last seen */
 	double gone_wait_s;
+	/* What threads that joined it by a change of name had then (counted in
+	 * their old group): taken off, never counted twice. */
+	double moved_user_s, moved_system_s, moved_wait_s;
 	/* Run-queue latency since its threads were traced (the BPF path),
 	 * counts that only grow as the totals above: each update adds what its
 	 * threads' histograms gained since the sample before (a thread new to

@@ -38,11 +38,13 @@ static const struct family fam_group_threads = {
 static const struct family fam_group_cpu = {
     "threadlab_group_cpu_seconds", FAMILY_COUNTER,
     "CPU time of a thread group in user and system mode, from /proc/PID/task/TID/stat fields "
-    "14 and 15 of its threads, those that ended included."};
+    "14 and 15 of its threads, those that ended included as the last read saw them (a thread "
+    "that started and ended between two reads is in no group); a renamed thread counts in its "
+    "new group from then on."};
 static const struct family fam_group_wait = {
     "threadlab_group_runqueue_wait_seconds", FAMILY_COUNTER,
     "Run-queue wait of a thread group, from /proc/PID/task/TID/schedstat field 2 of its "
-    "threads, those that ended included."};
+    "threads, those that ended included as the last read saw them."};
 static const struct family fam_budget = {
     "threadlab_cpu_budget_cpus", FAMILY_GAUGE,
     "CPUs of each term of a process's CPU budget: online, its affinity mask, its cpuset, its "

@@ -427,6 +427,50 @@ static void test_group_labels_unique(void **state)
 	fake_free(s);
 }
 
+/* A thread renamed into another group (the lab parks "gemm0.w1" as
+ * "gemm0.p1"): its old group keeps what it had, the new one counts only
+ * what it does from then on, and the groups add up to the thread's own
+ * total (they had read 2.5 + 2.6 s for a thread of 2.6 s). */
+static void test_group_rename(void **state)
+{
+	(void)state;
+	struct session *s = fake_session(100, 2, "main", 4);
+	struct thread_set *c = &fake_cur(s)->threads;
+	c->v[1] = tsample(100, 101, "gemm0.w1", 8);
+	thread_groups_update(&s->groups, NULL, c);
+	struct thread_set prev;
+	thread_set_init(&prev);
+	thread_set_copy(&prev, c);
+	c->v[1] = tsample(100, 101, "gemm0.p1", 8);
+	c->v[1].utime = 260;
+	c->v[1].wait_ns = 2000000000;
+	thread_groups_update(&s->groups, &prev, c);
+	double w = -1, p = -1, wait_p = -1;
+	for (size_t i = 0; i < s->groups.n; i++) {
+		const struct thread_group *g = &s->groups.v[i];
+		if (g->stem_len == 7 && memcmp(g->stem, "gemm0.w", 7) == 0)
+			w = g->user_s;
+		if (g->stem_len == 7 && memcmp(g->stem, "gemm0.p", 7) == 0) {
+			p = g->user_s;
+			wait_p = g->wait_s;
+		}
+	}
+	assert_near(w, 2.5, 1e-9);
+	assert_near(p, 0.1, 1e-9);
+	assert_near(wait_p, 0.5, 1e-9);
+	/* it ends: the parked group keeps its 0.1 s, and still only that */
+	thread_set_copy(&prev, c);
+	c->n = 1;
+	thread_groups_update(&s->groups, &prev, c);
+	for (size_t i = 0; i < s->groups.n; i++)
+		if (memcmp(s->groups.v[i].stem, "gemm0.p", 7) == 0)
+			assert_near(s->groups.v[i].user_s, 0.1, 1e-9);
+	c->n = 2;
+	thread_set_free(&prev);
+	thread_groups_free(&s->groups);
+	fake_free(s);
+}
+
 static void test_folding_and_shared_cgroup(void **state)
 {
 	(void)state;
@@ -575,6 +619,7 @@ int main(void)
 	    cmocka_unit_test(test_latency_histogram),
 	    cmocka_unit_test(test_escaping),
 	    cmocka_unit_test(test_group_labels_unique),
+	    cmocka_unit_test(test_group_rename),
 	    cmocka_unit_test(test_non_finite),
 	    cmocka_unit_test(test_admit),
 	    cmocka_unit_test(test_folding_and_shared_cgroup),
