@@ -383,6 +383,21 @@ const char *session_child_status(const struct session *s, char *buf, size_t cap)
 	return launch_status_text(&s->impl->child, buf, cap);
 }
 
+/* The target thread's name (its comm) into buf; false when not read. */
+static bool session_target_thread_name(const struct session *s, char *buf, size_t cap)
+{
+	for (size_t i = 0; s->impl && i < s->impl->cur.threads.n; i++) {
+		const struct thread_sample *t = &s->impl->cur.threads.v[i];
+		if (t->tid == s->target) {
+			size_t n = t->name_len < cap - 1 ? t->name_len : cap - 1;
+			memcpy(buf, t->name, n);
+			buf[n] = '\0';
+			return true;
+		}
+	}
+	return false;
+}
+
 void session_target_name(const struct session *s, char *buf, size_t cap)
 {
 	size_t o = 0;
@@ -405,15 +420,22 @@ void session_target_name(const struct session *s, char *buf, size_t cap)
 		}
 		return;
 	}
-	for (size_t i = 0; s->impl && i < s->impl->cur.threads.n; i++) {
-		const struct thread_sample *t = &s->impl->cur.threads.v[i];
-		if (t->tid == s->target) {
-			size_t n = t->name_len < cap - 1 ? t->name_len : cap - 1;
-			memcpy(buf, t->name, n);
-			buf[n] = '\0';
-			return;
-		}
+	session_target_thread_name(s, buf, cap);
+}
+
+void session_target_comm(const struct session *s, char *buf, size_t cap)
+{
+	if (cap == 0)
+		return;
+	if (s->kind != SESSION_LAUNCH || session_replaying(s)) {
+		session_target_name(s, buf, cap);
+		return;
 	}
+	if (session_target_thread_name(s, buf, cap))
+		return;
+	const char *a = s->cfg.command && s->cfg.command[0] ? s->cfg.command[0] : "";
+	const char *slash = strrchr(a, '/');
+	snprintf(buf, cap, "%s", slash ? slash + 1 : a);
 }
 
 void session_recording_header(const struct session *s, double interval, struct recording_header *h)

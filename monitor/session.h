@@ -196,5 +196,11 @@ const char *session_child_status(const struct session *s, char *buf, size_t cap)
 /* The target's name (attach: its comm; launch: the command line; lab:
  * "lab"), raw bytes, into buf. */
 void session_target_name(const struct session *s, char *buf, size_t cap);
+/* The same, but a launched command by its comm, as an attached process
+ * (the name of the exporter's threadlab_target_info: a label that means
+ * the same in every mode, and never the arguments, which may hold
+ * secrets); the command's first word, cut to its file name, until its
+ * thread is read. */
+void session_target_comm(const struct session *s, char *buf, size_t cap);
 
 #endif

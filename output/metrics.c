@@ -97,7 +97,7 @@ static void metrics_targets(struct metrics_ctx *c, const struct metrics_target *
 	metrics_expo_family(c, &fam_target);
 	for (size_t i = 0; i < n; i++) {
 		const struct session *s = t[i].s;
-		session_target_name(s, name, sizeof(name));
+		session_target_comm(s, name, sizeof(name));
 		metrics_expo_sample(c);
 		metrics_expo_label_int(c, "pid", s->target);
 		metrics_expo_label_str(c, "name", name);

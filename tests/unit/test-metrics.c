@@ -427,6 +427,32 @@ static void test_group_labels_unique(void **state)
 	fake_free(s);
 }
 
+/* A launched command's target_info names it by its comm, as an attached
+ * process: never its arguments (a password on a command line was served
+ * on /metrics). */
+static void test_launch_target_name(void **state)
+{
+	(void)state;
+	struct session *s = fake_session(100, 1, "python3", 7);
+	static char a0[] = "/usr/bin/python3", a1[] = "-c", a2[] = "token='s3cret'; run()";
+	char *argv[] = {a0, a1, a2, NULL};
+	s->kind = SESSION_LAUNCH;
+	s->cfg.command = argv;
+	struct metrics_target t = {s, "command"};
+	char *prom = render(METRICS_PROMETHEUS, &t, 1, 500);
+	assert_null(strstr(prom, "s3cret"));
+	assert_non_null(strstr(prom, "threadlab_target_info{pid=\"100\",name=\"python3\",mode=\"command\""));
+	free(prom);
+	/* before its thread is read: the command's file name */
+	char name[64];
+	fake_cur(s)->threads.n = 0;
+	session_target_comm(s, name, sizeof(name));
+	assert_string_equal(name, "python3");
+	fake_cur(s)->threads.n = 1;
+	s->cfg.command = NULL;
+	fake_free(s);
+}
+
 /* A thread renamed into another group (the lab parks "gemm0.w1" as
  * "gemm0.p1"): its old group keeps what it had, the new one counts only
  * what it does from then on, and the groups add up to the thread's own
@@ -620,6 +646,7 @@ int main(void)
 	    cmocka_unit_test(test_escaping),
 	    cmocka_unit_test(test_group_labels_unique),
 	    cmocka_unit_test(test_group_rename),
+	    cmocka_unit_test(test_launch_target_name),
 	    cmocka_unit_test(test_non_finite),
 	    cmocka_unit_test(test_admit),
 	    cmocka_unit_test(test_folding_and_shared_cgroup),
