@@ -242,11 +242,13 @@ const struct dash_keys_cmd dash_keys_table[] = {
      {"i I", "refresh faster / slower", LIVE},
      "iI refresh",
      3},
+    /* live only: the machine view reads the machine now, which a replay
+     * would show as if recorded */
     {{{'A', 0}},
      dash_machine_run_key,
-     ALL | MACH,
+     LIVE | MACH,
      KNOB_NONE,
-     {"A", "the machine view (every process ranked); A again goes back", ALL | MACH},
+     {"A", "the machine view (every process ranked); A again goes back", LIVE | MACH},
      "A machine",
      2},
     {{{'\t', +1}, {KEY_F(6), +1}, {KEY_BTAB, -1}},
