@@ -48,6 +48,9 @@ void stop_install(void (*on_fatal)(void))
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	/* a quit (Ctrl-\ in a shell, kill -QUIT) ends as cleanly as the rest:
+	 * its default, a core dump, would leave the lab's cgroup behind */
+	sigaction(SIGQUIT, &sa, NULL);
 	sa.sa_handler = stop_on_crash;
 	sa.sa_flags = SA_RESETHAND;
 	sigaction(SIGSEGV, &sa, NULL);

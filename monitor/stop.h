@@ -9,11 +9,12 @@
 
 #include <signal.h>
 
-/* The signal that asked us to stop (SIGINT, SIGTERM, SIGHUP), 0 otherwise.
+/* The signal that asked us to stop (SIGINT, SIGTERM, SIGHUP, SIGQUIT), 0
+ * otherwise.
  * Loops poll it; tests may set it. */
 extern volatile sig_atomic_t stop_signal;
 
-/* SIGINT/SIGTERM/SIGHUP set stop_signal (a second one kills the workload
+/* SIGINT/SIGTERM/SIGHUP/SIGQUIT set stop_signal (a second one kills the workload
  * at once and exits 128 + signal); fatal signals (SIGSEGV, SIGBUS, SIGFPE,
  * SIGILL, SIGABRT) stop the workload, call on_fatal (may be NULL; must be
  * async-signal-safe, e.g. restore the terminal) and re-raise.  SIGPIPE is
