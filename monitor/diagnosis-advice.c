@@ -55,6 +55,16 @@ static int diag_floor_cpus(double e)
 	return n < 1 ? 1 : n;
 }
 
+/* The fewest threads that can spend a quota of q CPUs whole: 2 for 1.5.
+ * Cut to floor(q), a job leaves the rest of its quota unused (an
+ * engineer's pass: 2 OpenBLAS threads under 1.5 CPUs ran 25 % faster
+ * than the 1 the advice said, throttled as they were). */
+static int diag_ceil_cpus(double q)
+{
+	int n = (int)ceil(q - 1e-9);
+	return n < 1 ? 1 : n;
+}
+
 const struct diag_runtime *diagnosis_advice_main_pool(const struct diagnosis *d)
 {
 	const struct diag_runtime *best = NULL;
@@ -148,7 +158,7 @@ static bool diag_lab_suggest(struct diagnosis *d, const struct diag_input *in, e
 	if (!l)
 		return false;
 	double budget = v == VERDICT_THROTTLED ? in->budget->quota.cpus : d->effective;
-	int cpus = diag_floor_cpus(budget);
+	int cpus = v == VERDICT_THROTTLED ? diag_ceil_cpus(budget) : diag_floor_cpus(budget);
 	int streams = l->streams > 0 ? l->streams : 1;
 	int busy = l->threads * streams;
 	if (v == VERDICT_UNDERSUBSCRIBED) {
@@ -230,8 +240,22 @@ void diagnosis_advice_throttled(struct diagnosis *d, const struct diag_input *in
 	       q, d->runnable_mean);
 	if (diag_lab_suggest(d, in, VERDICT_THROTTLED))
 		return;
-	int n = diag_floor_cpus(q);
-	if (pool && pool->pool > n) {
+	int n = diag_ceil_cpus(q);
+	/* Forked workers that each run a pool: one thread in each first
+	 * (their pools' threads compete for the quota's time as much as for
+	 * CPUs); said whatever the quota, as the threads it runs are the
+	 * cause the quota only makes visible. */
+	const struct diag_role *workers = diagnosis_advice_role(d, "workers");
+	const char *wknob = pool && workers && !pool->code_sets ? diag_pool_knob(d, pool) : NULL;
+	if (wknob && workers->nprocs > 0 && workers->runnable_mean / workers->nprocs > 1.1) {
+		const struct diag_role *m = diagnosis_advice_role(d, "main");
+		double w_after = workers->nprocs * 1.0, m_after = m ? fmin(m->runnable_mean, 1) : 0;
+		SUGGEST(d,
+			"set %s=1 in the %d %s (%s runs %d threads in each): about %.1f runnable "
+			"threads in %.2f CPUs of quota, from %.1f",
+			wknob, workers->nprocs, workers->name, pool->name, pool->pool, w_after + m_after,
+			q, d->runnable_mean);
+	} else if (pool && pool->pool > n) {
 		double after = d->runnable_mean - (pool->pool - n);
 		char why[128];
 		if (q < 1)
@@ -244,7 +268,9 @@ void diagnosis_advice_throttled(struct diagnosis *d, const struct diag_input *in
 		else
 			snprintf(why, sizeof(why), "about %.1f runnable threads in %.2f CPUs of quota",
 				 after > n ? after : n, q);
-		diag_suggest_pool(d, pool, n, after > n ? after : n, q < 1 ? 1 : q, why);
+		/* checked against the n threads it leaves, which the quota
+		 * throttles but no CPU is short of */
+		diag_suggest_pool(d, pool, n, after > n ? after : n, n, why);
 	}
 	/* The quota that lets the threads run: their demand, up to a quarter
 	 * (not for a mean a few hundredths over one: 2.005 asks for 2.00), and
@@ -258,11 +284,18 @@ void diagnosis_advice_throttled(struct diagnosis *d, const struct diag_input *in
 		room = b->cpuset;
 	if (room > 0 && want > room)
 		want = room;
-	if (want > q + 0.01)
+	if (want > q + 0.01 && diagnosis_advice_prediction_fits(d->runnable_mean, want))
 		SUGGEST(d,
 			"%sraise the CPU limit from %.2f to %.2f CPUs: %.2f runnable threads want "
 			"that much CPU time each second",
 			d->nsuggestions ? "or " : "", q, want, d->runnable_mean);
+	else if (want > q + 0.01)
+		/* all the CPUs it may run on would still be too few: a limit
+		 * alone is no fix (never a prediction itself oversubscribed) */
+		SUGGEST(d,
+			"%sraise the CPU limit from %.2f to %.2f CPUs (all it may run on) only "
+			"with fewer threads: %.2f runnable threads want %.1f CPUs",
+			d->nsuggestions ? "and " : "", q, want, d->runnable_mean, d->runnable_mean);
 }
 
 /* Oversubscribed with forked workers and a pool: the change that brings the

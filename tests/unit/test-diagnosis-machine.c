@@ -166,11 +166,14 @@ static void test_quota_unbound(void **state)
 	diagnosis_make(&s.in, &s.d);
 	assert_true(has_text(s.d.suggestions, s.d.nsuggestions,
 			     "raise the CPU limit from 1.50 to 2.00 CPUs: 2.01 runnable threads"));
-	/* 3.5 runnable threads on a 2-CPU box: a limit above 2 buys nothing */
+	/* 3.5 runnable threads on a 2-CPU box: a limit above 2 buys nothing,
+	 * and 2 alone would leave them oversubscribed (it said "3.50 runnable
+	 * threads want that much", 2 CPUs) */
 	s.t[0].wait_pct = s.t[1].wait_pct = 100;
 	diagnosis_make(&s.in, &s.d);
 	assert_true(has_text(s.d.suggestions, s.d.nsuggestions,
-			     "raise the CPU limit from 1.50 to 2.00 CPUs: 3.50 runnable threads"));
+			     "raise the CPU limit from 1.50 to 2.00 CPUs (all it may run on) only "
+			     "with fewer threads: 3.50 runnable threads want 3.5 CPUs"));
 	s.t[0].wait_pct = s.t[1].wait_pct = 25;
 	/* throttled in 22 % of periods: borderline throttled */
 	s.r.throttle.throttled_pct = 22;

@@ -396,6 +396,61 @@ static void worker_scene(struct scene *s, double cpus, int main_threads)
 					.wwait = 60});
 }
 
+/* A scene throttled by a quota of q CPUs on a 2-CPU box. */
+static void throttle_scene(struct scene *s, double q)
+{
+	s->b.online = s->b.affinity = 2;
+	s->b.quota.cpus = q;
+	s->b.effective = q;
+	s->b.binding = BUDGET_QUOTA;
+	s->r.throttle.valid = true;
+	s->r.throttle.throttled_pct = 95;
+	s->r.throttle.throttled_s_per_s = 0.9;
+	diagnosis_make(&s->in, &s->d);
+	assert_int_equal(s->d.verdict, VERDICT_THROTTLED);
+}
+
+/* Under a quota the advice never cuts threads below what can spend it
+ * (2 OpenBLAS threads under 1.5 CPUs ran 25 % faster than the 1 the
+ * advice named), and forked workers' pools come first. */
+static void test_suggest_throttled(void **state)
+{
+	(void)state;
+	struct scene s;
+	/* the main process alone, OpenBLAS at 2 threads, quota 1.5 */
+	pool_scene(&s, (struct pool_job){.cpus = 1.5, .main_threads = 2, .mcpu = 75, .mwait = 25});
+	throttle_scene(&s, 1.5);
+	for (size_t i = 0; i < s.d.nsuggestions; i++)
+		if (strstr(s.d.suggestions[i], "OPENBLAS_NUM_THREADS=1"))
+			fail_msg("a cut to 1 thread under 1.5 CPUs: %s", s.d.suggestions[i]);
+	/* at 4 threads: 2, the fewest that spend 1.5 CPUs */
+	pool_scene(&s, (struct pool_job){.cpus = 1.5, .main_threads = 4, .mcpu = 37, .mwait = 63});
+	throttle_scene(&s, 1.5);
+	if (!strstr(s.d.suggestions[0], "openblas_set_num_threads(2) in the program: OpenBLAS "
+					"runs 4 threads") ||
+	    !strstr(s.d.suggestions[0], "about 2.0 runnable threads in 1.50 CPUs of quota"))
+		fail_msg("want a pool of 2 first: %s", s.d.suggestions[0]);
+	/* 4 workers of 2 threads in 1 CPU of quota: one thread in each first,
+	 * and the limit said for what it is (they want 7.5 CPUs, not 2) */
+	pool_scene(&s, (struct pool_job){.cpus = 2,
+					 .main_threads = 1,
+					 .mcpu = 10,
+					 .nw = 4,
+					 .wthreads = 2,
+					 .wcpu = 12.5,
+					 .wwait = 80});
+	throttle_scene(&s, 1);
+	assert_non_null(strstr(s.d.suggestions[0], "set OPENBLAS_NUM_THREADS=1 in the 4 forked "
+						   "workers (OpenBLAS runs 2 threads in each)"));
+	bool limit = false;
+	for (size_t i = 0; i < s.d.nsuggestions; i++) {
+		assert_null(strstr(s.d.suggestions[i], "want that much CPU time"));
+		limit = limit || strstr(s.d.suggestions[i], "(all it may run on) only with fewer "
+							     "threads");
+	}
+	assert_true(limit);
+}
+
 static void test_suggest_workers(void **state)
 {
 	(void)state;
@@ -552,6 +607,7 @@ int main(void)
 	    cmocka_unit_test(test_rules_documented),
 	    cmocka_unit_test(test_rule_tail),
 	    cmocka_unit_test(test_suggest_workers),
+	    cmocka_unit_test(test_suggest_throttled),
 	    cmocka_unit_test(test_lab_suggestions),
 	    cmocka_unit_test(test_roles),
 	};
