@@ -58,6 +58,11 @@ void options_session_config(const struct options *o, struct session_config *c)
 		c->detail_period = 1.0;
 		c->keys = o->mode == MODE_DASHBOARD;
 	}
+	/* A recording holds every thread at every interval, as batch JSON
+	 * does: read once a second, a thread's figures repeated for every
+	 * sample of that second at -i 0.5, under a header that said 0.5. */
+	if (o->record)
+		c->detail_period = 0;
 }
 
 void options_sweep_opts(const struct options *o, struct sweep_opts *so)

@@ -13,6 +13,7 @@
 #include "dash-keys-impl.h"
 #include "dash-keys-table.h"
 #include "knobs.h"
+#include "options.h"
 #include "options-table.h"
 #include "options-usage.h"
 #include "session-knob.h"
@@ -338,9 +339,33 @@ static void test_keys_match_the_table(void **state)
 	assert_true(knob_keys >= 2 * (KNOB_COUNT - 1) - 5); /* toggles have one key */
 }
 
+/* A recording reads every thread at every interval, as batch does; the
+ * dashboard and --headless otherwise read the threads off the screen once
+ * a second (a recording at -i 0.5 repeated each figure twice). */
+static void test_record_reads_every_thread(void **state)
+{
+	(void)state;
+	static char a0[] = "threadlab", a1[] = "--headless", a2[] = "--serve", a3[] = "0",
+		    a4[] = "--record", a5[] = "/tmp/tl-unused.jsonl";
+	char *with[] = {a0, a1, a2, a3, a4, a5, NULL};
+	char *without[] = {a0, a1, a2, a3, NULL};
+	struct options o;
+	struct session_config c;
+	char err[256] = "";
+	if (options_parse(4, without, &o, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+	options_session_config(&o, &c);
+	assert_near(c.detail_period, 1.0, 0);
+	if (options_parse(6, with, &o, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+	options_session_config(&o, &c);
+	assert_near(c.detail_period, 0, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_record_reads_every_thread),
 	    cmocka_unit_test(test_every_knob_is_whole),	 cmocka_unit_test(test_ends_are_refused),
 	    cmocka_unit_test(test_range_check),		 cmocka_unit_test(test_defaults),
 	    cmocka_unit_test(test_keys_match_the_table), cmocka_unit_test(test_describe),
