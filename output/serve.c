@@ -89,11 +89,18 @@ int serve_parse_listen(const char *spec, char *addr, size_t cap, int *port, char
 
 enum serve_route serve_route(const char *url, const char *method)
 {
+	/* Any other method, on any target (CONNECT's is no path): 405. */
+	if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0)
+		return SERVE_NOT_ALLOWED;
+	/* The absolute form ("GET http://host:port/metrics"), which a server
+	 * must accept (RFC 9112, 3.2.2): its path. */
+	if (strncasecmp(url, "http://", 7) == 0 || strncasecmp(url, "https://", 8) == 0) {
+		const char *path = strchr(strstr(url, "://") + 3, '/');
+		url = path ? path : "/";
+	}
 	bool metrics = strcmp(url, "/metrics") == 0, index = strcmp(url, "/") == 0;
 	if (!metrics && !index)
 		return SERVE_NOT_FOUND;
-	if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0)
-		return SERVE_NOT_ALLOWED;
 	return index ? SERVE_INDEX : SERVE_METRICS;
 }
 

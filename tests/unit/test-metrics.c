@@ -427,6 +427,24 @@ static void test_group_labels_unique(void **state)
 	fake_free(s);
 }
 
+/* Routes: the absolute form a server must accept, any other method 405
+ * whatever its target (CONNECT host:22 was 404). */
+static void test_routes(void **state)
+{
+	(void)state;
+	assert_int_equal(serve_route("/metrics", "GET"), SERVE_METRICS);
+	assert_int_equal(serve_route("/metrics", "HEAD"), SERVE_METRICS);
+	assert_int_equal(serve_route("/", "GET"), SERVE_INDEX);
+	assert_int_equal(serve_route("/nope", "GET"), SERVE_NOT_FOUND);
+	assert_int_equal(serve_route("http://127.0.0.1:9864/metrics", "GET"), SERVE_METRICS);
+	assert_int_equal(serve_route("HTTP://[::1]:9864/metrics", "GET"), SERVE_METRICS);
+	assert_int_equal(serve_route("http://127.0.0.1:9864", "GET"), SERVE_INDEX);
+	assert_int_equal(serve_route("http://127.0.0.1:9864/nope", "GET"), SERVE_NOT_FOUND);
+	assert_int_equal(serve_route("/metrics", "POST"), SERVE_NOT_ALLOWED);
+	assert_int_equal(serve_route("host:22", "CONNECT"), SERVE_NOT_ALLOWED);
+	assert_int_equal(serve_route("/nope", "DELETE"), SERVE_NOT_ALLOWED);
+}
+
 /* A launched command's target_info names it by its comm, as an attached
  * process: never its arguments (a password on a command line was served
  * on /metrics). */
@@ -647,6 +665,7 @@ int main(void)
 	    cmocka_unit_test(test_group_labels_unique),
 	    cmocka_unit_test(test_group_rename),
 	    cmocka_unit_test(test_launch_target_name),
+	    cmocka_unit_test(test_routes),
 	    cmocka_unit_test(test_non_finite),
 	    cmocka_unit_test(test_admit),
 	    cmocka_unit_test(test_folding_and_shared_cgroup),
