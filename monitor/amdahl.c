@@ -146,7 +146,15 @@ int amdahl_fit(const struct amdahl_set *set, double cpus, struct amdahl_fit *out
 			out->threads_min = p->threads;
 		if (!(p->threads <= out->threads_max))
 			out->threads_max = p->threads;
-		informative |= amdahl_speedup(0, p->threads, cpus) > 1;
+		/* a point slower than one thread tells no serial fraction
+		 * (the law never goes below 1): a fit from such points alone
+		 * read s = 1.00 and a Karp-Flatt of 2.95 */
+		if (amdahl_speedup(0, p->threads, cpus) > 1) {
+			if (p->speedup >= 1)
+				informative = true;
+			else
+				out->points_slower++;
+		}
 		double kf = amdahl_karp_flatt(p->speedup, p->threads, cpus);
 		if (isfinite(kf)) {
 			out->kf_min = isnan(out->kf_min) || kf < out->kf_min ? kf : out->kf_min;

@@ -69,6 +69,9 @@ struct amdahl_fit {
 	double kf_min, kf_max;	/* Karp-Flatt over the used points above 1 thread; NAN: none */
 	int points_used, points_excluded;
 	int points_beyond;	   /* more threads than the whole CPUs: not fitted */
+	int points_slower;	   /* fitted points above 1 thread slower than 1 thread
+				    * (no law's: contended or throttled unseen); with
+				    * none faster there is no fit (-EDOM) */
 	double threads_min, threads_max; /* the thread counts of the points used */
 	double cpus; /* C the fit was made for */
 	struct amdahl_pred pred[AMDAHL_PRED_MAX];

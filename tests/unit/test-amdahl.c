@@ -341,6 +341,29 @@ static void test_labview(void **state)
 	assert_near(t->gflops, 5, 0);
 }
 
+/* A point above 1 thread slower than 1 thread is no law's: alone it is no
+ * fit (it read "serial fraction 1.00 (Karp-Flatt 2.95-2.95, 1 point at 2
+ * threads)", the lab beside a neighbour under a 1.5-CPU quota). */
+static void test_slower_than_one(void **state)
+{
+	(void)state;
+	struct amdahl_set set;
+	struct amdahl_fit f;
+	char cap[512];
+	amdahl_set_init(&set);
+	amdahl_set_add(&set, 1, 1, false);
+	amdahl_set_add(&set, 2, 0.6, false);
+	assert_int_equal(amdahl_fit(&set, 1.5, &f), -EDOM);
+	assert_int_equal(f.points_slower, 1);
+	sweep_fit_caption(cap, sizeof(cap), &f);
+	assert_string_equal(cap, "Amdahl fit: none (1 point above 1 thread, slower than 1 "
+				 "thread: contended or throttled, no serial fraction's)");
+	/* beside a point that is faster, it is fitted as it is */
+	amdahl_set_add(&set, 2, 1.8, false);
+	assert_int_equal(amdahl_fit(&set, 2, &f), 0);
+	assert_true(f.valid);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -349,6 +372,7 @@ int main(void)
 	    cmocka_unit_test(test_noisy),    cmocka_unit_test(test_predictions),
 	    cmocka_unit_test(test_cmd_rows), cmocka_unit_test(test_caption),
 	    cmocka_unit_test(test_labview),  cmocka_unit_test(test_beyond),
+	    cmocka_unit_test(test_slower_than_one),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
