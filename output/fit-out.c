@@ -23,11 +23,12 @@ void fit_out_json(struct json_out *j, const struct amdahl_fit *fit)
 	json_out_kint(j, "points_used", fit->points_used);
 	json_out_kint(j, "points_left_out", fit->points_excluded + fit->points_beyond);
 	json_out_kint(j, "points_beyond_cpus", fit->points_beyond);
+	json_out_kint(j, "points_slower", fit->points_slower);
 	json_out_knum(j, "threads_min", fit->valid ? fit->threads_min : (double)NAN, 3);
 	json_out_knum(j, "threads_max", fit->valid ? fit->threads_max : (double)NAN, 3);
 	json_out_knum(j, "cpus", fit->cpus, 3);
-	json_out_knum(j, "karp_flatt_min", fit->kf_min, 4);
-	json_out_knum(j, "karp_flatt_max", fit->kf_max, 4);
+	json_out_knum(j, "karp_flatt_min", fit->valid ? fit->kf_min : (double)NAN, 4);
+	json_out_knum(j, "karp_flatt_max", fit->valid ? fit->kf_max : (double)NAN, 4);
 	json_out_key(j, "predicted");
 	json_out_array(j);
 	for (size_t i = 0; fit->valid && i < fit->npred; i++) {
