@@ -356,9 +356,10 @@ static void diag_evidence(struct diagnosis *d, const struct diag_input *in)
 		       d->contention_wait, d->contention_wait / d->switches * 1e3, d->switches);
 	if (d->unseen_cpu >= 0.01)
 		REASON(d,
-		       "%.2f CPUs went to threads or child processes that started and ended "
-		       "between reads: in the processes' whole run, in no row of the threads "
-		       "table",
+		       "%.2f CPUs went to threads or child processes no two reads saw (they "
+		       "started since the read before, the command's own start among them, or "
+		       "started and ended between reads): in the processes' whole run, in no "
+		       "row of the threads table",
 		       d->unseen_cpu);
 	diagnosis_latency_reason(d);
 	if (in->lab) {
