@@ -154,6 +154,17 @@ static void diag_children(struct diagnosis *d, const struct diag_input *in)
 			v->children_cpus);
 		diagnosis_advice_suggest_first(d);
 	}
+	/* Nothing seen of the job is all of it: "nothing in this job can
+	 * help" contradicted the line above (a Pool's parent, its workers
+	 * unfollowed). */
+	for (size_t i = 0; i < d->nsuggestions;)
+		if (strstr(d->suggestions[i], "nothing in this job can help")) {
+			memmove(d->suggestions[i], d->suggestions[i + 1],
+				(d->nsuggestions - i - 1) * sizeof(d->suggestions[0]));
+			d->nsuggestions--;
+		} else {
+			i++;
+		}
 }
 
 void diagnosis_findings_advise(struct diagnosis *d, const struct diag_input *in)

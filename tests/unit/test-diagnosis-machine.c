@@ -127,6 +127,19 @@ static void test_contended(void **state)
 	assert_true(s.d.also_contended);
 	assert_non_null(strstr(s.d.headline, "; crowded out too: others took 0.6 CPUs (stress-ng"));
 	assert_true(has_text(s.d.reasons, s.d.nreasons, "contended as well"));
+	/* a parent whose 2 unfollowed children do the work, beside a busy
+	 * neighbour: "add --tree" first, and never "nothing in this job can
+	 * help" after it (the job is more than what was seen) */
+	scene_make(&s, 1, 36, 64, 2);
+	scene_machine(&s, &m, 4.1, 1.6, 2.0);
+	m.children = 2;
+	m.children_cpus = 1.0;
+	s.in.unfollowed = 2;
+	diagnosis_make(&s.in, &s.d);
+	assert_int_equal(s.d.verdict, VERDICT_CONTENDED);
+	assert_non_null(strstr(s.d.suggestions[0], "add --tree: its 2 child process(es) do the work"));
+	assert_false(has_text(s.d.suggestions, s.d.nsuggestions, "nothing in this job can help"));
+	s.in.unfollowed = 0;
 }
 
 static void test_quota_unbound(void **state)
