@@ -70,7 +70,7 @@ struct amdahl_fit {
 	int points_used, points_excluded;
 	int points_beyond;	   /* more threads than the whole CPUs: not fitted */
 	int points_slower;	   /* fitted points above 1 thread slower than 1 thread
-				    * (no law's: contended or throttled unseen); with
+				    * (no law's: overhead, contention or a quota); with
 				    * none faster there is no fit (-EDOM) */
 	double threads_min, threads_max; /* the thread counts of the points used */
 	double cpus; /* C the fit was made for */

@@ -125,8 +125,9 @@ void sweep_fit_caption(char *buf, size_t cap, const struct amdahl_fit *f)
 				      "cannot tell the serial fraction)");
 		else if (f->points_slower)
 			sweep_fit_put(buf, cap, &len,
-				      "Amdahl fit: none (%d point%s above 1 thread, slower than 1 "
-				      "thread: contended or throttled, no serial fraction's)",
+				      "Amdahl fit: none (%d point%s above 1 thread slower than 1 "
+				      "thread: the threads cost more than they share (overhead, "
+				      "contention or a quota), which no serial fraction explains)",
 				      f->points_slower, f->points_slower == 1 ? "" : "s");
 		else if (out) {
 			sweep_fit_put(buf, cap, &len, "Amdahl fit: none (%d point%s left out, ", out,
