@@ -34,7 +34,8 @@ static void metrics_latency_group(struct metrics_ctx *c, const struct thread_gro
 	for (size_t b = 0; b < nb; b++) {
 		metrics_expo_sample_as(c, "_bucket");
 		metrics_group_labels(c, groups, i);
-		snprintf(v, sizeof(v), "%.9g", le[b]);
+		/* every edge exactly (17.179869184 s has 11 digits) */
+		snprintf(v, sizeof(v), "%.12g", le[b]);
 		metrics_expo_label_str(c, "le", v);
 		metrics_expo_uint(c, (unsigned long long)runqlat_count_below(&g->lat, le[b]));
 	}

@@ -240,6 +240,11 @@ static void test_latency_histogram(void **state)
 	assert_non_null(strstr(om, want));
 	snprintf(want, sizeof(want), "%sle=\"+Inf\"} 6\n", g);
 	assert_non_null(strstr(om, want));
+	/* the edges exactly, not cut to 9 digits ("1.07374182") */
+	snprintf(want, sizeof(want), "%sle=\"1.073741824\"} 6\n", g);
+	assert_non_null(strstr(om, want));
+	snprintf(want, sizeof(want), "%sle=\"17.179869184\"} 6\n", g);
+	assert_non_null(strstr(om, want));
 	assert_non_null(strstr(
 	    om, "threadlab_runqueue_latency_seconds_count{pid=\"100\",group=\"worker\"} 6\n"));
 	assert_non_null(strstr(
