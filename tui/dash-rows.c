@@ -206,7 +206,7 @@ size_t dash_rows_pressure(char *out, size_t cap, int width, const struct model_s
 			dash_line_add(&l, throttled ? 1 | DASH_LINE_KEEP : 1,
 				      "throttled%s %.2f s/s (%.0f%% of periods%s)", in,
 				      m->throttle.throttled_s_per_s, m->throttle.throttled_pct,
-				      throttled ? ", part of the wait" : "");
+				      throttled ? ", a wait for each queued thread" : "");
 			dash_line_brief(&l, "throttled%s %.2f s/s (%.0f%%)", in,
 					m->throttle.throttled_s_per_s, m->throttle.throttled_pct);
 		} else {

@@ -185,7 +185,8 @@ static void test_pressure_wait_next_to_throttling(void **state)
 	m.psi_system.some_avg10 = 20.31;
 	dash_rows_pressure(out, sizeof(out), 200, &m, true);
 	assert_string_equal(out, "run-queue wait 0.55 s/s | throttled 0.50 s/s (48% of periods, "
-				 "part of the wait) | PSI some: cgroup unavailable system 20.3%");
+				 "a wait for each queued thread) | PSI some: cgroup unavailable "
+				 "system 20.3%");
 	/* At every width the throttled figure sits right after the wait. */
 	for (size_t i = 0; i < NWIDTHS; i++) {
 		dash_rows_pressure(out, sizeof(out), widths[i], &m, true);
@@ -199,8 +200,8 @@ static void test_pressure_wait_next_to_throttling(void **state)
 	/* At 120 the throttling keeps its words; PSI is the one shortened. */
 	dash_rows_pressure(out, sizeof(out), 120, &m, true);
 	assert_string_equal(out, "run-queue wait 0.55 s/s | throttled 0.50 s/s (48% of periods, "
-				 "part of the wait) | PSI cg n/a sys 20%");
-	/* Not throttled: no "part of the wait". */
+				 "a wait for each queued thread) | PSI cg n/a sys 20%");
+	/* Not throttled: no "a wait for each queued thread". */
 	m.throttle.throttled_pct = 0;
 	m.throttle.throttled_s_per_s = 0;
 	dash_rows_pressure(out, sizeof(out), 200, &m, true);
