@@ -57,7 +57,7 @@ static double lab_ceiling(const struct session *s)
 }
 
 static const struct family fam_lab_info = {
-    "threadlab_workload_info", FAMILY_GAUGE,
+    "threadlab_workload", FAMILY_INFO,
     "The lab's OpenBLAS build: blas as asked (pthreads, openmp), variant as loaded, spin "
     "default or off; always 1."};
 

@@ -134,8 +134,13 @@ if [ -n "$url" ]; then
 	}
 	tap_every=3 until_true 180 lab_counts && lab_ok=true
 fi
-if $lab_ok && grep -q 'mode="lab"' "$tmp/lab" && promtool check metrics <"$tmp/lab" >/dev/null 2>&1; then
-	ok "the lab headless: FLOPs and GEMM calls per stream, its settings and rates as gauges"
+# its OpenBLAS build an info family in OpenMetrics, as the target's is
+$lab_ok && curl -s -H 'Accept: application/openmetrics-text;version=1.0.0' "$url" >"$tmp/lab.om"
+if $lab_ok && grep -q 'mode="lab"' "$tmp/lab" && promtool check metrics <"$tmp/lab" >/dev/null 2>&1 &&
+	grep -qx '# TYPE threadlab_workload info' "$tmp/lab.om" &&
+	grep -q '^threadlab_workload_info{pid="[0-9]*",blas="' "$tmp/lab.om" &&
+	grep -qx '# TYPE threadlab_workload_info gauge' "$tmp/lab"; then
+	ok "the lab headless: FLOPs and GEMM calls per stream, its settings and rates as gauges, its build an info"
 else
 	notok "lab families" "$(cat "$tmp/lab.err")" "$(grep workload "$tmp/lab" | head)"
 fi
