@@ -426,18 +426,28 @@ void diagnosis_advice_suggest_neighbour(struct diagnosis *d, const char *lead)
 			lead, diagnosis_rules_others_unseen(d));
 }
 
+bool diagnosis_advice_children_work(const struct diagnosis *d, const struct diag_input *in)
+{
+	const struct machine_view *v = &d->machine;
+	return (in->unfollowed || v->children) && v->valid && v->children_cpus >= 0.2 &&
+	       v->children_cpus > d->cpu;
+}
+
 void diagnosis_advice_contended(struct diagnosis *d, const struct diag_input *in)
 {
-	(void)in;
 	REASON(d,
 	       "its own demand fits: %.1f runnable threads on %.2f effective CPUs; the wait is "
 	       "for CPUs other processes hold (%.1f CPUs of the %d)",
 	       d->runnable_mean, d->effective, diagnosis_rules_others(d), d->machine.online);
 	/* An input-bound job can still help itself (its suggestion comes
-	 * first); the wait for CPUs is not its doing either way. */
-	diagnosis_advice_suggest_neighbour(d, d->input_bound
-						  ? "the CPU wait is not this job's doing"
-						  : "nothing in this job can help");
+	 * first); the wait for CPUs is not its doing either way.  Nothing
+	 * seen of a job whose unfollowed children do the work is all of it:
+	 * "nothing in this job can help" would contradict "add --tree" (a
+	 * Pool's parent). */
+	if (d->input_bound)
+		diagnosis_advice_suggest_neighbour(d, "the CPU wait is not this job's doing");
+	else if (!diagnosis_advice_children_work(d, in))
+		diagnosis_advice_suggest_neighbour(d, "nothing in this job can help");
 }
 
 void diagnosis_advice_under(struct diagnosis *d, const struct diag_input *in)

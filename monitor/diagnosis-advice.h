@@ -21,6 +21,9 @@ const struct diag_role *diagnosis_advice_role(const struct diagnosis *d, const c
  * (DIAG_STARVED_WAIT): the CPU they use is what they got, not what they
  * would use. */
 bool diagnosis_advice_role_starved(const struct diag_role *r);
+/* Whether the target's children, not followed, use more CPU than it (0.2
+ * CPUs at least): what was seen is part of the job ("add --tree"). */
+bool diagnosis_advice_children_work(const struct diagnosis *d, const struct diag_input *in);
 /* diagnosis-advice.c: the runtime whose pool the user configures, the
  * neighbours in words ("stress (pid 812, 2.0 CPUs, /user.slice), ...", at
  * most max of them, raw bytes), and each verdict's suggestions. */

@@ -139,9 +139,7 @@ static void diag_input_advice(struct diagnosis *d)
 static void diag_children(struct diagnosis *d, const struct diag_input *in)
 {
 	const struct machine_view *v = &d->machine;
-	if (!in->unfollowed && !v->children)
-		return;
-	if (!v->valid || v->children_cpus < 0.2 || v->children_cpus <= d->cpu)
+	if (!diagnosis_advice_children_work(d, in))
 		return;
 	int n = v->children > in->unfollowed ? v->children : in->unfollowed;
 	diag_headline_add(d, "; add --tree: its %d child process(es) use %.1f CPUs", n,
@@ -154,17 +152,6 @@ static void diag_children(struct diagnosis *d, const struct diag_input *in)
 			v->children_cpus);
 		diagnosis_advice_suggest_first(d);
 	}
-	/* Nothing seen of the job is all of it: "nothing in this job can
-	 * help" contradicted the line above (a Pool's parent, its workers
-	 * unfollowed). */
-	for (size_t i = 0; i < d->nsuggestions;)
-		if (strstr(d->suggestions[i], "nothing in this job can help")) {
-			memmove(d->suggestions[i], d->suggestions[i + 1],
-				(d->nsuggestions - i - 1) * sizeof(d->suggestions[0]));
-			d->nsuggestions--;
-		} else {
-			i++;
-		}
 }
 
 void diagnosis_findings_advise(struct diagnosis *d, const struct diag_input *in)
