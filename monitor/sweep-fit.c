@@ -181,7 +181,9 @@ void sweep_fit_caption_brief(char *buf, size_t cap, const struct amdahl_fit *f)
 	if (!f->valid) {
 		int out = f->points_excluded + f->points_beyond;
 		sweep_fit_put(buf, cap, &len, "Amdahl: no fit (");
-		if (!out)
+		if (f->points_slower)
+			sweep_fit_put(buf, cap, &len, "%d slower than 1 thread)", f->points_slower);
+		else if (!out)
 			sweep_fit_put(buf, cap, &len, "no point above 1 thread)");
 		else
 			sweep_fit_put(buf, cap, &len, "%d left out: %s%s%s)", out,

@@ -360,6 +360,9 @@ static void test_slower_than_one(void **state)
 	assert_string_equal(cap, "Amdahl fit: none (1 point above 1 thread slower than 1 "
 				 "thread: the threads cost more than they share (overhead, "
 				 "contention or a quota), which no serial fraction explains)");
+	/* the brief one too: it said "no point above 1 thread" */
+	sweep_fit_caption_brief(cap, sizeof(cap), &f);
+	assert_string_equal(cap, "Amdahl: no fit (1 slower than 1 thread)");
 	/* beside a point that is faster, it is fitted as it is */
 	amdahl_set_add(&set, 2, 1.8, false);
 	assert_int_equal(amdahl_fit(&set, 2, &f), 0);
