@@ -290,13 +290,31 @@ static enum MHD_Result serve_metrics(struct serve *s, struct MHD_Connection *c)
 	return ret;
 }
 
+static enum MHD_Result serve_host_count(void *cls, enum MHD_ValueKind kind, const char *key,
+					const char *value)
+{
+	(void)kind, (void)value;
+	if (strcasecmp(key, MHD_HTTP_HEADER_HOST) == 0)
+		++*(unsigned *)cls;
+	return MHD_YES;
+}
+
+/* RFC 9112, 3.2: an HTTP/1.1 request without a Host header, or any request
+ * with more than one, is answered 400. */
+static bool serve_host_valid(struct MHD_Connection *c, const char *version)
+{
+	unsigned hosts = 0;
+	MHD_get_connection_values(c, MHD_HEADER_KIND, serve_host_count, &hosts);
+	return hosts == 1 || (hosts == 0 && strcmp(version, MHD_HTTP_VERSION_1_0) == 0);
+}
+
 static enum MHD_Result serve_handler(void *cls, struct MHD_Connection *c, const char *url,
 				     const char *method, const char *version, const char *upload,
 				     size_t *upload_size, void **req_cls)
 {
 	static int started;
 	struct serve *s = cls;
-	(void)version, (void)upload;
+	(void)upload;
 	if (*req_cls == NULL) { /* the headers are in; a body may follow */
 		*req_cls = &started;
 		serve_conn_request_in(s, c);
@@ -313,6 +331,11 @@ static enum MHD_Result serve_handler(void *cls, struct MHD_Connection *c, const 
 	if (*upload_size) { /* a body after all (none was announced): dropped */
 		*upload_size = 0;
 		return MHD_YES;
+	}
+	if (!serve_host_valid(c, version)) {
+		serve_count(s, &s->counts.bad_request);
+		return serve_text(c, MHD_HTTP_BAD_REQUEST, "text/plain; charset=utf-8",
+				  "bad request: an HTTP/1.1 request needs one Host header\n", NULL);
 	}
 	enum auth_result auth = serve_authorized(s, c);
 	if (auth == AUTH_BUSY) {

@@ -90,7 +90,8 @@ int serve_publish_ranking(struct serve *s, const struct ranking *k, const struct
 /* Requests answered so far, by status class (for the tests and the
  * benchmark). */
 struct serve_counts {
-	unsigned long ok, not_found, not_allowed, unauthorized, auth_busy, unavailable, body_refused;
+	unsigned long ok, bad_request, not_found, not_allowed, unauthorized, auth_busy, unavailable,
+	    body_refused;
 	/* connections dropped: to make room for a newcomer, headers late, to
 	 * make room among the kept (serve-admit.h) */
 	unsigned long dropped_pending, dropped_header, dropped_kept, dropped_hangup;

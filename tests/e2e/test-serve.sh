@@ -19,7 +19,7 @@ done
 if ! "$PY" -c 'import prometheus_client' 2>/dev/null; then
 	skip_all "the OpenMetrics parser is needed (Debian package python3-prometheus-client)"
 fi
-plan 36
+plan 37
 # This test runs beside others: threadlab, whose sampling pace and answers
 # it times, gets a heavy cpu cgroup (where root has one); the clients and
 # the busy loop it judges threadlab against stay outside.
@@ -544,6 +544,28 @@ print(r.split(b"\r\n")[0].decode())
 assert r.startswith(b"HTTP/1.1 414"), r[:80]
 PY
 if [ $? = 0 ]; then ok "a request line of 17 KB: $(cat "$tmp/414"), closed"; else notok "long request line" "$(cat "$tmp/414")"; fi
+# Host (RFC 9112, 3.2): HTTP/1.1 needs exactly one; HTTP/1.0 may have none.
+"$PY" - "$iport" >"$tmp/host" 2>&1 <<'PY'
+import socket, sys
+def status(req):
+    c = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=5)
+    c.sendall(req)
+    r = b""
+    while b"\r\n" not in r:
+        d = c.recv(4096)
+        if not d:
+            break
+        r += d
+    c.close()
+    return r.split(b"\r\n")[0].decode()
+got = [status(b"GET /metrics HTTP/1.1\r\n\r\n"),
+       status(b"GET /metrics HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n"),
+       status(b"GET /metrics HTTP/1.0\r\n\r\n"),
+       status(b"GET /metrics HTTP/1.1\r\nhost: a\r\n\r\n")]
+print("no Host: %s; two: %s; HTTP/1.0 without: %s; one: %s" % tuple(got))
+assert [g.split()[1] for g in got] == ["400", "400", "200", "200"], got
+PY
+if [ $? = 0 ]; then ok "Host: $(cat "$tmp/host")"; else notok "the Host header" "$(cat "$tmp/host")"; fi
 reap "$idle_check" 20
 if [ "$reaped" = 0 ]; then ok "an idle connection: $(cat "$tmp/idle") (the inactivity timeout)"; else
 	notok "inactivity timeout" "$(cat "$tmp/idle")"; fi
