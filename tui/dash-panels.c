@@ -146,10 +146,11 @@ void dash_panels_header(WINDOW *w, const struct dash_rect *r, const struct dash 
 
 	h.interval = d->interval;
 	if (d->replay.on) {
-		/* The recorded time, to the second: "2026-12-01 08:17:03". */
+		/* The recorded time, to the second, in UTC as recordings keep
+		 * it: "2026-12-01 08:17:03 UTC". */
 		report_time_iso(s->model.wall, when, sizeof(when));
 		when[10] = ' ';
-		when[19] = '\0';
+		snprintf(when + 19, sizeof(when) - 19, " UTC");
 		h.replay = when;
 		h.replay_pos = s->replay_pos;
 		h.replay_count = s->replay_count;

@@ -43,7 +43,7 @@ size_t dash_rows_header(char *out, size_t cap, int width, const struct dash_head
 		dash_line_add(&l, 0, "threadlab replay %s", h->mode);
 		dash_line_brief(&l, "replay %s", h->mode);
 		dash_line_add(&l, 0, "%s", h->replay);
-		dash_line_brief(&l, "%s", h->replay + 11); /* the time alone */
+		dash_line_brief(&l, "%s", h->replay + 11); /* the time alone, with "UTC" */
 		dash_line_add(&l, 1 | DASH_LINE_KEEP, "sample %ld/%ld", h->replay_pos + 1,
 			      h->replay_count);
 		dash_line_brief(&l, "%ld/%ld", h->replay_pos + 1, h->replay_count);

@@ -221,9 +221,9 @@ print("%.1f" % l[0]["workload"]["gflops"], l[0]["time"][11:19], l[-1]["time"][11
 	# come after the replay has moved on
 	$T send-keys -t rp '>' g
 	if wait_pane rp 'threadlab replay lab' 150 && grep -q "GFLOP/s $first" "$tmp/pane" &&
-		grep -q "$t1" "$tmp/pane" && grep -q 'gemm0.w1' "$tmp/pane" &&
+		grep -q "$t1 UTC" "$tmp/pane" && grep -q 'gemm0.w1' "$tmp/pane" &&
 		grep -q 'CPU budget: online' "$tmp/pane" && grep -Eq ' (sample )?1/10 ' "$tmp/pane"; then
-		ok "replay: the dashboard shows the recorded GFLOP/s ($first), time, threads and budget"
+		ok "replay: the dashboard shows the recorded GFLOP/s ($first), time (UTC), threads and budget"
 	else
 		notok "replay screen" "want GFLOP/s $first at $t1" "$(cat "$tmp/pane")"
 	fi
