@@ -99,7 +99,9 @@ size_t dash_rows_header(char *out, size_t cap, int width, const struct dash_head
 			dash_line_add(&l, 0, "PAUSED%s", DASH_STAR(SESSION_PEND_PAUSED));
 #undef DASH_STAR
 	} else {
-		dash_line_add(&l, DASH_LINE_GLUE, "%d", (int)h->pid);
+		/* "threadlab attach 4321 python3" live; in a replay the pid
+		 * follows the speed, as a field of its own. */
+		dash_line_add(&l, h->replay ? 0 : DASH_LINE_GLUE, "%d", (int)h->pid);
 		if (h->target && h->target[0]) {
 			text_safe(h->target, strlen(h->target), safe, sizeof(safe));
 			dash_rows_first_word(safe, word, sizeof(word));

@@ -92,6 +92,17 @@ static void test_header_widths(void **state)
 	a.gone = true;
 	dash_rows_header(out, sizeof(out), 80, &a);
 	assert_non_null(strstr(out, "EXITED"));
+	/* Replayed, the pid is a field of its own after the speed. */
+	a.gone = false;
+	a.replay = "2026-12-06 02:39:35 UTC";
+	a.replay_speed = 2;
+	a.replay_paused = true;
+	dash_rows_header(out, sizeof(out), 200, &a);
+	assert_non_null(strstr(out, "| 2x PAUSED | 4321 python3 train.py"));
+	dash_rows_header(out, sizeof(out), 80, &a);
+	assert_true(dash_fit_width(out) <= 80);
+	assert_non_null(strstr(out, "02:39:35 UTC"));
+	assert_null(strstr(out, "PAUSED 4321"));
 }
 
 static void test_header_pending(void **state)
