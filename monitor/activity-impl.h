@@ -28,6 +28,11 @@ void activity_tracker_free(struct activity_tracker *t);
 void activity_tracker_runtime(struct activity_tracker *t, pid_t pid, const uint64_t *ranges,
 			      size_t n, bool openblas_pthreads);
 
+/* A process that only waits for commands and for its children (the lab's
+ * anchor, in poll() on its bell and a signalfd): its waits in poll or a
+ * read are sleep, not input-wait.  0: none. */
+void activity_tracker_supervisor(struct activity_tracker *t, pid_t pid);
+
 /* One tick: reads what it needs of cur's threads (prev the sample before,
  * both sorted by (pid, tid); rates prev -> cur) and writes each rate's
  * activity, and its split into out_seconds (ACTIVITY_N per rate, in the

@@ -150,9 +150,15 @@ struct activity_tracker {
 	size_t n, cap;
 	struct act_proc *p;
 	size_t np, pcap;
+	pid_t supervisor;     /* activity_tracker_supervisor */
 	struct ipsample *ips; /* NULL: not sampling */
 	uint64_t ipbuf[ACTIVITY_IPBUF];
 };
+
+void activity_tracker_supervisor(struct activity_tracker *t, pid_t pid)
+{
+	t->supervisor = pid;
+}
 
 struct activity_tracker *activity_tracker_new(const struct sysroot *r, bool sample_ips)
 {
@@ -299,6 +305,8 @@ void activity_tracker_tick(struct activity_tracker *t, const struct thread_set *
 			x->blocked = BLOCKED_IO;
 		} else if (due && reads < budget) {
 			enum blocked_kind b = blocked_read(&t->root, s->pid, s->tid, s->state);
+			if (b == BLOCKED_INPUT && s->pid == t->supervisor)
+				b = BLOCKED_SLEEP;
 			reads++;
 			if (b != BLOCKED_UNKNOWN)
 				x->blocked = b;

@@ -151,6 +151,9 @@ void session_diag_tick(struct session *s)
 	history_push(&s->history, s->runnable_mean, r->total_cpu_pct / 100.0,
 		     r->total_wait_pct / 100.0, r->throttle.valid ? r->throttle.throttled_pct : 0,
 		     s->impl->cur.budget.effective);
+	/* The lab's anchor waits for threadlab's bell and its children, not
+	 * for input: the loaders' input is what its helpers wait for. */
+	activity_tracker_supervisor(s->impl->activity, s->impl->lab ? s->target : 0);
 	session_diag_activity(s);
 	census_update(&s->census, &s->impl->root, &s->impl->cur.threads, s->impl->cur.time);
 	session_diag_runtimes(s);

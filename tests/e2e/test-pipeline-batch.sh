@@ -60,9 +60,12 @@ assert 0 < w["batches_per_s"] <= 27, w["batches_per_s"]
 assert len(w["loader_pids"]) == 1
 names = {t["name"] for t in rows[-1]["threads"]}
 assert "tl-loader0" in names, names
+# the anchor waits for threadlab's bell, not for the loaders' input
+anchor = [t.get("activity") for t in rows[-1]["threads"] if t["name"] == "tl-anchor"]
+assert anchor == ["sleep"], anchor
 print(w["loader_pids"][0])
 PY
-if [ $? = 0 ]; then ok "--loaders 1 --prep-ms 40: input-bound in JSON, tl-loader0 in the threads"; else
+if [ $? = 0 ]; then ok "--loaders 1 --prep-ms 40: input-bound in JSON, tl-loader0 in the threads, the anchor asleep"; else
 	notok "pipeline JSON" "$(cat "$tmp/check")" "$(cat "$tmp/pipe.err")"; fi
 loader=$(tail -n1 "$tmp/check")
 if [ -n "$loader" ] && gone "$loader"; then ok "the loader is gone after --batch ends"; else
