@@ -258,6 +258,16 @@ static void dash_diag_fit_rows(char *line, int width, int rows)
 		*last = c;
 }
 
+/* The label of the first suggestion: in a replay one that names a process
+ * by its pid says that the pid is the recording's (it may be another
+ * process's now, and renice or kill would hit that one). */
+static const char *dash_diag_try(const struct dash *d, const char *sug)
+{
+	if (d->replay.on && (strstr(sug, "pid ") || strstr(sug, "/proc/")))
+		return "Try (PIDs as recorded):";
+	return "Try:";
+}
+
 void dash_diag_draw(WINDOW *w, const struct dash_rect *r, const struct dash *d,
 		    const struct session *s)
 {
@@ -280,7 +290,7 @@ void dash_diag_draw(WINDOW *w, const struct dash_rect *r, const struct dash *d,
 		if (r->h == 2 && g->nsuggestions) {
 			char sug[4 * DIAG_TEXT];
 			dash_diag_safe(g->suggestions[0], sug, sizeof(sug));
-			snprintf(line, sizeof(line), "Try: %s", sug);
+			snprintf(line, sizeof(line), "%s %s", dash_diag_try(d, sug), sug);
 			dash_fit_words(safe, sizeof(safe), line, r->w);
 			dash_paint_put(w, r->y + 1, r->x, r->w, safe,
 				       dash_paint_attr(d, DASH_ROLE_BOLD));
@@ -300,7 +310,7 @@ void dash_diag_draw(WINDOW *w, const struct dash_rect *r, const struct dash *d,
 	for (size_t i = 0; i < g->nsuggestions && used < r->h; i++) {
 		char sug[4 * DIAG_TEXT];
 		dash_diag_safe(g->suggestions[i], sug, sizeof(sug));
-		snprintf(line, sizeof(line), "%s %s", i ? "  or" : "Try:", sug);
+		snprintf(line, sizeof(line), "%s %s", i ? "  or" : dash_diag_try(d, sug), sug);
 		/* the first suggestion may take every row left; the others two */
 		int stop = i == 0 ? end : r->y + used + 2 < end ? r->y + used + 2 : end;
 		dash_diag_fit_rows(line, r->w, stop - (r->y + used));

@@ -500,6 +500,41 @@ static void test_suggestion_wraps(void **state)
 	}
 }
 
+/* A replayed suggestion that names a pid says the pid is the recording's;
+ * live, or naming none, it is a plain "Try:". */
+static void test_replay_pid_caveat(void **state)
+{
+	(void)state;
+	static const char *const sug[] = {
+	    "stop, renice (every thread: renice -n 10 -p $(ls /proc/28522/task)) or move that",
+	    "set OMP_NUM_THREADS=2 before the program starts"};
+	for (int replay = 0; replay <= 1; replay++)
+		for (size_t k = 0; k < 2; k++) {
+			struct fixture *f = fixture_lab();
+			struct session *s = &f->s;
+			s->kind = SESSION_ATTACH;
+			s->target = 4242;
+			f->d.message[0] = '\0';
+			f->d.replay.on = replay;
+			s->have_diag = true;
+			s->diag.verdict = VERDICT_CONTENDED;
+			snprintf(s->diag.headline, sizeof(s->diag.headline),
+				 "contended: others took 1.0 CPUs");
+			snprintf(s->diag.suggestions[0], sizeof(s->diag.suggestions[0]), "%s",
+				 sug[k]);
+			s->diag.nsuggestions = 1;
+			WINDOW *w = newwin(40, 160, 0, 0);
+			draw(w, f);
+			char want[256];
+			snprintf(want, sizeof(want), "%s %.20s",
+				 replay && k == 0 ? "Try (PIDs as recorded):" : "Try:", sug[k]);
+			if (find_row(w, want) < 0)
+				fail_msg("replay %d, suggestion %zu: no row '%s'", replay, k, want);
+			delwin(w);
+			fixture_free(f);
+		}
+}
+
 static void test_small_sizes(void **state)
 {
 	(void)state;
@@ -546,6 +581,7 @@ int main(void)
 	    cmocka_unit_test(test_utf8_sparkline_cells),
 	    cmocka_unit_test(test_attach_hostile_name),
 	    cmocka_unit_test(test_suggestion_wraps),
+	    cmocka_unit_test(test_replay_pid_caveat),
 	    cmocka_unit_test(test_small_sizes),
 	    cmocka_unit_test(test_help_screen),
 	};
