@@ -84,14 +84,18 @@ $T send-keys -t all x # any key closes the help
 # The cursor to the program's row, then Enter.  The cursor follows its
 # process when the ranking moves, but the row is counted on a capture: a
 # ranking that moved between the capture and the keys (on a loaded box)
-# opens another process's screen, and A goes back to try again.
+# opens another process's screen, and A goes back to try again.  The row
+# is counted on a capture that shows it (a CI run's capture on a loaded
+# box did not, and Enter went to the top row), and an Enter that opened
+# nothing (the process under the cursor ended meanwhile) is tried again.
 opened=""
 for _ in 1 2 3; do
 	$T send-keys -t all Home
-	at=$(pane all | sed -n '4,$p' | awk -v p="$busy" '$1 ~ /^[0-9]+$/ { n++ } $1 == p { print n; exit }')
+	wait_pane all "$row" 50 || continue
+	at=$(sed -n '4,$p' "$tmp/pane" | awk -v p="$busy" '$1 ~ /^[0-9]+$/ { n++ } $1 == p { print n; exit }')
 	for _ in $(seq $((${at:-1} - 1))); do $T send-keys -t all Down; done
 	$T send-keys -t all Enter
-	wait_pane all "attach [0-9]+ " 50 || break
+	wait_pane all "attach [0-9]+ " 50 || continue
 	if tap_file_has "$tmp/pane" "attach $busy omp-busy"; then
 		opened=1
 		break
