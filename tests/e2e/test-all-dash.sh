@@ -82,20 +82,33 @@ fi
 $T send-keys -t all x # any key closes the help
 
 # The cursor to the program's row, then Enter.  The cursor follows its
-# process when the ranking moves, but the row is counted on a capture: a
-# ranking that moved between the capture and the keys (on a loaded box)
-# opens another process's screen, and A goes back to try again.  The row
-# is counted on a capture that shows it (a CI run's capture on a loaded
-# box did not, and Enter went to the top row).  The attach screen is given
-# 20 s to come up (1.4 s for the whole case on a quiet box; two CI runs
-# saw none within 5 s three times over, with the busy row under the
-# cursor), and a failure shows the screen's message line.
+# process when the ranking moves, so a row counted on one capture may be
+# another process's by the time the keys land (a CI run opened a
+# threadlab, then a process that had ended).  The cursor is walked down
+# from the top instead until its row (drawn in reverse video) is the
+# program's, and Enter is pressed there: it opens the program whatever
+# the ranking does meanwhile.  A program above the cursor (the ranking
+# moved during the walk) is looked for again from the top.
+cursor_pid() {
+	$T capture-pane -e -p -t all 2>/dev/null | sed -n '4,$p' | grep -a $'^\e\[7m' | head -n1 |
+		sed $'s/\e\\[[0-9;]*m//g' | awk '{ print $1 }'
+}
+cursor_moved() { [ "$(cursor_pid)" != "$1" ]; }
+cursor_to_busy() {
+	local c
+	for _ in $(seq 40); do
+		c=$(cursor_pid)
+		[ "$c" = "$busy" ] && return 0
+		$T send-keys -t all Down
+		until_true 10 cursor_moved "$c"
+	done
+	return 1
+}
 opened=""
 for _ in 1 2 3; do
 	$T send-keys -t all Home
 	wait_pane all "$row" 50 || continue
-	at=$(sed -n '4,$p' "$tmp/pane" | awk -v p="$busy" '$1 ~ /^[0-9]+$/ { n++ } $1 == p { print n; exit }')
-	for _ in $(seq $((${at:-1} - 1))); do $T send-keys -t all Down; done
+	cursor_to_busy || continue
 	$T send-keys -t all Enter
 	wait_pane all "attach [0-9]+ " 200 || break
 	if tap_file_has "$tmp/pane" "attach $busy omp-busy"; then
