@@ -259,11 +259,12 @@ static void dash_diag_fit_rows(char *line, int width, int rows)
 }
 
 /* The label of the first suggestion: in a replay one that names a process
- * by its pid says that the pid is the recording's (it may be another
- * process's now, and renice or kill would hit that one). */
+ * by its pid ("stress (pid 812, ...", "/proc/812/task") says that the pid
+ * is the recording's (it may be another process's now, and renice or kill
+ * would hit that one). */
 static const char *dash_diag_try(const struct dash *d, const char *sug)
 {
-	if (d->replay.on && (strstr(sug, "pid ") || strstr(sug, "/proc/")))
+	if (d->replay.on && (strstr(sug, "(pid ") || strstr(sug, "/proc/")))
 		return "Try (PIDs as recorded):";
 	return "Try:";
 }
